@@ -1,0 +1,70 @@
+package io.weir;
+
+import io.weir.dsl.RecordStream;
+import io.weir.internal.dsl.RecordStreamImpl;
+import io.weir.internal.topology.GraphBuilder;
+import io.weir.processor.ProcessorSupplier;
+import io.weir.serde.Serde;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Declares a topology, with the DSL ({@link #stream}) or node by node with the processor API
+ * ({@link #addSource}, {@link #addProcessor}, {@link #addSink}); both can be mixed. Mistakes fail
+ * at the call that made them.
+ *
+ * <pre>{@code
+ * TopologyBuilder b = new TopologyBuilder();
+ * b.stream(Serdes.strings(), Serdes.json(Reading.class), "readings")
+ *  .filter((sensor, r) -> r.temperature() > 90)
+ *  .mapValues(r -> new Alert(r.sensor(), r.temperature()))
+ *  .to("alerts", Serdes.strings(), Serdes.json(Alert.class));
+ * Topology topology = b.build();
+ * }</pre>
+ */
+public final class TopologyBuilder {
+
+    private final GraphBuilder graph = new GraphBuilder();
+
+    /** A stream of the records of one or more topics. */
+    public <K, V> RecordStream<K, V> stream(Serde<K> keySerde, Serde<V> valueSerde, String... topics) {
+        String name = graph.newName("source");
+        graph.addSource(name, Arrays.asList(topics), null, keySerde, valueSerde);
+        return new RecordStreamImpl<>(graph, name, keySerde, valueSerde);
+    }
+
+    /** A stream of every topic whose name matches {@code pattern}, including topics created later. */
+    public <K, V> RecordStream<K, V> stream(Serde<K> keySerde, Serde<V> valueSerde, Pattern pattern) {
+        Objects.requireNonNull(pattern, "pattern");
+        String name = graph.newName("source");
+        graph.addSource(name, List.of(), pattern, keySerde, valueSerde);
+        return new RecordStreamImpl<>(graph, name, keySerde, valueSerde);
+    }
+
+    /** Processor API: a named source node. */
+    public TopologyBuilder addSource(String name, Serde<?> keySerde, Serde<?> valueSerde, String... topics) {
+        graph.addSource(name, Arrays.asList(topics), null, keySerde, valueSerde);
+        return this;
+    }
+
+    /** Processor API: a named processor fed by the named parents. */
+    public TopologyBuilder addProcessor(String name, ProcessorSupplier<?, ?, ?, ?> supplier, String... parents) {
+        graph.addProcessor(name, supplier, Arrays.asList(parents));
+        return this;
+    }
+
+    /** Processor API: a named sink writing what its parents forward to {@code topic}. */
+    public <K, V> TopologyBuilder addSink(String name, String topic, Serde<K> keySerde, Serde<V> valueSerde,
+                                          String... parents) {
+        Objects.requireNonNull(topic, "topic");
+        graph.addSink(name, topic, null, keySerde, valueSerde, Arrays.asList(parents));
+        return this;
+    }
+
+    /** Freezes the topology. */
+    public Topology build() {
+        return new Topology(graph.build());
+    }
+}

@@ -1,0 +1,68 @@
+package io.weir.dsl;
+
+import io.weir.processor.ProcessorSupplier;
+import io.weir.serde.Serde;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
+
+/**
+ * An unbounded stream of keyed records, the DSL's main type. Each operation adds a step to the
+ * topology and returns the stream of its results; nothing runs until the topology is started.
+ *
+ * <p>Operations are stateless and keep each record's timestamp, headers and origin. They run
+ * in the task that owns the input partition, in input order. An exception thrown by a function
+ * fails that record (see {@link io.weir.processor.Processor}).
+ *
+ * <p>Serdes follow the stream: a source's serdes stay known through operations that keep the
+ * key and value types ({@code filter}, {@code peek}, {@code merge}, {@code split}); after an
+ * operation that changes a type, {@code to} needs serdes for it.
+ */
+public interface RecordStream<K, V> {
+
+    RecordStream<K, V> filter(BiPredicate<? super K, ? super V> predicate);
+
+    RecordStream<K, V> filterNot(BiPredicate<? super K, ? super V> predicate);
+
+    <KR, VR> RecordStream<KR, VR> map(BiFunction<? super K, ? super V, KeyValue<KR, VR>> mapper);
+
+    <VR> RecordStream<K, VR> mapValues(Function<? super V, ? extends VR> mapper);
+
+    <VR> RecordStream<K, VR> mapValues(BiFunction<? super K, ? super V, ? extends VR> mapper);
+
+    <KR, VR> RecordStream<KR, VR> flatMap(
+            BiFunction<? super K, ? super V, ? extends Iterable<KeyValue<KR, VR>>> mapper);
+
+    <VR> RecordStream<K, VR> flatMapValues(Function<? super V, ? extends Iterable<? extends VR>> mapper);
+
+    <VR> RecordStream<K, VR> flatMapValues(
+            BiFunction<? super K, ? super V, ? extends Iterable<? extends VR>> mapper);
+
+    <KR> RecordStream<KR, V> selectKey(BiFunction<? super K, ? super V, ? extends KR> mapper);
+
+    /** Calls {@code action} for each record and passes the record on unchanged. */
+    RecordStream<K, V> peek(BiConsumer<? super K, ? super V> action);
+
+    /** Routes records into named branches; see {@link Branches}. */
+    Branches<K, V> split();
+
+    /** The records of both streams, each stream's order kept. */
+    RecordStream<K, V> merge(RecordStream<K, V> other);
+
+    /** Adds a hand-written processor; {@code name} is its stable node name. */
+    <KR, VR> RecordStream<KR, VR> process(ProcessorSupplier<? super K, ? super V, KR, VR> supplier, String name);
+
+    /** Declares the serdes of this stream's keys and values, for a later {@code to}. */
+    RecordStream<K, V> withSerdes(Serde<K> keySerde, Serde<V> valueSerde);
+
+    /** Writes to {@code topic} with the stream's serdes. */
+    void to(String topic);
+
+    void to(String topic, Serde<K> keySerde, Serde<V> valueSerde);
+
+    /** Writes each record to the topic the extractor names, with the stream's serdes. */
+    void to(TopicNameExtractor<K, V> extractor);
+
+    void to(TopicNameExtractor<K, V> extractor, Serde<K> keySerde, Serde<V> valueSerde);
+}

@@ -1,0 +1,84 @@
+package io.weir.internal.config;
+
+import io.weir.sink.DeliveryGuarantee;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/** Every Weir setting, with defaults; the README's configuration table mirrors this class. */
+public final class Settings {
+
+    private Settings() {
+    }
+
+    /** What happens to a record that cannot be deserialized, processed or produced. */
+    public enum ErrorMode {
+        DEAD_LETTER, FAIL;
+
+        static ErrorMode parse(String s) {
+            return switch (s.toLowerCase(Locale.ROOT)) {
+                case "dead_letter" -> DEAD_LETTER;
+                case "fail" -> FAIL;
+                default -> throw new IllegalArgumentException("unknown value '" + s + "'; allowed: dead_letter, fail");
+            };
+        }
+    }
+
+    public static final Setting<String> APPLICATION_ID = new Setting<>("application.id", null,
+            Setting.nonEmpty().andThen(Settings::checkApplicationId),
+            "the application's name: consumer group id and prefix of its internal topics");
+    public static final Setting<String> BOOTSTRAP_SERVERS = new Setting<>("bootstrap.servers", null,
+            Setting.nonEmpty(), "host:port pairs of the Kafka cluster");
+    public static final Setting<DeliveryGuarantee> PROCESSING_GUARANTEE = new Setting<>("processing.guarantee",
+            "exactly_once", DeliveryGuarantee::parse,
+            "exactly_once, at_least_once, at_most_once or none");
+    public static final Setting<Integer> NUM_STREAM_THREADS = new Setting<>("num.stream.threads", "1",
+            Setting.intAtLeast(1), "stream threads per instance, each with its own consumer and producer");
+    public static final Setting<Long> COMMIT_INTERVAL_MS = new Setting<>("commit.interval.ms", null,
+            Setting.longAtLeast(0), "how often a thread commits; 100 under exactly_once, 1000 otherwise");
+    public static final Setting<String> STATE_DIR = new Setting<>("state.dir",
+            System.getProperty("java.io.tmpdir") + "/weir", Setting.nonEmpty(),
+            "directory for the instance id and local state");
+    public static final Setting<String> INSTANCE_ID = new Setting<>("instance.id", null, Setting.nonEmpty(),
+            "stable id of this instance (e.g. the pod name); generated and kept in state.dir when unset");
+    public static final Setting<Long> SHUTDOWN_TIMEOUT_MS = new Setting<>("shutdown.timeout.ms", "30000",
+            Setting.longAtLeast(0), "how long a graceful shutdown may take to commit and close");
+    public static final Setting<ErrorMode> ERROR_MODE = new Setting<>("error.mode", "dead_letter",
+            ErrorMode::parse, "dead_letter or fail");
+    public static final Setting<String> DEAD_LETTER_TOPIC = new Setting<>("dead.letter.topic", null,
+            Setting.nonEmpty(), "topic for records that failed; <application.id>-dlq when unset");
+    public static final Setting<Integer> DEAD_LETTER_MAX_MESSAGE_BYTES = new Setting<>("dead.letter.max.message.bytes",
+            "16777216", Setting.intAtLeast(1024),
+            "max.message.bytes of the dead-letter topic when Weir creates it");
+    public static final Setting<Integer> BUFFERED_RECORDS_PER_PARTITION = new Setting<>(
+            "buffered.records.per.partition", "1000", Setting.intAtLeast(1),
+            "records buffered per input partition before it is paused (back-pressure)");
+    public static final Setting<Long> POLL_MS = new Setting<>("poll.ms", "100", Setting.longAtLeast(1),
+            "longest a poll waits for records");
+    public static final Setting<Long> TRANSACTION_TIMEOUT_MS = new Setting<>("transaction.timeout.ms", "10000",
+            Setting.longAtLeast(1000), "broker-side timeout of an open transaction whose producer vanished");
+    public static final Setting<Long> COMMIT_RETRY_TIMEOUT_MS = new Setting<>("commit.retry.timeout.ms", "30000",
+            Setting.longAtLeast(0), "how long a timed-out commit is retried before the producer is replaced");
+
+    /** All settings by name, in documentation order. */
+    public static final Map<String, Setting<?>> ALL = index(APPLICATION_ID, BOOTSTRAP_SERVERS,
+            PROCESSING_GUARANTEE, NUM_STREAM_THREADS, COMMIT_INTERVAL_MS, STATE_DIR, INSTANCE_ID,
+            SHUTDOWN_TIMEOUT_MS, ERROR_MODE, DEAD_LETTER_TOPIC, DEAD_LETTER_MAX_MESSAGE_BYTES,
+            BUFFERED_RECORDS_PER_PARTITION, POLL_MS, TRANSACTION_TIMEOUT_MS, COMMIT_RETRY_TIMEOUT_MS);
+
+    private static Map<String, Setting<?>> index(Setting<?>... settings) {
+        Map<String, Setting<?>> m = new LinkedHashMap<>();
+        for (Setting<?> s : settings) {
+            m.put(s.name(), s);
+        }
+        return Map.copyOf(m);
+    }
+
+    private static String checkApplicationId(String id) {
+        if (!id.matches("[a-zA-Z0-9._-]+")) {
+            throw new IllegalArgumentException("'" + id
+                    + "' may only contain letters, digits, '.', '_' and '-' (it names topics)");
+        }
+        return id;
+    }
+}

@@ -1,0 +1,168 @@
+package io.weir.internal.dsl;
+
+import io.weir.dsl.Branches;
+import io.weir.dsl.KeyValue;
+import io.weir.dsl.RecordStream;
+import io.weir.dsl.TopicNameExtractor;
+import io.weir.internal.topology.GraphBuilder;
+import io.weir.processor.ProcessorSupplier;
+import io.weir.serde.Serde;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
+
+/**
+ * The DSL over a {@link GraphBuilder}: every call adds one node whose parent is this stream's
+ * node. {@code keySerde}/{@code valueSerde} are null once a type may have changed.
+ */
+public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
+
+    private final GraphBuilder graph;
+    private final String node;
+    private final Serde<K> keySerde;
+    private final Serde<V> valueSerde;
+
+    public RecordStreamImpl(GraphBuilder graph, String node, Serde<K> keySerde, Serde<V> valueSerde) {
+        this.graph = graph;
+        this.node = node;
+        this.keySerde = keySerde;
+        this.valueSerde = valueSerde;
+    }
+
+    @Override
+    public RecordStream<K, V> filter(BiPredicate<? super K, ? super V> predicate) {
+        Objects.requireNonNull(predicate, "predicate");
+        return add("filter", StatelessProcessors.filter(predicate, true), keySerde, valueSerde);
+    }
+
+    @Override
+    public RecordStream<K, V> filterNot(BiPredicate<? super K, ? super V> predicate) {
+        Objects.requireNonNull(predicate, "predicate");
+        return add("filter-not", StatelessProcessors.filter(predicate, false), keySerde, valueSerde);
+    }
+
+    @Override
+    public <KR, VR> RecordStream<KR, VR> map(BiFunction<? super K, ? super V, KeyValue<KR, VR>> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        return add("map", StatelessProcessors.map(mapper), null, null);
+    }
+
+    @Override
+    public <VR> RecordStream<K, VR> mapValues(Function<? super V, ? extends VR> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        return add("map-values", StatelessProcessors.<K, V, VR>mapValues((k, v) -> mapper.apply(v)), keySerde, null);
+    }
+
+    @Override
+    public <VR> RecordStream<K, VR> mapValues(BiFunction<? super K, ? super V, ? extends VR> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        return add("map-values", StatelessProcessors.mapValues(mapper), keySerde, null);
+    }
+
+    @Override
+    public <KR, VR> RecordStream<KR, VR> flatMap(
+            BiFunction<? super K, ? super V, ? extends Iterable<KeyValue<KR, VR>>> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        return add("flat-map", StatelessProcessors.flatMap(mapper), null, null);
+    }
+
+    @Override
+    public <VR> RecordStream<K, VR> flatMapValues(Function<? super V, ? extends Iterable<? extends VR>> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        return add("flat-map-values",
+                StatelessProcessors.<K, V, VR>flatMapValues((k, v) -> mapper.apply(v)), keySerde, null);
+    }
+
+    @Override
+    public <VR> RecordStream<K, VR> flatMapValues(
+            BiFunction<? super K, ? super V, ? extends Iterable<? extends VR>> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        return add("flat-map-values", StatelessProcessors.flatMapValues(mapper), keySerde, null);
+    }
+
+    @Override
+    public <KR> RecordStream<KR, V> selectKey(BiFunction<? super K, ? super V, ? extends KR> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        return add("select-key", StatelessProcessors.selectKey(mapper), null, valueSerde);
+    }
+
+    @Override
+    public RecordStream<K, V> peek(BiConsumer<? super K, ? super V> action) {
+        Objects.requireNonNull(action, "action");
+        return add("peek", StatelessProcessors.peek(action), keySerde, valueSerde);
+    }
+
+    @Override
+    public Branches<K, V> split() {
+        return new BranchesImpl<>(this);
+    }
+
+    @Override
+    public RecordStream<K, V> merge(RecordStream<K, V> other) {
+        RecordStreamImpl<K, V> o = (RecordStreamImpl<K, V>) Objects.requireNonNull(other, "other");
+        if (o.graph != graph) {
+            throw new IllegalArgumentException("cannot merge streams of two different topology builders");
+        }
+        String name = graph.newName("merge");
+        graph.addProcessor(name, StatelessProcessors.passThrough(), List.of(node, o.node));
+        return new RecordStreamImpl<>(graph, name,
+                Objects.equals(keySerde, o.keySerde) ? keySerde : null,
+                Objects.equals(valueSerde, o.valueSerde) ? valueSerde : null);
+    }
+
+    @Override
+    public <KR, VR> RecordStream<KR, VR> process(ProcessorSupplier<? super K, ? super V, KR, VR> supplier, String name) {
+        graph.addProcessor(name, supplier, List.of(node));
+        return new RecordStreamImpl<>(graph, name, null, null);
+    }
+
+    @Override
+    public RecordStream<K, V> withSerdes(Serde<K> keySerde, Serde<V> valueSerde) {
+        return new RecordStreamImpl<>(graph, node, Objects.requireNonNull(keySerde, "keySerde"),
+                Objects.requireNonNull(valueSerde, "valueSerde"));
+    }
+
+    @Override
+    public void to(String topic) {
+        to(topic, keySerde, valueSerde);
+    }
+
+    @Override
+    public void to(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
+        Objects.requireNonNull(topic, "topic");
+        graph.addSink(graph.newName("sink"), topic, null, keySerde, valueSerde, List.of(node));
+    }
+
+    @Override
+    public void to(TopicNameExtractor<K, V> extractor) {
+        to(extractor, keySerde, valueSerde);
+    }
+
+    @Override
+    public void to(TopicNameExtractor<K, V> extractor, Serde<K> keySerde, Serde<V> valueSerde) {
+        Objects.requireNonNull(extractor, "extractor");
+        graph.addSink(graph.newName("sink"), null, extractor, keySerde, valueSerde, List.of(node));
+    }
+
+    GraphBuilder graph() {
+        return graph;
+    }
+
+    String node() {
+        return node;
+    }
+
+    RecordStreamImpl<K, V> child(String name) {
+        return new RecordStreamImpl<>(graph, name, keySerde, valueSerde);
+    }
+
+    private <KR, VR> RecordStream<KR, VR> add(String kind, ProcessorSupplier<?, ?, ?, ?> supplier,
+                                              Serde<KR> ks, Serde<VR> vs) {
+        String name = graph.newName(kind);
+        graph.addProcessor(name, supplier, List.of(node));
+        return new RecordStreamImpl<>(graph, name, ks, vs);
+    }
+}

@@ -1,0 +1,103 @@
+package io.weir.internal.topology;
+
+import io.weir.dsl.TopicNameExtractor;
+import io.weir.processor.ProcessorSupplier;
+import io.weir.serde.Serde;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Collects nodes for a topology, checking each as it is added, so a mistake fails at the line
+ * that made it: duplicate names, unknown parents, a topic read by two sources.
+ *
+ * <p>Derived names are {@code <kind>-<n>} with {@code n} counting nodes in the order they were
+ * added, so the same program always derives the same names.
+ */
+public final class GraphBuilder {
+
+    private final Map<String, NodeSpec> nodes = new LinkedHashMap<>();
+    private int counter;
+    private boolean built;
+
+    /** A fresh derived name for a node of this kind. */
+    public String newName(String kind) {
+        String name;
+        do {
+            name = kind + "-" + counter++;
+        } while (nodes.containsKey(name));
+        return name;
+    }
+
+    public void addSource(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde) {
+        Objects.requireNonNull(keySerde, "keySerde");
+        Objects.requireNonNull(valueSerde, "valueSerde");
+        if (pattern == null && topics.isEmpty()) {
+            throw new IllegalArgumentException("source '" + name + "' needs at least one topic");
+        }
+        for (String topic : topics) {
+            Objects.requireNonNull(topic, "topic");
+            for (NodeSpec n : nodes.values()) {
+                if (n instanceof NodeSpec.Source s && s.reads(topic)) {
+                    throw new IllegalArgumentException("topic '" + topic + "' is already read by source '"
+                            + s.name() + "'; read it once and reuse the stream");
+                }
+            }
+        }
+        add(new NodeSpec.Source(name, List.copyOf(topics), pattern, keySerde, valueSerde));
+    }
+
+    public void addProcessor(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents) {
+        Objects.requireNonNull(supplier, "supplier");
+        add(new NodeSpec.Processing(name, supplier, List.copyOf(parents)));
+    }
+
+    public void addSink(String name, String topic, TopicNameExtractor<?, ?> extractor,
+                        Serde<?> keySerde, Serde<?> valueSerde, List<String> parents) {
+        if (keySerde == null || valueSerde == null) {
+            throw new IllegalStateException("sink '" + name + "' to " + (topic != null ? "topic '" + topic + "'"
+                    : "an extracted topic") + " has no serdes: an earlier step changed the key or value type;"
+                    + " pass serdes to to(...) or call withSerdes(...) first");
+        }
+        add(new NodeSpec.Sink(name, topic, extractor, keySerde, valueSerde, List.copyOf(parents)));
+    }
+
+    /** Freezes the graph; the builder cannot be used afterwards. */
+    public TopologyModel build() {
+        checkOpen();
+        if (nodes.values().stream().noneMatch(n -> n instanceof NodeSpec.Source)) {
+            throw new IllegalStateException("the topology has no source: add a stream(...) first");
+        }
+        built = true;
+        return new TopologyModel(nodes);
+    }
+
+    private void add(NodeSpec node) {
+        checkOpen();
+        Objects.requireNonNull(node.name(), "name");
+        if (nodes.containsKey(node.name())) {
+            throw new IllegalArgumentException("a node named '" + node.name() + "' already exists; names must be unique");
+        }
+        for (String parent : node.parents()) {
+            NodeSpec p = nodes.get(parent);
+            if (p == null) {
+                throw new IllegalArgumentException("node '" + node.name() + "' names an unknown parent '" + parent + "'");
+            }
+            if (p instanceof NodeSpec.Sink) {
+                throw new IllegalArgumentException("node '" + node.name() + "' cannot follow sink '" + parent + "'");
+            }
+        }
+        if (!(node instanceof NodeSpec.Source) && node.parents().isEmpty()) {
+            throw new IllegalArgumentException("node '" + node.name() + "' needs at least one parent");
+        }
+        nodes.put(node.name(), node);
+    }
+
+    private void checkOpen() {
+        if (built) {
+            throw new IllegalStateException("this builder has already built its topology");
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.weir.internal.topology;
+
+import io.weir.dsl.TopicNameExtractor;
+import io.weir.processor.ProcessorSupplier;
+import io.weir.serde.Serde;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** The description of one node of a topology; immutable, instantiated once per task. */
+public sealed interface NodeSpec permits NodeSpec.Source, NodeSpec.Processing, NodeSpec.Sink {
+
+    String name();
+
+    List<String> parents();
+
+    /** Reads topics (a list, or every topic matching a pattern) and deserializes their records. */
+    record Source(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde)
+            implements NodeSpec {
+
+        @Override
+        public List<String> parents() {
+            return List.of();
+        }
+
+        public boolean reads(String topic) {
+            return pattern != null ? pattern.matcher(topic).matches() : topics.contains(topic);
+        }
+
+        String describeInput() {
+            return pattern != null ? "pattern " + pattern.pattern() : String.join(", ", topics);
+        }
+    }
+
+    /** Runs a processor. */
+    record Processing(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents) implements NodeSpec {
+    }
+
+    /** Serializes and writes records to a fixed topic or to the topic an extractor names. */
+    record Sink(String name, String topic, TopicNameExtractor<?, ?> extractor, Serde<?> keySerde, Serde<?> valueSerde,
+                List<String> parents) implements NodeSpec {
+
+        String describeOutput() {
+            return topic != null ? topic : "<topic chosen per record>";
+        }
+    }
+}

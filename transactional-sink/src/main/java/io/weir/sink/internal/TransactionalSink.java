@@ -1,0 +1,334 @@
+package io.weir.sink.internal;
+
+import io.weir.sink.DeliveryGuarantee;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The commit protocol of one stream thread: its producer, the transaction around each commit
+ * interval, and the four delivery guarantees.
+ *
+ * <p>Under {@link DeliveryGuarantee#EXACTLY_ONCE} there is one transactional producer per thread
+ * (EOS v2): every output and changelog record sent between two commits, together with the input
+ * offsets, becomes visible to read_committed readers atomically or not at all. Offsets carry the
+ * consumer's group metadata, so a member that lost its partitions in a rebalance cannot commit for
+ * them: the broker fences it, and this class reports that as {@link TaskMigratedException}.
+ *
+ * <p>Threading: a sink belongs to one stream thread. Every method must be called from that
+ * thread; the producer's callbacks only record the first send error, which the thread sees at the
+ * next send or commit.
+ */
+public final class TransactionalSink implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(TransactionalSink.class);
+
+    private final DeliveryGuarantee guarantee;
+    private final Supplier<Producer<byte[], byte[]>> producerFactory;
+    private final Consumer<byte[], byte[]> consumer;
+    private final CommitObserver observer;
+    private final Duration commitRetryTimeout;
+    private final Callback sendCallback = this::onSendCompleted;
+
+    private Producer<byte[], byte[]> producer;
+    private boolean inTransaction;
+    private boolean producerUsable;
+    private volatile Exception sendError;
+
+    /**
+     * Creates the sink and its producer; under exactly-once, initialises the transactional id,
+     * which aborts any transaction a dead predecessor with the same id left open.
+     *
+     * @param commitRetryTimeout how long a commit that times out is retried before the producer is
+     *     replaced
+     */
+    public TransactionalSink(DeliveryGuarantee guarantee,
+                             Supplier<Producer<byte[], byte[]>> producerFactory,
+                             Consumer<byte[], byte[]> consumer,
+                             CommitObserver observer,
+                             Duration commitRetryTimeout) {
+        this.guarantee = guarantee;
+        this.producerFactory = producerFactory;
+        this.consumer = consumer;
+        this.observer = observer;
+        this.commitRetryTimeout = commitRetryTimeout;
+        openProducer();
+    }
+
+    public DeliveryGuarantee guarantee() {
+        return guarantee;
+    }
+
+    /** True while a transaction is open, that is, something was sent since the last commit. */
+    public boolean inTransaction() {
+        return inTransaction;
+    }
+
+    /**
+     * Sends a record as part of the current commit interval, opening the transaction first under
+     * exactly-once.
+     *
+     * @throws TaskMigratedException if the producer was fenced
+     * @throws CommitAbortedException if an earlier send failed: the transaction was aborted
+     */
+    public void send(ProducerRecord<byte[], byte[]> record) {
+        throwIfSendFailed();
+        if (guarantee == DeliveryGuarantee.EXACTLY_ONCE && !inTransaction) {
+            beginTransaction();
+        }
+        inTransaction = true;
+        try {
+            producer.send(record, sendCallback);
+        } catch (KafkaException e) {
+            throw failure("send to " + record.topic() + " failed", e);
+        }
+    }
+
+    /**
+     * At-most-once: commits the consumer's positions right after a poll, before the records are
+     * processed. A no-op under the other guarantees.
+     */
+    public void afterPoll(Map<TopicPartition, OffsetAndMetadata> positions) {
+        if (guarantee == DeliveryGuarantee.AT_MOST_ONCE && !positions.isEmpty()) {
+            try {
+                consumer.commitSync(positions);
+            } catch (KafkaException e) {
+                throw failure("committing positions before processing failed", e);
+            }
+        }
+    }
+
+    /**
+     * Commits the work of {@code units}: DESIGN.md's five steps, in order.
+     *
+     * @return true if anything was committed
+     * @throws TaskMigratedException if this thread was fenced; nothing was committed and the
+     *     units were told to abort
+     * @throws CommitAbortedException if the commit failed otherwise; the transaction was aborted
+     *     and the units were told
+     */
+    public boolean commit(Collection<? extends CommitUnit> units) {
+        long start = System.nanoTime();
+        try {
+            finishInFlight(units);                       // step 1
+            Map<TopicPartition, OffsetAndMetadata> offsets = committableOffsets(units);
+            if (offsets.isEmpty() && !inTransaction) {
+                return false;
+            }
+            sendPendingChangelogsAndFlush(units);        // step 2
+            sendOffsets(offsets);                        // step 3
+            commitTransaction();                         // step 4
+            applyCommittedState(units);                  // step 5
+            observer.committed(System.nanoTime() - start);
+            return true;
+        } catch (TaskMigratedException | CommitAbortedException e) {
+            abandon(units, e.getMessage());
+            throw e;
+        } catch (KafkaException e) {
+            RuntimeException failure = failure("commit failed", e);
+            abandon(units, failure.getMessage());
+            throw failure;
+        }
+    }
+
+    /**
+     * Aborts the open transaction (if any) and tells the units to drop their pending work and
+     * rewind; used for a processing error under exactly-once and for partitions lost in a
+     * rebalance.
+     */
+    public void abort(Collection<? extends CommitUnit> units, String reason) {
+        abandon(units, reason);
+    }
+
+    /**
+     * Replaces a fenced producer. Under exactly-once the new producer initialises the same
+     * transactional id, which fences any zombie that still holds it.
+     */
+    public void replaceProducerIfFenced() {
+        if (!producerUsable) {
+            closeProducerQuietly(Duration.ZERO);
+            openProducer();
+        }
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(5));
+    }
+
+    /** Aborts an open transaction and closes the producer within {@code timeout}. */
+    public void close(Duration timeout) {
+        if (inTransaction && producerUsable && guarantee == DeliveryGuarantee.EXACTLY_ONCE) {
+            try {
+                producer.abortTransaction();
+            } catch (KafkaException e) {
+                log.debug("abort on close failed; the broker aborts the transaction on its own", e);
+            }
+        }
+        inTransaction = false;
+        closeProducerQuietly(timeout);
+    }
+
+    // ---- the steps -------------------------------------------------------------------------
+
+    private static void finishInFlight(Collection<? extends CommitUnit> units) {
+        for (CommitUnit unit : units) {
+            unit.completeInFlight();
+        }
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> committableOffsets(Collection<? extends CommitUnit> units) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (CommitUnit unit : units) {
+            offsets.putAll(unit.committableOffsets());
+        }
+        return offsets;
+    }
+
+    private void sendPendingChangelogsAndFlush(Collection<? extends CommitUnit> units) {
+        for (CommitUnit unit : units) {
+            unit.sendPendingChangelog();
+        }
+        if (inTransaction || guarantee == DeliveryGuarantee.AT_LEAST_ONCE) {
+            producer.flush();
+        }
+        throwIfSendFailed();
+    }
+
+    private void sendOffsets(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        if (offsets.isEmpty()) {
+            return;
+        }
+        switch (guarantee) {
+            case EXACTLY_ONCE -> {
+                if (!inTransaction) {
+                    beginTransaction();
+                    inTransaction = true;
+                }
+                producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
+            }
+            case AT_LEAST_ONCE -> consumer.commitSync(offsets);
+            case AT_MOST_ONCE, NONE -> {
+                // at-most-once committed at poll time; none leaves it to auto-commit
+            }
+        }
+    }
+
+    private void commitTransaction() {
+        if (guarantee != DeliveryGuarantee.EXACTLY_ONCE) {
+            inTransaction = false;
+            return;
+        }
+        long deadline = System.nanoTime() + commitRetryTimeout.toNanos();
+        while (true) {
+            try {
+                producer.commitTransaction();
+                inTransaction = false;
+                return;
+            } catch (TimeoutException e) {
+                // A timed-out commit must be retried, not aborted: its outcome is still pending.
+                if (System.nanoTime() > deadline) {
+                    producerUsable = false;
+                    throw new TaskMigratedException("commitTransaction kept timing out for "
+                            + commitRetryTimeout.toMillis() + " ms; replacing the producer", e, true);
+                }
+                log.warn("commitTransaction timed out; retrying");
+            }
+        }
+    }
+
+    private static void applyCommittedState(Collection<? extends CommitUnit> units) {
+        for (CommitUnit unit : units) {
+            unit.onCommitted();
+        }
+    }
+
+    // ---- failure handling ------------------------------------------------------------------
+
+    private void abandon(Collection<? extends CommitUnit> units, String reason) {
+        if (inTransaction && guarantee == DeliveryGuarantee.EXACTLY_ONCE && producerUsable) {
+            try {
+                producer.abortTransaction();
+            } catch (KafkaException e) {
+                // Whatever the cause, a producer that cannot abort cannot start a clean transaction.
+                log.warn("aborting the transaction failed ({}); the producer will be replaced", e.toString());
+                producerUsable = false;
+            }
+        }
+        inTransaction = false;
+        sendError = null;
+        for (CommitUnit unit : units) {
+            unit.onAborted();
+        }
+        observer.aborted(reason);
+    }
+
+    private void beginTransaction() {
+        try {
+            producer.beginTransaction();
+        } catch (KafkaException e) {
+            throw failure("beginTransaction failed", e);
+        }
+    }
+
+    private void throwIfSendFailed() {
+        Exception e = sendError;
+        if (e != null) {
+            throw failure("an earlier send failed: " + e.getMessage(), e);
+        }
+    }
+
+    private RuntimeException failure(String what, Exception e) {
+        switch (KafkaErrors.classify(e)) {
+            case MIGRATED -> {
+                boolean fenced = KafkaErrors.producerFenced(e);
+                if (fenced) {
+                    producerUsable = false;
+                }
+                return new TaskMigratedException(what + ": " + e, e, fenced);
+            }
+            case FATAL -> {
+                return e instanceof KafkaException ke ? ke : new KafkaException(what, e);
+            }
+            default -> {
+                return new CommitAbortedException(what + ": " + e, e);
+            }
+        }
+    }
+
+    private void onSendCompleted(Object metadata, Exception exception) {
+        if (exception != null && sendError == null) {
+            sendError = exception;
+        }
+    }
+
+    private void openProducer() {
+        producer = producerFactory.get();
+        if (guarantee == DeliveryGuarantee.EXACTLY_ONCE) {
+            producer.initTransactions();
+        }
+        producerUsable = true;
+        inTransaction = false;
+        sendError = null;
+    }
+
+    private void closeProducerQuietly(Duration timeout) {
+        try {
+            producer.close(timeout);
+        } catch (KafkaException e) {
+            log.debug("closing the producer failed", e);
+        }
+    }
+}
