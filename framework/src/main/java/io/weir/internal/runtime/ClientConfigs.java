@@ -1,0 +1,85 @@
+package io.weir.internal.runtime;
+
+import io.weir.WeirConfig;
+import io.weir.internal.topology.TopologyModel;
+import io.weir.sink.DeliveryGuarantee;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The Kafka client settings of each thread: Weir's defaults, then the user's pass-through
+ * settings, then the settings Weir must control for its guarantees (which the user cannot set;
+ * {@link WeirConfig} rejects them).
+ */
+public final class ClientConfigs {
+
+    private final WeirConfig config;
+    private final TopologyModel model;
+    private final String instanceId;
+
+    public ClientConfigs(WeirConfig config, TopologyModel model, String instanceId) {
+        this.config = config;
+        this.model = model;
+        this.instanceId = instanceId;
+    }
+
+    String threadName(int index) {
+        return config.applicationId() + "-" + instanceId + "-" + index;
+    }
+
+    Map<String, Object> consumer(int index) {
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
+        // A crashed instance that does not come back frees its partitions after this long.
+        c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+        c.putAll(config.consumerOverrides());
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, threadName(index) + "-consumer");
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, config.applicationId());
+        // Static membership: a restarted instance takes its tasks back without a rebalance.
+        c.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId + "-" + index);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, config.guarantee() == DeliveryGuarantee.NONE);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE ? "read_committed" : "read_uncommitted");
+        c.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, TaskAssignor.class.getName());
+        c.put(TaskAssignor.TOPOLOGY_CONFIG, model);
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        return c;
+    }
+
+    Map<String, Object> producer(int index) {
+        Map<String, Object> p = new HashMap<>();
+        // Room for the largest dead-letter record; outputs are checked against their topic's limit.
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, config.deadLetterMaxMessageBytes() + 65_536);
+        p.putAll(config.producerOverrides());
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, threadName(index) + "-producer");
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        if (config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
+            p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, threadName(index));
+            p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) config.transactionTimeout().toMillis());
+            p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+            p.put(ProducerConfig.ACKS_CONFIG, "all");
+        } else if (config.guarantee() == DeliveryGuarantee.AT_LEAST_ONCE) {
+            p.putIfAbsent(ProducerConfig.ACKS_CONFIG, "all");
+        }
+        return p;
+    }
+
+    /** The producer's effective max.request.size. */
+    int maxRequestSize() {
+        Object v = producer(0).get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        return Integer.parseInt(String.valueOf(v));
+    }
+
+    public Map<String, Object> admin() {
+        Map<String, Object> a = new HashMap<>(config.adminOverrides());
+        a.put("client.id", config.applicationId() + "-" + instanceId + "-admin");
+        return a;
+    }
+}

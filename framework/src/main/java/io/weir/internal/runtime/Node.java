@@ -1,0 +1,33 @@
+package io.weir.internal.runtime;
+
+import io.weir.processor.Record;
+import java.util.Map;
+
+/**
+ * A node of a task's instantiated topology. Records move between nodes by direct calls, so a
+ * record is fully processed (down to the sinks) before the next one starts.
+ */
+abstract class Node {
+
+    final String name;
+    Node[] children = new Node[0];
+    Map<String, Node> childrenByName = Map.of();
+
+    Node(String name) {
+        this.name = name;
+    }
+
+    abstract void process(Record<Object, Object> record);
+
+    void init() {
+    }
+
+    void close() {
+    }
+
+    final void forwardToChildren(Record<Object, Object> record) {
+        for (Node child : children) {
+            child.process(record);
+        }
+    }
+}

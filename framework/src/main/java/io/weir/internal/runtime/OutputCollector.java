@@ -1,0 +1,39 @@
+package io.weir.internal.runtime;
+
+import io.weir.sink.internal.TransactionalSink;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+
+/**
+ * Where sink nodes send records: checks the size against the topic's limit, then sends through
+ * the thread's {@link TransactionalSink}, inside the current commit interval.
+ */
+final class OutputCollector {
+
+    private final TransactionalSink sink;
+    private final TopicLimits limits;
+    private long sent;
+
+    OutputCollector(TransactionalSink sink, TopicLimits limits) {
+        this.sink = sink;
+        this.limits = limits;
+    }
+
+    void send(String topic, byte[] key, byte[] value, long timestamp, Header[] headers) {
+        int size = TopicLimits.estimateSize(key, value, headers);
+        int limit = limits.limit(topic);
+        if (size > limit) {
+            throw new StageException(Stage.PRODUCE, "record of about " + size + " bytes is larger than the "
+                    + limit + " bytes topic '" + topic + "' accepts (max.message.bytes / max.request.size)", null);
+        }
+        sink.send(new ProducerRecord<>(topic, null, timestamp, key, value, headers.length == 0 ? null : java.util.List.of(headers)));
+        sent++;
+    }
+
+    /** Records sent since the last call; for the records-out metric. */
+    long drainSentCount() {
+        long n = sent;
+        sent = 0;
+        return n;
+    }
+}

@@ -1,0 +1,42 @@
+package io.weir.internal.runtime;
+
+import java.util.ArrayDeque;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One input partition of a task: records fetched but not yet processed, and the offsets the
+ * commit and a rewind need.
+ */
+final class PartitionState {
+
+    final TopicPartition tp;
+    final SourceNode source;
+    final ArrayDeque<ConsumerRecord<byte[], byte[]>> buffer = new ArrayDeque<>();
+    /** Offset after the last processed record, or -1 if none was processed since assignment. */
+    long nextToProcess = -1;
+    /** The offset committed last by this task, or -1 before its first commit. */
+    long committed = -1;
+    /** Offset of the first record fetched since assignment: where a rewind goes before any commit. */
+    long firstFetched = -1;
+    boolean paused;
+
+    PartitionState(TopicPartition tp, SourceNode source) {
+        this.tp = tp;
+        this.source = source;
+    }
+
+    boolean advancedSinceCommit() {
+        return nextToProcess >= 0 && nextToProcess != committed;
+    }
+
+    /** Where processing must restart after an abort, or -1 if the consumer's position is right. */
+    long rewindOffset() {
+        return committed >= 0 ? committed : firstFetched;
+    }
+
+    long headTimestamp() {
+        ConsumerRecord<byte[], byte[]> head = buffer.peekFirst();
+        return head == null ? Long.MAX_VALUE : head.timestamp();
+    }
+}

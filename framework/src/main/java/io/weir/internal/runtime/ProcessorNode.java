@@ -1,0 +1,74 @@
+package io.weir.internal.runtime;
+
+import io.weir.processor.Cancellable;
+import io.weir.processor.Processor;
+import io.weir.processor.ProcessorContext;
+import io.weir.processor.Punctuator;
+import io.weir.processor.Record;
+import io.weir.processor.TaskId;
+import java.time.Duration;
+
+/** Runs one user or DSL processor, and is its {@link ProcessorContext}. */
+final class ProcessorNode extends Node implements ProcessorContext<Object, Object> {
+
+    private final Processor<Object, Object, Object, Object> processor;
+    private final TaskContext task;
+
+    ProcessorNode(String name, Processor<Object, Object, Object, Object> processor, TaskContext task) {
+        super(name);
+        this.processor = processor;
+        this.task = task;
+    }
+
+    @Override
+    void init() {
+        processor.init(this);
+    }
+
+    @Override
+    void process(Record<Object, Object> record) {
+        processor.process(record);
+    }
+
+    @Override
+    void close() {
+        processor.close();
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void forward(Record<?, ?> record) {
+        forwardToChildren((Record<Object, Object>) record);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void forward(Record<?, ?> record, String childName) {
+        Node child = childrenByName.get(childName);
+        if (child == null) {
+            throw new IllegalArgumentException("'" + name + "' has no child named '" + childName
+                    + "'; children: " + childrenByName.keySet());
+        }
+        child.process((Record<Object, Object>) record);
+    }
+
+    @Override
+    public Cancellable schedule(Duration interval, Punctuator punctuator) {
+        return task.punctuations().schedule(interval, punctuator);
+    }
+
+    @Override
+    public TaskId taskId() {
+        return task.id();
+    }
+
+    @Override
+    public String applicationId() {
+        return task.applicationId();
+    }
+
+    @Override
+    public long currentWallClockTime() {
+        return System.currentTimeMillis();
+    }
+}

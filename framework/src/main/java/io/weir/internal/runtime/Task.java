@@ -1,0 +1,216 @@
+package io.weir.internal.runtime;
+
+import io.weir.processor.TaskId;
+import io.weir.sink.internal.CommitUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * A task: one partition number of one sub-topology, with its own instance of every node. Records
+ * of its input partitions are buffered per partition and processed in timestamp order across
+ * partitions; a partition whose buffer is full is paused until the task catches up, so memory is
+ * bounded by {@code buffered.records.per.partition}.
+ *
+ * <p>Owned by one stream thread; not thread-safe.
+ */
+final class Task implements CommitUnit {
+
+    private final TaskId id;
+    private final TaskContext context;
+    private final List<Node> nodes;
+    private final java.util.function.Function<String, SourceNode> sources;
+    private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
+    private final Consumer<byte[], byte[]> consumer;
+    private final DeadLetters deadLetters;
+    private final int maxBuffered;
+    private PartitionState[] order = new PartitionState[0];
+    private int buffered;
+
+    Task(TaskId id, TaskContext context, List<Node> nodes, java.util.function.Function<String, SourceNode> sources,
+         Consumer<byte[], byte[]> consumer, DeadLetters deadLetters, int maxBuffered) {
+        this.id = id;
+        this.context = context;
+        this.nodes = nodes;
+        this.sources = sources;
+        this.consumer = consumer;
+        this.deadLetters = deadLetters;
+        this.maxBuffered = maxBuffered;
+        for (Node n : nodes) {
+            n.init();
+        }
+    }
+
+    TaskId id() {
+        return id;
+    }
+
+    Collection<TopicPartition> partitions() {
+        return partitions.keySet();
+    }
+
+    void addPartition(TopicPartition tp) {
+        SourceNode source = sources.apply(tp.topic());
+        if (source == null) {
+            throw new IllegalStateException("task " + id + " has no source for topic " + tp.topic());
+        }
+        partitions.computeIfAbsent(tp, k -> new PartitionState(k, source));
+        order = partitions.values().toArray(new PartitionState[0]);
+    }
+
+    void addRecords(TopicPartition tp, List<ConsumerRecord<byte[], byte[]>> records) {
+        PartitionState p = partitions.get(tp);
+        if (p == null || records.isEmpty()) {
+            return;
+        }
+        if (p.firstFetched < 0) {
+            p.firstFetched = records.get(0).offset();
+        }
+        p.buffer.addAll(records);
+        buffered += records.size();
+        if (!p.paused && p.buffer.size() >= maxBuffered) {
+            consumer.pause(List.of(tp));
+            p.paused = true;
+        }
+    }
+
+    boolean hasBuffered() {
+        return buffered > 0;
+    }
+
+    /**
+     * Processes up to {@code max} buffered records, oldest timestamp first across partitions.
+     *
+     * @return how many records were taken (processed or dead-lettered)
+     */
+    int process(int max, RecordFailureHandler onFailure) {
+        int done = 0;
+        while (done < max && buffered > 0) {
+            PartitionState p = next();
+            ConsumerRecord<byte[], byte[]> record = p.buffer.pollFirst();
+            buffered--;
+            processOne(p, record, onFailure);
+            p.nextToProcess = record.offset() + 1;
+            done++;
+        }
+        resumeDrained();
+        return done;
+    }
+
+    void punctuate(long now) {
+        context.punctuations().fireDue(now);
+    }
+
+    private void processOne(PartitionState p, ConsumerRecord<byte[], byte[]> record, RecordFailureHandler onFailure) {
+        if (deadLetters.hasPoisoned()) {
+            DeadLetters.Poisoned mark = deadLetters.poisonedAt(p.tp, record.offset());
+            if (mark != null) {
+                deadLetters.write(record, mark.stage(), mark.error());
+                return;
+            }
+        }
+        try {
+            p.source.consume(record);
+        } catch (RuntimeException e) {
+            onFailure.onFailure(record, StageException.stageOf(e), StageException.rootOf(e));
+        }
+    }
+
+    private PartitionState next() {
+        if (order.length == 1) {
+            return order[0];
+        }
+        PartitionState best = null;
+        long bestTs = Long.MAX_VALUE;
+        for (PartitionState p : order) {
+            if (!p.buffer.isEmpty() && (best == null || p.headTimestamp() < bestTs)) {
+                best = p;
+                bestTs = p.headTimestamp();
+            }
+        }
+        return best;
+    }
+
+    private void resumeDrained() {
+        for (PartitionState p : order) {
+            if (p.paused && p.buffer.size() <= maxBuffered / 2) {
+                consumer.resume(List.of(p.tp));
+                p.paused = false;
+            }
+        }
+    }
+
+    // ---- CommitUnit --------------------------------------------------------------------------
+
+    @Override
+    public void completeInFlight() {
+        // Processing is synchronous: when the thread commits, no record is half-way through.
+    }
+
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> committableOffsets() {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (PartitionState p : order) {
+            if (p.advancedSinceCommit()) {
+                offsets.put(p.tp, new OffsetAndMetadata(p.nextToProcess));
+            }
+        }
+        return offsets;
+    }
+
+    @Override
+    public void onCommitted() {
+        for (PartitionState p : order) {
+            if (p.advancedSinceCommit()) {
+                p.committed = p.nextToProcess;
+                deadLetters.committed(p.tp, p.committed);
+            }
+        }
+    }
+
+    @Override
+    public void onAborted() {
+        for (PartitionState p : order) {
+            long rewind = p.rewindOffset();
+            if (rewind >= 0) {
+                consumer.seek(p.tp, rewind);
+            }
+            p.nextToProcess = p.committed;
+            buffered -= p.buffer.size();
+            p.buffer.clear();
+            if (p.paused) {
+                consumer.resume(List.of(p.tp));
+                p.paused = false;
+            }
+        }
+    }
+
+    /** Closes the nodes; the caller has committed or aborted the task's work. */
+    void close() {
+        List<RuntimeException> errors = new ArrayList<>();
+        for (Node n : nodes) {
+            try {
+                n.close();
+            } catch (RuntimeException e) {
+                errors.add(e);
+            }
+        }
+        for (PartitionState p : order) {
+            deadLetters.forget(p.tp);
+        }
+        if (!errors.isEmpty()) {
+            throw errors.get(0);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Task " + id + " " + partitions.keySet();
+    }
+}

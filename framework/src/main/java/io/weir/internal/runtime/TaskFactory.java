@@ -1,0 +1,81 @@
+package io.weir.internal.runtime;
+
+import io.weir.internal.topology.NodeSpec;
+import io.weir.internal.topology.Subtopology;
+import io.weir.internal.topology.TopologyModel;
+import io.weir.processor.Processor;
+import io.weir.processor.TaskId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.TopicPartition;
+
+/** Instantiates a sub-topology's nodes for one task of one thread. */
+final class TaskFactory {
+
+    private final TopologyModel model;
+    private final String applicationId;
+    private final Consumer<byte[], byte[]> consumer;
+    private final OutputCollector collector;
+    private final DeadLetters deadLetters;
+    private final int maxBuffered;
+
+    TaskFactory(TopologyModel model, String applicationId, Consumer<byte[], byte[]> consumer,
+                OutputCollector collector, DeadLetters deadLetters, int maxBuffered) {
+        this.model = model;
+        this.applicationId = applicationId;
+        this.consumer = consumer;
+        this.collector = collector;
+        this.deadLetters = deadLetters;
+        this.maxBuffered = maxBuffered;
+    }
+
+    /** The task an input partition belongs to, or null if no source reads its topic. */
+    TaskId taskIdFor(TopicPartition tp) {
+        Subtopology st = model.subtopologyFor(tp.topic());
+        return st == null ? null : new TaskId(st.id(), tp.partition());
+    }
+
+    @SuppressWarnings("unchecked")
+    Task create(TaskId id) {
+        Subtopology st = model.subtopologies().get(id.subtopology());
+        TaskContext context = new TaskContext(id, applicationId, new Punctuations());
+        Map<String, Node> nodes = new LinkedHashMap<>();
+        for (String name : model.nodes().keySet()) {
+            if (!st.nodeNames().contains(name)) {
+                continue;
+            }
+            NodeSpec spec = model.nodes().get(name);
+            Node node;
+            if (spec instanceof NodeSpec.Source s) {
+                node = new SourceNode(s);
+            } else if (spec instanceof NodeSpec.Sink s) {
+                node = new SinkNode(s, collector);
+            } else {
+                NodeSpec.Processing p = (NodeSpec.Processing) spec;
+                Processor<Object, Object, Object, Object> processor =
+                        (Processor<Object, Object, Object, Object>) p.supplier().get();
+                if (processor == null) {
+                    throw new IllegalStateException("the supplier of processor '" + name + "' returned null");
+                }
+                node = new ProcessorNode(name, processor, context);
+            }
+            nodes.put(name, node);
+        }
+        for (Node node : nodes.values()) {
+            List<String> kids = model.children(node.name);
+            node.children = kids.stream().map(nodes::get).toArray(Node[]::new);
+            Map<String, Node> byName = new HashMap<>();
+            kids.forEach(k -> byName.put(k, nodes.get(k)));
+            node.childrenByName = Map.copyOf(byName);
+        }
+        java.util.function.Function<String, SourceNode> sources = topic -> {
+            NodeSpec.Source s = st.sourceFor(topic);
+            return s == null ? null : (SourceNode) nodes.get(s.name());
+        };
+        return new Task(id, context, new ArrayList<>(nodes.values()), sources, consumer, deadLetters, maxBuffered);
+    }
+}

@@ -1,0 +1,66 @@
+package io.weir.internal.runtime;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.weir.sink.internal.CommitObserver;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The meters of one stream thread, tagged with {@code application} and {@code thread}. Counts
+ * are added per batch, not per record, to keep the hot loop cheap.
+ *
+ * <ul>
+ *   <li>{@code weir.records.in}, {@code weir.records.out}: records consumed and produced</li>
+ *   <li>{@code weir.process.latency}: mean processing time per record of each polled batch</li>
+ *   <li>{@code weir.commit.latency}: duration of each commit (its count is the commit count)</li>
+ *   <li>{@code weir.commit.aborts}: aborted transactions and abandoned commits</li>
+ *   <li>{@code weir.records.dead.lettered}: records written to the dead-letter topic</li>
+ *   <li>{@code weir.rebalances}: partition assignments this thread received</li>
+ * </ul>
+ */
+final class ThreadMetrics implements CommitObserver {
+
+    final Counter recordsIn;
+    final Counter recordsOut;
+    final Timer processLatency;
+    final Timer commitLatency;
+    final Counter aborts;
+    final Counter deadLettered;
+    final Counter rebalances;
+
+    ThreadMetrics(MeterRegistry registry, String applicationId, String threadName) {
+        Tags tags = Tags.of("application", applicationId, "thread", threadName);
+        recordsIn = Counter.builder("weir.records.in").description("records consumed").tags(tags).register(registry);
+        recordsOut = Counter.builder("weir.records.out").description("records produced to output topics")
+                .tags(tags).register(registry);
+        processLatency = Timer.builder("weir.process.latency")
+                .description("mean processing time per record of each polled batch").tags(tags).register(registry);
+        commitLatency = Timer.builder("weir.commit.latency").description("duration of a commit")
+                .tags(tags).register(registry);
+        aborts = Counter.builder("weir.commit.aborts").description("aborted transactions or abandoned commits")
+                .tags(tags).register(registry);
+        deadLettered = Counter.builder("weir.records.dead.lettered")
+                .description("records written to the dead-letter topic").tags(tags).register(registry);
+        rebalances = Counter.builder("weir.rebalances").description("assignments received")
+                .tags(tags).register(registry);
+    }
+
+    @Override
+    public void committed(long nanos) {
+        commitLatency.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void aborted(String reason) {
+        aborts.increment();
+    }
+
+    void processed(int records, long nanos) {
+        if (records > 0) {
+            recordsIn.increment(records);
+            processLatency.record(nanos / records, TimeUnit.NANOSECONDS);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.weir.internal.runtime;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * The largest record each output topic accepts ({@code max.message.bytes}, capped by the
+ * producer's {@code max.request.size}), looked up once per topic and shared by all threads.
+ *
+ * <p>Checking sizes before sending keeps a too-large output from poisoning the transaction:
+ * the producer would otherwise fail the whole transaction, and replaying it would fail again.
+ */
+final class TopicLimits {
+
+    /** Bytes a record may need beyond its key, value and headers, batch header included. */
+    static final int OVERHEAD = 61 + 21;
+
+    private final Admin admin;
+    private final int maxRequestSize;
+    private final Map<String, Integer> limits = new ConcurrentHashMap<>();
+
+    TopicLimits(Admin admin, int maxRequestSize) {
+        this.admin = admin;
+        this.maxRequestSize = maxRequestSize;
+    }
+
+    /** The limit for {@code topic}; throws {@link StageException} if the topic does not exist. */
+    int limit(String topic) {
+        Integer cached = limits.get(topic);
+        return cached != null ? cached : limits.computeIfAbsent(topic, this::lookUp);
+    }
+
+    static int estimateSize(byte[] key, byte[] value, org.apache.kafka.common.header.Header[] headers) {
+        int size = OVERHEAD + (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
+        for (org.apache.kafka.common.header.Header h : headers) {
+            size += 10 + h.key().length() * 3 + (h.value() == null ? 0 : h.value().length);
+        }
+        return size;
+    }
+
+    private int lookUp(String topic) {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        try {
+            Config config = admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource);
+            ConfigEntry entry = config.get("max.message.bytes");
+            int topicLimit = entry == null ? maxRequestSize : Integer.parseInt(entry.value());
+            return Math.min(topicLimit, maxRequestSize);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw new StageException(Stage.PRODUCE, "output topic '" + topic + "' does not exist", e.getCause());
+            }
+            throw new IllegalStateException("cannot read the configuration of topic '" + topic + "'", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the configuration of " + topic, e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("timed out reading the configuration of topic '" + topic + "'", e);
+        }
+    }
+}
