@@ -1,0 +1,119 @@
+package io.weir.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.weir.testing.CrashTestApp;
+import io.weir.testing.ReadAll;
+import io.weir.testkit.ChildJvm;
+import io.weir.testkit.KafkaExtension;
+import io.weir.testkit.KeyValue;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The exactly-once promise under SIGKILL: an application process is killed at random points
+ * while it processes 200k records, and restarted each time; read_committed output must hold each
+ * input's result exactly once, in input order per key.
+ */
+class ExactlyOnceCrashIT {
+
+    @RegisterExtension
+    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
+
+    private static final int RECORDS = 200_000;
+    private static final int KEYS = 1_000;
+
+    @Test
+    void outputHoldsEveryResultExactlyOnceAfterRepeatedSigkill() throws Exception {
+        String input = KAFKA.uniqueTopic("crash-in", 4);
+        String output = KAFKA.uniqueTopic("crash-out", 4);
+        String appId = "crash-" + input;
+        Path stateDir = Files.createTempDirectory("weir-crash-");
+
+        List<KeyValue<String, String>> records = new ArrayList<>(RECORDS);
+        for (int i = 0; i < RECORDS; i++) {
+            records.add(KeyValue.of("key-" + (i % KEYS), Integer.toString(i)));
+        }
+        KAFKA.client().produceStrings(input, records);
+
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        int kills = 0;
+        for (int round = 0; round < 3; round++) {
+            try (ChildJvm app = startApp(input, output, stateDir, appId)) {
+                // Kill somewhere in the next stretch of uncommitted-or-committed output.
+                long target = outputEndOffsets(output) + 5_000 + random.nextInt(40_000);
+                awaitEndOffsetsAtLeast(output, target, app);
+                app.kill();
+                kills++;
+            }
+        }
+        try (ChildJvm app = startApp(input, output, stateDir, appId)) {
+            KAFKA.client().readStringsAtLeast(output, RECORDS, Duration.ofMinutes(3));
+            assertThat(app.terminate()).as("exit code after SIGTERM (143 = ended by the signal, after the shutdown hook)").isIn(0, 143);
+        }
+        // Read everything committed, to the end: a late duplicate cannot hide.
+        List<ConsumerRecord<String, String>> out = ReadAll.committedStrings(KAFKA.bootstrapServers(), output,
+                Duration.ofMinutes(1));
+        assertThat(kills).as("kills (seed %d)", seed).isEqualTo(3);
+        assertExactlyOnceInOrder(out);
+    }
+
+    private static ChildJvm startApp(String input, String output, Path stateDir, String appId) {
+        ChildJvm app = ChildJvm.builder(CrashTestApp.class)
+                .args(KAFKA.bootstrapServers(), input, output, stateDir.toString(), appId)
+                .jvmOptions("-Xmx512m", "-XX:+UseSerialGC")
+                .quietLogging()
+                .start();
+        app.awaitOutput("READY", Duration.ofSeconds(60));
+        return app;
+    }
+
+    private static long outputEndOffsets(String topic) {
+        return KAFKA.client().countPerPartition(topic).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    private static void awaitEndOffsetsAtLeast(String topic, long target, ChildJvm app) {
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            if (!app.isAlive()) {
+                throw new AssertionError("the app died by itself:\n" + app.outputTail(40));
+            }
+            return outputEndOffsets(topic) >= target;
+        });
+    }
+
+    private static void assertExactlyOnceInOrder(List<ConsumerRecord<String, String>> out) {
+        Set<Integer> seen = new HashSet<>();
+        List<Integer> duplicates = new ArrayList<>();
+        Map<String, Integer> lastPerKey = new HashMap<>();
+        List<String> outOfOrder = new ArrayList<>();
+        for (ConsumerRecord<String, String> r : out) {
+            assertThat(r.value()).endsWith(":done");
+            int id = Integer.parseInt(r.value().substring(0, r.value().indexOf(':')));
+            assertThat(r.key()).isEqualTo("key-" + (id % KEYS));
+            if (!seen.add(id)) {
+                duplicates.add(id);
+            }
+            Integer last = lastPerKey.put(r.key(), id);
+            if (last != null && last > id) {
+                outOfOrder.add(r.key() + ": " + last + " then " + id);
+            }
+        }
+        assertThat(duplicates).as("duplicated ids").isEmpty();
+        assertThat(outOfOrder).as("per-key order").isEmpty();
+        assertThat(seen).hasSize(RECORDS);
+        assertThat(out).hasSize(RECORDS);
+    }
+}

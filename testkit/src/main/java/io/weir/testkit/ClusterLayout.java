@@ -1,0 +1,169 @@
+package io.weir.testkit;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+
+import kafka.tools.StorageTool;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * The shape of a cluster (which nodes, which roles, which ports), the broker settings every
+ * backend shares, and formatting of each node's storage. Both {@link EmbeddedKafka} and
+ * {@link ChildProcessKafka} go through here so the two backends behave the same.
+ */
+final class ClusterLayout {
+
+    static final String BROKER_LISTENER = "PLAINTEXT";
+    static final String CONTROLLER_LISTENER = "CONTROLLER";
+
+    final List<NodeSpec> nodes;
+    final String clusterId = Uuid.randomUuid().toString();
+
+    private ClusterLayout(List<NodeSpec> nodes) {
+        this.nodes = List.copyOf(nodes);
+    }
+
+    /**
+     * {@code count} nodes that are each broker and controller, ids 1..count. In one JVM this only
+     * works for a single node: combined nodes start one after the other and the first one waits
+     * for a controller quorum that the others would form. Separate processes start together.
+     */
+    static ClusterLayout combined(int count, Path root) {
+        int[] ports = FreePorts.pick(2 * count);
+        List<NodeSpec> nodes = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int id = i + 1;
+            nodes.add(new NodeSpec(id, NodeSpec.Role.COMBINED, ports[2 * i], ports[2 * i + 1],
+                    root.resolve("node-" + id)));
+        }
+        return new ClusterLayout(nodes);
+    }
+
+    /** One controller-only node (id 0) and {@code brokers} broker-only nodes, ids 1..brokers. */
+    static ClusterLayout dedicatedController(int brokers, Path root) {
+        int[] ports = FreePorts.pick(brokers + 1);
+        List<NodeSpec> nodes = new ArrayList<>();
+        nodes.add(new NodeSpec(0, NodeSpec.Role.CONTROLLER, -1, ports[0], root.resolve("controller-0")));
+        for (int id = 1; id <= brokers; id++) {
+            nodes.add(new NodeSpec(id, NodeSpec.Role.BROKER, ports[id], -1, root.resolve("node-" + id)));
+        }
+        return new ClusterLayout(nodes);
+    }
+
+    List<NodeSpec> brokers() {
+        return nodes.stream().filter(n -> n.role().isBroker()).collect(Collectors.toList());
+    }
+
+    NodeSpec node(int nodeId) {
+        return nodes.stream().filter(n -> n.nodeId() == nodeId).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("No node " + nodeId + " in this cluster"));
+    }
+
+    String bootstrapServers() {
+        return brokers().stream().map(NodeSpec::brokerAddress).collect(Collectors.joining(","));
+    }
+
+    private String voters() {
+        return nodes.stream().filter(n -> n.role().isController()).map(NodeSpec::voter)
+                .collect(Collectors.joining(","));
+    }
+
+    /**
+     * Settings every node gets. Internal topics are sized to the broker count: with fewer than
+     * three brokers a replication factor of three cannot be met and {@code initTransactions}
+     * or the first group join would wait for a topic that is never created.
+     */
+    Map<String, String> commonSettings() {
+        int brokerCount = brokers().size();
+        String rf = Integer.toString(Math.min(3, brokerCount));
+        String minIsr = brokerCount >= 3 ? "2" : "1";
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("offsets.topic.replication.factor", rf);
+        s.put("offsets.topic.num.partitions", "5"); // fewer partitions: faster first group join
+        s.put("transaction.state.log.replication.factor", rf);
+        s.put("transaction.state.log.min.isr", minIsr);
+        s.put("transaction.state.log.num.partitions", "5"); // fewer partitions: faster initTransactions
+        s.put("share.coordinator.state.topic.replication.factor", rf);
+        s.put("share.coordinator.state.topic.min.isr", minIsr);
+        s.put("share.coordinator.state.topic.num.partitions", "5");
+        s.put("min.insync.replicas", minIsr);
+        s.put("group.initial.rebalance.delay.ms", "0"); // the 3 s default delays every first join
+        s.put("auto.create.topics.enable", "false"); // a typo in a topic name fails instead of hiding
+        // The log cleaner allocates its whole dedupe buffer (128 MiB) at start; several brokers
+        // share one test heap, and test topics are tiny.
+        s.put("log.cleaner.dedupe.buffer.size", Integer.toString(16 * 1024 * 1024));
+        return s;
+    }
+
+    /** Writes {@code server.properties} for {@code node}: its own settings, common ones, overrides. */
+    Map<String, String> writeProperties(NodeSpec node, Map<String, String> overrides) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("node.id", Integer.toString(node.nodeId()));
+        p.put("process.roles", node.role().processRoles);
+        p.put("controller.quorum.voters", voters());
+        p.put("controller.listener.names", CONTROLLER_LISTENER);
+        p.put("listener.security.protocol.map", BROKER_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+        List<String> listeners = new ArrayList<>();
+        if (node.role().isBroker()) {
+            listeners.add(BROKER_LISTENER + "://" + node.brokerAddress());
+            p.put("advertised.listeners", BROKER_LISTENER + "://" + node.brokerAddress());
+            p.put("inter.broker.listener.name", BROKER_LISTENER);
+        }
+        if (node.role().isController()) {
+            listeners.add(CONTROLLER_LISTENER + "://" + NodeSpec.HOST + ":" + node.controllerPort());
+        }
+        p.put("listeners", String.join(",", listeners));
+        p.put("log.dirs", node.dataDir().toString());
+        p.putAll(commonSettings());
+        if (node.role().isController()) {
+            // Topics created without a replication factor get the controller's default; on a
+            // broker-only node Kafka 4 warns that this setting is ignored.
+            p.put("default.replication.factor", p.get("offsets.topic.replication.factor"));
+        }
+        p.putAll(overrides);
+
+        Properties props = new Properties();
+        props.putAll(p);
+        try {
+            Files.createDirectories(node.dataDir());
+            try (OutputStream out = Files.newOutputStream(node.propertiesFile())) {
+                props.store(out, "Weir testkit node " + node.nodeId());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + node.propertiesFile(), e);
+        }
+        return p;
+    }
+
+    /**
+     * Formats the node's storage the way {@code kafka-storage.sh format} does, in this JVM:
+     * {@link StorageTool#execute} returns a code instead of calling {@code System.exit}.
+     */
+    void format(NodeSpec node) {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        String[] args = {"format", "--config", node.propertiesFile().toString(), "--cluster-id", clusterId};
+        int code;
+        try (PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+            code = StorageTool.execute(args, out);
+        } catch (Exception e) {
+            throw new IllegalStateException("Formatting storage of node " + node.nodeId() + " failed: "
+                    + captured.toString(StandardCharsets.UTF_8), e);
+        }
+        if (code != 0) {
+            throw new IllegalStateException("Formatting storage of node " + node.nodeId() + " exited with "
+                    + code + ": " + captured.toString(StandardCharsets.UTF_8));
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.weir.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+class ChildJvmIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+    private static ChildJvm startReady() {
+        return ChildJvm.builder(ChildMain.class).args("ready")
+                .systemProperty("weir.test.property", "p1")
+                .env("WEIR_TEST_ENV", "e1")
+                .jvmOptions("-Xmx64m")
+                .start();
+    }
+
+    @Test
+    void passesPropertiesAndEnvironmentAndCapturesBothStreams() {
+        try (ChildJvm child = startReady()) {
+            child.awaitOutput("ready", TIMEOUT);
+            assertThat(child.isAlive()).isTrue();
+            assertThat(child.exitCode()).isEmpty();
+            assertThat(child.output()).contains("property=p1", "env=e1", "to stderr");
+            assertThat(child.outputTail(1)).isEqualTo("ready");
+        }
+    }
+
+    @Test
+    void killSendsSigkillSoShutdownHooksDoNotRun() {
+        ChildJvm child = startReady();
+        child.awaitOutput("ready", TIMEOUT);
+        assertThat(child.kill()).isEqualTo(137);
+        assertThat(child.isAlive()).isFalse();
+        assertThat(child.output()).doesNotContain("shutdown hook ran");
+    }
+
+    @Test
+    void terminateSendsSigtermSoShutdownHooksRun() {
+        ChildJvm child = startReady();
+        child.awaitOutput("ready", TIMEOUT);
+        assertThat(child.terminate(TIMEOUT)).isEqualTo(143);
+        assertThat(child.output()).contains("shutdown hook ran");
+    }
+
+    @Test
+    void reportsExitCodeAndFailsAwaitingOutputOfAnExitedProcess() {
+        ChildJvm child = ChildJvm.builder(ChildMain.class).args("exit", "3").start();
+        assertThat(child.awaitExit(TIMEOUT)).isEqualTo(3);
+        assertThat(child.exitCode()).hasValue(3);
+        assertThatThrownBy(() -> child.awaitOutput("never printed", TIMEOUT))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("exited with 3")
+                .hasMessageContaining("exiting with 3");
+    }
+
+    @Test
+    void awaitOutputFailsAtTheDeadlineWithTheOutputTail() {
+        try (ChildJvm child = startReady()) {
+            child.awaitOutput("ready", TIMEOUT);
+            assertThatThrownBy(() -> child.awaitOutput("never printed", Duration.ofMillis(200)))
+                    .isInstanceOf(AssertionError.class)
+                    .hasMessageContaining("within 200 ms")
+                    .hasMessageContaining("ready");
+        }
+    }
+}
