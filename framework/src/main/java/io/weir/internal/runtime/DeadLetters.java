@@ -51,6 +51,7 @@ final class DeadLetters {
     private final TopicLimits limits;
     private final Map<TopicPartition, Map<Long, Poisoned>> poisoned = new HashMap<>();
     private long written;
+    private boolean commitRequested;
 
     DeadLetters(String topic, TransactionalSink sink, TopicLimits limits) {
         this.topic = topic;
@@ -121,6 +122,17 @@ final class DeadLetters {
                 stage.label, error.toString());
         sink.send(new ProducerRecord<>(topic, null, record.timestamp(), record.key(), record.value(), headers));
         written++;
+    }
+
+    void requestCommit() {
+        commitRequested = true;
+    }
+
+    /** True once after a replayed failure was dead-lettered: commit now to keep it done. */
+    boolean takeCommitRequest() {
+        boolean r = commitRequested;
+        commitRequested = false;
+        return r;
     }
 
     /** Records dead-lettered since the last call, for the metric. */

@@ -200,22 +200,20 @@ public final class StreamThread implements Runnable {
                         more |= task.hasBuffered();
                     }
                 }
-                if (more && commitDue()) {
+                if (deadLetters.takeCommitRequest() || (more && commitDue())) {
                     commitAll();
                 }
             }
         } catch (ReplayRequired e) {
-            sink.abort(tasks.values(), "a record failed; replaying from the last commit");
+            abortAll("a record failed; replaying from the last commit");
         } catch (TaskMigratedException e) {
-            sink.abort(tasks.values(), e.getMessage());
+            abortAll(e.getMessage());
             recoverFromMigration(e);
         } catch (CommitAbortedException e) {
             log.warn("{}: {}; rewinding to the last commit", name, e.getMessage());
-            sink.abort(tasks.values(), e.getMessage());
+            abortAll(e.getMessage());
         }
         metrics.processed(processed, System.nanoTime() - start);
-        metrics.recordsOut.increment(collector.drainSentCount());
-        metrics.deadLettered.increment(deadLetters.drainWrittenCount());
     }
 
     private void onRecordFailure(org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> record,
@@ -238,10 +236,10 @@ public final class StreamThread implements Runnable {
                 task.punctuate(now);
             }
         } catch (TaskMigratedException e) {
-            sink.abort(tasks.values(), e.getMessage());
+            abortAll(e.getMessage());
             recoverFromMigration(e);
         } catch (CommitAbortedException e) {
-            sink.abort(tasks.values(), e.getMessage());
+            abortAll(e.getMessage());
         }
     }
 
@@ -253,10 +251,28 @@ public final class StreamThread implements Runnable {
         lastCommitNanos = System.nanoTime();
         try {
             sink.commit(tasks.values());
+            // Outputs and dead letters count once they are committed, not when sent.
+            metrics.recordsOut.increment(collector.drainSentCount());
+            metrics.deadLettered.increment(deadLetters.drainWrittenCount());
         } catch (TaskMigratedException e) {
+            discardUncommittedCounts();
             recoverFromMigration(e);
         } catch (CommitAbortedException e) {
+            discardUncommittedCounts();
             log.warn("{}: commit aborted ({}); rewound to the last commit", name, e.getMessage());
+        }
+    }
+
+    /** Aborts the open transaction and rewinds every task to its last commit. */
+    private void abortAll(String reason) {
+        sink.abort(tasks.values(), reason);
+        discardUncommittedCounts();
+    }
+
+    private void discardUncommittedCounts() {
+        if (exactlyOnce) {
+            collector.drainSentCount();
+            deadLetters.drainWrittenCount();
         }
     }
 
@@ -314,7 +330,7 @@ public final class StreamThread implements Runnable {
                 if (failure == null) {
                     commitAll();
                 } else {
-                    sink.abort(tasks.values(), "thread failed: " + failure);
+                    abortAll("thread failed: " + failure);
                 }
             }
         } catch (RuntimeException e) {
@@ -359,7 +375,7 @@ public final class StreamThread implements Runnable {
             }
             guard(() -> {
                 // Another member may own them already: our open work must not be committed.
-                sink.abort(tasks.values(), "partitions lost: " + partitions);
+                abortAll("partitions lost: " + partitions);
                 closeTasks(tasksOf(partitions));
                 sink.replaceProducerIfFenced();
             });

@@ -112,6 +112,8 @@ final class Task implements CommitUnit {
             DeadLetters.Poisoned mark = deadLetters.poisonedAt(p.tp, record.offset());
             if (mark != null) {
                 deadLetters.write(record, mark.stage(), mark.error());
+                // Commit soon, so that a later failure does not replay (and re-abort) this one.
+                deadLetters.requestCommit();
                 return;
             }
         }
