@@ -5,12 +5,12 @@ import io.weir.WeirApp;
 import io.weir.WeirConfig;
 import io.weir.serde.Serdes;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * An application process for fault tests: reads {@code input}, writes {@code value + ":done"}
  * with the key unchanged to {@code output}. Args: bootstrap input output stateDir applicationId
- * [guarantee]. Prints READY once started; runs until killed or terminated.
+ * [guarantee]. Prints READY once started; runs until killed or terminated. Reads WEIR_* variables
+ * like any application, so tests can misconfigure it through the environment.
  */
 public final class CrashTestApp {
 
@@ -35,7 +35,6 @@ public final class CrashTestApp {
                 .stateDir(stateDir)
                 .set("processing.guarantee", guarantee)
                 .set("num.stream.threads", 2)
-                .environment(Map.of())
                 .build();
         WeirApp app = WeirApp.create(b.build(), config).start();
         System.out.println("READY instance=" + app.instanceId());

@@ -1,0 +1,21 @@
+package io.weir.benchmarks;
+
+import java.util.Map;
+
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * A fully written input topic: its name and the end offset of each partition, which is where a
+ * consumer group's committed offsets stand once the group has processed every record.
+ */
+record InputTopic(String name, Map<TopicPartition, Long> endOffsets) {
+
+    InputTopic {
+        endOffsets = Map.copyOf(endOffsets);
+    }
+
+    /** The number of records: written without transactions, so end offsets count records only. */
+    long records() {
+        return endOffsets.values().stream().mapToLong(Long::longValue).sum();
+    }
+}

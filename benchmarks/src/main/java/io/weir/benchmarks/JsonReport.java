@@ -1,0 +1,79 @@
+package io.weir.benchmarks;
+
+import java.io.PrintStream;
+import java.util.OptionalDouble;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Writes results as JSON lines to the given stream (stdout), one object per line, flushed at once
+ * so a reader can follow a long benchmark. Fields keep a fixed order. Throughput is rounded to
+ * whole records per second, seconds to milliseconds, ratios to three decimals.
+ */
+final class JsonReport {
+
+    static final String WORKLOAD = "stateless-map";
+
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final PrintStream out;
+
+    JsonReport(PrintStream out) {
+        this.out = out;
+    }
+
+    /** One run: {@code seconds} and {@code rps} are null and {@code error} is set if it failed. */
+    void run(RunResult r) {
+        ObjectNode line = mapper.createObjectNode()
+                .put("workload", WORKLOAD)
+                .put("guarantee", r.guarantee().label())
+                .put("system", r.system())
+                .put("run", r.run())
+                .put("records", r.records());
+        if (r.ok()) {
+            line.put("seconds", round(r.seconds(), 3)).put("rps", Math.round(r.rps()));
+        } else {
+            line.putNull("seconds").putNull("rps").put("error", r.error().get());
+        }
+        write(line);
+    }
+
+    void summary(Summary s) {
+        ObjectNode line = mapper.createObjectNode()
+                .put("summary", true)
+                .put("workload", WORKLOAD)
+                .put("guarantee", s.guarantee().label())
+                .put("records", s.records());
+        putRounded(line, "weir_rps", s.weirRps(), 0);
+        putRounded(line, "kafka_streams_rps", s.kafkaStreamsRps(), 0);
+        putRounded(line, "bare_rps", s.bareRps(), 0);
+        putRounded(line, "weir_vs_kafka_streams", s.weirVsKafkaStreams(), 3);
+        putRounded(line, "weir_vs_bare", s.weirVsBare(), 3);
+        write(line);
+    }
+
+    private static void putRounded(ObjectNode line, String field, OptionalDouble value, int decimals) {
+        if (value.isEmpty()) {
+            line.putNull(field);
+        } else if (decimals == 0) {
+            line.put(field, Math.round(value.getAsDouble()));
+        } else {
+            line.put(field, round(value.getAsDouble(), decimals));
+        }
+    }
+
+    private static double round(double value, int decimals) {
+        double scale = Math.pow(10, decimals);
+        return Math.round(value * scale) / scale;
+    }
+
+    private void write(ObjectNode line) {
+        try {
+            out.println(mapper.writeValueAsString(line));
+            out.flush();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Cannot write JSON", e);
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package io.weir.benchmarks;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.weir.testkit.KafkaTestClient;
+
+/**
+ * Runs one system under test once over one input topic and times it.
+ *
+ * <p>Each run gets a fresh output topic, a fresh group (application) id and a fresh state
+ * directory, so no run can resume from another's offsets or state. The clock starts just before
+ * {@link SystemUnderTest#start} (group join and producer initialisation are part of the cost a
+ * user pays) and stops when the {@link CompletionProbe} sees the run complete. A run that fails,
+ * hangs on start, or exceeds the timeout becomes a failed {@link RunResult} instead of stopping the
+ * benchmark; its output topic and state are removed either way.
+ */
+final class RunExecutor {
+
+    private static final Logger log = LoggerFactory.getLogger(RunExecutor.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private final KafkaTestClient client;
+    private final InputTopic input;
+    private final Duration timeout;
+    private final CompletionProbe probe;
+    private final Optional<OutputVerifier> verifier;
+
+    /** With a {@code verifier}, a run whose output is wrong is reported as failed. */
+    RunExecutor(KafkaTestClient client, InputTopic input, Duration timeout, Optional<OutputVerifier> verifier) {
+        this.client = client;
+        this.input = input;
+        this.timeout = timeout;
+        this.probe = new CompletionProbe(client.admin(), input);
+        this.verifier = verifier;
+    }
+
+    RunResult execute(SystemUnderTest system, Guarantee guarantee, int run) {
+        String id = "bench-" + system.name().replace('_', '-') + "-" + guarantee.label().replace('_', '-') + "-"
+                + SEQUENCE.incrementAndGet();
+        String output = id + "-out";
+        Path stateDir = null;
+        try {
+            client.createTopic(output, Workload.PARTITIONS);
+            stateDir = Files.createTempDirectory(id + "-state-");
+            RunSpec spec = new RunSpec(client.bootstrapServers(), input.name(), output, id, guarantee, stateDir);
+            // Garbage from the previous run (or from writing the input) should not be collected on this run's clock.
+            System.gc();
+            log.info("{} {} run {} on {} ({} records) ...", system.name(), guarantee.label(), run, input.name(),
+                    input.records());
+            double seconds = measure(system, spec);
+            Optional<String> wrong = verifier.flatMap(v -> v.verify(output, Workload.PARTITIONS, input.records(),
+                    guarantee));
+            if (wrong.isPresent()) {
+                log.error("{} {} run {}: wrong output: {}", system.name(), guarantee.label(), run, wrong.get());
+                return RunResult.failed(system.name(), guarantee, run, input.records(), "wrong output: " + wrong.get());
+            }
+            log.info("{} {} run {}: {} s, {} records/s", system.name(), guarantee.label(), run,
+                    String.format("%.3f", seconds), Math.round(input.records() / seconds));
+            return RunResult.succeeded(system.name(), guarantee, run, input.records(), seconds);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            String error = describe(e);
+            log.error("{} {} run {} failed: {}", system.name(), guarantee.label(), run, error, e);
+            return RunResult.failed(system.name(), guarantee, run, input.records(), error);
+        } finally {
+            cleanUp(output, stateDir);
+        }
+    }
+
+    private double measure(SystemUnderTest system, RunSpec spec) throws Exception {
+        long started = System.nanoTime();
+        long deadline = started + timeout.toNanos();
+        SystemUnderTest.Running running = startWithin(system, spec, timeout);
+        try {
+            probe.await(spec.applicationId(), spec.outputTopic(), Workload.PARTITIONS, running, deadline);
+            return (System.nanoTime() - started) / 1e9;
+        } finally {
+            closeWithin(running, system.name());
+        }
+    }
+
+    /** Starts on another thread so that a start that never returns fails the run, not the program. */
+    private static SystemUnderTest.Running startWithin(SystemUnderTest system, RunSpec spec, Duration timeout)
+            throws Exception {
+        CompletableFuture<SystemUnderTest.Running> starting = new CompletableFuture<>();
+        Thread starter = new Thread(() -> {
+            try {
+                starting.complete(system.start(spec));
+            } catch (Throwable e) {
+                starting.completeExceptionally(e);
+            }
+        }, system.name() + "-starter");
+        starter.setDaemon(true);
+        starter.start();
+        try {
+            return starting.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception ex ? ex : e;
+        } catch (TimeoutException e) {
+            // If it ever finishes starting, stop it so that it does not steal CPU from later runs.
+            starting.thenAccept(r -> closeWithin(r, system.name()));
+            throw new IllegalStateException("start() did not return within " + timeout.toSeconds() + " s", e);
+        }
+    }
+
+    /**
+     * Closes on another thread with a deadline: a system that hangs on close must not block the
+     * remaining runs. It is logged, not failed: the measurement was already taken.
+     */
+    private static void closeWithin(SystemUnderTest.Running running, String name) {
+        Thread closer = new Thread(() -> {
+            try {
+                running.close();
+            } catch (Exception e) {
+                log.warn("{}: close failed: {}", name, describe(e));
+            }
+        }, name + "-closer");
+        closer.setDaemon(true);
+        closer.start();
+        try {
+            closer.join(CLOSE_TIMEOUT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (closer.isAlive()) {
+            log.warn("{}: close did not return within {} s; its threads may still run", name,
+                    CLOSE_TIMEOUT.toSeconds());
+        }
+    }
+
+    private void cleanUp(String output, Path stateDir) {
+        try {
+            client.deleteTopic(output); // keeps the broker's disk use at one input plus one output
+        } catch (RuntimeException e) {
+            log.warn("Cannot delete {}: {}", output, describe(e));
+        }
+        if (stateDir != null) {
+            deleteRecursively(stateDir);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            log.warn("Cannot delete {}: {}", dir, e.getMessage());
+        }
+    }
+
+    /** One line: the exception and, if different, its root cause. */
+    static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String text = root == e ? e.toString() : e + " (root cause: " + root + ")";
+        return text.replaceAll("\\s*\\R\\s*", " ");
+    }
+}

@@ -1,0 +1,27 @@
+package io.weir.benchmarks;
+
+import java.util.Optional;
+
+/**
+ * The outcome of one measured run: how long {@code records} records took, or why the run failed.
+ * {@code seconds} is meaningful only when {@code error} is empty.
+ */
+record RunResult(String system, Guarantee guarantee, int run, long records, double seconds, Optional<String> error) {
+
+    static RunResult succeeded(String system, Guarantee guarantee, int run, long records, double seconds) {
+        return new RunResult(system, guarantee, run, records, seconds, Optional.empty());
+    }
+
+    static RunResult failed(String system, Guarantee guarantee, int run, long records, String error) {
+        return new RunResult(system, guarantee, run, records, Double.NaN, Optional.of(error));
+    }
+
+    boolean ok() {
+        return error.isEmpty();
+    }
+
+    /** Records per second; NaN for a failed run. */
+    double rps() {
+        return records / seconds;
+    }
+}
