@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -87,6 +89,10 @@ class CrashRecoveryIT {
                     .isIn(0, 143);
         }
         assertThat(kills).as("kills (seed %d)", seed).isEqualTo(3);
+        // SIGTERM committed the last work: the group's offsets are at the end of the input.
+        long committed = KAFKA.admin().listConsumerGroupOffsets(appId).partitionsToOffsetAndMetadata()
+                .get(30, TimeUnit.SECONDS).values().stream().mapToLong(OffsetAndMetadata::offset).sum();
+        assertThat(committed).isEqualTo(RECORDS);
         // Read everything committed, to the end: a late duplicate cannot hide.
         return ReadAll.committedStrings(KAFKA.bootstrapServers(), output, Duration.ofMinutes(1));
     }

@@ -74,6 +74,13 @@ class StatelessOperationsIT {
             assertThat(KAFKA.client().readStringsAtLeast(dyn, 5, Duration.ofSeconds(30)))
                     .extracting(ConsumerRecord::key).contains("HELLO", "CAT");
             assertThat(app.state()).isEqualTo(WeirApp.State.RUNNING);
+            var registry = app.meterRegistry();
+            assertThat(registry.get("weir.records.in").counter().count()).isEqualTo(4.0);
+            assertThat(registry.get("weir.records.out").counter().count()).isGreaterThanOrEqualTo(15.0);
+            assertThat(registry.get("weir.commit.latency").timer().count()).isPositive();
+            assertThat(registry.get("weir.process.latency").timer().count()).isPositive();
+            assertThat(registry.get("weir.commit.aborts").counter().count()).isZero();
+            assertThat(registry.get("weir.rebalances").counter().count()).isPositive();
         }
     }
 }
