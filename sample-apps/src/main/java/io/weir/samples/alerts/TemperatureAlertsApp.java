@@ -1,0 +1,316 @@
+package io.weir.samples.alerts;
+
+import io.weir.ConfigException;
+import io.weir.WeirApp;
+import io.weir.WeirConfig;
+import io.weir.serde.Serde;
+import io.weir.serde.Serdes;
+import io.weir.sink.DeliveryGuarantee;
+import io.weir.testkit.EmbeddedKafka;
+import io.weir.testkit.KafkaTestClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Runs the {@link TemperatureAlerts} topology end to end with one command: starts an in-process
+ * Kafka broker (or uses the cluster given by {@code --bootstrap-servers} /
+ * {@code WEIR_BOOTSTRAP_SERVERS}), creates the topics, feeds seeded sample readings, runs the
+ * application with exactly-once processing, and prints each alert once it is committed to the
+ * alerts topic. It ends with a summary line and exit code 0 when every expected alert arrived
+ * exactly once, 1 otherwise; {@code --follow} keeps feeding and printing until SIGINT/SIGTERM.
+ *
+ * <p>Alerts and the summary go to stdout; progress and library logs go to stderr.
+ */
+@Command(name = "temperature-alerts", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0",
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = "Emits an alert for every sensor reading above a threshold, exactly once.")
+public final class TemperatureAlertsApp implements Callable<Integer> {
+
+    private static final Logger log = LoggerFactory.getLogger(TemperatureAlertsApp.class);
+    private static final Duration ROUND_INTERVAL = Duration.ofSeconds(1);
+    private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+    /** After the last reading is fed in --follow mode, how long its alerts may take to arrive. */
+    private static final Duration FINAL_ALERTS_TIMEOUT = Duration.ofSeconds(20);
+
+    @Option(names = "--bootstrap-servers", defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
+            description = "Kafka cluster to use instead of an in-process broker (default: env WEIR_BOOTSTRAP_SERVERS).")
+    String bootstrapServers;
+
+    @Option(names = "--threshold", defaultValue = "90", description = "Alert above this temperature, °F (default: ${DEFAULT-VALUE}).")
+    double threshold;
+
+    @Option(names = "--sensors", defaultValue = "10", description = "Number of sensors (default: ${DEFAULT-VALUE}).")
+    int sensors;
+
+    @Option(names = "--readings-per-sensor", defaultValue = "100",
+            description = "Readings per sensor fed at start (default: ${DEFAULT-VALUE}).")
+    int readingsPerSensor;
+
+    @Option(names = "--follow", description = "Keep running: feed a reading per sensor every second and print"
+            + " alerts until Ctrl-C/SIGTERM.")
+    boolean follow;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Seed of the sample temperatures (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--input-topic", defaultValue = "readings", description = "Topic of readings (default: ${DEFAULT-VALUE}).")
+    String inputTopic;
+
+    @Option(names = "--output-topic", defaultValue = "alerts", description = "Topic of alerts (default: ${DEFAULT-VALUE}).")
+    String outputTopic;
+
+    @Option(names = "--partitions", defaultValue = "4",
+            description = "Partitions of the topics when they are created (default: ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(names = "--application-id", defaultValue = "temperature-alerts",
+            description = "Consumer group and prefix of the dead-letter topic (default: ${DEFAULT-VALUE}).")
+    String applicationId;
+
+    @Option(names = "--state-dir", description = "State directory to keep (default: a temporary one, deleted on exit).")
+    Path stateDir;
+
+    @Option(names = "--timeout", defaultValue = "120", description = "Seconds to wait for the expected alerts"
+            + " (default: ${DEFAULT-VALUE}).")
+    long timeoutSeconds;
+
+    private final Serde<String> keys = Serdes.strings();
+    private final Serde<Reading> readingSerde = Serdes.json(Reading.class);
+
+    /** Runs the sample and exits with its status: 0 when the exactly-once check passed. */
+    public static void main(String[] args) {
+        // System.exit rather than returning: it also ends threads a failed start may leave behind.
+        System.exit(new CommandLine(new TemperatureAlertsApp())
+                .setExecutionExceptionHandler(TemperatureAlertsApp::reportFailure)
+                .execute(args));
+    }
+
+    /** Expected failures (cluster unreachable, bad setting) in one line; anything else with its trace. */
+    private static int reportFailure(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) throws Exception {
+        if (e instanceof IllegalStateException || e instanceof ConfigException) {
+            cmd.getErr().println("temperature-alerts: " + e.getMessage());
+            return 2;
+        }
+        throw e;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (sensors < 1 || readingsPerSensor < 0 || partitions < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--sensors and --partitions must be at least 1, --readings-per-sensor at least 0");
+        }
+        // The hook waits for this method's clean-up, so Ctrl-C still stops the app gracefully.
+        try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_TIMEOUT.multipliedBy(2))) {
+            EmbeddedKafka broker = null;
+            try {
+                String bootstrap = bootstrapServers;
+                if (bootstrap == null || bootstrap.isBlank()) {
+                    log.info("Starting an in-process Kafka broker");
+                    broker = EmbeddedKafka.start();
+                    bootstrap = broker.bootstrapServers();
+                }
+                return run(bootstrap, signal);
+            } finally {
+                if (broker != null) {
+                    broker.close();
+                }
+            }
+        }
+    }
+
+    private int run(String bootstrap, ShutdownSignal signal) throws InterruptedException {
+        log.info("Using Kafka at {}", bootstrap);
+        Path dir = stateDir != null ? stateDir : createTempDir();
+        AlertLedger ledger = new AlertLedger(threshold);
+        // Rounds one second apart ending now, then continuing in real time under --follow.
+        long now = System.currentTimeMillis() / 1000 * 1000;
+        SampleReadings samples = new SampleReadings(seed, sensors,
+                now - readingsPerSensor * ROUND_INTERVAL.toMillis(), ROUND_INTERVAL.toMillis());
+        WeirApp app = null;
+        try (KafkaTestClient client = KafkaTestClient.connect(bootstrap)) {
+            ensureTopics(client, List.of(inputTopic, outputTopic));
+            try (AlertTail tail = AlertTail.fromEnd(bootstrap, outputTopic)) {
+                feed(client, samples.nextRounds(readingsPerSensor), ledger);
+                log.info("Fed {} readings from {} sensors to '{}'; {} are above {}°F", ledger.readingsFed(), sensors,
+                        inputTopic, ledger.alertsExpected(), format(threshold));
+                app = WeirApp.create(TemperatureAlerts.topology(inputTopic, outputTopic, threshold),
+                        config(bootstrap, dir)).start();
+                log.info("Started '{}' with exactly-once processing; printing alerts from '{}' (read_committed)",
+                        applicationId, outputTopic);
+
+                awaitAlerts(tail, ledger, app, Duration.ofSeconds(timeoutSeconds), signal);
+                if (follow) {
+                    followUntilSignal(client, samples, tail, ledger, app, signal);
+                    awaitAlerts(tail, ledger, app, FINAL_ALERTS_TIMEOUT, null);
+                }
+                boolean failed = app.state() == WeirApp.State.FAILED;
+                WeirApp stopping = app;
+                app = null; // closed here, not again in finally
+                stopping.close(SHUTDOWN_TIMEOUT);
+                // Count what was committed up to the stop, so a late duplicate would not go unseen.
+                show(tail.drainToEnd(SHUTDOWN_TIMEOUT), ledger);
+                System.out.println("SUMMARY " + ledger.summary());
+                if (failed) {
+                    System.out.println("The application failed: "
+                            + stopping.failure().map(String::valueOf).orElse("unknown error"));
+                }
+                return !failed && ledger.exactlyOnce() ? 0 : 1;
+            }
+        } finally {
+            if (app != null) {
+                app.close(SHUTDOWN_TIMEOUT);
+            }
+            if (stateDir == null) {
+                deleteRecursively(dir);
+            }
+        }
+    }
+
+    private WeirConfig config(String bootstrap, Path dir) {
+        // WeirConfig lets WEIR_* variables override the code; the command line already took
+        // WEIR_BOOTSTRAP_SERVERS as the default of --bootstrap-servers, and an explicit option
+        // must win over it, so that one variable is left out here.
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.remove("WEIR_BOOTSTRAP_SERVERS");
+        return WeirConfig.builder()
+                .applicationId(applicationId)
+                .bootstrapServers(bootstrap)
+                .guarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .stateDir(dir)
+                .environment(env)
+                .build();
+    }
+
+    /** Prints alerts until all expected ones arrived, the app failed, {@code timeout} passed or a signal. */
+    private void awaitAlerts(AlertTail tail, AlertLedger ledger, WeirApp app, Duration timeout,
+            ShutdownSignal stopOn) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!ledger.allReceived()) {
+            if (stopOn != null && stopOn.requested()) {
+                log.info("Stopping on signal");
+                return;
+            }
+            if (app.state() == WeirApp.State.FAILED) {
+                log.error("The application failed", app.failure().orElse(null));
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                log.warn("{} of {} expected alerts arrived within {} s", ledger.alertsReceived(),
+                        ledger.alertsExpected(), timeout.toSeconds());
+                return;
+            }
+            show(tail.poll(Duration.ofMillis(200)), ledger);
+        }
+    }
+
+    /** Feeds one round per second and prints alerts in between, until SIGINT/SIGTERM. */
+    private void followUntilSignal(KafkaTestClient client, SampleReadings samples, AlertTail tail,
+            AlertLedger ledger, WeirApp app, ShutdownSignal signal) {
+        log.info("Following: a reading per sensor every {} s; Ctrl-C to stop", ROUND_INTERVAL.toSeconds());
+        long nextRound = System.nanoTime();
+        while (!signal.requested() && app.state() == WeirApp.State.RUNNING) {
+            if (System.nanoTime() - nextRound >= 0) {
+                feed(client, samples.nextRound(), ledger);
+                nextRound += ROUND_INTERVAL.toNanos();
+            }
+            long untilNext = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextRound - System.nanoTime()));
+            show(tail.poll(Duration.ofMillis(Math.min(untilNext, 200))), ledger);
+        }
+        log.info("Stopping: no more readings; waiting for the last alerts, then closing the application");
+    }
+
+    private void feed(KafkaTestClient client, List<Reading> readings, AlertLedger ledger) {
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(readings.size());
+        for (Reading r : readings) {
+            // The record timestamp is the measurement time, so Kafka's time index matches the data.
+            records.add(new ProducerRecord<>(inputTopic, null, r.timestamp(),
+                    keys.serialize(inputTopic, r.sensor()), readingSerde.serialize(inputTopic, r)));
+        }
+        client.send(records);
+        readings.forEach(ledger::fed);
+    }
+
+    private static void show(List<Alert> alerts, AlertLedger ledger) {
+        for (Alert a : alerts) {
+            String line = format(a);
+            switch (ledger.received(a)) {
+                case FIRST -> System.out.println("ALERT " + line);
+                case DUPLICATE -> System.out.println("DUPLICATE " + line);
+                case FOREIGN -> log.debug("Alert from an earlier run: {}", line);
+            }
+        }
+    }
+
+    private static String format(Alert a) {
+        return a.sensor() + " " + format(a.temperature()) + "°F at " + Instant.ofEpochMilli(a.readingTimestamp());
+    }
+
+    private static String format(double temperature) {
+        return String.format(Locale.ROOT, "%.1f", temperature);
+    }
+
+    /** Creates the topics that do not exist yet; existing ones are used as they are. */
+    private void ensureTopics(KafkaTestClient client, List<String> names) {
+        Set<String> existing;
+        try {
+            existing = client.admin().listTopics().names().get(30, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("cannot reach Kafka at " + client.bootstrapServers() + " within 30 s", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot list topics at " + client.bootstrapServers() + ": " + e.getCause(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while listing topics", e);
+        }
+        List<NewTopic> missing = names.stream().distinct().filter(n -> !existing.contains(n))
+                .map(n -> new NewTopic(n, Optional.of(partitions), Optional.empty())).toList();
+        if (!missing.isEmpty()) {
+            client.createTopics(missing);
+            log.info("Created topics {} with {} partitions", missing.stream().map(NewTopic::name).toList(), partitions);
+        }
+    }
+
+    private static Path createTempDir() {
+        try {
+            return Files.createTempDirectory("weir-temperature-alerts-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary state directory", e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            log.warn("Could not delete {}: {}", dir, e.toString());
+        }
+    }
+}
