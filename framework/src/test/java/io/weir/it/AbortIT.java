@@ -8,7 +8,6 @@ import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.Record;
 import io.weir.serde.Serdes;
-import io.weir.testing.ReadAll;
 import io.weir.testing.TestApps;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.KeyValue;
@@ -97,7 +96,7 @@ class AbortIT {
             assertThat(header(first, "weir.source.timestamp")).isEqualTo(Long.toString(first.timestamp()));
         }
 
-        List<ConsumerRecord<String, String>> out = ReadAll.committedStrings(KAFKA.bootstrapServers(), output,
+        List<ConsumerRecord<String, String>> out = KAFKA.client().readAllCommittedStrings(output,
                 Duration.ofMinutes(1));
         assertThat(out).extracting(ConsumerRecord::value).noneMatch(v -> v.startsWith("partial-"));
         List<Integer> ids = out.stream().map(r -> Integer.parseInt(r.value())).sorted().collect(Collectors.toList());

@@ -12,7 +12,6 @@ import io.weir.processor.ProcessorContext;
 import io.weir.processor.Record;
 import io.weir.serde.Serdes;
 import io.weir.testing.CrashTestApp;
-import io.weir.testing.ReadAll;
 import io.weir.testing.TestApps;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
@@ -93,7 +92,7 @@ class LifecycleIT {
         assertThat(app.awaitTermination(Duration.ofMinutes(1))).isTrue();
         assertThat(app.state()).isEqualTo(WeirApp.State.FAILED);
         assertThat(app.failure()).get().asString().contains("boom");
-        List<ConsumerRecord<String, String>> out = ReadAll.committedStrings(KAFKA.bootstrapServers(), output,
+        List<ConsumerRecord<String, String>> out = KAFKA.client().readAllCommittedStrings(output,
                 Duration.ofSeconds(30));
         assertThat(out).isEmpty();
         app.close();

@@ -6,7 +6,6 @@ import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
 import io.weir.serde.Serdes;
-import io.weir.testing.ReadAll;
 import io.weir.testing.TestApps;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.KeyValue;
@@ -60,7 +59,7 @@ class RebalanceIT {
         second.close(Duration.ofSeconds(30));
         third.close(Duration.ofSeconds(30));
 
-        List<ConsumerRecord<String, String>> out = ReadAll.committedStrings(KAFKA.bootstrapServers(), output,
+        List<ConsumerRecord<String, String>> out = KAFKA.client().readAllCommittedStrings(output,
                 Duration.ofMinutes(1));
         Set<String> seen = new HashSet<>();
         List<String> duplicates = new ArrayList<>();

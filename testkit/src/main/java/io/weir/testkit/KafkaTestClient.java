@@ -263,6 +263,34 @@ public final class KafkaTestClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads the whole of {@code topic} with read_committed, up to the end offsets it has now: the
+     * reader's position passes every record and transaction marker below them, so nothing
+     * committed is missed and nothing is read twice. Use it after the writers stopped, to check a
+     * topic's final contents (a late duplicate cannot hide behind a count already reached).
+     *
+     * @throws AssertionError if the end is not reached within {@code timeout}
+     */
+    public List<ConsumerRecord<String, String>> readAllCommittedStrings(String topic, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (KafkaConsumer<String, String> consumer = consumer(IsolationLevel.READ_COMMITTED,
+                new StringDeserializer(), new StringDeserializer())) {
+            List<TopicPartition> partitions = partitions(consumer, topic, timeout, deadline);
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+            List<ConsumerRecord<String, String>> seen = new ArrayList<>();
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new AssertionError("could not read '" + topic + "' to its end offsets " + end + " within "
+                            + timeout.toMillis() + " ms; read " + seen.size() + " records");
+                }
+                consumer.poll(POLL).forEach(seen::add);
+            }
+            return seen;
+        }
+    }
+
     private static <K, V> Predicate<List<ConsumerRecord<K, V>>> atLeast(int count) {
         return records -> records.size() >= count;
     }
