@@ -3,7 +3,9 @@ package io.weir;
 import io.weir.dsl.RecordStream;
 import io.weir.internal.dsl.RecordStreamImpl;
 import io.weir.internal.topology.GraphBuilder;
+import io.weir.processor.KeyValueStoreBuilder;
 import io.weir.processor.ProcessorSupplier;
+import io.weir.processor.Stores;
 import io.weir.serde.Serde;
 import java.util.Arrays;
 import java.util.List;
@@ -60,6 +62,25 @@ public final class TopologyBuilder {
                                           String... parents) {
         Objects.requireNonNull(topic, "topic");
         graph.addSink(name, topic, null, keySerde, valueSerde, Arrays.asList(parents));
+        return this;
+    }
+
+    /**
+     * Processor API: adds a state store and connects it to the named processors (which may be
+     * added before or after). Processors sharing a store always run in the same task.
+     */
+    public TopologyBuilder addStateStore(KeyValueStoreBuilder<?, ?> store, String... processorNames) {
+        graph.addStore(Stores.specOf(store));
+        for (String p : processorNames) {
+            graph.connectStores(p, List.of(store.name()));
+        }
+        return this;
+    }
+
+    /** Processor API: a named processor fed by {@code parents} that uses {@code stores}. */
+    public TopologyBuilder addProcessor(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents,
+                                        List<String> stores) {
+        graph.addProcessor(name, supplier, parents, stores);
         return this;
     }
 

@@ -7,6 +7,7 @@ import io.weir.internal.runtime.InstanceDirectory;
 import io.weir.internal.runtime.StreamThread;
 import io.weir.internal.runtime.ThreadContext;
 import io.weir.internal.runtime.TopicSetup;
+import io.weir.state.rocksdb.RocksDbResources;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +42,7 @@ public final class WeirApp implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WeirApp.class);
 
     private final Topology topology;
+    private final io.weir.internal.topology.TopologyModel model;
     private final WeirConfig config;
     private final MeterRegistry registry;
     private final AtomicReference<State> state = new AtomicReference<>(State.CREATED);
@@ -50,10 +52,12 @@ public final class WeirApp implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private InstanceDirectory instanceDir;
     private Admin admin;
+    private RocksDbResources rocksDb;
 
     private WeirApp(Topology topology, WeirConfig config, MeterRegistry registry) {
         this.topology = Objects.requireNonNull(topology, "topology");
         this.config = Objects.requireNonNull(config, "config");
+        this.model = topology.model().resolve(config.applicationId());
         this.registry = Objects.requireNonNull(registry, "registry");
     }
 
@@ -78,10 +82,11 @@ public final class WeirApp implements AutoCloseable {
         }
         try {
             instanceDir = InstanceDirectory.open(config.stateDir(), config.applicationId(), config.instanceId());
-            ClientConfigs clients = new ClientConfigs(config, topology.model(), instanceDir.instanceId());
+            ClientConfigs clients = new ClientConfigs(config, model, instanceDir.instanceId());
             admin = Admin.create(clients.admin());
-            new TopicSetup(admin, config, topology.model()).verifyAndCreate();
-            ThreadContext ctx = ThreadContext.create(config, topology.model(), clients, admin, registry);
+            new TopicSetup(admin, config, model).verifyAndCreate();
+            rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
+            ThreadContext ctx = ThreadContext.create(config, model, clients, admin, registry, instanceDir.dir(), rocksDb);
             for (int i = 0; i < config.numStreamThreads(); i++) {
                 StreamThread st = new StreamThread(ctx, i, this::onThreadFailed);
                 Thread t = new Thread(st, st.name());
@@ -225,6 +230,11 @@ public final class WeirApp implements AutoCloseable {
     }
 
     private void releaseResources() {
+        if (rocksDb != null) {
+            // After the threads closed their stores: the cache must outlive every store using it.
+            rocksDb.close();
+            rocksDb = null;
+        }
         if (admin != null) {
             admin.close(Duration.ofSeconds(5));
             admin = null;

@@ -66,6 +66,9 @@ public final class WeirConfig {
     private final Duration pollTimeout;
     private final Duration transactionTimeout;
     private final Duration commitRetryTimeout;
+    private final int internalTopicReplicationFactor;
+    private final long stateCacheMaxBytes;
+    private final long rocksDbMemoryBytes;
     private final Map<String, Object> consumerOverrides;
     private final Map<String, Object> producerOverrides;
     private final Map<String, Object> adminOverrides;
@@ -90,6 +93,9 @@ public final class WeirConfig {
         this.pollTimeout = Duration.ofMillis(parseOrDefault(Settings.POLL_MS));
         this.transactionTimeout = Duration.ofMillis(parseOrDefault(Settings.TRANSACTION_TIMEOUT_MS));
         this.commitRetryTimeout = Duration.ofMillis(parseOrDefault(Settings.COMMIT_RETRY_TIMEOUT_MS));
+        this.internalTopicReplicationFactor = parseOrDefault(Settings.INTERNAL_TOPIC_REPLICATION_FACTOR);
+        this.stateCacheMaxBytes = parseOrDefault(Settings.STATE_CACHE_MAX_BYTES);
+        this.rocksDbMemoryBytes = parseOrDefault(Settings.ROCKSDB_MEMORY_BYTES);
         this.consumerOverrides = clientOverrides("consumer.", ConsumerConfig.configNames());
         this.producerOverrides = clientOverrides("producer.", ProducerConfig.configNames());
         this.adminOverrides = clientOverrides("admin.", AdminClientConfig.configNames());
@@ -159,6 +165,21 @@ public final class WeirConfig {
 
     public Duration commitRetryTimeout() {
         return commitRetryTimeout;
+    }
+
+    /** Replication factor for internal topics; -1 for the broker's default. */
+    public int internalTopicReplicationFactor() {
+        return internalTopicReplicationFactor;
+    }
+
+    /** Uncommitted store writes (bytes) a thread holds before it commits early. */
+    public long stateCacheMaxBytes() {
+        return stateCacheMaxBytes;
+    }
+
+    /** Memory budget shared by all RocksDB stores of the instance. */
+    public long rocksDbMemoryBytes() {
+        return rocksDbMemoryBytes;
     }
 
     /** Kafka settings for the consumers, as given (Weir adds its own on top). */

@@ -50,8 +50,29 @@ public interface RecordStream<K, V> {
     /** The records of both streams, each stream's order kept. */
     RecordStream<K, V> merge(RecordStream<K, V> other);
 
-    /** Adds a hand-written processor; {@code name} is its stable node name. */
-    <KR, VR> RecordStream<KR, VR> process(ProcessorSupplier<? super K, ? super V, KR, VR> supplier, String name);
+    /**
+     * Adds a hand-written processor; {@code name} is its stable node name, {@code stores} the
+     * state stores (added with {@code TopologyBuilder.addStateStore}) it may use.
+     */
+    <KR, VR> RecordStream<KR, VR> process(ProcessorSupplier<? super K, ? super V, KR, VR> supplier, String name,
+                                          String... stores);
+
+    /**
+     * Groups by the current key, to aggregate. If an earlier step changed the key, the records
+     * are first repartitioned by the new key through an internal topic (the stream's serdes must
+     * be known then).
+     */
+    GroupedStream<K, V> groupByKey();
+
+    /**
+     * Groups by a new key, to aggregate: records are repartitioned by it through the internal
+     * topic {@code <application.id>-<store name>-repartition}.
+     */
+    <KR> GroupedStream<KR, V> groupBy(BiFunction<? super K, ? super V, ? extends KR> keySelector, Serde<KR> keySerde);
+
+    /** As {@link #groupBy(BiFunction, Serde)}, declaring the value serde for the repartition topic. */
+    <KR> GroupedStream<KR, V> groupBy(BiFunction<? super K, ? super V, ? extends KR> keySelector, Serde<KR> keySerde,
+                                      Serde<V> valueSerde);
 
     /** Declares the serdes of this stream's keys and values, for a later {@code to}. */
     RecordStream<K, V> withSerdes(Serde<K> keySerde, Serde<V> valueSerde);

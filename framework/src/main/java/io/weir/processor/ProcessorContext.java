@@ -23,6 +23,15 @@ public interface ProcessorContext<K, V> {
      */
     Cancellable schedule(Duration interval, Punctuator punctuator);
 
+    /**
+     * A state store this processor was connected to, for example a
+     * {@link io.weir.state.KeyValueStore}. Reads see this task's writes at once; writes become
+     * durable with the next commit (under exactly-once, atomically with the outputs and offsets).
+     *
+     * @throws IllegalArgumentException if the processor was not connected to a store of that name
+     */
+    <S> S getStateStore(String name);
+
     TaskId taskId();
 
     String applicationId();

@@ -60,11 +60,20 @@ public final class Settings {
     public static final Setting<Long> COMMIT_RETRY_TIMEOUT_MS = new Setting<>("commit.retry.timeout.ms", "30000",
             Setting.longAtLeast(0), "how long a timed-out commit is retried before the producer is replaced");
 
+    public static final Setting<Integer> INTERNAL_TOPIC_REPLICATION_FACTOR = new Setting<>(
+            "internal.topic.replication.factor", "-1", Setting.intAtLeast(-1),
+            "replication factor of changelog and repartition topics; -1 takes the broker's default");
+    public static final Setting<Long> STATE_CACHE_MAX_BYTES = new Setting<>("state.cache.max.bytes", "67108864",
+            Setting.longAtLeast(0), "uncommitted store writes a thread holds before it commits early");
+    public static final Setting<Long> ROCKSDB_MEMORY_BYTES = new Setting<>("rocksdb.memory.bytes", "268435456",
+            Setting.longAtLeast(16L << 20), "memory for all RocksDB stores of the instance: block cache and memtables");
+
     /** All settings by name, in documentation order. */
     public static final Map<String, Setting<?>> ALL = index(APPLICATION_ID, BOOTSTRAP_SERVERS,
             PROCESSING_GUARANTEE, NUM_STREAM_THREADS, COMMIT_INTERVAL_MS, STATE_DIR, INSTANCE_ID,
             SHUTDOWN_TIMEOUT_MS, ERROR_MODE, DEAD_LETTER_TOPIC, DEAD_LETTER_MAX_MESSAGE_BYTES,
-            BUFFERED_RECORDS_PER_PARTITION, POLL_MS, TRANSACTION_TIMEOUT_MS, COMMIT_RETRY_TIMEOUT_MS);
+            BUFFERED_RECORDS_PER_PARTITION, POLL_MS, TRANSACTION_TIMEOUT_MS, COMMIT_RETRY_TIMEOUT_MS,
+            INTERNAL_TOPIC_REPLICATION_FACTOR, STATE_CACHE_MAX_BYTES, ROCKSDB_MEMORY_BYTES);
 
     private static Map<String, Setting<?>> index(Setting<?>... settings) {
         Map<String, Setting<?>> m = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package io.weir.internal.dsl;
 
 import io.weir.dsl.Branches;
+import io.weir.dsl.GroupedStream;
 import io.weir.dsl.KeyValue;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.TopicNameExtractor;
@@ -24,12 +25,19 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
     private final String node;
     private final Serde<K> keySerde;
     private final Serde<V> valueSerde;
+    /** True when an earlier step may have changed keys: grouping must repartition. */
+    private final boolean keyChanged;
 
     public RecordStreamImpl(GraphBuilder graph, String node, Serde<K> keySerde, Serde<V> valueSerde) {
+        this(graph, node, keySerde, valueSerde, false);
+    }
+
+    RecordStreamImpl(GraphBuilder graph, String node, Serde<K> keySerde, Serde<V> valueSerde, boolean keyChanged) {
         this.graph = graph;
         this.node = node;
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
+        this.keyChanged = keyChanged;
     }
 
     @Override
@@ -47,7 +55,7 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
     @Override
     public <KR, VR> RecordStream<KR, VR> map(BiFunction<? super K, ? super V, KeyValue<KR, VR>> mapper) {
         Objects.requireNonNull(mapper, "mapper");
-        return add("map", StatelessProcessors.map(mapper), null, null);
+        return add("map", StatelessProcessors.map(mapper), null, null, true);
     }
 
     @Override
@@ -66,7 +74,7 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
     public <KR, VR> RecordStream<KR, VR> flatMap(
             BiFunction<? super K, ? super V, ? extends Iterable<KeyValue<KR, VR>>> mapper) {
         Objects.requireNonNull(mapper, "mapper");
-        return add("flat-map", StatelessProcessors.flatMap(mapper), null, null);
+        return add("flat-map", StatelessProcessors.flatMap(mapper), null, null, true);
     }
 
     @Override
@@ -86,7 +94,7 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
     @Override
     public <KR> RecordStream<KR, V> selectKey(BiFunction<? super K, ? super V, ? extends KR> mapper) {
         Objects.requireNonNull(mapper, "mapper");
-        return add("select-key", StatelessProcessors.selectKey(mapper), null, valueSerde);
+        return add("select-key", StatelessProcessors.selectKey(mapper), null, valueSerde, true);
     }
 
     @Override
@@ -110,19 +118,42 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
         graph.addProcessor(name, StatelessProcessors.passThrough(), List.of(node, o.node));
         return new RecordStreamImpl<>(graph, name,
                 Objects.equals(keySerde, o.keySerde) ? keySerde : null,
-                Objects.equals(valueSerde, o.valueSerde) ? valueSerde : null);
+                Objects.equals(valueSerde, o.valueSerde) ? valueSerde : null,
+                keyChanged || o.keyChanged);
     }
 
     @Override
-    public <KR, VR> RecordStream<KR, VR> process(ProcessorSupplier<? super K, ? super V, KR, VR> supplier, String name) {
-        graph.addProcessor(name, supplier, List.of(node));
-        return new RecordStreamImpl<>(graph, name, null, null);
+    public <KR, VR> RecordStream<KR, VR> process(ProcessorSupplier<? super K, ? super V, KR, VR> supplier, String name,
+                                                 String... stores) {
+        graph.addProcessor(name, supplier, List.of(node), List.of(stores));
+        return new RecordStreamImpl<>(graph, name, null, null, true);
+    }
+
+    @Override
+    public GroupedStream<K, V> groupByKey() {
+        return new GroupedStreamImpl<>(graph, node, keySerde, valueSerde, keyChanged);
+    }
+
+    @Override
+    public <KR> GroupedStream<KR, V> groupBy(BiFunction<? super K, ? super V, ? extends KR> keySelector,
+                                             Serde<KR> keySerde) {
+        return groupBy(keySelector, keySerde, valueSerde);
+    }
+
+    @Override
+    public <KR> GroupedStream<KR, V> groupBy(BiFunction<? super K, ? super V, ? extends KR> keySelector,
+                                             Serde<KR> keySerde, Serde<V> valueSerde) {
+        Objects.requireNonNull(keySelector, "keySelector");
+        Objects.requireNonNull(keySerde, "keySerde");
+        String name = graph.newName("group-by");
+        graph.addProcessor(name, StatelessProcessors.selectKey(keySelector), List.of(node));
+        return new GroupedStreamImpl<>(graph, name, keySerde, valueSerde, true);
     }
 
     @Override
     public RecordStream<K, V> withSerdes(Serde<K> keySerde, Serde<V> valueSerde) {
         return new RecordStreamImpl<>(graph, node, Objects.requireNonNull(keySerde, "keySerde"),
-                Objects.requireNonNull(valueSerde, "valueSerde"));
+                Objects.requireNonNull(valueSerde, "valueSerde"), keyChanged);
     }
 
     @Override
@@ -156,13 +187,18 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
     }
 
     RecordStreamImpl<K, V> child(String name) {
-        return new RecordStreamImpl<>(graph, name, keySerde, valueSerde);
+        return new RecordStreamImpl<>(graph, name, keySerde, valueSerde, keyChanged);
     }
 
     private <KR, VR> RecordStream<KR, VR> add(String kind, ProcessorSupplier<?, ?, ?, ?> supplier,
                                               Serde<KR> ks, Serde<VR> vs) {
+        return add(kind, supplier, ks, vs, keyChanged);
+    }
+
+    private <KR, VR> RecordStream<KR, VR> add(String kind, ProcessorSupplier<?, ?, ?, ?> supplier,
+                                              Serde<KR> ks, Serde<VR> vs, boolean changesKey) {
         String name = graph.newName(kind);
         graph.addProcessor(name, supplier, List.of(node));
-        return new RecordStreamImpl<>(graph, name, ks, vs);
+        return new RecordStreamImpl<>(graph, name, ks, vs, changesKey);
     }
 }

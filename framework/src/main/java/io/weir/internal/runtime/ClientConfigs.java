@@ -52,6 +52,24 @@ public final class ClientConfigs {
         return c;
     }
 
+    /**
+     * The consumer that reads changelogs into stores: no group (assign mode), read_committed so
+     * only committed state is restored, and large fetches because restore is a bulk copy.
+     */
+    Map<String, Object> restoreConsumer(int index) {
+        Map<String, Object> c = new HashMap<>(config.consumerOverrides());
+        c.remove(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG);
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+        c.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
+        c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 << 20);
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, threadName(index) + "-restore-consumer");
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        return c;
+    }
+
     Map<String, Object> producer(int index) {
         Map<String, Object> p = new HashMap<>();
         // Room for the largest dead-letter record; outputs are checked against their topic's limit.

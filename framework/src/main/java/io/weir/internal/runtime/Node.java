@@ -25,6 +25,14 @@ abstract class Node {
     void close() {
     }
 
+    /** Called at step 1 of every commit, parents before children. */
+    void beforeCommit() {
+    }
+
+    /** Called when the task's uncommitted work was aborted. */
+    void afterAbort() {
+    }
+
     final void forwardToChildren(Record<Object, Object> record) {
         for (Node child : children) {
             child.process(record);

@@ -13,16 +13,34 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
 
     private final Processor<Object, Object, Object, Object> processor;
     private final TaskContext task;
+    private final java.util.Map<String, Object> stores;
 
-    ProcessorNode(String name, Processor<Object, Object, Object, Object> processor, TaskContext task) {
+    ProcessorNode(String name, Processor<Object, Object, Object, Object> processor, TaskContext task,
+                  java.util.Map<String, Object> stores) {
         super(name);
         this.processor = processor;
         this.task = task;
+        this.stores = stores;
+    }
+
+    /** Step 1 of the commit: processors that hold back updates (tables) forward them now. */
+    @Override
+    void beforeCommit() {
+        if (processor instanceof CommitAwareProcessor c) {
+            c.beforeCommit();
+        }
     }
 
     @Override
     void init() {
         processor.init(this);
+    }
+
+    @Override
+    void afterAbort() {
+        if (processor instanceof CommitAwareProcessor c) {
+            c.afterAbort();
+        }
     }
 
     @Override
@@ -55,6 +73,17 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
     @Override
     public Cancellable schedule(Duration interval, Punctuator punctuator) {
         return task.punctuations().schedule(interval, punctuator);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <S> S getStateStore(String storeName) {
+        Object store = stores.get(storeName);
+        if (store == null) {
+            throw new IllegalArgumentException("processor '" + name + "' is not connected to a store named '"
+                    + storeName + "'; its stores: " + stores.keySet());
+        }
+        return (S) store;
     }
 
     @Override

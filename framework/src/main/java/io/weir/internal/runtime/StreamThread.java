@@ -63,6 +63,7 @@ public final class StreamThread implements Runnable {
     private OutputCollector collector;
     private DeadLetters deadLetters;
     private TaskFactory taskFactory;
+    private StoreRestorer restorer;
     private final Map<TaskId, Task> tasks = new LinkedHashMap<>();
     private final Map<TopicPartition, Task> taskByPartition = new HashMap<>();
     private long lastCommitNanos;
@@ -128,13 +129,13 @@ public final class StreamThread implements Runnable {
                 config.commitRetryTimeout());
         collector = new OutputCollector(sink, ctx.limits());
         deadLetters = new DeadLetters(config.deadLetterTopic(), sink, ctx.limits());
-        taskFactory = new TaskFactory(ctx.model(), config.applicationId(), consumer, collector, deadLetters,
-                config.bufferedRecordsPerPartition());
+        taskFactory = new TaskFactory(ctx, consumer, collector, deadLetters, sink);
+        restorer = new StoreRestorer(ctx, index, metrics);
         Pattern pattern = ctx.model().subscriptionPattern();
         if (pattern != null) {
             consumer.subscribe(pattern, new Listener());
         } else {
-            consumer.subscribe(ctx.model().sourceTopics(), new Listener());
+            consumer.subscribe(ctx.model().subscriptionTopics(), new Listener());
         }
         lastCommitNanos = System.nanoTime();
         log.info("{} started ({})", name, config.guarantee().configValue());
@@ -159,6 +160,7 @@ public final class StreamThread implements Runnable {
             rejoinRequested = false;
             consumer.enforceRebalance("tasks were closed after " + name + " was fenced");
         }
+        restorer.restorePending();
         if (!records.isEmpty()) {
             commitPositionsBeforeProcessing(records);
             for (TopicPartition tp : records.partitions()) {
@@ -200,7 +202,7 @@ public final class StreamThread implements Runnable {
                         more |= task.hasBuffered();
                     }
                 }
-                if (deadLetters.takeCommitRequest() || (more && commitDue())) {
+                if (deadLetters.takeCommitRequest() || (more && commitDue()) || writeCacheFull()) {
                     commitAll();
                 }
             }
@@ -241,6 +243,19 @@ public final class StreamThread implements Runnable {
         } catch (CommitAbortedException e) {
             abortAll(e.getMessage());
         }
+    }
+
+    /** Uncommitted store writes are bounded: past the limit, commit early. */
+    private boolean writeCacheFull() {
+        long limit = config.stateCacheMaxBytes();
+        long pending = 0;
+        for (Task task : tasks.values()) {
+            pending += task.stores().pendingBytes();
+            if (pending > limit) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean commitDue() {
@@ -295,7 +310,12 @@ public final class StreamThread implements Runnable {
             if (id == null) {
                 continue;
             }
-            Task task = tasks.computeIfAbsent(id, taskFactory::create);
+            Task task = tasks.get(id);
+            if (task == null) {
+                task = taskFactory.create(id);
+                tasks.put(id, task);
+                restorer.register(task);
+            }
             task.addPartition(tp);
             taskByPartition.put(tp, task);
         }
@@ -303,6 +323,7 @@ public final class StreamThread implements Runnable {
 
     private void closeTasks(Collection<Task> toClose) {
         for (Task task : toClose) {
+            restorer.unregister(task);
             try {
                 task.close();
             } catch (RuntimeException e) {
@@ -338,6 +359,9 @@ public final class StreamThread implements Runnable {
         }
         closeTasks(new ArrayList<>(tasks.values()));
         Duration timeout = config.shutdownTimeout();
+        if (restorer != null) {
+            restorer.close();
+        }
         if (sink != null) {
             sink.close(timeout);
         }

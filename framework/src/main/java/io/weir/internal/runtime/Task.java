@@ -1,7 +1,9 @@
 package io.weir.internal.runtime;
 
+import io.weir.internal.state.TaskStores;
 import io.weir.processor.TaskId;
 import io.weir.sink.internal.CommitUnit;
+import io.weir.sink.internal.TransactionalSink;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -30,11 +32,16 @@ final class Task implements CommitUnit {
     private final Consumer<byte[], byte[]> consumer;
     private final DeadLetters deadLetters;
     private final int maxBuffered;
+    private final TaskStores stores;
+    private final TransactionalSink sink;
+    /** True until the task's stores are restored; its input partitions stay paused meanwhile. */
+    private boolean restoring;
     private PartitionState[] order = new PartitionState[0];
     private int buffered;
 
     Task(TaskId id, TaskContext context, List<Node> nodes, java.util.function.Function<String, SourceNode> sources,
-         Consumer<byte[], byte[]> consumer, DeadLetters deadLetters, int maxBuffered) {
+         Consumer<byte[], byte[]> consumer, DeadLetters deadLetters, int maxBuffered, TaskStores stores,
+         TransactionalSink sink) {
         this.id = id;
         this.context = context;
         this.nodes = nodes;
@@ -42,9 +49,35 @@ final class Task implements CommitUnit {
         this.consumer = consumer;
         this.deadLetters = deadLetters;
         this.maxBuffered = maxBuffered;
+        this.stores = stores;
+        this.sink = sink;
         for (Node n : nodes) {
             n.init();
         }
+    }
+
+    TaskStores stores() {
+        return stores;
+    }
+
+    /** Holds the input back until the stores are restored. */
+    void startRestoring() {
+        restoring = true;
+        consumer.pause(partitions.keySet());
+    }
+
+    /** The stores are restored: processing may start. */
+    void finishRestoring() {
+        restoring = false;
+        for (PartitionState p : order) {
+            if (!p.paused) {
+                consumer.resume(List.of(p.tp));
+            }
+        }
+    }
+
+    boolean isRestoring() {
+        return restoring;
     }
 
     TaskId id() {
@@ -62,6 +95,9 @@ final class Task implements CommitUnit {
         }
         partitions.computeIfAbsent(tp, k -> new PartitionState(k, source));
         order = partitions.values().toArray(new PartitionState[0]);
+        if (restoring) {
+            consumer.pause(List.of(tp));
+        }
     }
 
     void addRecords(TopicPartition tp, List<ConsumerRecord<byte[], byte[]>> records) {
@@ -142,8 +178,11 @@ final class Task implements CommitUnit {
     private void resumeDrained() {
         for (PartitionState p : order) {
             if (p.paused && p.buffer.size() <= maxBuffered / 2) {
-                consumer.resume(List.of(p.tp));
                 p.paused = false;
+                if (restoring) {
+                    continue;
+                }
+                consumer.resume(List.of(p.tp));
             }
         }
     }
@@ -152,7 +191,17 @@ final class Task implements CommitUnit {
 
     @Override
     public void completeInFlight() {
-        // Processing is synchronous: when the thread commits, no record is half-way through.
+        // Processing is synchronous, so no record is half-way through; what remains is results
+        // held back for the commit (table updates), forwarded parents first.
+        for (Node n : nodes) {
+            n.beforeCommit();
+        }
+        stores.sweepExpired(System.currentTimeMillis());
+    }
+
+    @Override
+    public void sendPendingChangelog() {
+        stores.sendChangelog(sink);
     }
 
     @Override
@@ -168,6 +217,7 @@ final class Task implements CommitUnit {
 
     @Override
     public void onCommitted() {
+        stores.commit();
         for (PartitionState p : order) {
             if (p.advancedSinceCommit()) {
                 p.committed = p.nextToProcess;
@@ -178,6 +228,10 @@ final class Task implements CommitUnit {
 
     @Override
     public void onAborted() {
+        stores.abort();
+        for (Node n : nodes) {
+            n.afterAbort();
+        }
         for (PartitionState p : order) {
             long rewind = p.rewindOffset();
             if (rewind >= 0) {
@@ -187,8 +241,10 @@ final class Task implements CommitUnit {
             buffered -= p.buffer.size();
             p.buffer.clear();
             if (p.paused) {
-                consumer.resume(List.of(p.tp));
                 p.paused = false;
+                if (!restoring) {
+                    consumer.resume(List.of(p.tp));
+                }
             }
         }
     }
@@ -205,6 +261,11 @@ final class Task implements CommitUnit {
         }
         for (PartitionState p : order) {
             deadLetters.forget(p.tp);
+        }
+        try {
+            stores.close();
+        } catch (RuntimeException e) {
+            errors.add(e);
         }
         if (!errors.isEmpty()) {
             throw errors.get(0);

@@ -1,10 +1,12 @@
 package io.weir.internal.runtime;
 
+import io.weir.internal.state.TaskStores;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.Subtopology;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.Processor;
 import io.weir.processor.TaskId;
+import io.weir.sink.internal.TransactionalSink;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -13,24 +15,24 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
 
-/** Instantiates a sub-topology's nodes for one task of one thread. */
+/** Instantiates a sub-topology's nodes and stores for one task of one thread. */
 final class TaskFactory {
 
+    private final ThreadContext ctx;
     private final TopologyModel model;
-    private final String applicationId;
     private final Consumer<byte[], byte[]> consumer;
     private final OutputCollector collector;
     private final DeadLetters deadLetters;
-    private final int maxBuffered;
+    private final TransactionalSink sink;
 
-    TaskFactory(TopologyModel model, String applicationId, Consumer<byte[], byte[]> consumer,
-                OutputCollector collector, DeadLetters deadLetters, int maxBuffered) {
-        this.model = model;
-        this.applicationId = applicationId;
+    TaskFactory(ThreadContext ctx, Consumer<byte[], byte[]> consumer, OutputCollector collector,
+                DeadLetters deadLetters, TransactionalSink sink) {
+        this.ctx = ctx;
+        this.model = ctx.model();
         this.consumer = consumer;
         this.collector = collector;
         this.deadLetters = deadLetters;
-        this.maxBuffered = maxBuffered;
+        this.sink = sink;
     }
 
     /** The task an input partition belongs to, or null if no source reads its topic. */
@@ -39,10 +41,27 @@ final class TaskFactory {
         return st == null ? null : new TaskId(st.id(), tp.partition());
     }
 
-    @SuppressWarnings("unchecked")
     Task create(TaskId id) {
         Subtopology st = model.subtopologies().get(id.subtopology());
-        TaskContext context = new TaskContext(id, applicationId, new Punctuations());
+        TaskContext context = new TaskContext(id, ctx.config().applicationId(), new Punctuations());
+        TaskStores stores = TaskStores.open(model.storesOf(st), id, ctx.instanceDir().resolve(id.toString()),
+                ctx.config().applicationId(), ctx.rocksDb());
+        try {
+            Map<String, Node> nodes = instantiate(st, context, stores.typedByName());
+            java.util.function.Function<String, SourceNode> sources = topic -> {
+                NodeSpec.Source s = st.sourceFor(topic);
+                return s == null ? null : (SourceNode) nodes.get(s.name());
+            };
+            return new Task(id, context, new ArrayList<>(nodes.values()), sources, consumer, deadLetters,
+                    ctx.config().bufferedRecordsPerPartition(), stores, sink);
+        } catch (RuntimeException e) {
+            stores.close();
+            throw e;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Node> instantiate(Subtopology st, TaskContext context, Map<String, Object> typedStores) {
         Map<String, Node> nodes = new LinkedHashMap<>();
         for (String name : model.nodes().keySet()) {
             if (!st.nodeNames().contains(name)) {
@@ -61,7 +80,9 @@ final class TaskFactory {
                 if (processor == null) {
                     throw new IllegalStateException("the supplier of processor '" + name + "' returned null");
                 }
-                node = new ProcessorNode(name, processor, context);
+                Map<String, Object> connected = new HashMap<>();
+                p.stores().forEach(storeName -> connected.put(storeName, typedStores.get(storeName)));
+                node = new ProcessorNode(name, processor, context, Map.copyOf(connected));
             }
             nodes.put(name, node);
         }
@@ -72,10 +93,6 @@ final class TaskFactory {
             kids.forEach(k -> byName.put(k, nodes.get(k)));
             node.childrenByName = Map.copyOf(byName);
         }
-        java.util.function.Function<String, SourceNode> sources = topic -> {
-            NodeSpec.Source s = st.sourceFor(topic);
-            return s == null ? null : (SourceNode) nodes.get(s.name());
-        };
-        return new Task(id, context, new ArrayList<>(nodes.values()), sources, consumer, deadLetters, maxBuffered);
+        return nodes;
     }
 }

@@ -1,7 +1,14 @@
 package io.weir.internal.runtime;
 
 import io.weir.WeirConfig;
+import io.weir.internal.topology.NodeSpec;
+import io.weir.internal.topology.StoreSpec;
+import io.weir.internal.topology.Subtopology;
 import io.weir.internal.topology.TopologyModel;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -12,12 +19,24 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
- * Start-up checks against the cluster: fixed input and output topics must exist (a typo should
- * fail the start, not idle forever), and the dead-letter topic is created when missing.
+ * Start-up checks against the cluster, before any thread starts:
+ * <ul>
+ *   <li>fixed input and output topics must exist (a typo fails the start, not idles forever);</li>
+ *   <li>repartition topics are created with the partition count of the sub-topology that writes
+ *       them; changelog topics (compacted) with the partition count of their store's
+ *       sub-topology, since changelog partition p belongs to task p;</li>
+ *   <li>an existing internal topic with another partition count, or a changelog that is not
+ *       compacted, is an error that says what is wrong: using it would scatter a task's state;</li>
+ *   <li>the dead-letter topic is created when missing.</li>
+ * </ul>
  */
 public final class TopicSetup {
 
@@ -33,7 +52,8 @@ public final class TopicSetup {
         this.model = model;
     }
 
-    public void verifyAndCreate() {
+    /** Checks and creates topics; returns the number of partitions of each sub-topology. */
+    public Map<Integer, Integer> verifyAndCreate() {
         Set<String> existing = listTopics();
         Set<String> missing = new TreeSet<>();
         Set<String> wanted = new LinkedHashSet<>(model.sourceTopics());
@@ -47,9 +67,167 @@ public final class TopicSetup {
             throw new IllegalStateException("topic(s) " + missing + " do not exist on " + config.bootstrapServers()
                     + "; create them before starting " + config.applicationId());
         }
+        Map<String, Integer> partitions = new HashMap<>(partitionCounts(userInputs(existing)));
+        Map<Integer, Integer> tasksPerSubtopology = createRepartitionTopics(existing, partitions);
+        createChangelogTopics(existing, tasksPerSubtopology);
         if (!existing.contains(config.deadLetterTopic())) {
-            createDeadLetterTopic();
+            create(List.of(new NewTopic(config.deadLetterTopic(), Optional.of(1), Optional.empty())
+                    .configs(Map.of("max.message.bytes", Integer.toString(config.deadLetterMaxMessageBytes())))));
         }
+        return tasksPerSubtopology;
+    }
+
+    /** Fixed user inputs plus the existing topics that pattern sources match now. */
+    private Set<String> userInputs(Set<String> existing) {
+        Set<String> inputs = new LinkedHashSet<>(model.sourceTopics());
+        for (NodeSpec n : model.nodes().values()) {
+            if (n instanceof NodeSpec.Source s && s.pattern() != null) {
+                existing.stream().filter(t -> s.pattern().matcher(t).matches()).forEach(inputs::add);
+            }
+        }
+        return inputs;
+    }
+
+    /**
+     * Sub-topologies are sized in dependency order: one reading only user topics has their
+     * largest partition count; a repartition topic gets the count of the sub-topology writing it.
+     */
+    private Map<Integer, Integer> createRepartitionTopics(Set<String> existing, Map<String, Integer> partitions) {
+        Map<Integer, Integer> tasks = new LinkedHashMap<>();
+        boolean progress = true;
+        while (progress) {
+            progress = false;
+            for (Subtopology st : model.subtopologies()) {
+                if (tasks.containsKey(st.id())) {
+                    continue;
+                }
+                Integer count = sizeOf(st, partitions);
+                if (count == null) {
+                    continue;
+                }
+                tasks.put(st.id(), count);
+                progress = true;
+                for (String sinkTopic : repartitionSinksOf(st)) {
+                    partitions.put(sinkTopic, count);
+                }
+            }
+        }
+        List<NewTopic> toCreate = new ArrayList<>();
+        Map<String, Integer> toCheck = new LinkedHashMap<>();
+        for (NodeSpec.Source s : model.internalSources()) {
+            for (String topic : s.topics()) {
+                int count = partitions.get(topic);
+                if (existing.contains(topic)) {
+                    toCheck.put(topic, count);
+                } else {
+                    toCreate.add(new NewTopic(topic, Optional.of(count), replicationFactor()));
+                }
+            }
+        }
+        checkPartitions(toCheck, "repartition");
+        create(toCreate);
+        return tasks;
+    }
+
+    private Integer sizeOf(Subtopology st, Map<String, Integer> partitions) {
+        int max = 0;
+        for (NodeSpec.Source s : st.sources()) {
+            if (s.pattern() != null) {
+                for (Map.Entry<String, Integer> e : partitions.entrySet()) {
+                    if (s.pattern().matcher(e.getKey()).matches()) {
+                        max = Math.max(max, e.getValue());
+                    }
+                }
+                continue;
+            }
+            for (String t : s.topics()) {
+                Integer c = partitions.get(t);
+                if (c == null) {
+                    return null;
+                }
+                max = Math.max(max, c);
+            }
+        }
+        return max;
+    }
+
+    private List<String> repartitionSinksOf(Subtopology st) {
+        List<String> topics = new ArrayList<>();
+        for (String name : st.nodeNames()) {
+            if (model.nodes().get(name) instanceof NodeSpec.Sink s && s.internal()) {
+                topics.add(s.topic());
+            }
+        }
+        return topics;
+    }
+
+    private void createChangelogTopics(Set<String> existing, Map<Integer, Integer> tasksPerSubtopology) {
+        List<NewTopic> toCreate = new ArrayList<>();
+        Map<String, Integer> toCheck = new LinkedHashMap<>();
+        for (Subtopology st : model.subtopologies()) {
+            for (StoreSpec store : model.storesOf(st)) {
+                if (!store.logged()) {
+                    continue;
+                }
+                String topic = store.changelogTopic(config.applicationId());
+                int count = tasksPerSubtopology.getOrDefault(st.id(), 1);
+                if (existing.contains(topic)) {
+                    toCheck.put(topic, count);
+                } else {
+                    toCreate.add(new NewTopic(topic, Optional.of(count), replicationFactor())
+                            .configs(Map.of("cleanup.policy", "compact")));
+                }
+            }
+        }
+        checkPartitions(toCheck, "changelog");
+        checkCompacted(toCheck.keySet());
+        create(toCreate);
+    }
+
+    private void checkPartitions(Map<String, Integer> expected, String kind) {
+        if (expected.isEmpty()) {
+            return;
+        }
+        Map<String, Integer> actual = partitionCounts(expected.keySet());
+        for (Map.Entry<String, Integer> e : expected.entrySet()) {
+            if (!actual.get(e.getKey()).equals(e.getValue())) {
+                throw new IllegalStateException("the " + kind + " topic '" + e.getKey() + "' has " + actual.get(e.getKey())
+                        + " partitions but its sub-topology has " + e.getValue() + " tasks; the input topics changed"
+                        + " since it was created. Reset the application (delete its internal topics) to start over.");
+            }
+        }
+    }
+
+    private void checkCompacted(Collection<String> topics) {
+        if (topics.isEmpty()) {
+            return;
+        }
+        List<ConfigResource> resources = topics.stream()
+                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
+        Map<ConfigResource, Config> configs = await(admin.describeConfigs(resources).all(), "describe changelog topics");
+        for (Map.Entry<ConfigResource, Config> e : configs.entrySet()) {
+            var policy = e.getValue().get("cleanup.policy");
+            if (policy == null || !policy.value().contains("compact")) {
+                throw new IllegalStateException("the changelog topic '" + e.getKey().name() + "' has cleanup.policy="
+                        + (policy == null ? "?" : policy.value()) + "; a changelog must be compacted"
+                        + " (cleanup.policy=compact), or old state would be deleted");
+            }
+        }
+    }
+
+    private Optional<Short> replicationFactor() {
+        return config.internalTopicReplicationFactor() > 0
+                ? Optional.of((short) config.internalTopicReplicationFactor()) : Optional.empty();
+    }
+
+    private Map<String, Integer> partitionCounts(Collection<String> topics) {
+        if (topics.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, TopicDescription> d = await(admin.describeTopics(topics).allTopicNames(), "describe topics");
+        Map<String, Integer> counts = new HashMap<>();
+        d.forEach((name, desc) -> counts.put(name, desc.partitions().size()));
+        return counts;
     }
 
     private Set<String> listTopics() {
@@ -64,21 +242,37 @@ public final class TopicSetup {
         }
     }
 
-    private void createDeadLetterTopic() {
-        NewTopic topic = new NewTopic(config.deadLetterTopic(), Optional.of(1), Optional.empty())
-                .configs(Map.of("max.message.bytes", Integer.toString(config.deadLetterMaxMessageBytes())));
-        try {
-            admin.createTopics(List.of(topic)).all().get(TIMEOUT_S, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("cannot create the dead-letter topic '" + config.deadLetterTopic()
-                        + "': " + e.getCause(), e.getCause());
+    private void create(List<NewTopic> topics) {
+        if (topics.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<String, KafkaFuture<Void>> e : admin.createTopics(topics).values().entrySet()) {
+            try {
+                e.getValue().get(TIMEOUT_S, TimeUnit.SECONDS);
+            } catch (ExecutionException ex) {
+                if (!(ex.getCause() instanceof TopicExistsException)) {
+                    throw new IllegalStateException("cannot create topic '" + e.getKey() + "': " + ex.getCause(),
+                            ex.getCause());
+                }
+            } catch (TimeoutException ex) {
+                throw new IllegalStateException("timed out creating topic " + e.getKey(), ex);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while creating topics", ex);
             }
+        }
+    }
+
+    private <T> T await(KafkaFuture<T> future, String what) {
+        try {
+            return future.get(TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot " + what + ": " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
-            throw new IllegalStateException("timed out creating the dead-letter topic " + config.deadLetterTopic(), e);
+            throw new IllegalStateException("timed out trying to " + what, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while creating topics", e);
+            throw new IllegalStateException("interrupted while trying to " + what, e);
         }
     }
 }

@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 public final class GraphBuilder {
 
     private final Map<String, NodeSpec> nodes = new LinkedHashMap<>();
+    private final Map<String, StoreSpec> stores = new LinkedHashMap<>();
     private int counter;
     private boolean built;
 
@@ -32,6 +33,12 @@ public final class GraphBuilder {
     }
 
     public void addSource(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde) {
+        addSource(name, topics, pattern, keySerde, valueSerde, false);
+    }
+
+    /** A source; {@code internal} topics are named relative to the application id. */
+    public void addSource(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde,
+                          boolean internal) {
         Objects.requireNonNull(keySerde, "keySerde");
         Objects.requireNonNull(valueSerde, "valueSerde");
         if (pattern == null && topics.isEmpty()) {
@@ -46,22 +53,60 @@ public final class GraphBuilder {
                 }
             }
         }
-        add(new NodeSpec.Source(name, List.copyOf(topics), pattern, keySerde, valueSerde));
+        add(new NodeSpec.Source(name, List.copyOf(topics), pattern, keySerde, valueSerde, internal));
     }
 
     public void addProcessor(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents) {
+        addProcessor(name, supplier, parents, List.of());
+    }
+
+    /** A processor that may use the named stores (added before or after it). */
+    public void addProcessor(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents,
+                             List<String> storeNames) {
         Objects.requireNonNull(supplier, "supplier");
-        add(new NodeSpec.Processing(name, supplier, List.copyOf(parents)));
+        add(new NodeSpec.Processing(name, supplier, List.copyOf(parents), List.copyOf(storeNames)));
+    }
+
+    /** A state store; processors name it to use it. */
+    public void addStore(StoreSpec store) {
+        checkOpen();
+        Objects.requireNonNull(store.name(), "store name");
+        if (!store.name().matches("[a-zA-Z0-9._-]+")) {
+            throw new IllegalArgumentException("store name '" + store.name()
+                    + "' may only contain letters, digits, '.', '_' and '-' (it names a topic)");
+        }
+        if (stores.containsKey(store.name())) {
+            throw new IllegalArgumentException("a store named '" + store.name() + "' already exists; names must be unique");
+        }
+        stores.put(store.name(), store);
+    }
+
+    /** Lets an existing processor use more stores. */
+    public void connectStores(String processor, List<String> storeNames) {
+        checkOpen();
+        NodeSpec n = nodes.get(processor);
+        if (!(n instanceof NodeSpec.Processing p)) {
+            throw new IllegalArgumentException("'" + processor + "' is not a processor of this topology");
+        }
+        List<String> all = new java.util.ArrayList<>(p.stores());
+        all.addAll(storeNames);
+        nodes.put(processor, new NodeSpec.Processing(p.name(), p.supplier(), p.parents(), List.copyOf(all)));
     }
 
     public void addSink(String name, String topic, TopicNameExtractor<?, ?> extractor,
                         Serde<?> keySerde, Serde<?> valueSerde, List<String> parents) {
+        addSink(name, topic, extractor, keySerde, valueSerde, parents, false);
+    }
+
+    /** A sink; an {@code internal} topic is named relative to the application id. */
+    public void addSink(String name, String topic, TopicNameExtractor<?, ?> extractor,
+                        Serde<?> keySerde, Serde<?> valueSerde, List<String> parents, boolean internal) {
         if (keySerde == null || valueSerde == null) {
             throw new IllegalStateException("sink '" + name + "' to " + (topic != null ? "topic '" + topic + "'"
                     : "an extracted topic") + " has no serdes: an earlier step changed the key or value type;"
                     + " pass serdes to to(...) or call withSerdes(...) first");
         }
-        add(new NodeSpec.Sink(name, topic, extractor, keySerde, valueSerde, List.copyOf(parents)));
+        add(new NodeSpec.Sink(name, topic, extractor, keySerde, valueSerde, List.copyOf(parents), internal));
     }
 
     /** Freezes the graph; the builder cannot be used afterwards. */
@@ -70,8 +115,18 @@ public final class GraphBuilder {
         if (nodes.values().stream().noneMatch(n -> n instanceof NodeSpec.Source)) {
             throw new IllegalStateException("the topology has no source: add a stream(...) first");
         }
+        for (NodeSpec n : nodes.values()) {
+            if (n instanceof NodeSpec.Processing p) {
+                for (String store : p.stores()) {
+                    if (!stores.containsKey(store)) {
+                        throw new IllegalStateException("processor '" + p.name() + "' uses store '" + store
+                                + "', which was never added; add it with addStateStore");
+                    }
+                }
+            }
+        }
         built = true;
-        return new TopologyModel(nodes);
+        return new TopologyModel(nodes, stores);
     }
 
     private void add(NodeSpec node) {

@@ -13,9 +13,13 @@ public sealed interface NodeSpec permits NodeSpec.Source, NodeSpec.Processing, N
 
     List<String> parents();
 
-    /** Reads topics (a list, or every topic matching a pattern) and deserializes their records. */
-    record Source(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde)
-            implements NodeSpec {
+    /**
+     * Reads topics (a list, or every topic matching a pattern) and deserializes their records.
+     * {@code internal} marks a repartition topic: its name is relative to the application id until
+     * {@link TopologyModel#resolve} prefixes it.
+     */
+    record Source(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde,
+                  boolean internal) implements NodeSpec {
 
         @Override
         public List<String> parents() {
@@ -31,13 +35,17 @@ public sealed interface NodeSpec permits NodeSpec.Source, NodeSpec.Processing, N
         }
     }
 
-    /** Runs a processor. */
-    record Processing(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents) implements NodeSpec {
+    /** Runs a processor, with access to the named state stores. */
+    record Processing(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents, List<String> stores)
+            implements NodeSpec {
     }
 
-    /** Serializes and writes records to a fixed topic or to the topic an extractor names. */
+    /**
+     * Serializes and writes records to a fixed topic or to the topic an extractor names;
+     * {@code internal} as for {@link Source}.
+     */
     record Sink(String name, String topic, TopicNameExtractor<?, ?> extractor, Serde<?> keySerde, Serde<?> valueSerde,
-                List<String> parents) implements NodeSpec {
+                List<String> parents, boolean internal) implements NodeSpec {
 
         String describeOutput() {
             return topic != null ? topic : "<topic chosen per record>";

@@ -19,11 +19,13 @@ import java.util.regex.Pattern;
 public final class TopologyModel {
 
     private final Map<String, NodeSpec> nodes;
+    private final Map<String, StoreSpec> stores;
     private final Map<String, List<String>> children;
     private final List<Subtopology> subtopologies;
 
-    TopologyModel(Map<String, NodeSpec> nodes) {
+    TopologyModel(Map<String, NodeSpec> nodes, Map<String, StoreSpec> stores) {
         this.nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
+        this.stores = Collections.unmodifiableMap(new LinkedHashMap<>(stores));
         Map<String, List<String>> kids = new HashMap<>();
         nodes.values().forEach(n -> kids.put(n.name(), new ArrayList<>()));
         nodes.values().forEach(n -> n.parents().forEach(p -> kids.get(p).add(n.name())));
@@ -44,6 +46,60 @@ public final class TopologyModel {
         return subtopologies;
     }
 
+    public Map<String, StoreSpec> stores() {
+        return stores;
+    }
+
+    /** The stores the nodes of a sub-topology use, in the order they were added. */
+    public List<StoreSpec> storesOf(Subtopology st) {
+        Set<String> used = new LinkedHashSet<>();
+        for (String name : st.nodeNames()) {
+            if (nodes.get(name) instanceof NodeSpec.Processing p) {
+                used.addAll(p.stores());
+            }
+        }
+        List<StoreSpec> result = new ArrayList<>();
+        stores.values().forEach(s -> {
+            if (used.contains(s.name())) {
+                result.add(s);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * This topology for one application: internal (repartition) topic names get the
+     * {@code <applicationId>-} prefix. Done at start-up, since a topology is built before the
+     * configuration that names the application.
+     */
+    public TopologyModel resolve(String applicationId) {
+        Map<String, NodeSpec> resolved = new LinkedHashMap<>();
+        for (NodeSpec n : nodes.values()) {
+            if (n instanceof NodeSpec.Source s && s.internal()) {
+                resolved.put(s.name(), new NodeSpec.Source(s.name(),
+                        s.topics().stream().map(t -> applicationId + "-" + t).toList(), s.pattern(),
+                        s.keySerde(), s.valueSerde(), true));
+            } else if (n instanceof NodeSpec.Sink s && s.internal()) {
+                resolved.put(s.name(), new NodeSpec.Sink(s.name(), applicationId + "-" + s.topic(), s.extractor(),
+                        s.keySerde(), s.valueSerde(), s.parents(), true));
+            } else {
+                resolved.put(n.name(), n);
+            }
+        }
+        return new TopologyModel(resolved, stores);
+    }
+
+    /** Topics Weir creates and owns: repartition topics, read by the given sources. */
+    public List<NodeSpec.Source> internalSources() {
+        List<NodeSpec.Source> result = new ArrayList<>();
+        for (NodeSpec n : nodes.values()) {
+            if (n instanceof NodeSpec.Source s && s.internal()) {
+                result.add(s);
+            }
+        }
+        return result;
+    }
+
     /** The sub-topology reading {@code topic}, or null. */
     public Subtopology subtopologyFor(String topic) {
         for (Subtopology s : subtopologies) {
@@ -54,8 +110,19 @@ public final class TopologyModel {
         return null;
     }
 
-    /** Every fixed input topic (sources with a pattern are not listed). */
+    /** Every fixed user input topic (pattern sources and internal topics are not listed). */
     public Set<String> sourceTopics() {
+        Set<String> topics = new LinkedHashSet<>();
+        for (NodeSpec n : nodes.values()) {
+            if (n instanceof NodeSpec.Source s && s.pattern() == null && !s.internal()) {
+                topics.addAll(s.topics());
+            }
+        }
+        return topics;
+    }
+
+    /** Every fixed topic the consumers subscribe to: user inputs and repartition topics. */
+    public Set<String> subscriptionTopics() {
         Set<String> topics = new LinkedHashSet<>();
         for (NodeSpec n : nodes.values()) {
             if (n instanceof NodeSpec.Source s && s.pattern() == null) {
@@ -82,11 +149,11 @@ public final class TopologyModel {
         return anyPattern ? Pattern.compile(String.join("|", parts)) : null;
     }
 
-    /** Every fixed output topic. */
+    /** Every fixed user output topic (internal topics are not listed). */
     public Set<String> sinkTopics() {
         Set<String> topics = new LinkedHashSet<>();
         for (NodeSpec n : nodes.values()) {
-            if (n instanceof NodeSpec.Sink s && s.topic() != null) {
+            if (n instanceof NodeSpec.Sink s && s.topic() != null && !s.internal()) {
                 topics.add(s.topic());
             }
         }
@@ -134,6 +201,18 @@ public final class TopologyModel {
             undirected.get(p).add(n.name());
             undirected.get(n.name()).add(p);
         }));
+        // Processors sharing a store must run in the same task.
+        Map<String, List<String>> usersOfStore = new HashMap<>();
+        nodes.values().forEach(n -> {
+            if (n instanceof NodeSpec.Processing p) {
+                p.stores().forEach(st -> usersOfStore.computeIfAbsent(st, k -> new ArrayList<>()).add(p.name()));
+            }
+        });
+        usersOfStore.values().forEach(users -> {
+            for (String u : users) {
+                undirected.get(u).addAll(users);
+            }
+        });
         List<Subtopology> result = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
         for (NodeSpec n : nodes.values()) {

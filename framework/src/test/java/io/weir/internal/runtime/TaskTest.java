@@ -2,6 +2,7 @@ package io.weir.internal.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.internal.state.TaskStores;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.processor.Processor;
 import io.weir.processor.Record;
@@ -28,13 +29,13 @@ class TaskTest {
     private Task task(int maxBuffered) {
         consumer.assign(List.of(A, B));
         SourceNode source = new SourceNode(new NodeSpec.Source("src", List.of("a", "b"), null,
-                Serdes.strings(), Serdes.strings()));
+                Serdes.strings(), Serdes.strings(), false));
         TaskContext ctx = new TaskContext(new TaskId(0, 0), "app", new Punctuations());
         Processor<Object, Object, Object, Object> collect = (Record<Object, Object> r) -> seen.add((String) r.value());
-        ProcessorNode sink = new ProcessorNode("collect", collect, ctx);
+        ProcessorNode sink = new ProcessorNode("collect", collect, ctx, Map.of());
         source.children = new Node[] {sink};
         Task task = new Task(ctx.id(), ctx, List.of(source, sink), topic -> source, consumer,
-                new DeadLetters("dlq", null, null), maxBuffered);
+                new DeadLetters("dlq", null, null), maxBuffered, TaskStores.none(), null);
         task.addPartition(A);
         task.addPartition(B);
         return task;

@@ -84,13 +84,27 @@ public final class TransactionalSink implements AutoCloseable {
      * @throws CommitAbortedException if an earlier send failed: the transaction was aborted
      */
     public void send(ProducerRecord<byte[], byte[]> record) {
+        send(record, null);
+    }
+
+    /**
+     * As {@link #send(ProducerRecord)}, and calls {@code onAck} with the record's metadata once
+     * the broker acknowledged it (on the producer's I/O thread; keep it short). Changelog writers
+     * use it to learn the offsets their records reached.
+     */
+    public void send(ProducerRecord<byte[], byte[]> record, Callback onAck) {
         throwIfSendFailed();
         if (guarantee == DeliveryGuarantee.EXACTLY_ONCE && !inTransaction) {
             beginTransaction();
         }
         inTransaction = true;
         try {
-            producer.send(record, sendCallback);
+            producer.send(record, onAck == null ? sendCallback : (metadata, exception) -> {
+                sendCallback.onCompletion(metadata, exception);
+                if (exception == null) {
+                    onAck.onCompletion(metadata, null);
+                }
+            });
         } catch (KafkaException e) {
             throw failure("send to " + record.topic() + " failed", e);
         }
@@ -124,10 +138,10 @@ public final class TransactionalSink implements AutoCloseable {
         try {
             finishInFlight(units);                       // step 1
             Map<TopicPartition, OffsetAndMetadata> offsets = committableOffsets(units);
+            sendPendingChangelogsAndFlush(units);        // step 2
             if (offsets.isEmpty() && !inTransaction) {
                 return false;
             }
-            sendPendingChangelogsAndFlush(units);        // step 2
             sendOffsets(offsets);                        // step 3
             commitTransaction();                         // step 4
             applyCommittedState(units);                  // step 5

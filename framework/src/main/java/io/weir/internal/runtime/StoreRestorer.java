@@ -1,0 +1,142 @@
+package io.weir.internal.runtime;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
+import io.weir.internal.state.TaskStore;
+import io.weir.state.changelog.ChangelogRestorer;
+import io.weir.state.changelog.RestoreListener;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brings the stores of a thread's new tasks up to date from their changelogs before the tasks
+ * process anything: a new task's input stays paused until each of its logged stores has read its
+ * changelog from the offset stored with it (or from the beginning) to the end. Only the tail a
+ * store has not seen is replayed, so a restart after a crash takes seconds, not a full replay.
+ *
+ * <p>Progress goes to the log (per cent and records per second) and to the meters
+ * {@code weir.restore.records} (records restored) and {@code weir.restore.remaining} (offsets
+ * left in the restore under way).
+ *
+ * <p>Owned by one stream thread; its consumer (read_committed, no group) is created on first use.
+ */
+final class StoreRestorer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(StoreRestorer.class);
+    private static final long PROGRESS_LOG_NANOS = Duration.ofSeconds(5).toNanos();
+
+    private final ThreadContext ctx;
+    private final int index;
+    private final List<Task> pending = new ArrayList<>();
+    private final Counter restored;
+    private final AtomicLong remaining = new AtomicLong();
+    private KafkaConsumer<byte[], byte[]> consumer;
+
+    StoreRestorer(ThreadContext ctx, int index, ThreadMetrics metrics) {
+        this.ctx = ctx;
+        this.index = index;
+        Tags tags = Tags.of("application", ctx.config().applicationId(), "thread", ctx.clients().threadName(index));
+        this.restored = Counter.builder("weir.restore.records").description("changelog records restored into stores")
+                .tags(tags).register(ctx.registry());
+        Gauge.builder("weir.restore.remaining", remaining, AtomicLong::get)
+                .description("changelog offsets left in the restore under way").tags(tags).register(ctx.registry());
+    }
+
+    /** A new task: if it has logged stores, its input waits until they are restored. */
+    void register(Task task) {
+        boolean logged = task.stores().all().stream().anyMatch(s -> s.changelog() != null);
+        if (logged) {
+            task.startRestoring();
+            pending.add(task);
+        }
+    }
+
+    void unregister(Task task) {
+        pending.remove(task);
+    }
+
+    boolean hasPending() {
+        return !pending.isEmpty();
+    }
+
+    /** Restores every registered task, then lets it process. */
+    void restorePending() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        ChangelogRestorer restorer = new ChangelogRestorer(consumer());
+        for (Task task : List.copyOf(pending)) {
+            for (TaskStore store : task.stores().all()) {
+                if (store.changelog() != null) {
+                    restorer.restore(store.changelog(), store.committed(), new Progress(task + " / " + store.name()));
+                }
+            }
+            task.finishRestoring();
+            pending.remove(task);
+        }
+        consumer.assign(List.of());
+    }
+
+    @Override
+    public void close() {
+        if (consumer != null) {
+            consumer.close(Duration.ofSeconds(5));
+            consumer = null;
+        }
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        if (consumer == null) {
+            consumer = new KafkaConsumer<>(ctx.clients().restoreConsumer(index));
+        }
+        return consumer;
+    }
+
+    /** Feeds the meters and logs progress at most every few seconds. */
+    private final class Progress implements RestoreListener {
+        private final String what;
+        private final long started = System.nanoTime();
+        private long total;
+        private long lastLog = System.nanoTime();
+        private long counted;
+
+        Progress(String what) {
+            this.what = what;
+        }
+
+        @Override
+        public void onStart(long startOffset, long endOffset) {
+            total = Math.max(0, endOffset - startOffset);
+            remaining.set(total);
+            if (total > 0) {
+                log.info("restoring {}: {} changelog offsets ({} to {})", what, total, startOffset, endOffset);
+            }
+        }
+
+        @Override
+        public void onBatch(long restoredSoFar, long left) {
+            restored.increment(restoredSoFar - counted);
+            counted = restoredSoFar;
+            remaining.set(left);
+            long now = System.nanoTime();
+            if (now - lastLog > PROGRESS_LOG_NANOS) {
+                lastLog = now;
+                double seconds = (now - started) / 1e9;
+                log.info("restoring {}: {}% ({} records, {} records/s)", what,
+                        total == 0 ? 100 : 100 * (total - left) / total, restoredSoFar, (long) (restoredSoFar / seconds));
+            }
+        }
+
+        @Override
+        public void onDone(long count, long millis) {
+            restored.increment(count - counted);
+            remaining.set(0);
+        }
+    }
+}

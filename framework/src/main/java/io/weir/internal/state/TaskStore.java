@@ -1,0 +1,115 @@
+package io.weir.internal.state;
+
+import io.weir.internal.topology.StoreSpec;
+import io.weir.serde.Serde;
+import io.weir.sink.internal.TransactionalSink;
+import io.weir.state.internal.BytesMap;
+import io.weir.state.internal.BytesStore;
+import io.weir.state.internal.PendingStore;
+import io.weir.state.internal.TtlStore;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One store of one task: the committed bytes store, the pending writes over it (read-your-writes
+ * and the write cache that folds repeated updates of a key), an optional TTL view, the typed view
+ * processors use, and its changelog partition.
+ *
+ * <p>Its part in the commit: step 2 sends each pending key once to the changelog (inside the
+ * transaction); step 5, after the transaction committed, applies the pending writes to the
+ * committed store with the changelog offset they reached, in one atomic write. An abort drops
+ * them. So the committed store is never ahead of Kafka, and after a crash it is at a committed
+ * state or behind it, never ahead: restore replays only the changelog tail after its offset.
+ *
+ * <p>Owned by one stream thread.
+ */
+public final class TaskStore {
+
+    private static final int TTL_SWEEP_BATCH = 1_000;
+
+    private final StoreSpec spec;
+    private final BytesStore committed;
+    private final PendingStore pending;
+    private final TtlStore ttl;
+    private final TypedKeyValueStore<?, ?> typed;
+    private final TopicPartition changelog;
+    /** Highest changelog offset acknowledged since the last commit; written by the producer's thread. */
+    private final AtomicLong lastChangelogOffset = new AtomicLong(-1);
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    TaskStore(StoreSpec spec, BytesStore committed, TopicPartition changelog) {
+        this.spec = spec;
+        this.committed = committed;
+        this.pending = new PendingStore(committed);
+        this.ttl = spec.ttl() == null ? null : new TtlStore(pending, spec.ttl(), System::currentTimeMillis);
+        BytesMap view = ttl != null ? ttl : pending;
+        this.typed = new TypedKeyValueStore(spec.name(), changelog == null ? spec.name() : changelog.topic(), view,
+                (Serde) spec.keySerde(), (Serde) spec.valueSerde());
+        this.changelog = changelog;
+    }
+
+    public String name() {
+        return spec.name();
+    }
+
+    /** The typed store processors see. */
+    public TypedKeyValueStore<?, ?> typed() {
+        return typed;
+    }
+
+    /** The changelog partition, or null when logging is disabled. */
+    public TopicPartition changelog() {
+        return changelog;
+    }
+
+    public BytesStore committed() {
+        return committed;
+    }
+
+    public long pendingBytes() {
+        return pending.pendingBytes();
+    }
+
+    /** Step 1: delete some expired entries through the pending writes, so the deletes are logged. */
+    void sweepExpired(long now) {
+        if (ttl == null) {
+            return;
+        }
+        List<byte[]> expired = ttl.expiredKeys(now, TTL_SWEEP_BATCH);
+        for (byte[] key : expired) {
+            pending.delete(key);
+        }
+    }
+
+    /** Step 2: each pending key once to the changelog, in the current transaction. */
+    void sendChangelog(TransactionalSink sink) {
+        if (changelog == null || pending.pendingCount() == 0) {
+            return;
+        }
+        pending.forEachPending((key, value) -> sink.send(
+                new ProducerRecord<>(changelog.topic(), changelog.partition(), null, key, value),
+                (metadata, e) -> lastChangelogOffset.accumulateAndGet(metadata.offset(), Math::max)));
+    }
+
+    /** Step 5: the transaction committed; make the committed store match it. */
+    void commit() {
+        if (pending.pendingCount() == 0) {
+            return;
+        }
+        long last = lastChangelogOffset.getAndSet(-1);
+        long offset = changelog == null ? committed.changelogOffset().orElse(0L) : last + 1;
+        pending.commit(offset);
+    }
+
+    void abort() {
+        pending.abort();
+        lastChangelogOffset.set(-1);
+    }
+
+    void close() {
+        pending.abort();
+        committed.close();
+    }
+}

@@ -1,0 +1,125 @@
+package io.weir.internal.state;
+
+import io.weir.internal.topology.StoreSpec;
+import io.weir.processor.TaskId;
+import io.weir.sink.internal.TransactionalSink;
+import io.weir.state.StoreCorruptedException;
+import io.weir.state.internal.BytesStore;
+import io.weir.state.memory.MemoryStore;
+import io.weir.state.rocksdb.RocksDbResources;
+import io.weir.state.rocksdb.RocksDbStore;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stores of one task: opened when the task is created (a corrupt local store is wiped, to be
+ * rebuilt from its changelog), committed and aborted with the task, closed with it.
+ */
+public final class TaskStores {
+
+    private static final Logger log = LoggerFactory.getLogger(TaskStores.class);
+
+    private final Map<String, TaskStore> stores;
+
+    private TaskStores(Map<String, TaskStore> stores) {
+        this.stores = stores;
+    }
+
+    public static TaskStores none() {
+        return new TaskStores(Map.of());
+    }
+
+    /** Opens the stores of a task under {@code <taskDir>/<store>}. */
+    public static TaskStores open(List<StoreSpec> specs, TaskId task, Path taskDir, String applicationId,
+                                  RocksDbResources resources) {
+        Map<String, TaskStore> opened = new LinkedHashMap<>();
+        try {
+            for (StoreSpec spec : specs) {
+                TopicPartition changelog = spec.logged()
+                        ? new TopicPartition(spec.changelogTopic(applicationId), task.partition()) : null;
+                opened.put(spec.name(), new TaskStore(spec, openBytes(spec, taskDir, resources), changelog));
+            }
+        } catch (RuntimeException e) {
+            opened.values().forEach(TaskStore::close);
+            throw e;
+        }
+        return new TaskStores(Collections.unmodifiableMap(opened));
+    }
+
+    private static BytesStore openBytes(StoreSpec spec, Path taskDir, RocksDbResources resources) {
+        if (!spec.persistent()) {
+            return MemoryStore.create(spec.name());
+        }
+        Path dir = taskDir.resolve(spec.name());
+        try {
+            return RocksDbStore.open(dir, spec.name(), resources);
+        } catch (StoreCorruptedException e) {
+            log.warn("store {} in {} cannot be opened ({}); wiping it to rebuild it from its changelog",
+                    spec.name(), dir, e.getMessage());
+            RocksDbStore.deleteRecursively(dir);
+            return RocksDbStore.open(dir, spec.name(), resources);
+        }
+    }
+
+    public boolean isEmpty() {
+        return stores.isEmpty();
+    }
+
+    /** The typed stores by name, for the processors' contexts. */
+    public Map<String, Object> typedByName() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        stores.forEach((name, s) -> m.put(name, s.typed()));
+        return m;
+    }
+
+    public List<TaskStore> all() {
+        return new ArrayList<>(stores.values());
+    }
+
+    public long pendingBytes() {
+        long sum = 0;
+        for (TaskStore s : stores.values()) {
+            sum += s.pendingBytes();
+        }
+        return sum;
+    }
+
+    public void sweepExpired(long now) {
+        stores.values().forEach(s -> s.sweepExpired(now));
+    }
+
+    public void sendChangelog(TransactionalSink sink) {
+        stores.values().forEach(s -> s.sendChangelog(sink));
+    }
+
+    public void commit() {
+        stores.values().forEach(TaskStore::commit);
+    }
+
+    public void abort() {
+        stores.values().forEach(TaskStore::abort);
+    }
+
+    public void close() {
+        RuntimeException first = null;
+        for (TaskStore s : stores.values()) {
+            try {
+                s.close();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.weir.state.internal;
+
+import java.util.OptionalLong;
+
+/**
+ * The committed, local copy of one store of one task: the bytes layer under every typed store,
+ * implemented by {@code RocksDbStore} and {@code MemoryStore}. It is changed only in whole
+ * batches, each stored together with the changelog offset it reached, so the store always knows
+ * where in its changelog it stands.
+ *
+ * <p>Guarantees:
+ * <ul>
+ *   <li>Keys are ordered by {@link ByteKeys#ORDER} (unsigned lexicographic bytes).</li>
+ *   <li>{@link #apply} writes a batch and its changelog offset in one atomic write: readers and,
+ *       for a persistent store, a restart after a crash see either all of it or none of it, and
+ *       never data ahead of the stored offset.</li>
+ *   <li>Iterators must be closed. {@link #close()} closes any still open; afterwards every method
+ *       of the store and of its iterators throws {@link io.weir.state.StoreClosedException}, and no
+ *       native memory is left behind.</li>
+ * </ul>
+ *
+ * <p>Threads: one writer (the stream thread that owns the task, or the restorer) calls
+ * {@link #apply} and {@link #clear}; any number of threads may read concurrently (interactive
+ * queries); {@link #close()} may race with readers safely.
+ */
+public interface BytesStore extends BytesReader, AutoCloseable {
+
+    /** The store's name. */
+    String name();
+
+    /**
+     * Applies {@code changes} in order (a later write of a key wins; a {@code null} value deletes)
+     * and records {@code changelogOffset} with them, atomically.
+     *
+     * @param changelogOffset the next changelog offset to restore from once these changes are in
+     *                        the store (the offset after the last changelog record they contain);
+     *                        not negative
+     */
+    void apply(WriteBatch changes, long changelogOffset);
+
+    /**
+     * The offset stored with the last applied batch: where a restore of this store resumes in its
+     * changelog. Empty for a new (or {@linkplain #clear() cleared}) store.
+     */
+    OptionalLong changelogOffset();
+
+    /** Deletes every entry and the stored changelog offset, atomically; the store stays open. */
+    void clear();
+
+    /** Closes the store and its open iterators. Idempotent. */
+    @Override
+    void close();
+
+    /** Closes the store and deletes its files, if it has any. */
+    void destroy();
+}

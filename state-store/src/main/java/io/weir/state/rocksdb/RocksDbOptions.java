@@ -1,0 +1,114 @@
+package io.weir.state.rocksdb;
+
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompactionStyle;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.IndexType;
+import org.rocksdb.InfoLogLevel;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The native option objects of one {@link RocksDbStore}, tuned for a write-heavy stream store whose
+ * durability comes from its Kafka changelog, and freed together when the store closes.
+ */
+final class RocksDbOptions implements AutoCloseable {
+
+    private static final long DATA_WRITE_BUFFER = 16L << 20;
+    // The metadata family holds one key rewritten at every commit: a small arena keeps its
+    // memtable from reserving megabytes per store, a few MiB of buffer lets it flush only
+    // together with the data (atomic flush flushes both whenever either fills).
+    private static final long METADATA_WRITE_BUFFER = 4L << 20;
+    private static final long METADATA_ARENA_BLOCK = 64L << 10;
+
+    private final BloomFilter bloomFilter = new BloomFilter(10);
+    private final DBOptions db = new DBOptions();
+    private final ColumnFamilyOptions data = new ColumnFamilyOptions();
+    private final ColumnFamilyOptions metadata = new ColumnFamilyOptions();
+    private final WriteOptions write = new WriteOptions();
+    private final FlushOptions flush = new FlushOptions();
+
+    RocksDbOptions(RocksDbResources resources) {
+        db.setCreateIfMissing(true)
+                .setCreateMissingColumnFamilies(true)
+                // No WAL (see write options), so both column families must flush as one: after a
+                // crash the data and the changelog offset stored beside it roll back together.
+                .setAtomicFlush(true)
+                .setWriteBufferManager(resources.writeBufferManager())
+                // Keep table files open: no re-open and re-read of index blocks on a cold key;
+                // index and filter blocks are charged to the shared cache either way.
+                .setMaxOpenFiles(-1)
+                .setMaxBackgroundJobs(2)
+                .setBytesPerSync(1L << 20)
+                .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
+                .setKeepLogFileNum(2)
+                .setMaxLogFileSize(1L << 20)
+                .setStatsDumpPeriodSec(0);
+
+        data.setTableFormatConfig(tableConfig(resources))
+                .setWriteBufferSize(DATA_WRITE_BUFFER)
+                .setMaxWriteBufferNumber(3)
+                .setCompactionStyle(CompactionStyle.LEVEL)
+                .setLevelCompactionDynamicLevelBytes(true)
+                .setCompressionType(CompressionType.LZ4_COMPRESSION)
+                // Stream stores look up many absent keys (first event of a key): keep the filter
+                // on the last level too.
+                .setOptimizeFiltersForHits(false);
+
+        metadata.setTableFormatConfig(tableConfig(resources))
+                .setWriteBufferSize(METADATA_WRITE_BUFFER)
+                .setArenaBlockSize(METADATA_ARENA_BLOCK)
+                .setCompressionType(CompressionType.NO_COMPRESSION);
+
+        // The changelog is the log: a WAL would write every change a second time.
+        write.setDisableWAL(true);
+        flush.setWaitForFlush(true);
+    }
+
+    private BlockBasedTableConfig tableConfig(RocksDbResources resources) {
+        return new BlockBasedTableConfig()
+                .setBlockCache(resources.cache())
+                .setBlockSize(4 << 10)
+                .setFilterPolicy(bloomFilter)
+                // Index and filters live in the shared cache (bounded), at high priority, with
+                // partitioned filters so that only the top level must stay pinned.
+                .setCacheIndexAndFilterBlocks(true)
+                .setCacheIndexAndFilterBlocksWithHighPriority(true)
+                .setPinTopLevelIndexAndFilter(true)
+                .setIndexType(IndexType.kTwoLevelIndexSearch)
+                .setPartitionFilters(true);
+    }
+
+    DBOptions db() {
+        return db;
+    }
+
+    ColumnFamilyOptions data() {
+        return data;
+    }
+
+    ColumnFamilyOptions metadata() {
+        return metadata;
+    }
+
+    WriteOptions write() {
+        return write;
+    }
+
+    FlushOptions flush() {
+        return flush;
+    }
+
+    @Override
+    public void close() {
+        flush.close();
+        write.close();
+        metadata.close();
+        data.close();
+        db.close();
+        bloomFilter.close();
+    }
+}

@@ -1,0 +1,37 @@
+package io.weir.state.internal;
+
+import static io.weir.state.internal.Bytes.b;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class WriteBatchTest {
+
+    @Test
+    void keepsEntriesInOrderAndGrows() {
+        WriteBatch batch = new WriteBatch(1);
+        for (int i = 0; i < 100; i++) {
+            batch.put(b("k" + i), i % 2 == 0 ? b("v") : null);
+        }
+        assertThat(batch.size()).isEqualTo(100);
+        assertThat(batch.value(1)).isNull();
+        assertThat(batch.bytes()).isEqualTo(290 + 50);
+        List<String> keys = new ArrayList<>();
+        batch.forEach((k, v) -> keys.add(Bytes.s(k)));
+        assertThat(keys).startsWith("k0", "k1", "k2").endsWith("k99");
+    }
+
+    @Test
+    void clearEmptiesTheBatchForReuse() {
+        WriteBatch batch = new WriteBatch().put(b("a"), b("1")).delete(b("b"));
+        batch.clear();
+        assertThat(batch.isEmpty()).isTrue();
+        assertThat(batch.bytes()).isZero();
+        assertThatThrownBy(() -> batch.key(0)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> batch.put(null, b("1"))).isInstanceOf(NullPointerException.class);
+    }
+}

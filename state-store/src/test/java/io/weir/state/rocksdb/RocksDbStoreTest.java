@@ -1,0 +1,142 @@
+package io.weir.state.rocksdb;
+
+import static io.weir.state.internal.Bytes.b;
+import static io.weir.state.internal.Bytes.batch;
+import static io.weir.state.internal.Bytes.entries;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.weir.state.StateStoreException;
+import io.weir.state.StoreCorruptedException;
+import io.weir.state.internal.BytesIterator;
+import io.weir.state.internal.BytesStore;
+import io.weir.state.internal.BytesStoreContract;
+import io.weir.state.internal.WriteBatch;
+
+class RocksDbStoreTest extends BytesStoreContract {
+
+    private static RocksDbResources resources;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void createResources() {
+        resources = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(32L << 20));
+    }
+
+    @AfterAll
+    static void closeResources() {
+        resources.close();
+    }
+
+    @Override
+    protected BytesStore create(String name) {
+        return RocksDbStore.open(dir.resolve(name), name, resources);
+    }
+
+    @Override
+    protected boolean persistent() {
+        return true;
+    }
+
+    @Override
+    protected BytesStore reopen(BytesStore closed) {
+        return RocksDbStore.open(((RocksDbStore) closed).directory(), closed.name(), resources);
+    }
+
+    @Test
+    void iteratorsSeeTheStoreAsItWasWhenTheyWereCreated() {
+        BytesStore store = storeWithLetters();
+        try (BytesIterator it = store.all(false)) {
+            store.apply(batch("c=3", "f=-"), 5);
+            assertThat(entries(it)).containsExactly("a=1", "b=2", "d=4", "f=6");
+        }
+    }
+
+    @Test
+    void damagedStoreDirectoryIsReportedAsCorrupted() throws IOException {
+        Path storeDir = dir.resolve("damaged");
+        RocksDbStore.open(storeDir, "damaged", resources).close();
+        try (Stream<Path> files = Files.list(storeDir)) {
+            for (Path manifest : (Iterable<Path>) files.filter(p -> p.getFileName().toString().startsWith("MANIFEST"))::iterator) {
+                Files.write(manifest, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+            }
+        }
+        assertThatThrownBy(() -> RocksDbStore.open(storeDir, "damaged", resources))
+                .isInstanceOf(StoreCorruptedException.class)
+                .hasMessageContaining("damaged");
+        // the framework's answer: wipe and start again (then restore from the changelog)
+        RocksDbStore.deleteRecursively(storeDir);
+        RocksDbStore.open(storeDir, "damaged", resources).close();
+    }
+
+    @Test
+    void fileInPlaceOfTheStoreDirectoryIsReportedAsCorrupted() throws IOException {
+        Path notADir = Files.writeString(dir.resolve("file"), "not a store");
+        assertThatThrownBy(() -> RocksDbStore.open(notADir, "file", resources))
+                .isInstanceOf(StoreCorruptedException.class);
+    }
+
+    @Test
+    void directoryHeldByAnOpenStoreIsNotReportedAsCorrupted() {
+        Path storeDir = dir.resolve("held");
+        try (RocksDbStore held = RocksDbStore.open(storeDir, "held", resources)) {
+            assertThatThrownBy(() -> RocksDbStore.open(storeDir, "held", resources))
+                    .isInstanceOf(StateStoreException.class)
+                    .isNotInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("locked");
+            assertThat(held.get(b("a"))).isNull();
+        }
+    }
+
+    @Test
+    void destroyDeletesTheStoreDirectory() {
+        Path storeDir = dir.resolve("doomed");
+        RocksDbStore store = RocksDbStore.open(storeDir, "doomed", resources);
+        store.apply(batch("a=1"), 1);
+        store.destroy();
+        assertThat(storeDir).doesNotExist();
+    }
+
+    @Test
+    void resourcesRefuseToCloseWhileAStoreIsOpen() {
+        try (RocksDbResources own = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(16L << 20))) {
+            RocksDbStore store = RocksDbStore.open(dir.resolve("r"), "r", own);
+            assertThatThrownBy(own::close).isInstanceOf(IllegalStateException.class).hasMessageContaining("still open");
+            store.close();
+        }
+    }
+
+    @Test
+    void writesBeyondTheMemtableBudgetAreFlushedAndStayReadable() {
+        // 16 MiB in total, 8 MiB of memtables shared by two stores: forces flushes to SST files
+        try (RocksDbResources small = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(16L << 20));
+                RocksDbStore one = RocksDbStore.open(dir.resolve("one"), "one", small);
+                RocksDbStore two = RocksDbStore.open(dir.resolve("two"), "two", small)) {
+            byte[] value = new byte[1024];
+            for (int round = 0; round < 20; round++) {
+                WriteBatch batch = new WriteBatch();
+                for (int i = 0; i < 1000; i++) {
+                    batch.put(b(String.format("key-%02d-%04d", round, i)), value);
+                }
+                one.apply(batch, round + 1);
+                two.apply(batch, round + 1);
+            }
+            assertThat(small.usage()).isLessThanOrEqualTo(16L << 20);
+            assertThat(one.get(b("key-00-0000"))).hasSize(1024);
+            assertThat(two.approximateCount()).isBetween(15_000L, 25_000L);
+            assertThat(one.directory().toFile().list((d, name) -> name.endsWith(".sst"))).isNotEmpty();
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.weir.state.rocksdb;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.weir.state.internal.BytesStore;
+import io.weir.state.internal.WriteLayersContract;
+
+class RocksDbStoreWriteLayersTest extends WriteLayersContract {
+
+    private static RocksDbResources resources;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void createResources() {
+        resources = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(32L << 20));
+    }
+
+    @AfterAll
+    static void closeResources() {
+        resources.close();
+    }
+
+    @Override
+    protected BytesStore create(String name) {
+        return RocksDbStore.open(dir.resolve(name), name, resources);
+    }
+}
