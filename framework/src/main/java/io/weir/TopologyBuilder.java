@@ -52,7 +52,9 @@ public final class TopologyBuilder {
     }
 
     /** Processor API: a named processor fed by the named parents. */
-    public TopologyBuilder addProcessor(String name, ProcessorSupplier<?, ?, ?, ?> supplier, String... parents) {
+    public <KIn, VIn, KOut, VOut> TopologyBuilder addProcessor(String name,
+                                                               ProcessorSupplier<KIn, VIn, KOut, VOut> supplier,
+                                                               String... parents) {
         graph.addProcessor(name, supplier, Arrays.asList(parents));
         return this;
     }
@@ -78,8 +80,9 @@ public final class TopologyBuilder {
     }
 
     /** Processor API: a named processor fed by {@code parents} that uses {@code stores}. */
-    public TopologyBuilder addProcessor(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents,
-                                        List<String> stores) {
+    public <KIn, VIn, KOut, VOut> TopologyBuilder addProcessor(String name,
+                                                               ProcessorSupplier<KIn, VIn, KOut, VOut> supplier,
+                                                               List<String> parents, List<String> stores) {
         graph.addProcessor(name, supplier, parents, stores);
         return this;
     }

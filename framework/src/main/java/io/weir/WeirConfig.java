@@ -69,6 +69,7 @@ public final class WeirConfig {
     private final int internalTopicReplicationFactor;
     private final long stateCacheMaxBytes;
     private final long rocksDbMemoryBytes;
+    private final Duration stateFlushInterval;
     private final Map<String, Object> consumerOverrides;
     private final Map<String, Object> producerOverrides;
     private final Map<String, Object> adminOverrides;
@@ -96,6 +97,7 @@ public final class WeirConfig {
         this.internalTopicReplicationFactor = parseOrDefault(Settings.INTERNAL_TOPIC_REPLICATION_FACTOR);
         this.stateCacheMaxBytes = parseOrDefault(Settings.STATE_CACHE_MAX_BYTES);
         this.rocksDbMemoryBytes = parseOrDefault(Settings.ROCKSDB_MEMORY_BYTES);
+        this.stateFlushInterval = Duration.ofMillis(parseOrDefault(Settings.STATE_FLUSH_INTERVAL_MS));
         this.consumerOverrides = clientOverrides("consumer.", ConsumerConfig.configNames());
         this.producerOverrides = clientOverrides("producer.", ProducerConfig.configNames());
         this.adminOverrides = clientOverrides("admin.", AdminClientConfig.configNames());
@@ -180,6 +182,11 @@ public final class WeirConfig {
     /** Memory budget shared by all RocksDB stores of the instance. */
     public long rocksDbMemoryBytes() {
         return rocksDbMemoryBytes;
+    }
+
+    /** How often stores flush to local disk. */
+    public Duration stateFlushInterval() {
+        return stateFlushInterval;
     }
 
     /** Kafka settings for the consumers, as given (Weir adds its own on top). */

@@ -68,12 +68,15 @@ public final class Settings {
     public static final Setting<Long> ROCKSDB_MEMORY_BYTES = new Setting<>("rocksdb.memory.bytes", "268435456",
             Setting.longAtLeast(16L << 20), "memory for all RocksDB stores of the instance: block cache and memtables");
 
+    public static final Setting<Long> STATE_FLUSH_INTERVAL_MS = new Setting<>("state.flush.interval.ms", "10000",
+            Setting.longAtLeast(1), "how often stores flush to local disk; bounds the changelog tail a crash replays");
+
     /** All settings by name, in documentation order. */
     public static final Map<String, Setting<?>> ALL = index(APPLICATION_ID, BOOTSTRAP_SERVERS,
             PROCESSING_GUARANTEE, NUM_STREAM_THREADS, COMMIT_INTERVAL_MS, STATE_DIR, INSTANCE_ID,
             SHUTDOWN_TIMEOUT_MS, ERROR_MODE, DEAD_LETTER_TOPIC, DEAD_LETTER_MAX_MESSAGE_BYTES,
             BUFFERED_RECORDS_PER_PARTITION, POLL_MS, TRANSACTION_TIMEOUT_MS, COMMIT_RETRY_TIMEOUT_MS,
-            INTERNAL_TOPIC_REPLICATION_FACTOR, STATE_CACHE_MAX_BYTES, ROCKSDB_MEMORY_BYTES);
+            INTERNAL_TOPIC_REPLICATION_FACTOR, STATE_CACHE_MAX_BYTES, ROCKSDB_MEMORY_BYTES, STATE_FLUSH_INTERVAL_MS);
 
     private static Map<String, Setting<?>> index(Setting<?>... settings) {
         Map<String, Setting<?>> m = new LinkedHashMap<>();

@@ -70,7 +70,11 @@ final class StoreRestorer implements AutoCloseable {
         if (pending.isEmpty()) {
             return;
         }
-        ChangelogRestorer restorer = new ChangelogRestorer(consumer());
+        // A store may be ahead of the read_committed end while a dead producer's transaction holds
+        // the end back; that resolves within the transaction timeout, so wait that long before
+        // concluding the changelog was recreated and wiping the store.
+        ChangelogRestorer restorer = new ChangelogRestorer(consumer(), Duration.ofMillis(100),
+                ctx.config().transactionTimeout().plusSeconds(5));
         for (Task task : List.copyOf(pending)) {
             for (TaskStore store : task.stores().all()) {
                 if (store.changelog() != null) {

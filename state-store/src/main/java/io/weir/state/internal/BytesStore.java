@@ -47,6 +47,14 @@ public interface BytesStore extends BytesReader, AutoCloseable {
     /** Deletes every entry and the stored changelog offset, atomically; the store stays open. */
     void clear();
 
+    /**
+     * Starts making what was applied so far durable on local disk, without waiting. Stores that
+     * keep no write-ahead log lose unflushed batches when the process dies; flushing now and then
+     * bounds the changelog tail a restart must replay. A no-op for stores that are not on disk.
+     */
+    default void flushAsync() {
+    }
+
     /** Closes the store and its open iterators. Idempotent. */
     @Override
     void close();

@@ -30,6 +30,7 @@ final class RocksDbOptions implements AutoCloseable {
     private final ColumnFamilyOptions metadata = new ColumnFamilyOptions();
     private final WriteOptions write = new WriteOptions();
     private final FlushOptions flush = new FlushOptions();
+    private final FlushOptions flushAsync = new FlushOptions();
 
     RocksDbOptions(RocksDbResources resources) {
         db.setCreateIfMissing(true)
@@ -66,6 +67,7 @@ final class RocksDbOptions implements AutoCloseable {
         // The changelog is the log: a WAL would write every change a second time.
         write.setDisableWAL(true);
         flush.setWaitForFlush(true);
+        flushAsync.setWaitForFlush(false);
     }
 
     private BlockBasedTableConfig tableConfig(RocksDbResources resources) {
@@ -102,9 +104,14 @@ final class RocksDbOptions implements AutoCloseable {
         return flush;
     }
 
+    FlushOptions flushAsync() {
+        return flushAsync;
+    }
+
     @Override
     public void close() {
         flush.close();
+        flushAsync.close();
         write.close();
         metadata.close();
         data.close();

@@ -217,6 +217,25 @@ public final class RocksDbStore implements BytesStore {
     }
 
     /**
+     * Schedules a flush of both column families together (atomic flush keeps data and offset
+     * consistent) and returns at once.
+     */
+    @Override
+    public void flushAsync() {
+        long stamp = lock.readLock();
+        try {
+            if (closed) {
+                return;
+            }
+            db.flush(options.flushAsync(), List.of(data, metadata));
+        } catch (RocksDBException e) {
+            log.warn("Store '{}': background flush failed; the changelog restores what a crash loses", name, e);
+        } finally {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    /**
      * Closes open iterators, flushes the memtables (nothing is in a WAL, so this is what makes a
      * clean close lose nothing), and frees the database. Idempotent.
      */
