@@ -272,14 +272,19 @@ public final class KafkaTestClient implements AutoCloseable {
      * @throws AssertionError if the end is not reached within {@code timeout}
      */
     public List<ConsumerRecord<String, String>> readAllCommittedStrings(String topic, Duration timeout) {
+        return readAllCommitted(topic, new StringDeserializer(), new StringDeserializer(), timeout);
+    }
+
+    /** {@link #readAllCommittedStrings} with the given deserializers. */
+    public <K, V> List<ConsumerRecord<K, V>> readAllCommitted(String topic, Deserializer<K> keys, Deserializer<V> values,
+                                                           Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (KafkaConsumer<String, String> consumer = consumer(IsolationLevel.READ_COMMITTED,
-                new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<K, V> consumer = consumer(IsolationLevel.READ_COMMITTED, keys, values)) {
             List<TopicPartition> partitions = partitions(consumer, topic, timeout, deadline);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-            List<ConsumerRecord<String, String>> seen = new ArrayList<>();
+            List<ConsumerRecord<K, V>> seen = new ArrayList<>();
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
                 if (System.nanoTime() - deadline > 0) {
                     throw new AssertionError("could not read '" + topic + "' to its end offsets " + end + " within "

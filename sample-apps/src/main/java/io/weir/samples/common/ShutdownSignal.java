@@ -1,4 +1,4 @@
-package io.weir.samples.alerts;
+package io.weir.samples.common;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * called by the main thread when it is done (in a {@code finally}), or the hook waits out its
  * grace period before the JVM exits.
  */
-final class ShutdownSignal implements AutoCloseable {
+public final class ShutdownSignal implements AutoCloseable {
 
     private final CountDownLatch requested = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -26,18 +26,18 @@ final class ShutdownSignal implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }, "temperature-alerts-shutdown");
+        }, "weir-sample-shutdown");
     }
 
     /** Installs the hook; the JVM exits at most {@code grace} after a signal. */
-    static ShutdownSignal install(Duration grace) {
+    public static ShutdownSignal install(Duration grace) {
         ShutdownSignal signal = new ShutdownSignal(grace);
         Runtime.getRuntime().addShutdownHook(signal.hook);
         return signal;
     }
 
     /** True once SIGINT/SIGTERM (or {@code System.exit}) started the JVM's shutdown. */
-    boolean requested() {
+    public boolean requested() {
         return requested.getCount() == 0;
     }
 

@@ -1,0 +1,39 @@
+package io.weir.testing;
+
+import io.weir.TopologyBuilder;
+import io.weir.WeirApp;
+import io.weir.WeirConfig;
+import io.weir.serde.Serdes;
+import java.nio.file.Path;
+
+/**
+ * An application process for stateful fault tests: counts records per key in the store
+ * {@code counts} and writes each key's count to {@code output}. Args: bootstrap input output
+ * stateDir applicationId. Stores flush at every commit so a restart replays a short tail. Prints
+ * READY once started; runs until killed or terminated.
+ */
+public final class CountingApp {
+
+    private CountingApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), args[1])
+                .groupByKey()
+                .count("counts")
+                .toStream()
+                .to(args[2], Serdes.strings(), Serdes.longs());
+        WeirConfig config = WeirConfig.builder()
+                .bootstrapServers(args[0])
+                .stateDir(Path.of(args[3]))
+                .applicationId(args[4])
+                .set("num.stream.threads", 2)
+                .set("state.flush.interval.ms", 1)
+                .build();
+        WeirApp app = WeirApp.create(b.build(), config).start();
+        System.out.println("READY instance=" + app.instanceId());
+        System.out.flush();
+        app.runUntilShutdown();
+    }
+}
