@@ -7,6 +7,9 @@ import io.weir.internal.runtime.InstanceDirectory;
 import io.weir.internal.runtime.StreamThread;
 import io.weir.internal.runtime.ThreadContext;
 import io.weir.internal.runtime.TopicSetup;
+import io.weir.internal.state.LocalStores;
+import io.weir.internal.topology.StoreSpec;
+import io.weir.state.ReadOnlyKeyValueStore;
 import io.weir.state.rocksdb.RocksDbResources;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,6 +56,7 @@ public final class WeirApp implements AutoCloseable {
     private InstanceDirectory instanceDir;
     private Admin admin;
     private RocksDbResources rocksDb;
+    private final LocalStores localStores = new LocalStores();
 
     private WeirApp(Topology topology, WeirConfig config, MeterRegistry registry) {
         this.topology = Objects.requireNonNull(topology, "topology");
@@ -86,7 +90,8 @@ public final class WeirApp implements AutoCloseable {
             admin = Admin.create(clients.admin());
             new TopicSetup(admin, config, model).verifyAndCreate();
             rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
-            ThreadContext ctx = ThreadContext.create(config, model, clients, admin, registry, instanceDir.dir(), rocksDb);
+            ThreadContext ctx = ThreadContext.create(config, model, clients, admin,
+                    new ThreadContext.Shared(registry, instanceDir.dir(), rocksDb, localStores));
             for (int i = 0; i < config.numStreamThreads(); i++) {
                 StreamThread st = new StreamThread(ctx, i, this::onThreadFailed);
                 Thread t = new Thread(st, st.name());
@@ -122,6 +127,22 @@ public final class WeirApp implements AutoCloseable {
 
     public WeirConfig config() {
         return config;
+    }
+
+    /**
+     * Read access to a store of the topology, over the tasks this instance runs now. It sees
+     * committed state only (never a change an abort could take back), and only the keys of this
+     * instance's partitions; any thread may use it.
+     *
+     * @throws IllegalArgumentException if the topology has no store of that name
+     */
+    public <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
+        StoreSpec spec = model.stores().get(name);
+        if (spec == null) {
+            throw new IllegalArgumentException("the topology has no store named '" + name + "'; its stores: "
+                    + model.stores().keySet());
+        }
+        return localStores.view(spec);
     }
 
     /** The stable id of this instance (configured, or kept in the state directory). */

@@ -13,6 +13,7 @@ import io.weir.processor.Record;
 import io.weir.processor.Stores;
 import io.weir.serde.Serdes;
 import io.weir.state.KeyValueStore;
+import io.weir.state.ReadOnlyKeyValueStore;
 import io.weir.testing.TestApps;
 import io.weir.testkit.KafkaExtension;
 import java.nio.ByteBuffer;
@@ -92,6 +93,16 @@ class StatefulIT {
         Map<String, Long> expected1 = modelWordCount(batch1);
         try (WeirApp app = TestApps.start(topology, config)) {
             KAFKA.client().readUntil(output, r -> lastValues(r).equals(expected1), Duration.ofMinutes(1));
+            // Local reads see the committed counts, across the instance's tasks, in key order.
+            ReadOnlyKeyValueStore<String, Long> store = app.store("word-counts");
+            assertThat(store.get("fox")).isEqualTo(expected1.get("fox"));
+            assertThat(store.get("no-such-word")).isNull();
+            Map<String, Long> scanned = new java.util.LinkedHashMap<>();
+            try (var it = store.all()) {
+                it.forEachRemaining(e -> scanned.put(e.key(), e.value()));
+            }
+            assertThat(scanned).isEqualTo(expected1);
+            assertThat(new ArrayList<>(scanned.keySet())).isSorted();
         }
         // Lose the local state: the store is rebuilt from its changelog and counting goes on exactly.
         deleteRecursively(stateDir.resolve(appId).resolve("one"));

@@ -315,6 +315,7 @@ public final class StreamThread implements Runnable {
                 task = taskFactory.create(id);
                 tasks.put(id, task);
                 restorer.register(task);
+                ctx.localStores().register(id, task.stores());
             }
             task.addPartition(tp);
             taskByPartition.put(tp, task);
@@ -324,6 +325,7 @@ public final class StreamThread implements Runnable {
     private void closeTasks(Collection<Task> toClose) {
         for (Task task : toClose) {
             restorer.unregister(task);
+            ctx.localStores().unregister(task.id(), task.stores());
             try {
                 task.close();
             } catch (RuntimeException e) {

@@ -2,6 +2,7 @@ package io.weir.internal.runtime;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.weir.WeirConfig;
+import io.weir.internal.state.LocalStores;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.state.rocksdb.RocksDbResources;
 import java.nio.file.Path;
@@ -11,14 +12,19 @@ import java.nio.file.Path;
  *
  * @param instanceDir the instance's directory; task stores live in {@code <instanceDir>/<task>/<store>}
  * @param rocksDb     the memory budget every RocksDB store of the instance draws from
+ * @param localStores where tasks register their stores for reads from other threads
  */
 public record ThreadContext(WeirConfig config, TopologyModel model, ClientConfigs clients, TopicLimits limits,
-                            MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb) {
+                            MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb,
+                            LocalStores localStores) {
+
+    /** The shared parts of an instance's threads. */
+    public record Shared(MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb, LocalStores localStores) {
+    }
 
     public static ThreadContext create(WeirConfig config, TopologyModel model, ClientConfigs clients,
-                                       org.apache.kafka.clients.admin.Admin admin, MeterRegistry registry,
-                                       Path instanceDir, RocksDbResources rocksDb) {
-        return new ThreadContext(config, model, clients, new TopicLimits(admin, clients.maxRequestSize()), registry,
-                instanceDir, rocksDb);
+                                       org.apache.kafka.clients.admin.Admin admin, Shared shared) {
+        return new ThreadContext(config, model, clients, new TopicLimits(admin, clients.maxRequestSize()),
+                shared.registry(), shared.instanceDir(), shared.rocksDb(), shared.localStores());
     }
 }

@@ -1,0 +1,63 @@
+package io.weir.internal.state;
+
+import io.weir.internal.topology.StoreSpec;
+import io.weir.processor.TaskId;
+import io.weir.serde.Serde;
+import io.weir.state.ReadOnlyKeyValueStore;
+import io.weir.state.internal.BytesReader;
+import io.weir.state.internal.TtlReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The stores of every task this instance runs, by store name, for reads from outside the stream
+ * threads (the application, and later the query endpoints).
+ *
+ * <p>Such reads see committed state only: they read the committed bytes stores, never a task's
+ * pending writes, so a reader never sees a change that a crash or an abort could take back. The
+ * committed stores are safe to read from any thread. Registration happens on the stream threads;
+ * any thread may read.
+ */
+public final class LocalStores {
+
+    private final ConcurrentMap<String, ConcurrentMap<TaskId, TaskStore>> byName = new ConcurrentHashMap<>();
+
+    public void register(TaskId task, TaskStores stores) {
+        for (TaskStore s : stores.all()) {
+            byName.computeIfAbsent(s.name(), n -> new ConcurrentHashMap<>()).put(task, s);
+        }
+    }
+
+    public void unregister(TaskId task, TaskStores stores) {
+        for (TaskStore s : stores.all()) {
+            Map<TaskId, TaskStore> m = byName.get(s.name());
+            if (m != null) {
+                m.remove(task, s);
+            }
+        }
+    }
+
+    /** A typed, read-only view of store {@code spec} across this instance's tasks. */
+    @SuppressWarnings("unchecked")
+    public <K, V> ReadOnlyKeyValueStore<K, V> view(StoreSpec spec) {
+        UnionReader union = new UnionReader(() -> readers(spec));
+        return new TypedReader<>(spec.name(), spec.name(), union, (Serde<K>) spec.keySerde(),
+                (Serde<V>) spec.valueSerde());
+    }
+
+    private List<BytesReader> readers(StoreSpec spec) {
+        Map<TaskId, TaskStore> m = byName.get(spec.name());
+        if (m == null) {
+            return List.of();
+        }
+        List<BytesReader> readers = new ArrayList<>();
+        for (TaskStore s : m.values()) {
+            BytesReader committed = s.committed();
+            readers.add(spec.ttl() == null ? committed : new TtlReader(committed, System::currentTimeMillis));
+        }
+        return readers;
+    }
+}

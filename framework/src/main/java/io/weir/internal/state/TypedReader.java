@@ -1,0 +1,114 @@
+package io.weir.internal.state;
+
+import io.weir.serde.Serde;
+import io.weir.state.Entry;
+import io.weir.state.KeyValueIterator;
+import io.weir.state.ReadOnlyKeyValueStore;
+import io.weir.state.internal.BytesIterator;
+import io.weir.state.internal.BytesReader;
+import java.util.Objects;
+
+/**
+ * Typed reads over a bytes store, through serdes. Keys are ordered by their serialized bytes
+ * (unsigned), which is what ranges follow: choose a key serde whose byte order is the order you
+ * want to scan in (big-endian numbers, strings).
+ */
+public class TypedReader<K, V> implements ReadOnlyKeyValueStore<K, V> {
+
+    final String name;
+    final String topic;
+    final Serde<K> keySerde;
+    final Serde<V> valueSerde;
+    private final BytesReader reader;
+
+    /** {@code topic} is what the serdes are told (the changelog topic). */
+    public TypedReader(String name, String topic, BytesReader reader, Serde<K> keySerde, Serde<V> valueSerde) {
+        this.name = name;
+        this.topic = topic;
+        this.reader = reader;
+        this.keySerde = keySerde;
+        this.valueSerde = valueSerde;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public V get(K key) {
+        return value(reader.get(key(key)));
+    }
+
+    @Override
+    public KeyValueIterator<K, V> range(K from, K to) {
+        return typed(reader.range(bound(from), bound(to), false));
+    }
+
+    @Override
+    public KeyValueIterator<K, V> reverseRange(K from, K to) {
+        return typed(reader.range(bound(from), bound(to), true));
+    }
+
+    @Override
+    public KeyValueIterator<K, V> prefixScan(byte[] keyPrefix) {
+        return typed(reader.prefix(Objects.requireNonNull(keyPrefix, "keyPrefix")));
+    }
+
+    @Override
+    public KeyValueIterator<K, V> all() {
+        return typed(reader.all(false));
+    }
+
+    @Override
+    public KeyValueIterator<K, V> reverseAll() {
+        return typed(reader.all(true));
+    }
+
+    @Override
+    public long approximateNumEntries() {
+        return reader.approximateCount();
+    }
+
+    final byte[] key(K key) {
+        Objects.requireNonNull(key, "a store key must not be null");
+        byte[] k = keySerde.serialize(topic, key);
+        if (k == null) {
+            throw new IllegalArgumentException("the key serde of store '" + name + "' turned " + key + " into null");
+        }
+        return k;
+    }
+
+    final V value(byte[] bytes) {
+        return bytes == null ? null : valueSerde.deserialize(topic, bytes);
+    }
+
+    private byte[] bound(K key) {
+        return key == null ? null : keySerde.serialize(topic, key);
+    }
+
+    private KeyValueIterator<K, V> typed(BytesIterator it) {
+        return new KeyValueIterator<>() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public Entry<K, V> next() {
+                Entry<byte[], byte[]> e = it.next();
+                return new Entry<>(keySerde.deserialize(topic, e.key()), value(e.value()));
+            }
+
+            @Override
+            public K peekNextKey() {
+                return keySerde.deserialize(topic, it.peekNextKey());
+            }
+
+            @Override
+            public void close() {
+                it.close();
+            }
+        };
+    }
+}
