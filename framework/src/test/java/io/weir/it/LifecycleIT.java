@@ -158,4 +158,46 @@ class LifecycleIT {
             await().atMost(Duration.ofSeconds(5)).until(() -> app.state() == WeirApp.State.RUNNING);
         }
     }
+    @Test
+    void aChangelogTopicWithTheWrongShapeFailsTheStartSayingWhatIsWrong() throws Exception {
+        String input = KAFKA.uniqueTopic("shape-in", 3);
+        String output = KAFKA.uniqueTopic("shape-out", 1);
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), input).groupByKey().count("counts").toStream()
+                .to(output, Serdes.strings(), Serdes.longs());
+        var topology = b.build();
+
+        String wrongCount = "shape-a-" + input;
+        KAFKA.createTopic(wrongCount + "-counts-changelog", 2, Map.of("cleanup.policy", "compact"));
+        WeirApp app = WeirApp.create(topology, TestApps.config(KAFKA.bootstrapServers(), wrongCount).build());
+        assertThatThrownBy(app::start).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(wrongCount + "-counts-changelog").hasMessageContaining("has 2 partitions")
+                .hasMessageContaining("3 tasks");
+
+        String notCompacted = "shape-b-" + input;
+        KAFKA.createTopic(notCompacted + "-counts-changelog", 3, Map.of("cleanup.policy", "delete"));
+        WeirApp app2 = WeirApp.create(topology, TestApps.config(KAFKA.bootstrapServers(), notCompacted).build());
+        assertThatThrownBy(app2::start).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("cleanup.policy=delete").hasMessageContaining("compact");
+    }
+
+    @Test
+    void internalTopicsAreCreatedWithTheRightShape() throws Exception {
+        String input = KAFKA.uniqueTopic("internal-in", 3);
+        String output = KAFKA.uniqueTopic("internal-out", 1);
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), input).groupBy((k, v) -> v, Serdes.strings())
+                .count("by-value").toStream().to(output, Serdes.strings(), Serdes.longs());
+        String appId = "internal-" + input;
+        try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
+            var topics = KAFKA.admin().describeTopics(List.of(appId + "-by-value-repartition", appId + "-by-value-changelog"))
+                    .allTopicNames().get();
+            assertThat(topics.get(appId + "-by-value-repartition").partitions()).hasSize(3);
+            assertThat(topics.get(appId + "-by-value-changelog").partitions()).hasSize(3);
+            var resource = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, appId + "-by-value-changelog");
+            assertThat(KAFKA.admin().describeConfigs(List.of(resource)).all().get().get(resource)
+                    .get("cleanup.policy").value()).isEqualTo("compact");
+        }
+    }
 }

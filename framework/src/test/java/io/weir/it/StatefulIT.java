@@ -1,6 +1,7 @@
 package io.weir.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
@@ -242,6 +243,52 @@ class StatefulIT {
         }
         try (var paths = Files.walk(dir)) {
             paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+    /** Remembers the last value per key for a while; forwards what it remembered before. */
+    static final class Remember implements Processor<String, String, String, String> {
+        private ProcessorContext<String, String> context;
+        private KeyValueStore<String, String> store;
+
+        @Override
+        public void init(ProcessorContext<String, String> context) {
+            this.context = context;
+            this.store = context.getStateStore("recent");
+        }
+
+        @Override
+        public void process(Record<String, String> record) {
+            String before = store.get(record.key());
+            store.put(record.key(), record.value());
+            context.forward(record.withValue(before == null ? "none" : before));
+        }
+    }
+
+    @Test
+    void entriesOfAStoreWithTtlExpireAndTheirRemovalIsLogged() throws Exception {
+        String input = KAFKA.uniqueTopic("ttl-in", 1);
+        String output = KAFKA.uniqueTopic("ttl-out", 1);
+        String appId = "ttl-" + input;
+        TopologyBuilder b = new TopologyBuilder();
+        b.addSource("in", Serdes.strings(), Serdes.strings(), input)
+                .addProcessor("remember", Remember::new, "in")
+                .addStateStore(Stores.keyValueStore("recent", Serdes.strings(), Serdes.strings())
+                        .inMemory().withTtl(Duration.ofMillis(300)), "remember")
+                .addSink("out", output, Serdes.strings(), Serdes.strings(), "remember");
+        try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
+            KAFKA.client().produceStrings(input, List.of(io.weir.testkit.KeyValue.of("k", "v1"),
+                    io.weir.testkit.KeyValue.of("k", "v2")));
+            assertThat(KAFKA.client().readStringsAtLeast(output, 2, Duration.ofSeconds(30)))
+                    .extracting(ConsumerRecord::value).containsExactly("none", "v1");
+            ReadOnlyKeyValueStore<String, String> recent = app.store("recent");
+            await().atMost(Duration.ofSeconds(30)).until(() -> recent.get("k") == null);
+            KAFKA.client().produceStrings(input, List.of(io.weir.testkit.KeyValue.of("k", "v3")));
+            assertThat(KAFKA.client().readStringsAtLeast(output, 3, Duration.ofSeconds(30)))
+                    .extracting(ConsumerRecord::value).containsExactly("none", "v1", "none");
+            // The sweep deletes expired entries through the changelog: a tombstone follows v2.
+            List<ConsumerRecord<String, String>> log = KAFKA.client().readStringsUntil(appId + "-recent-changelog",
+                    r -> r.stream().anyMatch(x -> x.value() == null), Duration.ofSeconds(30));
+            assertThat(log).anyMatch(x -> x.value() == null);
         }
     }
 }

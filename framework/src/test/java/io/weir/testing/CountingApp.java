@@ -9,8 +9,9 @@ import java.nio.file.Path;
 /**
  * An application process for stateful fault tests: counts records per key in the store
  * {@code counts} and writes each key's count to {@code output}. Args: bootstrap input output
- * stateDir applicationId. Stores flush at every commit so a restart replays a short tail. Prints
- * READY once started; runs until killed or terminated.
+ * stateDir applicationId [by-value]; with {@code by-value} it counts per value instead,
+ * repartitioning through {@code <app>-counts-repartition}. Stores flush at every commit so a
+ * restart replays a short tail. Prints READY once started; runs until killed or terminated.
  */
 public final class CountingApp {
 
@@ -19,9 +20,11 @@ public final class CountingApp {
 
     public static void main(String[] args) throws Exception {
         TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), args[1])
-                .groupByKey()
-                .count("counts")
+        var stream = b.stream(Serdes.strings(), Serdes.strings(), args[1]);
+        var grouped = args.length > 5 && args[5].equals("by-value")
+                ? stream.groupBy((k, v) -> v, Serdes.strings())
+                : stream.groupByKey();
+        grouped.count("counts")
                 .toStream()
                 .to(args[2], Serdes.strings(), Serdes.longs());
         WeirConfig config = WeirConfig.builder()
