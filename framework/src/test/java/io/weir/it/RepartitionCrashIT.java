@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.testing.CountingApp;
+import io.weir.testing.Outputs;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.KeyValue;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,19 +52,19 @@ class RepartitionCrashIT {
         try (ChildJvm b = start(input, output, dirB, appId)) {
             try (ChildJvm a = start(input, output, dirA, appId)) {
                 await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(50))
-                        .until(() -> endOffsets(output) >= GROUPS);
+                        .until(() -> Outputs.endOffsets(KAFKA.client(), output) >= GROUPS);
                 a.kill();
             }
             try (ChildJvm a = start(input, output, dirA, appId)) {
                 List<ConsumerRecord<byte[], byte[]>> out = KAFKA.client().readUntil(output, new ByteArrayDeserializer(),
                         new ByteArrayDeserializer(), org.apache.kafka.common.IsolationLevel.READ_COMMITTED,
-                        r -> lastCounts(r).equals(model), Duration.ofMinutes(3));
-                assertThat(lastCounts(out)).isEqualTo(model);
+                        r -> Outputs.lastLongs(r).equals(model), Duration.ofMinutes(3));
+                assertThat(Outputs.lastLongs(out)).isEqualTo(model);
                 a.terminate();
             }
             b.terminate();
         }
-        assertThat(lastCounts(KAFKA.client().readAllCommitted(output, new ByteArrayDeserializer(),
+        assertThat(Outputs.lastLongs(KAFKA.client().readAllCommitted(output, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer(), Duration.ofMinutes(1)))).isEqualTo(model);
     }
 
@@ -77,21 +76,5 @@ class RepartitionCrashIT {
                 .start();
         app.awaitOutput("READY", Duration.ofSeconds(60));
         return app;
-    }
-
-    private static long endOffsets(String topic) {
-        try {
-            return KAFKA.client().countPerPartition(topic).values().stream().mapToLong(Long::longValue).sum();
-        } catch (AssertionError | RuntimeException notYetCreated) {
-            return 0;
-        }
-    }
-
-    private static Map<String, Long> lastCounts(List<ConsumerRecord<byte[], byte[]>> records) {
-        Map<String, Long> last = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            last.put(new String(r.key(), StandardCharsets.UTF_8), ByteBuffer.wrap(r.value()).getLong());
-        }
-        return last;
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.testing.CountingApp;
+import io.weir.testing.Outputs;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.KeyValue;
@@ -64,20 +65,20 @@ class StatefulCrashIT {
         Random random = new Random(seed);
         List<String> restores = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
-            long changelogBefore = endOffsets(changelog);
+            long changelogBefore = Outputs.endOffsets(KAFKA.client(), changelog);
             try (ChildJvm app = start(input, output, stateDir, appId)) {
-                long target = endOffsets(output) + 50_000 + random.nextInt(200_000);
+                long target = Outputs.endOffsets(KAFKA.client(), output) + 50_000 + random.nextInt(200_000);
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50)).until(() -> {
                     if (!app.isAlive()) {
                         throw new AssertionError("the app died:\n" + app.outputTail(40));
                     }
-                    return endOffsets(output) >= target;
+                    return Outputs.endOffsets(KAFKA.client(), output) >= target;
                 });
                 app.kill();
                 checkTailOnly(app.output(), changelogBefore, restores, seed);
             }
         }
-        long changelogBefore = endOffsets(changelog);
+        long changelogBefore = Outputs.endOffsets(KAFKA.client(), changelog);
         try (ChildJvm app = start(input, output, stateDir, appId)) {
             KAFKA.client().readUntil(output, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
                     org.apache.kafka.common.IsolationLevel.READ_COMMITTED, new Matches(model), Duration.ofMinutes(5));
@@ -88,9 +89,9 @@ class StatefulCrashIT {
         KAFKA.client().readUntil(changelog, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
                 org.apache.kafka.common.IsolationLevel.READ_COMMITTED, new Matches(model), Duration.ofMinutes(2));
         // The output and the changelog, read to their ends, hold exactly the model's counts.
-        assertThat(lastCounts(KAFKA.client().readAllCommitted(output, new ByteArrayDeserializer(),
+        assertThat(Outputs.lastLongs(KAFKA.client().readAllCommitted(output, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer(), Duration.ofMinutes(2)))).as("output").isEqualTo(model);
-        assertThat(lastCounts(KAFKA.client().readAllCommitted(changelog, new ByteArrayDeserializer(),
+        assertThat(Outputs.lastLongs(KAFKA.client().readAllCommitted(changelog, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer(), Duration.ofMinutes(2)))).as("store contents (its changelog)").isEqualTo(model);
     }
 
@@ -116,14 +117,6 @@ class StatefulCrashIT {
                 .start();
         app.awaitOutput("READY", Duration.ofSeconds(60));
         return app;
-    }
-
-    private static long endOffsets(String topic) {
-        try {
-            return KAFKA.client().countPerPartition(topic).values().stream().mapToLong(Long::longValue).sum();
-        } catch (AssertionError | RuntimeException notYetCreated) {
-            return 0;
-        }
     }
 
     /**
@@ -158,11 +151,4 @@ class StatefulCrashIT {
         }
     }
 
-    private static Map<String, Long> lastCounts(List<ConsumerRecord<byte[], byte[]>> records) {
-        Map<String, Long> last = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            last.put(new String(r.key(), StandardCharsets.UTF_8), ByteBuffer.wrap(r.value()).getLong());
-        }
-        return last;
-    }
 }
