@@ -1,33 +1,24 @@
 package io.weir.samples.alerts;
 
-import io.weir.ConfigException;
 import io.weir.WeirApp;
 import io.weir.WeirConfig;
+import io.weir.samples.common.CommittedTail;
+import io.weir.samples.common.SampleConfigs;
+import io.weir.samples.common.SampleKafka;
+import io.weir.samples.common.SampleMain;
+import io.weir.samples.common.ShutdownSignal;
+import io.weir.samples.common.StateDirs;
+import io.weir.samples.common.TailRecord;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
-import io.weir.sink.DeliveryGuarantee;
-import io.weir.testkit.EmbeddedKafka;
-import io.weir.testkit.KafkaTestClient;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,22 +91,11 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
 
     private final Serde<String> keys = Serdes.strings();
     private final Serde<Reading> readingSerde = Serdes.json(Reading.class);
+    private final Serde<Alert> alertSerde = Serdes.json(Alert.class);
 
     /** Runs the sample and exits with its status: 0 when the exactly-once check passed. */
     public static void main(String[] args) {
-        // System.exit rather than returning: it also ends threads a failed start may leave behind.
-        System.exit(new CommandLine(new TemperatureAlertsApp())
-                .setExecutionExceptionHandler(TemperatureAlertsApp::reportFailure)
-                .execute(args));
-    }
-
-    /** Expected failures (cluster unreachable, bad setting) in one line; anything else with its trace. */
-    private static int reportFailure(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) throws Exception {
-        if (e instanceof IllegalStateException || e instanceof ConfigException) {
-            cmd.getErr().println("temperature-alerts: " + e.getMessage());
-            return 2;
-        }
-        throw e;
+        SampleMain.exit(new TemperatureAlertsApp(), args);
     }
 
     @Override
@@ -125,37 +105,25 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
                     "--sensors and --partitions must be at least 1, --readings-per-sensor at least 0");
         }
         // The hook waits for this method's clean-up, so Ctrl-C still stops the app gracefully.
-        try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_TIMEOUT.multipliedBy(2))) {
-            EmbeddedKafka broker = null;
-            try {
-                String bootstrap = bootstrapServers;
-                if (bootstrap == null || bootstrap.isBlank()) {
-                    log.info("Starting an in-process Kafka broker");
-                    broker = EmbeddedKafka.start();
-                    bootstrap = broker.bootstrapServers();
-                }
-                return run(bootstrap, signal);
-            } finally {
-                if (broker != null) {
-                    broker.close();
-                }
-            }
+        try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_TIMEOUT.multipliedBy(2));
+             SampleKafka kafka = SampleKafka.connect(bootstrapServers)) {
+            return run(kafka, signal);
         }
     }
 
-    private int run(String bootstrap, ShutdownSignal signal) throws InterruptedException {
-        log.info("Using Kafka at {}", bootstrap);
-        Path dir = stateDir != null ? stateDir : createTempDir();
+    private int run(SampleKafka kafka, ShutdownSignal signal) {
+        String bootstrap = kafka.bootstrapServers();
+        Path dir = stateDir != null ? stateDir : StateDirs.createTemp("weir-temperature-alerts-");
         AlertLedger ledger = new AlertLedger(threshold);
         // Rounds one second apart ending now, then continuing in real time under --follow.
         long now = System.currentTimeMillis() / 1000 * 1000;
         SampleReadings samples = new SampleReadings(seed, sensors,
                 now - readingsPerSensor * ROUND_INTERVAL.toMillis(), ROUND_INTERVAL.toMillis());
         WeirApp app = null;
-        try (KafkaTestClient client = KafkaTestClient.connect(bootstrap)) {
-            ensureTopics(client, List.of(inputTopic, outputTopic));
-            try (AlertTail tail = AlertTail.fromEnd(bootstrap, outputTopic)) {
-                feed(client, samples.nextRounds(readingsPerSensor), ledger);
+        try {
+            kafka.ensureTopics(List.of(inputTopic, outputTopic), partitions);
+            try (CommittedTail<String, Alert> tail = CommittedTail.fromEnd(bootstrap, outputTopic, keys, alertSerde)) {
+                feed(kafka, samples.nextRounds(readingsPerSensor), ledger);
                 log.info("Fed {} readings from {} sensors to '{}'; {} are above {}°F", ledger.readingsFed(), sensors,
                         inputTopic, ledger.alertsExpected(), format(threshold));
                 app = WeirApp.create(TemperatureAlerts.topology(inputTopic, outputTopic, threshold),
@@ -165,7 +133,7 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
 
                 awaitAlerts(tail, ledger, app, Duration.ofSeconds(timeoutSeconds), signal);
                 if (follow) {
-                    followUntilSignal(client, samples, tail, ledger, app, signal);
+                    followUntilSignal(kafka, samples, tail, ledger, app, signal);
                     awaitAlerts(tail, ledger, app, FINAL_ALERTS_TIMEOUT, null);
                 }
                 boolean failed = app.state() == WeirApp.State.FAILED;
@@ -186,28 +154,17 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
                 app.close(SHUTDOWN_TIMEOUT);
             }
             if (stateDir == null) {
-                deleteRecursively(dir);
+                StateDirs.deleteRecursively(dir);
             }
         }
     }
 
     private WeirConfig config(String bootstrap, Path dir) {
-        // WeirConfig lets WEIR_* variables override the code; the command line already took
-        // WEIR_BOOTSTRAP_SERVERS as the default of --bootstrap-servers, and an explicit option
-        // must win over it, so that one variable is left out here.
-        Map<String, String> env = new HashMap<>(System.getenv());
-        env.remove("WEIR_BOOTSTRAP_SERVERS");
-        return WeirConfig.builder()
-                .applicationId(applicationId)
-                .bootstrapServers(bootstrap)
-                .guarantee(DeliveryGuarantee.EXACTLY_ONCE)
-                .stateDir(dir)
-                .environment(env)
-                .build();
+        return SampleConfigs.exactlyOnce(applicationId, bootstrap, dir).build();
     }
 
     /** Prints alerts until all expected ones arrived, the app failed, {@code timeout} passed or a signal. */
-    private void awaitAlerts(AlertTail tail, AlertLedger ledger, WeirApp app, Duration timeout,
+    private void awaitAlerts(CommittedTail<String, Alert> tail, AlertLedger ledger, WeirApp app, Duration timeout,
             ShutdownSignal stopOn) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!ledger.allReceived()) {
@@ -229,13 +186,13 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
     }
 
     /** Feeds one round per second and prints alerts in between, until SIGINT/SIGTERM. */
-    private void followUntilSignal(KafkaTestClient client, SampleReadings samples, AlertTail tail,
+    private void followUntilSignal(SampleKafka kafka, SampleReadings samples, CommittedTail<String, Alert> tail,
             AlertLedger ledger, WeirApp app, ShutdownSignal signal) {
         log.info("Following: a reading per sensor every {} s; Ctrl-C to stop", ROUND_INTERVAL.toSeconds());
         long nextRound = System.nanoTime();
         while (!signal.requested() && app.state() == WeirApp.State.RUNNING) {
             if (System.nanoTime() - nextRound >= 0) {
-                feed(client, samples.nextRound(), ledger);
+                feed(kafka, samples.nextRound(), ledger);
                 nextRound += ROUND_INTERVAL.toNanos();
             }
             long untilNext = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextRound - System.nanoTime()));
@@ -244,19 +201,23 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
         log.info("Stopping: no more readings; waiting for the last alerts, then closing the application");
     }
 
-    private void feed(KafkaTestClient client, List<Reading> readings, AlertLedger ledger) {
+    private void feed(SampleKafka kafka, List<Reading> readings, AlertLedger ledger) {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(readings.size());
         for (Reading r : readings) {
             // The record timestamp is the measurement time, so Kafka's time index matches the data.
             records.add(new ProducerRecord<>(inputTopic, null, r.timestamp(),
                     keys.serialize(inputTopic, r.sensor()), readingSerde.serialize(inputTopic, r)));
         }
-        client.send(records);
+        kafka.client().send(records);
         readings.forEach(ledger::fed);
     }
 
-    private static void show(List<Alert> alerts, AlertLedger ledger) {
-        for (Alert a : alerts) {
+    private static void show(List<TailRecord<String, Alert>> records, AlertLedger ledger) {
+        for (TailRecord<String, Alert> record : records) {
+            Alert a = record.value();
+            if (a == null) {
+                continue; // a tombstone: not an alert, and not written by this application
+            }
             String line = format(a);
             switch (ledger.received(a)) {
                 case FIRST -> System.out.println("ALERT " + line);
@@ -272,45 +233,5 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
 
     private static String format(double temperature) {
         return String.format(Locale.ROOT, "%.1f", temperature);
-    }
-
-    /** Creates the topics that do not exist yet; existing ones are used as they are. */
-    private void ensureTopics(KafkaTestClient client, List<String> names) {
-        Set<String> existing;
-        try {
-            existing = client.admin().listTopics().names().get(30, TimeUnit.SECONDS);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("cannot reach Kafka at " + client.bootstrapServers() + " within 30 s", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot list topics at " + client.bootstrapServers() + ": " + e.getCause(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while listing topics", e);
-        }
-        List<NewTopic> missing = names.stream().distinct().filter(n -> !existing.contains(n))
-                .map(n -> new NewTopic(n, Optional.of(partitions), Optional.empty())).toList();
-        if (!missing.isEmpty()) {
-            client.createTopics(missing);
-            log.info("Created topics {} with {} partitions", missing.stream().map(NewTopic::name).toList(), partitions);
-        }
-    }
-
-    private static Path createTempDir() {
-        try {
-            return Files.createTempDirectory("weir-temperature-alerts-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a temporary state directory", e);
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            log.warn("Could not delete {}: {}", dir, e.toString());
-        }
     }
 }

@@ -1,0 +1,29 @@
+package io.weir.samples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.samples.common.SampleMain;
+import org.junit.jupiter.api.Test;
+
+class SamplesTest {
+
+    @Test
+    void namesEverySample() {
+        assertThat(Samples.names()).containsExactlyInAnyOrder("temperature-alerts", "word-count", "keyed-counter");
+    }
+
+    @Test
+    void usageErrorsExitWithTwo() {
+        assertThat(SampleMain.execute(new Samples())).as("no sample named").isEqualTo(2);
+        assertThat(SampleMain.execute(new Samples(), "no-such-sample")).isEqualTo(2);
+        assertThat(SampleMain.execute(new Samples(), "word-count", "--lines", "0")).isEqualTo(2);
+        assertThat(SampleMain.execute(new Samples(), "keyed-counter", "--keys", "2")).isEqualTo(2);
+    }
+
+    @Test
+    void helpOfEachSampleExitsWithZero() {
+        for (String name : Samples.names()) {
+            assertThat(SampleMain.execute(new Samples(), name, "--help")).as(name).isZero();
+        }
+    }
+}

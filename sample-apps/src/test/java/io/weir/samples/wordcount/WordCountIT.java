@@ -1,0 +1,145 @@
+package io.weir.samples.wordcount;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.WeirApp;
+import io.weir.samples.common.CommittedTail;
+import io.weir.samples.common.SampleConfigs;
+import io.weir.samples.common.SampleMain;
+import io.weir.samples.common.TailRecord;
+import io.weir.serde.Serdes;
+import io.weir.testkit.KafkaExtension;
+import io.weir.testkit.KeyValue;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The word count on a real broker under exactly-once: through the repartition topic and the store. */
+class WordCountIT {
+
+    @RegisterExtension
+    static final KafkaExtension KAFKA = KafkaExtension.perClass();
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void countsEveryWordOnceAcrossARestart() {
+        String lines = KAFKA.uniqueTopic("lines", 3);
+        String counts = KAFKA.uniqueTopic("word-counts", 3);
+        String appId = "word-count-" + lines;
+        List<String> batch = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            batch.add("The cat sat on the mat.");
+            batch.add("The dog sat.");
+            batch.add("A cat, a dog!");
+        }
+        produce(lines, batch, 0);
+        Map<String, Long> first = Map.of("the", 300L, "cat", 200L, "sat", 200L, "on", 100L, "mat", 100L,
+                "dog", 200L, "a", 200L);
+        try (WeirApp app = start(appId, lines, counts)) {
+            KAFKA.client().readUntil(counts, r -> lastValues(r).equals(first), TIMEOUT);
+            assertThat(app.state()).isEqualTo(WeirApp.State.RUNNING);
+        }
+
+        // A restart goes on from the committed counts: nothing counted twice, nothing lost.
+        produce(lines, List.of("The end.", "...of the cat"), batch.size());
+        Map<String, Long> second = new TreeMap<>(first);
+        second.putAll(Map.of("the", 302L, "cat", 201L, "end", 1L, "of", 1L));
+        try (WeirApp app = start(appId, lines, counts)) {
+            KAFKA.client().readUntil(counts, r -> lastValues(r).equals(second), TIMEOUT);
+            assertThat(app.state()).isEqualTo(WeirApp.State.RUNNING);
+        }
+
+        List<TailRecord<String, Long>> all = readAll(counts);
+        Map<String, Long> last = new TreeMap<>();
+        Map<String, Long> previous = new HashMap<>();
+        for (TailRecord<String, Long> r : all) {
+            assertThat(r.value()).as("count of %s", r.key())
+                    .isGreaterThan(previous.getOrDefault(r.key(), 0L))
+                    .isLessThanOrEqualTo(second.get(r.key()));
+            previous.put(r.key(), r.value());
+            last.put(r.key(), r.value());
+        }
+        assertThat(last).isEqualTo(second);
+    }
+
+    @Test
+    void sampleCommandPassesItsCheckAgainstAnExistingCluster() {
+        String lines = KAFKA.uniqueTopic("lines", 4);
+        String counts = KAFKA.uniqueTopic("word-counts", 4);
+        String appId = "word-count-" + lines;
+
+        int exit = SampleMain.execute(new WordCountApp(), "--bootstrap-servers", KAFKA.bootstrapServers(),
+                "--input-topic", lines, "--output-topic", counts, "--application-id", appId,
+                "--lines", "300", "--seed", "7", "--state-dir", stateDir.toString(), "--timeout", "90");
+
+        assertThat(exit).isZero();
+        // Checked here independently of the sample: the input as fed, the output as committed.
+        List<String> fed = KAFKA.client().readStringsAtLeast(lines, 300, TIMEOUT).stream()
+                .map(ConsumerRecord::value).toList();
+        assertThat(fed).containsExactlyInAnyOrderElementsOf(new SampleText(7).lines(300));
+        Map<String, Long> last = new TreeMap<>();
+        readAll(counts).forEach(r -> last.put(r.key(), r.value()));
+        assertThat(last).isEqualTo(WordCount.expectedCounts(new SampleText(7).lines(300)))
+                .isEqualTo(WordCount.expectedCounts(fed));
+    }
+
+    @Test
+    void sampleCommandRefusesTopicsWithEarlierRecords() {
+        String lines = KAFKA.uniqueTopic("lines", 1);
+        String counts = KAFKA.uniqueTopic("word-counts", 1);
+        KAFKA.client().produceStrings(lines, List.of(KeyValue.of("k", "an earlier line")));
+
+        int exit = SampleMain.execute(new WordCountApp(), "--bootstrap-servers", KAFKA.bootstrapServers(),
+                "--input-topic", lines, "--output-topic", counts, "--application-id", "word-count-" + lines,
+                "--state-dir", stateDir.toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(KAFKA.client().countPerPartition(counts)).containsOnly(Map.entry(0, 0L));
+    }
+
+    private WeirApp start(String appId, String lines, String counts) {
+        return WeirApp.create(WordCount.topology(lines, counts),
+                SampleConfigs.exactlyOnce(appId, KAFKA.bootstrapServers(), stateDir)
+                        .environment(Map.of()) // no WEIR_* variable of the machine running the tests
+                        .build()).start();
+    }
+
+    private static void produce(String topic, List<String> lines, int firstIndex) {
+        List<KeyValue<String, String>> records = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            records.add(KeyValue.of("line-" + (firstIndex + i), lines.get(i)));
+        }
+        KAFKA.client().produceStrings(topic, records);
+    }
+
+    /** The last count per word among the committed records read so far. */
+    private static Map<String, Long> lastValues(List<ConsumerRecord<byte[], byte[]>> records) {
+        Map<String, Long> last = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            last.put(new String(r.key(), StandardCharsets.UTF_8), ByteBuffer.wrap(r.value()).getLong());
+        }
+        return last;
+    }
+
+    /** Every committed record of {@code topic}, up to its current end. */
+    private static List<TailRecord<String, Long>> readAll(String topic) {
+        try (CommittedTail<String, Long> tail = CommittedTail.fromBeginning(KAFKA.bootstrapServers(), topic,
+                Serdes.strings(), Serdes.longs())) {
+            return tail.drainToEnd(TIMEOUT);
+        }
+    }
+}
