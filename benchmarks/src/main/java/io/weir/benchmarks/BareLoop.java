@@ -45,6 +45,9 @@ final class BareLoop implements SystemUnderTest {
 
     @Override
     public Running start(RunSpec spec) {
+        if (spec.scenario().kind() != Scenario.Kind.MAP) {
+            throw new UnsupportedOperationException("the bare loop runs the stateless map only");
+        }
         Loop loop = new Loop(spec);
         loop.thread.start();
         return loop;

@@ -5,10 +5,11 @@ import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * A fully written input topic: its name and the end offset of each partition, which is where a
- * consumer group's committed offsets stand once the group has processed every record.
+ * A fully written input topic: its name, the end offset of each partition, which is where a
+ * consumer group's committed offsets stand once the group has processed every record, and how
+ * many distinct keys occur in it (a count writes at least one output record per key).
  */
-record InputTopic(String name, Map<TopicPartition, Long> endOffsets) {
+record InputTopic(String name, Map<TopicPartition, Long> endOffsets, long distinctKeys) {
 
     InputTopic {
         endOffsets = Map.copyOf(endOffsets);

@@ -10,11 +10,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * Writes results as JSON lines to the given stream (stdout), one object per line, flushed at once
  * so a reader can follow a long benchmark. Fields keep a fixed order. Throughput is rounded to
- * whole records per second, seconds to milliseconds, ratios to three decimals.
+ * whole records per second, seconds to milliseconds, ratios to three decimals. For the restore
+ * workload, {@code records} are restored records and {@code rps}, {@code weir_rps} and
+ * {@code kafka_streams_rps} restored records per second. Workloads without a bare loop (all but
+ * {@code stateless-map}) have no {@code bare_rps} and {@code weir_vs_bare} fields in their summary.
  */
 final class JsonReport {
-
-    static final String WORKLOAD = "stateless-map";
 
     private final ObjectMapper mapper = new ObjectMapper();
     private final PrintStream out;
@@ -26,7 +27,7 @@ final class JsonReport {
     /** One run: {@code seconds} and {@code rps} are null and {@code error} is set if it failed. */
     void run(RunResult r) {
         ObjectNode line = mapper.createObjectNode()
-                .put("workload", WORKLOAD)
+                .put("workload", r.scenario().label())
                 .put("guarantee", r.guarantee().label())
                 .put("system", r.system())
                 .put("run", r.run())
@@ -42,14 +43,18 @@ final class JsonReport {
     void summary(Summary s) {
         ObjectNode line = mapper.createObjectNode()
                 .put("summary", true)
-                .put("workload", WORKLOAD)
+                .put("workload", s.scenario().label())
                 .put("guarantee", s.guarantee().label())
                 .put("records", s.records());
         putRounded(line, "weir_rps", s.weirRps(), 0);
         putRounded(line, "kafka_streams_rps", s.kafkaStreamsRps(), 0);
-        putRounded(line, "bare_rps", s.bareRps(), 0);
+        if (s.scenario().hasBare()) {
+            putRounded(line, "bare_rps", s.bareRps(), 0);
+        }
         putRounded(line, "weir_vs_kafka_streams", s.weirVsKafkaStreams(), 3);
-        putRounded(line, "weir_vs_bare", s.weirVsBare(), 3);
+        if (s.scenario().hasBare()) {
+            putRounded(line, "weir_vs_bare", s.weirVsBare(), 3);
+        }
         write(line);
     }
 

@@ -3,20 +3,37 @@ package io.weir.benchmarks;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.StateRestoreListener;
 
 /**
- * The stateless map in Kafka Streams: {@code stream → mapValues → to} with byte-array serdes, one
- * stream thread, {@code exactly_once_v2} or {@code at_least_once}, and the shared producer and
- * consumer settings passed with the {@code producer.} and {@code consumer.} prefixes.
+ * The workloads in Kafka Streams, with byte-array serdes, one stream thread,
+ * {@code exactly_once_v2} or {@code at_least_once}, and the shared producer and consumer settings
+ * passed with the {@code producer.} and {@code consumer.} prefixes. Everything else keeps Kafka
+ * Streams' defaults: the 10 MB record cache ({@code statestore.cache.max.bytes}) and RocksDB
+ * stores with Kafka Streams' own RocksDB options.
+ *
+ * <ul>
+ *   <li>map: {@code stream → mapValues → to};</li>
+ *   <li>count: {@code stream → groupByKey → count(Materialized.as("counts")) → toStream → to},
+ *       long values;</li>
+ *   <li>restore: {@code stream → groupByKey → reduce((a, b) -> b, Materialized.as("latest")) →
+ *       toStream → to}; the restored records are the totals of
+ *       {@link StateRestoreListener#onRestoreEnd}, summed over the changelog partitions, counted
+ *       once the instance is {@code RUNNING}.</li>
+ * </ul>
  */
 final class KafkaStreamsRunner implements SystemUnderTest {
 
@@ -30,14 +47,41 @@ final class KafkaStreamsRunner implements SystemUnderTest {
     @Override
     public Running start(RunSpec spec) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(spec.inputTopic(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
-                .mapValues(v -> ValueTransform.apply(v))
-                .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+        KStream<byte[], byte[]> input = builder.stream(spec.inputTopic(),
+                Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()));
+        switch (spec.scenario().kind()) {
+            case MAP -> input.mapValues(v -> ValueTransform.apply(v))
+                    .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+            case COUNT -> input.groupByKey()
+                    .count(Materialized.as(Scenario.COUNT_STORE))
+                    .toStream()
+                    .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.Long()));
+            case RESTORE -> input.groupByKey()
+                    .reduce((a, b) -> b, Materialized.as(Scenario.RESTORE_STORE))
+                    .toStream()
+                    .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+        }
         KafkaStreams streams = new KafkaStreams(builder.build(), settings(spec));
         AtomicReference<Throwable> failure = new AtomicReference<>();
         streams.setUncaughtExceptionHandler(e -> {
             failure.compareAndSet(null, e);
             return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        AtomicLong restored = new AtomicLong();
+        streams.setGlobalStateRestoreListener(new StateRestoreListener() {
+            @Override
+            public void onRestoreStart(TopicPartition partition, String store, long startOffset, long endOffset) {
+            }
+
+            @Override
+            public void onBatchRestored(TopicPartition partition, String store, long batchEndOffset,
+                    long numRestored) {
+            }
+
+            @Override
+            public void onRestoreEnd(TopicPartition partition, String store, long totalRestored) {
+                restored.addAndGet(totalRestored);
+            }
         });
         streams.start();
         return new Running() {
@@ -48,6 +92,16 @@ final class KafkaStreamsRunner implements SystemUnderTest {
                     f = new IllegalStateException("Kafka Streams is in state ERROR");
                 }
                 return Optional.ofNullable(f);
+            }
+
+            /**
+             * The restored totals once the instance is {@code RUNNING}, zero before: restoring runs on
+             * the state-updater thread, and the stream thread takes the restored tasks over (and the
+             * instance turns {@code RUNNING}) a moment after the last {@code onRestoreEnd}.
+             */
+            @Override
+            public long restoredRecords() {
+                return streams.state() == KafkaStreams.State.RUNNING ? restored.get() : 0;
             }
 
             @Override

@@ -1,9 +1,12 @@
 package io.weir.benchmarks;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -19,6 +22,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * many as the input under exactly-once, at least as many under at-least-once. Reads with
  * {@code read_committed}, so aborted transactions do not count.
  *
+ * <p>For a count, the latest value of each key in the output must be that key's count: the latest
+ * values must cover exactly the input's distinct keys and add up to exactly the input's records.
+ *
  * <p>Off by default ({@code --verify}): reading every output again costs more than the run.
  */
 final class OutputVerifier {
@@ -31,8 +37,67 @@ final class OutputVerifier {
         this.bootstrapServers = bootstrapServers;
     }
 
-    /** What is wrong with the output, or empty if it is right. */
+    /** What is wrong with the output of the map, or empty if it is right. */
     Optional<String> verify(String topic, int partitions, long expected, Guarantee guarantee) {
+        long[] malformed = {0};
+        long count;
+        try {
+            count = readCommitted(topic, partitions, expected, r -> {
+                if (!transformed(r.value())) {
+                    malformed[0]++;
+                }
+            });
+        } catch (IllegalStateException e) {
+            return Optional.of(e.getMessage());
+        }
+        if (malformed[0] > 0) {
+            return Optional.of(malformed[0] + " of " + count + " output records are not transformed values");
+        }
+        boolean countOk = guarantee == Guarantee.EXACTLY_ONCE ? count == expected : count >= expected;
+        if (!countOk) {
+            return Optional.of("output holds " + count + " committed records, expected "
+                    + (guarantee == Guarantee.EXACTLY_ONCE ? "exactly " : "at least ") + expected);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * What is wrong with the output of an exactly-once count of {@code expectedRecords} records over
+     * {@code expectedKeys} distinct keys, or empty if it is right.
+     */
+    Optional<String> verifyCounts(String topic, int partitions, long expectedRecords, long expectedKeys) {
+        Map<ByteBuffer, Long> latest = new HashMap<>();
+        long[] malformed = {0};
+        try {
+            readCommitted(topic, partitions, expectedRecords, r -> {
+                if (r.key() == null || r.value() == null || r.value().length != Long.BYTES) {
+                    malformed[0]++;
+                } else {
+                    latest.put(ByteBuffer.wrap(r.key()), ByteBuffer.wrap(r.value()).getLong());
+                }
+            });
+        } catch (IllegalStateException e) {
+            return Optional.of(e.getMessage());
+        }
+        if (malformed[0] > 0) {
+            return Optional.of(malformed[0] + " output records are not a key with an 8-byte count");
+        }
+        long sum = latest.values().stream().mapToLong(Long::longValue).sum();
+        if (latest.size() != expectedKeys || sum != expectedRecords) {
+            return Optional.of("the latest counts cover " + latest.size() + " keys and add up to " + sum
+                    + "; expected " + expectedKeys + " keys and " + expectedRecords + " records");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Reads every committed record of {@code topic} into {@code sink}, in offset order per
+     * partition; returns the count.
+     *
+     * @throws IllegalStateException if that takes longer than a time scaled by {@code expected}
+     */
+    private long readCommitted(String topic, int partitions, long expected,
+            Consumer<ConsumerRecord<byte[], byte[]>> sink) {
         Map<String, Object> settings = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
@@ -42,7 +107,6 @@ final class OutputVerifier {
                 .collect(Collectors.toList());
         long deadline = System.nanoTime() + Duration.ofSeconds(60 + expected / 50_000).toNanos();
         long count = 0;
-        long malformed = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             consumer.assign(tps);
@@ -51,25 +115,16 @@ final class OutputVerifier {
             Map<TopicPartition, Long> end = consumer.endOffsets(tps);
             while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
                 if (System.nanoTime() - deadline > 0) {
-                    return Optional.of("verification timed out after reading " + count + " output records");
+                    throw new IllegalStateException("verification timed out after reading " + count
+                            + " output records");
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL_TIMEOUT)) {
                     count++;
-                    if (!transformed(r.value())) {
-                        malformed++;
-                    }
+                    sink.accept(r);
                 }
             }
         }
-        if (malformed > 0) {
-            return Optional.of(malformed + " of " + count + " output records are not transformed values");
-        }
-        boolean countOk = guarantee == Guarantee.EXACTLY_ONCE ? count == expected : count >= expected;
-        if (!countOk) {
-            return Optional.of("output holds " + count + " committed records, expected "
-                    + (guarantee == Guarantee.EXACTLY_ONCE ? "exactly " : "at least ") + expected);
-        }
-        return Optional.empty();
+        return count;
     }
 
     private static boolean transformed(byte[] value) {

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -18,14 +19,16 @@ import org.slf4j.LoggerFactory;
 import io.weir.testkit.KafkaTestClient;
 
 /**
- * Runs one system under test once over one input topic and times it.
+ * Runs one system under test once on one {@link Job} (process an input, or restore a changelog)
+ * and times it.
  *
  * <p>Each run gets a fresh output topic, a fresh group (application) id and a fresh state
- * directory, so no run can resume from another's offsets or state. The clock starts just before
+ * directory, so no run can resume from another's offsets or state. What the job needs beforehand
+ * (a restore's changelog) is prepared off the clock. The clock starts just before
  * {@link SystemUnderTest#start} (group join and producer initialisation are part of the cost a
- * user pays) and stops when the {@link CompletionProbe} sees the run complete. A run that fails,
- * hangs on start, or exceeds the timeout becomes a failed {@link RunResult} instead of stopping the
- * benchmark; its output topic and state are removed either way.
+ * user pays) and stops when {@link Job#await} returns. A run that fails, hangs on start, or exceeds
+ * the timeout becomes a failed {@link RunResult} instead of stopping the benchmark; its topics (every
+ * topic named after its application id: output, changelogs) and state are removed either way.
  */
 final class RunExecutor {
 
@@ -34,52 +37,52 @@ final class RunExecutor {
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private final KafkaTestClient client;
-    private final InputTopic input;
+    private final Job job;
     private final Duration timeout;
-    private final CompletionProbe probe;
-    private final Optional<OutputVerifier> verifier;
 
-    /** With a {@code verifier}, a run whose output is wrong is reported as failed. */
-    RunExecutor(KafkaTestClient client, InputTopic input, Duration timeout, Optional<OutputVerifier> verifier) {
+    RunExecutor(KafkaTestClient client, Job job, Duration timeout) {
         this.client = client;
-        this.input = input;
+        this.job = job;
         this.timeout = timeout;
-        this.probe = new CompletionProbe(client.admin(), input);
-        this.verifier = verifier;
     }
 
     RunResult execute(SystemUnderTest system, Guarantee guarantee, int run) {
-        String id = "bench-" + system.name().replace('_', '-') + "-" + guarantee.label().replace('_', '-') + "-"
-                + SEQUENCE.incrementAndGet();
+        Scenario scenario = job.scenario();
+        String id = "bench-" + scenario.label() + "-" + system.name().replace('_', '-') + "-"
+                + guarantee.label().replace('_', '-') + "-" + SEQUENCE.incrementAndGet();
         String output = id + "-out";
+        long records = job.records();
         Path stateDir = null;
         try {
-            client.createTopic(output, Workload.PARTITIONS);
+            Workload.createTopic(client, output, Workload.PARTITIONS, Map.of());
             stateDir = Files.createTempDirectory(id + "-state-");
-            RunSpec spec = new RunSpec(client.bootstrapServers(), input.name(), output, id, guarantee, stateDir);
+            RunSpec spec = new RunSpec(scenario, client.bootstrapServers(), job.input().name(), output, id, guarantee,
+                    stateDir);
+            job.prepare(id);
             // Garbage from the previous run (or from writing the input) should not be collected on this run's clock.
             System.gc();
-            log.info("{} {} run {} on {} ({} records) ...", system.name(), guarantee.label(), run, input.name(),
-                    input.records());
+            log.info("{} {} {} run {} on {} ({} records) ...", scenario.label(), system.name(), guarantee.label(), run,
+                    job.input().name(), records);
             double seconds = measure(system, spec);
-            Optional<String> wrong = verifier.flatMap(v -> v.verify(output, Workload.PARTITIONS, input.records(),
-                    guarantee));
+            Optional<String> wrong = job.verify(spec);
             if (wrong.isPresent()) {
-                log.error("{} {} run {}: wrong output: {}", system.name(), guarantee.label(), run, wrong.get());
-                return RunResult.failed(system.name(), guarantee, run, input.records(), "wrong output: " + wrong.get());
+                log.error("{} {} {} run {}: wrong output: {}", scenario.label(), system.name(), guarantee.label(), run,
+                        wrong.get());
+                return RunResult.failed(scenario, system.name(), guarantee, run, records, "wrong output: "
+                        + wrong.get());
             }
-            log.info("{} {} run {}: {} s, {} records/s", system.name(), guarantee.label(), run,
-                    String.format("%.3f", seconds), Math.round(input.records() / seconds));
-            return RunResult.succeeded(system.name(), guarantee, run, input.records(), seconds);
+            log.info("{} {} {} run {}: {} s, {} records/s", scenario.label(), system.name(), guarantee.label(), run,
+                    String.format("%.3f", seconds), Math.round(records / seconds));
+            return RunResult.succeeded(scenario, system.name(), guarantee, run, records, seconds);
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
             String error = describe(e);
-            log.error("{} {} run {} failed: {}", system.name(), guarantee.label(), run, error, e);
-            return RunResult.failed(system.name(), guarantee, run, input.records(), error);
+            log.error("{} {} {} run {} failed: {}", scenario.label(), system.name(), guarantee.label(), run, error, e);
+            return RunResult.failed(scenario, system.name(), guarantee, run, records, error);
         } finally {
-            cleanUp(output, stateDir);
+            cleanUp(id, stateDir);
         }
     }
 
@@ -88,7 +91,7 @@ final class RunExecutor {
         long deadline = started + timeout.toNanos();
         SystemUnderTest.Running running = startWithin(system, spec, timeout);
         try {
-            probe.await(spec.applicationId(), spec.outputTopic(), Workload.PARTITIONS, running, deadline);
+            job.await(spec, running, deadline);
             return (System.nanoTime() - started) / 1e9;
         } finally {
             closeWithin(running, system.name());
@@ -144,11 +147,20 @@ final class RunExecutor {
         }
     }
 
-    private void cleanUp(String output, Path stateDir) {
+    /** Deletes the run's topics (output, changelogs: all named {@code <id>-...}) and its state directory. */
+    private void cleanUp(String id, Path stateDir) {
         try {
-            client.deleteTopic(output); // keeps the broker's disk use at one input plus one output
-        } catch (RuntimeException e) {
-            log.warn("Cannot delete {}: {}", output, describe(e));
+            // Keeps the broker's disk use at the inputs plus one run's topics.
+            for (String topic : client.admin().listTopics().names().get(30, TimeUnit.SECONDS)) {
+                if (topic.startsWith(id + "-")) {
+                    client.deleteTopic(topic);
+                }
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            log.warn("Cannot delete the topics of {}: {}", id, describe(e));
         }
         if (stateDir != null) {
             deleteRecursively(stateDir);

@@ -3,17 +3,21 @@ package io.weir.benchmarks;
 import java.util.Optional;
 
 /**
- * The outcome of one measured run: how long {@code records} records took, or why the run failed.
- * {@code seconds} is meaningful only when {@code error} is empty.
+ * The outcome of one measured run of a workload: how long {@code records} records took (processed,
+ * or for a restore, restored), or why the run failed. {@code seconds} is meaningful only when
+ * {@code error} is empty.
  */
-record RunResult(String system, Guarantee guarantee, int run, long records, double seconds, Optional<String> error) {
+record RunResult(Scenario scenario, String system, Guarantee guarantee, int run, long records, double seconds,
+        Optional<String> error) {
 
-    static RunResult succeeded(String system, Guarantee guarantee, int run, long records, double seconds) {
-        return new RunResult(system, guarantee, run, records, seconds, Optional.empty());
+    static RunResult succeeded(Scenario scenario, String system, Guarantee guarantee, int run, long records,
+            double seconds) {
+        return new RunResult(scenario, system, guarantee, run, records, seconds, Optional.empty());
     }
 
-    static RunResult failed(String system, Guarantee guarantee, int run, long records, String error) {
-        return new RunResult(system, guarantee, run, records, Double.NaN, Optional.of(error));
+    static RunResult failed(Scenario scenario, String system, Guarantee guarantee, int run, long records,
+            String error) {
+        return new RunResult(scenario, system, guarantee, run, records, Double.NaN, Optional.of(error));
     }
 
     boolean ok() {

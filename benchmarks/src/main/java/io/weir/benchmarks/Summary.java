@@ -4,15 +4,17 @@ import java.util.List;
 import java.util.OptionalDouble;
 
 /**
- * The medians of one guarantee's successful runs per system, and Weir's ratios to the other two.
- * A median (and any ratio using it) is empty when the system had no successful run.
+ * The medians of one workload's and guarantee's successful runs per system, and Weir's ratios to
+ * the others. A median (and any ratio using it) is empty when the system had no successful run;
+ * {@code bareRps} is empty also for workloads without a bare loop ({@link Scenario#hasBare()}).
  */
-record Summary(Guarantee guarantee, long records, OptionalDouble weirRps, OptionalDouble kafkaStreamsRps,
-        OptionalDouble bareRps) {
+record Summary(Scenario scenario, Guarantee guarantee, long records, OptionalDouble weirRps,
+        OptionalDouble kafkaStreamsRps, OptionalDouble bareRps) {
 
-    static Summary of(Guarantee guarantee, long records, List<RunResult> results) {
-        return new Summary(guarantee, records, median(results, guarantee, "weir"),
-                median(results, guarantee, "kafka_streams"), median(results, guarantee, "bare"));
+    static Summary of(Scenario scenario, Guarantee guarantee, long records, List<RunResult> results) {
+        return new Summary(scenario, guarantee, records, median(results, scenario, guarantee, "weir"),
+                median(results, scenario, guarantee, "kafka_streams"),
+                median(results, scenario, guarantee, "bare"));
     }
 
     OptionalDouble weirVsKafkaStreams() {
@@ -29,9 +31,10 @@ record Summary(Guarantee guarantee, long records, OptionalDouble weirRps, Option
     }
 
     /** The median of the successful runs' throughput; the mean of the middle two for an even count. */
-    static OptionalDouble median(List<RunResult> results, Guarantee guarantee, String system) {
+    static OptionalDouble median(List<RunResult> results, Scenario scenario, Guarantee guarantee, String system) {
         double[] rps = results.stream()
-                .filter(r -> r.ok() && r.guarantee() == guarantee && r.system().equals(system))
+                .filter(r -> r.ok() && r.scenario() == scenario && r.guarantee() == guarantee
+                        && r.system().equals(system))
                 .mapToDouble(RunResult::rps).sorted().toArray();
         if (rps.length == 0) {
             return OptionalDouble.empty();

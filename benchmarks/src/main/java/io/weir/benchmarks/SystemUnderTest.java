@@ -3,20 +3,25 @@ package io.weir.benchmarks;
 import java.util.Optional;
 
 /**
- * One of the compared stream processors, able to run the stateless map from an input topic to an
- * output topic under a consumer group named {@link RunSpec#applicationId()}.
+ * One of the compared stream processors, able to run the topology of {@link RunSpec#scenario()}
+ * from an input topic to an output topic under a consumer group named
+ * {@link RunSpec#applicationId()}.
  *
  * <p>Contract: {@link #start} returns once processing has been started (it may still be joining
  * the group); completion is observed from outside, through the group's committed offsets, so the
- * three systems are measured the same way. {@link Running#close()} stops processing and releases
- * every client and thread.
+ * systems are measured the same way; a restore's end through {@link Running#restoredRecords()}.
+ * {@link Running#close()} stops processing and releases every client and thread.
  */
 interface SystemUnderTest {
 
     /** The name in the JSON output: {@code weir}, {@code kafka_streams} or {@code bare}. */
     String name();
 
-    /** Starts processing {@code spec.inputTopic()} from the earliest offset. */
+    /**
+     * Starts processing {@code spec.inputTopic()} from the earliest offset.
+     *
+     * @throws UnsupportedOperationException if the system has no implementation of the scenario
+     */
     Running start(RunSpec spec) throws Exception;
 
     /** A started system; closing it stops processing. */
@@ -24,6 +29,15 @@ interface SystemUnderTest {
 
         /** The error that stopped processing, if it stopped by itself. */
         Optional<Throwable> failure();
+
+        /**
+         * Changelog records restored into the stores so far, as the system reports them itself; the
+         * restore scenario's clock stops when this reaches the changelog's size, so a system counts
+         * them only as far as its tasks are ready to process (see the implementations).
+         */
+        default long restoredRecords() {
+            return 0;
+        }
 
         @Override
         void close() throws Exception;

@@ -4,16 +4,26 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
+import io.micrometer.core.instrument.Counter;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
 import io.weir.WeirConfig;
+import io.weir.dsl.RecordStream;
 import io.weir.serde.Serdes;
 
 /**
- * The stateless map in Weir: {@code stream → mapValues → to} with byte-array serdes, one stream
- * thread, {@code exactly_once} or {@code at_least_once}, and the shared producer and consumer
- * settings passed with the {@code producer.} and {@code consumer.} prefixes. {@code WEIR_*}
- * environment variables are ignored, so the shell cannot change what is measured.
+ * The workloads in Weir, with byte-array serdes, one stream thread, {@code exactly_once} or
+ * {@code at_least_once}, and the shared producer and consumer settings passed with the
+ * {@code producer.} and {@code consumer.} prefixes. State settings ({@code state.cache.max.bytes},
+ * {@code rocksdb.memory.bytes}) keep their defaults. {@code WEIR_*} environment variables are
+ * ignored, so the shell cannot change what is measured.
+ *
+ * <ul>
+ *   <li>map: {@code stream → mapValues → to};</li>
+ *   <li>count: {@code stream → groupByKey → count("counts") → toStream → to}, long values;</li>
+ *   <li>restore: {@code stream → groupByKey → reduce((a, b) -> b, "latest") → toStream → to}; the
+ *       restored records are read from the meter {@code weir.restore.records}.</li>
+ * </ul>
  */
 final class WeirRunner implements SystemUnderTest {
 
@@ -27,9 +37,19 @@ final class WeirRunner implements SystemUnderTest {
     @Override
     public Running start(RunSpec spec) {
         TopologyBuilder builder = new TopologyBuilder();
-        builder.stream(Serdes.bytes(), Serdes.bytes(), spec.inputTopic())
-                .mapValues((byte[] v) -> ValueTransform.apply(v))
-                .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
+        RecordStream<byte[], byte[]> input = builder.stream(Serdes.bytes(), Serdes.bytes(), spec.inputTopic());
+        switch (spec.scenario().kind()) {
+            case MAP -> input.mapValues((byte[] v) -> ValueTransform.apply(v))
+                    .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
+            case COUNT -> input.groupByKey()
+                    .count(Scenario.COUNT_STORE)
+                    .toStream()
+                    .to(spec.outputTopic(), Serdes.bytes(), Serdes.longs());
+            case RESTORE -> input.groupByKey()
+                    .reduce((a, b) -> b, Scenario.RESTORE_STORE)
+                    .toStream()
+                    .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
+        }
         WeirApp app = WeirApp.create(builder.build(), config(spec)).start();
         return new Running() {
             @Override
@@ -39,6 +59,13 @@ final class WeirRunner implements SystemUnderTest {
                     return Optional.of(new IllegalStateException("Weir is in state FAILED"));
                 }
                 return f;
+            }
+
+            /** The sum over stream threads of {@code weir.restore.records}, counted once a batch is in the store. */
+            @Override
+            public long restoredRecords() {
+                return Math.round(app.meterRegistry().find("weir.restore.records").counters().stream()
+                        .mapToDouble(Counter::count).sum());
             }
 
             @Override

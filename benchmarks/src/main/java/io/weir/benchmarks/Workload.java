@@ -1,11 +1,14 @@
 package io.weir.benchmarks;
 
 import java.nio.charset.StandardCharsets;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongFunction;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -13,6 +16,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,13 +24,21 @@ import org.slf4j.LoggerFactory;
 import io.weir.testkit.KafkaTestClient;
 
 /**
- * Writes the benchmark's input: {@code n} records with keys drawn from {@value #DISTINCT_KEYS}
- * distinct keys and 100-byte values of lower-case letters and digits, into a new topic of
- * {@value #PARTITIONS} partitions, with the same producer settings the systems under test use.
+ * Writes the benchmark's topics, with the same producer settings the systems under test use,
+ * without transactions, into new topics of {@value #PARTITIONS} partitions:
+ *
+ * <ul>
+ *   <li>an input: {@code n} records with keys drawn uniformly from a set of distinct keys
+ *       ({@code key-00000} ...; 10,000 by default) and 100-byte values of lower-case letters and
+ *       digits;</li>
+ *   <li>a changelog for the restore workload: a compacted topic holding each of {@code n} distinct
+ *       keys once, with a 100-byte value, partitioned by the default partitioner like the input, so
+ *       each key sits in the partition whose task owns it.</li>
+ * </ul>
  *
  * <p>Keys and values come from a seeded generator, so every run of the program writes the same
- * bytes. Values are random rather than repeated, so that lz4 sees realistic, not trivially
- * compressible, batches.
+ * bytes; with 10,000 keys the input is byte for byte the one of the stateless workload. Values are
+ * random rather than repeated, so that lz4 sees realistic, not trivially compressible, batches.
  */
 final class Workload {
 
@@ -45,26 +57,65 @@ final class Workload {
         this.client = client;
     }
 
-    /** Creates {@code topic}, writes {@code records} records to it, and returns its end offsets. */
+    /** Creates {@code topic} with {@code records} records over {@value #DISTINCT_KEYS} keys. */
     InputTopic create(String topic, long records) {
-        client.createTopic(topic, PARTITIONS);
+        return create(topic, records, DISTINCT_KEYS);
+    }
+
+    /** Creates {@code topic}, writes {@code records} records over {@code distinctKeys} keys to it, and returns it. */
+    InputTopic create(String topic, long records, int distinctKeys) {
+        createTopic(client, topic, PARTITIONS, Map.of());
         long started = System.nanoTime();
-        write(topic, records);
-        InputTopic input = new InputTopic(topic, endOffsets(topic));
+        long used = write(topic, records, distinctKeys);
+        InputTopic input = new InputTopic(topic, endOffsets(topic), used);
         if (input.records() != records) {
             throw new IllegalStateException(topic + " holds " + input.records() + " records, expected " + records);
         }
-        log.info("Wrote {} records to {} in {} s", records, topic,
+        log.info("Wrote {} records ({} distinct keys) to {} in {} s", records, used, topic,
                 String.format("%.1f", (System.nanoTime() - started) / 1e9));
         return input;
     }
 
-    private void write(String topic, long records) {
+    /**
+     * Creates the compacted topic {@code topic} and writes each of {@code keys} distinct keys to it
+     * once, with a 100-byte value: a store's changelog as the store would have written it.
+     */
+    void createChangelog(String topic, long keys) {
+        createTopic(client, topic, PARTITIONS, Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
+                TopicConfig.CLEANUP_POLICY_COMPACT));
+        long started = System.nanoTime();
+        byte[][] names = keys(Math.toIntExact(keys));
+        SplittableRandom random = new SplittableRandom(SEED);
+        send(topic, keys, i -> names[(int) i], () -> value(random));
+        long written = endOffsets(topic).values().stream().mapToLong(Long::longValue).sum();
+        if (written != keys) {
+            throw new IllegalStateException(topic + " holds " + written + " records, expected " + keys);
+        }
+        log.info("Wrote a changelog of {} keys to {} in {} s", keys, topic,
+                String.format("%.1f", (System.nanoTime() - started) / 1e9));
+    }
+
+    /** Writes the records; returns how many distinct keys occur. */
+    private long write(String topic, long records, int distinctKeys) {
+        if (records == 0) {
+            return 0; // the restore workload's empty input
+        }
+        byte[][] keys = keys(distinctKeys);
+        BitSet seen = new BitSet(distinctKeys);
+        SplittableRandom random = new SplittableRandom(SEED);
+        send(topic, records, i -> {
+            int k = random.nextInt(distinctKeys);
+            seen.set(k);
+            return keys[k];
+        }, () -> value(random));
+        return seen.cardinality();
+    }
+
+    /** Sends {@code records} records, the key of record i from {@code key}, and waits until all are acknowledged. */
+    private void send(String topic, long records, LongFunction<byte[]> key, Supplier<byte[]> value) {
         Map<String, Object> settings = new HashMap<>(ClientSettings.producer());
         settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, client.bootstrapServers());
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
-        byte[][] keys = keys();
-        SplittableRandom random = new SplittableRandom(SEED);
         AtomicReference<Exception> failure = new AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(settings, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
@@ -72,8 +123,8 @@ final class Workload {
                 if (failure.get() != null) {
                     break;
                 }
-                byte[] key = keys[random.nextInt(DISTINCT_KEYS)];
-                producer.send(new ProducerRecord<>(topic, key, value(random)), (metadata, e) -> {
+                byte[] k = key.apply(i); // the key first: the stateless input draws key, then value
+                producer.send(new ProducerRecord<>(topic, k, value.get()), (metadata, e) -> {
                     if (e != null) {
                         failure.compareAndSet(null, e);
                     }
@@ -89,10 +140,13 @@ final class Workload {
         }
     }
 
-    private static byte[][] keys() {
-        byte[][] keys = new byte[DISTINCT_KEYS][];
-        for (int i = 0; i < DISTINCT_KEYS; i++) {
-            keys[i] = String.format("key-%05d", i).getBytes(StandardCharsets.US_ASCII);
+    /** {@code key-00000} ... with at least five digits, more when {@code n} needs them. */
+    private static byte[][] keys(int n) {
+        int digits = Math.max(5, Integer.toString(n - 1).length());
+        String format = "key-%0" + digits + "d";
+        byte[][] keys = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            keys[i] = String.format(format, i).getBytes(StandardCharsets.US_ASCII);
         }
         return keys;
     }
@@ -110,7 +164,23 @@ final class Workload {
         return value;
     }
 
+    /**
+     * Creates {@code topic} and returns once its leader accepts requests. {@code createTopics}
+     * returns when the cluster's metadata lists a leader, which can be a moment before the broker
+     * has taken the partition over: once, a producer sending at once got {@code NOT_LEADER_OR_FOLLOWER}
+     * and then, idempotent, stalled on {@code OUT_OF_ORDER_SEQUENCE_NUMBER} until its batches expired.
+     * Listing the end offsets goes to the leader and is retried until it answers.
+     */
+    static void createTopic(KafkaTestClient client, String topic, int partitions, Map<String, String> configs) {
+        client.createTopic(topic, partitions, configs);
+        endOffsets(client, topic);
+    }
+
     private Map<TopicPartition, Long> endOffsets(String topic) {
+        return endOffsets(client, topic);
+    }
+
+    private static Map<TopicPartition, Long> endOffsets(KafkaTestClient client, String topic) {
         Map<TopicPartition, OffsetSpec> request = client.describePartitions(topic).stream()
                 .collect(Collectors.toMap(p -> new TopicPartition(topic, p.partition()), p -> OffsetSpec.latest()));
         try {

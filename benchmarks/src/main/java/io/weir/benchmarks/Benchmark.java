@@ -1,0 +1,209 @@
+package io.weir.benchmarks;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import org.rocksdb.RocksDB;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.weir.testkit.ChildProcessKafka;
+import io.weir.testkit.KafkaTestClient;
+
+/**
+ * Throughput of Weir, Kafka Streams and (for the stateless map) a bare kafka-clients loop, on the
+ * workloads of {@link Scenario}, against one Kafka broker in its own JVM.
+ *
+ * <p>Per workload, in the order given ({@code --workload all}: stateless-map, count-10k, count-1m,
+ * restore-1m), the program writes the input (reused by the next workload if it needs the same
+ * one) and a smaller warm-up input, runs each configuration (system and guarantee) once over the
+ * warm-up input so the JIT has compiled every system, then runs {@code --runs} repetitions; each
+ * repetition runs all configurations in turn, starting one later each repetition, so that a slow
+ * phase of the machine spreads over all systems rather than hitting one. Results go to stdout as
+ * JSON lines (one per run, then one summary per workload and guarantee with medians); progress and
+ * logs go to stderr. The exit code is 1 if any measured run failed.
+ *
+ * <p>The broker runs in a separate process so that its CPU and GC are not charged to the system
+ * under test's JVM, although on a small machine they still share cores.
+ */
+public final class Benchmark {
+
+    private static final Logger log = LoggerFactory.getLogger(Benchmark.class);
+
+    private final BenchmarkOptions options;
+    private final JsonReport report;
+    private final List<SystemUnderTest> systems = List.of(new WeirRunner(), new KafkaStreamsRunner(), new BareLoop());
+
+    Benchmark(BenchmarkOptions options, PrintStream out) {
+        this.options = options;
+        this.report = new JsonReport(out);
+    }
+
+    /** Runs the benchmark; see {@link BenchmarkOptions} for the options. */
+    public static void main(String[] args) {
+        if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
+            System.err.println(BenchmarkOptions.USAGE);
+            return;
+        }
+        BenchmarkOptions options;
+        try {
+            options = BenchmarkOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        int exitCode;
+        try {
+            exitCode = new Benchmark(options, System.out).run();
+        } catch (RuntimeException e) {
+            log.error("Benchmark aborted", e);
+            exitCode = 3;
+        }
+        // A system that hung on close may have left non-daemon threads behind; do not wait for them.
+        System.exit(exitCode);
+    }
+
+    int run() {
+        log.info("Starting one broker process; {}", options);
+        // Weir and Kafka Streams share this JVM's class path, hence one rocksdbjni for both.
+        RocksDB.loadLibrary();
+        log.info("rocksdbjni {} (Weir and Kafka Streams alike)", RocksDB.rocksdbVersion());
+        try (ChildProcessKafka kafka = ChildProcessKafka.builder().nodes(1).start();
+                KafkaTestClient client = KafkaTestClient.connect(kafka.bootstrapServers())) {
+            Inputs inputs = new Inputs(client, new Workload(client));
+            boolean allOk = true;
+            for (Scenario scenario : options.workloads()) {
+                allOk &= run(scenario, client, inputs);
+            }
+            return allOk ? 0 : 1;
+        }
+    }
+
+    /** One workload: warm-up, measured runs, summaries. Returns whether every measured run succeeded. */
+    private boolean run(Scenario scenario, KafkaTestClient client, Inputs inputs) {
+        List<Configuration> configurations = configurations(scenario);
+        Job job;
+        if (scenario.kind() == Scenario.Kind.RESTORE) {
+            InputTopic empty = inputs.only(0, scenario.distinctKeys());
+            if (options.restoreWarmupKeys() > 0) {
+                warmUp(client, new RestoreJob(inputs.workload(), scenario, empty, options.restoreWarmupKeys()),
+                        configurations);
+            }
+            job = new RestoreJob(inputs.workload(), scenario, empty, options.restoreKeys());
+        } else {
+            if (options.warmupRecords() > 0) {
+                // Only the warm-up input (and a main input the previous workload left) is kept meanwhile.
+                InputTopic warmup = inputs.only(options.warmupRecords(), scenario.distinctKeys(),
+                        options.records());
+                warmUp(client, new ProcessingJob(client.admin(), scenario, warmup, verifier(client)), configurations);
+            }
+            // The warm-up input is deleted to free the broker's disk.
+            InputTopic input = inputs.only(options.records(), scenario.distinctKeys());
+            job = new ProcessingJob(client.admin(), scenario, input, verifier(client));
+        }
+        List<RunResult> results = measure(new RunExecutor(client, job, options.runTimeout(job.records())),
+                configurations);
+        for (Guarantee guarantee : scenario.guarantees()) {
+            report.summary(Summary.of(scenario, guarantee, job.records(), results));
+        }
+        return results.stream().allMatch(RunResult::ok);
+    }
+
+    /** Every configuration once, unreported. */
+    private void warmUp(KafkaTestClient client, Job job, List<Configuration> configurations) {
+        log.info("Warm-up of {}: every configuration once over {} records", job.scenario().label(), job.records());
+        RunExecutor executor = new RunExecutor(client, job, options.runTimeout(job.records()));
+        for (Configuration c : configurations) {
+            RunResult r = executor.execute(c.system(), c.guarantee(), 0);
+            if (!r.ok()) {
+                log.warn("Warm-up of {} {} {} failed: {}", job.scenario().label(), c.system().name(),
+                        c.guarantee().label(), r.error().get());
+            }
+        }
+    }
+
+    private Optional<OutputVerifier> verifier(KafkaTestClient client) {
+        return options.verify() ? Optional.of(new OutputVerifier(client.bootstrapServers())) : Optional.empty();
+    }
+
+    private List<RunResult> measure(RunExecutor executor, List<Configuration> configurations) {
+        List<RunResult> results = new ArrayList<>();
+        for (int run = 1; run <= options.runs(); run++) {
+            for (int i = 0; i < configurations.size(); i++) {
+                // Rotate the order by one each repetition: no configuration always runs first or last.
+                Configuration c = configurations.get((i + run - 1) % configurations.size());
+                RunResult result = executor.execute(c.system(), c.guarantee(), run);
+                report.run(result);
+                results.add(result);
+            }
+        }
+        return results;
+    }
+
+    /** Each guarantee of the workload with each system that runs it (the bare loop: stateless map only). */
+    private List<Configuration> configurations(Scenario scenario) {
+        List<Configuration> all = new ArrayList<>();
+        for (Guarantee guarantee : scenario.guarantees()) {
+            for (SystemUnderTest system : systems) {
+                if (scenario.hasBare() || !system.name().equals("bare")) {
+                    all.add(new Configuration(system, guarantee));
+                }
+            }
+        }
+        return all;
+    }
+
+    /** One system under one guarantee. */
+    private record Configuration(SystemUnderTest system, Guarantee guarantee) {
+    }
+
+    /**
+     * The input topics on the broker, named by size and key count: a workload asks for the ones it
+     * needs, and every other is deleted, so the broker holds at most a warm-up and a main input
+     * (count-10k reuses the stateless map's input: the same records over the same 10,000 keys).
+     */
+    private static final class Inputs {
+        private final KafkaTestClient client;
+        private final Workload workload;
+        private final Map<String, InputTopic> topics = new HashMap<>();
+
+        Inputs(KafkaTestClient client, Workload workload) {
+            this.client = client;
+            this.workload = workload;
+        }
+
+        Workload workload() {
+            return workload;
+        }
+
+        /**
+         * The input of {@code records} records over {@code keys} keys, written if need be; every
+         * input other than it and those of {@code alsoKeep} records (same keys) is deleted first.
+         */
+        InputTopic only(long records, int keys, long... alsoKeep) {
+            Set<String> keep = new java.util.HashSet<>();
+            keep.add(name(records, keys));
+            for (long r : alsoKeep) {
+                keep.add(name(r, keys));
+            }
+            for (String name : List.copyOf(topics.keySet())) {
+                if (!keep.contains(name)) {
+                    client.deleteTopic(name);
+                    topics.remove(name);
+                }
+            }
+            return topics.computeIfAbsent(name(records, keys), n -> workload.create(n, records, keys));
+        }
+
+        private static String name(long records, int keys) {
+            return "bench-input-" + keys + "-keys-" + records + "-records";
+        }
+    }
+}
