@@ -62,6 +62,9 @@ public final class ClientConfigs {
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
         c.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
         c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 << 20);
+        // A restore always has data until its end; a long poll wait would only delay the next
+        // request on the same connection (offset look-ups queue behind it at the broker).
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, threadName(index) + "-restore-consumer");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -8,7 +8,10 @@ import io.weir.state.changelog.ChangelogRestorer;
 import io.weir.state.changelog.RestoreListener;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.slf4j.Logger;
@@ -36,6 +39,8 @@ final class StoreRestorer implements AutoCloseable {
     private final List<Task> pending = new ArrayList<>();
     private final Counter restored;
     private final AtomicLong remaining = new AtomicLong();
+    /** Offsets left per partition under restore, summed into {@code remaining}. */
+    private final Map<TopicPartition, Long> left = new HashMap<>();
     private KafkaConsumer<byte[], byte[]> consumer;
 
     StoreRestorer(ThreadContext ctx, int index, ThreadMetrics metrics) {
@@ -75,15 +80,26 @@ final class StoreRestorer implements AutoCloseable {
         // concluding the changelog was recreated and wiping the store.
         ChangelogRestorer restorer = new ChangelogRestorer(consumer(), Duration.ofMillis(100),
                 ctx.config().transactionTimeout().plusSeconds(5));
-        for (Task task : List.copyOf(pending)) {
+        // All pending stores together: one consumer fetches every changelog partition at once.
+        Map<TopicPartition, TaskStore> stores = new HashMap<>();
+        for (Task task : pending) {
             for (TaskStore store : task.stores().all()) {
                 if (store.changelog() != null) {
-                    restorer.restore(store.changelog(), store.committed(), new Progress(task + " / " + store.name()));
+                    stores.put(store.changelog(), store);
                 }
             }
-            task.finishRestoring();
-            pending.remove(task);
         }
+        Map<TopicPartition, io.weir.state.internal.BytesStore> bytes = new HashMap<>();
+        stores.forEach((tp, s) -> bytes.put(tp, s.committed()));
+        Map<TopicPartition, Progress> progress = new HashMap<>();
+        restorer.restoreAll(bytes, tp -> progress.computeIfAbsent(tp,
+                t -> new Progress(t, "store " + stores.get(t).name() + " from " + t)));
+        left.clear();
+        remaining.set(0);
+        for (Task task : pending) {
+            task.finishRestoring();
+        }
+        pending.clear();
         consumer.assign(List.of());
     }
 
@@ -104,43 +120,52 @@ final class StoreRestorer implements AutoCloseable {
 
     /** Feeds the meters and logs progress at most every few seconds. */
     private final class Progress implements RestoreListener {
+        private final TopicPartition tp;
         private final String what;
         private final long started = System.nanoTime();
         private long total;
         private long lastLog = System.nanoTime();
         private long counted;
 
-        Progress(String what) {
+        Progress(TopicPartition tp, String what) {
+            this.tp = tp;
             this.what = what;
         }
 
         @Override
         public void onStart(long startOffset, long endOffset) {
             total = Math.max(0, endOffset - startOffset);
-            remaining.set(total);
+            setLeft(total);
             if (total > 0) {
                 log.info("restoring {}: {} changelog offsets ({} to {})", what, total, startOffset, endOffset);
             }
         }
 
         @Override
-        public void onBatch(long restoredSoFar, long left) {
+        public void onBatch(long restoredSoFar, long offsetsLeft) {
             restored.increment(restoredSoFar - counted);
             counted = restoredSoFar;
-            remaining.set(left);
+            setLeft(offsetsLeft);
             long now = System.nanoTime();
             if (now - lastLog > PROGRESS_LOG_NANOS) {
                 lastLog = now;
                 double seconds = (now - started) / 1e9;
                 log.info("restoring {}: {}% ({} records, {} records/s)", what,
-                        total == 0 ? 100 : 100 * (total - left) / total, restoredSoFar, (long) (restoredSoFar / seconds));
+                        total == 0 ? 100 : 100 * (total - offsetsLeft) / total, restoredSoFar,
+                        (long) (restoredSoFar / seconds));
             }
         }
 
         @Override
         public void onDone(long count, long millis) {
             restored.increment(count - counted);
-            remaining.set(0);
+            counted = count;
+            setLeft(0);
+        }
+
+        private void setLeft(long value) {
+            left.put(tp, value);
+            remaining.set(left.values().stream().mapToLong(Long::longValue).sum());
         }
     }
 }

@@ -1,13 +1,17 @@
 package io.weir.state.changelog;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.OptionalLong;
 import java.util.Set;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,29 +80,136 @@ public final class ChangelogRestorer {
      * observed at the start (unless the changelog was empty and the store new).
      */
     public long restore(TopicPartition changelog, BytesStore store, RestoreListener listener) {
+        return restoreAll(Map.of(changelog, store), tp -> listener).get(changelog);
+    }
+
+    /**
+     * Restores several stores at once, each from its own changelog partition: one consumer fetches
+     * all the partitions together (the broker serves them in parallel, and no partition waits
+     * behind another's long poll), and each store's batches are applied on its own applier
+     * thread. Returns the records applied per partition.
+     */
+    public Map<TopicPartition, Long> restoreAll(Map<TopicPartition, BytesStore> stores,
+                                                Function<TopicPartition, RestoreListener> listeners) {
         long started = System.nanoTime();
-        consumer.assign(List.of(changelog));
-        long begin = consumer.beginningOffsets(Set.of(changelog)).get(changelog);
-        long end = endOffset(changelog);
-        long start = startOffset(changelog, store, begin);
-        if (start > end) {
-            end = awaitEndOffset(changelog, start, end);
+        Map<TopicPartition, Long> restored = new HashMap<>();
+        if (stores.isEmpty()) {
+            return restored;
+        }
+        consumer.assign(stores.keySet());
+        Map<TopicPartition, Long> begins = consumer.beginningOffsets(stores.keySet());
+        Map<TopicPartition, Long> ends = consumer.endOffsets(stores.keySet());
+        // Valid positions and nothing fetched until each partition's start is known: a poll while
+        // waiting for an end offset must neither fetch nor trip over a missing position.
+        begins.forEach(consumer::seek);
+        consumer.pause(stores.keySet());
+        Map<TopicPartition, Progress> active = new HashMap<>();
+        for (Map.Entry<TopicPartition, BytesStore> e : stores.entrySet()) {
+            TopicPartition tp = e.getKey();
+            BytesStore store = e.getValue();
+            long begin = begins.get(tp);
+            long end = ends.get(tp);
+            long start = startOffset(tp, store, begin);
             if (start > end) {
-                log.warn("Store '{}': stored changelog offset {} is beyond the end {} of {} (topic recreated?); "
-                        + "wiping the store and restoring from the beginning", store.name(), start, end, changelog);
-                store.clear();
-                start = begin;
+                end = awaitEndOffset(tp, start, end);
+                if (start > end) {
+                    log.warn("Store '{}': stored changelog offset {} is beyond the end {} of {} (topic recreated?); "
+                            + "wiping the store and restoring from the beginning", store.name(), start, end, tp);
+                    store.clear();
+                    start = begin;
+                }
+            }
+            RestoreListener listener = listeners.apply(tp);
+            listener.onStart(start, end);
+            restored.put(tp, 0L);
+            if (start < end) {
+                consumer.seek(tp, start);
+                active.put(tp, new Progress(tp, store, listener, start, end));
+            } else {
+                listener.onDone(0, (System.nanoTime() - started) / 1_000_000);
             }
         }
-        listener.onStart(start, end);
-        long restored = start < end ? copy(changelog, store, start, end, listener) : 0;
-        long millis = (System.nanoTime() - started) / 1_000_000;
-        if (restored > 0 || start < end) {
-            log.info("Store '{}': restored {} records from {} (offsets {} to {}) in {} ms",
-                    store.name(), restored, changelog, start, end, millis);
+        consumer.resume(active.keySet());
+        try {
+            copy(active, restored, started);
+        } finally {
+            active.values().forEach(p -> p.applier.close());
         }
-        listener.onDone(restored, millis);
         return restored;
+    }
+
+    /** One partition under restore: its store, its end, and the batches on their way to the store. */
+    private static final class Progress {
+        final TopicPartition tp;
+        final BytesStore store;
+        final RestoreListener listener;
+        final long start;
+        final long end;
+        final BatchApplier applier;
+        final long[] applied = {0};
+        WriteBatch batch = new WriteBatch(1024);
+        long queued;
+        long appliedOffset;
+
+        Progress(TopicPartition tp, BytesStore store, RestoreListener listener, long start, long end) {
+            this.tp = tp;
+            this.store = store;
+            this.listener = listener;
+            this.start = start;
+            this.end = end;
+            this.applier = new BatchApplier(store);
+            this.appliedOffset = start;
+        }
+    }
+
+    /**
+     * Polls until every partition's position reaches its end, one store batch per partition and
+     * poll; batches are applied on the stores' applier threads while the next poll runs.
+     */
+    private void copy(Map<TopicPartition, Progress> active, Map<TopicPartition, Long> restored, long started) {
+        Map<TopicPartition, Progress> running = new HashMap<>(active);
+        while (!running.isEmpty()) {
+            ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout);
+            List<TopicPartition> done = new ArrayList<>();
+            for (Progress p : running.values()) {
+                List<ConsumerRecord<byte[], byte[]>> list = records.records(p.tp);
+                for (int i = 0, n = list.size(); i < n; i++) {
+                    ConsumerRecord<byte[], byte[]> record = list.get(i);
+                    if (record.key() == null) {
+                        log.warn("Store '{}': skipping a changelog record without key at {}-{}",
+                                p.store.name(), p.tp, record.offset());
+                        continue;
+                    }
+                    p.batch.put(record.key(), record.value());
+                }
+                long position = consumer.position(p.tp);
+                // Apply also when only markers or aborted records were passed, so the stored offset
+                // moves past them and the next restore does not read them again.
+                if (!p.batch.isEmpty() || position > p.appliedOffset) {
+                    p.queued += p.batch.size();
+                    long soFar = p.queued;
+                    long remaining = Math.max(0, p.end - position);
+                    p.batch = p.applier.submit(p.batch, position, () -> {
+                        p.applied[0] = soFar;
+                        p.listener.onBatch(soFar, remaining);
+                    });
+                    p.appliedOffset = position;
+                }
+                if (position >= p.end) {
+                    done.add(p.tp);
+                }
+            }
+            for (TopicPartition tp : done) {
+                Progress p = running.remove(tp);
+                consumer.pause(List.of(tp));
+                p.applier.drain();
+                long millis = (System.nanoTime() - started) / 1_000_000;
+                restored.put(tp, p.applied[0]);
+                log.info("Store '{}': restored {} records from {} (offsets {} to {}) in {} ms",
+                        p.store.name(), p.applied[0], tp, p.start, p.end, millis);
+                p.listener.onDone(p.applied[0], millis);
+            }
+        }
     }
 
     /** Where to start: the stored offset, or the beginning for a new store or one the log has outrun. */
@@ -120,17 +231,11 @@ public final class ChangelogRestorer {
 
     private long awaitEndOffset(TopicPartition changelog, long stored, long end) {
         long deadline = System.nanoTime() + endOffsetGrace.toNanos();
-        // Paused, a poll fetches nothing: it waits, and stays interruptible by wakeup(). A valid
-        // position keeps a consumer without offset reset policy from failing on the poll.
-        consumer.seek(changelog, end);
-        consumer.pause(List.of(changelog));
-        try {
-            while (end < stored && System.nanoTime() - deadline < 0) {
-                consumer.poll(END_OFFSET_RECHECK);
-                end = endOffset(changelog);
-            }
-        } finally {
-            consumer.resume(List.of(changelog));
+        // Every partition is paused here, so a poll fetches nothing: it waits, and stays
+        // interruptible by wakeup().
+        while (end < stored && System.nanoTime() - deadline < 0) {
+            consumer.poll(END_OFFSET_RECHECK);
+            end = endOffset(changelog);
         }
         return end;
     }
@@ -138,47 +243,5 @@ public final class ChangelogRestorer {
     private long endOffset(TopicPartition changelog) {
         Map<TopicPartition, Long> ends = consumer.endOffsets(Set.of(changelog));
         return ends.get(changelog);
-    }
-
-    /**
-     * Polls from {@code start} until the position reaches {@code end}, one store batch per poll;
-     * batches are applied on a second thread while the next poll runs, the last one before return.
-     */
-    private long copy(TopicPartition changelog, BytesStore store, long start, long end, RestoreListener listener) {
-        consumer.seek(changelog, start);
-        long[] restored = {0};
-        long queued = 0;
-        long position = start;
-        long applied = start;
-        WriteBatch batch = new WriteBatch(1024);
-        try (BatchApplier applier = new BatchApplier(store)) {
-            while (position < end) {
-                List<ConsumerRecord<byte[], byte[]>> records = consumer.poll(pollTimeout).records(changelog);
-                for (int i = 0, n = records.size(); i < n; i++) {
-                    ConsumerRecord<byte[], byte[]> record = records.get(i);
-                    if (record.key() == null) {
-                        log.warn("Store '{}': skipping a changelog record without key at {}-{}",
-                                store.name(), changelog, record.offset());
-                        continue;
-                    }
-                    batch.put(record.key(), record.value());
-                }
-                position = consumer.position(changelog);
-                // Apply also when only markers or aborted records were passed, so the stored offset
-                // moves past them and the next restore does not read them again.
-                if (!batch.isEmpty() || position > applied) {
-                    queued += batch.size();
-                    long soFar = queued;
-                    long remaining = Math.max(0, end - position);
-                    batch = applier.submit(batch, position, () -> {
-                        restored[0] = soFar;
-                        listener.onBatch(soFar, remaining);
-                    });
-                    applied = position;
-                }
-            }
-            applier.drain();
-        }
-        return restored[0];
     }
 }
