@@ -7,6 +7,7 @@ import io.weir.processor.ProcessorContext;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.processor.Record;
 import io.weir.state.KeyValueStore;
+import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BinaryOperator;
@@ -27,7 +28,8 @@ final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, VA>, Comm
 
     private final String storeName;
     private final Step<K, V, VA> step;
-    private final Map<K, Record<K, VA>> changed = new LinkedHashMap<>();
+    /** Changed keys, in the order they first changed; byte[] keys are wrapped to compare by content. */
+    private final Map<Object, Record<K, VA>> changed = new LinkedHashMap<>();
     private ProcessorContext<K, VA> context;
     private KeyValueStore<K, VA> store;
 
@@ -64,7 +66,7 @@ final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, VA>, Comm
         }
         VA updated = step.apply(key, record.value(), store.get(key));
         store.put(key, updated);
-        changed.put(key, record.withValue(updated));
+        changed.put(key instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : key, record.withValue(updated));
     }
 
     @Override

@@ -1,0 +1,157 @@
+package io.weir.internal.dsl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.processor.Cancellable;
+import io.weir.processor.Processor;
+import io.weir.processor.ProcessorContext;
+import io.weir.processor.Punctuator;
+import io.weir.processor.Record;
+import io.weir.processor.TaskId;
+import io.weir.state.Entry;
+import io.weir.state.KeyValueIterator;
+import io.weir.state.KeyValueStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AggregateProcessorTest {
+
+    /** A store keyed by content for byte[] keys, and a context that collects forwarded records. */
+    private static final class Harness<K, VA> implements ProcessorContext<K, VA> {
+        final List<Record<K, VA>> forwarded = new ArrayList<>();
+        final Map<String, VA> data = new HashMap<>();
+
+        @Override
+        public void forward(Record<? extends K, ? extends VA> record) {
+            @SuppressWarnings("unchecked")
+            Record<K, VA> r = (Record<K, VA>) record;
+            forwarded.add(r);
+        }
+
+        @Override
+        public void forward(Record<? extends K, ? extends VA> record, String childName) {
+            forward(record);
+        }
+
+        @Override
+        public Cancellable schedule(Duration interval, Punctuator punctuator) {
+            return () -> { };
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <S> S getStateStore(String name) {
+            return (S) new KeyValueStore<K, VA>() {
+                private String k(K key) {
+                    return key instanceof byte[] b ? new String(b) : String.valueOf(key);
+                }
+
+                @Override
+                public void put(K key, VA value) {
+                    data.put(k(key), value);
+                }
+
+                @Override
+                public VA putIfAbsent(K key, VA value) {
+                    return data.putIfAbsent(k(key), value);
+                }
+
+                @Override
+                public void putAll(List<Entry<K, VA>> entries) {
+                    entries.forEach(e -> put(e.key(), e.value()));
+                }
+
+                @Override
+                public VA delete(K key) {
+                    return data.remove(k(key));
+                }
+
+                @Override
+                public String name() {
+                    return name;
+                }
+
+                @Override
+                public VA get(K key) {
+                    return data.get(k(key));
+                }
+
+                @Override
+                public KeyValueIterator<K, VA> range(K from, K to) {
+                    throw new AssertionError("not used");
+                }
+
+                @Override
+                public KeyValueIterator<K, VA> reverseRange(K from, K to) {
+                    throw new AssertionError("not used");
+                }
+
+                @Override
+                public KeyValueIterator<K, VA> prefixScan(byte[] keyPrefix) {
+                    throw new AssertionError("not used");
+                }
+
+                @Override
+                public KeyValueIterator<K, VA> all() {
+                    throw new AssertionError("not used");
+                }
+
+                @Override
+                public KeyValueIterator<K, VA> reverseAll() {
+                    throw new AssertionError("not used");
+                }
+
+                @Override
+                public long approximateNumEntries() {
+                    return data.size();
+                }
+            };
+        }
+
+        @Override
+        public TaskId taskId() {
+            return new TaskId(0, 0);
+        }
+
+        @Override
+        public String applicationId() {
+            return "app";
+        }
+
+        @Override
+        public long currentWallClockTime() {
+            return 0;
+        }
+    }
+
+    @Test
+    void aHotKeyIsForwardedOncePerCommitWithItsLatestValueEvenForByteArrayKeys() {
+        Harness<byte[], Long> h = new Harness<>();
+        Processor<byte[], String, byte[], Long> p = AggregateProcessor.<byte[], String>counting("counts").get();
+        p.init(h);
+        for (int i = 0; i < 5; i++) {
+            p.process(new Record<>("hot".getBytes(), "x", i));   // a fresh array each time, as from a consumer
+        }
+        p.process(new Record<>("cold".getBytes(), "x", 9));
+        ((AggregateProcessor<?, ?, ?>) p).beforeCommit();
+        assertThat(h.forwarded).extracting(Record::value).containsExactly(5L, 1L);
+        assertThat(h.forwarded.get(0).timestamp()).isEqualTo(4);
+        ((AggregateProcessor<?, ?, ?>) p).beforeCommit();
+        assertThat(h.forwarded).hasSize(2);
+    }
+
+    @Test
+    void anAbortDropsTheHeldBackUpdates() {
+        Harness<String, Long> h = new Harness<>();
+        Processor<String, String, String, Long> p = AggregateProcessor.<String, String>counting("counts").get();
+        p.init(h);
+        p.process(new Record<>("k", "x", 1));
+        ((AggregateProcessor<?, ?, ?>) p).afterAbort();
+        ((AggregateProcessor<?, ?, ?>) p).beforeCommit();
+        assertThat(h.forwarded).isEmpty();
+    }
+}
