@@ -70,6 +70,7 @@ public final class WeirConfig {
     private final long stateCacheMaxBytes;
     private final long rocksDbMemoryBytes;
     private final Duration stateFlushInterval;
+    private final long storeReadCacheBytes;
     private final Map<String, Object> consumerOverrides;
     private final Map<String, Object> producerOverrides;
     private final Map<String, Object> adminOverrides;
@@ -98,6 +99,7 @@ public final class WeirConfig {
         this.stateCacheMaxBytes = parseOrDefault(Settings.STATE_CACHE_MAX_BYTES);
         this.rocksDbMemoryBytes = parseOrDefault(Settings.ROCKSDB_MEMORY_BYTES);
         this.stateFlushInterval = Duration.ofMillis(parseOrDefault(Settings.STATE_FLUSH_INTERVAL_MS));
+        this.storeReadCacheBytes = parseOrDefault(Settings.STORE_READ_CACHE_BYTES);
         this.consumerOverrides = clientOverrides("consumer.", ConsumerConfig.configNames());
         this.producerOverrides = clientOverrides("producer.", ProducerConfig.configNames());
         this.adminOverrides = clientOverrides("admin.", AdminClientConfig.configNames());
@@ -182,6 +184,11 @@ public final class WeirConfig {
     /** Memory budget shared by all RocksDB stores of the instance. */
     public long rocksDbMemoryBytes() {
         return rocksDbMemoryBytes;
+    }
+
+    /** Heap each store of each task keeps for committed entries it read or wrote. */
+    public long storeReadCacheBytes() {
+        return storeReadCacheBytes;
     }
 
     /** How often stores flush to local disk. */

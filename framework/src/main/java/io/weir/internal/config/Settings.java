@@ -71,12 +71,16 @@ public final class Settings {
     public static final Setting<Long> STATE_FLUSH_INTERVAL_MS = new Setting<>("state.flush.interval.ms", "10000",
             Setting.longAtLeast(1), "how often stores flush to local disk; bounds the changelog tail a crash replays");
 
+    public static final Setting<Long> STORE_READ_CACHE_BYTES = new Setting<>("store.read.cache.bytes", "4194304",
+            Setting.longAtLeast(0), "committed entries each store of each task keeps on the heap for reads (0: none)");
+
     /** All settings by name, in documentation order. */
     public static final Map<String, Setting<?>> ALL = index(APPLICATION_ID, BOOTSTRAP_SERVERS,
             PROCESSING_GUARANTEE, NUM_STREAM_THREADS, COMMIT_INTERVAL_MS, STATE_DIR, INSTANCE_ID,
             SHUTDOWN_TIMEOUT_MS, ERROR_MODE, DEAD_LETTER_TOPIC, DEAD_LETTER_MAX_MESSAGE_BYTES,
             BUFFERED_RECORDS_PER_PARTITION, POLL_MS, TRANSACTION_TIMEOUT_MS, COMMIT_RETRY_TIMEOUT_MS,
-            INTERNAL_TOPIC_REPLICATION_FACTOR, STATE_CACHE_MAX_BYTES, ROCKSDB_MEMORY_BYTES, STATE_FLUSH_INTERVAL_MS);
+            INTERNAL_TOPIC_REPLICATION_FACTOR, STATE_CACHE_MAX_BYTES, ROCKSDB_MEMORY_BYTES, STATE_FLUSH_INTERVAL_MS,
+            STORE_READ_CACHE_BYTES);
 
     private static Map<String, Setting<?>> index(Setting<?>... settings) {
         Map<String, Setting<?>> m = new LinkedHashMap<>();

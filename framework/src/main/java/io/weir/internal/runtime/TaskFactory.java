@@ -45,7 +45,8 @@ final class TaskFactory {
         Subtopology st = model.subtopologies().get(id.subtopology());
         TaskContext context = new TaskContext(id, ctx.config().applicationId(), new Punctuations());
         TaskStores stores = TaskStores.open(model.storesOf(st), id, ctx.instanceDir().resolve(id.toString()),
-                ctx.config().applicationId(), ctx.rocksDb(), ctx.config().stateFlushInterval());
+                ctx.config().applicationId(), ctx.rocksDb(), ctx.config().stateFlushInterval(),
+                ctx.config().storeReadCacheBytes());
         try {
             Map<String, Node> nodes = instantiate(st, context, stores.typedByName());
             java.util.function.Function<String, SourceNode> sources = topic -> {

@@ -39,10 +39,10 @@ public final class TaskStore {
     private final AtomicLong lastChangelogOffset = new AtomicLong(-1);
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    TaskStore(StoreSpec spec, BytesStore committed, TopicPartition changelog) {
+    TaskStore(StoreSpec spec, BytesStore committed, TopicPartition changelog, long readCacheBytes) {
         this.spec = spec;
         this.committed = committed;
-        this.pending = new PendingStore(committed);
+        this.pending = new PendingStore(committed, readCacheBytes);
         this.ttl = spec.ttl() == null ? null : new TtlStore(pending, spec.ttl(), System::currentTimeMillis);
         BytesMap view = ttl != null ? ttl : pending;
         this.typed = new TypedKeyValueStore(spec.name(), changelog == null ? spec.name() : changelog.topic(), view,

@@ -41,13 +41,15 @@ public final class TaskStores {
 
     /** Opens the stores of a task under {@code <taskDir>/<store>}. */
     public static TaskStores open(List<StoreSpec> specs, TaskId task, Path taskDir, String applicationId,
-                                  RocksDbResources resources, java.time.Duration flushInterval) {
+                                  RocksDbResources resources, java.time.Duration flushInterval,
+                                  long readCacheBytes) {
         Map<String, TaskStore> opened = new LinkedHashMap<>();
         try {
             for (StoreSpec spec : specs) {
                 TopicPartition changelog = spec.logged()
                         ? new TopicPartition(spec.changelogTopic(applicationId), task.partition()) : null;
-                opened.put(spec.name(), new TaskStore(spec, openBytes(spec, taskDir, resources), changelog));
+                opened.put(spec.name(), new TaskStore(spec, openBytes(spec, taskDir, resources), changelog,
+                        readCacheBytes));
             }
         } catch (RuntimeException e) {
             opened.values().forEach(TaskStore::close);

@@ -38,10 +38,21 @@ public final class PendingStore implements BytesMap {
     private final BytesStore store;
     private final NavigableMap<byte[], byte[]> pending = new TreeMap<>(ByteKeys.ORDER);
     private long pendingBytes;
+    private final ReadCache committedCache;
 
     /** Pending writes over {@code store}; the store stays owned (and closed) by the caller. */
     public PendingStore(BytesStore store) {
+        this(store, 0);
+    }
+
+    /**
+     * As {@link #PendingStore(BytesStore)}, keeping up to {@code readCacheBytes} of committed
+     * entries (least recently used out first) so hot keys are read from the heap, not the store,
+     * in the following commit intervals too.
+     */
+    public PendingStore(BytesStore store, long readCacheBytes) {
         this.store = store;
+        this.committedCache = new ReadCache(readCacheBytes);
     }
 
     static boolean isTombstone(byte[] value) {
@@ -74,7 +85,16 @@ public final class PendingStore implements BytesMap {
         if (value != null) {
             return value == TOMBSTONE ? null : value;
         }
-        return store.get(key);
+        if (!committedCache.enabled()) {
+            return store.get(key);
+        }
+        byte[] cached = committedCache.get(key);
+        if (cached != null) {
+            return cached == TOMBSTONE ? null : cached;
+        }
+        byte[] committed = store.get(key);
+        committedCache.put(key, committed == null ? TOMBSTONE : committed);
+        return committed;
     }
 
     @Override
@@ -126,6 +146,12 @@ public final class PendingStore implements BytesMap {
         WriteBatch batch = new WriteBatch(pending.size());
         forEachPending(batch::put);
         store.apply(batch, changelogOffset);
+        if (committedCache.enabled()) {
+            // What was just committed is what the store now holds: keep it for the next reads.
+            for (Map.Entry<byte[], byte[]> e : pending.entrySet()) {
+                committedCache.put(e.getKey(), e.getValue());
+            }
+        }
         abort();
     }
 
