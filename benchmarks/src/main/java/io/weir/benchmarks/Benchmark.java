@@ -1,6 +1,7 @@
 package io.weir.benchmarks;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -9,6 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
 import org.rocksdb.RocksDB;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +32,10 @@ import io.weir.testkit.KafkaTestClient;
  * JSON lines (one per run, then one summary per workload and guarantee with medians); progress and
  * logs go to stderr. The exit code is 1 if any measured run failed.
  *
+ * <p>The process workloads ({@code extras}: restart-1m, memory-10m) run the systems in child JVMs
+ * ({@link ChildCountRunner}), each run with an input of its own and no warm-up (every run starts
+ * fresh processes); memory-10m runs once.
+ *
  * <p>The broker runs in a separate process so that its CPU and GC are not charged to the system
  * under test's JVM, although on a small machine they still share cores.
  */
@@ -36,8 +43,12 @@ public final class Benchmark {
 
     private static final Logger log = LoggerFactory.getLogger(Benchmark.class);
 
+    private static final String RESTART_INSTANCE_ID = "bench-restart";
+    private static final Duration RESTART_SESSION_TIMEOUT = Duration.ofSeconds(10);
+
     private final BenchmarkOptions options;
     private final JsonReport report;
+
     private final List<SystemUnderTest> systems = List.of(new WeirRunner(), new KafkaStreamsRunner(), new BareLoop());
 
     Benchmark(BenchmarkOptions options, PrintStream out) {
@@ -90,28 +101,46 @@ public final class Benchmark {
     private boolean run(Scenario scenario, KafkaTestClient client, Inputs inputs) {
         List<Configuration> configurations = configurations(scenario);
         Job job;
-        if (scenario.kind() == Scenario.Kind.RESTORE) {
-            InputTopic empty = inputs.only(0, scenario.distinctKeys());
-            if (options.restoreWarmupKeys() > 0) {
-                warmUp(client, new RestoreJob(inputs.workload(), scenario, empty, options.restoreWarmupKeys()),
-                        configurations);
+        int runs = options.runs();
+        switch (scenario.kind()) {
+            case RESTORE -> {
+                InputTopic empty = inputs.only(0, scenario.distinctKeys());
+                if (options.restoreWarmupKeys() > 0) {
+                    warmUp(client, new RestoreJob(inputs.workload(), scenario, empty, options.restoreWarmupKeys()),
+                            configurations);
+                }
+                job = new RestoreJob(inputs.workload(), scenario, empty, options.restoreKeys());
             }
-            job = new RestoreJob(inputs.workload(), scenario, empty, options.restoreKeys());
-        } else {
-            if (options.warmupRecords() > 0) {
-                // Only the warm-up input (and a main input the previous workload left) is kept meanwhile.
-                InputTopic warmup = inputs.only(options.warmupRecords(), scenario.distinctKeys(),
-                        options.records());
-                warmUp(client, new ProcessingJob(client.admin(), scenario, warmup, verifier(client)), configurations);
+            // Each run starts fresh processes, so there is no JIT to warm up; each writes its own input.
+            case RESTART -> {
+                inputs.deleteAll();
+                job = new RestartJob(client, inputs.workload(), scenario, options.keys(scenario),
+                        options.restartTrickle());
             }
-            // The warm-up input is deleted to free the broker's disk.
-            InputTopic input = inputs.only(options.records(), scenario.distinctKeys());
-            job = new ProcessingJob(client.admin(), scenario, input, verifier(client));
+            case MEMORY -> {
+                inputs.deleteAll();
+                job = new MemoryJob(client, inputs.workload(), scenario, options.keys(scenario));
+                runs = 1; // one peak against one bound: the workload is long and its figure is not a median
+            }
+            default -> {
+                if (options.warmupRecords() > 0) {
+                    // Only the warm-up input (and a main input the previous workload left) is kept meanwhile.
+                    InputTopic warmup = inputs.only(options.warmupRecords(), scenario.distinctKeys(),
+                            options.records());
+                    warmUp(client, new ProcessingJob(client.admin(), scenario, warmup, verifier(client)),
+                            configurations);
+                }
+                // The warm-up input is deleted to free the broker's disk.
+                InputTopic input = inputs.only(options.records(), scenario.distinctKeys());
+                job = new ProcessingJob(client.admin(), scenario, input, verifier(client));
+            }
         }
         List<RunResult> results = measure(new RunExecutor(client, job, options.runTimeout(job.records())),
-                configurations);
-        for (Guarantee guarantee : scenario.guarantees()) {
-            report.summary(Summary.of(scenario, guarantee, job.records(), results));
+                configurations, runs);
+        if (scenario.kind() != Scenario.Kind.MEMORY) {
+            for (Guarantee guarantee : scenario.guarantees()) {
+                report.summary(Summary.of(scenario, guarantee, job.records(), results));
+            }
         }
         return results.stream().allMatch(RunResult::ok);
     }
@@ -133,9 +162,9 @@ public final class Benchmark {
         return options.verify() ? Optional.of(new OutputVerifier(client.bootstrapServers())) : Optional.empty();
     }
 
-    private List<RunResult> measure(RunExecutor executor, List<Configuration> configurations) {
+    private List<RunResult> measure(RunExecutor executor, List<Configuration> configurations, int runs) {
         List<RunResult> results = new ArrayList<>();
-        for (int run = 1; run <= options.runs(); run++) {
+        for (int run = 1; run <= runs; run++) {
             for (int i = 0; i < configurations.size(); i++) {
                 // Rotate the order by one each repetition: no configuration always runs first or last.
                 Configuration c = configurations.get((i + run - 1) % configurations.size());
@@ -147,17 +176,43 @@ public final class Benchmark {
         return results;
     }
 
-    /** Each guarantee of the workload with each system that runs it (the bare loop: stateless map only). */
+    /**
+     * Each guarantee of the workload with each system that runs it (the bare loop: stateless map
+     * only). Restart and memory run the systems in child processes: Weir and Kafka Streams, and Weir
+     * alone for memory.
+     */
     private List<Configuration> configurations(Scenario scenario) {
+        List<SystemUnderTest> candidates = switch (scenario.kind()) {
+            case RESTART -> List.of(restartProcess("weir"), restartProcess("kafka_streams"));
+            case MEMORY -> List.of(MemoryJob.system());
+            default -> systems;
+        };
         List<Configuration> all = new ArrayList<>();
         for (Guarantee guarantee : scenario.guarantees()) {
-            for (SystemUnderTest system : systems) {
+            for (SystemUnderTest system : candidates) {
                 if (scenario.hasBare() || !system.name().equals("bare")) {
                     all.add(new Configuration(system, guarantee));
                 }
             }
         }
         return all;
+    }
+
+    /**
+     * The restart workload's process of {@code system}: the same heap for both, the same session
+     * timeout (Weir's default, 10 s), and a fixed identity so that the restarted process is the same
+     * static group member and (exactly-once) the same transactional producer as the killed one: Weir's
+     * {@code instance.id}; Kafka Streams' {@code group.instance.id} (it appends the thread index) and
+     * its process id, which it keeps in the state directory.
+     */
+    private static SystemUnderTest restartProcess(String system) {
+        List<String> jvm = List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC");
+        String session = Long.toString(RESTART_SESSION_TIMEOUT.toMillis());
+        Map<String, String> settings = system.equals("weir")
+                ? Map.of("instance.id", RESTART_INSTANCE_ID, "consumer.session.timeout.ms", session)
+                : Map.of(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), RESTART_INSTANCE_ID,
+                        StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), session);
+        return new ChildCountRunner(system, jvm, settings);
     }
 
     /** One system under one guarantee. */
@@ -181,6 +236,14 @@ public final class Benchmark {
 
         Workload workload() {
             return workload;
+        }
+
+        /** Deletes every input (the restart and memory workloads write one per run). */
+        void deleteAll() {
+            for (String name : List.copyOf(topics.keySet())) {
+                client.deleteTopic(name);
+                topics.remove(name);
+            }
         }
 
         /**

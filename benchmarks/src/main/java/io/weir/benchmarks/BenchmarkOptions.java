@@ -3,32 +3,48 @@ package io.weir.benchmarks;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The command line: {@code --workload W} ({@code stateless-map} (default), {@code count-10k},
- * {@code count-1m}, {@code restore-1m}, {@code all}, or a comma-separated list), {@code --records N}
+ * {@code count-1m}, {@code restore-1m}, {@code all} (these four), {@code restart-1m},
+ * {@code memory-10m}, {@code extras} (these two), or a comma-separated list), {@code --records N}
  * (default 10,000,000), {@code --warmup-records N} (default 2,000,000; 0 skips the warm-up),
  * {@code --restore-keys N} (default 1,000,000: the changelog size of {@code restore-1m}),
  * {@code --restore-warmup-keys N} (default 100,000; 0 skips the restore warm-up), {@code --runs N}
  * (default 3), {@code --run-timeout-seconds N} (default 60 s plus 1 s per 10,000 records, i.e. a run
  * slower than 10k records/s times out) and {@code --verify} (after each run, read the output back
- * and check it; off the clock, but slow for large inputs). Both {@code --name value} and
- * {@code --name=value} work.
+ * and check it; off the clock, but slow for large inputs), {@code --keys N} (the distinct keys of
+ * {@code restart-1m} and {@code memory-10m}; default 1,000,000 and 10,000,000) and
+ * {@code --restart-trickle-seconds N} (default {@value #DEFAULT_RESTART_TRICKLE_SECONDS}: how long
+ * the restart's first process runs on under live traffic after processing its input, before the
+ * SIGKILL). Both
+ * {@code --name value} and {@code --name=value} work.
  */
 record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecords, long restoreKeys,
-        long restoreWarmupKeys, int runs, Optional<Duration> explicitRunTimeout, boolean verify) {
+        long restoreWarmupKeys, int runs, Optional<Duration> explicitRunTimeout, boolean verify,
+        OptionalLong explicitKeys, Duration restartTrickle) {
 
-    static final String USAGE = "usage: Benchmark [--workload stateless-map|count-10k|count-1m|restore-1m|all]"
-            + " [--records N] [--warmup-records N] [--restore-keys N] [--restore-warmup-keys N] [--runs N]"
-            + " [--run-timeout-seconds N] [--verify]";
+    static final long DEFAULT_RESTART_TRICKLE_SECONDS = 15;
+
+    static final String USAGE = "usage: Benchmark [--workload stateless-map|count-10k|count-1m|restore-1m|all"
+            + "|restart-1m|memory-10m|extras] [--records N] [--warmup-records N] [--restore-keys N]"
+            + " [--restore-warmup-keys N] [--runs N] [--run-timeout-seconds N] [--verify] [--keys N]"
+            + " [--restart-trickle-seconds N]";
 
     BenchmarkOptions {
         workloads = List.copyOf(workloads);
         if (workloads.isEmpty() || records <= 0 || warmupRecords < 0 || restoreKeys <= 0 || restoreWarmupKeys < 0
-                || runs <= 0 || explicitRunTimeout.filter(t -> t.isNegative() || t.isZero()).isPresent()) {
-            throw new IllegalArgumentException("records, restore keys, runs and the run timeout must be positive,"
-                    + " warm-up sizes not negative; " + USAGE);
+                || runs <= 0 || explicitRunTimeout.filter(t -> t.isNegative() || t.isZero()).isPresent()
+                || (explicitKeys.isPresent() && explicitKeys.getAsLong() <= 0) || restartTrickle.isNegative()) {
+            throw new IllegalArgumentException("records, restore keys, keys, runs and the run timeout must be"
+                    + " positive, warm-up sizes and the restart trickle time not negative; " + USAGE);
         }
+    }
+
+    /** The distinct keys of a restart or memory workload: {@code --keys}, or the scenario's own. */
+    long keys(Scenario scenario) {
+        return explicitKeys.isPresent() ? explicitKeys.getAsLong() : scenario.distinctKeys();
     }
 
     /** The run timeout for an input of {@code n} records: the one given, or one that scales with {@code n}. */
@@ -46,6 +62,8 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
         int runs = 3;
         Long timeoutSeconds = null;
         boolean verify = false;
+        Long keys = null;
+        long restartTrickle = DEFAULT_RESTART_TRICKLE_SECONDS;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.isBlank()) {
@@ -74,11 +92,14 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
                 case "--restore-warmup-keys" -> restoreWarmup = parseLong(name, value);
                 case "--runs" -> runs = Math.toIntExact(parseLong(name, value));
                 case "--run-timeout-seconds" -> timeoutSeconds = parseLong(name, value);
+                case "--keys" -> keys = parseLong(name, value);
+                case "--restart-trickle-seconds" -> restartTrickle = parseLong(name, value);
                 default -> throw new IllegalArgumentException("unknown option " + name + "; " + USAGE);
             }
         }
         return new BenchmarkOptions(workloads, records, warmup, restoreKeys, restoreWarmup, runs,
-                Optional.ofNullable(timeoutSeconds).map(Duration::ofSeconds), verify);
+                Optional.ofNullable(timeoutSeconds).map(Duration::ofSeconds), verify,
+                keys == null ? OptionalLong.empty() : OptionalLong.of(keys), Duration.ofSeconds(restartTrickle));
     }
 
     private static long parseLong(String name, String value) {

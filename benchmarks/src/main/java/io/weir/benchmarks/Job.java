@@ -1,36 +1,56 @@
 package io.weir.benchmarks;
 
+import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * What a {@link RunExecutor} times, per workload kind: the topic the system reads, the number of
- * records its throughput is counted over, what to prepare off the clock, and when the clock
+ * records (or keys) a run is counted over, what to prepare off the clock, and when the clock
  * stops. {@link ProcessingJob}: process an input (map, count); {@link RestoreJob}: restore a
- * changelog into an empty store.
+ * changelog into an empty store; {@link RestartJob}: restart a SIGKILLed process until its first
+ * new output; {@link MemoryJob}: count many keys while sampling the process's RSS.
+ *
+ * <p>A {@link RunExecutor} runs one run at a time, so a job may keep the state of the current run
+ * between {@link #prepare}, {@link #await} and {@link #details}.
  */
 interface Job {
 
     Scenario scenario();
 
-    /** The topic the system under test consumes. */
-    InputTopic input();
+    /** The topic the system under test consumes in the run of {@code applicationId}. */
+    String inputTopic(String applicationId);
 
-    /** The records a run's throughput is counted over. */
+    /** The records (restore, restart, memory: keys) a run is counted over. */
     long records();
 
-    /** Off the clock, before the system starts, under the run's application id. */
-    default void prepare(String applicationId) {
+    /**
+     * Off the clock, before the timed start of {@code system}, with the run's topics and state
+     * directory; {@code timeout} bounds what the job runs itself (the restart's first process).
+     */
+    default void prepare(RunSpec spec, SystemUnderTest system, Duration timeout) throws Exception {
     }
 
     /**
-     * Returns when the timed work is done.
+     * Returns when the timed work is done, with the {@link System#nanoTime()} at which the clock
+     * stops: usually the moment of return; a job may wait on for something untimed afterwards and
+     * return an earlier moment. {@code startedNanos} is when the clock started.
      *
      * @throws IllegalStateException if the system fails or {@code deadlineNanos} passes first
      */
-    void await(RunSpec spec, SystemUnderTest.Running running, long deadlineNanos) throws InterruptedException;
+    long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
+            throws InterruptedException;
 
     /** Off the clock, after the system stopped: what is wrong with the output, or empty. */
     default Optional<String> verify(RunSpec spec) {
         return Optional.empty();
+    }
+
+    /**
+     * Off the clock, after the run (also a failed one): the run's further measurements, in the
+     * order of its JSON line (numbers, booleans or null), and the end of the job's per-run state.
+     */
+    default Map<String, Object> details(RunSpec spec) {
+        return Map.of();
     }
 }

@@ -1,6 +1,7 @@
 package io.weir.benchmarks;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,7 +24,8 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  * {@code exactly_once_v2} or {@code at_least_once}, and the shared producer and consumer settings
  * passed with the {@code producer.} and {@code consumer.} prefixes. Everything else keeps Kafka
  * Streams' defaults: the 10 MB record cache ({@code statestore.cache.max.bytes}) and RocksDB
- * stores with Kafka Streams' own RocksDB options.
+ * stores with Kafka Streams' own RocksDB options. {@link #KafkaStreamsRunner(Map)} adds settings on
+ * top (the restart workload's child process: {@code group.instance.id}, session timeout).
  *
  * <ul>
  *   <li>map: {@code stream → mapValues → to};</li>
@@ -39,6 +41,17 @@ final class KafkaStreamsRunner implements SystemUnderTest {
 
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
+    private final Map<String, Object> extraSettings;
+
+    KafkaStreamsRunner() {
+        this(Map.of());
+    }
+
+    /** With Kafka Streams settings applied after (and over) the benchmark's. */
+    KafkaStreamsRunner(Map<String, Object> extraSettings) {
+        this.extraSettings = Map.copyOf(extraSettings);
+    }
+
     @Override
     public String name() {
         return "kafka_streams";
@@ -52,7 +65,7 @@ final class KafkaStreamsRunner implements SystemUnderTest {
         switch (spec.scenario().kind()) {
             case MAP -> input.mapValues(v -> ValueTransform.apply(v))
                     .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-            case COUNT -> input.groupByKey()
+            case COUNT, RESTART, MEMORY -> input.groupByKey()
                     .count(Materialized.as(Scenario.COUNT_STORE))
                     .toStream()
                     .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.Long()));
@@ -113,7 +126,7 @@ final class KafkaStreamsRunner implements SystemUnderTest {
         };
     }
 
-    private static Properties settings(RunSpec spec) {
+    private Properties settings(RunSpec spec) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, spec.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, spec.bootstrapServers());
@@ -124,6 +137,7 @@ final class KafkaStreamsRunner implements SystemUnderTest {
         p.put(StreamsConfig.STATE_DIR_CONFIG, spec.stateDir().toString());
         ClientSettings.producer().forEach((k, v) -> p.put(StreamsConfig.producerPrefix(k), v));
         ClientSettings.consumer().forEach((k, v) -> p.put(StreamsConfig.consumerPrefix(k), v));
+        p.putAll(extraSettings);
         return p;
     }
 }

@@ -17,7 +17,7 @@ final class ProcessingJob implements Job {
     private final Optional<OutputVerifier> verifier;
 
     ProcessingJob(Admin admin, Scenario scenario, InputTopic input, Optional<OutputVerifier> verifier) {
-        if (scenario.kind() == Scenario.Kind.RESTORE) {
+        if (scenario.kind() != Scenario.Kind.MAP && scenario.kind() != Scenario.Kind.COUNT) {
             throw new IllegalArgumentException(scenario.label() + " is not a processing workload");
         }
         this.scenario = scenario;
@@ -33,8 +33,8 @@ final class ProcessingJob implements Job {
     }
 
     @Override
-    public InputTopic input() {
-        return input;
+    public String inputTopic(String applicationId) {
+        return input.name();
     }
 
     @Override
@@ -43,9 +43,10 @@ final class ProcessingJob implements Job {
     }
 
     @Override
-    public void await(RunSpec spec, SystemUnderTest.Running running, long deadlineNanos)
+    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
             throws InterruptedException {
         probe.await(spec.applicationId(), spec.outputTopic(), Workload.PARTITIONS, running, deadlineNanos);
+        return System.nanoTime();
     }
 
     @Override

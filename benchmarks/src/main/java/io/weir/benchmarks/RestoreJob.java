@@ -37,8 +37,8 @@ final class RestoreJob implements Job {
     }
 
     @Override
-    public InputTopic input() {
-        return emptyInput;
+    public String inputTopic(String applicationId) {
+        return emptyInput.name();
     }
 
     @Override
@@ -47,12 +47,12 @@ final class RestoreJob implements Job {
     }
 
     @Override
-    public void prepare(String applicationId) {
-        workload.createChangelog(scenario.changelogTopic(applicationId), keys);
+    public void prepare(RunSpec spec, SystemUnderTest system, Duration timeout) {
+        workload.createChangelog(scenario.changelogTopic(spec.applicationId()), keys);
     }
 
     @Override
-    public void await(RunSpec spec, SystemUnderTest.Running running, long deadlineNanos)
+    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
             throws InterruptedException {
         long restored = 0;
         while (true) {
@@ -63,7 +63,7 @@ final class RestoreJob implements Job {
             }
             restored = running.restoredRecords();
             if (restored >= keys) {
-                return;
+                return System.nanoTime();
             }
             if (System.nanoTime() - deadlineNanos > 0) {
                 throw new IllegalStateException("timed out after restoring " + restored + " of " + keys + " records");

@@ -24,11 +24,12 @@ import io.weir.testkit.KafkaTestClient;
  *
  * <p>Each run gets a fresh output topic, a fresh group (application) id and a fresh state
  * directory, so no run can resume from another's offsets or state. What the job needs beforehand
- * (a restore's changelog) is prepared off the clock. The clock starts just before
- * {@link SystemUnderTest#start} (group join and producer initialisation are part of the cost a
- * user pays) and stops when {@link Job#await} returns. A run that fails, hangs on start, or exceeds
- * the timeout becomes a failed {@link RunResult} instead of stopping the benchmark; its topics (every
- * topic named after its application id: output, changelogs) and state are removed either way.
+ * (a restore's changelog; a restart's first process) is prepared off the clock. The clock starts
+ * just before {@link SystemUnderTest#start} (group join and producer initialisation are part of the
+ * cost a user pays) and stops at the moment {@link Job#await} reports (usually its return). A run that fails, hangs on
+ * start, or exceeds the timeout becomes a failed {@link RunResult} instead of stopping the benchmark;
+ * its topics (every topic named after its application id: output, changelogs, a per-run input) and
+ * state are removed either way.
  */
 final class RunExecutor {
 
@@ -53,36 +54,49 @@ final class RunExecutor {
         String output = id + "-out";
         long records = job.records();
         Path stateDir = null;
+        RunSpec spec = null;
         try {
             Workload.createTopic(client, output, Workload.PARTITIONS, Map.of());
             stateDir = Files.createTempDirectory(id + "-state-");
-            RunSpec spec = new RunSpec(scenario, client.bootstrapServers(), job.input().name(), output, id, guarantee,
+            spec = new RunSpec(scenario, client.bootstrapServers(), job.inputTopic(id), output, id, guarantee,
                     stateDir);
-            job.prepare(id);
+            job.prepare(spec, system, timeout);
             // Garbage from the previous run (or from writing the input) should not be collected on this run's clock.
             System.gc();
             log.info("{} {} {} run {} on {} ({} records) ...", scenario.label(), system.name(), guarantee.label(), run,
-                    job.input().name(), records);
+                    spec.inputTopic(), records);
             double seconds = measure(system, spec);
             Optional<String> wrong = job.verify(spec);
             if (wrong.isPresent()) {
                 log.error("{} {} {} run {}: wrong output: {}", scenario.label(), system.name(), guarantee.label(), run,
                         wrong.get());
                 return RunResult.failed(scenario, system.name(), guarantee, run, records, "wrong output: "
-                        + wrong.get());
+                        + wrong.get()).withDetails(details(spec));
             }
             log.info("{} {} {} run {}: {} s, {} records/s", scenario.label(), system.name(), guarantee.label(), run,
                     String.format("%.3f", seconds), Math.round(records / seconds));
-            return RunResult.succeeded(scenario, system.name(), guarantee, run, records, seconds);
+            return RunResult.succeeded(scenario, system.name(), guarantee, run, records, seconds)
+                    .withDetails(details(spec));
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
             String error = describe(e);
             log.error("{} {} {} run {} failed: {}", scenario.label(), system.name(), guarantee.label(), run, error, e);
-            return RunResult.failed(scenario, system.name(), guarantee, run, records, error);
+            return RunResult.failed(scenario, system.name(), guarantee, run, records, error)
+                    .withDetails(spec == null ? Map.of() : details(spec));
         } finally {
             cleanUp(id, stateDir);
+        }
+    }
+
+    /** The job's details of the run; a failure to collect them is logged, not fatal. */
+    private Map<String, Object> details(RunSpec spec) {
+        try {
+            return job.details(spec);
+        } catch (RuntimeException e) {
+            log.warn("Cannot collect the details of {}: {}", spec.applicationId(), describe(e));
+            return Map.of();
         }
     }
 
@@ -91,8 +105,8 @@ final class RunExecutor {
         long deadline = started + timeout.toNanos();
         SystemUnderTest.Running running = startWithin(system, spec, timeout);
         try {
-            job.await(spec, running, deadline);
-            return (System.nanoTime() - started) / 1e9;
+            long stopped = job.await(spec, running, started, deadline);
+            return (stopped - started) / 1e9;
         } finally {
             closeWithin(running, system.name());
         }

@@ -17,12 +17,26 @@ import java.util.Locale;
  *       {@code --restore-keys}) into an empty store, for a {@code groupByKey → reduce("latest")}
  *       table, Weir and Kafka Streams, exactly-once.</li>
  * </ul>
+ *
+ * <p>Not in {@code all} (they take long; {@code extras} selects both), each running the count
+ * topology in a child JVM ({@link ChildCountRunner}):
+ *
+ * <ul>
+ *   <li>{@code restart-1m}: after 1,000,000 distinct keys (or {@code --keys}) are counted, the
+ *       process is SIGKILLed, a batch of updates is written, and the time from restarting the process
+ *       to the first new output is measured ({@link RestartJob}); Weir and Kafka Streams,
+ *       exactly-once;</li>
+ *   <li>{@code memory-10m}: the peak RSS of a Weir process counting 10,000,000 distinct keys (or
+ *       {@code --keys}) against the bound its memory settings promise ({@link MemoryJob}).</li>
+ * </ul>
  */
 enum Scenario {
     STATELESS_MAP("stateless-map", Kind.MAP, 10_000),
     COUNT_10K("count-10k", Kind.COUNT, 10_000),
     COUNT_1M("count-1m", Kind.COUNT, 1_000_000),
-    RESTORE_1M("restore-1m", Kind.RESTORE, 1_000_000);
+    RESTORE_1M("restore-1m", Kind.RESTORE, 1_000_000),
+    RESTART_1M("restart-1m", Kind.RESTART, 1_000_000),
+    MEMORY_10M("memory-10m", Kind.MEMORY, 10_000_000);
 
     /** The topology a scenario runs. */
     enum Kind {
@@ -31,7 +45,11 @@ enum Scenario {
         /** {@code groupByKey().count(COUNT_STORE)}, output value an 8-byte long. */
         COUNT,
         /** {@code groupByKey().reduce((a, b) -> b, RESTORE_STORE)}: the latest value per key, in a store. */
-        RESTORE
+        RESTORE,
+        /** The count topology, in a child process that is SIGKILLed and restarted. */
+        RESTART,
+        /** The count topology, in a child process whose RSS is sampled. */
+        MEMORY
     }
 
     /** The store of the count topology; it names the changelog {@code <application.id>-counts-changelog}. */
@@ -57,9 +75,17 @@ enum Scenario {
         return kind;
     }
 
-    /** Distinct keys of the input (for restore: the default number of changelog keys). */
+    /**
+     * Distinct keys of the input (for restore: the default number of changelog keys; for restart and
+     * memory: the default of {@code --keys}).
+     */
     int distinctKeys() {
         return distinctKeys;
+    }
+
+    /** Whether {@code all} includes the scenario: not the long restart and memory workloads. */
+    boolean inAll() {
+        return kind != Kind.RESTART && kind != Kind.MEMORY;
     }
 
     /** The bare kafka-clients loop exists for the stateless map only. */
@@ -76,38 +102,43 @@ enum Scenario {
     String changelogTopic(String applicationId) {
         return switch (kind) {
             case MAP -> throw new IllegalStateException(label + " has no store");
-            case COUNT -> applicationId + "-" + COUNT_STORE + "-changelog";
+            case COUNT, RESTART, MEMORY -> applicationId + "-" + COUNT_STORE + "-changelog";
             case RESTORE -> applicationId + "-" + RESTORE_STORE + "-changelog";
         };
     }
 
     /**
-     * {@code all} (every scenario, in declaration order) or a comma-separated list of labels.
+     * {@code all} (every scenario but restart and memory, in declaration order), {@code extras}
+     * (restart-1m and memory-10m) or a comma-separated list of labels and these two names.
      *
      * @throws IllegalArgumentException for an unknown name
      */
     static List<Scenario> parseList(String value) {
         String v = value.trim().toLowerCase(Locale.ROOT);
-        if (v.equals("all")) {
-            return List.of(values());
-        }
         List<Scenario> selected = new java.util.ArrayList<>();
         for (String name : v.split(",")) {
-            Scenario s = byLabel(name.trim());
-            if (!selected.contains(s)) {
-                selected.add(s);
+            List<Scenario> named = switch (name.trim()) {
+                case "all" -> java.util.Arrays.stream(values()).filter(Scenario::inAll).toList();
+                case "extras" -> java.util.Arrays.stream(values()).filter(s -> !s.inAll()).toList();
+                default -> List.of(byLabel(name.trim()));
+            };
+            for (Scenario s : named) {
+                if (!selected.contains(s)) {
+                    selected.add(s);
+                }
             }
         }
         return List.copyOf(selected);
     }
 
-    private static Scenario byLabel(String name) {
+    /** @throws IllegalArgumentException for an unknown label */
+    static Scenario byLabel(String name) {
         for (Scenario s : values()) {
             if (s.label.equals(name)) {
                 return s;
             }
         }
         throw new IllegalArgumentException("unknown workload '" + name + "'; allowed: stateless-map, count-10k,"
-                + " count-1m, restore-1m, all");
+                + " count-1m, restore-1m, all, restart-1m, memory-10m, extras");
     }
 }

@@ -1,6 +1,7 @@
 package io.weir.benchmarks;
 
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * One of the compared stream processors, able to run the topology of {@link RunSpec#scenario()}
@@ -14,7 +15,10 @@ import java.util.Optional;
  */
 interface SystemUnderTest {
 
-    /** The name in the JSON output: {@code weir}, {@code kafka_streams} or {@code bare}. */
+    /**
+     * The name in the JSON output: {@code weir}, {@code kafka_streams} or {@code bare}; a system in
+     * a child process ({@link ChildCountRunner}) has the name of the system it runs.
+     */
     String name();
 
     /**
@@ -37,6 +41,11 @@ interface SystemUnderTest {
          */
         default long restoredRecords() {
             return 0;
+        }
+
+        /** The id of the operating-system process that runs the system, if it runs in its own. */
+        default OptionalLong pid() {
+            return OptionalLong.empty();
         }
 
         @Override

@@ -16,7 +16,9 @@ import io.weir.serde.Serdes;
  * {@code at_least_once}, and the shared producer and consumer settings passed with the
  * {@code producer.} and {@code consumer.} prefixes. State settings ({@code state.cache.max.bytes},
  * {@code rocksdb.memory.bytes}) keep their defaults. {@code WEIR_*} environment variables are
- * ignored, so the shell cannot change what is measured.
+ * ignored, so the shell cannot change what is measured. {@link #WeirRunner(Map)} adds settings on top
+ * (the child processes of the restart and memory workloads: {@code instance.id},
+ * {@code rocksdb.memory.bytes}, ...).
  *
  * <ul>
  *   <li>map: {@code stream → mapValues → to};</li>
@@ -28,6 +30,17 @@ import io.weir.serde.Serdes;
 final class WeirRunner implements SystemUnderTest {
 
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Map<String, Object> extraSettings;
+
+    WeirRunner() {
+        this(Map.of());
+    }
+
+    /** With Weir settings applied after (and over) the benchmark's. */
+    WeirRunner(Map<String, Object> extraSettings) {
+        this.extraSettings = Map.copyOf(extraSettings);
+    }
 
     @Override
     public String name() {
@@ -41,7 +54,7 @@ final class WeirRunner implements SystemUnderTest {
         switch (spec.scenario().kind()) {
             case MAP -> input.mapValues((byte[] v) -> ValueTransform.apply(v))
                     .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
-            case COUNT -> input.groupByKey()
+            case COUNT, RESTART, MEMORY -> input.groupByKey()
                     .count(Scenario.COUNT_STORE)
                     .toStream()
                     .to(spec.outputTopic(), Serdes.bytes(), Serdes.longs());
@@ -75,7 +88,7 @@ final class WeirRunner implements SystemUnderTest {
         };
     }
 
-    private static WeirConfig config(RunSpec spec) {
+    private WeirConfig config(RunSpec spec) {
         WeirConfig.Builder b = WeirConfig.builder()
                 .applicationId(spec.applicationId())
                 .bootstrapServers(spec.bootstrapServers())
@@ -86,6 +99,7 @@ final class WeirRunner implements SystemUnderTest {
                 .environment(Map.of());
         ClientSettings.producer().forEach((k, v) -> b.set("producer." + k, v));
         ClientSettings.consumer().forEach((k, v) -> b.set("consumer." + k, v));
+        extraSettings.forEach(b::set);
         return b.build();
     }
 }

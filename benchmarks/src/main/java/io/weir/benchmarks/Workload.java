@@ -1,6 +1,7 @@
 package io.weir.benchmarks;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
@@ -33,7 +34,10 @@ import io.weir.testkit.KafkaTestClient;
  *       digits;</li>
  *   <li>a changelog for the restore workload: a compacted topic holding each of {@code n} distinct
  *       keys once, with a 100-byte value, partitioned by the default partitioner like the input, so
- *       each key sits in the partition whose task owns it.</li>
+ *       each key sits in the partition whose task owns it;</li>
+ *   <li>an input of distinct keys for the restart and memory workloads: each of {@code n} keys once,
+ *       as in the changelog but in an ordinary topic, and batches of further records of some of
+ *       those keys appended to it.</li>
  * </ul>
  *
  * <p>Keys and values come from a seeded generator, so every run of the program writes the same
@@ -83,15 +87,82 @@ final class Workload {
     void createChangelog(String topic, long keys) {
         createTopic(client, topic, PARTITIONS, Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
                 TopicConfig.CLEANUP_POLICY_COMPACT));
+        writeEachKeyOnce(topic, keys);
+        log.info("Wrote a changelog of {} keys to {}", keys, topic);
+    }
+
+    /**
+     * Creates {@code topic} and writes each of {@code keys} distinct keys to it once, in key order,
+     * with a 100-byte value (the same bytes as {@link #createChangelog}); returns it.
+     */
+    InputTopic createDistinct(String topic, long keys) {
+        createTopic(client, topic, PARTITIONS, Map.of());
+        writeEachKeyOnce(topic, keys);
+        InputTopic input = new InputTopic(topic, endOffsets(topic), keys);
+        log.info("Wrote an input of {} distinct keys, one record each, to {}", keys, topic);
+        return input;
+    }
+
+    /**
+     * Appends one record with a new 100-byte value for each of {@code keyIndexes} (indexes into the
+     * {@code keys} distinct keys of {@link #createDistinct}) to {@code topic}.
+     */
+    void append(String topic, long[] keyIndexes, long keys) {
+        int digits = keyDigits(keys);
+        SplittableRandom random = new SplittableRandom(SEED + 1);
+        send(topic, keyIndexes.length, i -> key(keyIndexes[(int) i], digits), () -> value(random));
+    }
+
+    /**
+     * Sends {@code recordsPerSecond} records a second to {@code topic} for {@code duration}: steady
+     * live traffic, keyed {@code tick-0} ... {@code tick-99} (outside the {@code key-} key set), with
+     * 100-byte values; runs {@code check} before each send (it may throw to stop) and returns once
+     * every record is acknowledged, with their number.
+     */
+    long trickle(String topic, Duration duration, int recordsPerSecond, Runnable check) throws InterruptedException {
+        Map<String, Object> settings = new HashMap<>(ClientSettings.producer());
+        settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, client.bootstrapServers());
+        settings.put(ProducerConfig.ACKS_CONFIG, "all");
+        SplittableRandom random = new SplittableRandom(SEED + 2);
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        long intervalNanos = 1_000_000_000L / recordsPerSecond;
+        long start = System.nanoTime();
+        long sent = 0;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(settings, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            while (System.nanoTime() - start < duration.toNanos() && failure.get() == null) {
+                check.run();
+                byte[] key = ("tick-" + sent % 100).getBytes(StandardCharsets.US_ASCII);
+                producer.send(new ProducerRecord<>(topic, key, value(random)), (metadata, e) -> {
+                    if (e != null) {
+                        failure.compareAndSet(null, e);
+                    }
+                });
+                sent++;
+                long wait = start + sent * intervalNanos - System.nanoTime();
+                if (wait > 0) {
+                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                }
+            }
+            producer.flush();
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("Cannot write to " + topic, failure.get());
+        }
+        return sent;
+    }
+
+    /** {@code keys} distinct keys, each once, with seeded values; checks the topic holds exactly that many. */
+    private void writeEachKeyOnce(String topic, long keys) {
         long started = System.nanoTime();
-        byte[][] names = keys(Math.toIntExact(keys));
+        int digits = keyDigits(keys);
         SplittableRandom random = new SplittableRandom(SEED);
-        send(topic, keys, i -> names[(int) i], () -> value(random));
+        send(topic, keys, i -> key(i, digits), () -> value(random));
         long written = endOffsets(topic).values().stream().mapToLong(Long::longValue).sum();
         if (written != keys) {
             throw new IllegalStateException(topic + " holds " + written + " records, expected " + keys);
         }
-        log.info("Wrote a changelog of {} keys to {} in {} s", keys, topic,
+        log.info("  {} keys written to {} in {} s", keys, topic,
                 String.format("%.1f", (System.nanoTime() - started) / 1e9));
     }
 
@@ -142,13 +213,35 @@ final class Workload {
 
     /** {@code key-00000} ... with at least five digits, more when {@code n} needs them. */
     private static byte[][] keys(int n) {
-        int digits = Math.max(5, Integer.toString(n - 1).length());
-        String format = "key-%0" + digits + "d";
+        int digits = keyDigits(n);
         byte[][] keys = new byte[n][];
         for (int i = 0; i < n; i++) {
-            keys[i] = String.format(format, i).getBytes(StandardCharsets.US_ASCII);
+            keys[i] = key(i, digits);
         }
         return keys;
+    }
+
+    /** The digits of the key names of a set of {@code n} keys: at least five, more when {@code n} needs them. */
+    static int keyDigits(long n) {
+        return Math.max(5, Long.toString(Math.max(0, n - 1)).length());
+    }
+
+    /** {@code key-} and {@code i} with leading zeros to {@code digits} digits, in ASCII. */
+    static byte[] key(long i, int digits) {
+        String number = Long.toString(i);
+        byte[] key = new byte[4 + Math.max(digits, number.length())];
+        key[0] = 'k';
+        key[1] = 'e';
+        key[2] = 'y';
+        key[3] = '-';
+        int pad = key.length - 4 - number.length();
+        for (int j = 0; j < pad; j++) {
+            key[4 + j] = '0';
+        }
+        for (int j = 0; j < number.length(); j++) {
+            key[4 + pad + j] = (byte) number.charAt(j);
+        }
+        return key;
     }
 
     private static byte[] value(SplittableRandom random) {

@@ -1,0 +1,97 @@
+package io.weir.benchmarks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import io.weir.testkit.ChildJvm;
+
+/**
+ * Weir or Kafka Streams running the count topology in a child JVM ({@link CountApp}, started with
+ * {@link ChildJvm} on this JVM's classpath), for the workloads about processes: restart after
+ * SIGKILL and RSS. Named as the system it runs ({@code weir}, {@code kafka_streams}).
+ *
+ * <p>{@link #start} returns as soon as the process is started. The running system's
+ * {@link Running#failure()} is the process having exited (with the tail of its output: stdout and
+ * stderr, where the system logs), {@link Running#restoredRecords()} the last count {@link CountApp}
+ * printed, and {@link Running#close()} SIGKILLs it: these workloads kill
+ * the process on purpose, and after a measurement nothing of it is needed.
+ */
+final class ChildCountRunner implements SystemUnderTest {
+
+    /** Lines of the process's output quoted in a failure. */
+    private static final int TAIL_LINES = 15;
+
+    private final String system;
+    private final List<String> jvmOptions;
+    private final Map<String, String> settings;
+
+    /**
+     * @param system {@code weir} or {@code kafka_streams}
+     * @param jvmOptions the child JVM's options ({@code -Xmx...})
+     * @param settings the system's settings on top of the benchmark's, passed as {@code name=value}
+     */
+    ChildCountRunner(String system, List<String> jvmOptions, Map<String, String> settings) {
+        if (!system.equals("weir") && !system.equals("kafka_streams")) {
+            throw new IllegalArgumentException("unknown system " + system);
+        }
+        this.system = system;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.settings = Map.copyOf(settings);
+    }
+
+    @Override
+    public String name() {
+        return system;
+    }
+
+    @Override
+    public Running start(RunSpec spec) {
+        List<String> args = new ArrayList<>(List.of(system, spec.scenario().label(), spec.bootstrapServers(),
+                spec.inputTopic(), spec.outputTopic(), spec.applicationId(), spec.stateDir().toString()));
+        settings.forEach((k, v) -> args.add(k + "=" + v));
+        ChildJvm child = ChildJvm.builder(CountApp.class)
+                .jvmOptions(jvmOptions.toArray(String[]::new))
+                .args(args)
+                .start();
+        return new Running() {
+            @Override
+            public Optional<Throwable> failure() {
+                if (child.isAlive()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new IllegalStateException(system + " process exited with "
+                        + child.exitCode().orElse(-1) + "; output tail: " + child.outputTail(TAIL_LINES)));
+            }
+
+            /** The last number {@link CountApp} printed, 0 before any. */
+            @Override
+            public long restoredRecords() {
+                String output = child.output();
+                int at = output.lastIndexOf(CountApp.RESTORED);
+                if (at < 0) {
+                    return 0;
+                }
+                int from = at + CountApp.RESTORED.length();
+                int to = from;
+                while (to < output.length() && Character.isDigit(output.charAt(to))) {
+                    to++;
+                }
+                return to > from ? Long.parseLong(output.substring(from, to)) : 0;
+            }
+
+            @Override
+            public OptionalLong pid() {
+                return OptionalLong.of(child.pid());
+            }
+
+            /** SIGKILL, and returns once the process is gone. */
+            @Override
+            public void close() {
+                child.kill();
+            }
+        };
+    }
+}

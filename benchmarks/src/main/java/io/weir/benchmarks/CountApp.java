@@ -1,0 +1,81 @@
+package io.weir.benchmarks;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The application process of the restart and memory workloads, started by {@link ChildCountRunner}
+ * in a JVM of its own: runs the count topology of a scenario with {@link WeirRunner} or
+ * {@link KafkaStreamsRunner}, exactly-once, exactly as the in-process runs configure them, plus the
+ * settings given as {@code name=value} arguments (applied last). It prints {@value #STARTED} once
+ * the system is started, then {@value #RESTORED} and the system's restored changelog records
+ * ({@link SystemUnderTest.Running#restoredRecords()}) whenever that number changes, and runs until
+ * killed; a SIGTERM closes the system first. If the system
+ * fails by itself, the process prints the error and exits with 1, which the parent sees as the
+ * run's failure.
+ *
+ * <pre>
+ * CountApp weir|kafka_streams WORKLOAD BOOTSTRAP INPUT OUTPUT APPLICATION_ID STATE_DIR [name=value ...]
+ * </pre>
+ */
+final class CountApp {
+
+    static final String STARTED = "count-app started";
+    static final String RESTORED = "count-app restored records: ";
+
+    private CountApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 7) {
+            System.err.println("usage: CountApp weir|kafka_streams WORKLOAD BOOTSTRAP INPUT OUTPUT APPLICATION_ID"
+                    + " STATE_DIR [name=value ...]");
+            System.exit(2);
+        }
+        Map<String, Object> extra = new LinkedHashMap<>();
+        for (int i = 7; i < args.length; i++) {
+            int eq = args[i].indexOf('=');
+            if (eq <= 0) {
+                System.err.println("not a name=value setting: " + args[i]);
+                System.exit(2);
+            }
+            extra.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+        }
+        SystemUnderTest system = switch (args[0]) {
+            case "weir" -> new WeirRunner(extra);
+            case "kafka_streams" -> new KafkaStreamsRunner(extra);
+            default -> throw new IllegalArgumentException("unknown system " + args[0]);
+        };
+        RunSpec spec = new RunSpec(Scenario.byLabel(args[1]), args[2], args[3], args[4], args[5],
+                Guarantee.EXACTLY_ONCE, Path.of(args[6]));
+        SystemUnderTest.Running running = system.start(spec);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                running.close();
+            } catch (Exception e) {
+                e.printStackTrace();
+            }
+        }, "count-app-shutdown"));
+        System.out.println(STARTED + " (" + args[0] + ", pid " + ProcessHandle.current().pid() + ")");
+        System.out.flush();
+        long restored = 0;
+        while (true) {
+            long now = running.restoredRecords();
+            if (now != restored) {
+                restored = now;
+                System.out.println(RESTORED + restored);
+                System.out.flush();
+            }
+            Optional<Throwable> failure = running.failure();
+            if (failure.isPresent()) {
+                System.err.println("count-app failed:");
+                failure.get().printStackTrace();
+                System.err.flush();
+                Runtime.getRuntime().halt(1); // not exit: the shutdown hook's close could hang on a failed system
+            }
+            Thread.sleep(100);
+        }
+    }
+}
