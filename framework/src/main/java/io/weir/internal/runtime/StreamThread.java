@@ -175,6 +175,9 @@ public final class StreamThread implements Runnable {
         if (commitDue()) {
             commitAll();
         }
+        for (Task task : tasks.values()) {
+            task.stores().maybeFlush();
+        }
     }
 
     private void commitPositionsBeforeProcessing(ConsumerRecords<byte[], byte[]> records) {

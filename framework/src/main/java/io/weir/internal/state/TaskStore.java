@@ -93,14 +93,15 @@ public final class TaskStore {
                 (metadata, e) -> lastChangelogOffset.accumulateAndGet(metadata.offset(), Math::max)));
     }
 
-    /** Step 5: the transaction committed; make the committed store match it. */
-    void commit() {
+    /** Step 5: the transaction committed; make the committed store match it. True if it wrote. */
+    boolean commit() {
         if (pending.pendingCount() == 0) {
-            return;
+            return false;
         }
         long last = lastChangelogOffset.getAndSet(-1);
         long offset = changelog == null ? committed.changelogOffset().orElse(0L) : last + 1;
         pending.commit(offset);
+        return true;
     }
 
     void abort() {

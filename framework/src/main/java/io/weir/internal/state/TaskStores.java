@@ -29,6 +29,8 @@ public final class TaskStores {
     private final Map<String, TaskStore> stores;
     private final long flushIntervalNanos;
     private long lastFlush = System.nanoTime();
+    /** Commits applied writes since the last flush. */
+    private boolean dirty;
 
     private TaskStores(Map<String, TaskStore> stores, long flushIntervalNanos) {
         this.stores = stores;
@@ -104,16 +106,27 @@ public final class TaskStores {
         stores.values().forEach(s -> s.sendChangelog(sink));
     }
 
-    /**
-     * Step 5, and every {@code state.flush.interval.ms} a background flush to local disk: stores
-     * keep no write-ahead log (the changelog is the log), so this bounds what a crash loses
-     * locally, and with it the changelog tail the restart replays.
-     */
+    /** Step 5: the transaction committed; the stores take their pending writes. */
     public void commit() {
-        stores.values().forEach(TaskStore::commit);
+        for (TaskStore s : stores.values()) {
+            dirty |= s.commit();
+        }
+    }
+
+    /**
+     * Every {@code state.flush.interval.ms}, a background flush to local disk of what commits
+     * applied since the last one. Stores keep no write-ahead log (the changelog is the log), so
+     * this bounds what a crash loses locally, and with it the changelog tail the restart replays.
+     * Called whether or not the task committed, so an idle task flushes too.
+     */
+    public void maybeFlush() {
+        if (!dirty) {
+            return;
+        }
         long now = System.nanoTime();
         if (now - lastFlush >= flushIntervalNanos) {
             lastFlush = now;
+            dirty = false;
             stores.values().forEach(s -> s.committed().flushAsync());
         }
     }
