@@ -253,7 +253,13 @@ public final class WeirApp implements AutoCloseable {
     private void releaseResources() {
         if (rocksDb != null) {
             // After the threads closed their stores: the cache must outlive every store using it.
-            rocksDb.close();
+            // A thread that did not stop in time still holds stores; leave the memory to the
+            // process rather than free it under them.
+            try {
+                rocksDb.close();
+            } catch (IllegalStateException stillInUse) {
+                log.warn("{}: RocksDB memory not freed: {}", config.applicationId(), stillInUse.getMessage());
+            }
             rocksDb = null;
         }
         if (admin != null) {
