@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.weir.internal.state.TaskStore;
-import io.weir.state.changelog.ChangelogRestorer;
+import io.weir.state.changelog.RestoreSession;
 import io.weir.state.changelog.RestoreListener;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
  * process anything: a new task's input stays paused until each of its logged stores has read its
  * changelog from the offset stored with it (or from the beginning) to the end. Only the tail a
  * store has not seen is replayed, so a restart after a crash takes seconds, not a full replay.
+ * Restores advance in bounded slices between the thread's polls, so other tasks keep processing
+ * and the thread stays in its group during a long restore.
  *
  * <p>Progress goes to the log (per cent and records per second) and to the meters
  * {@code weir.restore.records} (records restored) and {@code weir.restore.remaining} (offsets
@@ -42,6 +44,7 @@ final class StoreRestorer implements AutoCloseable {
     /** Offsets left per partition under restore, summed into {@code remaining}. */
     private final Map<TopicPartition, Long> left = new HashMap<>();
     private KafkaConsumer<byte[], byte[]> consumer;
+    private RestoreSession session;
 
     StoreRestorer(ThreadContext ctx, int index, ThreadMetrics metrics) {
         this.ctx = ctx;
@@ -53,62 +56,99 @@ final class StoreRestorer implements AutoCloseable {
                 .description("changelog offsets left in the restore under way").tags(tags).register(ctx.registry());
     }
 
-    /** A new task: if it has logged stores, its input waits until they are restored. */
+    /**
+     * A new task: if it has logged stores, its input is paused and their restore starts (it is
+     * advanced by {@link #restoreSome}). May be called from a rebalance callback.
+     */
     void register(Task task) {
-        boolean logged = task.stores().all().stream().anyMatch(s -> s.changelog() != null);
-        if (logged) {
-            task.startRestoring();
-            pending.add(task);
+        Map<TopicPartition, io.weir.state.internal.BytesStore> stores = new HashMap<>();
+        for (TaskStore store : task.stores().all()) {
+            if (store.changelog() != null) {
+                stores.put(store.changelog(), store.committed());
+            }
         }
+        if (stores.isEmpty()) {
+            return;
+        }
+        task.startRestoring();
+        pending.add(task);
+        session().add(stores, tp -> new Progress(tp, "store " + storeName(task, tp) + " from " + tp));
     }
 
+    /** The task leaves this thread: its restore stops, and its stores are no longer written. */
     void unregister(Task task) {
-        pending.remove(task);
+        if (pending.remove(task) && session != null) {
+            List<TopicPartition> changelogs = new ArrayList<>();
+            for (TaskStore store : task.stores().all()) {
+                if (store.changelog() != null) {
+                    changelogs.add(store.changelog());
+                    left.remove(store.changelog());
+                }
+            }
+            session.remove(changelogs);
+        }
     }
 
     boolean hasPending() {
         return !pending.isEmpty();
     }
 
-    /** Restores every registered task, then lets it process. */
-    void restorePending() {
+    /**
+     * Advances the restores for at most {@code budget}, then lets every task whose stores are all
+     * restored process. Bounded, so the thread keeps polling its group consumer (well within
+     * {@code max.poll.interval.ms}) and processing its ready tasks however large a restore is.
+     */
+    void restoreSome(Duration budget) {
         if (pending.isEmpty()) {
             return;
         }
-        // A store may be ahead of the read_committed end while a dead producer's transaction holds
-        // the end back; that resolves within the transaction timeout, so wait that long before
-        // concluding the changelog was recreated and wiping the store.
-        ChangelogRestorer restorer = new ChangelogRestorer(consumer(), Duration.ofMillis(100),
-                ctx.config().transactionTimeout().plusSeconds(5));
-        // All pending stores together: one consumer fetches every changelog partition at once.
-        Map<TopicPartition, TaskStore> stores = new HashMap<>();
-        for (Task task : pending) {
-            for (TaskStore store : task.stores().all()) {
-                if (store.changelog() != null) {
-                    stores.put(store.changelog(), store);
-                }
+        if (!session.isEmpty()) {
+            session.step(budget);
+        }
+        for (Task task : List.copyOf(pending)) {
+            boolean done = task.stores().all().stream()
+                    .noneMatch(s -> s.changelog() != null && session.isRestoring(s.changelog()));
+            if (done) {
+                task.finishRestoring();
+                pending.remove(task);
             }
         }
-        Map<TopicPartition, io.weir.state.internal.BytesStore> bytes = new HashMap<>();
-        stores.forEach((tp, s) -> bytes.put(tp, s.committed()));
-        Map<TopicPartition, Progress> progress = new HashMap<>();
-        restorer.restoreAll(bytes, tp -> progress.computeIfAbsent(tp,
-                t -> new Progress(t, "store " + stores.get(t).name() + " from " + t)));
-        left.clear();
-        remaining.set(0);
-        for (Task task : pending) {
-            task.finishRestoring();
+        if (pending.isEmpty()) {
+            left.clear();
+            remaining.set(0);
         }
-        pending.clear();
-        consumer.assign(List.of());
     }
 
     @Override
     public void close() {
+        if (session != null) {
+            session.close();
+            session = null;
+        }
         if (consumer != null) {
             consumer.close(Duration.ofSeconds(5));
             consumer = null;
         }
+    }
+
+    private static String storeName(Task task, TopicPartition changelog) {
+        for (TaskStore store : task.stores().all()) {
+            if (changelog.equals(store.changelog())) {
+                return store.name();
+            }
+        }
+        return "?";
+    }
+
+    private RestoreSession session() {
+        if (session == null) {
+            // A store may be ahead of the read_committed end while a dead producer's transaction
+            // holds the end back; that resolves within the transaction timeout, so wait that long
+            // before concluding the changelog was recreated and wiping the store.
+            session = new RestoreSession(consumer(), Duration.ofMillis(100),
+                    ctx.config().transactionTimeout().plusSeconds(5));
+        }
+        return session;
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {

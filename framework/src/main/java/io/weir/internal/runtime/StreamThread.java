@@ -47,6 +47,8 @@ public final class StreamThread implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(StreamThread.class);
     private static final int BATCH = 200;
+    /** Longest a restore runs between two polls of the group consumer. */
+    private static final Duration RESTORE_SLICE = Duration.ofMillis(500);
 
     private final ThreadContext ctx;
     private final WeirConfig config;
@@ -144,7 +146,8 @@ public final class StreamThread implements Runnable {
     private void runOnce() {
         ConsumerRecords<byte[], byte[]> records;
         try {
-            records = consumer.poll(config.pollTimeout());
+            // While stores restore, do not sit in poll: the restore slice is the thread's wait.
+            records = consumer.poll(restorer.hasPending() ? Duration.ZERO : config.pollTimeout());
         } catch (WakeupException e) {
             if (running) {
                 throw e;
@@ -160,7 +163,7 @@ public final class StreamThread implements Runnable {
             rejoinRequested = false;
             consumer.enforceRebalance("tasks were closed after " + name + " was fenced");
         }
-        restorer.restorePending();
+        restorer.restoreSome(RESTORE_SLICE);
         if (!records.isEmpty()) {
             commitPositionsBeforeProcessing(records);
             for (TopicPartition tp : records.partitions()) {

@@ -1,23 +1,14 @@
 package io.weir.state.changelog;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.OptionalLong;
-import java.util.Set;
 
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.weir.state.internal.BytesStore;
-import io.weir.state.internal.WriteBatch;
 
 /**
  * Brings a store up to date from its changelog partition before its task starts processing: reads
@@ -50,8 +41,6 @@ import io.weir.state.internal.WriteBatch;
  */
 public final class ChangelogRestorer {
 
-    private static final Logger log = LoggerFactory.getLogger(ChangelogRestorer.class);
-    private static final Duration END_OFFSET_RECHECK = Duration.ofMillis(200);
 
     private final Consumer<byte[], byte[]> consumer;
     private final Duration pollTimeout;
@@ -84,164 +73,37 @@ public final class ChangelogRestorer {
     }
 
     /**
-     * Restores several stores at once, each from its own changelog partition: one consumer fetches
-     * all the partitions together (the broker serves them in parallel, and no partition waits
-     * behind another's long poll), and each store's batches are applied on its own applier
-     * thread. Returns the records applied per partition.
+     * Restores several stores at once, each from its own changelog partition, until all are done;
+     * see {@link RestoreSession} for how. Returns the records applied per partition.
      */
     public Map<TopicPartition, Long> restoreAll(Map<TopicPartition, BytesStore> stores,
                                                 Function<TopicPartition, RestoreListener> listeners) {
-        long started = System.nanoTime();
         Map<TopicPartition, Long> restored = new HashMap<>();
-        if (stores.isEmpty()) {
-            return restored;
-        }
-        consumer.assign(stores.keySet());
-        Map<TopicPartition, Long> begins = consumer.beginningOffsets(stores.keySet());
-        Map<TopicPartition, Long> ends = consumer.endOffsets(stores.keySet());
-        // Valid positions and nothing fetched until each partition's start is known: a poll while
-        // waiting for an end offset must neither fetch nor trip over a missing position.
-        begins.forEach(consumer::seek);
-        consumer.pause(stores.keySet());
-        Map<TopicPartition, Progress> active = new HashMap<>();
-        for (Map.Entry<TopicPartition, BytesStore> e : stores.entrySet()) {
-            TopicPartition tp = e.getKey();
-            BytesStore store = e.getValue();
-            long begin = begins.get(tp);
-            long end = ends.get(tp);
-            long start = startOffset(tp, store, begin);
-            if (start > end) {
-                end = awaitEndOffset(tp, start, end);
-                if (start > end) {
-                    log.warn("Store '{}': stored changelog offset {} is beyond the end {} of {} (topic recreated?); "
-                            + "wiping the store and restoring from the beginning", store.name(), start, end, tp);
-                    store.clear();
-                    start = begin;
+        stores.keySet().forEach(tp -> restored.put(tp, 0L));
+        try (RestoreSession session = new RestoreSession(consumer, pollTimeout, endOffsetGrace)) {
+            session.add(stores, tp -> new RestoreListener() {
+                private final RestoreListener delegate = listeners.apply(tp);
+
+                @Override
+                public void onStart(long startOffset, long endOffset) {
+                    delegate.onStart(startOffset, endOffset);
                 }
+
+                @Override
+                public void onBatch(long restoredSoFar, long remaining) {
+                    delegate.onBatch(restoredSoFar, remaining);
+                }
+
+                @Override
+                public void onDone(long count, long millis) {
+                    restored.put(tp, count);
+                    delegate.onDone(count, millis);
+                }
+            });
+            while (!session.isEmpty()) {
+                session.step(Duration.ofDays(1));
             }
-            RestoreListener listener = listeners.apply(tp);
-            listener.onStart(start, end);
-            restored.put(tp, 0L);
-            if (start < end) {
-                consumer.seek(tp, start);
-                active.put(tp, new Progress(tp, store, listener, start, end));
-            } else {
-                listener.onDone(0, (System.nanoTime() - started) / 1_000_000);
-            }
-        }
-        consumer.resume(active.keySet());
-        try {
-            copy(active, restored, started);
-        } finally {
-            active.values().forEach(p -> p.applier.close());
         }
         return restored;
-    }
-
-    /** One partition under restore: its store, its end, and the batches on their way to the store. */
-    private static final class Progress {
-        final TopicPartition tp;
-        final BytesStore store;
-        final RestoreListener listener;
-        final long start;
-        final long end;
-        final BatchApplier applier;
-        final long[] applied = {0};
-        WriteBatch batch = new WriteBatch(1024);
-        long queued;
-        long appliedOffset;
-
-        Progress(TopicPartition tp, BytesStore store, RestoreListener listener, long start, long end) {
-            this.tp = tp;
-            this.store = store;
-            this.listener = listener;
-            this.start = start;
-            this.end = end;
-            this.applier = new BatchApplier(store);
-            this.appliedOffset = start;
-        }
-    }
-
-    /**
-     * Polls until every partition's position reaches its end, one store batch per partition and
-     * poll; batches are applied on the stores' applier threads while the next poll runs.
-     */
-    private void copy(Map<TopicPartition, Progress> active, Map<TopicPartition, Long> restored, long started) {
-        Map<TopicPartition, Progress> running = new HashMap<>(active);
-        while (!running.isEmpty()) {
-            ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout);
-            List<TopicPartition> done = new ArrayList<>();
-            for (Progress p : running.values()) {
-                List<ConsumerRecord<byte[], byte[]>> list = records.records(p.tp);
-                for (int i = 0, n = list.size(); i < n; i++) {
-                    ConsumerRecord<byte[], byte[]> record = list.get(i);
-                    if (record.key() == null) {
-                        log.warn("Store '{}': skipping a changelog record without key at {}-{}",
-                                p.store.name(), p.tp, record.offset());
-                        continue;
-                    }
-                    p.batch.put(record.key(), record.value());
-                }
-                long position = consumer.position(p.tp);
-                // Apply also when only markers or aborted records were passed, so the stored offset
-                // moves past them and the next restore does not read them again.
-                if (!p.batch.isEmpty() || position > p.appliedOffset) {
-                    p.queued += p.batch.size();
-                    long soFar = p.queued;
-                    long remaining = Math.max(0, p.end - position);
-                    p.batch = p.applier.submit(p.batch, position, () -> {
-                        p.applied[0] = soFar;
-                        p.listener.onBatch(soFar, remaining);
-                    });
-                    p.appliedOffset = position;
-                }
-                if (position >= p.end) {
-                    done.add(p.tp);
-                }
-            }
-            for (TopicPartition tp : done) {
-                Progress p = running.remove(tp);
-                consumer.pause(List.of(tp));
-                p.applier.drain();
-                long millis = (System.nanoTime() - started) / 1_000_000;
-                restored.put(tp, p.applied[0]);
-                log.info("Store '{}': restored {} records from {} (offsets {} to {}) in {} ms",
-                        p.store.name(), p.applied[0], tp, p.start, p.end, millis);
-                p.listener.onDone(p.applied[0], millis);
-            }
-        }
-    }
-
-    /** Where to start: the stored offset, or the beginning for a new store or one the log has outrun. */
-    private static long startOffset(TopicPartition changelog, BytesStore store, long begin) {
-        OptionalLong stored = store.changelogOffset();
-        if (stored.isEmpty()) {
-            return begin;
-        }
-        long offset = stored.getAsLong();
-        if (offset < begin) {
-            log.warn("Store '{}': stored changelog offset {} is before the first offset {} of {} "
-                    + "(records it had not seen were deleted); wiping the store and restoring from the beginning",
-                    store.name(), offset, begin, changelog);
-            store.clear();
-            return begin;
-        }
-        return offset;
-    }
-
-    private long awaitEndOffset(TopicPartition changelog, long stored, long end) {
-        long deadline = System.nanoTime() + endOffsetGrace.toNanos();
-        // Every partition is paused here, so a poll fetches nothing: it waits, and stays
-        // interruptible by wakeup().
-        while (end < stored && System.nanoTime() - deadline < 0) {
-            consumer.poll(END_OFFSET_RECHECK);
-            end = endOffset(changelog);
-        }
-        return end;
-    }
-
-    private long endOffset(TopicPartition changelog) {
-        Map<TopicPartition, Long> ends = consumer.endOffsets(Set.of(changelog));
-        return ends.get(changelog);
     }
 }

@@ -1,0 +1,275 @@
+package io.weir.state.changelog;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.OptionalLong;
+import java.util.Set;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.weir.state.internal.BytesStore;
+import io.weir.state.internal.WriteBatch;
+
+/**
+ * A restore that can be advanced a slice at a time, so the thread that owns it can do other work
+ * (poll its group consumer, process tasks that are ready) between slices: stores join with
+ * {@link #add}, leave with {@link #remove} (their task moved away), and {@link #step} restores for
+ * at most a given time. All partitions under restore are fetched together by one consumer; each
+ * store's batches are applied on its own applier thread, one batch in flight, in order, with the
+ * consumer's position as the stored offset, so an interrupted restore resumes where it stopped.
+ *
+ * <p>The start offset is the one stored in the store, or the beginning for a new store. A stored
+ * offset before the partition's first offset, or after its end once {@code endOffsetGrace} has
+ * passed (a dead producer's open transaction can hold the read_committed end back for up to its
+ * transaction timeout), means the log and the store diverged: the store is wiped and restored from
+ * the beginning, with a warning.
+ *
+ * <p>Threads: one thread uses a session (the consumer is not thread-safe).
+ */
+public final class RestoreSession implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RestoreSession.class);
+    private static final Duration END_OFFSET_RECHECK = Duration.ofMillis(200);
+
+    private final Consumer<byte[], byte[]> consumer;
+    private final Duration pollTimeout;
+    private final Duration endOffsetGrace;
+    private final Map<TopicPartition, Progress> active = new HashMap<>();
+
+    /**
+     * @param consumer       a read_committed consumer, used in assign mode by this session only
+     * @param pollTimeout    the timeout of each poll
+     * @param endOffsetGrace how long to wait for the end offset to reach a stored offset beyond it
+     *                       before wiping the store
+     */
+    public RestoreSession(Consumer<byte[], byte[]> consumer, Duration pollTimeout, Duration endOffsetGrace) {
+        this.consumer = consumer;
+        this.pollTimeout = pollTimeout;
+        this.endOffsetGrace = endOffsetGrace;
+    }
+
+    /** True when no store is under restore. */
+    public boolean isEmpty() {
+        return active.isEmpty();
+    }
+
+    /** True while {@code changelog} is under restore. */
+    public boolean isRestoring(TopicPartition changelog) {
+        return active.containsKey(changelog);
+    }
+
+    /**
+     * Starts restoring each store from its changelog partition. A store already up to date is
+     * done at once ({@code onStart} and {@code onDone} are called before this returns).
+     */
+    public void add(Map<TopicPartition, BytesStore> stores, Function<TopicPartition, RestoreListener> listeners) {
+        if (stores.isEmpty()) {
+            return;
+        }
+        long started = System.nanoTime();
+        Set<TopicPartition> all = new HashSet<>(active.keySet());
+        all.addAll(stores.keySet());
+        consumer.assign(all);
+        Map<TopicPartition, Long> begins = consumer.beginningOffsets(stores.keySet());
+        Map<TopicPartition, Long> ends = consumer.endOffsets(stores.keySet());
+        // Valid positions and nothing fetched for the new partitions until their start is known.
+        begins.forEach(consumer::seek);
+        consumer.pause(stores.keySet());
+        List<TopicPartition> ready = new ArrayList<>();
+        for (Map.Entry<TopicPartition, BytesStore> e : stores.entrySet()) {
+            TopicPartition tp = e.getKey();
+            BytesStore store = e.getValue();
+            long begin = begins.get(tp);
+            long end = ends.get(tp);
+            long start = startOffset(tp, store, begin);
+            if (start > end) {
+                end = awaitEndOffset(tp, start, end);
+                if (start > end) {
+                    log.warn("Store '{}': stored changelog offset {} is beyond the end {} of {} (topic recreated?); "
+                            + "wiping the store and restoring from the beginning", store.name(), start, end, tp);
+                    store.clear();
+                    start = begin;
+                }
+            }
+            RestoreListener listener = listeners.apply(tp);
+            listener.onStart(start, end);
+            if (start < end) {
+                consumer.seek(tp, start);
+                active.put(tp, new Progress(tp, store, listener, start, end, started));
+                ready.add(tp);
+            } else {
+                listener.onDone(0, (System.nanoTime() - started) / 1_000_000);
+            }
+        }
+        consumer.assign(active.keySet());
+        consumer.resume(ready);
+    }
+
+    /**
+     * Restores for at most {@code budget} (one poll at least); returns the partitions whose
+     * restore finished in this call, their stores fully applied.
+     */
+    public List<TopicPartition> step(Duration budget) {
+        List<TopicPartition> finished = new ArrayList<>();
+        long deadline = System.nanoTime() + budget.toNanos();
+        do {
+            if (active.isEmpty()) {
+                break;
+            }
+            ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout);
+            List<TopicPartition> done = new ArrayList<>();
+            for (Progress p : active.values()) {
+                copy(p, records.records(p.tp));
+                if (consumer.position(p.tp) >= p.end) {
+                    done.add(p.tp);
+                }
+            }
+            for (TopicPartition tp : done) {
+                Progress p = active.remove(tp);
+                p.applier.drain();
+                p.applier.close();
+                long millis = (System.nanoTime() - p.started) / 1_000_000;
+                log.info("Store '{}': restored {} records from {} (offsets {} to {}) in {} ms",
+                        p.store.name(), p.applied[0], tp, p.start, p.end, millis);
+                p.listener.onDone(p.applied[0], millis);
+                finished.add(tp);
+            }
+            if (!done.isEmpty()) {
+                consumer.assign(active.keySet());
+            }
+        } while (System.nanoTime() - deadline < 0);
+        return finished;
+    }
+
+    /** Records restored so far into the store of {@code changelog} (applied batches only). */
+    public long restored(TopicPartition changelog) {
+        Progress p = active.get(changelog);
+        return p == null ? 0 : p.applied[0];
+    }
+
+    /**
+     * Stops restoring these partitions (their task moved away): the batch in flight is waited
+     * for, so the store is not written once this returns; it stays at its last applied batch.
+     */
+    public void remove(Collection<TopicPartition> changelogs) {
+        boolean changed = false;
+        for (TopicPartition tp : changelogs) {
+            Progress p = active.remove(tp);
+            if (p != null) {
+                p.applier.close();
+                changed = true;
+            }
+        }
+        if (changed) {
+            consumer.assign(active.keySet());
+        }
+    }
+
+    /** Stops every restore under way; the stores stay at their last applied batch. */
+    @Override
+    public void close() {
+        remove(new ArrayList<>(active.keySet()));
+    }
+
+    /** Adds one poll's records of a partition to its store's batch and hands the batch over. */
+    private void copy(Progress p, List<ConsumerRecord<byte[], byte[]>> records) {
+        for (int i = 0, n = records.size(); i < n; i++) {
+            ConsumerRecord<byte[], byte[]> record = records.get(i);
+            if (record.key() == null) {
+                log.warn("Store '{}': skipping a changelog record without key at {}-{}",
+                        p.store.name(), p.tp, record.offset());
+                continue;
+            }
+            p.batch.put(record.key(), record.value());
+        }
+        long position = consumer.position(p.tp);
+        // Apply also when only markers or aborted records were passed, so the stored offset moves
+        // past them and the next restore does not read them again.
+        if (!p.batch.isEmpty() || position > p.appliedOffset) {
+            p.queued += p.batch.size();
+            long soFar = p.queued;
+            long remaining = Math.max(0, p.end - position);
+            p.batch = p.applier.submit(p.batch, position, () -> {
+                p.applied[0] = soFar;
+                p.listener.onBatch(soFar, remaining);
+            });
+            p.appliedOffset = position;
+        }
+    }
+
+    /** One partition under restore: its store, its end, and the batches on their way to the store. */
+    private static final class Progress {
+        final TopicPartition tp;
+        final BytesStore store;
+        final RestoreListener listener;
+        final long start;
+        final long end;
+        final long started;
+        final BatchApplier applier;
+        final long[] applied = {0};
+        WriteBatch batch = new WriteBatch(1024);
+        long queued;
+        long appliedOffset;
+
+        Progress(TopicPartition tp, BytesStore store, RestoreListener listener, long start, long end, long started) {
+            this.tp = tp;
+            this.store = store;
+            this.listener = listener;
+            this.start = start;
+            this.end = end;
+            this.started = started;
+            this.applier = new BatchApplier(store);
+            this.appliedOffset = start;
+        }
+    }
+
+    /** Where to start: the stored offset, or the beginning for a new store or one the log has outrun. */
+    private static long startOffset(TopicPartition changelog, BytesStore store, long begin) {
+        OptionalLong stored = store.changelogOffset();
+        if (stored.isEmpty()) {
+            return begin;
+        }
+        long offset = stored.getAsLong();
+        if (offset < begin) {
+            log.warn("Store '{}': stored changelog offset {} is before the first offset {} of {} "
+                    + "(records it had not seen were deleted); wiping the store and restoring from the beginning",
+                    store.name(), offset, begin, changelog);
+            store.clear();
+            return begin;
+        }
+        return offset;
+    }
+
+    /**
+     * Waits (up to the grace) for the end offset to reach a stored offset beyond it. Everything is
+     * paused meanwhile, so polls fetch nothing; partitions already under restore are sought back
+     * to what they handed to their stores, so nothing fetched and dropped in between is lost.
+     */
+    private long awaitEndOffset(TopicPartition changelog, long stored, long end) {
+        if (end >= stored || endOffsetGrace.isZero()) {
+            return end;
+        }
+        long deadline = System.nanoTime() + endOffsetGrace.toNanos();
+        consumer.pause(consumer.assignment());
+        while (end < stored && System.nanoTime() - deadline < 0) {
+            consumer.poll(END_OFFSET_RECHECK);
+            end = consumer.endOffsets(Set.of(changelog)).get(changelog);
+        }
+        for (Progress p : active.values()) {
+            consumer.seek(p.tp, p.appliedOffset);
+        }
+        consumer.resume(active.keySet());
+        return end;
+    }
+}

@@ -1,0 +1,101 @@
+package io.weir.state.changelog;
+
+import static io.weir.state.internal.Bytes.b;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.state.memory.MemoryStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/** A restore advanced in slices, with stores joining and leaving in between. */
+class RestoreSessionTest {
+
+    private static final TopicPartition A = new TopicPartition("app-a-changelog", 0);
+    private static final TopicPartition B = new TopicPartition("app-b-changelog", 0);
+
+    private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("none");
+
+    /** One poll task that hands out {@code count} records of {@code tp} from its current position. */
+    private void onNextPoll(TopicPartition tp, int count) {
+        consumer.schedulePollTask(() -> {
+            long from = consumer.position(tp);
+            for (long i = from; i < from + count; i++) {
+                consumer.addRecord(new ConsumerRecord<>(tp.topic(), tp.partition(), i, b("k" + i), b("v" + i)));
+            }
+        });
+    }
+
+    @Test
+    void slicesAdvanceEveryStoreAndReportEachWhenItIsDone() {
+        consumer.updateBeginningOffsets(Map.of(A, 0L, B, 0L));
+        consumer.updateEndOffsets(Map.of(A, 4L, B, 2L));
+        MemoryStore a = MemoryStore.create("a");
+        MemoryStore b = MemoryStore.create("b");
+        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO);
+        session.add(Map.of(A, a), tp -> RestoreListener.NONE);
+        onNextPoll(A, 2);
+
+        List<TopicPartition> first = session.step(Duration.ZERO);   // one poll: half of A
+        assertThat(first).isEmpty();
+        assertThat(session.isRestoring(A)).isTrue();
+
+        session.add(Map.of(B, b), tp -> RestoreListener.NONE);     // B joins while A is under way
+        consumer.schedulePollTask(() -> {
+            for (long i = 2; i < 4; i++) {
+                consumer.addRecord(new ConsumerRecord<>(A.topic(), 0, i, b("k" + i), b("v" + i)));
+            }
+            for (long i = 0; i < 2; i++) {
+                consumer.addRecord(new ConsumerRecord<>(B.topic(), 0, i, b("k" + i), b("v" + i)));
+            }
+        });
+        List<TopicPartition> second = session.step(Duration.ZERO);
+        assertThat(second).containsExactlyInAnyOrder(A, B);
+        assertThat(session.isEmpty()).isTrue();
+        assertThat(a.changelogOffset()).hasValue(4);
+        assertThat(b.changelogOffset()).hasValue(2);
+        assertThat(a.get(b("k3"))).isEqualTo(b("v3"));
+    }
+
+    @Test
+    void aRemovedStoreIsNoLongerWrittenAndStaysAtItsLastBatch() {
+        consumer.updateBeginningOffsets(Map.of(A, 0L));
+        consumer.updateEndOffsets(Map.of(A, 10L));
+        MemoryStore a = MemoryStore.create("a");
+        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO);
+        session.add(Map.of(A, a), tp -> RestoreListener.NONE);
+        onNextPoll(A, 3);
+        session.step(Duration.ZERO);
+
+        session.remove(List.of(A));
+
+        assertThat(session.isEmpty()).isTrue();
+        assertThat(session.isRestoring(A)).isFalse();
+        assertThat(a.changelogOffset()).hasValue(3);
+        assertThat(consumer.assignment()).isEmpty();
+        // A later restore of the same store resumes from its stored offset.
+        RestoreSession again = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO);
+        again.add(Map.of(A, a), tp -> RestoreListener.NONE);
+        assertThat(consumer.position(A)).isEqualTo(3);
+    }
+
+    @Test
+    void aStoreAlreadyUpToDateIsDoneWithoutPolling() {
+        consumer.updateBeginningOffsets(Map.of(A, 0L));
+        consumer.updateEndOffsets(Map.of(A, 0L));
+        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO);
+        long[] done = {-1};
+        session.add(Map.of(A, MemoryStore.create("a")), tp -> new RestoreListener() {
+            @Override
+            public void onDone(long restored, long millis) {
+                done[0] = restored;
+            }
+        });
+        assertThat(done[0]).isZero();
+        assertThat(session.isEmpty()).isTrue();
+    }
+}
