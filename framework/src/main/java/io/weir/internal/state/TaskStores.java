@@ -4,6 +4,7 @@ import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.TaskId;
 import io.weir.sink.internal.TransactionalSink;
 import io.weir.state.StoreCorruptedException;
+import io.weir.state.StoreLockedException;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.memory.MemoryStore;
 import io.weir.state.rocksdb.RocksDbResources;
@@ -25,6 +26,8 @@ import org.slf4j.LoggerFactory;
 public final class TaskStores {
 
     private static final Logger log = LoggerFactory.getLogger(TaskStores.class);
+    private static final java.time.Duration LOCK_WAIT = java.time.Duration.ofSeconds(60);
+    private static final java.time.Duration LOCK_RECHECK = java.time.Duration.ofMillis(100);
 
     private final Map<String, TaskStore> stores;
     private final long flushIntervalNanos;
@@ -66,12 +69,32 @@ public final class TaskStores {
         }
         Path dir = taskDir.resolve(spec.name());
         try {
-            return RocksDbStore.open(dir, spec.name(), resources);
+            return openWhenUnlocked(dir, spec.name(), resources);
         } catch (StoreCorruptedException e) {
             log.warn("store {} in {} cannot be opened ({}); wiping it to rebuild it from its changelog",
                     spec.name(), dir, e.getMessage());
             RocksDbStore.deleteRecursively(dir);
             return RocksDbStore.open(dir, spec.name(), resources);
+        }
+    }
+
+    /**
+     * Opens a RocksDB store, waiting while another open store still holds its directory: a task
+     * whose partitions were lost by one thread of this instance can be assigned to another before
+     * the first has closed it. Gives up after {@link #LOCK_WAIT}.
+     */
+    private static BytesStore openWhenUnlocked(Path dir, String name, RocksDbResources resources) {
+        long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
+        while (true) {
+            try {
+                return RocksDbStore.open(dir, name, resources);
+            } catch (StoreLockedException e) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+                log.info("store {} in {} is still held by another task; waiting for it to close", name, dir);
+                java.util.concurrent.locks.LockSupport.parkNanos(LOCK_RECHECK.toNanos()); // re-checks the lock
+            }
         }
     }
 

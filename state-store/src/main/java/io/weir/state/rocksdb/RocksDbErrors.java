@@ -8,6 +8,7 @@ import org.rocksdb.Status;
 
 import io.weir.state.StateStoreException;
 import io.weir.state.StoreCorruptedException;
+import io.weir.state.StoreLockedException;
 
 /** Turns RocksDB's checked exceptions into the store exceptions the framework acts on. */
 final class RocksDbErrors {
@@ -16,14 +17,14 @@ final class RocksDbErrors {
     }
 
     /**
-     * An error opening {@code dir}: a lock held by another open store is a plain
-     * {@link StateStoreException} (wiping a live store would be wrong); anything else means the
+     * An error opening {@code dir}: a lock held by another open store is a
+     * {@link StoreLockedException} (wiping a live store would be wrong); anything else means the
      * directory cannot serve as this store and is reported as corrupted, to be wiped and restored.
      */
     static StateStoreException onOpen(String store, Path dir, Exception e) {
         String message = String.valueOf(e.getMessage());
         if (isLockError(e, message)) {
-            return new StateStoreException("Store '" + store + "' at " + dir
+            return new StoreLockedException("Store '" + store + "' at " + dir
                     + " is locked by another open store: " + message, e);
         }
         return new StoreCorruptedException("Cannot open store '" + store + "' at " + dir + ": " + message, e);

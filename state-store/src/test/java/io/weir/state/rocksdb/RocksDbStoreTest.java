@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.weir.state.StateStoreException;
+import io.weir.state.StoreLockedException;
 import io.weir.state.StoreCorruptedException;
 import io.weir.state.internal.BytesIterator;
 import io.weir.state.internal.BytesStore;
@@ -93,7 +93,7 @@ class RocksDbStoreTest extends BytesStoreContract {
         Path storeDir = dir.resolve("held");
         try (RocksDbStore held = RocksDbStore.open(storeDir, "held", resources)) {
             assertThatThrownBy(() -> RocksDbStore.open(storeDir, "held", resources))
-                    .isInstanceOf(StateStoreException.class)
+                    .isInstanceOf(StoreLockedException.class)
                     .isNotInstanceOf(StoreCorruptedException.class)
                     .hasMessageContaining("locked");
             assertThat(held.get(b("a"))).isNull();
