@@ -147,9 +147,11 @@ public final class PendingStore implements BytesMap {
         forEachPending(batch::put);
         store.apply(batch, changelogOffset);
         if (committedCache.enabled()) {
-            // What was just committed is what the store now holds: keep it for the next reads.
+            // What was just committed is what the store now holds. Keys read before their write
+            // are cached already and take the new value; writes of keys never read do not push
+            // read keys out.
             for (Map.Entry<byte[], byte[]> e : pending.entrySet()) {
-                committedCache.put(e.getKey(), e.getValue());
+                committedCache.replaceIfPresent(e.getKey(), e.getValue());
             }
         }
         abort();

@@ -44,6 +44,16 @@ final class ReadCache {
         }
     }
 
+    /** Replaces the value of a cached key; a key not cached stays out (no eviction for it). */
+    void replaceIfPresent(byte[] key, byte[] value) {
+        ByteBuffer k = ByteBuffer.wrap(key);
+        byte[] previous = entries.get(k);
+        if (previous != null) {
+            entries.put(k, value);
+            bytes += value.length - previous.length;
+        }
+    }
+
     long bytes() {
         return bytes;
     }

@@ -29,8 +29,9 @@ class ReadCacheTest {
     void aPendingStoreWithACacheReadsCommittedValuesAndAbsencesFromIt() {
         MemoryStore committed = MemoryStore.create("s");
         PendingStore store = new PendingStore(committed, 1 << 20);
+        assertThat(store.get(b("a"))).isNull();            // cached: absent
         store.put(b("a"), b("1"));
-        store.commit(1);
+        store.commit(1);                                    // the cached key takes the committed value
         assertThat(store.get(b("a"))).isEqualTo(b("1"));
         assertThat(store.get(b("missing"))).isNull();
         // Another writer changing the committed store is not a supported use, but shows the cache is
