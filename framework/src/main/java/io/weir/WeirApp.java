@@ -44,7 +44,6 @@ public final class WeirApp implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(WeirApp.class);
 
-    private final Topology topology;
     private final io.weir.internal.topology.TopologyModel model;
     private final WeirConfig config;
     private final MeterRegistry registry;
@@ -59,9 +58,8 @@ public final class WeirApp implements AutoCloseable {
     private final LocalStores localStores = new LocalStores();
 
     private WeirApp(Topology topology, WeirConfig config, MeterRegistry registry) {
-        this.topology = Objects.requireNonNull(topology, "topology");
         this.config = Objects.requireNonNull(config, "config");
-        this.model = topology.model().resolve(config.applicationId());
+        this.model = Objects.requireNonNull(topology, "topology").model().resolve(config.applicationId());
         this.registry = Objects.requireNonNull(registry, "registry");
     }
 

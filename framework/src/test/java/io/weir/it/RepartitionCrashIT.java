@@ -7,6 +7,7 @@ import io.weir.testing.CountingApp;
 import io.weir.testing.Outputs;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
+import io.weir.testkit.Records;
 import io.weir.testkit.KeyValue;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,13 +59,13 @@ class RepartitionCrashIT {
             try (ChildJvm a = start(input, output, dirA, appId)) {
                 List<ConsumerRecord<byte[], byte[]>> out = KAFKA.client().readUntil(output, new ByteArrayDeserializer(),
                         new ByteArrayDeserializer(), org.apache.kafka.common.IsolationLevel.READ_COMMITTED,
-                        r -> Outputs.lastLongs(r).equals(model), Duration.ofMinutes(3));
-                assertThat(Outputs.lastLongs(out)).isEqualTo(model);
+                        r -> Records.lastLongPerKey(r).equals(model), Duration.ofMinutes(3));
+                assertThat(Records.lastLongPerKey(out)).isEqualTo(model);
                 a.terminate();
             }
             b.terminate();
         }
-        assertThat(Outputs.lastLongs(KAFKA.client().readAllCommitted(output, new ByteArrayDeserializer(),
+        assertThat(Records.lastLongPerKey(KAFKA.client().readAllCommitted(output, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer(), Duration.ofMinutes(1)))).isEqualTo(model);
     }
 

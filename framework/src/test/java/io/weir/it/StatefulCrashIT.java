@@ -7,6 +7,7 @@ import io.weir.testing.CountingApp;
 import io.weir.testing.Outputs;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
+import io.weir.testkit.Records;
 import io.weir.testkit.KeyValue;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -89,9 +90,9 @@ class StatefulCrashIT {
         KAFKA.client().readUntil(changelog, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
                 org.apache.kafka.common.IsolationLevel.READ_COMMITTED, new Matches(model), Duration.ofMinutes(2));
         // The output and the changelog, read to their ends, hold exactly the model's counts.
-        assertThat(Outputs.lastLongs(KAFKA.client().readAllCommitted(output, new ByteArrayDeserializer(),
+        assertThat(Records.lastLongPerKey(KAFKA.client().readAllCommitted(output, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer(), Duration.ofMinutes(2)))).as("output").isEqualTo(model);
-        assertThat(Outputs.lastLongs(KAFKA.client().readAllCommitted(changelog, new ByteArrayDeserializer(),
+        assertThat(Records.lastLongPerKey(KAFKA.client().readAllCommitted(changelog, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer(), Duration.ofMinutes(2)))).as("store contents (its changelog)").isEqualTo(model);
     }
 

@@ -17,6 +17,7 @@ import io.weir.state.KeyValueStore;
 import io.weir.state.ReadOnlyKeyValueStore;
 import io.weir.testing.TestApps;
 import io.weir.testkit.KafkaExtension;
+import io.weir.testkit.Records;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,14 +48,6 @@ class StatefulIT {
                 .toStream()
                 .to(output, Serdes.strings(), Serdes.longs());
         return b.build();
-    }
-
-    private static Map<String, Long> lastValues(List<ConsumerRecord<byte[], byte[]>> records) {
-        Map<String, Long> last = new TreeMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            last.put(new String(r.key()), ByteBuffer.wrap(r.value()).getLong());
-        }
-        return last;
     }
 
     private static Map<String, Long> modelWordCount(List<String> lines) {
@@ -93,7 +86,7 @@ class StatefulIT {
 
         Map<String, Long> expected1 = modelWordCount(batch1);
         try (WeirApp app = TestApps.start(topology, config)) {
-            KAFKA.client().readUntil(output, r -> lastValues(r).equals(expected1), Duration.ofMinutes(1));
+            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(expected1), Duration.ofMinutes(1));
             // Local reads see the committed counts, across the instance's tasks, in key order.
             ReadOnlyKeyValueStore<String, Long> store = app.store("word-counts");
             assertThat(store.get("fox")).isEqualTo(expected1.get("fox"));
@@ -116,13 +109,13 @@ class StatefulIT {
         all.addAll(batch2);
         Map<String, Long> expected2 = modelWordCount(all);
         try (WeirApp app = TestApps.start(topology, config)) {
-            KAFKA.client().readUntil(output, r -> lastValues(r).equals(expected2), Duration.ofMinutes(1));
+            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(expected2), Duration.ofMinutes(1));
             double restored = app.meterRegistry().get("weir.restore.records").counters().stream()
                     .mapToDouble(c -> c.count()).sum();
             assertThat(restored).as("records restored into the rebuilt store: the whole changelog")
                     .isEqualTo(changelogRecords);
         }
-        assertThat(lastValues(KAFKA.client().readAtLeast(output, 1, Duration.ofSeconds(30)))).isEqualTo(expected2);
+        assertThat(Records.lastLongPerKey(KAFKA.client().readAtLeast(output, 1, Duration.ofSeconds(30)))).isEqualTo(expected2);
     }
 
     @Test
@@ -136,12 +129,12 @@ class StatefulIT {
         Topology topology = wordCount(input, output);
         WeirConfig config = TestApps.config(KAFKA.bootstrapServers(), appId).stateDir(stateDir).instanceId("one").build();
         try (WeirApp app = TestApps.start(topology, config)) {
-            KAFKA.client().readUntil(output, r -> lastValues(r).equals(Map.of("a", 3L, "b", 2L, "c", 1L)),
+            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(Map.of("a", 3L, "b", 2L, "c", 1L)),
                     Duration.ofMinutes(1));
         }
         KAFKA.client().produceStrings(input, lines(List.of("c")));
         try (WeirApp app = TestApps.start(topology, config)) {
-            KAFKA.client().readUntil(output, r -> lastValues(r).equals(Map.of("a", 3L, "b", 2L, "c", 2L)),
+            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(Map.of("a", 3L, "b", 2L, "c", 2L)),
                     Duration.ofMinutes(1));
             double restored = app.meterRegistry().get("weir.restore.records").counters().stream()
                     .mapToDouble(c -> c.count()).sum();
@@ -176,7 +169,7 @@ class StatefulIT {
         running.forEach((k, sums) -> finalSums.put(k, sums.get(sums.size() - 1)));
         try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), "counter-" + input).build())) {
             List<ConsumerRecord<byte[], byte[]>> out = KAFKA.client().readUntil(output,
-                    r -> lastValues(r).equals(finalSums), Duration.ofMinutes(1));
+                    r -> Records.lastLongPerKey(r).equals(finalSums), Duration.ofMinutes(1));
             Map<String, Long> previous = new HashMap<>();
             for (ConsumerRecord<byte[], byte[]> r : out) {
                 String k = new String(r.key());
@@ -232,7 +225,7 @@ class StatefulIT {
         }
         KAFKA.client().produceStrings(input, records);
         try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), "abort-state-" + input).build())) {
-            KAFKA.client().readUntil(output, r -> lastValues(r).equals(expected), Duration.ofMinutes(1));
+            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(expected), Duration.ofMinutes(1));
             assertThat(KAFKA.client().readAtLeast(app.config().deadLetterTopic(), 21, Duration.ofSeconds(30))).hasSize(21);
         }
     }

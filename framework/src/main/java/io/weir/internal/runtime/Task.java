@@ -76,9 +76,6 @@ final class Task implements CommitUnit {
         }
     }
 
-    boolean isRestoring() {
-        return restoring;
-    }
 
     TaskId id() {
         return id;

@@ -52,8 +52,8 @@ public final class TopicSetup {
         this.model = model;
     }
 
-    /** Checks and creates topics; returns the number of partitions of each sub-topology. */
-    public Map<Integer, Integer> verifyAndCreate() {
+    /** Checks the topics the topology needs and creates the internal ones. */
+    public void verifyAndCreate() {
         Set<String> existing = listTopics();
         Set<String> missing = new TreeSet<>();
         Set<String> wanted = new LinkedHashSet<>(model.sourceTopics());
@@ -74,7 +74,6 @@ public final class TopicSetup {
             create(List.of(new NewTopic(config.deadLetterTopic(), Optional.of(1), Optional.empty())
                     .configs(Map.of("max.message.bytes", Integer.toString(config.deadLetterMaxMessageBytes())))));
         }
-        return tasksPerSubtopology;
     }
 
     /** Fixed user inputs plus the existing topics that pattern sources match now. */

@@ -9,6 +9,7 @@ import io.weir.state.internal.PendingStore;
 import io.weir.state.internal.TtlStore;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
@@ -37,6 +38,7 @@ public final class TaskStore {
     private final TopicPartition changelog;
     /** Highest changelog offset acknowledged since the last commit; written by the producer's thread. */
     private final AtomicLong lastChangelogOffset = new AtomicLong(-1);
+    private final Callback onChangelogAck = (metadata, e) -> lastChangelogOffset.accumulateAndGet(metadata.offset(), Math::max);
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     TaskStore(StoreSpec spec, BytesStore committed, TopicPartition changelog, long readCacheBytes) {
@@ -89,8 +91,7 @@ public final class TaskStore {
             return;
         }
         pending.forEachPending((key, value) -> sink.send(
-                new ProducerRecord<>(changelog.topic(), changelog.partition(), null, key, value),
-                (metadata, e) -> lastChangelogOffset.accumulateAndGet(metadata.offset(), Math::max)));
+                new ProducerRecord<>(changelog.topic(), changelog.partition(), null, key, value), onChangelogAck));
     }
 
     /** Step 5: the transaction committed; make the committed store match it. True if it wrote. */

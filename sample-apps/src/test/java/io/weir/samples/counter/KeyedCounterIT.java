@@ -2,13 +2,12 @@ package io.weir.samples.counter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.samples.common.CommittedTail;
 import io.weir.samples.common.SampleMain;
-import io.weir.samples.common.TailRecord;
 import io.weir.serde.Serdes;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.KeyValue;
+import io.weir.testkit.Records;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,6 +20,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.LongDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,14 +59,15 @@ class KeyedCounterIT {
 
         Map<String, Long> expected = Map.of("a", 4L * 3 * REPEATS, "b", 2L * 3 * REPEATS, "c", 1L * 3 * REPEATS);
         try (ChildJvm second = instance(appId, input, output, 2)) {
-            KAFKA.client().readUntil(output, r -> lastValues(r).equals(expected), TIMEOUT);
+            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(expected), TIMEOUT);
             assertThat(second.terminate()).as("graceful stop on SIGTERM").isIn(0, 143);
         }
 
-        List<TailRecord<String, Long>> sums = readAll(output);
+        List<ConsumerRecord<String, Long>> sums = KAFKA.client().readAllCommitted(output,
+                new StringDeserializer(), new LongDeserializer(), TIMEOUT);
         Map<String, Long> last = new TreeMap<>();
         Map<String, Long> previous = new HashMap<>();
-        for (TailRecord<String, Long> r : sums) {
+        for (ConsumerRecord<String, Long> r : sums) {
             long sum = r.value();
             // a's running sums are 2, 4, 6, ...; b's 2, 4, ... (every second record); c's 1, 2, 3, ...
             assertThat(sum).as("a running sum of %s", r.key()).isPositive()
@@ -106,7 +108,8 @@ class KeyedCounterIT {
             running.computeIfAbsent(key, k -> new HashSet<>()).add(total);
         }
         Map<String, Long> last = new TreeMap<>();
-        for (TailRecord<String, Long> r : readAll(output)) {
+        for (ConsumerRecord<String, Long> r : KAFKA.client().readAllCommitted(output,
+                new StringDeserializer(), new LongDeserializer(), TIMEOUT)) {
             assertThat(running.get(r.key())).as("running sums of %s", r.key()).contains(r.value());
             assertThat(r.value()).as("sums of %s strictly increase", r.key())
                     .isGreaterThan(last.getOrDefault(r.key(), 0L));
@@ -135,20 +138,5 @@ class KeyedCounterIT {
             }
         }
         KAFKA.client().produce(topic, records);
-    }
-
-    private static Map<String, Long> lastValues(List<ConsumerRecord<byte[], byte[]>> records) {
-        Map<String, Long> last = new TreeMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            last.put(new String(r.key(), StandardCharsets.UTF_8), ByteBuffer.wrap(r.value()).getLong());
-        }
-        return last;
-    }
-
-    private static List<TailRecord<String, Long>> readAll(String topic) {
-        try (CommittedTail<String, Long> tail = CommittedTail.fromBeginning(KAFKA.bootstrapServers(), topic,
-                Serdes.strings(), Serdes.longs())) {
-            return tail.drainToEnd(TIMEOUT);
-        }
     }
 }

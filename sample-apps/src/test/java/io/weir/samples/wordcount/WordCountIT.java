@@ -3,15 +3,12 @@ package io.weir.samples.wordcount;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.WeirApp;
-import io.weir.samples.common.CommittedTail;
 import io.weir.samples.common.SampleConfigs;
 import io.weir.samples.common.SampleMain;
-import io.weir.samples.common.TailRecord;
 import io.weir.serde.Serdes;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.KeyValue;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
+import io.weir.testkit.Records;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.LongDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,7 +49,7 @@ class WordCountIT {
         Map<String, Long> first = Map.of("the", 300L, "cat", 200L, "sat", 200L, "on", 100L, "mat", 100L,
                 "dog", 200L, "a", 200L);
         try (WeirApp app = start(appId, lines, counts)) {
-            KAFKA.client().readUntil(counts, r -> lastValues(r).equals(first), TIMEOUT);
+            KAFKA.client().readUntil(counts, r -> Records.lastLongPerKey(r).equals(first), TIMEOUT);
             assertThat(app.state()).isEqualTo(WeirApp.State.RUNNING);
         }
 
@@ -59,14 +58,15 @@ class WordCountIT {
         Map<String, Long> second = new TreeMap<>(first);
         second.putAll(Map.of("the", 302L, "cat", 201L, "end", 1L, "of", 1L));
         try (WeirApp app = start(appId, lines, counts)) {
-            KAFKA.client().readUntil(counts, r -> lastValues(r).equals(second), TIMEOUT);
+            KAFKA.client().readUntil(counts, r -> Records.lastLongPerKey(r).equals(second), TIMEOUT);
             assertThat(app.state()).isEqualTo(WeirApp.State.RUNNING);
         }
 
-        List<TailRecord<String, Long>> all = readAll(counts);
+        List<ConsumerRecord<String, Long>> all = KAFKA.client().readAllCommitted(counts,
+                new StringDeserializer(), new LongDeserializer(), TIMEOUT);
         Map<String, Long> last = new TreeMap<>();
         Map<String, Long> previous = new HashMap<>();
-        for (TailRecord<String, Long> r : all) {
+        for (ConsumerRecord<String, Long> r : all) {
             assertThat(r.value()).as("count of %s", r.key())
                     .isGreaterThan(previous.getOrDefault(r.key(), 0L))
                     .isLessThanOrEqualTo(second.get(r.key()));
@@ -92,7 +92,8 @@ class WordCountIT {
                 .map(ConsumerRecord::value).toList();
         assertThat(fed).containsExactlyInAnyOrderElementsOf(new SampleText(7).lines(300));
         Map<String, Long> last = new TreeMap<>();
-        readAll(counts).forEach(r -> last.put(r.key(), r.value()));
+        KAFKA.client().readAllCommitted(counts,
+                new StringDeserializer(), new LongDeserializer(), TIMEOUT).forEach(r -> last.put(r.key(), r.value()));
         assertThat(last).isEqualTo(WordCount.expectedCounts(new SampleText(7).lines(300)))
                 .isEqualTo(WordCount.expectedCounts(fed));
     }
@@ -124,22 +125,5 @@ class WordCountIT {
             records.add(KeyValue.of("line-" + (firstIndex + i), lines.get(i)));
         }
         KAFKA.client().produceStrings(topic, records);
-    }
-
-    /** The last count per word among the committed records read so far. */
-    private static Map<String, Long> lastValues(List<ConsumerRecord<byte[], byte[]>> records) {
-        Map<String, Long> last = new TreeMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            last.put(new String(r.key(), StandardCharsets.UTF_8), ByteBuffer.wrap(r.value()).getLong());
-        }
-        return last;
-    }
-
-    /** Every committed record of {@code topic}, up to its current end. */
-    private static List<TailRecord<String, Long>> readAll(String topic) {
-        try (CommittedTail<String, Long> tail = CommittedTail.fromBeginning(KAFKA.bootstrapServers(), topic,
-                Serdes.strings(), Serdes.longs())) {
-            return tail.drainToEnd(TIMEOUT);
-        }
     }
 }

@@ -152,12 +152,6 @@ public final class RestoreSession implements AutoCloseable {
         return finished;
     }
 
-    /** Records restored so far into the store of {@code changelog} (applied batches only). */
-    public long restored(TopicPartition changelog) {
-        Progress p = active.get(changelog);
-        return p == null ? 0 : p.applied[0];
-    }
-
     /**
      * Stops restoring these partitions (their task moved away): the batch in flight is waited
      * for, so the store is not written once this returns; it stays at its last applied batch.
