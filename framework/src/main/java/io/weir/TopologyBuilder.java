@@ -37,6 +37,19 @@ public final class TopologyBuilder {
         return new RecordStreamImpl<>(graph, name, keySerde, valueSerde);
     }
 
+    /**
+     * A stream of the records of one or more topics, timed by {@code timestamps} (event time from
+     * the value, ingestion or processing time; see {@link io.weir.time.Timestamps}).
+     */
+    public <K, V> RecordStream<K, V> stream(Serde<K> keySerde, Serde<V> valueSerde,
+                                            io.weir.time.TimestampExtractor<? super K, ? super V> timestamps,
+                                            String... topics) {
+        Objects.requireNonNull(timestamps, "timestamps");
+        String name = graph.newName("source");
+        graph.addSource(name, Arrays.asList(topics), null, keySerde, valueSerde, false, timestamps);
+        return new RecordStreamImpl<>(graph, name, keySerde, valueSerde);
+    }
+
     /** A stream of every topic whose name matches {@code pattern}, including topics created later. */
     public <K, V> RecordStream<K, V> stream(Serde<K> keySerde, Serde<V> valueSerde, Pattern pattern) {
         Objects.requireNonNull(pattern, "pattern");
@@ -48,6 +61,14 @@ public final class TopologyBuilder {
     /** Processor API: a named source node. */
     public TopologyBuilder addSource(String name, Serde<?> keySerde, Serde<?> valueSerde, String... topics) {
         graph.addSource(name, Arrays.asList(topics), null, keySerde, valueSerde);
+        return this;
+    }
+
+    /** Processor API: a named source node whose records are timed by {@code timestamps}. */
+    public TopologyBuilder addSource(String name, Serde<?> keySerde, Serde<?> valueSerde,
+                                     io.weir.time.TimestampExtractor<?, ?> timestamps, String... topics) {
+        Objects.requireNonNull(timestamps, "timestamps");
+        graph.addSource(name, Arrays.asList(topics), null, keySerde, valueSerde, false, timestamps);
         return this;
     }
 
@@ -72,6 +93,24 @@ public final class TopologyBuilder {
      * added before or after). Processors sharing a store always run in the same task.
      */
     public TopologyBuilder addStateStore(KeyValueStoreBuilder<?, ?> store, String... processorNames) {
+        graph.addStore(Stores.specOf(store));
+        for (String p : processorNames) {
+            graph.connectStores(p, List.of(store.name()));
+        }
+        return this;
+    }
+
+    /** Processor API: as {@link #addStateStore(KeyValueStoreBuilder, String...)}, for a window store. */
+    public TopologyBuilder addStateStore(io.weir.processor.WindowStoreBuilder<?, ?> store, String... processorNames) {
+        graph.addStore(Stores.specOf(store));
+        for (String p : processorNames) {
+            graph.connectStores(p, List.of(store.name()));
+        }
+        return this;
+    }
+
+    /** Processor API: as {@link #addStateStore(KeyValueStoreBuilder, String...)}, for a session store. */
+    public TopologyBuilder addStateStore(io.weir.processor.SessionStoreBuilder<?, ?> store, String... processorNames) {
         graph.addStore(Stores.specOf(store));
         for (String p : processorNames) {
             graph.connectStores(p, List.of(store.name()));

@@ -135,12 +135,37 @@ public final class WeirApp implements AutoCloseable {
      * @throws IllegalArgumentException if the topology has no store of that name
      */
     public <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
+        return localStores.view(spec(name, StoreSpec.Kind.KEY_VALUE));
+    }
+
+    /**
+     * Read access to a window store (a windowed aggregation's results per key and window), with
+     * the same guarantees as {@link #store(String)}.
+     */
+    public <K, V> io.weir.state.ReadOnlyWindowStore<K, V> windowStore(String name) {
+        return localStores.windowView(spec(name, StoreSpec.Kind.WINDOW));
+    }
+
+    /** Read access to a session store, with the same guarantees as {@link #store(String)}. */
+    public <K, V> io.weir.state.ReadOnlySessionStore<K, V> sessionStore(String name) {
+        return localStores.sessionView(spec(name, StoreSpec.Kind.SESSION));
+    }
+
+    private StoreSpec spec(String name, StoreSpec.Kind kind) {
         StoreSpec spec = model.stores().get(name);
         if (spec == null) {
             throw new IllegalArgumentException("the topology has no store named '" + name + "'; its stores: "
                     + model.stores().keySet());
         }
-        return localStores.view(spec);
+        if (spec.kind() != kind) {
+            throw new IllegalArgumentException("store '" + name + "' is a " + spec.kind() + " store; use "
+                    + switch (spec.kind()) {
+                        case KEY_VALUE -> "store(name)";
+                        case WINDOW -> "windowStore(name)";
+                        case SESSION -> "sessionStore(name)";
+                    });
+        }
+        return spec;
     }
 
     /** The stable id of this instance (configured, or kept in the state directory). */

@@ -71,6 +71,11 @@ public final class WeirConfig {
     private final long rocksDbMemoryBytes;
     private final Duration stateFlushInterval;
     private final long storeReadCacheBytes;
+    private final Settings.TimestampSource defaultTimestamp;
+    private final Duration maxOutOfOrderness;
+    private final Duration idleTimeout;
+    private final Settings.LateRecordsMode lateRecordsMode;
+    private final String lateRecordsTopic;
     private final Map<String, Object> consumerOverrides;
     private final Map<String, Object> producerOverrides;
     private final Map<String, Object> adminOverrides;
@@ -100,6 +105,12 @@ public final class WeirConfig {
         this.rocksDbMemoryBytes = parseOrDefault(Settings.ROCKSDB_MEMORY_BYTES);
         this.stateFlushInterval = Duration.ofMillis(parseOrDefault(Settings.STATE_FLUSH_INTERVAL_MS));
         this.storeReadCacheBytes = parseOrDefault(Settings.STORE_READ_CACHE_BYTES);
+        this.defaultTimestamp = parseOrDefault(Settings.DEFAULT_TIMESTAMP);
+        this.maxOutOfOrderness = Duration.ofMillis(parseOrDefault(Settings.MAX_OUT_OF_ORDERNESS_MS));
+        this.idleTimeout = Duration.ofMillis(parseOrDefault(Settings.IDLE_TIMEOUT_MS));
+        this.lateRecordsMode = parseOrDefault(Settings.LATE_RECORDS_MODE);
+        String late = values.get(Settings.LATE_RECORDS_TOPIC.name());
+        this.lateRecordsTopic = late != null ? Settings.LATE_RECORDS_TOPIC.parse(late) : applicationId + "-late";
         this.consumerOverrides = clientOverrides("consumer.", ConsumerConfig.configNames());
         this.producerOverrides = clientOverrides("producer.", ProducerConfig.configNames());
         this.adminOverrides = clientOverrides("admin.", AdminClientConfig.configNames());
@@ -194,6 +205,30 @@ public final class WeirConfig {
     /** How often stores flush to local disk. */
     public Duration stateFlushInterval() {
         return stateFlushInterval;
+    }
+
+    /** Where a record's time comes from when its source sets no extractor. */
+    public Settings.TimestampSource defaultTimestamp() {
+        return defaultTimestamp;
+    }
+
+    /** How far the watermark trails the largest timestamp seen. */
+    public Duration maxOutOfOrderness() {
+        return maxOutOfOrderness;
+    }
+
+    /** How long a partition without records may hold the watermark back. */
+    public Duration idleTimeout() {
+        return idleTimeout;
+    }
+
+    /** True when records too late for their window go to {@link #lateRecordsTopic()}; false: counted and dropped. */
+    public boolean lateRecordsToTopic() {
+        return lateRecordsMode == Settings.LateRecordsMode.TOPIC;
+    }
+
+    public String lateRecordsTopic() {
+        return lateRecordsTopic;
     }
 
     /** Kafka settings for the consumers, as given (Weir adds its own on top). */

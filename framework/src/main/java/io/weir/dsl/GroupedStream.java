@@ -24,4 +24,13 @@ public interface GroupedStream<K, V> {
     /** Folds the values of a key into an aggregate that starts from {@code initializer}. */
     <VA> RecordTable<K, VA> aggregate(Supplier<VA> initializer, Aggregator<? super K, ? super V, VA> aggregator,
                                       Serde<VA> aggregateSerde, String storeName);
+
+    /** Cuts the stream into time windows (tumbling or hopping) to aggregate per key and window. */
+    WindowedStream<K, V> windowedBy(TimeWindows windows);
+
+    /** Cuts the stream into count windows to aggregate per key and window. */
+    WindowedStream<K, V> windowedBy(CountWindows windows);
+
+    /** Cuts the stream into sessions to aggregate per key and session. */
+    SessionWindowedStream<K, V> windowedBy(SessionWindows windows);
 }

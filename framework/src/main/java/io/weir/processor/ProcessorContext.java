@@ -20,8 +20,34 @@ public interface ProcessorContext<K, V> {
     /**
      * Calls {@code punctuator} every {@code interval} of wall-clock time, on the task's thread,
      * between records. Records forwarded from it are part of the current commit interval.
+     * Same as {@code schedule(interval, PunctuationType.WALL_CLOCK, punctuator)}.
      */
-    Cancellable schedule(Duration interval, Punctuator punctuator);
+    default Cancellable schedule(Duration interval, Punctuator punctuator) {
+        return schedule(interval, PunctuationType.WALL_CLOCK, punctuator);
+    }
+
+    /**
+     * Calls {@code punctuator} every {@code interval} of the given clock, on the task's thread,
+     * between records. An {@link PunctuationType#EVENT_TIME} schedule fires when the watermark
+     * passes a multiple of {@code interval} (epoch aligned), with that multiple as its time; if
+     * the watermark jumps several intervals it fires once, with the latest. Records forwarded from
+     * it are part of the current transaction; if that aborts, the schedule fires again on replay.
+     */
+    Cancellable schedule(Duration interval, PunctuationType type, Punctuator punctuator);
+
+    /**
+     * A one-shot timer: calls {@code punctuator} once, with {@code time}, when the clock of
+     * {@code type} reaches {@code time} (for event time: when the watermark reaches it). Timers of
+     * one clock fire in time order. Timers are kept in memory: after a restart or a rebalance,
+     * register them again (keep deadlines that matter in a store).
+     */
+    Cancellable scheduleAt(long time, PunctuationType type, Punctuator punctuator);
+
+    /**
+     * The task's watermark: no record with a smaller timestamp is expected any more (records that
+     * still come are late). {@code Long.MIN_VALUE} before the task has seen any record.
+     */
+    long currentWatermark();
 
     /**
      * A state store this processor was connected to, for example a

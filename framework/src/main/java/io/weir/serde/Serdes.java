@@ -2,6 +2,7 @@ package io.weir.serde;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weir.state.Windowed;
 import java.util.UUID;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
@@ -64,6 +65,15 @@ public final class Serdes {
         return JsonSerde.of(mapper, type);
     }
 
+    /**
+     * {@link Windowed} keys: {@code [start: 8][end: 8][inner key bytes]}, the times as 8-byte
+     * big-endian longs. Strict: fewer than 16 bytes, an end before the start, or an inner key that
+     * {@code inner} cannot read is an error.
+     */
+    public static <K> Serde<Windowed<K>> windowed(Serde<K> inner) {
+        return new WindowedSerde<>(inner);
+    }
+
     /** Adapts a Kafka serializer and deserializer pair. */
     public static <T> Serde<T> from(Serializer<T> serializer, Deserializer<T> deserializer) {
         return new Serde<>() {
@@ -81,5 +91,13 @@ public final class Serdes {
                 }
             }
         };
+    }
+
+    /**
+     * True for a serde made by {@link #windowed(Serde)}: sinks then partition by the inner key, so
+     * all windows of a key land in one partition, in order.
+     */
+    public static boolean isWindowed(Serde<?> serde) {
+        return serde instanceof WindowedSerde<?>;
     }
 }

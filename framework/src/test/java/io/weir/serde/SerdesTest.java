@@ -66,4 +66,32 @@ class SerdesTest {
         assertThatThrownBy(() -> serde.deserialize("t", "null".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(SerdeException.class).hasMessageContaining("JSON null");
     }
+
+    @Test
+    void windowedKeysRoundTripAsStartEndAndInnerKey() {
+        Serde<io.weir.state.Windowed<String>> serde = Serdes.windowed(Serdes.strings());
+        io.weir.state.Windowed<String> w = new io.weir.state.Windowed<>("user-1", -60_000L, 0L);
+        byte[] bytes = serde.serialize("t", w);
+        assertThat(bytes).hasSize(16 + 6);
+        assertThat(java.util.Arrays.copyOfRange(bytes, 0, 8)).isEqualTo(Serdes.longs().serialize("t", -60_000L));
+        assertThat(java.util.Arrays.copyOfRange(bytes, 8, 16)).isEqualTo(Serdes.longs().serialize("t", 0L));
+        assertThat(serde.deserialize("t", bytes)).isEqualTo(w);
+        assertThat(serde.deserialize("t", serde.serialize("t", new io.weir.state.Windowed<>("", 5, 5))))
+                .isEqualTo(new io.weir.state.Windowed<>("", 5, 5));
+        assertThat(serde.serialize("t", null)).isNull();
+        assertThat(serde.deserialize("t", null)).isNull();
+    }
+
+    @Test
+    void malformedWindowedKeysAreErrors() {
+        Serde<io.weir.state.Windowed<Long>> serde = Serdes.windowed(Serdes.longs());
+        assertThatThrownBy(() -> serde.deserialize("t", new byte[15]))
+                .isInstanceOf(SerdeException.class).hasMessageContaining("at least 16 bytes").hasMessageContaining("15");
+        byte[] endBeforeStart = java.nio.ByteBuffer.allocate(24).putLong(10).putLong(9).putLong(1).array();
+        assertThatThrownBy(() -> serde.deserialize("t", endBeforeStart))
+                .isInstanceOf(SerdeException.class).hasMessageContaining("before it starts");
+        byte[] shortInner = java.nio.ByteBuffer.allocate(19).putLong(1).putLong(2).array();
+        assertThatThrownBy(() -> serde.deserialize("t", shortInner)).isInstanceOf(SerdeException.class);
+        assertThatThrownBy(() -> new io.weir.state.Windowed<>("k", 2, 1)).isInstanceOf(IllegalArgumentException.class);
+    }
 }

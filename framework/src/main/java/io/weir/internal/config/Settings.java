@@ -74,13 +74,56 @@ public final class Settings {
     public static final Setting<Long> STORE_READ_CACHE_BYTES = new Setting<>("store.read.cache.bytes", "4194304",
             Setting.longAtLeast(0), "committed entries each store of each task keeps on the heap for reads (0: none)");
 
+    /** Where a record's time comes from when its source sets no extractor. */
+    public enum TimestampSource {
+        RECORD, LOG_APPEND, WALL_CLOCK;
+
+        static TimestampSource parse(String s) {
+            return switch (s.toLowerCase(Locale.ROOT)) {
+                case "record" -> RECORD;
+                case "log-append" -> LOG_APPEND;
+                case "wall-clock" -> WALL_CLOCK;
+                default -> throw new IllegalArgumentException("unknown value '" + s
+                        + "'; allowed: record, log-append, wall-clock");
+            };
+        }
+    }
+
+    /** What happens to a record too late for a window (past its allowed lateness). */
+    public enum LateRecordsMode {
+        TOPIC, DROP;
+
+        static LateRecordsMode parse(String s) {
+            return switch (s.toLowerCase(Locale.ROOT)) {
+                case "topic" -> TOPIC;
+                case "drop" -> DROP;
+                default -> throw new IllegalArgumentException("unknown value '" + s + "'; allowed: topic, drop");
+            };
+        }
+    }
+
+    public static final Setting<TimestampSource> DEFAULT_TIMESTAMP = new Setting<>("default.timestamp", "record",
+            TimestampSource::parse, "record (Kafka timestamp), log-append (requires LogAppendTime topics) or wall-clock;"
+            + " for sources without an extractor");
+    public static final Setting<Long> MAX_OUT_OF_ORDERNESS_MS = new Setting<>("max.out.of.orderness.ms", "0",
+            Setting.longAtLeast(0), "how far behind the largest timestamp seen the watermark trails");
+    public static final Setting<Long> IDLE_TIMEOUT_MS = new Setting<>("idle.timeout.ms", "30000",
+            Setting.longAtLeast(0), "wall-clock time after which a partition without records stops holding the"
+            + " watermark back");
+    public static final Setting<LateRecordsMode> LATE_RECORDS_MODE = new Setting<>("late.records.mode", "topic",
+            LateRecordsMode::parse, "topic (write records too late for a window to late.records.topic) or drop"
+            + " (count them in weir.records.late and drop them)");
+    public static final Setting<String> LATE_RECORDS_TOPIC = new Setting<>("late.records.topic", null,
+            Setting.nonEmpty(), "topic for records too late for their window; <application.id>-late when unset");
+
     /** All settings by name, in documentation order. */
     public static final Map<String, Setting<?>> ALL = index(APPLICATION_ID, BOOTSTRAP_SERVERS,
             PROCESSING_GUARANTEE, NUM_STREAM_THREADS, COMMIT_INTERVAL_MS, STATE_DIR, INSTANCE_ID,
             SHUTDOWN_TIMEOUT_MS, ERROR_MODE, DEAD_LETTER_TOPIC, DEAD_LETTER_MAX_MESSAGE_BYTES,
             BUFFERED_RECORDS_PER_PARTITION, POLL_MS, TRANSACTION_TIMEOUT_MS, COMMIT_RETRY_TIMEOUT_MS,
             INTERNAL_TOPIC_REPLICATION_FACTOR, STATE_CACHE_MAX_BYTES, ROCKSDB_MEMORY_BYTES, STATE_FLUSH_INTERVAL_MS,
-            STORE_READ_CACHE_BYTES);
+            STORE_READ_CACHE_BYTES, DEFAULT_TIMESTAMP, MAX_OUT_OF_ORDERNESS_MS, IDLE_TIMEOUT_MS, LATE_RECORDS_MODE,
+            LATE_RECORDS_TOPIC);
 
     private static Map<String, Setting<?>> index(Setting<?>... settings) {
         Map<String, Setting<?>> m = new LinkedHashMap<>();

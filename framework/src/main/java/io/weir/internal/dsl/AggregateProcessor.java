@@ -38,18 +38,33 @@ final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, VA>, Comm
         this.step = step;
     }
 
+    /** Counting: 1 for a new key, then one more per record. Shared with the windowed aggregations. */
+    static <K, V> Step<K, V, Long> countStep() {
+        return (k, v, count) -> count == null ? 1L : count + 1;
+    }
+
+    /** Reducing: the first value, then the reducer over the result and each value. */
+    static <K, V> Step<K, V, V> reduceStep(BinaryOperator<V> reducer) {
+        return (k, v, acc) -> acc == null ? v : reducer.apply(acc, v);
+    }
+
+    /** Aggregating: the aggregator over the result, which starts from the initializer. */
+    static <K, V, VA> Step<K, V, VA> aggregateStep(Supplier<VA> initializer,
+                                                  Aggregator<? super K, ? super V, VA> aggregator) {
+        return (k, v, acc) -> aggregator.apply(k, v, acc == null ? initializer.get() : acc);
+    }
+
     static <K, V> ProcessorSupplier<K, V, K, Long> counting(String store) {
-        return () -> new AggregateProcessor<K, V, Long>(store, (k, v, count) -> count == null ? 1L : count + 1);
+        return () -> new AggregateProcessor<K, V, Long>(store, countStep());
     }
 
     static <K, V> ProcessorSupplier<K, V, K, V> reducing(String store, BinaryOperator<V> reducer) {
-        return () -> new AggregateProcessor<K, V, V>(store, (k, v, acc) -> acc == null ? v : reducer.apply(acc, v));
+        return () -> new AggregateProcessor<K, V, V>(store, reduceStep(reducer));
     }
 
     static <K, V, VA> ProcessorSupplier<K, V, K, VA> aggregating(String store, Supplier<VA> initializer,
                                                                  Aggregator<? super K, ? super V, VA> aggregator) {
-        return () -> new AggregateProcessor<K, V, VA>(store,
-                (k, v, acc) -> aggregator.apply(k, v, acc == null ? initializer.get() : acc));
+        return () -> new AggregateProcessor<K, V, VA>(store, aggregateStep(initializer, aggregator));
     }
 
     @Override

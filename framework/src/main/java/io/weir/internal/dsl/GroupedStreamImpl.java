@@ -1,10 +1,13 @@
 package io.weir.internal.dsl;
 
 import io.weir.dsl.Aggregator;
+import io.weir.dsl.Emit;
 import io.weir.dsl.GroupedStream;
+import io.weir.dsl.RecordStream;
 import io.weir.dsl.RecordTable;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.internal.topology.StoreSpec;
+import io.weir.processor.ProcessorSupplier;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
 import java.util.List;
@@ -42,11 +45,7 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
     @Override
     public RecordTable<K, V> reduce(BinaryOperator<V> reducer, String storeName) {
         Objects.requireNonNull(reducer, "reducer");
-        if (valueSerde == null) {
-            throw new IllegalStateException("reduce into store '" + storeName + "' needs the value serde:"
-                    + " an earlier step changed the value type; call withSerdes(...) before grouping");
-        }
-        return add(storeName, valueSerde, AggregateProcessor.reducing(storeName, reducer));
+        return add(storeName, requireValueSerde("reduce", storeName), AggregateProcessor.reducing(storeName, reducer));
     }
 
     @Override
@@ -59,26 +58,81 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
     }
 
     private <VA> RecordTable<K, VA> add(String storeName, Serde<VA> aggregateSerde,
-                                        io.weir.processor.ProcessorSupplier<K, V, K, VA> processor) {
+                                        ProcessorSupplier<K, V, K, VA> processor) {
+        String node = addAggregation(new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null), processor);
+        return new RecordTableImpl<>(graph, node, keySerde, aggregateSerde, storeName);
+    }
+
+    /**
+     * Adds an aggregation into {@code store}: the repartition when the key may have changed, the
+     * store, and the processor {@code <store>-aggregate} reading from the grouped input and using
+     * the store. Returns the processor's name. Shared by tables and windowed aggregations.
+     */
+    String addAggregation(StoreSpec store, ProcessorSupplier<?, ?, ?, ?> processor) {
+        String upstream = groupedInput(graph, parent, keySerde, valueSerde, repartition, store.name());
+        graph.addStore(store);
+        String node = store.name() + "-aggregate";
+        graph.addProcessor(node, processor, List.of(upstream), List.of(store.name()));
+        return node;
+    }
+
+    /**
+     * The node an aggregation into {@code storeName} reads from: {@code parent}, or, when the key
+     * may have changed ({@code repartition}), a repartition by the key through the internal topic
+     * {@code <store>-repartition} (a sink and a source, which cut the graph into two
+     * sub-topologies). Checks the serdes the aggregation needs.
+     */
+    static String groupedInput(GraphBuilder graph, String parent, Serde<?> keySerde, Serde<?> valueSerde,
+                               boolean repartition, String storeName) {
         Objects.requireNonNull(storeName, "storeName");
         if (keySerde == null) {
             throw new IllegalStateException("the aggregation into store '" + storeName + "' needs the key serde:"
                     + " an earlier step changed the key type; pass it to groupBy or call withSerdes(...)");
         }
-        String upstream = parent;
-        if (repartition) {
-            if (valueSerde == null) {
-                throw new IllegalStateException("grouping for store '" + storeName + "' repartitions by the new key"
-                        + " and needs the value serde: pass it to groupBy or call withSerdes(...)");
-            }
-            String topic = storeName + "-repartition";
-            graph.addSink(storeName + "-repartition-sink", topic, null, keySerde, valueSerde, List.of(parent), true);
-            graph.addSource(storeName + "-repartition-source", List.of(topic), null, keySerde, valueSerde, true);
-            upstream = storeName + "-repartition-source";
+        if (!repartition) {
+            return parent;
         }
-        graph.addStore(new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null));
-        String node = storeName + "-aggregate";
-        graph.addProcessor(node, processor, List.of(upstream), List.of(storeName));
-        return new RecordTableImpl<>(graph, node, keySerde, aggregateSerde, storeName);
+        if (valueSerde == null) {
+            throw new IllegalStateException("grouping for store '" + storeName + "' repartitions by the new key"
+                    + " and needs the value serde: pass it to groupBy or call withSerdes(...)");
+        }
+        String topic = storeName + "-repartition";
+        graph.addSink(storeName + "-repartition-sink", topic, null, keySerde, valueSerde, List.of(parent), true);
+        graph.addSource(storeName + "-repartition-source", List.of(topic), null, keySerde, valueSerde, true);
+        return storeName + "-repartition-source";
+    }
+
+    /** The value serde, or fails naming what needed it (reduce keeps values of the input's type). */
+    Serde<V> requireValueSerde(String operation, String storeName) {
+        if (valueSerde == null) {
+            throw new IllegalStateException(operation + " into store '" + storeName + "' needs the value serde:"
+                    + " an earlier step changed the value type; call withSerdes(...) before grouping");
+        }
+        return valueSerde;
+    }
+
+    Serde<K> keySerde() {
+        return keySerde;
+    }
+
+    /** A stream of the results of aggregation node {@code node}. */
+    <KR, VR> RecordStream<KR, VR> resultStream(String node, Serde<KR> resultKeySerde, Serde<VR> resultValueSerde) {
+        // results stay in the partition of their grouping key, so grouping them again needs no repartition
+        return new RecordStreamImpl<>(graph, node, resultKeySerde, resultValueSerde);
+    }
+
+    @Override
+    public io.weir.dsl.WindowedStream<K, V> windowedBy(io.weir.dsl.TimeWindows windows) {
+        return new TimeWindowedStreamImpl<>(this, Objects.requireNonNull(windows, "windows"), Emit.atWatermark());
+    }
+
+    @Override
+    public io.weir.dsl.WindowedStream<K, V> windowedBy(io.weir.dsl.CountWindows windows) {
+        return new CountWindowedStreamImpl<>(this, windows);
+    }
+
+    @Override
+    public io.weir.dsl.SessionWindowedStream<K, V> windowedBy(io.weir.dsl.SessionWindows windows) {
+        return new SessionWindowedStreamImpl<>(this, Objects.requireNonNull(windows, "windows"), Emit.atWatermark());
     }
 }

@@ -29,6 +29,10 @@ abstract class Node {
     void beforeCommit() {
     }
 
+    /** Called when the task's watermark advanced, parents before children. */
+    void onWatermark(long watermark) {
+    }
+
     /** Called when the task's uncommitted work was aborted. */
     void afterAbort() {
     }

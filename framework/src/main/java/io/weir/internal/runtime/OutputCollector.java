@@ -3,6 +3,7 @@ package io.weir.internal.runtime;
 import io.weir.sink.internal.TransactionalSink;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * Where sink nodes send records: checks the size against the topic's limit, then sends through
@@ -20,13 +21,26 @@ final class OutputCollector {
     }
 
     void send(String topic, byte[] key, byte[] value, long timestamp, Header[] headers) {
+        send(topic, key, value, timestamp, headers, null);
+    }
+
+    /**
+     * As {@link #send(String, byte[], byte[], long, Header[])}, choosing the partition by
+     * {@code partitionKey} (with the producer's default hash) instead of the whole key when it is
+     * not null: windowed results go by their inner key, so every window of a key lands in the
+     * partition the key itself would, in order (as Kafka Streams does).
+     */
+    void send(String topic, byte[] key, byte[] value, long timestamp, Header[] headers, byte[] partitionKey) {
         int size = TopicLimits.estimateSize(key, value, headers);
         int limit = limits.limit(topic);
         if (size > limit) {
             throw new StageException(Stage.PRODUCE, "record of about " + size + " bytes is larger than the "
                     + limit + " bytes topic '" + topic + "' accepts (max.message.bytes / max.request.size)", null);
         }
-        sink.send(new ProducerRecord<>(topic, null, timestamp, key, value, headers.length == 0 ? null : java.util.List.of(headers)));
+        Integer partition = partitionKey == null ? null
+                : Utils.toPositive(Utils.murmur2(partitionKey)) % limits.partitions(topic);
+        sink.send(new ProducerRecord<>(topic, partition, timestamp, key, value,
+                headers.length == 0 ? null : java.util.List.of(headers)));
         sent++;
     }
 

@@ -20,6 +20,13 @@ final class PartitionState {
     /** Offset of the first record fetched since assignment: where a rewind goes before any commit. */
     long firstFetched = -1;
     boolean paused;
+    /** Largest record time this partition delivered (see {@link Watermarks}); MIN_VALUE before any. */
+    long maxTimestamp = Long.MIN_VALUE;
+    long committedMaxTimestamp = Long.MIN_VALUE;
+    /** Wall-clock time this partition last delivered records or was (re)started; for idleness. */
+    long lastActiveMs;
+    /** False until the committed offset and time of the partition were read after assignment. */
+    boolean resumed;
 
     PartitionState(TopicPartition tp, SourceNode source) {
         this.tp = tp;

@@ -3,13 +3,14 @@ package io.weir.internal.runtime;
 import io.weir.processor.Cancellable;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
+import io.weir.processor.PunctuationType;
 import io.weir.processor.Punctuator;
 import io.weir.processor.Record;
 import io.weir.processor.TaskId;
 import java.time.Duration;
 
 /** Runs one user or DSL processor, and is its {@link ProcessorContext}. */
-final class ProcessorNode extends Node implements ProcessorContext<Object, Object> {
+final class ProcessorNode extends Node implements ProcessorContext<Object, Object>, InternalContext {
 
     private final Processor<Object, Object, Object, Object> processor;
     private final TaskContext task;
@@ -44,6 +45,13 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
     }
 
     @Override
+    void onWatermark(long watermark) {
+        if (processor instanceof EventTimeProcessor e) {
+            e.onWatermark(watermark);
+        }
+    }
+
+    @Override
     void process(Record<Object, Object> record) {
         processor.process(record);
     }
@@ -71,8 +79,23 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
     }
 
     @Override
-    public Cancellable schedule(Duration interval, Punctuator punctuator) {
-        return task.punctuations().schedule(interval, punctuator);
+    public Cancellable schedule(Duration interval, PunctuationType type, Punctuator punctuator) {
+        return task.punctuations().schedule(interval, java.util.Objects.requireNonNull(type, "type"), punctuator);
+    }
+
+    @Override
+    public Cancellable scheduleAt(long time, PunctuationType type, Punctuator punctuator) {
+        return task.punctuations().at(time, java.util.Objects.requireNonNull(type, "type"), punctuator);
+    }
+
+    @Override
+    public long currentWatermark() {
+        return task.watermarks().current();
+    }
+
+    @Override
+    public void reportLate(String operator, long windowStart, long windowEnd) {
+        task.late(operator, windowStart, windowEnd);
     }
 
     @Override
@@ -98,6 +121,6 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
 
     @Override
     public long currentWallClockTime() {
-        return System.currentTimeMillis();
+        return task.wallClockMs();
     }
 }

@@ -1,27 +1,46 @@
 package io.weir.internal.runtime;
 
 import io.weir.processor.Cancellable;
+import io.weir.processor.PunctuationType;
 import io.weir.processor.Punctuator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.PriorityQueue;
 
 /**
- * The wall-clock schedules of one task. Fired by the task's thread between records; a schedule
- * that fell behind fires once and then keeps its cadence from now, rather than bursting.
+ * The schedules and timers of one task, on both clocks. Fired by the task's thread between
+ * records: wall-clock ones by the thread's loop, event-time ones when the task's watermark
+ * advances (see {@link Watermarks}).
+ *
+ * <ul>
+ *   <li>A periodic schedule that fell behind fires once and then keeps its cadence from now,
+ *       rather than bursting. Event-time schedules fire at multiples of their interval (epoch
+ *       aligned), with the latest multiple the watermark passed.</li>
+ *   <li>A one-shot timer fires once, in time order among the timers of its clock.</li>
+ *   <li>Under exactly-once, what fired since the last commit is part of the open transaction: if
+ *       it aborts, the timers that fired are armed again and event-time schedules go back to
+ *       where they were, so the replay fires them again and their outputs are not lost.</li>
+ * </ul>
+ *
+ * <p>Timers live in memory: a restarted task starts without them. A processor that needs a
+ * timer across restarts keeps its deadline in a store and registers it again in {@code init},
+ * as the DSL's windows do with their watermark.
  */
 final class Punctuations {
 
-    private static final class Schedule implements Cancellable {
-        final long intervalMs;
+    private abstract static class Entry implements Cancellable {
+        final PunctuationType type;
         final Punctuator punctuator;
         long next;
+        long committedNext;
         boolean cancelled;
 
-        Schedule(long intervalMs, Punctuator punctuator, long next) {
-            this.intervalMs = intervalMs;
+        Entry(PunctuationType type, Punctuator punctuator, long next) {
+            this.type = type;
             this.punctuator = punctuator;
             this.next = next;
+            this.committedNext = next;
         }
 
         @Override
@@ -30,32 +49,119 @@ final class Punctuations {
         }
     }
 
-    private final List<Schedule> schedules = new ArrayList<>();
+    private static final class Periodic extends Entry {
+        final long intervalMs;
 
-    Cancellable schedule(Duration interval, Punctuator punctuator) {
-        if (interval.toMillis() < 1) {
-            throw new IllegalArgumentException("a punctuation interval must be at least 1 ms, was " + interval);
+        Periodic(PunctuationType type, Punctuator punctuator, long next, long intervalMs) {
+            super(type, punctuator, next);
+            this.intervalMs = intervalMs;
         }
-        Schedule s = new Schedule(interval.toMillis(), punctuator, System.currentTimeMillis() + interval.toMillis());
-        schedules.add(s);
-        return s;
     }
 
-    /** Fires every due schedule; returns how many fired. */
-    int fireDue(long now) {
-        if (schedules.isEmpty()) {
-            return 0;
+    private static final class OneShot extends Entry {
+        OneShot(PunctuationType type, Punctuator punctuator, long at) {
+            super(type, punctuator, at);
         }
+    }
+
+    private final List<Periodic> periodic = new ArrayList<>();
+    private final PriorityQueue<OneShot> wallTimers = new PriorityQueue<>((a, b) -> Long.compare(a.next, b.next));
+    private final PriorityQueue<OneShot> eventTimers = new PriorityQueue<>((a, b) -> Long.compare(a.next, b.next));
+    /** One-shot timers fired since the last commit: armed again if the transaction aborts. */
+    private final List<OneShot> firedSinceCommit = new ArrayList<>();
+    private final java.util.function.LongSupplier wallClock;
+    private final java.util.function.LongSupplier watermark;
+
+    Punctuations(java.util.function.LongSupplier wallClock, java.util.function.LongSupplier watermark) {
+        this.wallClock = wallClock;
+        this.watermark = watermark;
+    }
+
+    Cancellable schedule(Duration interval, PunctuationType type, Punctuator punctuator) {
+        long ms = interval.toMillis();
+        if (ms < 1) {
+            throw new IllegalArgumentException("a punctuation interval must be at least 1 ms, was " + interval);
+        }
+        long first = type == PunctuationType.WALL_CLOCK
+                ? wallClock.getAsLong() + ms
+                : nextMultiple(watermark.getAsLong(), ms);
+        Periodic p = new Periodic(type, punctuator, first, ms);
+        periodic.add(p);
+        return p;
+    }
+
+    Cancellable at(long time, PunctuationType type, Punctuator punctuator) {
+        OneShot t = new OneShot(type, punctuator, time);
+        (type == PunctuationType.WALL_CLOCK ? wallTimers : eventTimers).add(t);
+        return t;
+    }
+
+    /** Fires what is due on the wall clock at {@code now}; returns how many fired. */
+    int fireWallClock(long now) {
+        return fire(PunctuationType.WALL_CLOCK, wallTimers, now);
+    }
+
+    /** Fires what the watermark {@code watermark} has passed; returns how many fired. */
+    int fireEventTime(long watermark) {
+        return fire(PunctuationType.EVENT_TIME, eventTimers, watermark);
+    }
+
+    private int fire(PunctuationType type, PriorityQueue<OneShot> timers, long now) {
         int fired = 0;
-        schedules.removeIf(s -> s.cancelled);
-        for (Schedule s : List.copyOf(schedules)) {
-            if (!s.cancelled && now >= s.next) {
-                s.punctuator.punctuate(now);
-                long next = s.next + s.intervalMs;
-                s.next = next > now ? next : now + s.intervalMs;
+        while (!timers.isEmpty() && timers.peek().next <= now) {
+            OneShot t = timers.poll();
+            if (!t.cancelled) {
+                firedSinceCommit.add(t);
+                t.punctuator.punctuate(t.next);
                 fired++;
             }
         }
+        if (periodic.isEmpty()) {
+            return fired;
+        }
+        periodic.removeIf(p -> p.cancelled);
+        for (Periodic p : List.copyOf(periodic)) {
+            if (p.type != type || p.cancelled || now < p.next) {
+                continue;
+            }
+            if (type == PunctuationType.WALL_CLOCK) {
+                p.punctuator.punctuate(now);
+                long next = p.next + p.intervalMs;
+                p.next = next > now ? next : now + p.intervalMs;
+            } else {
+                long passed = now - Math.floorMod(now, p.intervalMs);
+                p.punctuator.punctuate(passed);
+                p.next = passed + p.intervalMs;
+            }
+            fired++;
+        }
         return fired;
+    }
+
+    void committed() {
+        firedSinceCommit.clear();
+        for (Periodic p : periodic) {
+            p.committedNext = p.next;
+        }
+    }
+
+    void aborted() {
+        for (OneShot t : firedSinceCommit) {
+            (t.type == PunctuationType.WALL_CLOCK ? wallTimers : eventTimers).add(t);
+        }
+        firedSinceCommit.clear();
+        for (Periodic p : periodic) {
+            if (p.type == PunctuationType.EVENT_TIME) {
+                p.next = p.committedNext;
+            }
+        }
+    }
+
+    /** The first multiple of {@code interval} after {@code time}. */
+    private static long nextMultiple(long time, long interval) {
+        if (time == Long.MIN_VALUE) {
+            return Long.MIN_VALUE + interval;
+        }
+        return time - Math.floorMod(time, interval) + interval;
     }
 }

@@ -13,6 +13,9 @@ final class SinkNode extends Node {
     private final Serde<Object> keySerde;
     private final Serde<Object> valueSerde;
     private final OutputCollector collector;
+    /** Bytes of start and end before the inner key in {@code Serdes.windowed}. */
+    private static final int WINDOW_TIMES = 2 * Long.BYTES;
+    private final boolean windowedKeys;
 
     @SuppressWarnings("unchecked")
     SinkNode(NodeSpec.Sink spec, OutputCollector collector) {
@@ -22,6 +25,7 @@ final class SinkNode extends Node {
         this.keySerde = (Serde<Object>) spec.keySerde();
         this.valueSerde = (Serde<Object>) spec.valueSerde();
         this.collector = collector;
+        this.windowedKeys = io.weir.serde.Serdes.isWindowed(keySerde);
     }
 
     @Override
@@ -38,6 +42,9 @@ final class SinkNode extends Node {
         } catch (RuntimeException e) {
             throw new StageException(Stage.PRODUCE, "serializing for " + target + ": " + e.getMessage(), e);
         }
-        collector.send(target, key, value, record.timestamp(), record.headers().toArray());
+        // A windowed key (serialized as [start][end][inner key]) is partitioned by its inner key.
+        byte[] partitionKey = windowedKeys && key != null && key.length >= WINDOW_TIMES
+                ? java.util.Arrays.copyOfRange(key, WINDOW_TIMES, key.length) : null;
+        collector.send(target, key, value, record.timestamp(), record.headers().toArray(), partitionKey);
     }
 }

@@ -2,11 +2,16 @@ package io.weir.internal.runtime;
 
 /** Where a record failed; written to the dead-letter header {@code weir.error.stage}. */
 enum Stage {
-    DESERIALIZE("deserialize"), PROCESS("process"), PRODUCE("produce");
+    DESERIALIZE("deserialize"), TIMESTAMP("timestamp"), PROCESS("process"), PRODUCE("produce");
 
     final String label;
 
     Stage(String label) {
         this.label = label;
+    }
+
+    /** True for failures found before the record reached any processor: nothing was forwarded yet. */
+    boolean beforeProcessing() {
+        return this == DESERIALIZE || this == TIMESTAMP;
     }
 }

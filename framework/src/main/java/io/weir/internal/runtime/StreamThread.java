@@ -3,14 +3,11 @@ package io.weir.internal.runtime;
 import io.weir.WeirConfig;
 import io.weir.processor.TaskId;
 import io.weir.sink.DeliveryGuarantee;
-import io.weir.sink.internal.CommitAbortedException;
 import io.weir.sink.internal.TaskMigratedException;
-import io.weir.sink.internal.TransactionalSink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -27,8 +24,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One stream thread: a consumer, a {@link TransactionalSink} with its producer, and the tasks
- * the group assigned to this consumer, run in a poll–process–commit loop.
+ * One stream thread: a consumer, and the tasks the group assigned to it with their sink and
+ * producer (a {@link TaskGroup}), run in a poll–process–commit loop.
  *
  * <p>Failure handling, by cause:
  * <ul>
@@ -46,7 +43,6 @@ import org.slf4j.LoggerFactory;
 public final class StreamThread implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(StreamThread.class);
-    private static final int BATCH = 200;
     /** Longest a restore runs between two polls of the group consumer. */
     private static final Duration RESTORE_SLICE = Duration.ofMillis(500);
 
@@ -56,28 +52,15 @@ public final class StreamThread implements Runnable {
     private final String name;
     private final Consumer<Throwable> onFatal;
     private final ThreadMetrics metrics;
-    private final boolean exactlyOnce;
 
     private volatile boolean running = true;
     private volatile boolean leaveGroupOnClose = true;
     private KafkaConsumer<byte[], byte[]> consumer;
-    private TransactionalSink sink;
-    private OutputCollector collector;
-    private DeadLetters deadLetters;
-    private TaskFactory taskFactory;
+    private TaskGroup group;
     private StoreRestorer restorer;
-    private final Map<TaskId, Task> tasks = new LinkedHashMap<>();
     private final Map<TopicPartition, Task> taskByPartition = new HashMap<>();
-    private long lastCommitNanos;
     private RuntimeException listenerFailure;
     private boolean rejoinRequested;
-
-    /** A record failed under exactly-once; the transaction must be aborted and replayed. */
-    private static final class ReplayRequired extends RuntimeException {
-        ReplayRequired() {
-            super(null, null, false, false);
-        }
-    }
 
     public StreamThread(ThreadContext ctx, int index, Consumer<Throwable> onFatal) {
         this.ctx = ctx;
@@ -86,7 +69,6 @@ public final class StreamThread implements Runnable {
         this.name = ctx.clients().threadName(index);
         this.onFatal = onFatal;
         this.metrics = new ThreadMetrics(ctx.registry(), config.applicationId(), name);
-        this.exactlyOnce = config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE;
     }
 
     public String name() {
@@ -126,12 +108,8 @@ public final class StreamThread implements Runnable {
 
     private void open() {
         consumer = new KafkaConsumer<>(ctx.clients().consumer(index));
-        sink = new TransactionalSink(config.guarantee(),
-                () -> new KafkaProducer<>(ctx.clients().producer(index)), consumer, metrics,
-                config.commitRetryTimeout());
-        collector = new OutputCollector(sink, ctx.limits());
-        deadLetters = new DeadLetters(config.deadLetterTopic(), sink, ctx.limits());
-        taskFactory = new TaskFactory(ctx, consumer, collector, deadLetters, sink);
+        group = new TaskGroup(ctx, name, consumer, () -> new KafkaProducer<>(ctx.clients().producer(index)), metrics,
+                this::recoverFromMigration, TaskGroup.Options.of(config));
         restorer = new StoreRestorer(ctx, index, metrics);
         Pattern pattern = ctx.model().subscriptionPattern();
         if (pattern != null) {
@@ -139,7 +117,6 @@ public final class StreamThread implements Runnable {
         } else {
             consumer.subscribe(ctx.model().subscriptionTopics(), new Listener());
         }
-        lastCommitNanos = System.nanoTime();
         log.info("{} started ({})", name, config.guarantee().configValue());
     }
 
@@ -173,14 +150,12 @@ public final class StreamThread implements Runnable {
                 }
             }
         }
-        processBuffered();
-        punctuate();
-        if (commitDue()) {
-            commitAll();
+        group.processBuffered(() -> running);
+        group.punctuate(ctx.wallClock().getAsLong());
+        if (group.commitDue()) {
+            group.commitAll();
         }
-        for (Task task : tasks.values()) {
-            task.stores().maybeFlush();
-        }
+        group.maybeFlushStores();
     }
 
     private void commitPositionsBeforeProcessing(ConsumerRecords<byte[], byte[]> records) {
@@ -192,109 +167,7 @@ public final class StreamThread implements Runnable {
             var list = records.records(tp);
             positions.put(tp, new OffsetAndMetadata(list.get(list.size() - 1).offset() + 1));
         }
-        sink.afterPoll(positions);
-    }
-
-    private void processBuffered() {
-        long start = System.nanoTime();
-        int processed = 0;
-        try {
-            boolean more = true;
-            while (more && running) {
-                more = false;
-                for (Task task : tasks.values()) {
-                    if (task.hasBuffered()) {
-                        processed += task.process(BATCH, this::onRecordFailure);
-                        more |= task.hasBuffered();
-                    }
-                }
-                if (deadLetters.takeCommitRequest() || (more && commitDue()) || writeCacheFull()) {
-                    commitAll();
-                }
-            }
-        } catch (ReplayRequired e) {
-            abortAll("a record failed; replaying from the last commit");
-        } catch (TaskMigratedException e) {
-            abortAll(e.getMessage());
-            recoverFromMigration(e);
-        } catch (CommitAbortedException e) {
-            log.warn("{}: {}; rewinding to the last commit", name, e.getMessage());
-            abortAll(e.getMessage());
-        }
-        metrics.processed(processed, System.nanoTime() - start);
-    }
-
-    private void onRecordFailure(org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> record,
-                                 Stage stage, Throwable error) {
-        if (!config.deadLetterOnError()) {
-            throw new RecordFailedException(record, stage, error);
-        }
-        if (exactlyOnce && stage != Stage.DESERIALIZE) {
-            // It may have forwarded outputs already: abort them all, dead-letter it on replay.
-            deadLetters.poison(record, stage, error);
-            throw new ReplayRequired();
-        }
-        deadLetters.write(record, stage, error);
-    }
-
-    private void punctuate() {
-        long now = System.currentTimeMillis();
-        try {
-            for (Task task : tasks.values()) {
-                task.punctuate(now);
-            }
-        } catch (TaskMigratedException e) {
-            abortAll(e.getMessage());
-            recoverFromMigration(e);
-        } catch (CommitAbortedException e) {
-            abortAll(e.getMessage());
-        }
-    }
-
-    /** Uncommitted store writes are bounded: past the limit, commit early. */
-    private boolean writeCacheFull() {
-        long limit = config.stateCacheMaxBytes();
-        long pending = 0;
-        for (Task task : tasks.values()) {
-            pending += task.stores().pendingBytes();
-            if (pending > limit) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private boolean commitDue() {
-        return System.nanoTime() - lastCommitNanos >= config.commitInterval().toNanos();
-    }
-
-    private void commitAll() {
-        lastCommitNanos = System.nanoTime();
-        try {
-            sink.commit(tasks.values());
-            // Outputs and dead letters count once they are committed, not when sent.
-            metrics.recordsOut.increment(collector.drainSentCount());
-            metrics.deadLettered.increment(deadLetters.drainWrittenCount());
-        } catch (TaskMigratedException e) {
-            discardUncommittedCounts();
-            recoverFromMigration(e);
-        } catch (CommitAbortedException e) {
-            discardUncommittedCounts();
-            log.warn("{}: commit aborted ({}); rewound to the last commit", name, e.getMessage());
-        }
-    }
-
-    /** Aborts the open transaction and rewinds every task to its last commit. */
-    private void abortAll(String reason) {
-        sink.abort(tasks.values(), reason);
-        discardUncommittedCounts();
-    }
-
-    private void discardUncommittedCounts() {
-        if (exactlyOnce) {
-            collector.drainSentCount();
-            deadLetters.drainWrittenCount();
-        }
+        group.afterPoll(positions);
     }
 
     /**
@@ -304,24 +177,22 @@ public final class StreamThread implements Runnable {
     private void recoverFromMigration(TaskMigratedException e) {
         log.warn("{}: {}; closing tasks and rejoining", name, e.getMessage());
         List<TopicPartition> owned = new ArrayList<>(taskByPartition.keySet());
-        closeTasks(new ArrayList<>(tasks.values()));
-        sink.replaceProducerIfFenced();
+        closeTasks(new ArrayList<>(group.tasks()));
+        group.replaceProducerIfFenced();
         createTasks(owned);
         rejoinRequested = true;
     }
 
     private void createTasks(Collection<TopicPartition> partitions) {
         for (TopicPartition tp : partitions) {
-            TaskId id = taskFactory.taskIdFor(tp);
+            TaskId id = group.taskIdFor(tp);
             if (id == null) {
                 continue;
             }
-            Task task = tasks.get(id);
+            Task task = group.task(id);
             if (task == null) {
-                task = taskFactory.create(id);
-                tasks.put(id, task);
+                task = group.create(id);
                 restorer.register(task);
-                ctx.localStores().register(id, task.stores());
             }
             task.addPartition(tp);
             taskByPartition.put(tp, task);
@@ -331,13 +202,7 @@ public final class StreamThread implements Runnable {
     private void closeTasks(Collection<Task> toClose) {
         for (Task task : toClose) {
             restorer.unregister(task);
-            ctx.localStores().unregister(task.id(), task.stores());
-            try {
-                task.close();
-            } catch (RuntimeException e) {
-                log.warn("{}: closing {} failed", name, task, e);
-            }
-            tasks.remove(task.id());
+            group.close(task);
             task.partitions().forEach(taskByPartition::remove);
         }
     }
@@ -355,23 +220,25 @@ public final class StreamThread implements Runnable {
 
     private void close(Throwable failure) {
         try {
-            if (sink != null) {
+            if (group != null) {
                 if (failure == null) {
-                    commitAll();
+                    group.commitAll();
                 } else {
-                    abortAll("thread failed: " + failure);
+                    group.abortAll("thread failed: " + failure);
                 }
             }
         } catch (RuntimeException e) {
             log.warn("{}: final commit failed", name, e);
         }
-        closeTasks(new ArrayList<>(tasks.values()));
+        if (group != null) {
+            closeTasks(new ArrayList<>(group.tasks()));
+        }
         Duration timeout = config.shutdownTimeout();
         if (restorer != null) {
             restorer.close();
         }
-        if (sink != null) {
-            sink.close(timeout);
+        if (group != null) {
+            group.closeSink(timeout);
         }
         if (consumer != null) {
             try {
@@ -395,7 +262,7 @@ public final class StreamThread implements Runnable {
             }
             guard(() -> {
                 // Commit before the partitions go, so their next owner starts where we stopped.
-                commitAll();
+                group.commitAll();
                 closeTasks(tasksOf(partitions));
             });
         }
@@ -407,9 +274,9 @@ public final class StreamThread implements Runnable {
             }
             guard(() -> {
                 // Another member may own them already: our open work must not be committed.
-                abortAll("partitions lost: " + partitions);
+                group.abortAll("partitions lost: " + partitions);
                 closeTasks(tasksOf(partitions));
-                sink.replaceProducerIfFenced();
+                group.replaceProducerIfFenced();
             });
         }
 

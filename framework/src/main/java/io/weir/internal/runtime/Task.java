@@ -38,6 +38,10 @@ final class Task implements CommitUnit {
     private boolean restoring;
     private PartitionState[] order = new PartitionState[0];
     private int buffered;
+    private final Watermarks watermarks;
+    /** True while some partition's committed offset and time are still to be read. */
+    private boolean resumePending;
+    private boolean initialized;
 
     Task(TaskId id, TaskContext context, List<Node> nodes, java.util.function.Function<String, SourceNode> sources,
          Consumer<byte[], byte[]> consumer, DeadLetters deadLetters, int maxBuffered, TaskStores stores,
@@ -51,6 +55,19 @@ final class Task implements CommitUnit {
         this.maxBuffered = maxBuffered;
         this.stores = stores;
         this.sink = sink;
+        this.watermarks = context.watermarks();
+    }
+
+    /**
+     * Initializes the nodes once the task may run: its stores are restored and its committed
+     * times resumed, so processors start from the restored state and the resumed watermark.
+     */
+    private void ensureInitialized() {
+        if (initialized) {
+            return;
+        }
+        resumeTimes();
+        initialized = true;
         for (Node n : nodes) {
             n.init();
         }
@@ -69,7 +86,9 @@ final class Task implements CommitUnit {
     /** The stores are restored: processing may start. */
     void finishRestoring() {
         restoring = false;
+        long now = context.wallClockMs();
         for (PartitionState p : order) {
+            p.lastActiveMs = now; // the restore kept it silent; idleness counts from now
             if (!p.paused) {
                 consumer.resume(List.of(p.tp));
             }
@@ -90,8 +109,11 @@ final class Task implements CommitUnit {
         if (source == null) {
             throw new IllegalStateException("task " + id + " has no source for topic " + tp.topic());
         }
-        partitions.computeIfAbsent(tp, k -> new PartitionState(k, source));
+        PartitionState added = partitions.computeIfAbsent(tp, k -> new PartitionState(k, source));
+        added.lastActiveMs = context.wallClockMs();
+        resumePending |= !added.resumed;
         order = partitions.values().toArray(new PartitionState[0]);
+        watermarks.setPartitions(order);
         if (restoring) {
             consumer.pause(List.of(tp));
         }
@@ -106,6 +128,7 @@ final class Task implements CommitUnit {
             p.firstFetched = records.get(0).offset();
         }
         p.buffer.addAll(records);
+        p.lastActiveMs = context.wallClockMs();
         buffered += records.size();
         if (!p.paused && p.buffer.size() >= maxBuffered) {
             consumer.pause(List.of(tp));
@@ -123,6 +146,7 @@ final class Task implements CommitUnit {
      * @return how many records were taken (processed or dead-lettered)
      */
     int process(int max, RecordFailureHandler onFailure) {
+        ensureInitialized();
         int done = 0;
         while (done < max && buffered > 0) {
             PartitionState p = next();
@@ -136,8 +160,59 @@ final class Task implements CommitUnit {
         return done;
     }
 
+    /** Fires what the wall clock made due: idle partitions releasing the watermark, wall-clock timers. */
     void punctuate(long now) {
-        context.punctuations().fireDue(now);
+        if (restoring) {
+            return;
+        }
+        ensureInitialized();
+        if (watermarks.advance(now)) {
+            fireWatermark();
+        }
+        context.punctuations().fireWallClock(now);
+    }
+
+    long watermark() {
+        return watermarks.current();
+    }
+
+    private void fireWatermark() {
+        long wm = watermarks.current();
+        context.punctuations().fireEventTime(wm);
+        for (Node n : nodes) {
+            n.onWatermark(wm);
+        }
+    }
+
+    /**
+     * Reads, once per newly assigned partition, its committed offset and the task times committed
+     * with it, so the watermark resumes where the last owner committed it.
+     */
+    private void resumeTimes() {
+        if (!resumePending) {
+            return;
+        }
+        java.util.Set<TopicPartition> toRead = new java.util.HashSet<>();
+        for (PartitionState p : order) {
+            if (!p.resumed) {
+                toRead.add(p.tp);
+            }
+        }
+        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(toRead);
+        for (PartitionState p : order) {
+            if (p.resumed) {
+                continue;
+            }
+            OffsetAndMetadata c = committed.get(p.tp);
+            if (c != null) {
+                if (p.committed < 0) {
+                    p.committed = c.offset();
+                }
+                watermarks.resume(p, c.metadata());
+            }
+            p.resumed = true;
+        }
+        resumePending = false;
     }
 
     private void processOne(PartitionState p, ConsumerRecord<byte[], byte[]> record, RecordFailureHandler onFailure) {
@@ -150,10 +225,18 @@ final class Task implements CommitUnit {
                 return;
             }
         }
+        context.current(record);
         try {
-            p.source.consume(record);
+            io.weir.processor.Record<Object, Object> typed = p.source.read(record);
+            watermarks.observe(p, typed.timestamp());
+            if (watermarks.advance(context.wallClockMs())) {
+                fireWatermark();
+            }
+            p.source.forward(typed);
         } catch (RuntimeException e) {
             onFailure.onFailure(record, StageException.stageOf(e), StageException.rootOf(e));
+        } finally {
+            context.current(null);
         }
     }
 
@@ -190,10 +273,10 @@ final class Task implements CommitUnit {
     public void completeInFlight() {
         // Processing is synchronous, so no record is half-way through; what remains is results
         // held back for the commit (table updates), forwarded parents first.
-        for (Node n : nodes) {
+        for (Node n : initialized ? nodes : List.<Node>of()) {
             n.beforeCommit();
         }
-        stores.sweepExpired(System.currentTimeMillis());
+        stores.sweepExpired(context.wallClockMs());
     }
 
     @Override
@@ -203,10 +286,17 @@ final class Task implements CommitUnit {
 
     @Override
     public Map<TopicPartition, OffsetAndMetadata> committableOffsets() {
+        resumeTimes();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        // The watermark goes into the metadata of every partition the commit covers; when it moved
+        // without input (idleness), the partitions are committed again at their offsets to carry it.
+        boolean watermarkMoved = watermarks.changedSinceCommit();
         for (PartitionState p : order) {
-            if (p.advancedSinceCommit()) {
-                offsets.put(p.tp, new OffsetAndMetadata(p.nextToProcess));
+            long offset = p.advancedSinceCommit() ? p.nextToProcess
+                    : !watermarkMoved ? -1
+                    : p.committed >= 0 ? p.committed : p.firstFetched;
+            if (offset >= 0) {
+                offsets.put(p.tp, new OffsetAndMetadata(offset, watermarks.metadata(p)));
             }
         }
         return offsets;
@@ -215,6 +305,12 @@ final class Task implements CommitUnit {
     @Override
     public void onCommitted() {
         stores.commit();
+        if (!restoring) {
+            // Windows the committed watermark has passed by their retention: a local range delete.
+            stores.dropExpired(watermarks.current());
+        }
+        watermarks.committed();
+        context.punctuations().committed();
         for (PartitionState p : order) {
             if (p.advancedSinceCommit()) {
                 p.committed = p.nextToProcess;
@@ -226,7 +322,9 @@ final class Task implements CommitUnit {
     @Override
     public void onAborted() {
         stores.abort();
-        for (Node n : nodes) {
+        watermarks.aborted();
+        context.punctuations().aborted();
+        for (Node n : initialized ? nodes : List.<Node>of()) {
             n.afterAbort();
         }
         for (PartitionState p : order) {
@@ -249,7 +347,7 @@ final class Task implements CommitUnit {
     /** Closes the nodes; the caller has committed or aborted the task's work. */
     void close() {
         List<RuntimeException> errors = new ArrayList<>();
-        for (Node n : nodes) {
+        for (Node n : initialized ? nodes : List.<Node>of()) {
             try {
                 n.close();
             } catch (RuntimeException e) {

@@ -2,11 +2,14 @@ package io.weir.internal.runtime;
 
 import io.weir.internal.state.TaskStores;
 import io.weir.internal.topology.NodeSpec;
+import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.Subtopology;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.Processor;
 import io.weir.processor.TaskId;
 import io.weir.sink.internal.TransactionalSink;
+import io.weir.time.TimestampExtractor;
+import io.weir.time.Timestamps;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -24,9 +27,14 @@ final class TaskFactory {
     private final OutputCollector collector;
     private final DeadLetters deadLetters;
     private final TransactionalSink sink;
+    private final LateRecords lateRecords;
+    private final boolean storesInMemory;
 
+    /** @param storesInMemory every store in memory, whatever the topology declares (the test driver's option) */
     TaskFactory(ThreadContext ctx, Consumer<byte[], byte[]> consumer, OutputCollector collector,
-                DeadLetters deadLetters, TransactionalSink sink) {
+                DeadLetters deadLetters, LateRecords lateRecords, TransactionalSink sink, boolean storesInMemory) {
+        this.lateRecords = lateRecords;
+        this.storesInMemory = storesInMemory;
         this.ctx = ctx;
         this.model = ctx.model();
         this.consumer = consumer;
@@ -43,8 +51,15 @@ final class TaskFactory {
 
     Task create(TaskId id) {
         Subtopology st = model.subtopologies().get(id.subtopology());
-        TaskContext context = new TaskContext(id, ctx.config().applicationId(), new Punctuations());
-        TaskStores stores = TaskStores.open(model.storesOf(st), id, ctx.instanceDir().resolve(id.toString()),
+        Watermarks watermarks = new Watermarks(ctx.config().maxOutOfOrderness().toMillis(),
+                ctx.config().idleTimeout().toMillis());
+        TaskContext context = new TaskContext(id, ctx.config().applicationId(), ctx.wallClock(), watermarks,
+                lateRecords);
+        List<StoreSpec> specs = model.storesOf(st);
+        if (storesInMemory) {
+            specs = specs.stream().map(s -> s.withPersistent(false)).toList();
+        }
+        TaskStores stores = TaskStores.open(specs, id, ctx.instanceDir().resolve(id.toString()),
                 ctx.config().applicationId(), ctx.rocksDb(), ctx.config().stateFlushInterval(),
                 ctx.config().storeReadCacheBytes());
         try {
@@ -61,6 +76,21 @@ final class TaskFactory {
         }
     }
 
+    /** The source's extractor; else record time for repartition topics, else {@code default.timestamp}. */
+    private TimestampExtractor<?, ?> timestampsOf(NodeSpec.Source s) {
+        if (s.timestamps() != null) {
+            return s.timestamps();
+        }
+        if (s.internal()) {
+            return Timestamps.recordTime(); // the upstream task already stamped the record
+        }
+        return switch (ctx.config().defaultTimestamp()) {
+            case RECORD -> Timestamps.recordTime();
+            case LOG_APPEND -> Timestamps.logAppendTime();
+            case WALL_CLOCK -> Timestamps.wallClock();
+        };
+    }
+
     @SuppressWarnings("unchecked")
     private Map<String, Node> instantiate(Subtopology st, TaskContext context, Map<String, Object> typedStores) {
         Map<String, Node> nodes = new LinkedHashMap<>();
@@ -71,7 +101,7 @@ final class TaskFactory {
             NodeSpec spec = model.nodes().get(name);
             Node node;
             if (spec instanceof NodeSpec.Source s) {
-                node = new SourceNode(s);
+                node = new SourceNode(s, timestampsOf(s), ctx.wallClock());
             } else if (spec instanceof NodeSpec.Sink s) {
                 node = new SinkNode(s, collector);
             } else {

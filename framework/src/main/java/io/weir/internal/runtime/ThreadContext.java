@@ -13,10 +13,12 @@ import java.nio.file.Path;
  * @param instanceDir the instance's directory; task stores live in {@code <instanceDir>/<task>/<store>}
  * @param rocksDb     the memory budget every RocksDB store of the instance draws from
  * @param localStores where tasks register their stores for reads from other threads
+ * @param wallClock   the processing clock (milliseconds since the epoch) for timers, idleness and
+ *                    wall-clock timestamps; the system clock, or a test driver's
  */
 public record ThreadContext(WeirConfig config, TopologyModel model, ClientConfigs clients, TopicLimits limits,
                             MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb,
-                            LocalStores localStores) {
+                            LocalStores localStores, java.util.function.LongSupplier wallClock) {
 
     /** The shared parts of an instance's threads. */
     public record Shared(MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb, LocalStores localStores) {
@@ -25,6 +27,7 @@ public record ThreadContext(WeirConfig config, TopologyModel model, ClientConfig
     public static ThreadContext create(WeirConfig config, TopologyModel model, ClientConfigs clients,
                                        org.apache.kafka.clients.admin.Admin admin, Shared shared) {
         return new ThreadContext(config, model, clients, new TopicLimits(admin, clients.maxRequestSize()),
-                shared.registry(), shared.instanceDir(), shared.rocksDb(), shared.localStores());
+                shared.registry(), shared.instanceDir(), shared.rocksDb(), shared.localStores(),
+                System::currentTimeMillis);
     }
 }

@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code weir.commit.aborts}: aborted transactions and abandoned commits</li>
  *   <li>{@code weir.records.dead.lettered}: records written to the dead-letter topic</li>
  *   <li>{@code weir.rebalances}: partition assignments this thread received</li>
+ *   <li>{@code weir.records.late}: records too late for a window, written to the late-records
+ *       topic or dropped ({@code late.records.mode})</li>
  * </ul>
  */
 final class ThreadMetrics implements CommitObserver {
@@ -29,6 +31,7 @@ final class ThreadMetrics implements CommitObserver {
     final Counter aborts;
     final Counter deadLettered;
     final Counter rebalances;
+    final Counter late;
 
     ThreadMetrics(MeterRegistry registry, String applicationId, String threadName) {
         Tags tags = Tags.of("application", applicationId, "thread", threadName);
@@ -44,6 +47,8 @@ final class ThreadMetrics implements CommitObserver {
         deadLettered = Counter.builder("weir.records.dead.lettered")
                 .description("records written to the dead-letter topic").tags(tags).register(registry);
         rebalances = Counter.builder("weir.rebalances").description("assignments received")
+                .tags(tags).register(registry);
+        late = Counter.builder("weir.records.late").description("records too late for their window")
                 .tags(tags).register(registry);
     }
 

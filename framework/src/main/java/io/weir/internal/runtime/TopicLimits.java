@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -25,17 +26,67 @@ final class TopicLimits {
 
     private final Admin admin;
     private final int maxRequestSize;
+    private final Function<String, Integer> limitOf;
     private final Map<String, Integer> limits = new ConcurrentHashMap<>();
+    private final Function<String, Integer> partitionsOf;
+    private final Map<String, Integer> partitions = new ConcurrentHashMap<>();
 
     TopicLimits(Admin admin, int maxRequestSize) {
         this.admin = admin;
         this.maxRequestSize = maxRequestSize;
+        this.limitOf = this::lookUp;
+        this.partitionsOf = this::lookUpPartitions;
+    }
+
+    /**
+     * Limits without a cluster (the test driver's): {@code maxMessageBytes} gives a topic's
+     * {@code max.message.bytes}, or null if the topic does not exist; {@code partitionCount} its
+     * number of partitions.
+     */
+    TopicLimits(Function<String, Integer> maxMessageBytes, Function<String, Integer> partitionCount,
+                int maxRequestSize) {
+        this.admin = null;
+        this.partitionsOf = partitionCount;
+        this.maxRequestSize = maxRequestSize;
+        this.limitOf = topic -> {
+            Integer topicLimit = maxMessageBytes.apply(topic);
+            if (topicLimit == null) {
+                throw missing(topic, null);
+            }
+            return Math.min(topicLimit, maxRequestSize);
+        };
     }
 
     /** The limit for {@code topic}; throws {@link StageException} if the topic does not exist. */
     int limit(String topic) {
         Integer cached = limits.get(topic);
-        return cached != null ? cached : limits.computeIfAbsent(topic, this::lookUp);
+        return cached != null ? cached : limits.computeIfAbsent(topic, limitOf);
+    }
+
+    /**
+     * The number of partitions of {@code topic}, looked up once: windowed results are partitioned
+     * by their inner key, which needs it (see {@link OutputCollector}).
+     */
+    int partitions(String topic) {
+        Integer cached = partitions.get(topic);
+        return cached != null ? cached : partitions.computeIfAbsent(topic, partitionsOf);
+    }
+
+    private int lookUpPartitions(String topic) {
+        try {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
+                    .partitions().size();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw missing(topic, e.getCause());
+            }
+            throw new IllegalStateException("cannot describe topic '" + topic + "'", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing " + topic, e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("timed out describing topic '" + topic + "'", e);
+        }
     }
 
     static int estimateSize(byte[] key, byte[] value, org.apache.kafka.common.header.Header[] headers) {
@@ -44,6 +95,10 @@ final class TopicLimits {
             size += 10 + h.key().length() * 3 + (h.value() == null ? 0 : h.value().length);
         }
         return size;
+    }
+
+    private static StageException missing(String topic, Throwable cause) {
+        return new StageException(Stage.PRODUCE, "output topic '" + topic + "' does not exist", cause);
     }
 
     private int lookUp(String topic) {
@@ -55,7 +110,7 @@ final class TopicLimits {
             return Math.min(topicLimit, maxRequestSize);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw new StageException(Stage.PRODUCE, "output topic '" + topic + "' does not exist", e.getCause());
+                throw missing(topic, e.getCause());
             }
             throw new IllegalStateException("cannot read the configuration of topic '" + topic + "'", e.getCause());
         } catch (InterruptedException e) {

@@ -74,6 +74,17 @@ public final class TopicSetup {
             create(List.of(new NewTopic(config.deadLetterTopic(), Optional.of(1), Optional.empty())
                     .configs(Map.of("max.message.bytes", Integer.toString(config.deadLetterMaxMessageBytes())))));
         }
+        if (needsLateRecordsTopic() && !existing.contains(config.lateRecordsTopic())) {
+            // Late records are input records, as large as any input: the same limit as dead letters.
+            create(List.of(new NewTopic(config.lateRecordsTopic(), Optional.of(1), Optional.empty())
+                    .configs(Map.of("max.message.bytes", Integer.toString(config.deadLetterMaxMessageBytes())))));
+        }
+    }
+
+    /** Only time and session windows have late records; other applications get no such topic. */
+    private boolean needsLateRecordsTopic() {
+        return config.lateRecordsToTopic() && model.stores().values().stream()
+                .anyMatch(st -> st.kind() != StoreSpec.Kind.KEY_VALUE);
     }
 
     /** Fixed user inputs plus the existing topics that pattern sources match now. */
@@ -92,25 +103,9 @@ public final class TopicSetup {
      * largest partition count; a repartition topic gets the count of the sub-topology writing it.
      */
     private Map<Integer, Integer> createRepartitionTopics(Set<String> existing, Map<String, Integer> partitions) {
-        Map<Integer, Integer> tasks = new LinkedHashMap<>();
-        boolean progress = true;
-        while (progress) {
-            progress = false;
-            for (Subtopology st : model.subtopologies()) {
-                if (tasks.containsKey(st.id())) {
-                    continue;
-                }
-                Integer count = sizeOf(st, partitions);
-                if (count == null) {
-                    continue;
-                }
-                tasks.put(st.id(), count);
-                progress = true;
-                for (String sinkTopic : repartitionSinksOf(st)) {
-                    partitions.put(sinkTopic, count);
-                }
-            }
-        }
+        TaskCounts counts = TaskCounts.of(model, partitions);
+        partitions.putAll(counts.partitions());
+        Map<Integer, Integer> tasks = counts.tasks();
         List<NewTopic> toCreate = new ArrayList<>();
         Map<String, Integer> toCheck = new LinkedHashMap<>();
         for (NodeSpec.Source s : model.internalSources()) {
@@ -128,38 +123,6 @@ public final class TopicSetup {
         return tasks;
     }
 
-    private Integer sizeOf(Subtopology st, Map<String, Integer> partitions) {
-        int max = 0;
-        for (NodeSpec.Source s : st.sources()) {
-            if (s.pattern() != null) {
-                for (Map.Entry<String, Integer> e : partitions.entrySet()) {
-                    if (s.pattern().matcher(e.getKey()).matches()) {
-                        max = Math.max(max, e.getValue());
-                    }
-                }
-                continue;
-            }
-            for (String t : s.topics()) {
-                Integer c = partitions.get(t);
-                if (c == null) {
-                    return null;
-                }
-                max = Math.max(max, c);
-            }
-        }
-        return max;
-    }
-
-    private List<String> repartitionSinksOf(Subtopology st) {
-        List<String> topics = new ArrayList<>();
-        for (String name : st.nodeNames()) {
-            if (model.nodes().get(name) instanceof NodeSpec.Sink s && s.internal()) {
-                topics.add(s.topic());
-            }
-        }
-        return topics;
-    }
-
     private void createChangelogTopics(Set<String> existing, Map<Integer, Integer> tasksPerSubtopology) {
         List<NewTopic> toCreate = new ArrayList<>();
         Map<String, Integer> toCheck = new LinkedHashMap<>();
@@ -174,13 +137,28 @@ public final class TopicSetup {
                     toCheck.put(topic, count);
                 } else {
                     toCreate.add(new NewTopic(topic, Optional.of(count), replicationFactor())
-                            .configs(Map.of("cleanup.policy", "compact")));
+                            .configs(changelogConfigs(store)));
                 }
             }
         }
         checkPartitions(toCheck, "changelog");
         checkCompacted(toCheck.keySet());
         create(toCreate);
+    }
+
+    /**
+     * A key-value changelog is compacted: it keeps the latest value of every key for ever. A window
+     * or session changelog is compacted and deleted by time ({@code compact,delete}), with a
+     * retention of the store's retention plus window size plus one day (as Kafka Streams'
+     * {@code windowstore.changelog.additional.retention.ms}), so it keeps what the store keeps and
+     * drops expired windows as the store does.
+     */
+    static Map<String, String> changelogConfigs(StoreSpec store) {
+        if (store.kind() == StoreSpec.Kind.KEY_VALUE) {
+            return Map.of("cleanup.policy", "compact");
+        }
+        return Map.of("cleanup.policy", "compact,delete",
+                "retention.ms", Long.toString(store.changelogRetentionMs()));
     }
 
     private void checkPartitions(Map<String, Integer> expected, String kind) {
@@ -206,10 +184,12 @@ public final class TopicSetup {
         Map<ConfigResource, Config> configs = await(admin.describeConfigs(resources).all(), "describe changelog topics");
         for (Map.Entry<ConfigResource, Config> e : configs.entrySet()) {
             var policy = e.getValue().get("cleanup.policy");
+            // "compact" or "compact,delete" (window and session changelogs are created so)
             if (policy == null || !policy.value().contains("compact")) {
                 throw new IllegalStateException("the changelog topic '" + e.getKey().name() + "' has cleanup.policy="
                         + (policy == null ? "?" : policy.value()) + "; a changelog must be compacted"
-                        + " (cleanup.policy=compact), or old state would be deleted");
+                        + " (cleanup.policy=compact, or compact,delete for a window or session store),"
+                        + " or old state would be deleted");
             }
         }
     }

@@ -4,6 +4,8 @@ import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.TaskId;
 import io.weir.serde.Serde;
 import io.weir.state.ReadOnlyKeyValueStore;
+import io.weir.state.ReadOnlySessionStore;
+import io.weir.state.ReadOnlyWindowStore;
 import io.weir.state.internal.BytesReader;
 import io.weir.state.internal.TtlReader;
 import java.util.ArrayList;
@@ -40,12 +42,56 @@ public final class LocalStores {
         }
     }
 
-    /** A typed, read-only view of store {@code spec} across this instance's tasks. */
+    /**
+     * A typed, read-only view of key-value store {@code spec} across this instance's tasks.
+     *
+     * @throws IllegalArgumentException if {@code spec} is a window or session store
+     */
     @SuppressWarnings("unchecked")
     public <K, V> ReadOnlyKeyValueStore<K, V> view(StoreSpec spec) {
+        requireKind(spec, StoreSpec.Kind.KEY_VALUE);
         UnionReader union = new UnionReader(() -> readers(spec));
         return new TypedReader<>(spec.name(), spec.name(), union, (Serde<K>) spec.keySerde(),
                 (Serde<V>) spec.valueSerde());
+    }
+
+    /**
+     * A typed, read-only view of window store {@code spec} across this instance's tasks: scans
+     * merge the tasks' stores in (start, key bytes) order.
+     *
+     * @throws IllegalArgumentException if {@code spec} is not a window store
+     */
+    @SuppressWarnings("unchecked")
+    public <K, V> ReadOnlyWindowStore<K, V> windowView(StoreSpec spec) {
+        requireKind(spec, StoreSpec.Kind.WINDOW);
+        UnionReader union = new UnionReader(() -> readers(spec));
+        return new TypedWindowReader<>(spec.name(), spec.name(), union, (Serde<K>) spec.keySerde(),
+                (Serde<V>) spec.valueSerde(), spec.windowSizeMs());
+    }
+
+    /**
+     * A typed, read-only view of session store {@code spec} across this instance's tasks: a key's
+     * sessions are in one task; {@code fetchAll} merges the tasks' time indexes in end order.
+     *
+     * @throws IllegalArgumentException if {@code spec} is not a session store
+     */
+    @SuppressWarnings("unchecked")
+    public <K, V> ReadOnlySessionStore<K, V> sessionView(StoreSpec spec) {
+        requireKind(spec, StoreSpec.Kind.SESSION);
+        UnionReader union = new UnionReader(() -> readers(spec));
+        return new TypedSessionReader<>(spec.name(), spec.name(), union, (Serde<K>) spec.keySerde(),
+                (Serde<V>) spec.valueSerde());
+    }
+
+    private static void requireKind(StoreSpec spec, StoreSpec.Kind kind) {
+        if (spec.kind() != kind) {
+            throw new IllegalArgumentException("store '" + spec.name() + "' is a " + describe(spec.kind())
+                    + " store, not a " + describe(kind) + " store");
+        }
+    }
+
+    private static String describe(StoreSpec.Kind kind) {
+        return kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 
     private List<BytesReader> readers(StoreSpec spec) {

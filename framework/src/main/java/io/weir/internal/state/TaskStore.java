@@ -3,7 +3,6 @@ package io.weir.internal.state;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
 import io.weir.sink.internal.TransactionalSink;
-import io.weir.state.internal.BytesMap;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.internal.PendingStore;
 import io.weir.state.internal.TtlStore;
@@ -24,6 +23,10 @@ import org.apache.kafka.common.TopicPartition;
  * them. So the committed store is never ahead of Kafka, and after a crash it is at a committed
  * state or behind it, never ahead: restore replays only the changelog tail after its offset.
  *
+ * <p>Window and session stores take the same path: they are bytes stores with composite keys
+ * ({@link WindowKeys}, {@link SessionKeys}) that their typed view encodes, written through the same
+ * pending writes and changelog. They add a local clean-up after commits ({@link #dropExpired}).
+ *
  * <p>Owned by one stream thread.
  */
 public final class TaskStore {
@@ -34,7 +37,10 @@ public final class TaskStore {
     private final BytesStore committed;
     private final PendingStore pending;
     private final TtlStore ttl;
-    private final TypedKeyValueStore<?, ?> typed;
+    /** Drops windows or sessions past their retention; null for a key-value store. */
+    private final Expiry expiry;
+    /** The typed view processors see: a key-value, window or session store, by the spec's kind. */
+    private final Object typed;
     private final TopicPartition changelog;
     /** Highest changelog offset acknowledged since the last commit; written by the producer's thread. */
     private final AtomicLong lastChangelogOffset = new AtomicLong(-1);
@@ -46,9 +52,24 @@ public final class TaskStore {
         this.committed = committed;
         this.pending = new PendingStore(committed, readCacheBytes);
         this.ttl = spec.ttl() == null ? null : new TtlStore(pending, spec.ttl(), System::currentTimeMillis);
-        BytesMap view = ttl != null ? ttl : pending;
-        this.typed = new TypedKeyValueStore(spec.name(), changelog == null ? spec.name() : changelog.topic(), view,
-                (Serde) spec.keySerde(), (Serde) spec.valueSerde());
+        String topic = changelog == null ? spec.name() : changelog.topic();
+        Serde keys = spec.keySerde();
+        Serde values = spec.valueSerde();
+        switch (spec.kind()) {
+            case WINDOW -> {
+                this.expiry = new WindowExpiry(pending, spec.windowSizeMs(), spec.retentionMs());
+                this.typed = new TypedWindowStore(spec.name(), topic, pending, keys, values, spec.windowSizeMs(),
+                        expiry::observe);
+            }
+            case SESSION -> {
+                this.expiry = new SessionExpiry(pending, spec.retentionMs());
+                this.typed = new TypedSessionStore(spec.name(), topic, pending, keys, values, expiry::observe);
+            }
+            default -> {
+                this.expiry = null;
+                this.typed = new TypedKeyValueStore(spec.name(), topic, ttl != null ? ttl : pending, keys, values);
+            }
+        }
         this.changelog = changelog;
     }
 
@@ -56,8 +77,15 @@ public final class TaskStore {
         return spec.name();
     }
 
-    /** The typed store processors see. */
-    public TypedKeyValueStore<?, ?> typed() {
+    public StoreSpec spec() {
+        return spec;
+    }
+
+    /**
+     * The typed store processors see: a {@link io.weir.state.KeyValueStore},
+     * {@link io.weir.state.WindowStore} or {@link io.weir.state.SessionStore}, by the spec's kind.
+     */
+    public Object typed() {
         return typed;
     }
 
@@ -103,6 +131,20 @@ public final class TaskStore {
         long offset = changelog == null ? committed.changelogOffset().orElse(0L) : last + 1;
         pending.commit(offset);
         return true;
+    }
+
+    /**
+     * After a commit: drops the windows or sessions past their retention at {@code watermark} from
+     * the committed store (see {@link TaskStores#dropExpired}). A no-op for a key-value store.
+     * True if it wrote.
+     */
+    boolean dropExpired(long watermark) {
+        return expiry != null && expiry.dropExpired(watermark);
+    }
+
+    /** The number of writes waiting for the next commit. */
+    int pendingCount() {
+        return pending.pendingCount();
     }
 
     void abort() {

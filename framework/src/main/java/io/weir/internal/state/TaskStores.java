@@ -137,6 +137,45 @@ public final class TaskStores {
     }
 
     /**
+     * Right after {@link #commit()}: drops from the local stores the windows and sessions whose
+     * retention is over at {@code watermark} (the task's event-time watermark, epoch ms):
+     * <ul>
+     *   <li>a window store drops each window with {@code start + windowSize + retention <= watermark},
+     *       i.e. every start {@code <= watermark - windowSize - retention} (one range delete);</li>
+     *   <li>a session store drops each session with {@code end + retention <= watermark}, where
+     *       {@code end} is the time of the session's last record (inclusive).</li>
+     * </ul>
+     * A window or session exactly at the boundary is dropped; one millisecond later is kept.
+     * Key-value stores are untouched.
+     *
+     * <p>Local only, deliberately not changelogged: the DSL ignores closed windows logically
+     * whether or not they are still stored, and a window or session changelog topic is
+     * {@code compact,delete} with a time retention of its own, so Kafka drops them there too. A
+     * restore may thus bring back a few expired windows, which the next call drops again. Writes
+     * bypass the pending writes and leave the stores' changelog offsets unchanged.
+     *
+     * <p>Cheap when nothing expired: each store remembers a lower bound of its earliest window
+     * start or session end and touches its bytes store only when the cutoff passes it.
+     *
+     * <p>Call it only for a task that has finished restoring: each store reads its earliest time
+     * once, so a restore still writing older windows afterwards would leave them until a later
+     * drop.
+     *
+     * @throws IllegalStateException if a store has pending writes (call it after a commit)
+     */
+    public void dropExpired(long watermark) {
+        for (TaskStore s : stores.values()) {
+            if (s.pendingCount() > 0 && s.spec().kind() != StoreSpec.Kind.KEY_VALUE) {
+                throw new IllegalStateException("store '" + s.name() + "' has " + s.pendingCount()
+                        + " pending writes; drop expired windows only right after a commit");
+            }
+        }
+        for (TaskStore s : stores.values()) {
+            dirty |= s.dropExpired(watermark);
+        }
+    }
+
+    /**
      * Every {@code state.flush.interval.ms}, a background flush to local disk of what commits
      * applied since the last one. Stores keep no write-ahead log (the changelog is the log), so
      * this bounds what a crash loses locally, and with it the changelog tail the restart replays.

@@ -71,10 +71,15 @@ public class TypedReader<K, V> implements ReadOnlyKeyValueStore<K, V> {
     }
 
     final byte[] key(K key) {
+        return serializeKey(name, topic, keySerde, key);
+    }
+
+    /** {@code key} through {@code serde}; a null key, or a serde that returns null, is an error naming the store. */
+    static <K> byte[] serializeKey(String store, String topic, Serde<K> serde, K key) {
         Objects.requireNonNull(key, "a store key must not be null");
-        byte[] k = keySerde.serialize(topic, key);
+        byte[] k = serde.serialize(topic, key);
         if (k == null) {
-            throw new IllegalArgumentException("the key serde of store '" + name + "' turned " + key + " into null");
+            throw new IllegalArgumentException("the key serde of store '" + store + "' turned " + key + " into null");
         }
         return k;
     }

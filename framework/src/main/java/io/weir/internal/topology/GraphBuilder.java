@@ -33,12 +33,20 @@ public final class GraphBuilder {
     }
 
     public void addSource(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde) {
-        addSource(name, topics, pattern, keySerde, valueSerde, false);
+        addSource(name, topics, pattern, keySerde, valueSerde, false, null);
     }
 
-    /** A source; {@code internal} topics are named relative to the application id. */
     public void addSource(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde,
                           boolean internal) {
+        addSource(name, topics, pattern, keySerde, valueSerde, internal, null);
+    }
+
+    /**
+     * A source; {@code internal} topics are named relative to the application id; {@code timestamps}
+     * may be null for the default.
+     */
+    public void addSource(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde,
+                          boolean internal, io.weir.time.TimestampExtractor<?, ?> timestamps) {
         Objects.requireNonNull(keySerde, "keySerde");
         Objects.requireNonNull(valueSerde, "valueSerde");
         if (pattern == null && topics.isEmpty()) {
@@ -53,7 +61,7 @@ public final class GraphBuilder {
                 }
             }
         }
-        add(new NodeSpec.Source(name, List.copyOf(topics), pattern, keySerde, valueSerde, internal));
+        add(new NodeSpec.Source(name, List.copyOf(topics), pattern, keySerde, valueSerde, internal, timestamps));
     }
 
     public void addProcessor(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents) {

@@ -16,10 +16,11 @@ public sealed interface NodeSpec permits NodeSpec.Source, NodeSpec.Processing, N
     /**
      * Reads topics (a list, or every topic matching a pattern) and deserializes their records.
      * {@code internal} marks a repartition topic: its name is relative to the application id until
-     * {@link TopologyModel#resolve} prefixes it.
+     * {@link TopologyModel#resolve} prefixes it. {@code timestamps} gives records their time; null
+     * for the default ({@code default.timestamp}, or record time for internal topics).
      */
     record Source(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde,
-                  boolean internal) implements NodeSpec {
+                  boolean internal, io.weir.time.TimestampExtractor<?, ?> timestamps) implements NodeSpec {
 
         @Override
         public List<String> parents() {

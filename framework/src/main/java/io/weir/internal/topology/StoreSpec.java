@@ -2,18 +2,97 @@ package io.weir.internal.topology;
 
 import io.weir.serde.Serde;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
- * A key-value store of the topology: its stable name (which also names its changelog topic
- * {@code <application.id>-<name>-changelog}), serdes, and options. One instance per task.
+ * A state store of the topology: its stable name (which also names its changelog topic
+ * {@code <application.id>-<name>-changelog}), kind, serdes, and options. One instance per task.
  *
- * @param ttl how long an entry lives after its last write, or null for ever
+ * @param ttl          how long an entry lives after its last write, or null for ever
+ *                     ({@link Kind#KEY_VALUE} only)
+ * @param kind         what the store holds, which decides its typed view and its bytes layout
+ * @param windowSizeMs the length of every window ({@link Kind#WINDOW} only, positive; 0 otherwise)
+ * @param retention    how long, in event time, a window or session is kept after its end
+ *                     ({@link Kind#WINDOW} and {@link Kind#SESSION} only, not negative; null otherwise)
  */
 public record StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boolean persistent, boolean logged,
-                        Duration ttl) {
+                        Duration ttl, Kind kind, long windowSizeMs, Duration retention) {
+
+    /** Kafka Streams' {@code windowstore.changelog.additional.retention.ms} default: clock drift allowance. */
+    static final long CHANGELOG_EXTRA_RETENTION_MS = Duration.ofDays(1).toMillis();
+
+    /** What a store holds. */
+    public enum Kind {
+        /** One value per key: {@code KeyValueStore}. */
+        KEY_VALUE,
+        /** One value per key and fixed-size window: {@code WindowStore}. */
+        WINDOW,
+        /** One value per key and session: {@code SessionStore}. */
+        SESSION
+    }
+
+    public StoreSpec {
+        Objects.requireNonNull(kind, "kind");
+        if (kind != Kind.KEY_VALUE && ttl != null) {
+            throw new IllegalArgumentException("store '" + name + "': a TTL is for key-value stores; a " + kind
+                    + " store has a retention");
+        }
+        if (kind == Kind.WINDOW ? windowSizeMs <= 0 : windowSizeMs != 0) {
+            throw new IllegalArgumentException("store '" + name + "': window size " + windowSizeMs + " ms"
+                    + (kind == Kind.WINDOW ? " must be positive" : " is for window stores only"));
+        }
+        if (kind == Kind.KEY_VALUE ? retention != null : retention == null || retention.isNegative()) {
+            throw new IllegalArgumentException("store '" + name + "': retention " + retention
+                    + (kind == Kind.KEY_VALUE ? " is for window and session stores only" : " must not be negative"));
+        }
+    }
+
+    /** A key-value store. */
+    public StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boolean persistent, boolean logged,
+                     Duration ttl) {
+        this(name, keySerde, valueSerde, persistent, logged, ttl, Kind.KEY_VALUE, 0, null);
+    }
+
+    /** This store kept in memory ({@code false}) or on disk. */
+    public StoreSpec withPersistent(boolean persistent) {
+        return new StoreSpec(name, keySerde, valueSerde, persistent, logged, ttl, kind, windowSizeMs, retention);
+    }
+
+    /** This store with or without a changelog. */
+    public StoreSpec withLogged(boolean logged) {
+        return new StoreSpec(name, keySerde, valueSerde, persistent, logged, ttl, kind, windowSizeMs, retention);
+    }
 
     /** The changelog topic's name for an application. */
     public String changelogTopic(String applicationId) {
         return applicationId + "-" + name + "-changelog";
+    }
+
+    /**
+     * The {@code retention.ms} of the changelog topic of a window or session store (which is
+     * {@code compact,delete}): retention plus window size plus one day, as Kafka Streams does, so
+     * the topic keeps at least what the store keeps. Saturates at {@link Long#MAX_VALUE}.
+     *
+     * @throws IllegalStateException for a key-value store, whose changelog is compacted only
+     */
+    public long changelogRetentionMs() {
+        if (kind == Kind.KEY_VALUE) {
+            throw new IllegalStateException("the changelog of key-value store '" + name + "' has no time retention");
+        }
+        long ms = retentionMs() + windowSizeMs;
+        return ms < 0 || ms > Long.MAX_VALUE - CHANGELOG_EXTRA_RETENTION_MS ? Long.MAX_VALUE
+                : ms + CHANGELOG_EXTRA_RETENTION_MS;
+    }
+
+    /** The retention in milliseconds, saturated at {@link Long#MAX_VALUE}; 0 for a key-value store. */
+    public long retentionMs() {
+        if (retention == null) {
+            return 0;
+        }
+        try {
+            return retention.toMillis();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
     }
 }

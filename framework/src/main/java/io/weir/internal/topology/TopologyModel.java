@@ -78,7 +78,7 @@ public final class TopologyModel {
             if (n instanceof NodeSpec.Source s && s.internal()) {
                 resolved.put(s.name(), new NodeSpec.Source(s.name(),
                         s.topics().stream().map(t -> applicationId + "-" + t).toList(), s.pattern(),
-                        s.keySerde(), s.valueSerde(), true));
+                        s.keySerde(), s.valueSerde(), true, s.timestamps()));
             } else if (n instanceof NodeSpec.Sink s && s.internal()) {
                 resolved.put(s.name(), new NodeSpec.Sink(s.name(), applicationId + "-" + s.topic(), s.extractor(),
                         s.keySerde(), s.valueSerde(), s.parents(), true));

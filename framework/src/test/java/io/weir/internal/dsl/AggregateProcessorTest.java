@@ -38,8 +38,18 @@ class AggregateProcessorTest {
         }
 
         @Override
-        public Cancellable schedule(Duration interval, Punctuator punctuator) {
+        public Cancellable schedule(Duration interval, io.weir.processor.PunctuationType type, Punctuator punctuator) {
             return () -> { };
+        }
+
+        @Override
+        public Cancellable scheduleAt(long time, io.weir.processor.PunctuationType type, Punctuator punctuator) {
+            return () -> { };
+        }
+
+        @Override
+        public long currentWatermark() {
+            return Long.MIN_VALUE;
         }
 
         @Override

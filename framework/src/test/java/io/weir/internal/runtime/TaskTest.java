@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import io.weir.time.Timestamps;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -23,16 +25,40 @@ class TaskTest {
     private static final TopicPartition A = new TopicPartition("a", 0);
     private static final TopicPartition B = new TopicPartition("b", 0);
 
+    private static final long IDLE_MS = 1_000;
+
     private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
     private final List<String> seen = new ArrayList<>();
+    /** Watermarks the processor was told about, in order. */
+    private final List<Long> watermarks = new ArrayList<>();
+    private final AtomicLong clock = new AtomicLong(1_000_000);
+
+    /** Records values, and the watermarks it is told of. */
+    private final class Collect implements Processor<Object, Object, Object, Object>, EventTimeProcessor {
+        @Override
+        public void process(Record<Object, Object> r) {
+            seen.add((String) r.value());
+        }
+
+        @Override
+        public void onWatermark(long watermark) {
+            watermarks.add(watermark);
+        }
+    }
 
     private Task task(int maxBuffered) {
-        consumer.assign(List.of(A, B));
+        return task(maxBuffered, 0);
+    }
+
+    private Task task(int maxBuffered, long outOfOrderness) {
+        if (consumer.assignment().isEmpty()) {
+            consumer.assign(List.of(A, B)); // assigning again would forget the mock's commits
+        }
         SourceNode source = new SourceNode(new NodeSpec.Source("src", List.of("a", "b"), null,
-                Serdes.strings(), Serdes.strings(), false));
-        TaskContext ctx = new TaskContext(new TaskId(0, 0), "app", new Punctuations());
-        Processor<Object, Object, Object, Object> collect = (Record<Object, Object> r) -> seen.add((String) r.value());
-        ProcessorNode sink = new ProcessorNode("collect", collect, ctx, Map.of());
+                Serdes.strings(), Serdes.strings(), false, null), Timestamps.recordTime(), clock::get);
+        TaskContext ctx = new TaskContext(new TaskId(0, 0), "app", clock::get, new Watermarks(outOfOrderness, IDLE_MS),
+                new LateRecords(null, null));
+        ProcessorNode sink = new ProcessorNode("collect", new Collect(), ctx, Map.of());
         source.children = new Node[] {sink};
         Task task = new Task(ctx.id(), ctx, List.of(source, sink), topic -> source, consumer,
                 new DeadLetters("dlq", null, null), maxBuffered, TaskStores.none(), null);
@@ -83,7 +109,7 @@ class TaskTest {
         Task task = task(100);
         task.addRecords(A, records(A, 5, 1, 2, 3));
         task.process(2, RETHROW);
-        assertThat(task.committableOffsets()).isEqualTo(Map.of(A, new OffsetAndMetadata(7)));
+        assertThat(task.committableOffsets()).isEqualTo(Map.of(A, new OffsetAndMetadata(7, "weir1:" + Long.MIN_VALUE + ":2")));
         task.onCommitted();
         assertThat(task.committableOffsets()).isEmpty();
 
@@ -102,5 +128,112 @@ class TaskTest {
         task.process(1, RETHROW);
         task.onAborted();
         assertThat(consumer.position(B)).isEqualTo(42);
+    }
+
+    @Test
+    void theWatermarkIsTheSmallestLargestTimeOverPartitionsMinusTheOutOfOrderness() {
+        Task task = task(100, 5);
+        task.addRecords(A, records(A, 0, 100, 90, 120));
+        task.addRecords(B, records(B, 0, 110));
+        task.process(100, RETHROW);
+        // A reached 120, B 110: B holds it back, minus 5 of out-of-orderness.
+        assertThat(task.watermark()).isEqualTo(105);
+        assertThat(watermarks).isSorted().last().isEqualTo(105L);
+    }
+
+    @Test
+    void aSilentPartitionHoldsTheWatermarkBackUntilItIsIdle() {
+        Task task = task(100);
+        task.addRecords(A, records(A, 0, 100, 200));
+        task.process(100, RETHROW);
+        assertThat(task.watermark()).as("B has delivered nothing yet").isEqualTo(Long.MIN_VALUE);
+        assertThat(watermarks).isEmpty();
+
+        clock.addAndGet(IDLE_MS - 1);
+        task.punctuate(clock.get());
+        assertThat(task.watermark()).isEqualTo(Long.MIN_VALUE);
+
+        clock.addAndGet(1);
+        task.punctuate(clock.get());
+        assertThat(task.watermark()).as("B is idle now").isEqualTo(200);
+        assertThat(watermarks).containsExactly(200L);
+
+        // B delivers again: it is active, but the watermark never goes back.
+        task.addRecords(B, records(B, 0, 150));
+        task.process(100, RETHROW);
+        assertThat(task.watermark()).isEqualTo(200);
+        task.addRecords(A, records(A, 2, 300));
+        task.addRecords(B, records(B, 1, 250));
+        task.process(100, RETHROW);
+        assertThat(task.watermark()).isEqualTo(250);
+    }
+
+    @Test
+    void theWatermarkIsCommittedInOffsetMetadataAndResumedFromIt() {
+        Task task = task(100);
+        task.addRecords(A, records(A, 0, 100, 300));
+        task.addRecords(B, records(B, 0, 200));
+        task.process(100, RETHROW);
+        assertThat(task.watermark()).isEqualTo(200);
+        Map<TopicPartition, OffsetAndMetadata> offsets = task.committableOffsets();
+        assertThat(offsets.get(A)).isEqualTo(new OffsetAndMetadata(2, "weir1:200:300"));
+        assertThat(offsets.get(B)).isEqualTo(new OffsetAndMetadata(1, "weir1:200:200"));
+        consumer.commitSync(offsets);
+        task.onCommitted();
+
+        // A new task over the same partitions (after a restart) resumes the times.
+        seen.clear();
+        watermarks.clear();
+        Task restarted = task(100);
+        restarted.addRecords(A, records(A, 2, 150));
+        restarted.process(100, RETHROW);
+        assertThat(restarted.watermark()).isEqualTo(200);
+        restarted.addRecords(B, records(B, 1, 260));
+        restarted.addRecords(A, records(A, 3, 400));
+        restarted.process(100, RETHROW);
+        assertThat(restarted.watermark()).isEqualTo(260);
+    }
+
+    @Test
+    void aWatermarkMovedByIdlenessAloneIsCommittedAtTheUnchangedOffsets() {
+        Task task = task(100);
+        task.addRecords(A, records(A, 7, 100));
+        task.process(100, RETHROW);
+        task.onCommitted();
+        assertThat(task.committableOffsets()).isEmpty();
+        clock.addAndGet(IDLE_MS);
+        task.punctuate(clock.get());
+        assertThat(task.watermark()).isEqualTo(100);
+        assertThat(task.committableOffsets()).containsEntry(A, new OffsetAndMetadata(8, "weir1:100:100"))
+                .doesNotContainKey(B);
+    }
+
+    @Test
+    void anAbortTakesTheWatermarkBackToItsCommittedValueAndTheReplayAdvancesItAgain() {
+        Task task = task(100);
+        task.addRecords(A, records(A, 0, 100));
+        task.addRecords(B, records(B, 0, 100));
+        task.process(100, RETHROW);
+        task.onCommitted();
+        task.addRecords(A, records(A, 1, 300));
+        task.addRecords(B, records(B, 1, 300));
+        task.process(100, RETHROW);
+        assertThat(task.watermark()).isEqualTo(300);
+        task.onAborted();
+        assertThat(task.watermark()).isEqualTo(100);
+        task.addRecords(A, records(A, 1, 300));
+        task.addRecords(B, records(B, 1, 300));
+        task.process(100, RETHROW);
+        assertThat(watermarks).containsExactly(100L, 300L, 300L);
+    }
+
+    @Test
+    void aNegativeTimestampFailsTheRecordAtTheTimestampStage() {
+        Task task = task(100);
+        List<Stage> stages = new ArrayList<>();
+        task.addRecords(A, records(A, 0, -1, 5));
+        task.process(100, (r, stage, e) -> stages.add(stage));
+        assertThat(stages).containsExactly(Stage.TIMESTAMP);
+        assertThat(seen).containsExactly("a1");
     }
 }

@@ -20,7 +20,7 @@ import java.util.OptionalLong;
  * </ul>
  *
  * <p>Threads: one writer (the stream thread that owns the task, or the restorer) calls
- * {@link #apply} and {@link #clear}; any number of threads may read concurrently (interactive
+ * {@link #apply}, {@link #applyDeletes}, {@link #deleteRange} and {@link #clear}; any number of threads may read concurrently (interactive
  * queries); {@link #close()} may race with readers safely.
  */
 public interface BytesStore extends BytesReader, AutoCloseable {
@@ -29,8 +29,9 @@ public interface BytesStore extends BytesReader, AutoCloseable {
     String name();
 
     /**
-     * Applies {@code changes} in order (a later write of a key wins; a {@code null} value deletes)
-     * and records {@code changelogOffset} with them, atomically.
+     * Applies {@code changes} in order (a later write of a key wins; a {@code null} value deletes;
+     * a {@linkplain WriteBatch#deleteRange range delete} deletes its range) and records
+     * {@code changelogOffset} with them, atomically.
      *
      * @param changelogOffset the next changelog offset to restore from once these changes are in
      *                        the store (the offset after the last changelog record they contain);
@@ -43,6 +44,27 @@ public interface BytesStore extends BytesReader, AutoCloseable {
      * changelog. Empty for a new (or {@linkplain #clear() cleared}) store.
      */
     OptionalLong changelogOffset();
+
+    /**
+     * Applies a batch of deletes (point and {@linkplain WriteBatch#deleteRange range} deletes) in
+     * one atomic write, leaving the stored {@linkplain #changelogOffset() changelog offset}
+     * unchanged: for dropping data locally that the changelog does not (need to) know about, such
+     * as windows past their retention. Iterators opened before follow the store's iterator
+     * semantics (a RocksDB iterator keeps seeing its snapshot).
+     *
+     * @throws IllegalArgumentException if the batch holds a put
+     */
+    void applyDeletes(WriteBatch deletes);
+
+    /**
+     * Deletes every entry with {@code from <= key < toExclusive} in one atomic write, leaving the
+     * stored changelog offset unchanged, as {@link #applyDeletes} of that one range. An empty range
+     * ({@code from >= toExclusive}) changes nothing. For RocksDB this is one range tombstone, so
+     * its cost does not grow with the number of entries deleted.
+     */
+    default void deleteRange(byte[] from, byte[] toExclusive) {
+        applyDeletes(new WriteBatch(1).deleteRange(from, toExclusive));
+    }
 
     /** Deletes every entry and the stored changelog offset, atomically; the store stays open. */
     void clear();

@@ -157,6 +157,62 @@ public final class PendingStore implements BytesMap {
         abort();
     }
 
+    /**
+     * Deletes the committed entries with {@code from <= key < toExclusive} at once, bypassing the
+     * pending writes and the changelog, and forgets them in the read cache; see
+     * {@link #dropCommitted}.
+     */
+    public void dropCommittedRange(byte[] from, byte[] toExclusive) {
+        dropCommitted(new WriteBatch(1).deleteRange(from, toExclusive));
+    }
+
+    /**
+     * Deletes committed entries at once, bypassing the pending writes and the changelog: applies
+     * {@code deletes} (point and range deletes only) to the committed store in one atomic write
+     * that leaves its changelog offset unchanged ({@link BytesStore#applyDeletes}), and forgets
+     * the deleted keys in the read cache. For local clean-up the changelog need not carry (windows
+     * past their retention: the changelog topic has a time retention of its own).
+     *
+     * <p>Contract: no pending write may fall on a deleted key or in a deleted range, since the
+     * next commit would bring it back (or, for a delete, log what is already gone); call it right
+     * after {@link #commit} or when nothing is pending there.
+     *
+     * @throws IllegalStateException    if a pending write falls on a deleted key or in a deleted
+     *                                  range; nothing is deleted then
+     * @throws IllegalArgumentException if {@code deletes} holds a put
+     */
+    public void dropCommitted(WriteBatch deletes) {
+        if (!deletes.isDeletesOnly()) {
+            throw new IllegalArgumentException("dropCommitted takes deletes only; store '" + store.name() + "'");
+        }
+        int n = deletes.size();
+        if (n == 0) {
+            return;
+        }
+        if (!pending.isEmpty()) {
+            for (int i = 0; i < n; i++) {
+                byte[] end = deletes.rangeEnd(i);
+                boolean touched = end == null ? pending.containsKey(deletes.key(i))
+                        : !pending.subMap(deletes.key(i), true, end, false).isEmpty();
+                if (touched) {
+                    throw new IllegalStateException("store '" + store.name() + "' has pending writes in the"
+                            + " committed entries to drop; drop them only after a commit");
+                }
+            }
+        }
+        store.applyDeletes(deletes);
+        if (committedCache.enabled()) {
+            for (int i = 0; i < n; i++) {
+                byte[] end = deletes.rangeEnd(i);
+                if (end == null) {
+                    committedCache.remove(deletes.key(i));
+                } else {
+                    committedCache.removeRange(deletes.key(i), end);
+                }
+            }
+        }
+    }
+
     /** Drops the pending writes; reads see the committed store again. */
     public void abort() {
         pending.clear();

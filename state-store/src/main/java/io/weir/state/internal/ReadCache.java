@@ -7,8 +7,10 @@ import java.util.Map;
 /**
  * Committed entries of one store kept on the heap, least recently used out first, within a byte
  * budget. It only ever holds what the committed store holds (filled from reads of it and from
- * commits into it), so it never needs invalidating; a value may be the {@link PendingStore}
- * tombstone, recording that the key is absent. Not thread-safe: owned by the store's task.
+ * commits into it), so commits never need to invalidate it; only deletes that bypass the pending
+ * writes ({@link PendingStore#dropCommitted}) do, with {@link #remove} and {@link #removeRange}.
+ * A value may be the {@link PendingStore} tombstone, recording that the key is absent. Not
+ * thread-safe: owned by the store's task.
  */
 final class ReadCache {
 
@@ -51,6 +53,27 @@ final class ReadCache {
         if (previous != null) {
             entries.put(k, value);
             bytes += value.length - previous.length;
+        }
+    }
+
+    /** Forgets {@code key}. */
+    void remove(byte[] key) {
+        byte[] previous = entries.remove(ByteBuffer.wrap(key));
+        if (previous != null) {
+            bytes -= key.length + previous.length + ENTRY_OVERHEAD;
+        }
+    }
+
+    /** Forgets every key {@code k} with {@code from <= k < toExclusive}; walks the whole cache. */
+    void removeRange(byte[] from, byte[] toExclusive) {
+        var it = entries.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<ByteBuffer, byte[]> e = it.next();
+            byte[] key = e.getKey().array();
+            if (ByteKeys.compare(key, from) >= 0 && ByteKeys.compare(key, toExclusive) < 0) {
+                bytes -= key.length + e.getValue().length + ENTRY_OVERHEAD;
+                it.remove();
+            }
         }
     }
 

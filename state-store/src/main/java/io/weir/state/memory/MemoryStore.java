@@ -82,17 +82,38 @@ public final class MemoryStore implements BytesStore {
         if (offset < 0) {
             throw new IllegalArgumentException("Negative changelog offset " + offset);
         }
+        write(changes);
+        changelogOffset = offset;
+    }
+
+    /** Removes the keys and ranges from the map; the offset stays. */
+    @Override
+    public void applyDeletes(WriteBatch deletes) {
+        checkOpen();
+        if (!deletes.isDeletesOnly()) {
+            throw new IllegalArgumentException("applyDeletes takes deletes only; store '" + name + "'");
+        }
+        write(deletes);
+    }
+
+    private void write(WriteBatch changes) {
         long n = count;
+        boolean ranges = changes.hasRangeDeletes();
         for (int i = 0; i < changes.size(); i++) {
             byte[] value = changes.value(i);
-            if (value == null) {
+            byte[] rangeEnd = ranges ? changes.rangeEnd(i) : null;
+            if (rangeEnd != null) {
+                NavigableMap<byte[], byte[]> range = map.subMap(changes.key(i), true, rangeEnd, false);
+                while (range.pollFirstEntry() != null) {
+                    n--;
+                }
+            } else if (value == null) {
                 n -= map.remove(changes.key(i)) == null ? 0 : 1;
             } else {
                 n += map.put(changes.key(i), value) == null ? 1 : 0;
             }
         }
         count = n;
-        changelogOffset = offset;
     }
 
     @Override

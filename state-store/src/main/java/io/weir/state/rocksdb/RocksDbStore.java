@@ -165,23 +165,48 @@ public final class RocksDbStore implements BytesStore {
         if (offset < 0) {
             throw new IllegalArgumentException("Negative changelog offset " + offset);
         }
+        write(changes, offset, "apply a batch");
+    }
+
+    /** Writes the deletes with one RocksDB batch, range deletes as range tombstones; the offset stays. */
+    @Override
+    public void applyDeletes(WriteBatch deletes) {
+        if (!deletes.isDeletesOnly()) {
+            throw new IllegalArgumentException("applyDeletes takes deletes only; store '" + name + "'");
+        }
+        write(deletes, NO_OFFSET, "delete");
+    }
+
+    /** One atomic RocksDB write of {@code changes}, with {@code offset} unless it is {@link #NO_OFFSET}. */
+    private void write(WriteBatch changes, long offset, String what) {
         long stamp = readLock();
         // One JNI call per entry; encoding RocksDB's batch format in Java to cross JNI once was
         // measured no faster: inserting into the memtable dominates.
         try (org.rocksdb.WriteBatch batch = new org.rocksdb.WriteBatch()) {
+            boolean ranges = changes.hasRangeDeletes();
             for (int i = 0, n = changes.size(); i < n; i++) {
                 byte[] value = changes.value(i);
-                if (value == null) {
+                byte[] rangeEnd = ranges ? changes.rangeEnd(i) : null;
+                if (rangeEnd != null) {
+                    batch.deleteRange(data, changes.key(i), rangeEnd);
+                } else if (value == null) {
                     batch.delete(data, changes.key(i));
                 } else {
                     batch.put(data, changes.key(i), value);
                 }
             }
-            batch.put(metadata, OFFSET_KEY, encodeOffset(offset));
+            if (offset != NO_OFFSET) {
+                batch.put(metadata, OFFSET_KEY, encodeOffset(offset));
+            }
+            if (batch.count() == 0) {
+                return;
+            }
             db.write(options.write(), batch);
-            changelogOffset = offset;
+            if (offset != NO_OFFSET) {
+                changelogOffset = offset;
+            }
         } catch (RocksDBException e) {
-            throw RocksDbErrors.onAccess(name, "apply a batch", e);
+            throw RocksDbErrors.onAccess(name, what, e);
         } finally {
             lock.unlockRead(stamp);
         }

@@ -154,6 +154,11 @@ class ChangelogRestorerTest {
         }
 
         @Override
+        public void applyDeletes(WriteBatch deletes) {
+            delegate.applyDeletes(deletes);
+        }
+
+        @Override
         public void clear() {
             delegate.clear();
         }

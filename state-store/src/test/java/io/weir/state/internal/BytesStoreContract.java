@@ -205,6 +205,89 @@ public abstract class BytesStoreContract {
     }
 
     @Test
+    public void deleteRangeDeletesTheHalfOpenRangeAndKeepsTheOffset() {
+        BytesStore store = storeWithLetters();
+        store.deleteRange(b("b"), b("f"));
+        assertThat(entries(store.all(false))).containsExactly("a=1", "f=6");
+        assertThat(store.get(b("d"))).isNull();
+        assertThat(store.changelogOffset()).hasValue(4);
+    }
+
+    @Test
+    public void deleteRangeBoundsNeedNotBeKeysAndCoverExtensionsOfTheStart() {
+        BytesStore store = store();
+        store.apply(batch("a=1", "ab=2", "abc=3", "b=4", "ba=5"), 5);
+        store.deleteRange(b("a"), b("b")); // "b" itself stays: the end is exclusive
+        assertThat(entries(store.all(false))).containsExactly("b=4", "ba=5");
+        store.deleteRange(b("az"), b("b\0"));
+        assertThat(entries(store.all(false))).containsExactly("ba=5");
+    }
+
+    @Test
+    public void emptyOrInvertedRangeDeletesNothing() {
+        BytesStore store = storeWithLetters();
+        store.deleteRange(b("b"), b("b"));
+        store.deleteRange(b("d"), b("a"));
+        store.deleteRange(b("c"), b("d")); // nothing in it
+        assertThat(entries(store.all(false))).containsExactly("a=1", "b=2", "d=4", "f=6");
+        assertThat(store.changelogOffset()).hasValue(4);
+    }
+
+    @Test
+    public void deleteRangeOnANewStoreLeavesItWithoutOffset() {
+        BytesStore store = store();
+        store.deleteRange(b("a"), b("z"));
+        assertThat(store.changelogOffset()).isEmpty();
+        assertThat(entries(store.all(false))).isEmpty();
+    }
+
+    @Test
+    public void applyDeletesTakesPointAndRangeDeletesAtomicallyAndRefusesPuts() {
+        BytesStore store = storeWithLetters();
+        store.applyDeletes(new WriteBatch().delete(b("a")).deleteRange(b("c"), b("z")));
+        assertThat(entries(store.all(false))).containsExactly("b=2");
+        assertThat(store.changelogOffset()).hasValue(4);
+        assertThatThrownBy(() -> store.applyDeletes(batch("x=1"))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.get(b("x"))).isNull();
+    }
+
+    @Test
+    public void rangeDeletesInABatchApplyInTheirPlaceInTheOrder() {
+        BytesStore store = storeWithLetters();
+        WriteBatch batch = new WriteBatch()
+                .put(b("c"), b("3"))          // deleted by the range that follows
+                .deleteRange(b("b"), b("e"))
+                .put(b("bb"), b("22"));       // written after it: stays
+        store.apply(batch, 9);
+        assertThat(entries(store.all(false))).containsExactly("a=1", "bb=22", "f=6");
+        assertThat(store.changelogOffset()).hasValue(9);
+    }
+
+    @Test
+    public void iteratorsOpenedBeforeARangeDeleteKeepWorking() {
+        BytesStore store = storeWithLetters();
+        try (BytesIterator it = store.all(false)) {
+            assertThat(s(it.next().key())).isEqualTo("a");
+            store.deleteRange(b("a"), b("e"));
+            List<String> rest = entries(it); // snapshot (RocksDB) or weakly consistent (memory)
+            assertThat(rest).endsWith("f=6").isSubsetOf("b=2", "d=4", "f=6");
+        }
+        assertThat(entries(store.all(false))).containsExactly("f=6");
+    }
+
+    @Test
+    public void rangeDeletesSurviveReopening() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(persistent(), "an in-memory store does not survive closing");
+        BytesStore store = storeWithLetters();
+        store.deleteRange(b("a"), b("c"));
+        store.close();
+        BytesStore reopened = reopen(store);
+        opened.add(reopened);
+        assertThat(entries(reopened.all(false))).containsExactly("d=4", "f=6");
+        assertThat(reopened.changelogOffset()).hasValue(4);
+    }
+
+    @Test
     public void reopeningKeepsDataAndChangelogOffset() {
         org.junit.jupiter.api.Assumptions.assumeTrue(persistent(), "an in-memory store does not survive closing");
         BytesStore store = storeWithLetters();
@@ -256,6 +339,7 @@ public abstract class BytesStoreContract {
         assertThatThrownBy(() -> store.apply(batch("a=1"), 1)).isInstanceOf(StoreClosedException.class);
         assertThatThrownBy(store::changelogOffset).isInstanceOf(StoreClosedException.class);
         assertThatThrownBy(store::clear).isInstanceOf(StoreClosedException.class);
+        assertThatThrownBy(() -> store.deleteRange(b("a"), b("c"))).isInstanceOf(StoreClosedException.class);
     }
 
     /** a=1, b=2, d=4, f=6 at offset 4. */

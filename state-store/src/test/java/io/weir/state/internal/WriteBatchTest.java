@@ -34,4 +34,31 @@ class WriteBatchTest {
         assertThatThrownBy(() -> batch.key(0)).isInstanceOf(IndexOutOfBoundsException.class);
         assertThatThrownBy(() -> batch.put(null, b("1"))).isInstanceOf(NullPointerException.class);
     }
+
+    @Test
+    void rangeDeletesAreEntriesInTheOrderWithTheirEnd() {
+        WriteBatch batch = new WriteBatch(1).put(b("a"), b("1")).deleteRange(b("b"), b("d")).delete(b("e"));
+        assertThat(batch.size()).isEqualTo(3);
+        assertThat(batch.hasRangeDeletes()).isTrue();
+        assertThat(batch.rangeEnd(0)).isNull();
+        assertThat(Bytes.s(batch.key(1))).isEqualTo("b");
+        assertThat(Bytes.s(batch.rangeEnd(1))).isEqualTo("d");
+        assertThat(batch.value(1)).isNull();
+        assertThat(batch.rangeEnd(2)).isNull();
+        assertThat(batch.isDeletesOnly()).isFalse();
+        assertThatThrownBy(() -> batch.forEach((k, v) -> { })).isInstanceOf(IllegalStateException.class);
+        batch.clear();
+        assertThat(batch.hasRangeDeletes()).isFalse();
+        batch.put(b("x"), null);
+        assertThat(batch.rangeEnd(0)).isNull();
+        assertThat(batch.isDeletesOnly()).isTrue();
+    }
+
+    @Test
+    void anEmptyOrInvertedRangeAddsNothing() {
+        WriteBatch batch = new WriteBatch().deleteRange(b("b"), b("b")).deleteRange(b("c"), b("a"));
+        assertThat(batch.isEmpty()).isTrue();
+        assertThat(batch.hasRangeDeletes()).isFalse();
+        assertThatThrownBy(() -> batch.deleteRange(null, b("a"))).isInstanceOf(NullPointerException.class);
+    }
 }

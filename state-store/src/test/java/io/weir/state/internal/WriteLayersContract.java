@@ -191,6 +191,48 @@ public abstract class WriteLayersContract {
         assertThat(entries(pending.all(false))).containsExactly("a=1", "bb=new", "c=changed");
     }
 
+    @Test
+    public void droppingACommittedRangeDeletesItFromTheStoreAndTheReadCache() {
+        PendingStore cached = new PendingStore(store, 1 << 20);
+        store.apply(batch("a=1", "b=2", "c=3", "d=4"), 4);
+        assertThat(s(cached.get(b("b")))).isEqualTo("2"); // now in the read cache
+        assertThat(s(cached.get(b("d")))).isEqualTo("4");
+        cached.dropCommittedRange(b("b"), b("d"));
+        assertThat(cached.get(b("b"))).isNull();
+        assertThat(s(cached.get(b("d")))).isEqualTo("4");
+        assertThat(entries(cached.all(false))).containsExactly("a=1", "d=4");
+        assertThat(store.changelogOffset()).hasValue(4);
+        assertThat(cached.pendingCount()).isZero(); // nothing for the changelog
+    }
+
+    @Test
+    public void droppingCommittedKeysAndRangesTogetherForgetsThemInTheReadCache() {
+        PendingStore cached = new PendingStore(store, 1 << 20);
+        store.apply(batch("a=1", "b=2", "x=9"), 3);
+        assertThat(s(cached.get(b("x")))).isEqualTo("9");
+        cached.dropCommitted(new WriteBatch().delete(b("x")).deleteRange(b("a"), b("b")));
+        assertThat(cached.get(b("x"))).isNull();
+        assertThat(entries(cached.all(false))).containsExactly("b=2");
+        assertThatThrownBy(() -> cached.dropCommitted(batch("y=1"))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    public void droppingARangeWithPendingWritesInItIsRefused() {
+        store.apply(batch("a=1", "b=2", "c=3"), 3);
+        pending.put(b("b"), b("22"));
+        assertThatThrownBy(() -> pending.dropCommittedRange(b("a"), b("c")))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("pending writes");
+        assertThatThrownBy(() -> pending.dropCommitted(new WriteBatch().delete(b("b"))))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(entries(store.all(false))).containsExactly("a=1", "b=2", "c=3"); // nothing dropped
+        pending.dropCommittedRange(b("c"), b("d")); // pending writes outside the range are fine
+        assertThat(entries(pending.all(false))).containsExactly("a=1", "b=22");
+        pending.commit(4);
+        pending.dropCommittedRange(b("a"), b("c"));
+        assertThat(entries(store.all(false))).isEmpty();
+        assertThat(store.changelogOffset()).hasValue(4);
+    }
+
     // ------------------------------------------------------------------------------------- TTL
 
     @Test

@@ -40,4 +40,25 @@ class MemoryStoreTest extends BytesStoreContract {
         }
         assertThat(store.get(b("b"))).isNotNull();
     }
+
+    @Test
+    void deleteRangeKeepsTheCountExact() {
+        BytesStore store = store();
+        store.apply(batch("a=1", "b=2", "c=3", "d=4"), 4);
+        store.deleteRange(b("b"), b("d"));
+        assertThat(store.approximateCount()).isEqualTo(2);
+        store.applyDeletes(new io.weir.state.internal.WriteBatch().delete(b("a")).delete(b("zz")));
+        assertThat(store.approximateCount()).isEqualTo(1);
+    }
+
+    @Test
+    void iteratorsOpenedBeforeARangeDeleteDoNotShowEntriesDeletedAheadOfThem() {
+        BytesStore store = store();
+        store.apply(batch("a=1", "c=3", "e=5", "g=7"), 4);
+        try (BytesIterator it = store.all(false)) {
+            it.next(); // a (the skip list's iterator already holds c)
+            store.deleteRange(b("d"), b("f"));
+            assertThat(entries(it)).containsExactly("c=3", "g=7");
+        }
+    }
 }

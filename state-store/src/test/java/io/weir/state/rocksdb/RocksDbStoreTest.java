@@ -65,6 +65,16 @@ class RocksDbStoreTest extends BytesStoreContract {
     }
 
     @Test
+    void iteratorsOpenedBeforeARangeDeleteStillSeeTheDeletedEntries() {
+        BytesStore store = storeWithLetters();
+        try (BytesIterator it = store.all(false)) {
+            store.deleteRange(b("a"), b("e"));
+            assertThat(entries(it)).containsExactly("a=1", "b=2", "d=4", "f=6");
+        }
+        assertThat(entries(store.all(false))).containsExactly("f=6");
+    }
+
+    @Test
     void damagedStoreDirectoryIsReportedAsCorrupted() throws IOException {
         Path storeDir = dir.resolve("damaged");
         RocksDbStore.open(storeDir, "damaged", resources).close();

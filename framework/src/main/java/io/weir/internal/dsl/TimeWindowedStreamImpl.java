@@ -1,0 +1,69 @@
+package io.weir.internal.dsl;
+
+import io.weir.dsl.Aggregator;
+import io.weir.dsl.Emit;
+import io.weir.dsl.RecordStream;
+import io.weir.dsl.TimeWindows;
+import io.weir.dsl.WindowedStream;
+import io.weir.internal.topology.StoreSpec;
+import io.weir.serde.Serde;
+import io.weir.serde.Serdes;
+import io.weir.state.Windowed;
+import java.util.Objects;
+import java.util.function.BinaryOperator;
+import java.util.function.Supplier;
+
+/**
+ * {@code windowedBy(TimeWindows)}: adds, as a plain aggregation does, the repartition when the key
+ * may have changed, then a window store {@code <store>} (windows of the window size, kept for the
+ * allowed lateness after their end) and the processor {@code <store>-aggregate}
+ * ({@link TimeWindowProcessor}). The result is a stream of {@code Windowed<K>} keys with serde
+ * {@code Serdes.windowed(keySerde)} and the aggregate serde. Immutable: {@link #emit} returns a copy.
+ */
+final class TimeWindowedStreamImpl<K, V> implements WindowedStream<K, V> {
+
+    private final GroupedStreamImpl<K, V> grouped;
+    private final TimeWindows windows;
+    private final Emit emit;
+
+    TimeWindowedStreamImpl(GroupedStreamImpl<K, V> grouped, TimeWindows windows, Emit emit) {
+        this.grouped = grouped;
+        this.windows = windows;
+        this.emit = emit;
+    }
+
+    @Override
+    public WindowedStream<K, V> emit(Emit emit) {
+        return new TimeWindowedStreamImpl<>(grouped, windows, WindowProcessor.checked(emit));
+    }
+
+    @Override
+    public RecordStream<Windowed<K>, Long> count(String storeName) {
+        return add(storeName, Serdes.longs(), AggregateProcessor.countStep());
+    }
+
+    @Override
+    public RecordStream<Windowed<K>, V> reduce(BinaryOperator<V> reducer, String storeName) {
+        Objects.requireNonNull(reducer, "reducer");
+        return add(storeName, grouped.requireValueSerde("reduce", storeName), AggregateProcessor.reduceStep(reducer));
+    }
+
+    @Override
+    public <VA> RecordStream<Windowed<K>, VA> aggregate(Supplier<VA> initializer,
+                                                       Aggregator<? super K, ? super V, VA> aggregator,
+                                                       Serde<VA> aggregateSerde, String storeName) {
+        Objects.requireNonNull(initializer, "initializer");
+        Objects.requireNonNull(aggregator, "aggregator");
+        Objects.requireNonNull(aggregateSerde, "aggregateSerde");
+        return add(storeName, aggregateSerde, AggregateProcessor.aggregateStep(initializer, aggregator));
+    }
+
+    private <VA> RecordStream<Windowed<K>, VA> add(String storeName, Serde<VA> aggregateSerde,
+                                                  AggregateProcessor.Step<K, V, VA> step) {
+        // a window is dropped once closed (end + allowed lateness reached), whatever the trigger
+        StoreSpec store = new StoreSpec(storeName, grouped.keySerde(), aggregateSerde, true, true, null,
+                StoreSpec.Kind.WINDOW, windows.size().toMillis(), windows.allowedLateness());
+        String node = grouped.addAggregation(store, TimeWindowProcessor.supplier(storeName, windows, emit, step));
+        return grouped.resultStream(node, Serdes.windowed(grouped.keySerde()), aggregateSerde);
+    }
+}

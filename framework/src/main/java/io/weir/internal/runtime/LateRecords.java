@@ -1,0 +1,82 @@
+package io.weir.internal.runtime;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import io.weir.sink.internal.TransactionalSink;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Handles input records that arrive after their window closed (later than the operator's allowed
+ * lateness): writes them, unchanged, to the late-records topic with headers naming the operator,
+ * the window and the watermark, or counts and drops them ({@code late.records.mode=drop}). Never
+ * silently: both modes count in {@code weir.records.late}.
+ *
+ * <p>Under exactly-once the late record is written in the transaction that commits its input
+ * offset, so it appears exactly once. A record late for several windows (hopping windows) is
+ * written once per window it missed.
+ *
+ * <p>One instance per stream thread; not thread-safe.
+ */
+final class LateRecords {
+
+    static final String OPERATOR = "weir.late.operator";
+    static final String WINDOW_START = "weir.late.window.start";
+    static final String WINDOW_END = "weir.late.window.end";
+    static final String WATERMARK = "weir.late.watermark";
+
+    private static final Logger log = LoggerFactory.getLogger(LateRecords.class);
+
+    private final String topic;
+    private final TransactionalSink sink;
+    private long logged;
+    private long count;
+
+    /** @param topic the late-records topic, or null to count and drop */
+    LateRecords(String topic, TransactionalSink sink) {
+        this.topic = topic;
+        this.sink = sink;
+    }
+
+    /** Late records handled since the last call, for the metric (drained once they are committed). */
+    long drainCount() {
+        long n = count;
+        count = 0;
+        return n;
+    }
+
+    void late(ConsumerRecord<byte[], byte[]> record, String operator, long windowStart, long windowEnd,
+              long watermark) {
+        count++;
+        if (topic == null) {
+            if (logged++ % 10_000 == 0) {
+                log.info("dropping a record too late for window [{}, {}) of '{}' (watermark {}): {}-{}@{}"
+                        + " (late.records.mode=drop; logged once per 10000)", windowStart, windowEnd, operator,
+                        watermark, record.topic(), record.partition(), record.offset());
+            }
+            return;
+        }
+        List<Header> headers = new ArrayList<>();
+        for (Header h : record.headers()) {
+            headers.add(h);
+        }
+        headers.add(header(OPERATOR, operator));
+        headers.add(header(WINDOW_START, Long.toString(windowStart)));
+        headers.add(header(WINDOW_END, Long.toString(windowEnd)));
+        headers.add(header(WATERMARK, Long.toString(watermark)));
+        headers.add(header(DeadLetters.SOURCE_TOPIC, record.topic()));
+        headers.add(header(DeadLetters.SOURCE_PARTITION, Integer.toString(record.partition())));
+        headers.add(header(DeadLetters.SOURCE_OFFSET, Long.toString(record.offset())));
+        headers.add(header(DeadLetters.SOURCE_TIMESTAMP, Long.toString(record.timestamp())));
+        sink.send(new ProducerRecord<>(topic, null, record.timestamp(), record.key(), record.value(), headers));
+    }
+
+    private static Header header(String key, String value) {
+        return new RecordHeader(key, value.getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,183 @@
+package io.weir.internal.dsl.oracle;
+
+import io.weir.internal.dsl.oracle.OracleStream.Input;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.serialization.LongDeserializer;
+import org.apache.kafka.common.serialization.LongSerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KGroupedStream;
+import org.apache.kafka.streams.kstream.KTable;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.SessionWindows;
+import org.apache.kafka.streams.kstream.Suppressed;
+import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs an {@link OracleStream} through Kafka Streams' {@code TopologyTestDriver}: the same
+ * windows with {@code grace} as grace period, {@code count()} and {@code reduce(Long::sum)}, each
+ * {@code suppress(untilWindowCloses(unbounded()))}, record cache disabled. The input is one
+ * partition, so stream time is the largest timestamp seen, as Weir's watermark with
+ * {@code max.out.of.orderness.ms=0}.
+ *
+ * <p>The windowed results are written with the key {@code key|start|end} to keep the window
+ * through a plain string serde. Records dropped as late are counted per input record from the
+ * task's {@code dropped-records-total} metric, read after each record (the driver processes a
+ * record fully before {@code pipeInput} returns).
+ */
+final class KafkaStreamsOracle {
+
+    static {
+        // Kafka Streams warns at every start (unnamed stores, temp state directory) and at every
+        // late record: hundreds of lines per run that say nothing here. Only its own loggers.
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.apache.kafka.streams"))
+                .setLevel(ch.qos.logback.classic.Level.ERROR);
+    }
+
+    private KafkaStreamsOracle() {
+    }
+
+    /**
+     * Runs {@code stream} with the stores the oracle tests use: Kafka Streams' default RocksDB
+     * session stores for sessions, and its in-memory window stores for time windows (they give the
+     * same results as the RocksDB ones, checked by {@code WindowOracleTest}, and open ten times
+     * faster). Not the in-memory session store: on the same streams it gives the same results but a
+     * larger {@code dropped-records-total}, as it also counts the writes it skips for sessions past
+     * its retention (in 86 of the 200 session streams), so that it would not tell which records
+     * were late.
+     */
+    static Results run(OracleStream stream) {
+        return run(stream, stream.kind() != OracleStream.WindowKind.SESSION);
+    }
+
+    /**
+     * Runs {@code stream}; {@code inMemory} uses Kafka Streams' in-memory window and session stores
+     * ({@code dsl.store.suppliers.class}) instead of its default RocksDB ones, which are much
+     * slower to open.
+     */
+    static Results run(OracleStream stream, boolean inMemory) {
+        StreamsBuilder builder = new StreamsBuilder();
+        KGroupedStream<String, Long> grouped = builder.stream("in", Consumed.with(Serdes.String(), Serdes.Long()))
+                .groupByKey();
+        KTable<Windowed<String>, Long> counts;
+        KTable<Windowed<String>, Long> sums;
+        if (stream.kind() == OracleStream.WindowKind.SESSION) {
+            var windowed = grouped.windowedBy(SessionWindows.ofInactivityGapAndGrace(
+                    Duration.ofMillis(stream.gap()), Duration.ofMillis(stream.grace())));
+            counts = windowed.count();
+            sums = windowed.reduce(Long::sum);
+        } else {
+            var windowed = grouped.windowedBy(TimeWindows.ofSizeAndGrace(
+                    Duration.ofMillis(stream.size()), Duration.ofMillis(stream.grace()))
+                    .advanceBy(Duration.ofMillis(stream.advance())));
+            counts = windowed.count();
+            sums = windowed.reduce(Long::sum);
+        }
+        writeFinal(counts, "counts");
+        writeFinal(sums, "sums");
+
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "oracle");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "oracle:9092");
+        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.LongSerde.class);
+        if (inMemory) {
+            props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
+                    BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
+        }
+        Path stateDir = createStateDir();
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), props, Instant.EPOCH)) {
+            TestInputTopic<String, Long> in = driver.createInputTopic("in", new StringSerializer(),
+                    new LongSerializer());
+            Metric dropped = droppedRecords(driver);
+            int[] droppedPerOffset = new int[stream.inputs().size()];
+            double before = value(dropped);
+            for (int offset = 0; offset < stream.inputs().size(); offset++) {
+                Input input = stream.inputs().get(offset);
+                in.pipeInput(input.key(), input.value(), input.timestamp());
+                double after = value(dropped);
+                droppedPerOffset[offset] = (int) Math.round(after - before);
+                before = after;
+            }
+            return new Results(read(driver, "counts"), read(driver, "sums"), droppedPerOffset, List.of());
+        } finally {
+            deleteRecursively(stateDir);
+        }
+    }
+
+    /** A state directory of this run's own: the driver leaves its stores on disk, and other tests may run beside. */
+    private static Path createStateDir() {
+        try {
+            return Files.createTempDirectory("weir-oracle-kafka-streams");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void writeFinal(KTable<Windowed<String>, Long> table, String topic) {
+        table.suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()))
+                .toStream()
+                .map((windowed, value) -> KeyValue.pair(windowed.key() + "|" + windowed.window().start() + "|"
+                        + windowed.window().end(), value))
+                .to(topic, Produced.with(Serdes.String(), Serdes.Long()));
+    }
+
+    private static List<Emitted> read(TopologyTestDriver driver, String topic) {
+        TestOutputTopic<String, Long> out = driver.createOutputTopic(topic, new StringDeserializer(),
+                new LongDeserializer());
+        List<Emitted> emitted = new ArrayList<>();
+        for (var record : out.readRecordsToList()) {
+            String[] parts = record.key().split("\\|");
+            emitted.add(new Emitted(parts[0], Long.parseLong(parts[1]), Long.parseLong(parts[2]), record.value(),
+                    record.timestamp()));
+        }
+        return emitted;
+    }
+
+    private static Metric droppedRecords(TopologyTestDriver driver) {
+        return driver.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("dropped-records-total")
+                        && e.getKey().group().equals("stream-task-metrics"))
+                .map(java.util.Map.Entry::getValue)
+                .reduce((a, b) -> {
+                    throw new IllegalStateException("more than one task-level dropped-records-total metric");
+                })
+                .orElseThrow(() -> new IllegalStateException("no dropped-records-total metric"));
+    }
+
+    private static double value(Metric metric) {
+        return ((Number) metric.metricValue()).doubleValue();
+    }
+}

@@ -1,0 +1,144 @@
+package io.weir.internal.dsl.oracle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.internal.dsl.oracle.OracleStream.Input;
+import io.weir.internal.dsl.oracle.OracleStream.WindowKind;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where Weir's windows deliberately differ from Kafka Streams' (time windows with a grace period,
+ * sessions, both {@code suppress(untilWindowCloses)}), and the boundaries where they agree on a
+ * behaviour that is easy to get wrong, each on a minimal input run through both. The oracle
+ * ({@link WindowOracleTest}) compares everything else.
+ *
+ * <p>The differences:
+ * <ol>
+ *   <li><b>Timestamps of time-window results.</b> Weir stamps a window's result with the window's
+ *       last instant, {@code end - 1}, whatever records it holds; Kafka Streams with the largest
+ *       timestamp among its records. Weir's is deterministic from the window alone, so that a
+ *       result's time does not depend on which records arrived. Session results are stamped with
+ *       the session's end on both sides (the oracle compares them).</li>
+ *   <li><b>Order of results of different keys that fire at the same watermark.</b> Both emit in
+ *       ascending window end; among equal ends Weir orders by window start (then by serialized
+ *       key: its store's time index), Kafka Streams by serialized key (its suppression buffer).
+ *       Only results of different keys can differ, and Kafka orders records only within a
+ *       partition, so the oracle compares the results of each key in order.</li>
+ *   <li><b>A session record at exactly the closing boundary that would replace a fired
+ *       session.</b> A session closes for records that do not move the watermark when
+ *       {@code W = end + gap + grace} and fires then. A record at exactly {@code W - gap - grace}
+ *       that does not move the watermark is not late by Kafka Streams' rule, but cannot join the
+ *       session {@code [ts, ts]} that just closed: Kafka Streams starts a session of the same window,
+ *       emits that window a second time with only the new record, and its store keeps the second
+ *       value (the first record is lost from the standing result). Weir reports the record late
+ *       instead, so {@code onWindowClose} emits every session exactly once and nothing is lost.
+ *       The oracle applies this difference to Kafka Streams' results before comparing
+ *       ({@link OracleComparison#asWeirDiffers}); a boundary record with no session to replace
+ *       forms its own session on both sides.</li>
+ * </ol>
+ */
+class WindowBoundariesTest {
+
+    private static Input in(String key, long value, long timestamp) {
+        return new Input(key, value, timestamp);
+    }
+
+    private static Emitted result(String key, long start, long end, Long value, long timestamp) {
+        return new Emitted(key, start, end, value, timestamp);
+    }
+
+    @Test
+    void stampsTimeWindowResultsWithTheWindowsLastInstantWhereKafkaStreamsTakesTheLatestRecord() {
+        OracleStream stream = OracleStream.of(WindowKind.TUMBLING, 10, 10, 0, 0, in("a", 1, 2), in("a", 2, 5));
+
+        Results weir = WeirSide.run(stream, true);
+        Results kafka = KafkaStreamsOracle.run(stream);
+
+        assertThat(OracleComparison.withoutFlush(weir.counts())).containsExactly(result("a", 0, 10, 2L, 9));
+        assertThat(OracleComparison.withoutFlush(weir.sums())).containsExactly(result("a", 0, 10, 3L, 9));
+        assertThat(OracleComparison.withoutFlush(kafka.counts())).containsExactly(result("a", 0, 10, 2L, 5));
+        assertThat(OracleComparison.withoutFlush(kafka.sums())).containsExactly(result("a", 0, 10, 3L, 5));
+    }
+
+    @Test
+    void ordersSessionsOfDifferentKeysEndingTogetherByStartWhereKafkaStreamsOrdersByKey() {
+        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 2, 0,
+                in("k2", 1, 8), in("k2", 2, 10), in("k0", 4, 10));
+
+        Results weir = WeirSide.run(stream, true);
+        Results kafka = KafkaStreamsOracle.run(stream);
+
+        assertThat(OracleComparison.withoutFlush(weir.counts()))
+                .containsExactly(result("k2", 8, 10, 2L, 10), result("k0", 10, 10, 1L, 10));
+        assertThat(OracleComparison.withoutFlush(kafka.counts()))
+                .containsExactly(result("k0", 10, 10, 1L, 10), result("k2", 8, 10, 2L, 10));
+        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty(); // per key, the same
+    }
+
+    @Test
+    void reportsARecordAtTheClosingBoundaryLateWhereKafkaStreamsEmitsTheSessionAgain() {
+        // gap 1, grace 0: a[80,80] closes and fires at watermark 81; a record at 80 that does not move
+        // the watermark is not late by Kafka Streams' rule (80 >= 81 - 1) but cannot join it. Kafka
+        // Streams starts a[80,80] again, emits it a second time and its last value loses the 83.
+        // Weir (deliberately) keeps one result per session and reports the record late.
+        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 1, 0,
+                in("a", 83, 80), in("b", 53, 81), in("a", 7, 80));
+
+        Results weir = WeirSide.run(stream, true);
+        Results kafka = KafkaStreamsOracle.run(stream);
+
+        assertThat(OracleComparison.withoutFlush(kafka.sums())).containsExactly(result("a", 80, 80, 83L, 80),
+                result("a", 80, 80, 7L, 80), result("b", 81, 81, 53L, 81));
+        assertThat(kafka.droppedPerOffset()).containsOnly(0);
+        assertThat(OracleComparison.withoutFlush(weir.sums())).containsExactly(result("a", 80, 80, 83L, 80),
+                result("b", 81, 81, 53L, 81));
+        assertThat(weir.late()).containsExactly(new LateRecord(WeirSide.COUNTS, 2, "a", 80, 80, 80, 81),
+                new LateRecord(WeirSide.SUMS, 2, "a", 80, 80, 80, 81));
+        // The comparison models exactly this difference and nothing more.
+        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+    }
+
+    @Test
+    void aRecordAtTheClosingBoundaryWithNoSessionToReplaceFormsItsOwnAsInKafkaStreams() {
+        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 1, 0,
+                in("a", 83, 80), in("b", 53, 81), in("c", 7, 80));
+
+        Results weir = WeirSide.run(stream, true);
+        Results kafka = KafkaStreamsOracle.run(stream);
+
+        assertThat(weir.late()).isEmpty();
+        assertThat(OracleComparison.withoutFlush(weir.sums())).contains(result("c", 80, 80, 7L, 80));
+        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+    }
+
+    @Test
+    void aRecordThatMovesTheWatermarkToTheClosingBoundaryStillExtendsTheSession() {
+        // gap 1, grace 0: the record at 81 moves the watermark to 81, a[80,80]'s closing time, and joins it
+        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 1, 0, in("a", 1, 80), in("a", 2, 81));
+
+        Results weir = WeirSide.run(stream, true);
+        Results kafka = KafkaStreamsOracle.run(stream);
+
+        assertThat(OracleComparison.withoutFlush(weir.sums())).containsExactly(result("a", 80, 81, 3L, 81));
+        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+    }
+
+    @Test
+    void reportsARecordLateForTheSessionItWouldHaveMadeWithTheWatermarkItMet() {
+        // gap 2, grace 1: at watermark 90 sessions ending before 87 are closed
+        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 2, 1,
+                in("a", 1, 80), in("b", 1, 90), in("a", 1, 86), in("a", 1, 87));
+
+        Results weir = WeirSide.run(stream, true);
+        Results kafka = KafkaStreamsOracle.run(stream);
+
+        assertThat(weir.late()).containsExactly(
+                new LateRecord(WeirSide.COUNTS, 2, "a", 86, 86, 86, 90),
+                new LateRecord(WeirSide.SUMS, 2, "a", 86, 86, 86, 90));
+        assertThat(kafka.droppedPerOffset()).containsExactly(0, 0, 2, 0, 0); // both aggregations
+        assertThat(OracleComparison.withoutFlush(weir.counts()))
+                .containsExactly(result("a", 80, 80, 1L, 80), result("a", 87, 87, 1L, 87), result("b", 90, 90, 1L, 90));
+        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+    }
+}

@@ -1,0 +1,46 @@
+package io.weir.testing;
+
+import io.weir.TopologyBuilder;
+import io.weir.WeirApp;
+import io.weir.WeirConfig;
+import io.weir.dsl.Emit;
+import io.weir.dsl.KeyValue;
+import io.weir.dsl.TimeWindows;
+import io.weir.serde.Serdes;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * An application process for window fault tests: counts records per key in 1-second tumbling
+ * event-time windows (out-of-orderness {@code args[5]} ms, emitted on close) and writes
+ * {@code key@windowStart -> count} to {@code output}. Args: bootstrap input output stateDir
+ * applicationId outOfOrdernessMs. Prints READY once started; runs until killed or terminated.
+ */
+public final class WindowingApp {
+
+    private WindowingApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), args[1])
+                .groupByKey()
+                .windowedBy(TimeWindows.of(Duration.ofSeconds(1)))
+                .emit(Emit.onWindowClose())
+                .count("window-counts")
+                .map((w, count) -> KeyValue.of(w.key() + "@" + w.start(), count))
+                .to(args[2], Serdes.strings(), Serdes.longs());
+        WeirConfig config = WeirConfig.builder()
+                .bootstrapServers(args[0])
+                .stateDir(Path.of(args[3]))
+                .applicationId(args[4])
+                .set("num.stream.threads", 2)
+                .set("max.out.of.orderness.ms", args[5])
+                .set("state.flush.interval.ms", 1000)
+                .build();
+        WeirApp app = WeirApp.create(b.build(), config).start();
+        System.out.println("READY instance=" + app.instanceId());
+        System.out.flush();
+        app.runUntilShutdown();
+    }
+}
