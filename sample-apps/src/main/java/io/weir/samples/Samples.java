@@ -3,6 +3,9 @@ package io.weir.samples;
 import io.weir.samples.alerts.TemperatureAlertsApp;
 import io.weir.samples.common.SampleMain;
 import io.weir.samples.counter.KeyedCounterApp;
+import io.weir.samples.sensors.SensorSumsApp;
+import io.weir.samples.hourly.HourlyCountsApp;
+import io.weir.samples.sessions.ClickSessionsApp;
 import io.weir.samples.wordcount.WordCountApp;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -19,7 +22,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "weir-samples", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0",
         usageHelpAutoWidth = true,
         description = "Runs a Weir sample application on an in-process broker (or --bootstrap-servers).",
-        subcommands = {TemperatureAlertsApp.class, WordCountApp.class, KeyedCounterApp.class})
+        subcommands = {TemperatureAlertsApp.class, WordCountApp.class, KeyedCounterApp.class, SensorSumsApp.class,
+                ClickSessionsApp.class, HourlyCountsApp.class})
 public final class Samples implements Callable<Integer> {
 
     @Spec

@@ -9,7 +9,8 @@ class SamplesTest {
 
     @Test
     void namesEverySample() {
-        assertThat(Samples.names()).containsExactlyInAnyOrder("temperature-alerts", "word-count", "keyed-counter");
+        assertThat(Samples.names()).containsExactlyInAnyOrder("temperature-alerts", "word-count", "keyed-counter",
+                "sensor-sums", "click-sessions", "hourly-counts");
     }
 
     @Test
@@ -18,6 +19,10 @@ class SamplesTest {
         assertThat(SampleMain.execute(new Samples(), "no-such-sample")).isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "word-count", "--lines", "0")).isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "keyed-counter", "--keys", "2")).isEqualTo(2);
+        assertThat(SampleMain.execute(new Samples(), "sensor-sums", "--sensors", "1")).isEqualTo(2);
+        assertThat(SampleMain.execute(new Samples(), "sensor-sums", "--out-of-orderness", "31")).isEqualTo(2);
+        assertThat(SampleMain.execute(new Samples(), "click-sessions", "--partitions", "0")).isEqualTo(2);
+        assertThat(SampleMain.execute(new Samples(), "hourly-counts", "--threshold", "11")).isEqualTo(2);
     }
 
     @Test

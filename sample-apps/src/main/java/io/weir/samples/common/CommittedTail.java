@@ -1,5 +1,6 @@
 package io.weir.samples.common;
 
+import io.weir.processor.Headers;
 import io.weir.serde.Serde;
 import io.weir.serde.SerdeException;
 import java.time.Duration;
@@ -95,7 +96,7 @@ public final class CommittedTail<K, V> implements AutoCloseable {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(timeout)) {
             try {
                 records.add(new TailRecord<>(r.partition(), r.offset(), keys.deserialize(r.topic(), r.key()),
-                        values.deserialize(r.topic(), r.value())));
+                        values.deserialize(r.topic(), r.value()), r.timestamp(), Headers.of(r.headers())));
             } catch (SerdeException e) {
                 // Someone else writes to this topic too; it is not ours to judge, only to skip.
                 log.warn("Skipping {}-{}@{}: unreadable: {}", r.topic(), r.partition(), r.offset(), e.getMessage());

@@ -1,0 +1,58 @@
+package io.weir.samples.sessions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.samples.common.SampleMain;
+import io.weir.samples.common.WindowResults;
+import io.weir.serde.Serdes;
+import io.weir.state.Windowed;
+import io.weir.testkit.KafkaExtension;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.LongDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The click-sessions sample on a real broker under exactly-once, checked here again from the committed output. */
+class ClickSessionsIT {
+
+    @RegisterExtension
+    static final KafkaExtension KAFKA = KafkaExtension.perClass();
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static final Deserializer<Windowed<String>> WINDOWS =
+            (topic, bytes) -> Serdes.windowed(Serdes.strings()).deserialize(topic, bytes);
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void sampleCommandPassesItsCheckAgainstAnExistingCluster() {
+        String input = KAFKA.uniqueTopic("clicks", 3);
+        String output = KAFKA.uniqueTopic("click-sessions", 1);
+        String appId = "click-sessions-" + input;
+
+        int exit = SampleMain.execute(new ClickSessionsApp(), "--bootstrap-servers", KAFKA.bootstrapServers(),
+                "--input-topic", input, "--output-topic", output, "--application-id", appId,
+                "--state-dir", stateDir.toString(), "--timeout", "90");
+
+        assertThat(exit).isZero();
+        List<ConsumerRecord<Windowed<String>, Long>> records =
+                KAFKA.client().readAllCommitted(output, WINDOWS, new LongDeserializer(), TIMEOUT);
+        // Read as a changelog of windows: the sessions of the clicks, A's first two merged by the late click.
+        WindowResults<String, Long> changelog = new WindowResults<>(Map.of());
+        records.forEach(r -> changelog.received(r.key(), r.value()));
+        assertThat(changelog.repeated()).isZero();
+        assertThat(changelog.wrongRetractions()).isZero();
+        assertThat(changelog.retracted()).hasSize(2).allMatch(w -> w.key().equals("A"));
+        assertThat(changelog.standing()).hasSize(6);
+        assertThat(changelog.standing().entrySet()).filteredOn(e -> e.getKey().key().equals("A"))
+                .extracting(Map.Entry::getValue).containsExactlyInAnyOrder(10L, 3L);
+        assertThat(records.get(records.size() - 1).value()).isNotNull();
+    }
+}
