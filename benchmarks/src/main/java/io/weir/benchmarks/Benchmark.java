@@ -24,8 +24,8 @@ import io.weir.testkit.KafkaTestClient;
  * workloads of {@link Scenario}, against one Kafka broker in its own JVM.
  *
  * <p>Per workload, in the order given ({@code --workload all}: stateless-map, count-10k, count-1m,
- * restore-1m), the program writes the input (reused by the next workload if it needs the same
- * one) and a smaller warm-up input, runs each configuration (system and guarantee) once over the
+ * restore-1m, window-count-10s), the program writes the input (reused by the next workload if it
+ * needs the same one) and a smaller warm-up input, runs each configuration (system and guarantee) once over the
  * warm-up input so the JIT has compiled every system, then runs {@code --runs} repetitions; each
  * repetition runs all configurations in turn, starting one later each repetition, so that a slow
  * phase of the machine spreads over all systems rather than hitting one. Results go to stdout as
@@ -121,6 +121,17 @@ public final class Benchmark {
                 inputs.deleteAll();
                 job = new MemoryJob(client, inputs.workload(), scenario, options.keys(scenario));
                 runs = 1; // one peak against one bound: the workload is long and its figure is not a median
+            }
+            case WINDOW_COUNT -> {
+                // As for map and count, with windowed inputs: a warm-up input and the main one.
+                if (options.warmupRecords() > 0) {
+                    WindowedInput warmup = inputs.windowed(options.warmupRecords(), scenario.distinctKeys(),
+                            options.records());
+                    warmUp(client, ProcessingJob.windowed(client.admin(), scenario, warmup, verifier(client)),
+                            configurations);
+                }
+                WindowedInput input = inputs.windowed(options.records(), scenario.distinctKeys());
+                job = ProcessingJob.windowed(client.admin(), scenario, input, verifier(client));
             }
             default -> {
                 if (options.warmupRecords() > 0) {
@@ -220,14 +231,17 @@ public final class Benchmark {
     }
 
     /**
-     * The input topics on the broker, named by size and key count: a workload asks for the ones it
-     * needs, and every other is deleted, so the broker holds at most a warm-up and a main input
-     * (count-10k reuses the stateless map's input: the same records over the same 10,000 keys).
+     * The input topics on the broker, named by size and key count (and, for a windowed input, so
+     * named): a workload asks for the ones it needs, and every other is deleted, so the broker holds
+     * at most a warm-up and a main input (count-10k reuses the stateless map's input: the same
+     * records over the same 10,000 keys).
      */
     private static final class Inputs {
         private final KafkaTestClient client;
         private final Workload workload;
         private final Map<String, InputTopic> topics = new HashMap<>();
+        /** The models of the windowed inputs among {@link #topics}. */
+        private final Map<String, WindowModel> models = new HashMap<>();
 
         Inputs(KafkaTestClient client, Workload workload) {
             this.client = client;
@@ -240,10 +254,7 @@ public final class Benchmark {
 
         /** Deletes every input (the restart and memory workloads write one per run). */
         void deleteAll() {
-            for (String name : List.copyOf(topics.keySet())) {
-                client.deleteTopic(name);
-                topics.remove(name);
-            }
+            keepOnly(Set.of());
         }
 
         /**
@@ -251,22 +262,48 @@ public final class Benchmark {
          * input other than it and those of {@code alsoKeep} records (same keys) is deleted first.
          */
         InputTopic only(long records, int keys, long... alsoKeep) {
-            Set<String> keep = new java.util.HashSet<>();
-            keep.add(name(records, keys));
-            for (long r : alsoKeep) {
-                keep.add(name(r, keys));
+            keepOnly(names(false, records, keys, alsoKeep));
+            return topics.computeIfAbsent(name(false, records, keys), n -> workload.create(n, records, keys));
+        }
+
+        /**
+         * The windowed input ({@link Workload#createWindowed}) of {@code records} records over
+         * {@code keys} keys, written if need be; every input other than it and the windowed ones
+         * of {@code alsoKeep} records is deleted first.
+         */
+        WindowedInput windowed(long records, int keys, long... alsoKeep) {
+            keepOnly(names(true, records, keys, alsoKeep));
+            String name = name(true, records, keys);
+            if (!topics.containsKey(name)) {
+                WindowedInput created = workload.createWindowed(name, records, keys,
+                        Scenario.WINDOW_SIZE.toMillis());
+                topics.put(name, created.topic());
+                models.put(name, created.model());
             }
+            return new WindowedInput(topics.get(name), models.get(name));
+        }
+
+        private void keepOnly(Set<String> keep) {
             for (String name : List.copyOf(topics.keySet())) {
                 if (!keep.contains(name)) {
                     client.deleteTopic(name);
                     topics.remove(name);
+                    models.remove(name);
                 }
             }
-            return topics.computeIfAbsent(name(records, keys), n -> workload.create(n, records, keys));
         }
 
-        private static String name(long records, int keys) {
-            return "bench-input-" + keys + "-keys-" + records + "-records";
+        private static Set<String> names(boolean windowed, long records, int keys, long... alsoKeep) {
+            Set<String> names = new java.util.HashSet<>();
+            names.add(name(windowed, records, keys));
+            for (long r : alsoKeep) {
+                names.add(name(windowed, r, keys));
+            }
+            return names;
+        }
+
+        private static String name(boolean windowed, long records, int keys) {
+            return "bench-" + (windowed ? "windowed-" : "") + "input-" + keys + "-keys-" + records + "-records";
         }
     }
 }

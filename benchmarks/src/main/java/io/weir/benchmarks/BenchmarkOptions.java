@@ -7,9 +7,9 @@ import java.util.OptionalLong;
 
 /**
  * The command line: {@code --workload W} ({@code stateless-map} (default), {@code count-10k},
- * {@code count-1m}, {@code restore-1m}, {@code all} (these four), {@code restart-1m},
- * {@code memory-10m}, {@code extras} (these two), or a comma-separated list), {@code --records N}
- * (default 10,000,000), {@code --warmup-records N} (default 2,000,000; 0 skips the warm-up),
+ * {@code count-1m}, {@code restore-1m}, {@code window-count-10s}, {@code all} (these five),
+ * {@code restart-1m}, {@code memory-10m}, {@code extras} (these two), or a comma-separated list),
+ * {@code --records N} (default 10,000,000), {@code --warmup-records N} (default 2,000,000; 0 skips the warm-up),
  * {@code --restore-keys N} (default 1,000,000: the changelog size of {@code restore-1m}),
  * {@code --restore-warmup-keys N} (default 100,000; 0 skips the restore warm-up), {@code --runs N}
  * (default 3), {@code --run-timeout-seconds N} (default 60 s plus 1 s per 10,000 records, i.e. a run
@@ -27,8 +27,8 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
 
     static final long DEFAULT_RESTART_TRICKLE_SECONDS = 15;
 
-    static final String USAGE = "usage: Benchmark [--workload stateless-map|count-10k|count-1m|restore-1m|all"
-            + "|restart-1m|memory-10m|extras] [--records N] [--warmup-records N] [--restore-keys N]"
+    static final String USAGE = "usage: Benchmark [--workload stateless-map|count-10k|count-1m|restore-1m"
+            + "|window-count-10s|all|restart-1m|memory-10m|extras] [--records N] [--warmup-records N] [--restore-keys N]"
             + " [--restore-warmup-keys N] [--runs N] [--run-timeout-seconds N] [--verify] [--keys N]"
             + " [--restart-trickle-seconds N]";
 

@@ -1,5 +1,6 @@
 package io.weir.benchmarks;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -8,7 +9,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -17,6 +20,9 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Suppressed;
+import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.processor.StateRestoreListener;
 
 /**
@@ -35,6 +41,11 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  *       toStream → to}; the restored records are the totals of
  *       {@link StateRestoreListener#onRestoreEnd}, summed over the changelog partitions, counted
  *       once the instance is {@code RUNNING}.</li>
+ *   <li>windowed count: {@code stream → groupByKey → windowedBy(TimeWindows.ofSizeAndGrace(10 s, 0))
+ *       → count(Materialized.as("counts")) → suppress(untilWindowCloses(unbounded())) → toStream →
+ *       to}, long values; the windowed keys are written in Weir's layout
+ *       {@code [start: 8][end: 8][key]} ({@link WindowedKeySerializer}) so that both outputs are
+ *       alike byte for byte and one verifier reads them.</li>
  * </ul>
  */
 final class KafkaStreamsRunner implements SystemUnderTest {
@@ -73,6 +84,14 @@ final class KafkaStreamsRunner implements SystemUnderTest {
                     .reduce((a, b) -> b, Materialized.as(Scenario.RESTORE_STORE))
                     .toStream()
                     .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+            case WINDOW_COUNT -> input.groupByKey()
+                    .windowedBy(TimeWindows.ofSizeAndGrace(Scenario.WINDOW_SIZE, Duration.ZERO))
+                    .count(Materialized.as(Scenario.COUNT_STORE))
+                    .suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()))
+                    .toStream()
+                    .to(spec.outputTopic(), Produced.with(
+                            Serdes.serdeFrom(new WindowedKeySerializer(), new WindowedKeyDeserializer()),
+                            Serdes.Long()));
         }
         KafkaStreams streams = new KafkaStreams(builder.build(), settings(spec));
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -124,6 +143,30 @@ final class KafkaStreamsRunner implements SystemUnderTest {
                 }
             }
         };
+    }
+
+    /**
+     * Windowed keys as Weir's {@code Serdes.windowed(Serdes.bytes())} writes them:
+     * {@code [start: 8][end: 8][key]}, the times big-endian.
+     */
+    static final class WindowedKeySerializer implements Serializer<Windowed<byte[]>> {
+        @Override
+        public byte[] serialize(String topic, Windowed<byte[]> data) {
+            if (data == null) {
+                return null;
+            }
+            byte[] key = data.key();
+            return ByteBuffer.allocate(2 * Long.BYTES + key.length)
+                    .putLong(data.window().start()).putLong(data.window().end()).put(key).array();
+        }
+    }
+
+    /** A serde needs a deserializer; the topology never reads its output (the verifier reads the bytes). */
+    static final class WindowedKeyDeserializer implements Deserializer<Windowed<byte[]>> {
+        @Override
+        public Windowed<byte[]> deserialize(String topic, byte[] data) {
+            throw new UnsupportedOperationException("the benchmark's windowed output is written, never read back");
+        }
     }
 
     private Properties settings(RunSpec spec) {

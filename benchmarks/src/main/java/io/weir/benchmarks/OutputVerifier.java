@@ -2,6 +2,7 @@ package io.weir.benchmarks;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * <p>For a count, the latest value of each key in the output must be that key's count: the latest
  * values must cover exactly the input's distinct keys and add up to exactly the input's records.
+ *
+ * <p>For a windowed count ({@link #verifyWindowCounts}), every output record must be one (key,
+ * window) of the input, emitted once, with the count the generator's {@link WindowModel} holds for
+ * it, and no earlier than its window closed; every (key, window) the input closes must be there.
  *
  * <p>Off by default ({@code --verify}): reading every output again costs more than the run.
  */
@@ -86,6 +91,98 @@ final class OutputVerifier {
         if (latest.size() != expectedKeys || sum != expectedRecords) {
             return Optional.of("the latest counts cover " + latest.size() + " keys and add up to " + sum
                     + "; expected " + expectedKeys + " keys and " + expectedRecords + " records");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * What is wrong with the output of an exactly-once count per key in the windows of
+     * {@code model}, or empty if it is right: keys {@code [start: 8][end: 8][key]}, values 8-byte
+     * counts; exactly one record, with the model's count, for every non-empty (key, window) whose
+     * window the input closes ({@link WindowModel.Closure#CLOSED}), none for one it leaves open, at
+     * most one for one on the boundary ({@link WindowModel.Closure#EITHER}), nothing else.
+     */
+    Optional<String> verifyWindowCounts(String topic, int partitions, WindowModel model) {
+        byte[] emitted = new byte[model.cells()]; // emissions per cell, saturating at 2
+        long[] malformed = {0};
+        long[] unknown = {0};
+        long[] duplicates = {0};
+        long[] early = {0};
+        long[] wrong = {0};
+        StringBuilder example = new StringBuilder();
+        long read;
+        try {
+            read = readCommitted(topic, partitions, model.possibleResults(), r -> {
+                byte[] k = r.key();
+                if (k == null || k.length < 2 * Long.BYTES || r.value() == null || r.value().length != Long.BYTES) {
+                    malformed[0]++;
+                    return;
+                }
+                ByteBuffer key = ByteBuffer.wrap(k);
+                long start = key.getLong();
+                long end = key.getLong();
+                byte[] inner = new byte[key.remaining()];
+                key.get(inner);
+                long value = ByteBuffer.wrap(r.value()).getLong();
+                int cell = model.cell(start, end, inner);
+                if (cell < 0) {
+                    unknown[0]++;
+                    return;
+                }
+                if (emitted[cell] > 0) {
+                    duplicates[0]++;
+                }
+                emitted[cell] = (byte) Math.min(2, emitted[cell] + 1);
+                if (model.closure(cell) == WindowModel.Closure.OPEN) {
+                    early[0]++;
+                }
+                if (value != model.count(cell)) {
+                    wrong[0]++;
+                    if (example.isEmpty()) {
+                        example.append(" (e.g. ").append(model.keyName(cell)).append(" in the window from ")
+                                .append(start).append(": ").append(value).append(", expected ")
+                                .append(model.count(cell)).append(')');
+                    }
+                }
+            });
+        } catch (IllegalStateException e) {
+            return Optional.of(e.getMessage());
+        }
+        long missing = 0;
+        long boundary = 0;
+        for (int cell = 0; cell < emitted.length; cell++) {
+            if (emitted[cell] == 0 && model.count(cell) > 0 && model.closure(cell) == WindowModel.Closure.CLOSED) {
+                missing++;
+            }
+            if (emitted[cell] > 0 && model.closure(cell) == WindowModel.Closure.EITHER) {
+                boundary++;
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        if (malformed[0] > 0) {
+            problems.add(malformed[0] + " records are not a windowed key with an 8-byte count");
+        }
+        if (unknown[0] > 0) {
+            problems.add(unknown[0] + " records are of no key and 10 s window of the input");
+        }
+        if (duplicates[0] > 0) {
+            problems.add(duplicates[0] + " (key, window) results were emitted more than once");
+        }
+        if (early[0] > 0) {
+            problems.add(early[0] + " results are of windows the input does not close");
+        }
+        if (wrong[0] > 0) {
+            problems.add(wrong[0] + " results have a wrong count" + example);
+        }
+        if (missing > 0) {
+            problems.add(missing + " of " + model.closedResults() + " closed (key, window) results are missing");
+        }
+        if (!problems.isEmpty()) {
+            return Optional.of(String.join("; ", problems) + " (" + read + " output records read)");
+        }
+        if (read != model.closedResults() + boundary) {
+            // Every record was accounted for above; this would be a bug of the verifier itself.
+            return Optional.of("read " + read + " output records, expected " + (model.closedResults() + boundary));
         }
         return Optional.empty();
     }

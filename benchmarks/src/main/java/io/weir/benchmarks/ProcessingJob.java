@@ -5,26 +5,52 @@ import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
- * Process every record of an input topic (the map and count workloads). The clock stops when the
- * {@link CompletionProbe} sees the group's committed offsets at the input's end, and at least one
- * output record per input record (map) or per distinct key of the input (count).
+ * Process every record of an input topic (the map, count and windowed-count workloads). The clock
+ * stops when the {@link CompletionProbe} sees the group's committed offsets at the input's end, and
+ * at least one output record per input record (map) or per distinct key of the input (count); for
+ * the windowed count, when the output holds, committed, a result for every (key, window) the input
+ * closes ({@link WindowModel#closedResults()}).
  */
 final class ProcessingJob implements Job {
 
     private final Scenario scenario;
     private final InputTopic input;
+    /** The windowed count's model; null for the map and count. */
+    private final WindowModel model;
     private final CompletionProbe probe;
     private final Optional<OutputVerifier> verifier;
 
     ProcessingJob(Admin admin, Scenario scenario, InputTopic input, Optional<OutputVerifier> verifier) {
+        this(admin, mapOrCount(scenario), input, null, verifier);
+    }
+
+    private static Scenario mapOrCount(Scenario scenario) {
         if (scenario.kind() != Scenario.Kind.MAP && scenario.kind() != Scenario.Kind.COUNT) {
-            throw new IllegalArgumentException(scenario.label() + " is not a processing workload");
+            throw new IllegalArgumentException(scenario.label() + " is not a map or count workload");
         }
+        return scenario;
+    }
+
+    private ProcessingJob(Admin admin, Scenario scenario, InputTopic input, WindowModel model,
+            Optional<OutputVerifier> verifier) {
         this.scenario = scenario;
         this.input = input;
-        this.probe = new CompletionProbe(admin, input,
-                scenario.kind() == Scenario.Kind.MAP ? input.records() : input.distinctKeys());
+        this.model = model;
+        this.probe = new CompletionProbe(admin, input, switch (scenario.kind()) {
+            case MAP -> input.records();
+            case WINDOW_COUNT -> model.closedResults();
+            default -> input.distinctKeys();
+        });
         this.verifier = verifier;
+    }
+
+    /** The windowed count over {@code input}. */
+    static ProcessingJob windowed(Admin admin, Scenario scenario, WindowedInput input,
+            Optional<OutputVerifier> verifier) {
+        if (scenario.kind() != Scenario.Kind.WINDOW_COUNT) {
+            throw new IllegalArgumentException(scenario.label() + " is not a windowed workload");
+        }
+        return new ProcessingJob(admin, scenario, input.topic(), input.model(), verifier);
     }
 
     @Override
@@ -45,14 +71,22 @@ final class ProcessingJob implements Job {
     @Override
     public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
             throws InterruptedException {
+        if (model != null) {
+            // Committed output, counted: the emissions on window close are the work.
+            return probe.awaitCommittedOutput(spec.applicationId(), spec.bootstrapServers(), spec.outputTopic(),
+                    Workload.PARTITIONS, running, deadlineNanos);
+        }
         probe.await(spec.applicationId(), spec.outputTopic(), Workload.PARTITIONS, running, deadlineNanos);
         return System.nanoTime();
     }
 
     @Override
     public Optional<String> verify(RunSpec spec) {
-        return verifier.flatMap(v -> scenario.kind() == Scenario.Kind.MAP
-                ? v.verify(spec.outputTopic(), Workload.PARTITIONS, input.records(), spec.guarantee())
-                : v.verifyCounts(spec.outputTopic(), Workload.PARTITIONS, input.records(), input.distinctKeys()));
+        return verifier.flatMap(v -> switch (scenario.kind()) {
+            case MAP -> v.verify(spec.outputTopic(), Workload.PARTITIONS, input.records(), spec.guarantee());
+            case WINDOW_COUNT -> v.verifyWindowCounts(spec.outputTopic(), Workload.PARTITIONS, model);
+            default -> v.verifyCounts(spec.outputTopic(), Workload.PARTITIONS, input.records(),
+                    input.distinctKeys());
+        });
     }
 }

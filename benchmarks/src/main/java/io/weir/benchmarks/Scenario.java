@@ -1,5 +1,6 @@
 package io.weir.benchmarks;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
@@ -15,7 +16,12 @@ import java.util.Locale;
  *       exactly-once;</li>
  *   <li>{@code restore-1m}: the time to restore a changelog of 1,000,000 keys (or
  *       {@code --restore-keys}) into an empty store, for a {@code groupByKey → reduce("latest")}
- *       table, Weir and Kafka Streams, exactly-once.</li>
+ *       table, Weir and Kafka Streams, exactly-once;</li>
+ *   <li>{@code window-count-10s}: {@code stream → groupByKey → 10 s tumbling windows (no grace) →
+ *       count("counts")}, one result per key and window when the window closes (Weir
+ *       {@code Emit.onWindowClose()}, Kafka Streams {@code suppress(untilWindowCloses)}), over an
+ *       input of 10,000 keys whose event time advances steadily ({@link WindowModel}), Weir and
+ *       Kafka Streams, exactly-once.</li>
  * </ul>
  *
  * <p>Not in {@code all} (they take long; {@code extras} selects both), each running the count
@@ -35,6 +41,7 @@ enum Scenario {
     COUNT_10K("count-10k", Kind.COUNT, 10_000),
     COUNT_1M("count-1m", Kind.COUNT, 1_000_000),
     RESTORE_1M("restore-1m", Kind.RESTORE, 1_000_000),
+    WINDOW_COUNT_10S("window-count-10s", Kind.WINDOW_COUNT, 10_000),
     RESTART_1M("restart-1m", Kind.RESTART, 1_000_000),
     MEMORY_10M("memory-10m", Kind.MEMORY, 10_000_000);
 
@@ -46,6 +53,13 @@ enum Scenario {
         COUNT,
         /** {@code groupByKey().reduce((a, b) -> b, RESTORE_STORE)}: the latest value per key, in a store. */
         RESTORE,
+        /**
+         * {@code groupByKey()}, tumbling windows of {@link #WINDOW_SIZE} without grace,
+         * {@code count(COUNT_STORE)}, one result per key and window on close; output key
+         * {@code [start: 8][end: 8][key]} (Weir's {@code Serdes.windowed} layout, both systems),
+         * value an 8-byte long.
+         */
+        WINDOW_COUNT,
         /** The count topology, in a child process that is SIGKILLed and restarted. */
         RESTART,
         /** The count topology, in a child process whose RSS is sampled. */
@@ -54,6 +68,8 @@ enum Scenario {
 
     /** The store of the count topology; it names the changelog {@code <application.id>-counts-changelog}. */
     static final String COUNT_STORE = "counts";
+    /** The window size of the windowed count: tumbling, epoch-aligned, no grace (allowed lateness 0). */
+    static final Duration WINDOW_SIZE = Duration.ofSeconds(10);
     /** The store of the restore topology; its changelog is {@code <application.id>-latest-changelog}. */
     static final String RESTORE_STORE = "latest";
 
@@ -102,7 +118,7 @@ enum Scenario {
     String changelogTopic(String applicationId) {
         return switch (kind) {
             case MAP -> throw new IllegalStateException(label + " has no store");
-            case COUNT, RESTART, MEMORY -> applicationId + "-" + COUNT_STORE + "-changelog";
+            case COUNT, WINDOW_COUNT, RESTART, MEMORY -> applicationId + "-" + COUNT_STORE + "-changelog";
             case RESTORE -> applicationId + "-" + RESTORE_STORE + "-changelog";
         };
     }
@@ -139,6 +155,6 @@ enum Scenario {
             }
         }
         throw new IllegalArgumentException("unknown workload '" + name + "'; allowed: stateless-map, count-10k,"
-                + " count-1m, restore-1m, all, restart-1m, memory-10m, extras");
+                + " count-1m, restore-1m, window-count-10s, all, restart-1m, memory-10m, extras");
     }
 }

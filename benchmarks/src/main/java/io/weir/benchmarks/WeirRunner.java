@@ -8,7 +8,9 @@ import io.micrometer.core.instrument.Counter;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
 import io.weir.WeirConfig;
+import io.weir.dsl.Emit;
 import io.weir.dsl.RecordStream;
+import io.weir.dsl.TimeWindows;
 import io.weir.serde.Serdes;
 
 /**
@@ -25,6 +27,9 @@ import io.weir.serde.Serdes;
  *   <li>count: {@code stream → groupByKey → count("counts") → toStream → to}, long values;</li>
  *   <li>restore: {@code stream → groupByKey → reduce((a, b) -> b, "latest") → toStream → to}; the
  *       restored records are read from the meter {@code weir.restore.records}.</li>
+ *   <li>windowed count: {@code stream → groupByKey → windowedBy(TimeWindows.of(10 s)) →
+ *       emit(Emit.onWindowClose()) → count("counts") → to}, keys {@code Serdes.windowed(bytes)},
+ *       long values; {@code max.out.of.orderness.ms=0} (the default, set so that it stays so).</li>
  * </ul>
  */
 final class WeirRunner implements SystemUnderTest {
@@ -62,6 +67,11 @@ final class WeirRunner implements SystemUnderTest {
                     .reduce((a, b) -> b, Scenario.RESTORE_STORE)
                     .toStream()
                     .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
+            case WINDOW_COUNT -> input.groupByKey()
+                    .windowedBy(TimeWindows.of(Scenario.WINDOW_SIZE))
+                    .emit(Emit.onWindowClose())
+                    .count(Scenario.COUNT_STORE)
+                    .to(spec.outputTopic(), Serdes.windowed(Serdes.bytes()), Serdes.longs());
         }
         WeirApp app = WeirApp.create(builder.build(), config(spec)).start();
         return new Running() {
@@ -97,6 +107,9 @@ final class WeirRunner implements SystemUnderTest {
                 .set("commit.interval.ms", ClientSettings.COMMIT_INTERVAL.toMillis())
                 .set("state.dir", spec.stateDir().toString())
                 .environment(Map.of());
+        if (spec.scenario().kind() == Scenario.Kind.WINDOW_COUNT) {
+            b.set("max.out.of.orderness.ms", 0);
+        }
         ClientSettings.producer().forEach((k, v) -> b.set("producer." + k, v));
         ClientSettings.consumer().forEach((k, v) -> b.set("consumer." + k, v));
         extraSettings.forEach(b::set);

@@ -37,7 +37,11 @@ import io.weir.testkit.KafkaTestClient;
  *       each key sits in the partition whose task owns it;</li>
  *   <li>an input of distinct keys for the restart and memory workloads: each of {@code n} keys once,
  *       as in the changelog but in an ordinary topic, and batches of further records of some of
- *       those keys appended to it.</li>
+ *       those keys appended to it;</li>
+ *   <li>a windowed input for {@code window-count-10s}: the same keys and values as the input above
+ *       (same seed, same draws), but with event-time timestamps that advance steadily and each
+ *       record sent to its key's partition explicitly, as its {@link WindowModel} says; the model
+ *       then holds the count of every key in every window.</li>
  * </ul>
  *
  * <p>Keys and values come from a seeded generator, so every run of the program writes the same
@@ -78,6 +82,39 @@ final class Workload {
         log.info("Wrote {} records ({} distinct keys) to {} in {} s", records, used, topic,
                 String.format("%.1f", (System.nanoTime() - started) / 1e9));
         return input;
+    }
+
+    /**
+     * Creates {@code topic}, writes {@code records} records over {@code distinctKeys} keys to it with
+     * the timestamps of a {@link WindowModel} (starting a little over the input's event-time span
+     * before now, aligned to {@code windowMs}), and returns it with the model.
+     *
+     * <p>The timestamps lie in the recent past rather than at a fixed instant, so that no topic of
+     * the run (input, output, changelogs: retention by time, 7 days by default) holds records the
+     * broker would consider expired; keys and values are the same bytes every time.
+     */
+    WindowedInput createWindowed(String topic, long records, int distinctKeys, long windowMs) {
+        long spanMs = records / WindowModel.RECORDS_PER_MS;
+        long base = Math.floorDiv(System.currentTimeMillis() - spanMs - 60_000, windowMs) * windowMs;
+        WindowModel model = new WindowModel(base, windowMs, records, distinctKeys, PARTITIONS);
+        createTopic(client, topic, PARTITIONS, Map.of());
+        long started = System.nanoTime();
+        byte[][] keys = keys(distinctKeys);
+        BitSet seen = new BitSet(distinctKeys);
+        SplittableRandom random = new SplittableRandom(SEED);
+        send(topic, records, i -> {
+            int k = random.nextInt(distinctKeys); // the key first, as in the other inputs
+            seen.set(k);
+            model.add(i, k);
+            return new ProducerRecord<>(topic, model.partition(k), model.timestamp(i), keys[k], value(random));
+        });
+        InputTopic input = new InputTopic(topic, endOffsets(topic), seen.cardinality());
+        if (input.records() != records) {
+            throw new IllegalStateException(topic + " holds " + input.records() + " records, expected " + records);
+        }
+        log.info("Wrote {} records ({} distinct keys) to {} in {} s: {}", records, input.distinctKeys(), topic,
+                String.format("%.1f", (System.nanoTime() - started) / 1e9), model);
+        return new WindowedInput(input, model);
     }
 
     /**
@@ -184,6 +221,14 @@ final class Workload {
 
     /** Sends {@code records} records, the key of record i from {@code key}, and waits until all are acknowledged. */
     private void send(String topic, long records, LongFunction<byte[]> key, Supplier<byte[]> value) {
+        send(topic, records, i -> {
+            byte[] k = key.apply(i); // the key first: the stateless input draws key, then value
+            return new ProducerRecord<>(topic, k, value.get());
+        });
+    }
+
+    /** Sends {@code records} records, record i from {@code record}, and waits until all are acknowledged. */
+    private void send(String topic, long records, LongFunction<ProducerRecord<byte[], byte[]>> record) {
         Map<String, Object> settings = new HashMap<>(ClientSettings.producer());
         settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, client.bootstrapServers());
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -194,8 +239,7 @@ final class Workload {
                 if (failure.get() != null) {
                     break;
                 }
-                byte[] k = key.apply(i); // the key first: the stateless input draws key, then value
-                producer.send(new ProducerRecord<>(topic, k, value.get()), (metadata, e) -> {
+                producer.send(record.apply(i), (metadata, e) -> {
                     if (e != null) {
                         failure.compareAndSet(null, e);
                     }
