@@ -141,6 +141,11 @@ class TimeAndWindowsIT {
             assertThat(first.timestamp()).isEqualTo(BASE + 900);
             await().atMost(Duration.ofSeconds(30)).until(() -> app.meterRegistry().find("weir.records.late")
                     .counters().stream().mapToDouble(c -> c.count()).sum() == 2.0);
+            // Event time trails the wall clock by about now - (BASE + 5000): the gauge says so.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(app.meterRegistry()
+                    .get("weir.watermark.lag").gauge().value())
+                    .isBetween((double) (System.currentTimeMillis() - BASE - 5000 - 60_000),
+                            (double) (System.currentTimeMillis() - BASE - 5000 + 1000)));
         }
     }
 

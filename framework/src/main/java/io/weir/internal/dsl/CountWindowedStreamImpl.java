@@ -10,7 +10,6 @@ import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
 import io.weir.state.Windowed;
 import java.util.Objects;
-import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
 
 /**
@@ -20,13 +19,12 @@ import java.util.function.Supplier;
  * processor {@code <store>-aggregate} ({@link CountWindowProcessor}). The result is a stream of
  * {@code Windowed<K>} keys with serde {@code Serdes.windowed(keySerde)} and the aggregate serde.
  */
-final class CountWindowedStreamImpl<K, V> implements WindowedStream<K, V> {
+final class CountWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> implements WindowedStream<K, V> {
 
-    private final GroupedStreamImpl<K, V> grouped;
     private final CountWindows windows;
 
     CountWindowedStreamImpl(GroupedStreamImpl<K, V> grouped, CountWindows windows) {
-        this.grouped = grouped;
+        super(grouped);
         this.windows = Objects.requireNonNull(windows, "windows");
     }
 
@@ -39,33 +37,17 @@ final class CountWindowedStreamImpl<K, V> implements WindowedStream<K, V> {
     }
 
     @Override
-    public RecordStream<Windowed<K>, Long> count(String storeName) {
-        return add(storeName, Serdes.longs(), AggregateProcessor.countStep());
-    }
-
-    @Override
-    public RecordStream<Windowed<K>, V> reduce(BinaryOperator<V> reducer, String storeName) {
-        Objects.requireNonNull(reducer, "reducer");
-        return add(storeName, grouped.requireValueSerde("reduce", storeName), AggregateProcessor.reduceStep(reducer));
-    }
-
-    @Override
     public <VA> RecordStream<Windowed<K>, VA> aggregate(Supplier<VA> initializer,
                                                        Aggregator<? super K, ? super V, VA> aggregator,
                                                        Serde<VA> aggregateSerde, String storeName) {
-        Objects.requireNonNull(initializer, "initializer");
-        Objects.requireNonNull(aggregator, "aggregator");
-        Objects.requireNonNull(aggregateSerde, "aggregateSerde");
-        return add(storeName, aggregateSerde, AggregateProcessor.aggregateStep(initializer, aggregator));
+        return aggregateUnmerged(initializer, aggregator, aggregateSerde, storeName);
     }
 
-    private <VA> RecordStream<Windowed<K>, VA> add(String storeName, Serde<VA> aggregateSerde,
-                                                  AggregateProcessor.Step<K, V, VA> step) {
-        Serde<K> keySerde = grouped.keySerde();
+    @Override
+    <VA> RecordStream<Windowed<K>, VA> add(String storeName, Serde<VA> aggregateSerde,
+                                           SessionWindowProcessor.Aggregation<K, V, VA> aggregation) {
         StoreSpec store = new StoreSpec(storeName, Serdes.bytes(), Serdes.bytes(), true, true, null);
-        // addAggregation fails, naming the store, if an earlier step lost the key serde
-        String node = grouped.addAggregation(store,
-                CountWindowProcessor.supplier(storeName, windows, keySerde, aggregateSerde, step));
-        return grouped.resultStream(node, Serdes.windowed(keySerde), aggregateSerde);
+        return addWindowed(store, CountWindowProcessor.supplier(storeName, windows, grouped.keySerde(), aggregateSerde,
+                aggregation.aggregator()), aggregateSerde);
     }
 }

@@ -7,10 +7,7 @@ import io.weir.dsl.TimeWindows;
 import io.weir.dsl.WindowedStream;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
-import io.weir.serde.Serdes;
 import io.weir.state.Windowed;
-import java.util.Objects;
-import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
 
 /**
@@ -20,14 +17,13 @@ import java.util.function.Supplier;
  * ({@link TimeWindowProcessor}). The result is a stream of {@code Windowed<K>} keys with serde
  * {@code Serdes.windowed(keySerde)} and the aggregate serde. Immutable: {@link #emit} returns a copy.
  */
-final class TimeWindowedStreamImpl<K, V> implements WindowedStream<K, V> {
+final class TimeWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> implements WindowedStream<K, V> {
 
-    private final GroupedStreamImpl<K, V> grouped;
     private final TimeWindows windows;
     private final Emit emit;
 
     TimeWindowedStreamImpl(GroupedStreamImpl<K, V> grouped, TimeWindows windows, Emit emit) {
-        this.grouped = grouped;
+        super(grouped);
         this.windows = windows;
         this.emit = emit;
     }
@@ -38,32 +34,19 @@ final class TimeWindowedStreamImpl<K, V> implements WindowedStream<K, V> {
     }
 
     @Override
-    public RecordStream<Windowed<K>, Long> count(String storeName) {
-        return add(storeName, Serdes.longs(), AggregateProcessor.countStep());
-    }
-
-    @Override
-    public RecordStream<Windowed<K>, V> reduce(BinaryOperator<V> reducer, String storeName) {
-        Objects.requireNonNull(reducer, "reducer");
-        return add(storeName, grouped.requireValueSerde("reduce", storeName), AggregateProcessor.reduceStep(reducer));
-    }
-
-    @Override
     public <VA> RecordStream<Windowed<K>, VA> aggregate(Supplier<VA> initializer,
                                                        Aggregator<? super K, ? super V, VA> aggregator,
                                                        Serde<VA> aggregateSerde, String storeName) {
-        Objects.requireNonNull(initializer, "initializer");
-        Objects.requireNonNull(aggregator, "aggregator");
-        Objects.requireNonNull(aggregateSerde, "aggregateSerde");
-        return add(storeName, aggregateSerde, AggregateProcessor.aggregateStep(initializer, aggregator));
+        return aggregateUnmerged(initializer, aggregator, aggregateSerde, storeName);
     }
 
-    private <VA> RecordStream<Windowed<K>, VA> add(String storeName, Serde<VA> aggregateSerde,
-                                                  AggregateProcessor.Step<K, V, VA> step) {
+    @Override
+    <VA> RecordStream<Windowed<K>, VA> add(String storeName, Serde<VA> aggregateSerde,
+                                           SessionWindowProcessor.Aggregation<K, V, VA> aggregation) {
         // a window is dropped once closed (end + allowed lateness reached), whatever the trigger
         StoreSpec store = new StoreSpec(storeName, grouped.keySerde(), aggregateSerde, true, true, null,
                 StoreSpec.Kind.WINDOW, windows.size().toMillis(), windows.allowedLateness());
-        String node = grouped.addAggregation(store, TimeWindowProcessor.supplier(storeName, windows, emit, step));
-        return grouped.resultStream(node, Serdes.windowed(grouped.keySerde()), aggregateSerde);
+        return addWindowed(store, TimeWindowProcessor.supplier(storeName, windows, emit, aggregation.aggregator()),
+                aggregateSerde);
     }
 }

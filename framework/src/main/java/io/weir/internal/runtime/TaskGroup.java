@@ -66,6 +66,8 @@ final class TaskGroup {
     private final ThreadContext ctx;
     private final String name;
     private final ThreadMetrics metrics;
+    /** The smallest watermark of the tasks, for the lag gauge (read by other threads). */
+    private volatile long lowestWatermark = Long.MIN_VALUE;
     private final Consumer<TaskMigratedException> onMigrated;
     private final long commitIntervalNanos;
     private final boolean exactlyOnce;
@@ -103,6 +105,7 @@ final class TaskGroup {
         this.lateRecords = new LateRecords(config.lateRecordsToTopic() ? config.lateRecordsTopic() : null, sink);
         this.taskFactory = new TaskFactory(ctx, consumer, collector, deadLetters, lateRecords, sink,
                 options.storesInMemory());
+        metrics.watermarkLag(() -> lowestWatermark, ctx.wallClock());
     }
 
     // ---- the tasks ---------------------------------------------------------------------------
@@ -200,9 +203,12 @@ final class TaskGroup {
     /** Fires what the wall clock {@code now} made due in every task. */
     void punctuate(long now) {
         try {
+            long lowest = Long.MAX_VALUE;
             for (Task task : tasks.values()) {
                 task.punctuate(now);
+                lowest = Math.min(lowest, task.watermark());
             }
+            lowestWatermark = tasks.isEmpty() ? Long.MIN_VALUE : lowest;
         } catch (TaskMigratedException e) {
             abortAll(e.getMessage());
             onMigrated.accept(e);

@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code weir.rebalances}: partition assignments this thread received</li>
  *   <li>{@code weir.records.late}: records too late for a window, written to the late-records
  *       topic or dropped ({@code late.records.mode})</li>
+ *   <li>{@code weir.watermark.lag}: wall-clock time minus the smallest watermark of the thread's
+ *       tasks, in milliseconds (how far event time trails); NaN before any task has a watermark</li>
  * </ul>
  */
 final class ThreadMetrics implements CommitObserver {
@@ -32,9 +34,12 @@ final class ThreadMetrics implements CommitObserver {
     final Counter deadLettered;
     final Counter rebalances;
     final Counter late;
+    private final MeterRegistry registry;
+    private final Tags tags;
 
     ThreadMetrics(MeterRegistry registry, String applicationId, String threadName) {
-        Tags tags = Tags.of("application", applicationId, "thread", threadName);
+        this.registry = registry;
+        this.tags = Tags.of("application", applicationId, "thread", threadName);
         recordsIn = Counter.builder("weir.records.in").description("records consumed").tags(tags).register(registry);
         recordsOut = Counter.builder("weir.records.out").description("records produced to output topics")
                 .tags(tags).register(registry);
@@ -50,6 +55,15 @@ final class ThreadMetrics implements CommitObserver {
                 .tags(tags).register(registry);
         late = Counter.builder("weir.records.late").description("records too late for their window")
                 .tags(tags).register(registry);
+    }
+
+    /** Registers the event-time lag gauge; both suppliers must be safe to call from any thread. */
+    void watermarkLag(java.util.function.LongSupplier lowestWatermark, java.util.function.LongSupplier wallClock) {
+        io.micrometer.core.instrument.Gauge.builder("weir.watermark.lag", () -> {
+                    long wm = lowestWatermark.getAsLong();
+                    return wm == Long.MIN_VALUE ? Double.NaN : (double) (wallClock.getAsLong() - wm);
+                }).description("wall-clock time minus the smallest watermark of the thread's tasks")
+                .baseUnit("milliseconds").tags(tags).register(registry);
     }
 
     @Override

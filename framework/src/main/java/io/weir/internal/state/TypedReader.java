@@ -13,26 +13,11 @@ import java.util.Objects;
  * (unsigned), which is what ranges follow: choose a key serde whose byte order is the order you
  * want to scan in (big-endian numbers, strings).
  */
-public class TypedReader<K, V> implements ReadOnlyKeyValueStore<K, V> {
-
-    final String name;
-    final String topic;
-    final Serde<K> keySerde;
-    final Serde<V> valueSerde;
-    private final BytesReader reader;
+public class TypedReader<K, V> extends TypedStoreReader<K, V> implements ReadOnlyKeyValueStore<K, V> {
 
     /** {@code topic} is what the serdes are told (the changelog topic). */
     public TypedReader(String name, String topic, BytesReader reader, Serde<K> keySerde, Serde<V> valueSerde) {
-        this.name = name;
-        this.topic = topic;
-        this.reader = reader;
-        this.keySerde = keySerde;
-        this.valueSerde = valueSerde;
-    }
-
-    @Override
-    public String name() {
-        return name;
+        super(name, topic, reader, keySerde, valueSerde);
     }
 
     @Override
@@ -68,24 +53,6 @@ public class TypedReader<K, V> implements ReadOnlyKeyValueStore<K, V> {
     @Override
     public long approximateNumEntries() {
         return reader.approximateCount();
-    }
-
-    final byte[] key(K key) {
-        return serializeKey(name, topic, keySerde, key);
-    }
-
-    /** {@code key} through {@code serde}; a null key, or a serde that returns null, is an error naming the store. */
-    static <K> byte[] serializeKey(String store, String topic, Serde<K> serde, K key) {
-        Objects.requireNonNull(key, "a store key must not be null");
-        byte[] k = serde.serialize(topic, key);
-        if (k == null) {
-            throw new IllegalArgumentException("the key serde of store '" + store + "' turned " + key + " into null");
-        }
-        return k;
-    }
-
-    final V value(byte[] bytes) {
-        return bytes == null ? null : valueSerde.deserialize(topic, bytes);
     }
 
     private byte[] bound(K key) {

@@ -14,26 +14,11 @@ import java.util.Arrays;
  * {@link #findSessions} and {@link #fetchSession} read the key's primary entries,
  * {@link #fetchAll} walks the time index and reads the primary entry of each session it lists.
  */
-public class TypedSessionReader<K, V> implements ReadOnlySessionStore<K, V> {
-
-    final String name;
-    final String topic;
-    final Serde<K> keySerde;
-    final Serde<V> valueSerde;
-    private final BytesReader reader;
+public class TypedSessionReader<K, V> extends TypedStoreReader<K, V> implements ReadOnlySessionStore<K, V> {
 
     /** {@code topic} is what the serdes are told (the changelog topic). */
     public TypedSessionReader(String name, String topic, BytesReader reader, Serde<K> keySerde, Serde<V> valueSerde) {
-        this.name = name;
-        this.topic = topic;
-        this.reader = reader;
-        this.keySerde = keySerde;
-        this.valueSerde = valueSerde;
-    }
-
-    @Override
-    public String name() {
-        return name;
+        super(name, topic, reader, keySerde, valueSerde);
     }
 
     /**
@@ -77,13 +62,5 @@ public class TypedSessionReader<K, V> implements ReadOnlySessionStore<K, V> {
             K key = keySerde.deserialize(topic, SessionKeys.indexKey(i));
             return new Entry<>(new Windowed<>(key, SessionKeys.indexStart(i), SessionKeys.indexEnd(i)), value(v));
         });
-    }
-
-    final byte[] key(K key) {
-        return TypedReader.serializeKey(name, topic, keySerde, key);
-    }
-
-    final V value(byte[] bytes) {
-        return bytes == null ? null : valueSerde.deserialize(topic, bytes);
     }
 }

@@ -11,32 +11,18 @@ import io.weir.state.internal.BytesReader;
  * Typed window reads over a bytes store in the {@link WindowKeys} layout, through serdes. Scans
  * are ordered by window start, then by serialized key bytes.
  */
-public class TypedWindowReader<K, V> implements ReadOnlyWindowStore<K, V> {
+public class TypedWindowReader<K, V> extends TypedStoreReader<K, V> implements ReadOnlyWindowStore<K, V> {
 
-    final String name;
-    final String topic;
-    final Serde<K> keySerde;
-    final Serde<V> valueSerde;
-    private final BytesReader reader;
     private final long windowSize;
 
     /** {@code topic} is what the serdes are told (the changelog topic). */
     public TypedWindowReader(String name, String topic, BytesReader reader, Serde<K> keySerde, Serde<V> valueSerde,
                              long windowSize) {
+        super(name, topic, reader, keySerde, valueSerde);
         if (windowSize <= 0) {
             throw new IllegalArgumentException("store '" + name + "': window size must be positive, was " + windowSize);
         }
-        this.name = name;
-        this.topic = topic;
-        this.reader = reader;
-        this.keySerde = keySerde;
-        this.valueSerde = valueSerde;
         this.windowSize = windowSize;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     @Override
@@ -58,14 +44,6 @@ public class TypedWindowReader<K, V> implements ReadOnlyWindowStore<K, V> {
     @Override
     public long windowSize() {
         return windowSize;
-    }
-
-    final byte[] key(K key) {
-        return TypedReader.serializeKey(name, topic, keySerde, key);
-    }
-
-    final V value(byte[] bytes) {
-        return bytes == null ? null : valueSerde.deserialize(topic, bytes);
     }
 
     /**

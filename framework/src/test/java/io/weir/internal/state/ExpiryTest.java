@@ -14,17 +14,13 @@ import io.weir.state.internal.BytesIterator;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.internal.WriteBatch;
 import io.weir.state.memory.MemoryStore;
-import io.weir.state.rocksdb.RocksDbResources;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -37,37 +33,22 @@ class ExpiryTest {
     static final StoreSpec SESSIONS = new StoreSpec("sessions", Serdes.strings(), Serdes.longs(), true, true, null,
             StoreSpec.Kind.SESSION, 0, Duration.ofMillis(5));
 
-    private static RocksDbResources resources;
+    @RegisterExtension
+    static final StoreFixture STORES = new StoreFixture();
 
     @TempDir
     Path dir;
     private final ChangelogHarness kafka = new ChangelogHarness();
-    private final List<TaskStore> opened = new ArrayList<>();
-
-    @BeforeAll
-    static void createResources() {
-        resources = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(32L << 20));
-    }
-
-    @AfterAll
-    static void closeResources() {
-        resources.close();
-    }
-
-    @AfterEach
-    void closeStores() {
-        opened.forEach(TaskStore::close);
-    }
 
     private TaskStore open(StoreSpec spec, BytesStore committed) {
         TaskStore store = new TaskStore(spec, committed, new TopicPartition("app-" + spec.name() + "-changelog", 0),
                 1 << 20);
-        opened.add(store);
+        STORES.closeAfterTest(store::close);
         return store;
     }
 
     private TaskStore open(StoreSpec spec, Backend backend) {
-        return open(spec, backend.open(dir, spec.name() + "-" + opened.size(), resources));
+        return open(spec, STORES.open(backend, dir, spec.name() + "-" + STORES.openedCount()));
     }
 
     @SuppressWarnings("unchecked")
@@ -209,7 +190,7 @@ class ExpiryTest {
     @Test
     void dropExpiredRefusesToRunWithPendingWrites() {
         StoreSpec inMemory = WINDOWS.withPersistent(false);
-        TaskStores stores = TaskStores.open(List.of(inMemory), new TaskId(0, 0), dir, "app", resources,
+        TaskStores stores = TaskStores.open(List.of(inMemory), new TaskId(0, 0), dir, "app", STORES.resources(),
                 Duration.ofSeconds(10), 0);
         try {
             @SuppressWarnings("unchecked")

@@ -10,16 +10,11 @@ import io.weir.state.internal.BytesIterator;
 import io.weir.state.internal.BytesReader;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.internal.PendingStore;
-import io.weir.state.rocksdb.RocksDbResources;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -27,32 +22,17 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** The typed session store over the pending writes of each committed store. */
 class TypedSessionStoreTest {
 
-    private static RocksDbResources resources;
+    @RegisterExtension
+    static final StoreFixture STORES = new StoreFixture();
 
     @TempDir
     Path dir;
-    private final List<BytesStore> opened = new ArrayList<>();
     private BytesStore committed;
     private PendingStore pending;
 
-    @BeforeAll
-    static void createResources() {
-        resources = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(32L << 20));
-    }
-
-    @AfterAll
-    static void closeResources() {
-        resources.close();
-    }
-
-    @AfterEach
-    void closeStores() {
-        opened.forEach(BytesStore::close);
-    }
-
     private TypedSessionStore<String, Long> store(Backend backend) {
-        committed = backend.open(dir, "sessions-" + opened.size(), resources);
-        opened.add(committed);
+        committed = STORES.open(backend, dir, "sessions-" + STORES.openedCount());
+        STORES.closeAfterTest(committed);
         pending = new PendingStore(committed, 1 << 20);
         return new TypedSessionStore<>("sessions", "app-sessions-changelog", pending, Serdes.strings(), Serdes.longs(),
                 t -> { });
@@ -131,8 +111,8 @@ class TypedSessionStoreTest {
     @ParameterizedTest
     @EnumSource(Backend.class)
     void byteArrayKeysWithFfAndEmptyKeysStayApart(Backend backend) {
-        BytesStore bytes = backend.open(dir, "byte-sessions", resources);
-        opened.add(bytes);
+        BytesStore bytes = STORES.open(backend, dir, "byte-sessions");
+        STORES.closeAfterTest(bytes);
         PendingStore p = new PendingStore(bytes);
         TypedSessionStore<byte[], Long> store = new TypedSessionStore<>("s", "t", p, Serdes.bytes(), Serdes.longs(),
                 t -> { });

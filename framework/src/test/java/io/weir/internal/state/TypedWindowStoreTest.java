@@ -10,48 +10,30 @@ import io.weir.state.KeyValueIterator;
 import io.weir.state.Windowed;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.internal.PendingStore;
-import io.weir.state.rocksdb.RocksDbResources;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The typed window store over the pending writes of each committed store. */
 class TypedWindowStoreTest {
 
     private static final long SIZE = 10;
-    private static RocksDbResources resources;
+    @RegisterExtension
+    static final StoreFixture STORES = new StoreFixture();
 
     @TempDir
     Path dir;
-    private final List<BytesStore> opened = new ArrayList<>();
     private PendingStore pending;
 
-    @BeforeAll
-    static void createResources() {
-        resources = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(32L << 20));
-    }
-
-    @AfterAll
-    static void closeResources() {
-        resources.close();
-    }
-
-    @AfterEach
-    void closeStores() {
-        opened.forEach(BytesStore::close);
-    }
-
     private <K> TypedWindowStore<K, Long> store(Backend backend, Serde<K> keys) {
-        BytesStore committed = backend.open(dir, "windows-" + opened.size(), resources);
-        opened.add(committed);
+        BytesStore committed = STORES.open(backend, dir, "windows-" + STORES.openedCount());
+        STORES.closeAfterTest(committed);
         pending = new PendingStore(committed, 1 << 20);
         return new TypedWindowStore<>("windows", "app-windows-changelog", pending, keys, Serdes.longs(), SIZE, t -> { });
     }

@@ -12,14 +12,9 @@ import io.weir.state.SessionStore;
 import io.weir.state.WindowStore;
 import io.weir.state.Windowed;
 import io.weir.state.internal.BytesStore;
-import io.weir.state.rocksdb.RocksDbResources;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -30,32 +25,17 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class WindowedRestoreTest {
 
-    private static RocksDbResources resources;
+    @RegisterExtension
+    static final StoreFixture STORES = new StoreFixture();
 
     @TempDir
     Path dir;
     private final ChangelogHarness kafka = new ChangelogHarness();
-    private final List<TaskStore> opened = new ArrayList<>();
-
-    @BeforeAll
-    static void createResources() {
-        resources = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(32L << 20));
-    }
-
-    @AfterAll
-    static void closeResources() {
-        resources.close();
-    }
-
-    @AfterEach
-    void closeStores() {
-        opened.forEach(TaskStore::close);
-    }
 
     private TaskStore open(StoreSpec spec, Backend backend, String instance) {
-        BytesStore committed = backend.open(dir, spec.name() + "-" + instance, resources);
+        BytesStore committed = STORES.open(backend, dir, spec.name() + "-" + instance);
         TaskStore store = new TaskStore(spec, committed, changelogOf(spec), 1 << 20);
-        opened.add(store);
+        STORES.closeAfterTest(store::close);
         return store;
     }
 

@@ -76,6 +76,20 @@ public final class WindowResults<K, V> {
         return value.equals(expected.get(window)) ? Outcome.EXPECTED : Outcome.UNEXPECTED;
     }
 
+    /**
+     * Notes a record read back, as {@link #received(Windowed, Object)}, and prints it to stdout when it
+     * is wrong (a repeated result or a retraction of nothing): the outcome, {@code label} (unless
+     * null), the window and value, and where the record stands in its topic.
+     */
+    public Outcome received(TailRecord<Windowed<K>, V> record, String label) {
+        Outcome outcome = received(record.key(), record.value());
+        if (outcome == Outcome.REPEATED || outcome == Outcome.WRONG_RETRACTION) {
+            System.out.println(outcome + " " + (label == null ? "" : label + " ") + record.key() + " = "
+                    + record.value() + " at partition " + record.partition() + " offset " + record.offset());
+        }
+        return outcome;
+    }
+
     /** True once the standing results are exactly the expected ones. */
     public boolean complete() {
         return standing.equals(expected);

@@ -204,12 +204,8 @@ public final class HourlyCountsApp implements Callable<Integer> {
     private static void receive(List<TailRecord<Windowed<String>, Long>> records, WindowResults<String, Long> counts,
             Map<Windowed<String>, String> panes) {
         for (TailRecord<Windowed<String>, Long> r : records) {
-            WindowResults.Outcome outcome = counts.received(r.key(), r.value());
+            counts.received(r, "count");
             panes.put(r.key(), r.pane());
-            if (outcome == WindowResults.Outcome.REPEATED || outcome == WindowResults.Outcome.WRONG_RETRACTION) {
-                System.out.println(outcome + " count " + r.key() + " = " + r.value() + " at partition "
-                        + r.partition() + " offset " + r.offset());
-            }
         }
     }
 

@@ -212,12 +212,8 @@ public final class SensorSumsApp implements Callable<Integer> {
     private static void receive(List<TailRecord<Windowed<String>, Long>> records, WindowResults<String, Long> results,
             Map<Windowed<String>, String> panes, String label) {
         for (TailRecord<Windowed<String>, Long> r : records) {
-            WindowResults.Outcome outcome = results.received(r.key(), r.value());
+            results.received(r, label);
             panes.put(r.key(), r.pane());
-            if (outcome == WindowResults.Outcome.REPEATED || outcome == WindowResults.Outcome.WRONG_RETRACTION) {
-                System.out.println(outcome + " " + label + " " + r.key() + " = " + r.value() + " at partition "
-                        + r.partition() + " offset " + r.offset());
-            }
         }
     }
 

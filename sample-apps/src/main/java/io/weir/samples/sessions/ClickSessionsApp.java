@@ -157,12 +157,8 @@ public final class ClickSessionsApp implements Callable<Integer> {
     private static void receive(List<TailRecord<Windowed<String>, Long>> records, WindowResults<String, Long> results,
             Map<String, List<TailRecord<Windowed<String>, Long>>> byVisitor) {
         for (TailRecord<Windowed<String>, Long> r : records) {
-            WindowResults.Outcome outcome = results.received(r.key(), r.value());
+            results.received(r, null);
             byVisitor.computeIfAbsent(r.key().key(), k -> new ArrayList<>()).add(r);
-            if (outcome == WindowResults.Outcome.REPEATED || outcome == WindowResults.Outcome.WRONG_RETRACTION) {
-                System.out.println(outcome + " " + r.key() + " = " + r.value() + " at partition " + r.partition()
-                        + " offset " + r.offset());
-            }
         }
     }
 

@@ -2,17 +2,14 @@ package io.weir.samples.hourly;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.samples.common.CommittedWindows;
 import io.weir.samples.common.SampleMain;
-import io.weir.serde.Serdes;
 import io.weir.state.Windowed;
 import io.weir.testkit.KafkaExtension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.LongDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,10 +19,6 @@ class HourlyCountsIT {
 
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.perClass();
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(90);
-    private static final Deserializer<Windowed<String>> WINDOWS =
-            (topic, bytes) -> Serdes.windowed(Serdes.strings()).deserialize(topic, bytes);
 
     @TempDir
     Path stateDir;
@@ -42,12 +35,10 @@ class HourlyCountsIT {
                 "--application-id", appId, "--state-dir", stateDir.toString(), "--timeout", "90");
 
         assertThat(exit).isZero();
-        List<ConsumerRecord<Windowed<String>, Long>> alerted =
-                KAFKA.client().readAllCommitted(alerts, WINDOWS, new LongDeserializer(), TIMEOUT);
+        List<ConsumerRecord<Windowed<String>, Long>> alerted = CommittedWindows.read(KAFKA, alerts);
         assertThat(alerted).extracting(r -> r.key().key()).containsExactlyInAnyOrder("#weir", "#flink", "#kafka");
         assertThat(alerted).extracting(ConsumerRecord::value).containsOnly(11L);
-        List<ConsumerRecord<Windowed<String>, Long>> hourly =
-                KAFKA.client().readAllCommitted(counts, WINDOWS, new LongDeserializer(), TIMEOUT);
+        List<ConsumerRecord<Windowed<String>, Long>> hourly = CommittedWindows.read(KAFKA, counts);
         assertThat(hourly).extracting(ConsumerRecord::value).containsExactlyInAnyOrder(14L, 11L, 8L, 2L, 12L, 6L, 3L);
         assertThat(hourly).allMatch(r -> "final".equals(new String(r.headers().lastHeader("weir.pane").value(),
                 StandardCharsets.UTF_8)));

@@ -2,18 +2,15 @@ package io.weir.samples.sensors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.samples.common.CommittedWindows;
 import io.weir.samples.common.SampleMain;
-import io.weir.serde.Serdes;
 import io.weir.state.Windowed;
 import io.weir.testkit.KafkaExtension;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.LongDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,10 +20,6 @@ class SensorSumsIT {
 
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.perClass();
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(90);
-    private static final Deserializer<Windowed<String>> WINDOWS =
-            (topic, bytes) -> Serdes.windowed(Serdes.strings()).deserialize(topic, bytes);
 
     @TempDir
     Path stateDir;
@@ -53,12 +46,12 @@ class SensorSumsIT {
         assertThat(slidingSums).containsEntry(new Windowed<>("sensor-1", first, first + 60_000), 27L)
                 .containsEntry(new Windowed<>("sensor-1", first + 30_000, first + 90_000), 22L);
         // Without out-of-orderness the delayed reading missed one tumbling and one sliding window.
-        assertThat(KAFKA.client().readAllCommitted(appId + "-late", (t, b) -> b, (t, b) -> b, TIMEOUT)).hasSize(2);
+        assertThat(KAFKA.client().readAllCommitted(appId + "-late", (t, b) -> b, (t, b) -> b, CommittedWindows.TIMEOUT))
+                .hasSize(2);
     }
 
     private static Map<Windowed<String>, Long> onceEach(String topic) {
-        List<ConsumerRecord<Windowed<String>, Long>> records =
-                KAFKA.client().readAllCommitted(topic, WINDOWS, new LongDeserializer(), TIMEOUT);
+        List<ConsumerRecord<Windowed<String>, Long>> records = CommittedWindows.read(KAFKA, topic);
         Map<Windowed<String>, Long> sums = new HashMap<>();
         records.forEach(r -> assertThat(sums.put(r.key(), r.value())).as("%s emitted twice", r.key()).isNull());
         return sums;

@@ -2,18 +2,15 @@ package io.weir.samples.sessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.samples.common.CommittedWindows;
 import io.weir.samples.common.SampleMain;
 import io.weir.samples.common.WindowResults;
-import io.weir.serde.Serdes;
 import io.weir.state.Windowed;
 import io.weir.testkit.KafkaExtension;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.LongDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,10 +20,6 @@ class ClickSessionsIT {
 
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.perClass();
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(90);
-    private static final Deserializer<Windowed<String>> WINDOWS =
-            (topic, bytes) -> Serdes.windowed(Serdes.strings()).deserialize(topic, bytes);
 
     @TempDir
     Path stateDir;
@@ -42,8 +35,7 @@ class ClickSessionsIT {
                 "--state-dir", stateDir.toString(), "--timeout", "90");
 
         assertThat(exit).isZero();
-        List<ConsumerRecord<Windowed<String>, Long>> records =
-                KAFKA.client().readAllCommitted(output, WINDOWS, new LongDeserializer(), TIMEOUT);
+        List<ConsumerRecord<Windowed<String>, Long>> records = CommittedWindows.read(KAFKA, output);
         // Read as a changelog of windows: the sessions of the clicks, A's first two merged by the late click.
         WindowResults<String, Long> changelog = new WindowResults<>(Map.of());
         records.forEach(r -> changelog.received(r.key(), r.value()));
