@@ -29,6 +29,11 @@ abstract class Node {
     void beforeCommit() {
     }
 
+    /** True if {@link #onWatermark} does anything: the task calls only such nodes. */
+    boolean observesEventTime() {
+        return false;
+    }
+
     /** Called when the task's watermark advanced, parents before children. */
     void onWatermark(long watermark) {
     }

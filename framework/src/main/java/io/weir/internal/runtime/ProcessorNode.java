@@ -45,6 +45,11 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
     }
 
     @Override
+    boolean observesEventTime() {
+        return processor instanceof EventTimeProcessor;
+    }
+
+    @Override
     void onWatermark(long watermark) {
         if (processor instanceof EventTimeProcessor e) {
             e.onWatermark(watermark);

@@ -42,6 +42,8 @@ final class Task implements CommitUnit {
     /** True while some partition's committed offset and time are still to be read. */
     private boolean resumePending;
     private boolean initialized;
+    /** The nodes that act when event time moves (windows), in topology order. */
+    private Node[] timeNodes = new Node[0];
 
     Task(TaskId id, TaskContext context, List<Node> nodes, java.util.function.Function<String, SourceNode> sources,
          Consumer<byte[], byte[]> consumer, DeadLetters deadLetters, int maxBuffered, TaskStores stores,
@@ -71,6 +73,7 @@ final class Task implements CommitUnit {
         for (Node n : nodes) {
             n.init();
         }
+        timeNodes = nodes.stream().filter(Node::observesEventTime).toArray(Node[]::new);
     }
 
     TaskStores stores() {
@@ -147,12 +150,13 @@ final class Task implements CommitUnit {
      */
     int process(int max, RecordFailureHandler onFailure) {
         ensureInitialized();
+        long now = context.wallClockMs(); // once per batch: idleness needs no finer clock
         int done = 0;
         while (done < max && buffered > 0) {
             PartitionState p = next();
             ConsumerRecord<byte[], byte[]> record = p.buffer.pollFirst();
             buffered--;
-            processOne(p, record, onFailure);
+            processOne(p, record, onFailure, now);
             p.nextToProcess = record.offset() + 1;
             done++;
         }
@@ -179,7 +183,7 @@ final class Task implements CommitUnit {
     private void fireWatermark() {
         long wm = watermarks.current();
         context.punctuations().fireEventTime(wm);
-        for (Node n : nodes) {
+        for (Node n : timeNodes) {
             n.onWatermark(wm);
         }
     }
@@ -215,7 +219,8 @@ final class Task implements CommitUnit {
         resumePending = false;
     }
 
-    private void processOne(PartitionState p, ConsumerRecord<byte[], byte[]> record, RecordFailureHandler onFailure) {
+    private void processOne(PartitionState p, ConsumerRecord<byte[], byte[]> record, RecordFailureHandler onFailure,
+                            long now) {
         if (deadLetters.hasPoisoned()) {
             DeadLetters.Poisoned mark = deadLetters.poisonedAt(p.tp, record.offset());
             if (mark != null) {
@@ -228,8 +233,8 @@ final class Task implements CommitUnit {
         context.current(record);
         try {
             io.weir.processor.Record<Object, Object> typed = p.source.read(record);
-            watermarks.observe(p, typed.timestamp());
-            if (watermarks.advance(context.wallClockMs())) {
+            // Only a partition's new largest time can move the watermark between two punctuations.
+            if (watermarks.observe(p, typed.timestamp()) && watermarks.advance(now)) {
                 fireWatermark();
             }
             p.source.forward(typed);

@@ -46,11 +46,17 @@ final class Watermarks {
         return watermark != committedWatermark;
     }
 
-    /** A record with time {@code timestamp} is about to be processed from {@code p}. */
-    void observe(PartitionState p, long timestamp) {
+    /**
+     * A record with time {@code timestamp} is about to be processed from {@code p}.
+     *
+     * @return true if it is the partition's new largest time (only then can the watermark move)
+     */
+    boolean observe(PartitionState p, long timestamp) {
         if (timestamp > p.maxTimestamp) {
             p.maxTimestamp = timestamp;
+            return true;
         }
+        return false;
     }
 
     /**
@@ -59,6 +65,10 @@ final class Watermarks {
      * @return true if it advanced
      */
     boolean advance(long now) {
+        if (partitions.length == 1) {
+            // Alone, a partition holds nothing back but itself, idle or not.
+            return raiseTo(partitions[0].maxTimestamp);
+        }
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         boolean anyActive = false;
@@ -69,7 +79,10 @@ final class Watermarks {
                 min = Math.min(min, p.maxTimestamp);
             }
         }
-        long basis = anyActive ? min : max;
+        return raiseTo(anyActive ? min : max);
+    }
+
+    private boolean raiseTo(long basis) {
         if (basis == Long.MIN_VALUE) {
             return false;
         }
