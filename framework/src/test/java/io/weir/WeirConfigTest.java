@@ -50,6 +50,35 @@ class WeirConfigTest {
     }
 
     @Test
+    void timeSettingsAreValidatedAndNamed() {
+        assertThatThrownBy(() -> valid().set("max.out.of.orderness.ms", "-1").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'max.out.of.orderness.ms'");
+        assertThatThrownBy(() -> valid().set("idle.timeout.ms", "soon").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'idle.timeout.ms'");
+        assertThatThrownBy(() -> valid().set("late.records.mode", "ignore").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'late.records.mode'")
+                .hasMessageContaining("topic, drop");
+        assertThatThrownBy(() -> valid().set("default.timestamp", "event").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'default.timestamp'")
+                .hasMessageContaining("record, log-append, wall-clock");
+    }
+
+    @Test
+    void timeSettingsHaveTheDocumentedDefaults() {
+        WeirConfig c = valid().build();
+        assertThat(c.maxOutOfOrderness()).isEqualTo(Duration.ZERO);
+        assertThat(c.idleTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.lateRecordsToTopic()).isTrue();
+        assertThat(c.lateRecordsTopic()).isEqualTo("app-late");
+        assertThat(c.defaultTimestamp()).isEqualTo(io.weir.internal.config.Settings.TimestampSource.RECORD);
+        assertThat(valid().set("late.records.mode", "drop").set("late.records.topic", "late-ones").build())
+                .satisfies(d -> {
+                    assertThat(d.lateRecordsToTopic()).isFalse();
+                    assertThat(d.lateRecordsTopic()).isEqualTo("late-ones");
+                });
+    }
+
+    @Test
     void nonNumericThreadCountNamesTheSetting() {
         assertThatThrownBy(() -> valid().set("num.stream.threads", "many").build())
                 .isInstanceOf(ConfigException.class).hasMessageContaining("'num.stream.threads'");

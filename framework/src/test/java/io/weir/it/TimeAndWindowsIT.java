@@ -150,6 +150,32 @@ class TimeAndWindowsIT {
     }
 
     @Test
+    void countWindowsEmitWhenFullAndAWindowThatNeverFillsClosesByItsTimeout() throws Exception {
+        String input = KAFKA.uniqueTopic("count-windows-in", 1);
+        String output = KAFKA.uniqueTopic("count-windows-out", 1);
+        String appId = "count-windows-" + input;
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), input)
+                .groupByKey()
+                .windowedBy(io.weir.dsl.CountWindows.of(3).timeout(Duration.ofSeconds(10)))
+                .count("batches")
+                .map((w, c) -> KeyValue.of(w.key() + "@" + (w.start() - BASE) + "-" + (w.end() - BASE), c))
+                .to(output, Serdes.strings(), Serdes.longs());
+        // Seven records of "k": two full windows, the seventh alone; then a record 20 s later (of
+        // another key) moves the watermark past the seventh's time-out.
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(onPartition(input, 0, 0, 1, 2, 3, 4, 5, 6));
+        records.add(new ProducerRecord<>(input, 0, BASE + 20_000, bytes("other"), bytes("x")));
+        KAFKA.client().send(records);
+        try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
+            var out = KAFKA.client().readUntil(output, new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                    new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED, all -> all.size() >= 3, Duration.ofSeconds(60));
+            assertThat(windows(out)).isEqualTo(Map.of("k@0-2", 3L, "k@3-5", 3L, "k@6-6", 1L));
+            assertThat(out).extracting(r -> header(r, "weir.pane")).containsExactly("final", "final", "timeout");
+        }
+    }
+
+    @Test
     void aRecordWithoutAUsableTimeIsDeadLetteredWithTheReason() throws Exception {
         String input = KAFKA.uniqueTopic("bad-time-in", 1);
         String output = KAFKA.uniqueTopic("bad-time-out", 1);
