@@ -27,6 +27,9 @@ final class PartitionState {
     long lastActiveMs;
     /** False until the committed offset and time of the partition were read after assignment. */
     boolean resumed;
+    /** The head of the buffer, read by {@link #headTimestamp}; null if not read (yet). */
+    private io.weir.processor.Record<Object, Object> head;
+    private boolean headUnreadable;
 
     PartitionState(TopicPartition tp, SourceNode source) {
         this.tp = tp;
@@ -42,8 +45,39 @@ final class PartitionState {
         return committed >= 0 ? committed : firstFetched;
     }
 
+    /**
+     * The time of the next record as its source times it (its extractor, not only the Kafka
+     * timestamp), so a task takes records of several partitions in event-time order. The record is
+     * read once: {@link #takeHead} hands the read record to processing. A record that cannot be
+     * read is ordered by its Kafka timestamp and fails when processed.
+     */
     long headTimestamp() {
-        ConsumerRecord<byte[], byte[]> head = buffer.peekFirst();
-        return head == null ? Long.MAX_VALUE : head.timestamp();
+        ConsumerRecord<byte[], byte[]> raw = buffer.peekFirst();
+        if (raw == null) {
+            return Long.MAX_VALUE;
+        }
+        if (head == null && !headUnreadable) {
+            try {
+                head = source.read(raw);
+            } catch (RuntimeException e) {
+                headUnreadable = true;
+            }
+        }
+        return head != null ? head.timestamp() : raw.timestamp();
+    }
+
+    /** The read form of the record just taken from the buffer, if {@link #headTimestamp} read it. */
+    io.weir.processor.Record<Object, Object> takeHead() {
+        io.weir.processor.Record<Object, Object> r = head;
+        head = null;
+        headUnreadable = false;
+        return r;
+    }
+
+    /** The buffer was dropped (abort): forget what was read of its head. */
+    void clearBuffer() {
+        buffer.clear();
+        head = null;
+        headUnreadable = false;
     }
 }

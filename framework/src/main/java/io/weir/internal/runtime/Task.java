@@ -155,8 +155,9 @@ final class Task implements CommitUnit {
         while (done < max && buffered > 0) {
             PartitionState p = next();
             ConsumerRecord<byte[], byte[]> record = p.buffer.pollFirst();
+            io.weir.processor.Record<Object, Object> read = p.takeHead();
             buffered--;
-            processOne(p, record, onFailure, now);
+            processOne(p, record, read, onFailure, now);
             p.nextToProcess = record.offset() + 1;
             done++;
         }
@@ -219,8 +220,9 @@ final class Task implements CommitUnit {
         resumePending = false;
     }
 
-    private void processOne(PartitionState p, ConsumerRecord<byte[], byte[]> record, RecordFailureHandler onFailure,
-                            long now) {
+    /** @param read the record already read to order it among partitions, or null */
+    private void processOne(PartitionState p, ConsumerRecord<byte[], byte[]> record,
+                            io.weir.processor.Record<Object, Object> read, RecordFailureHandler onFailure, long now) {
         if (deadLetters.hasPoisoned()) {
             DeadLetters.Poisoned mark = deadLetters.poisonedAt(p.tp, record.offset());
             if (mark != null) {
@@ -232,7 +234,7 @@ final class Task implements CommitUnit {
         }
         context.current(record);
         try {
-            io.weir.processor.Record<Object, Object> typed = p.source.read(record);
+            io.weir.processor.Record<Object, Object> typed = read != null ? read : p.source.read(record);
             // Only a partition's new largest time can move the watermark between two punctuations.
             if (watermarks.observe(p, typed.timestamp()) && watermarks.advance(now)) {
                 fireWatermark();
@@ -339,7 +341,7 @@ final class Task implements CommitUnit {
             }
             p.nextToProcess = p.committed;
             buffered -= p.buffer.size();
-            p.buffer.clear();
+            p.clearBuffer();
             if (p.paused) {
                 p.paused = false;
                 if (!restoring) {

@@ -51,11 +51,15 @@ class TaskTest {
     }
 
     private Task task(int maxBuffered, long outOfOrderness) {
+        return task(maxBuffered, outOfOrderness, Timestamps.recordTime());
+    }
+
+    private Task task(int maxBuffered, long outOfOrderness, io.weir.time.TimestampExtractor<Object, Object> times) {
         if (consumer.assignment().isEmpty()) {
             consumer.assign(List.of(A, B)); // assigning again would forget the mock's commits
         }
         SourceNode source = new SourceNode(new NodeSpec.Source("src", List.of("a", "b"), null,
-                Serdes.strings(), Serdes.strings(), false, null), Timestamps.recordTime(), clock::get);
+                Serdes.strings(), Serdes.strings(), false, null), times, clock::get);
         TaskContext ctx = new TaskContext(new TaskId(0, 0), "app", clock::get, new Watermarks(outOfOrderness, IDLE_MS),
                 new LateRecords(null, null));
         ProcessorNode sink = new ProcessorNode("collect", new Collect(), ctx, Map.of());
@@ -90,6 +94,33 @@ class TaskTest {
         task.addRecords(B, records(B, 0, 20, 40));
         task.process(100, RETHROW);
         assertThat(seen).containsExactly("a0", "b0", "a1", "b1", "a2");
+    }
+
+    @Test
+    void partitionsAreInterleavedByTheExtractedTimeNotTheKafkaTimestamp() {
+        // Event time from the value: b's records happened first, though their Kafka timestamps are later.
+        Map<String, Long> eventTimes = Map.of("a0", 30L, "a1", 40L, "b0", 10L, "b1", 20L);
+        Task task = task(100, 0, (k, v, ts) -> eventTimes.get((String) v));
+        task.addRecords(A, records(A, 0, 1, 2));
+        task.addRecords(B, records(B, 0, 100, 200));
+        task.process(100, RETHROW);
+        assertThat(seen).containsExactly("b0", "b1", "a0", "a1");
+    }
+
+    @Test
+    void aRecordThatCannotBeTimedIsOrderedByItsKafkaTimestampAndFailsWhenProcessed() {
+        Task task = task(100, 0, (k, v, ts) -> {
+            if (v.equals("b0")) {
+                throw new IllegalStateException("no time in " + v);
+            }
+            return ts;
+        });
+        List<Stage> stages = new ArrayList<>();
+        task.addRecords(A, records(A, 0, 10, 30));
+        task.addRecords(B, records(B, 0, 20));
+        task.process(100, (r, stage, e) -> stages.add(stage));
+        assertThat(seen).containsExactly("a0", "a1");
+        assertThat(stages).containsExactly(Stage.TIMESTAMP);
     }
 
     @Test
