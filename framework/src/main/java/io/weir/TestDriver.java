@@ -57,10 +57,12 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * <p><b>Time.</b> The wall clock is the driver's own and moves only by {@link #advanceWallClock}
  * (it starts at {@link Builder#startWallClock}, else at the system time when built). Wall-clock
  * punctuations fire at each pipe and each advance, once per call however far the clock jumped
- * (as on a thread that was busy that long; advance in steps to see every period). Event time
- * follows the piped timestamps: the watermark ({@link #watermark}) advances as records are
- * processed, fires event-time punctuations and closes windows; a partition without records
- * holds it back until {@code idle.timeout.ms} of driver wall clock has passed.
+ * (as on a thread that was busy that long; advance in steps to see every period). Entries of a
+ * store with a TTL expire by this clock too: reads hide them as soon as it passes their expiry,
+ * and commits delete them through the changelog. Event time follows the piped timestamps: the
+ * watermark ({@link #watermark}) advances as records are processed, fires event-time punctuations
+ * and closes windows; a partition without records holds it back until {@code idle.timeout.ms} of
+ * driver wall clock has passed.
  *
  * <p><b>Compared with Kafka Streams' {@code TopologyTestDriver}.</b> Both run on the calling
  * thread without a broker, pipe typed records in, read typed records out and expose stores. That
@@ -76,9 +78,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * while running (declare topics that pattern sources or topic extractors use with
  * {@link Builder#partitions}; writing to an undeclared topic fails as on a cluster without it); a
  * custom {@code partitioner.class}. Records without a key go to the partitions in turn (Kafka's
- * producer spreads them in batches). Store TTLs and their expiry follow the system clock, not the
- * driver's. A topic's {@code max.message.bytes} is the broker default (1048588), the dead-letter
- * topic's {@code dead.letter.max.message.bytes}.
+ * producer spreads them in batches). A topic's {@code max.message.bytes} is the broker default
+ * (1048588), the dead-letter topic's {@code dead.letter.max.message.bytes}.
  *
  * <p>Threading: not thread-safe. Everything, processing included, runs on the thread that calls
  * the driver; use it from one thread (or synchronize).

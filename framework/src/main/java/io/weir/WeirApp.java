@@ -55,7 +55,7 @@ public final class WeirApp implements AutoCloseable {
     private InstanceDirectory instanceDir;
     private Admin admin;
     private RocksDbResources rocksDb;
-    private final LocalStores localStores = new LocalStores();
+    private final LocalStores localStores = new LocalStores(System::currentTimeMillis);
 
     private WeirApp(Topology topology, WeirConfig config, MeterRegistry registry) {
         this.config = Objects.requireNonNull(config, "config");

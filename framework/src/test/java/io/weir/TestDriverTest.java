@@ -12,8 +12,10 @@ import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.PunctuationType;
 import io.weir.processor.Record;
+import io.weir.processor.Stores;
 import io.weir.processor.TaskId;
 import io.weir.serde.Serdes;
+import io.weir.state.KeyValueStore;
 import io.weir.state.ReadOnlyKeyValueStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -433,6 +435,49 @@ class TestDriverTest {
     }
 
     // ---- bad usage ---------------------------------------------------------------------------
+
+    // ---- store TTLs ---------------------------------------------------------------------------
+
+    /** Keeps the last value per key in store "recent". */
+    private static final class Remember implements Processor<String, String, String, String> {
+        private KeyValueStore<String, String> store;
+
+        @Override
+        public void init(ProcessorContext<String, String> context) {
+            this.store = context.getStateStore("recent");
+        }
+
+        @Override
+        public void process(Record<String, String> record) {
+            store.put(record.key(), record.value());
+        }
+    }
+
+    @Test
+    void storeEntriesExpireWithTheDriversWallClockAndTheirDeleteIsLogged() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.addSource("in", Serdes.strings(), Serdes.strings(), "in")
+                .addProcessor("remember", Remember::new, "in")
+                .addStateStore(Stores.keyValueStore("recent", Serdes.strings(), Serdes.strings())
+                        .withTtl(Duration.ofMinutes(5)), "remember");
+        try (TestDriver driver = TestDriver.builder(b.build()).startWallClock(T0).inMemoryStores().build()) {
+            driver.pipe("in", "k", "v1", 1);
+            ReadOnlyKeyValueStore<String, String> recent = driver.store("recent");
+            assertThat(recent.get("k")).isEqualTo("v1");
+
+            driver.advanceWallClock(Duration.ofMinutes(5).minusMillis(1));
+            assertThat(recent.get("k")).as("one millisecond before the TTL").isEqualTo("v1");
+
+            driver.advanceWallClock(Duration.ofMillis(1));
+            assertThat(recent.get("k")).as("expired at the TTL").isNull();
+            // The commit of that advance swept the entry: a tombstone follows the (TTL-stamped) write.
+            List<TestRecord<String, byte[]>> changelog =
+                    driver.allOutput("test-app-recent-changelog", Serdes.strings(), Serdes.bytes());
+            assertThat(changelog).extracting(TestRecord::key).containsExactly("k", "k");
+            assertThat(changelog.get(0).value()).isNotNull();
+            assertThat(changelog.get(1).value()).isNull();
+        }
+    }
 
     @Test
     void badUsageFailsWithClearErrors() {

@@ -73,7 +73,7 @@ public final class DriverRuntime implements AutoCloseable {
     private final DriverTopics topics;
     private final Map<TopicPartition, Task> taskByPartition = new LinkedHashMap<>();
     private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
-    private final LocalStores localStores = new LocalStores();
+    private final LocalStores localStores = new LocalStores(this::wallClock);
     private final MeterRegistry registry = new SimpleMeterRegistry();
     private final int commitEvery;
     private final Path stateDir;

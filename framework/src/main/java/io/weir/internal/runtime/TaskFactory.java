@@ -60,8 +60,8 @@ final class TaskFactory {
             specs = specs.stream().map(s -> s.withPersistent(false)).toList();
         }
         TaskStores stores = TaskStores.open(specs, id, ctx.instanceDir().resolve(id.toString()),
-                ctx.config().applicationId(), ctx.rocksDb(), ctx.config().stateFlushInterval(),
-                ctx.config().storeReadCacheBytes());
+                new TaskStores.Options(ctx.config().applicationId(), ctx.rocksDb(), ctx.config().stateFlushInterval(),
+                        ctx.config().storeReadCacheBytes(), ctx.wallClock()));
         try {
             Map<String, Node> nodes = instantiate(st, context, stores.typedByName());
             java.util.function.Function<String, SourceNode> sources = topic -> {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.LongSupplier;
 
 /**
  * The stores of every task this instance runs, by store name, for reads from outside the stream
@@ -22,10 +23,19 @@ import java.util.concurrent.ConcurrentMap;
  * pending writes, so a reader never sees a change that a crash or an abort could take back. The
  * committed stores are safe to read from any thread. Registration happens on the stream threads;
  * any thread may read.
+ *
+ * <p>Entries of a store with a TTL are hidden once expired by {@code clock}, the same processing
+ * clock the tasks stamp and sweep them with, whether or not a commit has deleted them yet.
  */
 public final class LocalStores {
 
     private final ConcurrentMap<String, ConcurrentMap<TaskId, TaskStore>> byName = new ConcurrentHashMap<>();
+    private final LongSupplier clock;
+
+    /** @param clock the processing clock (epoch ms) that hides expired TTL entries; read by the reading thread */
+    public LocalStores(LongSupplier clock) {
+        this.clock = java.util.Objects.requireNonNull(clock, "clock");
+    }
 
     public void register(TaskId task, TaskStores stores) {
         for (TaskStore s : stores.all()) {
@@ -102,7 +112,7 @@ public final class LocalStores {
         List<BytesReader> readers = new ArrayList<>();
         for (TaskStore s : m.values()) {
             BytesReader committed = s.committed();
-            readers.add(spec.ttl() == null ? committed : new TtlReader(committed, System::currentTimeMillis));
+            readers.add(spec.ttl() == null ? committed : new TtlReader(committed, clock));
         }
         return readers;
     }

@@ -8,6 +8,7 @@ import io.weir.state.internal.PendingStore;
 import io.weir.state.internal.TtlStore;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -46,12 +47,14 @@ public final class TaskStore {
     private final AtomicLong lastChangelogOffset = new AtomicLong(-1);
     private final Callback onChangelogAck = (metadata, e) -> lastChangelogOffset.accumulateAndGet(metadata.offset(), Math::max);
 
+    /** @param clock the processing clock (epoch ms) that stamps and hides entries of a store with a TTL */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    TaskStore(StoreSpec spec, BytesStore committed, TopicPartition changelog, long readCacheBytes) {
+    TaskStore(StoreSpec spec, BytesStore committed, TopicPartition changelog, long readCacheBytes,
+              LongSupplier clock) {
         this.spec = spec;
         this.committed = committed;
         this.pending = new PendingStore(committed, readCacheBytes);
-        this.ttl = spec.ttl() == null ? null : new TtlStore(pending, spec.ttl(), System::currentTimeMillis);
+        this.ttl = spec.ttl() == null ? null : new TtlStore(pending, spec.ttl(), clock);
         String topic = changelog == null ? spec.name() : changelog.topic();
         Serde keys = spec.keySerde();
         Serde values = spec.valueSerde();

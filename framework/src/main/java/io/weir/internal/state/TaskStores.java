@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,23 +45,35 @@ public final class TaskStores {
         return new TaskStores(Map.of(), Long.MAX_VALUE);
     }
 
+    /**
+     * What every task of an instance opens its stores with.
+     *
+     * @param applicationId  names the changelog topics ({@code <applicationId>-<store>-changelog})
+     * @param resources      the memory budget RocksDB stores draw from; null if every store is in memory
+     * @param flushInterval  {@code state.flush.interval.ms}: how often committed writes are flushed to disk
+     * @param readCacheBytes {@code store.read.cache.bytes}: each store's cache of committed reads
+     * @param clock          the processing clock (epoch milliseconds) that stamps, hides and sweeps
+     *                       the entries of stores with a TTL; the thread's wall clock
+     */
+    public record Options(String applicationId, RocksDbResources resources, java.time.Duration flushInterval,
+                          long readCacheBytes, LongSupplier clock) {
+    }
+
     /** Opens the stores of a task under {@code <taskDir>/<store>}. */
-    public static TaskStores open(List<StoreSpec> specs, TaskId task, Path taskDir, String applicationId,
-                                  RocksDbResources resources, java.time.Duration flushInterval,
-                                  long readCacheBytes) {
+    public static TaskStores open(List<StoreSpec> specs, TaskId task, Path taskDir, Options options) {
         Map<String, TaskStore> opened = new LinkedHashMap<>();
         try {
             for (StoreSpec spec : specs) {
                 TopicPartition changelog = spec.logged()
-                        ? new TopicPartition(spec.changelogTopic(applicationId), task.partition()) : null;
-                opened.put(spec.name(), new TaskStore(spec, openBytes(spec, taskDir, resources), changelog,
-                        readCacheBytes));
+                        ? new TopicPartition(spec.changelogTopic(options.applicationId()), task.partition()) : null;
+                opened.put(spec.name(), new TaskStore(spec, openBytes(spec, taskDir, options.resources()), changelog,
+                        options.readCacheBytes(), options.clock()));
             }
         } catch (RuntimeException e) {
             opened.values().forEach(TaskStore::close);
             throw e;
         }
-        return new TaskStores(Collections.unmodifiableMap(opened), flushInterval.toNanos());
+        return new TaskStores(Collections.unmodifiableMap(opened), options.flushInterval().toNanos());
     }
 
     private static BytesStore openBytes(StoreSpec spec, Path taskDir, RocksDbResources resources) {

@@ -47,7 +47,8 @@ class CountWindowProcessorTest {
     private static final class Harness<VA> implements ProcessorContext<Windowed<String>, VA>, AutoCloseable {
         final TaskStores stores = TaskStores.open(
                 List.of(new StoreSpec(STORE, Serdes.bytes(), Serdes.bytes(), false, true, null)),
-                new TaskId(0, 0), Path.of("unused"), "app", null, Duration.ofHours(1), 0);
+                new TaskId(0, 0), Path.of("unused"),
+                new TaskStores.Options("app", null, Duration.ofHours(1), 0, System::currentTimeMillis));
         final List<Out> committed = new ArrayList<>();
         final List<Out> uncommitted = new ArrayList<>();
         final List<Record<Windowed<String>, VA>> records = new ArrayList<>();

@@ -54,7 +54,8 @@ final class WindowHarness<VA> implements ProcessorContext<Windowed<String>, VA>,
 
     WindowHarness(StoreSpec store, ProcessorSupplier<String, Integer, Windowed<String>, VA> supplier) {
         this.stores = TaskStores.open(List.of(store.withPersistent(false).withLogged(false)), new TaskId(0, 0),
-                Path.of("unused"), "app", null, Duration.ofHours(1), 0);
+                Path.of("unused"),
+                new TaskStores.Options("app", null, Duration.ofHours(1), 0, System::currentTimeMillis));
         this.supplier = supplier;
         start();
     }

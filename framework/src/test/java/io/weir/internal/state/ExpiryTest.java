@@ -42,7 +42,7 @@ class ExpiryTest {
 
     private TaskStore open(StoreSpec spec, BytesStore committed) {
         TaskStore store = new TaskStore(spec, committed, new TopicPartition("app-" + spec.name() + "-changelog", 0),
-                1 << 20);
+                1 << 20, System::currentTimeMillis);
         STORES.closeAfterTest(store::close);
         return store;
     }
@@ -190,8 +190,9 @@ class ExpiryTest {
     @Test
     void dropExpiredRefusesToRunWithPendingWrites() {
         StoreSpec inMemory = WINDOWS.withPersistent(false);
-        TaskStores stores = TaskStores.open(List.of(inMemory), new TaskId(0, 0), dir, "app", STORES.resources(),
-                Duration.ofSeconds(10), 0);
+        TaskStores stores = TaskStores.open(List.of(inMemory), new TaskId(0, 0), dir,
+                new TaskStores.Options("app", STORES.resources(), Duration.ofSeconds(10), 0,
+                        System::currentTimeMillis));
         try {
             @SuppressWarnings("unchecked")
             WindowStore<String, Long> w = (WindowStore<String, Long>) stores.typedByName().get("windows");

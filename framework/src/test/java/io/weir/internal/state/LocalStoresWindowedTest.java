@@ -25,7 +25,7 @@ class LocalStoresWindowedTest {
 
     @TempDir
     Path dir;
-    private final LocalStores local = new LocalStores();
+    private final LocalStores local = new LocalStores(System::currentTimeMillis);
     private final List<TaskStores> tasks = new ArrayList<>();
 
     @AfterEach
@@ -36,7 +36,8 @@ class LocalStoresWindowedTest {
     private TaskStores task(int partition) {
         TaskId id = new TaskId(0, partition);
         TaskStores stores = TaskStores.open(List.of(WINDOWS.withPersistent(false), SESSIONS.withPersistent(false)), id,
-                dir.resolve(id.toString()), "app", null, Duration.ofSeconds(10), 0);
+                dir.resolve(id.toString()),
+                new TaskStores.Options("app", null, Duration.ofSeconds(10), 0, System::currentTimeMillis));
         local.register(id, stores);
         tasks.add(stores);
         return stores;

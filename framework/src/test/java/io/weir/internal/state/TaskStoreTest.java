@@ -28,7 +28,7 @@ class TaskStoreTest {
     private final MemoryStore committed = MemoryStore.create("counts");
     private final TaskStore store = new TaskStore(
             new StoreSpec("counts", Serdes.strings(), Serdes.longs(), false, true, null), committed,
-            new TopicPartition("app-counts-changelog", 2), 1 << 20);
+            new TopicPartition("app-counts-changelog", 2), 1 << 20, System::currentTimeMillis);
 
     @SuppressWarnings("unchecked")
     private TypedKeyValueStore<String, Long> typed() {

@@ -27,7 +27,8 @@ class TaskStoresTest {
             RocksDbStore held = RocksDbStore.open(dir.resolve("0_1").resolve("counts"), "counts", resources);
             AtomicReference<TaskStores> opened = new AtomicReference<>();
             Thread opener = new Thread(() -> opened.set(TaskStores.open(List.of(spec), new TaskId(0, 1),
-                    dir.resolve("0_1"), "app", resources, Duration.ofSeconds(10), 0)));
+                    dir.resolve("0_1"),
+                    new TaskStores.Options("app", resources, Duration.ofSeconds(10), 0, System::currentTimeMillis))));
             opener.start();
             // The opener waits for the lock (parked between checks) instead of failing or wiping.
             await().atMost(Duration.ofSeconds(30)).until(() -> opener.getState() == Thread.State.TIMED_WAITING);

@@ -34,7 +34,7 @@ class WindowedRestoreTest {
 
     private TaskStore open(StoreSpec spec, Backend backend, String instance) {
         BytesStore committed = STORES.open(backend, dir, spec.name() + "-" + instance);
-        TaskStore store = new TaskStore(spec, committed, changelogOf(spec), 1 << 20);
+        TaskStore store = new TaskStore(spec, committed, changelogOf(spec), 1 << 20, System::currentTimeMillis);
         STORES.closeAfterTest(store::close);
         return store;
     }
