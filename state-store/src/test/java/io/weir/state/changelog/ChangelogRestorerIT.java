@@ -108,6 +108,7 @@ class ChangelogRestorerIT {
             }
             producer.commitTransaction();
         }
+        awaitTransactionsResolved(changelog);
         try (RocksDbStore store = RocksDbStore.open(dir.resolve("big"), "big", resources);
                 KafkaConsumer<byte[], byte[]> consumer = restoreConsumer(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1000"))) {
             Progress progress = new Progress();
@@ -205,6 +206,24 @@ class ChangelogRestorerIT {
         } else {
             producer.flush(); // the aborted records really are in the log
             producer.abortTransaction();
+        }
+    }
+
+    /**
+     * {@code commitTransaction} returns once the coordinator has decided, before its markers are in
+     * the partition; until then a read_committed reader's end (the last stable offset) stops short
+     * of the transaction. Waits, with a deadline, until it reaches the log's end.
+     */
+    private static void awaitTransactionsResolved(TopicPartition tp) {
+        try (KafkaConsumer<byte[], byte[]> committed = restoreConsumer();
+                KafkaConsumer<byte[], byte[]> all = restoreConsumer(Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_uncommitted"))) {
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+            while (committed.endOffsets(java.util.List.of(tp)).get(tp) < all.endOffsets(java.util.List.of(tp)).get(tp)) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new AssertionError("the transactions on " + tp + " were not resolved within 30 s");
+                }
+            }
         }
     }
 
