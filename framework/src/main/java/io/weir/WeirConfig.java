@@ -4,6 +4,7 @@ import io.weir.internal.config.Setting;
 import io.weir.internal.config.Settings;
 import io.weir.internal.config.Settings.ErrorMode;
 import io.weir.sink.DeliveryGuarantee;
+import io.weir.time.TimestampSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -71,7 +72,7 @@ public final class WeirConfig {
     private final long rocksDbMemoryBytes;
     private final Duration stateFlushInterval;
     private final long storeReadCacheBytes;
-    private final Settings.TimestampSource defaultTimestamp;
+    private final TimestampSource defaultTimestamp;
     private final Duration maxOutOfOrderness;
     private final Duration idleTimeout;
     private final Settings.LateRecordsMode lateRecordsMode;
@@ -208,7 +209,7 @@ public final class WeirConfig {
     }
 
     /** Where a record's time comes from when its source sets no extractor. */
-    public Settings.TimestampSource defaultTimestamp() {
+    public TimestampSource defaultTimestamp() {
         return defaultTimestamp;
     }
 

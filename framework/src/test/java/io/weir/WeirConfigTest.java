@@ -70,7 +70,7 @@ class WeirConfigTest {
         assertThat(c.idleTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.lateRecordsToTopic()).isTrue();
         assertThat(c.lateRecordsTopic()).isEqualTo("app-late");
-        assertThat(c.defaultTimestamp()).isEqualTo(io.weir.internal.config.Settings.TimestampSource.RECORD);
+        assertThat(c.defaultTimestamp()).isEqualTo(io.weir.time.TimestampSource.RECORD);
         assertThat(valid().set("late.records.mode", "drop").set("late.records.topic", "late-ones").build())
                 .satisfies(d -> {
                     assertThat(d.lateRecordsToTopic()).isFalse();

@@ -29,7 +29,7 @@ public interface GroupedStream<K, V> {
     WindowedStream<K, V> windowedBy(TimeWindows windows);
 
     /** Cuts the stream into count windows to aggregate per key and window. */
-    WindowedStream<K, V> windowedBy(CountWindows windows);
+    CountWindowedStream<K, V> windowedBy(CountWindows windows);
 
     /** Cuts the stream into sessions to aggregate per key and session. */
     SessionWindowedStream<K, V> windowedBy(SessionWindows windows);

@@ -6,16 +6,15 @@ import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
 
 /**
- * A grouped stream cut into time windows ({@link TimeWindows}) or count windows
- * ({@link CountWindows}), ready to aggregate per key and window. Results are a stream of
+ * A grouped stream cut into time windows ({@link TimeWindows}), ready to aggregate per key and
+ * window. Results are a stream of
  * {@code Windowed<K>} keys (key, window start, window end) whose serde is
  * {@code Serdes.windowed(keySerde)}; the store name names the window store and its changelog.
- * When results are emitted is set by {@link #emit(Emit)} (time windows; count windows emit
- * when full or timed out).
+ * When results are emitted is set by {@link #emit(Emit)}.
  */
 public interface WindowedStream<K, V> {
 
-    /** The trigger; default {@link Emit#atWatermark()}. Not for count windows. */
+    /** The trigger; default {@link Emit#atWatermark()}. */
     WindowedStream<K, V> emit(Emit emit);
 
     RecordStream<Windowed<K>, Long> count(String storeName);

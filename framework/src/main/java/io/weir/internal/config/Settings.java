@@ -74,19 +74,14 @@ public final class Settings {
     public static final Setting<Long> STORE_READ_CACHE_BYTES = new Setting<>("store.read.cache.bytes", "4194304",
             Setting.longAtLeast(0), "committed entries each store of each task keeps on the heap for reads (0: none)");
 
-    /** Where a record's time comes from when its source sets no extractor. */
-    public enum TimestampSource {
-        RECORD, LOG_APPEND, WALL_CLOCK;
-
-        static TimestampSource parse(String s) {
-            return switch (s.toLowerCase(Locale.ROOT)) {
-                case "record" -> RECORD;
-                case "log-append" -> LOG_APPEND;
-                case "wall-clock" -> WALL_CLOCK;
-                default -> throw new IllegalArgumentException("unknown value '" + s
-                        + "'; allowed: record, log-append, wall-clock");
-            };
-        }
+    private static io.weir.time.TimestampSource parseTimestampSource(String s) {
+        return switch (s.toLowerCase(Locale.ROOT)) {
+            case "record" -> io.weir.time.TimestampSource.RECORD;
+            case "log-append" -> io.weir.time.TimestampSource.LOG_APPEND;
+            case "wall-clock" -> io.weir.time.TimestampSource.WALL_CLOCK;
+            default -> throw new IllegalArgumentException("unknown value '" + s
+                    + "'; allowed: record, log-append, wall-clock");
+        };
     }
 
     /** What happens to a record too late for a window (past its allowed lateness). */
@@ -102,8 +97,8 @@ public final class Settings {
         }
     }
 
-    public static final Setting<TimestampSource> DEFAULT_TIMESTAMP = new Setting<>("default.timestamp", "record",
-            TimestampSource::parse, "record (Kafka timestamp), log-append (requires LogAppendTime topics) or wall-clock;"
+    public static final Setting<io.weir.time.TimestampSource> DEFAULT_TIMESTAMP = new Setting<>("default.timestamp",
+            "record", Settings::parseTimestampSource, "record (Kafka timestamp), log-append (requires LogAppendTime topics) or wall-clock;"
             + " for sources without an extractor");
     public static final Setting<Long> MAX_OUT_OF_ORDERNESS_MS = new Setting<>("max.out.of.orderness.ms", "0",
             Setting.longAtLeast(0), "how far behind the largest timestamp seen the watermark trails");

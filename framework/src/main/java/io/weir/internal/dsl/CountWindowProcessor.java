@@ -90,7 +90,7 @@ final class CountWindowProcessor<K, V, VA>
     public void init(ProcessorContext<Windowed<K>, VA> context) {
         this.context = context;
         this.store = context.getStateStore(storeName);
-        this.topic = context.applicationId() + "-" + storeName + "-changelog";
+        this.topic = io.weir.internal.topology.StoreSpec.changelogTopic(context.applicationId(), storeName);
         this.earliestDeadline = Long.MIN_VALUE;
     }
 

@@ -2,9 +2,8 @@ package io.weir.internal.dsl;
 
 import io.weir.dsl.Aggregator;
 import io.weir.dsl.CountWindows;
-import io.weir.dsl.Emit;
 import io.weir.dsl.RecordStream;
-import io.weir.dsl.WindowedStream;
+import io.weir.dsl.CountWindowedStream;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
@@ -19,21 +18,13 @@ import java.util.function.Supplier;
  * processor {@code <store>-aggregate} ({@link CountWindowProcessor}). The result is a stream of
  * {@code Windowed<K>} keys with serde {@code Serdes.windowed(keySerde)} and the aggregate serde.
  */
-final class CountWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> implements WindowedStream<K, V> {
+final class CountWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> implements CountWindowedStream<K, V> {
 
     private final CountWindows windows;
 
     CountWindowedStreamImpl(GroupedStreamImpl<K, V> grouped, CountWindows windows) {
         super(grouped);
         this.windows = Objects.requireNonNull(windows, "windows");
-    }
-
-    /** Count windows have one trigger: a window is emitted once, when full or timed out. */
-    @Override
-    public WindowedStream<K, V> emit(Emit emit) {
-        throw new IllegalArgumentException("emit(" + (emit == null ? null : emit.kind()) + ") is for time and"
-                + " session windows: a count window is emitted once, when it is full (or, with"
-                + " CountWindows.timeout(...), when its time-out passes)");
     }
 
     @Override

@@ -127,7 +127,7 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
     }
 
     @Override
-    public io.weir.dsl.WindowedStream<K, V> windowedBy(io.weir.dsl.CountWindows windows) {
+    public io.weir.dsl.CountWindowedStream<K, V> windowedBy(io.weir.dsl.CountWindows windows) {
         return new CountWindowedStreamImpl<>(this, windows);
     }
 

@@ -97,31 +97,46 @@ final class DeadLetters {
      *     would be lost, so the application must stop instead
      */
     void write(ConsumerRecord<byte[], byte[]> record, Stage stage, Throwable error) {
+        ProducerRecord<byte[], byte[]> copy = copyWithSource(record, topic, limits, "dead-letter",
+                "dead.letter.max.message.bytes",
+                header(ERROR_CLASS, error.getClass().getName()),
+                header(ERROR_MESSAGE, truncate(String.valueOf(error.getMessage()), MAX_MESSAGE_CHARS)),
+                header(ERROR_STAGE, stage.label),
+                header(ERROR_STACK, truncate(stackTrace(error), MAX_STACK_CHARS)));
+        log.warn("dead-lettering {}-{}@{} ({}): {}", record.topic(), record.partition(), record.offset(),
+                stage.label, error.toString());
+        sink.send(copy);
+        written++;
+    }
+
+    /**
+     * An input record, unchanged, for {@code topic}: its own headers, then {@code extra}, then where
+     * it came from ({@code weir.source.*}). Shared by the dead-letter and late-records topics.
+     *
+     * @throws IllegalStateException if it is larger than {@code topic} accepts: the record would
+     *     be lost (or poison the transaction), so the application must stop instead
+     */
+    static ProducerRecord<byte[], byte[]> copyWithSource(ConsumerRecord<byte[], byte[]> record, String topic,
+                                                        TopicLimits limits, String what, String limitSetting,
+                                                        Header... extra) {
         List<Header> headers = new ArrayList<>();
         for (Header h : record.headers()) {
             headers.add(h);
         }
-        headers.add(header(ERROR_CLASS, error.getClass().getName()));
-        headers.add(header(ERROR_MESSAGE, truncate(String.valueOf(error.getMessage()), MAX_MESSAGE_CHARS)));
-        headers.add(header(ERROR_STAGE, stage.label));
-        headers.add(header(ERROR_STACK, truncate(stackTrace(error), MAX_STACK_CHARS)));
+        headers.addAll(List.of(extra));
         headers.add(header(SOURCE_TOPIC, record.topic()));
         headers.add(header(SOURCE_PARTITION, Integer.toString(record.partition())));
         headers.add(header(SOURCE_OFFSET, Long.toString(record.offset())));
         headers.add(header(SOURCE_TIMESTAMP, Long.toString(record.timestamp())));
-        Header[] array = headers.toArray(new Header[0]);
-        int size = TopicLimits.estimateSize(record.key(), record.value(), array);
+        int size = TopicLimits.estimateSize(record.key(), record.value(), headers.toArray(new Header[0]));
         int limit = limits.limit(topic);
         if (size > limit) {
-            throw new IllegalStateException("cannot dead-letter " + record.topic() + "-" + record.partition() + "@"
-                    + record.offset() + ": about " + size + " bytes exceed the " + limit + " bytes the dead-letter topic '"
-                    + topic + "' accepts; raise its max.message.bytes (dead.letter.max.message.bytes) and the"
-                    + " producer's max.request.size. Stopping rather than losing the record.");
+            throw new IllegalStateException("cannot write " + record.topic() + "-" + record.partition() + "@"
+                    + record.offset() + " to the " + what + " topic '" + topic + "': about " + size
+                    + " bytes exceed the " + limit + " bytes it accepts; raise its max.message.bytes (" + limitSetting
+                    + ") and the producer's max.request.size. Stopping rather than losing the record.");
         }
-        log.warn("dead-lettering {}-{}@{} ({}): {}", record.topic(), record.partition(), record.offset(),
-                stage.label, error.toString());
-        sink.send(new ProducerRecord<>(topic, null, record.timestamp(), record.key(), record.value(), headers));
-        written++;
+        return new ProducerRecord<>(topic, null, record.timestamp(), record.key(), record.value(), headers);
     }
 
     void requestCommit() {
@@ -142,7 +157,7 @@ final class DeadLetters {
         return n;
     }
 
-    private static Header header(String key, String value) {
+    static Header header(String key, String value) {
         return new RecordHeader(key, value.getBytes(StandardCharsets.UTF_8));
     }
 

@@ -147,7 +147,7 @@ final class DriverTopics {
         for (NodeSpec n : model.nodes().values()) {
             if (n instanceof NodeSpec.Source s && !s.internal() && s.reads(topic)) {
                 boolean byDefault = s.timestamps() == null
-                        && config.defaultTimestamp() == Settings.TimestampSource.LOG_APPEND;
+                        && config.defaultTimestamp() == io.weir.time.TimestampSource.LOG_APPEND;
                 if (byDefault || s.timestamps() == Timestamps.logAppendTime()) {
                     return true;
                 }

@@ -1,13 +1,7 @@
 package io.weir.internal.runtime;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeader;
 import io.weir.sink.internal.TransactionalSink;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,13 +28,15 @@ final class LateRecords {
 
     private final String topic;
     private final TransactionalSink sink;
+    private final TopicLimits limits;
     private long logged;
     private long count;
 
     /** @param topic the late-records topic, or null to count and drop */
-    LateRecords(String topic, TransactionalSink sink) {
+    LateRecords(String topic, TransactionalSink sink, TopicLimits limits) {
         this.topic = topic;
         this.sink = sink;
+        this.limits = limits;
     }
 
     /** Late records handled since the last call, for the metric (drained once they are committed). */
@@ -61,22 +57,10 @@ final class LateRecords {
             }
             return;
         }
-        List<Header> headers = new ArrayList<>();
-        for (Header h : record.headers()) {
-            headers.add(h);
-        }
-        headers.add(header(OPERATOR, operator));
-        headers.add(header(WINDOW_START, Long.toString(windowStart)));
-        headers.add(header(WINDOW_END, Long.toString(windowEnd)));
-        headers.add(header(WATERMARK, Long.toString(watermark)));
-        headers.add(header(DeadLetters.SOURCE_TOPIC, record.topic()));
-        headers.add(header(DeadLetters.SOURCE_PARTITION, Integer.toString(record.partition())));
-        headers.add(header(DeadLetters.SOURCE_OFFSET, Long.toString(record.offset())));
-        headers.add(header(DeadLetters.SOURCE_TIMESTAMP, Long.toString(record.timestamp())));
-        sink.send(new ProducerRecord<>(topic, null, record.timestamp(), record.key(), record.value(), headers));
-    }
-
-    private static Header header(String key, String value) {
-        return new RecordHeader(key, value.getBytes(StandardCharsets.UTF_8));
+        sink.send(DeadLetters.copyWithSource(record, topic, limits, "late-records", "dead.letter.max.message.bytes",
+                DeadLetters.header(OPERATOR, operator),
+                DeadLetters.header(WINDOW_START, Long.toString(windowStart)),
+                DeadLetters.header(WINDOW_END, Long.toString(windowEnd)),
+                DeadLetters.header(WATERMARK, Long.toString(watermark))));
     }
 }

@@ -20,7 +20,9 @@ import java.util.PriorityQueue;
  *   <li>A one-shot timer fires once, in time order among the timers of its clock.</li>
  *   <li>Under exactly-once, what fired since the last commit is part of the open transaction: if
  *       it aborts, the timers that fired are armed again and event-time schedules go back to
- *       where they were, so the replay fires them again and their outputs are not lost.</li>
+ *       where they were, so the replay fires them again and their outputs are not lost; timers
+ *       and schedules registered since the last commit are disarmed, since the replay registers
+ *       them again (those registered in {@code init} stay).</li>
  * </ul>
  *
  * <p>Timers live in memory: a restarted task starts without them. A processor that needs a
@@ -69,6 +71,11 @@ final class Punctuations {
     private final PriorityQueue<OneShot> eventTimers = new PriorityQueue<>((a, b) -> Long.compare(a.next, b.next));
     /** One-shot timers fired since the last commit: armed again if the transaction aborts. */
     private final List<OneShot> firedSinceCommit = new ArrayList<>();
+    /**
+     * Timers and schedules registered since the last commit (by processing the records a replay
+     * processes again): disarmed if the transaction aborts, or the replay would arm them twice.
+     */
+    private final List<Entry> armedSinceCommit = new ArrayList<>();
     private final java.util.function.LongSupplier wallClock;
     private final java.util.function.LongSupplier watermark;
 
@@ -87,12 +94,14 @@ final class Punctuations {
                 : nextMultiple(watermark.getAsLong(), ms);
         Periodic p = new Periodic(type, punctuator, first, ms);
         periodic.add(p);
+        armedSinceCommit.add(p);
         return p;
     }
 
     Cancellable at(long time, PunctuationType type, Punctuator punctuator) {
         OneShot t = new OneShot(type, punctuator, time);
         (type == PunctuationType.WALL_CLOCK ? wallTimers : eventTimers).add(t);
+        armedSinceCommit.add(t);
         return t;
     }
 
@@ -119,6 +128,13 @@ final class Punctuations {
         if (periodic.isEmpty()) {
             return fired;
         }
+        boolean due = false;
+        for (Periodic p : periodic) {
+            due |= p.type == type && !p.cancelled && now >= p.next;
+        }
+        if (!due) {
+            return fired; // the common case on every record: no allocation
+        }
         periodic.removeIf(p -> p.cancelled);
         for (Periodic p : List.copyOf(periodic)) {
             if (p.type != type || p.cancelled || now < p.next) {
@@ -138,8 +154,13 @@ final class Punctuations {
         return fired;
     }
 
+    /**
+     * The transaction committed (or the task's processors were just initialized: what they
+     * registered in {@code init} stays, whatever happens to the first transaction).
+     */
     void committed() {
         firedSinceCommit.clear();
+        armedSinceCommit.clear();
         for (Periodic p : periodic) {
             p.committedNext = p.next;
         }
@@ -150,6 +171,10 @@ final class Punctuations {
             (t.type == PunctuationType.WALL_CLOCK ? wallTimers : eventTimers).add(t);
         }
         firedSinceCommit.clear();
+        for (Entry e : armedSinceCommit) {
+            e.cancel(); // removed lazily: periodic ones by the next firing, timers when they come due
+        }
+        armedSinceCommit.clear();
         for (Periodic p : periodic) {
             if (p.type == PunctuationType.EVENT_TIME) {
                 p.next = p.committedNext;

@@ -73,6 +73,7 @@ final class Task implements CommitUnit {
         for (Node n : nodes) {
             n.init();
         }
+        context.punctuations().committed(); // what init registered survives an abort: init runs once
         timeNodes = nodes.stream().filter(Node::observesEventTime).toArray(Node[]::new);
     }
 

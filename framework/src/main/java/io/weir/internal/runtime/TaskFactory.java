@@ -84,11 +84,7 @@ final class TaskFactory {
         if (s.internal()) {
             return Timestamps.recordTime(); // the upstream task already stamped the record
         }
-        return switch (ctx.config().defaultTimestamp()) {
-            case RECORD -> Timestamps.recordTime();
-            case LOG_APPEND -> Timestamps.logAppendTime();
-            case WALL_CLOCK -> Timestamps.wallClock();
-        };
+        return ctx.config().defaultTimestamp().extractor();
     }
 
     @SuppressWarnings("unchecked")

@@ -102,7 +102,8 @@ final class TaskGroup {
                 config.commitRetryTimeout());
         this.collector = new OutputCollector(sink, ctx.limits());
         this.deadLetters = new DeadLetters(config.deadLetterTopic(), sink, ctx.limits());
-        this.lateRecords = new LateRecords(config.lateRecordsToTopic() ? config.lateRecordsTopic() : null, sink);
+        this.lateRecords = new LateRecords(config.lateRecordsToTopic() ? config.lateRecordsTopic() : null, sink,
+                ctx.limits());
         this.taskFactory = new TaskFactory(ctx, consumer, collector, deadLetters, lateRecords, sink,
                 options.storesInMemory());
         metrics.watermarkLag(() -> lowestWatermark, ctx.wallClock());
@@ -206,9 +207,11 @@ final class TaskGroup {
             long lowest = Long.MAX_VALUE;
             for (Task task : tasks.values()) {
                 task.punctuate(now);
-                lowest = Math.min(lowest, task.watermark());
+                if (task.watermark() != Long.MIN_VALUE) { // a task without input yet has no event time to trail
+                    lowest = Math.min(lowest, task.watermark());
+                }
             }
-            lowestWatermark = tasks.isEmpty() ? Long.MIN_VALUE : lowest;
+            lowestWatermark = lowest == Long.MAX_VALUE ? Long.MIN_VALUE : lowest;
         } catch (TaskMigratedException e) {
             abortAll(e.getMessage());
             onMigrated.accept(e);

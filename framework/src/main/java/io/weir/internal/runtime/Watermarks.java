@@ -10,10 +10,13 @@ package io.weir.internal.runtime;
  *
  * <p>Guarantees: the watermark never moves backwards, except to its committed value when the
  * task's uncommitted work is aborted (the replay moves it forward again over the same records).
- * It is committed with the task, in the offset metadata of its input partitions, in the same
- * transaction as the outputs it caused, so a restarted task resumes from exactly the watermark
- * whose consequences (closed windows, fired timers) are committed: nothing fires twice, nothing
- * is skipped.
+ * Under exactly-once it is committed with the task, in the offset metadata of its input
+ * partitions, in the same transaction as the outputs it caused, so a restarted task resumes from
+ * exactly the watermark whose consequences (closed windows, fired timers) are committed: nothing
+ * fires twice, nothing is skipped. Under at-least-once it is committed with the offsets after the
+ * outputs, so a restart may fire again what fired after the last commit (at least once). Under
+ * at-most-once and none the offsets are committed without it (positions after each poll, or
+ * the consumer's auto-commit), so a restarted task starts with no watermark.
  *
  * <p>Owned by the task's thread; not thread-safe.
  */

@@ -57,7 +57,9 @@ public class TypedSessionReader<K, V> extends TypedStoreReader<K, V> implements 
             }
             byte[] v = reader.get(SessionKeys.primaryOf(i));
             if (v == null) {
-                return null; // cannot happen: both entries are written and deleted together
+                // Both are written and deleted together, but a compact,delete changelog may keep an
+                // index record whose primary's segment its time retention deleted; expiry removes it.
+                return null;
             }
             K key = keySerde.deserialize(topic, SessionKeys.indexKey(i));
             return new Entry<>(new Windowed<>(key, SessionKeys.indexStart(i), SessionKeys.indexEnd(i)), value(v));

@@ -65,7 +65,12 @@ public record StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boo
 
     /** The changelog topic's name for an application. */
     public String changelogTopic(String applicationId) {
-        return applicationId + "-" + name + "-changelog";
+        return changelogTopic(applicationId, name);
+    }
+
+    /** The changelog topic of store {@code storeName} of an application. */
+    public static String changelogTopic(String applicationId, String storeName) {
+        return applicationId + "-" + storeName + "-changelog";
     }
 
     /**

@@ -50,8 +50,26 @@ class PunctuationsTest {
         punctuations.at(250, PunctuationType.EVENT_TIME, t -> fired.add("once" + t));
         punctuations.fireEventTime(300);
         punctuations.aborted();
+        punctuations.at(250, PunctuationType.EVENT_TIME, t -> fired.add("once" + t)); // the replay arms it again
         punctuations.fireEventTime(300);
         assertThat(fired).containsExactly("once100", "p100", "once250", "p300", "once250", "p300");
+    }
+
+    @Test
+    void timersArmedInAnAbortedTransactionAreDisarmedSoTheReplayArmsThemOnce() {
+        punctuations.committed();
+        // The aborted transaction's processing armed a timer and a schedule (and one timer fired).
+        punctuations.at(200, PunctuationType.EVENT_TIME, t -> fired.add("aborted-timer"));
+        punctuations.schedule(Duration.ofMillis(100), PunctuationType.EVENT_TIME, t -> fired.add("aborted-schedule"));
+        punctuations.at(50, PunctuationType.EVENT_TIME, t -> fired.add("fired-then-aborted"));
+        punctuations.fireEventTime(60);
+        punctuations.aborted();
+        fired.clear();
+        // The replay processes the same records, which arm the same timers again.
+        punctuations.at(200, PunctuationType.EVENT_TIME, t -> fired.add("timer"));
+        punctuations.at(50, PunctuationType.EVENT_TIME, t -> fired.add("early-timer"));
+        punctuations.fireEventTime(300);
+        assertThat(fired).containsExactly("early-timer", "timer");
     }
 
     @Test

@@ -61,7 +61,7 @@ class TaskTest {
         SourceNode source = new SourceNode(new NodeSpec.Source("src", List.of("a", "b"), null,
                 Serdes.strings(), Serdes.strings(), false, null), times, clock::get);
         TaskContext ctx = new TaskContext(new TaskId(0, 0), "app", clock::get, new Watermarks(outOfOrderness, IDLE_MS),
-                new LateRecords(null, null));
+                new LateRecords(null, null, null));
         ProcessorNode sink = new ProcessorNode("collect", new Collect(), ctx, Map.of());
         source.children = new Node[] {sink};
         Task task = new Task(ctx.id(), ctx, List.of(source, sink), topic -> source, consumer,

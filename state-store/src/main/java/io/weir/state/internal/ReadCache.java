@@ -66,6 +66,9 @@ final class ReadCache {
 
     /** Forgets every key {@code k} with {@code from <= k < toExclusive}; walks the whole cache. */
     void removeRange(byte[] from, byte[] toExclusive) {
+        if (entries.isEmpty()) {
+            return;
+        }
         var it = entries.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<ByteBuffer, byte[]> e = it.next();
