@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.TopicPartition;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -29,7 +31,10 @@ import org.slf4j.LoggerFactory;
  * {@code weir.restore.records} (records restored) and {@code weir.restore.remaining} (offsets
  * left in the restore under way).
  *
- * <p>Owned by one stream thread; its consumer (read_committed, no group) is created on first use.
+ * <p>Owned by one stream thread; its consumers (no group) are created on first use: one
+ * read_committed, which reads the changelogs, and one read_uncommitted, which only looks up their
+ * log ends, so a restore that starts while the previous owner's last transaction has no markers yet
+ * waits for them instead of missing that transaction (see {@link RestoreSession}).
  */
 final class StoreRestorer implements AutoCloseable {
 
@@ -44,6 +49,7 @@ final class StoreRestorer implements AutoCloseable {
     /** Offsets left per partition under restore, summed into {@code remaining}. */
     private final Map<TopicPartition, Long> left = new HashMap<>();
     private KafkaConsumer<byte[], byte[]> consumer;
+    private KafkaConsumer<byte[], byte[]> logEndConsumer;
     private RestoreSession session;
 
     StoreRestorer(ThreadContext ctx, int index, ThreadMetrics metrics) {
@@ -129,6 +135,10 @@ final class StoreRestorer implements AutoCloseable {
             consumer.close(Duration.ofSeconds(5));
             consumer = null;
         }
+        if (logEndConsumer != null) {
+            logEndConsumer.close(Duration.ofSeconds(5));
+            logEndConsumer = null;
+        }
     }
 
     private static String storeName(Task task, TopicPartition changelog) {
@@ -143,10 +153,12 @@ final class StoreRestorer implements AutoCloseable {
     private RestoreSession session() {
         if (session == null) {
             // A store may be ahead of the read_committed end while a dead producer's transaction
-            // holds the end back; that resolves within the transaction timeout, so wait that long
-            // before concluding the changelog was recreated and wiping the store.
+            // holds the end back, and a changelog's last transaction may be committed without its
+            // markers yet; both resolve within the transaction timeout, so wait that long before
+            // concluding the changelog was recreated (and wiping the store) or restoring short of
+            // the log end.
             session = new RestoreSession(consumer(), Duration.ofMillis(100),
-                    ctx.config().transactionTimeout().plusSeconds(5));
+                    ctx.config().transactionTimeout().plusSeconds(5), this::logEnds);
         }
         return session;
     }
@@ -156,6 +168,17 @@ final class StoreRestorer implements AutoCloseable {
             consumer = new KafkaConsumer<>(ctx.clients().restoreConsumer(index));
         }
         return consumer;
+    }
+
+    /** The log ends (high watermarks) of {@code changelogs}, unresolved transactions included. */
+    private Map<TopicPartition, Long> logEnds(Set<TopicPartition> changelogs) {
+        if (logEndConsumer == null) {
+            Map<String, Object> config = ctx.clients().restoreConsumer(index);
+            config.put(ConsumerConfig.CLIENT_ID_CONFIG, config.get(ConsumerConfig.CLIENT_ID_CONFIG) + "-log-end");
+            config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+            logEndConsumer = new KafkaConsumer<>(config);
+        }
+        return logEndConsumer.endOffsets(changelogs);
     }
 
     /** Feeds the meters and logs progress at most every few seconds. */

@@ -3,6 +3,7 @@ package io.weir.state.changelog;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.Consumer;
@@ -34,6 +35,13 @@ import io.weir.state.internal.BytesStore;
  * waits that long for the end to reach the stored offset before concluding the store must be wiped
  * (set it to the producers' {@code transaction.timeout.ms} plus a margin to never wipe in that case).
  *
+ * <p>Given the partitions' log ends (see the four-argument constructor), a restore that starts
+ * while a transaction on the changelog is unresolved (its commit markers not yet written, right
+ * after the previous owner's {@code commitTransaction()}) waits, up to {@code endOffsetGrace}, for
+ * it to be resolved, and so includes a transaction that was just committed (see
+ * {@link RestoreSession}). Without them, the restore ends at the read_committed end seen at the
+ * start, as {@code endOffsets} of the consumer returns it.
+ *
  * <p>Threads: one restore at a time per instance (the consumer is not thread-safe). The call
  * blocks until done; {@code consumer.wakeup()} from another thread ends it with a
  * {@link org.apache.kafka.common.errors.WakeupException}, leaving the store consistent at its last
@@ -45,6 +53,7 @@ public final class ChangelogRestorer {
     private final Consumer<byte[], byte[]> consumer;
     private final Duration pollTimeout;
     private final Duration endOffsetGrace;
+    private final Function<Set<TopicPartition>, Map<TopicPartition, Long>> logEnds;
 
     /** A restorer polling with a 100 ms timeout that wipes at once when the stored offset is past the end. */
     public ChangelogRestorer(Consumer<byte[], byte[]> consumer) {
@@ -58,9 +67,26 @@ public final class ChangelogRestorer {
      *                       before wiping the store
      */
     public ChangelogRestorer(Consumer<byte[], byte[]> consumer, Duration pollTimeout, Duration endOffsetGrace) {
+        this(consumer, pollTimeout, endOffsetGrace, consumer::endOffsets);
+    }
+
+    /**
+     * A restorer that also waits for unresolved transactions on a changelog partition.
+     *
+     * @param consumer       a read_committed consumer, used in assign mode
+     * @param pollTimeout    the timeout of each poll
+     * @param endOffsetGrace how long to wait for the end offset to reach a stored offset beyond it
+     *                       before wiping the store, or to reach the log end before finishing short
+     *                       of it
+     * @param logEnds        the log end of each given partition, as a read_uncommitted consumer's
+     *                       {@code endOffsets} returns it; called on the restoring thread
+     */
+    public ChangelogRestorer(Consumer<byte[], byte[]> consumer, Duration pollTimeout, Duration endOffsetGrace,
+                             Function<Set<TopicPartition>, Map<TopicPartition, Long>> logEnds) {
         this.consumer = consumer;
         this.pollTimeout = pollTimeout;
         this.endOffsetGrace = endOffsetGrace;
+        this.logEnds = logEnds;
     }
 
     /**
@@ -80,7 +106,7 @@ public final class ChangelogRestorer {
                                                 Function<TopicPartition, RestoreListener> listeners) {
         Map<TopicPartition, Long> restored = new HashMap<>();
         stores.keySet().forEach(tp -> restored.put(tp, 0L));
-        try (RestoreSession session = new RestoreSession(consumer, pollTimeout, endOffsetGrace)) {
+        try (RestoreSession session = new RestoreSession(consumer, pollTimeout, endOffsetGrace, logEnds)) {
             session.add(stores, tp -> new RestoreListener() {
                 private final RestoreListener delegate = listeners.apply(tp);
 

@@ -35,6 +35,19 @@ import io.weir.state.internal.WriteBatch;
  * transaction timeout), means the log and the store diverged: the store is wiped and restored from
  * the beginning, with a warning.
  *
+ * <p>The end is the read_committed end (the last stable offset) seen when the store joins, unless
+ * a transaction on the partition is unresolved then: its read_committed end is below its log end
+ * (the high watermark a read_uncommitted reader sees). That happens right after a previous owner's
+ * {@code commitTransaction()}, which returns once the coordinator has decided but before the commit
+ * markers are in the partition; stopping at that end would miss the last committed transaction,
+ * whose input offsets are already committed. So such a partition stays under restore: once caught
+ * up with its end, it looks the read_committed end up again every 200 ms and reads on as it moves,
+ * until it reaches the log end seen when the store joined (then the restore finishes as usual) or
+ * {@code endOffsetGrace} has passed since the store joined (a dead producer's open transaction; the
+ * restore then finishes at the read_committed end, with a warning). A partition without an
+ * unresolved transaction costs one log-end look-up per {@link #add}, nothing more. While it waits,
+ * {@link RestoreListener#onStart} has reported the log end as the end.
+ *
  * <p>Threads: one thread uses a session (the consumer is not thread-safe).
  */
 public final class RestoreSession implements AutoCloseable {
@@ -45,18 +58,26 @@ public final class RestoreSession implements AutoCloseable {
     private final Consumer<byte[], byte[]> consumer;
     private final Duration pollTimeout;
     private final Duration endOffsetGrace;
+    private final Function<Set<TopicPartition>, Map<TopicPartition, Long>> logEnds;
     private final Map<TopicPartition, Progress> active = new HashMap<>();
 
     /**
      * @param consumer       a read_committed consumer, used in assign mode by this session only
      * @param pollTimeout    the timeout of each poll
      * @param endOffsetGrace how long to wait for the end offset to reach a stored offset beyond it
-     *                       before wiping the store
+     *                       before wiping the store, or to reach the log end before finishing short
+     *                       of it; the producers' {@code transaction.timeout.ms} plus a margin
+     * @param logEnds        the log end (high watermark, as a read_uncommitted consumer's
+     *                       {@code endOffsets} returns it) of each given partition; called from this
+     *                       session's thread. {@code consumer::endOffsets} never sees an unresolved
+     *                       transaction, and so restores to the read_committed end without waiting
      */
-    public RestoreSession(Consumer<byte[], byte[]> consumer, Duration pollTimeout, Duration endOffsetGrace) {
+    public RestoreSession(Consumer<byte[], byte[]> consumer, Duration pollTimeout, Duration endOffsetGrace,
+                          Function<Set<TopicPartition>, Map<TopicPartition, Long>> logEnds) {
         this.consumer = consumer;
         this.pollTimeout = pollTimeout;
         this.endOffsetGrace = endOffsetGrace;
+        this.logEnds = logEnds;
     }
 
     /** True when no store is under restore. */
@@ -82,6 +103,9 @@ public final class RestoreSession implements AutoCloseable {
         all.addAll(stores.keySet());
         consumer.assign(all);
         Map<TopicPartition, Long> begins = consumer.beginningOffsets(stores.keySet());
+        // The log end first: a read_committed end below it means a transaction that began before
+        // was unresolved when the end was read.
+        Map<TopicPartition, Long> targets = logEnds.apply(stores.keySet());
         Map<TopicPartition, Long> ends = consumer.endOffsets(stores.keySet());
         // Valid positions and nothing fetched for the new partitions until their start is known.
         begins.forEach(consumer::seek);
@@ -102,11 +126,12 @@ public final class RestoreSession implements AutoCloseable {
                     start = begin;
                 }
             }
+            long target = Math.max(end, targets.getOrDefault(tp, end));
             RestoreListener listener = listeners.apply(tp);
-            listener.onStart(start, end);
-            if (start < end) {
+            listener.onStart(start, target);
+            if (start < target) {
                 consumer.seek(tp, start);
-                active.put(tp, new Progress(tp, store, listener, start, end, started));
+                active.put(tp, new Progress(tp, store, listener, start, end, target, started));
                 ready.add(tp);
             } else {
                 listener.onDone(0, (System.nanoTime() - started) / 1_000_000);
@@ -128,9 +153,15 @@ public final class RestoreSession implements AutoCloseable {
                 break;
             }
             ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout);
-            List<TopicPartition> done = new ArrayList<>();
+            List<Progress> caughtUp = new ArrayList<>();
             for (Progress p : active.values()) {
                 copy(p, records.records(p.tp));
+                if (consumer.position(p.tp) >= p.end) {
+                    caughtUp.add(p);
+                }
+            }
+            List<TopicPartition> done = new ArrayList<>();
+            for (Progress p : awaitingResolution(caughtUp)) {
                 if (consumer.position(p.tp) >= p.end) {
                     done.add(p.tp);
                 }
@@ -176,6 +207,41 @@ public final class RestoreSession implements AutoCloseable {
         remove(new ArrayList<>(active.keySet()));
     }
 
+    /**
+     * The partitions of {@code caughtUp} that may finish: those at their log end, and those whose
+     * grace is over (with a warning). The others, caught up with a read_committed end held back by
+     * an unresolved transaction, look it up again (at most every 200 ms) and read on if it moved.
+     */
+    private List<Progress> awaitingResolution(List<Progress> caughtUp) {
+        long now = System.nanoTime();
+        Set<TopicPartition> recheck = new HashSet<>();
+        for (Progress p : caughtUp) {
+            if (p.end < p.target && now - p.lastCheck >= END_OFFSET_RECHECK.toNanos()) {
+                recheck.add(p.tp);
+            }
+        }
+        if (!recheck.isEmpty()) {
+            consumer.endOffsets(recheck).forEach((tp, end) -> {
+                Progress p = active.get(tp);
+                p.end = Math.max(p.end, end);
+                p.lastCheck = now;
+            });
+        }
+        List<Progress> finishing = new ArrayList<>();
+        for (Progress p : caughtUp) {
+            if (p.end >= p.target) {
+                finishing.add(p);
+            } else if (now - (p.started + endOffsetGrace.toNanos()) >= 0) {
+                log.warn("Store '{}': a transaction on {} was not resolved within {} (a dead producer's?); "
+                        + "finishing the restore at the read_committed end {}, short of the log end {}",
+                        p.store.name(), p.tp, endOffsetGrace, p.end, p.target);
+                p.target = p.end;
+                finishing.add(p);
+            }
+        }
+        return finishing;
+    }
+
     /** Adds one poll's records of a partition to its store's batch and hands the batch over. */
     private void copy(Progress p, List<ConsumerRecord<byte[], byte[]>> records) {
         for (int i = 0, n = records.size(); i < n; i++) {
@@ -193,7 +259,7 @@ public final class RestoreSession implements AutoCloseable {
         if (!p.batch.isEmpty() || position > p.appliedOffset) {
             p.queued += p.batch.size();
             long soFar = p.queued;
-            long remaining = Math.max(0, p.end - position);
+            long remaining = Math.max(0, p.target - position);
             p.batch = p.applier.submit(p.batch, position, () -> {
                 p.applied[0] = soFar;
                 p.listener.onBatch(soFar, remaining);
@@ -202,27 +268,36 @@ public final class RestoreSession implements AutoCloseable {
         }
     }
 
-    /** One partition under restore: its store, its end, and the batches on their way to the store. */
+    /**
+     * One partition under restore: its store, its end, and the batches on their way to the store.
+     * {@code end} is the read_committed end, {@code target} the log end it must reach (higher while
+     * a transaction is unresolved), {@code lastCheck} when {@code end} was last looked up.
+     */
     private static final class Progress {
         final TopicPartition tp;
         final BytesStore store;
         final RestoreListener listener;
         final long start;
-        final long end;
+        long end;
+        long target;
         final long started;
+        long lastCheck;
         final BatchApplier applier;
         final long[] applied = {0};
         WriteBatch batch = new WriteBatch(1024);
         long queued;
         long appliedOffset;
 
-        Progress(TopicPartition tp, BytesStore store, RestoreListener listener, long start, long end, long started) {
+        Progress(TopicPartition tp, BytesStore store, RestoreListener listener, long start, long end, long target,
+                 long started) {
             this.tp = tp;
             this.store = store;
             this.listener = listener;
             this.start = start;
             this.end = end;
+            this.target = target;
             this.started = started;
+            this.lastCheck = started;
             this.applier = new BatchApplier(store);
             this.appliedOffset = start;
         }

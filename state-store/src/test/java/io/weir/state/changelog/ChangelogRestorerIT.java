@@ -30,6 +30,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 
 import io.weir.state.internal.BytesStore;
 import io.weir.state.rocksdb.RocksDbResources;
@@ -183,6 +189,82 @@ class ChangelogRestorerIT {
     }
 
     @Test
+    void aTransactionCommittedButNotYetResolvedIsWaitedForAndRestored() throws Exception {
+        TopicPartition changelog = new TopicPartition(KAFKA.uniqueTopic("pending-changelog", 1), 0);
+        ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
+        try (KafkaProducer<byte[], byte[]> before = transactionalProducer();
+                KafkaProducer<byte[], byte[]> previousOwner = transactionalProducer();
+                RocksDbStore store = RocksDbStore.open(dir.resolve("pending"), "pending", resources);
+                KafkaConsumer<byte[], byte[]> consumer = restoreConsumer();
+                KafkaConsumer<byte[], byte[]> logEnds = logEndConsumer()) {
+            before.initTransactions();
+            writeTransaction(before, changelog, true, "a=1", "b=2"); // offsets 0, 1 and the marker 2
+            awaitTransactionsResolved(changelog);
+            previousOwner.initTransactions();
+            previousOwner.beginTransaction();
+            previousOwner.send(record(changelog, "c", "3"));
+            previousOwner.send(record(changelog, "a", "11"));
+            previousOwner.flush(); // offsets 3 and 4 in the log, not yet committed: the end stays at 3
+            // Its markers are written a while after the restore has read the end (as when the
+            // previous owner's commitTransaction() returned just before the restore started).
+            ScheduledFuture<?> commit = later.schedule(() -> {
+                previousOwner.commitTransaction();
+                return null;
+            }, 1, TimeUnit.SECONDS);
+
+            ChangelogRestorer restorer = new ChangelogRestorer(consumer, Duration.ofMillis(100),
+                    Duration.ofSeconds(30), logEnds::endOffsets);
+            long restored = restorer.restore(changelog, store, RestoreListener.NONE);
+
+            commit.get();
+            assertThat(restored).isEqualTo(4);
+            assertThat(entries(store.all(false))).containsExactly("a=11", "b=2", "c=3");
+            assertThat(store.changelogOffset()).hasValue(6); // past the commit marker at 5
+        } finally {
+            later.shutdownNow();
+        }
+    }
+
+    @Test
+    void aTransactionNeverResolvedEndsTheRestoreAfterTheGraceWithAWarning() {
+        TopicPartition changelog = new TopicPartition(KAFKA.uniqueTopic("open-changelog", 1), 0);
+        Logger sessionLog = (Logger) LoggerFactory.getLogger(RestoreSession.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        sessionLog.addAppender(logged);
+        try (KafkaProducer<byte[], byte[]> before = transactionalProducer();
+                KafkaProducer<byte[], byte[]> zombie = transactionalProducer();
+                RocksDbStore store = RocksDbStore.open(dir.resolve("open"), "open", resources);
+                KafkaConsumer<byte[], byte[]> consumer = restoreConsumer();
+                KafkaConsumer<byte[], byte[]> logEnds = logEndConsumer()) {
+            before.initTransactions();
+            writeTransaction(before, changelog, true, "a=1", "b=2"); // offsets 0, 1 and the marker 2
+            awaitTransactionsResolved(changelog);
+            zombie.initTransactions();
+            zombie.beginTransaction();
+            zombie.send(record(changelog, "z", "zombie"));
+            zombie.flush(); // offset 3, left open for the rest of the test
+
+            Duration grace = Duration.ofSeconds(1);
+            long started = System.nanoTime();
+            long restored = new ChangelogRestorer(consumer, Duration.ofMillis(100), grace, logEnds::endOffsets)
+                    .restore(changelog, store, RestoreListener.NONE);
+
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(grace);
+            assertThat(restored).isEqualTo(2);
+            assertThat(entries(store.all(false))).containsExactly("a=1", "b=2");
+            assertThat(store.changelogOffset()).hasValue(3);
+            assertThat(logged.list).anySatisfy(event -> {
+                assertThat(event.getLevel()).isEqualTo(Level.WARN);
+                assertThat(event.getFormattedMessage()).contains(changelog.toString(), "not resolved");
+            });
+            zombie.abortTransaction();
+        } finally {
+            sessionLog.detachAppender(logged);
+        }
+    }
+
+    @Test
     void emptyChangelogRestoresNothing() {
         TopicPartition changelog = new TopicPartition(KAFKA.uniqueTopic("empty-changelog", 1), 0);
         try (BytesStore store = RocksDbStore.open(dir.resolve("empty"), "empty", resources);
@@ -236,6 +318,11 @@ class ChangelogRestorerIT {
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(),
                 ProducerConfig.TRANSACTIONAL_ID_CONFIG, "restorer-it-" + UUID.randomUUID()),
                 new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** A consumer that sees the log end (high watermark) of a partition, unresolved transactions included. */
+    private static KafkaConsumer<byte[], byte[]> logEndConsumer() {
+        return restoreConsumer(Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted"));
     }
 
     private static KafkaConsumer<byte[], byte[]> restoreConsumer() {

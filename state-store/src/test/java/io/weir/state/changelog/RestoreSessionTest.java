@@ -2,9 +2,11 @@ package io.weir.state.changelog;
 
 import static io.weir.state.internal.Bytes.b;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.weir.state.memory.MemoryStore;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -36,7 +38,8 @@ class RestoreSessionTest {
         consumer.updateEndOffsets(Map.of(A, 4L, B, 2L));
         MemoryStore a = MemoryStore.create("a");
         MemoryStore b = MemoryStore.create("b");
-        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO);
+        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO,
+                consumer::endOffsets);
         session.add(Map.of(A, a), tp -> RestoreListener.NONE);
         onNextPoll(A, 2);
 
@@ -66,7 +69,8 @@ class RestoreSessionTest {
         consumer.updateBeginningOffsets(Map.of(A, 0L));
         consumer.updateEndOffsets(Map.of(A, 10L));
         MemoryStore a = MemoryStore.create("a");
-        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO);
+        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO,
+                consumer::endOffsets);
         session.add(Map.of(A, a), tp -> RestoreListener.NONE);
         onNextPoll(A, 3);
         session.step(Duration.ZERO);
@@ -78,7 +82,7 @@ class RestoreSessionTest {
         assertThat(a.changelogOffset()).hasValue(3);
         assertThat(consumer.assignment()).isEmpty();
         // A later restore of the same store resumes from its stored offset.
-        RestoreSession again = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO);
+        RestoreSession again = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO, consumer::endOffsets);
         again.add(Map.of(A, a), tp -> RestoreListener.NONE);
         assertThat(consumer.position(A)).isEqualTo(3);
     }
@@ -87,7 +91,8 @@ class RestoreSessionTest {
     void aStoreAlreadyUpToDateIsDoneWithoutPolling() {
         consumer.updateBeginningOffsets(Map.of(A, 0L));
         consumer.updateEndOffsets(Map.of(A, 0L));
-        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO);
+        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO,
+                consumer::endOffsets);
         long[] done = {-1};
         session.add(Map.of(A, MemoryStore.create("a")), tp -> new RestoreListener() {
             @Override
@@ -97,5 +102,48 @@ class RestoreSessionTest {
         });
         assertThat(done[0]).isZero();
         assertThat(session.isEmpty()).isTrue();
+    }
+
+    @Test
+    void anUnresolvedTransactionKeepsTheStoreRestoringUntilTheEndReachesTheLogEnd() {
+        consumer.updateBeginningOffsets(Map.of(A, 0L));
+        consumer.updateEndOffsets(Map.of(A, 2L)); // the read_committed end, held back by a transaction
+        MemoryStore a = MemoryStore.create("a");
+        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ofSeconds(30),
+                tps -> Map.of(A, 4L));
+        session.add(Map.of(A, a), tp -> RestoreListener.NONE);
+        onNextPoll(A, 2);
+
+        assertThat(session.step(Duration.ZERO)).isEmpty();     // caught up with 2, but the log ends at 4
+        assertThat(session.step(Duration.ofMillis(300))).isEmpty();
+        assertThat(session.isRestoring(A)).isTrue();
+        assertThat(a.changelogOffset()).hasValue(2);
+
+        consumer.updateEndOffsets(Map.of(A, 4L));               // its markers are written
+        onNextPoll(A, 2);
+        List<TopicPartition> finished = new ArrayList<>();
+        await().pollInSameThread().atMost(Duration.ofSeconds(10))
+                .until(() -> finished.addAll(session.step(Duration.ofMillis(50))));
+        assertThat(finished).containsExactly(A);
+        assertThat(a.changelogOffset()).hasValue(4);
+        assertThat(a.get(b("k3"))).isEqualTo(b("v3"));
+    }
+
+    @Test
+    void aTransactionUnresolvedPastTheGraceEndsTheRestoreAtTheCommittedEnd() {
+        consumer.updateBeginningOffsets(Map.of(A, 0L));
+        consumer.updateEndOffsets(Map.of(A, 2L));
+        MemoryStore a = MemoryStore.create("a");
+        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ofMillis(500),
+                tps -> Map.of(A, 4L));
+        session.add(Map.of(A, a), tp -> RestoreListener.NONE);
+        onNextPoll(A, 2);
+
+        List<TopicPartition> finished = new ArrayList<>();
+        await().pollInSameThread().atMost(Duration.ofSeconds(10))
+                .until(() -> finished.addAll(session.step(Duration.ofMillis(50))));
+        assertThat(finished).containsExactly(A);
+        assertThat(session.isEmpty()).isTrue();
+        assertThat(a.changelogOffset()).hasValue(2);
     }
 }
