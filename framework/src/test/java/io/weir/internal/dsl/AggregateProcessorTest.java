@@ -2,16 +2,11 @@ package io.weir.internal.dsl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.processor.Cancellable;
 import io.weir.processor.Processor;
-import io.weir.processor.ProcessorContext;
-import io.weir.processor.Punctuator;
 import io.weir.processor.Record;
-import io.weir.processor.TaskId;
 import io.weir.state.Entry;
 import io.weir.state.KeyValueIterator;
 import io.weir.state.KeyValueStore;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class AggregateProcessorTest {
 
     /** A store keyed by content for byte[] keys, and a context that collects forwarded records. */
-    private static final class Harness<K, VA> implements ProcessorContext<K, VA> {
+    private static final class Harness<K, VA> extends FakeContext<K, VA> {
         final List<Record<K, VA>> forwarded = new ArrayList<>();
         final Map<String, VA> data = new HashMap<>();
 
@@ -30,26 +25,6 @@ class AggregateProcessorTest {
             @SuppressWarnings("unchecked")
             Record<K, VA> r = (Record<K, VA>) record;
             forwarded.add(r);
-        }
-
-        @Override
-        public void forward(Record<? extends K, ? extends VA> record, String childName) {
-            forward(record);
-        }
-
-        @Override
-        public Cancellable schedule(Duration interval, io.weir.processor.PunctuationType type, Punctuator punctuator) {
-            return () -> { };
-        }
-
-        @Override
-        public Cancellable scheduleAt(long time, io.weir.processor.PunctuationType type, Punctuator punctuator) {
-            return () -> { };
-        }
-
-        @Override
-        public long currentWatermark() {
-            return Long.MIN_VALUE;
         }
 
         @Override
@@ -122,20 +97,6 @@ class AggregateProcessorTest {
             };
         }
 
-        @Override
-        public TaskId taskId() {
-            return new TaskId(0, 0);
-        }
-
-        @Override
-        public String applicationId() {
-            return "app";
-        }
-
-        @Override
-        public long currentWallClockTime() {
-            return 0;
-        }
     }
 
     @Test

@@ -6,12 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.weir.dsl.CountWindows;
 import io.weir.internal.state.TaskStores;
 import io.weir.internal.topology.StoreSpec;
-import io.weir.processor.Cancellable;
 import io.weir.processor.Headers;
 import io.weir.processor.Processor;
-import io.weir.processor.ProcessorContext;
-import io.weir.processor.PunctuationType;
-import io.weir.processor.Punctuator;
 import io.weir.processor.Record;
 import io.weir.processor.TaskId;
 import io.weir.serde.Serde;
@@ -44,7 +40,7 @@ class CountWindowProcessorTest {
      * A task in miniature: real stores (in memory, with pending writes, commit and abort), a
      * watermark the test moves, and the emitted records split into committed and uncommitted.
      */
-    private static final class Harness<VA> implements ProcessorContext<Windowed<String>, VA>, AutoCloseable {
+    private static final class Harness<VA> extends FakeContext<Windowed<String>, VA> implements AutoCloseable {
         final TaskStores stores = TaskStores.open(
                 List.of(new StoreSpec(STORE, Serdes.bytes(), Serdes.bytes(), false, true, null)),
                 new TaskId(0, 0), Path.of("unused"),
@@ -120,21 +116,6 @@ class CountWindowProcessorTest {
         }
 
         @Override
-        public void forward(Record<? extends Windowed<String>, ? extends VA> record, String childName) {
-            forward(record);
-        }
-
-        @Override
-        public Cancellable schedule(Duration interval, PunctuationType type, Punctuator punctuator) {
-            throw new AssertionError("count windows schedule nothing");
-        }
-
-        @Override
-        public Cancellable scheduleAt(long time, PunctuationType type, Punctuator punctuator) {
-            throw new AssertionError("count windows schedule nothing");
-        }
-
-        @Override
         public long currentWatermark() {
             return watermark;
         }
@@ -143,21 +124,6 @@ class CountWindowProcessorTest {
         @SuppressWarnings("unchecked")
         public <S> S getStateStore(String name) {
             return (S) stores.typedByName().get(name);
-        }
-
-        @Override
-        public TaskId taskId() {
-            return new TaskId(0, 0);
-        }
-
-        @Override
-        public String applicationId() {
-            return "app";
-        }
-
-        @Override
-        public long currentWallClockTime() {
-            return 0;
         }
 
         @Override

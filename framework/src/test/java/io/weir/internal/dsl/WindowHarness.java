@@ -6,7 +6,6 @@ import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.Cancellable;
 import io.weir.processor.PunctuationType;
 import io.weir.processor.Punctuator;
-import io.weir.processor.ProcessorContext;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.processor.Record;
 import io.weir.processor.TaskId;
@@ -24,7 +23,7 @@ import java.util.List;
  * back to; emitted and late records split into committed and uncommitted; the wall-clock
  * punctuator, fired on demand.
  */
-final class WindowHarness<VA> implements ProcessorContext<Windowed<String>, VA>, InternalContext, AutoCloseable {
+final class WindowHarness<VA> extends FakeContext<Windowed<String>, VA> implements InternalContext, AutoCloseable {
 
     /** One emitted record. */
     record Out(String key, long start, long end, Object value, long timestamp, String pane) {
@@ -167,22 +166,12 @@ final class WindowHarness<VA> implements ProcessorContext<Windowed<String>, VA>,
     }
 
     @Override
-    public void forward(Record<? extends Windowed<String>, ? extends VA> record, String childName) {
-        forward(record);
-    }
-
-    @Override
     public Cancellable schedule(Duration interval, PunctuationType type, Punctuator punctuator) {
         if (type != PunctuationType.WALL_CLOCK) {
             throw new AssertionError("the window processors schedule on the wall clock only");
         }
         wallClock.add(punctuator);
         return () -> wallClock.remove(punctuator);
-    }
-
-    @Override
-    public Cancellable scheduleAt(long time, PunctuationType type, Punctuator punctuator) {
-        throw new AssertionError("the window processors set no timers");
     }
 
     @Override
@@ -194,21 +183,6 @@ final class WindowHarness<VA> implements ProcessorContext<Windowed<String>, VA>,
     @SuppressWarnings("unchecked")
     public <S> S getStateStore(String name) {
         return (S) (storeOverride != null ? storeOverride : stores.typedByName().get(name));
-    }
-
-    @Override
-    public TaskId taskId() {
-        return new TaskId(0, 0);
-    }
-
-    @Override
-    public String applicationId() {
-        return "app";
-    }
-
-    @Override
-    public long currentWallClockTime() {
-        return 0;
     }
 
     @Override
