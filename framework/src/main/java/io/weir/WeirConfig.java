@@ -77,6 +77,7 @@ public final class WeirConfig {
     private final Duration idleTimeout;
     private final Settings.LateRecordsMode lateRecordsMode;
     private final String lateRecordsTopic;
+    private final Duration windowChangelogAdditionalRetention;
     private final Map<String, Object> consumerOverrides;
     private final Map<String, Object> producerOverrides;
     private final Map<String, Object> adminOverrides;
@@ -112,6 +113,8 @@ public final class WeirConfig {
         this.lateRecordsMode = parseOrDefault(Settings.LATE_RECORDS_MODE);
         String late = values.get(Settings.LATE_RECORDS_TOPIC.name());
         this.lateRecordsTopic = late != null ? Settings.LATE_RECORDS_TOPIC.parse(late) : applicationId + "-late";
+        this.windowChangelogAdditionalRetention = Duration.ofMillis(
+                parseOrDefault(Settings.WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS));
         this.consumerOverrides = clientOverrides("consumer.", ConsumerConfig.configNames());
         this.producerOverrides = clientOverrides("producer.", ProducerConfig.configNames());
         this.adminOverrides = clientOverrides("admin.", AdminClientConfig.configNames());
@@ -230,6 +233,11 @@ public final class WeirConfig {
 
     public String lateRecordsTopic() {
         return lateRecordsTopic;
+    }
+
+    /** How much longer than its store a window or session changelog keeps records. */
+    public Duration windowChangelogAdditionalRetention() {
+        return windowChangelogAdditionalRetention;
     }
 
     /** Kafka settings for the consumers, as given (Weir adds its own on top). */

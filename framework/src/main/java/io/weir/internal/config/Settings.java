@@ -111,6 +111,11 @@ public final class Settings {
     public static final Setting<String> LATE_RECORDS_TOPIC = new Setting<>("late.records.topic", null,
             Setting.nonEmpty(), "topic for records too late for their window; <application.id>-late when unset");
 
+    public static final Setting<Long> WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS = new Setting<>(
+            "window.changelog.additional.retention.ms", "86400000", Setting.longAtLeast(0),
+            "how much longer than its store a window or session changelog keeps records (its retention.ms"
+            + " runs on wall-clock time, the store's on event time)");
+
     /** All settings by name, in documentation order. */
     public static final Map<String, Setting<?>> ALL = index(APPLICATION_ID, BOOTSTRAP_SERVERS,
             PROCESSING_GUARANTEE, NUM_STREAM_THREADS, COMMIT_INTERVAL_MS, STATE_DIR, INSTANCE_ID,
@@ -118,7 +123,7 @@ public final class Settings {
             BUFFERED_RECORDS_PER_PARTITION, POLL_MS, TRANSACTION_TIMEOUT_MS, COMMIT_RETRY_TIMEOUT_MS,
             INTERNAL_TOPIC_REPLICATION_FACTOR, STATE_CACHE_MAX_BYTES, ROCKSDB_MEMORY_BYTES, STATE_FLUSH_INTERVAL_MS,
             STORE_READ_CACHE_BYTES, DEFAULT_TIMESTAMP, MAX_OUT_OF_ORDERNESS_MS, IDLE_TIMEOUT_MS, LATE_RECORDS_MODE,
-            LATE_RECORDS_TOPIC);
+            LATE_RECORDS_TOPIC, WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS);
 
     private static Map<String, Setting<?>> index(Setting<?>... settings) {
         Map<String, Setting<?>> m = new LinkedHashMap<>();

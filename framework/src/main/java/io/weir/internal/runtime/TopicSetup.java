@@ -137,7 +137,8 @@ public final class TopicSetup {
                     toCheck.put(topic, count);
                 } else {
                     toCreate.add(new NewTopic(topic, Optional.of(count), replicationFactor())
-                            .configs(changelogConfigs(store)));
+                            .configs(changelogConfigs(store,
+                                    config.windowChangelogAdditionalRetention().toMillis())));
                 }
             }
         }
@@ -149,16 +150,16 @@ public final class TopicSetup {
     /**
      * A key-value changelog is compacted: it keeps the latest value of every key for ever. A window
      * or session changelog is compacted and deleted by time ({@code compact,delete}), with a
-     * retention of the store's retention plus window size plus one day (as Kafka Streams'
-     * {@code windowstore.changelog.additional.retention.ms}), so it keeps what the store keeps and
+     * retention of the store's retention plus window size plus {@code additionalMs}
+     * ({@code window.changelog.additional.retention.ms}), so it keeps what the store keeps and
      * drops expired windows as the store does.
      */
-    static Map<String, String> changelogConfigs(StoreSpec store) {
+    static Map<String, String> changelogConfigs(StoreSpec store, long additionalMs) {
         if (store.kind() == StoreSpec.Kind.KEY_VALUE) {
             return Map.of("cleanup.policy", "compact");
         }
         return Map.of("cleanup.policy", "compact,delete",
-                "retention.ms", Long.toString(store.changelogRetentionMs()));
+                "retention.ms", Long.toString(store.changelogRetentionMs(additionalMs)));
     }
 
     private void checkPartitions(Map<String, Integer> expected, String kind) {

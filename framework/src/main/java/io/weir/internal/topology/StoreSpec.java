@@ -18,8 +18,6 @@ import java.util.Objects;
 public record StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boolean persistent, boolean logged,
                         Duration ttl, Kind kind, long windowSizeMs, Duration retention) {
 
-    /** Kafka Streams' {@code windowstore.changelog.additional.retention.ms} default: clock drift allowance. */
-    static final long CHANGELOG_EXTRA_RETENTION_MS = Duration.ofDays(1).toMillis();
 
     /** What a store holds. */
     public enum Kind {
@@ -75,18 +73,20 @@ public record StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boo
 
     /**
      * The {@code retention.ms} of the changelog topic of a window or session store (which is
-     * {@code compact,delete}): retention plus window size plus one day, as Kafka Streams does, so
-     * the topic keeps at least what the store keeps. Saturates at {@link Long#MAX_VALUE}.
+     * {@code compact,delete}): retention plus window size plus {@code additionalMs}
+     * ({@code window.changelog.additional.retention.ms}, a day by default, as Kafka Streams'
+     * {@code windowstore.changelog.additional.retention.ms}). The topic's retention runs on record
+     * (wall-clock) time while the store's runs on event time: the addition covers the watermark
+     * trailing the clock. Saturates at {@link Long#MAX_VALUE}.
      *
      * @throws IllegalStateException for a key-value store, whose changelog is compacted only
      */
-    public long changelogRetentionMs() {
+    public long changelogRetentionMs(long additionalMs) {
         if (kind == Kind.KEY_VALUE) {
             throw new IllegalStateException("the changelog of key-value store '" + name + "' has no time retention");
         }
         long ms = retentionMs() + windowSizeMs;
-        return ms < 0 || ms > Long.MAX_VALUE - CHANGELOG_EXTRA_RETENTION_MS ? Long.MAX_VALUE
-                : ms + CHANGELOG_EXTRA_RETENTION_MS;
+        return ms < 0 || ms > Long.MAX_VALUE - additionalMs ? Long.MAX_VALUE : ms + additionalMs;
     }
 
     /** The retention in milliseconds, saturated at {@link Long#MAX_VALUE}; 0 for a key-value store. */

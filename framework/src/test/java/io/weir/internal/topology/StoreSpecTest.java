@@ -15,20 +15,20 @@ class StoreSpecTest {
         assertThat(spec.kind()).isEqualTo(StoreSpec.Kind.KEY_VALUE);
         assertThat(spec.windowSizeMs()).isZero();
         assertThat(spec.retention()).isNull();
-        assertThatThrownBy(spec::changelogRetentionMs).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> spec.changelogRetentionMs(0)).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
     void aWindowedChangelogKeepsRetentionPlusWindowSizePlusOneDay() {
         StoreSpec window = new StoreSpec("w", Serdes.strings(), Serdes.longs(), true, true, null, StoreSpec.Kind.WINDOW,
                 60_000, Duration.ofHours(1));
-        assertThat(window.changelogRetentionMs()).isEqualTo(3_600_000L + 60_000L + 86_400_000L);
+        assertThat(window.changelogRetentionMs(86_400_000L)).isEqualTo(3_600_000L + 60_000L + 86_400_000L);
         StoreSpec session = new StoreSpec("s", Serdes.strings(), Serdes.longs(), true, true, null,
                 StoreSpec.Kind.SESSION, 0, Duration.ZERO);
-        assertThat(session.changelogRetentionMs()).isEqualTo(86_400_000L);
+        assertThat(session.changelogRetentionMs(86_400_000L)).isEqualTo(86_400_000L);
         StoreSpec forever = new StoreSpec("f", Serdes.strings(), Serdes.longs(), true, true, null,
                 StoreSpec.Kind.SESSION, 0, Duration.ofSeconds(Long.MAX_VALUE));
-        assertThat(forever.changelogRetentionMs()).isEqualTo(Long.MAX_VALUE);
+        assertThat(forever.changelogRetentionMs(86_400_000L)).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
