@@ -65,10 +65,10 @@ final class Task implements CommitUnit {
      * times resumed, so processors start from the restored state and the resumed watermark.
      */
     private void ensureInitialized() {
+        resumeTimes(); // a no-op unless a partition is new: then before any of its records
         if (initialized) {
             return;
         }
-        resumeTimes();
         initialized = true;
         for (Node n : nodes) {
             n.init();
@@ -294,7 +294,6 @@ final class Task implements CommitUnit {
 
     @Override
     public Map<TopicPartition, OffsetAndMetadata> committableOffsets() {
-        resumeTimes();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         // The watermark goes into the metadata of every partition the commit covers; when it moved
         // without input (idleness), the partitions are committed again at their offsets to carry it.

@@ -42,10 +42,6 @@ final class TaskContext {
         return wallClock.getAsLong();
     }
 
-    LongSupplier wallClock() {
-        return wallClock;
-    }
-
     Watermarks watermarks() {
         return watermarks;
     }
