@@ -1,0 +1,22 @@
+package io.weir.internal.ops;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code /info} shows.
+ *
+ * @param version       Weir's version
+ * @param applicationId {@code application.id}
+ * @param instanceId    the stable instance id
+ * @param guarantee     {@code processing.guarantee}, as configured ({@code exactly_once}, ...)
+ * @param state         the instance's state ({@code RUNNING}, ...)
+ * @param tasksByThread active task ids ({@code 0_3}) per stream thread name, sorted
+ */
+public record InstanceInfo(String version, String applicationId, String instanceId, String guarantee, String state,
+                           Map<String, List<String>> tasksByThread) {
+
+    public InstanceInfo {
+        tasksByThread = Map.copyOf(tasksByThread);
+    }
+}
