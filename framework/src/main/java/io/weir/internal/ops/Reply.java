@@ -1,6 +1,7 @@
 package io.weir.internal.ops;
 
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -28,7 +29,7 @@ record Reply(int status, String contentType, byte[] body, Map<String, String> he
     }
 
     Reply withHeader(String name, String value) {
-        Map<String, String> more = new java.util.LinkedHashMap<>(headers);
+        Map<String, String> more = new LinkedHashMap<>(headers);
         more.put(name, value);
         return new Reply(status, contentType, body, more);
     }

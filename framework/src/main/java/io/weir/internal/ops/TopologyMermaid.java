@@ -7,6 +7,7 @@ import io.weir.internal.topology.TopologyModel;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -55,7 +56,7 @@ public final class TopologyMermaid {
         private final StringBuilder out = new StringBuilder("graph TD\n");
         private final Map<String, String> ids = new HashMap<>();
         private final Set<String> usedIds = new HashSet<>();
-        private final Map<String, String> topics = new java.util.LinkedHashMap<>();   // id -> label
+        private final Map<String, String> topics = new LinkedHashMap<>();   // id -> label
         private final List<String> edges = new ArrayList<>();
 
         Drawing(TopologyModel model) {
