@@ -60,7 +60,7 @@ class WeirConfigTest {
                 .hasMessageContaining("topic, drop");
         assertThatThrownBy(() -> valid().set("default.timestamp", "event").build())
                 .isInstanceOf(ConfigException.class).hasMessageContaining("'default.timestamp'")
-                .hasMessageContaining("record, log-append, wall-clock");
+                .hasMessageContaining("record, log_append, wall_clock");
     }
 
     @Test
