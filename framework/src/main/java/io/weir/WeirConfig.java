@@ -1,55 +1,50 @@
 package io.weir;
 
+import io.weir.internal.config.ClientSettings;
+import io.weir.internal.config.ConfigSources;
 import io.weir.internal.config.Setting;
 import io.weir.internal.config.Settings;
 import io.weir.internal.config.Settings.ErrorMode;
 import io.weir.sink.DeliveryGuarantee;
 import io.weir.time.TimestampSource;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.TreeMap;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * The validated configuration of an application. Built once at start-up; every setting is
  * checked by {@link Builder#build()}, which throws {@link ConfigException} naming the first bad
  * setting, so a misconfigured instance never starts half-way.
  *
- * <p>Sources, from weakest to strongest: a properties file, the values set in code, and
- * environment variables {@code WEIR_<SETTING>} ({@code WEIR_BOOTSTRAP_SERVERS} sets
- * {@code bootstrap.servers}), so a deployment can override what the code ships with.
+ * <p>Sources, from weakest to strongest:
+ * <ol>
+ *   <li>properties files the code names with {@link Builder#propertiesFile} (defaults packaged
+ *       with the application);</li>
+ *   <li>values set in code ({@link Builder#set} and the typed setters);</li>
+ *   <li>the deployment's properties file: {@code --config FILE} or {@code --config=FILE} on the
+ *       command line ({@link Builder#args}), or {@link Builder#configFile}; otherwise the file the
+ *       environment variable {@code WEIR_CONFIG_FILE} names;</li>
+ *   <li>environment variables {@code WEIR_<NAME>}: the setting {@code <name>} in lower case with
+ *       {@code _} as {@code .} ({@code WEIR_BOOTSTRAP_SERVERS} sets {@code bootstrap.servers},
+ *       {@code WEIR_PRODUCER_LINGER_MS} sets {@code producer.linger.ms}). Other {@code WEIR_*}
+ *       variables, such as those a platform injects for its services, are ignored with one
+ *       warning.</li>
+ * </ol>
  *
- * <p>Kafka client settings pass through: an unprefixed Kafka setting goes to every client that
- * knows it; {@code consumer.}, {@code producer.} and {@code admin.} prefixes target one client.
- * Settings Weir itself manages (group id, transactional id, auto commit, isolation level,
- * serializers, assignor) are rejected with the Weir setting to use instead.
+ * <p>Kafka client settings pass through and are validated by {@code build()} as the clients
+ * would: an unprefixed Kafka setting goes to every client that knows it; {@code consumer.},
+ * {@code producer.} and {@code admin.} prefixes target one client and win over the unprefixed
+ * form; {@code restore.consumer.} targets the consumer that restores stores. Settings Weir itself
+ * manages (group id, group protocol, transactional id, auto commit, isolation level, serializers,
+ * assignor) are rejected with the Weir setting to use instead, and under {@code exactly_once} the
+ * producer's {@code acks} and {@code enable.idempotence} may only be {@code all} and {@code true}.
+ * Enum values are spelled in lower case with underscores ({@code exactly_once}, {@code log_append}).
  */
 public final class WeirConfig {
-
-    private static final String ENV_PREFIX = "WEIR_";
-    private static final Map<String, String> MANAGED = Map.of(
-            "group.id", "application.id",
-            "transactional.id", "processing.guarantee and instance.id",
-            "enable.auto.commit", "processing.guarantee",
-            "isolation.level", "processing.guarantee",
-            "group.instance.id", "instance.id",
-            "partition.assignment.strategy", "nothing (Weir assigns whole tasks)",
-            "key.serializer", "serdes in the topology",
-            "value.serializer", "serdes in the topology",
-            "key.deserializer", "serdes in the topology",
-            "value.deserializer", "serdes in the topology");
 
     private final Map<String, String> values;
     private final String applicationId;
@@ -60,6 +55,10 @@ public final class WeirConfig {
     private final Path stateDir;
     private final Optional<String> instanceId;
     private final Duration shutdownTimeout;
+    private final boolean shutdownLeaveGroup;
+    private final Duration stallWarn;
+    private final int httpPort;
+    private final String httpBindAddress;
     private final ErrorMode errorMode;
     private final String deadLetterTopic;
     private final int deadLetterMaxMessageBytes;
@@ -78,9 +77,7 @@ public final class WeirConfig {
     private final Settings.LateRecordsMode lateRecordsMode;
     private final String lateRecordsTopic;
     private final Duration windowChangelogAdditionalRetention;
-    private final Map<String, Object> consumerOverrides;
-    private final Map<String, Object> producerOverrides;
-    private final Map<String, Object> adminOverrides;
+    private final ClientSettings clientSettings;
 
     private WeirConfig(Map<String, String> values) {
         this.values = Collections.unmodifiableMap(new TreeMap<>(values));
@@ -94,6 +91,10 @@ public final class WeirConfig {
         this.stateDir = Path.of(parseOrDefault(Settings.STATE_DIR));
         this.instanceId = Optional.ofNullable(values.get(Settings.INSTANCE_ID.name())).map(Settings.INSTANCE_ID::parse);
         this.shutdownTimeout = Duration.ofMillis(parseOrDefault(Settings.SHUTDOWN_TIMEOUT_MS));
+        this.shutdownLeaveGroup = parseOrDefault(Settings.SHUTDOWN_LEAVE_GROUP);
+        this.stallWarn = Duration.ofMillis(parseOrDefault(Settings.STALL_WARN_MS));
+        this.httpPort = parseOrDefault(Settings.HTTP_PORT);
+        this.httpBindAddress = parseOrDefault(Settings.HTTP_BIND_ADDRESS);
         this.errorMode = parseOrDefault(Settings.ERROR_MODE);
         String dlq = values.get(Settings.DEAD_LETTER_TOPIC.name());
         this.deadLetterTopic = dlq != null ? Settings.DEAD_LETTER_TOPIC.parse(dlq) : applicationId + "-dlq";
@@ -115,10 +116,7 @@ public final class WeirConfig {
         this.lateRecordsTopic = late != null ? Settings.LATE_RECORDS_TOPIC.parse(late) : applicationId + "-late";
         this.windowChangelogAdditionalRetention = Duration.ofMillis(
                 parseOrDefault(Settings.WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS));
-        this.consumerOverrides = clientOverrides("consumer.", ConsumerConfig.configNames());
-        this.producerOverrides = clientOverrides("producer.", ProducerConfig.configNames());
-        this.adminOverrides = clientOverrides("admin.", AdminClientConfig.configNames());
-        rejectUnknown();
+        this.clientSettings = ClientSettings.from(values, guarantee, bootstrapServers);
     }
 
     public static Builder builder() {
@@ -155,6 +153,30 @@ public final class WeirConfig {
 
     public Duration shutdownTimeout() {
         return shutdownTimeout;
+    }
+
+    /**
+     * True when a shutdown leaves the consumer group so the instance's tasks move at once (an
+     * instance that will not come back); false when it keeps its static membership so a restart
+     * with the same instance id moves nothing.
+     */
+    public boolean shutdownLeaveGroup() {
+        return shutdownLeaveGroup;
+    }
+
+    /** How long an instance may make no progress before it warns and reports itself not ready. */
+    public Duration stallWarn() {
+        return stallWarn;
+    }
+
+    /** Port of the instance's HTTP server: 0 picks a free port, -1 means no server. */
+    public int httpPort() {
+        return httpPort;
+    }
+
+    /** Address the HTTP server listens on. */
+    public String httpBindAddress() {
+        return httpBindAddress;
     }
 
     /** True when a failed record goes to the dead-letter topic; false when it stops the app. */
@@ -240,17 +262,30 @@ public final class WeirConfig {
         return windowChangelogAdditionalRetention;
     }
 
-    /** Kafka settings for the consumers, as given (Weir adds its own on top). */
+    /**
+     * Kafka settings for the stream threads' consumers, as given (unprefixed and {@code consumer.}
+     * settings, without the prefix, plus {@code bootstrap.servers}); Weir adds its own on top.
+     */
     public Map<String, Object> consumerOverrides() {
-        return consumerOverrides;
+        return clientSettings.consumer();
     }
 
+    /**
+     * The {@code restore.consumer.} settings, without the prefix: applied to the consumer that
+     * restores stores on top of {@link #consumerOverrides()} and Weir's bulk fetch defaults.
+     */
+    public Map<String, Object> restoreConsumerOverrides() {
+        return clientSettings.restoreConsumer();
+    }
+
+    /** Kafka settings for the producers, as given (unprefixed and {@code producer.}, plus {@code bootstrap.servers}). */
     public Map<String, Object> producerOverrides() {
-        return producerOverrides;
+        return clientSettings.producer();
     }
 
+    /** Kafka settings for the admin client, as given (unprefixed and {@code admin.}, plus {@code bootstrap.servers}). */
     public Map<String, Object> adminOverrides() {
-        return adminOverrides;
+        return clientSettings.admin();
     }
 
     /** Every raw setting, sorted by name. */
@@ -268,51 +303,13 @@ public final class WeirConfig {
         return setting.parse(raw != null ? raw : setting.defaultValue());
     }
 
-    private Map<String, Object> clientOverrides(String prefix, Set<String> known) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        values.forEach((k, v) -> {
-            if (k.startsWith(prefix)) {
-                String name = k.substring(prefix.length());
-                if (!known.contains(name)) {
-                    throw new ConfigException(k, "'" + name + "' is not a Kafka " + prefix.substring(0, prefix.length() - 1)
-                            + " setting");
-                }
-                m.put(name, v);
-            } else if (known.contains(k) && !Settings.ALL.containsKey(k)) {
-                m.put(k, v);
-            }
-        });
-        for (String name : m.keySet()) {
-            if (MANAGED.containsKey(name)) {
-                throw new ConfigException(name, "is managed by Weir; set " + MANAGED.get(name) + " instead");
-            }
-        }
-        m.put("bootstrap.servers", bootstrapServers);
-        return Collections.unmodifiableMap(m);
-    }
-
-    private void rejectUnknown() {
-        for (String k : values.keySet()) {
-            boolean known = Settings.ALL.containsKey(k)
-                    || k.startsWith("consumer.") || k.startsWith("producer.") || k.startsWith("admin.")
-                    || ConsumerConfig.configNames().contains(k)
-                    || ProducerConfig.configNames().contains(k)
-                    || AdminClientConfig.configNames().contains(k);
-            if (!known) {
-                throw new ConfigException(k, "unknown setting; Weir settings are " + String.join(", ",
-                        new TreeMap<>(Settings.ALL).keySet()) + "; Kafka client settings pass through");
-            }
-        }
-    }
-
     /**
-     * Collects settings from a file, code and the environment; {@link #build()} validates them.
+     * Collects settings from their sources (see {@link WeirConfig} for the precedence);
+     * {@link #build()} validates them. Not thread-safe.
      */
     public static final class Builder {
 
-        private final Map<String, String> fromFile = new LinkedHashMap<>();
-        private final Map<String, String> fromCode = new LinkedHashMap<>();
-        private Map<String, String> environment = System.getenv();
+        private final ConfigSources sources = new ConfigSources();
 
         private Builder() {
         }
@@ -347,48 +344,65 @@ public final class WeirConfig {
 
         /** Sets any Weir or Kafka client setting by name. */
         public Builder set(String name, Object value) {
-            fromCode.put(name, String.valueOf(value));
+            sources.set(name, String.valueOf(value));
             return this;
         }
 
         /** Sets every entry of {@code properties}. */
         public Builder setAll(Properties properties) {
-            properties.stringPropertyNames().forEach(n -> fromCode.put(n, properties.getProperty(n)));
-            return this;
-        }
-
-        /** Reads a properties file; code and environment override its values. */
-        public Builder propertiesFile(Path file) {
-            Properties p = new Properties();
-            try (InputStream in = Files.newInputStream(file)) {
-                p.load(in);
-            } catch (IOException e) {
-                throw new ConfigException("config file", "cannot read " + file + ": " + e.getMessage());
-            }
-            p.stringPropertyNames().forEach(n -> fromFile.put(n, p.getProperty(n)));
-            return this;
-        }
-
-        /** Uses these variables instead of the process environment (tests, embedding). */
-        public Builder environment(Map<String, String> env) {
-            this.environment = Map.copyOf(env);
+            properties.stringPropertyNames().forEach(n -> sources.set(n, properties.getProperty(n)));
             return this;
         }
 
         /**
-         * Validates and freezes the settings.
+         * Reads a properties file of defaults packaged with the application; code, the
+         * deployment's file and the environment override its values.
          *
-         * @throws ConfigException naming the first missing or invalid setting
+         * @throws ConfigException if the file cannot be read
+         */
+        public Builder propertiesFile(Path file) {
+            sources.packagedFile(file);
+            return this;
+        }
+
+        /**
+         * Names the deployment's properties file, as {@code --config FILE} does: it overrides the
+         * code and {@code WEIR_CONFIG_FILE}; environment variables override it. Read by
+         * {@link #build()}, which fails if it cannot be read.
+         */
+        public Builder configFile(Path file) {
+            sources.configFile(file);
+            return this;
+        }
+
+        /**
+         * Takes the application's command line ({@code main(args)}): {@code --config FILE} or
+         * {@code --config=FILE} names the deployment's properties file (see {@link #configFile}).
+         *
+         * @throws ConfigException naming any other argument
+         */
+        public Builder args(String... args) {
+            sources.args(args);
+            return this;
+        }
+
+        /**
+         * Uses these variables instead of the process environment (tests, embedding), for
+         * {@code WEIR_*} settings and {@code WEIR_CONFIG_FILE}.
+         */
+        public Builder environment(Map<String, String> env) {
+            sources.environment(env);
+            return this;
+        }
+
+        /**
+         * Reads the deployment file and the environment, then validates and freezes the settings.
+         *
+         * @throws ConfigException naming the first missing or invalid setting, or the deployment
+         *                         file ({@code --config} or {@code WEIR_CONFIG_FILE}) if it cannot be read
          */
         public WeirConfig build() {
-            Map<String, String> merged = new LinkedHashMap<>(fromFile);
-            merged.putAll(fromCode);
-            environment.forEach((k, v) -> {
-                if (k.startsWith(ENV_PREFIX) && k.length() > ENV_PREFIX.length()) {
-                    merged.put(k.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'), v);
-                }
-            });
-            return new WeirConfig(merged);
+            return new WeirConfig(sources.merge());
         }
     }
 }

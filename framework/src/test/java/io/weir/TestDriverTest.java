@@ -123,7 +123,7 @@ class TestDriverTest {
 
     @Test
     void logAppendTimeTopicsStampRecordsWithTheWallClock() {
-        try (TestDriver driver = TestDriver.builder(upperCase()).config("default.timestamp", "log-append")
+        try (TestDriver driver = TestDriver.builder(upperCase()).config("default.timestamp", "log_append")
                 .startWallClock(T0).inMemoryStores().build()) {
             driver.pipe("in", "k", "a", 5);
             driver.advanceWallClock(Duration.ofSeconds(1));

@@ -60,7 +60,7 @@ class WeirConfigTest {
                 .hasMessageContaining("topic, drop");
         assertThatThrownBy(() -> valid().set("default.timestamp", "event").build())
                 .isInstanceOf(ConfigException.class).hasMessageContaining("'default.timestamp'")
-                .hasMessageContaining("record, log-append, wall-clock");
+                .hasMessageContaining("record, log_append, wall_clock");
     }
 
     @Test
@@ -143,5 +143,144 @@ class WeirConfigTest {
     void applicationIdMustBeUsableInTopicNames() {
         assertThatThrownBy(() -> valid().applicationId("my app!").build())
                 .isInstanceOf(ConfigException.class).hasMessageContaining("'application.id'");
+    }
+
+    @Test
+    void enumValuesHaveOneSpellingAndTheOldOneNamesIt() {
+        assertThat(valid().set("default.timestamp", "log_append").build().defaultTimestamp())
+                .isEqualTo(io.weir.time.TimestampSource.LOG_APPEND);
+        assertThat(valid().set("default.timestamp", "WALL_CLOCK").build().defaultTimestamp())
+                .isEqualTo(io.weir.time.TimestampSource.WALL_CLOCK);
+        assertThatThrownBy(() -> valid().set("default.timestamp", "log-append").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'default.timestamp'")
+                .hasMessageContaining("is spelled log_append");
+        assertThatThrownBy(() -> valid().set("error.mode", "dead-letter").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'error.mode'")
+                .hasMessageContaining("is spelled dead_letter");
+        assertThatThrownBy(() -> valid().set("processing.guarantee", "at-least-once").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("is spelled at_least_once");
+        assertThatThrownBy(() -> valid().set("processing.guarantee", "exactly_once_v2").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'processing.guarantee'")
+                .hasMessageContaining("use exactly_once (Weir's exactly_once is Kafka's EOS v2)");
+    }
+
+    @Test
+    void operationsSettingsHaveTheDocumentedDefaults() {
+        WeirConfig c = valid().build();
+        assertThat(c.httpPort()).isEqualTo(8080);
+        assertThat(c.httpBindAddress()).isEqualTo("0.0.0.0");
+        assertThat(c.shutdownLeaveGroup()).isFalse();
+        assertThat(c.stallWarn()).isEqualTo(Duration.ofSeconds(5));
+        WeirConfig set = valid().set("http.port", "-1").set("http.bind.address", "127.0.0.1")
+                .set("shutdown.leave.group", "TRUE").set("stall.warn.ms", "1000").build();
+        assertThat(set.httpPort()).isEqualTo(-1);
+        assertThat(set.httpBindAddress()).isEqualTo("127.0.0.1");
+        assertThat(set.shutdownLeaveGroup()).isTrue();
+        assertThat(set.stallWarn()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(valid().set("http.port", "0").build().httpPort()).isZero();
+    }
+
+    @Test
+    void operationsSettingsAreValidatedAndNamed() {
+        assertThatThrownBy(() -> valid().set("http.port", "-2").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'http.port'")
+                .hasMessageContaining("from -1 to 65535");
+        assertThatThrownBy(() -> valid().set("http.port", "65536").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'http.port'");
+        assertThatThrownBy(() -> valid().set("http.bind.address", " ").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'http.bind.address'");
+        assertThatThrownBy(() -> valid().set("shutdown.leave.group", "yes").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'shutdown.leave.group'")
+                .hasMessageContaining("'yes' is not a boolean; allowed: true, false");
+        assertThatThrownBy(() -> valid().set("stall.warn.ms", "999").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'stall.warn.ms'")
+                .hasMessageContaining(">= 1000");
+    }
+
+    @Test
+    void precedenceIsPackagedFileThenCodeThenDeploymentFileThenEnvironment(@TempDir Path dir) throws Exception {
+        Path packaged = Files.writeString(dir.resolve("defaults.properties"),
+                "application.id=packaged\npoll.ms=1\nnum.stream.threads=2\ncommit.interval.ms=1\n");
+        Path deployment = Files.writeString(dir.resolve("deploy.properties"),
+                "num.stream.threads=4\ncommit.interval.ms=4\n");
+        WeirConfig c = WeirConfig.builder()
+                .propertiesFile(packaged)
+                .bootstrapServers("code:1").set("poll.ms", 3).set("num.stream.threads", 3).set("commit.interval.ms", 3)
+                .args("--config", deployment.toString())
+                .environment(Map.of("WEIR_COMMIT_INTERVAL_MS", "5"))
+                .build();
+        assertThat(c.applicationId()).isEqualTo("packaged");
+        assertThat(c.pollTimeout()).isEqualTo(Duration.ofMillis(3));
+        assertThat(c.numStreamThreads()).isEqualTo(4);
+        assertThat(c.commitInterval()).isEqualTo(Duration.ofMillis(5));
+    }
+
+    @Test
+    void deploymentFileComesFromConfigArgumentOrTheEnvironmentAndTheArgumentWins(@TempDir Path dir)
+            throws Exception {
+        Path fromArg = Files.writeString(dir.resolve("arg.properties"), "num.stream.threads=2\n");
+        Path fromEnv = Files.writeString(dir.resolve("env.properties"), "num.stream.threads=3\npoll.ms=7\n");
+        Map<String, String> env = Map.of("WEIR_CONFIG_FILE", fromEnv.toString());
+        assertThat(valid().environment(env).build().numStreamThreads()).isEqualTo(3);
+        WeirConfig both = valid().environment(env).args("--config=" + fromArg).build();
+        assertThat(both.numStreamThreads()).isEqualTo(2);
+        assertThat(both.pollTimeout()).isEqualTo(Duration.ofMillis(100));
+        assertThat(valid().configFile(fromArg).environment(env).build().numStreamThreads()).isEqualTo(2);
+    }
+
+    @Test
+    void missingDeploymentFileFailsBuildNamingItsSourceAndPath(@TempDir Path dir) {
+        Path missing = dir.resolve("nope.properties");
+        WeirConfig.Builder fromArg = valid().args("--config", missing.toString());
+        assertThatThrownBy(fromArg::build)
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'--config'")
+                .hasMessageContaining(missing.toString());
+        WeirConfig.Builder fromEnv = valid().environment(Map.of("WEIR_CONFIG_FILE", missing.toString()));
+        assertThatThrownBy(fromEnv::build)
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'WEIR_CONFIG_FILE'")
+                .hasMessageContaining(missing.toString());
+    }
+
+    @Test
+    void argumentsOtherThanConfigAreRejectedByName() {
+        assertThatThrownBy(() -> valid().args("--follow"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'--follow'")
+                .hasMessageContaining("--config FILE or --config=FILE");
+        assertThatThrownBy(() -> valid().args("--config"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'--config'")
+                .hasMessageContaining("needs a file");
+        assertThatThrownBy(() -> valid().args("--config=a", "--config=b"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("given twice");
+        assertThat(valid().args().build().applicationId()).isEqualTo("app");
+    }
+
+    @Test
+    void foreignWeirVariablesAreIgnoredAndDocumentedOnesApply() {
+        WeirConfig c = valid().environment(Map.of(
+                "WEIR_X_SERVICE_HOST", "10.0.0.1",
+                "WEIR_X_PORT_8080_TCP_ADDR", "10.0.0.1",
+                "WEIR_HTTP_PORT", "tcp://10.0.0.1:8080",
+                "WEIR_PRODUCER_LINGER_MS", "25",
+                "WEIR_RESTORE_CONSUMER_MAX_POLL_RECORDS", "500",
+                "WEIR_STALL_WARN_MS", "2000")).build();
+        assertThat(c.httpPort()).isEqualTo(8080);
+        assertThat(c.producerOverrides()).containsEntry("linger.ms", "25");
+        assertThat(c.restoreConsumerOverrides()).containsEntry("max.poll.records", "500");
+        assertThat(c.stallWarn()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void badKafkaPassThroughValuesFailBuildNamingTheSettingAsWritten() {
+        assertThatThrownBy(() -> valid().set("producer.linger.ms", "abc").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'producer.linger.ms'")
+                .hasMessageContaining("Not a number");
+        assertThatThrownBy(() -> valid().set("consumer.max.poll.records", "-5").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'consumer.max.poll.records'")
+                .hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> valid().set("compression.type", "zip").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'compression.type'")
+                .hasMessageContaining("gzip");
+        assertThatThrownBy(() -> valid().environment(Map.of("WEIR_PRODUCER_LINGER_MS", "soon")).build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'producer.linger.ms'");
     }
 }

@@ -2,7 +2,7 @@ package io.weir.time;
 
 /**
  * Where a record's time comes from when its source sets no {@link TimestampExtractor}: the
- * setting {@code default.timestamp} ({@code record}, {@code log-append} or {@code wall-clock}).
+ * setting {@code default.timestamp} ({@code record}, {@code log_append} or {@code wall_clock}).
  */
 public enum TimestampSource {
     /** The Kafka record's timestamp. */

@@ -40,19 +40,27 @@ public enum DeliveryGuarantee {
     }
 
     /**
-     * Parses a configuration value (case-insensitive; {@code exactly_once_v2} is accepted for
-     * Kafka Streams users).
+     * Parses a configuration value (case-insensitive). There is one spelling per value: Kafka
+     * Streams' {@code exactly_once_v2} and hyphenated forms such as {@code at-least-once} are
+     * refused with the right spelling.
      *
      * @throws IllegalArgumentException naming the allowed values
      */
     public static DeliveryGuarantee parse(String value) {
         String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
-        if (v.equals("exactly_once_v2")) {
-            return EXACTLY_ONCE;
-        }
         for (DeliveryGuarantee g : values()) {
             if (g.configValue.equals(v)) {
                 return g;
+            }
+        }
+        if (v.equals("exactly_once_v2")) {
+            throw new IllegalArgumentException("'" + value + "' is not a value: use exactly_once (Weir's exactly_once"
+                    + " is Kafka's EOS v2); allowed: " + allowedValues());
+        }
+        for (DeliveryGuarantee g : values()) {
+            if (g.configValue.equals(v.replace('-', '_'))) {
+                throw new IllegalArgumentException("'" + value + "' is spelled " + g.configValue
+                        + " (values use underscores); allowed: " + allowedValues());
             }
         }
         throw new IllegalArgumentException("unknown value '" + value + "'; allowed: " + allowedValues());

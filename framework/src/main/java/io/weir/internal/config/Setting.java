@@ -1,13 +1,27 @@
 package io.weir.internal.config;
 
 import io.weir.ConfigException;
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
- * One Weir setting: its name, default (null when required or derived), a parser that throws
- * {@link IllegalArgumentException} with a message saying what is allowed, and documentation.
+ * One Weir setting: its name, default (null when required or derived), the default as the README
+ * documents it (markdown), a parser that throws {@link IllegalArgumentException} with a message
+ * saying what is allowed, and documentation (markdown, the README table's "Meaning" column).
+ *
+ * <p>Names are lower case with dots and never contain {@code _}: an environment variable
+ * {@code WEIR_<NAME>} maps to a setting by turning {@code _} into {@code .}, so an underscore in a
+ * name could not be set from the environment.
  */
-public record Setting<T>(String name, String defaultValue, Function<String, T> parser, String doc) {
+public record Setting<T>(String name, String defaultValue, String documentedDefault, Function<String, T> parser,
+        String doc) {
+
+    /** A setting whose documented default is its default value, or "required" when it has none. */
+    public Setting(String name, String defaultValue, Function<String, T> parser, String doc) {
+        this(name, defaultValue, defaultValue == null ? "required" : "`" + defaultValue + "`", parser, doc);
+    }
 
     public T parse(String raw) {
         if (raw == null) {
@@ -21,15 +35,20 @@ public record Setting<T>(String name, String defaultValue, Function<String, T> p
     }
 
     static Function<String, Integer> intAtLeast(int min) {
+        return intBetween(min, Integer.MAX_VALUE);
+    }
+
+    static Function<String, Integer> intBetween(int min, int max) {
+        String allowed = max == Integer.MAX_VALUE ? "an integer >= " + min : "an integer from " + min + " to " + max;
         return s -> {
             int v;
             try {
                 v = Integer.parseInt(s);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + s + "' is not an integer; allowed: an integer >= " + min);
+                throw new IllegalArgumentException("'" + s + "' is not an integer; allowed: " + allowed);
             }
-            if (v < min) {
-                throw new IllegalArgumentException(v + " is too small; allowed: an integer >= " + min);
+            if (v < min || v > max) {
+                throw new IllegalArgumentException(v + " is out of range; allowed: " + allowed);
             }
             return v;
         };
@@ -57,5 +76,46 @@ public record Setting<T>(String name, String defaultValue, Function<String, T> p
             }
             return s;
         };
+    }
+
+    /** {@code true} or {@code false}, in any case; nothing else (not {@code yes}, {@code 1}). */
+    static Function<String, Boolean> bool() {
+        return s -> switch (s.toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("'" + s + "' is not a boolean; allowed: true, false");
+        };
+    }
+
+    /**
+     * The constants of {@code type}, spelled as their names in lower case ({@code LOG_APPEND} is
+     * {@code log_append}), in any case. A spelling with hyphens is refused with the right one, so a
+     * value written for an older Weir fails at start-up instead of meaning something else.
+     * ({@code DeliveryGuarantee.parse} follows the same rule.)
+     */
+    static <E extends Enum<E>> Function<String, E> enumOf(Class<E> type) {
+        E[] constants = type.getEnumConstants();
+        String allowed = Arrays.stream(constants).map(Setting::spelling).collect(Collectors.joining(", "));
+        return s -> {
+            String v = s.toLowerCase(Locale.ROOT);
+            for (E e : constants) {
+                if (spelling(e).equals(v)) {
+                    return e;
+                }
+            }
+            String underscored = v.replace('-', '_');
+            for (E e : constants) {
+                if (spelling(e).equals(underscored)) {
+                    throw new IllegalArgumentException("'" + s + "' is spelled " + underscored
+                            + " (values use underscores); allowed: " + allowed);
+                }
+            }
+            throw new IllegalArgumentException("unknown value '" + s + "'; allowed: " + allowed);
+        };
+    }
+
+    /** How configuration spells an enum constant: its name in lower case. */
+    public static String spelling(Enum<?> constant) {
+        return constant.name().toLowerCase(Locale.ROOT);
     }
 }

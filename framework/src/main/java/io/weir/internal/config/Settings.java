@@ -1,11 +1,15 @@
 package io.weir.internal.config;
 
 import io.weir.sink.DeliveryGuarantee;
+import io.weir.time.TimestampSource;
+import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
-/** Every Weir setting, with defaults; the README's configuration table mirrors this class. */
+/**
+ * Every Weir setting, with its default and documentation. The README's configuration table is
+ * generated from this class ({@link SettingsTable}) and a test checks that it matches.
+ */
 public final class Settings {
 
     private Settings() {
@@ -13,124 +17,111 @@ public final class Settings {
 
     /** What happens to a record that cannot be deserialized, processed or produced. */
     public enum ErrorMode {
-        DEAD_LETTER, FAIL;
+        DEAD_LETTER, FAIL
+    }
 
-        static ErrorMode parse(String s) {
-            return switch (s.toLowerCase(Locale.ROOT)) {
-                case "dead_letter" -> DEAD_LETTER;
-                case "fail" -> FAIL;
-                default -> throw new IllegalArgumentException("unknown value '" + s + "'; allowed: dead_letter, fail");
-            };
-        }
+    /** What happens to a record too late for a window (past its allowed lateness). */
+    public enum LateRecordsMode {
+        TOPIC, DROP
     }
 
     public static final Setting<String> APPLICATION_ID = new Setting<>("application.id", null,
             Setting.nonEmpty().andThen(Settings::checkApplicationId),
-            "the application's name: consumer group id and prefix of its internal topics");
+            "consumer group id and prefix of internal topics; letters, digits, `.`, `_`, `-`");
     public static final Setting<String> BOOTSTRAP_SERVERS = new Setting<>("bootstrap.servers", null,
-            Setting.nonEmpty(), "host:port pairs of the Kafka cluster");
+            Setting.nonEmpty(), "`host:port` pairs of the Kafka cluster");
     public static final Setting<DeliveryGuarantee> PROCESSING_GUARANTEE = new Setting<>("processing.guarantee",
             "exactly_once", DeliveryGuarantee::parse,
-            "exactly_once, at_least_once, at_most_once or none");
+            "`exactly_once` (Kafka's EOS v2), `at_least_once`, `at_most_once` or `none`");
     public static final Setting<Integer> NUM_STREAM_THREADS = new Setting<>("num.stream.threads", "1",
             Setting.intAtLeast(1), "stream threads per instance, each with its own consumer and producer");
     public static final Setting<Long> COMMIT_INTERVAL_MS = new Setting<>("commit.interval.ms", null,
-            Setting.longAtLeast(0), "how often a thread commits; 100 under exactly_once, 1000 otherwise");
+            "`100` under `exactly_once`, else `1000`", Setting.longAtLeast(0), "how often each thread commits");
     public static final Setting<String> STATE_DIR = new Setting<>("state.dir",
-            System.getProperty("java.io.tmpdir") + "/weir", Setting.nonEmpty(),
-            "directory for the instance id and local state");
-    public static final Setting<String> INSTANCE_ID = new Setting<>("instance.id", null, Setting.nonEmpty(),
-            "stable id of this instance (e.g. the pod name); generated and kept in state.dir when unset");
+            System.getProperty("java.io.tmpdir") + "/weir", "`${java.io.tmpdir}/weir`", Setting.nonEmpty(),
+            "instance id and local state (`<state.dir>/<application.id>/[<instance.id>/]<task>/<store>`)");
+    public static final Setting<String> INSTANCE_ID = new Setting<>("instance.id", null,
+            "generated, kept in `state.dir`", Setting.nonEmpty(),
+            "stable id of this instance: names its static group membership and transactional ids");
     public static final Setting<Long> SHUTDOWN_TIMEOUT_MS = new Setting<>("shutdown.timeout.ms", "30000",
-            Setting.longAtLeast(0), "how long a graceful shutdown may take to commit and close");
+            Setting.longAtLeast(0), "time a graceful shutdown may take to commit and close");
+    public static final Setting<Boolean> SHUTDOWN_LEAVE_GROUP = new Setting<>("shutdown.leave.group", "false",
+            Setting.bool(), "`false`: a shutdown keeps the static membership, so a restart with the same"
+            + " `instance.id` moves no task; `true`: the instance leaves the group so its tasks move at once"
+            + " (scale-in)");
+    public static final Setting<Long> STALL_WARN_MS = new Setting<>("stall.warn.ms", "5000",
+            Setting.longAtLeast(1000), "how long an instance may make no progress before it logs a WARN and"
+            + " turns not ready; at least `1000`");
+    public static final Setting<Integer> HTTP_PORT = new Setting<>("http.port", "8080", Setting.intBetween(-1, 65535),
+            "port of the instance's HTTP server (health, metrics, topology); `0` picks a free port, `-1` disables"
+            + " the server");
+    public static final Setting<String> HTTP_BIND_ADDRESS = new Setting<>("http.bind.address", "0.0.0.0",
+            Setting.nonEmpty(), "address the HTTP server listens on");
     public static final Setting<ErrorMode> ERROR_MODE = new Setting<>("error.mode", "dead_letter",
-            ErrorMode::parse, "dead_letter or fail");
+            Setting.enumOf(ErrorMode.class),
+            "`dead_letter`: failed records go to the dead-letter topic; `fail`: the instance stops");
     public static final Setting<String> DEAD_LETTER_TOPIC = new Setting<>("dead.letter.topic", null,
-            Setting.nonEmpty(), "topic for records that failed; <application.id>-dlq when unset");
+            "`<application.id>-dlq`", Setting.nonEmpty(), "where failed records go");
     public static final Setting<Integer> DEAD_LETTER_MAX_MESSAGE_BYTES = new Setting<>("dead.letter.max.message.bytes",
-            "16777216", Setting.intAtLeast(1024),
-            "max.message.bytes of the dead-letter topic when Weir creates it");
+            "16777216", Setting.intAtLeast(1024), "`max.message.bytes` of the dead-letter topic when Weir creates it");
     public static final Setting<Integer> BUFFERED_RECORDS_PER_PARTITION = new Setting<>(
             "buffered.records.per.partition", "1000", Setting.intAtLeast(1),
-            "records buffered per input partition before it is paused (back-pressure)");
+            "buffered records per input partition before it is paused (back-pressure)");
     public static final Setting<Long> POLL_MS = new Setting<>("poll.ms", "100", Setting.longAtLeast(1),
             "longest a poll waits for records");
     public static final Setting<Long> TRANSACTION_TIMEOUT_MS = new Setting<>("transaction.timeout.ms", "10000",
             Setting.longAtLeast(1000), "broker-side timeout of an open transaction whose producer vanished");
     public static final Setting<Long> COMMIT_RETRY_TIMEOUT_MS = new Setting<>("commit.retry.timeout.ms", "30000",
             Setting.longAtLeast(0), "how long a timed-out commit is retried before the producer is replaced");
-
     public static final Setting<Integer> INTERNAL_TOPIC_REPLICATION_FACTOR = new Setting<>(
             "internal.topic.replication.factor", "-1", Setting.intAtLeast(-1),
-            "replication factor of changelog and repartition topics; -1 takes the broker's default");
+            "replication factor of changelog and repartition topics; `-1` takes the broker's default");
     public static final Setting<Long> STATE_CACHE_MAX_BYTES = new Setting<>("state.cache.max.bytes", "67108864",
             Setting.longAtLeast(0), "uncommitted store writes a thread holds before it commits early");
-    public static final Setting<Long> ROCKSDB_MEMORY_BYTES = new Setting<>("rocksdb.memory.bytes", "268435456",
-            Setting.longAtLeast(16L << 20), "memory for all RocksDB stores of the instance: block cache and memtables");
-
     public static final Setting<Long> STATE_FLUSH_INTERVAL_MS = new Setting<>("state.flush.interval.ms", "10000",
             Setting.longAtLeast(1), "how often stores flush to local disk; bounds the changelog tail a crash replays");
-
+    public static final Setting<Long> ROCKSDB_MEMORY_BYTES = new Setting<>("rocksdb.memory.bytes", "268435456",
+            Setting.longAtLeast(16L << 20),
+            "memory for all RocksDB stores of the instance (block cache and memtables); at least 16 MiB");
     public static final Setting<Long> STORE_READ_CACHE_BYTES = new Setting<>("store.read.cache.bytes", "4194304",
-            Setting.longAtLeast(0), "committed entries each store of each task keeps on the heap for reads (0: none)");
-
-    private static io.weir.time.TimestampSource parseTimestampSource(String s) {
-        return switch (s.toLowerCase(Locale.ROOT)) {
-            case "record" -> io.weir.time.TimestampSource.RECORD;
-            case "log-append" -> io.weir.time.TimestampSource.LOG_APPEND;
-            case "wall-clock" -> io.weir.time.TimestampSource.WALL_CLOCK;
-            default -> throw new IllegalArgumentException("unknown value '" + s
-                    + "'; allowed: record, log-append, wall-clock");
-        };
-    }
-
-    /** What happens to a record too late for a window (past its allowed lateness). */
-    public enum LateRecordsMode {
-        TOPIC, DROP;
-
-        static LateRecordsMode parse(String s) {
-            return switch (s.toLowerCase(Locale.ROOT)) {
-                case "topic" -> TOPIC;
-                case "drop" -> DROP;
-                default -> throw new IllegalArgumentException("unknown value '" + s + "'; allowed: topic, drop");
-            };
-        }
-    }
-
-    public static final Setting<io.weir.time.TimestampSource> DEFAULT_TIMESTAMP = new Setting<>("default.timestamp",
-            "record", Settings::parseTimestampSource, "record (Kafka timestamp), log-append (requires LogAppendTime topics) or wall-clock;"
-            + " for sources without an extractor");
+            Setting.longAtLeast(0), "committed entries each store of each task keeps on the heap for reads (`0`: none)");
+    public static final Setting<TimestampSource> DEFAULT_TIMESTAMP = new Setting<>("default.timestamp", "record",
+            Setting.enumOf(TimestampSource.class), "time of records from sources without an extractor: `record`"
+            + " (the Kafka timestamp), `log_append` (the topic must use `LogAppendTime`) or `wall_clock`");
     public static final Setting<Long> MAX_OUT_OF_ORDERNESS_MS = new Setting<>("max.out.of.orderness.ms", "0",
-            Setting.longAtLeast(0), "how far behind the largest timestamp seen the watermark trails");
+            Setting.longAtLeast(0), "how far the watermark trails the largest time seen");
     public static final Setting<Long> IDLE_TIMEOUT_MS = new Setting<>("idle.timeout.ms", "30000",
             Setting.longAtLeast(0), "wall-clock time after which a partition without records stops holding the"
             + " watermark back");
     public static final Setting<LateRecordsMode> LATE_RECORDS_MODE = new Setting<>("late.records.mode", "topic",
-            LateRecordsMode::parse, "topic (write records too late for a window to late.records.topic) or drop"
-            + " (count them in weir.records.late and drop them)");
+            Setting.enumOf(LateRecordsMode.class), "`topic`: records too late for their window go to"
+            + " `late.records.topic`; `drop`: counted in `weir.records.late` and dropped");
     public static final Setting<String> LATE_RECORDS_TOPIC = new Setting<>("late.records.topic", null,
-            Setting.nonEmpty(), "topic for records too late for their window; <application.id>-late when unset");
-
+            "`<application.id>-late`", Setting.nonEmpty(), "where records too late for their window go");
     public static final Setting<Long> WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS = new Setting<>(
             "window.changelog.additional.retention.ms", "86400000", Setting.longAtLeast(0),
-            "how much longer than its store a window or session changelog keeps records (its retention.ms"
+            "how much longer than its store a window or session changelog keeps records (its `retention.ms`"
             + " runs on wall-clock time, the store's on event time)");
 
-    /** All settings by name, in documentation order. */
+    /** All settings by name, in documentation order (the README table's order). */
     public static final Map<String, Setting<?>> ALL = index(APPLICATION_ID, BOOTSTRAP_SERVERS,
             PROCESSING_GUARANTEE, NUM_STREAM_THREADS, COMMIT_INTERVAL_MS, STATE_DIR, INSTANCE_ID,
-            SHUTDOWN_TIMEOUT_MS, ERROR_MODE, DEAD_LETTER_TOPIC, DEAD_LETTER_MAX_MESSAGE_BYTES,
+            SHUTDOWN_TIMEOUT_MS, SHUTDOWN_LEAVE_GROUP, STALL_WARN_MS, HTTP_PORT, HTTP_BIND_ADDRESS,
+            ERROR_MODE, DEAD_LETTER_TOPIC, DEAD_LETTER_MAX_MESSAGE_BYTES,
             BUFFERED_RECORDS_PER_PARTITION, POLL_MS, TRANSACTION_TIMEOUT_MS, COMMIT_RETRY_TIMEOUT_MS,
-            INTERNAL_TOPIC_REPLICATION_FACTOR, STATE_CACHE_MAX_BYTES, ROCKSDB_MEMORY_BYTES, STATE_FLUSH_INTERVAL_MS,
+            INTERNAL_TOPIC_REPLICATION_FACTOR, STATE_CACHE_MAX_BYTES, STATE_FLUSH_INTERVAL_MS, ROCKSDB_MEMORY_BYTES,
             STORE_READ_CACHE_BYTES, DEFAULT_TIMESTAMP, MAX_OUT_OF_ORDERNESS_MS, IDLE_TIMEOUT_MS, LATE_RECORDS_MODE,
             LATE_RECORDS_TOPIC, WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS);
 
     private static Map<String, Setting<?>> index(Setting<?>... settings) {
+        // Map.copyOf would lose the documentation order.
         Map<String, Setting<?>> m = new LinkedHashMap<>();
         for (Setting<?> s : settings) {
-            m.put(s.name(), s);
+            if (m.put(s.name(), s) != null) {
+                throw new IllegalStateException("setting defined twice: " + s.name());
+            }
         }
-        return Map.copyOf(m);
+        return Collections.unmodifiableMap(m);
     }
 
     private static String checkApplicationId(String id) {

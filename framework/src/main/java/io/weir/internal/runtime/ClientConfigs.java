@@ -5,6 +5,7 @@ import io.weir.internal.topology.TopologyModel;
 import io.weir.sink.DeliveryGuarantee;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -13,7 +14,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * The Kafka client settings of each thread: Weir's defaults, then the user's pass-through
  * settings, then the settings Weir must control for its guarantees (which the user cannot set;
- * {@link WeirConfig} rejects them).
+ * {@link WeirConfig} rejects them, or, for {@code acks} and {@code enable.idempotence} under
+ * exactly_once, accepts only the values Weir sets).
+ *
+ * <p>Client ids are {@code <prefix>-<thread>-<role>} ({@code -admin} for the admin client), where
+ * the prefix is the user's {@code client.id} for that client if set, else
+ * {@code <application.id>-<instance>}. Transactional ids never use {@code client.id}: they must
+ * stay unique and stable per instance and thread.
  */
 public final class ClientConfigs {
 
@@ -31,6 +38,15 @@ public final class ClientConfigs {
         return config.applicationId() + "-" + instanceId + "-" + index;
     }
 
+    /** {@code <client.id or application.id-instance>-<index>-<role>}. */
+    private String clientId(Object userClientId, int index, String role) {
+        return clientIdPrefix(userClientId) + "-" + index + "-" + role;
+    }
+
+    private String clientIdPrefix(Object userClientId) {
+        return userClientId != null ? String.valueOf(userClientId) : config.applicationId() + "-" + instanceId;
+    }
+
     Map<String, Object> consumer(int index) {
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -38,7 +54,8 @@ public final class ClientConfigs {
         // A crashed instance that does not come back frees its partitions after this long.
         c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
         c.putAll(config.consumerOverrides());
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG, threadName(index) + "-consumer");
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG,
+                clientId(config.consumerOverrides().get(ConsumerConfig.CLIENT_ID_CONFIG), index, "consumer"));
         c.put(ConsumerConfig.GROUP_ID_CONFIG, config.applicationId());
         // Static membership: a restarted instance takes its tasks back without a rebalance.
         c.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId + "-" + index);
@@ -54,10 +71,13 @@ public final class ClientConfigs {
 
     /**
      * The consumer that reads changelogs into stores: no group (assign mode), read_committed so
-     * only committed state is restored, and large fetches because restore is a bulk copy.
+     * only committed state is restored, and large fetches because restore is a bulk copy. The
+     * user's consumer settings apply, except that Weir's bulk fetch sizes replace theirs (they are
+     * tuned for the records of a poll loop); {@code restore.consumer.} settings override both.
      */
     Map<String, Object> restoreConsumer(int index) {
         Map<String, Object> c = new HashMap<>(config.consumerOverrides());
+        // It seeks to the offsets it restores from; the stream consumer's reset policy is not its own.
         c.remove(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG);
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
         c.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
@@ -65,7 +85,9 @@ public final class ClientConfigs {
         // A restore always has data until its end; a long poll wait would only delay the next
         // request on the same connection (offset look-ups queue behind it at the broker).
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG, threadName(index) + "-restore-consumer");
+        c.putAll(config.restoreConsumerOverrides());
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId(c.get(ConsumerConfig.CLIENT_ID_CONFIG), index,
+                "restore-consumer"));
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
@@ -78,12 +100,14 @@ public final class ClientConfigs {
         // Room for the largest dead-letter record; outputs are checked against their topic's limit.
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, config.deadLetterMaxMessageBytes() + 65_536);
         p.putAll(config.producerOverrides());
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, threadName(index) + "-producer");
+        p.put(ProducerConfig.CLIENT_ID_CONFIG,
+                clientId(config.producerOverrides().get(ProducerConfig.CLIENT_ID_CONFIG), index, "producer"));
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         if (config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
             p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, threadName(index));
             p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) config.transactionTimeout().toMillis());
+            // WeirConfig allows the user only these two values here, so nothing is overwritten.
             p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
             p.put(ProducerConfig.ACKS_CONFIG, "all");
         } else if (config.guarantee() == DeliveryGuarantee.AT_LEAST_ONCE) {
@@ -100,7 +124,7 @@ public final class ClientConfigs {
 
     public Map<String, Object> admin() {
         Map<String, Object> a = new HashMap<>(config.adminOverrides());
-        a.put("client.id", config.applicationId() + "-" + instanceId + "-admin");
+        a.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientIdPrefix(a.get(CommonClientConfigs.CLIENT_ID_CONFIG)) + "-admin");
         return a;
     }
 }

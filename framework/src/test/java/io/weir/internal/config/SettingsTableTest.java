@@ -1,0 +1,74 @@
+package io.weir.internal.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's configuration table cannot drift from {@link Settings}: regenerate it with
+ * {@link SettingsTable#main} when a setting changes.
+ */
+class SettingsTableTest {
+
+    private static final Path README = Path.of("../README.md");
+    private static final String REGENERATE = "the README's configuration table differs from Settings;"
+            + " regenerate it with io.weir.internal.config.SettingsTable";
+
+    @Test
+    void readmeTableListsEverySettingInOrderWithItsDocumentedDefault() throws IOException {
+        List<String[]> rows = rows(readmeTable());
+        assertThat(rows).extracting(r -> r[0]).as(REGENERATE)
+                .containsExactlyElementsOf(Settings.ALL.keySet().stream().map(n -> "`" + n + "`").toList());
+        assertThat(rows).extracting(r -> r[1]).as(REGENERATE)
+                .containsExactlyElementsOf(Settings.ALL.values().stream().map(Setting::documentedDefault).toList());
+    }
+
+    @Test
+    void readmeTableIsTheGeneratedOne() throws IOException {
+        assertThat(String.join("\n", readmeTable()) + "\n").as(REGENERATE).isEqualTo(SettingsTable.markdown());
+    }
+
+    @Test
+    void generatedTableHasOneRowPerSetting() {
+        assertThat(SettingsTable.markdown().lines()).hasSize(Settings.ALL.size() + 2)
+                .contains("| `poll.ms` | `100` | longest a poll waits for records |");
+    }
+
+    /** The lines of the table whose first header is "Setting" in the section "## Configuration". */
+    private static List<String> readmeTable() throws IOException {
+        List<String> lines = Files.readAllLines(README);
+        int section = lines.indexOf("## Configuration");
+        assertThat(section).as("README section '## Configuration'").isNotNegative();
+        List<String> table = new ArrayList<>();
+        for (int i = section + 1; i < lines.size() && !lines.get(i).startsWith("## "); i++) {
+            String line = lines.get(i);
+            if (table.isEmpty() && line.matches("\\|\\s*Setting\\s*\\|.*")) {
+                table.add(line);
+            } else if (!table.isEmpty() && line.startsWith("|")) {
+                table.add(line);
+            } else if (!table.isEmpty()) {
+                break;
+            }
+        }
+        assertThat(table).as("a table with first column 'Setting' in README section Configuration").isNotEmpty();
+        return table;
+    }
+
+    /** The cells of the data rows (header and separator skipped), trimmed. */
+    private static List<String[]> rows(List<String> table) {
+        List<String[]> rows = new ArrayList<>();
+        for (String line : table.subList(2, table.size())) {
+            String[] cells = line.substring(1, line.length() - 1).split("\\|", -1);
+            for (int i = 0; i < cells.length; i++) {
+                cells[i] = cells[i].trim();
+            }
+            rows.add(cells);
+        }
+        return rows;
+    }
+}
