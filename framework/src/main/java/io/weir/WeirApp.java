@@ -1,9 +1,14 @@
 package io.weir;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.weir.internal.runtime.ClientConfigs;
+import io.weir.internal.ops.HealthReport;
+import io.weir.internal.ops.InstanceInfo;
+import io.weir.internal.ops.OpsHttpServer;
+import io.weir.internal.ops.Problem;
 import io.weir.internal.runtime.InstanceDirectory;
+import io.weir.internal.runtime.InstanceMeters;
+import io.weir.internal.runtime.InstanceMonitor;
 import io.weir.internal.runtime.StreamThread;
 import io.weir.internal.runtime.ThreadContext;
 import io.weir.internal.runtime.TopicSetup;
@@ -15,8 +20,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
@@ -24,72 +31,129 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running Weir application instance: the composition root that wires a {@link Topology} and a
- * {@link WeirConfig} to Kafka clients, stream threads and metrics.
+ * {@link WeirConfig} to Kafka clients, stream threads, metrics and the instance's HTTP endpoints.
  *
  * <p>{@link #start()} checks the cluster first (input and output topics exist; the dead-letter
  * topic is created if missing) and fails with a clear message instead of starting half-way.
  * Every copy of the application started with the same {@code application.id} joins the same
  * consumer group and takes a share of the tasks.
  *
- * <p>{@link #close(Duration)} stops polling, commits, and closes clients within the timeout;
- * {@link #runUntilShutdown()} does the same on SIGTERM. If a stream thread fails, the instance
- * stops and {@link #state()} becomes {@link State#FAILED}.
+ * <p>{@link #state()} follows what readiness means: {@link State#RUNNING} only once the instance
+ * holds an assignment and every task restored its stores; a {@link StateListener} hears every
+ * change. Unless {@code http.port} is {@code -1}, the instance serves {@code /health/live},
+ * {@code /health/ready}, {@code /metrics} (Prometheus), {@code /topology}, {@code /info} and
+ * {@code POST /admin/leave}.
+ *
+ * <p>Stopping: {@link #runUntilShutdown()} stops on SIGTERM and keeps the static group
+ * membership (a restart with the same {@code instance.id} moves no task) unless
+ * {@code shutdown.leave.group=true}; {@link #close()} and {@code POST /admin/leave} leave the
+ * group so the tasks move at once (scale-in). If a stream thread fails, the instance stops and
+ * {@link #state()} becomes {@link State#FAILED}.
  *
  * <p>Thread-safe: any thread may call any method.
  */
 public final class WeirApp implements AutoCloseable {
 
-    /** Life cycle: CREATED → RUNNING → STOPPING → STOPPED, or FAILED from RUNNING. */
-    public enum State { CREATED, RUNNING, STOPPING, STOPPED, FAILED }
+    /**
+     * The life cycle of an instance. {@code STARTING}, {@code REBALANCING}, {@code RESTORING} and
+     * {@code RUNNING} follow the stream threads: the instance is as far as its least advanced
+     * thread; {@code STOPPING} and {@code STOPPED} follow a shutdown, {@code FAILED} a fatal error.
+     */
+    public enum State {
+        /** Created, not started. */
+        CREATED,
+        /** Started; a stream thread waits for its first assignment from the consumer group. */
+        STARTING,
+        /** A stream thread gave up partitions and waits for its new assignment. */
+        REBALANCING,
+        /** Every thread holds an assignment; some tasks restore their stores. */
+        RESTORING,
+        /** Every thread holds an assignment and every task processes: ready. */
+        RUNNING,
+        /** Shutting down: committing and closing. */
+        STOPPING,
+        /** Stopped after a shutdown. */
+        STOPPED,
+        /** Stopped after a fatal error; {@link #failure()} says which. */
+        FAILED
+    }
+
+    /**
+     * Hears every state change. Called on the thread that made the change (the instance's monitor
+     * thread, or the one closing it), one change at a time; keep it short and do not block.
+     */
+    @FunctionalInterface
+    public interface StateListener {
+        void onChange(State oldState, State newState);
+    }
 
     private static final Logger log = LoggerFactory.getLogger(WeirApp.class);
 
     private final io.weir.internal.topology.TopologyModel model;
     private final WeirConfig config;
-    private final MeterRegistry registry;
+    private final InstanceMeters meters;
     private final AtomicReference<State> state = new AtomicReference<>(State.CREATED);
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final List<StateListener> listeners = new CopyOnWriteArrayList<>();
     private final List<StreamThread> streamThreads = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final AtomicBoolean closing = new AtomicBoolean();
     private InstanceDirectory instanceDir;
     private Admin admin;
     private RocksDbResources rocksDb;
+    private volatile InstanceMonitor monitor;
+    private OpsHttpServer http;
     private final LocalStores localStores = new LocalStores(System::currentTimeMillis);
 
     private WeirApp(Topology topology, WeirConfig config, MeterRegistry registry) {
         this.config = Objects.requireNonNull(config, "config");
         this.model = Objects.requireNonNull(topology, "topology").model().resolve(config.applicationId());
-        this.registry = Objects.requireNonNull(registry, "registry");
+        this.meters = new InstanceMeters(registry);
     }
 
+    /** With a Prometheus registry of its own, served on {@code /metrics}. */
     public static WeirApp create(Topology topology, WeirConfig config) {
-        return new WeirApp(topology, config, new SimpleMeterRegistry());
-    }
-
-    /** With the caller's registry, for example a Prometheus one. */
-    public static WeirApp create(Topology topology, WeirConfig config, MeterRegistry registry) {
-        return new WeirApp(topology, config, registry);
+        return new WeirApp(topology, config, null);
     }
 
     /**
-     * Checks the cluster and starts the stream threads.
+     * With the caller's registry as well: Weir's meters go to it and to the Prometheus registry
+     * behind {@code /metrics}.
+     */
+    public static WeirApp create(Topology topology, WeirConfig config, MeterRegistry registry) {
+        return new WeirApp(topology, config, Objects.requireNonNull(registry, "registry"));
+    }
+
+    /** Adds a listener of state changes (see {@link StateListener} for the thread that calls it). */
+    public WeirApp addStateListener(StateListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    /**
+     * Checks the cluster and starts the HTTP endpoints and the stream threads; returns once they
+     * run (the state is then {@link State#STARTING} until the group assigns tasks).
      *
-     * @throws ConfigException if a setting is wrong (for example the state directory is taken)
+     * @throws ConfigException if a setting is wrong (for example the state directory or the HTTP
+     *     port is taken)
      * @throws IllegalStateException if the cluster cannot be reached or a topic is missing
      */
     public synchronized WeirApp start() {
-        if (!state.compareAndSet(State.CREATED, State.RUNNING)) {
+        if (!transition(State.CREATED, State.STARTING)) {
             throw new IllegalStateException("an application can be started once; it is " + state.get());
         }
         try {
             instanceDir = InstanceDirectory.open(config.stateDir(), config.applicationId(), config.instanceId());
             ClientConfigs clients = new ClientConfigs(config, model, instanceDir.instanceId());
+            if (config.httpPort() >= 0) {
+                http = OpsHttpServer.start(config.httpBindAddress(), config.httpPort(), new Endpoints(this));
+            }
             admin = Admin.create(clients.admin());
             new TopicSetup(admin, config, model).verifyAndCreate();
             rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
-            ThreadContext ctx = ThreadContext.create(config, model, clients, admin,
-                    new ThreadContext.Shared(registry, instanceDir.dir(), rocksDb, localStores));
+            ThreadContext ctx = ThreadContext.create(config, model, instanceDir.instanceId(), clients, admin,
+                    new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores));
             for (int i = 0; i < config.numStreamThreads(); i++) {
                 StreamThread st = new StreamThread(ctx, i, this::onThreadFailed);
                 Thread t = new Thread(st, st.name());
@@ -97,12 +161,18 @@ public final class WeirApp implements AutoCloseable {
                 streamThreads.add(st);
                 threads.add(t);
             }
+            InstanceMonitor m = new InstanceMonitor(ctx, streamThreads, threads, admin, this::followThreads);
+            monitor = m;
+            meters.bind(ctx.tags(), rocksDb, state::get, () -> readiness().ok(), m::stalled);
             threads.forEach(Thread::start);
-            log.info("{} started as instance {} with {} thread(s), {}", config.applicationId(),
-                    instanceDir.instanceId(), config.numStreamThreads(), config.guarantee().configValue());
+            m.start();
+            log.info("{} started as instance {} with {} thread(s), {}{}", config.applicationId(),
+                    instanceDir.instanceId(), config.numStreamThreads(), config.guarantee().configValue(),
+                    http == null ? "; HTTP endpoints disabled (http.port=-1)"
+                            : "; health, metrics and topology on http://" + config.httpBindAddress() + ":" + http.port());
         } catch (RuntimeException e) {
-            state.set(State.FAILED);
             failure.set(e);
+            transition(state.get(), State.FAILED);
             releaseResources();
             stopped.countDown();
             throw e;
@@ -119,8 +189,52 @@ public final class WeirApp implements AutoCloseable {
         return java.util.Optional.ofNullable(failure.get());
     }
 
+    /** Where Weir's meters are: the Prometheus registry, or a composite of it and the caller's. */
     public MeterRegistry meterRegistry() {
-        return registry;
+        return meters.registry();
+    }
+
+    /** The port the HTTP endpoints listen on (useful with {@code http.port=0}); -1 when disabled or not started. */
+    public int httpPort() {
+        OpsHttpServer h = http;
+        return h == null ? -1 : h.port();
+    }
+
+    /** What {@code /health/live} answers: live unless the instance failed or a stream thread died. */
+    HealthReport liveness() {
+        InstanceMonitor m = monitor;
+        State s = state.get();
+        if (m == null) {
+            return s == State.FAILED ? new HealthReport(false, s.name(), List.of(Problem.of("failed",
+                    "the instance failed to start: " + failure.get()))) : new HealthReport(true, s.name(), List.of());
+        }
+        return m.liveness(s, failure.get());
+    }
+
+    /** What {@code /health/ready} answers: ready when {@link State#RUNNING} and not stalled. */
+    HealthReport readiness() {
+        InstanceMonitor m = monitor;
+        State s = state.get();
+        if (m == null) {
+            return new HealthReport(false, s.name(), List.of(s == State.FAILED
+                    ? Problem.of("failed", "the instance failed to start: " + failure.get())
+                    : Problem.of("starting", "the instance is checking the cluster")));
+        }
+        return m.readiness(s, failure.get());
+    }
+
+    InstanceInfo info() {
+        InstanceMonitor m = monitor;
+        return new InstanceInfo(Version.WEIR, config.applicationId(), instanceId(), config.guarantee().configValue(),
+                state.get().name(), m == null ? java.util.Map.of() : m.tasksByThread());
+    }
+
+    io.weir.internal.topology.TopologyModel model() {
+        return model;
+    }
+
+    String prometheusText() {
+        return meters.scrape();
     }
 
     public WeirConfig config() {
@@ -179,7 +293,11 @@ public final class WeirApp implements AutoCloseable {
         return stopped.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Graceful stop within {@code shutdown.timeout.ms}, leaving the consumer group. */
+    /**
+     * Graceful stop within {@code shutdown.timeout.ms}, leaving the consumer group so the tasks
+     * move at once: the end of an instance (scale-in, a test). For a restart, use
+     * {@link #close(Duration, boolean)} with {@code leaveGroup=false}.
+     */
     @Override
     public void close() {
         close(config.shutdownTimeout(), true);
@@ -192,17 +310,26 @@ public final class WeirApp implements AutoCloseable {
     /**
      * Stops polling, commits, and closes within {@code timeout}. {@code leaveGroup=false} keeps
      * the instance's static membership so that a restart within the session timeout gets its
-     * tasks back without a rebalance; {@code true} (scale-in) hands them over at once.
+     * tasks back without a rebalance; {@code true} (scale-in) hands them over at once. A second
+     * call while the first is under way waits for it (at most {@code timeout}).
      */
     public void close(Duration timeout, boolean leaveGroup) {
-        State s = state.get();
-        if (s == State.CREATED) {
-            state.set(State.STOPPED);
+        if (state.get() == State.CREATED && transition(State.CREATED, State.STOPPED)) {
             stopped.countDown();
             return;
         }
-        if (s == State.RUNNING) {
-            state.compareAndSet(State.RUNNING, State.STOPPING);
+        if (!closing.compareAndSet(false, true)) {
+            awaitQuietly(timeout);
+            return;
+        }
+        State before = state.get();
+        if (before != State.FAILED && before != State.STOPPED) {
+            transition(before, State.STOPPING);
+        }
+        if (before != State.FAILED) {
+            log.info("{} stopping{}", config.applicationId(), leaveGroup
+                    ? " and leaving the consumer group: its tasks move to the other instances now"
+                    : "; keeping its group membership for a restart with the same instance.id");
         }
         streamThreads.forEach(t -> t.shutdown(leaveGroup));
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -223,12 +350,16 @@ public final class WeirApp implements AutoCloseable {
         synchronized (this) {
             releaseResources();
         }
-        state.compareAndSet(State.STOPPING, State.STOPPED);
+        transition(State.STOPPING, State.STOPPED);
+        log.info("{} stopped", config.applicationId());
         stopped.countDown();
     }
 
     /**
-     * Starts (if needed), then blocks until SIGTERM/SIGINT or a failure; stops gracefully.
+     * Starts (if needed), then blocks until SIGTERM/SIGINT, a {@code POST /admin/leave} or a
+     * failure, and stops gracefully. On SIGTERM it keeps the static group membership, so a
+     * restart with the same {@code instance.id} moves no task, unless {@code shutdown.leave.group}
+     * is true.
      *
      * @throws IllegalStateException if the application failed
      */
@@ -236,7 +367,8 @@ public final class WeirApp implements AutoCloseable {
         if (state.get() == State.CREATED) {
             start();
         }
-        Thread hook = new Thread(() -> close(config.shutdownTimeout(), true), config.applicationId() + "-shutdown");
+        Thread hook = new Thread(() -> close(config.shutdownTimeout(), config.shutdownLeaveGroup()),
+                config.applicationId() + "-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         stopped.await();
         try {
@@ -250,12 +382,61 @@ public final class WeirApp implements AutoCloseable {
         }
     }
 
+    /** Scale-in from outside ({@code POST /admin/leave}): close and leave the group, on a thread of its own. */
+    boolean leaveGroupAndStop() {
+        State s = state.get();
+        if (closing.get() || s == State.CREATED || s == State.FAILED) {
+            return false;
+        }
+        Thread t = new Thread(() -> close(config.shutdownTimeout(), true), config.applicationId() + "-leave");
+        t.start();
+        return true;
+    }
+
+    private void awaitQuietly(Duration timeout) {
+        try {
+            stopped.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The monitor's tick: while the instance runs, its state follows the threads. */
+    private void followThreads() {
+        InstanceMonitor m = monitor;
+        State current = state.get();
+        if (m != null && current.ordinal() >= State.STARTING.ordinal() && current.ordinal() <= State.RUNNING.ordinal()) {
+            State next = m.threadsState();
+            if (transition(current, next) && next == State.RUNNING) {
+                log.info("{} is running: {}", config.applicationId(), m.tasksByThread());
+            }
+        }
+    }
+
+    /** Moves from {@code from} to {@code to} if the state is still {@code from}; tells the listeners. */
+    private boolean transition(State from, State to) {
+        if (from == to || !state.compareAndSet(from, to)) {
+            return false;
+        }
+        for (StateListener l : listeners) {
+            try {
+                l.onChange(from, to);
+            } catch (RuntimeException e) {
+                log.warn("{}: a state listener failed", config.applicationId(), e);
+            }
+        }
+        return true;
+    }
+
     private void onThreadFailed(Throwable e) {
         if (!failure.compareAndSet(null, e)) {
             return;
         }
         log.error("{}: a stream thread failed; stopping the instance", config.applicationId(), e);
-        state.set(State.FAILED);
+        State s = state.get();
+        while (s != State.FAILED && !transition(s, State.FAILED)) {
+            s = state.get();
+        }
         Thread stopper = new Thread(() -> {
             streamThreads.forEach(t -> t.shutdown(false));
             for (Thread t : threads) {
@@ -266,7 +447,8 @@ public final class WeirApp implements AutoCloseable {
                 }
             }
             synchronized (this) {
-                releaseResources();
+                // The HTTP endpoints stay: probes must see the failure (503) until the instance is closed.
+                releaseResources(false);
             }
             stopped.countDown();
         }, config.applicationId() + "-failure-stop");
@@ -274,6 +456,14 @@ public final class WeirApp implements AutoCloseable {
     }
 
     private void releaseResources() {
+        releaseResources(true);
+    }
+
+    private void releaseResources(boolean includingHttp) {
+        InstanceMonitor m = monitor;
+        if (m != null) {
+            m.close();
+        }
         if (rocksDb != null) {
             // After the threads closed their stores: the cache must outlive every store using it.
             // A thread that did not stop in time still holds stores; leave the memory to the
@@ -291,6 +481,14 @@ public final class WeirApp implements AutoCloseable {
         }
         if (instanceDir != null) {
             instanceDir.close();
+        }
+        // Last: probes keep answering (503, stopping) while the threads commit and close.
+        if (includingHttp) {
+            if (http != null) {
+                http.close();
+                http = null;
+            }
+            meters.close();
         }
     }
 }

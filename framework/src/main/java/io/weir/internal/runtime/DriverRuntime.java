@@ -144,11 +144,11 @@ public final class DriverRuntime implements AutoCloseable {
     /** Assigns every partition a source reads, and creates their tasks in task order. */
     private void createTasks(boolean storesInMemory) {
         ClientConfigs clients = new ClientConfigs(config, model, INSTANCE);
-        ThreadContext ctx = new ThreadContext(config, model, clients,
+        ThreadContext ctx = new ThreadContext(config, model, INSTANCE, clients,
                 new TopicLimits(topics::maxMessageBytes, topics::partitions, clients.maxRequestSize()), registry,
                 stateDir != null ? stateDir : Path.of("in-memory"), rocksDb, localStores, this::wallClock);
         String name = clients.threadName(0);
-        ThreadMetrics metrics = new ThreadMetrics(registry, config.applicationId(), name);
+        ThreadMetrics metrics = new ThreadMetrics(registry, ctx.tags(), name, new ThreadHealth(name));
         // Commits come when the driver asks (each pipe, or every commitEvery pipes), not by time.
         group = new TaskGroup(ctx, name, consumer, this::newProducer, metrics, this::onMigrated,
                 new TaskGroup.Options(Long.MAX_VALUE, storesInMemory));

@@ -2,8 +2,8 @@ package io.weir.internal.runtime;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Tags;
 import io.weir.internal.state.TaskStore;
+import io.weir.processor.TaskId;
 import io.weir.state.changelog.RestoreSession;
 import io.weir.state.changelog.RestoreListener;
 import java.time.Duration;
@@ -44,10 +44,10 @@ final class StoreRestorer implements AutoCloseable {
     private final ThreadContext ctx;
     private final int index;
     private final List<Task> pending = new ArrayList<>();
+    private final ThreadMetrics metrics;
     private final Counter restored;
-    private final AtomicLong remaining = new AtomicLong();
-    /** Offsets left per partition under restore, summed into {@code remaining}. */
-    private final Map<TopicPartition, Long> left = new HashMap<>();
+    /** The progress of each changelog partition under restore, which owns its gauge. */
+    private final Map<TopicPartition, Progress> progress = new HashMap<>();
     private KafkaConsumer<byte[], byte[]> consumer;
     private KafkaConsumer<byte[], byte[]> logEndConsumer;
     private RestoreSession session;
@@ -55,11 +55,9 @@ final class StoreRestorer implements AutoCloseable {
     StoreRestorer(ThreadContext ctx, int index, ThreadMetrics metrics) {
         this.ctx = ctx;
         this.index = index;
-        Tags tags = Tags.of("application", ctx.config().applicationId(), "thread", ctx.clients().threadName(index));
+        this.metrics = metrics;
         this.restored = Counter.builder("weir.restore.records").description("changelog records restored into stores")
-                .tags(tags).register(ctx.registry());
-        Gauge.builder("weir.restore.remaining", remaining, AtomicLong::get)
-                .description("changelog offsets left in the restore under way").tags(tags).register(ctx.registry());
+                .tags(metrics.tags()).register(metrics.registry());
     }
 
     /**
@@ -78,7 +76,11 @@ final class StoreRestorer implements AutoCloseable {
         }
         task.startRestoring();
         pending.add(task);
-        session().add(stores, tp -> new Progress(tp, "store " + storeName(task, tp) + " from " + tp));
+        session().add(stores, tp -> {
+            Progress p = new Progress(task, tp, storeName(task, tp));
+            progress.put(tp, p);
+            return p;
+        });
     }
 
     /** The task leaves this thread: its restore stops, and its stores are no longer written. */
@@ -88,9 +90,9 @@ final class StoreRestorer implements AutoCloseable {
             for (TaskStore store : task.stores().all()) {
                 if (store.changelog() != null) {
                     changelogs.add(store.changelog());
-                    left.remove(store.changelog());
                 }
             }
+            endProgress(task);
             session.remove(changelogs);
         }
     }
@@ -117,16 +119,24 @@ final class StoreRestorer implements AutoCloseable {
             if (done) {
                 task.finishRestoring();
                 pending.remove(task);
+                endProgress(task);
             }
         }
-        if (pending.isEmpty()) {
-            left.clear();
-            remaining.set(0);
+    }
+
+    private void endProgress(Task task) {
+        for (TaskStore store : task.stores().all()) {
+            Progress p = store.changelog() == null ? null : progress.remove(store.changelog());
+            if (p != null) {
+                p.end();
+            }
         }
     }
 
     @Override
     public void close() {
+        progress.values().forEach(Progress::end);
+        progress.clear();
         if (session != null) {
             session.close();
             session = null;
@@ -181,24 +191,37 @@ final class StoreRestorer implements AutoCloseable {
         return logEndConsumer.endOffsets(changelogs);
     }
 
-    /** Feeds the meters and logs progress at most every few seconds. */
+    /**
+     * Feeds the meters and the thread's health, and logs progress at most every few seconds. Its
+     * gauge {@code weir.restore.remaining} (tagged with task and store) lives while the restore does.
+     */
     private final class Progress implements RestoreListener {
+        private final TaskId task;
         private final TopicPartition tp;
+        private final String store;
         private final String what;
         private final long started = System.nanoTime();
+        private final AtomicLong left = new AtomicLong();
+        private final Gauge gauge;
         private long total;
         private long lastLog = System.nanoTime();
         private long counted;
 
-        Progress(TopicPartition tp, String what) {
+        Progress(Task task, TopicPartition tp, String store) {
+            this.task = task.id();
             this.tp = tp;
-            this.what = what;
+            this.store = store;
+            this.what = "store " + store + " of task " + task.id() + " from " + tp;
+            this.gauge = Gauge.builder("weir.restore.remaining", left, AtomicLong::get)
+                    .description("changelog offsets left to restore into a store").baseUnit("records")
+                    .tags(metrics.tags().and("task", task.id().toString(), "store", store))
+                    .strongReference(true).register(metrics.registry());
         }
 
         @Override
         public void onStart(long startOffset, long endOffset) {
             total = Math.max(0, endOffset - startOffset);
-            setLeft(total);
+            publish(0, total);
             if (total > 0) {
                 log.info("restoring {}: {} changelog offsets ({} to {})", what, total, startOffset, endOffset);
             }
@@ -208,7 +231,7 @@ final class StoreRestorer implements AutoCloseable {
         public void onBatch(long restoredSoFar, long offsetsLeft) {
             restored.increment(restoredSoFar - counted);
             counted = restoredSoFar;
-            setLeft(offsetsLeft);
+            publish(restoredSoFar, offsetsLeft);
             long now = System.nanoTime();
             if (now - lastLog > PROGRESS_LOG_NANOS) {
                 lastLog = now;
@@ -223,12 +246,20 @@ final class StoreRestorer implements AutoCloseable {
         public void onDone(long count, long millis) {
             restored.increment(count - counted);
             counted = count;
-            setLeft(0);
+            left.set(0);
+            metrics.health().restored(tp.toString());
         }
 
-        private void setLeft(long value) {
-            left.put(tp, value);
-            remaining.set(left.values().stream().mapToLong(Long::longValue).sum());
+        private void publish(long restoredSoFar, long offsetsLeft) {
+            left.set(offsetsLeft);
+            metrics.health().restoring(tp.toString(),
+                    new ThreadHealth.Restore(task, store, tp.toString(), restoredSoFar, offsetsLeft));
+        }
+
+        /** The restore ended or left this thread: its gauge and health entry go. */
+        void end() {
+            metrics.registry().remove(gauge);
+            metrics.health().restored(tp.toString());
         }
     }
 }

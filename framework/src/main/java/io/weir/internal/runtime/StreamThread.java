@@ -52,6 +52,8 @@ public final class StreamThread implements Runnable {
     private final String name;
     private final Consumer<Throwable> onFatal;
     private final ThreadMetrics metrics;
+    private final ThreadHealth health;
+    private final PartitionLag lag;
 
     private volatile boolean running = true;
     private volatile boolean leaveGroupOnClose = true;
@@ -61,6 +63,9 @@ public final class StreamThread implements Runnable {
     private final Map<TopicPartition, Task> taskByPartition = new HashMap<>();
     private RuntimeException listenerFailure;
     private boolean rejoinRequested;
+    private boolean assignedOnce;
+    /** Partitions were given up (revoked, lost, or all closed after a fence) and the next assignment is awaited. */
+    private boolean awaitingAssignment;
 
     public StreamThread(ThreadContext ctx, int index, Consumer<Throwable> onFatal) {
         this.ctx = ctx;
@@ -68,11 +73,18 @@ public final class StreamThread implements Runnable {
         this.index = index;
         this.name = ctx.clients().threadName(index);
         this.onFatal = onFatal;
-        this.metrics = new ThreadMetrics(ctx.registry(), config.applicationId(), name);
+        this.health = new ThreadHealth(name);
+        this.metrics = new ThreadMetrics(ctx.registry(), ctx.tags(), name, health);
+        this.lag = new PartitionLag(ctx.registry(), metrics.tags());
     }
 
     public String name() {
         return name;
+    }
+
+    /** What this thread publishes about its progress; readable from any thread. */
+    ThreadHealth health() {
+        return health;
     }
 
     /** Asks the thread to commit, close and end; returns at once. */
@@ -117,6 +129,7 @@ public final class StreamThread implements Runnable {
         } else {
             consumer.subscribe(ctx.model().subscriptionTopics(), new Listener());
         }
+        health.heartbeatAge(ConsumerSignals.heartbeatAgeSeconds(consumer));
         log.info("{} started ({})", name, config.guarantee().configValue());
     }
 
@@ -156,6 +169,12 @@ public final class StreamThread implements Runnable {
             group.commitAll();
         }
         group.maybeFlushStores();
+        lag.sample(consumer);
+        health.phase(!assignedOnce ? ThreadHealth.Phase.STARTING
+                : awaitingAssignment ? ThreadHealth.Phase.REBALANCING
+                : restorer.hasPending() ? ThreadHealth.Phase.RESTORING
+                : ThreadHealth.Phase.RUNNING);
+        health.loopTurned();
     }
 
     private void commitPositionsBeforeProcessing(ConsumerRecords<byte[], byte[]> records) {
@@ -181,6 +200,7 @@ public final class StreamThread implements Runnable {
         group.replaceProducerIfFenced();
         createTasks(owned);
         rejoinRequested = true;
+        awaitingAssignment = true;
     }
 
     private void createTasks(Collection<TopicPartition> partitions) {
@@ -196,15 +216,21 @@ public final class StreamThread implements Runnable {
             }
             task.addPartition(tp);
             taskByPartition.put(tp, task);
+            lag.add(tp, id);
         }
+        health.tasks(group.taskIds());
     }
 
     private void closeTasks(Collection<Task> toClose) {
         for (Task task : toClose) {
             restorer.unregister(task);
             group.close(task);
-            task.partitions().forEach(taskByPartition::remove);
+            for (TopicPartition tp : task.partitions()) {
+                taskByPartition.remove(tp);
+                lag.remove(tp);
+            }
         }
+        health.tasks(group.taskIds());
     }
 
     private List<Task> tasksOf(Collection<TopicPartition> partitions) {
@@ -249,6 +275,8 @@ public final class StreamThread implements Runnable {
                 log.warn("{}: closing the consumer failed", name, e);
             }
         }
+        lag.removeAll();
+        health.phase(ThreadHealth.Phase.STOPPED);
         log.info("{} stopped{}", name, failure == null ? "" : " after a failure: " + failure);
     }
 
@@ -260,6 +288,7 @@ public final class StreamThread implements Runnable {
             if (partitions.isEmpty()) {
                 return;
             }
+            awaitingAssignment = true;
             guard(() -> {
                 // Commit before the partitions go, so their next owner starts where we stopped.
                 group.commitAll();
@@ -272,6 +301,7 @@ public final class StreamThread implements Runnable {
             if (partitions.isEmpty()) {
                 return;
             }
+            awaitingAssignment = true;
             guard(() -> {
                 // Another member may own them already: our open work must not be committed.
                 group.abortAll("partitions lost: " + partitions);
@@ -283,6 +313,8 @@ public final class StreamThread implements Runnable {
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
             metrics.rebalances.increment();
+            assignedOnce = true;
+            awaitingAssignment = false;
             guard(() -> createTasks(partitions));
         }
 

@@ -125,6 +125,10 @@ final class TaskGroup {
         return Collections.unmodifiableCollection(tasks.values());
     }
 
+    java.util.Set<TaskId> taskIds() {
+        return java.util.Set.copyOf(tasks.keySet());
+    }
+
     /** Creates a task and makes its stores readable from other threads. */
     Task create(TaskId id) {
         Task task = taskFactory.create(id);
@@ -256,6 +260,7 @@ final class TaskGroup {
         lastCommitNanos = System.nanoTime();
         try {
             sink.commit(tasks.values());
+            metrics.commitSucceeded();
             // Outputs and dead letters count once they are committed, not when sent.
             metrics.recordsOut.increment(collector.drainSentCount());
             metrics.deadLettered.increment(deadLetters.drainWrittenCount());

@@ -1,6 +1,7 @@
 package io.weir.internal.runtime;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.weir.WeirConfig;
 import io.weir.internal.state.LocalStores;
 import io.weir.internal.topology.TopologyModel;
@@ -10,23 +11,30 @@ import java.nio.file.Path;
 /**
  * What every stream thread of an instance shares.
  *
+ * @param instanceId  the stable id of the instance
  * @param instanceDir the instance's directory; task stores live in {@code <instanceDir>/<task>/<store>}
  * @param rocksDb     the memory budget every RocksDB store of the instance draws from
  * @param localStores where tasks register their stores for reads from other threads
  * @param wallClock   the processing clock (milliseconds since the epoch) for timers, idleness and
  *                    wall-clock timestamps; the system clock, or a test driver's
  */
-public record ThreadContext(WeirConfig config, TopologyModel model, ClientConfigs clients, TopicLimits limits,
-                            MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb,
+public record ThreadContext(WeirConfig config, TopologyModel model, String instanceId, ClientConfigs clients,
+                            TopicLimits limits, MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb,
                             LocalStores localStores, java.util.function.LongSupplier wallClock) {
+
+    /** The tags every meter of the instance carries: {@code application} and {@code instance}. */
+    public Tags tags() {
+        return Tags.of("application", config.applicationId(), "instance", instanceId);
+    }
 
     /** The shared parts of an instance's threads. */
     public record Shared(MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb, LocalStores localStores) {
     }
 
-    public static ThreadContext create(WeirConfig config, TopologyModel model, ClientConfigs clients,
-                                       org.apache.kafka.clients.admin.Admin admin, Shared shared) {
-        return new ThreadContext(config, model, clients, new TopicLimits(admin, clients.maxRequestSize()),
+    public static ThreadContext create(WeirConfig config, TopologyModel model, String instanceId,
+                                       ClientConfigs clients, org.apache.kafka.clients.admin.Admin admin,
+                                       Shared shared) {
+        return new ThreadContext(config, model, instanceId, clients, new TopicLimits(admin, clients.maxRequestSize()),
                 shared.registry(), shared.instanceDir(), shared.rocksDb(), shared.localStores(),
                 System::currentTimeMillis);
     }

@@ -8,8 +8,9 @@ import io.weir.sink.internal.CommitObserver;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The meters of one stream thread, tagged with {@code application} and {@code thread}. Counts
- * are added per batch, not per record, to keep the hot loop cheap.
+ * The meters of one stream thread, tagged with {@code application}, {@code instance} and
+ * {@code thread}, and the commit outcomes its {@link ThreadHealth} publishes. Counts are added per
+ * batch, not per record, to keep the hot loop cheap.
  *
  * <ul>
  *   <li>{@code weir.records.in}, {@code weir.records.out}: records consumed and produced</li>
@@ -22,6 +23,8 @@ import java.util.concurrent.TimeUnit;
  *       topic or dropped ({@code late.records.mode})</li>
  *   <li>{@code weir.watermark.lag}: wall-clock time minus the smallest watermark of the thread's
  *       tasks, in milliseconds (how far event time trails); NaN before any task has a watermark</li>
+ *   <li>{@code weir.time.since.last.commit}: seconds since the thread's last successful commit (a
+ *       commit that found nothing to commit counts: the thread owes Kafka nothing older)</li>
  * </ul>
  */
 final class ThreadMetrics implements CommitObserver {
@@ -36,10 +39,13 @@ final class ThreadMetrics implements CommitObserver {
     final Counter late;
     private final MeterRegistry registry;
     private final Tags tags;
+    private final ThreadHealth health;
 
-    ThreadMetrics(MeterRegistry registry, String applicationId, String threadName) {
+    /** @param instanceTags {@code application} and {@code instance} */
+    ThreadMetrics(MeterRegistry registry, Tags instanceTags, String threadName, ThreadHealth health) {
         this.registry = registry;
-        this.tags = Tags.of("application", applicationId, "thread", threadName);
+        this.tags = instanceTags.and("thread", threadName);
+        this.health = health;
         recordsIn = Counter.builder("weir.records.in").description("records consumed").tags(tags).register(registry);
         recordsOut = Counter.builder("weir.records.out").description("records produced to output topics")
                 .tags(tags).register(registry);
@@ -55,6 +61,28 @@ final class ThreadMetrics implements CommitObserver {
                 .tags(tags).register(registry);
         late = Counter.builder("weir.records.late").description("records too late for their window")
                 .tags(tags).register(registry);
+        io.micrometer.core.instrument.Gauge.builder("weir.time.since.last.commit",
+                        () -> (System.nanoTime() - health.lastCommitNanos()) / 1e9)
+                .description("time since the thread's last successful commit").baseUnit("seconds")
+                .tags(tags).register(registry);
+    }
+
+    ThreadHealth health() {
+        return health;
+    }
+
+    MeterRegistry registry() {
+        return registry;
+    }
+
+    /** {@code application}, {@code instance} and {@code thread}. */
+    Tags tags() {
+        return tags;
+    }
+
+    /** A commit returned normally, whether or not it had anything to commit. */
+    void commitSucceeded() {
+        health.commitSucceeded();
     }
 
     /** Registers the event-time lag gauge; both suppliers must be safe to call from any thread. */
@@ -74,6 +102,7 @@ final class ThreadMetrics implements CommitObserver {
     @Override
     public void aborted(String reason) {
         aborts.increment();
+        health.commitFailed(reason);
     }
 
     void processed(int records, long nanos) {

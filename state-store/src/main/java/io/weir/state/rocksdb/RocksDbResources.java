@@ -91,9 +91,13 @@ public final class RocksDbResources implements AutoCloseable {
         return config;
     }
 
-    /** Bytes currently held in the shared cache (blocks and charged memtables). */
-    public long usage() {
-        return cache.getUsage();
+    /**
+     * Bytes currently held in the shared cache (blocks and charged memtables); 0 once closed.
+     * Synchronised with {@link #close()}: a metrics scrape on another thread must never read a
+     * freed native cache.
+     */
+    public synchronized long usage() {
+        return closed ? 0 : cache.getUsage();
     }
 
     Cache cache() {
