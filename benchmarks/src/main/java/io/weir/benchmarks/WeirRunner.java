@@ -106,6 +106,7 @@ final class WeirRunner implements SystemUnderTest {
                 .set("num.stream.threads", 1)
                 .set("commit.interval.ms", ClientSettings.COMMIT_INTERVAL.toMillis())
                 .set("state.dir", spec.stateDir().toString())
+                .set("http.port", 0)
                 .environment(Map.of());
         if (spec.scenario().kind() == Scenario.Kind.WINDOW_COUNT) {
             b.set("max.out.of.orderness.ms", 0);

@@ -1,6 +1,7 @@
 package io.weir.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
@@ -90,7 +91,8 @@ class BadInputIT {
                 assertThat(AbortIT.header(r, "weir.error.class")).isNotBlank();
                 assertThat(AbortIT.header(r, "weir.source.timestamp")).isEqualTo(Long.toString(r.timestamp()));
             }
-            assertThat(app.state()).isEqualTo(WeirApp.State.RUNNING);
+            // RUNNING follows the threads: it is reached within a tick of the monitor.
+            await().atMost(Duration.ofSeconds(10)).until(() -> app.state() == WeirApp.State.RUNNING);
             assertThat(app.meterRegistry().get("weir.records.dead.lettered").counter().count()).isEqualTo(5.0);
         }
     }

@@ -1,6 +1,7 @@
 package io.weir.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
@@ -54,8 +55,10 @@ class RebalanceIT {
         assertThat(first.state()).isEqualTo(WeirApp.State.STOPPED);
         KAFKA.client().readAtLeast(output, 3 * CHUNK, Duration.ofMinutes(2));
 
-        assertThat(second.state()).isEqualTo(WeirApp.State.RUNNING);
-        assertThat(third.state()).isEqualTo(WeirApp.State.RUNNING);
+        // RUNNING follows the threads: it is reached within a tick of the monitor.
+        await().atMost(Duration.ofSeconds(10)).until(() -> second.state() == WeirApp.State.RUNNING);
+        // RUNNING follows the threads: it is reached within a tick of the monitor.
+        await().atMost(Duration.ofSeconds(10)).until(() -> third.state() == WeirApp.State.RUNNING);
         second.close(Duration.ofSeconds(30));
         third.close(Duration.ofSeconds(30));
 

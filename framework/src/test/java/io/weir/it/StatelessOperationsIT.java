@@ -1,6 +1,7 @@
 package io.weir.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
@@ -73,7 +74,8 @@ class StatelessOperationsIT {
                     .containsExactlyInAnyOrder(5, 5, 4);
             assertThat(KAFKA.client().readStringsAtLeast(dyn, 5, Duration.ofSeconds(30)))
                     .extracting(ConsumerRecord::key).contains("HELLO", "CAT");
-            assertThat(app.state()).isEqualTo(WeirApp.State.RUNNING);
+            // RUNNING follows the threads: it is reached within a tick of the monitor.
+            await().atMost(Duration.ofSeconds(10)).until(() -> app.state() == WeirApp.State.RUNNING);
             var registry = app.meterRegistry();
             assertThat(registry.get("weir.records.in").counter().count()).isEqualTo(4.0);
             assertThat(registry.get("weir.records.out").counter().count()).isGreaterThanOrEqualTo(15.0);

@@ -33,6 +33,7 @@ public final class CountingApp {
                 .applicationId(args[4])
                 .set("num.stream.threads", 2)
                 .set("state.flush.interval.ms", 1)
+                .set("http.port", 0)
                 .build();
         WeirApp app = WeirApp.create(b.build(), config).start();
         System.out.println("READY instance=" + app.instanceId());

@@ -35,6 +35,7 @@ public final class CrashTestApp {
                 .stateDir(stateDir)
                 .set("processing.guarantee", guarantee)
                 .set("num.stream.threads", 2)
+                .set("http.port", 0)
                 .build();
         WeirApp app = WeirApp.create(b.build(), config).start();
         System.out.println("READY instance=" + app.instanceId());

@@ -21,6 +21,7 @@ public final class TestApps {
                     .applicationId(applicationId)
                     .bootstrapServers(bootstrap)
                     .stateDir(dir)
+                    .set("http.port", 0) // several instances share a test JVM
                     .environment(Map.of());
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);

@@ -37,6 +37,7 @@ public final class WindowingApp {
                 .set("num.stream.threads", 2)
                 .set("max.out.of.orderness.ms", args[5])
                 .set("state.flush.interval.ms", 1000)
+                .set("http.port", 0)
                 .build();
         WeirApp app = WeirApp.create(b.build(), config).start();
         System.out.println("READY instance=" + app.instanceId());

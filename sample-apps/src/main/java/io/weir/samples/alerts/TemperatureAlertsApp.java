@@ -128,8 +128,9 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
                         inputTopic, ledger.alertsExpected(), format(threshold));
                 app = WeirApp.create(TemperatureAlerts.topology(inputTopic, outputTopic, threshold),
                         config(bootstrap, dir)).start();
-                log.info("Started '{}' with exactly-once processing; printing alerts from '{}' (read_committed)",
-                        applicationId, outputTopic);
+                log.info("Started '{}' with exactly-once processing; printing alerts from '{}' (read_committed);"
+                        + " health, metrics and topology on http://localhost:{}", applicationId, outputTopic,
+                        app.httpPort());
 
                 awaitAlerts(tail, ledger, app, Duration.ofSeconds(timeoutSeconds), signal);
                 if (follow) {
