@@ -295,7 +295,10 @@ public final class WeirConfig {
 
     @Override
     public String toString() {
-        return "WeirConfig" + values;
+        // Passwords (SASL JAAS configs, key store passwords) must not reach a log through this.
+        Map<String, String> shown = new TreeMap<>();
+        values.forEach((k, v) -> shown.put(k, ClientSettings.isSecret(k) ? "[hidden]" : v));
+        return "WeirConfig" + shown;
     }
 
     private <T> T parseOrDefault(Setting<T> setting) {

@@ -283,4 +283,13 @@ class WeirConfigTest {
         assertThatThrownBy(() -> valid().environment(Map.of("WEIR_PRODUCER_LINGER_MS", "soon")).build())
                 .isInstanceOf(ConfigException.class).hasMessageContaining("'producer.linger.ms'");
     }
+
+    @Test
+    void toStringHidesPasswords() {
+        WeirConfig c = valid().set("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule"
+                        + " required username=\"u\" password=\"s3cret\";")
+                .set("producer.ssl.key.password", "k3y").build();
+        assertThat(c.toString()).doesNotContain("s3cret", "k3y").contains("sasl.jaas.config=[hidden]",
+                "producer.ssl.key.password=[hidden]", "application.id=");
+    }
 }

@@ -55,4 +55,17 @@ enum KafkaClient {
     static boolean anyKnows(String name) {
         return CONSUMER.knows(name) || PRODUCER.knows(name) || ADMIN.knows(name);
     }
+
+    /** True if {@code name} (prefixed or not) is a Kafka setting of type PASSWORD, such as {@code ssl.key.password} or {@code sasl.jaas.config}. */
+    static boolean isPassword(String name) {
+        KafkaClient prefixed = ofPrefixed(name);
+        String bare = prefixed == null ? name : name.substring(prefixed.prefix.length());
+        for (KafkaClient c : values()) {
+            ConfigDef.ConfigKey key = c.keys.get(bare);
+            if (key != null && key.type == ConfigDef.Type.PASSWORD) {
+                return true;
+            }
+        }
+        return false;
+    }
 }
