@@ -123,8 +123,8 @@ final class StallWatch {
         long start = Long.MAX_VALUE;
         long loop = t.lastLoopNanos();
         if (now - loop > thresholdNanos) {
-            symptoms.add(t.threadName() + " has been waiting inside one Kafka call for " + (now - loop) / 1_000_000_000L
-                    + " s");
+            symptoms.add(t.threadName() + " has been stuck in one call for " + (now - loop) / 1_000_000_000L
+                    + " s (a Kafka call that does not return, or a processor that blocks)");
             start = Math.min(start, loop);
         }
         if (t.commitFailure() != null && now - t.commitFailingSinceNanos() > thresholdNanos) {

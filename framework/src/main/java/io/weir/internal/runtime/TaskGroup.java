@@ -180,6 +180,8 @@ final class TaskGroup {
                 if (deadLetters.takeCommitRequest() || (more && commitDue()) || writeCacheFull()) {
                     commitAll();
                 }
+                // A long backlog is progress, not a stall: say so after every round of batches.
+                metrics.health().loopTurned();
             }
         } catch (ReplayRequired e) {
             abortAll("a record failed; replaying from the last commit");
