@@ -40,9 +40,13 @@ public final class AlertService {
     private AlertService() {
     }
 
-    /** Runs the service until SIGTERM or Ctrl-C, then commits what is in flight and stops. */
+    /**
+     * Runs the service until SIGTERM or Ctrl-C, then commits what is in flight and stops (keeping
+     * its group membership, so a restart moves no task). {@code --config FILE} (or
+     * {@code WEIR_CONFIG_FILE}) adds a deployment's properties file, e.g. mounted from a ConfigMap.
+     */
     public static void main(String[] args) throws InterruptedException {
-        WeirApp.create(topology(), config().build()).runUntilShutdown();
+        WeirApp.create(topology(), config().args(args).build()).runUntilShutdown();
     }
 
     /** The processing: which topics are read and written, and what happens in between. */

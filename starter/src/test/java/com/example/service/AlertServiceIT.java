@@ -59,6 +59,7 @@ class AlertServiceIT {
         try (WeirApp app = WeirApp.create(AlertService.topology(), AlertService.config()
                 .bootstrapServers(KAFKA.bootstrapServers())
                 .stateDir(stateDir)
+                .set("http.port", 0)     // any free port: tests may run beside a service on 8080
                 .environment(Map.of())   // the test broker, whatever WEIR_* variables this machine has
                 .build()).start()) {
             // Counts rise to their totals; wait (with a deadline) until the totals are committed.
