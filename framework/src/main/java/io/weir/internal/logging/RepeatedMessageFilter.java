@@ -14,9 +14,10 @@ import org.slf4j.Marker;
 
 /**
  * A logback turbo filter that stops one repeated message from flooding a log: per logger and
- * message format (the pattern with its {@code {}} placeholders, so a retry counter or a
- * correlation id in the arguments does not make a message new), the first occurrence is written,
- * then at most one per interval. The occurrence that is written after others were dropped is
+ * message shape, the first occurrence is written, then at most one per interval. The shape is the
+ * message format (the pattern with its {@code {}} placeholders) with each run of digits taken as
+ * one: Kafka's clients format their messages before logback sees them, and a correlation id, a
+ * retry count or a partition number must not make every line a new message. The occurrence that is written after others were dropped is
  * preceded by a line on the same logger and level, such as
  * {@code Suppressed 1234 repeats of the next message in the last 30 s (...)}.
  *
@@ -52,6 +53,8 @@ public final class RepeatedMessageFilter extends TurboFilter {
     private static final String SUPPRESSED = "Suppressed {} repeats of the next message in the last {} s"
             + " (RepeatedMessageFilter lets one through every {} s)";
     private static final String FQCN = RepeatedMessageFilter.class.getName();
+    /** Longer messages are told apart by their beginning, so that a key's size is bounded. */
+    static final int SHAPE_LENGTH = 200;
 
     private final LongSupplier nanoClock;
     private List<String> prefixes = List.of("org.apache.kafka", "kafka");
@@ -130,7 +133,7 @@ public final class RepeatedMessageFilter extends TurboFilter {
         long dropped;
         long elapsed;
         synchronized (windows) {
-            Key key = new Key(logger.getName(), format);
+            Key key = new Key(logger.getName(), shape(format));
             Window window = windows.get(key);
             if (window == null) {
                 windows.put(key, new Window(now));
@@ -159,6 +162,27 @@ public final class RepeatedMessageFilter extends TurboFilter {
         synchronized (windows) {
             return windows.size();
         }
+    }
+
+    /** {@code message} with every run of digits replaced by one {@code #}, cut to {@link #SHAPE_LENGTH}. */
+    static String shape(String message) {
+        int length = Math.min(message.length(), SHAPE_LENGTH);
+        StringBuilder shape = null;
+        for (int i = 0; i < length; i++) {
+            char c = message.charAt(i);
+            boolean digit = isDigit(c);
+            if (digit && shape == null) {
+                shape = new StringBuilder(length).append(message, 0, i);
+            }
+            if (shape != null && !(digit && i > 0 && isDigit(message.charAt(i - 1)))) {
+                shape.append(digit ? '#' : c);
+            }
+        }
+        return shape != null ? shape.toString() : message.length() > length ? message.substring(0, length) : message;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 
     private boolean limits(String loggerName) {
