@@ -48,7 +48,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * {@code acks=all}); {@code read*} methods read every partition of a topic from its beginning with
  * {@code assign()} (no consumer group, nothing committed), return as soon as their condition holds
  * on the records read so far, and throw {@link AssertionError} with the number of records seen when
- * the deadline passes first. Reads are {@code read_committed} unless the name says otherwise.
+ * the deadline passes first. Reads are {@code read_committed} unless the name says otherwise. A
+ * topic deleted while it is read fails the read within about a second, instead of at the deadline:
+ * a consumer assigned to a deleted topic retries its fetches without pause and logs a warning for
+ * each, hundreds of megabytes a minute.
  *
  * <p>Thread-safe: every read uses its own short-lived consumer; the cached producer and
  * {@link Admin} are thread-safe Kafka clients. {@link #close()} closes the cached clients.
@@ -57,6 +60,8 @@ public final class KafkaTestClient implements AutoCloseable {
 
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration POLL = Duration.ofMillis(100);
+    /** How often a read that gets nothing checks that its topic still exists. */
+    private static final long EXISTS_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final String bootstrapServers;
     private Admin admin;
@@ -251,7 +256,9 @@ public final class KafkaTestClient implements AutoCloseable {
             List<TopicPartition> partitions = partitions(consumer, topic, timeout, deadline);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
+            DeletionCheck deletion = new DeletionCheck(consumer, topic);
             while (true) {
+                int before = seen.size();
                 consumer.poll(POLL).forEach(seen::add);
                 if (condition.test(view)) {
                     return new ArrayList<>(seen);
@@ -259,6 +266,7 @@ public final class KafkaTestClient implements AutoCloseable {
                 if (System.nanoTime() - deadline > 0) {
                     throw new AssertionError(describeTimeout(topic, isolation, timeout, seen));
                 }
+                deletion.afterPoll(seen.size() == before, seen.size());
             }
         }
     }
@@ -285,12 +293,15 @@ public final class KafkaTestClient implements AutoCloseable {
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
             List<ConsumerRecord<K, V>> seen = new ArrayList<>();
+            DeletionCheck deletion = new DeletionCheck(consumer, topic);
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
                 if (System.nanoTime() - deadline > 0) {
                     throw new AssertionError("could not read '" + topic + "' to its end offsets " + end + " within "
                             + timeout.toMillis() + " ms; read " + seen.size() + " records");
                 }
+                int before = seen.size();
                 consumer.poll(POLL).forEach(seen::add);
+                deletion.afterPoll(seen.size() == before, seen.size());
             }
             return seen;
         }
@@ -336,6 +347,51 @@ public final class KafkaTestClient implements AutoCloseable {
             }
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("Topic '" + topic + "' does not exist (waited " + timeout.toMillis() + " ms)");
+            }
+            // An unknown topic is answered at once: without a pause this loop would send metadata
+            // requests back to back until the deadline.
+            pause(POLL);
+        }
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for a topic", e);
+        }
+    }
+
+    /**
+     * Fails a read whose topic was deleted. Checked after empty polls, at most once a second: the
+     * consumer's cached metadata answers while the topic exists; after a deletion the failing
+     * fetches make it refresh, and the topic is gone from the answer.
+     */
+    private static final class DeletionCheck {
+        private final KafkaConsumer<?, ?> consumer;
+        private final String topic;
+        private long next = System.nanoTime() + EXISTS_CHECK_NANOS;
+
+        DeletionCheck(KafkaConsumer<?, ?> consumer, String topic) {
+            this.consumer = consumer;
+            this.topic = topic;
+        }
+
+        void afterPoll(boolean empty, int seen) {
+            if (!empty || System.nanoTime() - next < 0) {
+                return;
+            }
+            next = System.nanoTime() + EXISTS_CHECK_NANOS;
+            List<PartitionInfo> infos;
+            try {
+                infos = consumer.partitionsFor(topic, POLL.multipliedBy(50));
+            } catch (org.apache.kafka.common.errors.TimeoutException unreachable) {
+                return; // a broker outage (tests make them on purpose) says nothing about the topic
+            }
+            if (infos == null || infos.isEmpty()) {
+                throw new AssertionError("Topic '" + topic + "' was deleted while being read; read " + seen
+                        + " records before");
             }
         }
     }

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -88,6 +92,28 @@ class EmbeddedKafkaIT {
         client.createTopic(topic, 1);
         client.deleteTopic(topic);
         assertThat(client.admin().listTopics().names().get()).doesNotContain(topic);
+    }
+
+    @Test
+    void aReadOfATopicDeletedMeanwhileFailsAtOnceInsteadOfAtTheDeadline() throws Exception {
+        String topic = "vanishing-" + System.nanoTime();
+        client.createTopic(topic, 2);
+        client.produceStrings(topic, List.of(KeyValue.of("a", "1")));
+        CountDownLatch reading = new CountDownLatch(1);
+        CompletableFuture<List<ConsumerRecord<String, String>>> read = CompletableFuture.supplyAsync(
+                () -> client.readStringsUntil(topic, records -> {
+                    if (!records.isEmpty()) {
+                        reading.countDown(); // the reader has its partitions: now the topic may go
+                    }
+                    return records.size() >= 2;
+                }, Duration.ofSeconds(60)));
+        assertThat(reading.await(30, TimeUnit.SECONDS)).isTrue();
+        client.deleteTopic(topic);
+
+        assertThatThrownBy(() -> read.get(15, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(AssertionError.class)
+                .hasMessageContaining("'" + topic + "' was deleted while being read");
     }
 
     private static List<String> values(List<ConsumerRecord<String, String>> records) {

@@ -16,4 +16,12 @@ class QuietLoggingTest {
                 "-Dlogback.configurationFile=" + QuietLogging.logbackConfigFile(),
                 "-Dlog4j2.configurationFile=" + QuietLogging.log4j2ConfigFile());
     }
+
+    @Test
+    void leavesOutTheRepeatedMessageFilterWhenWeirFrameworkIsNotOnTheClassPath() throws Exception {
+        // The testkit's own tests run without weir-framework, as a child JVM of theirs would.
+        String logback = Files.readString(QuietLogging.logbackConfigFile());
+        assertThat(logback).doesNotContain("turboFilter").doesNotContain("REPEATED_MESSAGE_FILTER");
+        assertThat(Files.readString(QuietLogging.log4j2ConfigFile())).contains("<BurstFilter");
+    }
 }

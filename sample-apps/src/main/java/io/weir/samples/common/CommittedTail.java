@@ -8,12 +8,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,18 +28,33 @@ import org.slf4j.LoggerFactory;
  * from where it ended when the tail was opened.
  *
  * <p>Uses {@code assign()} without a consumer group and commits nothing. Records that the serdes
- * cannot read are skipped with a warning: someone else writes to the topic too. Not thread-safe.
+ * cannot read are skipped with a warning: someone else writes to the topic too.
+ *
+ * <p>A deleted topic is noticed within about a second of an empty poll and reported once; the tail
+ * then stops fetching (a consumer assigned to a deleted topic otherwise retries its fetches
+ * without pause, logging a warning each time: hundreds of megabytes a minute) and, while
+ * {@link #poll} keeps being called, looks every few seconds whether the topic was created again,
+ * to read it from its beginning. Not thread-safe.
  */
 public final class CommittedTail<K, V> implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(CommittedTail.class);
     private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
+    /** How often an empty poll checks that the topic still exists (from the consumer's metadata). */
+    private static final long CHECK_EXISTS_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** How often a tail whose topic was deleted looks for it again (a request to the cluster). */
+    private static final long CHECK_RECREATED_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** Bounds how long a check may hold up the caller's loop when the cluster does not answer. */
+    private static final Duration EXISTENCE_TIMEOUT = Duration.ofSeconds(5);
 
     private final String topic;
     private final KafkaConsumer<byte[], byte[]> consumer;
-    private final List<TopicPartition> partitions;
+    private List<TopicPartition> partitions;
     private final Serde<K> keys;
     private final Serde<V> values;
+    private boolean deleted;
+    private long nextExistenceCheck = System.nanoTime() + CHECK_EXISTS_NANOS;
+    private long recordsRead;
 
     private CommittedTail(String topic, KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
             Serde<K> keys, Serde<V> values) {
@@ -90,10 +108,29 @@ public final class CommittedTail<K, V> implements AutoCloseable {
         return topic;
     }
 
-    /** The committed records that arrived within {@code timeout}, per partition in offset order. */
+    /** True while the topic is deleted: polls return nothing (after their timeout) until it is created again. */
+    public boolean deleted() {
+        return deleted;
+    }
+
+    /**
+     * The committed records that arrived within {@code timeout}, per partition in offset order.
+     * Returns no earlier than {@code timeout} when there are none, also while the topic is deleted,
+     * so a loop around it never spins.
+     */
     public List<TailRecord<K, V>> poll(Duration timeout) {
+        if (deleted) {
+            awaitRecreation(timeout);
+            return List.of();
+        }
+        ConsumerRecords<byte[], byte[]> polled = consumer.poll(timeout);
+        if (polled.isEmpty() && System.nanoTime() - nextExistenceCheck >= 0) {
+            nextExistenceCheck = System.nanoTime() + CHECK_EXISTS_NANOS;
+            checkStillExists();
+        }
         List<TailRecord<K, V>> records = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(timeout)) {
+        recordsRead += polled.count();
+        for (ConsumerRecord<byte[], byte[]> r : polled) {
             try {
                 records.add(new TailRecord<>(r.partition(), r.offset(), keys.deserialize(r.topic(), r.key()),
                         values.deserialize(r.topic(), r.value()), r.timestamp(), Headers.of(r.headers())));
@@ -112,10 +149,13 @@ public final class CommittedTail<K, V> implements AutoCloseable {
      * @return the records read, or what was read so far if {@code timeout} passes first
      */
     public List<TailRecord<K, V>> drainToEnd(Duration timeout) {
+        if (deleted) {
+            return List.of(); // said so when it was noticed
+        }
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<TopicPartition, Long> end = consumer.endOffsets(partitions, METADATA_TIMEOUT);
         List<TailRecord<K, V>> records = new ArrayList<>();
-        while (!reached(end)) {
+        while (!deleted && !reached(end)) {
             if (System.nanoTime() - deadline > 0) {
                 log.warn("Stopped reading '{}' before its end: {} not reached within {}", topic, end, timeout);
                 break;
@@ -123,6 +163,53 @@ public final class CommittedTail<K, V> implements AutoCloseable {
             records.addAll(poll(Duration.ofMillis(100)));
         }
         return records;
+    }
+
+    /**
+     * A cheap check: the consumer's metadata answers while the topic exists. Once the topic is
+     * deleted, the failing fetches make the consumer refresh its metadata, so the topic drops out
+     * of it and this asks the cluster, which answers "unknown".
+     */
+    private void checkStillExists() {
+        List<PartitionInfo> infos;
+        try {
+            infos = consumer.partitionsFor(topic, EXISTENCE_TIMEOUT);
+        } catch (TimeoutException e) {
+            return; // the cluster does not answer (the consumer says so itself): no news about the topic
+        }
+        if (infos == null || infos.isEmpty()) {
+            deleted = true;
+            consumer.assign(List.of()); // stops the fetches that fail in a loop
+            log.warn("Topic '{}' no longer exists: stopped reading it after {} records; will read it from its"
+                    + " beginning if it is created again", topic, recordsRead);
+        }
+    }
+
+    /** Waits {@code timeout}, looking for the topic every few seconds; reassigns it once it is back. */
+    private void awaitRecreation(Duration timeout) {
+        if (System.nanoTime() - nextExistenceCheck >= 0) {
+            nextExistenceCheck = System.nanoTime() + CHECK_RECREATED_NANOS;
+            List<PartitionInfo> infos;
+            try {
+                infos = consumer.partitionsFor(topic, EXISTENCE_TIMEOUT);
+            } catch (TimeoutException e) {
+                infos = List.of();
+            }
+            if (infos != null && !infos.isEmpty()) {
+                partitions = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+                consumer.assign(partitions);
+                consumer.seekToBeginning(partitions);
+                deleted = false;
+                log.info("Topic '{}' exists again with {} partitions; reading it from its beginning", topic,
+                        partitions.size());
+                return;
+            }
+        }
+        try {
+            Thread.sleep(timeout.toMillis()); // pacing for the caller's loop, as a poll would
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private boolean reached(Map<TopicPartition, Long> end) {
