@@ -101,6 +101,11 @@ public final class DefaultLogbackConfigurator extends ContextAwareBase implement
         LEVELS.forEach((name, level) -> context.getLogger(name).setLevel(level));
         context.getLogger("io.weir").setLevel(weirLevel());
 
+        // First: lines of healthy transactions are dropped before they count as repeats.
+        ExpectedKafkaNoise noise = new ExpectedKafkaNoise();
+        noise.setContext(context);
+        noise.start();
+        context.addTurboFilter(noise);
         RepeatedMessageFilter filter = new RepeatedMessageFilter();
         filter.setContext(context);
         filter.start();
