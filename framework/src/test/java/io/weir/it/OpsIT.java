@@ -9,9 +9,6 @@ import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
 import io.weir.WeirConfig;
-import io.weir.processor.Processor;
-import io.weir.processor.ProcessorContext;
-import io.weir.processor.Record;
 import io.weir.serde.Serdes;
 import io.weir.testing.PrometheusText;
 import io.weir.testing.TestApps;
@@ -134,7 +131,12 @@ class OpsIT {
         String output = KAFKA.uniqueTopic("ops-fatal-out", 1);
         TopologyBuilder b = new TopologyBuilder();
         b.stream(Serdes.strings(), Serdes.strings(), input)
-                .process(Exploding::new, "exploding")
+                .mapValues(v -> {
+                    if (v.equals("boom")) {
+                        throw new IllegalStateException("boom");
+                    }
+                    return v;
+                })
                 .to(output, Serdes.strings(), Serdes.strings());
         WeirConfig config = TestApps.config(KAFKA.bootstrapServers(), "ops-fatal-" + input)
                 .set("error.mode", "fail").build();
@@ -152,24 +154,6 @@ class OpsIT {
             assertThat(body.get("problems").get(0).get("kind").asText()).isEqualTo("failed");
             assertThat(body.get("problems").get(0).get("message").asText()).contains("boom");
             assertThat(http.status("/health/ready")).isEqualTo(503);
-        }
-    }
-
-    /** Throws on the value "boom". */
-    static final class Exploding implements Processor<String, String, String, String> {
-        private ProcessorContext<String, String> context;
-
-        @Override
-        public void init(ProcessorContext<String, String> context) {
-            this.context = context;
-        }
-
-        @Override
-        public void process(Record<String, String> record) {
-            if (record.value().equals("boom")) {
-                throw new IllegalStateException("boom");
-            }
-            context.forward(record);
         }
     }
 
