@@ -1,0 +1,51 @@
+package io.weir.testing;
+
+import io.weir.TopologyBuilder;
+import io.weir.WeirApp;
+import io.weir.WeirConfig;
+import io.weir.serde.Serdes;
+import java.nio.file.Path;
+
+/**
+ * An application process as an operator runs it, for rollout and stall tests: counts records per
+ * key in the store {@code counts} (exactly-once, default flush interval, so a clean stop is what
+ * flushes the stores) and writes each key's count to {@code output}, then blocks in
+ * {@link WeirApp#runUntilShutdown()} until SIGTERM or {@code POST /admin/leave}.
+ *
+ * <p>Args: bootstrap input output stateDir applicationId instanceId [threads, default 1]. HTTP on
+ * a free port. Other settings come from {@code WEIR_*} environment variables, as in a deployment.
+ * Prints {@code HTTP port=<port> instance=<id>} once started and {@code STOPPED} when
+ * {@code runUntilShutdown} returns; the process then exits by itself (exit code 0) unless a
+ * thread of the instance keeps it up.
+ */
+public final class OpsApp {
+
+    /** The line printed once started; the port follows it. */
+    public static final String STARTED = "HTTP port=";
+
+    private OpsApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), args[1])
+                .groupByKey()
+                .count("counts")
+                .toStream()
+                .to(args[2], Serdes.strings(), Serdes.longs());
+        WeirConfig config = WeirConfig.builder()
+                .bootstrapServers(args[0])
+                .stateDir(Path.of(args[3]))
+                .applicationId(args[4])
+                .instanceId(args[5])
+                .numStreamThreads(args.length > 6 ? Integer.parseInt(args[6]) : 1)
+                .set("http.port", 0)
+                .build();
+        WeirApp app = WeirApp.create(b.build(), config).start();
+        System.out.println(STARTED + app.httpPort() + " instance=" + app.instanceId());
+        System.out.flush();
+        app.runUntilShutdown();
+        System.out.println("STOPPED");
+        System.out.flush();
+    }
+}

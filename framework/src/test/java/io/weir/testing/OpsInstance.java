@@ -1,0 +1,153 @@
+package io.weir.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weir.testkit.ChildJvm;
+import io.weir.testkit.HttpProbe;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An {@link OpsApp} in its own JVM and what its HTTP endpoints say: the fixture of rollout and
+ * stall tests. {@link #start} returns once the process printed its HTTP port (the instance has
+ * checked the cluster and started its threads; it is not ready yet). Closing SIGKILLs the process
+ * if it still runs. The process's output is kept in {@link #LOGS}.
+ */
+public final class OpsInstance implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Where the instances' output stays after the run (appended across restarts), to read when a test fails. */
+    public static final Path LOGS = Path.of("target", "ops-instances");
+    private static final Pattern PORT = Pattern.compile(Pattern.quote(OpsApp.STARTED) + "(\\d+)");
+
+    private final String id;
+    private final ChildJvm jvm;
+    private final HttpProbe http;
+    private final long startedNanos;
+
+    private OpsInstance(String id, ChildJvm jvm, HttpProbe http, long startedNanos) {
+        this.id = id;
+        this.jvm = jvm;
+        this.http = http;
+        this.startedNanos = startedNanos;
+    }
+
+    /** Where an instance runs and what it is; {@code env} holds {@code WEIR_*} settings. */
+    public record Spec(String bootstrap, String input, String output, String applicationId, int threads,
+                       Map<String, String> env) {
+
+        public Spec {
+            env = Map.copyOf(env);
+        }
+
+        public Spec(String bootstrap, String input, String output, String applicationId) {
+            this(bootstrap, input, output, applicationId, 1, Map.of());
+        }
+
+        public Spec withEnv(String name, String value) {
+            Map<String, String> more = new LinkedHashMap<>(env);
+            more.put(name, value);
+            return new Spec(bootstrap, input, output, applicationId, threads, more);
+        }
+    }
+
+    /** Starts instance {@code id} with its state in {@code stateDir} and waits until it serves HTTP. */
+    public static OpsInstance start(Spec spec, String id, Path stateDir) {
+        long started = System.nanoTime();
+        ChildJvm.Builder builder = ChildJvm.builder(OpsApp.class)
+                .args(spec.bootstrap(), spec.input(), spec.output(), stateDir.toString(), spec.applicationId(), id,
+                        Integer.toString(spec.threads()))
+                .jvmOptions("-Xmx256m", "-XX:+UseSerialGC")
+                .quietLogging()
+                .outputFile(LOGS.resolve(spec.applicationId() + "-" + id + ".log"));
+        spec.env().forEach(builder::env);
+        ChildJvm jvm = builder.start();
+        try {
+            jvm.awaitOutput(OpsApp.STARTED, Duration.ofSeconds(60));
+            Matcher m = PORT.matcher(jvm.output());
+            if (!m.find()) {
+                throw new AssertionError("no port in the output of instance " + id + ":\n" + jvm.outputTail(20));
+            }
+            return new OpsInstance(id, jvm, HttpProbe.localhost(Integer.parseInt(m.group(1))), started);
+        } catch (RuntimeException | AssertionError e) {
+            jvm.close();
+            throw e;
+        }
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public ChildJvm jvm() {
+        return jvm;
+    }
+
+    public HttpProbe http() {
+        return http;
+    }
+
+    /** {@link System#nanoTime()} just before the process was started. */
+    public long startedNanos() {
+        return startedNanos;
+    }
+
+    /** The status of {@code /health/ready} (0 when nothing answers). */
+    public int readyStatus() {
+        return http.status("/health/ready");
+    }
+
+    /** True when {@code /health/ready} answers 200; throws with the output tail if the process died. */
+    public boolean ready() {
+        if (!jvm.isAlive()) {
+            throw new AssertionError("instance " + id + " exited with " + jvm.exitCode().getAsInt() + ":\n"
+                    + jvm.outputTail(40));
+        }
+        return readyStatus() == 200;
+    }
+
+    /** The active tasks of every thread, from {@code /info}; empty when nothing answers. */
+    public Set<String> tasks() {
+        HttpProbe.Response r = http.get("/info");
+        Set<String> tasks = new TreeSet<>();
+        if (r.status() != 200) {
+            return tasks;
+        }
+        try {
+            JsonNode byThread = JSON.readTree(r.body()).get("tasksByThread");
+            byThread.elements().forEachRemaining(list -> list.forEach(t -> tasks.add(t.asText())));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return tasks;
+    }
+
+    /** The sum of a meter's samples in {@code /metrics} (over threads, tasks, ...); NaN when nothing answers. */
+    public double metric(String name) {
+        HttpProbe.Response r = http.get("/metrics");
+        if (r.status() != 200) {
+            return Double.NaN;
+        }
+        return PrometheusText.parse(r.body()).stream().filter(s -> s.name().equals(name))
+                .mapToDouble(PrometheusText.Sample::value).sum();
+    }
+
+    /** SIGKILLs the process if it still runs. */
+    @Override
+    public void close() {
+        jvm.close();
+    }
+
+    @Override
+    public String toString() {
+        return "instance " + id + " (" + jvm + ")";
+    }
+}
