@@ -44,6 +44,7 @@ public final class QuietLogging {
     /** Lazy holder: the files are written on first use, once, thread-safely. */
     private static final class Holder {
         private static final String FILTER_CLASS = "io.weir.internal.logging.RepeatedMessageFilter";
+        private static final String NOISE_CLASS = "io.weir.internal.logging.ExpectedKafkaNoise";
         private static final String FILTER_PLACEHOLDER = "<!--REPEATED_MESSAGE_FILTER-->";
 
         static final Path LOGBACK = copy("quiet-logback.xml");
@@ -54,7 +55,9 @@ public final class QuietLogging {
                 if (in == null) {
                     throw new IllegalStateException("Missing resource " + resource + " in weir-testkit");
                 }
-                String filter = filterAvailable() ? "<turboFilter class=\"" + FILTER_CLASS + "\"/>" : "";
+                // Expected Kafka noise is dropped before it counts as a repeat.
+                String filter = filterAvailable() ? "<turboFilter class=\"" + NOISE_CLASS + "\"/>\n  <turboFilter class=\""
+                        + FILTER_CLASS + "\"/>" : "";
                 String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace(FILTER_PLACEHOLDER, filter);
                 Path file = Files.createTempFile("weir-" + resource.replace(".xml", "-"), ".xml");
                 Files.writeString(file, text);
