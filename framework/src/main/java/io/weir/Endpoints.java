@@ -3,7 +3,11 @@ package io.weir;
 import io.weir.internal.ops.HealthReport;
 import io.weir.internal.ops.InstanceInfo;
 import io.weir.internal.ops.InstanceView;
+import io.weir.internal.ops.Problem;
+import io.weir.internal.runtime.InstanceMonitor;
 import io.weir.internal.topology.TopologyModel;
+import java.util.List;
+import java.util.Map;
 
 /** The HTTP endpoints' view of a {@link WeirApp}; every answer comes from snapshots, never from a stream thread. */
 final class Endpoints implements InstanceView {
@@ -14,19 +18,38 @@ final class Endpoints implements InstanceView {
         this.app = app;
     }
 
+    /** Live unless the instance failed or a stream thread died. */
     @Override
     public HealthReport liveness() {
-        return app.liveness();
+        InstanceMonitor m = app.monitor();
+        WeirApp.State s = app.state();
+        Throwable failure = app.failure().orElse(null);
+        if (m == null) {
+            return s == WeirApp.State.FAILED ? new HealthReport(false, s.name(), List.of(Problem.of("failed",
+                    "the instance failed to start: " + failure))) : new HealthReport(true, s.name(), List.of());
+        }
+        return m.liveness(s, failure);
     }
 
+    /** Ready when {@link WeirApp.State#RUNNING} and not stalled. */
     @Override
     public HealthReport readiness() {
-        return app.readiness();
+        InstanceMonitor m = app.monitor();
+        WeirApp.State s = app.state();
+        Throwable failure = app.failure().orElse(null);
+        if (m == null) {
+            return new HealthReport(false, s.name(), List.of(s == WeirApp.State.FAILED
+                    ? Problem.of("failed", "the instance failed to start: " + failure)
+                    : Problem.of("starting", "the instance is checking the cluster")));
+        }
+        return m.readiness(s, failure);
     }
 
     @Override
     public InstanceInfo info() {
-        return app.info();
+        InstanceMonitor m = app.monitor();
+        return new InstanceInfo(Version.WEIR, app.config().applicationId(), app.instanceId(),
+                app.config().guarantee().configValue(), app.state().name(), m == null ? Map.of() : m.tasksByThread());
     }
 
     @Override

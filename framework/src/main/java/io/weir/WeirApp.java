@@ -2,10 +2,7 @@ package io.weir;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.weir.internal.runtime.ClientConfigs;
-import io.weir.internal.ops.HealthReport;
-import io.weir.internal.ops.InstanceInfo;
 import io.weir.internal.ops.OpsHttpServer;
-import io.weir.internal.ops.Problem;
 import io.weir.internal.runtime.InstanceDirectory;
 import io.weir.internal.runtime.InstanceMeters;
 import io.weir.internal.runtime.InstanceMonitor;
@@ -104,6 +101,7 @@ public final class WeirApp implements AutoCloseable {
     private RocksDbResources rocksDb;
     private volatile InstanceMonitor monitor;
     private OpsHttpServer http;
+    private final Endpoints endpoints = new Endpoints(this);
     private final LocalStores localStores = new LocalStores(System::currentTimeMillis);
 
     private WeirApp(Topology topology, WeirConfig config, MeterRegistry registry) {
@@ -147,7 +145,7 @@ public final class WeirApp implements AutoCloseable {
             instanceDir = InstanceDirectory.open(config.stateDir(), config.applicationId(), config.instanceId());
             ClientConfigs clients = new ClientConfigs(config, model, instanceDir.instanceId());
             if (config.httpPort() >= 0) {
-                http = OpsHttpServer.start(config.httpBindAddress(), config.httpPort(), new Endpoints(this));
+                http = OpsHttpServer.start(config.httpBindAddress(), config.httpPort(), endpoints);
             }
             admin = Admin.create(clients.admin());
             new TopicSetup(admin, config, model).verifyAndCreate();
@@ -163,7 +161,7 @@ public final class WeirApp implements AutoCloseable {
             }
             InstanceMonitor m = new InstanceMonitor(ctx, streamThreads, threads, admin, this::followThreads);
             monitor = m;
-            meters.bind(ctx.tags(), rocksDb, state::get, () -> readiness().ok(), m::stalled);
+            meters.bind(ctx.tags(), rocksDb, state::get, () -> endpoints.readiness().ok(), m::stalled);
             threads.forEach(Thread::start);
             m.start();
             log.info("{} started as instance {} with {} thread(s), {}{}", config.applicationId(),
@@ -200,33 +198,9 @@ public final class WeirApp implements AutoCloseable {
         return h == null ? -1 : h.port();
     }
 
-    /** What {@code /health/live} answers: live unless the instance failed or a stream thread died. */
-    HealthReport liveness() {
-        InstanceMonitor m = monitor;
-        State s = state.get();
-        if (m == null) {
-            return s == State.FAILED ? new HealthReport(false, s.name(), List.of(Problem.of("failed",
-                    "the instance failed to start: " + failure.get()))) : new HealthReport(true, s.name(), List.of());
-        }
-        return m.liveness(s, failure.get());
-    }
-
-    /** What {@code /health/ready} answers: ready when {@link State#RUNNING} and not stalled. */
-    HealthReport readiness() {
-        InstanceMonitor m = monitor;
-        State s = state.get();
-        if (m == null) {
-            return new HealthReport(false, s.name(), List.of(s == State.FAILED
-                    ? Problem.of("failed", "the instance failed to start: " + failure.get())
-                    : Problem.of("starting", "the instance is checking the cluster")));
-        }
-        return m.readiness(s, failure.get());
-    }
-
-    InstanceInfo info() {
-        InstanceMonitor m = monitor;
-        return new InstanceInfo(Version.WEIR, config.applicationId(), instanceId(), config.guarantee().configValue(),
-                state.get().name(), m == null ? java.util.Map.of() : m.tasksByThread());
+    /** The monitor of the running instance; null before it started the threads. */
+    InstanceMonitor monitor() {
+        return monitor;
     }
 
     io.weir.internal.topology.TopologyModel model() {
