@@ -188,6 +188,19 @@ final class JsonReport {
                 putRounded(line, "weir_scraped_vs_weir_no_http", s.rpsRatio(WeirRunner.SCRAPED,
                         WeirRunner.NO_HTTP), 3);
             }
+        }
+        if (s.scenario().reportsCpu()) {
+            for (String system : s.systems()) {
+                putRounded(line, system + "_cpu_seconds", s.cpuSeconds(system), 3);
+            }
+            if (noHttp) {
+                putRounded(line, "weir_vs_weir_no_http_cpu", s.cpuRatio("weir", WeirRunner.NO_HTTP), 3);
+            }
+            if (scraped) {
+                putRounded(line, "weir_scraped_vs_weir_cpu", s.cpuRatio(WeirRunner.SCRAPED, "weir"), 3);
+            }
+        }
+        if (scraped) {
             s.scrapes().ifPresentOrElse(c -> {
                 line.put("scrape_interval_ms", c.intervalMs());
                 putRounded(line, "scrapes", OptionalDouble.of(c.medianScrapes()), 1);

@@ -35,6 +35,7 @@ final class MetricsScraper implements AutoCloseable {
     private volatile long scrapes;
     private volatile long failures;
     private volatile long lastBytes = -1;
+    private volatile long maxNanos;
     private volatile String lastFailure;
 
     private MetricsScraper(int port, Duration interval) {
@@ -79,7 +80,9 @@ final class MetricsScraper implements AutoCloseable {
 
     private void scrapeOnce() {
         try {
+            long started = System.nanoTime();
             HttpResponse<byte[]> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            maxNanos = Math.max(maxNanos, System.nanoTime() - started);
             if (response.statusCode() == 200) {
                 lastBytes = response.body().length;
                 scrapes++;
@@ -105,8 +108,9 @@ final class MetricsScraper implements AutoCloseable {
 
     /**
      * {@code scrape_interval_ms}, {@code scrapes} (answered 200, body read), {@code scrape_failures},
-     * {@code scrape_bytes} (the body size of the last scrape; null before any) and, after a failure,
-     * {@code scrape_last_failure}.
+     * {@code scrape_bytes} (the body size of the last scrape; null before any),
+     * {@code scrape_max_ms} (the longest scrape, request to body read, answered or not) and, after a
+     * failure, {@code scrape_last_failure}.
      */
     Map<String, Object> details() {
         Map<String, Object> d = new LinkedHashMap<>();
@@ -115,6 +119,7 @@ final class MetricsScraper implements AutoCloseable {
         d.put("scrape_failures", failures);
         long bytes = lastBytes;
         d.put("scrape_bytes", bytes < 0 ? null : bytes);
+        d.put("scrape_max_ms", Math.round(maxNanos / 1e6 * 10) / 10.0);
         String failure = lastFailure;
         if (failure != null) {
             d.put("scrape_last_failure", failure);

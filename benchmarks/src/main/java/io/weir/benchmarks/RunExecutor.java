@@ -2,6 +2,7 @@ package io.weir.benchmarks;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,6 +38,9 @@ final class RunExecutor {
     private static final Logger log = LoggerFactory.getLogger(RunExecutor.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
+    /** This JVM's CPU time, for {@link Scenario#reportsCpu()}: the system under test, the probes, a scraper. */
+    private static final com.sun.management.OperatingSystemMXBean CPU =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private final KafkaTestClient client;
     private final Job job;
@@ -108,12 +112,19 @@ final class RunExecutor {
     }
 
     private Measured measure(SystemUnderTest system, RunSpec spec) throws Exception {
+        long cpuStarted = CPU.getProcessCpuTime();
         long started = System.nanoTime();
         long deadline = started + timeout.toNanos();
         SystemUnderTest.Running running = startWithin(system, spec, timeout);
         try {
             long stopped = job.await(spec, running, started, deadline);
-            return new Measured((stopped - started) / 1e9, running.details());
+            long cpu = CPU.getProcessCpuTime() - cpuStarted;
+            Map<String, Object> details = new LinkedHashMap<>();
+            if (spec.scenario().reportsCpu() && cpu >= 0) {
+                details.put("cpu_seconds", Math.round(cpu / 1e6) / 1e3);
+            }
+            details.putAll(running.details());
+            return new Measured((stopped - started) / 1e9, details);
         } finally {
             closeWithin(running, system.name());
         }

@@ -131,6 +131,14 @@ enum Scenario {
     }
 
     /**
+     * Whether a run reports the benchmark JVM's CPU time ({@code cpu_seconds}): for the HTTP
+     * overhead, a cost that the run-to-run spread of throughput on a shared machine can hide.
+     */
+    boolean reportsCpu() {
+        return this == HTTP_OVERHEAD;
+    }
+
+    /**
      * The guarantees the scenario is run under: both for the stateless map; exactly-once (the
      * default) for the stateful ones and for the HTTP overhead, which is about HTTP, not guarantees.
      */

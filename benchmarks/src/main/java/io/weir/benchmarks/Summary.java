@@ -13,12 +13,14 @@ import java.util.function.ToDoubleFunction;
  * variants {@code weir_no_http}, {@code weir_scraped}), in records per second and in seconds, and
  * the ratios between them. {@link #systems()} are those that ran, in the order of their first run,
  * whether or not any run succeeded. A system with no successful run has no median (and a ratio using it is
- * empty). The restart and start-to-ready workloads are summarised in seconds, the others in
+ * empty). Where runs measured the benchmark JVM's CPU time ({@code cpu_seconds}), its medians too.
+ * The restart and start-to-ready workloads are summarised in seconds, the others in
  * records per second. {@link #scrapes()} sums up the {@code /metrics} scrapes of the scraped runs,
  * if any ran.
  */
 record Summary(Scenario scenario, Guarantee guarantee, long records, List<String> systems,
-        Map<String, Double> rps, Map<String, Double> seconds, Optional<Scrapes> scrapes) {
+        Map<String, Double> rps, Map<String, Double> seconds, Map<String, Double> cpuSeconds,
+        Optional<Scrapes> scrapes) {
 
     /**
      * The scrapes of a scraped system's successful runs: the interval, the median number of scrapes
@@ -32,6 +34,7 @@ record Summary(Scenario scenario, Guarantee guarantee, long records, List<String
         systems = List.copyOf(systems);
         rps = Map.copyOf(rps);
         seconds = Map.copyOf(seconds);
+        cpuSeconds = Map.copyOf(cpuSeconds);
     }
 
     static Summary of(Scenario scenario, Guarantee guarantee, long records, List<RunResult> results) {
@@ -41,13 +44,16 @@ record Summary(Scenario scenario, Guarantee guarantee, long records, List<String
         List<RunResult> ok = ran.stream().filter(RunResult::ok).toList();
         Map<String, Double> rps = new LinkedHashMap<>();
         Map<String, Double> seconds = new LinkedHashMap<>();
+        Map<String, Double> cpu = new LinkedHashMap<>();
         List<String> systems = ran.stream().map(RunResult::system).distinct().toList();
         for (String system : systems) {
             List<RunResult> runs = ok.stream().filter(r -> r.system().equals(system)).toList();
             median(runs, RunResult::rps).ifPresent(m -> rps.put(system, m));
             median(runs, RunResult::seconds).ifPresent(m -> seconds.put(system, m));
+            median(runs.stream().filter(r -> r.details().get("cpu_seconds") instanceof Number).toList(),
+                    r -> ((Number) r.details().get("cpu_seconds")).doubleValue()).ifPresent(m -> cpu.put(system, m));
         }
-        return new Summary(scenario, guarantee, records, systems, rps, seconds, scrapes(ok));
+        return new Summary(scenario, guarantee, records, systems, rps, seconds, cpu, scrapes(ok));
     }
 
     OptionalDouble rps(String system) {
@@ -56,6 +62,16 @@ record Summary(Scenario scenario, Guarantee guarantee, long records, List<String
 
     OptionalDouble seconds(String system) {
         return optional(seconds.get(system));
+    }
+
+    /** The median CPU seconds of the benchmark JVM over {@code system}'s runs, where they were measured. */
+    OptionalDouble cpuSeconds(String system) {
+        return optional(cpuSeconds.get(system));
+    }
+
+    /** {@code a}'s median CPU seconds over {@code b}'s. */
+    OptionalDouble cpuRatio(String a, String b) {
+        return ratio(cpuSeconds(a), cpuSeconds(b));
     }
 
     /** {@code a}'s median records per second over {@code b}'s. */
