@@ -83,11 +83,15 @@ final class ChildCountRunner implements SystemUnderTest {
             args.add("http.port=" + httpPort);
         }
         HttpProbe probe = httpPort > 0 ? HttpProbe.localhost(httpPort) : null;
+        long startedNanos = System.nanoTime();
         ChildJvm child = ChildJvm.builder(CountApp.class)
                 .jvmOptions(jvmOptions.toArray(String[]::new))
                 .args(args)
                 .start();
         return new Running() {
+            /** When {@link #ready()} first saw {@link CountApp#STARTED} in the output; -1 before. */
+            private volatile long sawStartedNanos = -1;
+
             @Override
             public Optional<Throwable> failure() {
                 if (child.isAlive()) {
@@ -115,14 +119,29 @@ final class ChildCountRunner implements SystemUnderTest {
 
             @Override
             public boolean ready() {
+                String output = child.output();
+                if (sawStartedNanos < 0 && output.contains(CountApp.STARTED)) {
+                    sawStartedNanos = System.nanoTime();
+                }
                 if (probe == null) {
-                    return child.output().contains(CountApp.READY);
+                    return output.contains(CountApp.READY);
                 }
                 try {
                     return probe.status("/health/ready") == 200;
                 } catch (RuntimeException e) {
                     return false; // e.g. a connection reset while the server starts: not ready yet
                 }
+            }
+
+            /**
+             * {@code started_seconds}: from the process start until {@link #ready()}, polled, first
+             * saw the line {@link CountApp} prints once the system's {@code start()} returned (JVM
+             * start, class loading, the clients' creation); absent if nothing polled it.
+             */
+            @Override
+            public Map<String, Object> details() {
+                long saw = sawStartedNanos;
+                return saw < 0 ? Map.of() : Map.of("started_seconds", Math.round((saw - startedNanos) / 1e6) / 1e3);
             }
 
             @Override

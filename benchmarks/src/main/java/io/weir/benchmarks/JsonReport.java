@@ -15,19 +15,22 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code kafka_streams_rps} restored records per second. Workloads without a bare loop (all but
  * {@code stateless-map}) have no {@code bare_rps} and {@code weir_vs_bare} fields in their summary.
  *
- * <p>A run's details (the job's, and a scraped Weir's scrape counts: {@code scrape_interval_ms},
- * {@code scrapes}, {@code scrape_failures}, {@code scrape_bytes}) follow {@code rps}. Where the Weir
- * variants of the http-overhead workload ran ({@code weir_no_http}, {@code weir_scraped}), the
- * summary has their medians, their ratios ({@code weir_vs_weir_no_http},
- * {@code weir_scraped_vs_weir}, {@code weir_scraped_vs_weir_no_http}) and the scrapes (interval,
- * median scrapes per run, median size of one scrape in bytes, failures over all runs).
+ * <p>A run's details (the benchmark JVM's {@code cpu_seconds} where the scenario reports it, a
+ * scraped Weir's scrape counts, the job's) follow {@code rps}. Where the Weir variants of the
+ * http-overhead workload ran ({@code weir_no_http}, {@code weir_scraped}), the summary has their
+ * medians, their ratios ({@code weir_vs_weir_no_http}, {@code weir_scraped_vs_weir},
+ * {@code weir_scraped_vs_weir_no_http}), the median CPU seconds of every system with the CPU ratios
+ * (http-overhead), and the scrapes (interval, median scrapes per run, median size of one scrape in
+ * bytes, failures over all runs).
  *
  * <p>The restart, memory and start-to-ready workloads have lines of their own: a restart run has
  * {@code keys} instead of {@code records}, {@code seconds} (start to first new output) and the
  * job's details instead of {@code rps}, its summary median seconds and {@code kafka_streams_vs_weir}
- * (Kafka Streams' seconds over Weir's); a start-to-ready run has {@code seconds} only (process start
- * to ready), its summary as the restart's without {@code keys}; a memory run has {@code workload},
- * {@code system}, {@code keys}, the job's memory figures and {@code seconds}, and no summary.
+ * (Kafka Streams' seconds over Weir's); a start-to-ready run has no {@code records}, its
+ * {@code seconds} (process start to ready) and {@code started_seconds}, its summary that of the
+ * restart without {@code keys} and with the median {@code started_seconds} of each; a memory run has
+ * {@code workload}, {@code system}, {@code keys}, the job's memory figures and {@code seconds}, and
+ * no summary.
  */
 final class JsonReport {
 
@@ -137,7 +140,10 @@ final class JsonReport {
         }
     }
 
-    /** Restart and start-to-ready: median seconds and Kafka Streams' over Weir's. */
+    /**
+     * Restart and start-to-ready: median seconds and Kafka Streams' over Weir's; start-to-ready also
+     * the median {@code started_seconds} of each.
+     */
     private void secondsSummary(Summary s) {
         ObjectNode line = mapper.createObjectNode()
                 .put("summary", true)
@@ -149,6 +155,10 @@ final class JsonReport {
         putRounded(line, "weir_seconds", s.seconds("weir"), 3);
         putRounded(line, "kafka_streams_seconds", s.seconds("kafka_streams"), 3);
         putRounded(line, "kafka_streams_vs_weir", s.secondsRatio("kafka_streams", "weir"), 3);
+        if (s.scenario().kind() == Scenario.Kind.READY) {
+            putRounded(line, "weir_started_seconds", s.detail("weir", "started_seconds"), 3);
+            putRounded(line, "kafka_streams_started_seconds", s.detail("kafka_streams", "started_seconds"), 3);
+        }
         write(line);
     }
 
@@ -191,13 +201,13 @@ final class JsonReport {
         }
         if (s.scenario().reportsCpu()) {
             for (String system : s.systems()) {
-                putRounded(line, system + "_cpu_seconds", s.cpuSeconds(system), 3);
+                putRounded(line, system + "_cpu_seconds", s.detail(system, "cpu_seconds"), 3);
             }
             if (noHttp) {
-                putRounded(line, "weir_vs_weir_no_http_cpu", s.cpuRatio("weir", WeirRunner.NO_HTTP), 3);
+                putRounded(line, "weir_vs_weir_no_http_cpu", s.detailRatio("weir", WeirRunner.NO_HTTP, "cpu_seconds"), 3);
             }
             if (scraped) {
-                putRounded(line, "weir_scraped_vs_weir_cpu", s.cpuRatio(WeirRunner.SCRAPED, "weir"), 3);
+                putRounded(line, "weir_scraped_vs_weir_cpu", s.detailRatio(WeirRunner.SCRAPED, "weir", "cpu_seconds"), 3);
             }
         }
         if (scraped) {

@@ -13,13 +13,14 @@ import java.util.function.ToDoubleFunction;
  * variants {@code weir_no_http}, {@code weir_scraped}), in records per second and in seconds, and
  * the ratios between them. {@link #systems()} are those that ran, in the order of their first run,
  * whether or not any run succeeded. A system with no successful run has no median (and a ratio using it is
- * empty). Where runs measured the benchmark JVM's CPU time ({@code cpu_seconds}), its medians too.
+ * empty). {@link #detail} gives the median of a numeric run detail ({@code cpu_seconds},
+ * {@code started_seconds}, ...) per system.
  * The restart and start-to-ready workloads are summarised in seconds, the others in
  * records per second. {@link #scrapes()} sums up the {@code /metrics} scrapes of the scraped runs,
  * if any ran.
  */
 record Summary(Scenario scenario, Guarantee guarantee, long records, List<String> systems,
-        Map<String, Double> rps, Map<String, Double> seconds, Map<String, Double> cpuSeconds,
+        Map<String, Double> rps, Map<String, Double> seconds, Map<String, Map<String, Double>> details,
         Optional<Scrapes> scrapes) {
 
     /**
@@ -34,7 +35,7 @@ record Summary(Scenario scenario, Guarantee guarantee, long records, List<String
         systems = List.copyOf(systems);
         rps = Map.copyOf(rps);
         seconds = Map.copyOf(seconds);
-        cpuSeconds = Map.copyOf(cpuSeconds);
+        details = Map.copyOf(details);
     }
 
     static Summary of(Scenario scenario, Guarantee guarantee, long records, List<RunResult> results) {
@@ -44,16 +45,15 @@ record Summary(Scenario scenario, Guarantee guarantee, long records, List<String
         List<RunResult> ok = ran.stream().filter(RunResult::ok).toList();
         Map<String, Double> rps = new LinkedHashMap<>();
         Map<String, Double> seconds = new LinkedHashMap<>();
-        Map<String, Double> cpu = new LinkedHashMap<>();
+        Map<String, Map<String, Double>> details = new LinkedHashMap<>();
         List<String> systems = ran.stream().map(RunResult::system).distinct().toList();
         for (String system : systems) {
             List<RunResult> runs = ok.stream().filter(r -> r.system().equals(system)).toList();
             median(runs, RunResult::rps).ifPresent(m -> rps.put(system, m));
             median(runs, RunResult::seconds).ifPresent(m -> seconds.put(system, m));
-            median(runs.stream().filter(r -> r.details().get("cpu_seconds") instanceof Number).toList(),
-                    r -> ((Number) r.details().get("cpu_seconds")).doubleValue()).ifPresent(m -> cpu.put(system, m));
+            details.put(system, detailMedians(runs));
         }
-        return new Summary(scenario, guarantee, records, systems, rps, seconds, cpu, scrapes(ok));
+        return new Summary(scenario, guarantee, records, systems, rps, seconds, details, scrapes(ok));
     }
 
     OptionalDouble rps(String system) {
@@ -64,14 +64,24 @@ record Summary(Scenario scenario, Guarantee guarantee, long records, List<String
         return optional(seconds.get(system));
     }
 
-    /** The median CPU seconds of the benchmark JVM over {@code system}'s runs, where they were measured. */
-    OptionalDouble cpuSeconds(String system) {
-        return optional(cpuSeconds.get(system));
+    /** The median of the numeric detail {@code name} ({@code cpu_seconds}, ...) over {@code system}'s runs that have it. */
+    OptionalDouble detail(String system, String name) {
+        return optional(details.getOrDefault(system, Map.of()).get(name));
     }
 
-    /** {@code a}'s median CPU seconds over {@code b}'s. */
-    OptionalDouble cpuRatio(String a, String b) {
-        return ratio(cpuSeconds(a), cpuSeconds(b));
+    /** {@code a}'s median of the detail {@code name} over {@code b}'s. */
+    OptionalDouble detailRatio(String a, String b, String name) {
+        return ratio(detail(a, name), detail(b, name));
+    }
+
+    /** The median of each numeric detail, over the runs that have it. */
+    private static Map<String, Double> detailMedians(List<RunResult> runs) {
+        Map<String, Double> medians = new LinkedHashMap<>();
+        for (String name : runs.stream().flatMap(r -> r.details().keySet().stream()).distinct().toList()) {
+            median(runs.stream().filter(r -> r.details().get(name) instanceof Number).toList(),
+                    r -> ((Number) r.details().get(name)).doubleValue()).ifPresent(m -> medians.put(name, m));
+        }
+        return medians;
     }
 
     /** {@code a}'s median records per second over {@code b}'s. */
