@@ -21,7 +21,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * medians, their ratios ({@code weir_vs_weir_no_http}, {@code weir_scraped_vs_weir},
  * {@code weir_scraped_vs_weir_no_http}), the median CPU seconds of every system with the CPU ratios
  * (http-overhead), and the scrapes (interval, median scrapes per run, median size of one scrape in
- * bytes, failures over all runs).
+ * bytes, median over runs of a run's median scrape duration, failures over all runs).
  *
  * <p>The restart, memory and start-to-ready workloads have lines of their own: a restart run has
  * {@code keys} instead of {@code records}, {@code seconds} (start to first new output) and the
@@ -215,6 +215,7 @@ final class JsonReport {
                 line.put("scrape_interval_ms", c.intervalMs());
                 putRounded(line, "scrapes", OptionalDouble.of(c.medianScrapes()), 1);
                 putRounded(line, "scrape_bytes", c.medianBytes(), 0);
+                putRounded(line, "scrape_median_ms", s.detail(WeirRunner.SCRAPED, "scrape_median_ms"), 1);
                 line.put("scrape_failures", c.failures());
             }, () -> line.putNull("scrapes"));
         }

@@ -5,7 +5,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -36,6 +38,8 @@ final class MetricsScraper implements AutoCloseable {
     private volatile long failures;
     private volatile long lastBytes = -1;
     private volatile long maxNanos;
+    /** The duration of every scrape so far, answered or not; guarded by itself. */
+    private final List<Long> durations = new ArrayList<>();
     private volatile String lastFailure;
 
     private MetricsScraper(int port, Duration interval) {
@@ -82,7 +86,11 @@ final class MetricsScraper implements AutoCloseable {
         try {
             long started = System.nanoTime();
             HttpResponse<byte[]> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofByteArray());
-            maxNanos = Math.max(maxNanos, System.nanoTime() - started);
+            long took = System.nanoTime() - started;
+            maxNanos = Math.max(maxNanos, took);
+            synchronized (durations) {
+                durations.add(took);
+            }
             if (response.statusCode() == 200) {
                 lastBytes = response.body().length;
                 scrapes++;
@@ -109,8 +117,9 @@ final class MetricsScraper implements AutoCloseable {
     /**
      * {@code scrape_interval_ms}, {@code scrapes} (answered 200, body read), {@code scrape_failures},
      * {@code scrape_bytes} (the body size of the last scrape; null before any),
-     * {@code scrape_max_ms} (the longest scrape, request to body read, answered or not) and, after a
-     * failure, {@code scrape_last_failure}.
+     * {@code scrape_median_ms} and {@code scrape_max_ms} (the median and the longest scrape, request
+     * to body read, answered or not; null before any) and, after a failure,
+     * {@code scrape_last_failure}.
      */
     Map<String, Object> details() {
         Map<String, Object> d = new LinkedHashMap<>();
@@ -119,12 +128,21 @@ final class MetricsScraper implements AutoCloseable {
         d.put("scrape_failures", failures);
         long bytes = lastBytes;
         d.put("scrape_bytes", bytes < 0 ? null : bytes);
-        d.put("scrape_max_ms", Math.round(maxNanos / 1e6 * 10) / 10.0);
+        long[] sorted;
+        synchronized (durations) {
+            sorted = durations.stream().mapToLong(Long::longValue).sorted().toArray();
+        }
+        d.put("scrape_median_ms", sorted.length == 0 ? null : millis(sorted[sorted.length / 2]));
+        d.put("scrape_max_ms", sorted.length == 0 ? null : millis(maxNanos));
         String failure = lastFailure;
         if (failure != null) {
             d.put("scrape_last_failure", failure);
         }
         return d;
+    }
+
+    private static double millis(long nanos) {
+        return Math.round(nanos / 1e5) / 10.0;
     }
 
     /** Stops scraping (a scrape under way is abandoned) and waits for the scraper thread to end. */
