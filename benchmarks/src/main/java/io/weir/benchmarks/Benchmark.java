@@ -32,9 +32,11 @@ import io.weir.testkit.KafkaTestClient;
  * JSON lines (one per run, then one summary per workload and guarantee with medians); progress and
  * logs go to stderr. The exit code is 1 if any measured run failed.
  *
- * <p>The process workloads ({@code extras}: restart-1m, memory-10m) run the systems in child JVMs
- * ({@link ChildCountRunner}), each run with an input of its own and no warm-up (every run starts
- * fresh processes); memory-10m runs once.
+ * <p>The process workloads ({@code extras}: restart-1m, memory-10m; and start-to-ready) run the
+ * systems in child JVMs ({@link ChildCountRunner}), each run with an input of its own and no JIT
+ * warm-up (every run starts fresh processes); memory-10m runs once. {@code http-overhead} runs the
+ * stateless map in Weir without HTTP, with HTTP idle and with {@code /metrics} scraped, beside
+ * Kafka Streams.
  *
  * <p>The broker runs in a separate process so that its CPU and GC are not charged to the system
  * under test's JVM, although on a small machine they still share cores.
@@ -48,8 +50,6 @@ public final class Benchmark {
 
     private final BenchmarkOptions options;
     private final JsonReport report;
-
-    private final List<SystemUnderTest> systems = List.of(new WeirRunner(), new KafkaStreamsRunner(), new BareLoop());
 
     Benchmark(BenchmarkOptions options, PrintStream out) {
         this.options = options;
@@ -116,6 +116,12 @@ public final class Benchmark {
                 inputs.deleteAll();
                 job = new RestartJob(client, inputs.workload(), scenario, options.keys(scenario),
                         options.restartTrickle());
+            }
+            // Fresh processes too, on an empty input of their own; one unreported run of each first
+            // warms the operating system's file cache (the JVM and the class path's JARs).
+            case READY -> {
+                job = new ReadyJob(client, scenario);
+                warmUp(client, job, configurations);
             }
             case MEMORY -> {
                 inputs.deleteAll();
@@ -189,14 +195,23 @@ public final class Benchmark {
 
     /**
      * Each guarantee of the workload with each system that runs it (the bare loop: stateless map
-     * only). Restart and memory run the systems in child processes: Weir and Kafka Streams, and Weir
-     * alone for memory.
+     * only; Weir scraped beside Weir if {@code --scrape-metrics-ms} is given). The HTTP overhead runs
+     * Weir without HTTP, with HTTP idle and scraped, and Kafka Streams. Restart, memory and
+     * start-to-ready run the systems in child processes: Weir and Kafka Streams, and Weir alone for
+     * memory.
      */
     private List<Configuration> configurations(Scenario scenario) {
         List<SystemUnderTest> candidates = switch (scenario.kind()) {
             case RESTART -> List.of(restartProcess("weir"), restartProcess("kafka_streams"));
             case MEMORY -> List.of(MemoryJob.system());
-            default -> systems;
+            case READY -> List.of(readyProcess("weir").withHttpPortPerRun(), readyProcess("kafka_streams"));
+            default -> scenario == Scenario.HTTP_OVERHEAD
+                    ? List.of(WeirRunner.withoutHttp(), new WeirRunner(), WeirRunner.scraped(options.scrapeInterval()),
+                            new KafkaStreamsRunner())
+                    : options.explicitScrapeInterval().isPresent()
+                            ? List.of(new WeirRunner(), WeirRunner.scraped(options.scrapeInterval()),
+                                    new KafkaStreamsRunner(), new BareLoop())
+                            : List.of(new WeirRunner(), new KafkaStreamsRunner(), new BareLoop());
         };
         List<Configuration> all = new ArrayList<>();
         for (Guarantee guarantee : scenario.guarantees()) {
@@ -224,6 +239,14 @@ public final class Benchmark {
                 : Map.of(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), RESTART_INSTANCE_ID,
                         StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), session);
         return new ChildCountRunner(system, jvm, settings);
+    }
+
+    /**
+     * The start-to-ready workload's process of {@code system}: the restart workload's JVM, and
+     * otherwise the count topology exactly as in {@code count-1m}.
+     */
+    private static ChildCountRunner readyProcess(String system) {
+        return new ChildCountRunner(system, List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC"), Map.of());
     }
 
     /** One system under one guarantee. */

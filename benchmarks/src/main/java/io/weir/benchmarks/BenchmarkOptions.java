@@ -8,38 +8,48 @@ import java.util.OptionalLong;
 /**
  * The command line: {@code --workload W} ({@code stateless-map} (default), {@code count-10k},
  * {@code count-1m}, {@code restore-1m}, {@code window-count-10s}, {@code all} (these five),
- * {@code restart-1m}, {@code memory-10m}, {@code extras} (these two), or a comma-separated list),
+ * {@code restart-1m}, {@code memory-10m}, {@code extras} (these two), {@code http-overhead},
+ * {@code start-to-ready}, {@code ops} (these two), or a comma-separated list),
  * {@code --records N} (default 10,000,000), {@code --warmup-records N} (default 2,000,000; 0 skips the warm-up),
  * {@code --restore-keys N} (default 1,000,000: the changelog size of {@code restore-1m}),
  * {@code --restore-warmup-keys N} (default 100,000; 0 skips the restore warm-up), {@code --runs N}
  * (default 3), {@code --run-timeout-seconds N} (default 60 s plus 1 s per 10,000 records, i.e. a run
  * slower than 10k records/s times out) and {@code --verify} (after each run, read the output back
  * and check it; off the clock, but slow for large inputs), {@code --keys N} (the distinct keys of
- * {@code restart-1m} and {@code memory-10m}; default 1,000,000 and 10,000,000) and
+ * {@code restart-1m} and {@code memory-10m}; default 1,000,000 and 10,000,000),
  * {@code --restart-trickle-seconds N} (default {@value #DEFAULT_RESTART_TRICKLE_SECONDS}: how long
  * the restart's first process runs on under live traffic after processing its input, before the
- * SIGKILL). Both
+ * SIGKILL) and {@code --scrape-metrics-ms N} (the interval at which {@code weir_scraped}'s
+ * {@code /metrics} is scraped, default {@value #DEFAULT_SCRAPE_METRICS_MS}; given, it also adds
+ * {@code weir_scraped} beside {@code weir} to the in-process throughput workloads). Both
  * {@code --name value} and {@code --name=value} work.
  */
 record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecords, long restoreKeys,
         long restoreWarmupKeys, int runs, Optional<Duration> explicitRunTimeout, boolean verify,
-        OptionalLong explicitKeys, Duration restartTrickle) {
+        OptionalLong explicitKeys, Duration restartTrickle, Optional<Duration> explicitScrapeInterval) {
 
     static final long DEFAULT_RESTART_TRICKLE_SECONDS = 15;
+    static final long DEFAULT_SCRAPE_METRICS_MS = 1000;
 
     static final String USAGE = "usage: Benchmark [--workload stateless-map|count-10k|count-1m|restore-1m"
-            + "|window-count-10s|all|restart-1m|memory-10m|extras] [--records N] [--warmup-records N] [--restore-keys N]"
+            + "|window-count-10s|all|restart-1m|memory-10m|extras|http-overhead|start-to-ready|ops] [--records N] [--warmup-records N] [--restore-keys N]"
             + " [--restore-warmup-keys N] [--runs N] [--run-timeout-seconds N] [--verify] [--keys N]"
-            + " [--restart-trickle-seconds N]";
+            + " [--restart-trickle-seconds N] [--scrape-metrics-ms N]";
 
     BenchmarkOptions {
         workloads = List.copyOf(workloads);
         if (workloads.isEmpty() || records <= 0 || warmupRecords < 0 || restoreKeys <= 0 || restoreWarmupKeys < 0
                 || runs <= 0 || explicitRunTimeout.filter(t -> t.isNegative() || t.isZero()).isPresent()
-                || (explicitKeys.isPresent() && explicitKeys.getAsLong() <= 0) || restartTrickle.isNegative()) {
-            throw new IllegalArgumentException("records, restore keys, keys, runs and the run timeout must be"
-                    + " positive, warm-up sizes and the restart trickle time not negative; " + USAGE);
+                || (explicitKeys.isPresent() && explicitKeys.getAsLong() <= 0) || restartTrickle.isNegative()
+                || explicitScrapeInterval.filter(t -> t.isNegative() || t.isZero()).isPresent()) {
+            throw new IllegalArgumentException("records, restore keys, keys, runs, the run timeout and the scrape"
+                    + " interval must be positive, warm-up sizes and the restart trickle time not negative; " + USAGE);
         }
+    }
+
+    /** The interval of {@code weir_scraped}'s scrapes: {@code --scrape-metrics-ms}, or one second. */
+    Duration scrapeInterval() {
+        return explicitScrapeInterval.orElse(Duration.ofMillis(DEFAULT_SCRAPE_METRICS_MS));
     }
 
     /** The distinct keys of a restart or memory workload: {@code --keys}, or the scenario's own. */
@@ -64,6 +74,7 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
         boolean verify = false;
         Long keys = null;
         long restartTrickle = DEFAULT_RESTART_TRICKLE_SECONDS;
+        Long scrapeMs = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.isBlank()) {
@@ -94,12 +105,14 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
                 case "--run-timeout-seconds" -> timeoutSeconds = parseLong(name, value);
                 case "--keys" -> keys = parseLong(name, value);
                 case "--restart-trickle-seconds" -> restartTrickle = parseLong(name, value);
+                case "--scrape-metrics-ms" -> scrapeMs = parseLong(name, value);
                 default -> throw new IllegalArgumentException("unknown option " + name + "; " + USAGE);
             }
         }
         return new BenchmarkOptions(workloads, records, warmup, restoreKeys, restoreWarmup, runs,
                 Optional.ofNullable(timeoutSeconds).map(Duration::ofSeconds), verify,
-                keys == null ? OptionalLong.empty() : OptionalLong.of(keys), Duration.ofSeconds(restartTrickle));
+                keys == null ? OptionalLong.empty() : OptionalLong.of(keys), Duration.ofSeconds(restartTrickle),
+                Optional.ofNullable(scrapeMs).map(Duration::ofMillis));
     }
 
     private static long parseLong(String name, String value) {

@@ -1,5 +1,9 @@
 package io.weir.benchmarks;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -7,6 +11,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 import io.weir.testkit.ChildJvm;
+import io.weir.testkit.HttpProbe;
 
 /**
  * Weir or Kafka Streams running the count topology in a child JVM ({@link CountApp}, started with
@@ -18,6 +23,10 @@ import io.weir.testkit.ChildJvm;
  * stderr, where the system logs), {@link Running#restoredRecords()} the last count {@link CountApp}
  * printed, and {@link Running#close()} SIGKILLs it: these workloads kill
  * the process on purpose, and after a measurement nothing of it is needed.
+ *
+ * <p>{@link Running#ready()}: for Weir started {@link #withHttpPortPerRun() with a fixed HTTP port},
+ * {@code GET /health/ready} answering 200, as a readiness probe sees it; otherwise (Kafka Streams,
+ * which has no HTTP endpoint) the line {@value CountApp#READY} in the process's output.
  */
 final class ChildCountRunner implements SystemUnderTest {
 
@@ -27,6 +36,7 @@ final class ChildCountRunner implements SystemUnderTest {
     private final String system;
     private final List<String> jvmOptions;
     private final Map<String, String> settings;
+    private final boolean httpPortPerRun;
 
     /**
      * @param system {@code weir} or {@code kafka_streams}
@@ -34,12 +44,28 @@ final class ChildCountRunner implements SystemUnderTest {
      * @param settings the system's settings on top of the benchmark's, passed as {@code name=value}
      */
     ChildCountRunner(String system, List<String> jvmOptions, Map<String, String> settings) {
+        this(system, jvmOptions, settings, false);
+    }
+
+    private ChildCountRunner(String system, List<String> jvmOptions, Map<String, String> settings,
+            boolean httpPortPerRun) {
         if (!system.equals("weir") && !system.equals("kafka_streams")) {
             throw new IllegalArgumentException("unknown system " + system);
         }
         this.system = system;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.settings = Map.copyOf(settings);
+        this.httpPortPerRun = httpPortPerRun;
+    }
+
+    /**
+     * This runner, but a Weir process gets {@code http.port} set to a port that is free when the
+     * run starts, so that its {@code /health/ready} can be polled from the moment the process
+     * starts (with {@code http.port=0} the port would be known only once the process says it); no
+     * effect on Kafka Streams.
+     */
+    ChildCountRunner withHttpPortPerRun() {
+        return new ChildCountRunner(system, jvmOptions, settings, true);
     }
 
     @Override
@@ -52,11 +78,20 @@ final class ChildCountRunner implements SystemUnderTest {
         List<String> args = new ArrayList<>(List.of(system, spec.scenario().label(), spec.bootstrapServers(),
                 spec.inputTopic(), spec.outputTopic(), spec.applicationId(), spec.stateDir().toString()));
         settings.forEach((k, v) -> args.add(k + "=" + v));
+        int httpPort = httpPortPerRun && system.equals("weir") ? freePort() : -1;
+        if (httpPort > 0) {
+            args.add("http.port=" + httpPort);
+        }
+        HttpProbe probe = httpPort > 0 ? HttpProbe.localhost(httpPort) : null;
+        long startedNanos = System.nanoTime();
         ChildJvm child = ChildJvm.builder(CountApp.class)
                 .jvmOptions(jvmOptions.toArray(String[]::new))
                 .args(args)
                 .start();
         return new Running() {
+            /** When {@link #ready()} first saw {@link CountApp#STARTED} in the output; -1 before. */
+            private volatile long sawStartedNanos = -1;
+
             @Override
             public Optional<Throwable> failure() {
                 if (child.isAlive()) {
@@ -83,6 +118,33 @@ final class ChildCountRunner implements SystemUnderTest {
             }
 
             @Override
+            public boolean ready() {
+                String output = child.output();
+                if (sawStartedNanos < 0 && output.contains(CountApp.STARTED)) {
+                    sawStartedNanos = System.nanoTime();
+                }
+                if (probe == null) {
+                    return output.contains(CountApp.READY);
+                }
+                try {
+                    return probe.status("/health/ready") == 200;
+                } catch (RuntimeException e) {
+                    return false; // e.g. a connection reset while the server starts: not ready yet
+                }
+            }
+
+            /**
+             * {@code started_seconds}: from the process start until {@link #ready()}, polled, first
+             * saw the line {@link CountApp} prints once the system's {@code start()} returned (JVM
+             * start, class loading, the clients' creation); absent if nothing polled it.
+             */
+            @Override
+            public Map<String, Object> details() {
+                long saw = sawStartedNanos;
+                return saw < 0 ? Map.of() : Map.of("started_seconds", Math.round((saw - startedNanos) / 1e6) / 1e3);
+            }
+
+            @Override
             public OptionalLong pid() {
                 return OptionalLong.of(child.pid());
             }
@@ -93,5 +155,14 @@ final class ChildCountRunner implements SystemUnderTest {
                 child.kill();
             }
         };
+    }
+
+    /** A TCP port free on the loopback interface right now (another process may still take it, rarely). */
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot find a free port", e);
+        }
     }
 }

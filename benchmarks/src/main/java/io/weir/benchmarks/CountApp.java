@@ -6,15 +6,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The application process of the restart and memory workloads, started by {@link ChildCountRunner}
- * in a JVM of its own: runs the count topology of a scenario with {@link WeirRunner} or
- * {@link KafkaStreamsRunner}, exactly-once, exactly as the in-process runs configure them, plus the
- * settings given as {@code name=value} arguments (applied last). It prints {@value #STARTED} once
- * the system is started, then {@value #RESTORED} and the system's restored changelog records
- * ({@link SystemUnderTest.Running#restoredRecords()}) whenever that number changes, and runs until
- * killed; a SIGTERM closes the system first. If the system
- * fails by itself, the process prints the error and exits with 1, which the parent sees as the
- * run's failure.
+ * The application process of the restart, memory and start-to-ready workloads, started by
+ * {@link ChildCountRunner} in a JVM of its own: runs the count topology of a scenario with
+ * {@link WeirRunner} or {@link KafkaStreamsRunner}, exactly-once, exactly as the in-process runs
+ * configure them, plus the settings given as {@code name=value} arguments (applied last). It prints
+ * {@value #STARTED} once the system is started; {@value #READY} as soon as the system is ready to
+ * process ({@link SystemUnderTest.Running#ready()}: state {@code RUNNING}), checked every
+ * {@value #READY_POLL_MS} ms until then; and, checked every 100 ms, {@value #RESTORED} and the
+ * system's restored changelog records ({@link SystemUnderTest.Running#restoredRecords()}) whenever
+ * that number changes. It runs until killed; a SIGTERM closes the system first. If the system fails
+ * by itself, the process prints the error and exits with 1, which the parent sees as the run's
+ * failure.
  *
  * <pre>
  * CountApp weir|kafka_streams WORKLOAD BOOTSTRAP INPUT OUTPUT APPLICATION_ID STATE_DIR [name=value ...]
@@ -24,6 +26,9 @@ final class CountApp {
 
     static final String STARTED = "count-app started";
     static final String RESTORED = "count-app restored records: ";
+    static final String READY = "count-app ready";
+    static final long READY_POLL_MS = 5;
+    private static final long CHECK_INTERVAL_MS = 100;
 
     private CountApp() {
     }
@@ -61,21 +66,31 @@ final class CountApp {
         System.out.println(STARTED + " (" + args[0] + ", pid " + ProcessHandle.current().pid() + ")");
         System.out.flush();
         long restored = 0;
+        boolean ready = false;
+        long nextCheck = System.nanoTime();
         while (true) {
-            long now = running.restoredRecords();
-            if (now != restored) {
-                restored = now;
-                System.out.println(RESTORED + restored);
+            if (!ready && running.ready()) {
+                ready = true;
+                System.out.println(READY);
                 System.out.flush();
             }
-            Optional<Throwable> failure = running.failure();
-            if (failure.isPresent()) {
-                System.err.println("count-app failed:");
-                failure.get().printStackTrace();
-                System.err.flush();
-                Runtime.getRuntime().halt(1); // not exit: the shutdown hook's close could hang on a failed system
+            if (System.nanoTime() - nextCheck >= 0) { // every 100 ms, as before readiness was watched
+                nextCheck += CHECK_INTERVAL_MS * 1_000_000;
+                long now = running.restoredRecords();
+                if (now != restored) {
+                    restored = now;
+                    System.out.println(RESTORED + restored);
+                    System.out.flush();
+                }
+                Optional<Throwable> failure = running.failure();
+                if (failure.isPresent()) {
+                    System.err.println("count-app failed:");
+                    failure.get().printStackTrace();
+                    System.err.flush();
+                    Runtime.getRuntime().halt(1); // not exit: the shutdown hook's close could hang on a failed system
+                }
             }
-            Thread.sleep(100);
+            Thread.sleep(ready ? CHECK_INTERVAL_MS : READY_POLL_MS);
         }
     }
 }

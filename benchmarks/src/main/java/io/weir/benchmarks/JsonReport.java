@@ -15,11 +15,22 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code kafka_streams_rps} restored records per second. Workloads without a bare loop (all but
  * {@code stateless-map}) have no {@code bare_rps} and {@code weir_vs_bare} fields in their summary.
  *
- * <p>The restart and memory workloads have lines of their own: a restart run has {@code keys}
- * instead of {@code records}, {@code seconds} (start to first new output) and the job's details
- * instead of {@code rps}, its summary median seconds and {@code kafka_streams_vs_weir} (Kafka
- * Streams' seconds over Weir's); a memory run has {@code workload}, {@code system}, {@code keys},
- * the job's memory figures and {@code seconds}, and no summary.
+ * <p>A run's details (the benchmark JVM's {@code cpu_seconds} where the scenario reports it, a
+ * scraped Weir's scrape counts, the job's) follow {@code rps}. Where the Weir variants of the
+ * http-overhead workload ran ({@code weir_no_http}, {@code weir_scraped}), the summary has their
+ * medians, their ratios ({@code weir_vs_weir_no_http}, {@code weir_scraped_vs_weir},
+ * {@code weir_scraped_vs_weir_no_http}), the median CPU seconds of every system with the CPU ratios
+ * (http-overhead), and the scrapes (interval, median scrapes per run, median size of one scrape in
+ * bytes, median over runs of a run's median scrape duration, failures over all runs).
+ *
+ * <p>The restart, memory and start-to-ready workloads have lines of their own: a restart run has
+ * {@code keys} instead of {@code records}, {@code seconds} (start to first new output) and the
+ * job's details instead of {@code rps}, its summary median seconds and {@code kafka_streams_vs_weir}
+ * (Kafka Streams' seconds over Weir's); a start-to-ready run has no {@code records}, its
+ * {@code seconds} (process start to ready) and {@code started_seconds}, its summary that of the
+ * restart without {@code keys} and with the median {@code started_seconds} of each; a memory run has
+ * {@code workload}, {@code system}, {@code keys}, the job's memory figures and {@code seconds}, and
+ * no summary.
  */
 final class JsonReport {
 
@@ -35,6 +46,7 @@ final class JsonReport {
         switch (r.scenario().kind()) {
             case RESTART -> restartRun(r);
             case MEMORY -> memoryRun(r);
+            case READY -> readyRun(r);
             default -> throughputRun(r);
         }
     }
@@ -49,8 +61,26 @@ final class JsonReport {
         if (r.ok()) {
             line.put("seconds", round(r.seconds(), 3)).put("rps", Math.round(r.rps()));
         } else {
-            line.putNull("seconds").putNull("rps").put("error", r.error().get());
+            line.putNull("seconds").putNull("rps");
         }
+        putDetails(line, r);
+        r.error().ifPresent(e -> line.put("error", e));
+        write(line);
+    }
+
+    private void readyRun(RunResult r) {
+        ObjectNode line = mapper.createObjectNode()
+                .put("workload", r.scenario().label())
+                .put("guarantee", r.guarantee().label())
+                .put("system", r.system())
+                .put("run", r.run());
+        if (r.ok()) {
+            line.put("seconds", round(r.seconds(), 3));
+        } else {
+            line.putNull("seconds");
+        }
+        putDetails(line, r);
+        r.error().ifPresent(e -> line.put("error", e));
         write(line);
     }
 
@@ -103,31 +133,91 @@ final class JsonReport {
     }
 
     void summary(Summary s) {
-        if (s.scenario().kind() == Scenario.Kind.RESTART) {
-            ObjectNode line = mapper.createObjectNode()
-                    .put("summary", true)
-                    .put("workload", s.scenario().label())
-                    .put("guarantee", s.guarantee().label())
-                    .put("keys", s.records());
-            putRounded(line, "weir_seconds", s.weirSeconds(), 3);
-            putRounded(line, "kafka_streams_seconds", s.kafkaStreamsSeconds(), 3);
-            putRounded(line, "kafka_streams_vs_weir", s.kafkaStreamsVsWeirSeconds(), 3);
-            write(line);
-            return;
+        switch (s.scenario().kind()) {
+            case RESTART, READY -> secondsSummary(s);
+            case MEMORY -> throw new IllegalArgumentException("the memory workload has no summary");
+            default -> throughputSummary(s);
         }
+    }
+
+    /**
+     * Restart and start-to-ready: median seconds and Kafka Streams' over Weir's; start-to-ready also
+     * the median {@code started_seconds} of each.
+     */
+    private void secondsSummary(Summary s) {
+        ObjectNode line = mapper.createObjectNode()
+                .put("summary", true)
+                .put("workload", s.scenario().label())
+                .put("guarantee", s.guarantee().label());
+        if (s.scenario().kind() == Scenario.Kind.RESTART) {
+            line.put("keys", s.records());
+        }
+        putRounded(line, "weir_seconds", s.seconds("weir"), 3);
+        putRounded(line, "kafka_streams_seconds", s.seconds("kafka_streams"), 3);
+        putRounded(line, "kafka_streams_vs_weir", s.secondsRatio("kafka_streams", "weir"), 3);
+        if (s.scenario().kind() == Scenario.Kind.READY) {
+            putRounded(line, "weir_started_seconds", s.detail("weir", "started_seconds"), 3);
+            putRounded(line, "kafka_streams_started_seconds", s.detail("kafka_streams", "started_seconds"), 3);
+        }
+        write(line);
+    }
+
+    /**
+     * Median records per second of each system, Weir's ratios to the peers and, where the Weir
+     * variants of the HTTP overhead ran, their ratios and the scrapes.
+     */
+    private void throughputSummary(Summary s) {
+        boolean noHttp = s.systems().contains(WeirRunner.NO_HTTP);
+        boolean scraped = s.systems().contains(WeirRunner.SCRAPED);
         ObjectNode line = mapper.createObjectNode()
                 .put("summary", true)
                 .put("workload", s.scenario().label())
                 .put("guarantee", s.guarantee().label())
                 .put("records", s.records());
-        putRounded(line, "weir_rps", s.weirRps(), 0);
-        putRounded(line, "kafka_streams_rps", s.kafkaStreamsRps(), 0);
-        if (s.scenario().hasBare()) {
-            putRounded(line, "bare_rps", s.bareRps(), 0);
+        if (noHttp) {
+            putRounded(line, "weir_no_http_rps", s.rps(WeirRunner.NO_HTTP), 0);
         }
-        putRounded(line, "weir_vs_kafka_streams", s.weirVsKafkaStreams(), 3);
+        putRounded(line, "weir_rps", s.rps("weir"), 0);
+        if (scraped) {
+            putRounded(line, "weir_scraped_rps", s.rps(WeirRunner.SCRAPED), 0);
+        }
+        putRounded(line, "kafka_streams_rps", s.rps("kafka_streams"), 0);
         if (s.scenario().hasBare()) {
-            putRounded(line, "weir_vs_bare", s.weirVsBare(), 3);
+            putRounded(line, "bare_rps", s.rps("bare"), 0);
+        }
+        putRounded(line, "weir_vs_kafka_streams", s.rpsRatio("weir", "kafka_streams"), 3);
+        if (s.scenario().hasBare()) {
+            putRounded(line, "weir_vs_bare", s.rpsRatio("weir", "bare"), 3);
+        }
+        if (noHttp) {
+            putRounded(line, "weir_vs_weir_no_http", s.rpsRatio("weir", WeirRunner.NO_HTTP), 3);
+        }
+        if (scraped) {
+            putRounded(line, "weir_scraped_vs_weir", s.rpsRatio(WeirRunner.SCRAPED, "weir"), 3);
+            if (noHttp) {
+                putRounded(line, "weir_scraped_vs_weir_no_http", s.rpsRatio(WeirRunner.SCRAPED,
+                        WeirRunner.NO_HTTP), 3);
+            }
+        }
+        if (s.scenario().reportsCpu()) {
+            for (String system : s.systems()) {
+                putRounded(line, system + "_cpu_seconds", s.detail(system, "cpu_seconds"), 3);
+            }
+            if (noHttp) {
+                putRounded(line, "weir_vs_weir_no_http_cpu", s.detailRatio("weir", WeirRunner.NO_HTTP, "cpu_seconds"), 3);
+            }
+            if (scraped) {
+                putRounded(line, "weir_scraped_vs_weir_cpu", s.detailRatio(WeirRunner.SCRAPED, "weir", "cpu_seconds"), 3);
+            }
+        }
+        if (scraped) {
+            s.scrapes().ifPresentOrElse(c -> {
+                line.put("scrape_interval_ms", c.intervalMs());
+                putRounded(line, "scrapes", OptionalDouble.of(c.medianScrapes()), 1);
+                putRounded(line, "scrape_bytes", c.medianBytes(), 0);
+                putRounded(line, "scrape_median_ms", s.detail(WeirRunner.SCRAPED, "scrape_median_ms"), 1);
+                line.put("scrape_failures", c.failures());
+            }, () -> line.putNull("scrapes"));
         }
         write(line);
     }

@@ -76,7 +76,7 @@ final class KafkaStreamsRunner implements SystemUnderTest {
         switch (spec.scenario().kind()) {
             case MAP -> input.mapValues(v -> ValueTransform.apply(v))
                     .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-            case COUNT, RESTART, MEMORY -> input.groupByKey()
+            case COUNT, RESTART, MEMORY, READY -> input.groupByKey()
                     .count(Materialized.as(Scenario.COUNT_STORE))
                     .toStream()
                     .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.Long()));
@@ -134,6 +134,11 @@ final class KafkaStreamsRunner implements SystemUnderTest {
             @Override
             public long restoredRecords() {
                 return streams.state() == KafkaStreams.State.RUNNING ? restored.get() : 0;
+            }
+
+            @Override
+            public boolean ready() {
+                return streams.state() == KafkaStreams.State.RUNNING;
             }
 
             @Override

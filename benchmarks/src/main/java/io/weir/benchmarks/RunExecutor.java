@@ -2,9 +2,11 @@ package io.weir.benchmarks;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -36,6 +38,9 @@ final class RunExecutor {
     private static final Logger log = LoggerFactory.getLogger(RunExecutor.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
+    /** This JVM's CPU time, for {@link Scenario#reportsCpu()}: the system under test, the probes, a scraper. */
+    private static final com.sun.management.OperatingSystemMXBean CPU =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private final KafkaTestClient client;
     private final Job job;
@@ -65,18 +70,20 @@ final class RunExecutor {
             System.gc();
             log.info("{} {} {} run {} on {} ({} records) ...", scenario.label(), system.name(), guarantee.label(), run,
                     spec.inputTopic(), records);
-            double seconds = measure(system, spec);
+            Measured measured = measure(system, spec);
+            double seconds = measured.seconds();
             Optional<String> wrong = job.verify(spec);
             if (wrong.isPresent()) {
                 log.error("{} {} {} run {}: wrong output: {}", scenario.label(), system.name(), guarantee.label(), run,
                         wrong.get());
                 return RunResult.failed(scenario, system.name(), guarantee, run, records, "wrong output: "
-                        + wrong.get()).withDetails(details(spec));
+                        + wrong.get()).withDetails(merge(measured.details(), details(spec)));
             }
-            log.info("{} {} {} run {}: {} s, {} records/s", scenario.label(), system.name(), guarantee.label(), run,
-                    String.format("%.3f", seconds), Math.round(records / seconds));
+            log.info("{} {} {} run {}: {} s{}{}", scenario.label(), system.name(), guarantee.label(), run,
+                    String.format("%.3f", seconds), records == 0 ? "" : ", " + Math.round(records / seconds)
+                    + " records/s", measured.details().isEmpty() ? "" : " " + measured.details());
             return RunResult.succeeded(scenario, system.name(), guarantee, run, records, seconds)
-                    .withDetails(details(spec));
+                    .withDetails(merge(measured.details(), details(spec)));
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
@@ -100,16 +107,34 @@ final class RunExecutor {
         }
     }
 
-    private double measure(SystemUnderTest system, RunSpec spec) throws Exception {
+    /** The seconds of a run and the system's own details of it ({@link SystemUnderTest.Running#details()}). */
+    private record Measured(double seconds, Map<String, Object> details) {
+    }
+
+    private Measured measure(SystemUnderTest system, RunSpec spec) throws Exception {
+        long cpuStarted = CPU.getProcessCpuTime();
         long started = System.nanoTime();
         long deadline = started + timeout.toNanos();
         SystemUnderTest.Running running = startWithin(system, spec, timeout);
         try {
             long stopped = job.await(spec, running, started, deadline);
-            return (stopped - started) / 1e9;
+            long cpu = CPU.getProcessCpuTime() - cpuStarted;
+            Map<String, Object> details = new LinkedHashMap<>();
+            if (spec.scenario().reportsCpu() && cpu >= 0) {
+                details.put("cpu_seconds", Math.round(cpu / 1e6) / 1e3);
+            }
+            details.putAll(running.details());
+            return new Measured((stopped - started) / 1e9, details);
         } finally {
             closeWithin(running, system.name());
         }
+    }
+
+    /** The system's details, then the job's. */
+    private static Map<String, Object> merge(Map<String, Object> system, Map<String, Object> job) {
+        Map<String, Object> all = new LinkedHashMap<>(system);
+        all.putAll(job);
+        return all;
     }
 
     /** Starts on another thread so that a start that never returns fails the run, not the program. */

@@ -35,15 +35,32 @@ import java.util.Locale;
  *   <li>{@code memory-10m}: the peak RSS of a Weir process counting 10,000,000 distinct keys (or
  *       {@code --keys}) against the bound its memory settings promise ({@link MemoryJob}).</li>
  * </ul>
+ *
+ * <p>About operating an instance, not in {@code all} either ({@code ops} selects both):
+ *
+ * <ul>
+ *   <li>{@code http-overhead}: the stateless map (same input), exactly-once, in Weir without HTTP
+ *       ({@code http.port=-1}), with HTTP idle, and with {@code /metrics} scraped every
+ *       {@code --scrape-metrics-ms} ({@link MetricsScraper}); Kafka Streams beside them as the
+ *       peer;</li>
+ *   <li>{@code start-to-ready}: the count topology in a child JVM with an empty state directory and
+ *       an empty input, from process start to ready ({@link ReadyJob}: Weir's {@code /health/ready}
+ *       answering 200, Kafka Streams' state {@code RUNNING}).</li>
+ * </ul>
  */
 enum Scenario {
-    STATELESS_MAP("stateless-map", Kind.MAP, 10_000),
-    COUNT_10K("count-10k", Kind.COUNT, 10_000),
-    COUNT_1M("count-1m", Kind.COUNT, 1_000_000),
-    RESTORE_1M("restore-1m", Kind.RESTORE, 1_000_000),
-    WINDOW_COUNT_10S("window-count-10s", Kind.WINDOW_COUNT, 10_000),
-    RESTART_1M("restart-1m", Kind.RESTART, 1_000_000),
-    MEMORY_10M("memory-10m", Kind.MEMORY, 10_000_000);
+    STATELESS_MAP("stateless-map", Kind.MAP, 10_000, "all"),
+    COUNT_10K("count-10k", Kind.COUNT, 10_000, "all"),
+    COUNT_1M("count-1m", Kind.COUNT, 1_000_000, "all"),
+    RESTORE_1M("restore-1m", Kind.RESTORE, 1_000_000, "all"),
+    WINDOW_COUNT_10S("window-count-10s", Kind.WINDOW_COUNT, 10_000, "all"),
+    RESTART_1M("restart-1m", Kind.RESTART, 1_000_000, "extras"),
+    MEMORY_10M("memory-10m", Kind.MEMORY, 10_000_000, "extras"),
+    HTTP_OVERHEAD("http-overhead", Kind.MAP, 10_000, "ops"),
+    START_TO_READY("start-to-ready", Kind.READY, 10_000, "ops");
+
+    /** The names that select several workloads: each scenario belongs to one. */
+    static final List<String> GROUPS = List.of("all", "extras", "ops");
 
     /** The topology a scenario runs. */
     enum Kind {
@@ -63,7 +80,9 @@ enum Scenario {
         /** The count topology, in a child process that is SIGKILLed and restarted. */
         RESTART,
         /** The count topology, in a child process whose RSS is sampled. */
-        MEMORY
+        MEMORY,
+        /** The count topology, in a child process started with empty state, until it is ready. */
+        READY
     }
 
     /** The store of the count topology; it names the changelog {@code <application.id>-counts-changelog}. */
@@ -76,11 +95,13 @@ enum Scenario {
     private final String label;
     private final Kind kind;
     private final int distinctKeys;
+    private final String group;
 
-    Scenario(String label, Kind kind, int distinctKeys) {
+    Scenario(String label, Kind kind, int distinctKeys, String group) {
         this.label = label;
         this.kind = kind;
         this.distinctKeys = distinctKeys;
+        this.group = group;
     }
 
     String label() {
@@ -99,33 +120,45 @@ enum Scenario {
         return distinctKeys;
     }
 
-    /** Whether {@code all} includes the scenario: not the long restart and memory workloads. */
+    /** Whether {@code all} includes the scenario: not the long restart and memory workloads, nor the ops ones. */
     boolean inAll() {
-        return kind != Kind.RESTART && kind != Kind.MEMORY;
+        return group.equals("all");
     }
 
     /** The bare kafka-clients loop exists for the stateless map only. */
     boolean hasBare() {
-        return kind == Kind.MAP;
+        return this == STATELESS_MAP;
     }
 
-    /** The guarantees the scenario is run under; the stateful ones are about exactly-once. */
+    /**
+     * Whether a run reports the benchmark JVM's CPU time ({@code cpu_seconds}): for the HTTP
+     * overhead, a cost that the run-to-run spread of throughput on a shared machine can hide.
+     */
+    boolean reportsCpu() {
+        return this == HTTP_OVERHEAD;
+    }
+
+    /**
+     * The guarantees the scenario is run under: both for the stateless map; exactly-once (the
+     * default) for the stateful ones and for the HTTP overhead, which is about HTTP, not guarantees.
+     */
     List<Guarantee> guarantees() {
-        return kind == Kind.MAP ? List.of(Guarantee.values()) : List.of(Guarantee.EXACTLY_ONCE);
+        return this == STATELESS_MAP ? List.of(Guarantee.values()) : List.of(Guarantee.EXACTLY_ONCE);
     }
 
     /** The changelog topic of the scenario's store for an application id (Weir and Kafka Streams name it alike). */
     String changelogTopic(String applicationId) {
         return switch (kind) {
             case MAP -> throw new IllegalStateException(label + " has no store");
-            case COUNT, WINDOW_COUNT, RESTART, MEMORY -> applicationId + "-" + COUNT_STORE + "-changelog";
+            case COUNT, WINDOW_COUNT, RESTART, MEMORY, READY -> applicationId + "-" + COUNT_STORE + "-changelog";
             case RESTORE -> applicationId + "-" + RESTORE_STORE + "-changelog";
         };
     }
 
     /**
-     * {@code all} (every scenario but restart and memory, in declaration order), {@code extras}
-     * (restart-1m and memory-10m) or a comma-separated list of labels and these two names.
+     * {@code all} (the throughput workloads, in declaration order), {@code extras} (restart-1m and
+     * memory-10m), {@code ops} (http-overhead and start-to-ready) or a comma-separated list of
+     * labels and these names.
      *
      * @throws IllegalArgumentException for an unknown name
      */
@@ -133,11 +166,10 @@ enum Scenario {
         String v = value.trim().toLowerCase(Locale.ROOT);
         List<Scenario> selected = new java.util.ArrayList<>();
         for (String name : v.split(",")) {
-            List<Scenario> named = switch (name.trim()) {
-                case "all" -> java.util.Arrays.stream(values()).filter(Scenario::inAll).toList();
-                case "extras" -> java.util.Arrays.stream(values()).filter(s -> !s.inAll()).toList();
-                default -> List.of(byLabel(name.trim()));
-            };
+            String n = name.trim();
+            List<Scenario> named = GROUPS.contains(n)
+                    ? java.util.Arrays.stream(values()).filter(s -> s.group.equals(n)).toList()
+                    : List.of(byLabel(n));
             for (Scenario s : named) {
                 if (!selected.contains(s)) {
                     selected.add(s);
@@ -155,6 +187,7 @@ enum Scenario {
             }
         }
         throw new IllegalArgumentException("unknown workload '" + name + "'; allowed: stateless-map, count-10k,"
-                + " count-1m, restore-1m, window-count-10s, all, restart-1m, memory-10m, extras");
+                + " count-1m, restore-1m, window-count-10s, all, restart-1m, memory-10m, extras, http-overhead,"
+                + " start-to-ready, ops");
     }
 }

@@ -1,5 +1,6 @@
 package io.weir.benchmarks;
 
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -41,6 +42,26 @@ interface SystemUnderTest {
          */
         default long restoredRecords() {
             return 0;
+        }
+
+        /**
+         * Whether the system says it is ready to process (the start-to-ready workload): Weir in
+         * state {@code RUNNING}, which is when {@code /health/ready} answers 200; Kafka Streams in
+         * state {@code RUNNING}; a system in a child process as {@link ChildCountRunner} says.
+         * Cheap enough to be polled every few milliseconds.
+         *
+         * @throws UnsupportedOperationException if the system cannot tell (the bare loop)
+         */
+        default boolean ready() {
+            throw new UnsupportedOperationException("cannot tell whether it is ready");
+        }
+
+        /**
+         * The system's own measurements of the run (a {@link MetricsScraper}'s counts), in the order
+         * of the run's JSON line; read once the clock has stopped, before {@link #close()}.
+         */
+        default Map<String, Object> details() {
+            return Map.of();
         }
 
         /** The id of the operating-system process that runs the system, if it runs in its own. */

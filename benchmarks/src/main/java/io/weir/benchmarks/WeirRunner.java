@@ -20,7 +20,10 @@ import io.weir.serde.Serdes;
  * {@code rocksdb.memory.bytes}) keep their defaults. {@code WEIR_*} environment variables are
  * ignored, so the shell cannot change what is measured. {@link #WeirRunner(Map)} adds settings on top
  * (the child processes of the restart and memory workloads: {@code instance.id},
- * {@code rocksdb.memory.bytes}, ...).
+ * {@code rocksdb.memory.bytes}, ...). The HTTP endpoints listen on a free port ({@code http.port=0});
+ * {@link #WeirRunner(String, Map, Optional)} names a variant, e.g. one without HTTP
+ * ({@code http.port=-1}) or one whose {@code /metrics} a {@link MetricsScraper} scrapes while it runs
+ * (the http-overhead workload, {@code --scrape-metrics-ms}).
  *
  * <ul>
  *   <li>map: {@code stream → mapValues → to};</li>
@@ -34,9 +37,16 @@ import io.weir.serde.Serdes;
  */
 final class WeirRunner implements SystemUnderTest {
 
+    /** The name of the variant without HTTP endpoints ({@code http.port=-1}). */
+    static final String NO_HTTP = "weir_no_http";
+    /** The name of the variant whose {@code /metrics} is scraped while it runs. */
+    static final String SCRAPED = "weir_scraped";
+
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
+    private final String name;
     private final Map<String, Object> extraSettings;
+    private final Optional<Duration> scrapeInterval;
 
     WeirRunner() {
         this(Map.of());
@@ -44,12 +54,33 @@ final class WeirRunner implements SystemUnderTest {
 
     /** With Weir settings applied after (and over) the benchmark's. */
     WeirRunner(Map<String, Object> extraSettings) {
+        this("weir", extraSettings, Optional.empty());
+    }
+
+    /**
+     * A variant named {@code name} in the results, with {@code extraSettings} applied after (and
+     * over) the benchmark's, and its {@code /metrics} scraped every {@code scrapeInterval} from
+     * start to close, if given (the scrape counts are the run's {@link Running#details()}).
+     */
+    WeirRunner(String name, Map<String, Object> extraSettings, Optional<Duration> scrapeInterval) {
+        this.name = name;
         this.extraSettings = Map.copyOf(extraSettings);
+        this.scrapeInterval = scrapeInterval;
+    }
+
+    /** Weir without HTTP endpoints ({@code http.port=-1}), named {@value #NO_HTTP}. */
+    static WeirRunner withoutHttp() {
+        return new WeirRunner(NO_HTTP, Map.of("http.port", -1), Optional.empty());
+    }
+
+    /** Weir with its {@code /metrics} scraped every {@code interval}, named {@value #SCRAPED}. */
+    static WeirRunner scraped(Duration interval) {
+        return new WeirRunner(SCRAPED, Map.of(), Optional.of(interval));
     }
 
     @Override
     public String name() {
-        return "weir";
+        return name;
     }
 
     @Override
@@ -59,7 +90,7 @@ final class WeirRunner implements SystemUnderTest {
         switch (spec.scenario().kind()) {
             case MAP -> input.mapValues((byte[] v) -> ValueTransform.apply(v))
                     .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
-            case COUNT, RESTART, MEMORY -> input.groupByKey()
+            case COUNT, RESTART, MEMORY, READY -> input.groupByKey()
                     .count(Scenario.COUNT_STORE)
                     .toStream()
                     .to(spec.outputTopic(), Serdes.bytes(), Serdes.longs());
@@ -74,6 +105,13 @@ final class WeirRunner implements SystemUnderTest {
                     .to(spec.outputTopic(), Serdes.windowed(Serdes.bytes()), Serdes.longs());
         }
         WeirApp app = WeirApp.create(builder.build(), config(spec)).start();
+        MetricsScraper scraper;
+        try {
+            scraper = scrapeInterval.map(interval -> MetricsScraper.start(httpPort(app), interval)).orElse(null);
+        } catch (RuntimeException e) {
+            app.close(CLOSE_TIMEOUT);
+            throw e;
+        }
         return new Running() {
             @Override
             public Optional<Throwable> failure() {
@@ -92,10 +130,33 @@ final class WeirRunner implements SystemUnderTest {
             }
 
             @Override
+            public boolean ready() {
+                return app.state() == WeirApp.State.RUNNING;
+            }
+
+            @Override
+            public Map<String, Object> details() {
+                return scraper == null ? Map.of() : scraper.details();
+            }
+
+            /** Stops the scraper first: no scrape is charged to the close. */
+            @Override
             public void close() {
+                if (scraper != null) {
+                    scraper.close();
+                }
                 app.close(CLOSE_TIMEOUT);
             }
         };
+    }
+
+    private static int httpPort(WeirApp app) {
+        int port = app.httpPort();
+        if (port <= 0) {
+            throw new IllegalStateException("cannot scrape /metrics: HTTP is disabled (http.port="
+                    + app.config().httpPort() + ")");
+        }
+        return port;
     }
 
     private WeirConfig config(RunSpec spec) {
