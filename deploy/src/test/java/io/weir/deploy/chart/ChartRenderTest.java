@@ -1,0 +1,56 @@
+package io.weir.deploy.chart;
+
+import static io.weir.deploy.chart.WeirChart.chart;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.marcnuri.helm.LintResult;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The chart lints, renders for every kind of installation, and renders only valid manifests. */
+class ChartRenderTest {
+
+  @Test
+  void lintsCleanInStrictMode() {
+    LintResult lint = WeirChart.helm().lint().strict().call();
+
+    assertThat(lint.isFailed()).as("lint messages: %s", lint.getMessages()).isFalse();
+    assertThat(lint.getMessages()).noneMatch(m -> m.contains("[ERROR]") || m.contains("[WARNING]"));
+  }
+
+  @Test
+  void rendersTheDefaultsWithOnlyTheRequiredValues() {
+    WeirChart.Manifests manifests = chart().render();
+
+    assertThat(manifests.kinds()).containsExactlyInAnyOrder(
+        "ServiceAccount", "ConfigMap", "Service", "StatefulSet", "PodDisruptionBudget");
+    assertThat(manifests.only(StatefulSet.class).getMetadata().getName()).isEqualTo(WeirChart.FULLNAME);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "persistence-off.yaml", "persistence-custom.yaml", "keda.yaml", "servicemonitor.yaml", "sasl.yaml", "tls.yaml"})
+  void rendersEveryValuesFileIntoStrictlyValidManifests(String valuesFile) {
+    WeirChart.Manifests manifests = chart().values(valuesFile).render();
+
+    assertThat(manifests.kinds()).contains("StatefulSet", "Service", "ConfigMap");
+  }
+
+  @Test
+  void strictParsingRejectsAFieldTheModelDoesNotKnow() {
+    String misspelt = """
+        apiVersion: apps/v1
+        kind: StatefulSet
+        metadata: { name: x }
+        spec:
+          replica: 2
+        """;
+
+    assertThatThrownBy(() -> StrictManifests.parse(misspelt))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("replica");
+  }
+}

@@ -1,0 +1,105 @@
+package io.weir.deploy.chart;
+
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.DeserializationConfig;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerBuilder;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads rendered manifests into fabric8's Kubernetes model and rejects any field the model does not
+ * know, as the API server's strict field validation ({@code kubectl apply --validate=strict}) would.
+ *
+ * <p>fabric8's model classes keep unknown fields in an "additional properties" map instead of
+ * failing, so {@code FAIL_ON_UNKNOWN_PROPERTIES} alone catches nothing: the modifier below takes
+ * that map away from every model class, and a misspelt field then fails naming the field and the
+ * class. Resources of custom kinds (ServiceMonitor, ScaledObject) have no model class here: they
+ * are read as {@link GenericKubernetesResource} (apiVersion, kind and metadata strict, the rest free)
+ * and their tests check their fields.
+ */
+final class StrictManifests {
+
+  /** The kinds the chart may render, with the model class each must parse into. */
+  private static final Map<String, Class<? extends HasMetadata>> MODEL_BY_KIND = Map.of(
+      "StatefulSet", StatefulSet.class,
+      "Service", Service.class,
+      "ConfigMap", ConfigMap.class,
+      "ServiceAccount", ServiceAccount.class,
+      "PodDisruptionBudget", PodDisruptionBudget.class,
+      "ServiceMonitor", GenericKubernetesResource.class,
+      "ScaledObject", GenericKubernetesResource.class);
+
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final ObjectMapper STRICT = new ObjectMapper(new YAMLFactory())
+      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+      .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+      .registerModule(new SimpleModule().setDeserializerModifier(new NoAdditionalProperties()));
+
+  private StrictManifests() {}
+
+  /** Splits {@code helm template}'s output into documents and parses each strictly by its kind. */
+  static List<HasMetadata> parse(String multiDocumentYaml) {
+    List<HasMetadata> resources = new ArrayList<>();
+    for (String document : multiDocumentYaml.split("(?m)^---\\s*$")) {
+      JsonNode tree = readTree(document);
+      if (tree == null || tree.isNull() || tree.isEmpty()) {
+        continue; // a template that rendered nothing (a feature switched off)
+      }
+      String kind = tree.path("kind").asText();
+      Class<? extends HasMetadata> model = MODEL_BY_KIND.get(kind);
+      if (model == null) {
+        throw new AssertionError("the chart rendered a kind no test knows: " + kind + "\n" + document);
+      }
+      resources.add(parse(document, model));
+    }
+    return resources;
+  }
+
+  static <T> T parse(String document, Class<T> model) {
+    try {
+      return STRICT.readValue(document, model);
+    } catch (IOException e) {
+      throw new AssertionError("not a valid " + model.getSimpleName() + ": " + e.getMessage()
+          + "\n" + document, e);
+    }
+  }
+
+  private static JsonNode readTree(String document) {
+    try {
+      return YAML.readTree(document);
+    } catch (IOException e) {
+      throw new UncheckedIOException("not YAML:\n" + document, e);
+    }
+  }
+
+  /** Removes the "any setter" of fabric8's model classes, except where free fields are the point. */
+  private static final class NoAdditionalProperties extends BeanDeserializerModifier {
+    @Override
+    public BeanDeserializerBuilder updateBuilder(
+        DeserializationConfig config, BeanDescription description, BeanDeserializerBuilder builder) {
+      Class<?> type = description.getBeanClass();
+      if (type.getName().startsWith("io.fabric8.") && type != GenericKubernetesResource.class) {
+        builder.setAnySetter(null);
+        builder.setIgnoreUnknownProperties(false);
+      }
+      return builder;
+    }
+  }
+}

@@ -1,0 +1,67 @@
+#!/bin/bash
+# preStop hook of a Weir pod: Kubernetes runs it before it sends SIGTERM, on every pod deletion.
+#
+# A pod that comes back (rolling update, eviction, node drain, `kubectl delete pod`) must keep its
+# static group membership, so that its tasks wait for it instead of moving twice: the hook does
+# nothing and SIGTERM makes Weir commit and close without leaving the group.
+#
+# A pod that goes away for good (scale-in) must leave the group so its tasks move at once, not
+# after the session timeout. The pod cannot see the StatefulSet's desired replicas (the downward
+# API does not expose them, and calling the Kubernetes API needs TLS, which bash cannot speak),
+# so the operator marks the pods being removed with the annotation weir.io/scale-in=true. The
+# downward API writes the pod's annotations into a file; when the mark is there the hook sends
+# POST /admin/leave to Weir (plain HTTP on localhost, through bash's /dev/tcp: the image needs no
+# curl) and waits until the instance has stopped, so SIGTERM finds nothing left to do.
+#
+# Usage: pre-stop.sh [seconds to wait for the instance to stop]
+# Environment: WEIR_HTTP_PORT (the pod sets it), PODINFO_ANNOTATIONS (the annotations file).
+set -u
+
+annotations="${PODINFO_ANNOTATIONS:-/etc/weir/pod/annotations}"
+port="${WEIR_HTTP_PORT:-8080}"
+wait_seconds="${1:-35}"
+
+# Shown by `kubectl logs`: the hook's own output goes nowhere Kubernetes keeps.
+log() {
+  local line="weir preStop: $*"
+  { echo "$line" > /proc/1/fd/1; } 2>/dev/null || echo "$line"
+}
+
+# Sleeps with bash alone (no coreutils needed): a read that times out on a pipe nobody writes to.
+pause() {
+  read -r -t "$1" <> <(:) || true
+}
+
+marked=false
+if [[ -r "$annotations" ]]; then
+  while IFS= read -r line || [[ -n "$line" ]]; do
+    [[ "$line" == 'weir.io/scale-in="true"' ]] && marked=true
+  done < "$annotations"
+fi
+if [[ "$marked" != true ]]; then
+  exit 0  # a restart: SIGTERM keeps the membership
+fi
+
+if ! exec 3<>"/dev/tcp/127.0.0.1/$port"; then
+  log "scale-in: nothing answers on port $port; SIGTERM will stop the instance and its tasks move after the session timeout"
+  exit 0
+fi
+printf 'POST /admin/leave HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n' >&3
+status=""
+read -r -t 10 status <&3 || true
+exec 3>&-
+log "scale-in: POST /admin/leave answered ${status%$'\r'}"
+
+# 202: leaving; 409: already stopping. Either way wait until the HTTP server has closed, which
+# Weir does once it has committed, left the group and stopped.
+deadline=$((SECONDS + wait_seconds))
+while (( SECONDS < deadline )); do
+  if ! { exec 4<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null; then
+    log "scale-in: the instance has left the group and stopped"
+    exit 0
+  fi
+  exec 4>&-
+  pause 1
+done
+log "scale-in: the instance is still up after ${wait_seconds} s; SIGTERM follows"
+exit 0

@@ -1,0 +1,145 @@
+{{/* Names and labels follow Helm's conventions, so `kubectl get -l app.kubernetes.io/instance=<release>` finds everything. */}}
+
+{{- define "weir.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/*
+The full name is also the StatefulSet's name, so pods are <fullname>-<ordinal> and that is each
+instance's instance.id. Kept to 52 characters: the StatefulSet controller adds the ordinal and a
+controller-revision-hash label of the pod name must stay within 63.
+*/}}
+{{- define "weir.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 52 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 52 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 52 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "weir.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Selector labels never change after install (a StatefulSet's selector is immutable). */}}
+{{- define "weir.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "weir.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "weir.labels" -}}
+helm.sh/chart: {{ include "weir.chart" . }}
+{{ include "weir.selectorLabels" . }}
+app.kubernetes.io/version: {{ include "weir.imageTag" . | trunc 63 | trimSuffix "-" | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/component: stream-processor
+{{- end -}}
+
+{{- define "weir.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "weir.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "weir.imageTag" -}}
+{{- default .Chart.AppVersion .Values.image.tag -}}
+{{- end -}}
+
+{{/* A digest pins the image exactly; otherwise the tag (the chart's appVersion by default). */}}
+{{- define "weir.image" -}}
+{{- $repository := required "image.repository is required: the image of your Weir application, e.g. --set image.repository=registry.example.com/orders-app" .Values.image.repository -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" $repository .Values.image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" $repository (include "weir.imageTag" .) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Where the chart mounts its ConfigMap: WEIR_CONFIG_FILE and the preStop hook live there. */}}
+{{- define "weir.configDir" -}}/etc/weir/config{{- end -}}
+{{/* Where the downward API writes the pod's annotations, read by the preStop hook. */}}
+{{- define "weir.podInfoDir" -}}/etc/weir/pod{{- end -}}
+
+{{/* WEIR_<NAME> of a setting, Weir's documented mapping: upper case, "." as "_". */}}
+{{- define "weir.envName" -}}
+{{- printf "WEIR_%s" (. | upper | replace "." "_") -}}
+{{- end -}}
+
+{{/*
+A value as a properties-file value. Helm reads numbers from values files as float64, which would
+print 268435456 as 2.68435456e+08: whole numbers are printed as integers. Backslashes and line
+breaks are escaped as the properties format needs (a JAAS config may contain either).
+*/}}
+{{- define "weir.propertyValue" -}}
+{{- $v := . -}}
+{{- if and (kindIs "float64" $v) (eq $v (float64 (int64 $v))) -}}
+{{- int64 $v -}}
+{{- else -}}
+{{- toString $v | replace "\\" "\\\\" | replace "\n" "\\n" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* shutdown.timeout.ms as the application will see it: from config, else Weir's default. */}}
+{{- define "weir.shutdownTimeoutMs" -}}
+{{- include "weir.propertyValue" (index .Values.config "shutdown.timeout.ms" | default 30000) -}}
+{{- end -}}
+
+{{/*
+Checks that values.schema.json cannot express (it cannot compare two values). Each message names
+the value to change and what is allowed, like Weir's own configuration errors.
+*/}}
+{{- define "weir.validate" -}}
+{{- $_ := include "weir.image" . -}}
+{{- $_ := required "applicationId is required: Weir's application.id (consumer group id and prefix of internal topics), e.g. --set applicationId=orders" .Values.applicationId -}}
+{{- $_ := required "kafka.bootstrapServers is required: host:port pairs of the Kafka cluster, e.g. --set kafka.bootstrapServers=kafka:9092" .Values.kafka.bootstrapServers -}}
+{{- /* Settings the chart sets itself: the same setting in config would be overridden or contradict the pods' volumes and probes. */ -}}
+{{- $owned := dict
+  "application.id" "applicationId"
+  "bootstrap.servers" "kafka.bootstrapServers"
+  "instance.id" "nothing: the chart sets it to the pod name"
+  "state.dir" "persistence.mountPath"
+  "http.port" "http.port"
+  "session.timeout.ms" "kafka.sessionTimeoutMs"
+  "consumer.session.timeout.ms" "kafka.sessionTimeoutMs" -}}
+{{- if .Values.tls.truststoreKey }}{{ $_ := set $owned "ssl.truststore.location" "tls.truststoreKey" }}{{ end -}}
+{{- if .Values.tls.keystoreKey }}{{ $_ := set $owned "ssl.keystore.location" "tls.keystoreKey" }}{{ end -}}
+{{- range $name, $value := .Values.config -}}
+{{- if hasKey $owned $name -}}
+{{- fail (printf "config.%s: the chart sets %s; set %s instead" $name $name (get $owned $name)) -}}
+{{- end -}}
+{{- if hasKey $.Values.secretConfig $name -}}
+{{- fail (printf "config.%s: also in secretConfig; set it in one place (the secret's value would win)" $name) -}}
+{{- end -}}
+{{- end -}}
+{{- range $name, $ref := .Values.secretConfig -}}
+{{- if hasKey $owned $name -}}
+{{- fail (printf "secretConfig.%s: the chart sets %s; set %s instead" $name $name (get $owned $name)) -}}
+{{- end -}}
+{{- end -}}
+{{- if and (or .Values.tls.truststoreKey .Values.tls.keystoreKey) (not .Values.tls.secretName) -}}
+{{- fail "tls.truststoreKey and tls.keystoreKey need tls.secretName: the existing Secret holding the stores" -}}
+{{- end -}}
+{{- $shutdownMs := include "weir.shutdownTimeoutMs" . | int64 -}}
+{{- if le (mul (int64 .Values.terminationGracePeriodSeconds) 1000) $shutdownMs -}}
+{{- fail (printf "terminationGracePeriodSeconds (%d) must exceed shutdown.timeout.ms (%d ms): Kubernetes kills the pod at the end of the grace period, before its commit and clean close" (int64 .Values.terminationGracePeriodSeconds) $shutdownMs) -}}
+{{- end -}}
+{{- if .Values.keda.enabled -}}
+{{- $partitions := int64 .Values.keda.inputPartitions -}}
+{{- if lt $partitions 1 -}}
+{{- fail "keda.inputPartitions is required with keda.enabled: the partition count of the input topics, which bounds keda.maxReplicas" -}}
+{{- end -}}
+{{- if gt (int64 .Values.keda.maxReplicas) $partitions -}}
+{{- fail (printf "keda.maxReplicas (%d) must not exceed keda.inputPartitions (%d): an instance beyond the partition count gets no task" (int64 .Values.keda.maxReplicas) $partitions) -}}
+{{- end -}}
+{{- if gt (int64 .Values.keda.minReplicas) (int64 .Values.keda.maxReplicas) -}}
+{{- fail (printf "keda.minReplicas (%d) must not exceed keda.maxReplicas (%d)" (int64 .Values.keda.minReplicas) (int64 .Values.keda.maxReplicas)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
