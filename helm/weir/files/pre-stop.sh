@@ -14,17 +14,19 @@
 # curl) and waits until the instance has stopped, so SIGTERM finds nothing left to do.
 #
 # Usage: pre-stop.sh [seconds to wait for the instance to stop]
-# Environment: WEIR_HTTP_PORT (the pod sets it), PODINFO_ANNOTATIONS (the annotations file).
+# Environment: WEIR_HTTP_PORT (the pod sets it); PODINFO_ANNOTATIONS, the annotations file, and
+# PRESTOP_LOG, where to log (the container's stdout), let a test run the hook outside a pod.
 set -u
 
 annotations="${PODINFO_ANNOTATIONS:-/etc/weir/pod/annotations}"
 port="${WEIR_HTTP_PORT:-8080}"
 wait_seconds="${1:-35}"
+log_to="${PRESTOP_LOG:-/proc/1/fd/1}"
 
 # Shown by `kubectl logs`: the hook's own output goes nowhere Kubernetes keeps.
 log() {
   local line="weir preStop: $*"
-  { echo "$line" > /proc/1/fd/1; } 2>/dev/null || echo "$line"
+  { echo "$line" >> "$log_to"; } 2>/dev/null || echo "$line"
 }
 
 # Sleeps with bash alone (no coreutils needed): a read that times out on a pipe nobody writes to.

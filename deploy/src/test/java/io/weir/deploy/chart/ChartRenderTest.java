@@ -53,4 +53,13 @@ class ChartRenderTest {
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("replica");
   }
+
+  @Test
+  void strictParsingRejectsAnUnknownFieldDeepInThePodTemplate() {
+    String misspelt = chart().template().replace("imagePullPolicy:", "imagePullPolicyy:");
+
+    assertThatThrownBy(() -> StrictManifests.parse(misspelt))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("imagePullPolicyy");
+  }
 }
