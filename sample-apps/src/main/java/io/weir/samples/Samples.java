@@ -8,6 +8,7 @@ import io.weir.samples.hourly.HourlyCountsApp;
 import io.weir.samples.sessions.ClickSessionsApp;
 import io.weir.samples.wordcount.WordCountApp;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -15,22 +16,33 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * One entry point for every sample: {@code weir-samples <sample> [options]}. The {@code run}
- * profile of this module calls it with {@code -Dsample=<name>} (default
- * {@code temperature-alerts}) and {@code -Dargs="<options>"}.
+ * One entry point for every sample: {@code weir-samples <sample> [options]}, and for the
+ * long-running modes {@code weir-samples serve <sample>} and {@code weir-samples load <sample>}.
+ * The {@code run} profile of this module calls it with {@code -Dsample=<name>} (default
+ * {@code temperature-alerts}) and {@code -Dargs="<options>"}; the container image calls it with
+ * the container's arguments, or without any, with those the variable {@code SAMPLE} holds.
  */
 @Command(name = "weir-samples", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0",
         usageHelpAutoWidth = true,
-        description = "Runs a Weir sample application on an in-process broker (or --bootstrap-servers).",
+        description = {"Runs a Weir sample application on an in-process broker (or --bootstrap-servers),",
+                "or serves one (serve <sample>) or feeds one (load <sample>) on an existing cluster."},
         subcommands = {TemperatureAlertsApp.class, WordCountApp.class, KeyedCounterApp.class, SensorSumsApp.class,
-                ClickSessionsApp.class, HourlyCountsApp.class})
+                ClickSessionsApp.class, HourlyCountsApp.class, ServeCommand.class, LoadCommand.class})
 public final class Samples implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
+    /** The long-running modes, which run a sample rather than being one. */
+    private static final Set<String> MODES = Set.of("serve", "load");
+
+    /**
+     * Runs the sample (or mode) the arguments name; without arguments, the words of the variable
+     * {@code SAMPLE} (the image sets {@code temperature-alerts}), so an orchestrator can choose the
+     * sample by environment alone.
+     */
     public static void main(String[] args) {
-        SampleMain.exit(new Samples(), args);
+        SampleMain.exit(new Samples(), SampleMain.argsOrEnvironment(args, System.getenv("SAMPLE")));
     }
 
     /** No sample named: list them. */
@@ -40,8 +52,10 @@ public final class Samples implements Callable<Integer> {
         return 2;
     }
 
-    /** The names of the samples, as given on the command line. */
+    /** The names of the samples, as given on the command line (without the modes serve and load). */
     public static Set<String> names() {
-        return new CommandLine(new Samples()).getSubcommands().keySet();
+        Set<String> names = new TreeSet<>(new CommandLine(new Samples()).getSubcommands().keySet());
+        names.removeAll(MODES);
+        return names;
     }
 }

@@ -23,6 +23,9 @@ class SamplesTest {
         assertThat(SampleMain.execute(new Samples(), "sensor-sums", "--out-of-orderness", "31")).isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "click-sessions", "--partitions", "0")).isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "hourly-counts", "--threshold", "11")).isEqualTo(2);
+        assertThat(SampleMain.execute(new Samples(), "serve")).as("no sample to serve").isEqualTo(2);
+        assertThat(SampleMain.execute(new Samples(), "serve", "keyed-counter")).as("not served").isEqualTo(2);
+        assertThat(SampleMain.execute(new Samples(), "load", "word-count", "--rate", "0")).isEqualTo(2);
     }
 
     @Test
@@ -30,5 +33,7 @@ class SamplesTest {
         for (String name : Samples.names()) {
             assertThat(SampleMain.execute(new Samples(), name, "--help")).as(name).isZero();
         }
+        assertThat(SampleMain.execute(new Samples(), "serve", "--help")).isZero();
+        assertThat(SampleMain.execute(new Samples(), "load", "--help")).isZero();
     }
 }

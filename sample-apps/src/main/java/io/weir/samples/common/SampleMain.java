@@ -25,6 +25,18 @@ public final class SampleMain {
         System.exit(execute(command, args));
     }
 
+    /**
+     * {@code args}, or when there are none, the words of {@code fallback} (the variable
+     * {@code SAMPLE} of the image, e.g. {@code serve word-count}) split at white space; no
+     * arguments at all when both are empty.
+     */
+    public static String[] argsOrEnvironment(String[] args, String fallback) {
+        if (args.length > 0 || fallback == null || fallback.isBlank()) {
+            return args;
+        }
+        return fallback.trim().split("\\s+");
+    }
+
     private static int reportFailure(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) throws Exception {
         if (e instanceof IllegalStateException || e instanceof ConfigException) {
             cmd.getErr().println(cmd.getCommandName() + ": " + e.getMessage());

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the samples image (localhost/weir-samples:latest) from the top-level Dockerfile with Podman,
+# on a JRE base made from Debian's packages (no registry needed), after `mvn -B package -DskipTests`.
+# Installs podman, runc and debootstrap when missing (as root, with apt-get).
+#
+#   deploy/containers/build-image.sh [--iidfile FILE]
+#
+# Exit status: 0 built; 3 prerequisites missing and not installable; anything else a failure.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+iidfile=
+if [[ ${1:-} == --iidfile ]]; then
+    iidfile=$2
+fi
+
+for f in sample-apps/target/weir-sample-apps.jar sample-apps/target/lib sample-apps/target/weir-lib; do
+    [[ -e $WEIR_ROOT/$f ]] || weir_die "$f is missing: run 'mvn -B package -DskipTests' in $WEIR_ROOT first"
+done
+
+weir_ensure_tools
+weir_ensure_base_image
+
+started=$SECONDS
+weir_log "building $WEIR_IMAGE from $WEIR_ROOT/Dockerfile on $WEIR_BASE_IMAGE"
+# --format docker keeps HEALTHCHECK (the OCI image format has no field for it).
+timeout 600 podman "${weir_podman_flags[@]}" build --format docker "${weir_ulimits[@]}" \
+    --build-arg BASE_IMAGE="$WEIR_BASE_IMAGE" -t "$WEIR_IMAGE" ${iidfile:+--iidfile "$iidfile"} \
+    -f "$WEIR_ROOT/Dockerfile" "$WEIR_ROOT" >&2
+weir_log "FIGURE image built in $((SECONDS - started)) s"
+size=$(weir_podman image inspect --format '{{.Size}}' "$WEIR_IMAGE")
+weir_log "FIGURE image $WEIR_IMAGE size $((size / 1000000)) MB (base $(( $(weir_podman image inspect --format '{{.Size}}' "$WEIR_BASE_IMAGE") / 1000000 )) MB)"

@@ -1,0 +1,61 @@
+package io.weir.deploy.image;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Builds the samples image with {@code deploy/containers/build-image.sh} (which installs Podman
+ * when missing and makes the JRE base from Debian's packages once per machine) and returns its
+ * image id. When the prerequisites cannot be had (not root, no apt-get), the calling test fails on
+ * CI ({@code CI=true}) and is skipped elsewhere, saying why.
+ */
+final class ImageBuild {
+
+    /** Includes making the base image on a machine's first run (about a minute) and installing Podman. */
+    private static final Duration TIMEOUT = Duration.ofMinutes(12);
+    private static final int EXIT_PREREQUISITES = 3;
+
+    private ImageBuild() {
+    }
+
+    /** The repository root: Failsafe runs in the module's directory, deploy/. */
+    static Path repositoryRoot() {
+        Path root = Path.of("").toAbsolutePath().getParent();
+        if (!Files.exists(root.resolve("Dockerfile"))) {
+            throw new IllegalStateException("no Dockerfile in " + root + ": run from the deploy module");
+        }
+        return root;
+    }
+
+    /** Builds the image and returns its id; fails, or skips outside CI, as described above. */
+    static String build() {
+        Path root = repositoryRoot();
+        try {
+            Path iidFile = Files.createTempFile("weir-image-", ".iid");
+            Podman.Result r = Podman.exec(List.of("bash", root.resolve("deploy/containers/build-image.sh").toString(),
+                    "--iidfile", iidFile.toString()), TIMEOUT);
+            System.out.println(r.output().lines().filter(l -> !l.startsWith("STEP ") && !l.startsWith("--> "))
+                    .reduce("", (a, b) -> a + b + "\n"));
+            if (r.exitCode() == EXIT_PREREQUISITES) {
+                String reason = "cannot run containers here: " + r.output().lines()
+                        .filter(l -> l.contains("ERROR")).findFirst().orElse("prerequisites missing");
+                if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                    Assertions.fail(reason + " (CI=true: the container check must run on CI)");
+                }
+                Assumptions.abort(reason);
+            }
+            r.requireSuccess("deploy/containers/build-image.sh");
+            String id = Files.readString(iidFile).trim();
+            Files.deleteIfExists(iidFile);
+            return id;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.weir.samples;
+
+import io.weir.samples.common.SampleService;
+import io.weir.samples.common.ServedSample;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code serve <sample>}: runs only the sample's topology as a long-running service (containers,
+ * docker compose, Kubernetes). See {@link SampleService}.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0", sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {"Runs a sample's topology as a service until SIGTERM: no broker of its own, no input, no check.",
+                "Settings from WEIR_* variables (WEIR_BOOTSTRAP_SERVERS is required, WEIR_INSTANCE_ID,"
+                        + " WEIR_STATE_DIR, WEIR_HTTP_PORT, ...) and --config FILE. The topics must exist."},
+        footer = "Samples: word-count (lines -> word-counts), temperature-alerts (readings -> alerts).")
+final class ServeCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "<sample>", description = "word-count or temperature-alerts")
+    String sampleName;
+
+    @Option(names = "--input-topic", paramLabel = "TOPIC", description = "Topic to read (default: the sample's).")
+    String inputTopic;
+
+    @Option(names = "--output-topic", paramLabel = "TOPIC", description = "Topic to write (default: the sample's).")
+    String outputTopic;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Properties file of Weir and Kafka settings (default: env WEIR_CONFIG_FILE); WEIR_* win.")
+    Path configFile;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ServedSample sample = ServedSamples.named(spec.commandLine(), sampleName);
+        SampleService.run(sample, inputTopic != null ? inputTopic : sample.inputTopic(),
+                outputTopic != null ? outputTopic : sample.outputTopic(),
+                SampleService.config(sample, configFile, System.getenv()));
+        return 0;
+    }
+}

@@ -1,0 +1,34 @@
+package io.weir.samples.common;
+
+import io.weir.Topology;
+import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
+
+/**
+ * What the long-running modes {@code serve} and {@code load} need to know about a sample: its
+ * name on the command line, its application id, the topics it reads and writes by default, how to
+ * build its topology for given topics, and how to make input for it.
+ *
+ * <p>Unlike a sample's own command (which starts a broker, feeds a fixed input and checks the
+ * results), a served sample is only the topology, run like any deployed service.
+ *
+ * @param name          the sample's command name, e.g. {@code word-count}
+ * @param applicationId the default {@code application.id} ({@code WEIR_APPLICATION_ID} overrides it)
+ * @param inputTopic    the topic the topology reads unless {@code --input-topic} names another
+ * @param outputTopic   the topic it writes unless {@code --output-topic} names another
+ * @param topology      builds the topology from (input topic, output topic)
+ * @param generator     a new, independent source of input records for {@code load}
+ */
+public record ServedSample(String name, String applicationId, String inputTopic, String outputTopic,
+        BiFunction<String, String, Topology> topology, Supplier<RecordGenerator> generator) {
+
+    public ServedSample {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(applicationId, "applicationId");
+        Objects.requireNonNull(inputTopic, "inputTopic");
+        Objects.requireNonNull(outputTopic, "outputTopic");
+        Objects.requireNonNull(topology, "topology");
+        Objects.requireNonNull(generator, "generator");
+    }
+}
