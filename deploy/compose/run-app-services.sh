@@ -141,6 +141,23 @@ await 90 produced word-count-1 0 || fail "word-count-1 wrote no output within 90
 await 90 produced word-count-2 0 || fail "word-count-2 wrote no output within 90 s"
 log "output arrives: records out $(metric word-count-1 weir_records_out_total) + $(metric word-count-2 weir_records_out_total)"
 
+# Readiness does not show a rebalance still under way (the second replica's arrival can take two
+# rounds), so the kill waits until the group has settled: both replicas ready, holding tasks, and
+# no assignment received by either for 10 s.
+settled_since=$SECONDS
+last_state=""
+settled() {
+  local state
+  state="$(tasks word-count-1)|$(tasks word-count-2)|$(metric word-count-1 weir_rebalances_total)|$(metric word-count-2 weir_rebalances_total)"
+  if [[ $state != "$last_state" ]] || ! both_ready || [[ $state == "|"* || $state == *"||"* ]]; then
+    last_state=$state
+    settled_since=$SECONDS
+    return 1
+  fi
+  ((SECONDS - settled_since >= 10))
+}
+await 120 settled || fail "the group did not settle (no assignment for 10 s, both ready) within 120 s"
+
 tasks1=$(tasks word-count-1)
 tasks2=$(tasks word-count-2)
 [[ -n $tasks1 && -n $tasks2 ]] || fail "a replica holds no task: [$tasks1] [$tasks2]"
