@@ -66,9 +66,11 @@ ensure_image() {
   exit 3
 }
 
+# rm -v: the image declares VOLUME /var/lib/weir, so the services without a named volume there (load
+# and the stand-ins) get anonymous ones, which `down -v` of podman-compose 1.0.3 would leave behind.
 compose() {
-  podman-compose --podman-path "$ROOT/deploy/compose/podman/podman-host-network.sh" -p "$PROJECT" \
-    -f docker-compose.yml -f deploy/compose/test-override.yml "$@"
+  podman-compose --podman-path "$ROOT/deploy/compose/podman/podman-host-network.sh" --podman-rm-args=-v \
+    -p "$PROJECT" -f docker-compose.yml -f deploy/compose/test-override.yml "$@"
 }
 
 container_of() {
@@ -119,6 +121,8 @@ teardown() {
   if [[ ${STARTED:-false} == true ]]; then
     log "tearing down (grace ${GRACE} s)"
     compose down -t "$GRACE" -v > /dev/null 2>&1 || log "teardown reported an error"
+    # podman-compose 1.0.3 creates the project network but never removes it.
+    podman network rm "${PROJECT}_default" > /dev/null 2>&1 || true
   fi
   exit "$status"
 }
