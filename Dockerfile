@@ -48,7 +48,10 @@ COPY sample-apps/target/weir-sample-apps.jar /app/weir-sample-apps.jar
 # RocksDB's memory (rocksdb.memory.bytes, 256 MiB by default), metaspace and thread stacks live
 # outside it; an OutOfMemoryError exits the JVM so the orchestrator restarts a clean process
 # instead of leaving a half-broken one running.
-ENV WEIR_STATE_DIR=/var/lib/weir \
+# UTF-8 output whatever the base's locale: a minimal base has none, and Java then prints '?' for
+# every character outside ASCII (the samples print degrees Fahrenheit).
+ENV LANG=C.UTF-8 \
+    WEIR_STATE_DIR=/var/lib/weir \
     SAMPLE=temperature-alerts \
     JDK_JAVA_OPTIONS="-XX:MaxRAMPercentage=50.0 -XX:+ExitOnOutOfMemoryError"
 

@@ -72,7 +72,16 @@ public final class WeirApp implements AutoCloseable {
         /** Stopped after a shutdown. */
         STOPPED,
         /** Stopped after a fatal error; {@link #failure()} says which. */
-        FAILED
+        FAILED;
+
+        /**
+         * True from {@code STARTING} to {@code RUNNING}: started, and neither stopping nor failed.
+         * A loop that should last as long as the instance works tests this, not {@code RUNNING},
+         * which a rebalance or a restore interrupts.
+         */
+        public boolean isActive() {
+            return ordinal() >= STARTING.ordinal() && ordinal() <= RUNNING.ordinal();
+        }
     }
 
     /**
@@ -379,7 +388,7 @@ public final class WeirApp implements AutoCloseable {
     private void followThreads() {
         InstanceMonitor m = monitor;
         State current = state.get();
-        if (m != null && current.ordinal() >= State.STARTING.ordinal() && current.ordinal() <= State.RUNNING.ordinal()) {
+        if (m != null && current.isActive()) {
             State next = m.threadsState();
             if (transition(current, next) && next == State.RUNNING) {
                 log.info("{} is running: {}", config.applicationId(), m.tasksByThread());

@@ -191,7 +191,7 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
             AlertLedger ledger, WeirApp app, ShutdownSignal signal) {
         log.info("Following: a reading per sensor every {} s; Ctrl-C to stop", ROUND_INTERVAL.toSeconds());
         long nextRound = System.nanoTime();
-        while (!signal.requested() && app.state() == WeirApp.State.RUNNING) {
+        while (!signal.requested() && app.state().isActive()) {
             if (System.nanoTime() - nextRound >= 0) {
                 feed(kafka, samples.nextRound(), ledger);
                 nextRound += ROUND_INTERVAL.toNanos();
