@@ -32,6 +32,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * commits it. At-least-once: a plain producer; every interval the loop flushes the producer and
  * then commits the offsets synchronously, so an offset is committed only after its output is
  * acknowledged.
+ *
+ * <p>The system named {@code bare} also has a restore: for the restore workload {@link #start}
+ * returns a {@link BareRestore}, a plain {@code read_committed} consumer reading the changelog to its
+ * end without a store.
  */
 final class BareLoop implements SystemUnderTest {
 
@@ -45,8 +49,11 @@ final class BareLoop implements SystemUnderTest {
 
     @Override
     public Running start(RunSpec spec) {
+        if (spec.scenario().kind() == Scenario.Kind.RESTORE) {
+            return BareRestore.start(spec);
+        }
         if (spec.scenario().kind() != Scenario.Kind.MAP) {
-            throw new UnsupportedOperationException("the bare loop runs the stateless map only");
+            throw new UnsupportedOperationException("the bare loop runs the stateless map and the restore only");
         }
         Loop loop = new Loop(spec);
         loop.thread.start();

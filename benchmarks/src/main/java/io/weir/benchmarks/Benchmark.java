@@ -20,8 +20,8 @@ import io.weir.testkit.ChildProcessKafka;
 import io.weir.testkit.KafkaTestClient;
 
 /**
- * Throughput of Weir, Kafka Streams and (for the stateless map) a bare kafka-clients loop, on the
- * workloads of {@link Scenario}, against one Kafka broker in its own JVM.
+ * Throughput of Weir, Kafka Streams and (for the stateless map and the restore) a bare kafka-clients
+ * baseline, on the workloads of {@link Scenario}, against one Kafka broker in its own JVM.
  *
  * <p>Per workload, in the order given ({@code --workload all}: stateless-map, count-10k, count-1m,
  * restore-1m, window-count-10s), the program writes the input (reused by the next workload if it
@@ -194,8 +194,8 @@ public final class Benchmark {
     }
 
     /**
-     * Each guarantee of the workload with each system that runs it (the bare loop: stateless map
-     * only; Weir scraped beside Weir if {@code --scrape-metrics-ms} is given). The HTTP overhead runs
+     * Each guarantee of the workload with each system that runs it (the bare baseline: stateless map
+     * and restore only; Weir scraped beside Weir if {@code --scrape-metrics-ms} is given). The HTTP overhead runs
      * Weir without HTTP, with HTTP idle and scraped, and Kafka Streams. Restart, memory and
      * start-to-ready run the systems in child processes: Weir and Kafka Streams, and Weir alone for
      * memory.

@@ -12,8 +12,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * so a reader can follow a long benchmark. Fields keep a fixed order. Throughput is rounded to
  * whole records per second, seconds to milliseconds, ratios to three decimals. For the restore
  * workload, {@code records} are restored records and {@code rps}, {@code weir_rps} and
- * {@code kafka_streams_rps} restored records per second. Workloads without a bare loop (all but
- * {@code stateless-map}) have no {@code bare_rps} and {@code weir_vs_bare} fields in their summary.
+ * {@code kafka_streams_rps} restored records per second, and {@code bare_rps} changelog records
+ * read per second by a plain consumer ({@link BareRestore}). Workloads without a bare baseline (all
+ * but {@code stateless-map} and {@code restore-1m}) have no {@code bare_rps} and
+ * {@code weir_vs_bare} fields in their summary.
  *
  * <p>A run's details (the benchmark JVM's {@code cpu_seconds} where the scenario reports it, a
  * scraped Weir's scrape counts, the job's) follow {@code rps}. Where the Weir variants of the

@@ -16,7 +16,8 @@ import java.util.Locale;
  *       exactly-once;</li>
  *   <li>{@code restore-1m}: the time to restore a changelog of 1,000,000 keys (or
  *       {@code --restore-keys}) into an empty store, for a {@code groupByKey → reduce("latest")}
- *       table, Weir and Kafka Streams, exactly-once;</li>
+ *       table, Weir and Kafka Streams, exactly-once, and as the floor a plain {@code read_committed}
+ *       consumer reading the same changelog to its end ({@link BareRestore});</li>
  *   <li>{@code window-count-10s}: {@code stream → groupByKey → 10 s tumbling windows (no grace) →
  *       count("counts")}, one result per key and window when the window closes (Weir
  *       {@code Emit.onWindowClose()}, Kafka Streams {@code suppress(untilWindowCloses)}), over an
@@ -125,9 +126,13 @@ enum Scenario {
         return group.equals("all");
     }
 
-    /** The bare kafka-clients loop exists for the stateless map only. */
+    /**
+     * The bare kafka-clients baseline exists for the stateless map (a consume-transform-produce
+     * loop, {@link BareLoop}) and the restore (a consumer reading the changelog to its end,
+     * {@link BareRestore}).
+     */
     boolean hasBare() {
-        return this == STATELESS_MAP;
+        return this == STATELESS_MAP || this == RESTORE_1M;
     }
 
     /**

@@ -36,7 +36,8 @@ interface SystemUnderTest {
         Optional<Throwable> failure();
 
         /**
-         * Changelog records restored into the stores so far, as the system reports them itself; the
+         * Changelog records restored into the stores so far, as the system reports them itself (the
+         * bare baseline: the changelog records it read, once it has read them all); the
          * restore scenario's clock stops when this reaches the changelog's size, so a system counts
          * them only as far as its tasks are ready to process (see the implementations).
          */
