@@ -54,50 +54,46 @@ final class JsonReport {
     }
 
     private void throughputRun(RunResult r) {
-        ObjectNode line = mapper.createObjectNode()
-                .put("workload", r.scenario().label())
-                .put("guarantee", r.guarantee().label())
-                .put("system", r.system())
-                .put("run", r.run())
-                .put("records", r.records());
+        ObjectNode line = runLine(r).put("records", r.records());
         if (r.ok()) {
             line.put("seconds", round(r.seconds(), 3)).put("rps", Math.round(r.rps()));
         } else {
             line.putNull("seconds").putNull("rps");
         }
-        putDetails(line, r);
-        r.error().ifPresent(e -> line.put("error", e));
-        write(line);
+        finish(line, r);
     }
 
     private void readyRun(RunResult r) {
-        ObjectNode line = mapper.createObjectNode()
+        ObjectNode line = runLine(r);
+        putSeconds(line, r);
+        finish(line, r);
+    }
+
+    private void restartRun(RunResult r) {
+        ObjectNode line = runLine(r).put("keys", r.records());
+        putSeconds(line, r);
+        finish(line, r);
+    }
+
+    /** The fields every run line starts with. */
+    private ObjectNode runLine(RunResult r) {
+        return mapper.createObjectNode()
                 .put("workload", r.scenario().label())
                 .put("guarantee", r.guarantee().label())
                 .put("system", r.system())
                 .put("run", r.run());
-        if (r.ok()) {
-            line.put("seconds", round(r.seconds(), 3));
-        } else {
-            line.putNull("seconds");
-        }
-        putDetails(line, r);
-        r.error().ifPresent(e -> line.put("error", e));
-        write(line);
     }
 
-    private void restartRun(RunResult r) {
-        ObjectNode line = mapper.createObjectNode()
-                .put("workload", r.scenario().label())
-                .put("guarantee", r.guarantee().label())
-                .put("system", r.system())
-                .put("run", r.run())
-                .put("keys", r.records());
+    private static void putSeconds(ObjectNode line, RunResult r) {
         if (r.ok()) {
             line.put("seconds", round(r.seconds(), 3));
         } else {
             line.putNull("seconds");
         }
+    }
+
+    /** The job's details, the error of a failed run, and out. */
+    private void finish(ObjectNode line, RunResult r) {
         putDetails(line, r);
         r.error().ifPresent(e -> line.put("error", e));
         write(line);
@@ -109,11 +105,7 @@ final class JsonReport {
                 .put("system", r.system())
                 .put("keys", r.records());
         putDetails(line, r);
-        if (r.ok()) {
-            line.put("seconds", round(r.seconds(), 3));
-        } else {
-            line.putNull("seconds");
-        }
+        putSeconds(line, r);
         r.error().ifPresent(e -> line.put("error", e));
         write(line);
     }

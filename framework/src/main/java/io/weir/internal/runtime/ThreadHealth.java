@@ -38,7 +38,6 @@ final class ThreadHealth {
 
     private final String threadName;
     private volatile Phase phase = Phase.STARTING;
-    private volatile long phaseSinceNanos = System.nanoTime();
     private volatile List<TaskId> tasks = List.of();
     private volatile long lastLoopNanos = System.nanoTime();
     private volatile long lastCommitNanos = System.nanoTime();
@@ -58,9 +57,8 @@ final class ThreadHealth {
     // ---- written by the stream thread ---------------------------------------------------------
 
     void phase(Phase next) {
-        if (phase != next) {
+        if (phase != next) { // called every turn of the loop: no volatile write when nothing changed
             phase = next;
-            phaseSinceNanos = System.nanoTime();
         }
     }
 
@@ -107,10 +105,6 @@ final class ThreadHealth {
 
     Phase phase() {
         return phase;
-    }
-
-    long phaseSinceNanos() {
-        return phaseSinceNanos;
     }
 
     List<TaskId> tasks() {
