@@ -59,6 +59,11 @@ public final class WeirConfig {
     private final Duration stallWarn;
     private final int httpPort;
     private final String httpBindAddress;
+    private final int numStandbyReplicas;
+    private final int maxWarmupReplicas;
+    private final long acceptableRecoveryLag;
+    private final Duration probingRebalanceInterval;
+    private final Duration failureDetection;
     private final ErrorMode errorMode;
     private final String deadLetterTopic;
     private final int deadLetterMaxMessageBytes;
@@ -95,6 +100,16 @@ public final class WeirConfig {
         this.stallWarn = Duration.ofMillis(parseOrDefault(Settings.STALL_WARN_MS));
         this.httpPort = parseOrDefault(Settings.HTTP_PORT);
         this.httpBindAddress = parseOrDefault(Settings.HTTP_BIND_ADDRESS);
+        this.numStandbyReplicas = parseOrDefault(Settings.NUM_STANDBY_REPLICAS);
+        this.maxWarmupReplicas = parseOrDefault(Settings.MAX_WARMUP_REPLICAS);
+        this.acceptableRecoveryLag = parseOrDefault(Settings.ACCEPTABLE_RECOVERY_LAG);
+        this.probingRebalanceInterval = Duration.ofMillis(parseOrDefault(Settings.PROBING_REBALANCE_INTERVAL_MS));
+        long detection = parseOrDefault(Settings.FAILURE_DETECTION_MS);
+        if (detection != 0 && detection < 1000) {
+            throw new ConfigException(Settings.FAILURE_DETECTION_MS.name(), detection
+                    + " is too short to tell a dead instance from a slow one; allowed: 0 (off) or at least 1000");
+        }
+        this.failureDetection = Duration.ofMillis(detection);
         this.errorMode = parseOrDefault(Settings.ERROR_MODE);
         String dlq = values.get(Settings.DEAD_LETTER_TOPIC.name());
         this.deadLetterTopic = dlq != null ? Settings.DEAD_LETTER_TOPIC.parse(dlq) : applicationId + "-dlq";
@@ -177,6 +192,31 @@ public final class WeirConfig {
     /** Address the HTTP server listens on. */
     public String httpBindAddress() {
         return httpBindAddress;
+    }
+
+    /** Standby copies of each task's stores on other instances. */
+    public int numStandbyReplicas() {
+        return numStandbyReplicas;
+    }
+
+    /** Warm-up copies restoring at once on the instances balance will move tasks to. */
+    public int maxWarmupReplicas() {
+        return maxWarmupReplicas;
+    }
+
+    /** Changelog records an instance may lack and still count as caught up for a task. */
+    public long acceptableRecoveryLag() {
+        return acceptableRecoveryLag;
+    }
+
+    /** While warm-ups run, the longest time between two rebalances that check their progress. */
+    public Duration probingRebalanceInterval() {
+        return probingRebalanceInterval;
+    }
+
+    /** How long an instance may be silent before the others remove it from the group; zero: off. */
+    public Duration failureDetection() {
+        return failureDetection;
     }
 
     /** True when a failed record goes to the dead-letter topic; false when it stops the app. */

@@ -57,6 +57,22 @@ public final class Settings {
             + " the server");
     public static final Setting<String> HTTP_BIND_ADDRESS = new Setting<>("http.bind.address", "0.0.0.0",
             Setting.nonEmpty(), "address the HTTP server listens on");
+    public static final Setting<Integer> NUM_STANDBY_REPLICAS = new Setting<>("num.standby.replicas", "0",
+            Setting.intAtLeast(0), "copies of each task's stores kept warm on other instances by tailing their"
+            + " changelogs; a failed instance's tasks move to the instance with a copy and restore only the tail");
+    public static final Setting<Integer> MAX_WARMUP_REPLICAS = new Setting<>("max.warmup.replicas", "2",
+            Setting.intAtLeast(1), "tasks restoring at once on their future owner while they stay active where their"
+            + " state is (balance moves a task only once its new owner has caught up)");
+    public static final Setting<Long> ACCEPTABLE_RECOVERY_LAG = new Setting<>("acceptable.recovery.lag", "10000",
+            Setting.longAtLeast(0), "changelog records an instance may lack and still count as caught up for a task;"
+            + " a task never moves to an instance further behind while a caught-up one exists");
+    public static final Setting<Long> PROBING_REBALANCE_INTERVAL_MS = new Setting<>("probing.rebalance.interval.ms",
+            "60000", Setting.longAtLeast(5000), "while warm-ups run, how often the instance rebalances even if none"
+            + " caught up (a warm-up that catches up rebalances at once); at least `5000`");
+    public static final Setting<Long> FAILURE_DETECTION_MS = new Setting<>("failure.detection.ms", "3000",
+            Setting.longAtLeast(0), "an instance silent this long without a clean shutdown is removed from the group"
+            + " by the others, so its tasks move without waiting for `consumer.session.timeout.ms`; `0` waits for"
+            + " the session timeout");
     public static final Setting<ErrorMode> ERROR_MODE = new Setting<>("error.mode", "dead_letter",
             Setting.enumOf(ErrorMode.class),
             "`dead_letter`: failed records go to the dead-letter topic; `fail`: the instance stops");
@@ -107,6 +123,8 @@ public final class Settings {
     public static final Map<String, Setting<?>> ALL = index(APPLICATION_ID, BOOTSTRAP_SERVERS,
             PROCESSING_GUARANTEE, NUM_STREAM_THREADS, COMMIT_INTERVAL_MS, STATE_DIR, INSTANCE_ID,
             SHUTDOWN_TIMEOUT_MS, SHUTDOWN_LEAVE_GROUP, STALL_WARN_MS, HTTP_PORT, HTTP_BIND_ADDRESS,
+            NUM_STANDBY_REPLICAS, MAX_WARMUP_REPLICAS, ACCEPTABLE_RECOVERY_LAG, PROBING_REBALANCE_INTERVAL_MS,
+            FAILURE_DETECTION_MS,
             ERROR_MODE, DEAD_LETTER_TOPIC, DEAD_LETTER_MAX_MESSAGE_BYTES,
             BUFFERED_RECORDS_PER_PARTITION, POLL_MS, TRANSACTION_TIMEOUT_MS, COMMIT_RETRY_TIMEOUT_MS,
             INTERNAL_TOPIC_REPLICATION_FACTOR, STATE_CACHE_MAX_BYTES, STATE_FLUSH_INTERVAL_MS, ROCKSDB_MEMORY_BYTES,
