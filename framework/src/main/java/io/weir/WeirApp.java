@@ -6,6 +6,10 @@ import io.weir.internal.ops.OpsHttpServer;
 import io.weir.internal.runtime.InstanceDirectory;
 import io.weir.internal.runtime.InstanceMeters;
 import io.weir.internal.runtime.InstanceMonitor;
+import io.weir.internal.runtime.InstanceTasks;
+import io.weir.internal.runtime.ChangelogEnds;
+import io.weir.internal.runtime.StateUpdater;
+import io.weir.internal.runtime.LivenessWatch;
 import io.weir.internal.runtime.StreamThread;
 import io.weir.internal.runtime.ThreadContext;
 import io.weir.internal.runtime.TopicSetup;
@@ -107,6 +111,8 @@ public final class WeirApp implements AutoCloseable {
     private final AtomicBoolean closing = new AtomicBoolean();
     private InstanceDirectory instanceDir;
     private Admin admin;
+    private StateUpdater updater;
+    private volatile LivenessWatch liveness;
     private RocksDbResources rocksDb;
     private volatile InstanceMonitor monitor;
     private OpsHttpServer http;
@@ -159,8 +165,13 @@ public final class WeirApp implements AutoCloseable {
             admin = Admin.create(clients.admin());
             new TopicSetup(admin, config, model).verifyAndCreate();
             rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
+            updater = new StateUpdater(config, model, clients, instanceDir.dir(), rocksDb, meters.registry(),
+                    io.micrometer.core.instrument.Tags.of("application", config.applicationId(), "instance",
+                            instanceDir.instanceId()));
+            InstanceTasks instanceTasks = new InstanceTasks(instanceDir.dir(), updater,
+                    new ChangelogEnds(admin)::endOffsets);
             ThreadContext ctx = ThreadContext.create(config, model, instanceDir.instanceId(), clients, admin,
-                    new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores));
+                    new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, instanceTasks));
             for (int i = 0; i < config.numStreamThreads(); i++) {
                 StreamThread st = new StreamThread(ctx, i, this::onThreadFailed);
                 Thread t = new Thread(st, st.name());
@@ -171,6 +182,12 @@ public final class WeirApp implements AutoCloseable {
             InstanceMonitor m = new InstanceMonitor(ctx, streamThreads, threads, admin, this::followThreads);
             monitor = m;
             meters.bind(ctx.tags(), rocksDb, state::get, () -> endpoints.readiness().ok(), m::stalled);
+            if (!config.failureDetection().isZero()) {
+                liveness = new LivenessWatch(config, clients, instanceDir.instanceId(), admin, meters.registry(),
+                        ctx.tags());
+                liveness.start();
+            }
+            updater.start(instanceTasks);
             threads.forEach(Thread::start);
             m.start();
             log.info("{} started as instance {} with {} thread(s), {}{}", config.applicationId(),
@@ -314,6 +331,10 @@ public final class WeirApp implements AutoCloseable {
                     ? " and leaving the consumer group: its tasks move to the other instances now"
                     : "; keeping its group membership for a restart with the same instance.id");
         }
+        LivenessWatch l = liveness;
+        if (l != null) {
+            l.announceShutdown(leaveGroup);
+        }
         streamThreads.forEach(t -> t.shutdown(leaveGroup));
         long deadline = System.nanoTime() + timeout.toNanos();
         for (Thread t : threads) {
@@ -446,6 +467,14 @@ public final class WeirApp implements AutoCloseable {
         InstanceMonitor m = monitor;
         if (m != null) {
             m.close();
+        }
+        if (updater != null) {
+            updater.close(); // after the stream threads: it closes the standbys' stores
+            updater = null;
+        }
+        if (liveness != null) {
+            liveness.close();
+            liveness = null;
         }
         if (rocksDb != null) {
             // After the threads closed their stores: the cache must outlive every store using it.

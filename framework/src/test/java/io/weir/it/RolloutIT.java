@@ -194,16 +194,7 @@ class RolloutIT {
 
     /** Both instances ready, each with a share of the tasks, together all of them. */
     private static void awaitSplit(OpsInstance a, OpsInstance b) {
-        await().atMost(START).pollInterval(Duration.ofMillis(100)).until(() -> {
-            if (!a.ready() || !b.ready()) {
-                return false;
-            }
-            Set<String> ta = a.tasks();
-            Set<String> tb = b.tasks();
-            Set<String> union = new TreeSet<>(ta);
-            union.addAll(tb);
-            return !ta.isEmpty() && !tb.isEmpty() && union.equals(ALL_TASKS) && ta.size() + tb.size() == PARTITIONS;
-        });
+        OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
     }
 
     /** Waits until neither instance has received an assignment for {@link #SETTLED}. */

@@ -140,6 +140,53 @@ public final class OpsInstance implements AutoCloseable {
                 .mapToDouble(PrometheusText.Sample::value).sum();
     }
 
+    /** SIGSTOPs the process (a frozen JVM, as in a long GC pause); {@link #resume()} continues it. */
+    public void suspend() {
+        signal("STOP");
+    }
+
+    /** SIGCONTs a process {@link #suspend() suspended} before. */
+    public void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(jvm.pid())).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + jvm.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Waits until every instance is ready with a share of the tasks, together exactly
+     * {@code allTasks}, each task on one instance.
+     */
+    public static void awaitSplit(Set<String> allTasks, Duration timeout, OpsInstance... instances) {
+        org.awaitility.Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(100)).until(() -> {
+            Set<String> union = new TreeSet<>();
+            int total = 0;
+            for (OpsInstance i : instances) {
+                if (!i.ready()) {
+                    return false;
+                }
+                Set<String> tasks = i.tasks();
+                if (tasks.isEmpty()) {
+                    return false;
+                }
+                union.addAll(tasks);
+                total += tasks.size();
+            }
+            return union.equals(allTasks) && total == allTasks.size();
+        });
+    }
+
     /** SIGKILLs the process if it still runs. */
     @Override
     public void close() {

@@ -4,18 +4,14 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.weir.internal.state.TaskStore;
 import io.weir.processor.TaskId;
-import io.weir.state.changelog.RestoreSession;
 import io.weir.state.changelog.RestoreListener;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.common.TopicPartition;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,48 +20,40 @@ import org.slf4j.LoggerFactory;
  * process anything: a new task's input stays paused until each of its logged stores has read its
  * changelog from the offset stored with it (or from the beginning) to the end. Only the tail a
  * store has not seen is replayed, so a restart after a crash takes seconds, not a full replay.
- * Restores advance in bounded slices between the thread's polls, so other tasks keep processing
- * and the thread stays in its group during a long restore.
+ * The restore itself runs on the instance's {@link StateUpdater}, so the stream thread keeps
+ * polling and processing its other tasks at full speed however large a restore is.
  *
  * <p>Progress goes to the log (per cent and records per second) and to the meters
  * {@code weir.restore.records} (records restored) and {@code weir.restore.remaining} (offsets
  * left in the restore under way).
  *
- * <p>Owned by one stream thread; its consumers (no group) are created on first use: one
- * read_committed, which reads the changelogs, and one read_uncommitted, which only looks up their
- * log ends, so a restore that starts while the previous owner's last transaction has no markers yet
- * waits for them instead of missing that transaction (see {@link RestoreSession}).
+ * <p>Owned by one stream thread; the progress callbacks come from the state thread.
  */
 final class StoreRestorer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StoreRestorer.class);
     private static final long PROGRESS_LOG_NANOS = Duration.ofSeconds(5).toNanos();
 
-    private final ThreadContext ctx;
-    private final int index;
-    private final List<Task> pending = new ArrayList<>();
+    private final StateUpdater updater;
+    private final Map<Task, StateUpdater.RestoreTicket> pending = new LinkedHashMap<>();
     private final ThreadMetrics metrics;
     private final Counter restored;
     /** The progress of each changelog partition under restore, which owns its gauge. */
-    private final Map<TopicPartition, Progress> progress = new HashMap<>();
-    private KafkaConsumer<byte[], byte[]> consumer;
-    private KafkaConsumer<byte[], byte[]> logEndConsumer;
-    private RestoreSession session;
+    private final Map<TopicPartition, Progress> progress = new ConcurrentHashMap<>();
 
-    StoreRestorer(ThreadContext ctx, int index, ThreadMetrics metrics) {
-        this.ctx = ctx;
-        this.index = index;
+    StoreRestorer(StateUpdater updater, ThreadMetrics metrics) {
+        this.updater = updater;
         this.metrics = metrics;
         this.restored = Counter.builder("weir.restore.records").description("changelog records restored into stores")
                 .tags(metrics.tags()).register(metrics.registry());
     }
 
     /**
-     * A new task: if it has logged stores, its input is paused and their restore starts (it is
-     * advanced by {@link #restoreSome}). May be called from a rebalance callback.
+     * A new task: if it has logged stores, its input is paused and their restore is handed to the
+     * state thread. May be called from a rebalance callback.
      */
     void register(Task task) {
-        Map<TopicPartition, io.weir.state.internal.BytesStore> stores = new HashMap<>();
+        Map<TopicPartition, io.weir.state.internal.BytesStore> stores = new java.util.HashMap<>();
         for (TaskStore store : task.stores().all()) {
             if (store.changelog() != null) {
                 stores.put(store.changelog(), store.committed());
@@ -75,25 +63,19 @@ final class StoreRestorer implements AutoCloseable {
             return;
         }
         task.startRestoring();
-        pending.add(task);
-        session().add(stores, tp -> {
+        pending.put(task, updater.restore(task.id(), stores, tp -> {
             Progress p = new Progress(task, tp, storeName(task, tp));
             progress.put(tp, p);
             return p;
-        });
+        }));
     }
 
     /** The task leaves this thread: its restore stops, and its stores are no longer written. */
     void unregister(Task task) {
-        if (pending.remove(task) && session != null) {
-            List<TopicPartition> changelogs = new ArrayList<>();
-            for (TaskStore store : task.stores().all()) {
-                if (store.changelog() != null) {
-                    changelogs.add(store.changelog());
-                }
-            }
+        StateUpdater.RestoreTicket ticket = pending.remove(task);
+        if (ticket != null) {
+            updater.cancel(ticket);
             endProgress(task);
-            session.remove(changelogs);
         }
     }
 
@@ -101,22 +83,22 @@ final class StoreRestorer implements AutoCloseable {
         return !pending.isEmpty();
     }
 
+    boolean isRestoring(Task task) {
+        return pending.containsKey(task);
+    }
+
     /**
-     * Advances the restores for at most {@code budget}, then lets every task whose stores are all
-     * restored process. Bounded, so the thread keeps polling its group consumer (well within
-     * {@code max.poll.interval.ms}) and processing its ready tasks however large a restore is.
+     * Lets every task whose stores are all restored process.
+     *
+     * @throws RuntimeException what failed a restore (the thread then stops, as for any failure)
      */
-    void restoreSome(Duration budget) {
+    void finishRestored() {
         if (pending.isEmpty()) {
             return;
         }
-        if (!session.isEmpty()) {
-            session.step(budget);
-        }
-        for (Task task : List.copyOf(pending)) {
-            boolean done = task.stores().all().stream()
-                    .noneMatch(s -> s.changelog() != null && session.isRestoring(s.changelog()));
-            if (done) {
+        for (Map.Entry<Task, StateUpdater.RestoreTicket> e : List.copyOf(pending.entrySet())) {
+            if (e.getValue().done()) {
+                Task task = e.getKey();
                 task.finishRestoring();
                 pending.remove(task);
                 endProgress(task);
@@ -133,22 +115,14 @@ final class StoreRestorer implements AutoCloseable {
         }
     }
 
+    /** Stops the restores under way (the thread is closing its tasks). */
     @Override
     public void close() {
+        for (Task task : List.copyOf(pending.keySet())) {
+            unregister(task);
+        }
         progress.values().forEach(Progress::end);
         progress.clear();
-        if (session != null) {
-            session.close();
-            session = null;
-        }
-        if (consumer != null) {
-            consumer.close(Duration.ofSeconds(5));
-            consumer = null;
-        }
-        if (logEndConsumer != null) {
-            logEndConsumer.close(Duration.ofSeconds(5));
-            logEndConsumer = null;
-        }
     }
 
     private static String storeName(Task task, TopicPartition changelog) {
@@ -158,37 +132,6 @@ final class StoreRestorer implements AutoCloseable {
             }
         }
         return "?";
-    }
-
-    private RestoreSession session() {
-        if (session == null) {
-            // A store may be ahead of the read_committed end while a dead producer's transaction
-            // holds the end back, and a changelog's last transaction may be committed without its
-            // markers yet; both resolve within the transaction timeout, so wait that long before
-            // concluding the changelog was recreated (and wiping the store) or restoring short of
-            // the log end.
-            session = new RestoreSession(consumer(), Duration.ofMillis(100),
-                    ctx.config().transactionTimeout().plusSeconds(5), this::logEnds);
-        }
-        return session;
-    }
-
-    private KafkaConsumer<byte[], byte[]> consumer() {
-        if (consumer == null) {
-            consumer = new KafkaConsumer<>(ctx.clients().restoreConsumer(index));
-        }
-        return consumer;
-    }
-
-    /** The log ends (high watermarks) of {@code changelogs}, unresolved transactions included. */
-    private Map<TopicPartition, Long> logEnds(Set<TopicPartition> changelogs) {
-        if (logEndConsumer == null) {
-            Map<String, Object> config = ctx.clients().restoreConsumer(index);
-            config.put(ConsumerConfig.CLIENT_ID_CONFIG, config.get(ConsumerConfig.CLIENT_ID_CONFIG) + "-log-end");
-            config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
-            logEndConsumer = new KafkaConsumer<>(config);
-        }
-        return logEndConsumer.endOffsets(changelogs);
     }
 
     /**

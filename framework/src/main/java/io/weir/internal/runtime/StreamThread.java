@@ -1,6 +1,7 @@
 package io.weir.internal.runtime;
 
 import io.weir.WeirConfig;
+import io.weir.internal.assign.MemberHooks;
 import io.weir.processor.TaskId;
 import io.weir.sink.DeliveryGuarantee;
 import io.weir.sink.internal.TaskMigratedException;
@@ -43,8 +44,6 @@ import org.slf4j.LoggerFactory;
 public final class StreamThread implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(StreamThread.class);
-    /** Longest a restore runs between two polls of the group consumer. */
-    private static final Duration RESTORE_SLICE = Duration.ofMillis(500);
 
     private final ThreadContext ctx;
     private final WeirConfig config;
@@ -119,10 +118,12 @@ public final class StreamThread implements Runnable {
     }
 
     private void open() {
-        consumer = new KafkaConsumer<>(ctx.clients().consumer(index));
+        Map<String, Object> consumerConfig = ctx.clients().consumer(index);
+        consumerConfig.put(MemberHooks.CONFIG, new ThreadMember(ctx, index));
+        consumer = new KafkaConsumer<>(consumerConfig);
         group = new TaskGroup(ctx, name, consumer, () -> new KafkaProducer<>(ctx.clients().producer(index)), metrics,
                 this::recoverFromMigration, TaskGroup.Options.of(config));
-        restorer = new StoreRestorer(ctx, index, metrics);
+        restorer = new StoreRestorer(ctx.instanceTasks().updater(), metrics);
         Pattern pattern = ctx.model().subscriptionPattern();
         if (pattern != null) {
             consumer.subscribe(pattern, new Listener());
@@ -136,8 +137,7 @@ public final class StreamThread implements Runnable {
     private void runOnce() {
         ConsumerRecords<byte[], byte[]> records;
         try {
-            // While stores restore, do not sit in poll: the restore slice is the thread's wait.
-            records = consumer.poll(restorer.hasPending() ? Duration.ZERO : config.pollTimeout());
+            records = consumer.poll(config.pollTimeout());
         } catch (WakeupException e) {
             if (running) {
                 throw e;
@@ -153,7 +153,11 @@ public final class StreamThread implements Runnable {
             rejoinRequested = false;
             consumer.enforceRebalance("tasks were closed after " + name + " was fenced");
         }
-        restorer.restoreSome(RESTORE_SLICE);
+        String rebalance = ctx.instanceTasks().updater().takeRebalanceRequest(index);
+        if (rebalance != null) {
+            consumer.enforceRebalance(rebalance);
+        }
+        restorer.finishRestored();
         if (!records.isEmpty()) {
             commitPositionsBeforeProcessing(records);
             for (TopicPartition tp : records.partitions()) {
@@ -204,6 +208,15 @@ public final class StreamThread implements Runnable {
     }
 
     private void createTasks(Collection<TopicPartition> partitions) {
+        java.util.Set<TaskId> created = new java.util.TreeSet<>();
+        for (TopicPartition tp : partitions) {
+            TaskId id = group.taskIdFor(tp);
+            if (id != null && group.task(id) == null) {
+                created.add(id);
+            }
+        }
+        // A standby copy of a task on this instance hands its stores over before the task opens them.
+        ctx.instanceTasks().activating(created);
         for (TopicPartition tp : partitions) {
             TaskId id = group.taskIdFor(tp);
             if (id == null) {
@@ -212,6 +225,9 @@ public final class StreamThread implements Runnable {
             Task task = group.task(id);
             if (task == null) {
                 task = group.create(id);
+                Task opened = task;
+                ctx.instanceTasks().activated(id, () -> opened.isRestoring() ? opened.stores().changelogOffsetSum()
+                        : MemberHooks.RUNNING);
                 restorer.register(task);
             }
             task.addPartition(tp);
@@ -222,14 +238,17 @@ public final class StreamThread implements Runnable {
     }
 
     private void closeTasks(Collection<Task> toClose) {
+        List<TaskId> closed = new ArrayList<>();
         for (Task task : toClose) {
             restorer.unregister(task);
             group.close(task);
+            closed.add(task.id());
             for (TopicPartition tp : task.partitions()) {
                 taskByPartition.remove(tp);
                 lag.remove(tp);
             }
         }
+        ctx.instanceTasks().deactivated(closed);
         health.tasks(group.taskIds());
     }
 

@@ -35,7 +35,7 @@ final class Task implements CommitUnit {
     private final TaskStores stores;
     private final TransactionalSink sink;
     /** True until the task's stores are restored; its input partitions stay paused meanwhile. */
-    private boolean restoring;
+    private volatile boolean restoring; // read by other threads for the assignor (see isRestoring)
     private PartitionState[] order = new PartitionState[0];
     private int buffered;
     private final Watermarks watermarks;
@@ -85,6 +85,11 @@ final class Task implements CommitUnit {
     void startRestoring() {
         restoring = true;
         consumer.pause(partitions.keySet());
+    }
+
+    /** True while the stores restore; safe to read from any thread. */
+    boolean isRestoring() {
+        return restoring;
     }
 
     /** The stores are restored: processing may start. */

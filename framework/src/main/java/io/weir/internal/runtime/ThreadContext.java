@@ -15,12 +15,15 @@ import java.nio.file.Path;
  * @param instanceDir the instance's directory; task stores live in {@code <instanceDir>/<task>/<store>}
  * @param rocksDb     the memory budget every RocksDB store of the instance draws from
  * @param localStores where tasks register their stores for reads from other threads
+ * @param instanceTasks which tasks are active on the instance, where its local state stands, and
+ *                    the state thread that restores and runs standbys; null in the test driver
  * @param wallClock   the processing clock (milliseconds since the epoch) for timers, idleness and
  *                    wall-clock timestamps; the system clock, or a test driver's
  */
 public record ThreadContext(WeirConfig config, TopologyModel model, String instanceId, ClientConfigs clients,
                             TopicLimits limits, MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb,
-                            LocalStores localStores, java.util.function.LongSupplier wallClock) {
+                            LocalStores localStores, InstanceTasks instanceTasks,
+                            java.util.function.LongSupplier wallClock) {
 
     /** The tags every meter of the instance carries: {@code application} and {@code instance}. */
     public Tags tags() {
@@ -28,7 +31,8 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
     }
 
     /** The shared parts of an instance's threads. */
-    public record Shared(MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb, LocalStores localStores) {
+    public record Shared(MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb, LocalStores localStores,
+                         InstanceTasks instanceTasks) {
     }
 
     public static ThreadContext create(WeirConfig config, TopologyModel model, String instanceId,
@@ -36,6 +40,6 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
                                        Shared shared) {
         return new ThreadContext(config, model, instanceId, clients, new TopicLimits(admin, clients.maxRequestSize()),
                 shared.registry(), shared.instanceDir(), shared.rocksDb(), shared.localStores(),
-                System::currentTimeMillis);
+                shared.instanceTasks(), System::currentTimeMillis);
     }
 }

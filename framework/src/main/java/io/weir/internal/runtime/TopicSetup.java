@@ -35,7 +35,8 @@ import org.apache.kafka.common.errors.TopicExistsException;
  *       sub-topology, since changelog partition p belongs to task p;</li>
  *   <li>an existing internal topic with another partition count, or a changelog that is not
  *       compacted, is an error that says what is wrong: using it would scatter a task's state;</li>
- *   <li>the dead-letter topic is created when missing.</li>
+ *   <li>the dead-letter topic is created when missing, and the liveness topic (see
+ *       {@link LivenessWatch}) when {@code failure.detection.ms} is on.</li>
  * </ul>
  */
 public final class TopicSetup {
@@ -73,6 +74,10 @@ public final class TopicSetup {
         if (!existing.contains(config.deadLetterTopic())) {
             create(List.of(new NewTopic(config.deadLetterTopic(), Optional.of(1), Optional.empty())
                     .configs(Map.of("max.message.bytes", Integer.toString(config.deadLetterMaxMessageBytes())))));
+        }
+        if (!config.failureDetection().isZero() && !existing.contains(LivenessWatch.topic(config))) {
+            create(List.of(new NewTopic(LivenessWatch.topic(config), Optional.of(1), replicationFactor())
+                    .configs(LivenessWatch.TOPIC_CONFIGS)));
         }
         if (needsLateRecordsTopic() && !existing.contains(config.lateRecordsTopic())) {
             // Late records are input records, as large as any input: the same limit as dead letters.

@@ -30,19 +30,22 @@ public final class TaskStores {
     private static final java.time.Duration LOCK_WAIT = java.time.Duration.ofSeconds(60);
     private static final java.time.Duration LOCK_RECHECK = java.time.Duration.ofMillis(100);
 
+    /** Where the task keeps its {@link Checkpoint}; null when nothing of it is on disk. */
+    private final Path dir;
     private final Map<String, TaskStore> stores;
     private final long flushIntervalNanos;
     private long lastFlush = System.nanoTime();
     /** Commits applied writes since the last flush. */
     private boolean dirty;
 
-    private TaskStores(Map<String, TaskStore> stores, long flushIntervalNanos) {
+    private TaskStores(Path dir, Map<String, TaskStore> stores, long flushIntervalNanos) {
+        this.dir = dir;
         this.stores = stores;
         this.flushIntervalNanos = flushIntervalNanos;
     }
 
     public static TaskStores none() {
-        return new TaskStores(Map.of(), Long.MAX_VALUE);
+        return new TaskStores(null, Map.of(), Long.MAX_VALUE);
     }
 
     /**
@@ -59,30 +62,47 @@ public final class TaskStores {
                           long readCacheBytes, LongSupplier clock) {
     }
 
-    /** Opens the stores of a task under {@code <taskDir>/<store>}. */
+    /**
+     * Opens the stores of a task under {@code <taskDir>/<store>}, waiting up to a minute for a
+     * store another task of this instance still holds.
+     */
     public static TaskStores open(List<StoreSpec> specs, TaskId task, Path taskDir, Options options) {
+        return open(specs, task, taskDir, options, LOCK_WAIT);
+    }
+
+    /**
+     * Opens the stores of a task under {@code <taskDir>/<store>}.
+     *
+     * @param lockWait how long to wait while another open store holds a store's directory
+     * @throws StoreLockedException if one is still held after {@code lockWait}
+     */
+    public static TaskStores open(List<StoreSpec> specs, TaskId task, Path taskDir, Options options,
+                                  java.time.Duration lockWait) {
         Map<String, TaskStore> opened = new LinkedHashMap<>();
         try {
             for (StoreSpec spec : specs) {
                 TopicPartition changelog = spec.logged()
                         ? new TopicPartition(spec.changelogTopic(options.applicationId()), task.partition()) : null;
-                opened.put(spec.name(), new TaskStore(spec, openBytes(spec, taskDir, options.resources()), changelog,
-                        options.readCacheBytes(), options.clock()));
+                opened.put(spec.name(), new TaskStore(spec, openBytes(spec, taskDir, options.resources(), lockWait),
+                        changelog, options.readCacheBytes(), options.clock()));
             }
         } catch (RuntimeException e) {
             opened.values().forEach(TaskStore::close);
             throw e;
         }
-        return new TaskStores(Collections.unmodifiableMap(opened), options.flushInterval().toNanos());
+        boolean onDisk = specs.stream().anyMatch(StoreSpec::persistent);
+        return new TaskStores(onDisk ? taskDir : null, Collections.unmodifiableMap(opened),
+                options.flushInterval().toNanos());
     }
 
-    private static BytesStore openBytes(StoreSpec spec, Path taskDir, RocksDbResources resources) {
+    private static BytesStore openBytes(StoreSpec spec, Path taskDir, RocksDbResources resources,
+                                        java.time.Duration lockWait) {
         if (!spec.persistent()) {
             return MemoryStore.create(spec.name());
         }
         Path dir = taskDir.resolve(spec.name());
         try {
-            return openWhenUnlocked(dir, spec.name(), resources);
+            return openWhenUnlocked(dir, spec.name(), resources, lockWait);
         } catch (StoreCorruptedException e) {
             log.warn("store {} in {} cannot be opened ({}); wiping it to rebuild it from its changelog",
                     spec.name(), dir, e.getMessage());
@@ -94,15 +114,16 @@ public final class TaskStores {
     /**
      * Opens a RocksDB store, waiting while another open store still holds its directory: a task
      * whose partitions were lost by one thread of this instance can be assigned to another before
-     * the first has closed it. Gives up after {@link #LOCK_WAIT}.
+     * the first has closed it. Gives up after {@code lockWait}.
      */
-    private static BytesStore openWhenUnlocked(Path dir, String name, RocksDbResources resources) {
-        long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
+    private static BytesStore openWhenUnlocked(Path dir, String name, RocksDbResources resources,
+                                               java.time.Duration lockWait) {
+        long deadline = System.nanoTime() + lockWait.toNanos();
         while (true) {
             try {
                 return RocksDbStore.open(dir, name, resources);
             } catch (StoreLockedException e) {
-                if (System.nanoTime() - deadline > 0) {
+                if (System.nanoTime() - deadline >= 0) {
                     throw e;
                 }
                 log.info("store {} in {} is still held by another task; waiting for it to close", name, dir);
@@ -203,6 +224,41 @@ public final class TaskStores {
             lastFlush = now;
             dirty = false;
             stores.values().forEach(s -> s.committed().flushAsync());
+            writeCheckpoint();
+        }
+    }
+
+    /**
+     * Flushes every store to local disk now and records the offsets (a standby's stores, which
+     * are written by their changelog, not by commits).
+     */
+    public void flushNow() {
+        stores.values().forEach(s -> s.committed().flushAsync());
+        writeCheckpoint();
+    }
+
+    /**
+     * The sum of the changelog offsets the persistent logged stores hold: how far this task's
+     * local state has come, which the assignor compares with the changelogs' ends.
+     */
+    public long changelogOffsetSum() {
+        return Checkpoint.sum(offsets());
+    }
+
+    private Map<TopicPartition, Long> offsets() {
+        Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
+        for (TaskStore s : stores.values()) {
+            if (s.changelog() != null && s.spec().persistent()) {
+                offsets.put(s.changelog(), s.committed().changelogOffset().orElse(0L));
+            }
+        }
+        return offsets;
+    }
+
+    /** Records the stores' offsets beside them, for an assignment while they are closed. */
+    private void writeCheckpoint() {
+        if (dir != null) {
+            Checkpoint.write(dir, offsets());
         }
     }
 
@@ -211,6 +267,11 @@ public final class TaskStores {
     }
 
     public void close() {
+        try {
+            writeCheckpoint();
+        } catch (RuntimeException e) {
+            log.warn("cannot write the checkpoint of the stores in {}: {}", dir, e.toString());
+        }
         RuntimeException first = null;
         for (TaskStore s : stores.values()) {
             try {

@@ -95,6 +95,28 @@ public final class RestoreSession implements AutoCloseable {
      * done at once ({@code onStart} and {@code onDone} are called before this returns).
      */
     public void add(Map<TopicPartition, BytesStore> stores, Function<TopicPartition, RestoreListener> listeners) {
+        add(stores, listeners, false);
+    }
+
+    /**
+     * Keeps each store following its changelog partition for as long as it stays in the session
+     * (a standby): it starts like {@link #add} but never finishes; {@link RestoreListener#onDone}
+     * is not called, and {@link #lag} tells how far behind the partition's end it is.
+     */
+    public void tail(Map<TopicPartition, BytesStore> stores, Function<TopicPartition, RestoreListener> listeners) {
+        add(stores, listeners, true);
+    }
+
+    /**
+     * How many records {@code changelog} is behind its end as of the last fetch, if known yet
+     * (read_committed: behind the last stable offset).
+     */
+    public OptionalLong lag(TopicPartition changelog) {
+        return active.containsKey(changelog) ? consumer.currentLag(changelog) : OptionalLong.empty();
+    }
+
+    private void add(Map<TopicPartition, BytesStore> stores, Function<TopicPartition, RestoreListener> listeners,
+                     boolean tail) {
         if (stores.isEmpty()) {
             return;
         }
@@ -129,7 +151,11 @@ public final class RestoreSession implements AutoCloseable {
             long target = Math.max(end, targets.getOrDefault(tp, end));
             RestoreListener listener = listeners.apply(tp);
             listener.onStart(start, target);
-            if (start < target) {
+            if (tail) {
+                consumer.seek(tp, start);
+                active.put(tp, new Progress(tp, store, listener, start, Long.MAX_VALUE, Long.MAX_VALUE, started));
+                ready.add(tp);
+            } else if (start < target) {
                 consumer.seek(tp, start);
                 active.put(tp, new Progress(tp, store, listener, start, end, target, started));
                 ready.add(tp);
@@ -259,7 +285,8 @@ public final class RestoreSession implements AutoCloseable {
         if (!p.batch.isEmpty() || position > p.appliedOffset) {
             p.queued += p.batch.size();
             long soFar = p.queued;
-            long remaining = Math.max(0, p.target - position);
+            long remaining = p.target == Long.MAX_VALUE ? consumer.currentLag(p.tp).orElse(0)
+                    : Math.max(0, p.target - position);
             p.batch = p.applier.submit(p.batch, position, () -> {
                 p.applied[0] = soFar;
                 p.listener.onBatch(soFar, remaining);

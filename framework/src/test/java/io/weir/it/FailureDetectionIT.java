@@ -1,0 +1,102 @@
+package io.weir.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.weir.testing.ExactCounts;
+import io.weir.testing.OpsInstance;
+import io.weir.testing.SteadyInput;
+import io.weir.testkit.KafkaExtension;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Fast failure detection ({@code failure.detection.ms}) with two processes, A and B, of a
+ * stateful exactly-once application, while records flow. The consumers' session timeout is set
+ * to 45 s, far beyond what the tests wait, so only the instances' own detection can explain a
+ * hand-over: a SIGKILLed A loses its tasks to B within seconds; a frozen A (SIGSTOP, as in a long
+ * GC pause) is removed by B all the same, and once it continues it is fenced, rejoins and
+ * gets a share back. Every input is counted exactly once in both cases.
+ */
+class FailureDetectionIT {
+
+    @RegisterExtension
+    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
+
+    private static final int PARTITIONS = 6;
+    private static final int KEYS = 600;
+    private static final int RATE = 300;
+    private static final Set<String> ALL_TASKS = IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p)
+            .collect(Collectors.toCollection(TreeSet::new));
+    private static final Duration START = Duration.ofSeconds(60);
+    /** Less than the session timeout by far: a hand-over within it is the detection's doing. */
+    private static final Duration HAND_OVER = Duration.ofSeconds(25);
+
+    @Test
+    void aKilledInstanceLosesItsTasksAfterTheDetectionTimeNotTheSessionTimeout() throws Exception {
+        OpsInstance.Spec spec = spec("fd-kill");
+        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000,
+                Duration.ofSeconds(120));
+             OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-fd-a-"));
+             OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-fd-b-"))) {
+            OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
+            await().atMost(START).until(() -> input.acknowledged() >= 2L * KEYS);
+
+            long killed = System.nanoTime();
+            a.jvm().kill();
+            await().atMost(HAND_OVER).pollInterval(Duration.ofMillis(50)).until(() -> b.tasks().equals(ALL_TASKS));
+            long handOverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+            System.out.printf("FIGURE failure_detection_hand_over_ms=%d (failure.detection.ms=2000,"
+                    + " consumer.session.timeout.ms=45000)%n", handOverMs);
+            assertThat(b.metric("weir_failure_detection_removals_total")).as("B removed A from the group")
+                    .isEqualTo(1.0);
+            assertThat(b.jvm().output()).contains("instance a sent no heartbeat");
+
+            ExactCounts.assertCountedOnce(KAFKA.client(), spec.output(), input.stop(Duration.ofSeconds(30)),
+                    Duration.ofMinutes(1));
+        }
+    }
+
+    @Test
+    void aFrozenInstanceRemovedByMistakeIsFencedAndNothingIsLostOrDoubled() throws Exception {
+        OpsInstance.Spec spec = spec("fd-freeze");
+        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000,
+                Duration.ofSeconds(120));
+             OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-fd-a-"));
+             OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-fd-b-"))) {
+            OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
+            await().atMost(START).until(() -> input.acknowledged() >= 2L * KEYS);
+
+            a.suspend();
+            try {
+                await().atMost(HAND_OVER).pollInterval(Duration.ofMillis(50))
+                        .until(() -> b.tasks().equals(ALL_TASKS));
+                assertThat(b.metric("weir_failure_detection_removals_total")).as("B removed the frozen A")
+                        .isEqualTo(1.0);
+            } finally {
+                a.resume();
+            }
+            // A wakes up believing it owns its old tasks: its commits are refused, it rejoins, and the
+            // group splits the tasks again.
+            OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
+
+            ExactCounts.assertCountedOnce(KAFKA.client(), spec.output(), input.stop(Duration.ofSeconds(30)),
+                    Duration.ofMinutes(1));
+        }
+    }
+
+    private static OpsInstance.Spec spec(String name) {
+        String input = KAFKA.uniqueTopic(name + "-in", PARTITIONS);
+        String output = KAFKA.uniqueTopic(name + "-out", PARTITIONS);
+        return new OpsInstance.Spec(KAFKA.bootstrapServers(), input, output, name + "-" + input)
+                .withEnv("WEIR_CONSUMER_SESSION_TIMEOUT_MS", "45000")
+                .withEnv("WEIR_FAILURE_DETECTION_MS", "2000");
+    }
+}
