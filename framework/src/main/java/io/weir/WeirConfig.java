@@ -75,6 +75,7 @@ public final class WeirConfig {
     private final long stateCacheMaxBytes;
     private final long rocksDbMemoryBytes;
     private final Duration stateFlushInterval;
+    private final Duration stateCleanupDelay;
     private final long storeReadCacheBytes;
     private final TimestampSource defaultTimestamp;
     private final Duration maxOutOfOrderness;
@@ -122,6 +123,7 @@ public final class WeirConfig {
         this.stateCacheMaxBytes = parseOrDefault(Settings.STATE_CACHE_MAX_BYTES);
         this.rocksDbMemoryBytes = parseOrDefault(Settings.ROCKSDB_MEMORY_BYTES);
         this.stateFlushInterval = Duration.ofMillis(parseOrDefault(Settings.STATE_FLUSH_INTERVAL_MS));
+        this.stateCleanupDelay = Duration.ofMillis(parseOrDefault(Settings.STATE_CLEANUP_DELAY_MS));
         this.storeReadCacheBytes = parseOrDefault(Settings.STORE_READ_CACHE_BYTES);
         this.defaultTimestamp = parseOrDefault(Settings.DEFAULT_TIMESTAMP);
         this.maxOutOfOrderness = Duration.ofMillis(parseOrDefault(Settings.MAX_OUT_OF_ORDERNESS_MS));
@@ -266,6 +268,11 @@ public final class WeirConfig {
     /** Heap each store of each task keeps for committed entries it read or wrote. */
     public long storeReadCacheBytes() {
         return storeReadCacheBytes;
+    }
+
+    /** How long the local state of a task this instance no longer runs is kept before it is deleted. */
+    public Duration stateCleanupDelay() {
+        return stateCleanupDelay;
     }
 
     /** How often stores flush to local disk. */

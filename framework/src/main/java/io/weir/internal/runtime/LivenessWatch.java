@@ -291,7 +291,7 @@ public final class LivenessWatch implements AutoCloseable {
     }
 
     /** Static member ids are {@code <instance.id>-<thread>}; an id like "a-1-0" is not a member of "a". */
-    private boolean isMemberOf(String staticId, String instance) {
+    static boolean isMemberOf(String staticId, String instance) {
         if (!staticId.startsWith(instance + "-")) {
             return false;
         }

@@ -66,6 +66,7 @@ public final class StateUpdater implements AutoCloseable {
     private static final Duration LOCK_RETRY = Duration.ofMillis(200);
     private static final Duration FAILURE_RETRY = Duration.ofSeconds(5);
     private static final long CALL_TIMEOUT_SECONDS = 60;
+    private static final Duration CLEANUP_CHECK = Duration.ofSeconds(30);
 
     /** What a stream thread needs to know about a restore it handed over. */
     static final class RestoreTicket {
@@ -115,6 +116,7 @@ public final class StateUpdater implements AutoCloseable {
     private long lastProbeNanos = System.nanoTime();
     private long lastFlushNanos = System.nanoTime();
     private long standbysFailedUntil;
+    private long lastCleanupNanos = System.nanoTime();
     private final java.util.concurrent.atomic.AtomicInteger standbyCount = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicInteger warmupCount = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -221,6 +223,7 @@ public final class StateUpdater implements AutoCloseable {
                     }
                     maintainStandbys();
                 }
+                maybeCleanUp();
             } catch (InterruptedException e) {
                 break;
             } catch (RuntimeException e) {
@@ -390,6 +393,57 @@ public final class StateUpdater implements AutoCloseable {
         s.removeMeters();
         standbyOffsets.remove(s.id);
         standbyCount.set(standbys.size());
+    }
+
+    /**
+     * Deletes the directories of tasks neither active nor standby here and unused for
+     * {@code state.cleanup.delay.ms}. On this thread, so it cannot race with a stream thread
+     * opening the task: {@link InstanceTasks#activating} marks the task active and then waits for
+     * this thread ({@link #release}) before the stores open.
+     */
+    private void maybeCleanUp() {
+        long now = System.nanoTime();
+        if (now - lastCleanupNanos < CLEANUP_CHECK.toNanos()) {
+            return;
+        }
+        lastCleanupNanos = now;
+        long cutoff = System.currentTimeMillis() - config.stateCleanupDelay().toMillis();
+        try (java.util.stream.Stream<Path> dirs = java.nio.file.Files.list(instanceDir)) {
+            for (Path dir : (Iterable<Path>) dirs::iterator) {
+                TaskId id = taskIdOf(dir);
+                if (id == null || instanceTasks.isActive(id) || standbys.containsKey(id)
+                        || lastUsedMillis(dir) > cutoff) {
+                    continue;
+                }
+                io.weir.state.rocksdb.RocksDbStore.deleteRecursively(dir);
+                log.info("deleted the local state of task {}: not run on this instance for more than {} s"
+                        + " (state.cleanup.delay.ms)", id, config.stateCleanupDelay().toSeconds());
+            }
+        } catch (java.io.IOException e) {
+            log.debug("cannot list {} for clean-up", instanceDir, e);
+        }
+    }
+
+    private static TaskId taskIdOf(Path dir) {
+        if (!java.nio.file.Files.isDirectory(dir)) {
+            return null;
+        }
+        try {
+            return TaskId.parse(dir.getFileName().toString());
+        } catch (IllegalArgumentException notATask) {
+            return null;
+        }
+    }
+
+    /** When the task last wrote its checkpoint (on every flush and close), else when its directory changed. */
+    private static long lastUsedMillis(Path dir) {
+        try {
+            Path checkpoint = dir.resolve(".checkpoint");
+            return java.nio.file.Files.getLastModifiedTime(java.nio.file.Files.exists(checkpoint) ? checkpoint : dir)
+                    .toMillis();
+        } catch (java.io.IOException e) {
+            return Long.MAX_VALUE; // cannot tell: keep it
+        }
     }
 
     // ---- clients ----------------------------------------------------------------------------------
