@@ -49,7 +49,8 @@ final class Endpoints implements InstanceView {
     public InstanceInfo info() {
         InstanceMonitor m = app.monitor();
         return new InstanceInfo(Version.WEIR, app.config().applicationId(), app.instanceId(),
-                app.config().guarantee().configValue(), app.state().name(), m == null ? Map.of() : m.tasksByThread());
+                app.config().guarantee().configValue(), app.state().name(), m == null ? Map.of() : m.tasksByThread(),
+                app.standbyTasks(false), app.standbyTasks(true));
     }
 
     @Override

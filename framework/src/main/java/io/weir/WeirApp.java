@@ -111,7 +111,7 @@ public final class WeirApp implements AutoCloseable {
     private final AtomicBoolean closing = new AtomicBoolean();
     private InstanceDirectory instanceDir;
     private Admin admin;
-    private StateUpdater updater;
+    private volatile StateUpdater updater;
     private volatile LivenessWatch liveness;
     private RocksDbResources rocksDb;
     private volatile InstanceMonitor monitor;
@@ -222,6 +222,12 @@ public final class WeirApp implements AutoCloseable {
     public int httpPort() {
         OpsHttpServer h = http;
         return h == null ? -1 : h.port();
+    }
+
+    /** The standby tasks this instance keeps ({@code warmupsOnly}: the warm-ups among them), sorted. */
+    java.util.List<String> standbyTasks(boolean warmupsOnly) {
+        StateUpdater u = updater;
+        return u == null ? java.util.List.of() : u.standbyTasks(warmupsOnly);
     }
 
     /** The monitor of the running instance; null before it started the threads. */

@@ -45,6 +45,8 @@ final class InstanceJson {
             ArrayNode tasks = threads.putArray(e.getKey());
             e.getValue().forEach(tasks::add);
         }
+        info.standbyTasks().forEach(json.putArray("standbyTasks")::add);
+        info.warmupTasks().forEach(json.putArray("warmupTasks")::add);
         return json;
     }
 }

@@ -103,6 +103,8 @@ public final class StateUpdater implements AutoCloseable {
     private final Map<Integer, String> rebalanceRequests = new ConcurrentHashMap<>();
     private volatile boolean running = true;
     private volatile InstanceTasks instanceTasks;
+    /** The standbys (true: a warm-up) as the state thread last reconciled them, for other threads. */
+    private volatile Map<TaskId, Boolean> standbyView = Map.of();
 
     // ---- state thread only ----------------------------------------------------------------------
     private final List<RestoreTicket> restoring = new ArrayList<>();
@@ -197,6 +199,18 @@ public final class StateUpdater implements AutoCloseable {
     /** The standbys' stores' offset sums, for the assignor. */
     Map<TaskId, Long> standbyOffsetSums() {
         return Map.copyOf(standbyOffsets);
+    }
+
+    /** The standby tasks ({@code warmupsOnly}: the warm-ups among them), sorted; for {@code /info}. */
+    public List<String> standbyTasks(boolean warmupsOnly) {
+        Map<TaskId, Boolean> view = standbyView;
+        List<String> ids = new ArrayList<>();
+        view.forEach((id, warmup) -> {
+            if (warmup || !warmupsOnly) {
+                ids.add(id.toString());
+            }
+        });
+        return ids;
     }
 
     /** Why stream thread {@code threadIndex} should rebalance now, or null; asking clears it. */
@@ -301,8 +315,16 @@ public final class StateUpdater implements AutoCloseable {
             s.threadIndex = threadIndex;
             s.warmup = warmups.contains(id);
         });
+        publishStandbys();
+    }
+
+    /** Makes the standby set visible to other threads (meters, {@code /info}). */
+    private void publishStandbys() {
         standbyCount.set(standbys.size());
         warmupCount.set((int) standbys.values().stream().filter(s -> s.warmup).count());
+        Map<TaskId, Boolean> view = new TreeMap<>();
+        standbys.values().forEach(s -> view.put(s.id, s.warmup));
+        standbyView = java.util.Collections.unmodifiableMap(view);
     }
 
     private List<StoreSpec> standbySpecs(TaskId id) {
@@ -392,7 +414,7 @@ public final class StateUpdater implements AutoCloseable {
         }
         s.removeMeters();
         standbyOffsets.remove(s.id);
-        standbyCount.set(standbys.size());
+        publishStandbys();
     }
 
     /**

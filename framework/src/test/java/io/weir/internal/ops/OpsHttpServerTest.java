@@ -171,6 +171,8 @@ class OpsHttpServerTest {
         assertThat(body.get("tasksByThread").fieldNames()).toIterable()
                 .containsExactly("weir-stream-1", "weir-stream-2");
         assertThat(body.get("tasksByThread").get("weir-stream-1").toString()).isEqualTo("[\"0_0\",\"0_1\"]");
+        assertThat(body.get("standbyTasks").toString()).isEqualTo("[\"1_1\",\"1_2\"]");
+        assertThat(body.get("warmupTasks").toString()).isEqualTo("[\"1_2\"]");
     }
 
     @Test
