@@ -172,6 +172,12 @@ public final class StateUpdater implements AutoCloseable {
     /** Closes the standby copies of tasks about to become active here; returns once they are closed. */
     void release(Collection<TaskId> ids) {
         Set<TaskId> wanted = Set.copyOf(ids);
+        Map<TaskId, Boolean> view = standbyView;
+        if (wanted.stream().noneMatch(view::containsKey)) {
+            // No copy to hand over (the caller marked the tasks active first, so none will open:
+            // see maintainStandbys); do not wait for the state thread in a rebalance callback.
+            return;
+        }
         call(() -> {
             for (TaskId id : wanted) {
                 StandbyTask standby = standbys.remove(id);
@@ -341,8 +347,12 @@ public final class StateUpdater implements AutoCloseable {
             return;
         }
         long now = System.nanoTime();
-        for (StandbyTask s : standbys.values()) {
-            if (s.stores == null && now - s.retryAtNanos >= 0) {
+        for (StandbyTask s : new ArrayList<>(standbys.values())) {
+            if (instanceTasks.isActive(s.id)) {
+                // Became active here while its standby was being placed: the active's stores win.
+                standbys.remove(s.id);
+                closeStandby(s, "it became active here");
+            } else if (s.stores == null && now - s.retryAtNanos >= 0) {
                 open(s);
             }
         }
