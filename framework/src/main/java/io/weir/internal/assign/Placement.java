@@ -55,9 +55,9 @@ public record Placement(SortedMap<String, Tasks> members, SortedMap<String, Task
 
     /**
      * One line for operators: per instance its active tasks (and how many arrive in the next
-     * rebalance), standbys and warm-ups; then each warm-up with its lag. For example
-     * {@code 2 instances: a 3 active, 1 standby; b 3 active (1 arriving), 2 standby, 1 warm-up;
-     * warm-ups: 1_2 on b (lag 52000)}.
+     * rebalance), standbys and warm-ups (when there are any); then each warm-up with its lag. For
+     * example {@code 2 instances: a 3 active, 1 standby; b 3 active (1 arriving), 2 standby,
+     * 1 warm-up; warm-ups: 1_2 on b (lag 52000)}.
      */
     public String describe() {
         StringJoiner line = new StringJoiner("; ", instances.size() + " instance" + (instances.size() == 1 ? "" : "s")
@@ -68,7 +68,9 @@ public record Placement(SortedMap<String, Tasks> members, SortedMap<String, Task
             if (arriving > 0) {
                 sb.append(" (").append(arriving).append(" arriving)");
             }
-            sb.append(", ").append(t.standby().size() - t.warmup().size()).append(" standby");
+            if (t.standby().size() > t.warmup().size()) {
+                sb.append(", ").append(t.standby().size() - t.warmup().size()).append(" standby");
+            }
             if (!t.warmup().isEmpty()) {
                 sb.append(", ").append(t.warmup().size()).append(" warm-up");
             }
