@@ -9,6 +9,7 @@ import io.weir.processor.TaskId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -258,6 +259,50 @@ class TaskPlacementTest {
         }
         assertThat(p.instances().values()).allMatch(t -> t.active().size() == 2);
         assertThat(p.warmups()).isEmpty();
+    }
+
+    @Test
+    void settlesBalancedWithinAFewRebalancesAndThenStaysPut() {
+        for (int seed = 0; seed < 300; seed++) {
+            Random random = new Random(seed);
+            int stateful = random.nextInt(12);
+            int stateless = 1 + random.nextInt(5);
+            PlacementScenario s = new PlacementScenario().settings(random.nextInt(3), 1 + random.nextInt(3), 100)
+                    .statefulTasks(stateful, 1_000).statelessTasks(stateless);
+            int instances = 1 + random.nextInt(4);
+            for (int i = 0; i < instances; i++) {
+                s.instance("i" + i, 1 + random.nextInt(3));
+            }
+            for (int p = 0; p < stateful; p++) {
+                if (random.nextBoolean()) {
+                    s.owns("i" + random.nextInt(instances), 0, task(1, p));
+                } else if (random.nextBoolean()) {
+                    s.state("i" + random.nextInt(instances), task(1, p), random.nextInt(1_001));
+                }
+            }
+            Placement previous = null;
+            int unchanged = 0;
+            for (int round = 0; round < 30 && unchanged < 3; round++) {
+                Placement p = s.rebalance();
+                // Standbys and warm-ups catch up before the next rebalance.
+                p.members().forEach((m, t) -> t.standby().forEach(
+                        task -> s.state(m.substring(0, m.lastIndexOf('-')), task, 995)));
+                unchanged = p.equals(previous) && p.withheld().isEmpty() && p.warmups().isEmpty() ? unchanged + 1 : 0;
+                previous = p;
+            }
+            assertThat(unchanged).as("seed %d settles", seed).isEqualTo(3);
+            PlacementInput in = s.input();
+            int threads = in.instances().stream().mapToInt(Instance::threads).sum();
+            for (Instance i : in.instances()) {
+                int floor = in.tasks().size() * i.threads() / threads;
+                assertThat(activeOn(previous, i.id())).as("seed %d, %s", seed, i.id()).hasSizeBetween(floor, floor + 1);
+                Placement settled = previous;
+                IntSummaryStatistics perThread = i.members().stream()
+                        .mapToInt(m -> settled.members().get(m.id()).active().size()).summaryStatistics();
+                assertThat(perThread.getMax() - perThread.getMin()).as("seed %d, threads of %s", seed, i.id())
+                        .isLessThanOrEqualTo(1);
+            }
+        }
     }
 
     // ---- cooperative, determinism --------------------------------------------------------------
