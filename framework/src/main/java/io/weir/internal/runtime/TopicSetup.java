@@ -1,6 +1,7 @@
 package io.weir.internal.runtime;
 
 import io.weir.WeirConfig;
+import io.weir.internal.assign.CoPartitioning;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.Subtopology;
@@ -35,6 +36,8 @@ import org.apache.kafka.common.errors.TopicExistsException;
  *       sub-topology, since changelog partition p belongs to task p;</li>
  *   <li>an existing internal topic with another partition count, or a changelog that is not
  *       compacted, is an error that says what is wrong: using it would scatter a task's state;</li>
+ *   <li>the inputs of each sub-topology with state stores must be co-partitioned (equal partition
+ *       counts, {@link CoPartitioning}), for the same reason;</li>
  *   <li>the dead-letter topic is created when missing, and the liveness topic (see
  *       {@link LivenessWatch}) when {@code failure.detection.ms} is on.</li>
  * </ul>
@@ -110,6 +113,8 @@ public final class TopicSetup {
     private Map<Integer, Integer> createRepartitionTopics(Set<String> existing, Map<String, Integer> partitions) {
         TaskCounts counts = TaskCounts.of(model, partitions);
         partitions.putAll(counts.partitions());
+        // Before anything is created: a failed start should leave no topics behind.
+        CoPartitioning.require(model, partitions);
         Map<Integer, Integer> tasks = counts.tasks();
         List<NewTopic> toCreate = new ArrayList<>();
         Map<String, Integer> toCheck = new LinkedHashMap<>();
