@@ -81,6 +81,49 @@ class StandbyIT {
         }
     }
 
+    @Test
+    void aNewInstanceWarmsUpBeforeItTakesTasksOverAndThenRestoresOnlyATail() throws Exception {
+        String input = KAFKA.uniqueTopic("warmup-in", PARTITIONS);
+        String output = KAFKA.uniqueTopic("warmup-out", PARTITIONS);
+        String appId = "warmup-" + input;
+        Topology topology = counting(input, output);
+        KAFKA.client().produceStrings(input, keys("x"));
+
+        try (WeirApp a = TestApps.start(topology, warmupConfig(appId, "a"))) {
+            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).size() == KEYS, Duration.ofMinutes(2));
+            try (WeirApp b = TestApps.start(topology, warmupConfig(appId, "b"))) {
+                // b has no state: rather than restore there, a keeps the tasks while b warms copies up.
+                await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
+                        .until(() -> sum(b.meterRegistry(), "weir.warmup.tasks") > 0);
+                assertThat(activeTasks(b)).as("b's active tasks while it warms up").isZero();
+                // Caught up, the warm-ups hand their tasks over: b runs its share, restoring no more than a tail.
+                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> activeTasks(b) == PARTITIONS / 2 && b.state() == WeirApp.State.RUNNING
+                                && sum(b.meterRegistry(), "weir.warmup.tasks") == 0);
+                assertThat(sum(b.meterRegistry(), "weir.restore.records")).as("records b restored as active")
+                        .isLessThan(KEYS / 20.0);
+                KAFKA.client().produceStrings(input, keys("y"));
+                Map<String, Long> twice = new HashMap<>();
+                for (int k = 0; k < KEYS; k++) {
+                    twice.put("k" + k, 2L);
+                }
+                KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(twice), Duration.ofMinutes(2));
+            }
+        }
+    }
+
+    /** One standby, and a recovery lag small enough that an empty instance is not caught up. */
+    private static WeirConfig warmupConfig(String appId, String instance) {
+        return TestApps.config(KAFKA.bootstrapServers(), appId).instanceId(instance)
+                .set("acceptable.recovery.lag", 100).build();
+    }
+
+    /** The instance's active tasks: its consumer-lag meters have one per input partition of each. */
+    private static long activeTasks(WeirApp app) {
+        return app.meterRegistry().find("weir.consumer.lag").gauges().stream()
+                .map(g -> g.getId().getTag("task")).distinct().count();
+    }
+
     private static WeirConfig config(String appId, String instance) {
         return TestApps.config(KAFKA.bootstrapServers(), appId).instanceId(instance)
                 .set("num.standby.replicas", 1).build();
