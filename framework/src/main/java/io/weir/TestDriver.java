@@ -64,6 +64,28 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * and closes windows; a partition without records holds it back until {@code idle.timeout.ms} of
  * driver wall clock has passed.
  *
+ * <p><b>Revocations and restores.</b> {@link #revoke} takes a task away as a rebalance that moves
+ * it to another instance does, and {@link #reassign} gives it back as the rebalance that brings it
+ * here does, through the stream thread's own task lifecycle. A revocation commits the work of
+ * every task first, so everything the task did before it is committed and readable; then the task
+ * closes with its stores. Until it is reassigned, records piped to its partitions wait, and it is
+ * missing from {@link #tasks()} and from store reads. Reassigned, the task is created anew and
+ * restores its logged stores from their changelog topics before it processes anything: an
+ * in-memory store ({@link Builder#inMemoryStores}) comes back empty and replays its whole
+ * changelog; a RocksDB store reopens in the driver's directory at the changelog offset stored in
+ * it and replays only the tail after that. Then it resumes its partitions from their committed
+ * offsets (and its watermark from the one committed with them), processing what waited. The meter
+ * {@code weir.restore.records} counts the records restored. What survives the round trip is what
+ * the changelogs carry, as in production: stores without a changelog are not restored, and state
+ * a processor keeps outside its stores is lost.
+ *
+ * <pre>{@code
+ * TaskId counting = new TaskId(1, 0);         // counts the words routed to repartition partition 0
+ * driver.revoke(counting);                    // commits, closes the task and its store
+ * driver.pipe("lines", "k", "a b a", 2_000);  // its words wait in the repartition topic
+ * driver.reassign(counting);                  // restores "word-counts" from its changelog, counts on
+ * }</pre>
+ *
  * <p><b>Compared with Kafka Streams' {@code TopologyTestDriver}.</b> Both run on the calling
  * thread without a broker, pipe typed records in, read typed records out and expose stores. That
  * driver runs the whole topology as a single task with one partition per topic and without
@@ -71,10 +93,11 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * topic routes them, or what an abort takes back (a processor that throws half-way leaves what it
  * forwarded before). This one runs every task, routes records as the producer partitions them,
  * and goes through the exactly-once commit, so a failing record is dead-lettered with no partial
- * output, as in production.
+ * output, as in production; tasks can be revoked and reassigned, restoring their state.
  *
- * <p><b>Not modelled.</b> Rebalances, crashes, restores from changelogs, fenced producers and
- * other guarantees than exactly-once (use the {@code testkit} broker for those); topics created
+ * <p><b>Not modelled.</b> The group protocol itself (assignments, several instances, standby
+ * tasks), lost partitions and crashes, fenced producers and other guarantees than exactly-once
+ * (use the {@code testkit} broker for those); topics created
  * while running (declare topics that pattern sources or topic extractors use with
  * {@link Builder#partitions}; writing to an undeclared topic fails as on a cluster without it); a
  * custom {@code partitioner.class}. Records without a key go to the partitions in turn (Kafka's
@@ -257,9 +280,36 @@ public final class TestDriver implements AutoCloseable {
         return runtime.stores().sessionView(spec(name));
     }
 
-    /** The tasks the driver runs: sub-topology and partition. */
+    /** The tasks the driver runs: sub-topology and partition; revoked tasks are not among them. */
     public Set<TaskId> tasks() {
         return runtime.tasks();
+    }
+
+    // ---- revocations and restores ------------------------------------------------------------
+
+    /**
+     * Revokes a task, as a rebalance that moves it to another instance does: commits the work of
+     * every task (as a stream thread does before it gives partitions up), closes the task and its
+     * stores, and takes its input partitions from the driver's consumer; then processes and
+     * commits what the commit made visible downstream. Records piped to its partitions wait until
+     * {@link #reassign}.
+     *
+     * @throws IllegalArgumentException if the task is not running (unknown, or revoked already)
+     */
+    public void revoke(TaskId task) {
+        runtime.revoke(Objects.requireNonNull(task, "task"));
+    }
+
+    /**
+     * Assigns a revoked task again, as a rebalance that brings it here does: the task is created
+     * anew, restores its logged stores from their changelog topics (an in-memory store from the
+     * beginning, a RocksDB store from the offset stored in it), resumes its partitions from their
+     * committed offsets, and processes what waited; then commits.
+     *
+     * @throws IllegalArgumentException if the task was not revoked
+     */
+    public void reassign(TaskId task) {
+        runtime.reassign(Objects.requireNonNull(task, "task"));
     }
 
     /** A task's event-time watermark; {@code Long.MIN_VALUE} until it has one. */

@@ -9,7 +9,6 @@ import io.weir.internal.state.LocalStores;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
 import io.weir.sink.DeliveryGuarantee;
-import io.weir.sink.internal.TaskMigratedException;
 import io.weir.state.rocksdb.RocksDbResources;
 import io.weir.state.rocksdb.RocksDbStore;
 import java.io.IOException;
@@ -18,32 +17,32 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The runtime behind {@code io.weir.TestDriver}: one stream thread's tasks, run on the caller's
- * thread, fed from in-memory topics instead of a cluster. The tasks, their {@link TaskGroup}, the
- * {@code TransactionalSink} and its five-step commit are the production classes; Kafka's own
- * {@link MockConsumer} and {@link MockProducer} stand in for the clients (the producer is
+ * thread, fed from in-memory topics instead of a cluster. The loop and the tasks' lifecycle are
+ * the stream thread's own {@link TaskManager} (tasks, restores, revocations, the
+ * {@code TransactionalSink} and its five-step commit); Kafka's own {@link MockConsumer} and
+ * {@link MockProducer} stand in for the clients (the producer, a {@link DriverProducer}, is
  * transactional: what it sends reaches the topics only when its transaction commits). What this
- * class adds is the part a broker and a poll loop play: it keeps the topics, fetches records at
- * the consumer's positions (which the tasks pause, resume and rewind), publishes committed
- * transactions, and routes records written to repartition topics to the tasks reading them.
+ * class adds is the part a broker and a poll play: it keeps the topics, fetches records at the
+ * consumer's positions (which the tasks pause, resume and rewind), so that records written to
+ * repartition topics reach the tasks reading them, and runs the loop until nothing is left to
+ * do. Restores read the in-memory changelog topics ({@link DriverRestorer}).
  *
- * <p>Every task of the topology runs here: a sub-topology has as many tasks as its largest input
- * topic has partitions ({@link TaskCounts}). The delivery guarantee is always exactly-once.
+ * <p>Every task of the topology runs here, unless the caller revoked it: a sub-topology has as
+ * many tasks as its largest input topic has partitions ({@link TaskCounts}). The delivery
+ * guarantee is always exactly-once.
  *
  * <p>Threading: not thread-safe; use from one thread.
  */
@@ -71,18 +70,18 @@ public final class DriverRuntime implements AutoCloseable {
     private final WeirConfig config;
     private final TopologyModel model;
     private final DriverTopics topics;
-    private final Map<TopicPartition, Task> taskByPartition = new LinkedHashMap<>();
     private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
     private final LocalStores localStores = new LocalStores(this::wallClock);
     private final MeterRegistry registry = new SimpleMeterRegistry();
     private final int commitEvery;
     private final Path stateDir;
     private final RocksDbResources rocksDb;
-    private TaskGroup group;
-    /** The sink's producer (a new one if the sink replaced it). */
-    private MockProducer<byte[], byte[]> producer;
-    /** Entries of the producer's history already appended to the topics. */
-    private int published;
+    private TaskManager manager;
+    /** Every partition a source reads, in task order. */
+    private List<TopicPartition> inputs = List.of();
+    /** What the consumer is assigned: the inputs of the tasks not revoked, in task order. */
+    private List<TopicPartition> assigned = List.of();
+    private final Set<TaskId> revoked = new TreeSet<>();
     private long wallClockMs;
     private int pipesSinceCommit;
     private RuntimeException failure;
@@ -132,7 +131,7 @@ public final class DriverRuntime implements AutoCloseable {
             throw (RuntimeException) e;
         }
         try {
-            runtime.createTasks(setup.storesInMemory());
+            runtime.assignAll(setup.storesInMemory());
             runtime.run(false); // the thread's first loop: processors start at the start time
         } catch (RuntimeException e) {
             runtime.close();
@@ -141,8 +140,8 @@ public final class DriverRuntime implements AutoCloseable {
         return runtime;
     }
 
-    /** Assigns every partition a source reads, and creates their tasks in task order. */
-    private void createTasks(boolean storesInMemory) {
+    /** Assigns every partition a source reads; their tasks are created in task order. */
+    private void assignAll(boolean storesInMemory) {
         ClientConfigs clients = new ClientConfigs(config, model, INSTANCE);
         ThreadContext ctx = new ThreadContext(config, model, INSTANCE, clients,
                 new TopicLimits(topics::maxMessageBytes, topics::partitions, clients.maxRequestSize()), registry,
@@ -150,40 +149,49 @@ public final class DriverRuntime implements AutoCloseable {
         String name = clients.threadName(0);
         ThreadMetrics metrics = new ThreadMetrics(registry, ctx.tags(), name, new ThreadHealth(name));
         // Commits come when the driver asks (each pipe, or every commitEvery pipes), not by time.
-        group = new TaskGroup(ctx, name, consumer, this::newProducer, metrics, this::onMigrated,
-                new TaskGroup.Options(Long.MAX_VALUE, storesInMemory));
-        List<TopicPartition> assigned = new ArrayList<>();
+        manager = new TaskManager(ctx, name, metrics, new TaskGroup.Options(Long.MAX_VALUE, storesInMemory),
+                new TaskManager.Plugins(consumer, () -> new DriverProducer(topics, consumer, this::wallClock),
+                        new DriverRestorer(topics, metrics), ActiveTasks.NONE, e -> {
+                            throw new IllegalStateException("the test driver's producer was fenced, which it never"
+                                    + " is: " + e, e);
+                        }));
+        List<TopicPartition> all = new ArrayList<>();
         for (String topic : topics.names()) {
             for (int p = 0; p < topics.partitions(topic); p++) {
                 TopicPartition tp = new TopicPartition(topic, p);
-                if (group.taskIdFor(tp) != null) {
-                    assigned.add(tp);
+                if (manager.taskIdFor(tp) != null) {
+                    all.add(tp);
                 }
             }
         }
-        assigned.sort(Comparator.comparing((TopicPartition tp) -> group.taskIdFor(tp))
+        all.sort(Comparator.comparing((TopicPartition tp) -> manager.taskIdFor(tp))
                 .thenComparing(TopicPartition::topic));
-        consumer.assign(assigned);
-        for (TopicPartition tp : assigned) {
-            consumer.seek(tp, 0);
-            TaskId id = group.taskIdFor(tp);
-            Task task = group.task(id);
-            if (task == null) {
-                task = group.create(id);
-            }
-            task.addPartition(tp);
-            taskByPartition.put(tp, task);
+        inputs = List.copyOf(all);
+        assign(inputs);
+    }
+
+    /**
+     * What the group and a poll do for newly assigned partitions: the consumer takes them at their
+     * committed offsets (else at the beginning) and the manager creates their tasks, which restore.
+     */
+    private void assign(List<TopicPartition> partitions) {
+        updateAssignment();
+        for (TopicPartition tp : partitions) {
+            OffsetAndMetadata c = topics.committedOffsets().get(tp);
+            consumer.seek(tp, c != null ? c.offset() : 0);
         }
+        manager.assigned(partitions);
     }
 
-    private Producer<byte[], byte[]> newProducer() {
-        producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-        published = 0;
-        return producer;
+    /** The consumer takes the input partitions of the tasks not revoked. */
+    private void updateAssignment() {
+        assigned = inputs.stream().filter(tp -> !revoked.contains(manager.taskIdFor(tp))).toList();
+        consumer.assign(assigned);
+        consumer.commitSync(topics.committedOffsets()); // MockConsumer's assign forgets the group's offsets
     }
 
-    private void onMigrated(TaskMigratedException e) {
-        throw new IllegalStateException("the test driver's producer was fenced, which it never is: " + e, e);
+    private List<TopicPartition> partitionsOf(TaskId task) {
+        return inputs.stream().filter(tp -> task.equals(manager.taskIdFor(tp))).toList();
     }
 
     // ---- input and time ----------------------------------------------------------------------
@@ -232,10 +240,63 @@ public final class DriverRuntime implements AutoCloseable {
         run(true);
     }
 
+    // ---- revocations -------------------------------------------------------------------------
+
     /**
-     * What a stream thread's loop does, until nothing is left to do: fetch, process, punctuate,
-     * and (if {@code commit}) commit; records a commit published to repartition topics are
-     * fetched by their tasks in the next round.
+     * Revokes a task as a rebalance does: every task's work is committed first, then the task and
+     * its stores close and its partitions leave the consumer; then what the commit made visible to
+     * downstream tasks is processed (and committed).
+     *
+     * @throws IllegalArgumentException if the task is not running
+     */
+    public void revoke(TaskId task) {
+        ensureUsable();
+        requireRunning(task);
+        try {
+            manager.revoked(partitionsOf(task));
+            revoked.add(task);
+            updateAssignment();
+        } catch (RuntimeException e) {
+            fail(e);
+            throw e;
+        }
+        run(true);
+    }
+
+    /**
+     * Assigns a revoked task again as a rebalance does: it is created anew, restores its logged
+     * stores from their changelog topics, and resumes its partitions from their committed offsets;
+     * then the loop runs (and commits) until nothing is left to do.
+     *
+     * @throws IllegalArgumentException if the task was not revoked
+     */
+    public void reassign(TaskId task) {
+        ensureUsable();
+        if (!revoked.contains(task)) {
+            throw new IllegalArgumentException("task " + task + " was not revoked; revoked tasks: " + revoked
+                    + (manager.task(task) != null ? " (it is running)" : "; the tasks are " + tasks()));
+        }
+        try {
+            revoked.remove(task);
+            assign(partitionsOf(task));
+        } catch (RuntimeException e) {
+            fail(e);
+            throw e;
+        }
+        run(true);
+    }
+
+    private void requireRunning(TaskId task) {
+        if (manager.task(task) == null) {
+            throw new IllegalArgumentException("no task " + task + " is running" + (revoked.contains(task)
+                    ? " (it was revoked; reassign it first)" : "; the tasks are " + tasks()));
+        }
+    }
+
+    /**
+     * What a stream thread's loop does, until nothing is left to do: fetch (the poll), then the
+     * manager's step: finish restores, process, punctuate, and (if {@code commit}) commit. Records
+     * a commit appended to repartition topics are fetched by their tasks in the next round.
      */
     private void run(boolean commit) {
         try {
@@ -245,15 +306,12 @@ public final class DriverRuntime implements AutoCloseable {
                             + " topology keeps consuming records it produces");
                 }
                 fetch();
-                group.processBuffered(() -> true);
-                group.punctuate(wallClockMs);
                 if (commit) {
-                    group.commitAll();
+                    manager.requestCommit();
                     pipesSinceCommit = 0;
                 }
-                publishCommitted();
-                group.maybeFlushStores();
-                if (!group.hasBuffered() && !fetchable()) {
+                manager.step(() -> true);
+                if (!manager.hasBuffered() && !fetchable()) {
                     return;
                 }
             }
@@ -266,8 +324,7 @@ public final class DriverRuntime implements AutoCloseable {
     /** Hands each task the records at its consumer positions, except on paused partitions. */
     private void fetch() {
         Set<TopicPartition> paused = consumer.paused();
-        for (Map.Entry<TopicPartition, Task> e : taskByPartition.entrySet()) {
-            TopicPartition tp = e.getKey();
+        for (TopicPartition tp : assigned) {
             if (paused.contains(tp)) {
                 continue;
             }
@@ -275,38 +332,19 @@ public final class DriverRuntime implements AutoCloseable {
             List<ConsumerRecord<byte[], byte[]>> records = topics.fetch(tp, position, FETCH_MAX);
             if (!records.isEmpty()) {
                 consumer.seek(tp, position + records.size());
-                e.getValue().addRecords(tp, records);
+                manager.addRecords(tp, records);
             }
         }
     }
 
     private boolean fetchable() {
         Set<TopicPartition> paused = consumer.paused();
-        for (TopicPartition tp : taskByPartition.keySet()) {
+        for (TopicPartition tp : assigned) {
             if (!paused.contains(tp) && consumer.position(tp) < topics.endOffset(tp)) {
                 return true;
             }
         }
         return false;
-    }
-
-    /** Appends what committed transactions wrote to the topics, as a read_committed reader sees it. */
-    private void publishCommitted() {
-        List<ProducerRecord<byte[], byte[]>> history = producer.history();
-        for (int i = published; i < history.size(); i++) {
-            ProducerRecord<byte[], byte[]> r = history.get(i);
-            if (!topics.exists(r.topic())) {
-                throw new IllegalStateException("a record was committed to topic '" + r.topic()
-                        + "', which the test driver does not have");
-            }
-            topics.append(r.topic(), r.partition(), r.key(), r.value(),
-                    r.timestamp() != null ? r.timestamp() : wallClockMs, r.headers().toArray());
-        }
-        published = history.size();
-        if (!producer.transactionInFlight()) {
-            producer.clear(); // nothing uncommitted to lose; keeps the history from growing
-            published = 0;
-        }
     }
 
     // ---- reading -----------------------------------------------------------------------------
@@ -325,33 +363,28 @@ public final class DriverRuntime implements AutoCloseable {
         return topics.readAll(topic);
     }
 
-    /** The tasks, in order. */
+    /** The running tasks, in order. */
     public Set<TaskId> tasks() {
-        Set<TaskId> ids = new TreeSet<>();
-        group.tasks().forEach(t -> ids.add(t.id()));
-        return ids;
+        return new TreeSet<>(manager.taskIds());
     }
 
     /** The task's event-time watermark; {@code Long.MIN_VALUE} before it has one. */
     public long watermark(TaskId id) {
         ensureOpen();
-        Task task = group.task(id);
-        if (task == null) {
-            throw new IllegalArgumentException("no task " + id + "; the tasks are " + tasks());
-        }
-        return task.watermark();
+        requireRunning(id);
+        return manager.task(id).watermark();
     }
 
     /** The task reading a partition of a topic. */
     public TaskId taskOf(String topic, int partition) {
         topics.requireTopic(topic);
-        Task task = taskByPartition.get(new TopicPartition(topic, partition));
-        if (task == null) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        if (!inputs.contains(tp)) {
             throw new IllegalArgumentException(topic + "-" + partition + " is not read by any task"
                     + (partition < 0 || partition >= topics.partitions(topic) ? " (the topic has "
                     + topics.partitions(topic) + " partitions)" : ""));
         }
-        return task.id();
+        return manager.taskIdFor(tp);
     }
 
     public LocalStores stores() {
@@ -399,7 +432,7 @@ public final class DriverRuntime implements AutoCloseable {
     private void fail(RuntimeException e) {
         failure = e;
         try {
-            group.abortAll("the test driver failed: " + e);
+            manager.abortAll("the test driver failed: " + e);
         } catch (RuntimeException suppressed) {
             e.addSuppressed(suppressed);
         }
@@ -420,18 +453,16 @@ public final class DriverRuntime implements AutoCloseable {
         }
         closed = true;
         RuntimeException commitFailure = null;
-        if (group != null) {
-            if (failure == null) {
-                try {
-                    group.commitAll();
-                } catch (RuntimeException e) {
+        if (manager != null) {
+            try {
+                manager.close(failure, Duration.ZERO);
+            } catch (RuntimeException e) {
+                if (failure == null) {
                     commitFailure = e;
+                } else {
+                    failure.addSuppressed(e);
                 }
             }
-            for (Task task : new ArrayList<>(group.tasks())) {
-                group.close(task);
-            }
-            group.closeSink(Duration.ZERO);
         }
         consumer.close();
         if (rocksDb != null) {

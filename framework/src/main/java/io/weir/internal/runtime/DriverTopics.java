@@ -9,6 +9,7 @@ import io.weir.internal.topology.TopologyModel;
 import io.weir.time.Timestamps;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -28,7 +30,9 @@ import org.apache.kafka.common.utils.Utils;
  * The test driver's stand-in for a cluster: the topics a cluster set up for the application
  * would hold (inputs, repartition and changelog topics, outputs, dead letters, late records), and
  * every record of each, by partition, with offsets, as a {@code read_committed} consumer sees
- * them. The driver appends piped input at once and a transaction's records when it commits.
+ * them; and the offsets the application's group committed, as {@code __consumer_offsets} holds
+ * them. The driver appends piped input at once, and a transaction's records and offsets when it
+ * commits.
  *
  * <p>Owned by the driver's thread; not thread-safe.
  */
@@ -63,6 +67,7 @@ final class DriverTopics {
     /** Repartition and changelog topics: Weir's own, never piped to. */
     private final Set<String> internalTopics;
     private final LongSupplier wallClock;
+    private final Map<TopicPartition, OffsetAndMetadata> committedOffsets = new HashMap<>();
 
     private DriverTopics(TopologyModel model, WeirConfig config, LongSupplier wallClock) {
         this.model = model;
@@ -230,6 +235,16 @@ final class DriverTopics {
 
     long endOffset(TopicPartition tp) {
         return topic(tp.topic()).partitions.get(tp.partition()).size();
+    }
+
+    /** Records offsets the group committed. */
+    void commitOffsets(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        committedOffsets.putAll(offsets);
+    }
+
+    /** The offsets the group committed, by partition. */
+    Map<TopicPartition, OffsetAndMetadata> committedOffsets() {
+        return Collections.unmodifiableMap(committedOffsets);
     }
 
     /** The records that arrived since the last call for this topic, in arrival order. */

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Owned by one stream thread; the progress callbacks come from the state thread.
  */
-final class StoreRestorer implements AutoCloseable {
+final class StoreRestorer implements Restorer {
 
     private static final Logger log = LoggerFactory.getLogger(StoreRestorer.class);
     private static final long PROGRESS_LOG_NANOS = Duration.ofSeconds(5).toNanos();
@@ -52,7 +52,8 @@ final class StoreRestorer implements AutoCloseable {
      * A new task: if it has logged stores, its input is paused and their restore is handed to the
      * state thread. May be called from a rebalance callback.
      */
-    void register(Task task) {
+    @Override
+    public void register(Task task) {
         Map<TopicPartition, io.weir.state.internal.BytesStore> stores = new java.util.HashMap<>();
         for (TaskStore store : task.stores().all()) {
             if (store.changelog() != null) {
@@ -71,7 +72,8 @@ final class StoreRestorer implements AutoCloseable {
     }
 
     /** The task leaves this thread: its restore stops, and its stores are no longer written. */
-    void unregister(Task task) {
+    @Override
+    public void unregister(Task task) {
         StateUpdater.RestoreTicket ticket = pending.remove(task);
         if (ticket != null) {
             updater.cancel(ticket);
@@ -79,7 +81,8 @@ final class StoreRestorer implements AutoCloseable {
         }
     }
 
-    boolean hasPending() {
+    @Override
+    public boolean hasPending() {
         return !pending.isEmpty();
     }
 
@@ -92,7 +95,8 @@ final class StoreRestorer implements AutoCloseable {
      *
      * @throws RuntimeException what failed a restore (the thread then stops, as for any failure)
      */
-    void finishRestored() {
+    @Override
+    public void finishRestored() {
         if (pending.isEmpty()) {
             return;
         }

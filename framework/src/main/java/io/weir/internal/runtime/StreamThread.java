@@ -6,10 +6,8 @@ import io.weir.processor.TaskId;
 import io.weir.sink.DeliveryGuarantee;
 import io.weir.sink.internal.TaskMigratedException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -26,7 +24,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One stream thread: a consumer, and the tasks the group assigned to it with their sink and
- * producer (a {@link TaskGroup}), run in a poll–process–commit loop.
+ * producer, run in a poll–process–commit loop. The tasks, their lifecycle and the step after each
+ * poll are the {@link TaskManager}'s (the test driver runs the same); the thread adds the poll,
+ * the rebalance callbacks (which hand the partitions to the manager), rejoins and rebalances the
+ * manager or the state thread ask for, consumer lag, health and shutdown.
  *
  * <p>Failure handling, by cause:
  * <ul>
@@ -57,9 +58,7 @@ public final class StreamThread implements Runnable {
     private volatile boolean running = true;
     private volatile boolean leaveGroupOnClose = true;
     private KafkaConsumer<byte[], byte[]> consumer;
-    private TaskGroup group;
-    private StoreRestorer restorer;
-    private final Map<TopicPartition, Task> taskByPartition = new HashMap<>();
+    private TaskManager manager;
     private RuntimeException listenerFailure;
     private boolean rejoinRequested;
     private boolean assignedOnce;
@@ -121,9 +120,10 @@ public final class StreamThread implements Runnable {
         Map<String, Object> consumerConfig = ctx.clients().consumer(index);
         consumerConfig.put(MemberHooks.CONFIG, new ThreadMember(ctx, index));
         consumer = new KafkaConsumer<>(consumerConfig);
-        group = new TaskGroup(ctx, name, consumer, () -> new KafkaProducer<>(ctx.clients().producer(index)), metrics,
-                this::recoverFromMigration, TaskGroup.Options.of(config));
-        restorer = new StoreRestorer(ctx.instanceTasks().updater(), metrics);
+        manager = new TaskManager(ctx, name, metrics, TaskGroup.Options.of(config), new TaskManager.Plugins(consumer,
+                () -> new KafkaProducer<>(ctx.clients().producer(index)),
+                new StoreRestorer(ctx.instanceTasks().updater(), metrics), ActiveTasks.of(ctx.instanceTasks()),
+                new ManagerEvents()));
         Pattern pattern = ctx.model().subscriptionPattern();
         if (pattern != null) {
             consumer.subscribe(pattern, new Listener());
@@ -157,26 +157,17 @@ public final class StreamThread implements Runnable {
         if (rebalance != null) {
             consumer.enforceRebalance(rebalance);
         }
-        restorer.finishRestored();
         if (!records.isEmpty()) {
             commitPositionsBeforeProcessing(records);
             for (TopicPartition tp : records.partitions()) {
-                Task task = taskByPartition.get(tp);
-                if (task != null) {
-                    task.addRecords(tp, records.records(tp));
-                }
+                manager.addRecords(tp, records.records(tp));
             }
         }
-        group.processBuffered(() -> running);
-        group.punctuate(ctx.wallClock().getAsLong());
-        if (group.commitDue()) {
-            group.commitAll();
-        }
-        group.maybeFlushStores();
+        manager.step(() -> running);
         lag.sample(consumer);
         health.phase(!assignedOnce ? ThreadHealth.Phase.STARTING
                 : awaitingAssignment ? ThreadHealth.Phase.REBALANCING
-                : restorer.hasPending() ? ThreadHealth.Phase.RESTORING
+                : manager.restoring() ? ThreadHealth.Phase.RESTORING
                 : ThreadHealth.Phase.RUNNING);
         health.loopTurned();
     }
@@ -190,100 +181,17 @@ public final class StreamThread implements Runnable {
             var list = records.records(tp);
             positions.put(tp, new OffsetAndMetadata(list.get(list.size() - 1).offset() + 1));
         }
-        group.afterPoll(positions);
-    }
-
-    /**
-     * The tasks' uncommitted work was aborted and their inputs rewound; close them, replace the
-     * producer if it was fenced, start the tasks afresh and rejoin the group.
-     */
-    private void recoverFromMigration(TaskMigratedException e) {
-        log.warn("{}: {}; closing tasks and rejoining", name, e.getMessage());
-        List<TopicPartition> owned = new ArrayList<>(taskByPartition.keySet());
-        closeTasks(new ArrayList<>(group.tasks()));
-        group.replaceProducerIfFenced();
-        createTasks(owned);
-        rejoinRequested = true;
-        awaitingAssignment = true;
-    }
-
-    private void createTasks(Collection<TopicPartition> partitions) {
-        java.util.Set<TaskId> created = new java.util.TreeSet<>();
-        for (TopicPartition tp : partitions) {
-            TaskId id = group.taskIdFor(tp);
-            if (id != null && group.task(id) == null) {
-                created.add(id);
-            }
-        }
-        // A standby copy of a task on this instance hands its stores over before the task opens them.
-        ctx.instanceTasks().activating(created);
-        for (TopicPartition tp : partitions) {
-            TaskId id = group.taskIdFor(tp);
-            if (id == null) {
-                continue;
-            }
-            Task task = group.task(id);
-            if (task == null) {
-                task = group.create(id);
-                Task opened = task;
-                ctx.instanceTasks().activated(id, () -> opened.isRestoring() ? opened.stores().changelogOffsetSum()
-                        : MemberHooks.RUNNING);
-                restorer.register(task);
-            }
-            task.addPartition(tp);
-            taskByPartition.put(tp, task);
-            lag.add(tp, id);
-        }
-        health.tasks(group.taskIds());
-    }
-
-    private void closeTasks(Collection<Task> toClose) {
-        List<TaskId> closed = new ArrayList<>();
-        for (Task task : toClose) {
-            restorer.unregister(task);
-            group.close(task);
-            closed.add(task.id());
-            for (TopicPartition tp : task.partitions()) {
-                taskByPartition.remove(tp);
-                lag.remove(tp);
-            }
-        }
-        ctx.instanceTasks().deactivated(closed);
-        health.tasks(group.taskIds());
-    }
-
-    private List<Task> tasksOf(Collection<TopicPartition> partitions) {
-        List<Task> result = new ArrayList<>();
-        for (TopicPartition tp : partitions) {
-            Task t = taskByPartition.get(tp);
-            if (t != null && !result.contains(t)) {
-                result.add(t);
-            }
-        }
-        return result;
+        manager.afterPoll(positions);
     }
 
     private void close(Throwable failure) {
-        try {
-            if (group != null) {
-                if (failure == null) {
-                    group.commitAll();
-                } else {
-                    group.abortAll("thread failed: " + failure);
-                }
-            }
-        } catch (RuntimeException e) {
-            log.warn("{}: final commit failed", name, e);
-        }
-        if (group != null) {
-            closeTasks(new ArrayList<>(group.tasks()));
-        }
         Duration timeout = config.shutdownTimeout();
-        if (restorer != null) {
-            restorer.close();
-        }
-        if (group != null) {
-            group.closeSink(timeout);
+        if (manager != null) {
+            try {
+                manager.close(failure, timeout);
+            } catch (RuntimeException e) {
+                log.warn("{}: the final commit or closing the tasks failed", name, e);
+            }
         }
         if (consumer != null) {
             try {
@@ -308,11 +216,7 @@ public final class StreamThread implements Runnable {
                 return;
             }
             awaitingAssignment = true;
-            guard(() -> {
-                // Commit before the partitions go, so their next owner starts where we stopped.
-                group.commitAll();
-                closeTasks(tasksOf(partitions));
-            });
+            guard(() -> manager.revoked(partitions));
         }
 
         @Override
@@ -321,12 +225,7 @@ public final class StreamThread implements Runnable {
                 return;
             }
             awaitingAssignment = true;
-            guard(() -> {
-                // Another member may own them already: our open work must not be committed.
-                group.abortAll("partitions lost: " + partitions);
-                closeTasks(tasksOf(partitions));
-                group.replaceProducerIfFenced();
-            });
+            guard(() -> manager.lost(partitions));
         }
 
         @Override
@@ -334,7 +233,7 @@ public final class StreamThread implements Runnable {
             metrics.rebalances.increment();
             assignedOnce = true;
             awaitingAssignment = false;
-            guard(() -> createTasks(partitions));
+            guard(() -> manager.assigned(partitions));
         }
 
         private void guard(Runnable action) {
@@ -345,6 +244,26 @@ public final class StreamThread implements Runnable {
                     listenerFailure = e;
                 }
             }
+        }
+    }
+
+    /** What the task manager tells the thread: partitions for the lag meters, and rejoins. */
+    private final class ManagerEvents implements TaskManager.Observer {
+
+        @Override
+        public void partitionAdded(TopicPartition tp, TaskId task) {
+            lag.add(tp, task);
+        }
+
+        @Override
+        public void partitionRemoved(TopicPartition tp) {
+            lag.remove(tp);
+        }
+
+        @Override
+        public void rejoinNeeded(TaskMigratedException cause) {
+            rejoinRequested = true;
+            awaitingAssignment = true;
         }
     }
 }

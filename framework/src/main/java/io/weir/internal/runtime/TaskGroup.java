@@ -9,8 +9,8 @@ import io.weir.sink.internal.TransactionalSink;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -24,9 +24,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The tasks of one stream thread and what they share: the thread's {@link TransactionalSink},
  * output collector, dead letters and late records. It processes the records the tasks buffered,
- * fires their punctuations, and commits or aborts them together. Whoever owns it feeds the tasks
- * their input: a {@link StreamThread} from its Kafka consumer, the test driver from its in-memory
- * topics. Both run the same processing, failure handling and commit path through this class.
+ * fires their punctuations, and commits or aborts them together. It is the {@link TaskManager}'s,
+ * whose drivers feed the tasks their input: a {@link StreamThread} from its Kafka consumer, the
+ * test driver from its in-memory topics. Both run the same processing, failure handling and
+ * commit path through this class. Tasks take their turns in task order.
  *
  * <p>A record that fails under exactly-once may have forwarded outputs already: the open
  * transaction is aborted, every task rewinds to its last commit, and the replay dead-letters the
@@ -76,7 +77,7 @@ final class TaskGroup {
     private final DeadLetters deadLetters;
     private final LateRecords lateRecords;
     private final TaskFactory taskFactory;
-    private final Map<TaskId, Task> tasks = new LinkedHashMap<>();
+    private final Map<TaskId, Task> tasks = new TreeMap<>();
     private long lastCommitNanos = System.nanoTime();
 
     /**
