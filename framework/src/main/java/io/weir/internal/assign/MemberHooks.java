@@ -22,6 +22,13 @@ public interface MemberHooks {
     /** Marks a task active on this instance now: caught up whatever its changelog's end. */
     long RUNNING = -2L;
 
+    /**
+     * The member is about to (re)join the group: called first when the consumer prepares its
+     * JoinGroup request, while the member's current generation is still valid.
+     */
+    default void onJoinPrepare() {
+    }
+
     /** The stable id of the member's instance (shared by its threads). */
     String instanceId();
 

@@ -118,7 +118,7 @@ public final class StreamThread implements Runnable {
 
     private void open() {
         Map<String, Object> consumerConfig = ctx.clients().consumer(index);
-        consumerConfig.put(MemberHooks.CONFIG, new ThreadMember(ctx, index));
+        consumerConfig.put(MemberHooks.CONFIG, new ThreadMember(ctx, index, new Membership()));
         consumer = new KafkaConsumer<>(consumerConfig);
         manager = new TaskManager(ctx, name, metrics, TaskGroup.Options.of(config), new TaskManager.Plugins(consumer,
                 () -> new KafkaProducer<>(ctx.clients().producer(index)),
@@ -166,7 +166,7 @@ public final class StreamThread implements Runnable {
         manager.step(() -> running);
         lag.sample(consumer);
         health.phase(!assignedOnce ? ThreadHealth.Phase.STARTING
-                : awaitingAssignment ? ThreadHealth.Phase.REBALANCING
+                : awaitingAssignment || manager.isRebalancing() ? ThreadHealth.Phase.REBALANCING
                 : manager.restoring() ? ThreadHealth.Phase.RESTORING
                 : ThreadHealth.Phase.RUNNING);
         health.loopTurned();
@@ -235,14 +235,33 @@ public final class StreamThread implements Runnable {
             awaitingAssignment = false;
             guard(() -> manager.assigned(partitions));
         }
+    }
 
-        private void guard(Runnable action) {
-            try {
-                action.run();
-            } catch (RuntimeException e) {
-                if (listenerFailure == null) {
-                    listenerFailure = e;
-                }
+    /** Joins of the group, from the assignor inside poll: commit before, hold processing during. */
+    private final class Membership implements ThreadMember.JoinListener {
+
+        @Override
+        public void joining() {
+            if (manager != null) {
+                guard(manager::rebalancing);
+            }
+        }
+
+        @Override
+        public void joined() {
+            if (manager != null) {
+                manager.rebalanced();
+            }
+        }
+    }
+
+    /** Runs a callback's work; what it throws is rethrown after the poll, on the loop. */
+    private void guard(Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            if (listenerFailure == null) {
+                listenerFailure = e;
             }
         }
     }

@@ -95,6 +95,7 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
 
     @Override
     public ByteBuffer subscriptionUserData(Set<String> topics) {
+        hooks.onJoinPrepare();
         return new SubscriptionInfo(hooks.instanceId(), hooks.threadIndex(), hooks.taskOffsetSums()).encode();
     }
 

@@ -88,6 +88,8 @@ final class TaskManager {
     private final TaskGroup group;
     private final Map<TopicPartition, Task> taskByPartition = new LinkedHashMap<>();
     private boolean commitRequested;
+    /** Between a join's start and its assignment: nothing is processed (see {@link #rebalancing()}). */
+    private boolean rebalancing;
 
     /**
      * Creates the task group, and with it the sink's producer.
@@ -222,13 +224,35 @@ final class TaskManager {
      */
     void step(BooleanSupplier running) {
         restorer.finishRestored();
-        group.processBuffered(running);
-        group.punctuate(ctx.wallClock().getAsLong());
+        if (!rebalancing) {
+            group.processBuffered(running);
+            group.punctuate(ctx.wallClock().getAsLong());
+        }
         if (commitRequested || group.commitDue()) {
             commitRequested = false;
             group.commitAll();
         }
         group.maybeFlushStores();
+    }
+
+    /**
+     * The thread's consumer starts to (re)join the group: commits now, while its generation is
+     * still the group's, and holds processing until {@link #rebalanced()}. Under exactly-once, a
+     * transaction left open across the join would try to commit its offsets for a generation the
+     * group has left, be refused, and be redone after closing and restoring every task.
+     */
+    void rebalancing() {
+        rebalancing = true;
+        group.commitAll();
+    }
+
+    /** The join ended with an assignment: processing goes on. */
+    void rebalanced() {
+        rebalancing = false;
+    }
+
+    boolean isRebalancing() {
+        return rebalancing;
     }
 
     /** Aborts the open transaction and rewinds every task to its last commit. */

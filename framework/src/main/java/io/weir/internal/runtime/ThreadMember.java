@@ -10,16 +10,32 @@ import org.apache.kafka.common.TopicPartition;
 /** A stream thread as the assignor sees it: its instance, its local state, its standbys. */
 final class ThreadMember implements MemberHooks {
 
+    /** What the stream thread hears of its group membership, inside its consumer's poll. */
+    interface JoinListener {
+        /** A (re)join starts; the current generation is still valid. */
+        void joining();
+
+        /** The join ended with an assignment. */
+        void joined();
+    }
+
     private final ThreadContext ctx;
     private final int index;
     private final AssignmentSettings settings;
+    private final JoinListener listener;
 
-    ThreadMember(ThreadContext ctx, int index) {
+    ThreadMember(ThreadContext ctx, int index, JoinListener listener) {
         this.ctx = ctx;
         this.index = index;
+        this.listener = listener;
         WeirConfig config = ctx.config();
         this.settings = new AssignmentSettings(config.numStandbyReplicas(), config.maxWarmupReplicas(),
                 config.acceptableRecoveryLag());
+    }
+
+    @Override
+    public void onJoinPrepare() {
+        listener.joining();
     }
 
     @Override
@@ -45,6 +61,7 @@ final class ThreadMember implements MemberHooks {
     @Override
     public void onAssignment(MemberAssignment assignment) {
         ctx.instanceTasks().updater().assign(index, assignment);
+        listener.joined();
     }
 
     @Override
