@@ -186,6 +186,15 @@ class FaultSuiteIT {
                     .isEmpty();
             assertThat(check.complete()).as("every key's inputs, echoes and aggregates all there (seed %d; %s)", seed,
                     check.progress()).isTrue();
+            where = "checking the dead-letter topic";
+            List<String> deadLetters = new ArrayList<>();
+            long dead = client.forEachCommitted(applicationId + "-dlq", new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer(), Duration.ofMinutes(1), r -> {
+                        if (deadLetters.size() < 5) {
+                            deadLetters.add(r.headers().toString());
+                        }
+                    });
+            assertThat(dead).as("records dead-lettered (seed %d): %s", seed, deadLetters).isZero();
             where = "checking the store's changelog";
             List<String> wrong = storeDifferences();
             assertThat(wrong).as("keys whose changelog does not end at their final aggregate (seed %d)", seed)
