@@ -99,6 +99,34 @@ public final class AggregatesCheck implements AutoCloseable {
         }
     }
 
+    /**
+     * After {@link #finish}: the keys whose records are not all there (at most 10 per topic), with
+     * the first input record missing, e.g. {@code echo k12: 3 of 7, missing from #3 (input record
+     * 4711)}; empty when {@link #complete}.
+     */
+    public List<String> missing() {
+        if (reader.isAlive()) {
+            throw new IllegalStateException("missing() is known once finish() has returned");
+        }
+        List<String> missing = new ArrayList<>();
+        for (String name : List.of("input", "echo", "aggregates")) {
+            Sequences s = byTopic.values().stream().filter(x -> x.name.equals(name)).findFirst().orElseThrow();
+            int listed = 0;
+            for (int k = 0; k < workload.keys(); k++) {
+                int read = s.readPerKey[k];
+                int count = workload.countOf(k);
+                if (read < count && listed++ < 10) {
+                    missing.add(name + " " + AggregatesWorkload.keyName(k) + ": " + read + " of " + count
+                            + ", missing from #" + read + " (input record " + workload.recordNumber(k, read) + ")");
+                }
+            }
+            if (listed > 10) {
+                missing.add(name + ": ... " + (listed - 10) + " more keys");
+            }
+        }
+        return missing;
+    }
+
     /** Records read and keys complete per topic, e.g. for a progress line or a failure message. */
     public String progress() {
         StringBuilder b = new StringBuilder();

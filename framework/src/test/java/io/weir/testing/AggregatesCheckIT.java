@@ -31,6 +31,7 @@ class AggregatesCheckIT {
             check.finish(TIMEOUT);
             assertThat(check.problems()).isEmpty();
             assertThat(check.complete()).isTrue();
+            assertThat(check.missing()).isEmpty();
             assertThat(check.outputsRead()).isEqualTo(2L * WORKLOAD.records());
         }
     }
@@ -54,6 +55,9 @@ class AggregatesCheckIT {
                     .anySatisfy(p -> assertThat(p).startsWith("echo k0: record #" + WORKLOAD.countOf(0)))
                     .noneMatch(p -> p.startsWith("input"));
             assertThat(check.complete()).as("k1 lacks an echo").isFalse();
+            assertThat(check.missing()).containsExactly("echo k1: " + (WORKLOAD.countOf(1) - 1) + " of "
+                    + WORKLOAD.countOf(1) + ", missing from #" + (WORKLOAD.countOf(1) - 1) + " (input record "
+                    + WORKLOAD.recordNumber(1, WORKLOAD.countOf(1) - 1) + ")");
         }
     }
 
