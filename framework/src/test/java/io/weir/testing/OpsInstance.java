@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -16,9 +17,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * An {@link OpsApp} in its own JVM and what its HTTP endpoints say: the fixture of rollout and
- * stall tests. {@link #start} returns once the process printed its HTTP port (the instance has
- * checked the cluster and started its threads; it is not ready yet). Closing SIGKILLs the process
+ * An {@link OpsApp} (or another application with its arguments, see {@link Spec#withApp}) in its
+ * own JVM and what its HTTP endpoints say: the fixture of rollout, stall and fault tests.
+ * {@link #start} returns once the process printed its HTTP port (the instance has checked the
+ * cluster and started its threads; it is not ready yet). Closing SIGKILLs the process
  * if it still runs. The process's output is kept in {@link #LOGS}.
  */
 public final class OpsInstance implements AutoCloseable {
@@ -40,31 +42,45 @@ public final class OpsInstance implements AutoCloseable {
         this.startedNanos = startedNanos;
     }
 
-    /** Where an instance runs and what it is; {@code env} holds {@code WEIR_*} settings. */
-    public record Spec(String bootstrap, String input, String output, String applicationId, int threads,
-                       Map<String, String> env) {
+    /**
+     * Where an instance runs and what it is: the main class ({@link OpsApp} unless
+     * {@link #withApp} says otherwise), its topics and threads, {@code WEIR_*} settings in
+     * {@code env}, and arguments the main class takes after OpsApp's.
+     */
+    public record Spec(Class<?> app, String bootstrap, String input, String output, String applicationId, int threads,
+                       Map<String, String> env, List<String> extraArgs) {
 
         public Spec {
             env = Map.copyOf(env);
+            extraArgs = List.copyOf(extraArgs);
         }
 
         public Spec(String bootstrap, String input, String output, String applicationId) {
-            this(bootstrap, input, output, applicationId, 1, Map.of());
+            this(OpsApp.class, bootstrap, input, output, applicationId, 1, Map.of(), List.of());
         }
 
         public Spec withEnv(String name, String value) {
             Map<String, String> more = new LinkedHashMap<>(env);
             more.put(name, value);
-            return new Spec(bootstrap, input, output, applicationId, threads, more);
+            return new Spec(app, bootstrap, input, output, applicationId, threads, more, extraArgs);
+        }
+
+        /**
+         * Runs {@code mainClass} instead of {@link OpsApp}: it takes OpsApp's arguments, then
+         * {@code extraArgs}, and prints {@link OpsApp#STARTED} with its HTTP port once started.
+         */
+        public Spec withApp(Class<?> mainClass, String... extraArgs) {
+            return new Spec(mainClass, bootstrap, input, output, applicationId, threads, env, List.of(extraArgs));
         }
     }
 
     /** Starts instance {@code id} with its state in {@code stateDir} and waits until it serves HTTP. */
     public static OpsInstance start(Spec spec, String id, Path stateDir) {
         long started = System.nanoTime();
-        ChildJvm.Builder builder = ChildJvm.builder(OpsApp.class)
+        ChildJvm.Builder builder = ChildJvm.builder(spec.app())
                 .args(spec.bootstrap(), spec.input(), spec.output(), stateDir.toString(), spec.applicationId(), id,
                         Integer.toString(spec.threads()))
+                .args(spec.extraArgs())
                 .jvmOptions("-Xmx256m", "-XX:+UseSerialGC")
                 .quietLogging()
                 .outputFile(LOGS.resolve(spec.applicationId() + "-" + id + ".log"));
@@ -132,12 +148,17 @@ public final class OpsInstance implements AutoCloseable {
 
     /** The sum of a meter's samples in {@code /metrics} (over threads, tasks, ...); NaN when nothing answers. */
     public double metric(String name) {
+        List<PrometheusText.Sample> samples = samples(name);
+        return samples == null ? Double.NaN : samples.stream().mapToDouble(PrometheusText.Sample::value).sum();
+    }
+
+    /** A meter's samples in {@code /metrics}, with their labels; null when nothing answers. */
+    public List<PrometheusText.Sample> samples(String name) {
         HttpProbe.Response r = http.get("/metrics");
         if (r.status() != 200) {
-            return Double.NaN;
+            return null;
         }
-        return PrometheusText.parse(r.body()).stream().filter(s -> s.name().equals(name))
-                .mapToDouble(PrometheusText.Sample::value).sum();
+        return PrometheusText.parse(r.body()).stream().filter(s -> s.name().equals(name)).toList();
     }
 
     /** SIGSTOPs the process (a frozen JVM, as in a long GC pause); {@link #resume()} continues it. */

@@ -1,5 +1,6 @@
 package io.weir.testing;
 
+import io.weir.testkit.KeyValue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -16,20 +17,29 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Records flowing into a topic at a modest, steady rate while a fault test does its work:
- * keys {@code k0..k<keys-1>} in turn, a batch every {@link #TICK}, bounded in count and in time.
- * Keeps the model a counting application must reach: the number of acknowledged records per key.
+ * Records flowing into a topic at a modest, steady rate while a fault test does its work, bounded
+ * in count and in time: by default keys {@code k0..k<keys-1>} in turn with values {@code v<n>}, or
+ * record {@code n} of any {@link Generator}, a batch every {@link #TICK}. {@link #holdAt} paces the
+ * flow to a fault schedule. Keeps the model a counting application must reach: the number of
+ * acknowledged records per key.
  *
  * <p>The producer is idempotent with {@code acks=all}, so a broker outage delays records but
- * neither loses nor duplicates them; a send that fails anyway makes {@link #stop} throw, since
- * the model would then be unknown. Thread-safe; {@link #close()} stops without waiting.
+ * neither loses nor duplicates them nor changes their order; a send that fails anyway makes
+ * {@link #stop} throw, since the model would then be unknown. Thread-safe; {@link #close()} stops
+ * without waiting.
  */
 public final class SteadyInput implements AutoCloseable {
 
     static final Duration TICK = Duration.ofMillis(50);
 
+    /** Record {@code n} of an input (n from 0): its key and value as bytes. Called on one thread. */
+    @FunctionalInterface
+    public interface Generator {
+        KeyValue<byte[], byte[]> record(long n);
+    }
+
     private final String topic;
-    private final int keys;
+    private final Generator generator;
     private final int perTick;
     private final long maxRecords;
     private final long deadlineNanos;
@@ -38,11 +48,13 @@ public final class SteadyInput implements AutoCloseable {
     private final Map<String, Long> acknowledged = new ConcurrentHashMap<>();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong acked = new AtomicLong();
+    private final AtomicLong hold = new AtomicLong(Long.MAX_VALUE);
     private final AtomicReference<Exception> failure = new AtomicReference<>();
 
-    private SteadyInput(String bootstrap, String topic, int keys, int perSecond, long maxRecords, Duration maxTime) {
+    private SteadyInput(String bootstrap, String topic, Generator generator, int perSecond, long maxRecords,
+                        Duration maxTime) {
         this.topic = topic;
-        this.keys = keys;
+        this.generator = generator;
         this.perTick = Math.max(1, (int) (perSecond * TICK.toMillis() / 1000));
         this.maxRecords = maxRecords;
         this.deadlineNanos = System.nanoTime() + maxTime.toNanos();
@@ -61,32 +73,49 @@ public final class SteadyInput implements AutoCloseable {
 
     /**
      * Starts producing about {@code perSecond} records a second to {@code topic} until
-     * {@code maxRecords} were sent, {@code maxTime} passed or {@link #stop} is called.
+     * {@code maxRecords} were sent, {@code maxTime} passed or {@link #stop} is called: keys
+     * {@code k0..k<keys-1>} in turn, values {@code v<n>}.
      */
     public static SteadyInput start(String bootstrap, String topic, int keys, int perSecond, long maxRecords,
                                     Duration maxTime) {
-        SteadyInput input = new SteadyInput(bootstrap, topic, keys, perSecond, maxRecords, maxTime);
+        return start(bootstrap, topic, n -> KeyValue.of(utf8("k" + (n % keys)), utf8("v" + n)), perSecond, maxRecords,
+                maxTime);
+    }
+
+    /** As {@link #start(String, String, int, int, long, Duration)}, with record {@code n} from {@code generator}. */
+    public static SteadyInput start(String bootstrap, String topic, Generator generator, int perSecond,
+                                    long maxRecords, Duration maxTime) {
+        SteadyInput input = new SteadyInput(bootstrap, topic, generator, perSecond, maxRecords, maxTime);
         input.ticker.scheduleAtFixedRate(input::tick, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
         return input;
+    }
+
+    /**
+     * Sends no record from number {@code records} on until a later call raises the mark
+     * ({@code Long.MAX_VALUE}: no mark, the default): a fault schedule lets the input run ahead
+     * only so far, so that records flow during each fault however long the faults take.
+     */
+    public void holdAt(long records) {
+        hold.set(records);
     }
 
     private void tick() {
         for (int i = 0; i < perTick; i++) {
             long n = sent.get();
-            if (n >= maxRecords || System.nanoTime() - deadlineNanos > 0 || failure.get() != null) {
+            if (n >= maxRecords || n >= hold.get() || System.nanoTime() - deadlineNanos > 0 || failure.get() != null) {
                 return;
             }
-            String key = "k" + (n % keys);
+            KeyValue<byte[], byte[]> record = generator.record(n);
+            String key = new String(record.key(), StandardCharsets.UTF_8);
             sent.incrementAndGet();
-            producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8),
-                    ("v" + n).getBytes(StandardCharsets.UTF_8)), (metadata, e) -> {
-                        if (e != null) {
-                            failure.compareAndSet(null, e);
-                        } else {
-                            acknowledged.merge(key, 1L, Long::sum);
-                            acked.incrementAndGet();
-                        }
-                    });
+            producer.send(new ProducerRecord<>(topic, record.key(), record.value()), (metadata, e) -> {
+                if (e != null) {
+                    failure.compareAndSet(null, e);
+                } else {
+                    acknowledged.merge(key, 1L, Long::sum);
+                    acked.incrementAndGet();
+                }
+            });
         }
     }
 
@@ -128,5 +157,9 @@ public final class SteadyInput implements AutoCloseable {
     public void close() {
         ticker.shutdownNow();
         producer.close(Duration.ZERO);
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * given; its stdout and stderr go to one file ({@link #outputFile()}), appended, so the output of a
  * previous process in the same file is kept but never matched by {@link #awaitOutput}; the child
  * never outlives this JVM, even when this JVM is SIGKILLed (it watches its parent); {@link #kill()}
- * and {@link #terminate()} return only after the process has exited. Thread-safe.
+ * and {@link #terminate()} return only after the process has exited; {@link #suspend()} and
+ * {@link #resume()} freeze and thaw it (SIGSTOP, SIGCONT). Thread-safe.
  *
  * <pre>{@code
  * try (ChildJvm app = ChildJvm.builder(MyApp.class).args("--port", "0").systemProperty("x", "y").start()) {
@@ -93,6 +94,39 @@ public final class ChildJvm implements AutoCloseable {
                     + EXIT_TIMEOUT.toSeconds() + " s");
         }
         return process.exitValue();
+    }
+
+    /**
+     * Sends SIGSTOP: every thread of the process freezes at once while its sockets stay open, like
+     * a long GC pause, a swapped-out process or a VM its host paused. Nothing answers until
+     * {@link #resume()}; the process can still be killed. Returns once the signal was sent.
+     */
+    public void suspend() {
+        signal("STOP");
+    }
+
+    /** Sends SIGCONT: a {@link #suspend() suspended} process runs on from where it stopped. */
+    public void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        if (!process.isAlive()) {
+            throw new IllegalStateException(mainClass + " (pid " + pid() + ") has exited; cannot send SIG" + name);
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid()))
+                    .redirectErrorStream(true).start();
+            String said = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (!kill.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + pid() + " failed: " + said);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot run kill -" + name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while sending SIG" + name + " to " + mainClass, e);
+        }
     }
 
     /** {@link #terminate(Duration)} with a 30 s timeout. */

@@ -286,24 +286,41 @@ public final class KafkaTestClient implements AutoCloseable {
     /** {@link #readAllCommittedStrings} with the given deserializers. */
     public <K, V> List<ConsumerRecord<K, V>> readAllCommitted(String topic, Deserializer<K> keys, Deserializer<V> values,
                                                            Duration timeout) {
+        List<ConsumerRecord<K, V>> seen = new ArrayList<>();
+        forEachCommitted(topic, keys, values, timeout, seen::add);
+        return seen;
+    }
+
+    /**
+     * Like {@link #readAllCommitted(String, Deserializer, Deserializer, Duration)}, but hands each
+     * record to {@code action} (per partition in offset order) instead of keeping it: for a topic
+     * too large to hold in memory. Returns the number of records read.
+     *
+     * @throws AssertionError if the end is not reached within {@code timeout}
+     */
+    public <K, V> long forEachCommitted(String topic, Deserializer<K> keys, Deserializer<V> values, Duration timeout,
+                                        java.util.function.Consumer<ConsumerRecord<K, V>> action) {
         long deadline = System.nanoTime() + timeout.toNanos();
         try (KafkaConsumer<K, V> consumer = consumer(IsolationLevel.READ_COMMITTED, keys, values)) {
             List<TopicPartition> partitions = partitions(consumer, topic, timeout, deadline);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-            List<ConsumerRecord<K, V>> seen = new ArrayList<>();
+            long[] read = {0};
             DeletionCheck deletion = new DeletionCheck(consumer, topic);
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
                 if (System.nanoTime() - deadline > 0) {
                     throw new AssertionError("could not read '" + topic + "' to its end offsets " + end + " within "
-                            + timeout.toMillis() + " ms; read " + seen.size() + " records");
+                            + timeout.toMillis() + " ms; read " + read[0] + " records");
                 }
-                int before = seen.size();
-                consumer.poll(POLL).forEach(seen::add);
-                deletion.afterPoll(seen.size() == before, seen.size());
+                long before = read[0];
+                consumer.poll(POLL).forEach(r -> {
+                    action.accept(r);
+                    read[0]++;
+                });
+                deletion.afterPoll(read[0] == before, (int) Math.min(Integer.MAX_VALUE, read[0]));
             }
-            return seen;
+            return read[0];
         }
     }
 

@@ -3,8 +3,11 @@ package io.weir.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 class ChildJvmIT {
@@ -45,6 +48,34 @@ class ChildJvmIT {
         child.awaitOutput("ready", TIMEOUT);
         assertThat(child.terminate(TIMEOUT)).isEqualTo(143);
         assertThat(child.output()).contains("shutdown hook ran");
+    }
+
+    @Test
+    void suspendFreezesTheProcessAndResumeThawsIt() throws Exception {
+        try (ChildJvm child = startReady()) {
+            child.awaitOutput("ready", TIMEOUT);
+            child.suspend();
+            Awaitility.await().atMost(TIMEOUT).until(() -> schedulerState(child) == 'T');
+            child.resume();
+            Awaitility.await().atMost(TIMEOUT).until(() -> schedulerState(child) != 'T');
+            assertThat(child.terminate(TIMEOUT)).isEqualTo(143);
+            assertThat(child.output()).contains("shutdown hook ran");
+        }
+    }
+
+    @Test
+    void aSuspendedProcessCanBeKilled() {
+        ChildJvm child = startReady();
+        child.awaitOutput("ready", TIMEOUT);
+        child.suspend();
+        assertThat(child.kill()).isEqualTo(137);
+        assertThatThrownBy(child::resume).isInstanceOf(IllegalStateException.class).hasMessageContaining("exited");
+    }
+
+    /** The state letter of {@code /proc/<pid>/stat} (Linux): {@code T} while stopped by a signal. */
+    private static char schedulerState(ChildJvm child) throws java.io.IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(child.pid()), "stat"));
+        return stat.charAt(stat.lastIndexOf(')') + 2);
     }
 
     @Test

@@ -16,6 +16,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,6 +66,13 @@ class EmbeddedKafkaIT {
         List<ConsumerRecord<String, String>> committed = client.readStringsUntil(topic,
                 records -> values(records).contains("committed-3"), TIMEOUT);
         assertThat(values(committed)).containsExactlyInAnyOrder("committed-1", "committed-2", "committed-3");
+
+        assertThat(values(client.readAllCommittedStrings(topic, TIMEOUT)))
+                .containsExactlyInAnyOrder("committed-1", "committed-2", "committed-3");
+        List<String> streamed = new java.util.ArrayList<>();
+        assertThat(client.forEachCommitted(topic, new StringDeserializer(), new StringDeserializer(), TIMEOUT,
+                r -> streamed.add(r.value()))).isEqualTo(3);
+        assertThat(streamed).containsExactlyInAnyOrder("committed-1", "committed-2", "committed-3");
 
         List<ConsumerRecord<byte[], byte[]>> uncommitted = client.readUncommittedAtLeast(topic, 4, TIMEOUT);
         assertThat(uncommitted).hasSize(4);
