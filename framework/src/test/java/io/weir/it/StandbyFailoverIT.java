@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,9 +30,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * kill is at least the lag at the kill (the changelog's end no longer moves; a standby only
  * catches up): restored records {@code <=} that lag is then an exact bound, not a race.
  */
-// TODO(issue 10): enable once the runtime keeps standby tasks and publishes weir_standby_lag_records
-// (tagged task and store); until then a killed instance's tasks restore their whole changelog.
-@Disabled("needs standby tasks: issue 10")
 class StandbyFailoverIT {
 
     @RegisterExtension

@@ -163,26 +163,12 @@ public final class OpsInstance implements AutoCloseable {
 
     /** SIGSTOPs the process (a frozen JVM, as in a long GC pause); {@link #resume()} continues it. */
     public void suspend() {
-        signal("STOP");
+        jvm.suspend();
     }
 
     /** SIGCONTs a process {@link #suspend() suspended} before. */
     public void resume() {
-        signal("CONT");
-    }
-
-    private void signal(String name) {
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(jvm.pid())).inheritIO().start();
-            if (kill.waitFor() != 0) {
-                throw new IllegalStateException("kill -" + name + " " + jvm.pid() + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        jvm.resume();
     }
 
     /**
