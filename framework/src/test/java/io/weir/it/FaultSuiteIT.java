@@ -164,9 +164,13 @@ class FaultSuiteIT {
             where = "after the schedule, waiting for the input";
             await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(200)).alias(where)
                     .until(() -> producer.sent() == s.records());
-            Map<String, Long> acknowledged = producer.stop(Duration.ofMinutes(2));
-            assertThat(acknowledged.values().stream().mapToLong(Long::longValue).sum()).as("input acknowledged")
-                    .isEqualTo(s.records());
+            // A send can time out although the broker wrote it (its leader was killed with the request in
+            // flight, and the producer gave up on the answer). The check reads the input back: a record
+            // missing or written twice there is reported as the harness's fault, not Weir's.
+            long uncertain = producer.stopUncertain(Duration.ofMinutes(2));
+            if (uncertain > 0) {
+                log(uncertain + " input records were not acknowledged; the input check tells whether they were written");
+            }
             where = "waiting for every output";
             log("input complete; " + check.progress());
             await().atMost(Duration.ofMinutes(30)).pollInterval(Duration.ofMillis(500))

@@ -136,12 +136,7 @@ public final class SteadyInput implements AutoCloseable {
      * @throws IllegalStateException if a send failed or not every record was acknowledged in time
      */
     public Map<String, Long> stop(Duration timeout) throws InterruptedException {
-        ticker.shutdown();
-        if (!ticker.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new IllegalStateException("the producer of " + topic + " did not stop within " + timeout);
-        }
-        producer.flush();
-        producer.close(timeout);
+        finish(timeout);
         if (failure.get() != null) {
             throw new IllegalStateException("a record for " + topic + " may or may not have been written",
                     failure.get());
@@ -151,6 +146,26 @@ public final class SteadyInput implements AutoCloseable {
                     + " acknowledged");
         }
         return new TreeMap<>(acknowledged);
+    }
+
+    /**
+     * Stops producing, waits for the sends in flight, and returns how many were not acknowledged:
+     * they may or may not have been written (a send can time out after the broker wrote it, as
+     * when the broker holding the partition is killed). For callers that read the topic back to
+     * check what it holds; {@link #stop} fails instead.
+     */
+    public long stopUncertain(Duration timeout) throws InterruptedException {
+        finish(timeout);
+        return sent.get() - acked.get();
+    }
+
+    private void finish(Duration timeout) throws InterruptedException {
+        ticker.shutdown();
+        if (!ticker.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("the producer of " + topic + " did not stop within " + timeout);
+        }
+        producer.flush();
+        producer.close(timeout);
     }
 
     @Override
