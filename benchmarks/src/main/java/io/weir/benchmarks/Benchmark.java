@@ -36,7 +36,8 @@ import io.weir.testkit.KafkaTestClient;
  * systems in child JVMs ({@link ChildCountRunner}), each run with an input of its own and no JIT
  * warm-up (every run starts fresh processes); memory-10m runs once. {@code http-overhead} runs the
  * stateless map in Weir without HTTP, with HTTP idle and with {@code /metrics} scraped, beside
- * Kafka Streams.
+ * Kafka Streams. The scaling workloads ({@code scaling}: failover, scale-out) run groups of
+ * instances in child JVMs ({@link InstanceGroup}), each run with an input of its own.
  *
  * <p>The broker runs in a separate process so that its CPU and GC are not charged to the system
  * under test's JVM, although on a small machine they still share cores.
@@ -46,7 +47,10 @@ public final class Benchmark {
     private static final Logger log = LoggerFactory.getLogger(Benchmark.class);
 
     private static final String RESTART_INSTANCE_ID = "bench-restart";
-    private static final Duration RESTART_SESSION_TIMEOUT = Duration.ofSeconds(10);
+    /** The session timeout of the restart and scaling workloads, both systems: Weir's default. */
+    private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
+    /** A scaling workload's failover waits for the session timeout and a transaction's abort. */
+    private static final Duration FAILOVER_ALLOWANCE = Duration.ofMinutes(2);
 
     private final BenchmarkOptions options;
     private final JsonReport report;
@@ -102,6 +106,7 @@ public final class Benchmark {
         List<Configuration> configurations = configurations(scenario);
         Job job;
         int runs = options.runs();
+        Duration timeout = null; // the default for the job's records unless a case sets one
         switch (scenario.kind()) {
             case RESTORE -> {
                 InputTopic empty = inputs.only(0, scenario.distinctKeys());
@@ -122,6 +127,20 @@ public final class Benchmark {
             case READY -> {
                 job = new ReadyJob(client, scenario);
                 warmUp(client, job, configurations);
+            }
+            // Groups of fresh processes, each run on an input of its own; the run timeout also
+            // bounds the wait for a rebalance that settles the group.
+            case FAILOVER -> {
+                inputs.deleteAll();
+                long keys = options.keys(scenario);
+                job = new FailoverJob(client, inputs.workload(), scenario, keys, options.rate());
+                timeout = options.runTimeout(keys, FAILOVER_ALLOWANCE);
+            }
+            case SCALE_OUT -> {
+                inputs.deleteAll();
+                long keys = options.keys(scenario);
+                job = new ScaleOutJob(client, inputs.workload(), scenario, keys, options.rate());
+                timeout = options.runTimeout(keys, ScaleOutJob.BALANCE_ALLOWANCE);
             }
             case MEMORY -> {
                 inputs.deleteAll();
@@ -152,8 +171,8 @@ public final class Benchmark {
                 job = new ProcessingJob(client.admin(), scenario, input, verifier(client));
             }
         }
-        List<RunResult> results = measure(new RunExecutor(client, job, options.runTimeout(job.records())),
-                configurations, runs);
+        List<RunResult> results = measure(new RunExecutor(client, job,
+                timeout != null ? timeout : options.runTimeout(job.records())), configurations, runs);
         if (scenario.kind() != Scenario.Kind.MEMORY) {
             for (Guarantee guarantee : scenario.guarantees()) {
                 report.summary(Summary.of(scenario, guarantee, job.records(), results));
@@ -205,6 +224,7 @@ public final class Benchmark {
             case RESTART -> List.of(restartProcess("weir"), restartProcess("kafka_streams"));
             case MEMORY -> List.of(MemoryJob.system());
             case READY -> List.of(readyProcess("weir").withHttpPortPerRun(), readyProcess("kafka_streams"));
+            case FAILOVER, SCALE_OUT -> List.of(scalingProcess("weir"), scalingProcess("kafka_streams"));
             default -> scenario == Scenario.HTTP_OVERHEAD
                     ? List.of(WeirRunner.withoutHttp(), new WeirRunner(), WeirRunner.scraped(options.scrapeInterval()),
                             new KafkaStreamsRunner())
@@ -233,7 +253,7 @@ public final class Benchmark {
      */
     private static SystemUnderTest restartProcess(String system) {
         List<String> jvm = List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC");
-        String session = Long.toString(RESTART_SESSION_TIMEOUT.toMillis());
+        String session = Long.toString(SESSION_TIMEOUT.toMillis());
         Map<String, String> settings = system.equals("weir")
                 ? Map.of("instance.id", RESTART_INSTANCE_ID, "consumer.session.timeout.ms", session)
                 : Map.of(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), RESTART_INSTANCE_ID,
@@ -247,6 +267,23 @@ public final class Benchmark {
      */
     private static ChildCountRunner readyProcess(String system) {
         return new ChildCountRunner(system, List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC"), Map.of());
+    }
+
+    /**
+     * The scaling workloads' instances of {@code system}, before {@link ChildCountRunner#instance}
+     * gives each its identity (static membership), state directory and HTTP port: the restart
+     * workload's JVM, the count topology exactly as in {@code count-1m}, and the same settings for
+     * both systems: {@code num.standby.replicas=1} and {@code consumer.session.timeout.ms} 10 s (Weir's
+     * default, set on both). Everything else keeps each system's defaults: Weir's
+     * {@code failure.detection.ms}, {@code max.warmup.replicas}, {@code acceptable.recovery.lag} and
+     * {@code probing.rebalance.interval.ms}; Kafka Streams' {@code max.warmup.replicas},
+     * {@code acceptable.recovery.lag} and {@code probing.rebalance.interval.ms} (10 minutes).
+     */
+    private static ChildCountRunner scalingProcess(String system) {
+        return new ChildCountRunner(system, List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC"), Map.of(
+                "num.standby.replicas", "1",
+                "consumer." + ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
+                Long.toString(SESSION_TIMEOUT.toMillis())));
     }
 
     /** One system under one guarantee. */

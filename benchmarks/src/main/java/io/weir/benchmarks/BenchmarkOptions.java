@@ -9,41 +9,47 @@ import java.util.OptionalLong;
  * The command line: {@code --workload W} ({@code stateless-map} (default), {@code count-10k},
  * {@code count-1m}, {@code restore-1m}, {@code window-count-10s}, {@code all} (these five),
  * {@code restart-1m}, {@code memory-10m}, {@code extras} (these two), {@code http-overhead},
- * {@code start-to-ready}, {@code ops} (these two), or a comma-separated list),
+ * {@code start-to-ready}, {@code ops} (these two), {@code failover}, {@code scale-out},
+ * {@code scaling} (these two), or a comma-separated list),
  * {@code --records N} (default 10,000,000), {@code --warmup-records N} (default 2,000,000; 0 skips the warm-up),
  * {@code --restore-keys N} (default 1,000,000: the changelog size of {@code restore-1m}),
  * {@code --restore-warmup-keys N} (default 100,000; 0 skips the restore warm-up), {@code --runs N}
  * (default 3), {@code --run-timeout-seconds N} (default 60 s plus 1 s per 10,000 records, i.e. a run
  * slower than 10k records/s times out) and {@code --verify} (after each run, read the output back
  * and check it; off the clock, but slow for large inputs), {@code --keys N} (the distinct keys of
- * {@code restart-1m} and {@code memory-10m}; default 1,000,000 and 10,000,000),
+ * {@code restart-1m}, {@code memory-10m}, {@code failover} and {@code scale-out}; default
+ * 1,000,000, 10,000,000, 1,000,000 and 2,000,000),
  * {@code --restart-trickle-seconds N} (default {@value #DEFAULT_RESTART_TRICKLE_SECONDS}: how long
  * the restart's first process runs on under live traffic after processing its input, before the
- * SIGKILL) and {@code --scrape-metrics-ms N} (the interval at which {@code weir_scraped}'s
+ * SIGKILL), {@code --rate N} (default {@value #DEFAULT_RATE}: records a second of the scaling
+ * workloads' live traffic) and {@code --scrape-metrics-ms N} (the interval at which {@code weir_scraped}'s
  * {@code /metrics} is scraped, default {@value #DEFAULT_SCRAPE_METRICS_MS}; given, it also adds
  * {@code weir_scraped} beside {@code weir} to the in-process throughput workloads). Both
  * {@code --name value} and {@code --name=value} work.
  */
 record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecords, long restoreKeys,
         long restoreWarmupKeys, int runs, Optional<Duration> explicitRunTimeout, boolean verify,
-        OptionalLong explicitKeys, Duration restartTrickle, Optional<Duration> explicitScrapeInterval) {
+        OptionalLong explicitKeys, Duration restartTrickle, Optional<Duration> explicitScrapeInterval, int rate) {
 
     static final long DEFAULT_RESTART_TRICKLE_SECONDS = 15;
     static final long DEFAULT_SCRAPE_METRICS_MS = 1000;
+    static final int DEFAULT_RATE = 1200;
 
     static final String USAGE = "usage: Benchmark [--workload stateless-map|count-10k|count-1m|restore-1m"
-            + "|window-count-10s|all|restart-1m|memory-10m|extras|http-overhead|start-to-ready|ops] [--records N] [--warmup-records N] [--restore-keys N]"
+            + "|window-count-10s|all|restart-1m|memory-10m|extras|http-overhead|start-to-ready|ops"
+            + "|failover|scale-out|scaling] [--records N] [--warmup-records N] [--restore-keys N]"
             + " [--restore-warmup-keys N] [--runs N] [--run-timeout-seconds N] [--verify] [--keys N]"
-            + " [--restart-trickle-seconds N] [--scrape-metrics-ms N]";
+            + " [--restart-trickle-seconds N] [--scrape-metrics-ms N] [--rate N]";
 
     BenchmarkOptions {
         workloads = List.copyOf(workloads);
         if (workloads.isEmpty() || records <= 0 || warmupRecords < 0 || restoreKeys <= 0 || restoreWarmupKeys < 0
                 || runs <= 0 || explicitRunTimeout.filter(t -> t.isNegative() || t.isZero()).isPresent()
                 || (explicitKeys.isPresent() && explicitKeys.getAsLong() <= 0) || restartTrickle.isNegative()
-                || explicitScrapeInterval.filter(t -> t.isNegative() || t.isZero()).isPresent()) {
-            throw new IllegalArgumentException("records, restore keys, keys, runs, the run timeout and the scrape"
-                    + " interval must be positive, warm-up sizes and the restart trickle time not negative; " + USAGE);
+                || explicitScrapeInterval.filter(t -> t.isNegative() || t.isZero()).isPresent() || rate <= 0) {
+            throw new IllegalArgumentException("records, restore keys, keys, runs, the run timeout, the scrape"
+                    + " interval and the rate must be positive, warm-up sizes and the restart trickle time not"
+                    + " negative; " + USAGE);
         }
     }
 
@@ -59,7 +65,16 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
 
     /** The run timeout for an input of {@code n} records: the one given, or one that scales with {@code n}. */
     Duration runTimeout(long n) {
-        return explicitRunTimeout.orElseGet(() -> Duration.ofSeconds(60 + n / 10_000));
+        return runTimeout(n, Duration.ZERO);
+    }
+
+    /**
+     * The run timeout for an input of {@code n} records of a workload that may wait for a further
+     * {@code allowance} (a scaling workload's rebalances): the one given, or the default for
+     * {@code n} plus the allowance.
+     */
+    Duration runTimeout(long n, Duration allowance) {
+        return explicitRunTimeout.orElseGet(() -> Duration.ofSeconds(60 + n / 10_000).plus(allowance));
     }
 
     /** @throws IllegalArgumentException with a message fit for the user */
@@ -75,6 +90,7 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
         Long keys = null;
         long restartTrickle = DEFAULT_RESTART_TRICKLE_SECONDS;
         Long scrapeMs = null;
+        long rate = DEFAULT_RATE;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.isBlank()) {
@@ -106,13 +122,14 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
                 case "--keys" -> keys = parseLong(name, value);
                 case "--restart-trickle-seconds" -> restartTrickle = parseLong(name, value);
                 case "--scrape-metrics-ms" -> scrapeMs = parseLong(name, value);
+                case "--rate" -> rate = parseLong(name, value);
                 default -> throw new IllegalArgumentException("unknown option " + name + "; " + USAGE);
             }
         }
         return new BenchmarkOptions(workloads, records, warmup, restoreKeys, restoreWarmup, runs,
                 Optional.ofNullable(timeoutSeconds).map(Duration::ofSeconds), verify,
                 keys == null ? OptionalLong.empty() : OptionalLong.of(keys), Duration.ofSeconds(restartTrickle),
-                Optional.ofNullable(scrapeMs).map(Duration::ofMillis));
+                Optional.ofNullable(scrapeMs).map(Duration::ofMillis), Math.toIntExact(rate));
     }
 
     private static long parseLong(String name, String value) {

@@ -4,11 +4,21 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.HttpProbe;
@@ -16,7 +26,8 @@ import io.weir.testkit.HttpProbe;
 /**
  * Weir or Kafka Streams running the count topology in a child JVM ({@link CountApp}, started with
  * {@link ChildJvm} on this JVM's classpath), for the workloads about processes: restart after
- * SIGKILL and RSS. Named as the system it runs ({@code weir}, {@code kafka_streams}).
+ * SIGKILL, RSS, start to ready, and the scaling workloads' groups of instances
+ * ({@link InstanceGroup}). Named as the system it runs ({@code weir}, {@code kafka_streams}).
  *
  * <p>{@link #start} returns as soon as the process is started. The running system's
  * {@link Running#failure()} is the process having exited (with the tail of its output: stdout and
@@ -26,17 +37,24 @@ import io.weir.testkit.HttpProbe;
  *
  * <p>{@link Running#ready()}: for Weir started {@link #withHttpPortPerRun() with a fixed HTTP port},
  * {@code GET /health/ready} answering 200, as a readiness probe sees it; otherwise (Kafka Streams,
- * which has no HTTP endpoint) the line {@value CountApp#READY} in the process's output.
+ * which has no HTTP endpoint) the last of the lines {@value CountApp#READY} and
+ * {@value CountApp#NOT_READY} in the process's output being the former.
+ *
+ * <p>{@link #instance(String)} is one named instance of an application whose several instances
+ * form one group (the scaling workloads): its own identity, state directory and HTTP port.
  */
 final class ChildCountRunner implements SystemUnderTest {
 
     /** Lines of the process's output quoted in a failure. */
     private static final int TAIL_LINES = 15;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String system;
     private final List<String> jvmOptions;
     private final Map<String, String> settings;
     private final boolean httpPortPerRun;
+    /** The instance's name, which is also its state directory under the run's; null: the run's directory. */
+    private final String instance;
 
     /**
      * @param system {@code weir} or {@code kafka_streams}
@@ -44,11 +62,11 @@ final class ChildCountRunner implements SystemUnderTest {
      * @param settings the system's settings on top of the benchmark's, passed as {@code name=value}
      */
     ChildCountRunner(String system, List<String> jvmOptions, Map<String, String> settings) {
-        this(system, jvmOptions, settings, false);
+        this(system, jvmOptions, settings, false, null);
     }
 
     private ChildCountRunner(String system, List<String> jvmOptions, Map<String, String> settings,
-            boolean httpPortPerRun) {
+            boolean httpPortPerRun, String instance) {
         if (!system.equals("weir") && !system.equals("kafka_streams")) {
             throw new IllegalArgumentException("unknown system " + system);
         }
@@ -56,6 +74,7 @@ final class ChildCountRunner implements SystemUnderTest {
         this.jvmOptions = List.copyOf(jvmOptions);
         this.settings = Map.copyOf(settings);
         this.httpPortPerRun = httpPortPerRun;
+        this.instance = instance;
     }
 
     /**
@@ -65,7 +84,22 @@ final class ChildCountRunner implements SystemUnderTest {
      * effect on Kafka Streams.
      */
     ChildCountRunner withHttpPortPerRun() {
-        return new ChildCountRunner(system, jvmOptions, settings, true);
+        return new ChildCountRunner(system, jvmOptions, settings, true, instance);
+    }
+
+    /**
+     * The instance {@code name} of this runner's application, one of several in one consumer group:
+     * static membership under that name (Weir {@code instance.id}, which also names its
+     * transactional ids; Kafka Streams {@code main.consumer.group.instance.id}, to which it appends
+     * the thread index), the state directory {@code <run's state dir>/<name>} (Kafka Streams keeps
+     * its process id there, so each instance has its own), and for Weir an HTTP port of its own
+     * ({@link #withHttpPortPerRun()}).
+     */
+    ChildCountRunner instance(String name) {
+        Map<String, String> s = new HashMap<>(settings);
+        s.put(system.equals("weir") ? "instance.id"
+                : StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), name);
+        return new ChildCountRunner(system, jvmOptions, s, true, name);
     }
 
     @Override
@@ -75,8 +109,14 @@ final class ChildCountRunner implements SystemUnderTest {
 
     @Override
     public Running start(RunSpec spec) {
+        Path stateDir = instance == null ? spec.stateDir() : spec.stateDir().resolve(instance);
+        try {
+            Files.createDirectories(stateDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create " + stateDir, e);
+        }
         List<String> args = new ArrayList<>(List.of(system, spec.scenario().label(), spec.bootstrapServers(),
-                spec.inputTopic(), spec.outputTopic(), spec.applicationId(), spec.stateDir().toString()));
+                spec.inputTopic(), spec.outputTopic(), spec.applicationId(), stateDir.toString()));
         settings.forEach((k, v) -> args.add(k + "=" + v));
         int httpPort = httpPortPerRun && system.equals("weir") ? freePort() : -1;
         if (httpPort > 0) {
@@ -124,12 +164,33 @@ final class ChildCountRunner implements SystemUnderTest {
                     sawStartedNanos = System.nanoTime();
                 }
                 if (probe == null) {
-                    return output.contains(CountApp.READY);
+                    return output.lastIndexOf(CountApp.READY) > output.lastIndexOf(CountApp.NOT_READY);
                 }
                 try {
                     return probe.status("/health/ready") == 200;
                 } catch (RuntimeException e) {
                     return false; // e.g. a connection reset while the server starts: not ready yet
+                }
+            }
+
+            /** Weir with an HTTP port: the task ids {@code /info} lists over all threads; empty otherwise. */
+            @Override
+            public OptionalInt activeTasks() {
+                if (probe == null) {
+                    return OptionalInt.empty();
+                }
+                try {
+                    HttpProbe.Response info = probe.get("/info");
+                    if (info.status() != 200) {
+                        return OptionalInt.empty();
+                    }
+                    int tasks = 0;
+                    for (JsonNode thread : JSON.readTree(info.body()).path("tasksByThread")) {
+                        tasks += thread.size();
+                    }
+                    return OptionalInt.of(tasks);
+                } catch (IOException | RuntimeException e) {
+                    return OptionalInt.empty();
                 }
             }
 

@@ -12,7 +12,10 @@ import java.util.Optional;
  * configure them, plus the settings given as {@code name=value} arguments (applied last). It prints
  * {@value #STARTED} once the system is started; {@value #READY} as soon as the system is ready to
  * process ({@link SystemUnderTest.Running#ready()}: state {@code RUNNING}), checked every
- * {@value #READY_POLL_MS} ms until then; and, checked every 100 ms, {@value #RESTORED} and the
+ * {@value #READY_POLL_MS} ms until then, and from then on, checked every
+ * {@value #READY_CHECK_MS} ms, {@value #NOT_READY} whenever it stops being ready (a rebalance, a
+ * restore) and {@value #READY} again when it is back, so the last of these lines is its state
+ * (the scaling workloads' readiness of Kafka Streams); and, checked every 100 ms, {@value #RESTORED} and the
  * system's restored changelog records ({@link SystemUnderTest.Running#restoredRecords()}) whenever
  * that number changes. It runs until killed; a SIGTERM closes the system first. If the system fails
  * by itself, the process prints the error and exits with 1, which the parent sees as the run's
@@ -27,7 +30,10 @@ final class CountApp {
     static final String STARTED = "count-app started";
     static final String RESTORED = "count-app restored records: ";
     static final String READY = "count-app ready";
+    /** Printed when a system that was ready stops being so; it does not contain {@link #READY}. */
+    static final String NOT_READY = "count-app not ready";
     static final long READY_POLL_MS = 5;
+    static final long READY_CHECK_MS = 20;
     private static final long CHECK_INTERVAL_MS = 100;
 
     private CountApp() {
@@ -67,11 +73,14 @@ final class CountApp {
         System.out.flush();
         long restored = 0;
         boolean ready = false;
+        boolean wasReady = false;
         long nextCheck = System.nanoTime();
         while (true) {
-            if (!ready && running.ready()) {
-                ready = true;
-                System.out.println(READY);
+            boolean readyNow = running.ready();
+            if (readyNow != ready) {
+                ready = readyNow;
+                wasReady = true;
+                System.out.println(ready ? READY : NOT_READY);
                 System.out.flush();
             }
             if (System.nanoTime() - nextCheck >= 0) { // every 100 ms, as before readiness was watched
@@ -90,7 +99,7 @@ final class CountApp {
                     Runtime.getRuntime().halt(1); // not exit: the shutdown hook's close could hang on a failed system
                 }
             }
-            Thread.sleep(ready ? CHECK_INTERVAL_MS : READY_POLL_MS);
+            Thread.sleep(wasReady ? READY_CHECK_MS : READY_POLL_MS);
         }
     }
 }

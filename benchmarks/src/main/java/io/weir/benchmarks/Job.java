@@ -9,7 +9,10 @@ import java.util.Optional;
  * records (or keys) a run is counted over, what to prepare off the clock, and when the clock
  * stops. {@link ProcessingJob}: process an input (map, count); {@link RestoreJob}: restore a
  * changelog into an empty store; {@link RestartJob}: restart a SIGKILLed process until its first
- * new output; {@link MemoryJob}: count many keys while sampling the process's RSS.
+ * new output; {@link MemoryJob}: count many keys while sampling the process's RSS;
+ * {@link ReadyJob}: start a process until it is ready; {@link FailoverJob}: SIGKILL one of three
+ * instances until its partitions have new output; {@link ScaleOutJob}: add a third instance until
+ * the group is balanced, watching the output for pauses.
  *
  * <p>A {@link RunExecutor} runs one run at a time, so a job may keep the state of the current run
  * between {@link #prepare}, {@link #await} and {@link #details}.
@@ -21,14 +24,28 @@ interface Job {
     /** The topic the system under test consumes in the run of {@code applicationId}. */
     String inputTopic(String applicationId);
 
-    /** The records (restore, restart, memory: keys) a run is counted over. */
+    /** The records (restore, restart, memory, scaling: keys) a run is counted over. */
     long records();
+
+    /** The partitions of the run's output topic: those of its input. */
+    default int partitions() {
+        return Workload.PARTITIONS;
+    }
 
     /**
      * Off the clock, before the timed start of {@code system}, with the run's topics and state
      * directory; {@code timeout} bounds what the job runs itself (the restart's first process).
      */
     default void prepare(RunSpec spec, SystemUnderTest system, Duration timeout) throws Exception {
+    }
+
+    /**
+     * The timed start, just after the clock started: by default the system's start; a scaling job
+     * instead performs its event on the group it prepared (a SIGKILL, a new instance) and returns
+     * that group, which the executor closes after the run.
+     */
+    default SystemUnderTest.Running start(SystemUnderTest system, RunSpec spec) throws Exception {
+        return system.start(spec);
     }
 
     /**

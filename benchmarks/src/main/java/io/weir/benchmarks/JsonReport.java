@@ -32,7 +32,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code seconds} (process start to ready) and {@code started_seconds}, its summary that of the
  * restart without {@code keys} and with the median {@code started_seconds} of each; a memory run has
  * {@code workload}, {@code system}, {@code keys}, the job's memory figures and {@code seconds}, and
- * no summary.
+ * no summary. The scaling workloads' runs have the restart's fields ({@code keys}, {@code seconds}
+ * and the job's details); the failover summary is the restart's without {@code keys}, the scale-out
+ * summary the median {@code max_pause_seconds} and median {@code seconds} (start to balanced) of
+ * each system.
  */
 final class JsonReport {
 
@@ -46,7 +49,7 @@ final class JsonReport {
     /** One run: {@code seconds} and {@code rps} are null and {@code error} is set if it failed. */
     void run(RunResult r) {
         switch (r.scenario().kind()) {
-            case RESTART -> restartRun(r);
+            case RESTART, FAILOVER, SCALE_OUT -> restartRun(r);
             case MEMORY -> memoryRun(r);
             case READY -> readyRun(r);
             default -> throughputRun(r);
@@ -128,7 +131,8 @@ final class JsonReport {
 
     void summary(Summary s) {
         switch (s.scenario().kind()) {
-            case RESTART, READY -> secondsSummary(s);
+            case RESTART, READY, FAILOVER -> secondsSummary(s);
+            case SCALE_OUT -> scaleOutSummary(s);
             case MEMORY -> throw new IllegalArgumentException("the memory workload has no summary");
             default -> throughputSummary(s);
         }
@@ -153,6 +157,22 @@ final class JsonReport {
             putRounded(line, "weir_started_seconds", s.detail("weir", "started_seconds"), 3);
             putRounded(line, "kafka_streams_started_seconds", s.detail("kafka_streams", "started_seconds"), 3);
         }
+        write(line);
+    }
+
+    /**
+     * Scale-out: the median longest pause of each system and its median seconds from the new
+     * instance's start to balanced.
+     */
+    private void scaleOutSummary(Summary s) {
+        ObjectNode line = mapper.createObjectNode()
+                .put("summary", true)
+                .put("workload", s.scenario().label())
+                .put("guarantee", s.guarantee().label());
+        putRounded(line, "weir_max_pause_seconds", s.detail("weir", "max_pause_seconds"), 3);
+        putRounded(line, "kafka_streams_max_pause_seconds", s.detail("kafka_streams", "max_pause_seconds"), 3);
+        putRounded(line, "weir_balanced_seconds", s.seconds("weir"), 3);
+        putRounded(line, "kafka_streams_balanced_seconds", s.seconds("kafka_streams"), 3);
         write(line);
     }
 

@@ -31,7 +31,8 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  * passed with the {@code producer.} and {@code consumer.} prefixes. Everything else keeps Kafka
  * Streams' defaults: the 10 MB record cache ({@code statestore.cache.max.bytes}) and RocksDB
  * stores with Kafka Streams' own RocksDB options. {@link #KafkaStreamsRunner(Map)} adds settings on
- * top (the restart workload's child process: {@code group.instance.id}, session timeout).
+ * top (the child processes of the restart and scaling workloads: {@code group.instance.id}, session
+ * timeout, standby replicas).
  *
  * <ul>
  *   <li>map: {@code stream → mapValues → to};</li>
@@ -76,7 +77,7 @@ final class KafkaStreamsRunner implements SystemUnderTest {
         switch (spec.scenario().kind()) {
             case MAP -> input.mapValues(v -> ValueTransform.apply(v))
                     .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-            case COUNT, RESTART, MEMORY, READY -> input.groupByKey()
+            case COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT -> input.groupByKey()
                     .count(Materialized.as(Scenario.COUNT_STORE))
                     .toStream()
                     .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.Long()));

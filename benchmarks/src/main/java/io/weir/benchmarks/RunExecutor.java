@@ -26,9 +26,10 @@ import io.weir.testkit.KafkaTestClient;
  *
  * <p>Each run gets a fresh output topic, a fresh group (application) id and a fresh state
  * directory, so no run can resume from another's offsets or state. What the job needs beforehand
- * (a restore's changelog; a restart's first process) is prepared off the clock. The clock starts
- * just before {@link SystemUnderTest#start} (group join and producer initialisation are part of the
- * cost a user pays) and stops at the moment {@link Job#await} reports (usually its return). A run that fails, hangs on
+ * (a restore's changelog; a restart's first process; a scaling workload's group with its state) is
+ * prepared off the clock. The clock starts just before {@link SystemUnderTest#start} (group join and
+ * producer initialisation are part of the cost a user pays), or a scaling job's event
+ * ({@link Job#start}), and stops at the moment {@link Job#await} reports (usually its return). A run that fails, hangs on
  * start, or exceeds the timeout becomes a failed {@link RunResult} instead of stopping the benchmark;
  * its topics (every topic named after its application id: output, changelogs, a per-run input) and
  * state are removed either way.
@@ -61,7 +62,7 @@ final class RunExecutor {
         Path stateDir = null;
         RunSpec spec = null;
         try {
-            Workload.createTopic(client, output, Workload.PARTITIONS, Map.of());
+            Workload.createTopic(client, output, job.partitions(), Map.of());
             stateDir = Files.createTempDirectory(id + "-state-");
             spec = new RunSpec(scenario, client.bootstrapServers(), job.inputTopic(id), output, id, guarantee,
                     stateDir);
@@ -115,7 +116,7 @@ final class RunExecutor {
         long cpuStarted = CPU.getProcessCpuTime();
         long started = System.nanoTime();
         long deadline = started + timeout.toNanos();
-        SystemUnderTest.Running running = startWithin(system, spec, timeout);
+        SystemUnderTest.Running running = startWithin(job, system, spec, timeout);
         try {
             long stopped = job.await(spec, running, started, deadline);
             long cpu = CPU.getProcessCpuTime() - cpuStarted;
@@ -137,13 +138,16 @@ final class RunExecutor {
         return all;
     }
 
-    /** Starts on another thread so that a start that never returns fails the run, not the program. */
-    private static SystemUnderTest.Running startWithin(SystemUnderTest system, RunSpec spec, Duration timeout)
-            throws Exception {
+    /**
+     * The job's timed start ({@link Job#start}: usually the system's), on another thread so that a
+     * start that never returns fails the run, not the program.
+     */
+    private static SystemUnderTest.Running startWithin(Job job, SystemUnderTest system, RunSpec spec,
+            Duration timeout) throws Exception {
         CompletableFuture<SystemUnderTest.Running> starting = new CompletableFuture<>();
         Thread starter = new Thread(() -> {
             try {
-                starting.complete(system.start(spec));
+                starting.complete(job.start(system, spec));
             } catch (Throwable e) {
                 starting.completeExceptionally(e);
             }

@@ -48,6 +48,19 @@ import java.util.Locale;
  *       an empty input, from process start to ready ({@link ReadyJob}: Weir's {@code /health/ready}
  *       answering 200, Kafka Streams' state {@code RUNNING}).</li>
  * </ul>
+ *
+ * <p>About scaling with state, not in {@code all} either ({@code scaling} selects both; they take
+ * minutes), each running the count topology in several child JVMs of one group
+ * ({@link InstanceGroup}), exactly-once, one standby replica, static membership, under live traffic:
+ *
+ * <ul>
+ *   <li>{@code failover}: three instances share 1,000,000 keys (or {@code --keys}) of state; one is
+ *       SIGKILLed for good; the time until every partition it owned has new committed output
+ *       ({@link FailoverJob});</li>
+ *   <li>{@code scale-out}: two instances share 2,000,000 keys (or {@code --keys}), about
+ *       1,000,000 each; a third joins; the time until the group is balanced again and the longest
+ *       output pause of any partition meanwhile ({@link ScaleOutJob}).</li>
+ * </ul>
  */
 enum Scenario {
     STATELESS_MAP("stateless-map", Kind.MAP, 10_000, "all"),
@@ -58,10 +71,12 @@ enum Scenario {
     RESTART_1M("restart-1m", Kind.RESTART, 1_000_000, "extras"),
     MEMORY_10M("memory-10m", Kind.MEMORY, 10_000_000, "extras"),
     HTTP_OVERHEAD("http-overhead", Kind.MAP, 10_000, "ops"),
-    START_TO_READY("start-to-ready", Kind.READY, 10_000, "ops");
+    START_TO_READY("start-to-ready", Kind.READY, 10_000, "ops"),
+    FAILOVER("failover", Kind.FAILOVER, 1_000_000, "scaling"),
+    SCALE_OUT("scale-out", Kind.SCALE_OUT, 2_000_000, "scaling");
 
     /** The names that select several workloads: each scenario belongs to one. */
-    static final List<String> GROUPS = List.of("all", "extras", "ops");
+    static final List<String> GROUPS = List.of("all", "extras", "ops", "scaling");
 
     /** The topology a scenario runs. */
     enum Kind {
@@ -83,7 +98,11 @@ enum Scenario {
         /** The count topology, in a child process whose RSS is sampled. */
         MEMORY,
         /** The count topology, in a child process started with empty state, until it is ready. */
-        READY
+        READY,
+        /** The count topology, in three child processes of one group, one of which is SIGKILLed. */
+        FAILOVER,
+        /** The count topology, in two child processes of one group, joined by a third. */
+        SCALE_OUT
     }
 
     /** The store of the count topology; it names the changelog {@code <application.id>-counts-changelog}. */
@@ -114,14 +133,17 @@ enum Scenario {
     }
 
     /**
-     * Distinct keys of the input (for restore: the default number of changelog keys; for restart and
-     * memory: the default of {@code --keys}).
+     * Distinct keys of the input (for restore: the default number of changelog keys; for restart,
+     * memory, failover and scale-out: the default of {@code --keys}).
      */
     int distinctKeys() {
         return distinctKeys;
     }
 
-    /** Whether {@code all} includes the scenario: not the long restart and memory workloads, nor the ops ones. */
+    /**
+     * Whether {@code all} includes the scenario: not the long restart and memory workloads, nor the
+     * ops or scaling ones.
+     */
     boolean inAll() {
         return group.equals("all");
     }
@@ -155,15 +177,16 @@ enum Scenario {
     String changelogTopic(String applicationId) {
         return switch (kind) {
             case MAP -> throw new IllegalStateException(label + " has no store");
-            case COUNT, WINDOW_COUNT, RESTART, MEMORY, READY -> applicationId + "-" + COUNT_STORE + "-changelog";
+            case COUNT, WINDOW_COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT ->
+                    applicationId + "-" + COUNT_STORE + "-changelog";
             case RESTORE -> applicationId + "-" + RESTORE_STORE + "-changelog";
         };
     }
 
     /**
      * {@code all} (the throughput workloads, in declaration order), {@code extras} (restart-1m and
-     * memory-10m), {@code ops} (http-overhead and start-to-ready) or a comma-separated list of
-     * labels and these names.
+     * memory-10m), {@code ops} (http-overhead and start-to-ready), {@code scaling} (failover and
+     * scale-out) or a comma-separated list of labels and these names.
      *
      * @throws IllegalArgumentException for an unknown name
      */
@@ -193,6 +216,6 @@ enum Scenario {
         }
         throw new IllegalArgumentException("unknown workload '" + name + "'; allowed: stateless-map, count-10k,"
                 + " count-1m, restore-1m, window-count-10s, all, restart-1m, memory-10m, extras, http-overhead,"
-                + " start-to-ready, ops");
+                + " start-to-ready, ops, failover, scale-out, scaling");
     }
 }

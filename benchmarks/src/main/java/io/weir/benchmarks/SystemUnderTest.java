@@ -2,6 +2,7 @@ package io.weir.benchmarks;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -55,6 +56,14 @@ interface SystemUnderTest {
          */
         default boolean ready() {
             throw new UnsupportedOperationException("cannot tell whether it is ready");
+        }
+
+        /**
+         * The active tasks the system says it runs, where it can tell: Weir's {@code /info} in a
+         * child process with an HTTP port ({@link ChildCountRunner}); empty otherwise.
+         */
+        default OptionalInt activeTasks() {
+            return OptionalInt.empty();
         }
 
         /**

@@ -19,7 +19,7 @@ import io.weir.serde.Serdes;
  * {@code producer.} and {@code consumer.} prefixes. State settings ({@code state.cache.max.bytes},
  * {@code rocksdb.memory.bytes}) keep their defaults. {@code WEIR_*} environment variables are
  * ignored, so the shell cannot change what is measured. {@link #WeirRunner(Map)} adds settings on top
- * (the child processes of the restart and memory workloads: {@code instance.id},
+ * (the child processes of the restart, memory and scaling workloads: {@code instance.id},
  * {@code rocksdb.memory.bytes}, ...). The HTTP endpoints listen on a free port ({@code http.port=0});
  * {@link #WeirRunner(String, Map, Optional)} names a variant, e.g. one without HTTP
  * ({@code http.port=-1}) or one whose {@code /metrics} a {@link MetricsScraper} scrapes while it runs
@@ -90,7 +90,7 @@ final class WeirRunner implements SystemUnderTest {
         switch (spec.scenario().kind()) {
             case MAP -> input.mapValues((byte[] v) -> ValueTransform.apply(v))
                     .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
-            case COUNT, RESTART, MEMORY, READY -> input.groupByKey()
+            case COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT -> input.groupByKey()
                     .count(Scenario.COUNT_STORE)
                     .toStream()
                     .to(spec.outputTopic(), Serdes.bytes(), Serdes.longs());

@@ -37,7 +37,8 @@ import io.weir.testkit.KafkaTestClient;
  *       each key sits in the partition whose task owns it;</li>
  *   <li>an input of distinct keys for the restart and memory workloads: each of {@code n} keys once,
  *       as in the changelog but in an ordinary topic, and batches of further records of some of
- *       those keys appended to it;</li>
+ *       those keys appended to it; the scaling workloads write the same into a topic of theirs
+ *       ({@link #fillDistinct}) and then live traffic ({@link SteadyInput});</li>
  *   <li>a windowed input for {@code window-count-10s}: the same keys and values as the input above
  *       (same seed, same draws), but with event-time timestamps that advance steadily and each
  *       record sent to its key's partition explicitly, as its {@link WindowModel} says; the model
@@ -137,6 +138,18 @@ final class Workload {
         writeEachKeyOnce(topic, keys);
         InputTopic input = new InputTopic(topic, endOffsets(topic), keys);
         log.info("Wrote an input of {} distinct keys, one record each, to {}", keys, topic);
+        return input;
+    }
+
+    /**
+     * Writes each of {@code keys} distinct keys once, in key order, with a 100-byte value (the bytes
+     * of {@link #createDistinct}) to {@code topic}, which exists and is empty (the scaling workloads
+     * create it before their instances form a group); returns it.
+     */
+    InputTopic fillDistinct(String topic, long keys) {
+        writeEachKeyOnce(topic, keys);
+        InputTopic input = new InputTopic(topic, endOffsets(topic), keys);
+        log.info("Wrote {} distinct keys, one record each, to {}", keys, topic);
         return input;
     }
 
@@ -288,7 +301,8 @@ final class Workload {
         return key;
     }
 
-    private static byte[] value(SplittableRandom random) {
+    /** A 100-byte value of lower-case letters and digits from {@code random}. */
+    static byte[] value(SplittableRandom random) {
         byte[] value = new byte[VALUE_BYTES];
         long bits = 0;
         for (int i = 0; i < VALUE_BYTES; i++) {
