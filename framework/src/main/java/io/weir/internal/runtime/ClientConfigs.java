@@ -53,6 +53,10 @@ public final class ClientConfigs {
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
         // A crashed instance that does not come back frees its partitions after this long.
         c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+        // Members learn that a rebalance started from a heartbeat answer; a thread holds processing
+        // from its own join until the assignment (see TaskManager.rebalancing), so every second of
+        // heartbeat interval is up to a second of pause on each rebalance (Kafka's default is 3 s).
+        c.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500);
         c.putAll(config.consumerOverrides());
         c.put(ConsumerConfig.CLIENT_ID_CONFIG,
                 clientId(config.consumerOverrides().get(ConsumerConfig.CLIENT_ID_CONFIG), index, "consumer"));
