@@ -17,14 +17,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Failover to a standby (issue 10): three instances of {@link EosAggregatesApp} with
  * {@code num.standby.replicas=1}; one is SIGKILLed and not restarted. Each of its tasks resumes on
- * the instance that kept the task's standby, which restores at most what its standby lagged
- * behind at the kill (not the whole changelog), and every output stays exactly-once.
+ * a survivor at least as caught up as the task's standby (the standby's instance, or one whose
+ * earlier state is as fresh), restoring at most what the standby lagged behind at the kill (not the
+ * whole changelog), and every output stays exactly-once.
  *
  * <p>The input is held while the victim commits its last work, so the lag read just before the
  * kill is at least the lag at the kill (the changelog's end no longer moves; a standby only
@@ -95,10 +97,13 @@ class StandbyFailoverIT {
             group.kill("a");
             group.awaitSettled(SETTLE, "b and c owning every task after a's SIGKILL (seed " + seed + ")");
             Map<String, Set<String>> tasks = group.tasks(Set.of());
-            for (String task : victimTasks) {
-                assertThat(tasks.get(standbyOf.get(task))).as("task %s resumed on %s, which kept its standby (seed %d)",
-                        task, standbyOf.get(task), seed).contains(task);
-            }
+            // Each task goes to the least-behind survivor: the one with its standby, or one whose state
+            // left on disk (it ran the task before the group settled) is just as caught up. Which of the
+            // two does not matter; that nothing more than the standby lag is restored does (below).
+            Set<String> resumed = new TreeSet<>();
+            tasks.values().forEach(resumed::addAll);
+            assertThat(resumed).as("tasks running on b and c after a's SIGKILL (seed %d)", seed)
+                    .containsAll(victimTasks);
             double restored = group.get("b").metric(RESTORED) + group.get("c").metric(RESTORED) - restoredBefore;
             System.out.printf("StandbyFailoverIT seed=%d: a's tasks %s moved to their standbys %s; restored %.0f"
                     + " records, standby lag at the kill %.0f%n", seed, victimTasks, standbyOf, restored, lag);
