@@ -51,7 +51,7 @@ import io.weir.testkit.KafkaTestClient;
  * {@code restored_records} (changelog records the survivors restored after the kill, as the systems
  * report them), {@code load_seconds}.
  */
-final class FailoverJob implements Job {
+final class FailoverJob extends ScalingJob {
 
     static final List<String> INSTANCES = List.of("instance-0", "instance-1", "instance-2");
     /** The instance killed: not the first to join (with the classic protocol usually the group's leader). */
@@ -62,43 +62,11 @@ final class FailoverJob implements Job {
     private static final Duration CHECK_INTERVAL = Duration.ofMillis(100);
     private static final long REQUEST_TIMEOUT_MS = 10_000;
 
-    private final KafkaTestClient client;
-    private final Workload workload;
-    private final Scenario scenario;
-    private final long keys;
-    private final int rate;
     /** The state of the current run, from {@link #prepare} to {@link #details}. */
     private Run current;
 
     FailoverJob(KafkaTestClient client, Workload workload, Scenario scenario, long keys, int rate) {
-        if (scenario.kind() != Scenario.Kind.FAILOVER || keys <= 0 || rate <= 0) {
-            throw new IllegalArgumentException("a failover job needs the failover workload, keys and a rate");
-        }
-        this.client = client;
-        this.workload = workload;
-        this.scenario = scenario;
-        this.keys = keys;
-        this.rate = rate;
-    }
-
-    @Override
-    public Scenario scenario() {
-        return scenario;
-    }
-
-    @Override
-    public String inputTopic(String applicationId) {
-        return applicationId + "-in";
-    }
-
-    @Override
-    public long records() {
-        return keys;
-    }
-
-    @Override
-    public int partitions() {
-        return ScalingRun.PARTITIONS;
+        super(client, workload, scenario, Scenario.Kind.FAILOVER, keys, rate);
     }
 
     @Override

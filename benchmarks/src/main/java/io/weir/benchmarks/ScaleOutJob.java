@@ -37,7 +37,7 @@ import io.weir.testkit.KafkaTestClient;
  * that does not balance within its timeout fails, but its line still has the pauses, the split and
  * the restores up to then.
  */
-final class ScaleOutJob implements Job {
+final class ScaleOutJob extends ScalingJob {
 
     static final List<String> INITIAL = List.of("instance-0", "instance-1");
     static final String ADDED = "instance-2";
@@ -50,43 +50,11 @@ final class ScaleOutJob implements Job {
      */
     static final Duration BALANCE_ALLOWANCE = Duration.ofMinutes(45);
 
-    private final KafkaTestClient client;
-    private final Workload workload;
-    private final Scenario scenario;
-    private final long keys;
-    private final int rate;
     /** The state of the current run, from {@link #prepare} to {@link #details}. */
     private Run current;
 
     ScaleOutJob(KafkaTestClient client, Workload workload, Scenario scenario, long keys, int rate) {
-        if (scenario.kind() != Scenario.Kind.SCALE_OUT || keys <= 0 || rate <= 0) {
-            throw new IllegalArgumentException("a scale-out job needs the scale-out workload, keys and a rate");
-        }
-        this.client = client;
-        this.workload = workload;
-        this.scenario = scenario;
-        this.keys = keys;
-        this.rate = rate;
-    }
-
-    @Override
-    public Scenario scenario() {
-        return scenario;
-    }
-
-    @Override
-    public String inputTopic(String applicationId) {
-        return applicationId + "-in";
-    }
-
-    @Override
-    public long records() {
-        return keys;
-    }
-
-    @Override
-    public int partitions() {
-        return ScalingRun.PARTITIONS;
+        super(client, workload, scenario, Scenario.Kind.SCALE_OUT, keys, rate);
     }
 
     @Override

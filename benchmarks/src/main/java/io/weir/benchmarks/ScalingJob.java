@@ -1,0 +1,50 @@
+package io.weir.benchmarks;
+
+import io.weir.testkit.KafkaTestClient;
+
+/**
+ * What the scaling workloads ({@link FailoverJob}, {@link ScaleOutJob}) share: a group of
+ * instances over {@link ScalingRun#PARTITIONS} input partitions, {@code keys} keys of state and
+ * live traffic of {@code rate} records a second, its input named after the application.
+ */
+abstract class ScalingJob implements Job {
+
+    final KafkaTestClient client;
+    final Workload workload;
+    final long keys;
+    final int rate;
+    private final Scenario scenario;
+
+    ScalingJob(KafkaTestClient client, Workload workload, Scenario scenario, Scenario.Kind kind, long keys,
+               int rate) {
+        if (scenario.kind() != kind || keys <= 0 || rate <= 0) {
+            throw new IllegalArgumentException("a " + kind + " job needs the " + kind
+                    + " workload, keys and a rate");
+        }
+        this.client = client;
+        this.workload = workload;
+        this.scenario = scenario;
+        this.keys = keys;
+        this.rate = rate;
+    }
+
+    @Override
+    public Scenario scenario() {
+        return scenario;
+    }
+
+    @Override
+    public String inputTopic(String applicationId) {
+        return applicationId + "-in";
+    }
+
+    @Override
+    public long records() {
+        return keys;
+    }
+
+    @Override
+    public int partitions() {
+        return ScalingRun.PARTITIONS;
+    }
+}
