@@ -31,7 +31,7 @@ final class StallWatch {
     private static final Logger log = LoggerFactory.getLogger(StallWatch.class);
     static final long REPEAT_NANOS = 30_000_000_000L;
     /** How long the first WARN waits for the diagnosis before it names the symptom instead. */
-    private static final long DIAGNOSIS_WAIT_NANOS = 4_000_000_000L;
+    private static final long DIAGNOSIS_WAIT_NANOS = 8_000_000_000L; // the diagnosis times out after 3 s; room for a loaded machine
 
     /**
      * A stall under way.
