@@ -207,16 +207,11 @@ final class FailoverJob extends ScalingJob {
         d.put("reassigned_seconds", run == null ? null : run.since(run.reassignedNanos));
         d.put("aborted_seconds", run == null ? null : run.since(run.abortedNanos));
         d.put("restored_records", run == null || run.restored < 0 ? null : run.restored);
-        d.put("load_seconds", run == null || run.scaling == null || Double.isNaN(run.scaling.loadSeconds()) ? null
-                : round(run.scaling.loadSeconds()));
+        d.put("load_seconds", run == null ? null : loadSeconds(run.scaling));
         if (run != null) {
             run.close();
         }
         return d;
-    }
-
-    private static double round(double seconds) {
-        return Math.round(seconds * 1000) / 1000.0;
     }
 
     /** One run's state. */

@@ -134,16 +134,11 @@ final class ScaleOutJob extends ScalingJob {
         d.put("restored_records", run == null || run.restored < 0 ? null : run.restored);
         d.put("tasks_per_instance", run == null ? null : run.split);
         d.put("rate", (long) rate);
-        d.put("load_seconds", run == null || run.scaling == null || Double.isNaN(run.scaling.loadSeconds()) ? null
-                : round(run.scaling.loadSeconds()));
+        d.put("load_seconds", run == null ? null : loadSeconds(run.scaling));
         if (run != null) {
             run.close();
         }
         return d;
-    }
-
-    private static double round(double seconds) {
-        return Math.round(seconds * 1000) / 1000.0;
     }
 
     /** One run's state. */

@@ -28,6 +28,16 @@ abstract class ScalingJob implements Job {
         this.rate = rate;
     }
 
+    /** Seconds to the millisecond, as the run lines print them. */
+    static double round(double seconds) {
+        return Math.round(seconds * 1000) / 1000.0;
+    }
+
+    /** The run's {@code load_seconds}, or null when its state was never loaded. */
+    static Double loadSeconds(ScalingRun scaling) {
+        return scaling == null || Double.isNaN(scaling.loadSeconds()) ? null : round(scaling.loadSeconds());
+    }
+
     @Override
     public Scenario scenario() {
         return scenario;

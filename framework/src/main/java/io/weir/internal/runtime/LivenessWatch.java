@@ -315,9 +315,4 @@ public final class LivenessWatch implements AutoCloseable {
         }
         producer.close(Duration.ofSeconds(2));
     }
-
-    /** For tests: the instances heard from within the detection time. */
-    Set<String> livePeerIds() {
-        return Set.copyOf(peers.keySet());
-    }
 }

@@ -86,9 +86,6 @@ final class StoreRestorer implements Restorer {
         return !pending.isEmpty();
     }
 
-    boolean isRestoring(Task task) {
-        return pending.containsKey(task);
-    }
 
     /**
      * Lets every task whose stores are all restored process.
