@@ -1,9 +1,10 @@
 #!/bin/bash
 # Runs the application services of docker-compose.yml (word-count-1, word-count-2, load) in real
 # containers with podman-compose, against a Kafka broker outside the containers, and checks what
-# the README promises: both replicas turn ready, output arrives, a replica killed with SIGKILL and
-# started again on its volume comes back ready with its own tasks while the other one keeps its
-# tasks and receives no new assignment (static membership: a restart moves nothing), and the
+# the README promises: both replicas turn ready, output arrives, a replica killed with SIGKILL has
+# its tasks taken over by the other within seconds (failure detection) and gets tasks back when it
+# is started again on its volume, a replica restarted gracefully comes back with its own tasks while
+# the other one keeps its tasks and receives no new assignment (a restart moves nothing), and the
 # replicas stop gracefully within docker-compose.yml's grace period. Then it tears everything down.
 #
 #   WEIR_BOOTSTRAP_SERVERS=127.0.0.1:PORT deploy/compose/run-app-services.sh
@@ -165,22 +166,50 @@ await 120 settled || fail "the group did not settle (no assignment for 10 s, bot
 tasks1=$(tasks word-count-1)
 tasks2=$(tasks word-count-2)
 [[ -n $tasks1 && -n $tasks2 ]] || fail "a replica holds no task: [$tasks1] [$tasks2]"
-rebalances1=$(metric word-count-1 weir_rebalances_total)
 
+# A crash: word-count-1 takes word-count-2's tasks over once word-count-2 has sent no heartbeat for
+# failure.detection.ms (3 s by default), without waiting for the 60 s session timeout; started again
+# on its volume, word-count-2 gets tasks back through state-aware assignment.
+all_tasks=$(printf '%s\n' $tasks1 $tasks2 | sort | tr '\n' ' ')
+holds_all() { [[ $(tasks word-count-1) == "$all_tasks" ]] && ready word-count-1; }
 victim=$(container_of word-count-2)
 log "killing word-count-2 ($victim) with SIGKILL"
+t1=$(now)
 podman kill --signal KILL "$victim" > /dev/null
 await 30 stopped "$victim" || fail "word-count-2 still running 30 s after SIGKILL"
-t1=$(now)
+await 60 holds_all || fail "word-count-1 did not take over word-count-2's tasks within 60 s of its SIGKILL: [$(tasks word-count-1)]"
+echo "RESULT takeover_seconds=$(since "$t1")"
+out1=$(metric word-count-1 weir_records_out_total)
+await 60 produced word-count-1 "$out1" || fail "word-count-1 wrote no output within 60 s of the takeover"
+log "word-count-1 took over every task [$(tasks word-count-1)] and writes output"
+
+t2=$(now)
 compose start word-count-2 > /dev/null
-await 120 ready word-count-2 || fail "word-count-2 not ready within 120 s of its start"
-echo "RESULT restart_to_ready_seconds=$(since "$t1")"
+await 120 ready word-count-2 || fail "word-count-2 not ready within 120 s of its start after the SIGKILL"
+await 120 settled || fail "the group did not settle after word-count-2 came back from the SIGKILL"
+echo "RESULT crash_restart_to_settled_seconds=$(since "$t2")"
+out2=$(metric word-count-2 weir_records_out_total)
+await 60 produced word-count-2 "$out2" || fail "word-count-2 wrote no output within 60 s of its restart after the SIGKILL"
+log "word-count-2 back after the SIGKILL with tasks [$(tasks word-count-2)], restored $(metric word-count-2 weir_restore_records_total) records"
+
+# A graceful restart (SIGTERM, start again on the same volume) moves nothing: Weir closes without
+# leaving the group and announces how long it will be away, so neither static membership nor
+# failure detection lets a task move, and word-count-1 receives no new assignment.
+tasks1=$(tasks word-count-1)
+tasks2=$(tasks word-count-2)
+rebalances1=$(metric word-count-1 weir_rebalances_total)
+log "restarting word-count-2 gracefully (SIGTERM, then start)"
+t3=$(now)
+compose stop -t "$GRACE" word-count-2 > /dev/null
+compose start word-count-2 > /dev/null
+await 120 ready word-count-2 || fail "word-count-2 not ready within 120 s of its graceful restart"
+echo "RESULT restart_to_ready_seconds=$(since "$t3")"
 echo "RESULT restart_restored_records=$(metric word-count-2 weir_restore_records_total)"
 
 [[ $(tasks word-count-2) == "$tasks2" ]] || fail "word-count-2 came back with tasks [$(tasks word-count-2)], not its own [$tasks2]"
 [[ $(tasks word-count-1) == "$tasks1" ]] || fail "word-count-1's tasks moved: [$tasks1] -> [$(tasks word-count-1)]"
 [[ $(metric word-count-1 weir_rebalances_total) == "$rebalances1" ]] ||
-  fail "word-count-1 received a new assignment while word-count-2 was away"
+  fail "word-count-1 received a new assignment while word-count-2 restarted"
 ready word-count-1 || fail "word-count-1 is not ready after word-count-2's restart"
 out2=$(metric word-count-2 weir_records_out_total)
 await 60 produced word-count-2 "$out2" || fail "word-count-2 wrote no output within 60 s of its restart"

@@ -63,7 +63,7 @@ class ComposeAppServicesIT {
         assertThat(finished).as("run-app-services.sh finished within %s; its output:%n%s", SCRIPT_TIMEOUT, output).isTrue();
         Assumptions.assumeFalse(process.exitValue() == NO_IMAGE, () -> "no Weir image to run: " + output);
         assertThat(process.exitValue()).as("run-app-services.sh exit status; its output:%n%s", output).isZero();
-        assertThat(output).contains("RESULT up_to_ready_seconds=", "RESULT restart_to_ready_seconds=");
+        assertThat(output).contains("RESULT up_to_ready_seconds=", "RESULT takeover_seconds=", "RESULT restart_to_ready_seconds=");
 
         // The counts the replicas committed are in the output topic, readable with read_committed.
         assertThat(KAFKA.client().readAllCommitted("word-counts", new StringDeserializer(), new LongDeserializer(),

@@ -1,0 +1,115 @@
+package io.weir.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code weir} command: operates Weir applications on a Kafka cluster, with Kafka as the only
+ * infrastructure. Every subcommand talks to the cluster through the settings of
+ * {@link ClusterOptions} (the same sources as an application's: {@code --config FILE},
+ * {@code WEIR_*} variables, {@code --bootstrap-servers}).
+ *
+ * <p>Exit codes, the same for every subcommand: {@value #OK} done; {@value #FAILED} the operation
+ * failed or was refused (the reason on stderr, one line); {@value #USAGE} bad arguments (the
+ * message names the option, then the usage). {@code weir diff} also exits {@value #FAILED} when the
+ * two sides differ, as {@code diff(1)} does.
+ */
+@Command(name = "weir", mixinStandardHelpOptions = true, versionProvider = Weir.VersionProvider.class,
+        usageHelpAutoWidth = true, sortOptions = false,
+        description = "Operates Weir applications on a Kafka cluster: describe them, plan and create their"
+                + " topics, reset them for a replay, take and restore savepoints, compare outputs.",
+        subcommands = {CommandLine.HelpCommand.class})
+public final class Weir implements Callable<Integer> {
+
+    /** Done. */
+    public static final int OK = 0;
+    /** The operation failed or was refused; or, for {@code diff}, the sides differ. */
+    public static final int FAILED = 1;
+    /** Bad arguments. */
+    public static final int USAGE = 2;
+
+    @Spec
+    CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /**
+     * Runs one command line and returns its exit code; what it prints goes to {@code out} and
+     * {@code err}. Never calls {@link System#exit}, so tests and tools can run commands in-process.
+     */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cmd = commandLine();
+        cmd.setOut(out);
+        cmd.setErr(err);
+        int code = cmd.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    /** The command tree with Weir's error handling: usage errors exit 2, failures 1 with one line. */
+    static CommandLine commandLine() {
+        CommandLine cmd = new CommandLine(new Weir());
+        cmd.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? USAGE : FAILED);
+        cmd.setParameterExceptionHandler((e, args) -> {
+            PrintWriter err = e.getCommandLine().getErr();
+            err.println("weir: " + e.getMessage());
+            e.getCommandLine().usage(err);
+            return USAGE;
+        });
+        cmd.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            if (e instanceof CommandFailedException f) {
+                err.println("weir " + commandLine.getCommandName() + ": " + f.getMessage());
+                return FAILED;
+            }
+            if (e instanceof CommandLine.ParameterException p) {
+                err.println("weir: " + p.getMessage());
+                p.getCommandLine().usage(err);
+                return USAGE;
+            }
+            if (e instanceof io.weir.ConfigException c) {
+                err.println("weir " + commandLine.getCommandName() + ": " + c.getMessage());
+                return USAGE;
+            }
+            err.println("weir " + commandLine.getCommandName() + " failed: " + e);
+            Throwable cause = e.getCause();
+            while (cause != null) {
+                err.println("  caused by: " + cause);
+                cause = cause.getCause();
+            }
+            return FAILED;
+        });
+        return cmd;
+    }
+
+    /** Without a subcommand: the usage, as a usage error. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return USAGE;
+    }
+
+    /** {@code weir --version}: Weir's version, from the framework jar. */
+    static final class VersionProvider implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            java.util.Properties p = new java.util.Properties();
+            // The framework's own record of its version (Version is internal to it).
+            try (java.io.InputStream in = io.weir.Topology.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            } catch (java.io.IOException e) {
+                // unknown
+            }
+            return new String[] {"weir " + p.getProperty("version", "unknown")};
+        }
+    }
+}
