@@ -58,7 +58,10 @@ class RolloutIT {
         // Static membership keeps A's tasks while A is away for less than the session timeout. The default
         // (10 s) is about what a restart takes on a loaded 2-core machine, so give it room: this test is about
         // what happens within the timeout; the scale-in tests below keep the default.
-        OpsInstance.Spec spec = spec("rollout-restart").withEnv("WEIR_CONSUMER_SESSION_TIMEOUT_MS", "30000");
+        // failure.detection.ms at its minimum: the restart (a JVM start) outlasts it, so only A's announcement
+        // that it will be back keeps B from removing it.
+        OpsInstance.Spec spec = spec("rollout-restart").withEnv("WEIR_CONSUMER_SESSION_TIMEOUT_MS", "30000")
+                .withEnv("WEIR_FAILURE_DETECTION_MS", "1000");
         Path stateA = Files.createTempDirectory("weir-rollout-a-");
         Path stateB = Files.createTempDirectory("weir-rollout-b-");
         try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000,
@@ -105,6 +108,8 @@ class RolloutIT {
                         .containsOnly(tasksB);
                 assertThat(samplerB.samples()).isGreaterThan(5);
                 assertThat(b.metric("weir_rebalances_total")).as("B's rebalances").isEqualTo(rebalancesB);
+                assertThat(b.metric("weir_failure_detection_removals_total"))
+                        .as("instances B removed from the group while A restarted (A announced its restart)").isZero();
                 assertThat(b.metric("weir_restore_records_total")).as("B's restores").isEqualTo(restoredB);
 
                 long pauseMs = arrivals.longestGapMs(partitionsB, terminated, windowEnd);

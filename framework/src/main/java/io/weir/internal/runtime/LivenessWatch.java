@@ -79,6 +79,12 @@ public final class LivenessWatch implements AutoCloseable {
     private final Map<String, Peer> peers = new HashMap<>();
     private volatile int livePeers;
     private volatile boolean running = true;
+    /**
+     * Set by {@link #announceShutdown}: from then on this instance sends nothing more. An "alive"
+     * heartbeat after the announcement would cancel it at the others, who would then remove a
+     * restarting instance once it had been silent for the detection time.
+     */
+    private volatile boolean announced;
     private long lastOwnBeatSeenNanos = System.nanoTime();
     private long lastBeatNanos;
 
@@ -156,7 +162,10 @@ public final class LivenessWatch implements AutoCloseable {
      * or a restart (it keeps its membership for the session timeout; do not remove it meanwhile).
      */
     public void announceShutdown(boolean leaving) {
-        beat(leaving ? "left" : "away " + awayMillis + " " + config.numStreamThreads());
+        synchronized (this) { // no "alive" from the liveness thread can follow the announcement
+            announced = true;
+            beat(leaving ? "left" : "away " + awayMillis + " " + config.numStreamThreads());
+        }
         try {
             producer.flush();
         } catch (RuntimeException e) {
@@ -179,7 +188,11 @@ public final class LivenessWatch implements AutoCloseable {
                 long now = System.nanoTime();
                 if (now - lastBeatNanos >= beatNanos) {
                     lastBeatNanos = now;
-                    beat("alive " + config.numStreamThreads());
+                    synchronized (this) {
+                        if (!announced) {
+                            beat("alive " + config.numStreamThreads());
+                        }
+                    }
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                     heard(r, System.nanoTime());
