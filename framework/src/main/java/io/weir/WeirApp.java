@@ -8,6 +8,7 @@ import io.weir.internal.runtime.InstanceMeters;
 import io.weir.internal.runtime.InstanceMonitor;
 import io.weir.internal.runtime.InstanceTasks;
 import io.weir.internal.runtime.ChangelogEnds;
+import io.weir.internal.runtime.SavepointControl;
 import io.weir.internal.runtime.StateUpdater;
 import io.weir.internal.runtime.LivenessWatch;
 import io.weir.internal.runtime.StreamThread;
@@ -113,6 +114,7 @@ public final class WeirApp implements AutoCloseable {
     private Admin admin;
     private volatile StateUpdater updater;
     private volatile LivenessWatch liveness;
+    private volatile SavepointControl savepoints;
     private RocksDbResources rocksDb;
     private volatile InstanceMonitor monitor;
     private OpsHttpServer http;
@@ -170,8 +172,11 @@ public final class WeirApp implements AutoCloseable {
                             instanceDir.instanceId()));
             InstanceTasks instanceTasks = new InstanceTasks(instanceDir.dir(), updater,
                     new ChangelogEnds(admin)::endOffsets);
+            savepoints = new SavepointControl(config, clients, model, instanceDir.instanceId(), admin,
+                    this::stopAfterSavepoint);
             ThreadContext ctx = ThreadContext.create(config, model, instanceDir.instanceId(), clients, admin,
-                    new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, instanceTasks));
+                    new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, instanceTasks,
+                            savepoints));
             for (int i = 0; i < config.numStreamThreads(); i++) {
                 StreamThread st = new StreamThread(ctx, i, this::onThreadFailed);
                 Thread t = new Thread(st, st.name());
@@ -187,6 +192,7 @@ public final class WeirApp implements AutoCloseable {
                         ctx.tags());
                 liveness.start();
             }
+            savepoints.start();
             updater.start(instanceTasks);
             threads.forEach(Thread::start);
             m.start();
@@ -392,6 +398,16 @@ public final class WeirApp implements AutoCloseable {
         }
     }
 
+    /**
+     * A savepoint requested with stop ({@code weir stop --savepoint}) was written: the instance
+     * closes and leaves the group, on a thread of its own, and {@link #runUntilShutdown()} returns.
+     */
+    private void stopAfterSavepoint() {
+        if (!closing.get()) {
+            new Thread(() -> close(config.shutdownTimeout(), true), config.applicationId() + "-savepoint-stop").start();
+        }
+    }
+
     /** Scale-in from outside ({@code POST /admin/leave}): close and leave the group, on a thread of its own. */
     boolean leaveGroupAndStop() {
         State s = state.get();
@@ -481,6 +497,10 @@ public final class WeirApp implements AutoCloseable {
         if (liveness != null) {
             liveness.close();
             liveness = null;
+        }
+        if (savepoints != null) {
+            savepoints.close(); // after the stream threads: a copy under way reads their stores until they close
+            savepoints = null;
         }
         if (rocksDb != null) {
             // After the threads closed their stores: the cache must outlive every store using it.

@@ -36,6 +36,7 @@ final class Task implements CommitUnit {
     private final TransactionalSink sink;
     /** True until the task's stores are restored; its input partitions stay paused meanwhile. */
     private volatile boolean restoring; // read by other threads for the assignor (see isRestoring)
+    private boolean held;
     private PartitionState[] order = new PartitionState[0];
     private int buffered;
     private final Watermarks watermarks;
@@ -145,8 +146,42 @@ final class Task implements CommitUnit {
         }
     }
 
+    /** True if the task has records to process now: buffered, and not held for a savepoint. */
     boolean hasBuffered() {
-        return buffered > 0;
+        return !held && buffered > 0;
+    }
+
+    /**
+     * Holds (or releases) the task at a savepoint's cut: while held it processes nothing and fires
+     * no punctuation, so its state and committed offsets stay those of the cut. Records fetched
+     * meanwhile stay buffered (its partitions pause once the buffer is full).
+     */
+    void hold(boolean hold) {
+        held = hold;
+    }
+
+    boolean isHeld() {
+        return held;
+    }
+
+    /** True if no record of {@code tp} is buffered (all fetched ones were processed). */
+    boolean drained(TopicPartition tp) {
+        PartitionState p = partitions.get(tp);
+        return p == null || p.buffer.isEmpty();
+    }
+
+    /**
+     * The offsets this task last committed, with the metadata they were committed with (the
+     * watermark); partitions it never committed are absent.
+     */
+    Map<TopicPartition, OffsetAndMetadata> committedOffsets() {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (PartitionState p : order) {
+            if (p.committed >= 0) {
+                offsets.put(p.tp, new OffsetAndMetadata(p.committed, watermarks.metadata(p)));
+            }
+        }
+        return offsets;
     }
 
     /**
@@ -173,7 +208,7 @@ final class Task implements CommitUnit {
 
     /** Fires what the wall clock made due: idle partitions releasing the watermark, wall-clock timers. */
     void punctuate(long now) {
-        if (restoring) {
+        if (restoring || held) {
             return;
         }
         ensureInitialized();

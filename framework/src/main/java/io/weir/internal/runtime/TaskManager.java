@@ -90,6 +90,8 @@ final class TaskManager {
     private boolean commitRequested;
     /** Between a join's start and its assignment: nothing is processed (see {@link #rebalancing()}). */
     private boolean rebalancing;
+    /** This thread's part in savepoints; null in the test driver. */
+    private final SavepointParticipant savepoints;
 
     /**
      * Creates the task group, and with it the sink's producer.
@@ -105,6 +107,8 @@ final class TaskManager {
         this.observer = plugins.observer();
         this.group = new TaskGroup(ctx, name, plugins.consumer(), plugins.producers(), metrics,
                 this::recoverFromMigration, options);
+        this.savepoints = ctx.savepoints() == null ? null
+                : new SavepointParticipant(ctx.savepoints(), plugins.consumer(), ctx.model());
     }
 
     // ---- lifecycle ---------------------------------------------------------------------------
@@ -142,6 +146,9 @@ final class TaskManager {
 
     /** Partitions are revoked: commits every task, so their next owner starts where these stopped, then closes theirs. */
     void revoked(Collection<TopicPartition> partitions) {
+        if (savepoints != null) {
+            savepoints.tasksMoving(partitions);
+        }
         group.commitAll();
         closeTasks(tasksOf(partitions));
     }
@@ -151,6 +158,9 @@ final class TaskManager {
      * committed; their tasks close, and a fenced producer is replaced.
      */
     void lost(Collection<TopicPartition> partitions) {
+        if (savepoints != null) {
+            savepoints.tasksMoving(partitions);
+        }
         group.abortAll("partitions lost: " + partitions);
         closeTasks(tasksOf(partitions));
         group.replaceProducerIfFenced();
@@ -225,6 +235,9 @@ final class TaskManager {
     void step(BooleanSupplier running) {
         restorer.finishRestored();
         if (!rebalancing) {
+            if (savepoints != null) {
+                savepoints.step(group.tasks(), group::commitAll);
+            }
             group.processBuffered(running);
             group.punctuate(ctx.wallClock().getAsLong());
         }

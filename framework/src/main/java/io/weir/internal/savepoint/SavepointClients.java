@@ -1,0 +1,51 @@
+package io.weir.internal.savepoint;
+
+import io.weir.WeirConfig;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Kafka clients for the tools that take, read and restore savepoints, with the application's
+ * client settings (security, SASL, TLS) and what these tools need on top: a group-less
+ * read_committed consumer, an idempotent producer.
+ */
+final class SavepointClients {
+
+    private SavepointClients() {
+    }
+
+    static KafkaConsumer<byte[], byte[]> consumer(WeirConfig config, String role) {
+        Map<String, Object> c = new HashMap<>(config.consumerOverrides());
+        c.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        c.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, config.applicationId() + "-" + role + "-consumer");
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 << 20);
+        c.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        return new KafkaConsumer<>(c);
+    }
+
+    static KafkaProducer<byte[], byte[]> producer(WeirConfig config, String role) {
+        Map<String, Object> p = new HashMap<>(config.producerOverrides());
+        p.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, config.applicationId() + "-" + role + "-producer");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 3 * SavepointTopics.CHUNK_BYTES);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        return new KafkaProducer<>(p);
+    }
+}

@@ -1,0 +1,71 @@
+package io.weir.internal.savepoint;
+
+import io.weir.internal.topology.StoreSpec;
+import io.weir.internal.topology.TopologyModel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Whether a savepoint's stores can be loaded into a topology: a store the topology lacks would be
+ * dropped (allowed only when asked for: {@code --allow-dropped-state}); a store whose kind or key
+ * or value format (serde) changed cannot be loaded at all, since the new code would misread the old
+ * bytes. A store the topology has and the savepoint lacks starts empty.
+ *
+ * @param dropped   stores in the savepoint that the topology lacks
+ * @param conflicts stores whose kind or formats differ, one line each saying how
+ * @param empty     stores of the topology that the savepoint lacks (they start empty)
+ */
+public record SavepointCompatibility(List<String> dropped, List<String> conflicts, List<String> empty) {
+
+    public static SavepointCompatibility check(Manifest manifest, TopologyModel target) {
+        TreeSet<String> dropped = new TreeSet<>();
+        TreeSet<String> conflicts = new TreeSet<>();
+        TreeSet<String> saved = new TreeSet<>();
+        for (Manifest.TaskEntry t : manifest.tasks()) {
+            for (ControlMessage.StoreCopy s : t.stores()) {
+                saved.add(s.name());
+                StoreSpec spec = target.stores().get(s.name());
+                if (spec == null) {
+                    dropped.add(s.name());
+                    continue;
+                }
+                String kind = spec.kind().name().toLowerCase(Locale.ROOT);
+                if (!kind.equals(s.kind())) {
+                    conflicts.add(s.name() + ": kind " + s.kind() + " -> " + kind);
+                }
+                if (!formatId(spec.keySerde()).equals(s.keySerde())) {
+                    conflicts.add(s.name() + ": key format " + s.keySerde() + " -> " + formatId(spec.keySerde()));
+                }
+                if (!formatId(spec.valueSerde()).equals(s.valueSerde())) {
+                    conflicts.add(s.name() + ": value format " + s.valueSerde() + " -> " + formatId(spec.valueSerde()));
+                }
+            }
+        }
+        List<String> empty = new ArrayList<>();
+        for (Map.Entry<String, StoreSpec> e : target.stores().entrySet()) {
+            if (e.getValue().logged() && !saved.contains(e.getKey())) {
+                empty.add(e.getKey());
+            }
+        }
+        return new SavepointCompatibility(List.copyOf(dropped), List.copyOf(conflicts), List.copyOf(empty));
+    }
+
+    /** A serde's format id: its class name (a changed serde class is a changed format). */
+    public static String formatId(Object serde) {
+        return serde == null ? "bytes" : serde.getClass().getName();
+    }
+
+    /** Problems that stop a restore, given whether dropping state was allowed; empty if it may go on. */
+    public List<String> problems(boolean allowDroppedState) {
+        List<String> problems = new ArrayList<>();
+        conflicts.forEach(c -> problems.add("store " + c + " (its saved state cannot be read by the new code)"));
+        if (!allowDroppedState) {
+            dropped.forEach(d -> problems.add("store " + d + " is in the savepoint but not in the topology"
+                    + " (--allow-dropped-state drops it)"));
+        }
+        return problems;
+    }
+}

@@ -1,0 +1,256 @@
+package io.weir.internal.savepoint;
+
+import io.weir.WeirConfig;
+import io.weir.internal.runtime.TopicSetup;
+import io.weir.internal.topology.NodeSpec;
+import io.weir.internal.topology.StoreSpec;
+import io.weir.internal.topology.TopologyModel;
+import io.weir.processor.TaskId;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * Loads a savepoint into an application that is not running: the same one (roll back) or a new
+ * one (fork), with any number of instances afterwards.
+ * <ol>
+ *   <li>checks the savepoint against the application's topology ({@link SavepointCompatibility});</li>
+ *   <li>refuses while the application's consumer group has members;</li>
+ *   <li>deletes the application's changelog and repartition topics if they exist and creates them
+ *       anew, so nothing written after the savepoint survives (instances that still hold local
+ *       state of the old changelogs see that they were recreated and discard it);</li>
+ *   <li>writes every store's entries into its changelog partition (the task's partition), from
+ *       which the instances restore their stores when they start;</li>
+ *   <li>sets the group's committed offsets (with their metadata, which carries the watermarks) to
+ *       the savepoint's input offsets, topics renamed by the topic map. Repartition topics start
+ *       empty: the cut drained them, so no record was in flight.</li>
+ * </ol>
+ * The offsets are committed last: a restore that fails half-way leaves a group without offsets;
+ * run it again.
+ */
+public final class SavepointRestore {
+
+    /** @param topicMap input topics renamed for the target (a migration to other topics) */
+    public record Options(boolean allowDroppedState, Map<String, String> topicMap) {
+    }
+
+    /** What was loaded. */
+    public record Result(long entries, Map<String, Long> entriesPerStore, int offsetsCommitted) {
+    }
+
+    private final WeirConfig target;
+    private final TopologyModel model;
+    private final SavepointRequest.Listener listener;
+
+    /**
+     * @param target the application to load into (its {@code application.id} and cluster)
+     * @param model  its topology, resolved for its application id
+     */
+    public SavepointRestore(WeirConfig target, TopologyModel model, SavepointRequest.Listener listener) {
+        this.target = target;
+        this.model = model;
+        this.listener = listener;
+    }
+
+    /**
+     * @param catalog where the savepoint's data is (its application's savepoint topic)
+     * @throws IllegalStateException saying why nothing (or, past the checks, not everything) was loaded
+     */
+    public Result restore(SavepointCatalog catalog, Manifest manifest, Options options) {
+        SavepointCompatibility compat = SavepointCompatibility.check(manifest, model);
+        List<String> problems = compat.problems(options.allowDroppedState());
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("savepoint " + manifest.id() + " does not fit the topology of "
+                    + target.applicationId() + ":\n  " + String.join("\n  ", problems));
+        }
+        compat.dropped().forEach(d -> listener.progress("dropping store " + d + " (--allow-dropped-state)"));
+        compat.empty().forEach(e -> listener.progress("store " + e + " is not in the savepoint: it starts empty"));
+        try (Admin admin = Admin.create(new HashMap<>(target.adminOverrides()))) {
+            requireNoMembers(admin);
+            recreateInternalTopics(admin);
+            Map<String, Long> perStore = writeChangelogs(catalog, manifest, admin);
+            int offsets = commitOffsets(admin, manifest, options.topicMap());
+            long entries = perStore.values().stream().mapToLong(Long::longValue).sum();
+            return new Result(entries, perStore, offsets);
+        }
+    }
+
+    private void requireNoMembers(Admin admin) {
+        ConsumerGroupDescription group;
+        try {
+            group = get(admin.describeConsumerGroups(List.of(target.applicationId())).all()).get(target.applicationId());
+        } catch (IllegalStateException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                return; // a new application: no group yet
+            }
+            throw e;
+        }
+        if (group != null && !group.members().isEmpty()) {
+            throw new IllegalStateException("application " + target.applicationId() + " has " + group.members().size()
+                    + " live member(s) in its consumer group; stop every instance before a restore");
+        }
+    }
+
+    private void recreateInternalTopics(Admin admin) {
+        Set<String> internal = new LinkedHashSet<>();
+        for (StoreSpec s : model.stores().values()) {
+            if (s.logged()) {
+                internal.add(s.changelogTopic(target.applicationId()));
+            }
+        }
+        for (NodeSpec.Source s : model.internalSources()) {
+            internal.addAll(s.topics());
+        }
+        Set<String> existing = get(admin.listTopics().names());
+        internal.retainAll(existing);
+        if (!internal.isEmpty()) {
+            listener.progress("deleting " + internal + " (recreated empty)");
+            get(admin.deleteTopics(internal).all());
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                // Creates the internal topics with the runtime's own rule; a deleted topic may still be
+                // on its way out, which the broker reports as "already exists" or a failed creation.
+                awaitGone(admin, internal, deadline);
+                new TopicSetup(admin, target, model).verifyAndCreate();
+                return;
+            } catch (IllegalStateException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                pause();
+            }
+        }
+    }
+
+    private static void awaitGone(Admin admin, Set<String> topics, long deadline) {
+        while (!java.util.Collections.disjoint(get(admin.listTopics().names()), topics)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("topics " + topics + " are still being deleted after 60 s");
+            }
+            pause();
+        }
+    }
+
+    private Map<String, Long> writeChangelogs(SavepointCatalog catalog, Manifest manifest, Admin admin) {
+        Map<String, Integer> partitions = new HashMap<>();
+        for (StoreSpec s : model.stores().values()) {
+            if (s.logged()) {
+                String topic = s.changelogTopic(target.applicationId());
+                TopicDescription d = get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic);
+                partitions.put(s.name(), d.partitions().size());
+            }
+        }
+        for (Manifest.TaskEntry t : manifest.tasks()) {
+            int p = TaskId.parse(t.task()).partition();
+            for (ControlMessage.StoreCopy s : t.stores()) {
+                Integer count = partitions.get(s.name());
+                if (count != null && p >= count) {
+                    throw new IllegalStateException("store " + s.name() + " of task " + t.task() + " has no partition "
+                            + p + " in " + target.applicationId() + " (" + count + " partitions): the input topics"
+                            + " have fewer partitions than when the savepoint was taken");
+                }
+            }
+        }
+        Map<String, Long> perStore = new TreeMap<>();
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        long now = System.currentTimeMillis();
+        try (KafkaProducer<byte[], byte[]> producer = SavepointClients.producer(target, "savepoint-restore")) {
+            catalog.read(manifest, (task, store, key, value) -> {
+                StoreSpec spec = model.stores().get(store.name());
+                if (spec == null || !spec.logged()) {
+                    return; // dropped (allowed), or the new topology keeps it unlogged
+                }
+                producer.send(new ProducerRecord<>(spec.changelogTopic(target.applicationId()),
+                        TaskId.parse(task.task()).partition(), now, key, value), (md, e) -> {
+                            if (e != null) {
+                                failure.compareAndSet(null, e);
+                            }
+                        });
+                perStore.merge(store.name(), 1L, Long::sum);
+            });
+            producer.flush();
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("writing the changelogs failed: " + failure.get(), failure.get());
+        }
+        listener.progress("wrote " + perStore + " entries into the changelogs of " + target.applicationId());
+        return perStore;
+    }
+
+    private int commitOffsets(Admin admin, Manifest manifest, Map<String, String> topicMap) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        Set<String> sources = new java.util.HashSet<>(model.sourceTopics());
+        for (Manifest.TaskEntry t : manifest.tasks()) {
+            for (Map.Entry<String, ControlMessage.Offset> e : t.offsets().entrySet()) {
+                String name = e.getKey();
+                int dash = name.lastIndexOf('-');
+                String topic = name.substring(0, dash);
+                int partition = Integer.parseInt(name.substring(dash + 1));
+                if (topic.startsWith(manifest.applicationId() + "-") && topic.endsWith("-repartition")) {
+                    continue; // drained at the cut; the new repartition topics start empty
+                }
+                String mapped = topicMap.getOrDefault(topic, topic);
+                if (!sources.contains(mapped)) {
+                    listener.progress("input " + topic + " is not read by the topology: its offsets are dropped");
+                    continue;
+                }
+                offsets.put(new TopicPartition(mapped, partition),
+                        new OffsetAndMetadata(e.getValue().offset(), e.getValue().metadata()));
+            }
+        }
+        try {
+            get(admin.deleteConsumerGroups(List.of(target.applicationId())).all());
+        } catch (IllegalStateException e) {
+            if (!(e.getCause() instanceof GroupIdNotFoundException)) {
+                throw e;
+            }
+        }
+        get(admin.alterConsumerGroupOffsets(target.applicationId(), offsets).all());
+        listener.progress("committed " + offsets.size() + " input offsets (with their watermarks) for group "
+                + target.applicationId());
+        return offsets.size();
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(200); // polling the broker for a topic deletion; nothing to wait on instead
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static <T> T get(org.apache.kafka.common.KafkaFuture<T> f) {
+        try {
+            return f.get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof UnknownTopicOrPartitionException) {
+                throw new IllegalStateException(c.getMessage(), c);
+            }
+            throw new IllegalStateException(c.toString(), c);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("timed out", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

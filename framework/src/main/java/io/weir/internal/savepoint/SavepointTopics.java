@@ -1,0 +1,65 @@
+package io.weir.internal.savepoint;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The two topics of an application's savepoints and the keys of their records.
+ * <ul>
+ *   <li>{@code <application.id>-control}: requests and progress ({@link ControlMessage}); one
+ *       partition, deleted after a week (it matters only while a savepoint is taken).</li>
+ *   <li>{@code <application.id>-savepoints}: never compacted and never deleted by time or size,
+ *       so a savepoint lasts until it is deleted. Partition {@value #CATALOG_PARTITION} holds the
+ *       manifests (key {@code <id>/manifest}, {@link Manifest}) and deletion marks
+ *       ({@code <id>/deleted}), so listing reads only them; partition {@value #DATA_PARTITION}
+ *       the data ({@link Chunks}, key {@code <id>/<task>/<store>/<seq>}).</li>
+ * </ul>
+ */
+public final class SavepointTopics {
+
+    public static final int CATALOG_PARTITION = 0;
+    public static final int DATA_PARTITION = 1;
+    public static final int SAVEPOINTS_PARTITIONS = 2;
+
+    /** Data records are about this big; the topic accepts twice that. */
+    public static final int CHUNK_BYTES = 1 << 20;
+
+    public static final Map<String, String> CONTROL_CONFIGS = Map.of(
+            "cleanup.policy", "delete",
+            "retention.ms", Long.toString(Duration.ofDays(7).toMillis()));
+
+    public static final Map<String, String> SAVEPOINTS_CONFIGS = Map.of(
+            "cleanup.policy", "delete",
+            "retention.ms", "-1",
+            "retention.bytes", "-1",
+            "max.message.bytes", Integer.toString(4 * CHUNK_BYTES));
+
+    private SavepointTopics() {
+    }
+
+    public static String control(String applicationId) {
+        return applicationId + "-control";
+    }
+
+    public static String savepoints(String applicationId) {
+        return applicationId + "-savepoints";
+    }
+
+    public static byte[] dataKey(String id, String task, String store, int seq) {
+        return (id + "/" + task + "/" + store + "/" + seq).getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] manifestKey(String id) {
+        return (id + "/manifest").getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] deletedKey(String id) {
+        return (id + "/deleted").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A key of the savepoints topic, split: {@code [id, "manifest"]}, {@code [id, task, store, seq]}. */
+    public static String[] parseKey(byte[] key) {
+        return key == null ? new String[0] : new String(key, StandardCharsets.UTF_8).split("/");
+    }
+}
