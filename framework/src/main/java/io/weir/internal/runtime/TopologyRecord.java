@@ -80,15 +80,17 @@ public final class TopologyRecord {
      * Compares {@code current} with the recorded description and logs (or fails) as the class
      * comment says; returns the record to {@link #write} once the start-up checks passed.
      *
-     * @throws IllegalStateException if a store's kept state cannot be read by the new topology
+     * @throws IllegalStateException if a store's kept state cannot be read by the new topology, or the
+     *     cluster cannot be reached
      */
     public static TopologyRecord check(Admin admin, WeirConfig config, ClientConfigs clients,
                                        TopologyDescription current) {
         TopologyRecord record = new TopologyRecord(admin, config, clients, current);
+        // An unreachable cluster fails the start here, as it would in the topic checks that follow.
+        boolean exists = record.exists();
         Optional<TopologyDescription> previous;
         try {
-            previous = record.exists() ? read(record.consumerConfig(), config.applicationId(), TIMEOUT)
-                    : Optional.empty();
+            previous = exists ? read(record.consumerConfig(), config.applicationId(), TIMEOUT) : Optional.empty();
         } catch (RuntimeException e) {
             log.warn("{}: cannot read the recorded topology from {}, so the compatibility check is skipped: {}",
                     config.applicationId(), topic(config.applicationId()), e.toString());
@@ -212,10 +214,9 @@ public final class TopologyRecord {
     private java.util.Set<String> topicNames() {
         try {
             return admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot list topics: " + e.getCause(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("timed out listing topics", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot reach Kafka at bootstrap.servers=" + config.bootstrapServers()
+                    + " within " + TIMEOUT.toSeconds() + " s: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while listing topics", e);
