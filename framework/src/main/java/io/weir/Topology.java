@@ -10,6 +10,10 @@ import java.util.Set;
  */
 public final class Topology {
 
+    static {
+        io.weir.internal.topology.TopologyAccess.register(Topology::model);
+    }
+
     private final TopologyModel model;
 
     Topology(TopologyModel model) {

@@ -14,6 +14,8 @@ import io.weir.internal.runtime.LivenessWatch;
 import io.weir.internal.runtime.StreamThread;
 import io.weir.internal.runtime.ThreadContext;
 import io.weir.internal.runtime.TopicSetup;
+import io.weir.internal.runtime.TopologyRecord;
+import io.weir.internal.topology.TopologyDescription;
 import io.weir.internal.state.LocalStores;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.state.ReadOnlyKeyValueStore;
@@ -165,7 +167,10 @@ public final class WeirApp implements AutoCloseable {
                 http = OpsHttpServer.start(config.httpBindAddress(), config.httpPort(), endpoints);
             }
             admin = Admin.create(clients.admin());
+            var topologyRecord = TopologyRecord.check(admin, config, clients,
+                    TopologyDescription.of(model, config.applicationId(), Version.WEIR));
             new TopicSetup(admin, config, model).verifyAndCreate();
+            topologyRecord.write();
             rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
             updater = new StateUpdater(config, model, clients, instanceDir.dir(), rocksDb, meters.registry(),
                     io.micrometer.core.instrument.Tags.of("application", config.applicationId(), "instance",

@@ -11,6 +11,11 @@ final class FixedSerdes {
 
     static final Serde<String> STRING = new Serde<>() {
         @Override
+        public String formatId() {
+            return "string";
+        }
+
+        @Override
         public byte[] serialize(String topic, String value) {
             return value == null ? null : value.getBytes(StandardCharsets.UTF_8);
         }
@@ -22,6 +27,11 @@ final class FixedSerdes {
     };
 
     static final Serde<Long> LONG = new Serde<>() {
+        @Override
+        public String formatId() {
+            return "long";
+        }
+
         @Override
         public byte[] serialize(String topic, Long value) {
             return value == null ? null : ByteBuffer.allocate(Long.BYTES).putLong(value).array();
@@ -35,6 +45,11 @@ final class FixedSerdes {
 
     static final Serde<Integer> INTEGER = new Serde<>() {
         @Override
+        public String formatId() {
+            return "int";
+        }
+
+        @Override
         public byte[] serialize(String topic, Integer value) {
             return value == null ? null : ByteBuffer.allocate(Integer.BYTES).putInt(value).array();
         }
@@ -46,6 +61,11 @@ final class FixedSerdes {
     };
 
     static final Serde<Double> DOUBLE = new Serde<>() {
+        @Override
+        public String formatId() {
+            return "double";
+        }
+
         @Override
         public byte[] serialize(String topic, Double value) {
             return value == null ? null : ByteBuffer.allocate(Double.BYTES).putDouble(value).array();
@@ -59,6 +79,11 @@ final class FixedSerdes {
 
     static final Serde<byte[]> BYTES = new Serde<>() {
         @Override
+        public String formatId() {
+            return "bytes";
+        }
+
+        @Override
         public byte[] serialize(String topic, byte[] value) {
             return value;
         }
@@ -70,6 +95,11 @@ final class FixedSerdes {
     };
 
     static final Serde<java.util.UUID> UUID = new Serde<>() {
+        @Override
+        public String formatId() {
+            return "uuid";
+        }
+
         @Override
         public byte[] serialize(String topic, java.util.UUID value) {
             return value == null ? null : value.toString().getBytes(StandardCharsets.UTF_8);

@@ -38,6 +38,12 @@ final class JsonSerde<T> implements Serde<T> {
         return new JsonSerde<>(mapper, mapper.constructType(type));
     }
 
+    /** JSON whatever the type: a type's JSON may evolve (fields added, a record renamed) and still read. */
+    @Override
+    public String formatId() {
+        return "json";
+    }
+
     @Override
     public byte[] serialize(String topic, T value) {
         if (value == null) {

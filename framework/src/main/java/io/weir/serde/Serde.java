@@ -13,4 +13,20 @@ public interface Serde<T> {
     byte[] serialize(String topic, T value);
 
     T deserialize(String topic, byte[] bytes);
+
+    /**
+     * What the bytes look like, for compatibility checks: a store whose key or value format id
+     * changes between two versions of an application cannot read the state the old version
+     * wrote (the application refuses to start on it, and a savepoint restore reports it). The
+     * built-in serdes answer {@code string}, {@code long}, {@code int}, {@code double},
+     * {@code bytes}, {@code uuid}, {@code json} (any type: JSON evolves as the type's mapping
+     * allows) and {@code windowed(<inner>)}; by default, the serde's class name.
+     *
+     * <p>Override it when the class is not the format: a serde renamed or rewritten that still
+     * reads the old bytes keeps the old id; one class serving several formats (Avro with a
+     * schema, say) includes what tells them apart.
+     */
+    default String formatId() {
+        return getClass().getName();
+    }
 }

@@ -78,6 +78,11 @@ public final class Serdes {
     public static <T> Serde<T> from(Serializer<T> serializer, Deserializer<T> deserializer) {
         return new Serde<>() {
             @Override
+            public String formatId() {
+                return "kafka:" + serializer.getClass().getName();
+            }
+
+            @Override
             public byte[] serialize(String topic, T value) {
                 return serializer.serialize(topic, value);
             }

@@ -20,6 +20,11 @@ final class WindowedSerde<K> implements Serde<Windowed<K>> {
     }
 
     @Override
+    public String formatId() {
+        return "windowed(" + inner.formatId() + ")";
+    }
+
+    @Override
     public byte[] serialize(String topic, Windowed<K> value) {
         if (value == null) {
             return null;

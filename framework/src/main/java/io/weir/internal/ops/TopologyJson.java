@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.Subtopology;
+import io.weir.internal.topology.TopologyDescription;
 import io.weir.internal.topology.TopologyModel;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -31,7 +32,8 @@ import java.util.Set;
  *               {"name": "word-counts-aggregate", "type": "processor", "stores": ["word-counts"],
  *                "children": ["sink-3"]}, ...]}],
  *  "stores": [{"name": "word-counts", "kind": "key_value", "persistent": true, "logged": true,
- *              "changelogTopic": "wc-word-counts-changelog", "subtopology": 1}],
+ *              "changelogTopic": "wc-word-counts-changelog", "subtopology": 1,
+ *              "keyFormat": "string", "valueFormat": "long"}],
  *  "internalTopics": [{"name": "wc-word-counts-repartition", "kind": "repartition", "subtopology": 1},
  *                     {"name": "wc-word-counts-changelog", "kind": "changelog", "store": "word-counts",
  *                      "subtopology": 1}]}
@@ -39,7 +41,8 @@ import java.util.Set;
  *
  * A source reading a pattern has {@code "pattern"} and empty {@code "topics"}; a sink whose topic
  * is chosen per record has {@code "topic": null}; {@code "changelogTopic"} is present for logged
- * stores only; {@code "subtopology"} of a store no processor uses is null. Nodes are in the order
+ * stores only; {@code "subtopology"} of a store no processor uses is null; the stores' entries are
+ * those of {@link TopologyDescription} (formats, window size, retention, TTL). Nodes are in the order
  * they were added to the topology.
  *
  * <p>Stateless and thread-safe: the model is immutable and every call builds a new tree.
@@ -59,9 +62,11 @@ public final class TopologyJson {
         ObjectNode json = OpsJson.object().put("applicationId", applicationId);
         ArrayNode subtopologies = json.putArray("subtopologies");
         model.subtopologies().forEach(st -> subtopology(model, st, subtopologies.addObject()));
-        Map<String, Integer> storeOwners = storeOwners(model);
-        ArrayNode stores = json.putArray("stores");
-        model.stores().values().forEach(s -> store(s, applicationId, storeOwners.get(s.name()), stores.addObject()));
+        // The stores as the recorded topology describes them (TopologyDescription), formats included.
+        TopologyDescription description = TopologyDescription.of(model, applicationId, null);
+        json.set("stores", description.toJsonTree().get("stores"));
+        Map<String, Integer> storeOwners = new LinkedHashMap<>();
+        description.stores().forEach(s -> storeOwners.put(s.name(), s.subtopology()));
         internalTopics(model, applicationId, storeOwners, json.putArray("internalTopics"));
         return json;
     }
@@ -111,17 +116,6 @@ public final class TopologyJson {
         model.children(node.name()).forEach(children::add);
     }
 
-    private static void store(StoreSpec store, String applicationId, Integer subtopology, ObjectNode json) {
-        json.put("name", store.name())
-                .put("kind", store.kind().name().toLowerCase(Locale.ROOT))
-                .put("persistent", store.persistent())
-                .put("logged", store.logged());
-        if (store.logged()) {
-            json.put("changelogTopic", store.changelogTopic(applicationId));
-        }
-        json.put("subtopology", subtopology);
-    }
-
     private static void internalTopics(TopologyModel model, String applicationId, Map<String, Integer> storeOwners,
                                        ArrayNode json) {
         Set<String> repartition = new LinkedHashSet<>();
@@ -143,14 +137,5 @@ public final class TopologyJson {
                         .put("store", s.name()).put("subtopology", storeOwners.get(s.name()));
             }
         }
-    }
-
-    /** Store name to the id of the sub-topology whose processors use it. */
-    private static Map<String, Integer> storeOwners(TopologyModel model) {
-        Map<String, Integer> owners = new LinkedHashMap<>();
-        for (Subtopology st : model.subtopologies()) {
-            model.storesOf(st).forEach(s -> owners.put(s.name(), st.id()));
-        }
-        return owners;
     }
 }

@@ -1,0 +1,133 @@
+package io.weir.cli;
+
+import io.weir.WeirConfig;
+import io.weir.internal.runtime.TopologyRecord;
+import io.weir.internal.topology.TopologyAccess;
+import io.weir.internal.topology.TopologyDescription;
+import io.weir.internal.topology.TopologyDiff;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code weir topology show|diff}: the topology an application recorded in Kafka when its
+ * instances last started ({@code <application.id>-topology}, see {@link TopologyRecord}), and
+ * what a new version would change ({@link TopologyDiff}). {@code diff} exits {@value Weir#OK}
+ * when the change is safe for a rolling upgrade (or there is none), {@value Weir#FAILED} when it
+ * needs a savepoint restore or a reset.
+ */
+@Command(name = "topology", description = "Shows the topology an application recorded in Kafka, or compares it"
+        + " with a new version.", subcommands = {TopologyCommand.Show.class, TopologyCommand.Diff.class})
+final class TopologyCommand implements Callable<Integer> {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    @Spec
+    CommandSpec spec;
+
+    /** Without a subcommand: the usage, as a usage error. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return Weir.USAGE;
+    }
+
+    @Command(name = "show", description = "Prints the topology description the application recorded (JSON).")
+    static final class Show implements Callable<Integer> {
+
+        @Mixin
+        ClusterOptions cluster;
+
+        @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
+        String app;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            TopologyDescription recorded = recorded(cluster, app);
+            spec.commandLine().getOut().println(recorded.toJson());
+            return Weir.OK;
+        }
+    }
+
+    @Command(name = "diff", description = "Compares the recorded topology with the one built by --topology: the"
+            + " changes, and whether a rolling upgrade is safe (exit 0) or a savepoint restore or a reset is needed"
+            + " (exit 1).")
+    static final class Diff implements Callable<Integer> {
+
+        @Mixin
+        ClusterOptions cluster;
+
+        @Mixin
+        TopologyOptions topology;
+
+        @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
+        String app;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            TopologyDescription recorded = recorded(cluster, app);
+            TopologyDescription next = TopologyDescription.of(TopologyAccess.model(topology.load()).resolve(app), app,
+                    weirVersion());
+            TopologyDiff diff = TopologyDiff.between(recorded, next);
+            spec.commandLine().getOut().print(diff.report());
+            return diff.verdict() == TopologyDiff.Verdict.SAFE ? Weir.OK : Weir.FAILED;
+        }
+    }
+
+    /** The recorded description, or a one-line failure saying why there is none. */
+    static TopologyDescription recorded(ClusterOptions cluster, String app) {
+        WeirConfig config = cluster.config(app);
+        String topic = TopologyRecord.topic(app);
+        try (Admin admin = cluster.admin(config)) {
+            Set<String> topics = admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            if (!topics.contains(topic)) {
+                throw new CommandFailedException("no topology recorded for " + app + ": topic " + topic
+                        + " does not exist on " + config.bootstrapServers() + " (instances record it when they start)");
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            throw new CommandFailedException("cannot reach Kafka at " + config.bootstrapServers() + ": "
+                    + (e instanceof ExecutionException ? e.getCause() : e), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CommandFailedException("interrupted", e);
+        }
+        try {
+            return TopologyRecord.read(config.consumerOverrides(), app, TIMEOUT).orElseThrow(() ->
+                    new CommandFailedException("no topology recorded for " + app + ": topic " + topic + " is empty"));
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            throw new CommandFailedException("cannot read the recorded topology of " + app + " from " + topic + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The framework's version on the CLI's class path (the one that builds the new description). */
+    private static String weirVersion() {
+        Properties p = new Properties();
+        try (InputStream in = io.weir.Topology.class.getResourceAsStream("version.properties")) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException e) {
+            // unknown
+        }
+        return p.getProperty("version", "unknown");
+    }
+}
