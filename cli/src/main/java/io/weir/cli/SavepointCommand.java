@@ -1,0 +1,256 @@
+package io.weir.cli;
+
+import io.weir.WeirConfig;
+import io.weir.internal.runtime.TopologyRecord;
+import io.weir.internal.savepoint.ControlMessage;
+import io.weir.internal.savepoint.Manifest;
+import io.weir.internal.savepoint.SavepointCatalog;
+import io.weir.internal.savepoint.SavepointRequest;
+import io.weir.internal.savepoint.SavepointRestore;
+import io.weir.internal.topology.TopologyAccess;
+import io.weir.internal.topology.TopologyDescription;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code weir savepoint create|list|describe|delete|restore}: savepoints stored in the
+ * application's own topics ({@code <app>-control}, {@code <app>-savepoints}), taken from the
+ * running instances at a consistent cut and restored into a stopped application of the same id
+ * (roll back) or another (fork).
+ */
+@Command(name = "savepoint", description = "Takes, lists, describes, deletes and restores savepoints kept in Kafka.",
+        subcommands = {SavepointCommand.Create.class, SavepointCommand.ListCommand.class,
+                SavepointCommand.Describe.class, SavepointCommand.Delete.class, SavepointCommand.Restore.class})
+final class SavepointCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return Weir.USAGE;
+    }
+
+    @Command(name = "create", description = "Takes a savepoint of the running application: every task pauses at a"
+            + " commit (repartition topics drained), its stores are copied in the background, the manifest is"
+            + " written last.")
+    static final class Create implements Callable<Integer> {
+
+        @Mixin
+        ClusterOptions cluster;
+
+        @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
+        String app;
+
+        @Option(names = "--id", paramLabel = "ID", description = "the savepoint's id (default: sp-<UTC time>)")
+        String id;
+
+        @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "120",
+                description = "give up (and abort) after this long (default: ${DEFAULT-VALUE})")
+        int timeoutSeconds;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            take(cluster, app, id, false, timeoutSeconds, spec.commandLine());
+            return Weir.OK;
+        }
+    }
+
+    /** Takes a savepoint, printing its progress; a failure is one line, exit 1. */
+    static Manifest take(ClusterOptions cluster, String app, String id, boolean stop, int timeoutSeconds,
+                         picocli.CommandLine cmd) {
+        if (timeoutSeconds <= 0) {
+            throw new picocli.CommandLine.ParameterException(cmd, "--timeout must be positive, not " + timeoutSeconds);
+        }
+        if (id != null && !id.matches("[A-Za-z0-9._-]{1,100}")) {
+            throw new picocli.CommandLine.ParameterException(cmd,
+                    "--id must be 1 to 100 letters, digits, '.', '_' or '-', not '" + id + "'");
+        }
+        PrintWriter out = cmd.getOut();
+        WeirConfig config = cluster.config(app);
+        String savepointId = id != null ? id : SavepointRequest.newId();
+        try {
+            Manifest m = new SavepointRequest(config, line -> {
+                out.println(line);
+                out.flush();
+            }).take(savepointId, stop, Duration.ofSeconds(timeoutSeconds), recordedTopology(config));
+            out.println(m.id());
+            return m;
+        } catch (IllegalStateException e) {
+            throw new CommandFailedException(e.getMessage(), e);
+        }
+    }
+
+    /** The topology the instances recorded, for the manifest; null if there is none. */
+    private static com.fasterxml.jackson.databind.JsonNode recordedTopology(WeirConfig config) {
+        try {
+            return TopologyRecord.read(config.consumerOverrides(), config.applicationId(), Duration.ofSeconds(30))
+                    .map(TopologyDescription::toJsonTree).orElse(null);
+        } catch (RuntimeException e) {
+            return null; // the manifest is complete without it; the restore checks stores by their formats
+        }
+    }
+
+    @Command(name = "list", description = "Lists the complete savepoints of an application, oldest first.")
+    static final class ListCommand implements Callable<Integer> {
+
+        @Mixin
+        ClusterOptions cluster;
+
+        @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
+        String app;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            List<Manifest> all = new SavepointCatalog(cluster.config(app)).list();
+            PrintWriter out = spec.commandLine().getOut();
+            out.printf("%-28s %-24s %6s %10s %12s %s%n", "ID", "CREATED", "TASKS", "ENTRIES", "BYTES", "STOPPED");
+            for (Manifest m : all) {
+                out.printf("%-28s %-24s %6d %10d %12d %s%n", m.id(), Instant.ofEpochMilli(m.createdAt()),
+                        m.tasks().size(), m.records(), m.bytes(), m.stopped() ? "yes" : "no");
+            }
+            return Weir.OK;
+        }
+    }
+
+    @Command(name = "describe", description = "Shows a savepoint's manifest: per task its input offsets and stores.")
+    static final class Describe implements Callable<Integer> {
+
+        @Mixin
+        ClusterOptions cluster;
+
+        @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
+        String app;
+
+        @Option(names = "--id", paramLabel = "ID", required = true, description = "the savepoint")
+        String id;
+
+        @Option(names = "--json", description = "print the manifest as JSON")
+        boolean json;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            Manifest m = find(cluster, app, id);
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                out.println(new String(m.encode(), StandardCharsets.UTF_8));
+                return Weir.OK;
+            }
+            out.printf("savepoint %s of %s, created %s by Weir %s%s%n", m.id(), m.applicationId(),
+                    Instant.ofEpochMilli(m.createdAt()), m.weirVersion(), m.stopped() ? ", application stopped after it" : "");
+            out.printf("%d tasks, %d entries, %d bytes; topology %s%n", m.tasks().size(), m.records(), m.bytes(),
+                    m.topology() == null ? "not recorded" : "recorded");
+            for (Manifest.TaskEntry t : m.tasks()) {
+                out.printf("task %s%n", t.task());
+                t.offsets().forEach((tp, o) -> out.printf("  input %s offset %d%n", tp, o.offset()));
+                for (ControlMessage.StoreCopy s : t.stores()) {
+                    out.printf("  store %s (%s, key %s, value %s): %d entries, %d bytes, crc32 %08x%n", s.name(), s.kind(),
+                            s.keySerde(), s.valueSerde(), s.records(), s.bytes(), s.crc32());
+                }
+            }
+            return Weir.OK;
+        }
+    }
+
+    @Command(name = "delete", description = "Deletes a savepoint: it is no longer listed or restorable.")
+    static final class Delete implements Callable<Integer> {
+
+        @Mixin
+        ClusterOptions cluster;
+
+        @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
+        String app;
+
+        @Option(names = "--id", paramLabel = "ID", required = true, description = "the savepoint")
+        String id;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            find(cluster, app, id);
+            new SavepointCatalog(cluster.config(app)).delete(id);
+            spec.commandLine().getOut().println("deleted savepoint " + id + " of " + app);
+            return Weir.OK;
+        }
+    }
+
+    @Command(name = "restore", description = "Loads a savepoint into a stopped application: the same one (--from-app"
+            + " omitted: roll back) or a new one (fork). Checks the stores against --topology first.")
+    static final class Restore implements Callable<Integer> {
+
+        @Mixin
+        ClusterOptions cluster;
+
+        @Mixin
+        TopologyOptions topology;
+
+        @Option(names = "--app", paramLabel = "ID", required = true,
+                description = "the application.id to load into (must not be running)")
+        String app;
+
+        @Option(names = "--from-app", paramLabel = "ID", description = "the application the savepoint was taken of"
+                + " (default: --app)")
+        String fromApp;
+
+        @Option(names = "--id", paramLabel = "ID", required = true, description = "the savepoint")
+        String id;
+
+        @Option(names = "--map-topic", paramLabel = "OLD=NEW", description = "read NEW where the savepoint read OLD")
+        Map<String, String> topicMap = new LinkedHashMap<>();
+
+        @Option(names = "--allow-dropped-state", description = "drop stores the new topology no longer has")
+        boolean allowDroppedState;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            String source = fromApp != null ? fromApp : app;
+            Manifest m = find(cluster, source, id);
+            PrintWriter out = spec.commandLine().getOut();
+            WeirConfig target = cluster.config(app);
+            try {
+                SavepointRestore.Result r = new SavepointRestore(target,
+                        TopologyAccess.model(topology.load()).resolve(app), line -> {
+                            out.println(line);
+                            out.flush();
+                        }).restore(new SavepointCatalog(cluster.config(source)), m,
+                        new SavepointRestore.Options(allowDroppedState, topicMap));
+                out.printf("restored savepoint %s of %s into %s: %d entries, %d input offsets; start the application%n",
+                        id, source, app, r.entries(), r.offsetsCommitted());
+            } catch (IllegalStateException e) {
+                throw new CommandFailedException(e.getMessage(), e);
+            }
+            return Weir.OK;
+        }
+    }
+
+    static Manifest find(ClusterOptions cluster, String app, String id) {
+        return new SavepointCatalog(cluster.config(app)).find(id).orElseThrow(() -> new CommandFailedException(
+                "no complete savepoint " + id + " of " + app + " (weir savepoint list --app " + app + ")"));
+    }
+}
