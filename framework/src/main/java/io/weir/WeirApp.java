@@ -163,13 +163,13 @@ public final class WeirApp implements AutoCloseable {
                 http = OpsHttpServer.start(config.httpBindAddress(), config.httpPort(), endpoints);
             }
             admin = Admin.create(clients.admin());
-            new TopicSetup(admin, config, model).verifyAndCreate();
+            io.weir.internal.state.ChangelogTopicIds changelogIds = new TopicSetup(admin, config, model).verifyAndCreate();
             rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
             updater = new StateUpdater(config, model, clients, instanceDir.dir(), rocksDb, meters.registry(),
                     io.micrometer.core.instrument.Tags.of("application", config.applicationId(), "instance",
                             instanceDir.instanceId()));
             InstanceTasks instanceTasks = new InstanceTasks(instanceDir.dir(), updater,
-                    new ChangelogEnds(admin)::endOffsets);
+                    new ChangelogEnds(admin)::endOffsets, changelogIds);
             ThreadContext ctx = ThreadContext.create(config, model, instanceDir.instanceId(), clients, admin,
                     new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, instanceTasks));
             for (int i = 0; i < config.numStreamThreads(); i++) {
