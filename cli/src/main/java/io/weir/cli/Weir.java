@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
         usageHelpAutoWidth = true, sortOptions = false,
         description = "Operates Weir applications on a Kafka cluster: describe them, plan and create their"
                 + " topics, reset them for a replay, take and restore savepoints, compare outputs.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, DescribeCommand.class, TopicsCommand.class, ResetCommand.class, DiffCommand.class})
 public final class Weir implements Callable<Integer> {
 
     /** Done. */
