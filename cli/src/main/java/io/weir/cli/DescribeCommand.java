@@ -73,17 +73,15 @@ final class DescribeCommand implements Callable<Integer> {
         WeirConfig config = cluster.config(app);
         Topology topology = topologyOptions == null ? null : topologyOptions.load();
         try (Admin admin = cluster.admin(config)) {
-            ConsumerGroupDescription group = Futures.get(admin.describeConsumerGroups(List.of(app)).all(),
-                    "describe the consumer group " + app).get(app);
-            Map<TopicPartition, OffsetAndMetadata> committed = Futures.get(
-                    admin.listConsumerGroupOffsets(app).partitionsToOffsetAndMetadata(), "read the committed offsets");
+            ConsumerGroupDescription group = Groups.describe(admin, app).orElse(null);
+            Map<TopicPartition, OffsetAndMetadata> committed = Groups.committed(admin, app);
             Set<String> topics = Futures.get(admin.listTopics().names(), "list topics");
             Set<String> internal = AppTopics.internal(config, topics);
             Map<String, TopicDescription> described = internal.isEmpty() ? Map.of()
                     : Futures.get(admin.describeTopics(internal).allTopicNames(), "describe the internal topics");
             List<Lag> lags = lags(admin, committed, config);
             List<Member> members = new ArrayList<>();
-            for (MemberDescription m : group.members()) {
+            for (MemberDescription m : group == null ? List.<MemberDescription>of() : group.members()) {
                 List<TopicPartition> parts = new ArrayList<>(m.assignment().topicPartitions());
                 parts.sort(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
                 members.add(new Member(m.consumerId(), m.groupInstanceId().orElse("-"), m.host(), parts));
@@ -118,6 +116,11 @@ final class DescribeCommand implements Callable<Integer> {
         return lags;
     }
 
+    /** The group's state; {@code none} before the application's first start. */
+    private static String state(ConsumerGroupDescription group) {
+        return group == null ? "none" : group.groupState().toString();
+    }
+
     /** Tasks ({@code <subtopology>_<partition>}) of the partitions, when the topology is known. */
     private String assignment(Member m, Topology topology) {
         if (topology == null) {
@@ -137,7 +140,7 @@ final class DescribeCommand implements Callable<Integer> {
 
     private void printText(PrintWriter out, ConsumerGroupDescription group, List<Member> members, List<Lag> lags,
                            Map<String, TopicDescription> internal, Topology topology, WeirConfig config) {
-        out.printf("Application %s: consumer group %s, %d member(s)%n%n", app, group.groupState(), members.size());
+        out.printf("Application %s: consumer group %s, %d member(s)%n%n", app, state(group), members.size());
         Table m = new Table("INSTANCE (group.instance.id)", "HOST", topology == null ? "PARTITIONS" : "TASKS");
         members.forEach(mb -> m.row(mb.instanceId(), mb.host(), assignment(mb, topology)));
         if (m.isEmpty()) {
@@ -173,7 +176,7 @@ final class DescribeCommand implements Callable<Integer> {
                            Map<String, TopicDescription> internal, Topology topology, WeirConfig config) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("application", app);
-        root.put("groupState", group.groupState().toString());
+        root.put("groupState", state(group));
         List<Object> ms = new ArrayList<>();
         for (Member mb : members) {
             Map<String, Object> j = new LinkedHashMap<>();

@@ -81,8 +81,7 @@ final class ResetCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (Admin admin = cluster.admin(config)) {
             requireNoMembers(admin);
-            Map<TopicPartition, OffsetAndMetadata> committed = Futures.get(
-                    admin.listConsumerGroupOffsets(app).partitionsToOffsetAndMetadata(), "read the committed offsets");
+            Map<TopicPartition, OffsetAndMetadata> committed = Groups.committed(admin, app);
             Set<String> existing = Futures.get(admin.listTopics().names(), "list topics");
             Set<String> inputs = inputTopics(topology, committed, config, existing);
             List<Move> moves = plan(admin, inputs, committed);
@@ -100,9 +99,8 @@ final class ResetCommand implements Callable<Integer> {
     }
 
     private void requireNoMembers(Admin admin) {
-        ConsumerGroupDescription group = Futures.get(admin.describeConsumerGroups(List.of(app)).all(),
-                "describe the consumer group " + app).get(app);
-        if (!group.members().isEmpty()) {
+        ConsumerGroupDescription group = Groups.describe(admin, app).orElse(null);
+        if (group != null && !group.members().isEmpty()) {
             List<String> ids = group.members().stream()
                     .map(m -> m.groupInstanceId().orElse(m.consumerId()) + "@" + m.host()).sorted().toList();
             throw new CommandFailedException("the application " + app + " has " + ids.size() + " active member(s) "
