@@ -35,6 +35,16 @@ public final class Topology {
         return model.describe();
     }
 
+    /**
+     * The id of the sub-topology that reads {@code topic} (an input, or a repartition topic of
+     * application {@code applicationId}): partition p of the topic belongs to task
+     * {@code <id>_<p>}. Empty if no source reads it.
+     */
+    public java.util.OptionalInt subtopologyReading(String applicationId, String topic) {
+        var st = model.resolve(applicationId).subtopologyFor(topic);
+        return st == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(st.id());
+    }
+
     /** For the runtime: the plain description it executes. */
     TopologyModel model() {
         return model;

@@ -169,14 +169,14 @@ public final class WeirApp implements AutoCloseable {
             admin = Admin.create(clients.admin());
             var topologyRecord = TopologyRecord.check(admin, config, clients,
                     TopologyDescription.of(model, config.applicationId(), Version.WEIR));
-            new TopicSetup(admin, config, model).verifyAndCreate();
+            io.weir.internal.state.ChangelogTopicIds changelogIds = new TopicSetup(admin, config, model).verifyAndCreate();
             topologyRecord.write();
             rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
             updater = new StateUpdater(config, model, clients, instanceDir.dir(), rocksDb, meters.registry(),
                     io.micrometer.core.instrument.Tags.of("application", config.applicationId(), "instance",
                             instanceDir.instanceId()));
             InstanceTasks instanceTasks = new InstanceTasks(instanceDir.dir(), updater,
-                    new ChangelogEnds(admin)::endOffsets);
+                    new ChangelogEnds(admin)::endOffsets, changelogIds);
             savepoints = new SavepointControl(config, clients, model, instanceDir.instanceId(), admin,
                     this::stopAfterSavepoint);
             ThreadContext ctx = ThreadContext.create(config, model, instanceDir.instanceId(), clients, admin,

@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
         usageHelpAutoWidth = true, sortOptions = false,
         description = "Operates Weir applications on a Kafka cluster: describe them, plan and create their"
                 + " topics, reset them for a replay, take and restore savepoints, compare outputs.",
-        subcommands = {CommandLine.HelpCommand.class, TopologyCommand.class, SavepointCommand.class, StopCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, DescribeCommand.class, TopicsCommand.class, ResetCommand.class,
+                DiffCommand.class, TopologyCommand.class, SavepointCommand.class, StopCommand.class})
 public final class Weir implements Callable<Integer> {
 
     /** Done. */

@@ -46,4 +46,40 @@ class WeirTest {
         assertThat(o.code()).isEqualTo(Weir.USAGE);
         assertThat(o.err()).contains("weir: Unknown option: '--frobnicate'");
     }
+
+    @Test
+    void everyCommandIsListed() {
+        assertThat(run("--help").out()).contains("describe", "topics", "reset", "diff");
+    }
+
+    @Test
+    void aMissingAppIsNamedAndExitsTwo() {
+        for (String[] args : new String[][] {{"describe"}, {"reset", "--to", "earliest"}, {"topics", "plan",
+                "--topology", "x.Y"}}) {
+            Outcome o = run(args);
+            assertThat(o.code()).as(String.join(" ", args)).isEqualTo(Weir.USAGE);
+            assertThat(o.err()).as(String.join(" ", args)).contains("Missing required option: '--app=ID'");
+        }
+    }
+
+    @Test
+    void anUnknownResetPositionIsNamedAndExitsTwo() {
+        Outcome o = run("reset", "--app", "a", "--to", "yesterday", "-b", "localhost:1");
+        assertThat(o.code()).isEqualTo(Weir.USAGE);
+        assertThat(o.err()).contains("--to", "'yesterday' is not earliest, latest");
+    }
+
+    @Test
+    void anUnknownDeserializerIsNamedAndExitsTwo() {
+        Outcome o = run("diff", "--left", "a", "--right", "b", "--key-deserializer", "avro");
+        assertThat(o.code()).isEqualTo(Weir.USAGE);
+        assertThat(o.err()).contains("--key-deserializer", "'avro' is not one of string, long, bytes");
+    }
+
+    @Test
+    void topicsWithoutASubcommandIsAUsageError() {
+        Outcome o = run("topics");
+        assertThat(o.code()).isEqualTo(Weir.USAGE);
+        assertThat(o.err()).contains("plan", "create");
+    }
 }

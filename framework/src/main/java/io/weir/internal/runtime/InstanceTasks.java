@@ -1,6 +1,7 @@
 package io.weir.internal.runtime;
 
 import io.weir.internal.assign.MemberHooks;
+import io.weir.internal.state.ChangelogTopicIds;
 import io.weir.internal.state.Checkpoint;
 import io.weir.processor.TaskId;
 import java.io.IOException;
@@ -29,17 +30,26 @@ public final class InstanceTasks {
     private final Path instanceDir;
     private final StateUpdater updater;
     private final Function<Set<TopicPartition>, Map<TopicPartition, Long>> endOffsets;
+    private final ChangelogTopicIds topicIds;
     /** Active tasks of this instance: the sum of their stores' offsets, or RUNNING once restored. */
     private final Map<TaskId, LongSupplier> active = new ConcurrentHashMap<>();
 
     /**
      * @param endOffsets the read_committed end offsets of changelog partitions (the admin client's)
+     * @param topicIds   the changelogs' topic ids as the instance found them at start
      */
     public InstanceTasks(Path instanceDir, StateUpdater updater,
-                         Function<Set<TopicPartition>, Map<TopicPartition, Long>> endOffsets) {
+                         Function<Set<TopicPartition>, Map<TopicPartition, Long>> endOffsets,
+                         ChangelogTopicIds topicIds) {
         this.instanceDir = instanceDir;
         this.updater = updater;
         this.endOffsets = endOffsets;
+        this.topicIds = topicIds;
+    }
+
+    /** The changelogs' topic ids, which every task's stores are opened with. */
+    ChangelogTopicIds changelogTopicIds() {
+        return topicIds;
     }
 
     StateUpdater updater() {
@@ -79,12 +89,13 @@ public final class InstanceTasks {
 
     /**
      * For {@link MemberHooks#taskOffsetSums()}: every task active here (RUNNING once restored),
-     * every standby (its stores' offsets), and every other task directory with a checkpoint.
+     * every standby (its stores' offsets), and every other task directory with a checkpoint of
+     * the current changelogs (one of a recreated changelog is state to be wiped: none).
      */
     Map<TaskId, Long> offsetSums() {
         Map<TaskId, Long> sums = new TreeMap<>();
         for (TaskId id : onDisk()) {
-            OptionalLong sum = Checkpoint.offsetSum(instanceDir.resolve(id.toString()));
+            OptionalLong sum = Checkpoint.offsetSum(instanceDir.resolve(id.toString()), topicIds);
             if (sum.isPresent()) {
                 sums.put(id, sum.getAsLong());
             }

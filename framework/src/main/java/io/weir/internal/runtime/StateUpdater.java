@@ -393,7 +393,7 @@ public final class StateUpdater implements AutoCloseable {
         try {
             stores = TaskStores.open(standbySpecs(s.id), s.id, instanceDir.resolve(s.id.toString()),
                     new TaskStores.Options(config.applicationId(), rocksDb, config.stateFlushInterval(), 0,
-                            System::currentTimeMillis), Duration.ZERO);
+                            System::currentTimeMillis, instanceTasks.changelogTopicIds()), Duration.ZERO);
         } catch (io.weir.state.StoreLockedException e) {
             s.retryAtNanos = System.nanoTime() + LOCK_RETRY.toNanos(); // its active here is still closing
             return;

@@ -61,7 +61,9 @@ final class TaskFactory {
         }
         TaskStores stores = TaskStores.open(specs, id, ctx.instanceDir().resolve(id.toString()),
                 new TaskStores.Options(ctx.config().applicationId(), ctx.rocksDb(), ctx.config().stateFlushInterval(),
-                        ctx.config().storeReadCacheBytes(), ctx.wallClock()));
+                        ctx.config().storeReadCacheBytes(), ctx.wallClock(),
+                        ctx.instanceTasks() == null ? io.weir.internal.state.ChangelogTopicIds.UNKNOWN
+                                : ctx.instanceTasks().changelogTopicIds()));
         try {
             Map<String, Node> nodes = instantiate(st, context, stores.typedByName());
             java.util.function.Function<String, SourceNode> sources = topic -> {

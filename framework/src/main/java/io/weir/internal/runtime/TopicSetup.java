@@ -1,7 +1,11 @@
 package io.weir.internal.runtime;
 
+import io.weir.InternalTopics;
+import io.weir.InternalTopics.Kind;
+import io.weir.InternalTopics.Topic;
 import io.weir.WeirConfig;
 import io.weir.internal.assign.CoPartitioning;
+import io.weir.internal.state.ChangelogTopicIds;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.Subtopology;
@@ -9,7 +13,6 @@ import io.weir.internal.topology.TopologyModel;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +29,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Start-up checks against the cluster, before any thread starts:
@@ -41,6 +45,8 @@ import org.apache.kafka.common.errors.TopicExistsException;
  *   <li>the dead-letter topic is created when missing, and the liveness topic (see
  *       {@link LivenessWatch}) when {@code failure.detection.ms} is on.</li>
  * </ul>
+ * {@link #plan()} computes the internal topics without changing anything; the application's start
+ * ({@link #verifyAndCreate()}) and {@code weir topics} ({@link InternalTopics}) both act on it.
  */
 public final class TopicSetup {
 
@@ -56,13 +62,48 @@ public final class TopicSetup {
         this.model = model;
     }
 
-    /** Checks the topics the topology needs and creates the internal ones. */
-    public void verifyAndCreate() {
+    /**
+     * Checks the topics the topology needs and creates the internal ones.
+     *
+     * @return the topic ids of the changelog topics as they are now, for the stores to tell a
+     *     changelog recreated since they last followed it
+     */
+    public ChangelogTopicIds verifyAndCreate() {
         Set<String> existing = listTopics();
-        Set<String> missing = new TreeSet<>();
         Set<String> wanted = new LinkedHashSet<>(model.sourceTopics());
         wanted.addAll(model.sinkTopics());
-        for (String t : wanted) {
+        requireExisting(wanted, existing);
+        List<Topic> plan = plan(existing);
+        List<String> problems = problems(plan.stream().filter(t -> existing.contains(t.name())).toList());
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", problems));
+        }
+        create(plan.stream().filter(t -> !existing.contains(t.name())).toList());
+        return changelogTopicIds(plan);
+    }
+
+    /** The internal topics of the application, with the cluster's input topics as they are now. */
+    public List<Topic> plan() {
+        Set<String> existing = listTopics();
+        requireExisting(model.sourceTopics(), existing);
+        return plan(existing);
+    }
+
+    /** {@code weir topics create}: creates what is missing, reports what differs. */
+    public InternalTopics.Report createMissing() {
+        Set<String> existing = listTopics();
+        requireExisting(model.sourceTopics(), existing);
+        List<Topic> plan = plan(existing);
+        List<Topic> present = plan.stream().filter(t -> existing.contains(t.name())).toList();
+        List<Topic> missing = plan.stream().filter(t -> !existing.contains(t.name())).toList();
+        List<String> problems = problems(present);
+        create(missing);
+        return new InternalTopics.Report(missing, present, problems);
+    }
+
+    private void requireExisting(Collection<String> topics, Set<String> existing) {
+        Set<String> missing = new TreeSet<>();
+        for (String t : topics) {
             if (!existing.contains(t)) {
                 missing.add(t);
             }
@@ -71,22 +112,46 @@ public final class TopicSetup {
             throw new IllegalStateException("topic(s) " + missing + " do not exist on " + config.bootstrapServers()
                     + "; create them before starting " + config.applicationId());
         }
+    }
+
+    /**
+     * The plan, in creation order: repartition topics, changelogs, then the dead-letter, liveness
+     * and late-records topics. Sub-topologies are sized in dependency order: one reading only user
+     * topics has their largest partition count; a repartition topic gets the count of the
+     * sub-topology writing it. Fails before anything is created if co-partitioning is violated.
+     */
+    private List<Topic> plan(Set<String> existing) {
         Map<String, Integer> partitions = new HashMap<>(partitionCounts(userInputs(existing)));
-        Map<Integer, Integer> tasksPerSubtopology = createRepartitionTopics(existing, partitions);
-        createChangelogTopics(existing, tasksPerSubtopology);
-        if (!existing.contains(config.deadLetterTopic())) {
-            create(List.of(new NewTopic(config.deadLetterTopic(), Optional.of(1), Optional.empty())
-                    .configs(Map.of("max.message.bytes", Integer.toString(config.deadLetterMaxMessageBytes())))));
+        TaskCounts counts = TaskCounts.of(model, partitions);
+        partitions.putAll(counts.partitions());
+        CoPartitioning.require(model, partitions);
+        List<Topic> plan = new ArrayList<>();
+        for (NodeSpec.Source s : model.internalSources()) {
+            for (String topic : s.topics()) {
+                plan.add(new Topic(topic, Kind.REPARTITION, partitions.get(topic), replicationFactor(), Map.of()));
+            }
         }
-        if (!config.failureDetection().isZero() && !existing.contains(LivenessWatch.topic(config))) {
-            create(List.of(new NewTopic(LivenessWatch.topic(config), Optional.of(1), replicationFactor())
-                    .configs(LivenessWatch.TOPIC_CONFIGS)));
+        for (Subtopology st : model.subtopologies()) {
+            for (StoreSpec store : model.storesOf(st)) {
+                if (store.logged()) {
+                    plan.add(new Topic(store.changelogTopic(config.applicationId()), Kind.CHANGELOG,
+                            counts.tasks().getOrDefault(st.id(), 1), replicationFactor(),
+                            changelogConfigs(store, config.windowChangelogAdditionalRetention().toMillis())));
+                }
+            }
         }
-        if (needsLateRecordsTopic() && !existing.contains(config.lateRecordsTopic())) {
+        // The dead-letter and late-records topics take the broker's replication factor.
+        Map<String, String> inputSized = Map.of("max.message.bytes", Integer.toString(config.deadLetterMaxMessageBytes()));
+        plan.add(new Topic(config.deadLetterTopic(), Kind.DEAD_LETTER, 1, Optional.empty(), inputSized));
+        if (!config.failureDetection().isZero()) {
+            plan.add(new Topic(LivenessWatch.topic(config), Kind.LIVENESS, 1, replicationFactor(),
+                    LivenessWatch.TOPIC_CONFIGS));
+        }
+        if (needsLateRecordsTopic()) {
             // Late records are input records, as large as any input: the same limit as dead letters.
-            create(List.of(new NewTopic(config.lateRecordsTopic(), Optional.of(1), Optional.empty())
-                    .configs(Map.of("max.message.bytes", Integer.toString(config.deadLetterMaxMessageBytes())))));
+            plan.add(new Topic(config.lateRecordsTopic(), Kind.LATE_RECORDS, 1, Optional.empty(), inputSized));
         }
+        return plan;
     }
 
     /** Only time and session windows have late records; other applications get no such topic. */
@@ -107,57 +172,6 @@ public final class TopicSetup {
     }
 
     /**
-     * Sub-topologies are sized in dependency order: one reading only user topics has their
-     * largest partition count; a repartition topic gets the count of the sub-topology writing it.
-     */
-    private Map<Integer, Integer> createRepartitionTopics(Set<String> existing, Map<String, Integer> partitions) {
-        TaskCounts counts = TaskCounts.of(model, partitions);
-        partitions.putAll(counts.partitions());
-        // Before anything is created: a failed start should leave no topics behind.
-        CoPartitioning.require(model, partitions);
-        Map<Integer, Integer> tasks = counts.tasks();
-        List<NewTopic> toCreate = new ArrayList<>();
-        Map<String, Integer> toCheck = new LinkedHashMap<>();
-        for (NodeSpec.Source s : model.internalSources()) {
-            for (String topic : s.topics()) {
-                int count = partitions.get(topic);
-                if (existing.contains(topic)) {
-                    toCheck.put(topic, count);
-                } else {
-                    toCreate.add(new NewTopic(topic, Optional.of(count), replicationFactor()));
-                }
-            }
-        }
-        checkPartitions(toCheck, "repartition");
-        create(toCreate);
-        return tasks;
-    }
-
-    private void createChangelogTopics(Set<String> existing, Map<Integer, Integer> tasksPerSubtopology) {
-        List<NewTopic> toCreate = new ArrayList<>();
-        Map<String, Integer> toCheck = new LinkedHashMap<>();
-        for (Subtopology st : model.subtopologies()) {
-            for (StoreSpec store : model.storesOf(st)) {
-                if (!store.logged()) {
-                    continue;
-                }
-                String topic = store.changelogTopic(config.applicationId());
-                int count = tasksPerSubtopology.getOrDefault(st.id(), 1);
-                if (existing.contains(topic)) {
-                    toCheck.put(topic, count);
-                } else {
-                    toCreate.add(new NewTopic(topic, Optional.of(count), replicationFactor())
-                            .configs(changelogConfigs(store,
-                                    config.windowChangelogAdditionalRetention().toMillis())));
-                }
-            }
-        }
-        checkPartitions(toCheck, "changelog");
-        checkCompacted(toCheck.keySet());
-        create(toCreate);
-    }
-
-    /**
      * A key-value changelog is compacted: it keeps the latest value of every key for ever. A window
      * or session changelog is compacted and deleted by time ({@code compact,delete}), with a
      * retention of the store's retention plus window size plus {@code additionalMs}
@@ -172,35 +186,78 @@ public final class TopicSetup {
                 "retention.ms", Long.toString(store.changelogRetentionMs(additionalMs)));
     }
 
-    private void checkPartitions(Map<String, Integer> expected, String kind) {
-        if (expected.isEmpty()) {
-            return;
+    /**
+     * What the application refuses to run with among existing planned topics: a repartition or
+     * changelog topic with another partition count, a changelog that is not compacted.
+     */
+    private List<String> problems(List<Topic> present) {
+        List<String> problems = new ArrayList<>();
+        List<Topic> sized = present.stream()
+                .filter(t -> t.kind() == Kind.REPARTITION || t.kind() == Kind.CHANGELOG).toList();
+        if (sized.isEmpty()) {
+            return problems;
         }
-        Map<String, Integer> actual = partitionCounts(expected.keySet());
-        for (Map.Entry<String, Integer> e : expected.entrySet()) {
-            if (!actual.get(e.getKey()).equals(e.getValue())) {
-                throw new IllegalStateException("the " + kind + " topic '" + e.getKey() + "' has " + actual.get(e.getKey())
-                        + " partitions but its sub-topology has " + e.getValue() + " tasks; the input topics changed"
-                        + " since it was created. Reset the application (delete its internal topics) to start over.");
+        Map<String, Integer> actual = partitionCounts(sized.stream().map(Topic::name).toList());
+        for (Topic t : sized) {
+            if (actual.get(t.name()) != t.partitions()) {
+                problems.add("the " + t.kind().name().toLowerCase(java.util.Locale.ROOT) + " topic '" + t.name()
+                        + "' has " + actual.get(t.name()) + " partitions but its sub-topology has " + t.partitions()
+                        + " tasks; the input topics changed since it was created. Reset the application (delete its"
+                        + " internal topics) to start over.");
             }
         }
+        problems.addAll(notCompacted(sized.stream().filter(t -> t.kind() == Kind.CHANGELOG).map(Topic::name).toList()));
+        return problems;
     }
 
-    private void checkCompacted(Collection<String> topics) {
+    private List<String> notCompacted(Collection<String> topics) {
         if (topics.isEmpty()) {
-            return;
+            return List.of();
         }
         List<ConfigResource> resources = topics.stream()
                 .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
         Map<ConfigResource, Config> configs = await(admin.describeConfigs(resources).all(), "describe changelog topics");
-        for (Map.Entry<ConfigResource, Config> e : configs.entrySet()) {
-            var policy = e.getValue().get("cleanup.policy");
+        List<String> problems = new ArrayList<>();
+        for (ConfigResource r : resources) {
+            var policy = configs.get(r).get("cleanup.policy");
             // "compact" or "compact,delete" (window and session changelogs are created so)
             if (policy == null || !policy.value().contains("compact")) {
-                throw new IllegalStateException("the changelog topic '" + e.getKey().name() + "' has cleanup.policy="
+                problems.add("the changelog topic '" + r.name() + "' has cleanup.policy="
                         + (policy == null ? "?" : policy.value()) + "; a changelog must be compacted"
                         + " (cleanup.policy=compact, or compact,delete for a window or session store),"
                         + " or old state would be deleted");
+            }
+        }
+        return problems;
+    }
+
+    /**
+     * The changelogs' topic ids, in one look-up. A topic created a moment ago may not be known to
+     * every broker yet: the look-up is retried until {@value #TIMEOUT_S} s have passed.
+     */
+    private ChangelogTopicIds changelogTopicIds(List<Topic> plan) {
+        List<String> changelogs = plan.stream().filter(t -> t.kind() == Kind.CHANGELOG).map(Topic::name).toList();
+        if (changelogs.isEmpty()) {
+            return ChangelogTopicIds.UNKNOWN;
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
+        while (true) {
+            try {
+                Map<String, TopicDescription> d = admin.describeTopics(changelogs).allTopicNames()
+                        .get(TIMEOUT_S, TimeUnit.SECONDS);
+                Map<String, String> ids = new HashMap<>();
+                d.forEach((name, desc) -> ids.put(name, desc.topicId().toString()));
+                return ChangelogTopicIds.of(ids);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() - deadline >= 0) {
+                    throw new IllegalStateException("cannot describe the changelog topics: " + e.getCause(), e.getCause());
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // metadata propagates
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("timed out describing the changelog topics", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while describing the changelog topics", e);
             }
         }
     }
@@ -232,11 +289,14 @@ public final class TopicSetup {
         }
     }
 
-    private void create(List<NewTopic> topics) {
+    private void create(List<Topic> topics) {
         if (topics.isEmpty()) {
             return;
         }
-        for (Map.Entry<String, KafkaFuture<Void>> e : admin.createTopics(topics).values().entrySet()) {
+        List<NewTopic> newTopics = topics.stream()
+                .map(t -> new NewTopic(t.name(), Optional.of(t.partitions()), t.replication()).configs(t.configs()))
+                .toList();
+        for (Map.Entry<String, KafkaFuture<Void>> e : admin.createTopics(newTopics).values().entrySet()) {
             try {
                 e.getValue().get(TIMEOUT_S, TimeUnit.SECONDS);
             } catch (ExecutionException ex) {

@@ -53,9 +53,9 @@ public record SavepointCompatibility(List<String> dropped, List<String> conflict
         return new SavepointCompatibility(List.copyOf(dropped), List.copyOf(conflicts), List.copyOf(empty));
     }
 
-    /** A serde's format id: its class name (a changed serde class is a changed format). */
-    public static String formatId(Object serde) {
-        return serde == null ? "bytes" : serde.getClass().getName();
+    /** A serde's format id ({@link io.weir.serde.Serde#formatId()}); a store without one holds bytes. */
+    public static String formatId(io.weir.serde.Serde<?> serde) {
+        return serde == null ? "bytes" : serde.formatId();
     }
 
     /** Problems that stop a restore, given whether dropping state was allowed; empty if it may go on. */

@@ -20,18 +20,32 @@ import org.apache.kafka.common.TopicPartition;
  * its data) decides where a restore starts. The file is written when the stores flush and when
  * they close; after a crash the stores may reopen a little behind it, which only makes the restore
  * a little longer than the assignor expected.
+ *
+ * <p>One line per changelog partition: {@code <topic> <partition> <offset> <topicId>}. The topic
+ * id (see {@link ChangelogTopicIds}) tells offsets into a changelog that was since deleted and
+ * recreated from offsets into the current one; files written before ids were recorded have three
+ * fields, read as an unknown id.
  */
 public final class Checkpoint {
 
     static final String FILE = ".checkpoint";
 
+    /** Where a store stands in its changelog; {@code topicId} null when unknown. */
+    record Entry(long offset, String topicId) {
+    }
+
     private Checkpoint() {
     }
 
-    static void write(Path taskDir, Map<TopicPartition, Long> offsets) {
+    static void write(Path taskDir, Map<TopicPartition, Entry> entries) {
         StringBuilder text = new StringBuilder();
-        offsets.forEach((tp, offset) -> text.append(tp.topic()).append(' ').append(tp.partition()).append(' ')
-                .append(offset).append('\n'));
+        entries.forEach((tp, e) -> {
+            text.append(tp.topic()).append(' ').append(tp.partition()).append(' ').append(e.offset());
+            if (e.topicId() != null) {
+                text.append(' ').append(e.topicId());
+            }
+            text.append('\n');
+        });
         try {
             Path tmp = taskDir.resolve(FILE + ".tmp");
             Files.writeString(tmp, text, StandardCharsets.UTF_8);
@@ -41,41 +55,54 @@ public final class Checkpoint {
         }
     }
 
-    /** The offsets recorded in {@code taskDir}; empty when there is no (readable) checkpoint. */
-    static Map<TopicPartition, Long> read(Path taskDir) {
-        Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
+    /** The entries recorded in {@code taskDir}; empty when there is no (readable) checkpoint. */
+    static Map<TopicPartition, Entry> read(Path taskDir) {
+        Map<TopicPartition, Entry> entries = new LinkedHashMap<>();
         List<String> lines;
         try {
             lines = Files.readAllLines(taskDir.resolve(FILE), StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
-            return offsets;
+            return entries;
         } catch (IOException e) {
-            return offsets;
+            return entries;
         }
         for (String line : lines) {
             String[] parts = line.trim().split(" ");
-            if (parts.length != 3) {
+            if (parts.length != 3 && parts.length != 4) {
                 return Map.of(); // torn or foreign: know nothing rather than something wrong
             }
             try {
-                offsets.put(new TopicPartition(parts[0], Integer.parseInt(parts[1])), Long.parseLong(parts[2]));
+                entries.put(new TopicPartition(parts[0], Integer.parseInt(parts[1])),
+                        new Entry(Long.parseLong(parts[2]), parts.length == 4 ? parts[3] : null));
             } catch (NumberFormatException e) {
                 return Map.of();
             }
         }
-        return offsets;
+        return entries;
     }
 
-    /** The sum of the offsets recorded in {@code taskDir}, if it has a checkpoint. */
-    public static OptionalLong offsetSum(Path taskDir) {
-        Map<TopicPartition, Long> offsets = read(taskDir);
-        return offsets.isEmpty() ? OptionalLong.empty() : OptionalLong.of(sum(offsets));
+    /**
+     * The sum of the offsets recorded in {@code taskDir}, if it has a checkpoint whose changelogs
+     * are the current ones: a checkpoint of a changelog since recreated ({@code current} knows
+     * another id) describes state that will be wiped, so it counts as none.
+     */
+    public static OptionalLong offsetSum(Path taskDir, ChangelogTopicIds current) {
+        Map<TopicPartition, Entry> entries = read(taskDir);
+        if (entries.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        for (Map.Entry<TopicPartition, Entry> e : entries.entrySet()) {
+            if (current.recreated(e.getKey().topic(), e.getValue().topicId())) {
+                return OptionalLong.empty();
+            }
+        }
+        return OptionalLong.of(sum(entries));
     }
 
-    static long sum(Map<TopicPartition, Long> offsets) {
+    static long sum(Map<TopicPartition, Entry> entries) {
         long sum = 0;
-        for (long o : offsets.values()) {
-            sum += o;
+        for (Entry e : entries.values()) {
+            sum += e.offset();
         }
         return sum;
     }

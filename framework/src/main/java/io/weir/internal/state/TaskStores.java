@@ -57,9 +57,18 @@ public final class TaskStores {
      * @param readCacheBytes {@code store.read.cache.bytes}: each store's cache of committed reads
      * @param clock          the processing clock (epoch milliseconds) that stamps, hides and sweeps
      *                       the entries of stores with a TTL; the thread's wall clock
+     * @param topicIds       the current ids of the changelog topics, to detect local state of a
+     *                       changelog since deleted and recreated ({@link ChangelogTopicIds#UNKNOWN}:
+     *                       no such check)
      */
     public record Options(String applicationId, RocksDbResources resources, java.time.Duration flushInterval,
-                          long readCacheBytes, LongSupplier clock) {
+                          long readCacheBytes, LongSupplier clock, ChangelogTopicIds topicIds) {
+
+        /** Without topic ids: local state is judged by its changelog offsets only. */
+        public Options(String applicationId, RocksDbResources resources, java.time.Duration flushInterval,
+                       long readCacheBytes, LongSupplier clock) {
+            this(applicationId, resources, flushInterval, readCacheBytes, clock, ChangelogTopicIds.UNKNOWN);
+        }
     }
 
     /**
@@ -71,7 +80,11 @@ public final class TaskStores {
     }
 
     /**
-     * Opens the stores of a task under {@code <taskDir>/<store>}.
+     * Opens the stores of a task under {@code <taskDir>/<store>}. If a store's changelog was
+     * deleted and recreated since the store last followed it (its recorded topic id differs from
+     * the current one, see {@link ChangelogTopicIds}), every store of the task is wiped, to be
+     * restored from the beginning: stale local state is never reused after a reset. Each store
+     * then records the current topic id of its changelog.
      *
      * @param lockWait how long to wait while another open store holds a store's directory
      * @throws StoreLockedException if one is still held after {@code lockWait}
@@ -90,9 +103,48 @@ public final class TaskStores {
             opened.values().forEach(TaskStore::close);
             throw e;
         }
+        try {
+            followCurrentChangelogs(task, opened.values(), options.topicIds());
+        } catch (RuntimeException e) {
+            opened.values().forEach(TaskStore::close);
+            throw e;
+        }
         boolean onDisk = specs.stream().anyMatch(StoreSpec::persistent);
         return new TaskStores(onDisk ? taskDir : null, Collections.unmodifiableMap(opened),
                 options.flushInterval().toNanos());
+    }
+
+    /** Wipes the task's stores if one follows a recreated changelog; records the current ids. */
+    private static void followCurrentChangelogs(TaskId task, java.util.Collection<TaskStore> stores,
+                                                ChangelogTopicIds ids) {
+        List<String> recreated = new ArrayList<>();
+        for (TaskStore s : stores) {
+            if (s.changelog() != null
+                    && ids.recreated(s.changelog().topic(), s.committed().changelogTopicId().orElse(null))) {
+                recreated.add(s.changelog().topic() + " (local state follows topic id "
+                        + s.committed().changelogTopicId().orElseThrow() + ", the topic now has "
+                        + ids.current(s.changelog().topic()).orElseThrow() + ")");
+            }
+        }
+        if (!recreated.isEmpty()) {
+            log.warn("task {}: changelog {} was deleted and recreated since this instance last ran the task (a reset);"
+                    + " wiping the task's local stores and restoring them from the beginning", task,
+                    String.join(", ", recreated));
+            for (TaskStore s : stores) {
+                if (s.changelog() != null) {
+                    s.committed().clear();
+                }
+            }
+        }
+        for (TaskStore s : stores) {
+            if (s.changelog() == null) {
+                continue;
+            }
+            String current = ids.current(s.changelog().topic()).orElse(null);
+            if (current != null && !current.equals(s.committed().changelogTopicId().orElse(null))) {
+                s.committed().recordChangelogTopicId(current);
+            }
+        }
     }
 
     private static BytesStore openBytes(StoreSpec spec, Path taskDir, RocksDbResources resources,
@@ -245,17 +297,18 @@ public final class TaskStores {
         return Checkpoint.sum(offsets());
     }
 
-    private Map<TopicPartition, Long> offsets() {
-        Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
+    private Map<TopicPartition, Checkpoint.Entry> offsets() {
+        Map<TopicPartition, Checkpoint.Entry> offsets = new LinkedHashMap<>();
         for (TaskStore s : stores.values()) {
             if (s.changelog() != null && s.spec().persistent()) {
-                offsets.put(s.changelog(), s.committed().changelogOffset().orElse(0L));
+                offsets.put(s.changelog(), new Checkpoint.Entry(s.committed().changelogOffset().orElse(0L),
+                        s.committed().changelogTopicId().orElse(null)));
             }
         }
         return offsets;
     }
 
-    /** Records the stores' offsets beside them, for an assignment while they are closed. */
+    /** Records the stores' offsets (and their changelogs' ids) beside them, for an assignment while they are closed. */
     private void writeCheckpoint() {
         if (dir != null) {
             Checkpoint.write(dir, offsets());

@@ -239,6 +239,16 @@ class ExpiryTest {
         }
 
         @Override
+        public java.util.Optional<String> changelogTopicId() {
+            return delegate.changelogTopicId();
+        }
+
+        @Override
+        public void recordChangelogTopicId(String topicId) {
+            delegate.recordChangelogTopicId(topicId);
+        }
+
+        @Override
         public void clear() {
             delegate.clear();
         }

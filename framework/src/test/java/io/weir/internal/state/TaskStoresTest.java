@@ -39,4 +39,43 @@ class TaskStoresTest {
             opened.get().close();
         }
     }
+
+    @Test
+    void storesOfARecreatedChangelogAreWipedAndOldStoresWithoutIdsAreKept() {
+        StoreSpec counts = new StoreSpec("counts", Serdes.strings(), Serdes.longs(), true, true, null);
+        StoreSpec other = new StoreSpec("other", Serdes.strings(), Serdes.longs(), true, true, null);
+        TaskId task = new TaskId(0, 1);
+        Path taskDir = dir.resolve("0_1");
+        java.util.function.Function<String, ChangelogTopicIds> ids = id -> id == null ? ChangelogTopicIds.UNKNOWN
+                : ChangelogTopicIds.of(java.util.Map.of("app-counts-changelog", id, "app-other-changelog", "o"));
+        try (RocksDbResources resources = RocksDbResources.create()) {
+            java.util.function.Function<String, TaskStores> open = id -> TaskStores.open(List.of(counts, other), task,
+                    taskDir, new TaskStores.Options("app", resources, Duration.ofSeconds(10), 0,
+                            System::currentTimeMillis, ids.apply(id)));
+            // Written before ids were recorded: no id, state kept and the current id recorded.
+            TaskStores stores = open.apply(null);
+            stores.all().forEach(s -> s.committed().apply(new io.weir.state.internal.WriteBatch(1)
+                    .put(new byte[] {1}, new byte[] {2}), 7));
+            stores.close();
+            stores = open.apply("id-1");
+            assertThat(stores.all()).allSatisfy(s -> assertThat(s.committed().changelogOffset()).hasValue(7));
+            assertThat(stores.all().get(0).committed().changelogTopicId()).hasValue("id-1");
+            stores.close();
+            assertThat(Checkpoint.read(taskDir).get(new org.apache.kafka.common.TopicPartition("app-counts-changelog", 1)))
+                    .isEqualTo(new Checkpoint.Entry(7, "id-1"));
+            // The same topic: kept.
+            stores = open.apply("id-1");
+            assertThat(stores.all().get(0).committed().get(new byte[] {1})).isEqualTo(new byte[] {2});
+            stores.close();
+            // Recreated: every store of the task is wiped, and follows the new topic from now on.
+            stores = open.apply("id-2");
+            assertThat(stores.all()).allSatisfy(s -> {
+                assertThat(s.committed().changelogOffset()).isEmpty();
+                assertThat(s.committed().get(new byte[] {1})).isNull();
+            });
+            assertThat(stores.all().get(0).committed().changelogTopicId()).hasValue("id-2");
+            assertThat(stores.all().get(1).committed().changelogTopicId()).hasValue("o");
+            stores.close();
+        }
+    }
 }

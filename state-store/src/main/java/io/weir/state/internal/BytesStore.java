@@ -1,5 +1,6 @@
 package io.weir.state.internal;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -66,7 +67,22 @@ public interface BytesStore extends BytesReader, AutoCloseable {
         applyDeletes(new WriteBatch(1).deleteRange(from, toExclusive));
     }
 
-    /** Deletes every entry and the stored changelog offset, atomically; the store stays open. */
+    /**
+     * The id of the changelog topic that the stored {@linkplain #changelogOffset() offset} refers
+     * to (Kafka's topic id, as text), if one was recorded: a changelog deleted and recreated under
+     * the same name has a new id, and offsets into the old one mean nothing in the new one. Empty
+     * for a new or {@linkplain #clear() cleared} store, and for a store written before ids were
+     * recorded.
+     */
+    Optional<String> changelogTopicId();
+
+    /**
+     * Records the id of the changelog topic the store follows from now on (see
+     * {@link #changelogTopicId()}). Like a batch, it becomes durable with the store's next flush.
+     */
+    void recordChangelogTopicId(String topicId);
+
+    /** Deletes every entry, the stored changelog offset and topic id, atomically; the store stays open. */
     void clear();
 
     /**

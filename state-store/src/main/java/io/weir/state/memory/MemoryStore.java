@@ -33,6 +33,7 @@ public final class MemoryStore implements BytesStore {
     // The skip list's size() walks the whole list; the single writer keeps the count instead.
     private volatile long count;
     private volatile long changelogOffset = NO_OFFSET;
+    private volatile String changelogTopicId;
     private volatile boolean closed;
 
     private MemoryStore(String name) {
@@ -124,11 +125,24 @@ public final class MemoryStore implements BytesStore {
     }
 
     @Override
+    public java.util.Optional<String> changelogTopicId() {
+        checkOpen();
+        return java.util.Optional.ofNullable(changelogTopicId);
+    }
+
+    @Override
+    public void recordChangelogTopicId(String topicId) {
+        checkOpen();
+        changelogTopicId = java.util.Objects.requireNonNull(topicId, "topicId");
+    }
+
+    @Override
     public void clear() {
         checkOpen();
         map.clear();
         count = 0;
         changelogOffset = NO_OFFSET;
+        changelogTopicId = null;
     }
 
     /** Marks the store closed; open iterators fail on their next use. Keeps the data for the GC. */

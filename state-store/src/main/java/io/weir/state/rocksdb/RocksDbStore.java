@@ -35,7 +35,8 @@ import io.weir.state.internal.WriteBatch;
 /**
  * A {@link BytesStore} in one RocksDB database per store directory: entries in the {@code default}
  * column family, the changelog offset in a {@code metadata} column family, both written by one
- * RocksDB write batch per {@link #apply}.
+ * RocksDB write batch per {@link #apply}. The metadata family also holds the id of the changelog
+ * topic the offset refers to, when one was recorded.
  *
  * <p>Durability comes from the changelog, not from RocksDB: the write-ahead log is off, and
  * {@code atomic_flush} makes both column families flush together. After a crash the store
@@ -55,6 +56,7 @@ public final class RocksDbStore implements BytesStore {
     private static final Logger log = LoggerFactory.getLogger(RocksDbStore.class);
     private static final byte[] METADATA_FAMILY = "metadata".getBytes(StandardCharsets.UTF_8);
     private static final byte[] OFFSET_KEY = "changelog.offset".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] TOPIC_ID_KEY = "changelog.topic.id".getBytes(StandardCharsets.UTF_8);
     private static final long NO_OFFSET = -1;
 
     private final String name;
@@ -68,10 +70,11 @@ public final class RocksDbStore implements BytesStore {
     private final StampedLock lock = new StampedLock();
     private final Set<RocksDbIterator> openIterators = ConcurrentHashMap.newKeySet();
     private volatile long changelogOffset;
+    private volatile String changelogTopicId;
     private volatile boolean closed;
 
     private RocksDbStore(String name, Path dir, RocksDbResources resources, RocksDbOptions options, RocksDB db,
-            List<ColumnFamilyHandle> families, long changelogOffset) {
+            List<ColumnFamilyHandle> families, long changelogOffset, String changelogTopicId) {
         this.name = name;
         this.dir = dir;
         this.resources = resources;
@@ -80,6 +83,7 @@ public final class RocksDbStore implements BytesStore {
         this.data = families.get(0);
         this.metadata = families.get(1);
         this.changelogOffset = changelogOffset;
+        this.changelogTopicId = changelogTopicId;
     }
 
     /**
@@ -100,8 +104,10 @@ public final class RocksDbStore implements BytesStore {
                     new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, options.data()),
                     new ColumnFamilyDescriptor(METADATA_FAMILY, options.metadata())), families);
             byte[] offset = db.get(families.get(1), OFFSET_KEY);
+            byte[] topicId = db.get(families.get(1), TOPIC_ID_KEY);
             return new RocksDbStore(name, dir, resources, options, db, families,
-                    offset == null ? NO_OFFSET : decodeOffset(offset));
+                    offset == null ? NO_OFFSET : decodeOffset(offset),
+                    topicId == null ? null : new String(topicId, StandardCharsets.UTF_8));
         } catch (RocksDBException | IOException | RuntimeException e) {
             families.forEach(ColumnFamilyHandle::close);
             if (db != null) {
@@ -219,7 +225,27 @@ public final class RocksDbStore implements BytesStore {
         return offset == NO_OFFSET ? OptionalLong.empty() : OptionalLong.of(offset);
     }
 
-    /** Deletes all entries with one range tombstone (and the offset) in one write, then compacts the files away. */
+    @Override
+    public java.util.Optional<String> changelogTopicId() {
+        checkOpen();
+        return java.util.Optional.ofNullable(changelogTopicId);
+    }
+
+    @Override
+    public void recordChangelogTopicId(String topicId) {
+        java.util.Objects.requireNonNull(topicId, "topicId");
+        long stamp = readLock();
+        try {
+            db.put(metadata, options.write(), TOPIC_ID_KEY, topicId.getBytes(StandardCharsets.UTF_8));
+            changelogTopicId = topicId;
+        } catch (RocksDBException e) {
+            throw RocksDbErrors.onAccess(name, "record the changelog topic id", e);
+        } finally {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    /** Deletes all entries with one range tombstone (and the offset and topic id) in one write, then compacts the files away. */
     @Override
     public void clear() {
         long stamp = readLock();
@@ -231,8 +257,10 @@ public final class RocksDbStore implements BytesStore {
                 batch.deleteRange(data, first.key(), ByteKeys.successor(last.key()));
             }
             batch.delete(metadata, OFFSET_KEY);
+            batch.delete(metadata, TOPIC_ID_KEY);
             db.write(options.write(), batch);
             changelogOffset = NO_OFFSET;
+            changelogTopicId = null;
             db.compactRange(data);
         } catch (RocksDBException e) {
             throw RocksDbErrors.onAccess(name, "clear", e);

@@ -154,6 +154,16 @@ class ChangelogRestorerTest {
         }
 
         @Override
+        public java.util.Optional<String> changelogTopicId() {
+            return delegate.changelogTopicId();
+        }
+
+        @Override
+        public void recordChangelogTopicId(String topicId) {
+            delegate.recordChangelogTopicId(topicId);
+        }
+
+        @Override
         public void applyDeletes(WriteBatch deletes) {
             delegate.applyDeletes(deletes);
         }

@@ -288,6 +288,25 @@ public abstract class BytesStoreContract {
     }
 
     @Test
+    public void changelogTopicIdIsRecordedKeptOnReopenAndClearedWithTheStore() {
+        BytesStore store = storeWithLetters();
+        assertThat(store.changelogTopicId()).isEmpty();
+        store.recordChangelogTopicId("id-1");
+        store.recordChangelogTopicId("id-2");
+        assertThat(store.changelogTopicId()).hasValue("id-2");
+        if (persistent()) {
+            store.close();
+            store = reopen(store);
+            opened.add(store);
+            assertThat(store.changelogTopicId()).hasValue("id-2");
+            assertThat(store.changelogOffset()).hasValue(4);
+        }
+        store.clear();
+        assertThat(store.changelogTopicId()).isEmpty();
+        assertThat(store.changelogOffset()).isEmpty();
+    }
+
+    @Test
     public void reopeningKeepsDataAndChangelogOffset() {
         org.junit.jupiter.api.Assumptions.assumeTrue(persistent(), "an in-memory store does not survive closing");
         BytesStore store = storeWithLetters();

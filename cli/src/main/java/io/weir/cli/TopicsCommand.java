@@ -1,0 +1,149 @@
+package io.weir.cli;
+
+import io.weir.InternalTopics;
+import io.weir.WeirConfig;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.admin.Admin;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code weir topics plan|create}: the internal topics of an application, planned by the same code
+ * the application runs at start ({@link InternalTopics}), so operators can create them ahead.
+ */
+@Command(name = "topics", description = "Plan or create the internal topics of an application.",
+        mixinStandardHelpOptions = true, subcommands = {TopicsCommand.Plan.class, TopicsCommand.Create.class})
+final class TopicsCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return Weir.USAGE;
+    }
+
+    /** What both subcommands take. */
+    abstract static class Base implements Callable<Integer> {
+        @Option(names = "--app", required = true, paramLabel = "ID", description = "the application id")
+        String app;
+
+        @Mixin
+        ClusterOptions cluster;
+
+        @Mixin
+        TopologyOptions topology;
+
+        @Spec
+        CommandSpec spec;
+    }
+
+    @Command(name = "plan", mixinStandardHelpOptions = true,
+            description = "Print the internal topics the application needs: name, kind, partitions (from its input"
+                    + " topics on the cluster), replication and configs, as the application would create them.")
+    static final class Plan extends Base {
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            WeirConfig config = cluster.config(app);
+            io.weir.Topology t = topology.load();
+            List<InternalTopics.Topic> plan;
+            try (Admin admin = cluster.admin(config)) {
+                plan = run(() -> InternalTopics.plan(t, config, admin));
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                List<Object> topics = new ArrayList<>();
+                plan.forEach(p -> topics.add(toJson(p, null)));
+                Json.print(out, Map.of("application", app, "topics", topics));
+            } else {
+                Table table = new Table("TOPIC", "KIND", "PARTITIONS", "REPLICATION", "CONFIGS");
+                plan.forEach(p -> table.row(p.name(), kind(p), p.partitions(), replication(p), configs(p)));
+                table.print(out);
+            }
+            return Weir.OK;
+        }
+    }
+
+    @Command(name = "create", mixinStandardHelpOptions = true,
+            description = "Create the internal topics that are missing; report existing ones that differ from the plan"
+                    + " in a way the application would refuse to start with (exit 1 then).")
+    static final class Create extends Base {
+        @Override
+        public Integer call() {
+            WeirConfig config = cluster.config(app);
+            io.weir.Topology t = topology.load();
+            InternalTopics.Report report;
+            try (Admin admin = cluster.admin(config)) {
+                report = run(() -> InternalTopics.create(t, config, admin));
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            Table table = new Table("TOPIC", "KIND", "PARTITIONS", "REPLICATION", "CONFIGS", "STATUS");
+            report.created().forEach(p -> table.row(p.name(), kind(p), p.partitions(), replication(p), configs(p),
+                    "created"));
+            report.existing().forEach(p -> table.row(p.name(), kind(p), p.partitions(), replication(p), configs(p),
+                    report.problems().stream().anyMatch(m -> m.contains("'" + p.name() + "'")) ? "DIFFERS" : "exists"));
+            table.print(out);
+            out.printf("%d created, %d existed, %d differ%n", report.created().size(), report.existing().size(),
+                    report.problems().size());
+            if (!report.problems().isEmpty()) {
+                PrintWriter err = spec.commandLine().getErr();
+                report.problems().forEach(p -> err.println("weir topics create: " + p));
+                return Weir.FAILED;
+            }
+            return Weir.OK;
+        }
+    }
+
+    /** Runs a framework call; its refusals (missing inputs, co-partitioning) become one-line failures. */
+    static <T> T run(java.util.function.Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (IllegalStateException e) {
+            throw new CommandFailedException(e.getMessage(), e);
+        }
+    }
+
+    static String kind(InternalTopics.Topic t) {
+        return t.kind().name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    static String replication(InternalTopics.Topic t) {
+        return t.replication().map(String::valueOf).orElse("default");
+    }
+
+    static String configs(InternalTopics.Topic t) {
+        if (t.configs().isEmpty()) {
+            return "-";
+        }
+        List<String> parts = new ArrayList<>();
+        new TreeMap<>(t.configs()).forEach((k, v) -> parts.add(k + "=" + v));
+        return String.join(" ", parts);
+    }
+
+    static Map<String, Object> toJson(InternalTopics.Topic t, String status) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", t.name());
+        m.put("kind", kind(t));
+        m.put("partitions", t.partitions());
+        m.put("replication", t.replication().map(r -> (Object) r.intValue()).orElse("default"));
+        m.put("configs", new TreeMap<>(t.configs()));
+        if (status != null) {
+            m.put("status", status);
+        }
+        return m;
+    }
+}
