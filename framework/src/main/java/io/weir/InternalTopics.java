@@ -30,7 +30,13 @@ public final class InternalTopics {
         /** Records too late for their window ({@code late.records.to.topic}). */
         LATE_RECORDS,
         /** Heartbeats of the instances ({@code failure.detection.ms}). */
-        LIVENESS
+        LIVENESS,
+        /** The topology the instances last started with, for the compatibility check. */
+        TOPOLOGY,
+        /** Savepoint requests and progress. */
+        CONTROL,
+        /** Savepoints: manifests and data. */
+        SAVEPOINTS
     }
 
     /**

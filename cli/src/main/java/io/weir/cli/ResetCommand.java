@@ -183,6 +183,12 @@ final class ResetCommand implements Callable<Integer> {
             existing.stream().filter(t -> AppTopics.isChangelog(app, t) || AppTopics.isRepartition(app, t))
                     .forEach(internal::add);
         }
+        // The recorded topology goes too: the replay usually runs changed code, which the start-up check
+        // would otherwise compare with (and, for a store whose format changed, refuse to start on).
+        String record = io.weir.internal.runtime.TopologyRecord.topic(app);
+        if (existing.contains(record)) {
+            internal.add(record);
+        }
         return internal;
     }
 

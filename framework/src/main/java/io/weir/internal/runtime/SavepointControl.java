@@ -17,7 +17,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,7 +26,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -123,39 +121,12 @@ public final class SavepointControl implements AutoCloseable {
         return p;
     }
 
-    /** Creates the savepoint topics when missing and starts reading the control topic at its end. */
+    /** Starts reading the control topic (which {@link TopicSetup} created) at its end. */
     public void start() {
-        ensureTopics(admin, config);
         consumer.assign(List.of(controlPartition));
         consumer.seekToEnd(List.of(controlPartition));
         consumer.position(controlPartition);
         thread.start();
-    }
-
-    /** Creates the control and savepoints topics of the application if they do not exist. */
-    static void ensureTopics(Admin admin, WeirConfig config) {
-        java.util.Optional<Short> rf = config.internalTopicReplicationFactor() > 0
-                ? java.util.Optional.of((short) config.internalTopicReplicationFactor()) : java.util.Optional.empty();
-        List<NewTopic> topics = List.of(
-                new NewTopic(SavepointTopics.control(config.applicationId()), java.util.Optional.of(1), rf)
-                        .configs(SavepointTopics.CONTROL_CONFIGS),
-                new NewTopic(SavepointTopics.savepoints(config.applicationId()),
-                        java.util.Optional.of(SavepointTopics.SAVEPOINTS_PARTITIONS), rf)
-                        .configs(SavepointTopics.SAVEPOINTS_CONFIGS));
-        admin.createTopics(topics).values().forEach((name, f) -> {
-            try {
-                f.get(30, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw new IllegalStateException("cannot create topic '" + name + "': " + e.getCause(), e.getCause());
-                }
-            } catch (java.util.concurrent.TimeoutException e) {
-                throw new IllegalStateException("timed out creating topic " + name, e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while creating topic " + name, e);
-            }
-        });
     }
 
     /** The savepoint under way that this instance takes part in, or null. */

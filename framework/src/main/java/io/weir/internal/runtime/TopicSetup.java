@@ -2,6 +2,7 @@ package io.weir.internal.runtime;
 
 import io.weir.InternalTopics;
 import io.weir.InternalTopics.Kind;
+import io.weir.internal.savepoint.SavepointTopics;
 import io.weir.InternalTopics.Topic;
 import io.weir.WeirConfig;
 import io.weir.internal.assign.CoPartitioning;
@@ -116,7 +117,7 @@ public final class TopicSetup {
 
     /**
      * The plan, in creation order: repartition topics, changelogs, then the dead-letter, liveness
-     * and late-records topics. Sub-topologies are sized in dependency order: one reading only user
+     * and late-records topics, the topology record's, and the savepoints' control and data topics. Sub-topologies are sized in dependency order: one reading only user
      * topics has their largest partition count; a repartition topic gets the count of the
      * sub-topology writing it. Fails before anything is created if co-partitioning is violated.
      */
@@ -151,6 +152,12 @@ public final class TopicSetup {
             // Late records are input records, as large as any input: the same limit as dead letters.
             plan.add(new Topic(config.lateRecordsTopic(), Kind.LATE_RECORDS, 1, Optional.empty(), inputSized));
         }
+        String app = config.applicationId();
+        plan.add(new Topic(TopologyRecord.topic(app), Kind.TOPOLOGY, 1, replicationFactor(), TopologyRecord.TOPIC_CONFIGS));
+        plan.add(new Topic(SavepointTopics.control(app), Kind.CONTROL, 1, replicationFactor(),
+                SavepointTopics.CONTROL_CONFIGS));
+        plan.add(new Topic(SavepointTopics.savepoints(app), Kind.SAVEPOINTS, SavepointTopics.SAVEPOINTS_PARTITIONS,
+                replicationFactor(), SavepointTopics.SAVEPOINTS_CONFIGS));
         return plan;
     }
 

@@ -116,6 +116,9 @@ public final class SavepointRestore {
         for (NodeSpec.Source s : model.internalSources()) {
             internal.addAll(s.topics());
         }
+        // The recorded topology of what ran before the restore: the restored state is checked by
+        // SavepointCompatibility instead.
+        internal.add(io.weir.internal.runtime.TopologyRecord.topic(target.applicationId()));
         Set<String> existing = get(admin.listTopics().names());
         internal.retainAll(existing);
         if (!internal.isEmpty()) {
