@@ -7,6 +7,8 @@ import io.weir.internal.runtime.InstanceDirectory;
 import io.weir.internal.runtime.InstanceMeters;
 import io.weir.internal.runtime.InstanceMonitor;
 import io.weir.internal.runtime.InstanceTasks;
+import io.weir.internal.runtime.BoundedRun;
+import io.weir.internal.runtime.BoundedRunPlan;
 import io.weir.internal.runtime.ChangelogEnds;
 import io.weir.internal.runtime.SavepointControl;
 import io.weir.internal.runtime.StateUpdater;
@@ -119,6 +121,8 @@ public final class WeirApp implements AutoCloseable {
     private volatile SavepointControl savepoints;
     private RocksDbResources rocksDb;
     private volatile InstanceMonitor monitor;
+    /** The run, with {@code run.mode=bounded}; else null. */
+    private volatile BoundedRun bounded;
     private OpsHttpServer http;
     private final Endpoints endpoints = new Endpoints(this);
     private final LocalStores localStores = new LocalStores(System::currentTimeMillis);
@@ -171,6 +175,9 @@ public final class WeirApp implements AutoCloseable {
                     TopologyDescription.of(model, config.applicationId(), Version.WEIR));
             io.weir.internal.state.ChangelogTopicIds changelogIds = new TopicSetup(admin, config, model).verifyAndCreate();
             topologyRecord.write();
+            if (config.bounded()) {
+                bounded = BoundedRunPlan.prepare(admin, config, model, instanceDir.instanceId());
+            }
             rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
             updater = new StateUpdater(config, model, clients, instanceDir.dir(), rocksDb, meters.registry(),
                     io.micrometer.core.instrument.Tags.of("application", config.applicationId(), "instance",
@@ -183,7 +190,7 @@ public final class WeirApp implements AutoCloseable {
                     new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, instanceTasks,
                             savepoints));
             for (int i = 0; i < config.numStreamThreads(); i++) {
-                StreamThread st = new StreamThread(ctx, i, this::onThreadFailed);
+                StreamThread st = new StreamThread(ctx, i, bounded, this::onThreadFailed);
                 Thread t = new Thread(st, st.name());
                 t.setUncaughtExceptionHandler((th, e) -> onThreadFailed(e));
                 streamThreads.add(st);
@@ -378,7 +385,8 @@ public final class WeirApp implements AutoCloseable {
 
     /**
      * Starts (if needed), then blocks until SIGTERM/SIGINT, a {@code POST /admin/leave} or a
-     * failure, and stops gracefully. On SIGTERM it keeps the static group membership, so a
+     * failure, and stops gracefully; with {@code run.mode=bounded}, until the run is complete
+     * ({@link #runBounded()}), so a {@code main} that ends with it exits normally. On SIGTERM it keeps the static group membership, so a
      * restart with the same {@code instance.id} moves no task, unless {@code shutdown.leave.group}
      * is true.
      *
@@ -391,15 +399,90 @@ public final class WeirApp implements AutoCloseable {
         Thread hook = new Thread(() -> close(config.shutdownTimeout(), config.shutdownLeaveGroup()),
                 config.applicationId() + "-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        stopped.await();
+        try {
+            if (config.bounded()) {
+                runBounded();
+            }
+            stopped.await();
+        } finally {
+            removeHook(hook);
+        }
+        Throwable f = failure.get();
+        if (f != null) {
+            throw new IllegalStateException("application " + config.applicationId() + " failed: " + f, f);
+        }
+    }
+
+    private static void removeHook(Thread hook) {
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
             // the JVM is already running the hook
         }
+    }
+
+    /**
+     * Runs the application as a bounded run ({@code run.mode=bounded}): starts it (if needed),
+     * processes every input from its committed (or reset) position to the end offsets taken at
+     * start (read_committed), or to its first record later than {@code bounded.until}; drains the
+     * repartition topics, a sub-topology after the ones that write to it; moves event time to the
+     * end ({@link Long#MAX_VALUE}, or {@code bounded.until}) so every window and event-time timer
+     * fires; commits, closes leaving the group, logs the summary as one INFO line and returns it.
+     * An empty range finishes at once. Output is committed transactionally as in a streaming run,
+     * and is the same as a streaming run's on the same input, windows included (a streaming run
+     * emits the last windows only once later records or idleness move its watermark past them).
+     *
+     * <p>One instance holds every task (any number of threads): it fails at start if the consumer
+     * group has other members, and stops with a failure if one joins during the run. Event time
+     * stays at the end: a later run of the same {@code application.id} sees every window up to it
+     * closed (with {@code bounded.until}, a later run continues from that instant).
+     *
+     * @throws IllegalStateException if {@code run.mode} is not {@code bounded}, another instance is in
+     *     the group, the run failed, or it was closed before the end (its committed progress stays)
+     */
+    public BoundedRunSummary runBounded() throws InterruptedException {
+        if (!config.bounded()) {
+            throw new IllegalStateException("runBounded() needs run.mode=bounded (WEIR_RUN_MODE=bounded); "
+                    + config.applicationId() + " has run.mode=streaming");
+        }
+        if (state.get() == State.CREATED) {
+            start();
+        }
+        BoundedRun run = bounded;
+        while (!run.awaitComplete(Duration.ofSeconds(2)) && stopped.getCount() > 0 && !closing.get()) {
+            watchMembers(run);
+        }
         Throwable f = failure.get();
+        if (f == null && !run.isComplete()) {
+            awaitQuietly(config.shutdownTimeout());
+            throw new IllegalStateException("the bounded run of " + config.applicationId() + " was closed before the"
+                    + " end of its input; what it committed stays, and a new run continues from there");
+        }
+        if (f == null) {
+            close(config.shutdownTimeout(), true);
+            f = failure.get();
+        }
         if (f != null) {
-            throw new IllegalStateException("application " + config.applicationId() + " failed: " + f, f);
+            awaitQuietly(config.shutdownTimeout());
+            throw new IllegalStateException("the bounded run of " + config.applicationId() + " failed: " + f, f);
+        }
+        BoundedRunSummary summary = new BoundedRunSummary(config.applicationId(), run.inputRecords(),
+                run.repartitionRecords(), run.sentAtEnd(), run.duration(), run.endOffsets(), config.boundedUntil());
+        log.info("{}", summary);
+        return summary;
+    }
+
+    /** Another instance joining would take tasks the run waits for: fail instead of waiting for ever. */
+    private void watchMembers(BoundedRun run) {
+        Admin a = admin;
+        if (a == null || run.isComplete()) {
+            return;
+        }
+        try {
+            BoundedRunPlan.otherMembers(a, config.applicationId(), instanceDir.instanceId())
+                    .ifPresent(problem -> onThreadFailed(new IllegalStateException(problem)));
+        } catch (RuntimeException e) {
+            log.debug("{}: could not check the group's members", config.applicationId(), e);
         }
     }
 

@@ -54,6 +54,8 @@ public final class WeirConfig {
     private final Duration commitInterval;
     private final Path stateDir;
     private final Optional<String> instanceId;
+    private final Settings.RunMode runMode;
+    private final Optional<java.time.Instant> boundedUntil;
     private final Duration shutdownTimeout;
     private final boolean shutdownLeaveGroup;
     private final Duration stallWarn;
@@ -96,6 +98,12 @@ public final class WeirConfig {
                 : guarantee == DeliveryGuarantee.EXACTLY_ONCE ? 100L : 1000L);
         this.stateDir = Path.of(parseOrDefault(Settings.STATE_DIR));
         this.instanceId = Optional.ofNullable(values.get(Settings.INSTANCE_ID.name())).map(Settings.INSTANCE_ID::parse);
+        this.runMode = parseOrDefault(Settings.RUN_MODE);
+        this.boundedUntil = parseOrDefault(Settings.BOUNDED_UNTIL);
+        if (boundedUntil.isPresent() && runMode != Settings.RunMode.BOUNDED) {
+            throw new ConfigException(Settings.BOUNDED_UNTIL.name(), "applies only to bounded runs, but run.mode is "
+                    + Setting.spelling(runMode) + "; set run.mode=bounded, or leave bounded.until empty");
+        }
         this.shutdownTimeout = Duration.ofMillis(parseOrDefault(Settings.SHUTDOWN_TIMEOUT_MS));
         this.shutdownLeaveGroup = parseOrDefault(Settings.SHUTDOWN_LEAVE_GROUP);
         this.stallWarn = Duration.ofMillis(parseOrDefault(Settings.STALL_WARN_MS));
@@ -166,6 +174,19 @@ public final class WeirConfig {
 
     public Optional<String> instanceId() {
         return instanceId;
+    }
+
+    /**
+     * True with {@code run.mode=bounded}: the instance processes its inputs to the end offsets taken
+     * at start (see {@link WeirApp#runBounded()}), then stops.
+     */
+    public boolean bounded() {
+        return runMode == Settings.RunMode.BOUNDED;
+    }
+
+    /** With a bounded run: where it ends in time ({@code bounded.until}); empty for no time limit. */
+    public Optional<java.time.Instant> boundedUntil() {
+        return boundedUntil;
     }
 
     public Duration shutdownTimeout() {

@@ -27,6 +27,30 @@ class WeirConfigTest {
     }
 
     @Test
+    void runModeIsStreamingByDefaultAndBoundedFromTheEnvironment() {
+        assertThat(valid().build().bounded()).isFalse();
+        assertThat(valid().build().boundedUntil()).isEmpty();
+        WeirConfig bounded = valid().environment(Map.of("WEIR_RUN_MODE", "bounded",
+                "WEIR_BOUNDED_UNTIL", "2024-05-01T00:00:00Z")).build();
+        assertThat(bounded.bounded()).isTrue();
+        assertThat(bounded.boundedUntil()).contains(java.time.Instant.parse("2024-05-01T00:00:00Z"));
+        assertThat(valid().set("run.mode", "bounded").set("bounded.until", "").build().boundedUntil()).isEmpty();
+    }
+
+    @Test
+    void boundedSettingsAreValidatedAndNamed() {
+        assertThatThrownBy(() -> valid().set("run.mode", "batch").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'run.mode'")
+                .hasMessageContaining("streaming, bounded");
+        assertThatThrownBy(() -> valid().set("run.mode", "bounded").set("bounded.until", "yesterday").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'bounded.until'")
+                .hasMessageContaining("ISO-8601");
+        assertThatThrownBy(() -> valid().set("bounded.until", "2024-05-01T00:00:00Z").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("'bounded.until'")
+                .hasMessageContaining("run.mode=bounded");
+    }
+
+    @Test
     void missingApplicationIdNamesTheSetting() {
         assertThatThrownBy(() -> WeirConfig.builder().bootstrapServers("x:1").environment(Map.of()).build())
                 .isInstanceOf(ConfigException.class).hasMessageContaining("'application.id'");

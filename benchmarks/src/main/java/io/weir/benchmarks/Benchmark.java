@@ -225,7 +225,8 @@ public final class Benchmark {
             case MEMORY -> List.of(MemoryJob.system());
             case READY -> List.of(readyProcess("weir").withHttpPortPerRun(), readyProcess("kafka_streams"));
             case FAILOVER, SCALE_OUT -> List.of(scalingProcess("weir"), scalingProcess("kafka_streams"));
-            default -> scenario == Scenario.HTTP_OVERHEAD
+            default -> scenario == Scenario.BOUNDED ? List.of(new WeirRunner(), WeirRunner.bounded())
+                    : scenario == Scenario.HTTP_OVERHEAD
                     ? List.of(WeirRunner.withoutHttp(), new WeirRunner(), WeirRunner.scraped(options.scrapeInterval()),
                             new KafkaStreamsRunner())
                     : options.explicitScrapeInterval().isPresent()

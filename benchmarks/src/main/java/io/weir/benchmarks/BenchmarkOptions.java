@@ -10,7 +10,8 @@ import java.util.OptionalLong;
  * {@code count-1m}, {@code restore-1m}, {@code window-count-10s}, {@code all} (these five),
  * {@code restart-1m}, {@code memory-10m}, {@code extras} (these two), {@code http-overhead},
  * {@code start-to-ready}, {@code ops} (these two), {@code failover}, {@code scale-out},
- * {@code scaling} (these two), or a comma-separated list),
+ * {@code scaling} (these two), {@code bounded} (streaming vs bounded Weir; in no group), or a
+ * comma-separated list),
  * {@code --records N} (default 10,000,000), {@code --warmup-records N} (default 2,000,000; 0 skips the warm-up),
  * {@code --restore-keys N} (default 1,000,000: the changelog size of {@code restore-1m}),
  * {@code --restore-warmup-keys N} (default 100,000; 0 skips the restore warm-up), {@code --runs N}
@@ -37,7 +38,7 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
 
     static final String USAGE = "usage: Benchmark [--workload stateless-map|count-10k|count-1m|restore-1m"
             + "|window-count-10s|all|restart-1m|memory-10m|extras|http-overhead|start-to-ready|ops"
-            + "|failover|scale-out|scaling] [--records N] [--warmup-records N] [--restore-keys N]"
+            + "|failover|scale-out|scaling|bounded] [--records N] [--warmup-records N] [--restore-keys N]"
             + " [--restore-warmup-keys N] [--runs N] [--run-timeout-seconds N] [--verify] [--keys N]"
             + " [--restart-trickle-seconds N] [--scrape-metrics-ms N] [--rate N]";
 

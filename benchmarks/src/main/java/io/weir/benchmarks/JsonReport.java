@@ -17,6 +17,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * but {@code stateless-map} and {@code restore-1m}) have no {@code bare_rps} and
  * {@code weir_vs_bare} fields in their summary.
  *
+ * <p>The bounded workload's summary has {@code weir_bounded_rps} and {@code weir_bounded_vs_weir}
+ * (a bounded run of Weir over a streaming run's records per second) beside {@code weir_rps}.
+ *
  * <p>A run's details (the benchmark JVM's {@code cpu_seconds} where the scenario reports it, a
  * scraped Weir's scrape counts, the job's) follow {@code rps}. Where the Weir variants of the
  * http-overhead workload ran ({@code weir_no_http}, {@code weir_scraped}), the summary has their
@@ -194,6 +197,11 @@ final class JsonReport {
         putRounded(line, "weir_rps", s.rps("weir"), 0);
         if (scraped) {
             putRounded(line, "weir_scraped_rps", s.rps(WeirRunner.SCRAPED), 0);
+        }
+        if (s.systems().contains(WeirRunner.BOUNDED)) {
+            // The bounded workload: Weir bounded beside Weir streaming, no Kafka Streams.
+            putRounded(line, "weir_bounded_rps", s.rps(WeirRunner.BOUNDED), 0);
+            putRounded(line, "weir_bounded_vs_weir", s.rpsRatio(WeirRunner.BOUNDED, "weir"), 3);
         }
         putRounded(line, "kafka_streams_rps", s.rps("kafka_streams"), 0);
         if (s.scenario().hasBare()) {

@@ -49,6 +49,11 @@ import java.util.Locale;
  *       answering 200, Kafka Streams' state {@code RUNNING}).</li>
  * </ul>
  *
+ * <p>{@code bounded}, in no group (select it by its label): the count topology of {@code count-10k}
+ * in Weir over the same input, as a streaming run ({@code weir}) and as a bounded run
+ * ({@code weir_bounded}, {@code run.mode=bounded}, {@link WeirRunner#bounded()}); both are timed
+ * alike, until the input's offsets and the last output are committed.
+ *
  * <p>About scaling with state, not in {@code all} either ({@code scaling} selects both; they take
  * minutes), each running the count topology in several child JVMs of one group
  * ({@link InstanceGroup}), exactly-once, one standby replica, static membership, under live traffic:
@@ -73,7 +78,9 @@ enum Scenario {
     HTTP_OVERHEAD("http-overhead", Kind.MAP, 10_000, "ops"),
     START_TO_READY("start-to-ready", Kind.READY, 10_000, "ops"),
     FAILOVER("failover", Kind.FAILOVER, 1_000_000, "scaling"),
-    SCALE_OUT("scale-out", Kind.SCALE_OUT, 2_000_000, "scaling");
+    SCALE_OUT("scale-out", Kind.SCALE_OUT, 2_000_000, "scaling"),
+    /** Selected by its label only: in no group, so never part of {@code all}. */
+    BOUNDED("bounded", Kind.COUNT, 10_000, "bounded");
 
     /** The names that select several workloads: each scenario belongs to one. */
     static final List<String> GROUPS = List.of("all", "extras", "ops", "scaling");
@@ -216,6 +223,6 @@ enum Scenario {
         }
         throw new IllegalArgumentException("unknown workload '" + name + "'; allowed: stateless-map, count-10k,"
                 + " count-1m, restore-1m, window-count-10s, all, restart-1m, memory-10m, extras, http-overhead,"
-                + " start-to-ready, ops, failover, scale-out, scaling");
+                + " start-to-ready, ops, failover, scale-out, scaling, bounded");
     }
 }

@@ -39,6 +39,8 @@ final class WeirRunner implements SystemUnderTest {
 
     /** The name of the variant without HTTP endpoints ({@code http.port=-1}). */
     static final String NO_HTTP = "weir_no_http";
+    /** The name of the variant that runs bounded ({@code run.mode=bounded}). */
+    static final String BOUNDED = "weir_bounded";
     /** The name of the variant whose {@code /metrics} is scraped while it runs. */
     static final String SCRAPED = "weir_scraped";
 
@@ -73,6 +75,16 @@ final class WeirRunner implements SystemUnderTest {
         return new WeirRunner(NO_HTTP, Map.of("http.port", -1), Optional.empty());
     }
 
+    /**
+     * Weir as a bounded run ({@code run.mode=bounded}), named {@value #BOUNDED}: it stops by itself
+     * once its input is processed to the end offsets it took at start; the benchmark times it like the
+     * streaming run, from outside (committed offsets and output), and {@code runBounded()} runs on a
+     * thread of its own meanwhile.
+     */
+    static WeirRunner bounded() {
+        return new WeirRunner(BOUNDED, Map.of("run.mode", "bounded"), Optional.empty());
+    }
+
     /** Weir with its {@code /metrics} scraped every {@code interval}, named {@value #SCRAPED}. */
     static WeirRunner scraped(Duration interval) {
         return new WeirRunner(SCRAPED, Map.of(), Optional.of(interval));
@@ -105,6 +117,17 @@ final class WeirRunner implements SystemUnderTest {
                     .to(spec.outputTopic(), Serdes.windowed(Serdes.bytes()), Serdes.longs());
         }
         WeirApp app = WeirApp.create(builder.build(), config(spec)).start();
+        if (app.config().bounded()) {
+            Thread runner = new Thread(() -> {
+                try {
+                    app.runBounded(); // returns once complete, committed and closed; logs the summary
+                } catch (InterruptedException | RuntimeException e) {
+                    // failure() reports it: the application records what stopped it
+                }
+            }, spec.applicationId() + "-bounded");
+            runner.setDaemon(true);
+            runner.start();
+        }
         MetricsScraper scraper;
         try {
             scraper = scrapeInterval.map(interval -> MetricsScraper.start(httpPort(app), interval)).orElse(null);

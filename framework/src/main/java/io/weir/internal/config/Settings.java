@@ -20,6 +20,11 @@ public final class Settings {
         DEAD_LETTER, FAIL
     }
 
+    /** Whether an instance runs until it is stopped, or to the end of its input and then stops. */
+    public enum RunMode {
+        STREAMING, BOUNDED
+    }
+
     /** What happens to a record too late for a window (past its allowed lateness). */
     public enum LateRecordsMode {
         TOPIC, DROP
@@ -43,6 +48,14 @@ public final class Settings {
     public static final Setting<String> INSTANCE_ID = new Setting<>("instance.id", null,
             "generated, kept in `state.dir`", Setting.nonEmpty(),
             "stable id of this instance: names its static group membership and transactional ids");
+    public static final Setting<RunMode> RUN_MODE = new Setting<>("run.mode", "streaming",
+            Setting.enumOf(RunMode.class), "`streaming`: run until stopped; `bounded`: process every input to its end"
+            + " offsets taken at start (or to `bounded.until`), fire every window and timer, commit, leave the group"
+            + " and stop (one instance must hold every task; see Bounded runs)");
+    public static final Setting<java.util.Optional<java.time.Instant>> BOUNDED_UNTIL = new Setting<>("bounded.until",
+            "", "empty (no time limit)", Settings::instantOrEmpty, "with `run.mode=bounded`: an ISO-8601 instant"
+            + " (`2024-05-01T00:00:00Z`); each input partition ends at its first record with a later timestamp, and the"
+            + " watermark ends at this instant instead of the end of time");
     public static final Setting<Long> SHUTDOWN_TIMEOUT_MS = new Setting<>("shutdown.timeout.ms", "30000",
             Setting.longAtLeast(0), "time a graceful shutdown may take to commit and close");
     public static final Setting<Boolean> SHUTDOWN_LEAVE_GROUP = new Setting<>("shutdown.leave.group", "false",
@@ -125,7 +138,7 @@ public final class Settings {
     /** All settings by name, in documentation order (the README table's order). */
     public static final Map<String, Setting<?>> ALL = index(APPLICATION_ID, BOOTSTRAP_SERVERS,
             PROCESSING_GUARANTEE, NUM_STREAM_THREADS, COMMIT_INTERVAL_MS, STATE_DIR, INSTANCE_ID,
-            SHUTDOWN_TIMEOUT_MS, SHUTDOWN_LEAVE_GROUP, STALL_WARN_MS, HTTP_PORT, HTTP_BIND_ADDRESS,
+            RUN_MODE, BOUNDED_UNTIL, SHUTDOWN_TIMEOUT_MS, SHUTDOWN_LEAVE_GROUP, STALL_WARN_MS, HTTP_PORT, HTTP_BIND_ADDRESS,
             NUM_STANDBY_REPLICAS, MAX_WARMUP_REPLICAS, ACCEPTABLE_RECOVERY_LAG, PROBING_REBALANCE_INTERVAL_MS,
             FAILURE_DETECTION_MS,
             ERROR_MODE, DEAD_LETTER_TOPIC, DEAD_LETTER_MAX_MESSAGE_BYTES,
@@ -152,5 +165,17 @@ public final class Settings {
                     + "' may only contain letters, digits, '.', '_' and '-' (it names topics)");
         }
         return id;
+    }
+
+    private static java.util.Optional<java.time.Instant> instantOrEmpty(String s) {
+        if (s.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        try {
+            return java.util.Optional.of(java.time.Instant.parse(s));
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new IllegalArgumentException("'" + s + "' is not an ISO-8601 instant; allowed: empty, or for"
+                    + " example 2024-05-01T00:00:00Z");
+        }
     }
 }

@@ -44,6 +44,11 @@ final class OutputCollector {
         sent++;
     }
 
+    /** Records sent since the last {@link #drainSentCount}, without resetting it. */
+    long sentCount() {
+        return sent;
+    }
+
     /** Records sent since the last call; for the records-out metric. */
     long drainSentCount() {
         long n = sent;

@@ -25,6 +25,9 @@ final class PartitionState {
     long committedMaxTimestamp = Long.MIN_VALUE;
     /** Wall-clock time this partition last delivered records or was (re)started; for idleness. */
     long lastActiveMs;
+    /** Records taken from this partition since the last commit, and committed ones not yet counted (bounded runs). */
+    long takenSinceCommit;
+    long committedTaken;
     /** False until the committed offset and time of the partition were read after assignment. */
     boolean resumed;
     /** The head of the buffer, read by {@link #headTimestamp}; null if not read (yet). */

@@ -147,7 +147,8 @@ final class Punctuations {
             } else {
                 long passed = now - Math.floorMod(now, p.intervalMs);
                 p.punctuator.punctuate(passed);
-                p.next = passed + p.intervalMs;
+                // Saturated: a bounded run ends with the watermark at Long.MAX_VALUE.
+                p.next = passed > Long.MAX_VALUE - p.intervalMs ? Long.MAX_VALUE : passed + p.intervalMs;
             }
             fired++;
         }

@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * producer, run in a poll–process–commit loop. The tasks, their lifecycle and the step after each
  * poll are the {@link TaskManager}'s (the test driver runs the same); the thread adds the poll,
  * the rebalance callbacks (which hand the partitions to the manager), rejoins and rebalances the
- * manager or the state thread ask for, consumer lag, health and shutdown.
+ * manager or the state thread ask for, consumer lag, health and shutdown. In a bounded run the loop
+ * also ends once the run is complete ({@link BoundedRun}); the thread then closes as on a
+ * shutdown, leaving the group.
  *
  * <p>Failure handling, by cause:
  * <ul>
@@ -54,6 +56,8 @@ public final class StreamThread implements Runnable {
     private final ThreadMetrics metrics;
     private final ThreadHealth health;
     private final PartitionLag lag;
+    /** The run this thread is part of if it is bounded, else null. */
+    private final BoundedRun bounded;
 
     private volatile boolean running = true;
     private volatile boolean leaveGroupOnClose = true;
@@ -65,8 +69,13 @@ public final class StreamThread implements Runnable {
     /** Partitions were given up (revoked, lost, or all closed after a fence) and the next assignment is awaited. */
     private boolean awaitingAssignment;
 
-    public StreamThread(ThreadContext ctx, int index, Consumer<Throwable> onFatal) {
+    /**
+     * @param bounded the bounded run the thread is part of ({@code run.mode=bounded}): the thread
+     *                ends once the run is complete; null for a streaming run
+     */
+    public StreamThread(ThreadContext ctx, int index, BoundedRun bounded, Consumer<Throwable> onFatal) {
         this.ctx = ctx;
+        this.bounded = bounded;
         this.config = ctx.config();
         this.index = index;
         this.name = ctx.clients().threadName(index);
@@ -100,7 +109,7 @@ public final class StreamThread implements Runnable {
         Throwable failure = null;
         try {
             open();
-            while (running) {
+            while (running && !manager.complete()) {
                 runOnce();
             }
         } catch (WakeupException e) {
@@ -123,7 +132,7 @@ public final class StreamThread implements Runnable {
         manager = new TaskManager(ctx, name, metrics, TaskGroup.Options.of(config), new TaskManager.Plugins(consumer,
                 () -> new KafkaProducer<>(ctx.clients().producer(index)),
                 new StoreRestorer(ctx.instanceTasks().updater(), metrics), ActiveTasks.of(ctx.instanceTasks()),
-                new ManagerEvents()));
+                new ManagerEvents(), bounded == null ? RunEnd.STREAMING : new BoundedTasks(bounded, consumer)));
         Pattern pattern = ctx.model().subscriptionPattern();
         if (pattern != null) {
             consumer.subscribe(pattern, new Listener());
@@ -131,7 +140,7 @@ public final class StreamThread implements Runnable {
             consumer.subscribe(ctx.model().subscriptionTopics(), new Listener());
         }
         health.heartbeatAge(ConsumerSignals.heartbeatAgeSeconds(consumer));
-        log.info("{} started ({})", name, config.guarantee().configValue());
+        log.info("{} started ({}{})", name, config.guarantee().configValue(), bounded == null ? "" : ", bounded run");
     }
 
     private void runOnce() {

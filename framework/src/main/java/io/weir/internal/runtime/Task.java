@@ -43,6 +43,10 @@ final class Task implements CommitUnit {
     /** True while some partition's committed offset and time are still to be read. */
     private boolean resumePending;
     private boolean initialized;
+    /** Bounded runs: event time was moved to the end of the run ({@link #finish}), not committed yet. */
+    private boolean finishing;
+    /** Bounded runs: the finish is committed; the task is done. */
+    private boolean finished;
     /** The nodes that act when event time moves (windows), in topology order. */
     private Node[] timeNodes = new Node[0];
 
@@ -200,6 +204,7 @@ final class Task implements CommitUnit {
             buffered--;
             processOne(p, record, read, onFailure, now);
             p.nextToProcess = record.offset() + 1;
+            p.takenSinceCommit++;
             done++;
         }
         resumeDrained();
@@ -220,6 +225,48 @@ final class Task implements CommitUnit {
 
     long watermark() {
         return watermarks.current();
+    }
+
+    /**
+     * Bounded runs: every input of the task reached its end; moves event time to {@code end} so
+     * every window and event-time timer up to it fires now. The task is {@link #finished()} once
+     * this is committed; an abort takes it back (the watermark returns to its committed value) and
+     * the finish is done again.
+     */
+    void finish(long end) {
+        ensureInitialized();
+        finishing = true;
+        if (watermarks.finishAt(end)) {
+            fireWatermark();
+        }
+    }
+
+    /** True between {@link #finish} and the commit or abort that follows it. */
+    boolean finishing() {
+        return finishing && !finished;
+    }
+
+    /** True once a {@link #finish} is committed. */
+    boolean finished() {
+        return finished;
+    }
+
+    /**
+     * A commit found nothing to commit: no offset moved and nothing was sent, so a finish, which
+     * fired nothing, is as good as committed (an empty input's task has no offset to carry it).
+     */
+    void nothingToCommit() {
+        finished |= finishing;
+    }
+
+    /** Hands over, per input partition, the records taken and committed since the last call. */
+    void drainCommittedCounts(java.util.function.ObjLongConsumer<TopicPartition> to) {
+        for (PartitionState p : order) {
+            if (p.committedTaken > 0) {
+                to.accept(p.tp, p.committedTaken);
+                p.committedTaken = 0;
+            }
+        }
     }
 
     private void fireWatermark() {
@@ -358,7 +405,10 @@ final class Task implements CommitUnit {
         }
         watermarks.committed();
         context.punctuations().committed();
+        finished |= finishing;
         for (PartitionState p : order) {
+            p.committedTaken += p.takenSinceCommit;
+            p.takenSinceCommit = 0;
             if (p.advancedSinceCommit()) {
                 p.committed = p.nextToProcess;
                 deadLetters.committed(p.tp, p.committed);
@@ -371,6 +421,7 @@ final class Task implements CommitUnit {
         stores.abort();
         watermarks.aborted();
         context.punctuations().aborted();
+        finishing = finished;
         for (Node n : initialized ? nodes : List.<Node>of()) {
             n.afterAbort();
         }
@@ -380,6 +431,7 @@ final class Task implements CommitUnit {
                 consumer.seek(p.tp, rewind);
             }
             p.nextToProcess = p.committed;
+            p.takenSinceCommit = 0;
             buffered -= p.buffer.size();
             p.clearBuffer();
             if (p.paused) {

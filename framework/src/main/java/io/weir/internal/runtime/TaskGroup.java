@@ -227,6 +227,24 @@ final class TaskGroup {
         }
     }
 
+    /**
+     * Bounded runs: {@code task}'s inputs reached their end; moves its event time to {@code end} so
+     * its windows and timers fire (see {@link Task#finish}), handling failures as {@link #punctuate}
+     * does. Returns the records that sent.
+     */
+    long finish(Task task, long end) {
+        long before = collector.sentCount();
+        try {
+            task.finish(end);
+        } catch (TaskMigratedException e) {
+            abortAll(e.getMessage());
+            onMigrated.accept(e);
+        } catch (CommitAbortedException e) {
+            abortAll(e.getMessage());
+        }
+        return collector.sentCount() - before;
+    }
+
     /** The background flush of the tasks' stores, when due. */
     void maybeFlushStores() {
         for (Task task : tasks.values()) {
@@ -262,7 +280,9 @@ final class TaskGroup {
     void commitAll() {
         lastCommitNanos = System.nanoTime();
         try {
-            sink.commit(tasks.values());
+            if (!sink.commit(tasks.values())) {
+                tasks.values().forEach(Task::nothingToCommit);
+            }
             metrics.commitSucceeded();
             // Outputs and dead letters count once they are committed, not when sent.
             metrics.recordsOut.increment(collector.drainSentCount());

@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #assigned}: create the tasks of new partitions; their logged stores restore (the
  *       {@link Restorer}) while their input stays paused;</li>
  *   <li>{@link #addRecords}, then {@link #step}: finish the restores that are done, process what
- *       the tasks buffered, fire punctuations, commit when due, flush stores;</li>
+ *       the tasks buffered, fire punctuations, finish the tasks at their end in a bounded run
+ *       ({@link RunEnd}), commit when due, flush stores;</li>
  *   <li>{@link #revoked}: commit, then close the tasks; {@link #lost}: abort, close, replace a
  *       fenced producer; a fence while processing or committing: close every task, replace the
  *       producer, recreate the tasks and have the driver rejoin ({@link Observer#rejoinNeeded});</li>
@@ -74,9 +75,16 @@ final class TaskManager {
      * @param restorer    restores the stores of new tasks
      * @param activeTasks told when tasks open and close
      * @param observer    told of partitions gained and given up, and of a rejoin needed
+     * @param runEnd      where the run ends: never (streaming), or at the inputs' ends (bounded)
      */
     record Plugins(Consumer<byte[], byte[]> consumer, Supplier<Producer<byte[], byte[]>> producers,
-                   Restorer restorer, ActiveTasks activeTasks, Observer observer) {
+                   Restorer restorer, ActiveTasks activeTasks, Observer observer, RunEnd runEnd) {
+
+        /** A streaming run's. */
+        Plugins(Consumer<byte[], byte[]> consumer, Supplier<Producer<byte[], byte[]>> producers,
+                Restorer restorer, ActiveTasks activeTasks, Observer observer) {
+            this(consumer, producers, restorer, activeTasks, observer, RunEnd.STREAMING);
+        }
     }
 
     private final String name;
@@ -85,6 +93,7 @@ final class TaskManager {
     private final Restorer restorer;
     private final ActiveTasks activeTasks;
     private final Observer observer;
+    private final RunEnd runEnd;
     private final TaskGroup group;
     private final Map<TopicPartition, Task> taskByPartition = new LinkedHashMap<>();
     private boolean commitRequested;
@@ -105,6 +114,7 @@ final class TaskManager {
         this.restorer = plugins.restorer();
         this.activeTasks = plugins.activeTasks();
         this.observer = plugins.observer();
+        this.runEnd = plugins.runEnd();
         this.group = new TaskGroup(ctx, name, plugins.consumer(), plugins.producers(), metrics,
                 this::recoverFromMigration, options);
         this.savepoints = ctx.savepoints() == null ? null
@@ -182,6 +192,7 @@ final class TaskManager {
     private void closeTasks(Collection<Task> toClose) {
         List<TaskId> closed = new ArrayList<>();
         for (Task task : toClose) {
+            runEnd.settled(task); // what it committed counts, whoever runs it next
             restorer.unregister(task);
             group.close(task);
             closed.add(task.id());
@@ -216,7 +227,7 @@ final class TaskManager {
     void addRecords(TopicPartition tp, List<ConsumerRecord<byte[], byte[]>> records) {
         Task task = taskByPartition.get(tp);
         if (task != null) {
-            task.addRecords(tp, records);
+            task.addRecords(tp, runEnd.admit(tp, records));
         }
     }
 
@@ -228,7 +239,8 @@ final class TaskManager {
     /**
      * One turn of the loop after a poll: lets tasks whose restore is done process, processes what
      * the tasks buffered while {@code running}, fires what the wall clock made due, commits when
-     * due (or {@linkplain #requestCommit requested}), and flushes the stores when due.
+     * due (or {@linkplain #requestCommit requested}), and flushes the stores when due. In a bounded
+     * run it also finishes the tasks whose inputs reached their end ({@link RunEnd}).
      *
      * @throws RuntimeException what failed a restore, or a failure the owner must stop on
      */
@@ -240,12 +252,22 @@ final class TaskManager {
             }
             group.processBuffered(running);
             group.punctuate(ctx.wallClock().getAsLong());
+            // A bounded run: tasks at the end of their input fire what is left, committed at once.
+            commitRequested |= runEnd.finishReached(group);
         }
         if (commitRequested || group.commitDue()) {
             commitRequested = false;
             group.commitAll();
         }
+        for (Task task : group.tasks()) {
+            runEnd.settled(task);
+        }
         group.maybeFlushStores();
+    }
+
+    /** True once the run has ended: a bounded run, every task of the instance done. */
+    boolean complete() {
+        return runEnd.complete();
     }
 
     /**

@@ -85,6 +85,21 @@ final class Watermarks {
         return raiseTo(anyActive ? min : max);
     }
 
+    /**
+     * A bounded run's input ended: event time jumps to {@code end} (the end of time, or
+     * {@code bounded.until}), whatever the partitions' times, so every window and timer up to it
+     * fires. Committed like any advance, so the same windows never fire again.
+     *
+     * @return true if it advanced
+     */
+    boolean finishAt(long end) {
+        if (end > watermark) {
+            watermark = end;
+            return true;
+        }
+        return false;
+    }
+
     private boolean raiseTo(long basis) {
         if (basis == Long.MIN_VALUE) {
             return false;
