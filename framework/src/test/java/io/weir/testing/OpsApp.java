@@ -1,5 +1,6 @@
 package io.weir.testing;
 
+import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
 import io.weir.WeirConfig;
@@ -26,13 +27,19 @@ public final class OpsApp {
     private OpsApp() {
     }
 
-    public static void main(String[] args) throws Exception {
+    /** The count per key, from {@code input} to {@code output}. */
+    public static Topology topology(String input, String output) {
         TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), args[1])
+        b.stream(Serdes.strings(), Serdes.strings(), input)
                 .groupByKey()
                 .count("counts")
                 .toStream()
-                .to(args[2], Serdes.strings(), Serdes.longs());
+                .to(output, Serdes.strings(), Serdes.longs());
+        return b.build();
+    }
+
+    public static void main(String[] args) throws Exception {
+        Topology topology = topology(args[1], args[2]);
         WeirConfig config = WeirConfig.builder()
                 .bootstrapServers(args[0])
                 .stateDir(Path.of(args[3]))
@@ -41,7 +48,7 @@ public final class OpsApp {
                 .numStreamThreads(args.length > 6 ? Integer.parseInt(args[6]) : 1)
                 .set("http.port", 0)
                 .build();
-        WeirApp app = WeirApp.create(b.build(), config).start();
+        WeirApp app = WeirApp.create(topology, config).start();
         System.out.println(STARTED + app.httpPort() + " instance=" + app.instanceId());
         System.out.flush();
         app.runUntilShutdown();

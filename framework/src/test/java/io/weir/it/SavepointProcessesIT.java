@@ -1,0 +1,162 @@
+package io.weir.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.weir.TopologyModels;
+import io.weir.WeirConfig;
+import io.weir.internal.savepoint.Manifest;
+import io.weir.internal.savepoint.SavepointCatalog;
+import io.weir.internal.savepoint.SavepointRequest;
+import io.weir.internal.savepoint.SavepointRestore;
+import io.weir.internal.savepoint.SavepointTopics;
+import io.weir.testing.OpsApp;
+import io.weir.testing.OpsInstance;
+import io.weir.testing.SteadyInput;
+import io.weir.testkit.KafkaExtension;
+import io.weir.testkit.KeyValue;
+import io.weir.testkit.Records;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Savepoints of application processes (child JVMs of {@link OpsApp}, a count per key, exactly
+ * once) while records flow: {@code stop} with a savepoint ends every process cleanly after the
+ * cut; a roll back to an earlier savepoint under the same application id, with another number of
+ * instances and the old local state still on disk, counts every record exactly once; an instance
+ * SIGKILLed while a savepoint is taken never leaves an incomplete savepoint listed, and what is
+ * listed restores exactly.
+ */
+class SavepointProcessesIT {
+
+    @RegisterExtension
+    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
+
+    private static final int PARTITIONS = 6;
+    private static final int KEYS = 300;
+    private static final int RATE = 400;
+    private static final Set<String> ALL_TASKS = IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p)
+            .collect(Collectors.toCollection(TreeSet::new));
+    private static final Duration START = Duration.ofSeconds(60);
+    private static final Duration CATCH_UP = Duration.ofMinutes(2);
+
+    @Test
+    void stopWithASavepointEndsEveryProcessAndARollBackToAnEarlierOneCountsExactlyOnce() throws Exception {
+        OpsInstance.Spec spec = spec("sp-rollback");
+        Path stateA = Files.createTempDirectory("weir-sp-a-");
+        Path stateB = Files.createTempDirectory("weir-sp-b-");
+        WeirConfig config = config(spec.applicationId());
+        SavepointCatalog catalog = new SavepointCatalog(config);
+        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 1_000_000,
+                Duration.ofMinutes(3));
+             OpsInstance a = OpsInstance.start(spec, "a", stateA);
+             OpsInstance b = OpsInstance.start(spec, "b", stateB)) {
+            OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
+            await().atMost(START).until(() -> input.acknowledged() >= 1_000);
+
+            Manifest first = take(config, false);
+            long atFirst = input.acknowledged();
+            // The application goes on past the savepoint: its stores and output move beyond it.
+            await().atMost(START).until(() -> input.acknowledged() >= atFirst + 1_000);
+            Manifest last = take(config, true);
+
+            assertThat(a.jvm().awaitExit(START)).as("exit code of A after stop with a savepoint").isZero();
+            assertThat(b.jvm().awaitExit(START)).as("exit code of B after stop with a savepoint").isZero();
+            assertThat(a.jvm().output()).contains("STOPPED");
+            assertThat(last.stopped()).isTrue();
+            assertThat(catalog.list()).extracting(Manifest::id).containsExactly(first.id(), last.id());
+
+            // Roll back to the first savepoint, same application id, one instance on A's old state.
+            new SavepointRestore(config, TopologyModels.resolved(OpsApp.topology(spec.input(), spec.output()),
+                    spec.applicationId()), System.out::println)
+                    .restore(catalog, first, new SavepointRestore.Options(false, Map.of()));
+            try (OpsInstance again = OpsInstance.start(spec, "a", stateA)) {
+                Map<String, Long> model = input.stop(Duration.ofSeconds(30));
+                KAFKA.client().readUntil(spec.output(), r -> Records.lastLongPerKey(r).equals(model), CATCH_UP);
+                assertThat(again.jvm().output()).as("A's local state after the roll back")
+                        .contains("deleted and recreated");
+            }
+        }
+    }
+
+    @Test
+    void anInstanceKilledDuringASavepointLeavesNoIncompleteSavepointListed() throws Exception {
+        OpsInstance.Spec spec = spec("sp-kill");
+        WeirConfig config = config(spec.applicationId());
+        SavepointCatalog catalog = new SavepointCatalog(config);
+        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 1_000_000,
+                Duration.ofMinutes(3));
+             OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-sp-a-"));
+             OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-sp-b-"))) {
+            OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
+            await().atMost(START).until(() -> input.acknowledged() >= 1_000);
+
+            String id = SavepointRequest.newId();
+            CompletableFuture<Manifest> taking = CompletableFuture.supplyAsync(() -> new SavepointRequest(config,
+                    System.out::println).take(id, false, Duration.ofSeconds(30), null));
+            KAFKA.client().readAtLeast(SavepointTopics.control(spec.applicationId()), 1, START);
+            a.jvm().kill();
+            Manifest taken;
+            try {
+                taken = taking.get(2, TimeUnit.MINUTES);
+            } catch (ExecutionException e) {
+                System.out.println("FIGURE savepoint with a SIGKILL during it: failed (" + e.getCause().getMessage() + ")");
+                taken = null;
+            }
+            List<Manifest> listed = catalog.list();
+            if (taken == null) {
+                assertThat(listed).as("savepoints listed after a failed one").isEmpty();
+                return;
+            }
+            // B took A's tasks over and paused them at the commits A left: a complete, consistent cut.
+            System.out.println("FIGURE savepoint with a SIGKILL during it: complete");
+            assertThat(listed).extracting(Manifest::id).containsExactly(id);
+            String fork = "fork-" + spec.applicationId();
+            String forkOutput = KAFKA.uniqueTopic("sp-kill-fork-out", PARTITIONS);
+            new SavepointRestore(config(fork), TopologyModels.resolved(OpsApp.topology(spec.input(), forkOutput), fork),
+                    System.out::println).restore(catalog, taken, new SavepointRestore.Options(false, Map.of()));
+            Map<String, Long> model = new TreeMap<>(input.stop(Duration.ofSeconds(30)));
+            // One more record per key, so every key's count shows up in the fork's output.
+            List<KeyValue<String, String>> more = new ArrayList<>();
+            for (int k = 0; k < KEYS; k++) {
+                more.add(KeyValue.of("k" + k, "last"));
+                model.merge("k" + k, 1L, Long::sum);
+            }
+            KAFKA.client().produceStrings(spec.input(), more);
+            OpsInstance.Spec forkSpec = new OpsInstance.Spec(KAFKA.bootstrapServers(), spec.input(), forkOutput, fork);
+            try (OpsInstance f = OpsInstance.start(forkSpec, "f", Files.createTempDirectory("weir-sp-f-"))) {
+                KAFKA.client().readUntil(forkOutput, r -> Records.lastLongPerKey(r).equals(model), CATCH_UP);
+            }
+        }
+    }
+
+    private static Manifest take(WeirConfig config, boolean stop) {
+        return new SavepointRequest(config, System.out::println).take(SavepointRequest.newId(), stop,
+                Duration.ofSeconds(60), null);
+    }
+
+    private static WeirConfig config(String applicationId) {
+        return WeirConfig.builder().applicationId(applicationId).bootstrapServers(KAFKA.bootstrapServers())
+                .environment(Map.of()).build();
+    }
+
+    private static OpsInstance.Spec spec(String name) {
+        String input = KAFKA.uniqueTopic(name + "-in", PARTITIONS);
+        String output = KAFKA.uniqueTopic(name + "-out", PARTITIONS);
+        return new OpsInstance.Spec(KAFKA.bootstrapServers(), input, output, name + "-" + input);
+    }
+}
