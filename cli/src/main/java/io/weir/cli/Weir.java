@@ -67,7 +67,7 @@ public final class Weir implements Callable<Integer> {
         cmd.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
             if (e instanceof CommandFailedException f) {
-                err.println("weir " + commandLine.getCommandName() + ": " + f.getMessage());
+                err.println(commandLine.getCommandSpec().qualifiedName() + ": " + f.getMessage());
                 return FAILED;
             }
             if (e instanceof CommandLine.ParameterException p) {
@@ -76,10 +76,10 @@ public final class Weir implements Callable<Integer> {
                 return USAGE;
             }
             if (e instanceof io.weir.ConfigException c) {
-                err.println("weir " + commandLine.getCommandName() + ": " + c.getMessage());
+                err.println(commandLine.getCommandSpec().qualifiedName() + ": " + c.getMessage());
                 return USAGE;
             }
-            err.println("weir " + commandLine.getCommandName() + " failed: " + e);
+            err.println(commandLine.getCommandSpec().qualifiedName() + " failed: " + e);
             Throwable cause = e.getCause();
             while (cause != null) {
                 err.println("  caused by: " + cause);

@@ -100,7 +100,7 @@ class TopologyCommandIT {
     void showsAndDiffsTheRecordedTopology() throws Exception {
         Outcome none = weir("topology", "show", "--app", APP);
         assertThat(none.code()).isEqualTo(Weir.FAILED);
-        assertThat(none.err().strip()).isEqualTo("weir show: no topology recorded for " + APP + ": topic " + APP
+        assertThat(none.err().strip()).isEqualTo("weir topology show: no topology recorded for " + APP + ": topic " + APP
                 + "-topology does not exist on " + KAFKA.bootstrapServers() + " (instances record it when they start)");
 
         startAndStop(new V1().get());
@@ -127,6 +127,6 @@ class TopologyCommandIT {
 
         Outcome missingClass = weir("topology", "diff", "--app", APP, "--topology", "no.such.Topology");
         assertThat(missingClass.code()).isEqualTo(Weir.FAILED);
-        assertThat(missingClass.err()).startsWith("weir diff: cannot load the topology class no.such.Topology");
+        assertThat(missingClass.err()).startsWith("weir topology diff: cannot load the topology class no.such.Topology");
     }
 }

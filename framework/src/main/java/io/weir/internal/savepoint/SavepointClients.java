@@ -27,6 +27,7 @@ final class SavepointClients {
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, config.applicationId() + "-" + role + "-consumer");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 << 20);
         c.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);

@@ -48,6 +48,10 @@ public final class SavepointRequest {
         TopicPartition control = new TopicPartition(SavepointTopics.control(app), 0);
         try (KafkaConsumer<byte[], byte[]> consumer = SavepointClients.consumer(config, "savepoint");
              KafkaProducer<byte[], byte[]> producer = SavepointClients.producer(config, "savepoint")) {
+            if (consumer.partitionsFor(control.topic(), Duration.ofSeconds(30)).isEmpty()) {
+                throw new IllegalStateException("application " + app + " has no control topic " + control.topic()
+                        + ": it has never run against " + config.bootstrapServers() + " (is the application id right?)");
+            }
             consumer.assign(List.of(control));
             consumer.seekToEnd(List.of(control));
             consumer.position(control);
