@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
  * {@code /health/ready} endpoints report it.
  */
 @Command(name = "describe", mixinStandardHelpOptions = true,
-        description = "Describe an application: consumer group members (instance ids, hosts, partitions, tasks),"
+        description = "Describes an application: consumer group members (instance ids, hosts, partitions, tasks),"
                 + " input lag per partition, internal topics.")
 final class DescribeCommand implements Callable<Integer> {
 

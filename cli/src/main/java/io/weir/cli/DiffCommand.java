@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
  * Exits 0 when the sides are equal, 1 when they differ, like {@code diff(1)}.
  */
 @Command(name = "diff", mixinStandardHelpOptions = true,
-        description = "Compare two topics by key (last value per key, tombstones delete): counts of equal, changed,"
+        description = "Compares two topics by key (last value per key, tombstones delete): counts of equal, changed,"
                 + " only-left and only-right keys, with examples. Exit 0 when equal, 1 when they differ.")
 final class DiffCommand implements Callable<Integer> {
 

@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
  * stale state is never reused. Output topics are left alone: the replay appends to them.
  */
 @Command(name = "reset", mixinStandardHelpOptions = true,
-        description = "Reset an application for a replay: move its input offsets, delete its changelog and"
+        description = "Resets an application for a replay: moves its input offsets, deletes its changelog and"
                 + " repartition topics. Refused while the application has running instances.")
 final class ResetCommand implements Callable<Integer> {
 

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
  * {@code weir topics plan|create}: the internal topics of an application, planned by the same code
  * the application runs at start ({@link InternalTopics}), so operators can create them ahead.
  */
-@Command(name = "topics", description = "Plan or create the internal topics of an application.",
+@Command(name = "topics", description = "Plans or creates the internal topics of an application.",
         mixinStandardHelpOptions = true, subcommands = {TopicsCommand.Plan.class, TopicsCommand.Create.class})
 final class TopicsCommand implements Callable<Integer> {
 
@@ -50,7 +50,7 @@ final class TopicsCommand implements Callable<Integer> {
     }
 
     @Command(name = "plan", mixinStandardHelpOptions = true,
-            description = "Print the internal topics the application needs: name, kind, partitions (from its input"
+            description = "Prints the internal topics the application needs: name, kind, partitions (from its input"
                     + " topics on the cluster), replication and configs, as the application would create them.")
     static final class Plan extends Base {
         @Option(names = "--json", description = "print JSON")
@@ -79,7 +79,7 @@ final class TopicsCommand implements Callable<Integer> {
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true,
-            description = "Create the internal topics that are missing; report existing ones that differ from the plan"
+            description = "Creates the internal topics that are missing; reports existing ones that differ from the plan"
                     + " in a way the application would refuse to start with (exit 1 then).")
     static final class Create extends Base {
         @Override
