@@ -1,5 +1,6 @@
 # The Weir samples image: one image runs every sample application, as a one-shot demo
-# (`docker run IMAGE word-count`) or as a long-running service (`docker run IMAGE serve word-count`).
+# (`docker run IMAGE word-count`) or as a long-running service (`docker run IMAGE serve word-count`),
+# and holds the weir command-line tool (`docker run --rm --entrypoint weir IMAGE --help`).
 #
 # Build it from the repository root after Maven has packaged the samples:
 #
@@ -17,8 +18,10 @@
 #   configuration; it gives no layering this file does not already have.
 #
 # Layers, from the least to the most often changed, so that a code change rebuilds and pushes
-# only the last one: third-party libraries (target/lib, ~140 MB), Weir's own modules
-# (target/weir-lib), the samples' jar. sample-apps/pom.xml copies them there at `package`.
+# only the last ones: third-party libraries (target/lib, ~140 MB), the CLI's launcher, Weir's own
+# modules (target/weir-lib), the CLI's jar, the samples' jar. sample-apps/pom.xml copies the
+# libraries there at `package`. The CLI (module cli) needs no library of its own: its dependencies
+# are a subset of the samples', which deploy/containers/build-image.sh checks before building.
 
 # Any JRE 17 with bash (used by HEALTHCHECK): Temurin (Ubuntu) or a Debian with openjdk-17-jre-headless.
 ARG BASE_IMAGE=eclipse-temurin:17-jre
@@ -38,7 +41,9 @@ LABEL org.opencontainers.image.title="weir-samples" \
 RUN mkdir -p /var/lib/weir && chown 10001:0 /var/lib/weir && chmod 0770 /var/lib/weir
 
 COPY sample-apps/target/lib/ /app/lib/
+COPY cli/src/main/image/weir /opt/weir/bin/weir
 COPY sample-apps/target/weir-lib/ /app/weir-lib/
+COPY cli/target/weir-cli.jar /opt/weir/lib/weir-cli.jar
 COPY sample-apps/target/weir-sample-apps.jar /app/weir-sample-apps.jar
 
 # WEIR_STATE_DIR: Weir's state.dir, on the volume below. SAMPLE: what runs when the container gets no
@@ -49,8 +54,9 @@ COPY sample-apps/target/weir-sample-apps.jar /app/weir-sample-apps.jar
 # outside it; an OutOfMemoryError exits the JVM so the orchestrator restarts a clean process
 # instead of leaving a half-broken one running.
 # UTF-8 output whatever the base's locale: a minimal base has none, and Java then prints '?' for
-# every character outside ASCII (the samples print degrees Fahrenheit).
+# every character outside ASCII (the samples print degrees Fahrenheit). PATH: the weir command.
 ENV LANG=C.UTF-8 \
+    PATH=/opt/weir/bin:$PATH \
     WEIR_STATE_DIR=/var/lib/weir \
     SAMPLE=temperature-alerts \
     JDK_JAVA_OPTIONS="-XX:MaxRAMPercentage=50.0 -XX:+ExitOnOutOfMemoryError"

@@ -14,8 +14,16 @@ if [[ ${1:-} == --iidfile ]]; then
     iidfile=$2
 fi
 
-for f in sample-apps/target/weir-sample-apps.jar sample-apps/target/lib sample-apps/target/weir-lib; do
+for f in sample-apps/target/weir-sample-apps.jar sample-apps/target/lib sample-apps/target/weir-lib \
+    cli/target/weir-cli.jar cli/target/lib; do
     [[ -e $WEIR_ROOT/$f ]] || weir_die "$f is missing: run 'mvn -B package -DskipTests' in $WEIR_ROOT first"
+done
+# The image ships only the CLI's own jar and runs it on the samples' libraries (see the Dockerfile):
+# every jar the CLI needs must be there, in the same version.
+for jar in "$WEIR_ROOT"/cli/target/lib/*.jar; do
+    name=${jar##*/}
+    [[ -e $WEIR_ROOT/sample-apps/target/lib/$name || -e $WEIR_ROOT/sample-apps/target/weir-lib/$name ]] \
+        || weir_die "the CLI needs $name, which the samples do not have: add it to sample-apps/pom.xml (or copy the CLI's own libraries into the image)"
 done
 
 weir_ensure_tools

@@ -34,6 +34,9 @@ import org.junit.jupiter.api.Test;
  *   <li>the counts of the test's lines and of a {@code load word-count} container are exact, read
  *       back {@code read_committed};</li>
  *   <li>the image's HEALTHCHECK passes;</li>
+ *   <li>the weir CLI in the image ({@code --entrypoint weir}) prints its help, and describes the
+ *       running application: its member with the instance id, input lag and changelog, with only
+ *       the CLI's own output (its logback.xml, warnings only, wins over the samples');</li>
  *   <li>{@code podman stop} (SIGTERM, 45 s grace) stops it gracefully: exit status 143 (the JVM's
  *       status after SIGTERM and its shutdown hooks) well within the grace period, and the log says
  *       it stopped keeping its group membership;</li>
@@ -41,7 +44,8 @@ import org.junit.jupiter.api.Test;
  *       the changelog tail (none of the thousands of counts it holds), and counts the lines fed
  *       while it was down exactly once.</li>
  * </ol>
- * Prints {@code FIGURE} lines: image size, start to ready, stop, restart to ready, records restored.
+ * Prints {@code FIGURE} lines: image size, start to ready, the CLI's two runs, stop, restart to ready,
+ * records restored.
  */
 class ContainerIT {
 
@@ -76,7 +80,7 @@ class ContainerIT {
     }
 
     @Test
-    void servesWordCountStopsGracefullyAndRestoresOnlyTheTailOnItsVolume() {
+    void servesWordCountDescribedByTheImagesCliStopsGracefullyAndRestoresOnlyTheTailOnItsVolume() {
         try (EmbeddedKafka kafka = EmbeddedKafka.start();
              KafkaTestClient client = KafkaTestClient.connect(kafka.bootstrapServers())) {
             client.createTopic("lines", 4);
@@ -103,10 +107,13 @@ class ContainerIT {
             // 3. The image's HEALTHCHECK (bash and /dev/tcp against /health/live).
             podman.run(PODMAN_TIMEOUT, "healthcheck", "run", first).requireSuccess("healthcheck run");
 
-            // 4. A graceful stop within the grace period.
+            // 4. The weir CLI in the image, against the running application.
+            checkCli(kafka);
+
+            // 5. A graceful stop within the grace period.
             stopGracefully(first);
 
-            // 5. Lines fed while it is down; a new container on the same volume restores only the tail.
+            // 6. Lines fed while it is down; a new container on the same volume restores only the tail.
             feed(client, lines(random, 200), lines.size());
             Map<String, Long> expectedAfter = expectedFromInput(client);
             long restarted = System.nanoTime();
@@ -135,6 +142,32 @@ class ContainerIT {
         podman.run(PODMAN_TIMEOUT, cmd.toArray(String[]::new)).requireSuccess("podman run serve word-count");
         containers.add(name);
         return name;
+    }
+
+    /** {@code weir --help}, then {@code weir describe} of the running word count, each in a container of the image. */
+    private void checkCli(EmbeddedKafka kafka) {
+        long started = System.nanoTime();
+        Podman.Result help = podman.run(PODMAN_TIMEOUT, cli(run + "-cli-help", "--help"))
+                .requireSuccess("weir --help");
+        assertThat(help.output()).contains("Usage: weir", "describe", "savepoint", "reset");
+        Podman.Result describe = podman.run(PODMAN_TIMEOUT, cli(run + "-cli-describe",
+                "describe", "--app", "word-count", "--bootstrap-servers", kafka.bootstrapServers()))
+                .requireSuccess("weir describe --app word-count");
+        assertThat(describe.output())
+                .contains("Application word-count: consumer group Stable, 1 member(s)", "word-count-1",
+                        "Total lag:", "Internal topics:", "changelog")
+                .as("the CLI's logging (warnings only), not the samples' or Kafka's INFO lines")
+                .doesNotContain(" INFO ", "AdminClientConfig values");
+        figure("weir --help and weir describe in containers of the image", started);
+    }
+
+    /** {@code run --rm --entrypoint weir} of the image, then {@code args}. */
+    private String[] cli(String name, String... args) {
+        List<String> cmd = new ArrayList<>(List.of("run", "--rm", "--name", name, "--entrypoint", "weir"));
+        cmd.addAll(Podman.ULIMITS);
+        cmd.addAll(List.of("--network", "host", image));
+        cmd.addAll(List.of(args));
+        return cmd.toArray(String[]::new);
     }
 
     /** {@code run --rm} of the image with the cluster's address, then {@code args}. */
