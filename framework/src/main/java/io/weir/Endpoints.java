@@ -48,7 +48,7 @@ final class Endpoints implements InstanceView {
     @Override
     public InstanceInfo info() {
         InstanceMonitor m = app.monitor();
-        return new InstanceInfo(Version.WEIR, app.config().applicationId(), app.instanceId(),
+        return new InstanceInfo(io.weir.internal.config.WeirVersion.current(), app.config().applicationId(), app.instanceId(),
                 app.config().guarantee().configValue(), app.state().name(), m == null ? Map.of() : m.tasksByThread(),
                 app.standbyTasks(false), app.standbyTasks(true));
     }

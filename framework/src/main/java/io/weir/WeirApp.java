@@ -172,7 +172,7 @@ public final class WeirApp implements AutoCloseable {
             }
             admin = Admin.create(clients.admin());
             var topologyRecord = TopologyRecord.check(admin, config, clients,
-                    TopologyDescription.of(model, config.applicationId(), Version.WEIR));
+                    TopologyDescription.of(model, config.applicationId(), io.weir.internal.config.WeirVersion.current()));
             io.weir.internal.state.ChangelogTopicIds changelogIds = new TopicSetup(admin, config, model).verifyAndCreate();
             topologyRecord.write();
             if (config.bounded()) {

@@ -5,10 +5,7 @@ import io.weir.internal.runtime.TopologyRecord;
 import io.weir.internal.topology.TopologyAccess;
 import io.weir.internal.topology.TopologyDescription;
 import io.weir.internal.topology.TopologyDiff;
-import java.io.IOException;
-import java.io.InputStream;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -85,7 +82,7 @@ final class TopologyCommand implements Callable<Integer> {
         public Integer call() {
             TopologyDescription recorded = recorded(cluster, app);
             TopologyDescription next = TopologyDescription.of(TopologyAccess.model(topology.load()).resolve(app), app,
-                    weirVersion());
+                    io.weir.internal.config.WeirVersion.current());
             TopologyDiff diff = TopologyDiff.between(recorded, next);
             spec.commandLine().getOut().print(diff.report());
             return diff.verdict() == TopologyDiff.Verdict.SAFE ? Weir.OK : Weir.FAILED;
@@ -116,18 +113,5 @@ final class TopologyCommand implements Callable<Integer> {
             throw new CommandFailedException("cannot read the recorded topology of " + app + " from " + topic + ": "
                     + e.getMessage(), e);
         }
-    }
-
-    /** The framework's version on the CLI's class path (the one that builds the new description). */
-    private static String weirVersion() {
-        Properties p = new Properties();
-        try (InputStream in = io.weir.Topology.class.getResourceAsStream("version.properties")) {
-            if (in != null) {
-                p.load(in);
-            }
-        } catch (IOException e) {
-            // unknown
-        }
-        return p.getProperty("version", "unknown");
     }
 }

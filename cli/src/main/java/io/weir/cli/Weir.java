@@ -101,16 +101,7 @@ public final class Weir implements Callable<Integer> {
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            java.util.Properties p = new java.util.Properties();
-            // The framework's own record of its version (Version is internal to it).
-            try (java.io.InputStream in = io.weir.Topology.class.getResourceAsStream("version.properties")) {
-                if (in != null) {
-                    p.load(in);
-                }
-            } catch (java.io.IOException e) {
-                // unknown
-            }
-            return new String[] {"weir " + p.getProperty("version", "unknown")};
+            return new String[] {"weir " + io.weir.internal.config.WeirVersion.current()};
         }
     }
 }

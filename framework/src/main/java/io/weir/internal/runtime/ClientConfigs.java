@@ -99,6 +99,20 @@ public final class ClientConfigs {
         return c;
     }
 
+    /**
+     * A producer outside the stream threads' transactions, for an instance's own topics (liveness
+     * heartbeats, savepoints): the user's producer settings (security and the like), no
+     * transactional id, client id {@code <prefix>-<role>-producer}.
+     */
+    Map<String, Object> plainProducer(String role) {
+        Map<String, Object> p = producer(0);
+        p.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+        p.remove(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientIdPrefix(config.producerOverrides().get(ProducerConfig.CLIENT_ID_CONFIG))
+                + "-" + role + "-producer");
+        return p;
+    }
+
     Map<String, Object> producer(int index) {
         Map<String, Object> p = new HashMap<>();
         // Room for the largest dead-letter record; outputs are checked against their topic's limit.

@@ -122,11 +122,7 @@ public final class LivenessWatch implements AutoCloseable {
     }
 
     private static Map<String, Object> producerConfig(ClientConfigs clients) {
-        Map<String, Object> p = clients.producer(0);
-        p.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
-        p.remove(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, String.valueOf(p.get(ProducerConfig.CLIENT_ID_CONFIG))
-                .replace("-0-producer", "-liveness-producer"));
+        Map<String, Object> p = clients.plainProducer("liveness");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
         p.put(ProducerConfig.ACKS_CONFIG, "1");
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);

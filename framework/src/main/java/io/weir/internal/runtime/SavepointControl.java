@@ -100,18 +100,15 @@ public final class SavepointControl implements AutoCloseable {
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, config.applicationId() + "-" + instanceId + "-control-consumer");
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         this.consumer = new KafkaConsumer<>(c);
-        this.producer = new KafkaProducer<>(producerConfig(clients, config.applicationId() + "-" + instanceId));
+        this.producer = new KafkaProducer<>(producerConfig(clients));
         this.writer = new SavepointWriter(config.applicationId(), instanceId, producer, this);
         this.thread = new Thread(this::run, config.applicationId() + "-" + instanceId + "-control");
         this.thread.setDaemon(true);
     }
 
-    /** A plain idempotent producer for control messages and savepoint data (never in a transaction). */
-    static Map<String, Object> producerConfig(ClientConfigs clients, String clientIdPrefix) {
-        Map<String, Object> p = clients.producer(0);
-        p.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
-        p.remove(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientIdPrefix + "-savepoint-producer");
+    /** An idempotent producer for control messages and savepoint data (never in a transaction). */
+    static Map<String, Object> producerConfig(ClientConfigs clients) {
+        Map<String, Object> p = clients.plainProducer("savepoint");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");

@@ -95,7 +95,7 @@ public final class SavepointRequest {
             List<Manifest.TaskEntry> tasks = new ArrayList<>();
             done.values().forEach(d -> tasks.add(new Manifest.TaskEntry(d.task(), d.offsets(), d.stores())));
             Manifest manifest = new Manifest(id, app, cutAt > 0 ? cutAt : System.currentTimeMillis(), stop,
-                    WeirVersion.current(), topology, tasks);
+                    io.weir.internal.config.WeirVersion.current(), topology, tasks);
             producer.send(new ProducerRecord<>(SavepointTopics.savepoints(app), SavepointTopics.CATALOG_PARTITION,
                     SavepointTopics.manifestKey(id),
                     manifest.encode()));
