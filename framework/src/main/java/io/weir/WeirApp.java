@@ -201,7 +201,7 @@ public final class WeirApp implements AutoCloseable {
             meters.bind(ctx.tags(), rocksDb, state::get, () -> endpoints.readiness().ok(), m::stalled);
             if (!config.failureDetection().isZero()) {
                 liveness = new LivenessWatch(config, clients, instanceDir.instanceId(), admin, meters.registry(),
-                        ctx.tags());
+                        ctx.tags(), () -> InstanceStatus.of(this));
                 liveness.start();
             }
             savepoints.start();

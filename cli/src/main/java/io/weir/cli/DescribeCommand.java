@@ -80,6 +80,7 @@ final class DescribeCommand implements Callable<Integer> {
             Map<String, TopicDescription> described = internal.isEmpty() ? Map.of()
                     : Futures.get(admin.describeTopics(internal).allTopicNames(), "describe the internal topics");
             List<Lag> lags = lags(admin, committed, config);
+            Map<String, Heartbeats.Heartbeat> heartbeats = Heartbeats.read(config);
             List<Member> members = new ArrayList<>();
             for (MemberDescription m : group == null ? List.<MemberDescription>of() : group.members()) {
                 List<TopicPartition> parts = new ArrayList<>(m.assignment().topicPartitions());
@@ -89,9 +90,9 @@ final class DescribeCommand implements Callable<Integer> {
             members.sort(Comparator.comparing(Member::instanceId).thenComparing(Member::memberId));
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
-                printJson(out, group, members, lags, described, topology, config);
+                printJson(out, group, members, lags, described, topology, config, heartbeats);
             } else {
-                printText(out, group, members, lags, described, topology, config);
+                printText(out, group, members, lags, described, topology, config, heartbeats);
             }
         }
         return Weir.OK;
@@ -139,7 +140,8 @@ final class DescribeCommand implements Callable<Integer> {
     }
 
     private void printText(PrintWriter out, ConsumerGroupDescription group, List<Member> members, List<Lag> lags,
-                           Map<String, TopicDescription> internal, Topology topology, WeirConfig config) {
+                           Map<String, TopicDescription> internal, Topology topology, WeirConfig config,
+                           Map<String, Heartbeats.Heartbeat> heartbeats) {
         out.printf("Application %s: consumer group %s, %d member(s)%n%n", app, state(group), members.size());
         Table m = new Table("INSTANCE (group.instance.id)", "HOST", topology == null ? "PARTITIONS" : "TASKS");
         members.forEach(mb -> m.row(mb.instanceId(), mb.host(), assignment(mb, topology)));
@@ -169,11 +171,38 @@ final class DescribeCommand implements Callable<Integer> {
             t.print(out);
         }
         out.println();
-        out.println("Restore progress is reported by each instance: GET /info and /health/ready on its HTTP port.");
+        out.println("Instances, as their last heartbeats say (" + io.weir.internal.runtime.LivenessWatch.topic(config) + "):");
+        Table h = new Table("INSTANCE", "HEARD", "STATE", "ACTIVE", "STANDBY", "RESTORING (task:store:records left)",
+                "HTTP PORT");
+        long now = System.currentTimeMillis();
+        heartbeats.values().forEach(b -> h.row(b.instance(), heard(now, b), status(b, "state"),
+                status(b, "active"), status(b, "standby"), status(b, "restoring"), status(b, "http")));
+        if (h.isEmpty()) {
+            out.println("None heard (failure.detection.ms=0 turns heartbeats off; each instance also reports on its"
+                    + " HTTP port: GET /info and /health/ready).");
+        } else {
+            h.print(out);
+        }
+    }
+
+    /** How long ago the heartbeat was written, or what the instance said when it stopped. */
+    private static String heard(long now, Heartbeats.Heartbeat b) {
+        String kind = b.status().get("kind");
+        String ago = String.format(java.util.Locale.ROOT, "%.1f s ago", Math.max(0, now - b.timestamp()) / 1000.0);
+        return "alive".equals(kind) ? ago : ago + " (" + ("left".equals(kind) ? "left the group" : "restarting") + ")";
+    }
+
+    private static String status(Heartbeats.Heartbeat b, String key) {
+        if (!"alive".equals(b.status().get("kind"))) {
+            return "-";
+        }
+        String v = b.status().get(key);
+        return v == null || v.isEmpty() ? "-" : v;
     }
 
     private void printJson(PrintWriter out, ConsumerGroupDescription group, List<Member> members, List<Lag> lags,
-                           Map<String, TopicDescription> internal, Topology topology, WeirConfig config) {
+                           Map<String, TopicDescription> internal, Topology topology, WeirConfig config,
+                           Map<String, Heartbeats.Heartbeat> heartbeats) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("application", app);
         root.put("groupState", state(group));
@@ -210,6 +239,15 @@ final class DescribeCommand implements Callable<Integer> {
             ts.add(j);
         });
         root.put("internalTopics", ts);
+        List<Object> hs = new ArrayList<>();
+        heartbeats.values().forEach(b -> {
+            Map<String, Object> j = new LinkedHashMap<>();
+            j.put("instance", b.instance());
+            j.put("heardAt", java.time.Instant.ofEpochMilli(b.timestamp()).toString());
+            j.putAll(b.status());
+            hs.add(j);
+        });
+        root.put("instances", hs);
         Json.print(out, root);
     }
 }

@@ -99,7 +99,9 @@ class CliIT {
                         .containsPattern("desc-0\\s+/\\S+\\s+" + CountingApp.INPUT + "-0, " + CountingApp.INPUT + "-1, "
                                 + CountingApp.INPUT + "-2")
                         .containsPattern(app + "-counts-changelog\\s+changelog\\s+3")
-                        .containsPattern(CountingApp.INPUT + "\\s+0\\s+\\d+\\s+\\d+\\s+0");
+                        .containsPattern(CountingApp.INPUT + "\\s+0\\s+\\d+\\s+\\d+\\s+0")
+                        // What the instance itself says in its heartbeats: running, its three tasks.
+                        .containsPattern("desc\\s+\\d+\\.\\d s ago\\s+RUNNING\\s+0_0,0_1,0_2\\s+-\\s+-");
             });
             Outcome tasks = weir("describe", "--app", app, "--topology", TOPOLOGY);
             assertThat(tasks.out()).containsPattern("desc-0\\s+/\\S+\\s+0_0, 0_1, 0_2");
@@ -109,6 +111,8 @@ class CliIT {
             assertThat(json.get("members").get(0).get("tasks").toString()).isEqualTo("[\"0_0\",\"0_1\",\"0_2\"]");
             assertThat(json.get("inputLag")).hasSize(3);
             assertThat(json.get("internalTopics").findValuesAsText("topic")).contains(app + "-counts-changelog");
+            assertThat(json.get("instances").get(0).get("instance").asText()).isEqualTo("desc");
+            assertThat(json.get("instances").get(0).get("state").asText()).isEqualTo("RUNNING");
         }
     }
 

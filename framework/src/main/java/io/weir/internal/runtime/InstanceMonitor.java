@@ -151,6 +151,17 @@ public final class InstanceMonitor implements AutoCloseable {
         return stallWatch.current() != null;
     }
 
+    /** The stores restoring now, as {@code <task>:<store>:<records remaining>}. */
+    public List<String> restoreProgress() {
+        List<String> result = new ArrayList<>();
+        for (StreamThread st : streamThreads) {
+            for (ThreadHealth.Restore r : st.health().restores()) {
+                result.add(r.task() + ":" + r.store() + ":" + r.remaining());
+            }
+        }
+        return result;
+    }
+
     /** Active task ids per thread name. */
     public Map<String, List<String>> tasksByThread() {
         Map<String, List<String>> result = new LinkedHashMap<>();

@@ -85,6 +85,7 @@ public final class LivenessWatch implements AutoCloseable {
      * restarting instance once it had been silent for the detection time.
      */
     private volatile boolean announced;
+    private final java.util.function.Supplier<String> status;
     private long lastOwnBeatSeenNanos = System.nanoTime();
     private long lastBeatNanos;
 
@@ -100,11 +101,16 @@ public final class LivenessWatch implements AutoCloseable {
         return config.applicationId() + "-liveness";
     }
 
+    /**
+     * @param status what the instance is doing, as {@code key=value} words without spaces, sent
+     *               with every heartbeat so that tools ({@code weir describe}) can show it
+     */
     public LivenessWatch(WeirConfig config, ClientConfigs clients, String instanceId, Admin admin,
-                         MeterRegistry registry, Tags tags) {
+                         MeterRegistry registry, Tags tags, java.util.function.Supplier<String> status) {
         this.config = config;
         this.instanceId = instanceId;
         this.admin = admin;
+        this.status = status;
         this.partition = new TopicPartition(topic(config), 0);
         this.detectionNanos = config.failureDetection().toNanos();
         this.beatNanos = Math.max(Duration.ofMillis(200).toNanos(), detectionNanos / 4);
@@ -149,7 +155,7 @@ public final class LivenessWatch implements AutoCloseable {
         long begin = consumer.beginningOffsets(List.of(partition)).get(partition);
         // Recent history: who was alive before this instance started gets one detection time to speak.
         consumer.seek(partition, Math.max(begin, end - HISTORY));
-        beat("alive " + config.numStreamThreads());
+        beat(alive());
         thread.start();
     }
 
@@ -169,6 +175,34 @@ public final class LivenessWatch implements AutoCloseable {
         }
     }
 
+    /** {@code alive <threads> <status words>}: the others read the first two words. */
+    private String alive() {
+        String words;
+        try {
+            words = status.get();
+        } catch (RuntimeException e) {
+            words = ""; // the heartbeat matters, the status is for people
+        }
+        return "alive " + config.numStreamThreads() + (words.isEmpty() ? "" : " " + words);
+    }
+
+    /**
+     * What a heartbeat says, for tools: {@code kind} ({@code alive}, {@code away}, {@code left})
+     * and the {@code key=value} words of an alive instance's status.
+     */
+    public static Map<String, String> parseHeartbeat(String value) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        String[] words = value.split(" ");
+        out.put("kind", words[0]);
+        for (String w : words) {
+            int eq = w.indexOf('=');
+            if (eq > 0) {
+                out.put(w.substring(0, eq), w.substring(eq + 1));
+            }
+        }
+        return out;
+    }
+
     private void beat(String message) {
         try {
             producer.send(new ProducerRecord<>(partition.topic(), 0, instanceId.getBytes(StandardCharsets.UTF_8),
@@ -186,7 +220,7 @@ public final class LivenessWatch implements AutoCloseable {
                     lastBeatNanos = now;
                     synchronized (this) {
                         if (!announced) {
-                            beat("alive " + config.numStreamThreads());
+                            beat(alive());
                         }
                     }
                 }
