@@ -51,6 +51,8 @@ public final class Benchmark {
     private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
     /** A scaling workload's failover waits for the session timeout and a transaction's abort. */
     private static final Duration FAILOVER_ALLOWANCE = Duration.ofMinutes(2);
+    /** A savepoint run loads its state, runs a baseline, takes the savepoint and restores it. */
+    private static final Duration SAVEPOINT_ALLOWANCE = Duration.ofMinutes(3);
 
     private final BenchmarkOptions options;
     private final JsonReport report;
@@ -142,6 +144,14 @@ public final class Benchmark {
                 job = new ScaleOutJob(client, inputs.workload(), scenario, keys, options.rate());
                 timeout = options.runTimeout(keys, ScaleOutJob.BALANCE_ALLOWANCE);
             }
+            // One application in this JVM, on an input of its own; the timeout also bounds loading its
+            // state, the baseline, and (off the clock) the restore into a new application.
+            case SAVEPOINT -> {
+                inputs.deleteAll();
+                long keys = options.keys(scenario);
+                job = new SavepointJob(client, inputs.workload(), scenario, keys, options.rate());
+                timeout = options.runTimeout(keys, SAVEPOINT_ALLOWANCE);
+            }
             case MEMORY -> {
                 inputs.deleteAll();
                 job = new MemoryJob(client, inputs.workload(), scenario, options.keys(scenario));
@@ -225,6 +235,7 @@ public final class Benchmark {
             case MEMORY -> List.of(MemoryJob.system());
             case READY -> List.of(readyProcess("weir").withHttpPortPerRun(), readyProcess("kafka_streams"));
             case FAILOVER, SCALE_OUT -> List.of(scalingProcess("weir"), scalingProcess("kafka_streams"));
+            case SAVEPOINT -> List.of(new WeirRunner());
             default -> scenario == Scenario.BOUNDED ? List.of(new WeirRunner(), WeirRunner.bounded())
                     : scenario == Scenario.HTTP_OVERHEAD
                     ? List.of(WeirRunner.withoutHttp(), new WeirRunner(), WeirRunner.scraped(options.scrapeInterval()),

@@ -10,7 +10,8 @@ import java.util.OptionalLong;
  * {@code count-1m}, {@code restore-1m}, {@code window-count-10s}, {@code all} (these five),
  * {@code restart-1m}, {@code memory-10m}, {@code extras} (these two), {@code http-overhead},
  * {@code start-to-ready}, {@code ops} (these two), {@code failover}, {@code scale-out},
- * {@code scaling} (these two), {@code bounded} (streaming vs bounded Weir; in no group), or a
+ * {@code scaling} (these two), {@code bounded} (streaming vs bounded Weir; in no group),
+ * {@code savepoint} (a savepoint of Weir's state and its restore; in no group), or a
  * comma-separated list),
  * {@code --records N} (default 10,000,000), {@code --warmup-records N} (default 2,000,000; 0 skips the warm-up),
  * {@code --restore-keys N} (default 1,000,000: the changelog size of {@code restore-1m}),
@@ -18,12 +19,12 @@ import java.util.OptionalLong;
  * (default 3), {@code --run-timeout-seconds N} (default 60 s plus 1 s per 10,000 records, i.e. a run
  * slower than 10k records/s times out) and {@code --verify} (after each run, read the output back
  * and check it; off the clock, but slow for large inputs), {@code --keys N} (the distinct keys of
- * {@code restart-1m}, {@code memory-10m}, {@code failover} and {@code scale-out}; default
- * 1,000,000, 10,000,000, 1,000,000 and 2,000,000),
+ * {@code restart-1m}, {@code memory-10m}, {@code failover}, {@code scale-out} and {@code savepoint};
+ * default 1,000,000, 10,000,000, 1,000,000, 2,000,000 and 1,000,000),
  * {@code --restart-trickle-seconds N} (default {@value #DEFAULT_RESTART_TRICKLE_SECONDS}: how long
  * the restart's first process runs on under live traffic after processing its input, before the
  * SIGKILL), {@code --rate N} (default {@value #DEFAULT_RATE}: records a second of the scaling
- * workloads' live traffic) and {@code --scrape-metrics-ms N} (the interval at which {@code weir_scraped}'s
+ * and savepoint workloads' live traffic) and {@code --scrape-metrics-ms N} (the interval at which {@code weir_scraped}'s
  * {@code /metrics} is scraped, default {@value #DEFAULT_SCRAPE_METRICS_MS}; given, it also adds
  * {@code weir_scraped} beside {@code weir} to the in-process throughput workloads). Both
  * {@code --name value} and {@code --name=value} work.
@@ -38,7 +39,7 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
 
     static final String USAGE = "usage: Benchmark [--workload stateless-map|count-10k|count-1m|restore-1m"
             + "|window-count-10s|all|restart-1m|memory-10m|extras|http-overhead|start-to-ready|ops"
-            + "|failover|scale-out|scaling|bounded] [--records N] [--warmup-records N] [--restore-keys N]"
+            + "|failover|scale-out|scaling|bounded|savepoint] [--records N] [--warmup-records N] [--restore-keys N]"
             + " [--restore-warmup-keys N] [--runs N] [--run-timeout-seconds N] [--verify] [--keys N]"
             + " [--restart-trickle-seconds N] [--scrape-metrics-ms N] [--rate N]";
 

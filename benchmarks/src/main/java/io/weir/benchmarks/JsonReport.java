@@ -38,7 +38,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * no summary. The scaling workloads' runs have the restart's fields ({@code keys}, {@code seconds}
  * and the job's details); the failover summary is the restart's without {@code keys}, the scale-out
  * summary the median {@code max_pause_seconds} and median {@code seconds} (start to balanced) of
- * each system.
+ * each system. The savepoint workload's runs have the restart's fields too (its {@code seconds}:
+ * request → manifest written) and its summary Weir's medians with {@code "peer": null}, Kafka
+ * Streams having no savepoints ({@link SavepointJob}).
  */
 final class JsonReport {
 
@@ -52,7 +54,7 @@ final class JsonReport {
     /** One run: {@code seconds} and {@code rps} are null and {@code error} is set if it failed. */
     void run(RunResult r) {
         switch (r.scenario().kind()) {
-            case RESTART, FAILOVER, SCALE_OUT -> restartRun(r);
+            case RESTART, FAILOVER, SCALE_OUT, SAVEPOINT -> restartRun(r);
             case MEMORY -> memoryRun(r);
             case READY -> readyRun(r);
             default -> throughputRun(r);
@@ -136,6 +138,7 @@ final class JsonReport {
         switch (s.scenario().kind()) {
             case RESTART, READY, FAILOVER -> secondsSummary(s);
             case SCALE_OUT -> scaleOutSummary(s);
+            case SAVEPOINT -> savepointSummary(s);
             case MEMORY -> throw new IllegalArgumentException("the memory workload has no summary");
             default -> throughputSummary(s);
         }
@@ -176,6 +179,31 @@ final class JsonReport {
         putRounded(line, "kafka_streams_max_pause_seconds", s.detail("kafka_streams", "max_pause_seconds"), 3);
         putRounded(line, "weir_balanced_seconds", s.seconds("weir"), 3);
         putRounded(line, "kafka_streams_balanced_seconds", s.seconds("kafka_streams"), 3);
+        write(line);
+    }
+
+    /**
+     * Savepoint: Weir's medians of the total time (request → manifest), the cut, the longest output
+     * pause around the savepoint and before it, the write rate, the CLI's restore step and the
+     * restore rate; {@code "peer": null} (Kafka Streams has no savepoints).
+     */
+    private void savepointSummary(Summary s) {
+        ObjectNode line = mapper.createObjectNode()
+                .put("summary", true)
+                .put("workload", s.scenario().label())
+                .put("guarantee", s.guarantee().label())
+                .put("keys", s.records());
+        putRounded(line, "weir_seconds", s.seconds("weir"), 3);
+        putRounded(line, "weir_cut_ms", s.detail("weir", "cut_ms"), 0);
+        putRounded(line, "weir_max_pause_seconds", s.detail("weir", "max_pause_seconds"), 3);
+        putRounded(line, "weir_baseline_max_pause_seconds", s.detail("weir", "baseline_max_pause_seconds"), 3);
+        putRounded(line, "weir_write_rps", s.detail("weir", "write_rps"), 0);
+        putRounded(line, "weir_write_mb_per_s", s.detail("weir", "write_mb_per_s"), 2);
+        putRounded(line, "weir_restore_step_seconds", s.detail("weir", "restore_step_seconds"), 3);
+        putRounded(line, "weir_restore_rps", s.detail("weir", "restore_rps"), 0);
+        putRounded(line, "weir_restore_vs_write", s.detail("weir", "restore_vs_write"), 3);
+        line.putNull("peer");
+        line.put("peer_note", SavepointJob.PEER_NOTE);
         write(line);
     }
 

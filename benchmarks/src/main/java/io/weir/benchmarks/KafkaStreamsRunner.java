@@ -77,7 +77,7 @@ final class KafkaStreamsRunner implements SystemUnderTest {
         switch (spec.scenario().kind()) {
             case MAP -> input.mapValues(v -> ValueTransform.apply(v))
                     .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-            case COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT -> input.groupByKey()
+            case COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT -> input.groupByKey()
                     .count(Materialized.as(Scenario.COUNT_STORE))
                     .toStream()
                     .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.Long()));

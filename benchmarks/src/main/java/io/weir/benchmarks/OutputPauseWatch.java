@@ -17,7 +17,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * Watches the committed output of every partition of a topic, as a downstream {@code read_committed}
  * consumer sees it, and notes when each partition's records arrive ({@link PauseTracker}): the
- * scale-out workload's pauses. A thread of its own polls every {@link #POLL} from the topic's end
+ * pauses of the scale-out and savepoint workloads. A thread of its own polls every {@link #POLL}
+ * from the topic's end
  * at {@link #start}; a reception is the moment a poll returned records of the partition.
  *
  * <p>The consumer answers as soon as committed data is there ({@code fetch.min.bytes} 1) and
@@ -94,6 +95,11 @@ final class OutputPauseWatch implements AutoCloseable {
     /** The longest pause of any partition in [from, to] ({@link PauseTracker#longest}). */
     PauseTracker.Pause longest(long fromNanos, long toNanos) {
         return tracker.longest(fromNanos, toNanos);
+    }
+
+    /** Whether every partition has had committed output at or after {@code nanos}. */
+    boolean allReceivedSince(long nanos) {
+        return tracker.allReceivedSince(nanos);
     }
 
     /** Why the watch stopped by itself, if it did. */

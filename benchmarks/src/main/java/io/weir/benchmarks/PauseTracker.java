@@ -14,7 +14,7 @@ import java.util.Arrays;
  * is not missed. Pauses that end before {@code from} or begin after {@code to} do not count.
  *
  * <p>Threads: one thread (the reader) calls {@link #received}, any other may call
- * {@link #longest}; both are synchronized.
+ * {@link #longest} and {@link #allReceivedSince}; all are synchronized.
  */
 final class PauseTracker {
 
@@ -78,6 +78,16 @@ final class PauseTracker {
             }
         }
         return longest != null ? longest : new Pause(0, toNanos, toNanos);
+    }
+
+    /** Whether every partition has received output at or after {@code nanos}. */
+    synchronized boolean allReceivedSince(long nanos) {
+        for (int p = 0; p < counts.length; p++) {
+            if (counts[p] == 0 || receptions[p][counts[p] - 1] < nanos) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Pause longer(Pause a, Pause b) {

@@ -54,6 +54,11 @@ import java.util.Locale;
  * ({@code weir_bounded}, {@code run.mode=bounded}, {@link WeirRunner#bounded()}); both are timed
  * alike, until the input's offsets and the last output are committed.
  *
+ * <p>{@code savepoint}, in no group (select it by its label; Weir only, Kafka Streams has no
+ * savepoints): the count topology in Weir with 1,000,000 keys (or {@code --keys}) of state under
+ * live traffic; a savepoint is taken and restored into a new application ({@link SavepointJob}):
+ * the processing pause, the cut, the total time and write rate, and the restore rate.
+ *
  * <p>About scaling with state, not in {@code all} either ({@code scaling} selects both; they take
  * minutes), each running the count topology in several child JVMs of one group
  * ({@link InstanceGroup}), exactly-once, one standby replica, static membership, under live traffic:
@@ -80,7 +85,9 @@ enum Scenario {
     FAILOVER("failover", Kind.FAILOVER, 1_000_000, "scaling"),
     SCALE_OUT("scale-out", Kind.SCALE_OUT, 2_000_000, "scaling"),
     /** Selected by its label only: in no group, so never part of {@code all}. */
-    BOUNDED("bounded", Kind.COUNT, 10_000, "bounded");
+    BOUNDED("bounded", Kind.COUNT, 10_000, "bounded"),
+    /** Selected by its label only: in no group. */
+    SAVEPOINT("savepoint", Kind.SAVEPOINT, 1_000_000, "savepoint");
 
     /** The names that select several workloads: each scenario belongs to one. */
     static final List<String> GROUPS = List.of("all", "extras", "ops", "scaling");
@@ -109,7 +116,9 @@ enum Scenario {
         /** The count topology, in three child processes of one group, one of which is SIGKILLed. */
         FAILOVER,
         /** The count topology, in two child processes of one group, joined by a third. */
-        SCALE_OUT
+        SCALE_OUT,
+        /** The count topology in this JVM, of which a savepoint is taken and restored into a new application. */
+        SAVEPOINT
     }
 
     /** The store of the count topology; it names the changelog {@code <application.id>-counts-changelog}. */
@@ -184,7 +193,7 @@ enum Scenario {
     String changelogTopic(String applicationId) {
         return switch (kind) {
             case MAP -> throw new IllegalStateException(label + " has no store");
-            case COUNT, WINDOW_COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT ->
+            case COUNT, WINDOW_COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT ->
                     applicationId + "-" + COUNT_STORE + "-changelog";
             case RESTORE -> applicationId + "-" + RESTORE_STORE + "-changelog";
         };
@@ -223,6 +232,6 @@ enum Scenario {
         }
         throw new IllegalArgumentException("unknown workload '" + name + "'; allowed: stateless-map, count-10k,"
                 + " count-1m, restore-1m, window-count-10s, all, restart-1m, memory-10m, extras, http-overhead,"
-                + " start-to-ready, ops, failover, scale-out, scaling, bounded");
+                + " start-to-ready, ops, failover, scale-out, scaling, bounded, savepoint");
     }
 }

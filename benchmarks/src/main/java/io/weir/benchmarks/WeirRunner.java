@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.micrometer.core.instrument.Counter;
+import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
 import io.weir.WeirConfig;
@@ -97,26 +98,7 @@ final class WeirRunner implements SystemUnderTest {
 
     @Override
     public Running start(RunSpec spec) {
-        TopologyBuilder builder = new TopologyBuilder();
-        RecordStream<byte[], byte[]> input = builder.stream(Serdes.bytes(), Serdes.bytes(), spec.inputTopic());
-        switch (spec.scenario().kind()) {
-            case MAP -> input.mapValues((byte[] v) -> ValueTransform.apply(v))
-                    .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
-            case COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT -> input.groupByKey()
-                    .count(Scenario.COUNT_STORE)
-                    .toStream()
-                    .to(spec.outputTopic(), Serdes.bytes(), Serdes.longs());
-            case RESTORE -> input.groupByKey()
-                    .reduce((a, b) -> b, Scenario.RESTORE_STORE)
-                    .toStream()
-                    .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
-            case WINDOW_COUNT -> input.groupByKey()
-                    .windowedBy(TimeWindows.of(Scenario.WINDOW_SIZE))
-                    .emit(Emit.onWindowClose())
-                    .count(Scenario.COUNT_STORE)
-                    .to(spec.outputTopic(), Serdes.windowed(Serdes.bytes()), Serdes.longs());
-        }
-        WeirApp app = WeirApp.create(builder.build(), config(spec)).start();
+        WeirApp app = WeirApp.create(topology(spec), config(spec)).start();
         if (app.config().bounded()) {
             Thread runner = new Thread(() -> {
                 try {
@@ -173,6 +155,30 @@ final class WeirRunner implements SystemUnderTest {
         };
     }
 
+    /** The topology of the run's workload ({@link Scenario#kind()}), reading and writing the run's topics. */
+    static Topology topology(RunSpec spec) {
+        TopologyBuilder builder = new TopologyBuilder();
+        RecordStream<byte[], byte[]> input = builder.stream(Serdes.bytes(), Serdes.bytes(), spec.inputTopic());
+        switch (spec.scenario().kind()) {
+            case MAP -> input.mapValues((byte[] v) -> ValueTransform.apply(v))
+                    .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
+            case COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT -> input.groupByKey()
+                    .count(Scenario.COUNT_STORE)
+                    .toStream()
+                    .to(spec.outputTopic(), Serdes.bytes(), Serdes.longs());
+            case RESTORE -> input.groupByKey()
+                    .reduce((a, b) -> b, Scenario.RESTORE_STORE)
+                    .toStream()
+                    .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
+            case WINDOW_COUNT -> input.groupByKey()
+                    .windowedBy(TimeWindows.of(Scenario.WINDOW_SIZE))
+                    .emit(Emit.onWindowClose())
+                    .count(Scenario.COUNT_STORE)
+                    .to(spec.outputTopic(), Serdes.windowed(Serdes.bytes()), Serdes.longs());
+        }
+        return builder.build();
+    }
+
     private static int httpPort(WeirApp app) {
         int port = app.httpPort();
         if (port <= 0) {
@@ -182,7 +188,8 @@ final class WeirRunner implements SystemUnderTest {
         return port;
     }
 
-    private WeirConfig config(RunSpec spec) {
+    /** The run's Weir settings: the benchmark's, then this variant's on top. */
+    WeirConfig config(RunSpec spec) {
         WeirConfig.Builder b = WeirConfig.builder()
                 .applicationId(spec.applicationId())
                 .bootstrapServers(spec.bootstrapServers())

@@ -96,4 +96,15 @@ class PauseTrackerTest {
 
         assertThatThrownBy(() -> t.received(0, MS)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void allReceivedSinceNeedsOutputOfEveryPartitionAfterTheMoment() {
+        PauseTracker t = new PauseTracker(2, 0);
+        steady(t, 0, 0, 5_000, 100);
+        steady(t, 1, 0, 3_000, 100);
+
+        assertThat(t.allReceivedSince(2_000 * MS)).isTrue();
+        assertThat(t.allReceivedSince(4_000 * MS)).isFalse();
+        assertThat(new PauseTracker(1, 0).allReceivedSince(0)).isFalse();
+    }
 }
