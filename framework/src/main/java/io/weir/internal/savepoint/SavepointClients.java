@@ -36,6 +36,11 @@ final class SavepointClients {
     }
 
     static KafkaProducer<byte[], byte[]> producer(WeirConfig config, String role) {
+        return producer(config, role, Map.of());
+    }
+
+    /** With {@code overrides} on top of the tool's settings. */
+    static KafkaProducer<byte[], byte[]> producer(WeirConfig config, String role, Map<String, Object> overrides) {
         Map<String, Object> p = new HashMap<>(config.producerOverrides());
         p.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, config.applicationId() + "-" + role + "-producer");
@@ -47,6 +52,7 @@ final class SavepointClients {
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 3 * SavepointTopics.CHUNK_BYTES);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.putAll(overrides);
         return new KafkaProducer<>(p);
     }
 }
