@@ -125,22 +125,60 @@ class SavepointProcessesIT {
             // B took A's tasks over and paused them at the commits A left: a complete, consistent cut.
             System.out.println("FIGURE savepoint with a SIGKILL during it: complete");
             assertThat(listed).extracting(Manifest::id).containsExactly(id);
-            String fork = "fork-" + spec.applicationId();
-            String forkOutput = KAFKA.uniqueTopic("sp-kill-fork-out", PARTITIONS);
-            new SavepointRestore(config(fork), TopologyModels.resolved(OpsApp.topology(spec.input(), forkOutput), fork),
-                    System.out::println).restore(catalog, taken, new SavepointRestore.Options(false, Map.of()));
-            Map<String, Long> model = new TreeMap<>(input.stop(Duration.ofSeconds(30)));
-            // One more record per key, so every key's count shows up in the fork's output.
-            List<KeyValue<String, String>> more = new ArrayList<>();
-            for (int k = 0; k < KEYS; k++) {
-                more.add(KeyValue.of("k" + k, "last"));
-                model.merge("k" + k, 1L, Long::sum);
-            }
-            KAFKA.client().produceStrings(spec.input(), more);
-            OpsInstance.Spec forkSpec = new OpsInstance.Spec(KAFKA.bootstrapServers(), spec.input(), forkOutput, fork);
-            try (OpsInstance f = OpsInstance.start(forkSpec, "f", Files.createTempDirectory("weir-sp-f-"))) {
-                KAFKA.client().readUntil(forkOutput, r -> Records.lastLongPerKey(r).equals(model), CATCH_UP);
-            }
+            assertForkCountsExactly(spec, catalog, taken, input);
+        }
+    }
+
+    @Test
+    void aSavepointOfAGroupThatLosesAnInstanceCompletesFromItsSuccessorExactly() throws Exception {
+        OpsInstance.Spec spec = spec("sp-takeover");
+        WeirConfig config = config(spec.applicationId());
+        SavepointCatalog catalog = new SavepointCatalog(config);
+        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 1_000_000,
+                Duration.ofMinutes(3));
+             OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-sp-a-"));
+             OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-sp-b-"))) {
+            OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
+            await().atMost(START).until(() -> input.acknowledged() >= 1_000);
+
+            // A is frozen before the request and killed after it: it never pauses its tasks. B removes it
+            // from the group (failure detection), takes its tasks over from their last commits and pauses
+            // them for the cut before processing anything.
+            a.suspend();
+            String id = SavepointRequest.newId();
+            CompletableFuture<Manifest> taking = CompletableFuture.supplyAsync(() -> new SavepointRequest(config,
+                    System.out::println).take(id, false, Duration.ofSeconds(90), null));
+            KAFKA.client().readAtLeast(SavepointTopics.control(spec.applicationId()), 1, START);
+            a.jvm().kill();
+            Manifest taken = taking.get(2, TimeUnit.MINUTES);
+            assertThat(taken.tasks()).hasSize(PARTITIONS);
+            assertThat(taken.tasks()).allSatisfy(t -> assertThat(t.offsets()).as("input offsets of task " + t.task())
+                    .hasSize(1));
+            assertThat(catalog.list()).extracting(Manifest::id).containsExactly(id);
+            assertForkCountsExactly(spec, catalog, taken, input);
+        }
+    }
+
+    /**
+     * Restores {@code taken} into a new application, stops the input, sends one more record per key
+     * (so every key's count shows up in the fork's output) and checks every count against the input.
+     */
+    private static void assertForkCountsExactly(OpsInstance.Spec spec, SavepointCatalog catalog, Manifest taken,
+                                                SteadyInput input) throws Exception {
+        String fork = "fork-" + spec.applicationId();
+        String forkOutput = KAFKA.uniqueTopic(fork + "-out", PARTITIONS);
+        new SavepointRestore(config(fork), TopologyModels.resolved(OpsApp.topology(spec.input(), forkOutput), fork),
+                System.out::println).restore(catalog, taken, new SavepointRestore.Options(false, Map.of()));
+        Map<String, Long> model = new TreeMap<>(input.stop(Duration.ofSeconds(30)));
+        List<KeyValue<String, String>> more = new ArrayList<>();
+        for (int k = 0; k < KEYS; k++) {
+            more.add(KeyValue.of("k" + k, "last"));
+            model.merge("k" + k, 1L, Long::sum);
+        }
+        KAFKA.client().produceStrings(spec.input(), more);
+        OpsInstance.Spec forkSpec = new OpsInstance.Spec(KAFKA.bootstrapServers(), spec.input(), forkOutput, fork);
+        try (OpsInstance f = OpsInstance.start(forkSpec, "f", Files.createTempDirectory("weir-sp-f-"))) {
+            KAFKA.client().readUntil(forkOutput, r -> Records.lastLongPerKey(r).equals(model), CATCH_UP);
         }
     }
 

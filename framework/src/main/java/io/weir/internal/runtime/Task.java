@@ -175,10 +175,14 @@ final class Task implements CommitUnit {
     }
 
     /**
-     * The offsets this task last committed, with the metadata they were committed with (the
-     * watermark); partitions it never committed are absent.
+     * The offsets committed for this task's partitions (by it, or by the task's previous owner),
+     * with the metadata they were committed with (the watermark); partitions nobody ever committed
+     * are absent.
      */
     Map<TopicPartition, OffsetAndMetadata> committedOffsets() {
+        // A task held before it processed anything (taken over during a savepoint) has not read
+        // what its predecessor committed yet: read it now, or its partitions would be left out.
+        resumeTimes();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (PartitionState p : order) {
             if (p.committed >= 0) {
