@@ -23,8 +23,9 @@ import org.apache.kafka.common.TopicPartition;
  *   <li>User input partitions end at the end offsets taken at start (read_committed: the last
  *       stable offset), or earlier at the first record later than {@code bounded.until}.</li>
  *   <li>A repartition topic's end is unknown until every sub-topology writing to it is done (every
- *       task finished and committed): only then can no record be added, and its last stable offset
- *       is read once ({@code repartitionEnds}). So sub-topologies end in dependency order, and what
+ *       task finished and committed): only then can no record be added, and its high watermark
+ *       is read once ({@code repartitionEnds}; not the last stable offset, which can still lag
+ *       behind the writers' last commit while its markers are written). So sub-topologies end in dependency order, and what
  *       an upstream finish emits (windows closed at the end) is drained downstream before the
  *       downstream tasks finish.</li>
  *   <li>The run is complete when every task of every sub-topology is done.</li>
@@ -53,7 +54,7 @@ public final class BoundedRun {
     private volatile long endNanos;
 
     /**
-     * @param repartitionEnds the last stable offset of every partition of a repartition topic; called
+     * @param repartitionEnds the high watermark of every partition of a repartition topic; called
      *                        once per topic, when its writers are done
      */
     BoundedRun(Plan plan, Function<String, Map<TopicPartition, Long>> repartitionEnds) {

@@ -157,21 +157,33 @@ public final class BoundedRunPlan {
         return writers;
     }
 
-    private static Map<TopicPartition, Long> repartitionEnds(Admin admin, String topic, int partitions) {
+    /**
+     * The high watermark, not the last stable offset: every writer committed its last transaction,
+     * but {@code commitTransaction} returns before the broker has written the commit markers, so
+     * the last stable offset read now may still stop before that transaction's records (which the
+     * downstream tasks would then never read). Nothing is added past the high watermark any more;
+     * a read_committed consumer reaches it once the markers are written.
+     */
+    static Map<TopicPartition, Long> repartitionEnds(Admin admin, String topic, int partitions) {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         for (int p = 0; p < partitions; p++) {
             request.put(new TopicPartition(topic, p), OffsetSpec.latest());
         }
-        return offsets(admin, request);
+        return offsets(admin, request, IsolationLevel.READ_UNCOMMITTED);
     }
 
     /** read_committed: the last stable offset, so an open transaction's records are past the end. */
     private static Map<TopicPartition, Long> offsets(Admin admin, Map<TopicPartition, OffsetSpec> request) {
+        return offsets(admin, request, IsolationLevel.READ_UNCOMMITTED);
+    }
+
+    private static Map<TopicPartition, Long> offsets(Admin admin, Map<TopicPartition, OffsetSpec> request,
+                                                     IsolationLevel isolation) {
         Map<TopicPartition, Long> result = new HashMap<>();
         if (request.isEmpty()) {
             return result;
         }
-        call(admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all())
+        call(admin.listOffsets(request, new ListOffsetsOptions(isolation)).all())
                 .forEach((tp, info) -> result.put(tp, info.offset()));
         return result;
     }
