@@ -10,6 +10,7 @@ import io.weir.internal.runtime.InstanceTasks;
 import io.weir.internal.runtime.BoundedRun;
 import io.weir.internal.runtime.BoundedRunPlan;
 import io.weir.internal.runtime.ChangelogEnds;
+import io.weir.internal.runtime.RepartitionPurge;
 import io.weir.internal.runtime.SavepointControl;
 import io.weir.internal.runtime.StateUpdater;
 import io.weir.internal.runtime.LivenessWatch;
@@ -188,7 +189,7 @@ public final class WeirApp implements AutoCloseable {
                     this::stopAfterSavepoint);
             ThreadContext ctx = ThreadContext.create(config, model, instanceDir.instanceId(), clients, admin,
                     new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, instanceTasks,
-                            savepoints));
+                            savepoints, new RepartitionPurge(admin, model, config.repartitionPurgeInterval())));
             for (int i = 0; i < config.numStreamThreads(); i++) {
                 StreamThread st = new StreamThread(ctx, i, bounded, this::onThreadFailed);
                 Thread t = new Thread(st, st.name());

@@ -78,6 +78,7 @@ public final class WeirConfig {
     private final long rocksDbMemoryBytes;
     private final Duration stateFlushInterval;
     private final Duration stateCleanupDelay;
+    private final Duration repartitionPurgeInterval;
     private final long storeReadCacheBytes;
     private final TimestampSource defaultTimestamp;
     private final Duration maxOutOfOrderness;
@@ -132,6 +133,7 @@ public final class WeirConfig {
         this.rocksDbMemoryBytes = parseOrDefault(Settings.ROCKSDB_MEMORY_BYTES);
         this.stateFlushInterval = Duration.ofMillis(parseOrDefault(Settings.STATE_FLUSH_INTERVAL_MS));
         this.stateCleanupDelay = Duration.ofMillis(parseOrDefault(Settings.STATE_CLEANUP_DELAY_MS));
+        this.repartitionPurgeInterval = Duration.ofMillis(parseOrDefault(Settings.REPARTITION_PURGE_INTERVAL_MS));
         this.storeReadCacheBytes = parseOrDefault(Settings.STORE_READ_CACHE_BYTES);
         this.defaultTimestamp = parseOrDefault(Settings.DEFAULT_TIMESTAMP);
         this.maxOutOfOrderness = Duration.ofMillis(parseOrDefault(Settings.MAX_OUT_OF_ORDERNESS_MS));
@@ -294,6 +296,11 @@ public final class WeirConfig {
     /** How long the local state of a task this instance no longer runs is kept before it is deleted. */
     public Duration stateCleanupDelay() {
         return stateCleanupDelay;
+    }
+
+    /** How often committed records are deleted from repartition topics; zero: never. */
+    public Duration repartitionPurgeInterval() {
+        return repartitionPurgeInterval;
     }
 
     /** How often stores flush to local disk. */

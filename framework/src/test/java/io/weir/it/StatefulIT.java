@@ -142,6 +142,50 @@ class StatefulIT {
         }
     }
 
+    /**
+     * Repartitioned records keep their original timestamps, so a replay of data older than the
+     * broker's retention must not lose them to time-based deletion: repartition topics keep records
+     * without a time limit, and what the downstream task committed is deleted from them instead.
+     */
+    @Test
+    void repartitionTopicsKeepOldRecordsAndLoseWhatIsCommitted() throws Exception {
+        String input = KAFKA.uniqueTopic("purge-in", 2);
+        String output = KAFKA.uniqueTopic("purge-out", 2);
+        String appId = "purge-" + input;
+        long monthAgo = System.currentTimeMillis() - java.time.Duration.ofDays(30).toMillis();
+        List<org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]>> old = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            old.add(new org.apache.kafka.clients.producer.ProducerRecord<>(input, null, monthAgo + i,
+                    ("line-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    ("old " + (i % 5)).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        KAFKA.client().send(old);
+        WeirConfig config = TestApps.config(KAFKA.bootstrapServers(), appId).instanceId("one")
+                .set("repartition.purge.interval.ms", 200).build();
+        String repartition = appId + "-word-counts-repartition";
+        try (WeirApp app = TestApps.start(wordCount(input, output), config)) {
+            Map<String, Long> expected = modelWordCount(old.stream()
+                    .map(r -> new String(r.value(), java.nio.charset.StandardCharsets.UTF_8)).toList());
+            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(expected), Duration.ofMinutes(1));
+            var admin = KAFKA.client().admin();
+            var resource = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, repartition);
+            assertThat(admin.describeConfigs(List.of(resource)).all().get().get(resource).get("retention.ms").value())
+                    .as("retention.ms of " + repartition).isEqualTo("-1");
+            // A later commit (the next record) carries the purge of what the first commits covered.
+            KAFKA.client().produceStrings(input, lines(List.of("new")));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                var earliest = admin.listOffsets(Map.of(
+                        new org.apache.kafka.common.TopicPartition(repartition, 0),
+                        org.apache.kafka.clients.admin.OffsetSpec.earliest(),
+                        new org.apache.kafka.common.TopicPartition(repartition, 1),
+                        org.apache.kafka.clients.admin.OffsetSpec.earliest())).all().get();
+                assertThat(earliest.values().stream().mapToLong(i -> i.offset()).sum())
+                        .as("log start offsets of " + repartition + " (records deleted after their commit)").isPositive();
+            });
+        }
+    }
+
     /** The seed's keyed counter: a running sum per key of the second field. */
     @Test
     void keyedCounterEmitsOnlyTrueRunningSums() throws Exception {

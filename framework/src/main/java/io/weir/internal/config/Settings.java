@@ -112,6 +112,9 @@ public final class Settings {
     public static final Setting<Long> STATE_CLEANUP_DELAY_MS = new Setting<>("state.cleanup.delay.ms", "600000",
             Setting.longAtLeast(0), "how long the local state of a task that is neither active nor standby on this"
             + " instance is kept (it may come back) before its directory is deleted");
+    public static final Setting<Long> REPARTITION_PURGE_INTERVAL_MS = new Setting<>("repartition.purge.interval.ms",
+            "30000", Setting.longAtLeast(0), "how often records that every reader of a repartition topic has committed"
+            + " are deleted from it (repartition topics keep records without a time limit until then); 0 never");
     public static final Setting<Long> ROCKSDB_MEMORY_BYTES = new Setting<>("rocksdb.memory.bytes", "268435456",
             Setting.longAtLeast(16L << 20),
             "memory for all RocksDB stores of the instance (block cache and memtables); at least 16 MiB");
@@ -144,6 +147,7 @@ public final class Settings {
             ERROR_MODE, DEAD_LETTER_TOPIC, DEAD_LETTER_MAX_MESSAGE_BYTES,
             BUFFERED_RECORDS_PER_PARTITION, POLL_MS, TRANSACTION_TIMEOUT_MS, COMMIT_RETRY_TIMEOUT_MS,
             INTERNAL_TOPIC_REPLICATION_FACTOR, STATE_CACHE_MAX_BYTES, STATE_FLUSH_INTERVAL_MS, STATE_CLEANUP_DELAY_MS,
+            REPARTITION_PURGE_INTERVAL_MS,
             ROCKSDB_MEMORY_BYTES,
             STORE_READ_CACHE_BYTES, DEFAULT_TIMESTAMP, MAX_OUT_OF_ORDERNESS_MS, IDLE_TIMEOUT_MS, LATE_RECORDS_MODE,
             LATE_RECORDS_TOPIC, WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS);

@@ -145,7 +145,7 @@ public final class DriverRuntime implements AutoCloseable {
         ClientConfigs clients = new ClientConfigs(config, model, INSTANCE);
         ThreadContext ctx = new ThreadContext(config, model, INSTANCE, clients,
                 new TopicLimits(topics::maxMessageBytes, topics::partitions, clients.maxRequestSize()), registry,
-                stateDir != null ? stateDir : Path.of("in-memory"), rocksDb, localStores, null, null, this::wallClock);
+                stateDir != null ? stateDir : Path.of("in-memory"), rocksDb, localStores, null, null, null, this::wallClock);
         String name = clients.threadName(0);
         ThreadMetrics metrics = new ThreadMetrics(registry, ctx.tags(), name, new ThreadHealth(name));
         // Commits come when the driver asks (each pipe, or every commitEvery pipes), not by time.

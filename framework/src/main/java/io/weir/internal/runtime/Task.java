@@ -168,6 +168,15 @@ final class Task implements CommitUnit {
         return held;
     }
 
+    /** Calls {@code out} with every partition this task committed and its committed offset. */
+    void forEachCommitted(java.util.function.BiConsumer<TopicPartition, Long> out) {
+        for (PartitionState p : order) {
+            if (p.committed >= 0) {
+                out.accept(p.tp, p.committed);
+            }
+        }
+    }
+
     /** True if no record of {@code tp} is buffered (all fetched ones were processed). */
     boolean drained(TopicPartition tp) {
         PartitionState p = partitions.get(tp);

@@ -9,6 +9,7 @@ import io.weir.sink.internal.TransactionalSink;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
@@ -284,6 +285,12 @@ final class TaskGroup {
                 tasks.values().forEach(Task::nothingToCommit);
             }
             metrics.commitSucceeded();
+            RepartitionPurge purge = ctx.purge();
+            if (purge != null && purge.active()) {
+                Map<TopicPartition, Long> committed = new HashMap<>();
+                tasks.values().forEach(t -> t.forEachCommitted(committed::put));
+                purge.committed(committed);
+            }
             // Outputs and dead letters count once they are committed, not when sent.
             metrics.recordsOut.increment(collector.drainSentCount());
             metrics.deadLettered.increment(deadLetters.drainWrittenCount());

@@ -19,13 +19,14 @@ import java.nio.file.Path;
  *                    the state thread that restores and runs standbys; null in the test driver
  * @param savepoints  the instance's end of the control topic, through which its tasks take part in
  *                    savepoints; null in the test driver
+ * @param purge       deletes what the tasks committed from repartition topics; null in the test driver
  * @param wallClock   the processing clock (milliseconds since the epoch) for timers, idleness and
  *                    wall-clock timestamps; the system clock, or a test driver's
  */
 public record ThreadContext(WeirConfig config, TopologyModel model, String instanceId, ClientConfigs clients,
                             TopicLimits limits, MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb,
                             LocalStores localStores, InstanceTasks instanceTasks, SavepointControl savepoints,
-                            java.util.function.LongSupplier wallClock) {
+                            RepartitionPurge purge, java.util.function.LongSupplier wallClock) {
 
     /** The tags every meter of the instance carries: {@code application} and {@code instance}. */
     public Tags tags() {
@@ -34,7 +35,7 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
 
     /** The shared parts of an instance's threads. */
     public record Shared(MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb, LocalStores localStores,
-                         InstanceTasks instanceTasks, SavepointControl savepoints) {
+                         InstanceTasks instanceTasks, SavepointControl savepoints, RepartitionPurge purge) {
     }
 
     public static ThreadContext create(WeirConfig config, TopologyModel model, String instanceId,
@@ -42,6 +43,6 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
                                        Shared shared) {
         return new ThreadContext(config, model, instanceId, clients, new TopicLimits(admin, clients.maxRequestSize()),
                 shared.registry(), shared.instanceDir(), shared.rocksDb(), shared.localStores(),
-                shared.instanceTasks(), shared.savepoints(), System::currentTimeMillis);
+                shared.instanceTasks(), shared.savepoints(), shared.purge(), System::currentTimeMillis);
     }
 }

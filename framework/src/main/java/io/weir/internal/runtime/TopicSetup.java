@@ -129,7 +129,8 @@ public final class TopicSetup {
         List<Topic> plan = new ArrayList<>();
         for (NodeSpec.Source s : model.internalSources()) {
             for (String topic : s.topics()) {
-                plan.add(new Topic(topic, Kind.REPARTITION, partitions.get(topic), replicationFactor(), Map.of()));
+                plan.add(new Topic(topic, Kind.REPARTITION, partitions.get(topic), replicationFactor(),
+                        REPARTITION_CONFIGS));
             }
         }
         for (Subtopology st : model.subtopologies()) {
@@ -268,6 +269,18 @@ public final class TopicSetup {
             }
         }
     }
+
+    /**
+     * Repartition topics keep records without a time limit: records keep their original timestamps
+     * when repartitioned, so a replay of old data would have them deleted by time before the
+     * downstream task reads them. What the readers committed is deleted instead
+     * ({@link RepartitionPurge}); small, time-rolled segments let the broker free it soon.
+     */
+    static final Map<String, String> REPARTITION_CONFIGS = Map.of(
+            "cleanup.policy", "delete",
+            "retention.ms", "-1",
+            "segment.bytes", Integer.toString(50 << 20),
+            "segment.ms", Long.toString(java.time.Duration.ofMinutes(10).toMillis()));
 
     private Optional<Short> replicationFactor() {
         return config.internalTopicReplicationFactor() > 0
