@@ -5,19 +5,15 @@ import io.weir.internal.savepoint.ControlCodec;
 import io.weir.internal.savepoint.ControlMessage;
 import io.weir.internal.savepoint.SavepointCut;
 import io.weir.internal.savepoint.SavepointTopics;
-import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -229,7 +225,7 @@ public final class SavepointControl implements AutoCloseable {
             }
             log.info("savepoint {} requested{}: pausing tasks at their next commit", r.id(),
                     r.stop() ? " (stop after it)" : "");
-            current = new Progress(r, SavepointCut.of(model, tasksPerSubtopology()),
+            current = new Progress(r, SavepointCut.of(model, new TopicSetup(admin, config, model).tasksPerSubtopology()),
                     System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(r.timeoutMs()));
             return;
         }
@@ -241,30 +237,6 @@ public final class SavepointControl implements AutoCloseable {
         } else if (m instanceof ControlMessage.Aborted a && !p.aborted()) {
             p.abortedReason = a.reason();
             log.warn("savepoint {} aborted: {}", p.id(), a.reason());
-        }
-    }
-
-    /** The application's tasks, from its input topics' partition counts now. */
-    private Map<Integer, Integer> tasksPerSubtopology() {
-        try {
-            Set<String> inputs = new java.util.HashSet<>(model.sourceTopics());
-            boolean patterns = model.nodes().values().stream()
-                    .anyMatch(n -> n instanceof NodeSpec.Source s && s.pattern() != null);
-            if (patterns) {
-                Set<String> all = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-                for (NodeSpec n : model.nodes().values()) {
-                    if (n instanceof NodeSpec.Source s && s.pattern() != null) {
-                        all.stream().filter(t -> s.pattern().matcher(t).matches()).forEach(inputs::add);
-                    }
-                }
-            }
-            inputs.removeIf(t -> model.internalSources().stream().anyMatch(s -> s.topics().contains(t)));
-            Map<String, TopicDescription> d = admin.describeTopics(inputs).allTopicNames().get(30, TimeUnit.SECONDS);
-            Map<String, Integer> counts = new HashMap<>();
-            d.forEach((name, desc) -> counts.put(name, desc.partitions().size()));
-            return TaskCounts.of(model, counts).tasks();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read the input topics' partition counts: " + e, e);
         }
     }
 

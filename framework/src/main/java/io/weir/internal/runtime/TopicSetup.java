@@ -162,6 +162,14 @@ public final class TopicSetup {
         return plan;
     }
 
+    /**
+     * How many tasks each sub-topology has now, from the partition counts of the input topics (and
+     * the topics pattern sources match) on the cluster: the rule {@link #plan} sizes topics by.
+     */
+    Map<Integer, Integer> tasksPerSubtopology() {
+        return TaskCounts.of(model, partitionCounts(userInputs(listTopics()))).tasks();
+    }
+
     /** Only time and session windows have late records; other applications get no such topic. */
     private boolean needsLateRecordsTopic() {
         return config.lateRecordsToTopic() && model.stores().values().stream()
