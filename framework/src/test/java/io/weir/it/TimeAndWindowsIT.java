@@ -37,7 +37,9 @@ class TimeAndWindowsIT {
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
-    private static final long BASE = 1_700_000_000_000L;
+    // Recent times: records older than the broker's retention (a week) would be deleted mid-test.
+    private static final long BASE = java.time.Instant.now().minus(java.time.Duration.ofHours(2))
+            .truncatedTo(java.time.temporal.ChronoUnit.HOURS).toEpochMilli();
 
     /** Counts per key in 1 s tumbling windows, emitted on close, as "key@start" -> count. */
     private static Topology windowedCount(String output, String... inputs) {

@@ -39,7 +39,9 @@ class WindowCrashIT {
     private static final int PARTITIONS = 4;
     private static final int KEYS = 200;
     private static final int RECORDS = 300_000;
-    private static final long BASE = 1_700_000_000_000L;
+    // Recent times: records older than the broker's retention (a week) would be deleted mid-test.
+    private static final long BASE = java.time.Instant.now().minus(java.time.Duration.ofHours(2))
+            .truncatedTo(java.time.temporal.ChronoUnit.HOURS).toEpochMilli();
     private static final long OUT_OF_ORDERNESS = 100;
 
     @Test
