@@ -88,12 +88,20 @@ class CrashRecoveryIT {
                     .isIn(0, 143);
         }
         assertThat(kills).as("kills (seed %d)", seed).isEqualTo(3);
-        // SIGTERM committed the last work: the group's offsets are at the end of the input.
-        long committed = KAFKA.admin().listConsumerGroupOffsets(appId).partitionsToOffsetAndMetadata()
-                .get(30, TimeUnit.SECONDS).values().stream().mapToLong(OffsetAndMetadata::offset).sum();
-        assertThat(committed).isEqualTo(RECORDS);
+        // SIGTERM committed the last work: the group's offsets are at the end of the input. Under
+        // exactly-once the offsets are part of the last transaction, and the coordinator writes its
+        // commit markers after the commit returned to the (by now exited) app: until the marker is
+        // in, the group still shows the offsets of the transaction before. Wait for the end.
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(committedOffsets(appId))
+                .as("committed input offsets (seed %d)", seed).isEqualTo(RECORDS));
         // Read everything committed, to the end: a late duplicate cannot hide.
         return KAFKA.client().readAllCommittedStrings(output, Duration.ofMinutes(1));
+    }
+
+    /** The sum of the group's committed offsets over the input's partitions. */
+    private static long committedOffsets(String appId) throws Exception {
+        return KAFKA.admin().listConsumerGroupOffsets(appId).partitionsToOffsetAndMetadata()
+                .get(30, TimeUnit.SECONDS).values().stream().mapToLong(OffsetAndMetadata::offset).sum();
     }
 
     private static ChildJvm startApp(String input, String output, Path stateDir, String appId, String guarantee) {
