@@ -74,8 +74,10 @@ class LifecycleIT {
         try (WeirApp first = TestApps.start(topology, config)) {
             WeirApp second = WeirApp.create(topology, config);
             assertThatThrownBy(second::start).isInstanceOf(ConfigException.class).hasMessageContaining("state.dir");
-            // RUNNING follows the threads: it is reached within a tick of the monitor.
-            await().atMost(Duration.ofSeconds(10)).until(() -> first.state() == WeirApp.State.RUNNING);
+            // Nothing has waited for the first instance's threads yet: RUNNING comes after its first
+            // join of the group, its assignment and its producer's initTransactions, each slower on a
+            // loaded machine. A generous deadline costs nothing when it comes early.
+            await().atMost(Duration.ofSeconds(60)).until(() -> first.state() == WeirApp.State.RUNNING);
         }
     }
 
@@ -156,7 +158,9 @@ class LifecycleIT {
             KAFKA.client().produceStrings(second, List.of(KeyValue.of("y", "2")));
             List<ConsumerRecord<String, String>> out = KAFKA.client().readStringsAtLeast(output, 2, Duration.ofMinutes(1));
             assertThat(out).extracting(ConsumerRecord::value).containsExactlyInAnyOrder("1@x", "2@y");
-            await().atMost(Duration.ofSeconds(5)).until(() -> app.state() == WeirApp.State.RUNNING);
+            // The new topic's partition came with a rebalance; RUNNING follows on a tick of the monitor
+            // once the thread is done with it (a generous deadline: a follow-up rebalance may run).
+            await().atMost(Duration.ofSeconds(60)).until(() -> app.state() == WeirApp.State.RUNNING);
         }
     }
     @Test
