@@ -27,6 +27,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -88,6 +89,7 @@ public final class LivenessWatch implements AutoCloseable {
     private final java.util.function.Supplier<String> status;
     private long lastOwnBeatSeenNanos = System.nanoTime();
     private long lastBeatNanos;
+    private long retryRemovalAfterNanos = System.nanoTime();
 
     /** What is known of another instance: when it was last heard, and for how long it said it would be away. */
     private static final class Peer {
@@ -283,6 +285,9 @@ public final class LivenessWatch implements AutoCloseable {
         if (silent.isEmpty() || now - lastOwnBeatSeenNanos > detectionNanos) {
             return; // nothing to do, or we cannot tell: our own heartbeats do not come back
         }
+        if (now - retryRemovalAfterNanos < 0) {
+            return; // a removal failed just now: one attempt per heartbeat interval, not per poll
+        }
         Map<String, Peer> suspects = new HashMap<>();
         silent.forEach(id -> suspects.put(id, peers.remove(id)));
         removeFromGroup(suspects, now);
@@ -294,7 +299,8 @@ public final class LivenessWatch implements AutoCloseable {
             group = admin.describeConsumerGroups(List.of(config.applicationId())).all()
                     .get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS).get(config.applicationId());
         } catch (ExecutionException | TimeoutException e) {
-            log.debug("cannot describe the group to remove {}", suspects.keySet(), e);
+            log.debug("cannot describe the group to remove {}; will try again", suspects.keySet(), e);
+            suspects.forEach(this::suspectAgain);
             return;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -323,14 +329,30 @@ public final class LivenessWatch implements AutoCloseable {
                                 + " group so its tasks move now", instance, String.format("%.1f", seconds),
                         config.failureDetection().toMillis());
             } catch (ExecutionException ex) {
-                log.debug("removing {} found nothing to remove: {}", instance, ex.getCause().toString());
+                if (ex.getCause() instanceof UnknownMemberIdException) {
+                    log.debug("removing {} found nothing to remove: {}", instance, ex.getCause().toString());
+                } else {
+                    log.debug("removing {} failed; will try again: {}", instance, ex.getCause().toString());
+                    suspectAgain(instance, e.getValue());
+                }
             } catch (TimeoutException ex) {
-                log.debug("removing {} timed out", instance);
+                log.debug("removing {} timed out; will try again", instance);
+                suspectAgain(instance, e.getValue());
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
                 return;
             }
         }
+    }
+
+    /**
+     * Puts back a silent instance whose removal did not go through (the coordinator moving, an
+     * admin timeout), so the next check tries again instead of leaving its tasks stalled until its
+     * session times out. A heartbeat that arrived meanwhile wins: the instance is back.
+     */
+    private void suspectAgain(String instance, Peer peer) {
+        peers.putIfAbsent(instance, peer);
+        retryRemovalAfterNanos = System.nanoTime() + beatNanos;
     }
 
     /** Static member ids are {@code <instance.id>-<thread>}; an id like "a-1-0" is not a member of "a". */

@@ -96,10 +96,10 @@ public final class SavepointRequest {
             done.values().forEach(d -> tasks.add(new Manifest.TaskEntry(d.task(), d.offsets(), d.stores())));
             Manifest manifest = new Manifest(id, app, cutAt > 0 ? cutAt : System.currentTimeMillis(), stop,
                     io.weir.internal.config.WeirVersion.current(), topology, tasks);
-            producer.send(new ProducerRecord<>(SavepointTopics.savepoints(app), SavepointTopics.CATALOG_PARTITION,
-                    SavepointTopics.manifestKey(id),
-                    manifest.encode()));
-            producer.flush();
+            // Acknowledged before "complete" is announced: a manifest the broker refused must fail the
+            // request, not leave a savepoint reported as taken that no catalog lists.
+            send(producer, new ProducerRecord<>(SavepointTopics.savepoints(app), SavepointTopics.CATALOG_PARTITION,
+                    SavepointTopics.manifestKey(id), manifest.encode()));
             send(producer, control.topic(), id, ControlCodec.encode(new ControlMessage.Completed(id)));
             listener.progress("savepoint " + id + " complete: " + tasks.size() + " tasks, " + manifest.records()
                     + " entries, " + manifest.bytes() + " bytes, " + (System.currentTimeMillis() - requestedAt)
@@ -109,8 +109,13 @@ public final class SavepointRequest {
     }
 
     private static void send(KafkaProducer<byte[], byte[]> producer, String topic, String id, byte[] value) {
+        send(producer, new ProducerRecord<>(topic, 0, id.getBytes(StandardCharsets.UTF_8), value));
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, ProducerRecord<byte[], byte[]> record) {
+        String topic = record.topic();
         try {
-            producer.send(new ProducerRecord<>(topic, 0, id.getBytes(StandardCharsets.UTF_8), value)).get();
+            producer.send(record).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted writing to " + topic, e);
