@@ -607,7 +607,14 @@ public final class WeirApp implements AutoCloseable {
             admin = null;
         }
         if (instanceDir != null) {
-            instanceDir.close();
+            if (threads.stream().anyMatch(t -> t != Thread.currentThread() && t.isAlive())) {
+                // A thread that did not stop may still write its stores: another instance must not
+                // take the directory over while it does. The lock goes with the process.
+                log.warn("{}: state directory {} stays locked: a stream thread is still running",
+                        config.applicationId(), config.stateDir());
+            } else {
+                instanceDir.close();
+            }
         }
         // Last: probes keep answering (503, stopping) while the threads commit and close.
         if (includingHttp) {
