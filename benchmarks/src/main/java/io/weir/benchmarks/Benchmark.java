@@ -106,6 +106,10 @@ public final class Benchmark {
     /** One workload: warm-up, measured runs, summaries. Returns whether every measured run succeeded. */
     private boolean run(Scenario scenario, KafkaTestClient client, Inputs inputs) {
         List<Configuration> configurations = configurations(scenario);
+        if (configurations.isEmpty()) {
+            log.warn("{}: none of its systems is among --systems; skipped", scenario.label());
+            return true;
+        }
         Job job;
         int runs = options.runs();
         Duration timeout = null; // the default for the job's records unless a case sets one
@@ -248,7 +252,7 @@ public final class Benchmark {
         List<Configuration> all = new ArrayList<>();
         for (Guarantee guarantee : scenario.guarantees()) {
             for (SystemUnderTest system : candidates) {
-                if (scenario.hasBare() || !system.name().equals("bare")) {
+                if ((scenario.hasBare() || !system.name().equals("bare")) && options.runs(system.name())) {
                     all.add(new Configuration(system, guarantee));
                 }
             }

@@ -1,9 +1,12 @@
 package io.weir.benchmarks;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The command line: {@code --workload W} ({@code stateless-map} (default), {@code count-10k},
@@ -26,12 +29,16 @@ import java.util.OptionalLong;
  * SIGKILL), {@code --rate N} (default {@value #DEFAULT_RATE}: records a second of the scaling
  * and savepoint workloads' live traffic) and {@code --scrape-metrics-ms N} (the interval at which {@code weir_scraped}'s
  * {@code /metrics} is scraped, default {@value #DEFAULT_SCRAPE_METRICS_MS}; given, it also adds
- * {@code weir_scraped} beside {@code weir} to the in-process throughput workloads). Both
+ * {@code weir_scraped} beside {@code weir} to the in-process throughput workloads), {@code --systems S,...}
+ * (run only these systems, by their names in the results, e.g. {@code weir}: for measuring one side
+ * of a workload whose peer takes long, such as Kafka Streams' half-hour {@code scale-out}; the
+ * summary's ratios are then empty). Both
  * {@code --name value} and {@code --name=value} work.
  */
 record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecords, long restoreKeys,
         long restoreWarmupKeys, int runs, Optional<Duration> explicitRunTimeout, boolean verify,
-        OptionalLong explicitKeys, Duration restartTrickle, Optional<Duration> explicitScrapeInterval, int rate) {
+        OptionalLong explicitKeys, Duration restartTrickle, Optional<Duration> explicitScrapeInterval, int rate,
+        Optional<Set<String>> systems) {
 
     static final long DEFAULT_RESTART_TRICKLE_SECONDS = 15;
     static final long DEFAULT_SCRAPE_METRICS_MS = 1000;
@@ -41,10 +48,14 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
             + "|window-count-10s|all|restart-1m|memory-10m|extras|http-overhead|start-to-ready|ops"
             + "|failover|scale-out|scaling|bounded|savepoint] [--records N] [--warmup-records N] [--restore-keys N]"
             + " [--restore-warmup-keys N] [--runs N] [--run-timeout-seconds N] [--verify] [--keys N]"
-            + " [--restart-trickle-seconds N] [--scrape-metrics-ms N] [--rate N]";
+            + " [--restart-trickle-seconds N] [--scrape-metrics-ms N] [--rate N] [--systems weir,kafka_streams,bare,...]";
 
     BenchmarkOptions {
         workloads = List.copyOf(workloads);
+        systems = systems.map(Set::copyOf);
+        if (systems.filter(Set::isEmpty).isPresent()) {
+            throw new IllegalArgumentException("--systems needs at least one system name; " + USAGE);
+        }
         if (workloads.isEmpty() || records <= 0 || warmupRecords < 0 || restoreKeys <= 0 || restoreWarmupKeys < 0
                 || runs <= 0 || explicitRunTimeout.filter(t -> t.isNegative() || t.isZero()).isPresent()
                 || (explicitKeys.isPresent() && explicitKeys.getAsLong() <= 0) || restartTrickle.isNegative()
@@ -53,6 +64,11 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
                     + " interval and the rate must be positive, warm-up sizes and the restart trickle time not"
                     + " negative; " + USAGE);
         }
+    }
+
+    /** True if {@code system} (its name in the results) runs: every system unless {@code --systems} names some. */
+    boolean runs(String system) {
+        return systems.map(s -> s.contains(system)).orElse(true);
     }
 
     /** The interval of {@code weir_scraped}'s scrapes: {@code --scrape-metrics-ms}, or one second. */
@@ -93,6 +109,7 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
         long restartTrickle = DEFAULT_RESTART_TRICKLE_SECONDS;
         Long scrapeMs = null;
         long rate = DEFAULT_RATE;
+        Set<String> systems = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.isBlank()) {
@@ -125,13 +142,16 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
                 case "--restart-trickle-seconds" -> restartTrickle = parseLong(name, value);
                 case "--scrape-metrics-ms" -> scrapeMs = parseLong(name, value);
                 case "--rate" -> rate = parseLong(name, value);
+                case "--systems" -> systems = Arrays.stream(value.split(",")).map(String::trim)
+                        .filter(v -> !v.isEmpty()).collect(Collectors.toSet());
                 default -> throw new IllegalArgumentException("unknown option " + name + "; " + USAGE);
             }
         }
         return new BenchmarkOptions(workloads, records, warmup, restoreKeys, restoreWarmup, runs,
                 Optional.ofNullable(timeoutSeconds).map(Duration::ofSeconds), verify,
                 keys == null ? OptionalLong.empty() : OptionalLong.of(keys), Duration.ofSeconds(restartTrickle),
-                Optional.ofNullable(scrapeMs).map(Duration::ofMillis), Math.toIntExact(rate));
+                Optional.ofNullable(scrapeMs).map(Duration::ofMillis), Math.toIntExact(rate),
+                Optional.ofNullable(systems));
     }
 
     private static long parseLong(String name, String value) {
