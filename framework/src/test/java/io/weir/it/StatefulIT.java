@@ -157,8 +157,12 @@ class StatefulIT {
      */
     @Test
     void repartitionTopicsKeepOldRecordsAndLoseWhatIsCommitted() throws Exception {
-        String input = KAFKA.uniqueTopic("purge-in", 2);
-        String output = KAFKA.uniqueTopic("purge-out", 2);
+        // Input and output keep records without a time limit too, as a topic replayed from must: with the
+        // broker's default (a week), its retention check deletes month-old records from them mid-test.
+        String input = "purge-in-" + java.util.UUID.randomUUID();
+        String output = "purge-out-" + java.util.UUID.randomUUID();
+        KAFKA.createTopic(input, 2, Map.of("retention.ms", "-1"));
+        KAFKA.createTopic(output, 2, Map.of("retention.ms", "-1"));
         String appId = "purge-" + input;
         long monthAgo = System.currentTimeMillis() - java.time.Duration.ofDays(30).toMillis();
         List<org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]>> old = new ArrayList<>();
