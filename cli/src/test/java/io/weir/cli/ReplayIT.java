@@ -136,8 +136,12 @@ class ReplayIT {
                 assertThat(diff.code()).as("diff exits 1 when the sides differ").isEqualTo(Weir.FAILED);
                 assertThat(diff.out().replace(" ", "")).contains("\"equal\":51", "\"changed\":7", "\"onlyLeft\":0",
                         "\"onlyRight\":0");
-                // Production's output is untouched: exactly the counts of v1 over every record.
-                assertThat(Records.lastLongPerKey(KAFKA.client().readAtLeast(output, 1, CATCH_UP))).isEqualTo(production1);
+                // Production's output is untouched: exactly the counts of v1 over every record. Read to its
+                // end: readAtLeast(1) would stop after its first poll, at most max.poll.records of it.
+                assertThat(Records.lastLongPerKey(KAFKA.client().readAllCommitted(output,
+                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(), CATCH_UP)))
+                        .isEqualTo(production1);
             }
         }
     }

@@ -177,9 +177,11 @@ class OpsIT {
                 TestApps.config(KAFKA.bootstrapServers(), "ops-metrics-" + input).build())) {
             KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).size() == 100, Duration.ofMinutes(1));
             HttpProbe http = HttpProbe.localhost(app.httpPort());
-            // Lag is sampled about once a second, after the records were fetched.
-            await().atMost(Duration.ofSeconds(20)).until(() -> lags(http).values().stream().allMatch(v -> v == 0.0)
-                    && lags(http).size() == 2);
+            // Lag is sampled about once a second, after the records were fetched. The instance's state (and so
+            // weir_instance_ready and weir_instance_state) moves on the monitor's tick, which can come after
+            // the output: wait for readiness too before reading the metrics once.
+            await().atMost(Duration.ofSeconds(30)).until(() -> lags(http).values().stream().allMatch(v -> v == 0.0)
+                    && lags(http).size() == 2 && http.status("/health/ready") == 200);
             HttpProbe.Response r = http.get("/metrics");
             assertThat(r.status()).isEqualTo(200);
             assertThat(r.contentType()).startsWith("text/plain");

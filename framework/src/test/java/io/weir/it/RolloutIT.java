@@ -64,8 +64,10 @@ class RolloutIT {
                 .withEnv("WEIR_FAILURE_DETECTION_MS", "1000");
         Path stateA = Files.createTempDirectory("weir-rollout-a-");
         Path stateB = Files.createTempDirectory("weir-rollout-b-");
-        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000,
-                Duration.ofSeconds(120));
+        // The input must flow until B has written past the end of the window, after A's restart: bounded well
+        // past the test's own deadlines (two starts, the split, the settling, the restart), not at 120 s.
+        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 180_000,
+                Duration.ofMinutes(10));
              OutputArrivals arrivals = OutputArrivals.start(KAFKA.bootstrapServers(), spec.output());
              Processes processes = new Processes()) {
             OpsInstance a = processes.add(OpsInstance.start(spec, "a", stateA));

@@ -116,8 +116,10 @@ class StallIT {
     @Test
     void deletedOutputTopicIsNamedInAWarnWithinSeconds() throws Exception {
         OpsInstance.Spec spec = spec("stall-deleted", 2);
-        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), 100, 100, 20_000,
-                Duration.ofSeconds(120));
+        // Input must still flow after the topic is back (the test waits for 300 more records then), however
+        // long the stall and the recovery take on a loaded machine: a bound well past the test's waits.
+        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), 100, 100, 60_000,
+                Duration.ofMinutes(10));
              OpsInstance app = OpsInstance.start(spec, "deleted", Files.createTempDirectory("weir-stall-deleted-"))) {
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(app::ready);
             await().atMost(Duration.ofSeconds(30)).until(() -> input.acknowledged() >= 300);
@@ -126,17 +128,20 @@ class StallIT {
                 long deleted = System.nanoTime();
                 KAFKA.client().deleteTopic(spec.output());
                 String named = "output topic '" + spec.output() + "' does not exist";
-                app.jvm().awaitOutput(named, Duration.ofSeconds(15));
+                // The WARN is due after stall.warn.ms (5 s) and at most 8 s more for the diagnosis; room for a loaded machine.
+                app.jvm().awaitOutput(named, Duration.ofSeconds(30));
                 long warnedMs = msSince(deleted);
-                await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).until(probes::sawStalled);
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(probes::sawStalled);
                 long notReadyMs = probes.firstStalledMs(deleted);
+                // The topic's name may first appear in another line than the WARN: wait for the WARN itself.
+                await().atMost(Duration.ofSeconds(30)).until(() -> !matches(WARN_LINE, app.jvm().output()).isEmpty());
                 List<String> warns = matches(WARN_LINE, app.jvm().output());
                 System.out.printf("FIGURE deleted_output_warn_ms=%d (not ready after %d ms)%n", warnedMs, notReadyMs);
                 System.out.println("StallIT deleted-topic WARN: " + (warns.isEmpty() ? "none" : warns.get(0)));
                 assertThat(warns).as("WARN lines").isNotEmpty();
                 assertThat(warns.get(0)).contains(named);
                 // Readiness names the symptom at once, and the cause once the diagnosis is back (as the WARN does).
-                await().atMost(Duration.ofSeconds(10)).until(() -> probes.stalledCauses().stream()
+                await().atMost(Duration.ofSeconds(30)).until(() -> probes.stalledCauses().stream()
                         .anyMatch(cause -> cause.contains(named)));
                 System.out.println("StallIT deleted-topic readiness causes: " + probes.stalledCauses());
 
@@ -147,7 +152,13 @@ class StallIT {
                 System.out.printf("FIGURE deleted_output_recovery_after_recreate_ms=%d%n", msSince(recreated));
                 await().atMost(Duration.ofSeconds(10)).until(probes::lastReady, status -> status == 200);
                 probes.stop();
-                assertThat(matches(WARN_LINE, app.jvm().output())).as("WARNs of a stall shorter than 30 s").hasSize(1);
+                // One WARN, then at most one per 30 s while the stall lasts: a slow recovery may legitimately repeat it.
+                Matcher recovered = RECOVERED_SECONDS.matcher(app.jvm().output());
+                assertThat(recovered.find()).isTrue();
+                long stallSeconds = Long.parseLong(recovered.group(1));
+                assertThat(matches(WARN_LINE, app.jvm().output()))
+                        .as("WARNs while the stall lasted %d s (one, then at most one per 30 s)", stallSeconds)
+                        .isNotEmpty().hasSizeLessThanOrEqualTo(1 + (int) (stallSeconds / 30));
                 assertThat(probes.liveStatuses()).as("/health/live throughout").containsOnly(200);
             }
             // Every key is counted again after the topic came back (100 keys, 100 records/s): the new topic's

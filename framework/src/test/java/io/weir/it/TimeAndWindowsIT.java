@@ -183,15 +183,17 @@ class TimeAndWindowsIT {
         String output = KAFKA.uniqueTopic("bad-time-out", 1);
         String appId = "bad-time-" + input;
         TopologyBuilder b = new TopologyBuilder();
-        // Event time from the value: "<millis>"; "-5" is negative, "soon" is not a number.
+        // Event time from the value: "<millis>"; "-5" is negative, "soon" is not a number. The good
+        // times are recent: the output records carry them, and the broker's one-week retention would
+        // delete records of 1970 from the output topic before the test reads them.
         b.stream(Serdes.strings(), Serdes.strings(), Timestamps.eventTime(Long::parseLong), input)
                 .to(output);
-        KAFKA.client().produceStrings(input, List.of(io.weir.testkit.KeyValue.of("a", "1000"),
+        KAFKA.client().produceStrings(input, List.of(io.weir.testkit.KeyValue.of("a", Long.toString(BASE + 1000)),
                 io.weir.testkit.KeyValue.of("b", "-5"), io.weir.testkit.KeyValue.of("c", "soon"),
-                io.weir.testkit.KeyValue.of("d", "2000")));
+                io.weir.testkit.KeyValue.of("d", Long.toString(BASE + 2000))));
         try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
             var out = KAFKA.client().readStringsAtLeast(output, 2, Duration.ofSeconds(60));
-            assertThat(out).extracting(ConsumerRecord::timestamp).containsExactly(1000L, 2000L);
+            assertThat(out).extracting(ConsumerRecord::timestamp).containsExactly(BASE + 1000, BASE + 2000);
             var dlq = KAFKA.client().readStringsAtLeast(appId + "-dlq", 2, Duration.ofSeconds(60));
             assertThat(dlq).extracting(ConsumerRecord::key).containsExactly("b", "c");
             assertThat(dlq).allSatisfy(r -> assertThat(header(r, "weir.error.stage")).isEqualTo("timestamp"));

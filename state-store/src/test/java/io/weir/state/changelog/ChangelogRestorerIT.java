@@ -71,6 +71,7 @@ class ChangelogRestorerIT {
             writeTransaction(producer, changelog, false, "k4=aborted", "k1=aborted");
             writeTransaction(producer, changelog, true, "k2=-", "k5=v5");
             // 7 data records + 3 markers: the last offset holds a marker, never returned by a poll
+            awaitTransactionsResolved(changelog); // this restorer reads up to the end it sees at its start
 
             RocksDbStore store = RocksDbStore.open(dir.resolve("store"), "store", resources);
             Progress progress = new Progress();
@@ -87,6 +88,7 @@ class ChangelogRestorerIT {
             // the store is closed and reopened (a restart), the changelog grows, restore reads the tail
             store.close();
             writeTransaction(producer, changelog, true, "k6=v6", "k1=v11");
+            awaitTransactionsResolved(changelog);
             store = RocksDbStore.open(dir.resolve("store"), "store", resources);
             try (KafkaConsumer<byte[], byte[]> consumer = restoreConsumer()) {
                 long restored = new ChangelogRestorer(consumer).restore(changelog, store, RestoreListener.NONE);
