@@ -81,7 +81,8 @@ public final class Settings {
             + " a task never moves to an instance further behind while a caught-up one exists");
     public static final Setting<Long> PROBING_REBALANCE_INTERVAL_MS = new Setting<>("probing.rebalance.interval.ms",
             "60000", Setting.longAtLeast(5000), "while warm-ups run, how often the instance rebalances even if none"
-            + " caught up (a warm-up that catches up rebalances at once); at least `5000`");
+            + " caught up (a warm-up that catches up rebalances within two seconds, with the other warm-ups of its"
+            + " instance that caught up meanwhile); at least `5000`");
     public static final Setting<Long> FAILURE_DETECTION_MS = new Setting<>("failure.detection.ms", "3000",
             Setting.longAtLeast(0), "an instance silent this long without a clean shutdown is removed from the group"
             + " by the others, so its tasks move without waiting for `consumer.session.timeout.ms`; `0` waits for"

@@ -30,6 +30,10 @@ final class StandbyTask {
     int threadIndex;
     boolean warmup;
     boolean promotionRequested;
+    /** A warm-up: since when it has been within {@code acceptable.recovery.lag} (0: it is not). */
+    long caughtUpSinceNanos;
+    /** A warm-up: its lag at the last update, for the log line that asks to move it. */
+    long lastLag;
     long retryAtNanos = System.nanoTime();
     TaskStores stores;
     Set<TopicPartition> changelogs = Set.of();
@@ -68,18 +72,22 @@ final class StandbyTask {
     long updateLag(RestoreSession session, long nowNanos) {
         long total = 0;
         boolean known = true;
-        for (Map.Entry<TopicPartition, Lag> e : lags.entrySet()) {
-            OptionalLong lag = session.lag(e.getKey());
-            Lag l = e.getValue();
-            if (lag.isEmpty()) {
+        for (TaskStore store : stores.all()) {
+            Lag l = lags.get(store.changelog());
+            OptionalLong end = session.end(store.changelog());
+            if (l == null || end.isEmpty()) {
                 known = false;
                 continue;
             }
-            l.records.set(lag.getAsLong());
-            if (lag.getAsLong() == 0) {
+            // From what the store has applied, not from the consumer's position: the assignor
+            // compares the changelog's end with the applied offsets this instance reports, so a
+            // warm-up counts as caught up here exactly when it will there.
+            long lag = Math.max(0, end.getAsLong() - store.committed().changelogOffset().orElse(0L));
+            l.records.set(lag);
+            if (lag == 0) {
                 l.caughtUpNanos = nowNanos;
             }
-            total += lag.getAsLong();
+            total += lag;
         }
         return known ? total : -1;
     }

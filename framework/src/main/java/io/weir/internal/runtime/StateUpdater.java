@@ -48,8 +48,9 @@ import org.slf4j.LoggerFactory;
  * is restored. A store still held by an active task of this instance is retried, not waited for.
  * A warm-up is a standby the assignor placed where it wants to move the task: once it is within
  * {@code acceptable.recovery.lag}, the stream thread it was assigned to asks for a rebalance
- * ({@link #takeRebalanceRequest}), and every {@code probing.rebalance.interval.ms} while warm-ups
- * run in case none ever gets there.
+ * ({@link #takeRebalanceRequest}; warm-ups that catch up within {@link #PROMOTION_BATCH_WAIT} of
+ * each other ask together), and every {@code probing.rebalance.interval.ms} while warm-ups run in
+ * case none ever gets there.
  *
  * <p>Meters (tagged task and store): {@code weir.standby.lag.records} (changelog records the
  * standby has not applied) and {@code weir.standby.lag.seconds} (how long since it last had
@@ -100,6 +101,8 @@ public final class StateUpdater implements AutoCloseable {
     private final Thread thread;
     private final LinkedBlockingQueue<Runnable> commands = new LinkedBlockingQueue<>();
     private final Map<TaskId, Long> standbyOffsets = new ConcurrentHashMap<>();
+    /** How long a caught-up warm-up waits for the instance's other warm-ups to catch up too (see {@link #requestPromotions}). */
+    static final Duration PROMOTION_BATCH_WAIT = Duration.ofSeconds(2);
     private final Map<Integer, String> rebalanceRequests = new ConcurrentHashMap<>();
     private volatile boolean running = true;
     private volatile InstanceTasks instanceTasks;
@@ -369,22 +372,54 @@ public final class StateUpdater implements AutoCloseable {
             }
             if (s.warmup) {
                 anyWarmup = true;
-                if (!s.promotionRequested && lag >= 0 && lag <= config.acceptableRecoveryLag()) {
-                    s.promotionRequested = true;
-                    rebalanceRequests.put(s.threadIndex, "warm-up of task " + s.id + " caught up (" + lag
-                            + " records behind)");
-                    log.info("warm-up of task {} caught up ({} records behind); rebalancing to move it here", s.id,
-                            lag);
+                if (!s.promotionRequested) {
+                    boolean caughtUp = lag >= 0 && lag <= config.acceptableRecoveryLag();
+                    s.caughtUpSinceNanos = !caughtUp ? 0 : s.caughtUpSinceNanos != 0 ? s.caughtUpSinceNanos : now;
+                    s.lastLag = lag;
                 }
             }
         }
         if (flush) {
             lastFlushNanos = now;
         }
+        requestPromotions(now);
         if (anyWarmup && now - lastProbeNanos >= config.probingRebalanceInterval().toNanos()) {
             lastProbeNanos = now;
             StandbyTask first = standbys.values().stream().filter(s -> s.warmup).findFirst().orElseThrow();
             rebalanceRequests.putIfAbsent(first.threadIndex, "probing the progress of warm-up tasks");
+        }
+    }
+
+    /**
+     * Asks for the rebalance that moves caught-up warm-ups here: once every warm-up of this instance
+     * is caught up, or {@link #PROMOTION_BATCH_WAIT} after the first one was. Every rebalance holds
+     * every task of the group for a moment (two rounds: the old owners revoke, then the new ones get
+     * the tasks), so warm-ups that catch up within a short time of each other move in one rebalance
+     * rather than in one each.
+     */
+    private void requestPromotions(long now) {
+        List<StandbyTask> waiting = new ArrayList<>();
+        boolean allCaughtUp = true;
+        long firstCaughtUp = Long.MAX_VALUE;
+        for (StandbyTask s : standbys.values()) {
+            if (!s.warmup || s.promotionRequested) {
+                continue;
+            }
+            if (s.stores == null || s.caughtUpSinceNanos == 0) {
+                allCaughtUp = false;
+            } else {
+                waiting.add(s);
+                firstCaughtUp = Math.min(firstCaughtUp, s.caughtUpSinceNanos);
+            }
+        }
+        if (waiting.isEmpty() || !allCaughtUp && now - firstCaughtUp < PROMOTION_BATCH_WAIT.toNanos()) {
+            return;
+        }
+        for (StandbyTask s : waiting) {
+            s.promotionRequested = true;
+            String reason = "warm-up of task " + s.id + " caught up (" + s.lastLag + " records behind)";
+            rebalanceRequests.merge(s.threadIndex, reason, (a, b) -> a + ", " + b);
+            log.info("{}; rebalancing to move it here", reason);
         }
     }
 

@@ -115,6 +115,20 @@ public final class RestoreSession implements AutoCloseable {
         return active.containsKey(changelog) ? consumer.currentLag(changelog) : OptionalLong.empty();
     }
 
+    /**
+     * The end of {@code changelog} as of the last fetch (read_committed: the last stable offset),
+     * if known yet: what a store that has applied everything has as its offset. Unlike {@link #lag},
+     * which counts from the consumer's position, it lets the caller count from what its store has
+     * applied, which trails the position by the batch in flight.
+     */
+    public OptionalLong end(TopicPartition changelog) {
+        if (!active.containsKey(changelog)) {
+            return OptionalLong.empty();
+        }
+        OptionalLong lag = consumer.currentLag(changelog);
+        return lag.isEmpty() ? lag : OptionalLong.of(consumer.position(changelog) + lag.getAsLong());
+    }
+
     private void add(Map<TopicPartition, BytesStore> stores, Function<TopicPartition, RestoreListener> listeners,
                      boolean tail) {
         if (stores.isEmpty()) {

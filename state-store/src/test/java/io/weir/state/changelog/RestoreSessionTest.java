@@ -65,6 +65,24 @@ class RestoreSessionTest {
     }
 
     @Test
+    void theEndOfATailedPartitionIsItsLastKnownEndWhateverTheStoreHasApplied() {
+        consumer.updateBeginningOffsets(Map.of(A, 0L));
+        consumer.updateEndOffsets(Map.of(A, 10L));
+        MemoryStore a = MemoryStore.create("a");
+        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO,
+                consumer::endOffsets);
+        assertThat(session.end(A)).isEmpty();
+        session.tail(Map.of(A, a), tp -> RestoreListener.NONE);
+        onNextPoll(A, 3);
+        session.step(Duration.ZERO);
+
+        assertThat(session.end(A)).hasValue(10);
+        assertThat(session.lag(A)).hasValue(7);
+        session.remove(List.of(A));
+        assertThat(session.end(A)).isEmpty();
+    }
+
+    @Test
     void aRemovedStoreIsNoLongerWrittenAndStaysAtItsLastBatch() {
         consumer.updateBeginningOffsets(Map.of(A, 0L));
         consumer.updateEndOffsets(Map.of(A, 10L));
