@@ -237,7 +237,9 @@ public final class StateUpdater implements AutoCloseable {
                     restores.step(STEP); // actives first: standbys wait
                     settleRestores();
                 } else if (tails != null && !tails.isEmpty() && System.nanoTime() - standbysFailedUntil >= 0) {
-                    tails.step(STEP);
+                    // A command (an active task's restore, a standby to hand over) ends the slice early:
+                    // a task waiting for it holds its partitions' output.
+                    tails.step(STEP, () -> !commands.isEmpty());
                     maintainStandbys();
                 } else {
                     Runnable next = commands.poll(STEP.toMillis(), TimeUnit.MILLISECONDS);

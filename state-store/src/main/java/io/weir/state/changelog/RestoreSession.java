@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -186,6 +187,15 @@ public final class RestoreSession implements AutoCloseable {
      * restore finished in this call, their stores fully applied.
      */
     public List<TopicPartition> step(Duration budget) {
+        return step(budget, () -> false);
+    }
+
+    /**
+     * As {@link #step(Duration)}, but ends early, after a poll, once {@code yield} is true: the
+     * owning thread has more urgent work (an active task waiting for its restore while this session
+     * tails standbys).
+     */
+    public List<TopicPartition> step(Duration budget, BooleanSupplier yield) {
         List<TopicPartition> finished = new ArrayList<>();
         long deadline = System.nanoTime() + budget.toNanos();
         do {
@@ -219,7 +229,7 @@ public final class RestoreSession implements AutoCloseable {
             if (!done.isEmpty()) {
                 consumer.assign(active.keySet());
             }
-        } while (System.nanoTime() - deadline < 0);
+        } while (System.nanoTime() - deadline < 0 && !yield.getAsBoolean());
         return finished;
     }
 

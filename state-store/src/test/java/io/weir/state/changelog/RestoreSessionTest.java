@@ -83,6 +83,25 @@ class RestoreSessionTest {
     }
 
     @Test
+    void aSliceEndsAfterOnePollOnceTheOwnerAsksToYield() {
+        consumer.updateBeginningOffsets(Map.of(A, 0L));
+        consumer.updateEndOffsets(Map.of(A, 10L));
+        MemoryStore a = MemoryStore.create("a");
+        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO,
+                consumer::endOffsets);
+        session.tail(Map.of(A, a), tp -> RestoreListener.NONE);
+        onNextPoll(A, 3);
+        onNextPoll(A, 3);
+
+        session.step(Duration.ofMinutes(1), () -> true); // would poll for a minute without the yield
+
+        assertThat(consumer.position(A)).isEqualTo(3);
+        session.close();
+        await().atMost(Duration.ofSeconds(10)).until(() -> a.changelogOffset().isPresent());
+        assertThat(a.changelogOffset()).hasValue(3);
+    }
+
+    @Test
     void aRemovedStoreIsNoLongerWrittenAndStaysAtItsLastBatch() {
         consumer.updateBeginningOffsets(Map.of(A, 0L));
         consumer.updateEndOffsets(Map.of(A, 10L));
