@@ -32,6 +32,13 @@ class RestoreSessionTest {
         });
     }
 
+    /** A session over changelog A, offsets 0 to 10. */
+    private RestoreSession sessionOverTenRecordsOfA() {
+        consumer.updateBeginningOffsets(Map.of(A, 0L));
+        consumer.updateEndOffsets(Map.of(A, 10L));
+        return new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO, consumer::endOffsets);
+    }
+
     @Test
     void slicesAdvanceEveryStoreAndReportEachWhenItIsDone() {
         consumer.updateBeginningOffsets(Map.of(A, 0L, B, 0L));
@@ -66,11 +73,8 @@ class RestoreSessionTest {
 
     @Test
     void theEndOfATailedPartitionIsItsLastKnownEndWhateverTheStoreHasApplied() {
-        consumer.updateBeginningOffsets(Map.of(A, 0L));
-        consumer.updateEndOffsets(Map.of(A, 10L));
         MemoryStore a = MemoryStore.create("a");
-        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO,
-                consumer::endOffsets);
+        RestoreSession session = sessionOverTenRecordsOfA();
         assertThat(session.end(A)).isEmpty();
         session.tail(Map.of(A, a), tp -> RestoreListener.NONE);
         onNextPoll(A, 3);
@@ -84,11 +88,8 @@ class RestoreSessionTest {
 
     @Test
     void aSliceEndsAfterOnePollOnceTheOwnerAsksToYield() {
-        consumer.updateBeginningOffsets(Map.of(A, 0L));
-        consumer.updateEndOffsets(Map.of(A, 10L));
         MemoryStore a = MemoryStore.create("a");
-        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO,
-                consumer::endOffsets);
+        RestoreSession session = sessionOverTenRecordsOfA();
         session.tail(Map.of(A, a), tp -> RestoreListener.NONE);
         onNextPoll(A, 3);
         onNextPoll(A, 3);
@@ -103,11 +104,8 @@ class RestoreSessionTest {
 
     @Test
     void aRemovedStoreIsNoLongerWrittenAndStaysAtItsLastBatch() {
-        consumer.updateBeginningOffsets(Map.of(A, 0L));
-        consumer.updateEndOffsets(Map.of(A, 10L));
         MemoryStore a = MemoryStore.create("a");
-        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO,
-                consumer::endOffsets);
+        RestoreSession session = sessionOverTenRecordsOfA();
         session.add(Map.of(A, a), tp -> RestoreListener.NONE);
         onNextPoll(A, 3);
         session.step(Duration.ZERO);
