@@ -102,25 +102,18 @@ public final class RestoreSession implements AutoCloseable {
     /**
      * Keeps each store following its changelog partition for as long as it stays in the session
      * (a standby): it starts like {@link #add} but never finishes; {@link RestoreListener#onDone}
-     * is not called, and {@link #lag} tells how far behind the partition's end it is.
+     * is not called, and {@link #end} tells where the partition's end is, to measure how far behind
+     * the store is.
      */
     public void tail(Map<TopicPartition, BytesStore> stores, Function<TopicPartition, RestoreListener> listeners) {
         add(stores, listeners, true);
     }
 
     /**
-     * How many records {@code changelog} is behind its end as of the last fetch, if known yet
-     * (read_committed: behind the last stable offset).
-     */
-    public OptionalLong lag(TopicPartition changelog) {
-        return active.containsKey(changelog) ? consumer.currentLag(changelog) : OptionalLong.empty();
-    }
-
-    /**
      * The end of {@code changelog} as of the last fetch (read_committed: the last stable offset),
-     * if known yet: what a store that has applied everything has as its offset. Unlike {@link #lag},
-     * which counts from the consumer's position, it lets the caller count from what its store has
-     * applied, which trails the position by the batch in flight.
+     * if known yet: what a store that has applied everything has as its offset. A caller counts
+     * its lag from what its store applied, which trails the consumer's position by the batch in
+     * flight.
      */
     public OptionalLong end(TopicPartition changelog) {
         if (!active.containsKey(changelog)) {

@@ -81,7 +81,6 @@ class RestoreSessionTest {
         session.step(Duration.ZERO);
 
         assertThat(session.end(A)).hasValue(10);
-        assertThat(session.lag(A)).hasValue(7);
         session.remove(List.of(A));
         assertThat(session.end(A)).isEmpty();
     }
