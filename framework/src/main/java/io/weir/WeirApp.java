@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.weir.internal.runtime.ClientConfigs;
 import io.weir.internal.ops.OpsHttpServer;
 import io.weir.internal.runtime.InstanceDirectory;
+import io.weir.internal.runtime.InstanceMembers;
 import io.weir.internal.runtime.InstanceMeters;
 import io.weir.internal.runtime.InstanceMonitor;
 import io.weir.internal.runtime.InstanceTasks;
@@ -29,7 +30,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
@@ -376,12 +379,45 @@ public final class WeirApp implements AutoCloseable {
                 log.warn("{} did not stop within {}", t.getName(), timeout);
             }
         }
+        if (leaveGroup) {
+            removeLeftoverMembers(deadline);
+        }
         synchronized (this) {
             releaseResources();
         }
         transition(State.STOPPING, State.STOPPED);
         log.info("{} stopped", config.applicationId());
         stopped.countDown();
+    }
+
+    /**
+     * A consumer closed while it was still joining the group sends no leave request: the
+     * coordinator would list it until its session timed out, and the next bounded run or a
+     * {@code weir reset} would find the group busy. Kafka Streams removes its static members through
+     * the admin client on a leaving close for the same reason.
+     */
+    private void removeLeftoverMembers(long deadlineNanos) {
+        Admin a = admin;
+        InstanceDirectory dir = instanceDir;
+        if (a == null || dir == null) {
+            return;
+        }
+        // The rest of the shutdown timeout, at least 1 s and at most 5 s: an unreachable coordinator
+        // must not hold the close up much longer than the consumers' own close did.
+        long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+        Duration timeout = Duration.ofMillis(Math.min(Math.max(leftMs, 1000), 5000));
+        try {
+            int removed = InstanceMembers.removeLeftovers(a, config.applicationId(), dir.instanceId(), timeout);
+            if (removed > 0) {
+                log.debug("{}: removed {} member(s) the coordinator still listed after their consumers closed",
+                        config.applicationId(), removed);
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("{}: could not check that this instance left the consumer group ({}); a member it still has"
+                    + " there goes when its session times out", config.applicationId(), e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

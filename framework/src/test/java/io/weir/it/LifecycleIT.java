@@ -140,6 +140,40 @@ class LifecycleIT {
     }
 
     @Test
+    void anInstanceClosedWhileItsThreadsJoinLeavesNoMemberBehind() throws Exception {
+        String input = KAFKA.uniqueTopic("joining-in", 6);
+        String app = "joining-" + input;
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), input).to(KAFKA.uniqueTopic("joining-out", 1),
+                Serdes.strings(), Serdes.strings());
+        var topology = b.build();
+        // Closed as soon as the first thread is a member: the others are still joining, and a consumer
+        // closed while joining sends no leave request of its own.
+        for (int round = 0; round < 3; round++) {
+            try (WeirApp instance = WeirApp.create(topology, TestApps.config(KAFKA.bootstrapServers(), app)
+                    .set("num.stream.threads", 3).build())) {
+                instance.start();
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10))
+                        .until(() -> !members(app).isEmpty());
+            }
+            assertThat(members(app)).as("members after round %d's close returned", round).isEmpty();
+        }
+    }
+
+    /** The group's members; none before the group exists or after the coordinator dropped it empty. */
+    private static java.util.Collection<org.apache.kafka.clients.admin.MemberDescription> members(String group)
+            throws InterruptedException {
+        try {
+            return KAFKA.admin().describeConsumerGroups(List.of(group)).all().get().get(group).members();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+                return List.of();
+            }
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
     void patternSourcesPickUpTopicsCreatedWhileRunning() throws Exception {
         String prefix = "pattern-" + System.nanoTime() + "-";
         String first = prefix + "a";

@@ -17,9 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.MemberToRemove;
-import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -27,7 +25,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -64,7 +61,7 @@ public final class LivenessWatch implements AutoCloseable {
     /** The topic keeps only recent heartbeats: an hour is plenty to learn who was alive. */
     static final Map<String, String> TOPIC_CONFIGS = Map.of("cleanup.policy", "delete", "retention.ms", "3600000");
     private static final int HISTORY = 500;
-    private static final long ADMIN_TIMEOUT_MS = 5000;
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(5);
 
     private final WeirConfig config;
     private final String instanceId;
@@ -297,7 +294,7 @@ public final class LivenessWatch implements AutoCloseable {
         ConsumerGroupDescription group;
         try {
             group = admin.describeConsumerGroups(List.of(config.applicationId())).all()
-                    .get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS).get(config.applicationId());
+                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(config.applicationId());
         } catch (ExecutionException | TimeoutException e) {
             log.debug("cannot describe the group to remove {}; will try again", suspects.keySet(), e);
             suspects.forEach(this::suspectAgain);
@@ -308,33 +305,23 @@ public final class LivenessWatch implements AutoCloseable {
         }
         for (Map.Entry<String, Peer> e : suspects.entrySet()) {
             String instance = e.getKey();
-            List<MemberToRemove> members = new ArrayList<>();
-            for (MemberDescription m : group.members()) {
-                String staticId = m.groupInstanceId().orElse(null);
-                if (staticId != null && isMemberOf(staticId, instance)) {
-                    members.add(new MemberToRemove(staticId));
-                }
-            }
+            List<MemberToRemove> members = InstanceMembers.in(group, instance);
             if (members.isEmpty()) {
                 continue; // gone already (left, removed by another instance, or its session expired)
             }
-            double seconds = (now - e.getValue().seenNanos) / 1e9;
-            RemoveMembersFromConsumerGroupOptions options = new RemoveMembersFromConsumerGroupOptions(members);
-            options.reason("no heartbeat from instance " + instance + " for " + String.format("%.1f", seconds) + " s");
+            String seconds = String.format("%.1f", (now - e.getValue().seenNanos) / 1e9);
             try {
-                admin.removeMembersFromConsumerGroup(config.applicationId(), options)
-                        .all().get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                if (!InstanceMembers.remove(admin, config.applicationId(), members,
+                        "no heartbeat from instance " + instance + " for " + seconds + " s", ADMIN_TIMEOUT)) {
+                    log.debug("removing {} found nothing to remove", instance);
+                    continue;
+                }
                 removals.increment();
                 log.warn("instance {} sent no heartbeat for {} s (failure.detection.ms={}); removed it from the"
-                                + " group so its tasks move now", instance, String.format("%.1f", seconds),
-                        config.failureDetection().toMillis());
+                        + " group so its tasks move now", instance, seconds, config.failureDetection().toMillis());
             } catch (ExecutionException ex) {
-                if (ex.getCause() instanceof UnknownMemberIdException) {
-                    log.debug("removing {} found nothing to remove: {}", instance, ex.getCause().toString());
-                } else {
-                    log.debug("removing {} failed; will try again: {}", instance, ex.getCause().toString());
-                    suspectAgain(instance, e.getValue());
-                }
+                log.debug("removing {} failed; will try again: {}", instance, ex.getCause().toString());
+                suspectAgain(instance, e.getValue());
             } catch (TimeoutException ex) {
                 log.debug("removing {} timed out; will try again", instance);
                 suspectAgain(instance, e.getValue());
@@ -353,15 +340,6 @@ public final class LivenessWatch implements AutoCloseable {
     private void suspectAgain(String instance, Peer peer) {
         peers.putIfAbsent(instance, peer);
         retryRemovalAfterNanos = System.nanoTime() + beatNanos;
-    }
-
-    /** Static member ids are {@code <instance.id>-<thread>}; an id like "a-1-0" is not a member of "a". */
-    static boolean isMemberOf(String staticId, String instance) {
-        if (!staticId.startsWith(instance + "-")) {
-            return false;
-        }
-        String rest = staticId.substring(instance.length() + 1);
-        return rest.chars().allMatch(Character::isDigit) && !rest.isEmpty();
     }
 
     @Override
