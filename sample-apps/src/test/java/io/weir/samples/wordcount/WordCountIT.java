@@ -51,8 +51,9 @@ class WordCountIT {
                 "dog", 200L, "a", 200L);
         try (WeirApp app = start(appId, lines, counts)) {
             KAFKA.client().readUntil(counts, r -> Records.lastLongPerKey(r).equals(first), TIMEOUT);
-            // RUNNING follows the threads: it is reached within a tick of the monitor.
-            await().atMost(Duration.ofSeconds(10)).until(() -> app.state() == WeirApp.State.RUNNING);
+            // RUNNING follows the threads on a tick of the monitor once they are done with their
+            // rebalances (a generous deadline: a follow-up rebalance may run first).
+            await().atMost(Duration.ofSeconds(60)).until(() -> app.state() == WeirApp.State.RUNNING);
         }
 
         // A restart goes on from the committed counts: nothing counted twice, nothing lost.
@@ -61,8 +62,9 @@ class WordCountIT {
         second.putAll(Map.of("the", 302L, "cat", 201L, "end", 1L, "of", 1L));
         try (WeirApp app = start(appId, lines, counts)) {
             KAFKA.client().readUntil(counts, r -> Records.lastLongPerKey(r).equals(second), TIMEOUT);
-            // RUNNING follows the threads: it is reached within a tick of the monitor.
-            await().atMost(Duration.ofSeconds(10)).until(() -> app.state() == WeirApp.State.RUNNING);
+            // RUNNING follows the threads on a tick of the monitor once they are done with their
+            // rebalances (a generous deadline: a follow-up rebalance may run first).
+            await().atMost(Duration.ofSeconds(60)).until(() -> app.state() == WeirApp.State.RUNNING);
         }
 
         List<ConsumerRecord<String, Long>> all = KAFKA.client().readAllCommitted(counts,
