@@ -11,6 +11,7 @@ import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.Subtopology;
 import io.weir.internal.topology.TopologyModel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -30,6 +31,8 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
@@ -51,6 +54,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  */
 public final class TopicSetup {
 
+    private static final Logger log = LoggerFactory.getLogger(TopicSetup.class);
     private static final long TIMEOUT_S = 30;
 
     private final Admin admin;
@@ -338,6 +342,21 @@ public final class TopicSetup {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while creating topics", ex);
             }
+        }
+        awaitLeaders(topics.stream().map(Topic::name).toList());
+    }
+
+    /** So that the first writes to the new topics find their leaders (see {@link TopicLeaders}). */
+    private void awaitLeaders(List<String> names) {
+        try {
+            TopicLeaders.await(admin, names, Duration.ofSeconds(TIMEOUT_S));
+        } catch (TimeoutException | ExecutionException e) {
+            // Not fatal: the clients wait for the leaders themselves, and say so if they do not come.
+            log.warn("{}: the new topics {} do not all have a leader yet ({})", config.applicationId(), names,
+                    e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
         }
     }
 

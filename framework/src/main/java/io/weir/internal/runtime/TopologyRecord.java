@@ -232,6 +232,7 @@ public final class TopologyRecord {
         try {
             admin.createTopics(List.of(new NewTopic(topic, Optional.of(1), replication).configs(TOPIC_CONFIGS)))
                     .all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            TopicLeaders.await(admin, List.of(topic), TIMEOUT);
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw new IllegalStateException("cannot create topic " + topic + ": " + e.getCause(), e.getCause());

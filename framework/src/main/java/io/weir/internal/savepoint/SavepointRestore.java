@@ -1,6 +1,7 @@
 package io.weir.internal.savepoint;
 
 import io.weir.WeirConfig;
+import io.weir.internal.runtime.TopicLeaders;
 import io.weir.internal.runtime.TopicSetup;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
@@ -206,18 +207,15 @@ public final class SavepointRestore {
 
     /** Waits until every partition of the new changelogs has a leader, so the first writes find one. */
     private static void awaitLeaders(Admin admin, List<String> topics) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            Map<String, TopicDescription> d = get(admin.describeTopics(topics).allTopicNames());
-            boolean led = d.values().stream().flatMap(t -> t.partitions().stream()).allMatch(p -> p.leader() != null
-                    && !p.leader().isEmpty());
-            if (led) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the changelogs " + topics + " have partitions without a leader after 60 s");
-            }
-            pause();
+        try {
+            TopicLeaders.await(admin, topics, java.time.Duration.ofSeconds(60));
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the changelogs " + topics + " have partitions without a leader after 60 s", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause().toString(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
         }
     }
 
