@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,6 +22,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -100,17 +102,30 @@ public final class KafkaTestClient implements AutoCloseable {
         createTopics(List.of(new NewTopic(name, Optional.of(partitions), Optional.empty()).configs(configs)));
     }
 
-    /** Creates topics (any replication factor) and waits until every partition has a leader. */
+    /** Creates topics (any replication factor) and waits until every partition's leader serves it. */
     public void createTopics(Collection<NewTopic> topics) {
         get(admin().createTopics(topics).all(), "create topics " + names(topics));
         Set<String> names = topics.stream().map(NewTopic::name).collect(Collectors.toSet());
         // CreateTopics returns when the controller has the topic; brokers learn of it a little
-        // later, and a producer sent there at once would log "unknown topic" warnings and retry.
+        // later. A leader in the metadata is not enough either: the broker publishes it before its
+        // replica manager took the partition over. An idempotent producer whose first batch to a
+        // partition fails there (NOT_LEADER_OR_FOLLOWER) while the next one succeeds retries the
+        // first for ever with OUT_OF_ORDER_SEQUENCE_NUMBER (KAFKA-14359): the batch is lost. A
+        // listing of end offsets is answered only once the leader serves the partition.
         Await.until(ADMIN_TIMEOUT, () -> "leaders for " + names, () -> {
             Map<String, TopicDescription> described = admin().describeTopics(names).allTopicNames()
                     .get(5, TimeUnit.SECONDS);
-            return described.values().stream().flatMap(d -> d.partitions().stream())
-                    .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+            Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
+            for (TopicDescription d : described.values()) {
+                for (TopicPartitionInfo p : d.partitions()) {
+                    if (p.leader() == null || p.leader().isEmpty()) {
+                        return false;
+                    }
+                    partitions.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest());
+                }
+            }
+            admin().listOffsets(partitions).all().get(5, TimeUnit.SECONDS);
+            return true;
         });
     }
 
