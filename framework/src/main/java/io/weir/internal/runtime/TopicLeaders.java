@@ -17,11 +17,11 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Waits until the partitions of topics just created have leaders that serve them. A topic's
- * creation returns once the controller committed it, before the brokers took their partitions over: a producer that
- * sends at once is answered {@code NOT_LEADER_OR_FOLLOWER} and logs a WARN for each retry, noise
- * on an application's first start that reads like a broker problem. Worse, an idempotent producer
- * whose first batch to a partition fails so while its next one succeeds retries the first for ever
- * with {@code OUT_OF_ORDER_SEQUENCE_NUMBER} (KAFKA-14359).
+ * creation returns once the controller committed it, before the brokers took their partitions
+ * over: a producer that sends at once is answered {@code NOT_LEADER_OR_FOLLOWER} and logs a WARN
+ * for each retry, noise on an application's first start that reads like a broker problem. Worse,
+ * an idempotent producer whose first batch to a partition fails so while its next one succeeds
+ * retries the first for ever with {@code OUT_OF_ORDER_SEQUENCE_NUMBER} (KAFKA-14359).
  */
 public final class TopicLeaders {
 
