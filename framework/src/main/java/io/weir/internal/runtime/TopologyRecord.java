@@ -13,7 +13,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -21,7 +20,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -106,15 +104,15 @@ public final class TopologyRecord {
         return record;
     }
 
-    /** Records the description (creating the topic when missing); warns instead of failing. */
+    /**
+     * Records the description in the topic {@link TopicSetup} created with the other internal
+     * topics (and waited for); warns instead of failing.
+     */
     public void write() {
         String topic = topic(config.applicationId());
-        try {
-            createTopicIfMissing(topic);
-            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig())) {
-                producer.send(new ProducerRecord<>(topic, 0, KEY.getBytes(StandardCharsets.UTF_8),
-                        current.toJson().getBytes(StandardCharsets.UTF_8))).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            }
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig())) {
+            producer.send(new ProducerRecord<>(topic, 0, KEY.getBytes(StandardCharsets.UTF_8),
+                    current.toJson().getBytes(StandardCharsets.UTF_8))).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             warnNotRecorded(topic, e.getCause());
         } catch (TimeoutException | RuntimeException e) {
@@ -220,23 +218,6 @@ public final class TopologyRecord {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while listing topics", e);
-        }
-    }
-
-    private void createTopicIfMissing(String topic) throws InterruptedException, TimeoutException {
-        if (exists()) {
-            return;
-        }
-        Optional<Short> replication = config.internalTopicReplicationFactor() > 0
-                ? Optional.of((short) config.internalTopicReplicationFactor()) : Optional.empty();
-        try {
-            admin.createTopics(List.of(new NewTopic(topic, Optional.of(1), replication).configs(TOPIC_CONFIGS)))
-                    .all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            TopicLeaders.await(admin, List.of(topic), TIMEOUT);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("cannot create topic " + topic + ": " + e.getCause(), e.getCause());
-            }
         }
     }
 
