@@ -1,12 +1,14 @@
 package io.weir;
 
-import io.weir.internal.ops.HealthReport;
-import io.weir.internal.ops.InstanceInfo;
-import io.weir.internal.ops.InstanceView;
-import io.weir.internal.ops.Problem;
-import io.weir.internal.runtime.InstanceMonitor;
+import io.weir.internal.http.HealthReport;
+import io.weir.internal.http.InstanceInfo;
+import io.weir.internal.http.InstanceView;
+import io.weir.internal.http.Problem;
+import io.weir.internal.supervision.InstanceMonitor;
 import io.weir.internal.topology.TopologyModel;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The HTTP endpoints' view of a {@link WeirApp}; every answer comes from snapshots, never from a stream thread. */
@@ -18,20 +20,25 @@ final class Endpoints implements InstanceView {
         this.app = app;
     }
 
-    /** Live unless the instance failed or a stream thread died. */
+    /** Live unless the instance failed or, while it should run, a stream thread died. */
     @Override
     public HealthReport liveness() {
         InstanceMonitor m = app.monitor();
         WeirApp.State s = app.state();
         Throwable failure = app.failure().orElse(null);
-        if (m == null) {
-            return s == WeirApp.State.FAILED ? new HealthReport(false, s.name(), List.of(Problem.of("failed",
-                    "the instance failed to start: " + failure))) : new HealthReport(true, s.name(), List.of());
+        List<Problem> problems = new ArrayList<>();
+        if (failure != null) {
+            problems.add(m == null ? Problem.of("failed", "the instance failed to start: " + failure)
+                    : new Problem("failed", "the instance stopped after a fatal error: " + failure,
+                            Map.of("error", String.valueOf(failure))));
+        } else if (m != null && s != WeirApp.State.STOPPING && s != WeirApp.State.STOPPED
+                && s != WeirApp.State.CREATED) {
+            problems.addAll(m.deadThreads());
         }
-        return m.liveness(s, failure);
+        return new HealthReport(problems.isEmpty(), s.name(), problems);
     }
 
-    /** Ready when {@link WeirApp.State#RUNNING} and not stalled. */
+    /** Ready when {@link WeirApp.State#RUNNING}: an assignment, every task restored, and no stall. */
     @Override
     public HealthReport readiness() {
         InstanceMonitor m = app.monitor();
@@ -42,7 +49,22 @@ final class Endpoints implements InstanceView {
                     ? Problem.of("failed", "the instance failed to start: " + failure)
                     : Problem.of("starting", "the instance is checking the cluster")));
         }
-        return m.readiness(s, failure);
+        List<Problem> problems = new ArrayList<>();
+        switch (s) {
+            case FAILED -> problems.add(Problem.of("failed", "the instance stopped after a fatal error: " + failure));
+            case CREATED -> problems.add(Problem.of("starting", "the instance has not been started"));
+            case STOPPING, STOPPED -> problems.add(Problem.of("stopping", "the instance is "
+                    + s.name().toLowerCase(Locale.ROOT)));
+            default -> problems.addAll(m.threadProblems());
+        }
+        if (s != WeirApp.State.STOPPED) {
+            m.stall().ifPresent(problems::add);
+        }
+        // The state moves on the monitor's tick; until then it may still say what the threads left behind.
+        if (problems.isEmpty() && s != WeirApp.State.RUNNING) {
+            problems.add(Problem.of(s.name().toLowerCase(Locale.ROOT), "the instance is " + s));
+        }
+        return new HealthReport(problems.isEmpty(), s.name(), problems);
     }
 
     @Override

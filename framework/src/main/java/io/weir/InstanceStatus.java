@@ -1,6 +1,6 @@
 package io.weir;
 
-import io.weir.internal.runtime.InstanceMonitor;
+import io.weir.internal.supervision.InstanceMonitor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;

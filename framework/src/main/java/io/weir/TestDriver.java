@@ -1,7 +1,9 @@
 package io.weir;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.weir.internal.runtime.DriverRuntime;
+import io.weir.config.WeirConfig;
+import io.weir.errors.ConfigException;
+import io.weir.internal.driver.DriverRuntime;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyModel;

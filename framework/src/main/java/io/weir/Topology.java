@@ -1,5 +1,6 @@
 package io.weir;
 
+import io.weir.internal.topology.TopologyAccess;
 import io.weir.internal.topology.TopologyModel;
 import java.util.Set;
 
@@ -11,7 +12,12 @@ import java.util.Set;
 public final class Topology {
 
     static {
-        io.weir.internal.topology.TopologyAccess.register(Topology::model);
+        TopologyAccess.register(t -> {
+            if (t instanceof Topology topology) {
+                return topology.model;
+            }
+            throw new IllegalArgumentException("not a topology: " + t.getClass().getName());
+        });
     }
 
     private final TopologyModel model;
@@ -46,7 +52,7 @@ public final class Topology {
     }
 
     /** For the runtime: the plain description it executes. */
-    TopologyModel model() {
+    public TopologyModel model() {
         return model;
     }
 

@@ -3,9 +3,9 @@ package io.weir;
 import io.weir.dsl.RecordStream;
 import io.weir.internal.dsl.RecordStreamImpl;
 import io.weir.internal.topology.GraphBuilder;
-import io.weir.processor.KeyValueStoreBuilder;
+import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.ProcessorSupplier;
-import io.weir.processor.Stores;
+import io.weir.processor.StoreBuilder;
 import io.weir.serde.Serde;
 import java.util.Arrays;
 import java.util.List;
@@ -89,29 +89,12 @@ public final class TopologyBuilder {
     }
 
     /**
-     * Processor API: adds a state store and connects it to the named processors (which may be
-     * added before or after). Processors sharing a store always run in the same task.
+     * Processor API: adds a state store (key-value, window or session, declared with
+     * {@link io.weir.processor.Stores}) and connects it to the named processors (which may be added
+     * before or after). Processors sharing a store always run in the same task.
      */
-    public TopologyBuilder addStateStore(KeyValueStoreBuilder<?, ?> store, String... processorNames) {
-        graph.addStore(Stores.specOf(store));
-        for (String p : processorNames) {
-            graph.connectStores(p, List.of(store.name()));
-        }
-        return this;
-    }
-
-    /** Processor API: as {@link #addStateStore(KeyValueStoreBuilder, String...)}, for a window store. */
-    public TopologyBuilder addStateStore(io.weir.processor.WindowStoreBuilder<?, ?> store, String... processorNames) {
-        graph.addStore(Stores.specOf(store));
-        for (String p : processorNames) {
-            graph.connectStores(p, List.of(store.name()));
-        }
-        return this;
-    }
-
-    /** Processor API: as {@link #addStateStore(KeyValueStoreBuilder, String...)}, for a session store. */
-    public TopologyBuilder addStateStore(io.weir.processor.SessionStoreBuilder<?, ?> store, String... processorNames) {
-        graph.addStore(Stores.specOf(store));
+    public TopologyBuilder addStateStore(StoreBuilder<?, ?> store, String... processorNames) {
+        graph.addStore(StoreSpec.of(store));
         for (String p : processorNames) {
             graph.connectStores(p, List.of(store.name()));
         }

@@ -1,27 +1,30 @@
 package io.weir;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.weir.internal.runtime.ClientConfigs;
-import io.weir.internal.ops.OpsHttpServer;
-import io.weir.internal.runtime.InstanceDirectory;
-import io.weir.internal.runtime.InstanceMembers;
-import io.weir.internal.runtime.InstanceMeters;
-import io.weir.internal.runtime.InstanceMonitor;
-import io.weir.internal.runtime.InstanceTasks;
-import io.weir.internal.runtime.BoundedRun;
-import io.weir.internal.runtime.BoundedRunPlan;
-import io.weir.internal.runtime.ChangelogEnds;
-import io.weir.internal.runtime.RepartitionPurge;
-import io.weir.internal.runtime.SavepointControl;
-import io.weir.internal.runtime.StateUpdater;
-import io.weir.internal.runtime.LivenessWatch;
-import io.weir.internal.runtime.StreamThread;
-import io.weir.internal.runtime.ThreadContext;
-import io.weir.internal.runtime.TopicSetup;
-import io.weir.internal.runtime.TopologyRecord;
-import io.weir.internal.topology.TopologyDescription;
+import io.weir.config.WeirConfig;
+import io.weir.errors.ConfigException;
+import io.weir.internal.bounded.BoundedRun;
+import io.weir.internal.bounded.BoundedRunPlan;
+import io.weir.internal.cluster.ChangelogEnds;
+import io.weir.internal.cluster.ClientConfigs;
+import io.weir.internal.cluster.InstanceMembers;
+import io.weir.internal.cluster.RepartitionPurge;
+import io.weir.internal.cluster.TopicSetup;
+import io.weir.internal.http.OpsHttpServer;
+import io.weir.internal.restore.InstanceTasks;
+import io.weir.internal.restore.StateUpdater;
+import io.weir.internal.savepoint.SavepointControl;
+import io.weir.internal.state.InstanceDirectory;
 import io.weir.internal.state.LocalStores;
+import io.weir.internal.supervision.InstanceMeters;
+import io.weir.internal.supervision.InstanceMonitor;
+import io.weir.internal.supervision.LivenessWatch;
+import io.weir.internal.thread.RunEnd;
+import io.weir.internal.thread.StreamThread;
+import io.weir.internal.thread.ThreadContext;
 import io.weir.internal.topology.StoreSpec;
+import io.weir.internal.topology.TopologyDescription;
+import io.weir.internal.topology.TopologyRecord;
 import io.weir.state.ReadOnlyKeyValueStore;
 import io.weir.state.rocksdb.RocksDbResources;
 import java.time.Duration;
@@ -170,12 +173,13 @@ public final class WeirApp implements AutoCloseable {
         }
         try {
             instanceDir = InstanceDirectory.open(config.stateDir(), config.applicationId(), config.instanceId());
-            ClientConfigs clients = new ClientConfigs(config, model, instanceDir.instanceId());
+            ClientConfigs clients = new ClientConfigs(config, instanceDir.instanceId());
             if (config.httpPort() >= 0) {
                 http = OpsHttpServer.start(config.httpBindAddress(), config.httpPort(), endpoints);
             }
             admin = Admin.create(clients.admin());
-            var topologyRecord = TopologyRecord.check(admin, config, clients,
+            var topologyRecord = TopologyRecord.check(admin, config, clients.plainConsumer("topology"),
+                    clients.plainProducer("topology"),
                     TopologyDescription.of(model, config.applicationId(), io.weir.internal.config.WeirVersion.current()));
             io.weir.internal.state.ChangelogTopicIds changelogIds = new TopicSetup(admin, config, model).verifyAndCreate();
             topologyRecord.write();
@@ -194,7 +198,8 @@ public final class WeirApp implements AutoCloseable {
                     new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, instanceTasks,
                             savepoints, new RepartitionPurge(admin, model, config.repartitionPurgeInterval())));
             for (int i = 0; i < config.numStreamThreads(); i++) {
-                StreamThread st = new StreamThread(ctx, i, bounded, this::onThreadFailed);
+                StreamThread st = new StreamThread(ctx, i,
+                        bounded == null ? consumer -> RunEnd.STREAMING : bounded::endFor, this::onThreadFailed);
                 Thread t = new Thread(st, st.name());
                 t.setUncaughtExceptionHandler((th, e) -> onThreadFailed(e));
                 streamThreads.add(st);
@@ -202,7 +207,7 @@ public final class WeirApp implements AutoCloseable {
             }
             InstanceMonitor m = new InstanceMonitor(ctx, streamThreads, threads, admin, this::followThreads);
             monitor = m;
-            meters.bind(ctx.tags(), rocksDb, state::get, () -> endpoints.readiness().ok(), m::stalled);
+            meters.bind(ctx.tags(), rocksDb, State.class, state::get, () -> endpoints.readiness().ok(), m::stalled);
             if (!config.failureDetection().isZero()) {
                 liveness = new LivenessWatch(config, clients, instanceDir.instanceId(), admin, meters.registry(),
                         ctx.tags(), () -> InstanceStatus.of(this));
@@ -557,7 +562,12 @@ public final class WeirApp implements AutoCloseable {
         InstanceMonitor m = monitor;
         State current = state.get();
         if (m != null && current.isActive()) {
-            State next = m.threadsState();
+            State next = switch (m.leastAdvancedPhase()) {
+                case STARTING -> State.STARTING;
+                case REBALANCING -> State.REBALANCING;
+                case RESTORING -> State.RESTORING;
+                case RUNNING, STOPPED -> State.RUNNING;
+            };
             if (transition(current, next) && next == State.RUNNING) {
                 log.info("{} is running: {}", config.applicationId(), m.tasksByThread());
             }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.weir.dsl.Emit;
 import io.weir.dsl.KeyValue;
 import io.weir.dsl.TimeWindows;
+import io.weir.errors.ConfigException;
 import io.weir.processor.Headers;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;

@@ -1,22 +1,20 @@
 package io.weir.benchmarks;
 
-import java.nio.file.Files;
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
 import io.weir.internal.savepoint.SavepointRequest;
 import io.weir.internal.savepoint.SavepointRestore;
 import io.weir.internal.topology.TopologyAccess;
 import io.weir.testkit.KafkaTestClient;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A savepoint of 1,000,000 keys (the savepoint workload) and its restore into a new application.
@@ -189,7 +187,7 @@ final class SavepointJob implements Job {
         WeirConfig target = run.weir.config(fork);
         long stepStarted = System.nanoTime();
         SavepointRestore.Result result = new SavepointRestore(target,
-                TopologyAccess.model(WeirRunner.topology(fork)).resolve(forkId), line -> log.info("restore: {}", line))
+                TopologyAccess.model(WeirRunner.topology(fork), forkId), line -> log.info("restore: {}", line))
                 .restore(new SavepointCatalog(source), run.manifest, new SavepointRestore.Options(false, Map.of()));
         run.stepNanos = System.nanoTime() - stepStarted;
         run.restoredEntries = result.entries();

@@ -1,18 +1,17 @@
 package io.weir.benchmarks;
 
-import java.time.Duration;
-import java.util.Map;
-import java.util.Optional;
-
 import io.micrometer.core.instrument.Counter;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.dsl.Emit;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.TimeWindows;
 import io.weir.serde.Serdes;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The workloads in Weir, with byte-array serdes, one stream thread, {@code exactly_once} or

@@ -1,13 +1,15 @@
 package io.weir.cli;
 
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
+import io.weir.internal.config.InternalTopic;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Recognizes an application's own topics by name, as the runtime names them:
- * {@code <app>-<store>-changelog}, {@code <app>-<node>-repartition}, the dead-letter, late-records
- * and liveness topics. Without the topology, names are all there is: an application whose id
+ * Recognizes an application's own topics by name, with the application's settings (its
+ * dead-letter and late-records topics may have names of their own); the names themselves are
+ * {@link InternalTopic}'s. Without the topology, names are all there is: an application whose id
  * extends another's ({@code app} and {@code app-x}) shares its prefix, so {@code --topology}
  * gives the exact list where it matters (reset).
  */
@@ -16,39 +18,25 @@ final class AppTopics {
     private AppTopics() {
     }
 
-    static boolean isChangelog(String app, String topic) {
-        return topic.startsWith(app + "-") && topic.endsWith("-changelog");
+    /** The kind of an internal topic of the application, or empty for any other topic. */
+    static Optional<InternalTopic> kindOf(WeirConfig config, String topic) {
+        return InternalTopic.kindOf(config.applicationId(), topic, config.deadLetterTopic(),
+                config.lateRecordsTopic());
     }
 
-    static boolean isRepartition(String app, String topic) {
-        return topic.startsWith(app + "-") && topic.endsWith("-repartition");
+    /** As {@link #kindOf}, spelled for operators ({@code changelog}, {@code dead-letter}...), or null. */
+    static String label(WeirConfig config, String topic) {
+        return kindOf(config, topic).map(InternalTopic::label).orElse(null);
     }
 
-    /** The kind of an internal topic of the application, or null for any other topic. */
-    static String kindOf(WeirConfig config, String topic) {
-        String app = config.applicationId();
-        if (isChangelog(app, topic)) {
-            return "changelog";
-        }
-        if (isRepartition(app, topic)) {
-            return "repartition";
-        }
-        if (topic.equals(config.deadLetterTopic())) {
-            return "dead-letter";
-        }
-        if (topic.equals(config.lateRecordsTopic())) {
-            return "late-records";
-        }
-        if (topic.equals(app + "-liveness")) {
-            return "liveness";
-        }
-        return null;
+    static boolean isInternal(WeirConfig config, String topic) {
+        return kindOf(config, topic).isPresent();
     }
 
     static Set<String> internal(WeirConfig config, Set<String> topics) {
         Set<String> internal = new TreeSet<>();
         for (String t : topics) {
-            if (kindOf(config, t) != null) {
+            if (isInternal(config, t)) {
                 internal.add(t);
             }
         }

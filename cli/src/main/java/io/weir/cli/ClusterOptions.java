@@ -1,6 +1,6 @@
 package io.weir.cli;
 
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
@@ -36,7 +36,7 @@ final class ClusterOptions {
     /**
      * The settings of {@code applicationId} as the application itself would read them.
      *
-     * @throws io.weir.ConfigException naming a missing or invalid setting (exit 2)
+     * @throws io.weir.errors.ConfigException naming a missing or invalid setting (exit 2)
      */
     WeirConfig config(String applicationId) {
         WeirConfig.Builder b = WeirConfig.builder().environment(environment);

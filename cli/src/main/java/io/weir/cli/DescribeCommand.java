@@ -1,7 +1,8 @@
 package io.weir.cli;
 
 import io.weir.Topology;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
+import io.weir.internal.config.InternalTopic;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -101,7 +102,7 @@ final class DescribeCommand implements Callable<Integer> {
     /** Lag of every committed partition that is not an internal topic. */
     private static List<Lag> lags(Admin admin, Map<TopicPartition, OffsetAndMetadata> committed, WeirConfig config) {
         Map<TopicPartition, OffsetSpec> request = new LinkedHashMap<>();
-        committed.keySet().stream().filter(tp -> AppTopics.kindOf(config, tp.topic()) == null)
+        committed.keySet().stream().filter(tp -> !AppTopics.isInternal(config, tp.topic()))
                 .forEach(tp -> request.put(tp, OffsetSpec.latest()));
         if (request.isEmpty()) {
             return List.of();
@@ -164,14 +165,14 @@ final class DescribeCommand implements Callable<Integer> {
         out.println();
         out.println("Internal topics:");
         Table t = new Table("TOPIC", "KIND", "PARTITIONS");
-        new TreeMap<>(internal).forEach((name, d) -> t.row(name, AppTopics.kindOf(config, name), d.partitions().size()));
+        new TreeMap<>(internal).forEach((name, d) -> t.row(name, AppTopics.label(config, name), d.partitions().size()));
         if (t.isEmpty()) {
             out.println("None.");
         } else {
             t.print(out);
         }
         out.println();
-        out.println("Instances, as their last heartbeats say (" + io.weir.internal.runtime.LivenessWatch.topic(config) + "):");
+        out.println("Instances, as their last heartbeats say (" + InternalTopic.LIVENESS.of(config.applicationId()) + "):");
         Table h = new Table("INSTANCE", "HEARD", "STATE", "ACTIVE", "STANDBY", "RESTORING (task:store:records left)",
                 "HTTP PORT");
         long now = System.currentTimeMillis();
@@ -234,7 +235,7 @@ final class DescribeCommand implements Callable<Integer> {
         new TreeMap<>(internal).forEach((name, d) -> {
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("topic", name);
-            j.put("kind", AppTopics.kindOf(config, name));
+            j.put("kind", AppTopics.label(config, name));
             j.put("partitions", d.partitions().size());
             ts.add(j);
         });

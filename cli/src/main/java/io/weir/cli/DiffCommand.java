@@ -1,6 +1,6 @@
 package io.weir.cli;
 
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,8 @@
 package io.weir.cli;
 
-import io.weir.WeirConfig;
-import io.weir.internal.runtime.LivenessWatch;
+import io.weir.config.WeirConfig;
+import io.weir.internal.config.InternalTopic;
+import io.weir.internal.supervision.LivenessWatch;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -42,7 +43,7 @@ final class Heartbeats {
         Map<String, Heartbeat> last = new TreeMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
-            String topic = LivenessWatch.topic(config);
+            String topic = InternalTopic.LIVENESS.of(config.applicationId());
             List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(Futures.TIMEOUT_S));
             if (infos == null || infos.isEmpty()) {
                 return last;

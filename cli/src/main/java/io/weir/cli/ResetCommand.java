@@ -1,8 +1,10 @@
 package io.weir.cli;
 
-import io.weir.InternalTopics;
 import io.weir.Topology;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
+import io.weir.internal.cluster.InternalTopics;
+import io.weir.internal.config.InternalTopic;
+import io.weir.internal.topology.TopologyAccess;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -117,7 +119,7 @@ final class ResetCommand implements Callable<Integer> {
             inputs.addAll(topology.sourceTopics());
         } else {
             committed.keySet().stream().map(TopicPartition::topic)
-                    .filter(t -> AppTopics.kindOf(config, t) == null).forEach(inputs::add);
+                    .filter(t -> !AppTopics.isInternal(config, t)).forEach(inputs::add);
         }
         Set<String> missing = new TreeSet<>(inputs);
         missing.removeAll(existing);
@@ -173,19 +175,20 @@ final class ResetCommand implements Callable<Integer> {
     private Set<String> internalTopics(Admin admin, Topology topology, WeirConfig config, Set<String> existing) {
         Set<String> internal = new TreeSet<>();
         if (topology != null) {
-            for (InternalTopics.Topic t : TopicsCommand.run(() -> InternalTopics.plan(topology, config, admin))) {
-                if ((t.kind() == InternalTopics.Kind.CHANGELOG || t.kind() == InternalTopics.Kind.REPARTITION)
+            for (InternalTopics.Topic t : TopicsCommand.run(() -> InternalTopics.plan(TopologyAccess.model(topology, config.applicationId()), config, admin))) {
+                if ((t.kind() == InternalTopic.CHANGELOG || t.kind() == InternalTopic.REPARTITION)
                         && existing.contains(t.name())) {
                     internal.add(t.name());
                 }
             }
         } else {
-            existing.stream().filter(t -> AppTopics.isChangelog(app, t) || AppTopics.isRepartition(app, t))
+            existing.stream().filter(t -> AppTopics.kindOf(config, t)
+                            .filter(k -> k == InternalTopic.CHANGELOG || k == InternalTopic.REPARTITION).isPresent())
                     .forEach(internal::add);
         }
         // The recorded topology goes too: the replay usually runs changed code, which the start-up check
         // would otherwise compare with (and, for a store whose format changed, refuse to start on).
-        String record = io.weir.internal.runtime.TopologyRecord.topic(app);
+        String record = InternalTopic.TOPOLOGY.of(app);
         if (existing.contains(record)) {
             internal.add(record);
         }

@@ -1,7 +1,6 @@
 package io.weir.cli;
 
-import io.weir.WeirConfig;
-import io.weir.internal.runtime.TopologyRecord;
+import io.weir.config.WeirConfig;
 import io.weir.internal.savepoint.ControlMessage;
 import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
@@ -9,6 +8,7 @@ import io.weir.internal.savepoint.SavepointRequest;
 import io.weir.internal.savepoint.SavepointRestore;
 import io.weir.internal.topology.TopologyAccess;
 import io.weir.internal.topology.TopologyDescription;
+import io.weir.internal.topology.TopologyRecord;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -235,7 +235,7 @@ final class SavepointCommand implements Callable<Integer> {
             WeirConfig target = cluster.config(app);
             try {
                 SavepointRestore.Result r = new SavepointRestore(target,
-                        TopologyAccess.model(topology.load()).resolve(app), line -> {
+                        TopologyAccess.model(topology.load(), app), line -> {
                             out.println(line);
                             out.flush();
                         }).restore(new SavepointCatalog(cluster.config(source)), m,

@@ -1,7 +1,8 @@
 package io.weir.cli;
 
-import io.weir.InternalTopics;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
+import io.weir.internal.cluster.InternalTopics;
+import io.weir.internal.topology.TopologyAccess;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -62,7 +63,7 @@ final class TopicsCommand implements Callable<Integer> {
             io.weir.Topology t = topology.load();
             List<InternalTopics.Topic> plan;
             try (Admin admin = cluster.admin(config)) {
-                plan = run(() -> InternalTopics.plan(t, config, admin));
+                plan = run(() -> InternalTopics.plan(TopologyAccess.model(t, config.applicationId()), config, admin));
             }
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
@@ -88,7 +89,7 @@ final class TopicsCommand implements Callable<Integer> {
             io.weir.Topology t = topology.load();
             InternalTopics.Report report;
             try (Admin admin = cluster.admin(config)) {
-                report = run(() -> InternalTopics.create(t, config, admin));
+                report = run(() -> InternalTopics.create(TopologyAccess.model(t, config.applicationId()), config, admin));
             }
             PrintWriter out = spec.commandLine().getOut();
             Table table = new Table("TOPIC", "KIND", "PARTITIONS", "REPLICATION", "CONFIGS", "STATUS");
@@ -118,7 +119,7 @@ final class TopicsCommand implements Callable<Integer> {
     }
 
     static String kind(InternalTopics.Topic t) {
-        return t.kind().name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return t.kind().label();
     }
 
     static String replication(InternalTopics.Topic t) {

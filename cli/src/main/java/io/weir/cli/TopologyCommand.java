@@ -1,10 +1,11 @@
 package io.weir.cli;
 
-import io.weir.WeirConfig;
-import io.weir.internal.runtime.TopologyRecord;
+import io.weir.config.WeirConfig;
+import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.TopologyAccess;
 import io.weir.internal.topology.TopologyDescription;
 import io.weir.internal.topology.TopologyDiff;
+import io.weir.internal.topology.TopologyRecord;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -81,7 +82,7 @@ final class TopologyCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             TopologyDescription recorded = recorded(cluster, app);
-            TopologyDescription next = TopologyDescription.of(TopologyAccess.model(topology.load()).resolve(app), app,
+            TopologyDescription next = TopologyDescription.of(TopologyAccess.model(topology.load(), app), app,
                     io.weir.internal.config.WeirVersion.current());
             TopologyDiff diff = TopologyDiff.between(recorded, next);
             spec.commandLine().getOut().print(diff.report());
@@ -92,7 +93,7 @@ final class TopologyCommand implements Callable<Integer> {
     /** The recorded description, or a one-line failure saying why there is none. */
     static TopologyDescription recorded(ClusterOptions cluster, String app) {
         WeirConfig config = cluster.config(app);
-        String topic = TopologyRecord.topic(app);
+        String topic = InternalTopic.TOPOLOGY.of(app);
         try (Admin admin = cluster.admin(config)) {
             Set<String> topics = admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             if (!topics.contains(topic)) {

@@ -2,10 +2,10 @@ package io.weir.cli;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The {@code weir} command: operates Weir applications on a Kafka cluster, with Kafka as the only
@@ -75,7 +75,7 @@ public final class Weir implements Callable<Integer> {
                 p.getCommandLine().usage(err);
                 return USAGE;
             }
-            if (e instanceof io.weir.ConfigException c) {
+            if (e instanceof io.weir.errors.ConfigException c) {
                 err.println(commandLine.getCommandSpec().qualifiedName() + ": " + c.getMessage());
                 return USAGE;
             }

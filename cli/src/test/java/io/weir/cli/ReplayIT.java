@@ -3,7 +3,7 @@ package io.weir.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.WeirApp;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.KeyValue;
 import io.weir.testkit.Records;

@@ -1,9 +1,9 @@
 package io.weir.processor;
 
-import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Declares a key-value state store for the processor API: its stable name, serdes, and options.
@@ -12,18 +12,34 @@ import java.util.Objects;
  *
  * <p>Immutable: every option returns a new builder.
  */
-public final class KeyValueStoreBuilder<K, V> {
+public final class KeyValueStoreBuilder<K, V> implements StoreBuilder<K, V> {
 
-    private final StoreSpec spec;
+    private final String name;
+    private final Serde<K> keySerde;
+    private final Serde<V> valueSerde;
+    private final boolean persistent;
+    private final boolean logged;
+    private final Duration ttl;
 
-    KeyValueStoreBuilder(StoreSpec spec) {
-        this.spec = spec;
+    private KeyValueStoreBuilder(String name, Serde<K> keySerde, Serde<V> valueSerde, boolean persistent,
+                                 boolean logged, Duration ttl) {
+        this.name = name;
+        this.keySerde = keySerde;
+        this.valueSerde = valueSerde;
+        this.persistent = persistent;
+        this.logged = logged;
+        this.ttl = ttl;
+    }
+
+    static <K, V> KeyValueStoreBuilder<K, V> of(String name, Serde<K> keySerde, Serde<V> valueSerde) {
+        return new KeyValueStoreBuilder<>(Objects.requireNonNull(name, "name"),
+                Objects.requireNonNull(keySerde, "keySerde"), Objects.requireNonNull(valueSerde, "valueSerde"),
+                true, true, null);
     }
 
     /** Keeps the store in memory (restored from the changelog after every restart). */
     public KeyValueStoreBuilder<K, V> inMemory() {
-        return new KeyValueStoreBuilder<>(new StoreSpec(spec.name(), spec.keySerde(), spec.valueSerde(), false,
-                spec.logged(), spec.ttl()));
+        return new KeyValueStoreBuilder<>(name, keySerde, valueSerde, false, logged, ttl);
     }
 
     /** Entries expire {@code ttl} after their last write: invisible at once, removed eventually. */
@@ -32,8 +48,7 @@ public final class KeyValueStoreBuilder<K, V> {
         if (ttl.isNegative() || ttl.isZero()) {
             throw new IllegalArgumentException("a store's TTL must be positive, was " + ttl);
         }
-        return new KeyValueStoreBuilder<>(new StoreSpec(spec.name(), spec.keySerde(), spec.valueSerde(),
-                spec.persistent(), spec.logged(), ttl));
+        return new KeyValueStoreBuilder<>(name, keySerde, valueSerde, persistent, logged, ttl);
     }
 
     /**
@@ -41,22 +56,36 @@ public final class KeyValueStoreBuilder<K, V> {
      * crash it may miss the last committed changes. Use only for state you can afford to lose.
      */
     public KeyValueStoreBuilder<K, V> withLoggingDisabled() {
-        return new KeyValueStoreBuilder<>(new StoreSpec(spec.name(), spec.keySerde(), spec.valueSerde(),
-                spec.persistent(), false, spec.ttl()));
+        return new KeyValueStoreBuilder<>(name, keySerde, valueSerde, persistent, false, ttl);
     }
 
+    @Override
     public String name() {
-        return spec.name();
+        return name;
     }
 
-    /** For the topology builder. */
-    StoreSpec spec() {
-        return spec;
+    @Override
+    public Serde<K> keySerde() {
+        return keySerde;
     }
 
-    static <K, V> KeyValueStoreBuilder<K, V> of(String name, Serde<K> keySerde, Serde<V> valueSerde) {
-        Objects.requireNonNull(name, "name");
-        return new KeyValueStoreBuilder<>(new StoreSpec(name, Objects.requireNonNull(keySerde, "keySerde"),
-                Objects.requireNonNull(valueSerde, "valueSerde"), true, true, null));
+    @Override
+    public Serde<V> valueSerde() {
+        return valueSerde;
+    }
+
+    @Override
+    public boolean persistent() {
+        return persistent;
+    }
+
+    @Override
+    public boolean logged() {
+        return logged;
+    }
+
+    /** How long an entry lives after its last write; empty for ever (the default). */
+    public Optional<Duration> ttl() {
+        return Optional.ofNullable(ttl);
     }
 }

@@ -1,6 +1,5 @@
 package io.weir.processor;
 
-import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,17 +15,36 @@ import java.util.Objects;
  *
  * <p>Immutable: every option returns a new builder.
  */
-public final class SessionStoreBuilder<K, V> {
+public final class SessionStoreBuilder<K, V> implements StoreBuilder<K, V> {
 
-    private final StoreSpec spec;
+    private final String name;
+    private final Serde<K> keySerde;
+    private final Serde<V> valueSerde;
+    private final boolean persistent;
+    private final boolean logged;
+    private final Duration retention;
 
-    private SessionStoreBuilder(StoreSpec spec) {
-        this.spec = spec;
+    private SessionStoreBuilder(String name, Serde<K> keySerde, Serde<V> valueSerde, boolean persistent,
+                                boolean logged, Duration retention) {
+        this.name = name;
+        this.keySerde = keySerde;
+        this.valueSerde = valueSerde;
+        this.persistent = persistent;
+        this.logged = logged;
+        this.retention = retention;
+    }
+
+    static <K, V> SessionStoreBuilder<K, V> of(String name, Serde<K> keySerde, Serde<V> valueSerde,
+                                               Duration retention) {
+        Objects.requireNonNull(name, "name");
+        StoreDurations.checkRetention(name, retention);
+        return new SessionStoreBuilder<>(name, Objects.requireNonNull(keySerde, "keySerde"),
+                Objects.requireNonNull(valueSerde, "valueSerde"), true, true, retention);
     }
 
     /** Keeps the store in memory (restored from the changelog after every restart). */
     public SessionStoreBuilder<K, V> inMemory() {
-        return new SessionStoreBuilder<>(spec.withPersistent(false));
+        return new SessionStoreBuilder<>(name, keySerde, valueSerde, false, logged, retention);
     }
 
     /**
@@ -34,29 +52,36 @@ public final class SessionStoreBuilder<K, V> {
      * crash it may miss the last committed changes. Use only for state you can afford to lose.
      */
     public SessionStoreBuilder<K, V> withLoggingDisabled() {
-        return new SessionStoreBuilder<>(spec.withLogged(false));
+        return new SessionStoreBuilder<>(name, keySerde, valueSerde, persistent, false, retention);
     }
 
+    @Override
     public String name() {
-        return spec.name();
+        return name;
     }
 
-    /** How long a session is kept after its end, in event time. */
+    @Override
+    public Serde<K> keySerde() {
+        return keySerde;
+    }
+
+    @Override
+    public Serde<V> valueSerde() {
+        return valueSerde;
+    }
+
+    @Override
+    public boolean persistent() {
+        return persistent;
+    }
+
+    @Override
+    public boolean logged() {
+        return logged;
+    }
+
+    /** How long a session is kept after its last record, in event time. */
     public Duration retention() {
-        return spec.retention();
-    }
-
-    /** For the topology builder. */
-    StoreSpec spec() {
-        return spec;
-    }
-
-    static <K, V> SessionStoreBuilder<K, V> of(String name, Serde<K> keySerde, Serde<V> valueSerde,
-                                               Duration retention) {
-        Objects.requireNonNull(name, "name");
-        StoreDurations.checkRetention(name, retention);
-        return new SessionStoreBuilder<>(new StoreSpec(name, Objects.requireNonNull(keySerde, "keySerde"),
-                Objects.requireNonNull(valueSerde, "valueSerde"), true, true, null, StoreSpec.Kind.SESSION, 0,
-                retention));
+        return retention;
     }
 }

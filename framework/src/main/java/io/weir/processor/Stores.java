@@ -1,6 +1,5 @@
 package io.weir.processor;
 
-import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
 import java.time.Duration;
 
@@ -39,20 +38,5 @@ public final class Stores {
     public static <K, V> SessionStoreBuilder<K, V> sessionStore(String name, Serde<K> keySerde, Serde<V> valueSerde,
                                                                 Duration retention) {
         return SessionStoreBuilder.of(name, keySerde, valueSerde, retention);
-    }
-
-    /** Internal, for {@code TopologyBuilder} (another package): the store's description. */
-    public static StoreSpec specOf(KeyValueStoreBuilder<?, ?> builder) {
-        return builder.spec();
-    }
-
-    /** Internal, for {@code TopologyBuilder}: the store's description. */
-    public static StoreSpec specOf(WindowStoreBuilder<?, ?> builder) {
-        return builder.spec();
-    }
-
-    /** Internal, for {@code TopologyBuilder}: the store's description. */
-    public static StoreSpec specOf(SessionStoreBuilder<?, ?> builder) {
-        return builder.spec();
     }
 }

@@ -1,6 +1,5 @@
 package io.weir.processor;
 
-import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,44 +15,25 @@ import java.util.Objects;
  *
  * <p>Immutable: every option returns a new builder.
  */
-public final class WindowStoreBuilder<K, V> {
+public final class WindowStoreBuilder<K, V> implements StoreBuilder<K, V> {
 
-    private final StoreSpec spec;
+    private final String name;
+    private final Serde<K> keySerde;
+    private final Serde<V> valueSerde;
+    private final boolean persistent;
+    private final boolean logged;
+    private final Duration windowSize;
+    private final Duration retention;
 
-    private WindowStoreBuilder(StoreSpec spec) {
-        this.spec = spec;
-    }
-
-    /** Keeps the store in memory (restored from the changelog after every restart). */
-    public WindowStoreBuilder<K, V> inMemory() {
-        return new WindowStoreBuilder<>(spec.withPersistent(false));
-    }
-
-    /**
-     * No changelog: faster, but the store cannot be rebuilt after its disk is lost, and after a
-     * crash it may miss the last committed changes. Use only for state you can afford to lose.
-     */
-    public WindowStoreBuilder<K, V> withLoggingDisabled() {
-        return new WindowStoreBuilder<>(spec.withLogged(false));
-    }
-
-    public String name() {
-        return spec.name();
-    }
-
-    /** The length of every window. */
-    public Duration windowSize() {
-        return Duration.ofMillis(spec.windowSizeMs());
-    }
-
-    /** How long a window is kept after its end, in event time. */
-    public Duration retention() {
-        return spec.retention();
-    }
-
-    /** For the topology builder. */
-    StoreSpec spec() {
-        return spec;
+    private WindowStoreBuilder(String name, Serde<K> keySerde, Serde<V> valueSerde, boolean persistent,
+                               boolean logged, Duration windowSize, Duration retention) {
+        this.name = name;
+        this.keySerde = keySerde;
+        this.valueSerde = valueSerde;
+        this.persistent = persistent;
+        this.logged = logged;
+        this.windowSize = windowSize;
+        this.retention = retention;
     }
 
     static <K, V> WindowStoreBuilder<K, V> of(String name, Serde<K> keySerde, Serde<V> valueSerde,
@@ -61,8 +41,55 @@ public final class WindowStoreBuilder<K, V> {
         Objects.requireNonNull(name, "name");
         long sizeMs = StoreDurations.positiveMillis(name, "window size", windowSize);
         StoreDurations.checkRetention(name, retention);
-        return new WindowStoreBuilder<>(new StoreSpec(name, Objects.requireNonNull(keySerde, "keySerde"),
-                Objects.requireNonNull(valueSerde, "valueSerde"), true, true, null, StoreSpec.Kind.WINDOW, sizeMs,
-                retention));
+        return new WindowStoreBuilder<>(name, Objects.requireNonNull(keySerde, "keySerde"),
+                Objects.requireNonNull(valueSerde, "valueSerde"), true, true, Duration.ofMillis(sizeMs), retention);
+    }
+
+    /** Keeps the store in memory (restored from the changelog after every restart). */
+    public WindowStoreBuilder<K, V> inMemory() {
+        return new WindowStoreBuilder<>(name, keySerde, valueSerde, false, logged, windowSize, retention);
+    }
+
+    /**
+     * No changelog: faster, but the store cannot be rebuilt after its disk is lost, and after a
+     * crash it may miss the last committed changes. Use only for state you can afford to lose.
+     */
+    public WindowStoreBuilder<K, V> withLoggingDisabled() {
+        return new WindowStoreBuilder<>(name, keySerde, valueSerde, persistent, false, windowSize, retention);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Serde<K> keySerde() {
+        return keySerde;
+    }
+
+    @Override
+    public Serde<V> valueSerde() {
+        return valueSerde;
+    }
+
+    @Override
+    public boolean persistent() {
+        return persistent;
+    }
+
+    @Override
+    public boolean logged() {
+        return logged;
+    }
+
+    /** The length of every window, in whole milliseconds. */
+    public Duration windowSize() {
+        return windowSize;
+    }
+
+    /** How long a window is kept after its end, in event time. */
+    public Duration retention() {
+        return retention;
     }
 }

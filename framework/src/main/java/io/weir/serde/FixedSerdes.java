@@ -1,5 +1,6 @@
 package io.weir.serde;
 
+import io.weir.errors.SerdeException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import io.weir.errors.SerdeException;
 import java.io.IOException;
 
 /** JSON through Jackson; readers and writers are built once and are thread-safe. */

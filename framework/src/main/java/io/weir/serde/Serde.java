@@ -1,5 +1,7 @@
 package io.weir.serde;
 
+import io.weir.errors.SerdeException;
+
 /**
  * Turns values of one type into bytes and back. {@code null} stays {@code null} both ways (a
  * tombstone in Kafka).

@@ -2,6 +2,7 @@ package io.weir.serde;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weir.errors.SerdeException;
 import io.weir.state.Windowed;
 import java.util.UUID;
 import org.apache.kafka.common.serialization.Deserializer;

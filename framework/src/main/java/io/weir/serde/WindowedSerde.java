@@ -1,5 +1,6 @@
 package io.weir.serde;
 
+import io.weir.errors.SerdeException;
 import io.weir.state.Windowed;
 import java.nio.ByteBuffer;
 import java.util.Arrays;

@@ -75,7 +75,7 @@ class BoundedRunIT {
      * with no out-of-orderness allowed some would be late, differently in each run. Allowing more
      * than the input's event-time span makes the results depend on the input alone.
      */
-    private static io.weir.WeirConfig.Builder config(String appId) {
+    private static io.weir.config.WeirConfig.Builder config(String appId) {
         return TestApps.config(KAFKA.bootstrapServers(), appId).set("max.out.of.orderness.ms", 60_000);
     }
 

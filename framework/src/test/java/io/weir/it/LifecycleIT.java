@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.weir.ConfigException;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
+import io.weir.errors.ConfigException;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.Record;

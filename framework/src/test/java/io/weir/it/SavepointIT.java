@@ -6,7 +6,7 @@ import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.TopologyModels;
 import io.weir.WeirApp;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
 import io.weir.internal.savepoint.SavepointRequest;

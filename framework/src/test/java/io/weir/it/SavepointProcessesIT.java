@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.TopologyModels;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
+import io.weir.internal.config.InternalTopic;
 import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
 import io.weir.internal.savepoint.SavepointRequest;
@@ -108,7 +109,7 @@ class SavepointProcessesIT {
             String id = SavepointRequest.newId();
             CompletableFuture<Manifest> taking = CompletableFuture.supplyAsync(() -> new SavepointRequest(config,
                     System.out::println).take(id, false, Duration.ofSeconds(30), null));
-            KAFKA.client().readAtLeast(SavepointTopics.control(spec.applicationId()), 1, START);
+            KAFKA.client().readAtLeast(InternalTopic.CONTROL.of(spec.applicationId()), 1, START);
             a.jvm().kill();
             Manifest taken;
             try {
@@ -148,7 +149,7 @@ class SavepointProcessesIT {
             String id = SavepointRequest.newId();
             CompletableFuture<Manifest> taking = CompletableFuture.supplyAsync(() -> new SavepointRequest(config,
                     System.out::println).take(id, false, Duration.ofSeconds(90), null));
-            KAFKA.client().readAtLeast(SavepointTopics.control(spec.applicationId()), 1, START);
+            KAFKA.client().readAtLeast(InternalTopic.CONTROL.of(spec.applicationId()), 1, START);
             a.jvm().kill();
             Manifest taken = taking.get(2, TimeUnit.MINUTES);
             assertThat(taken.tasks()).hasSize(PARTITIONS);

@@ -8,7 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.serde.Serdes;
 import io.weir.testing.TestApps;
 import io.weir.testkit.KafkaExtension;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.dsl.KeyValue;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;

@@ -11,8 +11,9 @@ import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.TopologyModels;
 import io.weir.WeirApp;
-import io.weir.internal.runtime.TopologyRecord;
+import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.TopologyDescription;
+import io.weir.internal.topology.TopologyRecord;
 import io.weir.processor.Stores;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
@@ -104,7 +105,7 @@ class TopologyRecordIT {
         startAndStop(v1);
         assertThat(events()).isEmpty();
         assertRecorded(v1);
-        String topic = TopologyRecord.topic(app);
+        String topic = InternalTopic.TOPOLOGY.of(app);
         assertThat(KAFKA.client().describePartitions(topic)).hasSize(1);
         var configs = KAFKA.client().admin().describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC,
                 topic))).all().get().values().iterator().next();

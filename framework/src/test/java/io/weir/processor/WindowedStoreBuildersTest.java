@@ -17,31 +17,31 @@ class WindowedStoreBuildersTest {
     void aWindowStoreIsPersistentAndLoggedByDefaultWithItsSizeAndRetention() {
         WindowStoreBuilder<String, Long> b = Stores.windowStore("clicks", Serdes.strings(), Serdes.longs(),
                 Duration.ofMinutes(1), Duration.ofHours(1));
-        StoreSpec spec = Stores.specOf(b);
+        StoreSpec spec = StoreSpec.of(b);
         assertThat(spec.kind()).isEqualTo(StoreSpec.Kind.WINDOW);
         assertThat(spec.windowSizeMs()).isEqualTo(60_000);
         assertThat(spec.retention()).isEqualTo(Duration.ofHours(1));
         assertThat(spec.persistent()).isTrue();
         assertThat(spec.logged()).isTrue();
         assertThat(spec.ttl()).isNull();
-        StoreSpec options = Stores.specOf(b.inMemory().withLoggingDisabled());
+        StoreSpec options = StoreSpec.of(b.inMemory().withLoggingDisabled());
         assertThat(options.persistent()).isFalse();
         assertThat(options.logged()).isFalse();
         assertThat(options.windowSizeMs()).isEqualTo(60_000);
         assertThat(b.windowSize()).isEqualTo(Duration.ofMinutes(1));
-        assertThat(Stores.specOf(b).persistent()).isTrue(); // builders are immutable
+        assertThat(StoreSpec.of(b).persistent()).isTrue(); // builders are immutable
     }
 
     @Test
     void aSessionStoreHasARetentionAndNoWindowSize() {
         SessionStoreBuilder<String, Long> b = Stores.sessionStore("visits", Serdes.strings(), Serdes.longs(),
                 Duration.ZERO);
-        StoreSpec spec = Stores.specOf(b.inMemory());
+        StoreSpec spec = StoreSpec.of(b.inMemory());
         assertThat(spec.kind()).isEqualTo(StoreSpec.Kind.SESSION);
         assertThat(spec.windowSizeMs()).isZero();
         assertThat(spec.retention()).isZero();
         assertThat(spec.persistent()).isFalse();
-        assertThat(Stores.specOf(b.withLoggingDisabled()).logged()).isFalse();
+        assertThat(StoreSpec.of(b.withLoggingDisabled()).logged()).isFalse();
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.weir.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.errors.SerdeException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;

@@ -1,7 +1,7 @@
 package io.weir.testing;
 
+import io.weir.errors.SerdeException;
 import io.weir.serde.Serde;
-import io.weir.serde.SerdeException;
 import java.nio.ByteBuffer;
 
 /**

@@ -2,7 +2,7 @@ package io.weir.testing;
 
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.serde.Serdes;
 import java.nio.file.Path;
 

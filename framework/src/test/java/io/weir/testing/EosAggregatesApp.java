@@ -2,7 +2,7 @@ package io.weir.testing;
 
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.Record;

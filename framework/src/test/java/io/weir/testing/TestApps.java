@@ -2,7 +2,7 @@ package io.weir.testing;
 
 import io.weir.Topology;
 import io.weir.WeirApp;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.weir.state;
 
+import io.weir.errors.StoreClosedException;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 

@@ -43,8 +43,8 @@ public final class QuietLogging {
 
     /** Lazy holder: the files are written on first use, once, thread-safely. */
     private static final class Holder {
-        private static final String FILTER_CLASS = "io.weir.internal.logging.RepeatedMessageFilter";
-        private static final String NOISE_CLASS = "io.weir.internal.logging.ExpectedKafkaNoise";
+        private static final String FILTER_CLASS = "io.weir.logging.RepeatedMessageFilter";
+        private static final String NOISE_CLASS = "io.weir.logging.ExpectedKafkaNoise";
         private static final String FILTER_PLACEHOLDER = "<!--REPEATED_MESSAGE_FILTER-->";
 
         static final Path LOGBACK = copy("quiet-logback.xml");

@@ -1,6 +1,6 @@
 package io.weir.internal.config;
 
-import io.weir.ConfigException;
+import io.weir.errors.ConfigException;
 import io.weir.sink.DeliveryGuarantee;
 import java.util.Collections;
 import java.util.EnumMap;

@@ -1,6 +1,6 @@
 package io.weir.internal.config;
 
-import io.weir.ConfigException;
+import io.weir.errors.ConfigException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

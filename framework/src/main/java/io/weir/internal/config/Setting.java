@@ -1,6 +1,6 @@
 package io.weir.internal.config;
 
-import io.weir.ConfigException;
+import io.weir.errors.ConfigException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Function;

@@ -1,7 +1,7 @@
 package io.weir.internal.dsl;
 
 import io.weir.dsl.Aggregator;
-import io.weir.internal.runtime.CommitAwareProcessor;
+import io.weir.internal.task.CommitAwareProcessor;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.ProcessorSupplier;

@@ -1,8 +1,9 @@
 package io.weir.internal.dsl;
 
 import io.weir.dsl.CountWindows;
-import io.weir.internal.runtime.CommitAwareProcessor;
-import io.weir.internal.runtime.EventTimeProcessor;
+import io.weir.internal.config.InternalTopic;
+import io.weir.internal.task.CommitAwareProcessor;
+import io.weir.internal.task.EventTimeProcessor;
 import io.weir.processor.Headers;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
@@ -90,7 +91,7 @@ final class CountWindowProcessor<K, V, VA>
     public void init(ProcessorContext<Windowed<K>, VA> context) {
         this.context = context;
         this.store = context.getStateStore(storeName);
-        this.topic = io.weir.internal.topology.StoreSpec.changelogTopic(context.applicationId(), storeName);
+        this.topic = InternalTopic.CHANGELOG.of(context.applicationId(), storeName);
         this.earliestDeadline = Long.MIN_VALUE;
     }
 

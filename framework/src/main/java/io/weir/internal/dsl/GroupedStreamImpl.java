@@ -5,6 +5,7 @@ import io.weir.dsl.Emit;
 import io.weir.dsl.GroupedStream;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.RecordTable;
+import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.ProcessorSupplier;
@@ -96,7 +97,7 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
             throw new IllegalStateException("grouping for store '" + storeName + "' repartitions by the new key"
                     + " and needs the value serde: pass it to groupBy or call withSerdes(...)");
         }
-        String topic = storeName + "-repartition";
+        String topic = InternalTopic.REPARTITION.relative(storeName);
         graph.addSink(storeName + "-repartition-sink", topic, null, keySerde, valueSerde, List.of(parent), true);
         graph.addSource(storeName + "-repartition-source", List.of(topic), null, keySerde, valueSerde, true);
         return storeName + "-repartition-source";

@@ -1,9 +1,9 @@
 package io.weir.internal.dsl;
 
 import io.weir.dsl.Emit;
-import io.weir.internal.runtime.CommitAwareProcessor;
-import io.weir.internal.runtime.EventTimeProcessor;
-import io.weir.internal.runtime.InternalContext;
+import io.weir.internal.task.CommitAwareProcessor;
+import io.weir.internal.task.EventTimeProcessor;
+import io.weir.internal.task.InternalContext;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.PunctuationType;

@@ -1,6 +1,7 @@
 package io.weir.internal.savepoint;
 
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
+import io.weir.internal.config.InternalTopic;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,7 +37,7 @@ public final class SavepointCatalog {
     /** The savepoints of {@code config}'s application. */
     public SavepointCatalog(WeirConfig config) {
         this.config = config;
-        this.topic = SavepointTopics.savepoints(config.applicationId());
+        this.topic = InternalTopic.SAVEPOINTS.of(config.applicationId());
     }
 
     /** The complete, not deleted savepoints, oldest first; empty if the topic does not exist. */

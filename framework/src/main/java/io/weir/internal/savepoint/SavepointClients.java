@@ -1,6 +1,6 @@
 package io.weir.internal.savepoint;
 
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;

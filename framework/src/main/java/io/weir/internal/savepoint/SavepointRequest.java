@@ -1,6 +1,7 @@
 package io.weir.internal.savepoint;
 
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
+import io.weir.internal.config.InternalTopic;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ public final class SavepointRequest {
      */
     public Manifest take(String id, boolean stop, Duration timeout, com.fasterxml.jackson.databind.JsonNode topology) {
         String app = config.applicationId();
-        TopicPartition control = new TopicPartition(SavepointTopics.control(app), 0);
+        TopicPartition control = new TopicPartition(InternalTopic.CONTROL.of(app), 0);
         try (KafkaConsumer<byte[], byte[]> consumer = SavepointClients.consumer(config, "savepoint");
              KafkaProducer<byte[], byte[]> producer = SavepointClients.producer(config, "savepoint")) {
             if (consumer.partitionsFor(control.topic(), Duration.ofSeconds(30)).isEmpty()) {
@@ -98,7 +99,7 @@ public final class SavepointRequest {
                     io.weir.internal.config.WeirVersion.current(), topology, tasks);
             // Acknowledged before "complete" is announced: a manifest the broker refused must fail the
             // request, not leave a savepoint reported as taken that no catalog lists.
-            send(producer, new ProducerRecord<>(SavepointTopics.savepoints(app), SavepointTopics.CATALOG_PARTITION,
+            send(producer, new ProducerRecord<>(InternalTopic.SAVEPOINTS.of(app), SavepointTopics.CATALOG_PARTITION,
                     SavepointTopics.manifestKey(id), manifest.encode()));
             send(producer, control.topic(), id, ControlCodec.encode(new ControlMessage.Completed(id)));
             listener.progress("savepoint " + id + " complete: " + tasks.size() + " tasks, " + manifest.records()

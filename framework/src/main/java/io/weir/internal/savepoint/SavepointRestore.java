@@ -1,8 +1,9 @@
 package io.weir.internal.savepoint;
 
-import io.weir.WeirConfig;
-import io.weir.internal.runtime.TopicLeaders;
-import io.weir.internal.runtime.TopicSetup;
+import io.weir.config.WeirConfig;
+import io.weir.internal.cluster.TopicLeaders;
+import io.weir.internal.cluster.TopicSetup;
+import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyModel;
@@ -119,7 +120,7 @@ public final class SavepointRestore {
         }
         // The recorded topology of what ran before the restore: the restored state is checked by
         // SavepointCompatibility instead.
-        internal.add(io.weir.internal.runtime.TopologyRecord.topic(target.applicationId()));
+        internal.add(InternalTopic.TOPOLOGY.of(target.applicationId()));
         Set<String> existing = get(admin.listTopics().names());
         internal.retainAll(existing);
         if (!internal.isEmpty()) {
@@ -228,7 +229,7 @@ public final class SavepointRestore {
                 int dash = name.lastIndexOf('-');
                 String topic = name.substring(0, dash);
                 int partition = Integer.parseInt(name.substring(dash + 1));
-                if (topic.startsWith(manifest.applicationId() + "-") && topic.endsWith("-repartition")) {
+                if (InternalTopic.kindOf(manifest.applicationId(), topic, null, null).orElse(null) == InternalTopic.REPARTITION) {
                     continue; // drained at the cut; the new repartition topics start empty
                 }
                 String mapped = topicMap.getOrDefault(topic, topic);

@@ -1,11 +1,11 @@
 package io.weir.internal.savepoint;
 
+import io.weir.internal.config.InternalTopic;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.Map;
 
 /**
- * The two topics of an application's savepoints and the keys of their records.
+ * The two topics of an application's savepoints ({@link InternalTopic#CONTROL} and
+ * {@link InternalTopic#SAVEPOINTS}) and the keys of their records.
  * <ul>
  *   <li>{@code <application.id>-control}: requests and progress ({@link ControlMessage}); one
  *       partition, deleted after a week (it matters only while a savepoint is taken).</li>
@@ -20,30 +20,11 @@ public final class SavepointTopics {
 
     public static final int CATALOG_PARTITION = 0;
     public static final int DATA_PARTITION = 1;
-    public static final int SAVEPOINTS_PARTITIONS = 2;
 
-    /** Data records are about this big; the topic accepts twice that. */
-    public static final int CHUNK_BYTES = 1 << 20;
-
-    public static final Map<String, String> CONTROL_CONFIGS = Map.of(
-            "cleanup.policy", "delete",
-            "retention.ms", Long.toString(Duration.ofDays(7).toMillis()));
-
-    public static final Map<String, String> SAVEPOINTS_CONFIGS = Map.of(
-            "cleanup.policy", "delete",
-            "retention.ms", "-1",
-            "retention.bytes", "-1",
-            "max.message.bytes", Integer.toString(4 * CHUNK_BYTES));
+    /** Data records are about this big; the topic accepts four times that. */
+    public static final int CHUNK_BYTES = InternalTopic.SAVEPOINT_RECORD_BYTES / 4;
 
     private SavepointTopics() {
-    }
-
-    public static String control(String applicationId) {
-        return applicationId + "-control";
-    }
-
-    public static String savepoints(String applicationId) {
-        return applicationId + "-savepoints";
     }
 
     public static byte[] dataKey(String id, String task, String store, int seq) {

@@ -1,10 +1,10 @@
 package io.weir.internal.state;
 
+import io.weir.errors.StoreCorruptedException;
+import io.weir.errors.StoreLockedException;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.TaskId;
 import io.weir.sink.internal.TransactionalSink;
-import io.weir.state.StoreCorruptedException;
-import io.weir.state.StoreLockedException;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.memory.MemoryStore;
 import io.weir.state.rocksdb.RocksDbResources;

@@ -1,7 +1,7 @@
 package io.weir.internal.state;
 
+import io.weir.errors.StoreClosedException;
 import io.weir.state.Entry;
-import io.weir.state.StoreClosedException;
 import io.weir.state.internal.ByteKeys;
 import io.weir.state.internal.BytesIterator;
 import io.weir.state.internal.BytesReader;

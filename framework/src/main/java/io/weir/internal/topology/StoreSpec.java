@@ -1,5 +1,10 @@
 package io.weir.internal.topology;
 
+import io.weir.internal.config.InternalTopic;
+import io.weir.processor.KeyValueStoreBuilder;
+import io.weir.processor.SessionStoreBuilder;
+import io.weir.processor.StoreBuilder;
+import io.weir.processor.WindowStoreBuilder;
 import io.weir.serde.Serde;
 import java.time.Duration;
 import java.util.Objects;
@@ -51,6 +56,21 @@ public record StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boo
         this(name, keySerde, valueSerde, persistent, logged, ttl, Kind.KEY_VALUE, 0, null);
     }
 
+    /** What {@code store} declares, for the processor API's stores. */
+    public static StoreSpec of(StoreBuilder<?, ?> store) {
+        if (store instanceof KeyValueStoreBuilder<?, ?> kv) {
+            return new StoreSpec(kv.name(), kv.keySerde(), kv.valueSerde(), kv.persistent(), kv.logged(),
+                    kv.ttl().orElse(null));
+        }
+        if (store instanceof WindowStoreBuilder<?, ?> w) {
+            return new StoreSpec(w.name(), w.keySerde(), w.valueSerde(), w.persistent(), w.logged(), null,
+                    Kind.WINDOW, w.windowSize().toMillis(), w.retention());
+        }
+        SessionStoreBuilder<?, ?> s = (SessionStoreBuilder<?, ?>) store; // the interface is sealed
+        return new StoreSpec(s.name(), s.keySerde(), s.valueSerde(), s.persistent(), s.logged(), null, Kind.SESSION,
+                0, s.retention());
+    }
+
     /** This store kept in memory ({@code false}) or on disk. */
     public StoreSpec withPersistent(boolean persistent) {
         return new StoreSpec(name, keySerde, valueSerde, persistent, logged, ttl, kind, windowSizeMs, retention);
@@ -63,12 +83,7 @@ public record StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boo
 
     /** The changelog topic's name for an application. */
     public String changelogTopic(String applicationId) {
-        return changelogTopic(applicationId, name);
-    }
-
-    /** The changelog topic of store {@code storeName} of an application. */
-    public static String changelogTopic(String applicationId, String storeName) {
-        return applicationId + "-" + storeName + "-changelog";
+        return InternalTopic.CHANGELOG.of(applicationId, name);
     }
 
     /**

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.weir.ConfigException;
+import io.weir.errors.ConfigException;
 import io.weir.sink.DeliveryGuarantee;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

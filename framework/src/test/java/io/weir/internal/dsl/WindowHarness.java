@@ -1,12 +1,12 @@
 package io.weir.internal.dsl;
 
-import io.weir.internal.runtime.InternalContext;
 import io.weir.internal.state.TaskStores;
+import io.weir.internal.task.InternalContext;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.Cancellable;
+import io.weir.processor.ProcessorSupplier;
 import io.weir.processor.PunctuationType;
 import io.weir.processor.Punctuator;
-import io.weir.processor.ProcessorSupplier;
 import io.weir.processor.Record;
 import io.weir.processor.TaskId;
 import io.weir.state.Windowed;

@@ -1,7 +1,7 @@
 package io.weir.samples.alerts;
 
 import io.weir.WeirApp;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.samples.common.CommittedTail;
 import io.weir.samples.common.SampleConfigs;
 import io.weir.samples.common.SampleKafka;
@@ -22,9 +22,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Runs the {@link TemperatureAlerts} topology end to end with one command: starts an in-process

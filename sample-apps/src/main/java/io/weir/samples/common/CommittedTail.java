@@ -1,8 +1,8 @@
 package io.weir.samples.common;
 
+import io.weir.errors.SerdeException;
 import io.weir.processor.Headers;
 import io.weir.serde.Serde;
-import io.weir.serde.SerdeException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

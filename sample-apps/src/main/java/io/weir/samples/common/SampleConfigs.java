@@ -1,6 +1,6 @@
 package io.weir.samples.common;
 
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.sink.DeliveryGuarantee;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.weir.samples.common;
 
-import io.weir.ConfigException;
+import io.weir.errors.ConfigException;
 import picocli.CommandLine;
 
 /** Runs a sample's picocli command and turns its result into the process exit code. */

@@ -1,8 +1,8 @@
 package io.weir.samples.common;
 
-import io.weir.ConfigException;
 import io.weir.WeirApp;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
+import io.weir.errors.ConfigException;
 import java.nio.file.Path;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -29,7 +29,7 @@ public final class SampleService {
      * {@code WEIR_*} variables of {@code env}. Everything else keeps Weir's defaults (exactly-once,
      * {@code http.port} 8080, {@code state.dir} as set by {@code WEIR_STATE_DIR}).
      *
-     * @throws io.weir.ConfigException naming the setting, e.g. {@code bootstrap.servers} when neither
+     * @throws io.weir.errors.ConfigException naming the setting, e.g. {@code bootstrap.servers} when neither
      *     {@code WEIR_BOOTSTRAP_SERVERS} nor the file sets it
      */
     public static WeirConfig config(ServedSample sample, Path configFile, Map<String, String> env) {

@@ -1,6 +1,6 @@
 package io.weir.samples.hourly;
 
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.samples.common.CommittedTail;
 import io.weir.samples.common.RunningApp;
 import io.weir.samples.common.SampleConfigs;
@@ -27,10 +27,10 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Runs the {@link HourlyCounts} topology end to end with one command: starts an in-process Kafka

@@ -1,6 +1,6 @@
 package io.weir.samples.sensors;
 
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.samples.common.CommittedTail;
 import io.weir.samples.common.RunningApp;
 import io.weir.samples.common.SampleConfigs;
@@ -28,10 +28,10 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Runs the {@link SensorSums} topology end to end with one command: starts an in-process Kafka

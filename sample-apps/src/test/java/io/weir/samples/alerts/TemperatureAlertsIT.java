@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.WeirApp;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
 import io.weir.sink.DeliveryGuarantee;

@@ -3,9 +3,9 @@ package io.weir.samples.common;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.weir.ConfigException;
 import io.weir.TopologyBuilder;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
+import io.weir.errors.ConfigException;
 import io.weir.serde.Serdes;
 import java.io.IOException;
 import java.nio.file.Files;

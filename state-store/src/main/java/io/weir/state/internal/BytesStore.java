@@ -16,7 +16,7 @@ import java.util.OptionalLong;
  *       for a persistent store, a restart after a crash see either all of it or none of it, and
  *       never data ahead of the stored offset.</li>
  *   <li>Iterators must be closed. {@link #close()} closes any still open; afterwards every method
- *       of the store and of its iterators throws {@link io.weir.state.StoreClosedException}, and no
+ *       of the store and of its iterators throws {@link io.weir.errors.StoreClosedException}, and no
  *       native memory is left behind.</li>
  * </ul>
  *

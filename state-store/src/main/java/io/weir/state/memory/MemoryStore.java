@@ -1,16 +1,15 @@
 package io.weir.state.memory;
 
+import io.weir.errors.StoreClosedException;
+import io.weir.state.internal.ByteKeys;
+import io.weir.state.internal.BytesIterator;
+import io.weir.state.internal.BytesStore;
+import io.weir.state.internal.WriteBatch;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentSkipListMap;
-
-import io.weir.state.StoreClosedException;
-import io.weir.state.internal.ByteKeys;
-import io.weir.state.internal.BytesIterator;
-import io.weir.state.internal.BytesStore;
-import io.weir.state.internal.WriteBatch;
 
 /**
  * A {@link BytesStore} on the heap, for small state and for tests: a

@@ -1,14 +1,12 @@
 package io.weir.state.rocksdb;
 
+import io.weir.errors.StateStoreException;
+import io.weir.errors.StoreCorruptedException;
+import io.weir.errors.StoreLockedException;
 import java.nio.file.Path;
 import java.util.Locale;
-
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Status;
-
-import io.weir.state.StateStoreException;
-import io.weir.state.StoreCorruptedException;
-import io.weir.state.StoreLockedException;
 
 /** Turns RocksDB's checked exceptions into the store exceptions the framework acts on. */
 final class RocksDbErrors {

@@ -1,16 +1,14 @@
 package io.weir.state.rocksdb;
 
+import io.weir.state.Entry;
+import io.weir.state.internal.BytesIterator;
 import java.util.NoSuchElementException;
-
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
-
-import io.weir.state.Entry;
-import io.weir.state.internal.BytesIterator;
 
 /**
  * A RocksDB iterator with its read options and bound slices, all native and all freed together,

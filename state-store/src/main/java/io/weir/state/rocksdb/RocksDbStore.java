@@ -1,5 +1,13 @@
 package io.weir.state.rocksdb;
 
+import io.weir.errors.StateStoreException;
+import io.weir.errors.StoreClosedException;
+import io.weir.state.Entry;
+import io.weir.state.internal.ByteKeys;
+import io.weir.state.internal.BytesIterator;
+import io.weir.state.internal.BytesStore;
+import io.weir.state.internal.LookaheadIterator;
+import io.weir.state.internal.WriteBatch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -14,7 +22,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.StampedLock;
 import java.util.stream.Stream;
-
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
@@ -22,15 +29,6 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.weir.state.Entry;
-import io.weir.state.StateStoreException;
-import io.weir.state.StoreClosedException;
-import io.weir.state.internal.ByteKeys;
-import io.weir.state.internal.BytesIterator;
-import io.weir.state.internal.BytesStore;
-import io.weir.state.internal.LookaheadIterator;
-import io.weir.state.internal.WriteBatch;
 
 /**
  * A {@link BytesStore} in one RocksDB database per store directory: entries in the {@code default}
@@ -46,7 +44,7 @@ import io.weir.state.internal.WriteBatch;
  *
  * <p>Guarantees: as {@link BytesStore}. Iterators see a consistent snapshot of the store taken when
  * they were created (RocksDB's implicit iterator snapshot), whatever is applied later. Opening a
- * damaged directory throws {@link io.weir.state.StoreCorruptedException}; a directory held by
+ * damaged directory throws {@link io.weir.errors.StoreCorruptedException}; a directory held by
  * another open store throws {@link StateStoreException}. Threads: one writer, many readers;
  * {@link #close()} waits for operations in progress, then frees every native object, iterators
  * included, so no use after close can touch freed memory.
@@ -89,7 +87,7 @@ public final class RocksDbStore implements BytesStore {
     /**
      * Opens the store in {@code dir}, creating it if absent.
      *
-     * @throws io.weir.state.StoreCorruptedException if the directory holds something that cannot be
+     * @throws io.weir.errors.StoreCorruptedException if the directory holds something that cannot be
      *                                                opened as this store: wipe it and restore
      * @throws StateStoreException                    if another open store holds the directory
      */
@@ -330,7 +328,7 @@ public final class RocksDbStore implements BytesStore {
         deleteRecursively(dir);
     }
 
-    /** Deletes a store directory and everything in it, e.g. after {@link io.weir.state.StoreCorruptedException}. */
+    /** Deletes a store directory and everything in it, e.g. after {@link io.weir.errors.StoreCorruptedException}. */
     public static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {
             return;

@@ -5,22 +5,20 @@ import static io.weir.state.internal.Bytes.entries;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.errors.StateStoreException;
+import io.weir.state.internal.BytesIterator;
+import io.weir.state.internal.BytesStore;
+import io.weir.state.internal.WriteBatch;
+import io.weir.state.memory.MemoryStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
-
-import io.weir.state.StateStoreException;
-import io.weir.state.internal.BytesIterator;
-import io.weir.state.internal.BytesStore;
-import io.weir.state.internal.WriteBatch;
-import io.weir.state.memory.MemoryStore;
 
 /** The restore loop without a broker: batching, order, progress and failures. */
 class ChangelogRestorerTest {

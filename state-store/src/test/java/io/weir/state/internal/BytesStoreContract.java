@@ -9,14 +9,12 @@ import static io.weir.state.internal.Bytes.unsignedKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.errors.StoreClosedException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import io.weir.state.StoreClosedException;
 
 /**
  * The contract of {@link BytesStore}, run against every implementation by a subclass that says how

@@ -7,6 +7,7 @@ import static io.weir.state.internal.Bytes.s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.errors.StoreClosedException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,12 +17,9 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import io.weir.state.StoreClosedException;
 
 /**
  * The layers a task writes through, over every {@link BytesStore} implementation:

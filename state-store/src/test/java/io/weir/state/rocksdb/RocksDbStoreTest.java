@@ -6,22 +6,20 @@ import static io.weir.state.internal.Bytes.entries;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.stream.Stream;
-
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import io.weir.state.StoreLockedException;
-import io.weir.state.StoreCorruptedException;
+import io.weir.errors.StoreCorruptedException;
+import io.weir.errors.StoreLockedException;
 import io.weir.state.internal.BytesIterator;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.internal.BytesStoreContract;
 import io.weir.state.internal.WriteBatch;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RocksDbStoreTest extends BytesStoreContract {
 

@@ -1,0 +1,157 @@
+package io.weir.internal.cluster;
+
+import io.weir.config.WeirConfig;
+import io.weir.sink.DeliveryGuarantee;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The Kafka client settings of each thread: Weir's defaults, then the user's pass-through
+ * settings, then the settings Weir must control for its guarantees (which the user cannot set;
+ * {@link WeirConfig} rejects them, or, for {@code acks} and {@code enable.idempotence} under
+ * exactly_once, accepts only the values Weir sets).
+ *
+ * <p>Client ids are {@code <prefix>-<thread>-<role>} ({@code -admin} for the admin client), where
+ * the prefix is the user's {@code client.id} for that client if set, else
+ * {@code <application.id>-<instance>}. Transactional ids never use {@code client.id}: they must
+ * stay unique and stable per instance and thread.
+ */
+public final class ClientConfigs {
+
+    private final WeirConfig config;
+    private final String instanceId;
+
+    public ClientConfigs(WeirConfig config, String instanceId) {
+        this.config = config;
+        this.instanceId = instanceId;
+    }
+
+    public String threadName(int index) {
+        return config.applicationId() + "-" + instanceId + "-" + index;
+    }
+
+    /** {@code <client.id or application.id-instance>-<index>-<role>}. */
+    private String clientId(Object userClientId, int index, String role) {
+        return clientIdPrefix(userClientId) + "-" + index + "-" + role;
+    }
+
+    private String clientIdPrefix(Object userClientId) {
+        return userClientId != null ? String.valueOf(userClientId) : config.applicationId() + "-" + instanceId;
+    }
+
+    public Map<String, Object> consumer(int index) {
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
+        // A crashed instance that does not come back frees its partitions after this long.
+        c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+        // Members learn that a rebalance started from a heartbeat answer; a thread holds processing
+        // from its own join until the assignment (see TaskManager.rebalancing), so every second of
+        // heartbeat interval is up to a second of pause on each rebalance (Kafka's default is 3 s).
+        c.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500);
+        c.putAll(config.consumerOverrides());
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG,
+                clientId(config.consumerOverrides().get(ConsumerConfig.CLIENT_ID_CONFIG), index, "consumer"));
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, config.applicationId());
+        // Static membership: a restarted instance takes its tasks back without a rebalance.
+        c.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId + "-" + index);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, config.guarantee() == DeliveryGuarantee.NONE);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE ? "read_committed" : "read_uncommitted");
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        return c;
+    }
+
+    /**
+     * The consumer that reads changelogs into stores: no group (assign mode), read_committed so
+     * only committed state is restored, and large fetches because restore is a bulk copy. The
+     * user's consumer settings apply, except that Weir's bulk fetch sizes replace theirs (they are
+     * tuned for the records of a poll loop); {@code restore.consumer.} settings override both.
+     */
+    public Map<String, Object> restoreConsumer(int index) {
+        Map<String, Object> c = new HashMap<>(config.consumerOverrides());
+        // It seeks to the offsets it restores from; the stream consumer's reset policy is not its own.
+        c.remove(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG);
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+        c.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
+        c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 << 20);
+        // A restore always has data until its end; a long poll wait would only delay the next
+        // request on the same connection (offset look-ups queue behind it at the broker).
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+        c.putAll(config.restoreConsumerOverrides());
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId(c.get(ConsumerConfig.CLIENT_ID_CONFIG), index,
+                "restore-consumer"));
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        return c;
+    }
+
+    /**
+     * A consumer outside the stream threads' group, for an instance's own reads (the state thread's
+     * restores and standbys, liveness heartbeats, the topology record, savepoint control): the
+     * restore consumer's settings (no group, read_committed, the user's consumer and
+     * {@code restore.consumer.} settings), client id {@code <prefix>-<role>-consumer}.
+     */
+    public Map<String, Object> plainConsumer(String role) {
+        Map<String, Object> c = restoreConsumer(0);
+        Object user = config.restoreConsumerOverrides().getOrDefault(ConsumerConfig.CLIENT_ID_CONFIG,
+                config.consumerOverrides().get(ConsumerConfig.CLIENT_ID_CONFIG));
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientIdPrefix(user) + "-" + role + "-consumer");
+        return c;
+    }
+
+    /**
+     * A producer outside the stream threads' transactions, for an instance's own topics (liveness
+     * heartbeats, savepoints): the user's producer settings (security and the like), no
+     * transactional id, client id {@code <prefix>-<role>-producer}.
+     */
+    public Map<String, Object> plainProducer(String role) {
+        Map<String, Object> p = producer(0);
+        p.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+        p.remove(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientIdPrefix(config.producerOverrides().get(ProducerConfig.CLIENT_ID_CONFIG))
+                + "-" + role + "-producer");
+        return p;
+    }
+
+    public Map<String, Object> producer(int index) {
+        Map<String, Object> p = new HashMap<>();
+        // Room for the largest dead-letter record; outputs are checked against their topic's limit.
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, config.deadLetterMaxMessageBytes() + 65_536);
+        p.putAll(config.producerOverrides());
+        p.put(ProducerConfig.CLIENT_ID_CONFIG,
+                clientId(config.producerOverrides().get(ProducerConfig.CLIENT_ID_CONFIG), index, "producer"));
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        if (config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
+            p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, threadName(index));
+            p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) config.transactionTimeout().toMillis());
+            // WeirConfig allows the user only these two values here, so nothing is overwritten.
+            p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+            p.put(ProducerConfig.ACKS_CONFIG, "all");
+        } else if (config.guarantee() == DeliveryGuarantee.AT_LEAST_ONCE) {
+            p.putIfAbsent(ProducerConfig.ACKS_CONFIG, "all");
+        }
+        return p;
+    }
+
+    /** The producer's effective max.request.size. */
+    public int maxRequestSize() {
+        Object v = producer(0).get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        return Integer.parseInt(String.valueOf(v));
+    }
+
+    public Map<String, Object> admin() {
+        Map<String, Object> a = new HashMap<>(config.adminOverrides());
+        a.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientIdPrefix(a.get(CommonClientConfigs.CLIENT_ID_CONFIG)) + "-admin");
+        return a;
+    }
+}

@@ -1,0 +1,173 @@
+package io.weir.internal.task;
+
+import io.weir.sink.internal.TransactionalSink;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes failed input records, unchanged, to the dead-letter topic with headers that say what
+ * failed and where the record came from; and remembers records that failed under exactly-once.
+ *
+ * <p>Under exactly-once a failing record may already have forwarded some outputs, so the thread
+ * aborts the transaction and replays from the last commit; this class marks the record so the
+ * replay dead-letters it instead of processing it again. The dead-letter record is committed in
+ * the same transaction as the input offset that passes it, so it is written exactly once.
+ *
+ * <p>One instance per stream thread; not thread-safe.
+ */
+public final class DeadLetters {
+
+    static final String ERROR_CLASS = "weir.error.class";
+    static final String ERROR_MESSAGE = "weir.error.message";
+    static final String ERROR_STAGE = "weir.error.stage";
+    static final String ERROR_STACK = "weir.error.stacktrace";
+    static final String SOURCE_TOPIC = "weir.source.topic";
+    static final String SOURCE_PARTITION = "weir.source.partition";
+    static final String SOURCE_OFFSET = "weir.source.offset";
+    static final String SOURCE_TIMESTAMP = "weir.source.timestamp";
+
+    private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
+    private static final int MAX_MESSAGE_CHARS = 2000;
+    private static final int MAX_STACK_CHARS = 8000;
+
+    /** A record that failed and must be dead-lettered when it comes round again. */
+    record Poisoned(Stage stage, Throwable error) {
+    }
+
+    private final String topic;
+    private final TransactionalSink sink;
+    private final TopicLimits limits;
+    private final Map<TopicPartition, Map<Long, Poisoned>> poisoned = new HashMap<>();
+    private long written;
+    private boolean commitRequested;
+
+    public DeadLetters(String topic, TransactionalSink sink, TopicLimits limits) {
+        this.topic = topic;
+        this.sink = sink;
+        this.limits = limits;
+    }
+
+    boolean hasPoisoned() {
+        return !poisoned.isEmpty();
+    }
+
+    public void poison(ConsumerRecord<byte[], byte[]> record, Stage stage, Throwable error) {
+        poisoned.computeIfAbsent(new TopicPartition(record.topic(), record.partition()), tp -> new HashMap<>())
+                .put(record.offset(), new Poisoned(stage, error));
+    }
+
+    /** The mark left by {@link #poison}, or null. */
+    Poisoned poisonedAt(TopicPartition tp, long offset) {
+        Map<Long, Poisoned> m = poisoned.get(tp);
+        return m == null ? null : m.get(offset);
+    }
+
+    /** Forgets marks below the committed offsets: those records are dead-lettered for good. */
+    void committed(TopicPartition tp, long nextOffset) {
+        Map<Long, Poisoned> m = poisoned.get(tp);
+        if (m != null) {
+            m.keySet().removeIf(o -> o < nextOffset);
+            if (m.isEmpty()) {
+                poisoned.remove(tp);
+            }
+        }
+    }
+
+    /** Forgets marks of partitions this thread no longer owns. */
+    void forget(TopicPartition tp) {
+        poisoned.remove(tp);
+    }
+
+    /**
+     * Sends {@code record} to the dead-letter topic.
+     *
+     * @throws IllegalStateException if even the dead-letter topic cannot take it: the record
+     *     would be lost, so the application must stop instead
+     */
+    public void write(ConsumerRecord<byte[], byte[]> record, Stage stage, Throwable error) {
+        ProducerRecord<byte[], byte[]> copy = copyWithSource(record, topic, limits, "dead-letter",
+                "dead.letter.max.message.bytes",
+                header(ERROR_CLASS, error.getClass().getName()),
+                header(ERROR_MESSAGE, truncate(String.valueOf(error.getMessage()), MAX_MESSAGE_CHARS)),
+                header(ERROR_STAGE, stage.label),
+                header(ERROR_STACK, truncate(stackTrace(error), MAX_STACK_CHARS)));
+        log.warn("dead-lettering {}-{}@{} ({}): {}", record.topic(), record.partition(), record.offset(),
+                stage.label, error.toString());
+        sink.send(copy);
+        written++;
+    }
+
+    /**
+     * An input record, unchanged, for {@code topic}: its own headers, then {@code extra}, then where
+     * it came from ({@code weir.source.*}). Shared by the dead-letter and late-records topics.
+     *
+     * @throws IllegalStateException if it is larger than {@code topic} accepts: the record would
+     *     be lost (or poison the transaction), so the application must stop instead
+     */
+    static ProducerRecord<byte[], byte[]> copyWithSource(ConsumerRecord<byte[], byte[]> record, String topic,
+                                                        TopicLimits limits, String what, String limitSetting,
+                                                        Header... extra) {
+        List<Header> headers = new ArrayList<>();
+        for (Header h : record.headers()) {
+            headers.add(h);
+        }
+        headers.addAll(List.of(extra));
+        headers.add(header(SOURCE_TOPIC, record.topic()));
+        headers.add(header(SOURCE_PARTITION, Integer.toString(record.partition())));
+        headers.add(header(SOURCE_OFFSET, Long.toString(record.offset())));
+        headers.add(header(SOURCE_TIMESTAMP, Long.toString(record.timestamp())));
+        int size = TopicLimits.estimateSize(record.key(), record.value(), headers.toArray(new Header[0]));
+        int limit = limits.limit(topic);
+        if (size > limit) {
+            throw new IllegalStateException("cannot write " + record.topic() + "-" + record.partition() + "@"
+                    + record.offset() + " to the " + what + " topic '" + topic + "': about " + size
+                    + " bytes exceed the " + limit + " bytes it accepts; raise its max.message.bytes (" + limitSetting
+                    + ") and the producer's max.request.size. Stopping rather than losing the record.");
+        }
+        return new ProducerRecord<>(topic, null, record.timestamp(), record.key(), record.value(), headers);
+    }
+
+    void requestCommit() {
+        commitRequested = true;
+    }
+
+    /** True once after a replayed failure was dead-lettered: commit now to keep it done. */
+    public boolean takeCommitRequest() {
+        boolean r = commitRequested;
+        commitRequested = false;
+        return r;
+    }
+
+    /** Records dead-lettered since the last call, for the metric. */
+    public long drainWrittenCount() {
+        long n = written;
+        written = 0;
+        return n;
+    }
+
+    static Header header(String key, String value) {
+        return new RecordHeader(key, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String truncate(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max) + "...";
+    }
+
+    private static String stackTrace(Throwable t) {
+        StringWriter w = new StringWriter();
+        t.printStackTrace(new PrintWriter(w));
+        return w.toString();
+    }
+}

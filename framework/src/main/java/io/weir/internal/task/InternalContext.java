@@ -1,0 +1,14 @@
+package io.weir.internal.task;
+
+/**
+ * What the DSL's own processors may ask of their context beyond the public
+ * {@link io.weir.processor.ProcessorContext}; every context the runtime hands out implements it.
+ */
+public interface InternalContext {
+
+    /**
+     * Reports the input record being processed as later than the allowed lateness of a window of
+     * {@code operator}: it goes to the late-records topic (or is counted and dropped).
+     */
+    void reportLate(String operator, long windowStart, long windowEnd);
+}

@@ -1,0 +1,50 @@
+package io.weir.internal.task;
+
+import io.weir.processor.Record;
+import java.util.Map;
+
+/**
+ * A node of a task's instantiated topology. Records move between nodes by direct calls, so a
+ * record is fully processed (down to the sinks) before the next one starts.
+ */
+public abstract class Node {
+
+    final String name;
+    Node[] children = new Node[0];
+    Map<String, Node> childrenByName = Map.of();
+
+    Node(String name) {
+        this.name = name;
+    }
+
+    abstract void process(Record<Object, Object> record);
+
+    void init() {
+    }
+
+    void close() {
+    }
+
+    /** Called at step 1 of every commit, parents before children. */
+    void beforeCommit() {
+    }
+
+    /** True if {@link #onWatermark} does anything: the task calls only such nodes. */
+    boolean observesEventTime() {
+        return false;
+    }
+
+    /** Called when the task's watermark advanced, parents before children. */
+    void onWatermark(long watermark) {
+    }
+
+    /** Called when the task's uncommitted work was aborted. */
+    void afterAbort() {
+    }
+
+    final void forwardToChildren(Record<Object, Object> record) {
+        for (Node child : children) {
+            child.process(record);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.weir.internal.task;
+
+import io.weir.sink.internal.TransactionalSink;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * Where sink nodes send records: checks the size against the topic's limit, then sends through
+ * the thread's {@link TransactionalSink}, inside the current commit interval.
+ */
+public final class OutputCollector {
+
+    private final TransactionalSink sink;
+    private final TopicLimits limits;
+    private long sent;
+
+    public OutputCollector(TransactionalSink sink, TopicLimits limits) {
+        this.sink = sink;
+        this.limits = limits;
+    }
+
+    void send(String topic, byte[] key, byte[] value, long timestamp, Header[] headers) {
+        send(topic, key, value, timestamp, headers, null);
+    }
+
+    /**
+     * As {@link #send(String, byte[], byte[], long, Header[])}, choosing the partition by
+     * {@code partitionKey} (with the producer's default hash) instead of the whole key when it is
+     * not null: windowed results go by their inner key, so every window of a key lands in the
+     * partition the key itself would, in order (as Kafka Streams does).
+     */
+    void send(String topic, byte[] key, byte[] value, long timestamp, Header[] headers, byte[] partitionKey) {
+        int size = TopicLimits.estimateSize(key, value, headers);
+        int limit = limits.limit(topic);
+        if (size > limit) {
+            throw new StageException(Stage.PRODUCE, "record of about " + size + " bytes is larger than the "
+                    + limit + " bytes topic '" + topic + "' accepts (max.message.bytes / max.request.size)", null);
+        }
+        Integer partition = partitionKey == null ? null
+                : Utils.toPositive(Utils.murmur2(partitionKey)) % limits.partitions(topic);
+        sink.send(new ProducerRecord<>(topic, partition, timestamp, key, value,
+                headers.length == 0 ? null : java.util.List.of(headers)));
+        sent++;
+    }
+
+    /** Records sent since the last {@link #drainSentCount}, without resetting it. */
+    public long sentCount() {
+        return sent;
+    }
+
+    /** Records sent since the last call; for the records-out metric. */
+    public long drainSentCount() {
+        long n = sent;
+        sent = 0;
+        return n;
+    }
+}

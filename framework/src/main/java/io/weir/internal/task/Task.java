@@ -1,0 +1,486 @@
+package io.weir.internal.task;
+
+import io.weir.internal.state.TaskStores;
+import io.weir.processor.TaskId;
+import io.weir.sink.internal.CommitUnit;
+import io.weir.sink.internal.TransactionalSink;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * A task: one partition number of one sub-topology, with its own instance of every node. Records
+ * of its input partitions are buffered per partition and processed in timestamp order across
+ * partitions; a partition whose buffer is full is paused until the task catches up, so memory is
+ * bounded by {@code buffered.records.per.partition}.
+ *
+ * <p>Owned by one stream thread; not thread-safe.
+ */
+public final class Task implements CommitUnit {
+
+    private final TaskId id;
+    private final TaskContext context;
+    private final List<Node> nodes;
+    private final java.util.function.Function<String, SourceNode> sources;
+    private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
+    private final Consumer<byte[], byte[]> consumer;
+    private final DeadLetters deadLetters;
+    private final int maxBuffered;
+    private final TaskStores stores;
+    private final TransactionalSink sink;
+    /** True until the task's stores are restored; its input partitions stay paused meanwhile. */
+    private volatile boolean restoring; // read by other threads for the assignor (see isRestoring)
+    private boolean held;
+    private PartitionState[] order = new PartitionState[0];
+    private int buffered;
+    private final Watermarks watermarks;
+    /** True while some partition's committed offset and time are still to be read. */
+    private boolean resumePending;
+    private boolean initialized;
+    /** Bounded runs: event time was moved to the end of the run ({@link #finish}), not committed yet. */
+    private boolean finishing;
+    /** Bounded runs: the finish is committed; the task is done. */
+    private boolean finished;
+    /** The nodes that act when event time moves (windows), in topology order. */
+    private Node[] timeNodes = new Node[0];
+
+    Task(TaskId id, TaskContext context, List<Node> nodes, java.util.function.Function<String, SourceNode> sources,
+         Consumer<byte[], byte[]> consumer, DeadLetters deadLetters, int maxBuffered, TaskStores stores,
+         TransactionalSink sink) {
+        this.id = id;
+        this.context = context;
+        this.nodes = nodes;
+        this.sources = sources;
+        this.consumer = consumer;
+        this.deadLetters = deadLetters;
+        this.maxBuffered = maxBuffered;
+        this.stores = stores;
+        this.sink = sink;
+        this.watermarks = context.watermarks();
+    }
+
+    /**
+     * Initializes the nodes once the task may run: its stores are restored and its committed
+     * times resumed, so processors start from the restored state and the resumed watermark.
+     */
+    private void ensureInitialized() {
+        resumeTimes(); // a no-op unless a partition is new: then before any of its records
+        if (initialized) {
+            return;
+        }
+        initialized = true;
+        for (Node n : nodes) {
+            n.init();
+        }
+        context.punctuations().committed(); // what init registered survives an abort: init runs once
+        timeNodes = nodes.stream().filter(Node::observesEventTime).toArray(Node[]::new);
+    }
+
+    public TaskStores stores() {
+        return stores;
+    }
+
+    /** Holds the input back until the stores are restored. */
+    public void startRestoring() {
+        restoring = true;
+        consumer.pause(partitions.keySet());
+    }
+
+    /** True while the stores restore; safe to read from any thread. */
+    public boolean isRestoring() {
+        return restoring;
+    }
+
+    /** The stores are restored: processing may start. */
+    public void finishRestoring() {
+        restoring = false;
+        long now = context.wallClockMs();
+        for (PartitionState p : order) {
+            p.lastActiveMs = now; // the restore kept it silent; idleness counts from now
+            if (!p.paused) {
+                consumer.resume(List.of(p.tp));
+            }
+        }
+    }
+
+
+    public TaskId id() {
+        return id;
+    }
+
+    public Collection<TopicPartition> partitions() {
+        return partitions.keySet();
+    }
+
+    public void addPartition(TopicPartition tp) {
+        SourceNode source = sources.apply(tp.topic());
+        if (source == null) {
+            throw new IllegalStateException("task " + id + " has no source for topic " + tp.topic());
+        }
+        PartitionState added = partitions.computeIfAbsent(tp, k -> new PartitionState(k, source));
+        added.lastActiveMs = context.wallClockMs();
+        resumePending |= !added.resumed;
+        order = partitions.values().toArray(new PartitionState[0]);
+        watermarks.setPartitions(order);
+        if (restoring) {
+            consumer.pause(List.of(tp));
+        }
+    }
+
+    public void addRecords(TopicPartition tp, List<ConsumerRecord<byte[], byte[]>> records) {
+        PartitionState p = partitions.get(tp);
+        if (p == null || records.isEmpty()) {
+            return;
+        }
+        if (p.firstFetched < 0) {
+            p.firstFetched = records.get(0).offset();
+        }
+        p.buffer.addAll(records);
+        p.lastActiveMs = context.wallClockMs();
+        buffered += records.size();
+        if (!p.paused && p.buffer.size() >= maxBuffered) {
+            consumer.pause(List.of(tp));
+            p.paused = true;
+        }
+    }
+
+    /** True if the task has records to process now: buffered, and not held for a savepoint. */
+    public boolean hasBuffered() {
+        return !held && buffered > 0;
+    }
+
+    /**
+     * Holds (or releases) the task at a savepoint's cut: while held it processes nothing and fires
+     * no punctuation, so its state and committed offsets stay those of the cut. Records fetched
+     * meanwhile stay buffered (its partitions pause once the buffer is full).
+     */
+    public void hold(boolean hold) {
+        held = hold;
+    }
+
+    boolean isHeld() {
+        return held;
+    }
+
+    /** Calls {@code out} with every partition this task committed and its committed offset. */
+    public void forEachCommitted(java.util.function.BiConsumer<TopicPartition, Long> out) {
+        for (PartitionState p : order) {
+            if (p.committed >= 0) {
+                out.accept(p.tp, p.committed);
+            }
+        }
+    }
+
+    /** True if no record of {@code tp} is buffered (all fetched ones were processed). */
+    public boolean drained(TopicPartition tp) {
+        PartitionState p = partitions.get(tp);
+        return p == null || p.buffer.isEmpty();
+    }
+
+    /**
+     * The offsets committed for this task's partitions (by it, or by the task's previous owner),
+     * with the metadata they were committed with (the watermark); partitions nobody ever committed
+     * are absent.
+     */
+    public Map<TopicPartition, OffsetAndMetadata> committedOffsets() {
+        // A task held before it processed anything (taken over during a savepoint) has not read
+        // what its predecessor committed yet: read it now, or its partitions would be left out.
+        resumeTimes();
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (PartitionState p : order) {
+            if (p.committed >= 0) {
+                offsets.put(p.tp, new OffsetAndMetadata(p.committed, watermarks.metadata(p)));
+            }
+        }
+        return offsets;
+    }
+
+    /**
+     * Processes up to {@code max} buffered records, oldest timestamp first across partitions.
+     *
+     * @return how many records were taken (processed or dead-lettered)
+     */
+    public int process(int max, RecordFailureHandler onFailure) {
+        ensureInitialized();
+        long now = context.wallClockMs(); // once per batch: idleness needs no finer clock
+        int done = 0;
+        while (done < max && buffered > 0) {
+            PartitionState p = next();
+            ConsumerRecord<byte[], byte[]> record = p.buffer.pollFirst();
+            io.weir.processor.Record<Object, Object> read = p.takeHead();
+            buffered--;
+            processOne(p, record, read, onFailure, now);
+            p.nextToProcess = record.offset() + 1;
+            p.takenSinceCommit++;
+            done++;
+        }
+        resumeDrained();
+        return done;
+    }
+
+    /** Fires what the wall clock made due: idle partitions releasing the watermark, wall-clock timers. */
+    public void punctuate(long now) {
+        if (restoring || held) {
+            return;
+        }
+        ensureInitialized();
+        if (watermarks.advance(now)) {
+            fireWatermark();
+        }
+        context.punctuations().fireWallClock(now);
+    }
+
+    public long watermark() {
+        return watermarks.current();
+    }
+
+    /**
+     * Bounded runs: every input of the task reached its end; moves event time to {@code end} so
+     * every window and event-time timer up to it fires now. The task is {@link #finished()} once
+     * this is committed; an abort takes it back (the watermark returns to its committed value) and
+     * the finish is done again.
+     */
+    public void finish(long end) {
+        ensureInitialized();
+        finishing = true;
+        if (watermarks.finishAt(end)) {
+            fireWatermark();
+        }
+    }
+
+    /** True between {@link #finish} and the commit or abort that follows it. */
+    public boolean finishing() {
+        return finishing && !finished;
+    }
+
+    /** True once a {@link #finish} is committed. */
+    public boolean finished() {
+        return finished;
+    }
+
+    /**
+     * A commit found nothing to commit: no offset moved and nothing was sent, so a finish, which
+     * fired nothing, is as good as committed (an empty input's task has no offset to carry it).
+     */
+    public void nothingToCommit() {
+        finished |= finishing;
+    }
+
+    /** Hands over, per input partition, the records taken and committed since the last call. */
+    public void drainCommittedCounts(java.util.function.ObjLongConsumer<TopicPartition> to) {
+        for (PartitionState p : order) {
+            if (p.committedTaken > 0) {
+                to.accept(p.tp, p.committedTaken);
+                p.committedTaken = 0;
+            }
+        }
+    }
+
+    private void fireWatermark() {
+        long wm = watermarks.current();
+        context.punctuations().fireEventTime(wm);
+        for (Node n : timeNodes) {
+            n.onWatermark(wm);
+        }
+    }
+
+    /**
+     * Reads, once per newly assigned partition, its committed offset and the task times committed
+     * with it, so the watermark resumes where the last owner committed it.
+     */
+    private void resumeTimes() {
+        if (!resumePending) {
+            return;
+        }
+        java.util.Set<TopicPartition> toRead = new java.util.HashSet<>();
+        for (PartitionState p : order) {
+            if (!p.resumed) {
+                toRead.add(p.tp);
+            }
+        }
+        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(toRead);
+        for (PartitionState p : order) {
+            if (p.resumed) {
+                continue;
+            }
+            OffsetAndMetadata c = committed.get(p.tp);
+            if (c != null) {
+                if (p.committed < 0) {
+                    p.committed = c.offset();
+                }
+                watermarks.resume(p, c.metadata());
+            }
+            p.resumed = true;
+        }
+        resumePending = false;
+    }
+
+    /** @param read the record already read to order it among partitions, or null */
+    private void processOne(PartitionState p, ConsumerRecord<byte[], byte[]> record,
+                            io.weir.processor.Record<Object, Object> read, RecordFailureHandler onFailure, long now) {
+        if (deadLetters.hasPoisoned()) {
+            DeadLetters.Poisoned mark = deadLetters.poisonedAt(p.tp, record.offset());
+            if (mark != null) {
+                deadLetters.write(record, mark.stage(), mark.error());
+                // Commit soon, so that a later failure does not replay (and re-abort) this one.
+                deadLetters.requestCommit();
+                return;
+            }
+        }
+        context.current(record);
+        try {
+            io.weir.processor.Record<Object, Object> typed = read != null ? read : p.source.read(record);
+            // Only a partition's new largest time can move the watermark between two punctuations.
+            if (watermarks.observe(p, typed.timestamp()) && watermarks.advance(now)) {
+                fireWatermark();
+            }
+            p.source.forward(typed);
+        } catch (RuntimeException e) {
+            onFailure.onFailure(record, StageException.stageOf(e), StageException.rootOf(e));
+        } finally {
+            context.current(null);
+        }
+    }
+
+    private PartitionState next() {
+        if (order.length == 1) {
+            return order[0];
+        }
+        PartitionState best = null;
+        long bestTs = Long.MAX_VALUE;
+        for (PartitionState p : order) {
+            if (!p.buffer.isEmpty() && (best == null || p.headTimestamp() < bestTs)) {
+                best = p;
+                bestTs = p.headTimestamp();
+            }
+        }
+        return best;
+    }
+
+    private void resumeDrained() {
+        for (PartitionState p : order) {
+            if (p.paused && p.buffer.size() <= maxBuffered / 2) {
+                p.paused = false;
+                if (restoring) {
+                    continue;
+                }
+                consumer.resume(List.of(p.tp));
+            }
+        }
+    }
+
+    // ---- CommitUnit --------------------------------------------------------------------------
+
+    @Override
+    public void completeInFlight() {
+        // Processing is synchronous, so no record is half-way through; what remains is results
+        // held back for the commit (table updates), forwarded parents first.
+        for (Node n : initialized ? nodes : List.<Node>of()) {
+            n.beforeCommit();
+        }
+        stores.sweepExpired(context.wallClockMs());
+    }
+
+    @Override
+    public void sendPendingChangelog() {
+        stores.sendChangelog(sink);
+    }
+
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> committableOffsets() {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        // The watermark goes into the metadata of every partition the commit covers; when it moved
+        // without input (idleness), the partitions are committed again at their offsets to carry it.
+        boolean watermarkMoved = watermarks.changedSinceCommit();
+        for (PartitionState p : order) {
+            long offset = p.advancedSinceCommit() ? p.nextToProcess
+                    : !watermarkMoved ? -1
+                    : p.committed >= 0 ? p.committed : p.firstFetched;
+            if (offset >= 0) {
+                offsets.put(p.tp, new OffsetAndMetadata(offset, watermarks.metadata(p)));
+            }
+        }
+        return offsets;
+    }
+
+    @Override
+    public void onCommitted() {
+        stores.commit();
+        if (!restoring) {
+            // Windows the committed watermark has passed by their retention: a local range delete.
+            stores.dropExpired(watermarks.current());
+        }
+        watermarks.committed();
+        context.punctuations().committed();
+        finished |= finishing;
+        for (PartitionState p : order) {
+            p.committedTaken += p.takenSinceCommit;
+            p.takenSinceCommit = 0;
+            if (p.advancedSinceCommit()) {
+                p.committed = p.nextToProcess;
+                deadLetters.committed(p.tp, p.committed);
+            }
+        }
+    }
+
+    @Override
+    public void onAborted() {
+        stores.abort();
+        watermarks.aborted();
+        context.punctuations().aborted();
+        finishing = finished;
+        for (Node n : initialized ? nodes : List.<Node>of()) {
+            n.afterAbort();
+        }
+        for (PartitionState p : order) {
+            long rewind = p.rewindOffset();
+            if (rewind >= 0) {
+                consumer.seek(p.tp, rewind);
+            }
+            p.nextToProcess = p.committed;
+            p.takenSinceCommit = 0;
+            buffered -= p.buffer.size();
+            p.clearBuffer();
+            if (p.paused) {
+                p.paused = false;
+                if (!restoring) {
+                    consumer.resume(List.of(p.tp));
+                }
+            }
+        }
+    }
+
+    /** Closes the nodes; the caller has committed or aborted the task's work. */
+    public void close() {
+        List<RuntimeException> errors = new ArrayList<>();
+        for (Node n : initialized ? nodes : List.<Node>of()) {
+            try {
+                n.close();
+            } catch (RuntimeException e) {
+                errors.add(e);
+            }
+        }
+        for (PartitionState p : order) {
+            deadLetters.forget(p.tp);
+        }
+        try {
+            stores.close();
+        } catch (RuntimeException e) {
+            errors.add(e);
+        }
+        if (!errors.isEmpty()) {
+            throw errors.get(0);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Task " + id + " " + partitions.keySet();
+    }
+}

@@ -1,0 +1,64 @@
+package io.weir.internal.task;
+
+import io.weir.processor.TaskId;
+import java.util.function.LongSupplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * What the nodes of one task share: its id, clocks, timers and where late records go, and the
+ * input record being processed (the one a late or failed record is reported as).
+ *
+ * <p>Owned by the task's thread.
+ */
+final class TaskContext {
+
+    private final TaskId id;
+    private final String applicationId;
+    private final LongSupplier wallClock;
+    private final Watermarks watermarks;
+    private final Punctuations punctuations;
+    private final LateRecords lateRecords;
+    private ConsumerRecord<byte[], byte[]> current;
+
+    TaskContext(TaskId id, String applicationId, LongSupplier wallClock, Watermarks watermarks,
+                LateRecords lateRecords) {
+        this.id = id;
+        this.applicationId = applicationId;
+        this.wallClock = wallClock;
+        this.watermarks = watermarks;
+        this.lateRecords = lateRecords;
+        this.punctuations = new Punctuations(wallClock, watermarks::current);
+    }
+
+    TaskId id() {
+        return id;
+    }
+
+    String applicationId() {
+        return applicationId;
+    }
+
+    long wallClockMs() {
+        return wallClock.getAsLong();
+    }
+
+    Watermarks watermarks() {
+        return watermarks;
+    }
+
+    Punctuations punctuations() {
+        return punctuations;
+    }
+
+    void current(ConsumerRecord<byte[], byte[]> record) {
+        this.current = record;
+    }
+
+    /** Reports the input record being processed as too late for a window of {@code operator}. */
+    void late(String operator, long windowStart, long windowEnd) {
+        if (current == null) {
+            throw new IllegalStateException("late records can only be reported while processing a record");
+        }
+        lateRecords.late(current, operator, windowStart, windowEnd, watermarks.current());
+    }
+}

@@ -1,0 +1,62 @@
+package io.weir.internal.thread;
+
+import io.weir.internal.restore.InstanceTasks;
+import io.weir.processor.TaskId;
+import java.util.Collection;
+import java.util.function.LongSupplier;
+
+/**
+ * What a {@link TaskManager} tells its instance about the active tasks it opens and closes. A
+ * stream thread tells {@link InstanceTasks} ({@link #of}): a standby copy of a task on the
+ * instance hands its stores over before the task opens them, and the assignor learns where each
+ * task stands. The test driver, one thread without standbys or assignor, tells no one
+ * ({@link #NONE}).
+ *
+ * <p>Threading: called by the thread that owns the task manager.
+ */
+public interface ActiveTasks {
+
+    /** Nobody to tell: the test driver's. */
+    ActiveTasks NONE = new ActiveTasks() {
+        @Override
+        public void activating(Collection<TaskId> ids) {
+        }
+
+        @Override
+        public void activated(TaskId id, LongSupplier offsets) {
+        }
+
+        @Override
+        public void deactivated(Collection<TaskId> ids) {
+        }
+    };
+
+    /** Tasks about to open; returns once no standby copy of them holds their stores. */
+    void activating(Collection<TaskId> ids);
+
+    /** A task opened; {@code offsets} tells where its stores stand (for the assignor). */
+    void activated(TaskId id, LongSupplier offsets);
+
+    /** Tasks closed. */
+    void deactivated(Collection<TaskId> ids);
+
+    /** The instance's tasks, as its stream threads tell them. */
+    static ActiveTasks of(InstanceTasks instance) {
+        return new ActiveTasks() {
+            @Override
+            public void activating(Collection<TaskId> ids) {
+                instance.activating(ids);
+            }
+
+            @Override
+            public void activated(TaskId id, LongSupplier offsets) {
+                instance.activated(id, offsets);
+            }
+
+            @Override
+            public void deactivated(Collection<TaskId> ids) {
+                instance.deactivated(ids);
+            }
+        };
+    }
+}

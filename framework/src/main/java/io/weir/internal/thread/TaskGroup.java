@@ -1,0 +1,338 @@
+package io.weir.internal.thread;
+
+import io.weir.config.WeirConfig;
+import io.weir.internal.cluster.RepartitionPurge;
+import io.weir.internal.task.DeadLetters;
+import io.weir.internal.task.LateRecords;
+import io.weir.internal.task.OutputCollector;
+import io.weir.internal.task.RecordFailedException;
+import io.weir.internal.task.Stage;
+import io.weir.internal.task.Task;
+import io.weir.internal.task.TaskFactory;
+import io.weir.processor.TaskId;
+import io.weir.sink.DeliveryGuarantee;
+import io.weir.sink.internal.CommitAbortedException;
+import io.weir.sink.internal.TaskMigratedException;
+import io.weir.sink.internal.TransactionalSink;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tasks of one stream thread and what they share: the thread's {@link TransactionalSink},
+ * output collector, dead letters and late records. It processes the records the tasks buffered,
+ * fires their punctuations, and commits or aborts them together. It is the {@link TaskManager}'s,
+ * whose drivers feed the tasks their input: a {@link StreamThread} from its Kafka consumer, the
+ * test driver from its in-memory topics. Both run the same processing, failure handling and
+ * commit path through this class. Tasks take their turns in task order.
+ *
+ * <p>A record that fails under exactly-once may have forwarded outputs already: the open
+ * transaction is aborted, every task rewinds to its last commit, and the replay dead-letters the
+ * record (see {@link DeadLetters}). A fenced producer or stale group generation aborts the work
+ * and is handed to the owner ({@code onMigrated}), which recreates its tasks.
+ *
+ * <p>Threading: owned by one thread; not thread-safe.
+ */
+public final class TaskGroup {
+
+    private static final Logger log = LoggerFactory.getLogger(TaskGroup.class);
+    /** Records one task processes before the next task gets its turn. */
+    private static final int BATCH = 200;
+
+    /**
+     * How the group commits and keeps state.
+     *
+     * @param commitIntervalNanos how long after a commit the next one is due on its own;
+     *     {@link Long#MAX_VALUE}: only when the owner commits (or a replayed failure asks to)
+     * @param storesInMemory      every store in memory, whatever the topology declares
+     */
+    public record Options(long commitIntervalNanos, boolean storesInMemory) {
+
+        /** A stream thread's: {@code commit.interval.ms}, stores as declared. */
+        static Options of(WeirConfig config) {
+            return new Options(config.commitInterval().toNanos(), false);
+        }
+    }
+
+    /** A record failed under exactly-once; the transaction must be aborted and replayed. */
+    private static final class ReplayRequired extends RuntimeException {
+        ReplayRequired() {
+            super(null, null, false, false);
+        }
+    }
+
+    private final ThreadContext ctx;
+    private final String name;
+    private final ThreadMetrics metrics;
+    /** The smallest watermark of the tasks, for the lag gauge (read by other threads). */
+    private volatile long lowestWatermark = Long.MIN_VALUE;
+    private final Consumer<TaskMigratedException> onMigrated;
+    private final long commitIntervalNanos;
+    private final boolean exactlyOnce;
+    private final TransactionalSink sink;
+    private final OutputCollector collector;
+    private final DeadLetters deadLetters;
+    private final LateRecords lateRecords;
+    private final TaskFactory taskFactory;
+    private final Map<TaskId, Task> tasks = new TreeMap<>();
+    private long lastCommitNanos = System.nanoTime();
+
+    /**
+     * Creates the sink and its producer (under exactly-once, initialising the transactional id).
+     *
+     * @param name       for logs: the thread's name
+     * @param consumer   where the tasks pause, resume, rewind and read committed offsets; the
+     *                   group metadata of its offsets fences zombies
+     * @param producers  makes the sink's producer, again when a fenced one is replaced
+     * @param onMigrated told when this group was fenced; the work is aborted already
+     */
+    TaskGroup(ThreadContext ctx, String name, org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer,
+              Supplier<Producer<byte[], byte[]>> producers, ThreadMetrics metrics,
+              Consumer<TaskMigratedException> onMigrated, Options options) {
+        WeirConfig config = ctx.config();
+        this.ctx = ctx;
+        this.name = name;
+        this.metrics = metrics;
+        this.onMigrated = onMigrated;
+        this.commitIntervalNanos = options.commitIntervalNanos();
+        this.exactlyOnce = config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE;
+        this.sink = new TransactionalSink(config.guarantee(), producers, consumer, metrics,
+                config.commitRetryTimeout());
+        this.collector = new OutputCollector(sink, ctx.limits());
+        this.deadLetters = new DeadLetters(config.deadLetterTopic(), sink, ctx.limits());
+        this.lateRecords = new LateRecords(config.lateRecordsToTopic() ? config.lateRecordsTopic() : null, sink,
+                ctx.limits());
+        this.taskFactory = new TaskFactory(ctx.taskEnvironment(), consumer, collector, deadLetters, lateRecords, sink,
+                options.storesInMemory());
+        metrics.watermarkLag(() -> lowestWatermark, ctx.wallClock());
+    }
+
+    // ---- the tasks ---------------------------------------------------------------------------
+
+    /** The task an input partition belongs to, or null if no source reads its topic. */
+    TaskId taskIdFor(TopicPartition tp) {
+        return taskFactory.taskIdFor(tp);
+    }
+
+    /** The task, or null if this group does not run it. */
+    Task task(TaskId id) {
+        return tasks.get(id);
+    }
+
+    public Collection<Task> tasks() {
+        return Collections.unmodifiableCollection(tasks.values());
+    }
+
+    java.util.Set<TaskId> taskIds() {
+        return java.util.Set.copyOf(tasks.keySet());
+    }
+
+    /** Creates a task and makes its stores readable from other threads. */
+    Task create(TaskId id) {
+        Task task = taskFactory.create(id);
+        tasks.put(id, task);
+        ctx.localStores().register(id, task.stores());
+        return task;
+    }
+
+    /** Closes a task whose work was committed or aborted, and forgets it. */
+    void close(Task task) {
+        ctx.localStores().unregister(task.id(), task.stores());
+        try {
+            task.close();
+        } catch (RuntimeException e) {
+            log.warn("{}: closing {} failed", name, task, e);
+        }
+        tasks.remove(task.id());
+    }
+
+    boolean hasBuffered() {
+        for (Task task : tasks.values()) {
+            if (task.hasBuffered()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- processing --------------------------------------------------------------------------
+
+    /**
+     * Processes what the tasks buffered, a batch per task in turn, while {@code running}; commits
+     * on the way when a commit is due, when uncommitted store writes pass
+     * {@code state.cache.max.bytes}, or when a replayed failure was dead-lettered.
+     */
+    void processBuffered(BooleanSupplier running) {
+        long start = System.nanoTime();
+        int processed = 0;
+        try {
+            boolean more = true;
+            while (more && running.getAsBoolean()) {
+                more = false;
+                for (Task task : tasks.values()) {
+                    if (task.hasBuffered()) {
+                        processed += task.process(BATCH, this::onRecordFailure);
+                        more |= task.hasBuffered();
+                    }
+                }
+                if (deadLetters.takeCommitRequest() || (more && commitDue()) || writeCacheFull()) {
+                    commitAll();
+                }
+                // A long backlog is progress, not a stall: say so after every round of batches.
+                metrics.health().loopTurned();
+            }
+        } catch (ReplayRequired e) {
+            abortAll("a record failed; replaying from the last commit");
+        } catch (TaskMigratedException e) {
+            abortAll(e.getMessage());
+            onMigrated.accept(e);
+        } catch (CommitAbortedException e) {
+            log.warn("{}: {}; rewinding to the last commit", name, e.getMessage());
+            abortAll(e.getMessage());
+        }
+        metrics.processed(processed, System.nanoTime() - start);
+    }
+
+    private void onRecordFailure(ConsumerRecord<byte[], byte[]> record, Stage stage, Throwable error) {
+        if (!ctx.config().deadLetterOnError()) {
+            throw new RecordFailedException(record, stage, error);
+        }
+        if (exactlyOnce && !stage.beforeProcessing()) {
+            // It may have forwarded outputs already: abort them all, dead-letter it on replay.
+            deadLetters.poison(record, stage, error);
+            throw new ReplayRequired();
+        }
+        deadLetters.write(record, stage, error);
+    }
+
+    /** Fires what the wall clock {@code now} made due in every task. */
+    void punctuate(long now) {
+        try {
+            long lowest = Long.MAX_VALUE;
+            for (Task task : tasks.values()) {
+                task.punctuate(now);
+                if (task.watermark() != Long.MIN_VALUE) { // a task without input yet has no event time to trail
+                    lowest = Math.min(lowest, task.watermark());
+                }
+            }
+            lowestWatermark = lowest == Long.MAX_VALUE ? Long.MIN_VALUE : lowest;
+        } catch (TaskMigratedException e) {
+            abortAll(e.getMessage());
+            onMigrated.accept(e);
+        } catch (CommitAbortedException e) {
+            abortAll(e.getMessage());
+        }
+    }
+
+    /**
+     * Bounded runs: {@code task}'s inputs reached their end; moves its event time to {@code end} so
+     * its windows and timers fire (see {@link Task#finish}), handling failures as {@link #punctuate}
+     * does. Returns the records that sent.
+     */
+    public long finish(Task task, long end) {
+        long before = collector.sentCount();
+        try {
+            task.finish(end);
+        } catch (TaskMigratedException e) {
+            abortAll(e.getMessage());
+            onMigrated.accept(e);
+        } catch (CommitAbortedException e) {
+            abortAll(e.getMessage());
+        }
+        return collector.sentCount() - before;
+    }
+
+    /** The background flush of the tasks' stores, when due. */
+    void maybeFlushStores() {
+        for (Task task : tasks.values()) {
+            task.stores().maybeFlush();
+        }
+    }
+
+    /** Uncommitted store writes are bounded: past the limit, commit early. */
+    private boolean writeCacheFull() {
+        long limit = ctx.config().stateCacheMaxBytes();
+        long pending = 0;
+        for (Task task : tasks.values()) {
+            pending += task.stores().pendingBytes();
+            if (pending > limit) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- commit and abort --------------------------------------------------------------------
+
+    boolean commitDue() {
+        return System.nanoTime() - lastCommitNanos >= commitIntervalNanos;
+    }
+
+    /** At-most-once: commits the positions of a poll before its records are processed. */
+    void afterPoll(Map<TopicPartition, OffsetAndMetadata> positions) {
+        sink.afterPoll(positions);
+    }
+
+    /** Commits the work of every task (the sink's five steps); a failed commit is rewound. */
+    void commitAll() {
+        lastCommitNanos = System.nanoTime();
+        try {
+            if (!sink.commit(tasks.values())) {
+                tasks.values().forEach(Task::nothingToCommit);
+            }
+            metrics.commitSucceeded();
+            RepartitionPurge purge = ctx.purge();
+            if (purge != null && purge.active()) {
+                Map<TopicPartition, Long> committed = new HashMap<>();
+                tasks.values().forEach(t -> t.forEachCommitted(committed::put));
+                purge.committed(committed);
+            }
+            // Outputs and dead letters count once they are committed, not when sent.
+            metrics.recordsOut.increment(collector.drainSentCount());
+            metrics.deadLettered.increment(deadLetters.drainWrittenCount());
+            metrics.late.increment(lateRecords.drainCount());
+        } catch (TaskMigratedException e) {
+            discardUncommittedCounts();
+            onMigrated.accept(e);
+        } catch (CommitAbortedException e) {
+            discardUncommittedCounts();
+            log.warn("{}: commit aborted ({}); rewound to the last commit", name, e.getMessage());
+        }
+    }
+
+    /** Aborts the open transaction and rewinds every task to its last commit. */
+    void abortAll(String reason) {
+        sink.abort(tasks.values(), reason);
+        discardUncommittedCounts();
+    }
+
+    private void discardUncommittedCounts() {
+        if (exactlyOnce) {
+            collector.drainSentCount();
+            deadLetters.drainWrittenCount();
+            lateRecords.drainCount();
+        }
+    }
+
+    /** After a fence: replaces the producer, whose transactional id then fences any zombie. */
+    void replaceProducerIfFenced() {
+        sink.replaceProducerIfFenced();
+    }
+
+    /** Aborts an open transaction and closes the producer; close the tasks first. */
+    void closeSink(Duration timeout) {
+        sink.close(timeout);
+    }
+}

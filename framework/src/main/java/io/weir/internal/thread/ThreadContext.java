@@ -1,0 +1,61 @@
+package io.weir.internal.thread;
+
+import io.weir.internal.state.ChangelogTopicIds;
+import io.weir.internal.task.TaskEnvironment;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.weir.config.WeirConfig;
+import io.weir.internal.cluster.ClientConfigs;
+import io.weir.internal.cluster.RepartitionPurge;
+import io.weir.internal.restore.InstanceTasks;
+import io.weir.internal.savepoint.SavepointControl;
+import io.weir.internal.state.LocalStores;
+import io.weir.internal.task.TopicLimits;
+import io.weir.internal.topology.TopologyModel;
+import io.weir.state.rocksdb.RocksDbResources;
+import java.nio.file.Path;
+
+/**
+ * What every stream thread of an instance shares.
+ *
+ * @param instanceId  the stable id of the instance
+ * @param instanceDir the instance's directory; task stores live in {@code <instanceDir>/<task>/<store>}
+ * @param rocksDb     the memory budget every RocksDB store of the instance draws from
+ * @param localStores where tasks register their stores for reads from other threads
+ * @param instanceTasks which tasks are active on the instance, where its local state stands, and
+ *                    the state thread that restores and runs standbys; null in the test driver
+ * @param savepoints  the instance's end of the control topic, through which its tasks take part in
+ *                    savepoints; null in the test driver
+ * @param purge       deletes what the tasks committed from repartition topics; null in the test driver
+ * @param wallClock   the processing clock (milliseconds since the epoch) for timers, idleness and
+ *                    wall-clock timestamps; the system clock, or a test driver's
+ */
+public record ThreadContext(WeirConfig config, TopologyModel model, String instanceId, ClientConfigs clients,
+                            TopicLimits limits, MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb,
+                            LocalStores localStores, InstanceTasks instanceTasks, SavepointControl savepoints,
+                            RepartitionPurge purge, java.util.function.LongSupplier wallClock) {
+
+    /** The tags every meter of the instance carries: {@code application} and {@code instance}. */
+    public Tags tags() {
+        return Tags.of("application", config.applicationId(), "instance", instanceId);
+    }
+
+    /** What this instance's tasks are made from. */
+    public TaskEnvironment taskEnvironment() {
+        return new TaskEnvironment(config, model, instanceDir, rocksDb,
+                instanceTasks == null ? ChangelogTopicIds.UNKNOWN : instanceTasks.changelogTopicIds(), wallClock);
+    }
+
+    /** The shared parts of an instance's threads. */
+    public record Shared(MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb, LocalStores localStores,
+                         InstanceTasks instanceTasks, SavepointControl savepoints, RepartitionPurge purge) {
+    }
+
+    public static ThreadContext create(WeirConfig config, TopologyModel model, String instanceId,
+                                       ClientConfigs clients, org.apache.kafka.clients.admin.Admin admin,
+                                       Shared shared) {
+        return new ThreadContext(config, model, instanceId, clients, new TopicLimits(admin, clients.maxRequestSize()),
+                shared.registry(), shared.instanceDir(), shared.rocksDb(), shared.localStores(),
+                shared.instanceTasks(), shared.savepoints(), shared.purge(), System::currentTimeMillis);
+    }
+}

@@ -1,0 +1,71 @@
+package io.weir.internal.thread;
+
+import io.weir.config.WeirConfig;
+import io.weir.internal.assign.MemberHooks;
+import io.weir.processor.TaskId;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
+
+/** A stream thread as the assignor sees it: its instance, its local state, its standbys. */
+final class ThreadMember implements MemberHooks {
+
+    /** What the stream thread hears of its group membership, inside its consumer's poll. */
+    interface JoinListener {
+        /** A (re)join starts; the current generation is still valid. */
+        void joining();
+
+        /** The join ended with an assignment. */
+        void joined();
+    }
+
+    private final ThreadContext ctx;
+    private final int index;
+    private final AssignmentSettings settings;
+    private final JoinListener listener;
+
+    ThreadMember(ThreadContext ctx, int index, JoinListener listener) {
+        this.ctx = ctx;
+        this.index = index;
+        this.listener = listener;
+        WeirConfig config = ctx.config();
+        this.settings = new AssignmentSettings(config.numStandbyReplicas(), config.maxWarmupReplicas(),
+                config.acceptableRecoveryLag());
+    }
+
+    @Override
+    public void onJoinPrepare() {
+        listener.joining();
+    }
+
+    @Override
+    public String instanceId() {
+        return ctx.instanceId();
+    }
+
+    @Override
+    public int threadIndex() {
+        return index;
+    }
+
+    @Override
+    public AssignmentSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public Map<TaskId, Long> taskOffsetSums() {
+        return ctx.instanceTasks().offsetSums();
+    }
+
+    @Override
+    public void onAssignment(MemberAssignment assignment) {
+        ctx.instanceTasks().updater().assign(index, assignment);
+        listener.joined();
+    }
+
+    @Override
+    public Map<TopicPartition, Long> endOffsets(Set<TopicPartition> changelogs) {
+        return ctx.instanceTasks().endOffsets(changelogs);
+    }
+}

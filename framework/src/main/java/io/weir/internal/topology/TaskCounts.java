@@ -1,0 +1,82 @@
+package io.weir.internal.topology;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How many tasks each sub-topology has, given the partition counts of the user's input topics:
+ * a sub-topology has as many tasks as its largest input topic has partitions, and a repartition
+ * topic as many partitions as the sub-topology writing it has tasks. Sub-topologies are sized in
+ * dependency order. This is the rule {@code TopicSetup} applies when it creates the internal
+ * topics on a cluster; the test driver applies it to its in-memory topics.
+ *
+ * @param tasks      tasks per sub-topology id
+ * @param partitions partitions per topic: the given input topics and the repartition topics
+ */
+public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> partitions) {
+
+    public static TaskCounts of(TopologyModel model, Map<String, Integer> inputPartitions) {
+        Map<String, Integer> partitions = new LinkedHashMap<>(inputPartitions);
+        Map<Integer, Integer> tasks = new LinkedHashMap<>();
+        boolean progress = true;
+        while (progress) {
+            progress = false;
+            for (Subtopology st : model.subtopologies()) {
+                if (tasks.containsKey(st.id())) {
+                    continue;
+                }
+                Integer count = sizeOf(st, partitions);
+                if (count == null) {
+                    continue;
+                }
+                tasks.put(st.id(), count);
+                progress = true;
+                for (String sinkTopic : repartitionSinksOf(model, st)) {
+                    partitions.put(sinkTopic, count);
+                }
+            }
+        }
+        return new TaskCounts(Collections.unmodifiableMap(tasks), Collections.unmodifiableMap(partitions));
+    }
+
+    /** The largest partition count of the sub-topology's inputs; null while one is unknown. */
+    private static Integer sizeOf(Subtopology st, Map<String, Integer> partitions) {
+        int max = 0;
+        for (NodeSpec.Source s : st.sources()) {
+            if (s.pattern() != null) {
+                for (Map.Entry<String, Integer> e : partitions.entrySet()) {
+                    if (s.pattern().matcher(e.getKey()).matches()) {
+                        max = Math.max(max, e.getValue());
+                    }
+                }
+                continue;
+            }
+            for (String t : s.topics()) {
+                Integer c = partitions.get(t);
+                if (c == null) {
+                    return null;
+                }
+                max = Math.max(max, c);
+            }
+        }
+        return max;
+    }
+
+    private static List<String> repartitionSinksOf(TopologyModel model, Subtopology st) {
+        List<String> topics = new ArrayList<>();
+        for (String name : st.nodeNames()) {
+            if (model.nodes().get(name) instanceof NodeSpec.Sink s && s.internal()) {
+                topics.add(s.topic());
+            }
+        }
+        return topics;
+    }
+
+    /** Tasks of a sub-topology; 0 if none of its inputs exists (a pattern matching no topic). */
+    int tasksOf(int subtopology) {
+        return tasks.getOrDefault(subtopology, 0);
+    }
+}

@@ -1,0 +1,235 @@
+package io.weir.internal.topology;
+
+import io.weir.config.WeirConfig;
+import io.weir.internal.config.InternalTopic;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The application's topology as last started, recorded in Kafka: a compacted one-partition topic
+ * {@code <application.id>-topology} holding one record, key {@value #KEY}, value the
+ * {@link TopologyDescription} as JSON. Every instance, at start-up:
+ * <ol>
+ *   <li>{@link #check}: reads the recorded description and compares it with its own
+ *       ({@link TopologyDiff}): nothing changed, or no record yet: silent; a change safe for a
+ *       rolling upgrade: one INFO line listing the changes; a change that needs a savepoint or a
+ *       reset: one WARN line naming it, and the start goes on (as Kafka Streams users expect),
+ *       unless the new topology cannot read the state a store kept (its kind or key or value format
+ *       changed while it was persistent or logged): then the start fails with an
+ *       {@link IllegalStateException} naming the store and the ways out, since going on would feed
+ *       old bytes to the new serdes;</li>
+ *   <li>{@link #write}, once the cluster checks passed: records its own description (the topic is
+ *       created when missing).</li>
+ * </ol>
+ * The record is an aid, not a lock: an instance that cannot read or write it (no ACL on the
+ * topic, say) warns and starts. The last instance started wins, so during a rolling upgrade an old
+ * instance restarted after a new one writes the old description back (and logs the changes in
+ * reverse).
+ *
+ * <p>Called from the thread starting the application; holds no clients between calls.
+ */
+public final class TopologyRecord {
+
+    /** The key of the one record. */
+    public static final String KEY = "topology";
+
+    private static final Logger log = LoggerFactory.getLogger(TopologyRecord.class);
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final Admin admin;
+    private final WeirConfig config;
+    private final Map<String, Object> consumerConfig;
+    private final Map<String, Object> producerConfig;
+    private final TopologyDescription current;
+
+    private TopologyRecord(Admin admin, WeirConfig config, Map<String, Object> consumerConfig,
+                           Map<String, Object> producerConfig, TopologyDescription current) {
+        this.admin = admin;
+        this.config = config;
+        this.consumerConfig = Map.copyOf(consumerConfig);
+        this.producerConfig = Map.copyOf(producerConfig);
+        this.current = current;
+    }
+
+
+    /**
+     * Compares {@code current} with the recorded description and logs (or fails) as the class
+     * comment says; returns the record to {@link #write} once the start-up checks passed.
+     *
+     * @throws IllegalStateException if a store's kept state cannot be read by the new topology, or the
+     *     cluster cannot be reached
+     */
+    public static TopologyRecord check(Admin admin, WeirConfig config, Map<String, Object> consumerConfig,
+                                       Map<String, Object> producerConfig,
+                                       TopologyDescription current) {
+        TopologyRecord record = new TopologyRecord(admin, config, consumerConfig, producerConfig, current);
+        // An unreachable cluster fails the start here, as it would in the topic checks that follow.
+        boolean exists = record.exists();
+        Optional<TopologyDescription> previous;
+        try {
+            previous = exists ? read(record.consumerConfig(), config.applicationId(), TIMEOUT) : Optional.empty();
+        } catch (RuntimeException e) {
+            log.warn("{}: cannot read the recorded topology from {}, so the compatibility check is skipped: {}",
+                    config.applicationId(), InternalTopic.TOPOLOGY.of(config.applicationId()), e.toString());
+            return record;
+        }
+        Outcome outcome = judge(config.applicationId(), previous.orElse(null), current);
+        switch (outcome.level()) {
+            case SILENT -> { }
+            case INFO -> log.info("{}", outcome.message());
+            case WARN -> log.warn("{}", outcome.message());
+            case FAIL -> throw new IllegalStateException(outcome.message());
+        }
+        return record;
+    }
+
+    /**
+     * Records the description in the topic {@code TopicSetup} created with the other internal
+     * topics (and waited for); warns instead of failing.
+     */
+    public void write() {
+        String topic = InternalTopic.TOPOLOGY.of(config.applicationId());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig())) {
+            producer.send(new ProducerRecord<>(topic, 0, KEY.getBytes(StandardCharsets.UTF_8),
+                    current.toJson().getBytes(StandardCharsets.UTF_8))).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            warnNotRecorded(topic, e.getCause());
+        } catch (TimeoutException | RuntimeException e) {
+            warnNotRecorded(topic, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            warnNotRecorded(topic, e);
+        }
+    }
+
+    private void warnNotRecorded(String topic, Throwable e) {
+        log.warn("{}: cannot record the topology in {} (the next start cannot check compatibility against this"
+                + " version): {}", config.applicationId(), topic, String.valueOf(e));
+    }
+
+    /**
+     * The recorded description of an application, if any. The topic must exist (a consumer would
+     * wait for it otherwise).
+     *
+     * @param consumerSettings Kafka consumer settings (bootstrap servers, security); group and
+     *                         deserializers are set here
+     * @throws IllegalStateException if the topic cannot be read within {@code timeout}
+     * @throws IllegalArgumentException if the record is not a topology description
+     */
+    public static Optional<TopologyDescription> read(Map<String, Object> consumerSettings, String applicationId,
+                                                     Duration timeout) {
+        Map<String, Object> c = new HashMap<>(consumerSettings);
+        c.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        c.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        c.remove(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG);
+        c.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, applicationId + "-topology-reader");
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        TopicPartition tp = new TopicPartition(InternalTopic.TOPOLOGY.of(applicationId), 0);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp), timeout).get(tp);
+            byte[] latest = null;
+            while (consumer.position(tp, timeout) < end) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("timed out after " + timeout + " reading " + tp);
+                }
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    if (r.key() != null && KEY.equals(new String(r.key(), StandardCharsets.UTF_8))) {
+                        latest = r.value(); // a null value (a tombstone) removes the record
+                    }
+                }
+            }
+            return latest == null ? Optional.empty()
+                    : Optional.of(TopologyDescription.parse(new String(latest, StandardCharsets.UTF_8)));
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            throw new IllegalStateException("timed out after " + timeout + " reading " + tp, e);
+        }
+    }
+
+    /** How loud a start-up should be about a change of topology. */
+    enum Level { SILENT, INFO, WARN, FAIL }
+
+    /** What to log (or the failure's message). */
+    record Outcome(Level level, String message) {
+    }
+
+    /** The decision of {@link #check}, pure: {@code recorded} is null when there is no record yet. */
+    static Outcome judge(String applicationId, TopologyDescription recorded, TopologyDescription current) {
+        if (recorded == null) {
+            return new Outcome(Level.SILENT, "");
+        }
+        TopologyDiff diff = TopologyDiff.between(recorded, current);
+        if (diff.identical()) {
+            return new Outcome(Level.SILENT, "");
+        }
+        String changes = String.join("; ", diff.changes());
+        if (diff.verdict() == TopologyDiff.Verdict.SAFE) {
+            return new Outcome(Level.INFO, applicationId + ": the topology changed since the recorded version;"
+                    + " safe for a rolling upgrade: " + changes);
+        }
+        List<String> unreadable = diff.incompatibleStores();
+        if (!unreadable.isEmpty()) {
+            return new Outcome(Level.FAIL, applicationId + " cannot start: the state of store(s) " + unreadable
+                    + " cannot be read by the new topology (" + String.join("; ", diff.reasons()) + "). Reset the"
+                    + " application (weir reset), restore a savepoint with --allow-dropped-state, or give the store"
+                    + " a new name; if the new serde does read the old bytes, have its formatId() return the old"
+                    + " id. `weir topology diff` lists every change.");
+        }
+        return new Outcome(Level.WARN, applicationId + ": the topology changed in ways a rolling upgrade cannot"
+                + " carry: " + String.join("; ", diff.reasons()) + ". Restore a savepoint with --allow-dropped-state"
+                + " or reset the application (weir reset) to start clean; starting anyway. All changes: " + changes);
+    }
+
+    private boolean exists() {
+        return topicNames().contains(InternalTopic.TOPOLOGY.of(config.applicationId()));
+    }
+
+    private java.util.Set<String> topicNames() {
+        try {
+            return admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot reach Kafka at bootstrap.servers=" + config.bootstrapServers()
+                    + " within " + TIMEOUT.toSeconds() + " s: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while listing topics", e);
+        }
+    }
+
+    private Map<String, Object> consumerConfig() {
+        return consumerConfig;
+    }
+
+    private Map<String, Object> producerConfig() {
+        Map<String, Object> p = new HashMap<>(producerConfig);
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        return p;
+    }
+}
