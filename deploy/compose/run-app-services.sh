@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs the application services of docker-compose.yml (word-count-1, word-count-2, load) in real
 # containers with podman-compose, against a Kafka broker outside the containers, and checks what
-# the README promises: both replicas turn ready, output arrives, a replica killed with SIGKILL has
+# docs/deploying.md promises: both replicas turn ready, output arrives, a replica killed with SIGKILL has
 # its tasks taken over by the other within seconds (failure detection) and gets tasks back when it
 # is started again on its volume, a replica restarted gracefully comes back with its own tasks while
 # the other one keeps its tasks and receives no new assignment (a restart moves nothing), and the

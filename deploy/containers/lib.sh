@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Shared by the container scripts (source it): Podman on a machine without a Docker engine or an
-# image registry, as on our CI machines (see README "Deploying" and issue 9).
+# image registry, as on our CI machines (see docs/deploying.md and issue 9).
 #
 #   WEIR_OCI_RUNTIME   runtime for podman (default /usr/sbin/runc when present: the default crun is
 #                      refused on our machines)

@@ -21,14 +21,14 @@ import io.weir.testkit.KafkaTestClient;
  * key), {@code /proc/<pid>/status} is read every {@link #SAMPLE_INTERVAL}: {@code VmRSS}, and
  * {@code VmHWM}, the kernel's own peak RSS, so that a peak between two samples is not missed. The
  * peak is {@code max_rss_bytes}; the bound is {@code rocksdb.memory.bytes + Xmx +}
- * {@value #NON_HEAP_ALLOWANCE_BYTES} bytes for the JVM's memory outside the heap (README:
- * "memory-10m").
+ * {@value #NON_HEAP_ALLOWANCE_BYTES} bytes for the JVM's memory outside the heap
+ * (benchmarks/README.md: "memory-10m").
  */
 final class MemoryJob implements Job {
 
     static final long ROCKSDB_MEMORY_BYTES = 256L << 20;
     static final long XMX_BYTES = 512L << 20;
-    /** Metaspace, code cache, thread stacks, GC structures, NIO buffers, malloc overhead: see the README. */
+    /** Metaspace, code cache, thread stacks, GC structures, NIO buffers, malloc overhead: see benchmarks/README.md. */
     static final long NON_HEAP_ALLOWANCE_BYTES = 256L << 20;
     static final Duration SAMPLE_INTERVAL = Duration.ofMillis(200);
 

@@ -30,7 +30,7 @@ import io.weir.testkit.KafkaTestClient;
  * system's process ({@link ChildCountRunner}) counts them until the {@link CompletionProbe} sees its
  * committed input offsets at the end and at least one output per key; the process then runs on for
  * {@code trickle} under live traffic of {@value #TRICKLE_PER_SECOND} records a second to other keys
- * ({@link Workload#trickle}; see the README on why), is SIGKILLed right after the last of them is
+ * ({@link Workload#trickle}; benchmarks/README.md, "restart-1m", says why), is SIGKILLed right after the last of them is
  * written, and {@value #BATCH_RECORDS} more records are appended to the input, one for each of
  * {@value #BATCH_RECORDS} existing keys spread evenly over the key set. A {@code read_committed}
  * consumer is positioned at the end of the output.

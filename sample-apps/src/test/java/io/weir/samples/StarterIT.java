@@ -24,8 +24,8 @@ import org.w3c.dom.Element;
  * test and its integration test passing.
  *
  * <p>How the copy gets this build's artifacts: a nested {@code mvn install -Dmaven.test.skip=true
- * -pl framework,testkit -am} from the repository root, the way the README tells users to get
- * Weir. In a {@code verify} of the whole project those modules are already compiled and packaged,
+ * -pl framework,testkit -am} from the repository root, the way docs/getting-started.md tells users
+ * to get Weir. In a {@code verify} of the whole project those modules are already compiled and packaged,
  * so it only installs them (a few seconds). It installs into a local repository of this test's own
  * that shares every other artifact with the build's local repository through symbolic links:
  * Kafka and the plugins are not downloaded again, and the {@code io.weir} snapshots in the user's

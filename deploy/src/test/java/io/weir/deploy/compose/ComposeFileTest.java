@@ -14,7 +14,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * docker-compose.yml keeps what the README promises: a valid Compose file, two replicas of a
+ * docker-compose.yml keeps what docs/deploying.md promises: a valid Compose file, two replicas of a
  * stateful sample that each keep their own identity and state, stops that leave time for a
  * graceful close, and start-up ordering that refers to real services. What only a Docker engine
  * could show (pulling apache/kafka, Prometheus and Grafana) is checked here by reading the file;

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Grafana finds its Prometheus and the Weir dashboard through the provisioning files and the
- * mounts of docker-compose.yml, and the dashboard is well formed and covers what the README
- * promises. DashboardMetricsIT checks its queries against a running Weir instance.
+ * mounts of docker-compose.yml, and the dashboard is well formed and covers what
+ * docs/deploying.md promises. DashboardMetricsIT checks its queries against a running Weir instance.
  */
 class GrafanaProvisioningTest {
 

@@ -52,7 +52,7 @@ class ContainerIT {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration COUNTS_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration PODMAN_TIMEOUT = Duration.ofSeconds(60);
-    /** Longer than Weir's shutdown.timeout.ms (30 s), as the README advises for any orchestrator. */
+    /** Longer than Weir's shutdown.timeout.ms (30 s), as docs/operating.md advises for any orchestrator. */
     private static final int STOP_GRACE_SECONDS = 45;
     private static final int JVM_EXIT_AFTER_SIGTERM = 143;
     private static final int VOCABULARY = 3000;

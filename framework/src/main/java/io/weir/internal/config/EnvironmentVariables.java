@@ -66,7 +66,8 @@ final class EnvironmentVariables {
         });
         if (!ignored.isEmpty()) {
             LOG.warn("Ignoring environment variables {}: not WEIR_<NAME> for a Weir or Kafka client setting, or a"
-                    + " service link (tcp://...); see the README, section Configuration", String.join(", ", ignored));
+                    + " service link (tcp://...); see docs/configuration.md, section Environment variables",
+                    String.join(", ", ignored));
         }
         return new Mapping(Collections.unmodifiableMap(settings), Collections.unmodifiableSortedSet(ignored));
     }

@@ -7,9 +7,10 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * One Weir setting: its name, default (null when required or derived), the default as the README
- * documents it (markdown), a parser that throws {@link IllegalArgumentException} with a message
- * saying what is allowed, and documentation (markdown, the README table's "Meaning" column).
+ * One Weir setting: its name, default (null when required or derived), the default as
+ * docs/configuration.md documents it (markdown), a parser that throws
+ * {@link IllegalArgumentException} with a message saying what is allowed, and documentation
+ * (markdown, the "Meaning" column of that page's settings table).
  *
  * <p>Names are lower case with dots and never contain {@code _}: an environment variable
  * {@code WEIR_<NAME>} maps to a setting by turning {@code _} into {@code .}, so an underscore in a

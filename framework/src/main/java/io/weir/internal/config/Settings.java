@@ -7,8 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Every Weir setting, with its default and documentation. The README's configuration table is
- * generated from this class ({@link SettingsTable}) and a test checks that it matches.
+ * Every Weir setting, with its default and documentation. The settings table of
+ * docs/configuration.md is generated from this class ({@link SettingsTable}) and a test checks
+ * that it matches.
  */
 public final class Settings {
 
@@ -139,7 +140,7 @@ public final class Settings {
             "how much longer than its store a window or session changelog keeps records (its `retention.ms`"
             + " runs on wall-clock time, the store's on event time)");
 
-    /** All settings by name, in documentation order (the README table's order). */
+    /** All settings by name, in documentation order (the order of docs/configuration.md's table). */
     public static final Map<String, Setting<?>> ALL = index(APPLICATION_ID, BOOTSTRAP_SERVERS,
             PROCESSING_GUARANTEE, NUM_STREAM_THREADS, COMMIT_INTERVAL_MS, STATE_DIR, INSTANCE_ID,
             RUN_MODE, BOUNDED_UNTIL, SHUTDOWN_TIMEOUT_MS, SHUTDOWN_LEAVE_GROUP, STALL_WARN_MS, HTTP_PORT, HTTP_BIND_ADDRESS,

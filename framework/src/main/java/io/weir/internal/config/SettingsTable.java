@@ -3,10 +3,10 @@ package io.weir.internal.config;
 import java.util.stream.Collectors;
 
 /**
- * The README's configuration table, generated from {@link Settings#ALL}: one row per setting, in
- * that order, with its documented default and documentation. Run {@link #main} and paste its
- * output into the README's section "Configuration"; {@code SettingsTableTest} fails while the two
- * differ.
+ * The settings table of docs/configuration.md, generated from {@link Settings#ALL}: one row per
+ * setting, in that order, with its documented default and documentation. Run {@link #main} and
+ * paste its output into that page's section "Settings" (or let the docs module's updater do it, see
+ * docs/README.md); {@code SettingsTableTest} fails while the two differ.
  */
 public final class SettingsTable {
 

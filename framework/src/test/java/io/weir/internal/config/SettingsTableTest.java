@@ -10,18 +10,19 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's configuration table cannot drift from {@link Settings}: regenerate it with
- * {@link SettingsTable#main} when a setting changes.
+ * The settings table of docs/configuration.md cannot drift from {@link Settings}: regenerate it
+ * (docs/README.md, "Writing the docs") when a setting changes.
  */
 class SettingsTableTest {
 
-    private static final Path README = Path.of("../README.md");
-    private static final String REGENERATE = "the README's configuration table differs from Settings;"
-            + " regenerate it with io.weir.internal.config.SettingsTable";
+    private static final Path PAGE = Path.of("../docs/configuration.md");
+    private static final String SECTION = "## Settings";
+    private static final String REGENERATE = "the settings table of docs/configuration.md differs from Settings;"
+            + " regenerate it with mvn -B -q -pl docs -am process-test-classes -Pupdate-docs";
 
     @Test
-    void readmeTableListsEverySettingInOrderWithItsDocumentedDefault() throws IOException {
-        List<String[]> rows = rows(readmeTable());
+    void tableListsEverySettingInOrderWithItsDocumentedDefault() throws IOException {
+        List<String[]> rows = rows(documentedTable());
         assertThat(rows).extracting(r -> r[0]).as(REGENERATE)
                 .containsExactlyElementsOf(Settings.ALL.keySet().stream().map(n -> "`" + n + "`").toList());
         assertThat(rows).extracting(r -> r[1]).as(REGENERATE)
@@ -29,8 +30,8 @@ class SettingsTableTest {
     }
 
     @Test
-    void readmeTableIsTheGeneratedOne() throws IOException {
-        assertThat(String.join("\n", readmeTable()) + "\n").as(REGENERATE).isEqualTo(SettingsTable.markdown());
+    void tableIsTheGeneratedOne() throws IOException {
+        assertThat(String.join("\n", documentedTable()) + "\n").as(REGENERATE).isEqualTo(SettingsTable.markdown());
     }
 
     @Test
@@ -39,11 +40,11 @@ class SettingsTableTest {
                 .contains("| `poll.ms` | `100` | longest a poll waits for records |");
     }
 
-    /** The lines of the table whose first header is "Setting" in the section "## Configuration". */
-    private static List<String> readmeTable() throws IOException {
-        List<String> lines = Files.readAllLines(README);
-        int section = lines.indexOf("## Configuration");
-        assertThat(section).as("README section '## Configuration'").isNotNegative();
+    /** The lines of the table whose first header is "Setting" in the section {@link #SECTION}. */
+    private static List<String> documentedTable() throws IOException {
+        List<String> lines = Files.readAllLines(PAGE);
+        int section = lines.indexOf(SECTION);
+        assertThat(section).as("section '" + SECTION + "' of " + PAGE).isNotNegative();
         List<String> table = new ArrayList<>();
         for (int i = section + 1; i < lines.size() && !lines.get(i).startsWith("## "); i++) {
             String line = lines.get(i);
@@ -55,7 +56,8 @@ class SettingsTableTest {
                 break;
             }
         }
-        assertThat(table).as("a table with first column 'Setting' in README section Configuration").isNotEmpty();
+        assertThat(table).as("a table with first column 'Setting' in section '" + SECTION + "' of " + PAGE)
+                .isNotEmpty();
         return table;
     }
 

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * own (the starter's {@code main}): no broker of its own, no input fed, no check; settings from
  * {@code WEIR_*} variables and {@code --config FILE}; until SIGTERM, which commits and stops while
  * keeping the static group membership, so a restart with the same {@code instance.id} moves no
- * task (see the README, "Restarts, rollouts and scale-in").
+ * task (see docs/operating.md, "Restarts, rollouts and scale-in").
  */
 public final class SampleService {
 

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ServiceLogging {
 
-    /** The system property that sets the level of Weir's loggers, as in the README's "Logging". */
+    /** The system property that sets the level of Weir's loggers, as in docs/operating.md, "Logging". */
     static final String LEVEL_PROPERTY = "weir.log.level";
 
     private ServiceLogging() {
