@@ -3,7 +3,7 @@ package io.weir.docs.start;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.dsl.RecordStream;
 import io.weir.serde.Serdes;
 

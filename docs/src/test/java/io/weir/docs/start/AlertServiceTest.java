@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.TestDriver;
 import io.weir.TestRecord;
-import io.weir.WeirConfig;
+import io.weir.config.WeirConfig;
 import io.weir.docs.start.AlertService.Alert;
 import io.weir.docs.start.AlertService.Reading;
 import io.weir.serde.Serdes;
