@@ -11,8 +11,8 @@ import io.weir.internal.cluster.InstanceMembers;
 import io.weir.internal.cluster.RepartitionPurge;
 import io.weir.internal.cluster.TopicSetup;
 import io.weir.internal.http.OpsHttpServer;
-import io.weir.internal.restore.InstanceTasks;
-import io.weir.internal.restore.StateUpdater;
+import io.weir.internal.restore.InstanceTaskRegistry;
+import io.weir.internal.restore.StateThread;
 import io.weir.internal.savepoint.SavepointControl;
 import io.weir.internal.state.InstanceDirectory;
 import io.weir.internal.state.LocalStores;
@@ -123,7 +123,7 @@ public final class WeirApp implements AutoCloseable {
     private final AtomicBoolean closing = new AtomicBoolean();
     private InstanceDirectory instanceDir;
     private Admin admin;
-    private volatile StateUpdater updater;
+    private volatile StateThread stateThread;
     private volatile LivenessWatch liveness;
     private volatile SavepointControl savepoints;
     private RocksDbResources rocksDb;
@@ -187,15 +187,15 @@ public final class WeirApp implements AutoCloseable {
                 bounded = BoundedRunPlan.prepare(admin, config, model, instanceDir.instanceId());
             }
             rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
-            updater = new StateUpdater(config, model, clients, instanceDir.dir(), rocksDb, meters.registry(),
+            stateThread = new StateThread(config, model, clients, instanceDir.dir(), rocksDb, meters.registry(),
                     io.micrometer.core.instrument.Tags.of("application", config.applicationId(), "instance",
                             instanceDir.instanceId()));
-            InstanceTasks instanceTasks = new InstanceTasks(instanceDir.dir(), updater,
+            InstanceTaskRegistry taskRegistry = new InstanceTaskRegistry(instanceDir.dir(), stateThread,
                     new ChangelogEnds(admin)::endOffsets, changelogIds);
             savepoints = new SavepointControl(config, clients, model, instanceDir.instanceId(), admin,
                     this::stopAfterSavepoint);
             ThreadContext ctx = ThreadContext.create(config, model, instanceDir.instanceId(), clients, admin,
-                    new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, instanceTasks,
+                    new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, taskRegistry,
                             savepoints, new RepartitionPurge(admin, model, config.repartitionPurgeInterval())));
             for (int i = 0; i < config.numStreamThreads(); i++) {
                 StreamThread st = new StreamThread(ctx, i,
@@ -214,7 +214,7 @@ public final class WeirApp implements AutoCloseable {
                 liveness.start();
             }
             savepoints.start();
-            updater.start(instanceTasks);
+            stateThread.start(taskRegistry);
             threads.forEach(Thread::start);
             m.start();
             log.info("{} started as instance {} with {} thread(s), {}{}", config.applicationId(),
@@ -253,8 +253,8 @@ public final class WeirApp implements AutoCloseable {
 
     /** The standby tasks this instance keeps ({@code warmupsOnly}: the warm-ups among them), sorted. */
     java.util.List<String> standbyTasks(boolean warmupsOnly) {
-        StateUpdater u = updater;
-        return u == null ? java.util.List.of() : u.standbyTasks(warmupsOnly);
+        StateThread s = stateThread;
+        return s == null ? java.util.List.of() : s.standbyTasks(warmupsOnly);
     }
 
     /** The monitor of the running instance; null before it started the threads. */
@@ -625,9 +625,9 @@ public final class WeirApp implements AutoCloseable {
         if (m != null) {
             m.close();
         }
-        if (updater != null) {
-            updater.close(); // after the stream threads: it closes the standbys' stores
-            updater = null;
+        if (stateThread != null) {
+            stateThread.close(); // after the stream threads: it closes the standbys' stores
+            stateThread = null;
         }
         if (liveness != null) {
             liveness.close();

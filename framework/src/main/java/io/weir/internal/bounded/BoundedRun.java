@@ -18,7 +18,7 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * The state of a bounded run ({@code run.mode=bounded}) across the stream threads of its one
  * instance: where each input partition ends, which tasks are done, what was counted. Made at start
- * by {@link BoundedRunPlan}; each thread's {@link BoundedTasks} asks it and reports to it.
+ * by {@link BoundedRunPlan}; each thread's {@link BoundedRunEnd} asks it and reports to it.
  *
  * <ul>
  *   <li>User input partitions end at the end offsets taken at start (read_committed: the last
@@ -39,7 +39,7 @@ public final class BoundedRun {
 
     /** This run's end for one stream thread, whose consumer tells where its partitions stand. */
     public RunEnd endFor(org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer) {
-        return new BoundedTasks(this, consumer);
+        return new BoundedRunEnd(this, consumer);
     }
 
     /** What the run is made of; see {@link BoundedRunPlan}. */

@@ -2,7 +2,7 @@ package io.weir.internal.driver;
 
 import io.micrometer.core.instrument.Counter;
 import io.weir.internal.state.TaskStore;
-import io.weir.internal.task.Task;
+import io.weir.internal.task.ActiveTask;
 import io.weir.internal.thread.Restorer;
 import io.weir.internal.thread.ThreadMetrics;
 import io.weir.state.internal.BytesStore;
@@ -32,7 +32,7 @@ public final class DriverRestorer implements Restorer {
 
     private final DriverTopics topics;
     private final Counter restored;
-    private final Set<Task> pending = new LinkedHashSet<>();
+    private final Set<ActiveTask> pending = new LinkedHashSet<>();
 
     DriverRestorer(DriverTopics topics, ThreadMetrics metrics) {
         this.topics = topics;
@@ -41,7 +41,7 @@ public final class DriverRestorer implements Restorer {
     }
 
     @Override
-    public void register(Task task) {
+    public void register(ActiveTask task) {
         if (task.stores().all().stream().anyMatch(s -> s.changelog() != null)) {
             task.startRestoring();
             pending.add(task);
@@ -49,7 +49,7 @@ public final class DriverRestorer implements Restorer {
     }
 
     @Override
-    public void unregister(Task task) {
+    public void unregister(ActiveTask task) {
         pending.remove(task);
     }
 
@@ -61,7 +61,7 @@ public final class DriverRestorer implements Restorer {
     /** Restores every registered task's logged stores to the end of their changelogs, and lets them process. */
     @Override
     public void finishRestored() {
-        for (Task task : List.copyOf(pending)) {
+        for (ActiveTask task : List.copyOf(pending)) {
             for (TaskStore store : task.stores().all()) {
                 if (store.changelog() != null) {
                     restore(store.committed(), store.changelog());

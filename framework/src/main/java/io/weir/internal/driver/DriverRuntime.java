@@ -8,8 +8,8 @@ import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.config.Settings;
 import io.weir.internal.state.LocalStores;
 import io.weir.internal.task.TopicLimits;
-import io.weir.internal.thread.ActiveTasks;
-import io.weir.internal.thread.TaskGroup;
+import io.weir.internal.thread.ActivationListener;
+import io.weir.internal.thread.ThreadTasks;
 import io.weir.internal.thread.TaskManager;
 import io.weir.internal.thread.ThreadContext;
 import io.weir.internal.thread.ThreadHealth;
@@ -158,9 +158,9 @@ public final class DriverRuntime implements AutoCloseable {
         String name = clients.threadName(0);
         ThreadMetrics metrics = new ThreadMetrics(registry, ctx.tags(), name, new ThreadHealth(name));
         // Commits come when the driver asks (each pipe, or every commitEvery pipes), not by time.
-        manager = new TaskManager(ctx, name, metrics, new TaskGroup.Options(Long.MAX_VALUE, storesInMemory),
+        manager = new TaskManager(ctx, name, metrics, new ThreadTasks.Options(Long.MAX_VALUE, storesInMemory),
                 new TaskManager.Plugins(consumer, () -> new DriverProducer(topics, consumer, this::wallClock),
-                        new DriverRestorer(topics, metrics), ActiveTasks.NONE, e -> {
+                        new DriverRestorer(topics, metrics), ActivationListener.NONE, e -> {
                             throw new IllegalStateException("the test driver's producer was fenced, which it never"
                                     + " is: " + e, e);
                         }));

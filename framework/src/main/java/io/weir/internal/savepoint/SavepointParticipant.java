@@ -1,7 +1,7 @@
 package io.weir.internal.savepoint;
 
 import io.weir.internal.state.TaskStore;
-import io.weir.internal.task.Task;
+import io.weir.internal.task.ActiveTask;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.processor.TaskId;
 import io.weir.state.Entry;
@@ -54,7 +54,7 @@ public final class SavepointParticipant {
      *
      * @param commitAll commits every task of the thread (the cut is a commit)
      */
-    public void step(Collection<Task> tasks, Runnable commitAll) {
+    public void step(Collection<ActiveTask> tasks, Runnable commitAll) {
         SavepointControl.Progress p = control.current();
         if (p == null || !p.id().equals(activeId)) {
             if (!holdUntilClose) {
@@ -70,8 +70,8 @@ public final class SavepointParticipant {
         if (submitted) {
             return;
         }
-        List<Task> toPause = new ArrayList<>();
-        for (Task t : tasks) {
+        List<ActiveTask> toPause = new ArrayList<>();
+        for (ActiveTask t : tasks) {
             if (held.contains(t.id()) || t.isRestoring()) {
                 continue;
             }
@@ -81,7 +81,7 @@ public final class SavepointParticipant {
         }
         if (!toPause.isEmpty()) {
             commitAll.run();
-            for (Task t : toPause) {
+            for (ActiveTask t : toPause) {
                 t.hold(true);
                 held.add(t.id());
                 control.paused(p, t.id(), t.committedOffsets());
@@ -89,7 +89,7 @@ public final class SavepointParticipant {
         }
         if (p.cut.complete() && allHeld(tasks)) {
             List<SavepointWriter.TaskCopy> copies = new ArrayList<>();
-            for (Task t : tasks) {
+            for (ActiveTask t : tasks) {
                 copies.add(copyOf(t));
             }
             control.submit(p, copies);
@@ -110,8 +110,8 @@ public final class SavepointParticipant {
         }
     }
 
-    private boolean allHeld(Collection<Task> tasks) {
-        for (Task t : tasks) {
+    private boolean allHeld(Collection<ActiveTask> tasks) {
+        for (ActiveTask t : tasks) {
             if (!held.contains(t.id())) {
                 return false;
             }
@@ -123,7 +123,7 @@ public final class SavepointParticipant {
      * True once the task has processed its repartition inputs up to the ends they had when every
      * task writing them had paused (those ends are final for the cut).
      */
-    private boolean drained(Task t) {
+    private boolean drained(ActiveTask t) {
         Map<TopicPartition, Long> targets = drainTargets.get(t.id());
         if (targets == null) {
             List<TopicPartition> inputs = new ArrayList<>();
@@ -143,8 +143,8 @@ public final class SavepointParticipant {
         return true;
     }
 
-    private void release(Collection<Task> tasks) {
-        for (Task t : tasks) {
+    private void release(Collection<ActiveTask> tasks) {
+        for (ActiveTask t : tasks) {
             if (held.contains(t.id())) {
                 t.hold(false);
             }
@@ -153,7 +153,7 @@ public final class SavepointParticipant {
     }
 
     /** The task's logged stores as of now (the cut), and its committed offsets. */
-    private static SavepointWriter.TaskCopy copyOf(Task t) {
+    private static SavepointWriter.TaskCopy copyOf(ActiveTask t) {
         List<SavepointWriter.StoreSource> stores = new ArrayList<>();
         for (TaskStore s : t.stores().all()) {
             if (!s.spec().logged()) {

@@ -49,7 +49,7 @@ public final class TaskFactory {
         return st == null ? null : new TaskId(st.id(), tp.partition());
     }
 
-    public Task create(TaskId id) {
+    public ActiveTask create(TaskId id) {
         Subtopology st = model.subtopologies().get(id.subtopology());
         Watermarks watermarks = new Watermarks(env.config().maxOutOfOrderness().toMillis(),
                 env.config().idleTimeout().toMillis());
@@ -68,7 +68,7 @@ public final class TaskFactory {
                 NodeSpec.Source s = st.sourceFor(topic);
                 return s == null ? null : (SourceNode) nodes.get(s.name());
             };
-            return new Task(id, context, new ArrayList<>(nodes.values()), sources, consumer, deadLetters,
+            return new ActiveTask(id, context, new ArrayList<>(nodes.values()), sources, consumer, deadLetters,
                     env.config().bufferedRecordsPerPartition(), stores, sink);
         } catch (RuntimeException e) {
             stores.close();

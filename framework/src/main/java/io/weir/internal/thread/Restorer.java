@@ -1,24 +1,24 @@
 package io.weir.internal.thread;
 
-import io.weir.internal.task.Task;
+import io.weir.internal.task.ActiveTask;
 
 /**
  * How a {@link TaskManager} brings the logged stores of its new tasks up to date before they
  * process anything. A stream thread hands the restores to the instance's state thread
- * ({@link StoreRestorer}); the test driver restores synchronously from its in-memory changelog
+ * ({@link StateThreadRestorer}); the test driver restores synchronously from its in-memory changelog
  * topics ({@code DriverRestorer}). Either way a registered task with logged stores stays paused
- * ({@link Task#startRestoring}) until {@link #finishRestored} finds its stores restored and lets
- * it process ({@link Task#finishRestoring}).
+ * ({@link ActiveTask#startRestoring}) until {@link #finishRestored} finds its stores restored and lets
+ * it process ({@link ActiveTask#finishRestoring}).
  *
  * <p>Threading: called by the thread that owns the task manager, rebalance callbacks included.
  */
 public interface Restorer extends AutoCloseable {
 
     /** A new task: if it has logged stores, its input is paused and their restore starts. */
-    void register(Task task);
+    void register(ActiveTask task);
 
     /** The task is closing: its restore stops, and its stores are not written once this returns. */
-    void unregister(Task task);
+    void unregister(ActiveTask task);
 
     /** True while a registered task has not finished restoring. */
     boolean hasPending();

@@ -1,13 +1,13 @@
 package io.weir.internal.thread;
 
-import io.weir.internal.task.Task;
+import io.weir.internal.task.ActiveTask;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 /**
  * Where a {@link TaskManager}'s run ends: never ({@link #STREAMING}), or, in a bounded run
- * ({@code BoundedTasks}), when every task has processed its inputs to their end offsets and
+ * ({@code BoundedRunEnd}), when every task has processed its inputs to their end offsets and
  * committed its finish. The manager asks it at fixed points of its one loop; the loop itself does
  * not change between the two modes.
  *
@@ -24,12 +24,12 @@ public interface RunEnd {
         }
 
         @Override
-        public boolean finishReached(TaskGroup group) {
+        public boolean finishReached(ThreadTasks group) {
             return false;
         }
 
         @Override
-        public void settled(Task task) {
+        public void settled(ActiveTask task) {
         }
 
         @Override
@@ -45,10 +45,10 @@ public interface RunEnd {
      * After processing: finishes the tasks whose inputs all reached their end (their windows and
      * timers fire). Returns true if it finished any, which must then be committed.
      */
-    boolean finishReached(TaskGroup group);
+    boolean finishReached(ThreadTasks group);
 
     /** After a commit, and before a task closes: takes what the task committed (its counts, its finish). */
-    void settled(Task task);
+    void settled(ActiveTask task);
 
     /** True once the whole run is done: the owner's loop ends. */
     boolean complete();

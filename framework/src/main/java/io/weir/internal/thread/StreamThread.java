@@ -138,9 +138,9 @@ public final class StreamThread implements Runnable {
         consumerConfig.put(TaskAssignor.TOPOLOGY_CONFIG, ctx.model());
         consumerConfig.put(MemberHooks.CONFIG, new ThreadMember(ctx, index, new Membership()));
         consumer = new KafkaConsumer<>(consumerConfig);
-        manager = new TaskManager(ctx, name, metrics, TaskGroup.Options.of(config), new TaskManager.Plugins(consumer,
+        manager = new TaskManager(ctx, name, metrics, ThreadTasks.Options.of(config), new TaskManager.Plugins(consumer,
                 () -> new KafkaProducer<>(ctx.clients().producer(index)),
-                new StoreRestorer(ctx.instanceTasks().updater(), metrics), ActiveTasks.of(ctx.instanceTasks()),
+                new StateThreadRestorer(ctx.taskRegistry().stateThread(), metrics), ActivationListener.of(ctx.taskRegistry()),
                 new ManagerEvents(), runEnds.apply(consumer)));
         Pattern pattern = ctx.model().subscriptionPattern();
         if (pattern != null) {
@@ -172,7 +172,7 @@ public final class StreamThread implements Runnable {
             rejoinRequested = false;
             consumer.enforceRebalance("tasks were closed after " + name + " was fenced");
         }
-        String rebalance = ctx.instanceTasks().updater().takeRebalanceRequest(index);
+        String rebalance = ctx.taskRegistry().stateThread().takeRebalanceRequest(index);
         if (rebalance != null) {
             consumer.enforceRebalance(rebalance);
         }

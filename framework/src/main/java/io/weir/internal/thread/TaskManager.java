@@ -2,7 +2,7 @@ package io.weir.internal.thread;
 
 import io.weir.internal.assign.MemberHooks;
 import io.weir.internal.savepoint.SavepointParticipant;
-import io.weir.internal.task.Task;
+import io.weir.internal.task.ActiveTask;
 import io.weir.processor.TaskId;
 import io.weir.sink.internal.TaskMigratedException;
 import java.time.Duration;
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * in-memory topics. Both drive the same lifecycle and the same step through this class; what
  * differs is plugged in ({@link Plugins}) and the clock comes with the {@link ThreadContext}.
  *
- * <p>It owns the {@link TaskGroup} (the tasks, their sink and its commit) and the map from input
+ * <p>It owns the {@link ThreadTasks} (the tasks, their sink and its commit) and the map from input
  * partitions to tasks, and moves tasks through their lifecycle:
  * <ol>
  *   <li>{@link #assigned}: create the tasks of new partitions; their logged stores restore (the
@@ -75,17 +75,17 @@ public final class TaskManager {
      *                    group metadata fences zombies
      * @param producers   makes the sink's producer, again when a fenced one is replaced
      * @param restorer    restores the stores of new tasks
-     * @param activeTasks told when tasks open and close
+     * @param activations told when tasks open and close
      * @param observer    told of partitions gained and given up, and of a rejoin needed
      * @param runEnd      where the run ends: never (streaming), or at the inputs' ends (bounded)
      */
     public record Plugins(Consumer<byte[], byte[]> consumer, Supplier<Producer<byte[], byte[]>> producers,
-                   Restorer restorer, ActiveTasks activeTasks, Observer observer, RunEnd runEnd) {
+                   Restorer restorer, ActivationListener activations, Observer observer, RunEnd runEnd) {
 
         /** A streaming run's. */
         public Plugins(Consumer<byte[], byte[]> consumer, Supplier<Producer<byte[], byte[]>> producers,
-                Restorer restorer, ActiveTasks activeTasks, Observer observer) {
-            this(consumer, producers, restorer, activeTasks, observer, RunEnd.STREAMING);
+                Restorer restorer, ActivationListener activations, Observer observer) {
+            this(consumer, producers, restorer, activations, observer, RunEnd.STREAMING);
         }
     }
 
@@ -93,11 +93,11 @@ public final class TaskManager {
     private final ThreadMetrics metrics;
     private final ThreadContext ctx;
     private final Restorer restorer;
-    private final ActiveTasks activeTasks;
+    private final ActivationListener activations;
     private final Observer observer;
     private final RunEnd runEnd;
-    private final TaskGroup group;
-    private final Map<TopicPartition, Task> taskByPartition = new LinkedHashMap<>();
+    private final ThreadTasks threadTasks;
+    private final Map<TopicPartition, ActiveTask> taskByPartition = new LinkedHashMap<>();
     private boolean commitRequested;
     /** Between a join's start and its assignment: nothing is processed (see {@link #rebalancing()}). */
     private boolean rebalancing;
@@ -105,19 +105,19 @@ public final class TaskManager {
     private final SavepointParticipant savepoints;
 
     /**
-     * Creates the task group, and with it the sink's producer.
+     * Creates the thread's tasks, and with it the sink's producer.
      *
      * @param name for logs: the thread's name
      */
-    public TaskManager(ThreadContext ctx, String name, ThreadMetrics metrics, TaskGroup.Options options, Plugins plugins) {
+    public TaskManager(ThreadContext ctx, String name, ThreadMetrics metrics, ThreadTasks.Options options, Plugins plugins) {
         this.ctx = ctx;
         this.name = name;
         this.metrics = metrics;
         this.restorer = plugins.restorer();
-        this.activeTasks = plugins.activeTasks();
+        this.activations = plugins.activations();
         this.observer = plugins.observer();
         this.runEnd = plugins.runEnd();
-        this.group = new TaskGroup(ctx, name, plugins.consumer(), plugins.producers(), metrics,
+        this.threadTasks = new ThreadTasks(ctx, name, plugins.consumer(), plugins.producers(), metrics,
                 this::recoverFromMigration, options);
         this.savepoints = ctx.savepoints() == null ? null
                 : new SavepointParticipant(ctx.savepoints(), plugins.consumer(), ctx.model());
@@ -129,23 +129,23 @@ public final class TaskManager {
     public void assigned(Collection<TopicPartition> partitions) {
         Set<TaskId> created = new TreeSet<>();
         for (TopicPartition tp : partitions) {
-            TaskId id = group.taskIdFor(tp);
-            if (id != null && group.task(id) == null) {
+            TaskId id = threadTasks.taskIdFor(tp);
+            if (id != null && threadTasks.task(id) == null) {
                 created.add(id);
             }
         }
         // A standby copy of a task on this instance hands its stores over before the task opens them.
-        activeTasks.activating(created);
+        activations.activating(created);
         for (TopicPartition tp : partitions) {
-            TaskId id = group.taskIdFor(tp);
+            TaskId id = threadTasks.taskIdFor(tp);
             if (id == null) {
                 continue;
             }
-            Task task = group.task(id);
+            ActiveTask task = threadTasks.task(id);
             if (task == null) {
-                task = group.create(id);
-                Task opened = task;
-                activeTasks.activated(id, () -> opened.isRestoring() ? opened.stores().changelogOffsetSum()
+                task = threadTasks.create(id);
+                ActiveTask opened = task;
+                activations.activated(id, () -> opened.isRestoring() ? opened.stores().changelogOffsetSum()
                         : MemberHooks.RUNNING);
                 restorer.register(task);
             }
@@ -153,7 +153,7 @@ public final class TaskManager {
             taskByPartition.put(tp, task);
             observer.partitionAdded(tp, id);
         }
-        metrics.health().tasks(group.taskIds());
+        metrics.health().tasks(threadTasks.taskIds());
     }
 
     /** Partitions are revoked: commits every task, so their next owner starts where these stopped, then closes theirs. */
@@ -161,7 +161,7 @@ public final class TaskManager {
         if (savepoints != null) {
             savepoints.tasksMoving(partitions);
         }
-        group.commitAll();
+        threadTasks.commitAll();
         closeTasks(tasksOf(partitions));
     }
 
@@ -173,9 +173,9 @@ public final class TaskManager {
         if (savepoints != null) {
             savepoints.tasksMoving(partitions);
         }
-        group.abortAll("partitions lost: " + partitions);
+        threadTasks.abortAll("partitions lost: " + partitions);
         closeTasks(tasksOf(partitions));
-        group.replaceProducerIfFenced();
+        threadTasks.replaceProducerIfFenced();
     }
 
     /**
@@ -185,32 +185,32 @@ public final class TaskManager {
     private void recoverFromMigration(TaskMigratedException e) {
         log.warn("{}: {}; closing tasks and rejoining", name, e.getMessage());
         List<TopicPartition> owned = new ArrayList<>(taskByPartition.keySet());
-        closeTasks(new ArrayList<>(group.tasks()));
-        group.replaceProducerIfFenced();
+        closeTasks(new ArrayList<>(threadTasks.tasks()));
+        threadTasks.replaceProducerIfFenced();
         assigned(owned);
         observer.rejoinNeeded(e);
     }
 
-    private void closeTasks(Collection<Task> toClose) {
+    private void closeTasks(Collection<ActiveTask> toClose) {
         List<TaskId> closed = new ArrayList<>();
-        for (Task task : toClose) {
+        for (ActiveTask task : toClose) {
             runEnd.settled(task); // what it committed counts, whoever runs it next
             restorer.unregister(task);
-            group.close(task);
+            threadTasks.close(task);
             closed.add(task.id());
             for (TopicPartition tp : task.partitions()) {
                 taskByPartition.remove(tp);
                 observer.partitionRemoved(tp);
             }
         }
-        activeTasks.deactivated(closed);
-        metrics.health().tasks(group.taskIds());
+        activations.deactivated(closed);
+        metrics.health().tasks(threadTasks.taskIds());
     }
 
-    private List<Task> tasksOf(Collection<TopicPartition> partitions) {
-        List<Task> result = new ArrayList<>();
+    private List<ActiveTask> tasksOf(Collection<TopicPartition> partitions) {
+        List<ActiveTask> result = new ArrayList<>();
         for (TopicPartition tp : partitions) {
-            Task t = taskByPartition.get(tp);
+            ActiveTask t = taskByPartition.get(tp);
             if (t != null && !result.contains(t)) {
                 result.add(t);
             }
@@ -222,12 +222,12 @@ public final class TaskManager {
 
     /** At-most-once: commits the positions of a poll before its records are processed. */
     void afterPoll(Map<TopicPartition, OffsetAndMetadata> positions) {
-        group.afterPoll(positions);
+        threadTasks.afterPoll(positions);
     }
 
     /** Buffers fetched records in the task that reads {@code tp}; dropped if none does any more. */
     public void addRecords(TopicPartition tp, List<ConsumerRecord<byte[], byte[]>> records) {
-        Task task = taskByPartition.get(tp);
+        ActiveTask task = taskByPartition.get(tp);
         if (task != null) {
             task.addRecords(tp, runEnd.admit(tp, records));
         }
@@ -250,21 +250,21 @@ public final class TaskManager {
         restorer.finishRestored();
         if (!rebalancing) {
             if (savepoints != null) {
-                savepoints.step(group.tasks(), group::commitAll);
+                savepoints.step(threadTasks.tasks(), threadTasks::commitAll);
             }
-            group.processBuffered(running);
-            group.punctuate(ctx.wallClock().getAsLong());
+            threadTasks.processBuffered(running);
+            threadTasks.punctuate(ctx.wallClock().getAsLong());
             // A bounded run: tasks at the end of their input fire what is left, committed at once.
-            commitRequested |= runEnd.finishReached(group);
+            commitRequested |= runEnd.finishReached(threadTasks);
         }
-        if (commitRequested || group.commitDue()) {
+        if (commitRequested || threadTasks.commitDue()) {
             commitRequested = false;
-            group.commitAll();
+            threadTasks.commitAll();
         }
-        for (Task task : group.tasks()) {
+        for (ActiveTask task : threadTasks.tasks()) {
             runEnd.settled(task);
         }
-        group.maybeFlushStores();
+        threadTasks.maybeFlushStores();
     }
 
     /** True once the run has ended: a bounded run, every task of the instance done. */
@@ -280,7 +280,7 @@ public final class TaskManager {
      */
     void rebalancing() {
         rebalancing = true;
-        group.commitAll();
+        threadTasks.commitAll();
     }
 
     /** The join ended with an assignment: processing goes on. */
@@ -294,27 +294,27 @@ public final class TaskManager {
 
     /** Aborts the open transaction and rewinds every task to its last commit. */
     public void abortAll(String reason) {
-        group.abortAll(reason);
+        threadTasks.abortAll(reason);
     }
 
     // ---- what the driver reads ---------------------------------------------------------------
 
     /** The task an input partition belongs to, or null if no source reads its topic. */
     public TaskId taskIdFor(TopicPartition tp) {
-        return group.taskIdFor(tp);
+        return threadTasks.taskIdFor(tp);
     }
 
     /** The task, or null if it is not running here. */
-    public Task task(TaskId id) {
-        return group.task(id);
+    public ActiveTask task(TaskId id) {
+        return threadTasks.task(id);
     }
 
     public Set<TaskId> taskIds() {
-        return group.taskIds();
+        return threadTasks.taskIds();
     }
 
     public boolean hasBuffered() {
-        return group.hasBuffered();
+        return threadTasks.hasBuffered();
     }
 
     /** True while a task restores its stores. */
@@ -334,16 +334,16 @@ public final class TaskManager {
         RuntimeException endFailure = null;
         try {
             if (failure == null) {
-                group.commitAll();
+                threadTasks.commitAll();
             } else {
-                group.abortAll("thread failed: " + failure);
+                threadTasks.abortAll("thread failed: " + failure);
             }
         } catch (RuntimeException e) {
             endFailure = e;
         }
-        closeTasks(new ArrayList<>(group.tasks()));
+        closeTasks(new ArrayList<>(threadTasks.tasks()));
         restorer.close();
-        group.closeSink(timeout);
+        threadTasks.closeSink(timeout);
         if (endFailure != null) {
             throw endFailure;
         }

@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.Tags;
 import io.weir.config.WeirConfig;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.cluster.RepartitionPurge;
-import io.weir.internal.restore.InstanceTasks;
+import io.weir.internal.restore.InstanceTaskRegistry;
 import io.weir.internal.savepoint.SavepointControl;
 import io.weir.internal.state.LocalStores;
 import io.weir.internal.task.TopicLimits;
@@ -22,7 +22,7 @@ import java.nio.file.Path;
  * @param instanceDir the instance's directory; task stores live in {@code <instanceDir>/<task>/<store>}
  * @param rocksDb     the memory budget every RocksDB store of the instance draws from
  * @param localStores where tasks register their stores for reads from other threads
- * @param instanceTasks which tasks are active on the instance, where its local state stands, and
+ * @param taskRegistry which tasks are active on the instance, where its local state stands, and
  *                    the state thread that restores and runs standbys; null in the test driver
  * @param savepoints  the instance's end of the control topic, through which its tasks take part in
  *                    savepoints; null in the test driver
@@ -32,7 +32,7 @@ import java.nio.file.Path;
  */
 public record ThreadContext(WeirConfig config, TopologyModel model, String instanceId, ClientConfigs clients,
                             TopicLimits limits, MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb,
-                            LocalStores localStores, InstanceTasks instanceTasks, SavepointControl savepoints,
+                            LocalStores localStores, InstanceTaskRegistry taskRegistry, SavepointControl savepoints,
                             RepartitionPurge purge, java.util.function.LongSupplier wallClock) {
 
     /** The tags every meter of the instance carries: {@code application} and {@code instance}. */
@@ -43,12 +43,12 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
     /** What this instance's tasks are made from. */
     public TaskEnvironment taskEnvironment() {
         return new TaskEnvironment(config, model, instanceDir, rocksDb,
-                instanceTasks == null ? ChangelogTopicIds.UNKNOWN : instanceTasks.changelogTopicIds(), wallClock);
+                taskRegistry == null ? ChangelogTopicIds.UNKNOWN : taskRegistry.changelogTopicIds(), wallClock);
     }
 
     /** The shared parts of an instance's threads. */
     public record Shared(MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb, LocalStores localStores,
-                         InstanceTasks instanceTasks, SavepointControl savepoints, RepartitionPurge purge) {
+                         InstanceTaskRegistry taskRegistry, SavepointControl savepoints, RepartitionPurge purge) {
     }
 
     public static ThreadContext create(WeirConfig config, TopologyModel model, String instanceId,
@@ -56,6 +56,6 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
                                        Shared shared) {
         return new ThreadContext(config, model, instanceId, clients, new TopicLimits(admin, clients.maxRequestSize()),
                 shared.registry(), shared.instanceDir(), shared.rocksDb(), shared.localStores(),
-                shared.instanceTasks(), shared.savepoints(), shared.purge(), System::currentTimeMillis);
+                shared.taskRegistry(), shared.savepoints(), shared.purge(), System::currentTimeMillis);
     }
 }

@@ -55,17 +55,17 @@ final class ThreadMember implements MemberHooks {
 
     @Override
     public Map<TaskId, Long> taskOffsetSums() {
-        return ctx.instanceTasks().offsetSums();
+        return ctx.taskRegistry().offsetSums();
     }
 
     @Override
     public void onAssignment(MemberAssignment assignment) {
-        ctx.instanceTasks().updater().assign(index, assignment);
+        ctx.taskRegistry().stateThread().assign(index, assignment);
         listener.joined();
     }
 
     @Override
     public Map<TopicPartition, Long> endOffsets(Set<TopicPartition> changelogs) {
-        return ctx.instanceTasks().endOffsets(changelogs);
+        return ctx.taskRegistry().endOffsets(changelogs);
     }
 }

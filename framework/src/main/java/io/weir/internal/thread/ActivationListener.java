@@ -1,23 +1,23 @@
 package io.weir.internal.thread;
 
-import io.weir.internal.restore.InstanceTasks;
+import io.weir.internal.restore.InstanceTaskRegistry;
 import io.weir.processor.TaskId;
 import java.util.Collection;
 import java.util.function.LongSupplier;
 
 /**
  * What a {@link TaskManager} tells its instance about the active tasks it opens and closes. A
- * stream thread tells {@link InstanceTasks} ({@link #of}): a standby copy of a task on the
+ * stream thread tells {@link InstanceTaskRegistry} ({@link #of}): a standby copy of a task on the
  * instance hands its stores over before the task opens them, and the assignor learns where each
  * task stands. The test driver, one thread without standbys or assignor, tells no one
  * ({@link #NONE}).
  *
  * <p>Threading: called by the thread that owns the task manager.
  */
-public interface ActiveTasks {
+public interface ActivationListener {
 
     /** Nobody to tell: the test driver's. */
-    ActiveTasks NONE = new ActiveTasks() {
+    ActivationListener NONE = new ActivationListener() {
         @Override
         public void activating(Collection<TaskId> ids) {
         }
@@ -41,8 +41,8 @@ public interface ActiveTasks {
     void deactivated(Collection<TaskId> ids);
 
     /** The instance's tasks, as its stream threads tell them. */
-    static ActiveTasks of(InstanceTasks instance) {
-        return new ActiveTasks() {
+    static ActivationListener of(InstanceTaskRegistry instance) {
+        return new ActivationListener() {
             @Override
             public void activating(Collection<TaskId> ids) {
                 instance.activating(ids);

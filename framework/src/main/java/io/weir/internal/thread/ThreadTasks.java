@@ -7,7 +7,7 @@ import io.weir.internal.task.LateRecords;
 import io.weir.internal.task.OutputCollector;
 import io.weir.internal.task.RecordFailedException;
 import io.weir.internal.task.Stage;
-import io.weir.internal.task.Task;
+import io.weir.internal.task.ActiveTask;
 import io.weir.internal.task.TaskFactory;
 import io.weir.processor.TaskId;
 import io.weir.sink.DeliveryGuarantee;
@@ -45,9 +45,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: owned by one thread; not thread-safe.
  */
-public final class TaskGroup {
+public final class ThreadTasks {
 
-    private static final Logger log = LoggerFactory.getLogger(TaskGroup.class);
+    private static final Logger log = LoggerFactory.getLogger(ThreadTasks.class);
     /** Records one task processes before the next task gets its turn. */
     private static final int BATCH = 200;
 
@@ -86,7 +86,7 @@ public final class TaskGroup {
     private final DeadLetters deadLetters;
     private final LateRecords lateRecords;
     private final TaskFactory taskFactory;
-    private final Map<TaskId, Task> tasks = new TreeMap<>();
+    private final Map<TaskId, ActiveTask> tasks = new TreeMap<>();
     private long lastCommitNanos = System.nanoTime();
 
     /**
@@ -98,7 +98,7 @@ public final class TaskGroup {
      * @param producers  makes the sink's producer, again when a fenced one is replaced
      * @param onMigrated told when this group was fenced; the work is aborted already
      */
-    TaskGroup(ThreadContext ctx, String name, org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer,
+    ThreadTasks(ThreadContext ctx, String name, org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer,
               Supplier<Producer<byte[], byte[]>> producers, ThreadMetrics metrics,
               Consumer<TaskMigratedException> onMigrated, Options options) {
         WeirConfig config = ctx.config();
@@ -127,11 +127,11 @@ public final class TaskGroup {
     }
 
     /** The task, or null if this group does not run it. */
-    Task task(TaskId id) {
+    ActiveTask task(TaskId id) {
         return tasks.get(id);
     }
 
-    public Collection<Task> tasks() {
+    public Collection<ActiveTask> tasks() {
         return Collections.unmodifiableCollection(tasks.values());
     }
 
@@ -140,15 +140,15 @@ public final class TaskGroup {
     }
 
     /** Creates a task and makes its stores readable from other threads. */
-    Task create(TaskId id) {
-        Task task = taskFactory.create(id);
+    ActiveTask create(TaskId id) {
+        ActiveTask task = taskFactory.create(id);
         tasks.put(id, task);
         ctx.localStores().register(id, task.stores());
         return task;
     }
 
     /** Closes a task whose work was committed or aborted, and forgets it. */
-    void close(Task task) {
+    void close(ActiveTask task) {
         ctx.localStores().unregister(task.id(), task.stores());
         try {
             task.close();
@@ -159,7 +159,7 @@ public final class TaskGroup {
     }
 
     boolean hasBuffered() {
-        for (Task task : tasks.values()) {
+        for (ActiveTask task : tasks.values()) {
             if (task.hasBuffered()) {
                 return true;
             }
@@ -181,7 +181,7 @@ public final class TaskGroup {
             boolean more = true;
             while (more && running.getAsBoolean()) {
                 more = false;
-                for (Task task : tasks.values()) {
+                for (ActiveTask task : tasks.values()) {
                     if (task.hasBuffered()) {
                         processed += task.process(BATCH, this::onRecordFailure);
                         more |= task.hasBuffered();
@@ -221,7 +221,7 @@ public final class TaskGroup {
     void punctuate(long now) {
         try {
             long lowest = Long.MAX_VALUE;
-            for (Task task : tasks.values()) {
+            for (ActiveTask task : tasks.values()) {
                 task.punctuate(now);
                 if (task.watermark() != Long.MIN_VALUE) { // a task without input yet has no event time to trail
                     lowest = Math.min(lowest, task.watermark());
@@ -238,10 +238,10 @@ public final class TaskGroup {
 
     /**
      * Bounded runs: {@code task}'s inputs reached their end; moves its event time to {@code end} so
-     * its windows and timers fire (see {@link Task#finish}), handling failures as {@link #punctuate}
+     * its windows and timers fire (see {@link ActiveTask#finish}), handling failures as {@link #punctuate}
      * does. Returns the records that sent.
      */
-    public long finish(Task task, long end) {
+    public long finish(ActiveTask task, long end) {
         long before = collector.sentCount();
         try {
             task.finish(end);
@@ -256,7 +256,7 @@ public final class TaskGroup {
 
     /** The background flush of the tasks' stores, when due. */
     void maybeFlushStores() {
-        for (Task task : tasks.values()) {
+        for (ActiveTask task : tasks.values()) {
             task.stores().maybeFlush();
         }
     }
@@ -265,7 +265,7 @@ public final class TaskGroup {
     private boolean writeCacheFull() {
         long limit = ctx.config().stateCacheMaxBytes();
         long pending = 0;
-        for (Task task : tasks.values()) {
+        for (ActiveTask task : tasks.values()) {
             pending += task.stores().pendingBytes();
             if (pending > limit) {
                 return true;
@@ -290,7 +290,7 @@ public final class TaskGroup {
         lastCommitNanos = System.nanoTime();
         try {
             if (!sink.commit(tasks.values())) {
-                tasks.values().forEach(Task::nothingToCommit);
+                tasks.values().forEach(ActiveTask::nothingToCommit);
             }
             metrics.commitSucceeded();
             RepartitionPurge purge = ctx.purge();

@@ -22,7 +22,7 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Owned by one stream thread; not thread-safe.
  */
-public final class Task implements CommitUnit {
+public final class ActiveTask implements CommitUnit {
 
     private final TaskId id;
     private final TaskContext context;
@@ -50,7 +50,7 @@ public final class Task implements CommitUnit {
     /** The nodes that act when event time moves (windows), in topology order. */
     private Node[] timeNodes = new Node[0];
 
-    Task(TaskId id, TaskContext context, List<Node> nodes, java.util.function.Function<String, SourceNode> sources,
+    ActiveTask(TaskId id, TaskContext context, List<Node> nodes, java.util.function.Function<String, SourceNode> sources,
          Consumer<byte[], byte[]> consumer, DeadLetters deadLetters, int maxBuffered, TaskStores stores,
          TransactionalSink sink) {
         this.id = id;

@@ -21,14 +21,14 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * What an instance's threads share about their tasks: which tasks are active here (on any
  * thread), where every task with local state stands (the offsets the assignor places tasks by),
- * and the instance's {@link StateUpdater}, which restores active tasks and runs standbys.
+ * and the instance's {@link StateThread}, which restores active tasks and runs standbys.
  *
  * <p>Threads: every method may be called from any thread.
  */
-public final class InstanceTasks {
+public final class InstanceTaskRegistry {
 
     private final Path instanceDir;
-    private final StateUpdater updater;
+    private final StateThread stateThread;
     private final Function<Set<TopicPartition>, Map<TopicPartition, Long>> endOffsets;
     private final ChangelogTopicIds topicIds;
     /** Active tasks of this instance: the sum of their stores' offsets, or RUNNING once restored. */
@@ -38,11 +38,11 @@ public final class InstanceTasks {
      * @param endOffsets the read_committed end offsets of changelog partitions (the admin client's)
      * @param topicIds   the changelogs' topic ids as the instance found them at start
      */
-    public InstanceTasks(Path instanceDir, StateUpdater updater,
+    public InstanceTaskRegistry(Path instanceDir, StateThread stateThread,
                          Function<Set<TopicPartition>, Map<TopicPartition, Long>> endOffsets,
                          ChangelogTopicIds topicIds) {
         this.instanceDir = instanceDir;
-        this.updater = updater;
+        this.stateThread = stateThread;
         this.endOffsets = endOffsets;
         this.topicIds = topicIds;
     }
@@ -52,8 +52,8 @@ public final class InstanceTasks {
         return topicIds;
     }
 
-    public StateUpdater updater() {
-        return updater;
+    public StateThread stateThread() {
+        return stateThread;
     }
 
     /**
@@ -66,7 +66,7 @@ public final class InstanceTasks {
             return;
         }
         ids.forEach(id -> active.putIfAbsent(id, () -> 0L));
-        updater.release(ids);
+        stateThread.release(ids);
     }
 
     /** An active task opened here; {@code offsets} tells where it stands (RUNNING once restored). */
@@ -80,7 +80,7 @@ public final class InstanceTasks {
             return;
         }
         ids.forEach(active::remove);
-        updater.reconcile();
+        stateThread.reconcile();
     }
 
     boolean isActive(TaskId id) {
@@ -100,7 +100,7 @@ public final class InstanceTasks {
                 sums.put(id, sum.getAsLong());
             }
         }
-        sums.putAll(updater.standbyOffsetSums());
+        sums.putAll(stateThread.standbyOffsetSums());
         active.forEach((id, offsets) -> sums.put(id, offsets.getAsLong()));
         return sums;
     }

@@ -1,8 +1,8 @@
 package io.weir.internal.bounded;
 
-import io.weir.internal.task.Task;
+import io.weir.internal.task.ActiveTask;
 import io.weir.internal.thread.RunEnd;
-import io.weir.internal.thread.TaskGroup;
+import io.weir.internal.thread.ThreadTasks;
 import io.weir.processor.TaskId;
 import java.util.HashMap;
 import java.util.List;
@@ -28,14 +28,14 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Threading: owned by one stream thread.
  */
-public final class BoundedTasks implements RunEnd {
+public final class BoundedRunEnd implements RunEnd {
 
     private final BoundedRun run;
     private final Consumer<byte[], byte[]> consumer;
     /** Records sent by each task's finish, counted once the finish is committed. */
     private final Map<TaskId, Long> sentAtEnd = new HashMap<>();
 
-    public BoundedTasks(BoundedRun run, Consumer<byte[], byte[]> consumer) {
+    public BoundedRunEnd(BoundedRun run, Consumer<byte[], byte[]> consumer) {
         this.run = run;
         this.consumer = consumer;
     }
@@ -47,9 +47,9 @@ public final class BoundedTasks implements RunEnd {
     }
 
     @Override
-    public boolean finishReached(TaskGroup group) {
+    public boolean finishReached(ThreadTasks group) {
         boolean any = false;
-        for (Task task : List.copyOf(group.tasks())) {
+        for (ActiveTask task : List.copyOf(group.tasks())) {
             if (task.finishing() || task.finished() || task.isRestoring() || run.isDone(task.id()) || !atEnd(task)) {
                 continue;
             }
@@ -59,7 +59,7 @@ public final class BoundedTasks implements RunEnd {
         return any;
     }
 
-    private boolean atEnd(Task task) {
+    private boolean atEnd(ActiveTask task) {
         if (task.hasBuffered()) {
             return false;
         }
@@ -73,7 +73,7 @@ public final class BoundedTasks implements RunEnd {
     }
 
     @Override
-    public void settled(Task task) {
+    public void settled(ActiveTask task) {
         task.drainCommittedCounts(run::counted);
         if (task.finished() && !run.isDone(task.id())) {
             Long sent = sentAtEnd.remove(task.id());

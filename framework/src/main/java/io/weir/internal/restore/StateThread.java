@@ -61,9 +61,9 @@ import org.slf4j.LoggerFactory;
  * until the state thread has done what they ask (it answers within about 100 ms, or once a
  * store's in-flight batch is applied). Everything else runs on the state thread.
  */
-public final class StateUpdater implements AutoCloseable {
+public final class StateThread implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(StateUpdater.class);
+    private static final Logger log = LoggerFactory.getLogger(StateThread.class);
     private static final Duration STEP = Duration.ofMillis(100);
     private static final Duration LOCK_RETRY = Duration.ofMillis(200);
     private static final Duration FAILURE_RETRY = Duration.ofSeconds(5);
@@ -106,7 +106,7 @@ public final class StateUpdater implements AutoCloseable {
     static final Duration PROMOTION_BATCH_WAIT = Duration.ofSeconds(2);
     private final Map<Integer, String> rebalanceRequests = new ConcurrentHashMap<>();
     private volatile boolean running = true;
-    private volatile InstanceTasks instanceTasks;
+    private volatile InstanceTaskRegistry taskRegistry;
     /** The standbys (true: a warm-up) as the state thread last reconciled them, for other threads. */
     private volatile Map<TaskId, Boolean> standbyView = Map.of();
 
@@ -126,7 +126,7 @@ public final class StateUpdater implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicInteger standbyCount = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicInteger warmupCount = new java.util.concurrent.atomic.AtomicInteger();
 
-    public StateUpdater(WeirConfig config, TopologyModel model, ClientConfigs clients, Path instanceDir,
+    public StateThread(WeirConfig config, TopologyModel model, ClientConfigs clients, Path instanceDir,
                         RocksDbResources rocksDb, MeterRegistry registry, Tags tags) {
         this.config = config;
         this.model = model;
@@ -145,8 +145,8 @@ public final class StateUpdater implements AutoCloseable {
     }
 
     /** Starts the state thread; {@code tasks} tells which tasks are active on this instance. */
-    public void start(InstanceTasks tasks) {
-        this.instanceTasks = tasks;
+    public void start(InstanceTaskRegistry tasks) {
+        this.taskRegistry = tasks;
         thread.start();
     }
 
@@ -310,7 +310,7 @@ public final class StateUpdater implements AutoCloseable {
         Set<TaskId> warmups = new java.util.HashSet<>();
         assigned.forEach((threadIndex, a) -> {
             for (TaskId id : a.standbys()) {
-                if (!instanceTasks.isActive(id) && !standbySpecs(id).isEmpty()) {
+                if (!taskRegistry.isActive(id) && !standbySpecs(id).isEmpty()) {
                     wanted.putIfAbsent(id, threadIndex);
                 }
             }
@@ -354,7 +354,7 @@ public final class StateUpdater implements AutoCloseable {
         }
         long now = System.nanoTime();
         for (StandbyTask s : new ArrayList<>(standbys.values())) {
-            if (instanceTasks.isActive(s.id)) {
+            if (taskRegistry.isActive(s.id)) {
                 // Became active here while its standby was being placed: the active's stores win.
                 standbys.remove(s.id);
                 closeStandby(s, "it became active here");
@@ -431,7 +431,7 @@ public final class StateUpdater implements AutoCloseable {
         try {
             stores = TaskStores.open(standbySpecs(s.id), s.id, instanceDir.resolve(s.id.toString()),
                     new TaskStores.Options(config.applicationId(), rocksDb, config.stateFlushInterval(), 0,
-                            System::currentTimeMillis, instanceTasks.changelogTopicIds()), Duration.ZERO);
+                            System::currentTimeMillis, taskRegistry.changelogTopicIds()), Duration.ZERO);
         } catch (io.weir.errors.StoreLockedException e) {
             s.retryAtNanos = System.nanoTime() + LOCK_RETRY.toNanos(); // its active here is still closing
             return;
@@ -468,7 +468,7 @@ public final class StateUpdater implements AutoCloseable {
     /**
      * Deletes the directories of tasks neither active nor standby here and unused for
      * {@code state.cleanup.delay.ms}. On this thread, so it cannot race with a stream thread
-     * opening the task: {@link InstanceTasks#activating} marks the task active and then waits for
+     * opening the task: {@link InstanceTaskRegistry#activating} marks the task active and then waits for
      * this thread ({@link #release}) before the stores open.
      */
     private void maybeCleanUp() {
@@ -481,7 +481,7 @@ public final class StateUpdater implements AutoCloseable {
         try (java.util.stream.Stream<Path> dirs = java.nio.file.Files.list(instanceDir)) {
             for (Path dir : (Iterable<Path>) dirs::iterator) {
                 TaskId id = taskIdOf(dir);
-                if (id == null || instanceTasks.isActive(id) || standbys.containsKey(id)
+                if (id == null || taskRegistry.isActive(id) || standbys.containsKey(id)
                         || lastUsedMillis(dir) > cutoff) {
                     continue;
                 }

@@ -2,9 +2,9 @@ package io.weir.internal.thread;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
-import io.weir.internal.restore.StateUpdater;
+import io.weir.internal.restore.StateThread;
 import io.weir.internal.state.TaskStore;
-import io.weir.internal.task.Task;
+import io.weir.internal.task.ActiveTask;
 import io.weir.processor.TaskId;
 import io.weir.state.changelog.RestoreListener;
 import java.time.Duration;
@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * process anything: a new task's input stays paused until each of its logged stores has read its
  * changelog from the offset stored with it (or from the beginning) to the end. Only the tail a
  * store has not seen is replayed, so a restart after a crash takes seconds, not a full replay.
- * The restore itself runs on the instance's {@link StateUpdater}, so the stream thread keeps
+ * The restore itself runs on the instance's {@link StateThread}, so the stream thread keeps
  * polling and processing its other tasks at full speed however large a restore is.
  *
  * <p>Progress goes to the log (per cent and records per second) and to the meters
@@ -31,20 +31,20 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Owned by one stream thread; the progress callbacks come from the state thread.
  */
-final class StoreRestorer implements Restorer {
+final class StateThreadRestorer implements Restorer {
 
-    private static final Logger log = LoggerFactory.getLogger(StoreRestorer.class);
+    private static final Logger log = LoggerFactory.getLogger(StateThreadRestorer.class);
     private static final long PROGRESS_LOG_NANOS = Duration.ofSeconds(5).toNanos();
 
-    private final StateUpdater updater;
-    private final Map<Task, StateUpdater.RestoreTicket> pending = new LinkedHashMap<>();
+    private final StateThread stateThread;
+    private final Map<ActiveTask, StateThread.RestoreTicket> pending = new LinkedHashMap<>();
     private final ThreadMetrics metrics;
     private final Counter restored;
     /** The progress of each changelog partition under restore, which owns its gauge. */
     private final Map<TopicPartition, Progress> progress = new ConcurrentHashMap<>();
 
-    StoreRestorer(StateUpdater updater, ThreadMetrics metrics) {
-        this.updater = updater;
+    StateThreadRestorer(StateThread stateThread, ThreadMetrics metrics) {
+        this.stateThread = stateThread;
         this.metrics = metrics;
         this.restored = Counter.builder("weir.restore.records").description("changelog records restored into stores")
                 .tags(metrics.tags()).register(metrics.registry());
@@ -55,7 +55,7 @@ final class StoreRestorer implements Restorer {
      * state thread. May be called from a rebalance callback.
      */
     @Override
-    public void register(Task task) {
+    public void register(ActiveTask task) {
         Map<TopicPartition, io.weir.state.internal.BytesStore> stores = new java.util.HashMap<>();
         for (TaskStore store : task.stores().all()) {
             if (store.changelog() != null) {
@@ -66,7 +66,7 @@ final class StoreRestorer implements Restorer {
             return;
         }
         task.startRestoring();
-        pending.put(task, updater.restore(task.id(), stores, tp -> {
+        pending.put(task, stateThread.restore(task.id(), stores, tp -> {
             Progress p = new Progress(task, tp, storeName(task, tp));
             progress.put(tp, p);
             return p;
@@ -75,10 +75,10 @@ final class StoreRestorer implements Restorer {
 
     /** The task leaves this thread: its restore stops, and its stores are no longer written. */
     @Override
-    public void unregister(Task task) {
-        StateUpdater.RestoreTicket ticket = pending.remove(task);
+    public void unregister(ActiveTask task) {
+        StateThread.RestoreTicket ticket = pending.remove(task);
         if (ticket != null) {
-            updater.cancel(ticket);
+            stateThread.cancel(ticket);
             endProgress(task);
         }
     }
@@ -99,9 +99,9 @@ final class StoreRestorer implements Restorer {
         if (pending.isEmpty()) {
             return;
         }
-        for (Map.Entry<Task, StateUpdater.RestoreTicket> e : List.copyOf(pending.entrySet())) {
+        for (Map.Entry<ActiveTask, StateThread.RestoreTicket> e : List.copyOf(pending.entrySet())) {
             if (e.getValue().done()) {
-                Task task = e.getKey();
+                ActiveTask task = e.getKey();
                 task.finishRestoring();
                 pending.remove(task);
                 endProgress(task);
@@ -109,7 +109,7 @@ final class StoreRestorer implements Restorer {
         }
     }
 
-    private void endProgress(Task task) {
+    private void endProgress(ActiveTask task) {
         for (TaskStore store : task.stores().all()) {
             Progress p = store.changelog() == null ? null : progress.remove(store.changelog());
             if (p != null) {
@@ -121,14 +121,14 @@ final class StoreRestorer implements Restorer {
     /** Stops the restores under way (the thread is closing its tasks). */
     @Override
     public void close() {
-        for (Task task : List.copyOf(pending.keySet())) {
+        for (ActiveTask task : List.copyOf(pending.keySet())) {
             unregister(task);
         }
         progress.values().forEach(Progress::end);
         progress.clear();
     }
 
-    private static String storeName(Task task, TopicPartition changelog) {
+    private static String storeName(ActiveTask task, TopicPartition changelog) {
         for (TaskStore store : task.stores().all()) {
             if (changelog.equals(store.changelog())) {
                 return store.name();
@@ -153,7 +153,7 @@ final class StoreRestorer implements Restorer {
         private long lastLog = System.nanoTime();
         private long counted;
 
-        Progress(Task task, TopicPartition tp, String store) {
+        Progress(ActiveTask task, TopicPartition tp, String store) {
             this.task = task.id();
             this.tp = tp;
             this.store = store;

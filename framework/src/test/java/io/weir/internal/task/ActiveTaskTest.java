@@ -46,15 +46,15 @@ class TaskTest {
         }
     }
 
-    private Task task(int maxBuffered) {
+    private ActiveTask task(int maxBuffered) {
         return task(maxBuffered, 0);
     }
 
-    private Task task(int maxBuffered, long outOfOrderness) {
+    private ActiveTask task(int maxBuffered, long outOfOrderness) {
         return task(maxBuffered, outOfOrderness, Timestamps.recordTime());
     }
 
-    private Task task(int maxBuffered, long outOfOrderness, io.weir.time.TimestampExtractor<Object, Object> times) {
+    private ActiveTask task(int maxBuffered, long outOfOrderness, io.weir.time.TimestampExtractor<Object, Object> times) {
         if (consumer.assignment().isEmpty()) {
             consumer.assign(List.of(A, B)); // assigning again would forget the mock's commits
         }
@@ -64,7 +64,7 @@ class TaskTest {
                 new LateRecords(null, null, null));
         ProcessorNode sink = new ProcessorNode("collect", new Collect(), ctx, Map.of());
         source.children = new Node[] {sink};
-        Task task = new Task(ctx.id(), ctx, List.of(source, sink), topic -> source, consumer,
+        ActiveTask task = new ActiveTask(ctx.id(), ctx, List.of(source, sink), topic -> source, consumer,
                 new DeadLetters("dlq", null, null), maxBuffered, TaskStores.none(), null);
         task.addPartition(A);
         task.addPartition(B);
@@ -89,7 +89,7 @@ class TaskTest {
 
     @Test
     void recordsOfSeveralPartitionsAreProcessedInTimestampOrder() {
-        Task task = task(100);
+        ActiveTask task = task(100);
         task.addRecords(A, records(A, 0, 10, 30, 50));
         task.addRecords(B, records(B, 0, 20, 40));
         task.process(100, RETHROW);
@@ -100,7 +100,7 @@ class TaskTest {
     void partitionsAreInterleavedByTheExtractedTimeNotTheKafkaTimestamp() {
         // Event time from the value: b's records happened first, though their Kafka timestamps are later.
         Map<String, Long> eventTimes = Map.of("a0", 30L, "a1", 40L, "b0", 10L, "b1", 20L);
-        Task task = task(100, 0, (k, v, ts) -> eventTimes.get((String) v));
+        ActiveTask task = task(100, 0, (k, v, ts) -> eventTimes.get((String) v));
         task.addRecords(A, records(A, 0, 1, 2));
         task.addRecords(B, records(B, 0, 100, 200));
         task.process(100, RETHROW);
@@ -109,7 +109,7 @@ class TaskTest {
 
     @Test
     void aRecordThatCannotBeTimedIsOrderedByItsKafkaTimestampAndFailsWhenProcessed() {
-        Task task = task(100, 0, (k, v, ts) -> {
+        ActiveTask task = task(100, 0, (k, v, ts) -> {
             if (v.equals("b0")) {
                 throw new IllegalStateException("no time in " + v);
             }
@@ -125,7 +125,7 @@ class TaskTest {
 
     @Test
     void aFullPartitionIsPausedUntilTheTaskCatchesUp() {
-        Task task = task(4);
+        ActiveTask task = task(4);
         task.addRecords(A, records(A, 0, 1, 2, 3, 4, 5, 6));
         assertThat(consumer.paused()).containsExactly(A);
         task.process(3, RETHROW);
@@ -137,7 +137,7 @@ class TaskTest {
 
     @Test
     void commitTakesTheNextOffsetAndAbortRewindsToTheLastCommit() {
-        Task task = task(100);
+        ActiveTask task = task(100);
         task.addRecords(A, records(A, 5, 1, 2, 3));
         task.process(2, RETHROW);
         assertThat(task.committableOffsets()).isEqualTo(Map.of(A, new OffsetAndMetadata(7, "weir1:" + Long.MIN_VALUE + ":2")));
@@ -154,7 +154,7 @@ class TaskTest {
 
     @Test
     void abortBeforeTheFirstCommitRewindsToTheFirstFetchedRecord() {
-        Task task = task(100);
+        ActiveTask task = task(100);
         task.addRecords(B, records(B, 42, 1, 2));
         task.process(1, RETHROW);
         task.onAborted();
@@ -163,7 +163,7 @@ class TaskTest {
 
     @Test
     void theWatermarkIsTheSmallestLargestTimeOverPartitionsMinusTheOutOfOrderness() {
-        Task task = task(100, 5);
+        ActiveTask task = task(100, 5);
         task.addRecords(A, records(A, 0, 100, 90, 120));
         task.addRecords(B, records(B, 0, 110));
         task.process(100, RETHROW);
@@ -174,7 +174,7 @@ class TaskTest {
 
     @Test
     void aSilentPartitionHoldsTheWatermarkBackUntilItIsIdle() {
-        Task task = task(100);
+        ActiveTask task = task(100);
         task.addRecords(A, records(A, 0, 100, 200));
         task.process(100, RETHROW);
         assertThat(task.watermark()).as("B has delivered nothing yet").isEqualTo(Long.MIN_VALUE);
@@ -201,7 +201,7 @@ class TaskTest {
 
     @Test
     void theWatermarkIsCommittedInOffsetMetadataAndResumedFromIt() {
-        Task task = task(100);
+        ActiveTask task = task(100);
         task.addRecords(A, records(A, 0, 100, 300));
         task.addRecords(B, records(B, 0, 200));
         task.process(100, RETHROW);
@@ -215,7 +215,7 @@ class TaskTest {
         // A new task over the same partitions (after a restart) resumes the times.
         seen.clear();
         watermarks.clear();
-        Task restarted = task(100);
+        ActiveTask restarted = task(100);
         restarted.addRecords(A, records(A, 2, 150));
         restarted.process(100, RETHROW);
         assertThat(restarted.watermark()).isEqualTo(200);
@@ -227,7 +227,7 @@ class TaskTest {
 
     @Test
     void aWatermarkMovedByIdlenessAloneIsCommittedAtTheUnchangedOffsets() {
-        Task task = task(100);
+        ActiveTask task = task(100);
         task.addRecords(A, records(A, 7, 100));
         task.process(100, RETHROW);
         task.onCommitted();
@@ -241,7 +241,7 @@ class TaskTest {
 
     @Test
     void anAbortTakesTheWatermarkBackToItsCommittedValueAndTheReplayAdvancesItAgain() {
-        Task task = task(100);
+        ActiveTask task = task(100);
         task.addRecords(A, records(A, 0, 100));
         task.addRecords(B, records(B, 0, 100));
         task.process(100, RETHROW);
@@ -260,7 +260,7 @@ class TaskTest {
 
     @Test
     void aNegativeTimestampFailsTheRecordAtTheTimestampStage() {
-        Task task = task(100);
+        ActiveTask task = task(100);
         List<Stage> stages = new ArrayList<>();
         task.addRecords(A, records(A, 0, -1, 5));
         task.process(100, (r, stage, e) -> stages.add(stage));
