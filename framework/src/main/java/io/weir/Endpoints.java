@@ -4,6 +4,7 @@ import io.weir.internal.http.HealthReport;
 import io.weir.internal.http.InstanceInfo;
 import io.weir.internal.http.InstanceView;
 import io.weir.internal.http.Problem;
+import io.weir.internal.supervision.InstanceMeters;
 import io.weir.internal.supervision.InstanceMonitor;
 import io.weir.internal.topology.TopologyModel;
 import java.util.ArrayList;
@@ -15,15 +16,19 @@ import java.util.Map;
 final class Endpoints implements InstanceView {
 
     private final WeirApp app;
+    private final TopologyModel model;
+    private final InstanceMeters meters;
 
-    Endpoints(WeirApp app) {
+    Endpoints(WeirApp app, TopologyModel model, InstanceMeters meters) {
         this.app = app;
+        this.model = model;
+        this.meters = meters;
     }
 
     /** Live unless the instance failed or, while it should run, a stream thread died. */
     @Override
     public HealthReport liveness() {
-        InstanceMonitor m = app.monitor();
+        InstanceMonitor m = app.running().map(RunningInstance::monitor).orElse(null);
         WeirApp.State s = app.state();
         Throwable failure = app.failure().orElse(null);
         List<Problem> problems = new ArrayList<>();
@@ -41,7 +46,7 @@ final class Endpoints implements InstanceView {
     /** Ready when {@link WeirApp.State#RUNNING}: an assignment, every task restored, and no stall. */
     @Override
     public HealthReport readiness() {
-        InstanceMonitor m = app.monitor();
+        InstanceMonitor m = app.running().map(RunningInstance::monitor).orElse(null);
         WeirApp.State s = app.state();
         Throwable failure = app.failure().orElse(null);
         if (m == null) {
@@ -69,24 +74,28 @@ final class Endpoints implements InstanceView {
 
     @Override
     public InstanceInfo info() {
-        InstanceMonitor m = app.monitor();
-        return new InstanceInfo(io.weir.internal.config.WeirVersion.current(), app.config().applicationId(), app.instanceId(),
+        InstanceMonitor m = app.running().map(RunningInstance::monitor).orElse(null);
+        return new InstanceInfo(io.weir.internal.config.WeirVersion.current(), app.config().applicationId(), app.instanceId().orElse(null),
                 app.config().guarantee().configValue(), app.state().name(), m == null ? Map.of() : m.tasksByThread(),
-                app.standbyTasks(false), app.standbyTasks(true));
+                standbyTasks(false), standbyTasks(true));
     }
 
     @Override
     public TopologyModel topology() {
-        return app.model();
+        return model;
     }
 
     @Override
     public String prometheusText() {
-        return app.prometheusText();
+        return meters.scrape();
     }
 
     @Override
     public boolean leaveGroupAndStop() {
         return app.leaveGroupAndStop();
+    }
+
+    private List<String> standbyTasks(boolean warmupsOnly) {
+        return app.running().map(i -> i.standbyTasks(warmupsOnly)).orElse(List.of());
     }
 }

@@ -19,15 +19,15 @@ final class InstanceStatus {
     static String of(WeirApp app) {
         List<String> words = new ArrayList<>();
         words.add("state=" + app.state());
-        InstanceMonitor m = app.monitor();
+        InstanceMonitor m = app.running().map(RunningInstance::monitor).orElse(null);
         if (m != null) {
             TreeSet<String> active = new TreeSet<>();
             m.tasksByThread().values().forEach(active::addAll);
             words.add("active=" + String.join(",", active));
             words.add("restoring=" + String.join(",", m.restoreProgress()));
         }
-        words.add("standby=" + String.join(",", app.standbyTasks(false)));
-        words.add("http=" + app.httpPort());
+        words.add("standby=" + String.join(",", app.running().map(i -> i.standbyTasks(false)).orElse(List.of())));
+        words.add("http=" + (app.httpPort().isPresent() ? app.httpPort().getAsInt() : -1));
         return String.join(" ", words);
     }
 }

@@ -269,17 +269,17 @@ public final class TestDriver implements AutoCloseable {
      * @throws IllegalArgumentException if the topology has no key-value store of that name
      */
     public <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
-        return runtime.stores().view(spec(name));
+        return runtime.stores().view(runtime.model().store(name, StoreSpec.Kind.KEY_VALUE));
     }
 
     /** A window store across all tasks, committed state only. */
     public <K, V> ReadOnlyWindowStore<K, V> windowStore(String name) {
-        return runtime.stores().windowView(spec(name));
+        return runtime.stores().windowView(runtime.model().store(name, StoreSpec.Kind.WINDOW));
     }
 
     /** A session store across all tasks, committed state only. */
     public <K, V> ReadOnlySessionStore<K, V> sessionStore(String name) {
-        return runtime.stores().sessionView(spec(name));
+        return runtime.stores().sessionView(runtime.model().store(name, StoreSpec.Kind.SESSION));
     }
 
     /** The tasks the driver runs: sub-topology and partition; revoked tasks are not among them. */
@@ -353,15 +353,6 @@ public final class TestDriver implements AutoCloseable {
                     + " source reading '" + topic + "' takes (" + e.getMessage() + "); pipe with input(topic,"
                     + " keySerde, valueSerde) to write another type", e);
         }
-    }
-
-    private StoreSpec spec(String name) {
-        StoreSpec spec = runtime.model().stores().get(name);
-        if (spec == null) {
-            throw new IllegalArgumentException("the topology has no store named '" + name + "'; its stores: "
-                    + runtime.model().stores().keySet());
-        }
-        return spec;
     }
 
     private static <K, V> List<TestRecord<K, V>> typed(List<ConsumerRecord<byte[], byte[]>> records,

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.weir.common.KeyValue;
 import io.weir.dsl.Emit;
-import io.weir.dsl.KeyValue;
 import io.weir.dsl.TimeWindows;
 import io.weir.processor.TaskId;
 import io.weir.serde.Serdes;

@@ -179,7 +179,7 @@ final class WeirRunner implements SystemUnderTest {
     }
 
     private static int httpPort(WeirApp app) {
-        int port = app.httpPort();
+        int port = app.httpPort().orElseThrow();
         if (port <= 0) {
             throw new IllegalStateException("cannot scrape /metrics: HTTP is disabled (http.port="
                     + app.config().httpPort() + ")");

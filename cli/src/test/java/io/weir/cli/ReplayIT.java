@@ -3,9 +3,9 @@ package io.weir.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.WeirApp;
+import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
 import io.weir.testkit.KafkaExtension;
-import io.weir.testkit.KeyValue;
 import io.weir.testkit.Records;
 import java.io.PrintWriter;
 import java.io.StringWriter;

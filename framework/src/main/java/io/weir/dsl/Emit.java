@@ -1,6 +1,9 @@
 package io.weir.dsl;
 
 import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * When a time or session window emits its result (its trigger). Every mode emits the final result
@@ -25,16 +28,31 @@ import java.time.Duration;
  *   <li>{@link #everyUpdate()}: a result for every record (no final marker beyond the last one).</li>
  * </ul>
  */
-public record Emit(Kind kind, Duration every, long everyRecords) {
+public final class Emit {
 
+    /** The emission modes; {@link #EARLY} comes with an interval of processing time or of records. */
     public enum Kind { ON_WINDOW_CLOSE, AT_WATERMARK, EARLY, EVERY_UPDATE }
 
+    private static final Emit ON_WINDOW_CLOSE = new Emit(Kind.ON_WINDOW_CLOSE, null, 0);
+    private static final Emit AT_WATERMARK = new Emit(Kind.AT_WATERMARK, null, 0);
+    private static final Emit EVERY_UPDATE = new Emit(Kind.EVERY_UPDATE, null, 0);
+
+    private final Kind kind;
+    private final Duration earlyInterval;
+    private final long earlyRecords;
+
+    private Emit(Kind kind, Duration earlyInterval, long earlyRecords) {
+        this.kind = kind;
+        this.earlyInterval = earlyInterval;
+        this.earlyRecords = earlyRecords;
+    }
+
     public static Emit onWindowClose() {
-        return new Emit(Kind.ON_WINDOW_CLOSE, null, 0);
+        return ON_WINDOW_CLOSE;
     }
 
     public static Emit atWatermark() {
-        return new Emit(Kind.AT_WATERMARK, null, 0);
+        return AT_WATERMARK;
     }
 
     /** Early results every {@code interval} of processing time for windows that changed. */
@@ -54,6 +72,42 @@ public record Emit(Kind kind, Duration every, long everyRecords) {
     }
 
     public static Emit everyUpdate() {
-        return new Emit(Kind.EVERY_UPDATE, null, 0);
+        return EVERY_UPDATE;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** With {@link #early(Duration)}: the processing time between early results; empty otherwise. */
+    public Optional<Duration> earlyInterval() {
+        return Optional.ofNullable(earlyInterval);
+    }
+
+    /** With {@link #earlyEvery(long)}: the records of a window between early results; empty otherwise. */
+    public OptionalLong earlyRecords() {
+        return earlyRecords == 0 ? OptionalLong.empty() : OptionalLong.of(earlyRecords);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Emit e && kind == e.kind && Objects.equals(earlyInterval, e.earlyInterval)
+                && earlyRecords == e.earlyRecords;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(kind, earlyInterval, earlyRecords);
+    }
+
+    @Override
+    public String toString() {
+        return switch (kind) {
+            case ON_WINDOW_CLOSE -> "Emit.onWindowClose()";
+            case AT_WATERMARK -> "Emit.atWatermark()";
+            case EVERY_UPDATE -> "Emit.everyUpdate()";
+            case EARLY -> earlyInterval != null ? "Emit.early(" + earlyInterval + ")"
+                    : "Emit.earlyEvery(" + earlyRecords + ")";
+        };
     }
 }

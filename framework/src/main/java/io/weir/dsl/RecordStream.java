@@ -1,5 +1,6 @@
 package io.weir.dsl;
 
+import io.weir.common.KeyValue;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.serde.Serde;
 import java.util.function.BiConsumer;

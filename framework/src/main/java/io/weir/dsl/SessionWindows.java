@@ -11,9 +11,12 @@ import java.util.Objects;
  * <p>A session closes when the watermark reaches its end plus the gap plus the allowed lateness
  * (no record can extend it any more).
  */
-public record SessionWindows(Duration inactivityGap, Duration allowedLateness) {
+public final class SessionWindows {
 
-    public SessionWindows {
+    private final Duration inactivityGap;
+    private final Duration allowedLateness;
+
+    private SessionWindows(Duration inactivityGap, Duration allowedLateness) {
         Objects.requireNonNull(inactivityGap, "inactivityGap");
         Objects.requireNonNull(allowedLateness, "allowedLateness");
         if (inactivityGap.toMillis() < 1) {
@@ -23,13 +26,42 @@ public record SessionWindows(Duration inactivityGap, Duration allowedLateness) {
         if (allowedLateness.isNegative()) {
             throw new IllegalArgumentException("allowed lateness cannot be negative, was " + allowedLateness);
         }
+        this.inactivityGap = inactivityGap;
+        this.allowedLateness = allowedLateness;
     }
 
+    /** Sessions of records no more than {@code gap} apart, no allowed lateness. */
     public static SessionWindows withInactivityGap(Duration gap) {
         return new SessionWindows(gap, Duration.ZERO);
     }
 
+    /** How long after it closes a session still takes late records. */
     public SessionWindows allowedLateness(Duration lateness) {
         return new SessionWindows(inactivityGap, lateness);
+    }
+
+    /** The longest time between two records of one session. */
+    public Duration inactivityGap() {
+        return inactivityGap;
+    }
+
+    public Duration allowedLateness() {
+        return allowedLateness;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SessionWindows w && inactivityGap.equals(w.inactivityGap)
+                && allowedLateness.equals(w.allowedLateness);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(inactivityGap, allowedLateness);
+    }
+
+    @Override
+    public String toString() {
+        return "SessionWindows[inactivityGap=" + inactivityGap + ", allowedLateness=" + allowedLateness + "]";
     }
 }

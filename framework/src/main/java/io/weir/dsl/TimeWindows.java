@@ -11,15 +11,14 @@ import java.util.Objects;
  *
  * <p>A window closes when the watermark reaches its end plus the allowed lateness; a record that
  * arrives for a closed window is late (see {@link Emit} and the late-records topic).
- *
- * @param size             the window length
- * @param advance          the distance between window starts; equal to {@code size} for tumbling
- * @param allowedLateness  how long after its end a window still accepts records (Kafka Streams'
- *                         grace period)
  */
-public record TimeWindows(Duration size, Duration advance, Duration allowedLateness) {
+public final class TimeWindows {
 
-    public TimeWindows {
+    private final Duration size;
+    private final Duration advance;
+    private final Duration allowedLateness;
+
+    private TimeWindows(Duration size, Duration advance, Duration allowedLateness) {
         Objects.requireNonNull(size, "size");
         Objects.requireNonNull(advance, "advance");
         Objects.requireNonNull(allowedLateness, "allowedLateness");
@@ -33,6 +32,9 @@ public record TimeWindows(Duration size, Duration advance, Duration allowedLaten
         if (allowedLateness.isNegative()) {
             throw new IllegalArgumentException("allowed lateness cannot be negative, was " + allowedLateness);
         }
+        this.size = size;
+        this.advance = advance;
+        this.allowedLateness = allowedLateness;
     }
 
     /** Tumbling windows of {@code size}, no allowed lateness. */
@@ -48,5 +50,36 @@ public record TimeWindows(Duration size, Duration advance, Duration allowedLaten
     /** How long after its end a window still takes late records and updates its result. */
     public TimeWindows allowedLateness(Duration lateness) {
         return new TimeWindows(size, advance, lateness);
+    }
+
+    /** The window length. */
+    public Duration size() {
+        return size;
+    }
+
+    /** The distance between window starts; equal to {@link #size()} for tumbling windows. */
+    public Duration advance() {
+        return advance;
+    }
+
+    /** How long after its end a window still accepts records (Kafka Streams' grace period). */
+    public Duration allowedLateness() {
+        return allowedLateness;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TimeWindows w && size.equals(w.size) && advance.equals(w.advance)
+                && allowedLateness.equals(w.allowedLateness);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(size, advance, allowedLateness);
+    }
+
+    @Override
+    public String toString() {
+        return "TimeWindows[size=" + size + ", advance=" + advance + ", allowedLateness=" + allowedLateness + "]";
     }
 }

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
+import io.weir.common.KeyValue;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.Record;
 import io.weir.serde.Serdes;
 import io.weir.testing.TestApps;
 import io.weir.testkit.KafkaExtension;
-import io.weir.testkit.KeyValue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

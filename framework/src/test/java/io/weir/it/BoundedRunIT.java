@@ -7,7 +7,7 @@ import io.weir.BoundedRunSummary;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
-import io.weir.dsl.KeyValue;
+import io.weir.common.KeyValue;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.TimeWindows;
 import io.weir.serde.Serdes;
@@ -244,9 +244,9 @@ class BoundedRunIT {
     void aMainEndingInRunUntilShutdownExitsZeroWhenBounded() throws Exception {
         String input = KAFKA.uniqueTopic("bounded-main-in", 2);
         String output = KAFKA.uniqueTopic("bounded-main-out", 2);
-        List<io.weir.testkit.KeyValue<String, String>> records = new ArrayList<>();
+        List<io.weir.common.KeyValue<String, String>> records = new ArrayList<>();
         for (int i = 0; i < 500; i++) {
-            records.add(io.weir.testkit.KeyValue.of("k" + i, "v" + (i % 5)));
+            records.add(io.weir.common.KeyValue.of("k" + i, "v" + (i % 5)));
         }
         KAFKA.client().produceStrings(input, records);
         try (ChildJvm main = ChildJvm.builder(BoundedApp.class)

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
+import io.weir.common.KeyValue;
 import io.weir.errors.ConfigException;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
@@ -15,7 +16,6 @@ import io.weir.testing.CrashTestApp;
 import io.weir.testing.TestApps;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
-import io.weir.testkit.KeyValue;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;

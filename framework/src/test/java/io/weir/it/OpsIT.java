@@ -8,13 +8,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
+import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
 import io.weir.serde.Serdes;
 import io.weir.testing.PrometheusText;
 import io.weir.testing.TestApps;
 import io.weir.testkit.HttpProbe;
 import io.weir.testkit.KafkaExtension;
-import io.weir.testkit.KeyValue;
 import io.weir.testkit.Records;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -104,7 +104,7 @@ class OpsIT {
             try (WeirApp second = WeirApp.create(topology, fresh)) {
                 second.addStateListener((from, to) -> states.add(to));
                 second.start();
-                HttpProbe http = HttpProbe.localhost(second.httpPort());
+                HttpProbe http = HttpProbe.localhost(second.httpPort().orElseThrow());
                 await().atMost(Duration.ofSeconds(30)).until(() -> second.state() == WeirApp.State.RESTORING);
                 // Partition 1 restores freely and may still be listed for a moment; partition 0's restore is
                 // held, so its entry appears and stays until the transaction ends.
@@ -153,7 +153,7 @@ class OpsIT {
         WeirConfig config = TestApps.config(KAFKA.bootstrapServers(), "ops-fatal-" + input)
                 .set("error.mode", "fail").build();
         try (WeirApp app = TestApps.start(b.build(), config)) {
-            HttpProbe http = HttpProbe.localhost(app.httpPort());
+            HttpProbe http = HttpProbe.localhost(app.httpPort().orElseThrow());
             await().atMost(Duration.ofSeconds(30)).until(() -> http.status("/health/ready") == 200);
             assertThat(http.status("/health/live")).isEqualTo(200);
 
@@ -177,7 +177,7 @@ class OpsIT {
         try (WeirApp app = TestApps.start(counting(input, output),
                 TestApps.config(KAFKA.bootstrapServers(), "ops-metrics-" + input).build())) {
             KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).size() == 100, Duration.ofMinutes(1));
-            HttpProbe http = HttpProbe.localhost(app.httpPort());
+            HttpProbe http = HttpProbe.localhost(app.httpPort().orElseThrow());
             // Lag is sampled about once a second, after the records were fetched. The instance's state (and so
             // weir_instance_ready and weir_instance_state) moves on the monitor's tick, which can come after
             // the output: wait for readiness too before reading the metrics once.
@@ -190,9 +190,9 @@ class OpsIT {
             Map<String, List<PrometheusText.Sample>> byName = new HashMap<>();
             samples.forEach(s -> byName.computeIfAbsent(s.name(), n -> new ArrayList<>()).add(s));
 
-            String thread = app.config().applicationId() + "-" + app.instanceId() + "-0";
+            String thread = app.config().applicationId() + "-" + app.instanceId().orElseThrow() + "-0";
             Map<String, String> threadLabels = Map.of("application", app.config().applicationId(),
-                    "instance", app.instanceId(), "thread", thread);
+                    "instance", app.instanceId().orElseThrow(), "thread", thread);
             assertThat(byName.get("weir_records_in_total")).singleElement().satisfies(s -> {
                 assertThat(s.labels()).containsAllEntriesOf(threadLabels);
                 assertThat(s.value()).isEqualTo(100.0);
@@ -243,7 +243,7 @@ class OpsIT {
                 .toStream()
                 .to(output, Serdes.strings(), Serdes.longs());
         try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
-            HttpProbe http = HttpProbe.localhost(app.httpPort());
+            HttpProbe http = HttpProbe.localhost(app.httpPort().orElseThrow());
             JsonNode topology = json(http.get("/topology"));
             assertThat(topology.get("applicationId").asText()).isEqualTo(appId);
             assertThat(topology.get("subtopologies")).hasSize(2);
@@ -276,7 +276,7 @@ class OpsIT {
             await().atMost(Duration.ofSeconds(30)).until(() -> http.status("/health/ready") == 200);
             JsonNode info = json(http.get("/info"));
             assertThat(info.get("applicationId").asText()).isEqualTo(appId);
-            assertThat(info.get("instanceId").asText()).isEqualTo(app.instanceId());
+            assertThat(info.get("instanceId").asText()).isEqualTo(app.instanceId().orElseThrow());
             assertThat(info.get("guarantee").asText()).isEqualTo("exactly_once");
             assertThat(info.get("version").asText()).isNotBlank().isNotEqualTo("unknown");
             List<String> tasks = new ArrayList<>();
@@ -290,7 +290,7 @@ class OpsIT {
         String input = KAFKA.uniqueTopic("ops-errors-in", 1);
         try (WeirApp app = TestApps.start(counting(input, KAFKA.uniqueTopic("ops-errors-out", 1)),
                 TestApps.config(KAFKA.bootstrapServers(), "ops-errors-" + input).build())) {
-            HttpProbe http = HttpProbe.localhost(app.httpPort());
+            HttpProbe http = HttpProbe.localhost(app.httpPort().orElseThrow());
             HttpProbe.Response notFound = http.get("/no/such/path");
             assertThat(notFound.status()).isEqualTo(404);
             assertThat(json(notFound).get("error").asText()).isEqualTo("not_found");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.TopologyModels;
+import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.savepoint.Manifest;
@@ -15,7 +16,6 @@ import io.weir.testing.OpsApp;
 import io.weir.testing.OpsInstance;
 import io.weir.testing.SteadyInput;
 import io.weir.testkit.KafkaExtension;
-import io.weir.testkit.KeyValue;
 import io.weir.testkit.Records;
 import java.nio.file.Files;
 import java.nio.file.Path;

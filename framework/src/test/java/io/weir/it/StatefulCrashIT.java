@@ -3,12 +3,12 @@ package io.weir.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.weir.common.KeyValue;
 import io.weir.testing.CountingApp;
 import io.weir.testing.Outputs;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
-import io.weir.testkit.KeyValue;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
+import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
-import io.weir.dsl.KeyValue;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.Record;
@@ -62,10 +62,10 @@ class StatefulIT {
         return m;
     }
 
-    private static List<io.weir.testkit.KeyValue<String, String>> lines(List<String> lines) {
-        List<io.weir.testkit.KeyValue<String, String>> out = new ArrayList<>();
+    private static List<io.weir.common.KeyValue<String, String>> lines(List<String> lines) {
+        List<io.weir.common.KeyValue<String, String>> out = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
-            out.add(io.weir.testkit.KeyValue.of("line-" + i, lines.get(i)));
+            out.add(io.weir.common.KeyValue.of("line-" + i, lines.get(i)));
         }
         return out;
     }
@@ -209,7 +209,7 @@ class StatefulIT {
                 .reduce(Long::sum, "running-sums")
                 .toStream()
                 .to(output);
-        List<io.weir.testkit.KeyValue<byte[], byte[]>> records = new ArrayList<>();
+        List<io.weir.common.KeyValue<byte[], byte[]>> records = new ArrayList<>();
         Map<String, List<Long>> running = new HashMap<>();
         String[] keys = {"a", "b", "c"};
         java.util.Random random = new java.util.Random(7);
@@ -218,7 +218,7 @@ class StatefulIT {
             long v = 1 + random.nextInt(3);
             List<Long> sums = running.computeIfAbsent(k, x -> new ArrayList<>());
             sums.add((sums.isEmpty() ? 0 : sums.get(sums.size() - 1)) + v);
-            records.add(io.weir.testkit.KeyValue.of(k.getBytes(), Serdes.longs().serialize("t", v)));
+            records.add(io.weir.common.KeyValue.of(k.getBytes(), Serdes.longs().serialize("t", v)));
         }
         KAFKA.client().produce(input, records);
         Map<String, Long> finalSums = new TreeMap<>();
@@ -269,12 +269,12 @@ class StatefulIT {
                 .addProcessor("counter", FailingCounter::new, "in")
                 .addStateStore(Stores.keyValueStore("hand-counts", Serdes.strings(), Serdes.longs()), "counter")
                 .addSink("out", output, Serdes.strings(), Serdes.longs(), "counter");
-        List<io.weir.testkit.KeyValue<String, String>> records = new ArrayList<>();
+        List<io.weir.common.KeyValue<String, String>> records = new ArrayList<>();
         Map<String, Long> expected = new TreeMap<>();
         for (int i = 0; i < 2000; i++) {
             String key = "k" + (i % 20);
             boolean bad = i % 97 == 0;
-            records.add(io.weir.testkit.KeyValue.of(key, (bad ? "bad-" : "ok-") + i));
+            records.add(io.weir.common.KeyValue.of(key, (bad ? "bad-" : "ok-") + i));
             if (!bad) {
                 expected.merge(key, 1L, Long::sum);
             }
@@ -325,13 +325,13 @@ class StatefulIT {
                         .inMemory().withTtl(Duration.ofMillis(300)), "remember")
                 .addSink("out", output, Serdes.strings(), Serdes.strings(), "remember");
         try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
-            KAFKA.client().produceStrings(input, List.of(io.weir.testkit.KeyValue.of("k", "v1"),
-                    io.weir.testkit.KeyValue.of("k", "v2")));
+            KAFKA.client().produceStrings(input, List.of(io.weir.common.KeyValue.of("k", "v1"),
+                    io.weir.common.KeyValue.of("k", "v2")));
             assertThat(KAFKA.client().readStringsAtLeast(output, 2, Duration.ofSeconds(30)))
                     .extracting(ConsumerRecord::value).containsExactly("none", "v1");
             ReadOnlyKeyValueStore<String, String> recent = app.store("recent");
             await().atMost(Duration.ofSeconds(30)).until(() -> recent.get("k") == null);
-            KAFKA.client().produceStrings(input, List.of(io.weir.testkit.KeyValue.of("k", "v3")));
+            KAFKA.client().produceStrings(input, List.of(io.weir.common.KeyValue.of("k", "v3")));
             assertThat(KAFKA.client().readStringsAtLeast(output, 3, Duration.ofSeconds(30)))
                     .extracting(ConsumerRecord::value).containsExactly("none", "v1", "none");
             // The sweep deletes expired entries through the changelog: a tombstone follows v2.

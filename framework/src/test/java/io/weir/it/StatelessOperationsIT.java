@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
-import io.weir.dsl.KeyValue;
+import io.weir.common.KeyValue;
 import io.weir.dsl.RecordStream;
 import io.weir.serde.Serdes;
 import io.weir.testing.TestApps;
@@ -24,10 +24,10 @@ class StatelessOperationsIT {
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
-    private static List<io.weir.testkit.KeyValue<String, String>> words(String... kv) {
-        List<io.weir.testkit.KeyValue<String, String>> out = new ArrayList<>();
+    private static List<io.weir.common.KeyValue<String, String>> words(String... kv) {
+        List<io.weir.common.KeyValue<String, String>> out = new ArrayList<>();
         for (int i = 0; i < kv.length; i += 2) {
-            out.add(io.weir.testkit.KeyValue.of(kv[i], kv[i + 1]));
+            out.add(io.weir.common.KeyValue.of(kv[i], kv[i + 1]));
         }
         return out;
     }

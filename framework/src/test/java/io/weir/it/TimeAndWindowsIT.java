@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
+import io.weir.common.KeyValue;
 import io.weir.dsl.Emit;
-import io.weir.dsl.KeyValue;
 import io.weir.dsl.TimeWindows;
 import io.weir.serde.Serdes;
 import io.weir.testing.TestApps;
@@ -188,9 +188,9 @@ class TimeAndWindowsIT {
         // delete records of 1970 from the output topic before the test reads them.
         b.stream(Serdes.strings(), Serdes.strings(), Timestamps.eventTime(Long::parseLong), input)
                 .to(output);
-        KAFKA.client().produceStrings(input, List.of(io.weir.testkit.KeyValue.of("a", Long.toString(BASE + 1000)),
-                io.weir.testkit.KeyValue.of("b", "-5"), io.weir.testkit.KeyValue.of("c", "soon"),
-                io.weir.testkit.KeyValue.of("d", Long.toString(BASE + 2000))));
+        KAFKA.client().produceStrings(input, List.of(io.weir.common.KeyValue.of("a", Long.toString(BASE + 1000)),
+                io.weir.common.KeyValue.of("b", "-5"), io.weir.common.KeyValue.of("c", "soon"),
+                io.weir.common.KeyValue.of("d", Long.toString(BASE + 2000))));
         try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
             var out = KAFKA.client().readStringsAtLeast(output, 2, Duration.ofSeconds(60));
             assertThat(out).extracting(ConsumerRecord::timestamp).containsExactly(BASE + 1000, BASE + 2000);

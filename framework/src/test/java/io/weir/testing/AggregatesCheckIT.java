@@ -2,8 +2,8 @@ package io.weir.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.common.KeyValue;
 import io.weir.testkit.KafkaExtension;
-import io.weir.testkit.KeyValue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -36,7 +36,7 @@ public final class CountingApp {
                 .set("http.port", 0)
                 .build();
         WeirApp app = WeirApp.create(b.build(), config).start();
-        System.out.println("READY instance=" + app.instanceId());
+        System.out.println("READY instance=" + app.instanceId().orElseThrow());
         System.out.flush();
         app.runUntilShutdown();
     }

@@ -53,7 +53,7 @@ public final class EosAggregatesApp {
                 .set("http.port", 0)
                 .build();
         WeirApp app = WeirApp.create(b.build(), config).start();
-        System.out.println(OpsApp.STARTED + app.httpPort() + " instance=" + app.instanceId());
+        System.out.println(OpsApp.STARTED + app.httpPort().orElseThrow() + " instance=" + app.instanceId().orElseThrow());
         System.out.flush();
         app.runUntilShutdown();
         System.out.println("STOPPED");

@@ -49,7 +49,7 @@ public final class OpsApp {
                 .set("http.port", 0)
                 .build();
         WeirApp app = WeirApp.create(topology, config).start();
-        System.out.println(STARTED + app.httpPort() + " instance=" + app.instanceId());
+        System.out.println(STARTED + app.httpPort().orElseThrow() + " instance=" + app.instanceId().orElseThrow());
         System.out.flush();
         app.runUntilShutdown();
         System.out.println("STOPPED");

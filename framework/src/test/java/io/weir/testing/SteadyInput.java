@@ -1,6 +1,6 @@
 package io.weir.testing;
 
-import io.weir.testkit.KeyValue;
+import io.weir.common.KeyValue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;

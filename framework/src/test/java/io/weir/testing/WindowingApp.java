@@ -2,9 +2,9 @@ package io.weir.testing;
 
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
+import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
 import io.weir.dsl.Emit;
-import io.weir.dsl.KeyValue;
 import io.weir.dsl.TimeWindows;
 import io.weir.serde.Serdes;
 import java.nio.file.Path;
@@ -40,7 +40,7 @@ public final class WindowingApp {
                 .set("http.port", 0)
                 .build();
         WeirApp app = WeirApp.create(b.build(), config).start();
-        System.out.println("READY instance=" + app.instanceId());
+        System.out.println("READY instance=" + app.instanceId().orElseThrow());
         System.out.flush();
         app.runUntilShutdown();
     }

@@ -70,7 +70,7 @@ public final class LocalRun {
                 System.out.printf("Broker at %s; feeding '%s' every second; alerts above %.1f °F. Ctrl-C to stop.%n",
                         kafka.bootstrapServers(), READINGS, AlertService.THRESHOLD);
                 System.out.printf("Health, metrics and topology on http://localhost:%d"
-                        + " (/health/ready, /metrics, /topology, /info)%n", app.httpPort());
+                        + " (/health/ready, /metrics, /topology, /info)%n", app.httpPort().orElseThrow());
                 feedAndPrint(client, outputs, app, stopRequested);
                 System.out.println("Stopping: the service commits what is in flight, then the broker stops");
             }

@@ -1,5 +1,6 @@
 package io.weir.state;
 
+import io.weir.common.KeyValue;
 import io.weir.errors.StoreClosedException;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -14,7 +15,7 @@ import java.util.NoSuchElementException;
  * store was closed throws {@link StoreClosedException}. Whether an open iterator sees writes made
  * after it was created is said by the store that returned it. Not thread-safe: one thread at a time.
  */
-public interface KeyValueIterator<K, V> extends Iterator<Entry<K, V>>, AutoCloseable {
+public interface KeyValueIterator<K, V> extends Iterator<KeyValue<K, V>>, AutoCloseable {
 
     /**
      * The key {@link #next()} would return, without moving.

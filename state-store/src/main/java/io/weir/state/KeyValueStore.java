@@ -1,5 +1,6 @@
 package io.weir.state;
 
+import io.weir.common.KeyValue;
 import java.util.List;
 
 /**
@@ -19,7 +20,7 @@ public interface KeyValueStore<K, V> extends ReadOnlyKeyValueStore<K, V> {
     V putIfAbsent(K key, V value);
 
     /** {@link #put} of each entry, in list order (a later entry for the same key wins). */
-    void putAll(List<Entry<K, V>> entries);
+    void putAll(List<KeyValue<K, V>> entries);
 
     /** Deletes {@code key}; returns the value it had, or {@code null}. */
     V delete(K key);

@@ -1,10 +1,10 @@
 package io.weir.testkit;
 
+import io.weir.common.KeyValue;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;

@@ -2,12 +2,12 @@ package io.weir.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.common.KeyValue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.junit.jupiter.api.Test;

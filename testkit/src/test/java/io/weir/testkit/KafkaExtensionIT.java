@@ -2,10 +2,10 @@ package io.weir.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.common.KeyValue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;

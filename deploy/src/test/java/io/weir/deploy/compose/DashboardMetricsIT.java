@@ -6,11 +6,11 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weir.WeirApp;
+import io.weir.common.KeyValue;
 import io.weir.samples.common.SampleConfigs;
 import io.weir.samples.wordcount.WordCount;
 import io.weir.testkit.HttpProbe;
 import io.weir.testkit.KafkaExtension;
-import io.weir.testkit.KeyValue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,7 +65,7 @@ class DashboardMetricsIT {
         String changelog;
         WeirApp processing = start(applicationId, input, output);
         try {
-            HttpProbe http = HttpProbe.localhost(processing.httpPort());
+            HttpProbe http = HttpProbe.localhost(processing.httpPort().orElseThrow());
             await("records counted and committed to " + output).atMost(WAIT)
                     .until(() -> sum(http.get("/metrics").body(), "weir_records_out_total") > 0);
             scrape(http, exposed);
@@ -77,7 +77,7 @@ class DashboardMetricsIT {
         try (KafkaProducer<byte[], byte[]> open = openTransaction(changelog)) {
             WeirApp restoring = start(applicationId, input, output);
             try {
-                HttpProbe http = HttpProbe.localhost(restoring.httpPort());
+                HttpProbe http = HttpProbe.localhost(restoring.httpPort().orElseThrow());
                 await("the store restoring from " + changelog).atMost(WAIT)
                         .until(() -> http.get("/metrics").body().contains("weir_restore_remaining_records{"));
                 scrape(http, exposed);

@@ -2,11 +2,11 @@ package io.weir.deploy.image;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.common.KeyValue;
 import io.weir.samples.wordcount.WordCount;
 import io.weir.testkit.EmbeddedKafka;
 import io.weir.testkit.HttpProbe;
 import io.weir.testkit.KafkaTestClient;
-import io.weir.testkit.KeyValue;
 import io.weir.testkit.Records;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
 package io.weir.docs.testing;
 
+import io.weir.common.KeyValue;
 import io.weir.testkit.KafkaExtension;
-import io.weir.testkit.KeyValue;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Disabled;

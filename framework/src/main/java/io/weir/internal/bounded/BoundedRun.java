@@ -11,9 +11,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The state of a bounded run ({@code run.mode=bounded}) across the stream threads of its one
@@ -36,6 +41,8 @@ import org.apache.kafka.common.TopicPartition;
  * use it.
  */
 public final class BoundedRun {
+
+    private static final Logger log = LoggerFactory.getLogger(BoundedRun.class);
 
     /** This run's end for one stream thread, whose consumer tells where its partitions stand. */
     public RunEnd endFor(org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer) {
@@ -142,6 +149,22 @@ public final class BoundedRun {
     /** Waits up to {@code timeout} for the run to complete; returns true if it did. */
     public boolean awaitComplete(Duration timeout) throws InterruptedException {
         return complete.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Waits until the run is complete or {@code keepWaiting} turns false. Meanwhile, every two
+     * seconds, it checks that no other instance joined the consumer group: one would take tasks the
+     * run waits for, so {@code onIntruder} hears what joined instead of the run waiting for ever.
+     */
+    public void awaitEnd(Admin admin, String applicationId, String instanceId, BooleanSupplier keepWaiting,
+                         Consumer<String> onIntruder) throws InterruptedException {
+        while (!awaitComplete(Duration.ofSeconds(2)) && keepWaiting.getAsBoolean()) {
+            try {
+                BoundedRunPlan.otherMembers(admin, applicationId, instanceId).ifPresent(onIntruder);
+            } catch (RuntimeException e) {
+                log.debug("{}: could not check the group's members", applicationId, e);
+            }
+        }
     }
 
     /** Input records processed and committed so far (user topics, not repartition topics). */

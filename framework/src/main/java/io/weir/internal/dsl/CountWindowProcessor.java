@@ -75,7 +75,7 @@ final class CountWindowProcessor<K, V, VA>
         this.storeName = storeName;
         this.size = windows.size();
         this.slide = windows.slide();
-        this.timeoutMs = windows.timeout() == null ? -1 : millis(windows.timeout());
+        this.timeoutMs = windows.timeout().map(CountWindowProcessor::millis).orElse(-1L);
         this.keySerde = keySerde;
         this.codec = new CountWindowCodec<>(aggregateSerde);
         this.step = step;

@@ -1,9 +1,9 @@
 package io.weir.internal.dsl;
 
 import io.weir.dsl.Aggregator;
+import io.weir.dsl.CountWindowedStream;
 import io.weir.dsl.CountWindows;
 import io.weir.dsl.RecordStream;
-import io.weir.dsl.CountWindowedStream;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;

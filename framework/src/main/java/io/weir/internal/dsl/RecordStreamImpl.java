@@ -1,8 +1,8 @@
 package io.weir.internal.dsl;
 
+import io.weir.common.KeyValue;
 import io.weir.dsl.Branches;
 import io.weir.dsl.GroupedStream;
-import io.weir.dsl.KeyValue;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.TopicNameExtractor;
 import io.weir.internal.topology.GraphBuilder;

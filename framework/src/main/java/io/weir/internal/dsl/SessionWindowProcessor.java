@@ -1,12 +1,12 @@
 package io.weir.internal.dsl;
 
+import io.weir.common.KeyValue;
 import io.weir.dsl.Emit;
 import io.weir.dsl.Merger;
 import io.weir.dsl.SessionWindows;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.processor.Record;
-import io.weir.state.Entry;
 import io.weir.state.KeyValueIterator;
 import io.weir.state.SessionStore;
 import io.weir.state.Windowed;
@@ -107,7 +107,7 @@ final class SessionWindowProcessor<K, V, VA> extends WindowProcessor<K, V, VA> {
         List<Windowed<K>> joined = new ArrayList<>();
         try (KeyValueIterator<Windowed<K>, VA> found = store.findSessions(key, earliestEnd, plus(ts, gap))) {
             while (found.hasNext()) {
-                Entry<Windowed<K>, VA> session = found.next();
+                KeyValue<Windowed<K>, VA> session = found.next();
                 joined.add(session.key());
                 aggregate = aggregation.merger().merge(key, aggregate, session.value());
                 start = Math.min(start, session.key().start());

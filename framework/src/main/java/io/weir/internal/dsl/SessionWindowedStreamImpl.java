@@ -10,6 +10,7 @@ import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
 import io.weir.state.Windowed;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -34,7 +35,7 @@ final class SessionWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> imp
 
     @Override
     public SessionWindowedStream<K, V> emit(Emit emit) {
-        return new SessionWindowedStreamImpl<>(grouped, windows, WindowProcessor.checked(emit));
+        return new SessionWindowedStreamImpl<>(grouped, windows, Objects.requireNonNull(emit, "emit"));
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.weir.internal.dsl;
 
-import io.weir.dsl.KeyValue;
+import io.weir.common.KeyValue;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.ProcessorSupplier;

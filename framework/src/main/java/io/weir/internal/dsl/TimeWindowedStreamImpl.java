@@ -8,6 +8,7 @@ import io.weir.dsl.WindowedStream;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
 import io.weir.state.Windowed;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -30,7 +31,7 @@ final class TimeWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> implem
 
     @Override
     public WindowedStream<K, V> emit(Emit emit) {
-        return new TimeWindowedStreamImpl<>(grouped, windows, WindowProcessor.checked(emit));
+        return new TimeWindowedStreamImpl<>(grouped, windows, Objects.requireNonNull(emit, "emit"));
     }
 
     @Override

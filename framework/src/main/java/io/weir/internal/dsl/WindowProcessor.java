@@ -1,5 +1,6 @@
 package io.weir.internal.dsl;
 
+import io.weir.common.KeyValue;
 import io.weir.dsl.Emit;
 import io.weir.internal.task.CommitAwareProcessor;
 import io.weir.internal.task.EventTimeProcessor;
@@ -8,7 +9,6 @@ import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.PunctuationType;
 import io.weir.processor.Record;
-import io.weir.state.Entry;
 import io.weir.state.KeyValueIterator;
 import io.weir.state.Windowed;
 import java.util.Objects;
@@ -63,23 +63,6 @@ abstract class WindowProcessor<K, V, VA>
         this.deferAtWatermark = deferAtWatermark;
     }
 
-    /**
-     * {@code emit}, checked: {@link Emit} is a public record, so its constructor can make triggers
-     * its factories refuse (an early trigger with neither an interval nor a record count).
-     */
-    static Emit checked(Emit emit) {
-        Objects.requireNonNull(emit, "emit");
-        Objects.requireNonNull(emit.kind(), "emit.kind");
-        if (emit.kind() == Emit.Kind.EARLY && (emit.every() == null) == (emit.everyRecords() < 1)) {
-            throw new IllegalArgumentException("an early trigger needs either an interval of at least 1 ms or a"
-                    + " number of records of at least 1 (use Emit.early or Emit.earlyEvery), was " + emit);
-        }
-        if (emit.every() != null && emit.every().toMillis() < 1) {
-            throw new IllegalArgumentException("the early-result interval must be at least 1 ms, was " + emit.every());
-        }
-        return emit;
-    }
-
     /** Looks up the store; called first in {@link #init}. */
     abstract void openStore(ProcessorContext<?, ?> context);
 
@@ -108,10 +91,9 @@ abstract class WindowProcessor<K, V, VA>
         advancePending = false;
         fires.unlistAll();
         if (emit.kind() == Emit.Kind.EARLY) {
-            early = new EarlyResults<>(emit.everyRecords());
-            if (emit.every() != null) {
-                context.schedule(emit.every(), PunctuationType.WALL_CLOCK, now -> emitChangedEarly());
-            }
+            early = new EarlyResults<>(emit.earlyRecords().orElse(0));
+            emit.earlyInterval().ifPresent(interval ->
+                    context.schedule(interval, PunctuationType.WALL_CLOCK, now -> emitChangedEarly()));
         }
     }
 
@@ -153,7 +135,7 @@ abstract class WindowProcessor<K, V, VA>
             if (fromEnd <= toEnd) {
                 try (KeyValueIterator<Windowed<K>, VA> due = endingBetween(fromEnd, toEnd)) {
                     while (due.hasNext()) {
-                        Entry<Windowed<K>, VA> e = due.next();
+                        KeyValue<Windowed<K>, VA> e = due.next();
                         long fireTime = fireTime(e.key());
                         if (fireTime > through) {
                             fires.add(fireTime); // read by the first scan after a start: list it

@@ -1,10 +1,10 @@
 package io.weir.internal.savepoint;
 
+import io.weir.common.KeyValue;
 import io.weir.internal.state.TaskStore;
 import io.weir.internal.task.ActiveTask;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.processor.TaskId;
-import io.weir.state.Entry;
 import io.weir.state.KeyValueIterator;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -168,11 +168,11 @@ public final class SavepointParticipant {
     }
 
     private static KeyValueIterator<byte[], byte[]> copied(KeyValueIterator<byte[], byte[]> entries) {
-        List<Entry<byte[], byte[]>> list = new ArrayList<>();
+        List<KeyValue<byte[], byte[]>> list = new ArrayList<>();
         try (entries) {
             entries.forEachRemaining(list::add);
         }
-        Iterator<Entry<byte[], byte[]>> it = list.iterator();
+        Iterator<KeyValue<byte[], byte[]>> it = list.iterator();
         return new KeyValueIterator<>() {
             @Override
             public boolean hasNext() {
@@ -180,7 +180,7 @@ public final class SavepointParticipant {
             }
 
             @Override
-            public Entry<byte[], byte[]> next() {
+            public KeyValue<byte[], byte[]> next() {
                 return it.next();
             }
 

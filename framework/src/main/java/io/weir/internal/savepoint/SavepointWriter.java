@@ -1,9 +1,9 @@
 package io.weir.internal.savepoint;
 
+import io.weir.common.KeyValue;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.TaskId;
-import io.weir.state.Entry;
 import io.weir.state.KeyValueIterator;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,7 +102,7 @@ final class SavepointWriter implements AutoCloseable {
                 if (p.aborted()) {
                     throw new IllegalStateException("the savepoint was aborted: " + p.abortedReason);
                 }
-                Entry<byte[], byte[]> e = s.entries().next();
+                KeyValue<byte[], byte[]> e = s.entries().next();
                 chunks.add(e.key(), e.value());
             }
             chunks.finish();

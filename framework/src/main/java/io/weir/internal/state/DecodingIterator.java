@@ -1,6 +1,6 @@
 package io.weir.internal.state;
 
-import io.weir.state.Entry;
+import io.weir.common.KeyValue;
 import io.weir.state.KeyValueIterator;
 import io.weir.state.internal.BytesIterator;
 import java.util.NoSuchElementException;
@@ -15,12 +15,12 @@ final class DecodingIterator<K, V> implements KeyValueIterator<K, V> {
     /** Decodes a store entry into a typed one, or returns {@code null} to skip it. */
     @FunctionalInterface
     interface Decoder<K, V> {
-        Entry<K, V> decode(byte[] key, byte[] value);
+        KeyValue<K, V> decode(byte[] key, byte[] value);
     }
 
     private final BytesIterator source;
     private final Decoder<K, V> decoder;
-    private Entry<K, V> next;
+    private KeyValue<K, V> next;
     private boolean closed;
 
     DecodingIterator(BytesIterator source, Decoder<K, V> decoder) {
@@ -34,18 +34,18 @@ final class DecodingIterator<K, V> implements KeyValueIterator<K, V> {
             throw new IllegalStateException("iterator closed");
         }
         while (next == null && source.hasNext()) {
-            Entry<byte[], byte[]> e = source.next();
+            KeyValue<byte[], byte[]> e = source.next();
             next = decoder.decode(e.key(), e.value());
         }
         return next != null;
     }
 
     @Override
-    public Entry<K, V> next() {
+    public KeyValue<K, V> next() {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
-        Entry<K, V> e = next;
+        KeyValue<K, V> e = next;
         next = null;
         return e;
     }

@@ -95,13 +95,9 @@ public final class LocalStores {
 
     private static void requireKind(StoreSpec spec, StoreSpec.Kind kind) {
         if (spec.kind() != kind) {
-            throw new IllegalArgumentException("store '" + spec.name() + "' is a " + describe(spec.kind())
-                    + " store, not a " + describe(kind) + " store");
+            throw new IllegalArgumentException("store '" + spec.name() + "' is a " + spec.kind().label()
+                    + " store, not a " + kind.label() + " store");
         }
-    }
-
-    private static String describe(StoreSpec.Kind kind) {
-        return kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 
     private List<BytesReader> readers(StoreSpec spec) {

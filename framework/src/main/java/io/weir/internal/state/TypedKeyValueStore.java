@@ -1,7 +1,7 @@
 package io.weir.internal.state;
 
+import io.weir.common.KeyValue;
 import io.weir.serde.Serde;
-import io.weir.state.Entry;
 import io.weir.state.KeyValueStore;
 import io.weir.state.internal.BytesMap;
 import java.util.List;
@@ -40,8 +40,8 @@ public final class TypedKeyValueStore<K, V> extends TypedReader<K, V> implements
     }
 
     @Override
-    public void putAll(List<Entry<K, V>> entries) {
-        for (Entry<K, V> e : entries) {
+    public void putAll(List<KeyValue<K, V>> entries) {
+        for (KeyValue<K, V> e : entries) {
             put(e.key(), e.value());
         }
     }

@@ -1,7 +1,7 @@
 package io.weir.internal.state;
 
+import io.weir.common.KeyValue;
 import io.weir.serde.Serde;
-import io.weir.state.Entry;
 import io.weir.state.KeyValueIterator;
 import io.weir.state.ReadOnlyKeyValueStore;
 import io.weir.state.internal.BytesIterator;
@@ -67,9 +67,9 @@ public class TypedReader<K, V> extends TypedStoreReader<K, V> implements ReadOnl
             }
 
             @Override
-            public Entry<K, V> next() {
-                Entry<byte[], byte[]> e = it.next();
-                return new Entry<>(keySerde.deserialize(topic, e.key()), value(e.value()));
+            public KeyValue<K, V> next() {
+                KeyValue<byte[], byte[]> e = it.next();
+                return new KeyValue<>(keySerde.deserialize(topic, e.key()), value(e.value()));
             }
 
             @Override

@@ -1,7 +1,7 @@
 package io.weir.internal.state;
 
+import io.weir.common.KeyValue;
 import io.weir.serde.Serde;
-import io.weir.state.Entry;
 import io.weir.state.KeyValueIterator;
 import io.weir.state.ReadOnlySessionStore;
 import io.weir.state.Windowed;
@@ -38,7 +38,7 @@ public class TypedSessionReader<K, V> extends TypedStoreReader<K, V> implements 
                     }
                     long start = SessionKeys.primaryStart(p);
                     return start > latestStart ? null
-                            : new Entry<>(new Windowed<>(key, start, SessionKeys.primaryEnd(p)), value(v));
+                            : new KeyValue<>(new Windowed<>(key, start, SessionKeys.primaryEnd(p)), value(v));
                 });
     }
 
@@ -62,7 +62,7 @@ public class TypedSessionReader<K, V> extends TypedStoreReader<K, V> implements 
                 return null;
             }
             K key = keySerde.deserialize(topic, SessionKeys.indexKey(i));
-            return new Entry<>(new Windowed<>(key, SessionKeys.indexStart(i), SessionKeys.indexEnd(i)), value(v));
+            return new KeyValue<>(new Windowed<>(key, SessionKeys.indexStart(i), SessionKeys.indexEnd(i)), value(v));
         });
     }
 }

@@ -1,7 +1,7 @@
 package io.weir.internal.state;
 
+import io.weir.common.KeyValue;
 import io.weir.serde.Serde;
-import io.weir.state.Entry;
 import io.weir.state.KeyValueIterator;
 import io.weir.state.ReadOnlyWindowStore;
 import io.weir.state.Windowed;
@@ -60,7 +60,7 @@ public class TypedWindowReader<K, V> extends TypedStoreReader<K, V> implements R
                 return null;
             }
             K key = typedKey != null ? typedKey : keySerde.deserialize(topic, WindowKeys.keyBytes(k));
-            return new Entry<>(new Windowed<>(key, start, end(start)), value(v));
+            return new KeyValue<>(new Windowed<>(key, start, end(start)), value(v));
         });
     }
 

@@ -1,7 +1,7 @@
 package io.weir.internal.state;
 
+import io.weir.common.KeyValue;
 import io.weir.errors.StoreClosedException;
-import io.weir.state.Entry;
 import io.weir.state.internal.ByteKeys;
 import io.weir.state.internal.BytesIterator;
 import io.weir.state.internal.BytesReader;
@@ -102,13 +102,13 @@ final class UnionReader implements BytesReader {
         }
 
         @Override
-        public Entry<byte[], byte[]> next() {
+        public KeyValue<byte[], byte[]> next() {
             checkOpen();
             BytesIterator it = heads.poll();
             if (it == null) {
                 throw new NoSuchElementException();
             }
-            Entry<byte[], byte[]> e = it.next();
+            KeyValue<byte[], byte[]> e = it.next();
             if (it.hasNext()) {
                 heads.add(it);
             }

@@ -31,7 +31,12 @@ public record StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boo
         /** One value per key and fixed-size window: {@code WindowStore}. */
         WINDOW,
         /** One value per key and session: {@code SessionStore}. */
-        SESSION
+        SESSION;
+
+        /** {@code key-value}, {@code window}, {@code session}: the kind as messages spell it. */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
     }
 
     public StoreSpec {

@@ -68,6 +68,29 @@ public final class TopologyModel {
     }
 
     /**
+     * The store called {@code name}, which must be of {@code kind}: for the public readers of
+     * stores by name ({@code store}, {@code windowStore} and {@code sessionStore}).
+     *
+     * @throws IllegalArgumentException naming the topology's stores, or the reader that fits the store
+     */
+    public StoreSpec store(String name, StoreSpec.Kind kind) {
+        StoreSpec spec = stores.get(name);
+        if (spec == null) {
+            throw new IllegalArgumentException("the topology has no store named '" + name + "'; its stores: "
+                    + stores.keySet());
+        }
+        if (spec.kind() != kind) {
+            throw new IllegalArgumentException("store '" + name + "' is a " + spec.kind().label() + " store, not a "
+                    + kind.label() + " store; use " + switch (spec.kind()) {
+                        case KEY_VALUE -> "store(name)";
+                        case WINDOW -> "windowStore(name)";
+                        case SESSION -> "sessionStore(name)";
+                    });
+        }
+        return spec;
+    }
+
+    /**
      * This topology for one application: internal (repartition) topic names get the
      * {@code <applicationId>-} prefix. Done at start-up, since a topology is built before the
      * configuration that names the application.

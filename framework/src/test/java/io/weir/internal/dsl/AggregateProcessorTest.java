@@ -2,9 +2,9 @@ package io.weir.internal.dsl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.common.KeyValue;
 import io.weir.processor.Processor;
 import io.weir.processor.Record;
-import io.weir.state.Entry;
 import io.weir.state.KeyValueIterator;
 import io.weir.state.KeyValueStore;
 import java.util.ArrayList;
@@ -46,7 +46,7 @@ class AggregateProcessorTest {
                 }
 
                 @Override
-                public void putAll(List<Entry<K, VA>> entries) {
+                public void putAll(List<KeyValue<K, VA>> entries) {
                     entries.forEach(e -> put(e.key(), e.value()));
                 }
 

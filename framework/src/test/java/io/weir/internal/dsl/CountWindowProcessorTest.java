@@ -3,6 +3,7 @@ package io.weir.internal.dsl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.common.KeyValue;
 import io.weir.dsl.CountWindows;
 import io.weir.internal.state.TaskStores;
 import io.weir.internal.topology.StoreSpec;
@@ -12,7 +13,6 @@ import io.weir.processor.Record;
 import io.weir.processor.TaskId;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
-import io.weir.state.Entry;
 import io.weir.state.KeyValueIterator;
 import io.weir.state.KeyValueStore;
 import io.weir.state.Windowed;
@@ -318,7 +318,7 @@ class CountWindowProcessorTest {
     }
 
     private static void copyCommitted(Harness<?> from, Harness<?> to) {
-        List<Entry<byte[], byte[]>> changelog = new ArrayList<>();
+        List<KeyValue<byte[], byte[]>> changelog = new ArrayList<>();
         try (KeyValueIterator<byte[], byte[]> it = from.store().all()) {
             it.forEachRemaining(changelog::add);
         }

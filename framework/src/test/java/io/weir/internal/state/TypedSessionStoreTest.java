@@ -3,8 +3,8 @@ package io.weir.internal.state;
 import static io.weir.internal.state.TypedWindowStoreTest.drain;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.common.KeyValue;
 import io.weir.serde.Serdes;
-import io.weir.state.Entry;
 import io.weir.state.Windowed;
 import io.weir.state.internal.BytesIterator;
 import io.weir.state.internal.BytesReader;
@@ -134,7 +134,7 @@ class TypedSessionStoreTest {
         Set<String> primaries = new HashSet<>();
         try (BytesIterator it = reader.all(false)) {
             while (it.hasNext()) {
-                Entry<byte[], byte[]> e = it.next();
+                KeyValue<byte[], byte[]> e = it.next();
                 if (SessionKeys.isIndex(e.key())) {
                     assertThat(e.value()).isEmpty();
                     fromIndex.add(HexFormat.of().formatHex(SessionKeys.primaryOf(e.key())));

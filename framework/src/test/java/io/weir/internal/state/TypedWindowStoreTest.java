@@ -3,9 +3,9 @@ package io.weir.internal.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.common.KeyValue;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
-import io.weir.state.Entry;
 import io.weir.state.KeyValueIterator;
 import io.weir.state.Windowed;
 import io.weir.state.internal.BytesStore;
@@ -15,10 +15,10 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Function;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The typed window store over the pending writes of each committed store. */
 class TypedWindowStoreTest {
@@ -150,7 +150,7 @@ class TypedWindowStoreTest {
         try (it) {
             List<String> out = new ArrayList<>();
             while (it.hasNext()) {
-                Entry<Windowed<K>, Long> e = it.next();
+                KeyValue<Windowed<K>, Long> e = it.next();
                 out.add(key.apply(e.key().key()) + "@" + e.key().start() + ".." + e.key().end() + "=" + e.value());
             }
             return out;

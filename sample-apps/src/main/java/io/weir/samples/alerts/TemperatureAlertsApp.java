@@ -128,9 +128,9 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
                         inputTopic, ledger.alertsExpected(), format(threshold));
                 app = WeirApp.create(TemperatureAlerts.topology(inputTopic, outputTopic, threshold),
                         config(bootstrap, dir)).start();
-                log.info("Started '{}' with exactly-once processing; printing alerts from '{}' (read_committed);"
-                        + " health, metrics and topology on http://localhost:{}", applicationId, outputTopic,
-                        app.httpPort());
+                log.info("Started '{}' with exactly-once processing; printing alerts from '{}' (read_committed){}",
+                        applicationId, outputTopic, app.httpPort().isPresent() ? "; health, metrics and topology on"
+                                + " http://localhost:" + app.httpPort().getAsInt() : "");
 
                 awaitAlerts(tail, ledger, app, Duration.ofSeconds(timeoutSeconds), signal);
                 if (follow) {

@@ -51,10 +51,8 @@ public final class RunningApp implements AutoCloseable {
         Path dir = temporary ? StateDirs.createTemp(tempPrefix) : keptStateDir;
         try {
             WeirApp app = WeirApp.create(topology, config.apply(dir)).start();
-            if (app.httpPort() > 0) {
-                log.info("Health, metrics and topology on http://localhost:{} (/health/ready, /metrics, /topology,"
-                        + " /info)", app.httpPort());
-            }
+            app.httpPort().ifPresent(port -> log.info("Health, metrics and topology on http://localhost:{}"
+                    + " (/health/ready, /metrics, /topology, /info)", port));
             return new RunningApp(app, dir, temporary);
         } catch (RuntimeException e) {
             if (temporary) {

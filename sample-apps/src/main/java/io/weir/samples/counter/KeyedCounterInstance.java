@@ -48,7 +48,7 @@ public final class KeyedCounterInstance implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         WeirApp app = WeirApp.create(KeyedCounter.topology(inputTopic, outputTopic),
                 SampleConfigs.exactlyOnce(applicationId, bootstrapServers, stateDir).build()).start();
-        System.out.println(STARTED + " (instance id " + app.instanceId() + ", pid " + ProcessHandle.current().pid() + ")");
+        System.out.println(STARTED + " (instance id " + app.instanceId().orElseThrow() + ", pid " + ProcessHandle.current().pid() + ")");
         app.runUntilShutdown();
         return 0;
     }

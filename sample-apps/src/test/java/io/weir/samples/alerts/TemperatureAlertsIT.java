@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.WeirApp;
+import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
 import io.weir.sink.DeliveryGuarantee;
 import io.weir.testkit.KafkaExtension;
-import io.weir.testkit.KeyValue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,11 +2,11 @@ package io.weir.samples.counter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.common.KeyValue;
 import io.weir.samples.common.SampleMain;
 import io.weir.serde.Serdes;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
-import io.weir.testkit.KeyValue;
 import io.weir.testkit.Records;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

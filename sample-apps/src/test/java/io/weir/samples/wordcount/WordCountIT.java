@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.WeirApp;
+import io.weir.common.KeyValue;
 import io.weir.samples.common.SampleConfigs;
 import io.weir.samples.common.SampleMain;
 import io.weir.serde.Serdes;
 import io.weir.testkit.KafkaExtension;
-import io.weir.testkit.KeyValue;
 import io.weir.testkit.Records;
 import java.nio.file.Path;
 import java.time.Duration;

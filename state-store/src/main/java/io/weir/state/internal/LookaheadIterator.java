@@ -1,8 +1,8 @@
 package io.weir.state.internal;
 
+import io.weir.common.KeyValue;
 import java.util.NoSuchElementException;
 
-import io.weir.state.Entry;
 
 /**
  * Base of the iterators that find their next entry one step ahead (merging, filtering, walking a
@@ -12,12 +12,12 @@ import io.weir.state.Entry;
  */
 public abstract class LookaheadIterator implements BytesIterator {
 
-    private Entry<byte[], byte[]> next;
+    private KeyValue<byte[], byte[]> next;
     private boolean exhausted;
     private boolean closed;
 
     /** The next entry in iteration order, or {@code null} at the end. Not called again after null. */
-    protected abstract Entry<byte[], byte[]> fetch();
+    protected abstract KeyValue<byte[], byte[]> fetch();
 
     /** Throws if the source is no longer usable (its store closed); called by every operation. */
     protected void checkSource() {
@@ -38,11 +38,11 @@ public abstract class LookaheadIterator implements BytesIterator {
     }
 
     @Override
-    public final Entry<byte[], byte[]> next() {
+    public final KeyValue<byte[], byte[]> next() {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
-        Entry<byte[], byte[]> result = next;
+        KeyValue<byte[], byte[]> result = next;
         next = null;
         return result;
     }

@@ -1,6 +1,6 @@
 package io.weir.state.internal;
 
-import io.weir.state.Entry;
+import io.weir.common.KeyValue;
 
 /**
  * Merges a snapshot of pending writes (sorted in iteration order, tombstones included) with an
@@ -28,7 +28,7 @@ final class MergingIterator extends LookaheadIterator {
     }
 
     @Override
-    protected Entry<byte[], byte[]> fetch() {
+    protected KeyValue<byte[], byte[]> fetch() {
         while (true) {
             boolean hasPending = pos < pendingKeys.length;
             boolean hasCommitted = committed.hasNext();
@@ -48,7 +48,7 @@ final class MergingIterator extends LookaheadIterator {
             byte[] value = pendingValues[pos];
             pos++;
             if (!PendingStore.isTombstone(value)) {
-                return new Entry<>(key, value);
+                return new KeyValue<>(key, value);
             }
         }
     }

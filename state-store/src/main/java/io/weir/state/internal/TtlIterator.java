@@ -1,8 +1,8 @@
 package io.weir.state.internal;
 
+import io.weir.common.KeyValue;
 import java.util.function.LongSupplier;
 
-import io.weir.state.Entry;
 
 /** Skips expired entries of a TTL store and strips the expiry prefix from the others. */
 final class TtlIterator extends LookaheadIterator {
@@ -16,12 +16,12 @@ final class TtlIterator extends LookaheadIterator {
     }
 
     @Override
-    protected Entry<byte[], byte[]> fetch() {
+    protected KeyValue<byte[], byte[]> fetch() {
         long now = clock.getAsLong();
         while (stored.hasNext()) {
-            Entry<byte[], byte[]> e = stored.next();
+            KeyValue<byte[], byte[]> e = stored.next();
             if (!TtlCodec.isExpired(e.value(), now)) {
-                return new Entry<>(e.key(), TtlCodec.value(e.value()));
+                return new KeyValue<>(e.key(), TtlCodec.value(e.value()));
             }
         }
         return null;

@@ -1,10 +1,10 @@
 package io.weir.state.internal;
 
+import io.weir.common.KeyValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 
-import io.weir.state.Entry;
 
 /**
  * A read view of a store whose values are {@link TtlCodec TTL-stamped}: expired entries are
@@ -65,7 +65,7 @@ public final class TtlReader implements BytesReader {
         while (true) {
             try (BytesIterator it = stored.range(start, null, false)) {
                 while (it.hasNext()) {
-                    Entry<byte[], byte[]> e = it.next();
+                    KeyValue<byte[], byte[]> e = it.next();
                     if (TtlCodec.isExpired(e.value(), now)) {
                         expired.add(e.key());
                         if (expired.size() == max) {

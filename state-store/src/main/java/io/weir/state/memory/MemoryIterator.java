@@ -1,10 +1,9 @@
 package io.weir.state.memory;
 
+import io.weir.common.KeyValue;
+import io.weir.state.internal.LookaheadIterator;
 import java.util.Iterator;
 import java.util.Map;
-
-import io.weir.state.Entry;
-import io.weir.state.internal.LookaheadIterator;
 
 /** Walks a skip-list view; fails once its store is closed. Weakly consistent, like the view. */
 final class MemoryIterator extends LookaheadIterator {
@@ -18,12 +17,12 @@ final class MemoryIterator extends LookaheadIterator {
     }
 
     @Override
-    protected Entry<byte[], byte[]> fetch() {
+    protected KeyValue<byte[], byte[]> fetch() {
         if (!entries.hasNext()) {
             return null;
         }
         Map.Entry<byte[], byte[]> e = entries.next();
-        return new Entry<>(e.getKey(), e.getValue());
+        return new KeyValue<>(e.getKey(), e.getValue());
     }
 
     @Override

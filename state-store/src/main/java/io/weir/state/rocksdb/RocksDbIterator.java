@@ -1,6 +1,6 @@
 package io.weir.state.rocksdb;
 
-import io.weir.state.Entry;
+import io.weir.common.KeyValue;
 import io.weir.state.internal.BytesIterator;
 import java.util.NoSuchElementException;
 import org.rocksdb.ColumnFamilyHandle;
@@ -71,7 +71,7 @@ final class RocksDbIterator implements BytesIterator {
     }
 
     @Override
-    public Entry<byte[], byte[]> next() {
+    public KeyValue<byte[], byte[]> next() {
         long stamp = enter();
         try {
             if (!valid()) {
@@ -85,7 +85,7 @@ final class RocksDbIterator implements BytesIterator {
             } else {
                 it.next();
             }
-            return new Entry<>(key, value);
+            return new KeyValue<>(key, value);
         } finally {
             store.unlockRead(stamp);
         }

@@ -1,8 +1,8 @@
 package io.weir.state.rocksdb;
 
+import io.weir.common.KeyValue;
 import io.weir.errors.StateStoreException;
 import io.weir.errors.StoreClosedException;
-import io.weir.state.Entry;
 import io.weir.state.internal.ByteKeys;
 import io.weir.state.internal.BytesIterator;
 import io.weir.state.internal.BytesStore;
@@ -407,7 +407,7 @@ public final class RocksDbStore implements BytesStore {
     /** The iterator of an empty range; still fails once the store is closed. */
     private final class Empty extends LookaheadIterator {
         @Override
-        protected Entry<byte[], byte[]> fetch() {
+        protected KeyValue<byte[], byte[]> fetch() {
             return null;
         }
 

@@ -1,10 +1,10 @@
 package io.weir.state.internal;
 
+import io.weir.common.KeyValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.weir.state.Entry;
 
 /** Test helpers: readable keys and values, and draining iterators into strings. */
 public final class Bytes {
@@ -35,7 +35,7 @@ public final class Bytes {
         try (it) {
             List<String> out = new ArrayList<>();
             while (it.hasNext()) {
-                Entry<byte[], byte[]> e = it.next();
+                KeyValue<byte[], byte[]> e = it.next();
                 out.add(s(e.key()) + "=" + s(e.value()));
             }
             return out;

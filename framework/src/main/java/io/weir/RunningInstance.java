@@ -1,0 +1,326 @@
+package io.weir;
+
+import io.micrometer.core.instrument.Tags;
+import io.weir.config.WeirConfig;
+import io.weir.internal.bounded.BoundedRun;
+import io.weir.internal.bounded.BoundedRunPlan;
+import io.weir.internal.cluster.ChangelogEnds;
+import io.weir.internal.cluster.ClientConfigs;
+import io.weir.internal.cluster.InstanceMembers;
+import io.weir.internal.cluster.RepartitionPurge;
+import io.weir.internal.cluster.TopicSetup;
+import io.weir.internal.config.WeirVersion;
+import io.weir.internal.http.OpsHttpServer;
+import io.weir.internal.restore.InstanceTaskRegistry;
+import io.weir.internal.restore.StateThread;
+import io.weir.internal.savepoint.SavepointControl;
+import io.weir.internal.state.ChangelogTopicIds;
+import io.weir.internal.state.InstanceDirectory;
+import io.weir.internal.state.LocalStores;
+import io.weir.internal.supervision.InstanceMeters;
+import io.weir.internal.supervision.InstanceMonitor;
+import io.weir.internal.supervision.LivenessWatch;
+import io.weir.internal.thread.RunEnd;
+import io.weir.internal.thread.StreamThread;
+import io.weir.internal.thread.ThreadContext;
+import io.weir.internal.topology.TopologyDescription;
+import io.weir.internal.topology.TopologyModel;
+import io.weir.internal.topology.TopologyRecord;
+import io.weir.state.rocksdb.RocksDbResources;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The parts of a started {@link WeirApp}, wired in start order and closed in the reverse: the
+ * state directory's lock, the HTTP endpoints, the admin client, the state thread, savepoint
+ * control, liveness, the stream threads and the monitor that watches them. {@link WeirApp} keeps
+ * the life cycle (its states, listeners and failures); this class only makes and releases what a
+ * running instance holds.
+ *
+ * <p>Threading: {@link #start} on the thread starting the application; {@link #stopThreads} and
+ * {@link #release} on the thread closing it (never concurrently: {@link WeirApp} serialises them);
+ * the accessors from any thread.
+ */
+final class RunningInstance {
+
+    private static final Logger log = LoggerFactory.getLogger(RunningInstance.class);
+
+    /** What the instance tells its {@link WeirApp}, and what it asks of it. */
+    interface Owner {
+        /** A stream thread failed with this; the instance stops. */
+        void threadFailed(Throwable failure);
+
+        /** The monitor's tick: the owner's state follows the threads. */
+        void tick();
+
+        /** A savepoint requested with stop was written: the owner closes and leaves the group. */
+        void stopAfterSavepoint();
+
+        /** The owner's state now, for the state gauges. */
+        WeirApp.State state();
+
+        /** The owner's status line, sent with the liveness heartbeats. */
+        String statusLine();
+    }
+
+    private final WeirConfig config;
+    private final List<StreamThread> streamThreads = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private InstanceDirectory instanceDir;
+    private Admin admin;
+    private OpsHttpServer http;
+    private StateThread stateThread;
+    private InstanceTaskRegistry taskRegistry;
+    private SavepointControl savepoints;
+    private LivenessWatch liveness;
+    private RocksDbResources rocksDb;
+    private InstanceMonitor monitor;
+    private BoundedRun bounded;
+
+    private RunningInstance(WeirConfig config) {
+        this.config = config;
+    }
+
+    /**
+     * Checks the cluster and starts every part; on failure releases what it started and rethrows.
+     * {@code partsStarted} hears of the instance before its threads start, so that a failure of
+     * theirs finds it.
+     */
+    static RunningInstance start(WeirConfig config, TopologyModel model, InstanceMeters meters,
+                                 LocalStores localStores, Endpoints endpoints, Owner owner,
+                                 Consumer<RunningInstance> partsStarted) {
+        RunningInstance instance = new RunningInstance(config);
+        try {
+            instance.startParts(model, meters, localStores, endpoints, owner);
+            partsStarted.accept(instance);
+            instance.startThreads();
+            return instance;
+        } catch (RuntimeException e) {
+            instance.release(true);
+            throw e;
+        }
+    }
+
+    private void startParts(TopologyModel model, InstanceMeters meters, LocalStores localStores, Endpoints endpoints,
+                            Owner owner) {
+        instanceDir = InstanceDirectory.open(config.stateDir(), config.applicationId(), config.instanceId());
+        String instanceId = instanceDir.instanceId();
+        ClientConfigs clients = new ClientConfigs(config, instanceId);
+        if (config.httpPort() >= 0) {
+            http = OpsHttpServer.start(config.httpBindAddress(), config.httpPort(), endpoints);
+        }
+        admin = Admin.create(clients.admin());
+        TopologyRecord topologyRecord = TopologyRecord.check(admin, config, clients.plainConsumer("topology"),
+                clients.plainProducer("topology"),
+                TopologyDescription.of(model, config.applicationId(), WeirVersion.current()));
+        ChangelogTopicIds changelogIds = new TopicSetup(admin, config, model).verifyAndCreate();
+        topologyRecord.write();
+        if (config.bounded()) {
+            bounded = BoundedRunPlan.prepare(admin, config, model, instanceId);
+        }
+        rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
+        stateThread = new StateThread(config, model, clients, instanceDir.dir(), rocksDb, meters.registry(),
+                Tags.of("application", config.applicationId(), "instance", instanceId));
+        taskRegistry = new InstanceTaskRegistry(instanceDir.dir(), stateThread, new ChangelogEnds(admin)::endOffsets,
+                changelogIds);
+        savepoints = new SavepointControl(config, clients, model, instanceId, admin, owner::stopAfterSavepoint);
+        ThreadContext ctx = ThreadContext.create(config, model, instanceId, clients, admin,
+                new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, taskRegistry,
+                        savepoints, new RepartitionPurge(admin, model, config.repartitionPurgeInterval())));
+        for (int i = 0; i < config.numStreamThreads(); i++) {
+            StreamThread st = new StreamThread(ctx, i,
+                    bounded == null ? consumer -> RunEnd.STREAMING : bounded::endFor, owner::threadFailed);
+            Thread t = new Thread(st, st.name());
+            t.setUncaughtExceptionHandler((th, e) -> owner.threadFailed(e));
+            streamThreads.add(st);
+            threads.add(t);
+        }
+        monitor = new InstanceMonitor(ctx, streamThreads, threads, admin, owner::tick);
+        meters.bind(ctx.tags(), rocksDb, WeirApp.State.class, owner::state, () -> endpoints.readiness().ok(),
+                monitor::stalled);
+        if (!config.failureDetection().isZero()) {
+            liveness = new LivenessWatch(config, clients, instanceId, admin, meters.registry(), ctx.tags(),
+                    owner::statusLine);
+        }
+    }
+
+    private void startThreads() {
+        if (liveness != null) {
+            liveness.start();
+        }
+        savepoints.start();
+        stateThread.start(taskRegistry);
+        threads.forEach(Thread::start);
+        monitor.start();
+        log.info("{} started as instance {} with {} thread(s), {}{}", config.applicationId(),
+                instanceDir.instanceId(), config.numStreamThreads(), config.guarantee().configValue(),
+                http == null ? "; HTTP endpoints disabled (http.port=-1)"
+                        : "; health, metrics and topology on http://" + config.httpBindAddress() + ":" + http.port());
+    }
+
+    String instanceId() {
+        return instanceDir.instanceId();
+    }
+
+    Optional<Integer> httpPort() {
+        return http == null ? Optional.empty() : Optional.of(http.port());
+    }
+
+    InstanceMonitor monitor() {
+        return monitor;
+    }
+
+    /** The run, with {@code run.mode=bounded}. */
+    Optional<BoundedRun> bounded() {
+        return Optional.ofNullable(bounded);
+    }
+
+    Admin admin() {
+        return admin;
+    }
+
+    /** The standby tasks this instance keeps ({@code warmupsOnly}: the warm-ups among them), sorted. */
+    List<String> standbyTasks(boolean warmupsOnly) {
+        return stateThread == null ? List.of() : stateThread.standbyTasks(warmupsOnly);
+    }
+
+    /**
+     * Asks every stream thread to stop ({@code leaveGroup}: leaving the consumer group) and waits
+     * for them until {@code deadlineNanos}; a leaving stop then removes what the coordinator still
+     * lists of the instance.
+     */
+    void stopThreads(boolean leaveGroup, long deadlineNanos, Duration timeout) {
+        if (liveness != null) {
+            liveness.announceShutdown(leaveGroup);
+        }
+        streamThreads.forEach(t -> t.shutdown(leaveGroup));
+        joinThreads(deadlineNanos, timeout);
+        if (leaveGroup) {
+            removeLeftoverMembers(deadlineNanos);
+        }
+    }
+
+    /** After a thread failed: stops the others without leaving the group, waiting up to {@code timeout} for each. */
+    void stopAfterFailure(Duration timeout) {
+        streamThreads.forEach(t -> t.shutdown(false));
+        for (Thread t : threads) {
+            try {
+                t.join(timeout.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void joinThreads(long deadlineNanos, Duration timeout) {
+        for (Thread t : threads) {
+            if (t == Thread.currentThread()) {
+                continue;
+            }
+            try {
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            if (t.isAlive()) {
+                log.warn("{} did not stop within {}", t.getName(), timeout);
+            }
+        }
+    }
+
+    /**
+     * A consumer closed while it was still joining the group sends no leave request: the
+     * coordinator would list it until its session timed out, and the next bounded run or a
+     * {@code weir reset} would find the group busy. Kafka Streams removes its static members through
+     * the admin client on a leaving close for the same reason.
+     */
+    private void removeLeftoverMembers(long deadlineNanos) {
+        if (admin == null || instanceDir == null) {
+            return;
+        }
+        // The rest of the shutdown timeout, at least 1 s and at most 5 s: an unreachable coordinator
+        // must not hold the close up much longer than the consumers' own close did.
+        long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+        Duration timeout = Duration.ofMillis(Math.min(Math.max(leftMs, 1000), 5000));
+        try {
+            int removed = InstanceMembers.removeLeftovers(admin, config.applicationId(), instanceDir.instanceId(),
+                    timeout);
+            if (removed > 0) {
+                log.debug("{}: removed {} member(s) the coordinator still listed after their consumers closed",
+                        config.applicationId(), removed);
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("{}: could not check that this instance left the consumer group ({}); a member it still has"
+                    + " there goes when its session times out", config.applicationId(), e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Releases every part, in the reverse of the start order; the HTTP endpoints only with
+     * {@code includingHttp} (after a failure probes must keep seeing it until the instance is closed).
+     */
+    void release(boolean includingHttp) {
+        if (monitor != null) {
+            monitor.close();
+        }
+        if (stateThread != null) {
+            stateThread.close(); // after the stream threads: it closes the standbys' stores
+            stateThread = null;
+        }
+        if (liveness != null) {
+            liveness.close();
+            liveness = null;
+        }
+        if (savepoints != null) {
+            savepoints.close(); // after the stream threads: a copy under way reads their stores until they close
+            savepoints = null;
+        }
+        if (rocksDb != null) {
+            // After the threads closed their stores: the cache must outlive every store using it.
+            // A thread that did not stop in time still holds stores; leave the memory to the
+            // process rather than free it under them.
+            try {
+                rocksDb.close();
+            } catch (IllegalStateException stillInUse) {
+                log.warn("{}: RocksDB memory not freed: {}", config.applicationId(), stillInUse.getMessage());
+            }
+            rocksDb = null;
+        }
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
+            admin = null;
+        }
+        releaseStateDirectory();
+        // Last: probes keep answering (503, stopping) while the threads commit and close.
+        if (includingHttp && http != null) {
+            http.close();
+            http = null;
+        }
+    }
+
+    private void releaseStateDirectory() {
+        if (instanceDir == null) {
+            return;
+        }
+        if (threads.stream().anyMatch(t -> t != Thread.currentThread() && t.isAlive())) {
+            // A thread that did not stop may still write its stores: another instance must not
+            // take the directory over while it does. The lock goes with the process.
+            log.warn("{}: state directory {} stays locked: a stream thread is still running",
+                    config.applicationId(), config.stateDir());
+        } else {
+            instanceDir.close();
+        }
+    }
+}
