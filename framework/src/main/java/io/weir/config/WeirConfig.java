@@ -3,14 +3,14 @@ package io.weir.config;
 import io.weir.errors.ConfigException;
 import io.weir.internal.config.ClientSettings;
 import io.weir.internal.config.ConfigSources;
-import io.weir.internal.config.InternalTopic;
 import io.weir.internal.config.Setting;
-import io.weir.internal.config.Settings.ErrorMode;
+import io.weir.internal.config.SettingValues;
 import io.weir.internal.config.Settings;
 import io.weir.sink.DeliveryGuarantee;
 import io.weir.time.TimestampSource;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
@@ -49,103 +49,13 @@ import java.util.TreeMap;
 public final class WeirConfig {
 
     private final Map<String, String> values;
-    private final String applicationId;
-    private final String bootstrapServers;
-    private final DeliveryGuarantee guarantee;
-    private final int numStreamThreads;
-    private final Duration commitInterval;
-    private final Path stateDir;
-    private final Optional<String> instanceId;
-    private final Settings.RunMode runMode;
-    private final Optional<java.time.Instant> boundedUntil;
-    private final Duration shutdownTimeout;
-    private final boolean shutdownLeaveGroup;
-    private final Duration stallWarn;
-    private final int httpPort;
-    private final String httpBindAddress;
-    private final int numStandbyReplicas;
-    private final int maxWarmupReplicas;
-    private final long acceptableRecoveryLag;
-    private final Duration probingRebalanceInterval;
-    private final Duration failureDetection;
-    private final ErrorMode errorMode;
-    private final String deadLetterTopic;
-    private final int deadLetterMaxMessageBytes;
-    private final int bufferedRecordsPerPartition;
-    private final Duration pollTimeout;
-    private final Duration transactionTimeout;
-    private final Duration commitRetryTimeout;
-    private final int internalTopicReplicationFactor;
-    private final long stateCacheMaxBytes;
-    private final long rocksDbMemoryBytes;
-    private final Duration stateFlushInterval;
-    private final Duration stateCleanupDelay;
-    private final Duration repartitionPurgeInterval;
-    private final long storeReadCacheBytes;
-    private final TimestampSource defaultTimestamp;
-    private final Duration maxOutOfOrderness;
-    private final Duration idleTimeout;
-    private final Settings.LateRecordsMode lateRecordsMode;
-    private final String lateRecordsTopic;
-    private final Duration windowChangelogAdditionalRetention;
+    private final SettingValues settings;
     private final ClientSettings clientSettings;
 
     private WeirConfig(Map<String, String> values) {
         this.values = Collections.unmodifiableMap(new TreeMap<>(values));
-        this.applicationId = Settings.APPLICATION_ID.parse(values.get("application.id"));
-        this.bootstrapServers = Settings.BOOTSTRAP_SERVERS.parse(values.get("bootstrap.servers"));
-        this.guarantee = parseOrDefault(Settings.PROCESSING_GUARANTEE);
-        this.numStreamThreads = parseOrDefault(Settings.NUM_STREAM_THREADS);
-        String commit = values.get(Settings.COMMIT_INTERVAL_MS.name());
-        this.commitInterval = Duration.ofMillis(commit != null ? Settings.COMMIT_INTERVAL_MS.parse(commit)
-                : guarantee == DeliveryGuarantee.EXACTLY_ONCE ? 100L : 1000L);
-        this.stateDir = Path.of(parseOrDefault(Settings.STATE_DIR));
-        this.instanceId = Optional.ofNullable(values.get(Settings.INSTANCE_ID.name())).map(Settings.INSTANCE_ID::parse);
-        this.runMode = parseOrDefault(Settings.RUN_MODE);
-        this.boundedUntil = parseOrDefault(Settings.BOUNDED_UNTIL);
-        if (boundedUntil.isPresent() && runMode != Settings.RunMode.BOUNDED) {
-            throw new ConfigException(Settings.BOUNDED_UNTIL.name(), "applies only to bounded runs, but run.mode is "
-                    + Setting.spelling(runMode) + "; set run.mode=bounded, or leave bounded.until empty");
-        }
-        this.shutdownTimeout = Duration.ofMillis(parseOrDefault(Settings.SHUTDOWN_TIMEOUT_MS));
-        this.shutdownLeaveGroup = parseOrDefault(Settings.SHUTDOWN_LEAVE_GROUP);
-        this.stallWarn = Duration.ofMillis(parseOrDefault(Settings.STALL_WARN_MS));
-        this.httpPort = parseOrDefault(Settings.HTTP_PORT);
-        this.httpBindAddress = parseOrDefault(Settings.HTTP_BIND_ADDRESS);
-        this.numStandbyReplicas = parseOrDefault(Settings.NUM_STANDBY_REPLICAS);
-        this.maxWarmupReplicas = parseOrDefault(Settings.MAX_WARMUP_REPLICAS);
-        this.acceptableRecoveryLag = parseOrDefault(Settings.ACCEPTABLE_RECOVERY_LAG);
-        this.probingRebalanceInterval = Duration.ofMillis(parseOrDefault(Settings.PROBING_REBALANCE_INTERVAL_MS));
-        long detection = parseOrDefault(Settings.FAILURE_DETECTION_MS);
-        if (detection != 0 && detection < 1000) {
-            throw new ConfigException(Settings.FAILURE_DETECTION_MS.name(), detection
-                    + " is too short to tell a dead instance from a slow one; allowed: 0 (off) or at least 1000");
-        }
-        this.failureDetection = Duration.ofMillis(detection);
-        this.errorMode = parseOrDefault(Settings.ERROR_MODE);
-        String dlq = values.get(Settings.DEAD_LETTER_TOPIC.name());
-        this.deadLetterTopic = dlq != null ? Settings.DEAD_LETTER_TOPIC.parse(dlq) : InternalTopic.DEAD_LETTER.of(applicationId);
-        this.deadLetterMaxMessageBytes = parseOrDefault(Settings.DEAD_LETTER_MAX_MESSAGE_BYTES);
-        this.bufferedRecordsPerPartition = parseOrDefault(Settings.BUFFERED_RECORDS_PER_PARTITION);
-        this.pollTimeout = Duration.ofMillis(parseOrDefault(Settings.POLL_MS));
-        this.transactionTimeout = Duration.ofMillis(parseOrDefault(Settings.TRANSACTION_TIMEOUT_MS));
-        this.commitRetryTimeout = Duration.ofMillis(parseOrDefault(Settings.COMMIT_RETRY_TIMEOUT_MS));
-        this.internalTopicReplicationFactor = parseOrDefault(Settings.INTERNAL_TOPIC_REPLICATION_FACTOR);
-        this.stateCacheMaxBytes = parseOrDefault(Settings.STATE_CACHE_MAX_BYTES);
-        this.rocksDbMemoryBytes = parseOrDefault(Settings.ROCKSDB_MEMORY_BYTES);
-        this.stateFlushInterval = Duration.ofMillis(parseOrDefault(Settings.STATE_FLUSH_INTERVAL_MS));
-        this.stateCleanupDelay = Duration.ofMillis(parseOrDefault(Settings.STATE_CLEANUP_DELAY_MS));
-        this.repartitionPurgeInterval = Duration.ofMillis(parseOrDefault(Settings.REPARTITION_PURGE_INTERVAL_MS));
-        this.storeReadCacheBytes = parseOrDefault(Settings.STORE_READ_CACHE_BYTES);
-        this.defaultTimestamp = parseOrDefault(Settings.DEFAULT_TIMESTAMP);
-        this.maxOutOfOrderness = Duration.ofMillis(parseOrDefault(Settings.MAX_OUT_OF_ORDERNESS_MS));
-        this.idleTimeout = Duration.ofMillis(parseOrDefault(Settings.IDLE_TIMEOUT_MS));
-        this.lateRecordsMode = parseOrDefault(Settings.LATE_RECORDS_MODE);
-        String late = values.get(Settings.LATE_RECORDS_TOPIC.name());
-        this.lateRecordsTopic = late != null ? Settings.LATE_RECORDS_TOPIC.parse(late) : InternalTopic.LATE_RECORDS.of(applicationId);
-        this.windowChangelogAdditionalRetention = Duration.ofMillis(
-                parseOrDefault(Settings.WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS));
-        this.clientSettings = ClientSettings.from(values, guarantee, bootstrapServers);
+        this.settings = SettingValues.resolve(values);
+        this.clientSettings = ClientSettings.from(values, guarantee(), bootstrapServers());
     }
 
     public static Builder builder() {
@@ -153,31 +63,31 @@ public final class WeirConfig {
     }
 
     public String applicationId() {
-        return applicationId;
+        return settings.get(Settings.APPLICATION_ID);
     }
 
     public String bootstrapServers() {
-        return bootstrapServers;
+        return settings.get(Settings.BOOTSTRAP_SERVERS);
     }
 
     public DeliveryGuarantee guarantee() {
-        return guarantee;
+        return settings.get(Settings.PROCESSING_GUARANTEE);
     }
 
     public int numStreamThreads() {
-        return numStreamThreads;
+        return settings.get(Settings.NUM_STREAM_THREADS);
     }
 
     public Duration commitInterval() {
-        return commitInterval;
+        return settings.get(Settings.COMMIT_INTERVAL_MS);
     }
 
     public Path stateDir() {
-        return stateDir;
+        return settings.get(Settings.STATE_DIR);
     }
 
     public Optional<String> instanceId() {
-        return instanceId;
+        return settings.get(Settings.INSTANCE_ID);
     }
 
     /**
@@ -185,16 +95,16 @@ public final class WeirConfig {
      * at start (see {@code WeirApp.runBounded}), then stops.
      */
     public boolean bounded() {
-        return runMode == Settings.RunMode.BOUNDED;
+        return settings.get(Settings.RUN_MODE) == Settings.RunMode.BOUNDED;
     }
 
     /** With a bounded run: where it ends in time ({@code bounded.until}); empty for no time limit. */
-    public Optional<java.time.Instant> boundedUntil() {
-        return boundedUntil;
+    public Optional<Instant> boundedUntil() {
+        return settings.get(Settings.BOUNDED_UNTIL);
     }
 
     public Duration shutdownTimeout() {
-        return shutdownTimeout;
+        return settings.get(Settings.SHUTDOWN_TIMEOUT_MS);
     }
 
     /**
@@ -203,140 +113,140 @@ public final class WeirConfig {
      * with the same instance id moves nothing.
      */
     public boolean shutdownLeaveGroup() {
-        return shutdownLeaveGroup;
+        return settings.get(Settings.SHUTDOWN_LEAVE_GROUP);
     }
 
     /** How long an instance may make no progress before it warns and reports itself not ready. */
     public Duration stallWarn() {
-        return stallWarn;
+        return settings.get(Settings.STALL_WARN_MS);
     }
 
     /** Port of the instance's HTTP server: 0 picks a free port, -1 means no server. */
     public int httpPort() {
-        return httpPort;
+        return settings.get(Settings.HTTP_PORT);
     }
 
     /** Address the HTTP server listens on. */
     public String httpBindAddress() {
-        return httpBindAddress;
+        return settings.get(Settings.HTTP_BIND_ADDRESS);
     }
 
     /** Standby copies of each task's stores on other instances. */
     public int numStandbyReplicas() {
-        return numStandbyReplicas;
+        return settings.get(Settings.NUM_STANDBY_REPLICAS);
     }
 
     /** Warm-up copies restoring at once on the instances balance will move tasks to. */
     public int maxWarmupReplicas() {
-        return maxWarmupReplicas;
+        return settings.get(Settings.MAX_WARMUP_REPLICAS);
     }
 
     /** Changelog records an instance may lack and still count as caught up for a task. */
     public long acceptableRecoveryLag() {
-        return acceptableRecoveryLag;
+        return settings.get(Settings.ACCEPTABLE_RECOVERY_LAG);
     }
 
     /** While warm-ups run, the longest time between two rebalances that check their progress. */
     public Duration probingRebalanceInterval() {
-        return probingRebalanceInterval;
+        return settings.get(Settings.PROBING_REBALANCE_INTERVAL_MS);
     }
 
     /** How long an instance may be silent before the others remove it from the group; zero: off. */
     public Duration failureDetection() {
-        return failureDetection;
+        return settings.get(Settings.FAILURE_DETECTION_MS);
     }
 
     /** True when a failed record goes to the dead-letter topic; false when it stops the app. */
     public boolean deadLetterOnError() {
-        return errorMode == ErrorMode.DEAD_LETTER;
+        return settings.get(Settings.ERROR_MODE) == Settings.ErrorMode.DEAD_LETTER;
     }
 
     public String deadLetterTopic() {
-        return deadLetterTopic;
+        return settings.get(Settings.DEAD_LETTER_TOPIC);
     }
 
     public int deadLetterMaxMessageBytes() {
-        return deadLetterMaxMessageBytes;
+        return settings.get(Settings.DEAD_LETTER_MAX_MESSAGE_BYTES);
     }
 
     public int bufferedRecordsPerPartition() {
-        return bufferedRecordsPerPartition;
+        return settings.get(Settings.BUFFERED_RECORDS_PER_PARTITION);
     }
 
     public Duration pollTimeout() {
-        return pollTimeout;
+        return settings.get(Settings.POLL_MS);
     }
 
     public Duration transactionTimeout() {
-        return transactionTimeout;
+        return settings.get(Settings.TRANSACTION_TIMEOUT_MS);
     }
 
     public Duration commitRetryTimeout() {
-        return commitRetryTimeout;
+        return settings.get(Settings.COMMIT_RETRY_TIMEOUT_MS);
     }
 
     /** Replication factor for internal topics; -1 for the broker's default. */
     public int internalTopicReplicationFactor() {
-        return internalTopicReplicationFactor;
+        return settings.get(Settings.INTERNAL_TOPIC_REPLICATION_FACTOR);
     }
 
     /** Uncommitted store writes (bytes) a thread holds before it commits early. */
     public long stateCacheMaxBytes() {
-        return stateCacheMaxBytes;
+        return settings.get(Settings.STATE_CACHE_MAX_BYTES);
     }
 
     /** Memory budget shared by all RocksDB stores of the instance. */
     public long rocksDbMemoryBytes() {
-        return rocksDbMemoryBytes;
+        return settings.get(Settings.ROCKSDB_MEMORY_BYTES);
     }
 
     /** Heap each store of each task keeps for committed entries it read or wrote. */
     public long storeReadCacheBytes() {
-        return storeReadCacheBytes;
+        return settings.get(Settings.STORE_READ_CACHE_BYTES);
     }
 
     /** How long the local state of a task this instance no longer runs is kept before it is deleted. */
     public Duration stateCleanupDelay() {
-        return stateCleanupDelay;
+        return settings.get(Settings.STATE_CLEANUP_DELAY_MS);
     }
 
     /** How often committed records are deleted from repartition topics; zero: never. */
     public Duration repartitionPurgeInterval() {
-        return repartitionPurgeInterval;
+        return settings.get(Settings.REPARTITION_PURGE_INTERVAL_MS);
     }
 
     /** How often stores flush to local disk. */
     public Duration stateFlushInterval() {
-        return stateFlushInterval;
+        return settings.get(Settings.STATE_FLUSH_INTERVAL_MS);
     }
 
     /** Where a record's time comes from when its source sets no extractor. */
     public TimestampSource defaultTimestamp() {
-        return defaultTimestamp;
+        return settings.get(Settings.DEFAULT_TIMESTAMP);
     }
 
     /** How far the watermark trails the largest timestamp seen. */
     public Duration maxOutOfOrderness() {
-        return maxOutOfOrderness;
+        return settings.get(Settings.MAX_OUT_OF_ORDERNESS_MS);
     }
 
     /** How long a partition without records may hold the watermark back. */
     public Duration idleTimeout() {
-        return idleTimeout;
+        return settings.get(Settings.IDLE_TIMEOUT_MS);
     }
 
     /** True when records too late for their window go to {@link #lateRecordsTopic()}; false: counted and dropped. */
     public boolean lateRecordsToTopic() {
-        return lateRecordsMode == Settings.LateRecordsMode.TOPIC;
+        return settings.get(Settings.LATE_RECORDS_MODE) == Settings.LateRecordsMode.TOPIC;
     }
 
     public String lateRecordsTopic() {
-        return lateRecordsTopic;
+        return settings.get(Settings.LATE_RECORDS_TOPIC);
     }
 
     /** How much longer than its store a window or session changelog keeps records. */
     public Duration windowChangelogAdditionalRetention() {
-        return windowChangelogAdditionalRetention;
+        return settings.get(Settings.WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS);
     }
 
     /**
@@ -355,12 +265,18 @@ public final class WeirConfig {
         return clientSettings.restoreConsumer();
     }
 
-    /** Kafka settings for the producers, as given (unprefixed and {@code producer.}, plus {@code bootstrap.servers}). */
+    /**
+     * Kafka settings for the producers, as given (unprefixed and {@code producer.}, plus
+     * {@code bootstrap.servers}).
+     */
     public Map<String, Object> producerOverrides() {
         return clientSettings.producer();
     }
 
-    /** Kafka settings for the admin client, as given (unprefixed and {@code admin.}, plus {@code bootstrap.servers}). */
+    /**
+     * Kafka settings for the admin client, as given (unprefixed and {@code admin.}, plus
+     * {@code bootstrap.servers}).
+     */
     public Map<String, Object> adminOverrides() {
         return clientSettings.admin();
     }
@@ -376,11 +292,6 @@ public final class WeirConfig {
         Map<String, String> shown = new TreeMap<>();
         values.forEach((k, v) -> shown.put(k, ClientSettings.isSecret(k) ? "[hidden]" : v));
         return "WeirConfig" + shown;
-    }
-
-    private <T> T parseOrDefault(Setting<T> setting) {
-        String raw = values.get(setting.name());
-        return setting.parse(raw != null ? raw : setting.defaultValue());
     }
 
     /**
@@ -403,7 +314,7 @@ public final class WeirConfig {
         }
 
         public Builder guarantee(DeliveryGuarantee guarantee) {
-            return set(Settings.PROCESSING_GUARANTEE.name(), guarantee.configValue());
+            return set(Settings.PROCESSING_GUARANTEE.name(), Setting.spelling(guarantee));
         }
 
         public Builder numStreamThreads(int threads) {

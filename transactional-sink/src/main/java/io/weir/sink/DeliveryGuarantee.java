@@ -1,8 +1,6 @@
 package io.weir.sink;
 
-import java.util.Arrays;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * The four delivery guarantees of the seed survey, as the setting {@code processing.guarantee}
@@ -23,51 +21,16 @@ import java.util.stream.Collectors;
  * </ul>
  */
 public enum DeliveryGuarantee {
-    EXACTLY_ONCE("exactly_once"),
-    AT_LEAST_ONCE("at_least_once"),
-    AT_MOST_ONCE("at_most_once"),
-    NONE("none");
-
-    private final String configValue;
-
-    DeliveryGuarantee(String configValue) {
-        this.configValue = configValue;
-    }
-
-    /** The spelling used in configuration, for example {@code exactly_once}. */
-    public String configValue() {
-        return configValue;
-    }
+    EXACTLY_ONCE,
+    AT_LEAST_ONCE,
+    AT_MOST_ONCE,
+    NONE;
 
     /**
-     * Parses a configuration value (case-insensitive). There is one spelling per value: Kafka
-     * Streams' {@code exactly_once_v2} and hyphenated forms such as {@code at-least-once} are
-     * refused with the right spelling.
-     *
-     * @throws IllegalArgumentException naming the allowed values
+     * The spelling used in configuration, for example {@code exactly_once}: the name in lower case,
+     * as for every enum setting.
      */
-    public static DeliveryGuarantee parse(String value) {
-        String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
-        for (DeliveryGuarantee g : values()) {
-            if (g.configValue.equals(v)) {
-                return g;
-            }
-        }
-        if (v.equals("exactly_once_v2")) {
-            throw new IllegalArgumentException("'" + value + "' is not a value: use exactly_once (Weir's exactly_once"
-                    + " is Kafka's EOS v2); allowed: " + allowedValues());
-        }
-        for (DeliveryGuarantee g : values()) {
-            if (g.configValue.equals(v.replace('-', '_'))) {
-                throw new IllegalArgumentException("'" + value + "' is spelled " + g.configValue
-                        + " (values use underscores); allowed: " + allowedValues());
-            }
-        }
-        throw new IllegalArgumentException("unknown value '" + value + "'; allowed: " + allowedValues());
-    }
-
-    /** The allowed configuration values, comma separated. */
-    public static String allowedValues() {
-        return Arrays.stream(values()).map(DeliveryGuarantee::configValue).collect(Collectors.joining(", "));
+    public String configValue() {
+        return name().toLowerCase(Locale.ROOT);
     }
 }

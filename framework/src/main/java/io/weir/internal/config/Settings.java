@@ -2,12 +2,20 @@ package io.weir.internal.config;
 
 import io.weir.sink.DeliveryGuarantee;
 import io.weir.time.TimestampSource;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * Every Weir setting, with its default and documentation. The settings table of
+ * Every Weir setting, declared once: name, type, default or derived default, documentation and
+ * validation, and the rules between settings ({@link #CHECKS}). {@link SettingValues} resolves
+ * them in this order; {@code WeirConfig} reads its values from there. The settings table of
  * docs/configuration.md is generated from this class ({@link SettingsTable}) and a test checks
  * that it matches.
  */
@@ -37,34 +45,38 @@ public final class Settings {
     public static final Setting<String> BOOTSTRAP_SERVERS = new Setting<>("bootstrap.servers", null,
             Setting.nonEmpty(), "`host:port` pairs of the Kafka cluster");
     public static final Setting<DeliveryGuarantee> PROCESSING_GUARANTEE = new Setting<>("processing.guarantee",
-            "exactly_once", DeliveryGuarantee::parse,
+            "exactly_once", Setting.enumOf(DeliveryGuarantee.class,
+                    Map.of("exactly_once_v2", "use exactly_once (Weir's exactly_once is Kafka's EOS v2)")),
             "`exactly_once` (Kafka's EOS v2), `at_least_once`, `at_most_once` or `none`");
     public static final Setting<Integer> NUM_STREAM_THREADS = new Setting<>("num.stream.threads", "1",
             Setting.intAtLeast(1), "stream threads per instance, each with its own consumer and producer");
-    public static final Setting<Long> COMMIT_INTERVAL_MS = new Setting<>("commit.interval.ms", null,
-            "`100` under `exactly_once`, else `1000`", Setting.longAtLeast(0), "how often each thread commits");
-    public static final Setting<String> STATE_DIR = new Setting<>("state.dir",
-            System.getProperty("java.io.tmpdir") + "/weir", "`${java.io.tmpdir}/weir`", Setting.nonEmpty(),
+    public static final Setting<Duration> COMMIT_INTERVAL_MS = Setting.derived("commit.interval.ms",
+            "`" + commitInterval(DeliveryGuarantee.EXACTLY_ONCE).toMillis() + "` under `exactly_once`, else `"
+            + commitInterval(DeliveryGuarantee.AT_LEAST_ONCE).toMillis() + "`", Setting.millisAtLeast(0),
+            v -> commitInterval(v.get(PROCESSING_GUARANTEE)), "how often each thread commits");
+    public static final Setting<Path> STATE_DIR = new Setting<>("state.dir",
+            System.getProperty("java.io.tmpdir") + "/weir", "`${java.io.tmpdir}/weir`",
+            Setting.nonEmpty().andThen(Path::of),
             "instance id and local state (`<state.dir>/<application.id>/[<instance.id>/]<task>/<store>`)");
-    public static final Setting<String> INSTANCE_ID = new Setting<>("instance.id", null,
+    public static final Setting<Optional<String>> INSTANCE_ID = Setting.optional("instance.id",
             "generated, kept in `state.dir`", Setting.nonEmpty(),
             "stable id of this instance: names its static group membership and transactional ids");
     public static final Setting<RunMode> RUN_MODE = new Setting<>("run.mode", "streaming",
             Setting.enumOf(RunMode.class), "`streaming`: run until stopped; `bounded`: process every input to its end"
             + " offsets taken at start (or to `bounded.until`), fire every window and timer, commit, leave the group"
             + " and stop (one instance must hold every task; see Bounded runs)");
-    public static final Setting<java.util.Optional<java.time.Instant>> BOUNDED_UNTIL = new Setting<>("bounded.until",
+    public static final Setting<Optional<Instant>> BOUNDED_UNTIL = new Setting<>("bounded.until",
             "", "empty (no time limit)", Settings::instantOrEmpty, "with `run.mode=bounded`: an ISO-8601 instant"
             + " (`2024-05-01T00:00:00Z`); each input partition ends at its first record with a later timestamp, and the"
             + " watermark ends at this instant instead of the end of time");
-    public static final Setting<Long> SHUTDOWN_TIMEOUT_MS = new Setting<>("shutdown.timeout.ms", "30000",
-            Setting.longAtLeast(0), "time a graceful shutdown may take to commit and close");
+    public static final Setting<Duration> SHUTDOWN_TIMEOUT_MS = new Setting<>("shutdown.timeout.ms", "30000",
+            Setting.millisAtLeast(0), "time a graceful shutdown may take to commit and close");
     public static final Setting<Boolean> SHUTDOWN_LEAVE_GROUP = new Setting<>("shutdown.leave.group", "false",
             Setting.bool(), "`false`: a shutdown keeps the static membership, so a restart with the same"
             + " `instance.id` moves no task; `true`: the instance leaves the group so its tasks move at once"
             + " (scale-in)");
-    public static final Setting<Long> STALL_WARN_MS = new Setting<>("stall.warn.ms", "5000",
-            Setting.longAtLeast(1000), "how long an instance may make no progress before it logs a WARN and"
+    public static final Setting<Duration> STALL_WARN_MS = new Setting<>("stall.warn.ms", "5000",
+            Setting.millisAtLeast(1000), "how long an instance may make no progress before it logs a WARN and"
             + " turns not ready; at least `1000`");
     public static final Setting<Integer> HTTP_PORT = new Setting<>("http.port", "8080", Setting.intBetween(-1, 65535),
             "port of the instance's HTTP server (health, metrics, topology); `0` picks a free port, `-1` disables"
@@ -80,70 +92,76 @@ public final class Settings {
     public static final Setting<Long> ACCEPTABLE_RECOVERY_LAG = new Setting<>("acceptable.recovery.lag", "10000",
             Setting.longAtLeast(0), "changelog records an instance may lack and still count as caught up for a task;"
             + " a task never moves to an instance further behind while a caught-up one exists");
-    public static final Setting<Long> PROBING_REBALANCE_INTERVAL_MS = new Setting<>("probing.rebalance.interval.ms",
-            "60000", Setting.longAtLeast(5000), "while warm-ups run, how often the instance rebalances even if none"
+    public static final Setting<Duration> PROBING_REBALANCE_INTERVAL_MS = new Setting<>("probing.rebalance.interval.ms",
+            "60000", Setting.millisAtLeast(5000), "while warm-ups run, how often the instance rebalances even if none"
             + " caught up (a warm-up that catches up rebalances within two seconds, with the other warm-ups of its"
             + " instance that caught up meanwhile); at least `5000`");
-    public static final Setting<Long> FAILURE_DETECTION_MS = new Setting<>("failure.detection.ms", "3000",
-            Setting.longAtLeast(0), "an instance silent this long without a clean shutdown is removed from the group"
-            + " by the others, so its tasks move without waiting for `consumer.session.timeout.ms`; `0` waits for"
-            + " the session timeout");
+    public static final Setting<Duration> FAILURE_DETECTION_MS = new Setting<>("failure.detection.ms", "3000",
+            Setting.millisAtLeast(0).andThen(Settings::checkFailureDetection), "an instance silent this long without"
+            + " a clean shutdown is removed from the group by the others, so its tasks move without waiting for"
+            + " `consumer.session.timeout.ms`; `0` waits for the session timeout");
     public static final Setting<ErrorMode> ERROR_MODE = new Setting<>("error.mode", "dead_letter",
             Setting.enumOf(ErrorMode.class),
             "`dead_letter`: failed records go to the dead-letter topic; `fail`: the instance stops");
-    public static final Setting<String> DEAD_LETTER_TOPIC = new Setting<>("dead.letter.topic", null,
-            "`<application.id>-dlq`", Setting.nonEmpty(), "where failed records go");
+    public static final Setting<String> DEAD_LETTER_TOPIC = Setting.derived("dead.letter.topic",
+            "`" + InternalTopic.DEAD_LETTER.of("<application.id>") + "`", Setting.nonEmpty(),
+            v -> InternalTopic.DEAD_LETTER.of(v.get(APPLICATION_ID)), "where failed records go");
     public static final Setting<Integer> DEAD_LETTER_MAX_MESSAGE_BYTES = new Setting<>("dead.letter.max.message.bytes",
             "16777216", Setting.intAtLeast(1024), "`max.message.bytes` of the dead-letter topic when Weir creates it");
     public static final Setting<Integer> BUFFERED_RECORDS_PER_PARTITION = new Setting<>(
             "buffered.records.per.partition", "1000", Setting.intAtLeast(1),
             "buffered records per input partition before it is paused (back-pressure)");
-    public static final Setting<Long> POLL_MS = new Setting<>("poll.ms", "100", Setting.longAtLeast(1),
+    public static final Setting<Duration> POLL_MS = new Setting<>("poll.ms", "100", Setting.millisAtLeast(1),
             "longest a poll waits for records");
-    public static final Setting<Long> TRANSACTION_TIMEOUT_MS = new Setting<>("transaction.timeout.ms", "10000",
-            Setting.longAtLeast(1000), "broker-side timeout of an open transaction whose producer vanished");
-    public static final Setting<Long> COMMIT_RETRY_TIMEOUT_MS = new Setting<>("commit.retry.timeout.ms", "30000",
-            Setting.longAtLeast(0), "how long a timed-out commit is retried before the producer is replaced");
+    public static final Setting<Duration> TRANSACTION_TIMEOUT_MS = new Setting<>("transaction.timeout.ms", "10000",
+            Setting.millisAtLeast(1000), "broker-side timeout of an open transaction whose producer vanished");
+    public static final Setting<Duration> COMMIT_RETRY_TIMEOUT_MS = new Setting<>("commit.retry.timeout.ms", "30000",
+            Setting.millisAtLeast(0), "how long a timed-out commit is retried before the producer is replaced");
     public static final Setting<Integer> INTERNAL_TOPIC_REPLICATION_FACTOR = new Setting<>(
             "internal.topic.replication.factor", "-1", Setting.intAtLeast(-1),
             "replication factor of changelog and repartition topics; `-1` takes the broker's default");
     public static final Setting<Long> STATE_CACHE_MAX_BYTES = new Setting<>("state.cache.max.bytes", "67108864",
             Setting.longAtLeast(0), "uncommitted store writes a thread holds before it commits early");
-    public static final Setting<Long> STATE_FLUSH_INTERVAL_MS = new Setting<>("state.flush.interval.ms", "10000",
-            Setting.longAtLeast(1), "how often stores flush to local disk; bounds the changelog tail a crash replays");
-    public static final Setting<Long> STATE_CLEANUP_DELAY_MS = new Setting<>("state.cleanup.delay.ms", "600000",
-            Setting.longAtLeast(0), "how long the local state of a task that is neither active nor standby on this"
+    public static final Setting<Duration> STATE_FLUSH_INTERVAL_MS = new Setting<>("state.flush.interval.ms", "10000",
+            Setting.millisAtLeast(1),
+            "how often stores flush to local disk; bounds the changelog tail a crash replays");
+    public static final Setting<Duration> STATE_CLEANUP_DELAY_MS = new Setting<>("state.cleanup.delay.ms", "600000",
+            Setting.millisAtLeast(0), "how long the local state of a task that is neither active nor standby on this"
             + " instance is kept (it may come back) before its directory is deleted");
-    public static final Setting<Long> REPARTITION_PURGE_INTERVAL_MS = new Setting<>("repartition.purge.interval.ms",
-            "30000", Setting.longAtLeast(0), "how often records that every reader of a repartition topic has committed"
-            + " are deleted from it (repartition topics keep records without a time limit until then); 0 never");
+    public static final Setting<Duration> REPARTITION_PURGE_INTERVAL_MS = new Setting<>("repartition.purge.interval.ms",
+            "30000", Setting.millisAtLeast(0), "how often records that every reader of a repartition topic has"
+            + " committed are deleted from it (repartition topics keep records without a time limit until then);"
+            + " 0 never");
     public static final Setting<Long> ROCKSDB_MEMORY_BYTES = new Setting<>("rocksdb.memory.bytes", "268435456",
             Setting.longAtLeast(16L << 20),
             "memory for all RocksDB stores of the instance (block cache and memtables); at least 16 MiB");
     public static final Setting<Long> STORE_READ_CACHE_BYTES = new Setting<>("store.read.cache.bytes", "4194304",
-            Setting.longAtLeast(0), "committed entries each store of each task keeps on the heap for reads (`0`: none)");
+            Setting.longAtLeast(0),
+            "committed entries each store of each task keeps on the heap for reads (`0`: none)");
     public static final Setting<TimestampSource> DEFAULT_TIMESTAMP = new Setting<>("default.timestamp", "record",
             Setting.enumOf(TimestampSource.class), "time of records from sources without an extractor: `record`"
             + " (the Kafka timestamp), `log_append` (the topic must use `LogAppendTime`) or `wall_clock`");
-    public static final Setting<Long> MAX_OUT_OF_ORDERNESS_MS = new Setting<>("max.out.of.orderness.ms", "0",
-            Setting.longAtLeast(0), "how far the watermark trails the largest time seen");
-    public static final Setting<Long> IDLE_TIMEOUT_MS = new Setting<>("idle.timeout.ms", "30000",
-            Setting.longAtLeast(0), "wall-clock time after which a partition without records stops holding the"
+    public static final Setting<Duration> MAX_OUT_OF_ORDERNESS_MS = new Setting<>("max.out.of.orderness.ms", "0",
+            Setting.millisAtLeast(0), "how far the watermark trails the largest time seen");
+    public static final Setting<Duration> IDLE_TIMEOUT_MS = new Setting<>("idle.timeout.ms", "30000",
+            Setting.millisAtLeast(0), "wall-clock time after which a partition without records stops holding the"
             + " watermark back");
     public static final Setting<LateRecordsMode> LATE_RECORDS_MODE = new Setting<>("late.records.mode", "topic",
             Setting.enumOf(LateRecordsMode.class), "`topic`: records too late for their window go to"
             + " `late.records.topic`; `drop`: counted in `weir.records.late` and dropped");
-    public static final Setting<String> LATE_RECORDS_TOPIC = new Setting<>("late.records.topic", null,
-            "`<application.id>-late`", Setting.nonEmpty(), "where records too late for their window go");
-    public static final Setting<Long> WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS = new Setting<>(
-            "window.changelog.additional.retention.ms", "86400000", Setting.longAtLeast(0),
+    public static final Setting<String> LATE_RECORDS_TOPIC = Setting.derived("late.records.topic",
+            "`" + InternalTopic.LATE_RECORDS.of("<application.id>") + "`", Setting.nonEmpty(),
+            v -> InternalTopic.LATE_RECORDS.of(v.get(APPLICATION_ID)), "where records too late for their window go");
+    public static final Setting<Duration> WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS = new Setting<>(
+            "window.changelog.additional.retention.ms", "86400000", Setting.millisAtLeast(0),
             "how much longer than its store a window or session changelog keeps records (its `retention.ms`"
             + " runs on wall-clock time, the store's on event time)");
 
     /** All settings by name, in documentation order (the order of docs/configuration.md's table). */
     public static final Map<String, Setting<?>> ALL = index(APPLICATION_ID, BOOTSTRAP_SERVERS,
             PROCESSING_GUARANTEE, NUM_STREAM_THREADS, COMMIT_INTERVAL_MS, STATE_DIR, INSTANCE_ID,
-            RUN_MODE, BOUNDED_UNTIL, SHUTDOWN_TIMEOUT_MS, SHUTDOWN_LEAVE_GROUP, STALL_WARN_MS, HTTP_PORT, HTTP_BIND_ADDRESS,
+            RUN_MODE, BOUNDED_UNTIL, SHUTDOWN_TIMEOUT_MS, SHUTDOWN_LEAVE_GROUP, STALL_WARN_MS, HTTP_PORT,
+            HTTP_BIND_ADDRESS,
             NUM_STANDBY_REPLICAS, MAX_WARMUP_REPLICAS, ACCEPTABLE_RECOVERY_LAG, PROBING_REBALANCE_INTERVAL_MS,
             FAILURE_DETECTION_MS,
             ERROR_MODE, DEAD_LETTER_TOPIC, DEAD_LETTER_MAX_MESSAGE_BYTES,
@@ -153,6 +171,15 @@ public final class Settings {
             ROCKSDB_MEMORY_BYTES,
             STORE_READ_CACHE_BYTES, DEFAULT_TIMESTAMP, MAX_OUT_OF_ORDERNESS_MS, IDLE_TIMEOUT_MS, LATE_RECORDS_MODE,
             LATE_RECORDS_TOPIC, WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS);
+
+    /**
+     * The rules between settings, each reported on the setting it names and checked as soon as that
+     * setting has its value (so in declaration order).
+     */
+    static final List<SettingCheck> CHECKS = List.of(
+            new SettingCheck(BOUNDED_UNTIL, v -> v.get(BOUNDED_UNTIL).isEmpty() || v.get(RUN_MODE) == RunMode.BOUNDED,
+                    v -> "applies only to bounded runs, but run.mode is " + Setting.spelling(v.get(RUN_MODE))
+                            + "; set run.mode=bounded, or leave bounded.until empty"));
 
     private static Map<String, Setting<?>> index(Setting<?>... settings) {
         // Map.copyOf would lose the documentation order.
@@ -173,13 +200,26 @@ public final class Settings {
         return id;
     }
 
-    private static java.util.Optional<java.time.Instant> instantOrEmpty(String s) {
+    /** The default of {@code commit.interval.ms}: short under exactly-once, where it bounds output latency. */
+    private static Duration commitInterval(DeliveryGuarantee guarantee) {
+        return Duration.ofMillis(guarantee == DeliveryGuarantee.EXACTLY_ONCE ? 100 : 1000);
+    }
+
+    private static Duration checkFailureDetection(Duration detection) {
+        if (!detection.isZero() && detection.toMillis() < 1000) {
+            throw new IllegalArgumentException(detection.toMillis()
+                    + " is too short to tell a dead instance from a slow one; allowed: 0 (off) or at least 1000");
+        }
+        return detection;
+    }
+
+    private static Optional<Instant> instantOrEmpty(String s) {
         if (s.isEmpty()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         try {
-            return java.util.Optional.of(java.time.Instant.parse(s));
-        } catch (java.time.format.DateTimeParseException e) {
+            return Optional.of(Instant.parse(s));
+        } catch (DateTimeParseException e) {
             throw new IllegalArgumentException("'" + s + "' is not an ISO-8601 instant; allowed: empty, or for"
                     + " example 2024-05-01T00:00:00Z");
         }
