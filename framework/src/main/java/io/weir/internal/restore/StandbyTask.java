@@ -19,7 +19,7 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * A standby (or warm-up) copy of one task on this instance: its persistent logged stores,
- * following their changelogs in the {@link StateThread}'s tail session, and the meters that say
+ * following their changelogs in the {@link Standbys}' session, and the meters that say
  * how far behind they are.
  *
  * <p>Threads: the state thread only; the gauges are read by any thread.

@@ -17,8 +17,7 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * A task: one partition number of one sub-topology, with its own instance of every node. Records
  * of its input partitions are buffered per partition and processed in timestamp order across
- * partitions; a partition whose buffer is full is paused until the task catches up, so memory is
- * bounded by {@code buffered.records.per.partition}.
+ * partitions, with bounded memory ({@link TaskInputs}).
  *
  * <p>Owned by one stream thread; not thread-safe.
  */
@@ -28,17 +27,12 @@ public final class ActiveTask implements CommitUnit {
     private final TaskContext context;
     private final List<Node> nodes;
     private final java.util.function.Function<String, SourceNode> sources;
-    private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
+    private final TaskInputs inputs;
     private final Consumer<byte[], byte[]> consumer;
     private final DeadLetters deadLetters;
-    private final int maxBuffered;
     private final TaskStores stores;
     private final TransactionalSink sink;
-    /** True until the task's stores are restored; its input partitions stay paused meanwhile. */
-    private volatile boolean restoring; // read by other threads for the assignor (see isRestoring)
     private boolean held;
-    private PartitionState[] order = new PartitionState[0];
-    private int buffered;
     private final Watermarks watermarks;
     /** True while some partition's committed offset and time are still to be read. */
     private boolean resumePending;
@@ -50,16 +44,16 @@ public final class ActiveTask implements CommitUnit {
     /** The nodes that act when event time moves (windows), in topology order. */
     private Node[] timeNodes = new Node[0];
 
-    ActiveTask(TaskId id, TaskContext context, List<Node> nodes, java.util.function.Function<String, SourceNode> sources,
-         Consumer<byte[], byte[]> consumer, DeadLetters deadLetters, int maxBuffered, TaskStores stores,
-         TransactionalSink sink) {
+    ActiveTask(TaskId id, TaskContext context, List<Node> nodes,
+               java.util.function.Function<String, SourceNode> sources, Consumer<byte[], byte[]> consumer,
+               DeadLetters deadLetters, int maxBuffered, TaskStores stores, TransactionalSink sink) {
         this.id = id;
         this.context = context;
         this.nodes = nodes;
         this.sources = sources;
         this.consumer = consumer;
         this.deadLetters = deadLetters;
-        this.maxBuffered = maxBuffered;
+        this.inputs = new TaskInputs(consumer, maxBuffered);
         this.stores = stores;
         this.sink = sink;
         this.watermarks = context.watermarks();
@@ -88,34 +82,25 @@ public final class ActiveTask implements CommitUnit {
 
     /** Holds the input back until the stores are restored. */
     public void startRestoring() {
-        restoring = true;
-        consumer.pause(partitions.keySet());
+        inputs.startRestoring();
     }
 
     /** True while the stores restore; safe to read from any thread. */
     public boolean isRestoring() {
-        return restoring;
+        return inputs.isRestoring();
     }
 
     /** The stores are restored: processing may start. */
     public void finishRestoring() {
-        restoring = false;
-        long now = context.wallClockMs();
-        for (PartitionState p : order) {
-            p.lastActiveMs = now; // the restore kept it silent; idleness counts from now
-            if (!p.paused) {
-                consumer.resume(List.of(p.tp));
-            }
-        }
+        inputs.finishRestoring(context.wallClockMs());
     }
-
 
     public TaskId id() {
         return id;
     }
 
     public Collection<TopicPartition> partitions() {
-        return partitions.keySet();
+        return inputs.partitions();
     }
 
     public void addPartition(TopicPartition tp) {
@@ -123,36 +108,18 @@ public final class ActiveTask implements CommitUnit {
         if (source == null) {
             throw new IllegalStateException("task " + id + " has no source for topic " + tp.topic());
         }
-        PartitionState added = partitions.computeIfAbsent(tp, k -> new PartitionState(k, source));
-        added.lastActiveMs = context.wallClockMs();
+        PartitionState added = inputs.add(tp, source, context.wallClockMs());
         resumePending |= !added.resumed;
-        order = partitions.values().toArray(new PartitionState[0]);
-        watermarks.setPartitions(order);
-        if (restoring) {
-            consumer.pause(List.of(tp));
-        }
+        watermarks.setPartitions(inputs.states());
     }
 
     public void addRecords(TopicPartition tp, List<ConsumerRecord<byte[], byte[]>> records) {
-        PartitionState p = partitions.get(tp);
-        if (p == null || records.isEmpty()) {
-            return;
-        }
-        if (p.firstFetched < 0) {
-            p.firstFetched = records.get(0).offset();
-        }
-        p.buffer.addAll(records);
-        p.lastActiveMs = context.wallClockMs();
-        buffered += records.size();
-        if (!p.paused && p.buffer.size() >= maxBuffered) {
-            consumer.pause(List.of(tp));
-            p.paused = true;
-        }
+        inputs.addRecords(tp, records, context.wallClockMs());
     }
 
     /** True if the task has records to process now: buffered, and not held for a savepoint. */
     public boolean hasBuffered() {
-        return !held && buffered > 0;
+        return !held && inputs.hasBuffered();
     }
 
     /**
@@ -170,7 +137,7 @@ public final class ActiveTask implements CommitUnit {
 
     /** Calls {@code out} with every partition this task committed and its committed offset. */
     public void forEachCommitted(java.util.function.BiConsumer<TopicPartition, Long> out) {
-        for (PartitionState p : order) {
+        for (PartitionState p : inputs.states()) {
             if (p.committed >= 0) {
                 out.accept(p.tp, p.committed);
             }
@@ -179,8 +146,7 @@ public final class ActiveTask implements CommitUnit {
 
     /** True if no record of {@code tp} is buffered (all fetched ones were processed). */
     public boolean drained(TopicPartition tp) {
-        PartitionState p = partitions.get(tp);
-        return p == null || p.buffer.isEmpty();
+        return inputs.drained(tp);
     }
 
     /**
@@ -193,7 +159,7 @@ public final class ActiveTask implements CommitUnit {
         // what its predecessor committed yet: read it now, or its partitions would be left out.
         resumeTimes();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (PartitionState p : order) {
+        for (PartitionState p : inputs.states()) {
             if (p.committed >= 0) {
                 offsets.put(p.tp, new OffsetAndMetadata(p.committed, watermarks.metadata(p)));
             }
@@ -210,23 +176,22 @@ public final class ActiveTask implements CommitUnit {
         ensureInitialized();
         long now = context.wallClockMs(); // once per batch: idleness needs no finer clock
         int done = 0;
-        while (done < max && buffered > 0) {
-            PartitionState p = next();
-            ConsumerRecord<byte[], byte[]> record = p.buffer.pollFirst();
+        while (done < max && inputs.hasBuffered()) {
+            PartitionState p = inputs.next();
+            ConsumerRecord<byte[], byte[]> record = inputs.take(p);
             io.weir.processor.Record<Object, Object> read = p.takeHead();
-            buffered--;
             processOne(p, record, read, onFailure, now);
             p.nextToProcess = record.offset() + 1;
             p.takenSinceCommit++;
             done++;
         }
-        resumeDrained();
+        inputs.resumeDrained();
         return done;
     }
 
     /** Fires what the wall clock made due: idle partitions releasing the watermark, wall-clock timers. */
     public void punctuate(long now) {
-        if (restoring || held) {
+        if (inputs.isRestoring() || held) {
             return;
         }
         ensureInitialized();
@@ -274,7 +239,7 @@ public final class ActiveTask implements CommitUnit {
 
     /** Hands over, per input partition, the records taken and committed since the last call. */
     public void drainCommittedCounts(java.util.function.ObjLongConsumer<TopicPartition> to) {
-        for (PartitionState p : order) {
+        for (PartitionState p : inputs.states()) {
             if (p.committedTaken > 0) {
                 to.accept(p.tp, p.committedTaken);
                 p.committedTaken = 0;
@@ -299,13 +264,13 @@ public final class ActiveTask implements CommitUnit {
             return;
         }
         java.util.Set<TopicPartition> toRead = new java.util.HashSet<>();
-        for (PartitionState p : order) {
+        for (PartitionState p : inputs.states()) {
             if (!p.resumed) {
                 toRead.add(p.tp);
             }
         }
         Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(toRead);
-        for (PartitionState p : order) {
+        for (PartitionState p : inputs.states()) {
             if (p.resumed) {
                 continue;
             }
@@ -348,33 +313,6 @@ public final class ActiveTask implements CommitUnit {
         }
     }
 
-    private PartitionState next() {
-        if (order.length == 1) {
-            return order[0];
-        }
-        PartitionState best = null;
-        long bestTs = Long.MAX_VALUE;
-        for (PartitionState p : order) {
-            if (!p.buffer.isEmpty() && (best == null || p.headTimestamp() < bestTs)) {
-                best = p;
-                bestTs = p.headTimestamp();
-            }
-        }
-        return best;
-    }
-
-    private void resumeDrained() {
-        for (PartitionState p : order) {
-            if (p.paused && p.buffer.size() <= maxBuffered / 2) {
-                p.paused = false;
-                if (restoring) {
-                    continue;
-                }
-                consumer.resume(List.of(p.tp));
-            }
-        }
-    }
-
     // ---- CommitUnit --------------------------------------------------------------------------
 
     @Override
@@ -398,7 +336,7 @@ public final class ActiveTask implements CommitUnit {
         // The watermark goes into the metadata of every partition the commit covers; when it moved
         // without input (idleness), the partitions are committed again at their offsets to carry it.
         boolean watermarkMoved = watermarks.changedSinceCommit();
-        for (PartitionState p : order) {
+        for (PartitionState p : inputs.states()) {
             long offset = p.advancedSinceCommit() ? p.nextToProcess
                     : !watermarkMoved ? -1
                     : p.committed >= 0 ? p.committed : p.firstFetched;
@@ -412,14 +350,14 @@ public final class ActiveTask implements CommitUnit {
     @Override
     public void onCommitted() {
         stores.commit();
-        if (!restoring) {
+        if (!inputs.isRestoring()) {
             // Windows the committed watermark has passed by their retention: a local range delete.
             stores.dropExpired(watermarks.current());
         }
         watermarks.committed();
         context.punctuations().committed();
         finished |= finishing;
-        for (PartitionState p : order) {
+        for (PartitionState p : inputs.states()) {
             p.committedTaken += p.takenSinceCommit;
             p.takenSinceCommit = 0;
             if (p.advancedSinceCommit()) {
@@ -438,22 +376,7 @@ public final class ActiveTask implements CommitUnit {
         for (Node n : initialized ? nodes : List.<Node>of()) {
             n.afterAbort();
         }
-        for (PartitionState p : order) {
-            long rewind = p.rewindOffset();
-            if (rewind >= 0) {
-                consumer.seek(p.tp, rewind);
-            }
-            p.nextToProcess = p.committed;
-            p.takenSinceCommit = 0;
-            buffered -= p.buffer.size();
-            p.clearBuffer();
-            if (p.paused) {
-                p.paused = false;
-                if (!restoring) {
-                    consumer.resume(List.of(p.tp));
-                }
-            }
-        }
+        inputs.rewind();
     }
 
     /** Closes the nodes; the caller has committed or aborted the task's work. */
@@ -466,7 +389,7 @@ public final class ActiveTask implements CommitUnit {
                 errors.add(e);
             }
         }
-        for (PartitionState p : order) {
+        for (PartitionState p : inputs.states()) {
             deadLetters.forget(p.tp);
         }
         try {
@@ -481,6 +404,6 @@ public final class ActiveTask implements CommitUnit {
 
     @Override
     public String toString() {
-        return "Task " + id + " " + partitions.keySet();
+        return "Task " + id + " " + inputs.partitions();
     }
 }

@@ -2,6 +2,7 @@ package io.weir.internal.thread;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.weir.internal.restore.RestoreTicket;
 import io.weir.internal.restore.StateThread;
 import io.weir.internal.state.TaskStore;
 import io.weir.internal.task.ActiveTask;
@@ -37,7 +38,7 @@ final class StateThreadRestorer implements Restorer {
     private static final long PROGRESS_LOG_NANOS = Duration.ofSeconds(5).toNanos();
 
     private final StateThread stateThread;
-    private final Map<ActiveTask, StateThread.RestoreTicket> pending = new LinkedHashMap<>();
+    private final Map<ActiveTask, RestoreTicket> pending = new LinkedHashMap<>();
     private final ThreadMetrics metrics;
     private final Counter restored;
     /** The progress of each changelog partition under restore, which owns its gauge. */
@@ -76,7 +77,7 @@ final class StateThreadRestorer implements Restorer {
     /** The task leaves this thread: its restore stops, and its stores are no longer written. */
     @Override
     public void unregister(ActiveTask task) {
-        StateThread.RestoreTicket ticket = pending.remove(task);
+        RestoreTicket ticket = pending.remove(task);
         if (ticket != null) {
             stateThread.cancel(ticket);
             endProgress(task);
@@ -99,7 +100,7 @@ final class StateThreadRestorer implements Restorer {
         if (pending.isEmpty()) {
             return;
         }
-        for (Map.Entry<ActiveTask, StateThread.RestoreTicket> e : List.copyOf(pending.entrySet())) {
+        for (Map.Entry<ActiveTask, RestoreTicket> e : List.copyOf(pending.entrySet())) {
             if (e.getValue().done()) {
                 ActiveTask task = e.getKey();
                 task.finishRestoring();

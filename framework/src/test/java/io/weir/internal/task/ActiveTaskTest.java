@@ -20,7 +20,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
-class TaskTest {
+class ActiveTaskTest {
 
     private static final TopicPartition A = new TopicPartition("a", 0);
     private static final TopicPartition B = new TopicPartition("b", 0);

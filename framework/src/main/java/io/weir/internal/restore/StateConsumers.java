@@ -1,0 +1,103 @@
+package io.weir.internal.restore;
+
+import io.weir.internal.cluster.ClientConfigs;
+import io.weir.state.changelog.RestoreSession;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The state thread's Kafka consumers, each created when first needed, and the restore sessions
+ * over them: one for the restores of active tasks (client id {@code <prefix>-state-restore-consumer}),
+ * one for the standbys ({@code <prefix>-state-standby-consumer}), and a read_uncommitted one that
+ * looks up the log ends both sessions wait for ({@code <prefix>-state-log-end-consumer}).
+ *
+ * <p>A new session gets a new consumer; the consumer of the session it replaces (after a failure)
+ * is never closed.
+ *
+ * <p>Threads: the state thread only (a consumer is not thread-safe); {@link #close} once it ended.
+ */
+final class StateConsumers {
+
+    private static final Logger log = LoggerFactory.getLogger(StateThread.class);
+
+    private final ClientConfigs clients;
+    /** How long a transaction may hold a changelog's end back: see {@link #newSession}. */
+    private final Duration endOffsetGrace;
+    private KafkaConsumer<byte[], byte[]> restoreConsumer;
+    private KafkaConsumer<byte[], byte[]> standbyConsumer;
+    private KafkaConsumer<byte[], byte[]> logEndConsumer;
+
+    StateConsumers(ClientConfigs clients, Duration transactionTimeout) {
+        this.clients = clients;
+        // A store may be ahead of the read_committed end while a dead producer's transaction holds
+        // the end back, and a changelog's last transaction may be committed without its markers
+        // yet; both resolve within the transaction timeout, so wait that long before concluding
+        // the changelog was recreated (and wiping the store) or restoring short of the log end.
+        this.endOffsetGrace = transactionTimeout.plusSeconds(5);
+    }
+
+    /** A session for the restores of active tasks, over a new restore consumer. */
+    RestoreSession restoreSession() {
+        restoreConsumer = newConsumer("restore", false);
+        return newSession(restoreConsumer);
+    }
+
+    /** A session for the standbys to follow their changelogs in, over a new standby consumer. */
+    RestoreSession standbySession() {
+        standbyConsumer = newConsumer("standby", false);
+        return newSession(standbyConsumer);
+    }
+
+    private RestoreSession newSession(KafkaConsumer<byte[], byte[]> consumer) {
+        return new RestoreSession(consumer, StateThread.STEP, endOffsetGrace, this::logEnds);
+    }
+
+    private KafkaConsumer<byte[], byte[]> newConsumer(String role, boolean readUncommitted) {
+        Map<String, Object> c = clients.plainConsumer("state-" + role);
+        if (readUncommitted) {
+            c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        }
+        return new KafkaConsumer<>(c);
+    }
+
+    /** The log ends (high watermarks) of {@code changelogs}, unresolved transactions included. */
+    private Map<TopicPartition, Long> logEnds(Set<TopicPartition> changelogs) {
+        if (logEndConsumer == null) {
+            logEndConsumer = newConsumer("log-end", true);
+        }
+        return logEndConsumer.endOffsets(changelogs);
+    }
+
+    /** Closes the consumers; close the sessions over them first. */
+    void close() {
+        for (KafkaConsumer<byte[], byte[]> c : new KafkaConsumer[] {restoreConsumer, standbyConsumer, logEndConsumer}) {
+            if (c != null) {
+                try {
+                    c.close(Duration.ofSeconds(5));
+                } catch (RuntimeException e) {
+                    log.debug("closing a state consumer failed", e);
+                }
+            }
+        }
+        restoreConsumer = null;
+        standbyConsumer = null;
+        logEndConsumer = null;
+    }
+
+    /** Closes {@code session} (null: none), logging rather than throwing what fails. */
+    static void closeQuietly(RestoreSession session) {
+        if (session != null) {
+            try {
+                session.close();
+            } catch (RuntimeException e) {
+                log.debug("closing a restore session failed", e);
+            }
+        }
+    }
+}
