@@ -77,7 +77,8 @@ final class Standbys {
     /** Created with the first standby, and again after a failure closed it. */
     private RestoreSession tails;
     private long lastFlushNanos = System.nanoTime();
-    private long failedUntil;
+    /** Until when standbys wait after a failure; now at first (nanoTime may be negative: compare differences). */
+    private long failedUntil = System.nanoTime();
 
     Standbys(WeirConfig config, TopologyModel model, Path instanceDir, RocksDbResources rocksDb,
              MeterRegistry registry, Tags tags, StateConsumers consumers) {

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * one for the standbys ({@code <prefix>-state-standby-consumer}), and a read_uncommitted one that
  * looks up the log ends both sessions wait for ({@code <prefix>-state-log-end-consumer}).
  *
- * <p>A new session gets a new consumer; the consumer of the session it replaces (after a failure)
- * is never closed.
+ * <p>A new session gets a new consumer; the consumer of the session it replaces (after a failure
+ * dropped that session) is closed first.
  *
  * <p>Threads: the state thread only (a consumer is not thread-safe); {@link #close} once it ended.
  */
@@ -44,12 +44,14 @@ final class StateConsumers {
 
     /** A session for the restores of active tasks, over a new restore consumer. */
     RestoreSession restoreSession() {
+        closeQuietly(restoreConsumer);
         restoreConsumer = newConsumer("restore", false);
         return newSession(restoreConsumer);
     }
 
     /** A session for the standbys to follow their changelogs in, over a new standby consumer. */
     RestoreSession standbySession() {
+        closeQuietly(standbyConsumer);
         standbyConsumer = newConsumer("standby", false);
         return newSession(standbyConsumer);
     }
@@ -77,17 +79,22 @@ final class StateConsumers {
     /** Closes the consumers; close the sessions over them first. */
     void close() {
         for (KafkaConsumer<byte[], byte[]> c : new KafkaConsumer[] {restoreConsumer, standbyConsumer, logEndConsumer}) {
-            if (c != null) {
-                try {
-                    c.close(Duration.ofSeconds(5));
-                } catch (RuntimeException e) {
-                    log.debug("closing a state consumer failed", e);
-                }
-            }
+            closeQuietly(c);
         }
         restoreConsumer = null;
         standbyConsumer = null;
         logEndConsumer = null;
+    }
+
+    /** Closes {@code consumer} (null: none), logging rather than throwing what fails. */
+    private static void closeQuietly(KafkaConsumer<byte[], byte[]> consumer) {
+        if (consumer != null) {
+            try {
+                consumer.close(Duration.ofSeconds(5));
+            } catch (RuntimeException e) {
+                log.debug("closing a state consumer failed", e);
+            }
+        }
     }
 
     /** Closes {@code session} (null: none), logging rather than throwing what fails. */
