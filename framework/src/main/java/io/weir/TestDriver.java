@@ -250,13 +250,13 @@ public final class TestDriver implements AutoCloseable {
      * The records written to the late-records topic since the last call, with the
      * {@code weir.late.*} headers.
      *
-     * @throws IllegalStateException if {@code late.records.mode=drop}: late records are then only
-     *     counted (meter {@code weir.records.late})
+     * @throws ConfigException naming {@code late.records.mode} if it is {@code drop}: late records are
+     *     then only counted (meter {@code weir.records.late})
      */
     public List<TestRecord<byte[], byte[]>> lateRecords() {
         if (!runtime.config().lateRecordsToTopic()) {
-            throw new IllegalStateException("late.records.mode=drop: late records are counted in weir.records.late"
-                    + " (see meterRegistry()), not written");
+            throw new ConfigException("late.records.mode", "drop: late records are counted in weir.records.late"
+                    + " (see meterRegistry()), not written; set late.records.mode=topic to read them here");
         }
         return raw(runtime.read(runtime.config().lateRecordsTopic()));
     }

@@ -8,6 +8,9 @@ import io.weir.common.KeyValue;
 import io.weir.dsl.Emit;
 import io.weir.dsl.TimeWindows;
 import io.weir.errors.ConfigException;
+import io.weir.errors.InstanceFailedException;
+import io.weir.errors.InstanceStateException;
+import io.weir.errors.ProcessingException;
 import io.weir.processor.Headers;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
@@ -273,9 +276,9 @@ class TestDriverTest {
         try (TestDriver driver = TestDriver.builder(forwardThenFail()).config("error.mode", "fail")
                 .inMemoryStores().build()) {
             driver.pipe("in", "k", "a", 1);
-            assertThatThrownBy(() -> driver.pipe("in", "k", "boom", 2)).hasMessageContaining("error.mode=fail")
-                    .hasRootCauseMessage("cannot handle boom");
-            assertThatThrownBy(() -> driver.pipe("in", "k", "b", 3)).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> driver.pipe("in", "k", "boom", 2)).isInstanceOf(ProcessingException.class)
+                    .hasMessageContaining("error.mode=fail").hasRootCauseMessage("cannot handle boom");
+            assertThatThrownBy(() -> driver.pipe("in", "k", "b", 3)).isInstanceOf(InstanceFailedException.class)
                     .hasMessageContaining("stopped after a failure");
             assertThat(driver.allOutput("out", Serdes.strings(), Serdes.strings())).extracting(TestRecord::value)
                     .containsExactly("a-out");
@@ -430,8 +433,8 @@ class TestDriverTest {
             driver.pipe("in", "k", "a", 1_500);
             driver.pipe("in", "k", "late", 300);
             assertThat(driver.meterRegistry().get("weir.records.late").counter().count()).isEqualTo(1);
-            assertThatThrownBy(driver::lateRecords).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("late.records.mode=drop");
+            assertThatThrownBy(driver::lateRecords).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("'late.records.mode'").hasMessageContaining("drop");
         }
     }
 
@@ -531,7 +534,7 @@ class TestDriverTest {
         TestDriver driver = TestDriver.builder(upperCase()).inMemoryStores().build();
         driver.close();
         driver.close(); // idempotent
-        assertThatThrownBy(() -> driver.pipe("in", "k", "v", 1)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> driver.pipe("in", "k", "v", 1)).isInstanceOf(InstanceStateException.class)
                 .hasMessageContaining("closed");
     }
 

@@ -11,6 +11,7 @@ import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.TopologyModels;
 import io.weir.WeirApp;
+import io.weir.errors.TopologyException;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.TopologyDescription;
 import io.weir.internal.topology.TopologyRecord;
@@ -129,7 +130,7 @@ class TopologyRecordIT {
         // The store's values now strings: its kept longs would be misread, so the start fails, naming it.
         WeirApp refused = WeirApp.create(topology(true, Serdes.strings()),
                 TestApps.config(KAFKA.bootstrapServers(), app).build());
-        assertThatThrownBy(refused::start).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(refused::start).isInstanceOf(TopologyException.class)
                 .hasMessageStartingWith(app + " cannot start: the state of store(s) [totals] cannot be read")
                 .hasMessageContaining("value format (long -> string)");
         assertThat(refused.state()).isEqualTo(WeirApp.State.FAILED);

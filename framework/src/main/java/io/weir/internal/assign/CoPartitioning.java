@@ -1,5 +1,6 @@
 package io.weir.internal.assign;
 
+import io.weir.errors.TopologyException;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.Subtopology;
 import io.weir.internal.topology.TopologyModel;
@@ -34,7 +35,7 @@ public final class CoPartitioning {
     public static void require(TopologyModel model, Map<String, Integer> partitions) {
         List<String> problems = violations(model, partitions);
         if (!problems.isEmpty()) {
-            throw new IllegalStateException(String.join("; ", problems) + ". A sub-topology with state stores reads"
+            throw new TopologyException(String.join("; ", problems) + ". A sub-topology with state stores reads"
                     + " partition p of every input topic in task p, so all its inputs need the same partition count:"
                     + " create them with equal counts, or repartition one input to the other's count");
         }

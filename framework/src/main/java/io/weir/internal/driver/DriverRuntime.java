@@ -4,16 +4,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ConfigException;
+import io.weir.errors.InstanceFailedException;
+import io.weir.errors.InstanceStateException;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.config.Settings;
 import io.weir.internal.state.LocalStores;
 import io.weir.internal.task.TopicLimits;
 import io.weir.internal.thread.ActivationListener;
-import io.weir.internal.thread.ThreadTasks;
 import io.weir.internal.thread.TaskManager;
 import io.weir.internal.thread.ThreadContext;
 import io.weir.internal.thread.ThreadHealth;
 import io.weir.internal.thread.ThreadMetrics;
+import io.weir.internal.thread.ThreadTasks;
 import io.weir.internal.topology.TaskCounts;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
@@ -425,14 +427,14 @@ public final class DriverRuntime implements AutoCloseable {
 
     private void ensureOpen() {
         if (closed) {
-            throw new IllegalStateException("the test driver is closed");
+            throw new InstanceStateException("the test driver is closed");
         }
     }
 
     private void ensureUsable() {
         ensureOpen();
         if (failure != null) {
-            throw new IllegalStateException("the test driver stopped after a failure, as an application would: "
+            throw new InstanceFailedException("the test driver stopped after a failure, as an application would: "
                     + failure, failure);
         }
     }

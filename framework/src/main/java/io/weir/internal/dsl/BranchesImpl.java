@@ -2,6 +2,7 @@ package io.weir.internal.dsl;
 
 import io.weir.dsl.Branches;
 import io.weir.dsl.RecordStream;
+import io.weir.errors.TopologyException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -27,7 +28,7 @@ final class BranchesImpl<K, V> implements Branches<K, V> {
         checkOpen();
         Objects.requireNonNull(predicate, "predicate");
         if (names.contains(Objects.requireNonNull(name, "name"))) {
-            throw new IllegalArgumentException("branch '" + name + "' is already defined");
+            throw new TopologyException("branch '" + name + "' is already defined");
         }
         names.add(name);
         predicates.add(predicate);
@@ -38,7 +39,7 @@ final class BranchesImpl<K, V> implements Branches<K, V> {
     public Map<String, RecordStream<K, V>> otherwise(String name) {
         Objects.requireNonNull(name, "name");
         if (names.contains(name)) {
-            throw new IllegalArgumentException("branch '" + name + "' is already defined");
+            throw new TopologyException("branch '" + name + "' is already defined");
         }
         return finish(name);
     }
@@ -77,7 +78,7 @@ final class BranchesImpl<K, V> implements Branches<K, V> {
 
     private void checkOpen() {
         if (done) {
-            throw new IllegalStateException("this split is finished");
+            throw new TopologyException("this split is finished");
         }
     }
 }

@@ -5,6 +5,7 @@ import io.weir.dsl.Emit;
 import io.weir.dsl.GroupedStream;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.RecordTable;
+import io.weir.errors.TopologyException;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.internal.topology.StoreSpec;
@@ -87,14 +88,14 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
                                boolean repartition, String storeName) {
         Objects.requireNonNull(storeName, "storeName");
         if (keySerde == null) {
-            throw new IllegalStateException("the aggregation into store '" + storeName + "' needs the key serde:"
+            throw new TopologyException("the aggregation into store '" + storeName + "' needs the key serde:"
                     + " an earlier step changed the key type; pass it to groupBy or call withSerdes(...)");
         }
         if (!repartition) {
             return parent;
         }
         if (valueSerde == null) {
-            throw new IllegalStateException("grouping for store '" + storeName + "' repartitions by the new key"
+            throw new TopologyException("grouping for store '" + storeName + "' repartitions by the new key"
                     + " and needs the value serde: pass it to groupBy or call withSerdes(...)");
         }
         String topic = InternalTopic.REPARTITION.relative(storeName);
@@ -106,7 +107,7 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
     /** The value serde, or fails naming what needed it (reduce keeps values of the input's type). */
     Serde<V> requireValueSerde(String operation, String storeName) {
         if (valueSerde == null) {
-            throw new IllegalStateException(operation + " into store '" + storeName + "' needs the value serde:"
+            throw new TopologyException(operation + " into store '" + storeName + "' needs the value serde:"
                     + " an earlier step changed the value type; call withSerdes(...) before grouping");
         }
         return valueSerde;

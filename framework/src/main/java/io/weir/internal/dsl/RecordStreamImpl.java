@@ -5,6 +5,7 @@ import io.weir.dsl.Branches;
 import io.weir.dsl.GroupedStream;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.TopicNameExtractor;
+import io.weir.errors.TopologyException;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.serde.Serde;
@@ -112,7 +113,7 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
     public RecordStream<K, V> merge(RecordStream<K, V> other) {
         RecordStreamImpl<K, V> o = (RecordStreamImpl<K, V>) Objects.requireNonNull(other, "other");
         if (o.graph != graph) {
-            throw new IllegalArgumentException("cannot merge streams of two different topology builders");
+            throw new TopologyException("cannot merge streams of two different topology builders");
         }
         String name = graph.newName("merge");
         graph.addProcessor(name, StatelessProcessors.passThrough(), List.of(node, o.node));

@@ -1,5 +1,6 @@
 package io.weir.internal.task;
 
+import io.weir.errors.TopologyException;
 import io.weir.internal.state.TaskStores;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
@@ -105,7 +106,7 @@ public final class TaskFactory {
                 Processor<Object, Object, Object, Object> processor =
                         (Processor<Object, Object, Object, Object>) p.supplier().get();
                 if (processor == null) {
-                    throw new IllegalStateException("the supplier of processor '" + name + "' returned null");
+                    throw new TopologyException("the supplier of processor '" + name + "' returned null");
                 }
                 Map<String, Object> connected = new HashMap<>();
                 p.stores().forEach(storeName -> connected.put(storeName, typedStores.get(storeName)));

@@ -2,12 +2,11 @@ package io.weir.internal.thread;
 
 import io.weir.config.WeirConfig;
 import io.weir.internal.cluster.RepartitionPurge;
+import io.weir.internal.task.ActiveTask;
 import io.weir.internal.task.DeadLetters;
 import io.weir.internal.task.LateRecords;
 import io.weir.internal.task.OutputCollector;
-import io.weir.internal.task.RecordFailedException;
 import io.weir.internal.task.Stage;
-import io.weir.internal.task.ActiveTask;
 import io.weir.internal.task.TaskFactory;
 import io.weir.processor.TaskId;
 import io.weir.sink.DeliveryGuarantee;
@@ -207,7 +206,7 @@ public final class ThreadTasks {
 
     private void onRecordFailure(ConsumerRecord<byte[], byte[]> record, Stage stage, Throwable error) {
         if (!ctx.config().deadLetterOnError()) {
-            throw new RecordFailedException(record, stage, error);
+            throw stage.failed(record, error);
         }
         if (exactlyOnce && !stage.beforeProcessing()) {
             // It may have forwarded outputs already: abort them all, dead-letter it on replay.

@@ -1,6 +1,7 @@
 package io.weir.internal.topology;
 
 import io.weir.dsl.TopicNameExtractor;
+import io.weir.errors.TopologyException;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.serde.Serde;
 import java.util.LinkedHashMap;
@@ -50,13 +51,13 @@ public final class GraphBuilder {
         Objects.requireNonNull(keySerde, "keySerde");
         Objects.requireNonNull(valueSerde, "valueSerde");
         if (pattern == null && topics.isEmpty()) {
-            throw new IllegalArgumentException("source '" + name + "' needs at least one topic");
+            throw new TopologyException("source '" + name + "' needs at least one topic");
         }
         for (String topic : topics) {
             Objects.requireNonNull(topic, "topic");
             for (NodeSpec n : nodes.values()) {
                 if (n instanceof NodeSpec.Source s && s.reads(topic)) {
-                    throw new IllegalArgumentException("topic '" + topic + "' is already read by source '"
+                    throw new TopologyException("topic '" + topic + "' is already read by source '"
                             + s.name() + "'; read it once and reuse the stream");
                 }
             }
@@ -80,11 +81,11 @@ public final class GraphBuilder {
         checkOpen();
         Objects.requireNonNull(store.name(), "store name");
         if (!store.name().matches("[a-zA-Z0-9._-]+")) {
-            throw new IllegalArgumentException("store name '" + store.name()
+            throw new TopologyException("store name '" + store.name()
                     + "' may only contain letters, digits, '.', '_' and '-' (it names a topic)");
         }
         if (stores.containsKey(store.name())) {
-            throw new IllegalArgumentException("a store named '" + store.name() + "' already exists; names must be unique");
+            throw new TopologyException("a store named '" + store.name() + "' already exists; names must be unique");
         }
         stores.put(store.name(), store);
     }
@@ -94,7 +95,7 @@ public final class GraphBuilder {
         checkOpen();
         NodeSpec n = nodes.get(processor);
         if (!(n instanceof NodeSpec.Processing p)) {
-            throw new IllegalArgumentException("'" + processor + "' is not a processor of this topology");
+            throw new TopologyException("'" + processor + "' is not a processor of this topology");
         }
         List<String> all = new java.util.ArrayList<>(p.stores());
         all.addAll(storeNames);
@@ -110,7 +111,7 @@ public final class GraphBuilder {
     public void addSink(String name, String topic, TopicNameExtractor<?, ?> extractor,
                         Serde<?> keySerde, Serde<?> valueSerde, List<String> parents, boolean internal) {
         if (keySerde == null || valueSerde == null) {
-            throw new IllegalStateException("sink '" + name + "' to " + (topic != null ? "topic '" + topic + "'"
+            throw new TopologyException("sink '" + name + "' to " + (topic != null ? "topic '" + topic + "'"
                     : "an extracted topic") + " has no serdes: an earlier step changed the key or value type;"
                     + " pass serdes to to(...) or call withSerdes(...) first");
         }
@@ -121,13 +122,13 @@ public final class GraphBuilder {
     public TopologyModel build() {
         checkOpen();
         if (nodes.values().stream().noneMatch(n -> n instanceof NodeSpec.Source)) {
-            throw new IllegalStateException("the topology has no source: add a stream(...) first");
+            throw new TopologyException("the topology has no source: add a stream(...) first");
         }
         for (NodeSpec n : nodes.values()) {
             if (n instanceof NodeSpec.Processing p) {
                 for (String store : p.stores()) {
                     if (!stores.containsKey(store)) {
-                        throw new IllegalStateException("processor '" + p.name() + "' uses store '" + store
+                        throw new TopologyException("processor '" + p.name() + "' uses store '" + store
                                 + "', which was never added; add it with addStateStore");
                     }
                 }
@@ -141,26 +142,26 @@ public final class GraphBuilder {
         checkOpen();
         Objects.requireNonNull(node.name(), "name");
         if (nodes.containsKey(node.name())) {
-            throw new IllegalArgumentException("a node named '" + node.name() + "' already exists; names must be unique");
+            throw new TopologyException("a node named '" + node.name() + "' already exists; names must be unique");
         }
         for (String parent : node.parents()) {
             NodeSpec p = nodes.get(parent);
             if (p == null) {
-                throw new IllegalArgumentException("node '" + node.name() + "' names an unknown parent '" + parent + "'");
+                throw new TopologyException("node '" + node.name() + "' names an unknown parent '" + parent + "'");
             }
             if (p instanceof NodeSpec.Sink) {
-                throw new IllegalArgumentException("node '" + node.name() + "' cannot follow sink '" + parent + "'");
+                throw new TopologyException("node '" + node.name() + "' cannot follow sink '" + parent + "'");
             }
         }
         if (!(node instanceof NodeSpec.Source) && node.parents().isEmpty()) {
-            throw new IllegalArgumentException("node '" + node.name() + "' needs at least one parent");
+            throw new TopologyException("node '" + node.name() + "' needs at least one parent");
         }
         nodes.put(node.name(), node);
     }
 
     private void checkOpen() {
         if (built) {
-            throw new IllegalStateException("this builder has already built its topology");
+            throw new TopologyException("this builder has already built its topology");
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.weir.internal.topology;
 
 import io.weir.config.WeirConfig;
+import io.weir.errors.TopologyException;
 import io.weir.internal.config.InternalTopic;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -97,7 +98,7 @@ public final class TopologyRecord {
             case SILENT -> { }
             case INFO -> log.info("{}", outcome.message());
             case WARN -> log.warn("{}", outcome.message());
-            case FAIL -> throw new IllegalStateException(outcome.message());
+            case FAIL -> throw new TopologyException(outcome.message());
         }
         return record;
     }

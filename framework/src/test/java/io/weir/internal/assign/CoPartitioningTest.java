@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.errors.TopologyException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +14,7 @@ class CoPartitioningTest {
     void aStatefulSubtopologyWithUnequalInputsFailsNamingTopicsAndCounts() {
         assertThatThrownBy(() -> CoPartitioning.require(AssignTopologies.statefulMergeAndStatelessCopy(),
                 Map.of("a", 3, "b", 4, "c", 7)))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(TopologyException.class)
                 .hasMessageContaining("sub-topology 0 (stores [counts]) reads topics that are not co-partitioned:"
                         + " a has 3 partitions, b has 4 partitions")
                 .hasMessageContaining("same partition count")

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.weir.errors.TopologyException;
 import io.weir.internal.assign.MemberHooks.AssignmentSettings;
 import io.weir.internal.assign.MemberHooks.MemberAssignment;
 import io.weir.internal.topology.TopologyModel;
@@ -281,7 +282,7 @@ class TaskAssignorTest {
         member("x", 0);
         assertThatThrownBy(() -> rebalance("x-0", cluster(Map.of("a", 2, "b", 3, "c", 1)),
                 Map.of("x-0", List.of())))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("a has 2 partitions, b has 3 partitions");
+                .isInstanceOf(TopologyException.class).hasMessageContaining("a has 2 partitions, b has 3 partitions");
     }
 
     @Test

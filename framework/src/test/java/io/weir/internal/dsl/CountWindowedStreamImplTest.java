@@ -7,6 +7,7 @@ import io.weir.TopologyBuilder;
 import io.weir.dsl.CountWindows;
 import io.weir.dsl.Emit;
 import io.weir.dsl.RecordStream;
+import io.weir.errors.TopologyException;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
@@ -74,7 +75,7 @@ class CountWindowedStreamImplTest {
         assertThatThrownBy(() -> new CountWindowedStreamImpl<>(
                 new GroupedStreamImpl<String, String>(graph, "in", null, Serdes.strings(), false), CountWindows.of(3))
                 .count("counts"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("'counts'");
+                .isInstanceOf(TopologyException.class).hasMessageContaining("'counts'");
     }
 
     @Test
@@ -83,6 +84,6 @@ class CountWindowedStreamImplTest {
         assertThatThrownBy(() -> new CountWindowedStreamImpl<>(
                 new GroupedStreamImpl<String, String>(graph, "in", Serdes.strings(), null, false), CountWindows.of(3))
                 .reduce((a, b) -> a + b, "joined"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("'joined'");
+                .isInstanceOf(TopologyException.class).hasMessageContaining("'joined'");
     }
 }

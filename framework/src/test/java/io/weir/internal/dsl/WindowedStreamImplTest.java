@@ -9,6 +9,7 @@ import io.weir.dsl.SessionWindowedStream;
 import io.weir.dsl.SessionWindows;
 import io.weir.dsl.TimeWindows;
 import io.weir.dsl.WindowedStream;
+import io.weir.errors.TopologyException;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
@@ -105,12 +106,12 @@ class WindowedStreamImplTest {
         GraphBuilder graph = graphWithSource();
         GroupedStreamImpl<String, Integer> noValueSerde = new GroupedStreamImpl<>(graph, "in", Serdes.strings(), null, false);
         assertThatThrownBy(() -> noValueSerde.windowedBy(HOPPING).reduce(Integer::sum, "sums"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("'sums'");
+                .isInstanceOf(TopologyException.class).hasMessageContaining("'sums'");
         assertThatThrownBy(() -> noValueSerde.windowedBy(SESSIONS).reduce(Integer::sum, "visits"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("'visits'");
+                .isInstanceOf(TopologyException.class).hasMessageContaining("'visits'");
         GroupedStreamImpl<String, Integer> noKeySerde = new GroupedStreamImpl<>(graph, "in", null, Serdes.integers(), false);
         assertThatThrownBy(() -> noKeySerde.windowedBy(HOPPING).count("counts"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("'counts'");
+                .isInstanceOf(TopologyException.class).hasMessageContaining("'counts'");
     }
 
     @Test
