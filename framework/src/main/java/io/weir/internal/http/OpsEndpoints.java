@@ -1,5 +1,7 @@
 package io.weir.internal.http;
 
+import io.weir.internal.json.Json;
+
 /**
  * The endpoints of an instance over its {@link InstanceView}: each asks the view once and renders
  * the answer. The view's threading contract (quick, never waits for a stream thread) is what
@@ -44,7 +46,7 @@ final class OpsEndpoints {
         if (!view.leaveGroupAndStop()) {
             return JsonErrors.conflict("the instance is already stopping; nothing was changed");
         }
-        return Reply.json(202, OpsJson.object()
+        return Reply.json(202, Json.object()
                 .put("status", "LEAVING")
                 .put("message", "committing, leaving the consumer group and stopping; the instance's tasks"
                         + " move to the remaining instances at once"));

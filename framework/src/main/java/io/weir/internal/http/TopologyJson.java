@@ -2,6 +2,7 @@ package io.weir.internal.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weir.internal.json.Json;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.Subtopology;
@@ -59,7 +60,7 @@ public final class TopologyJson {
      * @param applicationId {@code application.id}, which names the changelog topics
      */
     public static ObjectNode toJson(TopologyModel model, String applicationId) {
-        ObjectNode json = OpsJson.object().put("applicationId", applicationId);
+        ObjectNode json = Json.object().put("applicationId", applicationId);
         ArrayNode subtopologies = json.putArray("subtopologies");
         model.subtopologies().forEach(st -> subtopology(model, st, subtopologies.addObject()));
         // The stores as the recorded topology describes them (TopologyDescription), formats included.
@@ -73,7 +74,7 @@ public final class TopologyJson {
 
     /** {@link #toJson} as indented text. */
     public static String render(TopologyModel model, String applicationId) {
-        return OpsJson.string(toJson(model, applicationId));
+        return Json.pretty(toJson(model, applicationId));
     }
 
     private static void subtopology(TopologyModel model, Subtopology st, ObjectNode json) {

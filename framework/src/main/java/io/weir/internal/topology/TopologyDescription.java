@@ -2,10 +2,8 @@ package io.weir.internal.topology;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import io.weir.internal.json.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -47,10 +45,6 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
 
     /** The shape written now. */
     public static final int CURRENT_VERSION = 1;
-
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     public TopologyDescription {
         subtopologies = List.copyOf(subtopologies);
@@ -136,18 +130,14 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
         return stores.stream().filter(s -> s.name().equals(name)).findFirst().orElse(null);
     }
 
-    /** As JSON, indented. */
+    /** As JSON, indented ({@link Json#pretty}). */
     public String toJson() {
-        try {
-            return MAPPER.writeValueAsString(this);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write a topology description as JSON", e);
-        }
+        return Json.pretty(this);
     }
 
     /** As a JSON tree. */
     public JsonNode toJsonTree() {
-        return MAPPER.valueToTree(this);
+        return Json.tree(this);
     }
 
     /**
@@ -157,7 +147,7 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
      */
     public static TopologyDescription parse(String json) {
         try {
-            TopologyDescription d = MAPPER.readValue(json, TopologyDescription.class);
+            TopologyDescription d = Json.reader().forType(TopologyDescription.class).readValue(json);
             if (d == null || d.applicationId() == null) {
                 throw new IllegalArgumentException("not a topology description: " + abbreviate(json));
             }
