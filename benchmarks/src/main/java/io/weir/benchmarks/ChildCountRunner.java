@@ -18,7 +18,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.HttpProbe;
@@ -47,7 +46,6 @@ final class ChildCountRunner implements SystemUnderTest {
 
     /** Lines of the process's output quoted in a failure. */
     private static final int TAIL_LINES = 15;
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String system;
     private final List<String> jvmOptions;
@@ -185,7 +183,7 @@ final class ChildCountRunner implements SystemUnderTest {
                         return OptionalInt.empty();
                     }
                     int tasks = 0;
-                    for (JsonNode thread : JSON.readTree(info.body()).path("tasksByThread")) {
+                    for (JsonNode thread : BenchmarkJson.MAPPER.readTree(info.body()).path("tasksByThread")) {
                         tasks += thread.size();
                     }
                     return OptionalInt.of(tasks);

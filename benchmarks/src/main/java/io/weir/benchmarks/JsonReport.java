@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.util.OptionalDouble;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -44,7 +43,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 final class JsonReport {
 
-    private final ObjectMapper mapper = new ObjectMapper();
     private final PrintStream out;
 
     JsonReport(PrintStream out) {
@@ -85,7 +83,7 @@ final class JsonReport {
 
     /** The fields every run line starts with. */
     private ObjectNode runLine(RunResult r) {
-        return mapper.createObjectNode()
+        return BenchmarkJson.MAPPER.createObjectNode()
                 .put("workload", r.scenario().label())
                 .put("guarantee", r.guarantee().label())
                 .put("system", r.system())
@@ -108,7 +106,7 @@ final class JsonReport {
     }
 
     private void memoryRun(RunResult r) {
-        ObjectNode line = mapper.createObjectNode()
+        ObjectNode line = BenchmarkJson.MAPPER.createObjectNode()
                 .put("workload", r.scenario().label())
                 .put("system", r.system())
                 .put("keys", r.records());
@@ -149,7 +147,7 @@ final class JsonReport {
      * the median {@code started_seconds} of each.
      */
     private void secondsSummary(Summary s) {
-        ObjectNode line = mapper.createObjectNode()
+        ObjectNode line = BenchmarkJson.MAPPER.createObjectNode()
                 .put("summary", true)
                 .put("workload", s.scenario().label())
                 .put("guarantee", s.guarantee().label());
@@ -171,7 +169,7 @@ final class JsonReport {
      * instance's start to balanced.
      */
     private void scaleOutSummary(Summary s) {
-        ObjectNode line = mapper.createObjectNode()
+        ObjectNode line = BenchmarkJson.MAPPER.createObjectNode()
                 .put("summary", true)
                 .put("workload", s.scenario().label())
                 .put("guarantee", s.guarantee().label());
@@ -188,7 +186,7 @@ final class JsonReport {
      * restore rate; {@code "peer": null} (Kafka Streams has no savepoints).
      */
     private void savepointSummary(Summary s) {
-        ObjectNode line = mapper.createObjectNode()
+        ObjectNode line = BenchmarkJson.MAPPER.createObjectNode()
                 .put("summary", true)
                 .put("workload", s.scenario().label())
                 .put("guarantee", s.guarantee().label())
@@ -214,7 +212,7 @@ final class JsonReport {
     private void throughputSummary(Summary s) {
         boolean noHttp = s.systems().contains(WeirRunner.NO_HTTP);
         boolean scraped = s.systems().contains(WeirRunner.SCRAPED);
-        ObjectNode line = mapper.createObjectNode()
+        ObjectNode line = BenchmarkJson.MAPPER.createObjectNode()
                 .put("summary", true)
                 .put("workload", s.scenario().label())
                 .put("guarantee", s.guarantee().label())
@@ -289,7 +287,7 @@ final class JsonReport {
 
     private void write(ObjectNode line) {
         try {
-            out.println(mapper.writeValueAsString(line));
+            out.println(BenchmarkJson.MAPPER.writeValueAsString(line));
             out.flush();
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Cannot write JSON", e);

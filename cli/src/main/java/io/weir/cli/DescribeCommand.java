@@ -3,6 +3,7 @@ package io.weir.cli;
 import io.weir.Topology;
 import io.weir.config.WeirConfig;
 import io.weir.internal.config.InternalTopic;
+import io.weir.internal.json.Json;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -249,6 +250,6 @@ final class DescribeCommand implements Callable<Integer> {
             hs.add(j);
         });
         root.put("instances", hs);
-        Json.print(out, root);
+        out.println(Json.pretty(root));
     }
 }

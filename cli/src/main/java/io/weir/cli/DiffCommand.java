@@ -1,6 +1,7 @@
 package io.weir.cli;
 
 import io.weir.config.WeirConfig;
+import io.weir.internal.json.Json;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -189,7 +190,7 @@ final class DiffCommand implements Callable<Integer> {
         ex.put("onlyLeft", toJson(r.onlyLeftExamples()));
         ex.put("onlyRight", toJson(r.onlyRightExamples()));
         root.put("examples", ex);
-        Json.print(out, root);
+        out.println(Json.pretty(root));
     }
 
     private List<Object> toJson(List<KeyedDiff.Example> list) {

@@ -1,6 +1,7 @@
 package io.weir.cli;
 
 import io.weir.config.WeirConfig;
+import io.weir.internal.json.Json;
 import io.weir.internal.savepoint.ControlMessage;
 import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
@@ -10,7 +11,6 @@ import io.weir.internal.topology.TopologyAccess;
 import io.weir.internal.topology.TopologyDescription;
 import io.weir.internal.topology.TopologyRecord;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -154,7 +154,7 @@ final class SavepointCommand implements Callable<Integer> {
             Manifest m = find(cluster, app, id);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
-                out.println(new String(m.encode(), StandardCharsets.UTF_8));
+                out.println(Json.pretty(m));
                 return Weir.OK;
             }
             out.printf("savepoint %s of %s, created %s by Weir %s%s%n", m.id(), m.applicationId(),

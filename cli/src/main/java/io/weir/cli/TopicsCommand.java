@@ -2,6 +2,7 @@ package io.weir.cli;
 
 import io.weir.config.WeirConfig;
 import io.weir.internal.cluster.InternalTopics;
+import io.weir.internal.json.Json;
 import io.weir.internal.topology.TopologyAccess;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -69,7 +70,7 @@ final class TopicsCommand implements Callable<Integer> {
             if (json) {
                 List<Object> topics = new ArrayList<>();
                 plan.forEach(p -> topics.add(toJson(p, null)));
-                Json.print(out, Map.of("application", app, "topics", topics));
+                out.println(Json.pretty(Map.of("application", app, "topics", topics)));
             } else {
                 Table table = new Table("TOPIC", "KIND", "PARTITIONS", "REPLICATION", "CONFIGS");
                 plan.forEach(p -> table.row(p.name(), kind(p), p.partitions(), replication(p), configs(p)));

@@ -22,9 +22,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code weir topology show|diff}: the topology an application recorded in Kafka when its
  * instances last started ({@code <application.id>-topology}, see {@link TopologyRecord}), and
- * what a new version would change ({@link TopologyDiff}). {@code diff} exits {@value Weir#OK}
- * when the change is safe for a rolling upgrade (or there is none), {@value Weir#FAILED} when it
- * needs a savepoint restore or a reset.
+ * what a new version would change ({@link TopologyDiff}). {@code show} prints the record's JSON
+ * document ({@link TopologyDescription}), the one an instance also serves on {@code GET /topology}.
+ * {@code diff} exits {@value Weir#OK} when the change is safe for a rolling upgrade (or there is
+ * none), {@value Weir#FAILED} when it needs a savepoint restore or a reset.
  */
 @Command(name = "topology", description = "Shows the topology an application recorded in Kafka, or compares it"
         + " with a new version.", subcommands = {TopologyCommand.Show.class, TopologyCommand.Diff.class})

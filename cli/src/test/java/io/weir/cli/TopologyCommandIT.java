@@ -107,6 +107,10 @@ class TopologyCommandIT {
 
         Outcome show = weir("topology", "show", "--app", APP);
         assertThat(show.code()).as(show.err()).isEqualTo(Weir.OK);
+        // The one document: as the instance recorded it (and as its GET /topology serves it).
+        String recorded = KAFKA.client().readAllCommittedStrings(APP + "-topology", Duration.ofSeconds(20)).get(0)
+                .value();
+        assertThat(show.out().strip()).isEqualTo(recorded.strip());
         TopologyDescription shown = TopologyDescription.parse(show.out());
         assertThat(shown.applicationId()).isEqualTo(APP);
         assertThat(shown.store("totals").valueFormat()).isEqualTo("long");

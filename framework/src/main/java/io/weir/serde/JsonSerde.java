@@ -13,6 +13,12 @@ import java.io.IOException;
 /** JSON through Jackson; readers and writers are built once and are thread-safe. */
 final class JsonSerde<T> implements Serde<T> {
 
+    // Users' values, not Weir's own documents, so not the shared configuration of internal.json
+    // (which this public package may not import either). It differs on purpose: strict, as
+    // Serdes.json promises (trailing content and a null for a primitive fail the read), and with
+    // Jackson's default of failing on an unknown property, where Weir's own documents ignore
+    // unknown properties to read what a newer Weir wrote. Part of the contract of user data on
+    // topics: change it only as a documented change of Serdes.json.
     private static final ObjectMapper DEFAULT = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);

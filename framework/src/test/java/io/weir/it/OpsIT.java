@@ -10,6 +10,8 @@ import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
 import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
+import io.weir.internal.config.InternalTopic;
+import io.weir.internal.topology.TopologyDescription;
 import io.weir.serde.Serdes;
 import io.weir.testing.PrometheusText;
 import io.weir.testing.TestApps;
@@ -250,7 +252,7 @@ class OpsIT {
             Set<String> sourceTopics = new HashSet<>();
             Set<String> sinkTopics = new HashSet<>();
             for (JsonNode st : topology.get("subtopologies")) {
-                for (JsonNode node : st.get("nodes")) {
+                for (JsonNode node : st.get("graph")) {
                     if (node.get("type").asText().equals("source")) {
                         node.get("topics").forEach(t -> sourceTopics.add(t.asText()));
                     } else if (node.get("type").asText().equals("sink")) {
@@ -268,6 +270,12 @@ class OpsIT {
             List<String> internal = new ArrayList<>();
             topology.get("internalTopics").forEach(t -> internal.add(t.get("name").asText()));
             assertThat(internal).containsExactlyInAnyOrder(repartition, appId + "-by-value-changelog");
+            // One document: what the instance recorded in Kafka at start-up, which weir topology show prints.
+            var recorded = KAFKA.client().readAllCommittedStrings(InternalTopic.TOPOLOGY.of(appId),
+                    Duration.ofSeconds(20));
+            assertThat(recorded).hasSize(1);
+            assertThat(http.get("/topology").body()).isEqualTo(recorded.get(0).value());
+            assertThat(TopologyDescription.parse(recorded.get(0).value()).toJson()).isEqualTo(recorded.get(0).value());
 
             HttpProbe.Response mermaid = http.get("/topology?format=mermaid");
             assertThat(mermaid.status()).isEqualTo(200);

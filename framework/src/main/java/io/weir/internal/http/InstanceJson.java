@@ -2,6 +2,7 @@ package io.weir.internal.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weir.internal.json.Json;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,7 +18,7 @@ final class InstanceJson {
      * a problem's details sit beside kind and message, sorted by name, and cannot override them.
      */
     static ObjectNode health(HealthReport report) {
-        ObjectNode json = OpsJson.object()
+        ObjectNode json = Json.object()
                 .put("status", report.ok() ? "UP" : "DOWN")
                 .put("state", report.state());
         ArrayNode problems = json.putArray("problems");
@@ -25,7 +26,7 @@ final class InstanceJson {
             ObjectNode problem = problems.addObject().put("kind", p.kind()).put("message", p.message());
             new TreeMap<>(p.details()).forEach((name, value) -> {
                 if (!problem.has(name)) {
-                    problem.set(name, OpsJson.MAPPER.valueToTree(value));
+                    problem.set(name, Json.tree(value));
                 }
             });
         }
@@ -34,7 +35,7 @@ final class InstanceJson {
 
     /** The fields of {@link InstanceInfo} by their record names; threads sorted by name. */
     static ObjectNode info(InstanceInfo info) {
-        ObjectNode json = OpsJson.object()
+        ObjectNode json = Json.object()
                 .put("version", info.version())
                 .put("applicationId", info.applicationId())
                 .put("instanceId", info.instanceId())

@@ -1,5 +1,7 @@
 package io.weir.internal.http;
 
+import io.weir.internal.json.Json;
+
 /**
  * The error answers of the ops endpoints, all of one shape:
  * {@code {"error":"not_found","message":"..."}}, where {@code error} is a stable word a script
@@ -35,7 +37,7 @@ final class JsonErrors {
     }
 
     private static Reply error(int status, String error, String message) {
-        var body = OpsJson.object().put("error", error).put("message", message);
+        var body = Json.object().put("error", error).put("message", message);
         return Reply.json(status, body);
     }
 }

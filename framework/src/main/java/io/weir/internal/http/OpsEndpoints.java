@@ -1,5 +1,9 @@
 package io.weir.internal.http;
 
+import io.weir.internal.config.WeirVersion;
+import io.weir.internal.json.Json;
+import io.weir.internal.topology.TopologyDescription;
+
 /**
  * The endpoints of an instance over its {@link InstanceView}: each asks the view once and renders
  * the answer. The view's threading contract (quick, never waits for a stream thread) is what
@@ -32,9 +36,10 @@ final class OpsEndpoints {
     private Reply topology(Request request) {
         String format = request.query().getOrDefault("format", "json");
         return switch (format) {
-            case "json" -> Reply.json(200, TopologyJson.toJson(view.topology(), view.info().applicationId()));
-            case "mermaid" -> Reply.text(200, Reply.TEXT,
-                    TopologyMermaid.render(view.topology()));
+            // The document the instance records in Kafka, which weir topology show prints.
+            case "json" -> Reply.json(200, TopologyDescription.of(view.topology(), view.info().applicationId(),
+                    WeirVersion.current()));
+            case "mermaid" -> Reply.text(200, Reply.TEXT, TopologyMermaid.render(view.topology()));
             default -> JsonErrors.badRequest("unknown format '" + format
                     + "'; use format=json (the default) or format=mermaid");
         };
@@ -44,7 +49,7 @@ final class OpsEndpoints {
         if (!view.leaveGroupAndStop()) {
             return JsonErrors.conflict("the instance is already stopping; nothing was changed");
         }
-        return Reply.json(202, OpsJson.object()
+        return Reply.json(202, Json.object()
                 .put("status", "LEAVING")
                 .put("message", "committing, leaving the consumer group and stopping; the instance's tasks"
                         + " move to the remaining instances at once"));

@@ -1,5 +1,6 @@
 package io.weir.internal.http;
 
+import io.weir.internal.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,8 +21,9 @@ record Reply(int status, String contentType, byte[] body, Map<String, String> he
         headers = Map.copyOf(headers);
     }
 
+    /** Indented ({@link Json#pretty}): the endpoints' readers are mostly operators with curl; bodies are small. */
     static Reply json(int status, Object value) {
-        return new Reply(status, JSON, OpsJson.bytes(value), Map.of());
+        return new Reply(status, JSON, Json.prettyBytes(value), Map.of());
     }
 
     static Reply text(int status, String contentType, String body) {

@@ -1,34 +1,25 @@
 package io.weir.internal.savepoint;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weir.internal.json.Json;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
  * {@link ControlMessage}s as JSON: {@code {"type": "request", ...}} with the record's fields.
- * Unknown fields are ignored and an unknown type decodes to null, so a newer Weir may add
- * messages that an older instance skips.
+ * Unknown fields are ignored ({@link Json}) and an unknown type decodes to null, so a newer Weir
+ * may add messages that an older instance skips.
  */
 public final class ControlCodec {
-
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private ControlCodec() {
     }
 
     public static byte[] encode(ControlMessage m) {
-        ObjectNode node = JSON.valueToTree(m);
+        ObjectNode node = Json.tree(m);
         node.put("type", type(m));
-        try {
-            return JSON.writeValueAsBytes(node);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Json.bytes(node);
     }
 
     /** The message, or null if the bytes are not a control message this version knows. */
@@ -37,7 +28,7 @@ public final class ControlCodec {
             return null;
         }
         try {
-            JsonNode node = JSON.readTree(bytes);
+            JsonNode node = Json.reader().readTree(bytes);
             Class<? extends ControlMessage> type = switch (node.path("type").asText()) {
                 case "request" -> ControlMessage.Request.class;
                 case "paused" -> ControlMessage.Paused.class;
@@ -50,7 +41,7 @@ public final class ControlCodec {
                 return null;
             }
             ((ObjectNode) node).remove("type");
-            return JSON.treeToValue(node, type);
+            return Json.reader().treeToValue(node, type);
         } catch (IOException | RuntimeException e) {
             return null;
         }

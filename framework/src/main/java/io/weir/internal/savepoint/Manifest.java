@@ -1,18 +1,16 @@
 package io.weir.internal.savepoint;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weir.internal.json.Json;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 
 /**
  * What a complete savepoint holds: written last, once every task's stores are in the savepoint
  * topic, so a savepoint without a manifest (its taking failed or was aborted) is never listed or
- * restored.
+ * restored. Unknown fields are ignored ({@link Json}): a newer Weir may add some.
  *
  * @param id            the savepoint's id
  * @param applicationId the application it was taken of
@@ -24,9 +22,6 @@ import java.util.Map;
  */
 public record Manifest(String id, String applicationId, long createdAt, boolean stopped, String weirVersion,
                        JsonNode topology, List<TaskEntry> tasks) {
-
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     /** One task of the savepoint. */
     public record TaskEntry(String task, Map<String, ControlMessage.Offset> offsets,
@@ -49,11 +44,7 @@ public record Manifest(String id, String applicationId, long createdAt, boolean 
     }
 
     public byte[] encode() {
-        try {
-            return JSON.writeValueAsBytes(this);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Json.bytes(this);
     }
 
     /**
@@ -61,7 +52,7 @@ public record Manifest(String id, String applicationId, long createdAt, boolean 
      */
     public static Manifest decode(byte[] bytes) {
         try {
-            return JSON.readValue(bytes, Manifest.class);
+            return Json.reader().forType(Manifest.class).readValue(bytes);
         } catch (IOException e) {
             throw new IllegalArgumentException("not a savepoint manifest: " + e.getMessage(), e);
         }

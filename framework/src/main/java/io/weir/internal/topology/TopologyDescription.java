@@ -1,12 +1,12 @@
 package io.weir.internal.topology;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import io.weir.internal.json.Json;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,9 +15,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What a version of an application's topology means for its state and topics, in a stable,
- * machine-readable form: what each instance records in Kafka at start-up
- * ({@code <application.id>-topology}) and what {@link TopologyDiff} compares. Where
+ * A topology as one JSON document, for programs and for people: what each instance records in Kafka
+ * at start-up ({@code <application.id>-topology}, compared across versions by {@link TopologyDiff}),
+ * what {@code GET /topology} answers and what {@code weir topology show} prints. Where
  * {@link TopologyModel} holds code (processors, serdes), this holds only names and format ids, so
  * it survives a JSON round trip and can be compared across versions and processes.
  *
@@ -26,18 +26,41 @@ import java.util.Set;
  *  "subtopologies": [
  *    {"id": 0, "sourceTopics": ["lines"], "sourcePatterns": [], "repartitionTopicsRead": [],
  *     "repartitionTopicsWritten": ["wc-word-counts-repartition"], "sinkTopics": [],
- *     "nodes": ["source-0", ...]},
- *    {"id": 1, "sourceTopics": [], "repartitionTopicsRead": ["wc-word-counts-repartition"], ...}],
+ *     "nodes": ["source-0", "flat-map-values-1", "group-by-2", "word-counts-repartition-sink"],
+ *     "graph": [{"name": "source-0", "type": "source", "topics": ["lines"], "internal": false,
+ *                "children": ["flat-map-values-1"]},
+ *               ...
+ *               {"name": "word-counts-repartition-sink", "type": "sink",
+ *                "topic": "wc-word-counts-repartition", "internal": true, "children": []}]},
+ *    {"id": 1, "sourceTopics": [], "repartitionTopicsRead": ["wc-word-counts-repartition"], ...
+ *     "graph": [...
+ *               {"name": "word-counts-aggregate", "type": "processor", "stores": ["word-counts"],
+ *                "children": ["sink-3"]}, ...]}],
  *  "stores": [{"name": "word-counts", "kind": "key_value", "persistent": true, "logged": true,
  *              "changelogTopic": "wc-word-counts-changelog", "subtopology": 1,
- *              "keyFormat": "string", "valueFormat": "long"}]}
+ *              "keyFormat": "string", "valueFormat": "long"}],
+ *  "internalTopics": [{"name": "wc-word-counts-repartition", "kind": "repartition", "subtopology": 1},
+ *                     {"name": "wc-word-counts-changelog", "kind": "changelog", "store": "word-counts",
+ *                      "subtopology": 1}]}
  * }</pre>
  *
- * {@code changelogTopic} is present for logged stores only, {@code windowSizeMs} for window
- * stores, {@code retentionMs} for window and session stores, {@code ttlMs} for key-value stores
- * with a TTL; {@code subtopology} is null for a store no processor uses. Formats are
- * {@link io.weir.serde.Serde#formatId()}. Readers ignore fields they do not know, so a newer
- * Weir may add some.
+ * A sub-topology's {@code sourceTopics} are the application's input topics; the repartition
+ * topics it reads and writes are listed apart. {@code nodes} names its nodes in the order they were
+ * added to the topology; {@code graph} has the same nodes with their type and edges: a source's
+ * {@code topics} (empty, and a {@code pattern}, when it reads a pattern), a processor's
+ * {@code stores}, a sink's {@code topic} (absent when the topic is chosen per record), whether a
+ * source's or sink's topic is a repartition topic ({@code internal}), and every node's
+ * {@code children}. A store's
+ * {@code changelogTopic} is present for logged stores only, {@code windowSizeMs} for window stores,
+ * {@code retentionMs} for window and session stores, {@code ttlMs} for key-value stores with a TTL;
+ * its {@code subtopology} is null for a store no processor uses; formats are
+ * {@link io.weir.serde.Serde#formatId()}. {@code internalTopics} lists the topics Weir creates
+ * (derived from the sub-topologies and stores; repartition topics by sub-topology, then changelogs).
+ *
+ * <p>Compatibility: the record outlives versions (a rolling upgrade, a rollback), so fields are
+ * only ever added, never renamed or retyped. Readers ignore fields they do not know, so a record
+ * written by a newer Weir still reads and its check still runs; a field missing from an older
+ * record reads as empty (a record written before {@code graph} existed has none).
  *
  * @param descriptionVersion the version of this shape (1)
  * @param weirVersion        the Weir version that built it
@@ -48,10 +71,6 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
     /** The shape written now. */
     public static final int CURRENT_VERSION = 1;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-
     public TopologyDescription {
         subtopologies = List.copyOf(subtopologies);
         stores = List.copyOf(stores);
@@ -60,7 +79,7 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
     /** A sub-topology: what it reads and writes, and its nodes in the order they were added. */
     public record SubtopologyInfo(int id, List<String> sourceTopics, List<String> sourcePatterns,
                                   List<String> repartitionTopicsRead, List<String> repartitionTopicsWritten,
-                                  List<String> sinkTopics, List<String> nodes) {
+                                  List<String> sinkTopics, List<String> nodes, List<NodeInfo> graph) {
         public SubtopologyInfo {
             sourceTopics = List.copyOf(sourceTopics);
             sourcePatterns = List.copyOf(sourcePatterns);
@@ -68,6 +87,32 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
             repartitionTopicsWritten = List.copyOf(repartitionTopicsWritten);
             sinkTopics = List.copyOf(sinkTopics);
             nodes = List.copyOf(nodes);
+            graph = graph == null ? List.of() : List.copyOf(graph); // absent from records of older versions
+        }
+    }
+
+    /**
+     * A node with its edges; the fields that do not apply to its {@code type} ({@code source},
+     * {@code processor}, {@code sink}) are null and left out of the JSON.
+     *
+     * @param topics   a source's topics (empty when it reads a pattern)
+     * @param pattern  a source's pattern
+     * @param topic    a sink's topic; null when it is chosen per record
+     * @param internal for a source or sink, whether its topic is a repartition topic
+     * @param stores   a processor's stores
+     * @param children the nodes it forwards to, in the order they were added
+     */
+    public record NodeInfo(String name, String type,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) List<String> topics,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) String pattern,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) String topic,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) Boolean internal,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) List<String> stores,
+                           List<String> children) {
+        public NodeInfo {
+            topics = topics == null ? null : List.copyOf(topics);
+            stores = stores == null ? null : List.copyOf(stores);
+            children = children == null ? List.of() : List.copyOf(children);
         }
     }
 
@@ -78,6 +123,18 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
                             @JsonInclude(JsonInclude.Include.NON_NULL) Long windowSizeMs,
                             @JsonInclude(JsonInclude.Include.NON_NULL) Long retentionMs,
                             @JsonInclude(JsonInclude.Include.NON_NULL) Long ttlMs) {
+    }
+
+    /**
+     * A topic Weir creates and owns.
+     *
+     * @param kind        {@code repartition} or {@code changelog}
+     * @param store       a changelog's store
+     * @param subtopology the sub-topology reading a repartition topic, or owning a changelog's store;
+     *                    null if there is none
+     */
+    public record InternalTopicInfo(String name, String kind,
+                                    @JsonInclude(JsonInclude.Include.NON_NULL) String store, Integer subtopology) {
     }
 
     /**
@@ -114,11 +171,14 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
         Set<String> written = new LinkedHashSet<>();
         Set<String> sinks = new LinkedHashSet<>();
         List<String> nodes = new ArrayList<>();
+        List<NodeInfo> graph = new ArrayList<>();
+        // The model's own order (as added), not the sub-topology's discovery order.
         for (NodeSpec n : model.nodes().values()) {
             if (!st.nodeNames().contains(n.name())) {
                 continue;
             }
             nodes.add(n.name());
+            graph.add(node(n, model.children(n.name())));
             if (n instanceof NodeSpec.Source s) {
                 (s.internal() ? read : sources).addAll(s.topics());
                 if (s.pattern() != null) {
@@ -128,7 +188,19 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
                 (s.internal() ? written : sinks).add(s.topic());
             }
         }
-        return new SubtopologyInfo(st.id(), sources, patterns, read, List.copyOf(written), List.copyOf(sinks), nodes);
+        return new SubtopologyInfo(st.id(), sources, patterns, read, List.copyOf(written), List.copyOf(sinks), nodes,
+                graph);
+    }
+
+    private static NodeInfo node(NodeSpec n, List<String> children) {
+        if (n instanceof NodeSpec.Source s) {
+            return new NodeInfo(s.name(), "source", s.topics(), s.pattern() == null ? null : s.pattern().pattern(),
+                    null, s.internal(), null, children);
+        } else if (n instanceof NodeSpec.Sink s) {
+            return new NodeInfo(s.name(), "sink", null, null, s.topic(), s.internal(), null, children);
+        }
+        return new NodeInfo(n.name(), "processor", null, null, null, null, ((NodeSpec.Processing) n).stores(),
+                children);
     }
 
     /** The store of that name, or null. */
@@ -136,18 +208,37 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
         return stores.stream().filter(s -> s.name().equals(name)).findFirst().orElse(null);
     }
 
-    /** As JSON, indented. */
-    public String toJson() {
-        try {
-            return MAPPER.writeValueAsString(this);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write a topology description as JSON", e);
+    /**
+     * The topics Weir creates for this topology: the repartition topics by sub-topology (each with
+     * the one reading it), then the changelogs in store order. Derived, so written but never read.
+     */
+    @JsonProperty(value = "internalTopics", access = JsonProperty.Access.READ_ONLY)
+    public List<InternalTopicInfo> internalTopics() {
+        Set<String> repartition = new LinkedHashSet<>();
+        Map<String, Integer> readers = new HashMap<>();
+        for (SubtopologyInfo st : subtopologies) {
+            repartition.addAll(st.repartitionTopicsRead());
+            repartition.addAll(st.repartitionTopicsWritten());
+            st.repartitionTopicsRead().forEach(t -> readers.put(t, st.id()));
         }
+        List<InternalTopicInfo> topics = new ArrayList<>();
+        repartition.forEach(t -> topics.add(new InternalTopicInfo(t, "repartition", null, readers.get(t))));
+        for (StoreInfo s : stores) {
+            if (s.changelogTopic() != null) {
+                topics.add(new InternalTopicInfo(s.changelogTopic(), "changelog", s.name(), s.subtopology()));
+            }
+        }
+        return topics;
+    }
+
+    /** As JSON, indented ({@link Json#pretty}). */
+    public String toJson() {
+        return Json.pretty(this);
     }
 
     /** As a JSON tree. */
     public JsonNode toJsonTree() {
-        return MAPPER.valueToTree(this);
+        return Json.tree(this);
     }
 
     /**
@@ -157,7 +248,7 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
      */
     public static TopologyDescription parse(String json) {
         try {
-            TopologyDescription d = MAPPER.readValue(json, TopologyDescription.class);
+            TopologyDescription d = Json.reader().forType(TopologyDescription.class).readValue(json);
             if (d == null || d.applicationId() == null) {
                 throw new IllegalArgumentException("not a topology description: " + abbreviate(json));
             }

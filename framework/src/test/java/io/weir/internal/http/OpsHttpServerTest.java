@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weir.errors.ConfigException;
+import io.weir.internal.config.WeirVersion;
+import io.weir.internal.topology.TopologyDescription;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -180,7 +182,8 @@ class OpsHttpServerTest {
         HttpResponse<String> response = get("/topology");
 
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(json(response)).isEqualTo(TopologyJson.toJson(OpsTopologies.mixed(), "wc"));
+        assertThat(json(response)).isEqualTo(TopologyDescription.of(OpsTopologies.mixed(), "wc", WeirVersion.current())
+                .toJsonTree());
         assertThat(json(get("/topology?format=json"))).isEqualTo(json(response));
     }
 

@@ -4,18 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weir.TopologyBuilder;
+import io.weir.TopologyModels;
+import io.weir.internal.config.WeirVersion;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.Subtopology;
+import io.weir.internal.topology.TopologyDescription;
 import io.weir.internal.topology.TopologyModel;
+import io.weir.serde.Serdes;
+import io.weir.testkit.HttpProbe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+/** The topology's one JSON document, as {@code GET /topology} answers it and the topology record holds it. */
 class TopologyJsonTest {
 
     private final TopologyModel model = OpsTopologies.mixed();
-    private final JsonNode json = parse(TopologyJson.render(model, OpsTopologies.APP));
+    private final TopologyDescription description = TopologyDescription.of(model, OpsTopologies.APP, "0.1.0");
+    private final JsonNode json = parse(description.toJson());
 
     private static JsonNode parse(String text) {
         try {
@@ -32,36 +40,64 @@ class TopologyJsonTest {
     }
 
     @Test
+    void theEndpointTheRecordAndTheCommandLineShowTheSameDocument() {
+        FakeView view = new FakeView();
+        view.topology = () -> model;
+        String served;
+        try (OpsHttpServer server = OpsHttpServer.start("127.0.0.1", 0, view)) {
+            served = HttpProbe.localhost(server.port()).get("/topology").body();
+        }
+        // What TopologyRecord writes, and what weir topology show prints of it once read back.
+        String recorded = TopologyDescription.of(model, view.info().applicationId(), WeirVersion.current()).toJson();
+        String shown = TopologyDescription.parse(recorded).toJson();
+
+        assertThat(served).isEqualTo(recorded).isEqualTo(shown);
+        assertThat(parse(served).get("applicationId").asText()).isEqualTo(view.info().applicationId());
+    }
+
+    @Test
     void listsEverySubtopologyWithItsNodesInTheOrderTheyWereAdded() {
+        assertThat(json.get("descriptionVersion").asInt()).isEqualTo(TopologyDescription.CURRENT_VERSION);
+        assertThat(json.get("weirVersion").asText()).isEqualTo("0.1.0");
         assertThat(json.get("applicationId").asText()).isEqualTo("wc");
         assertThat(json.get("subtopologies")).hasSize(model.subtopologies().size()).hasSize(4);
         for (Subtopology st : model.subtopologies()) {
             JsonNode sub = json.get("subtopologies").get(st.id());
             assertThat(sub.get("id").asInt()).isEqualTo(st.id());
             List<String> expected = model.nodes().keySet().stream().filter(st.nodeNames()::contains).toList();
+            assertThat(texts(sub.get("nodes"))).containsExactlyElementsOf(expected);
             List<String> names = new ArrayList<>();
-            sub.get("nodes").forEach(n -> names.add(n.get("name").asText()));
+            sub.get("graph").forEach(n -> names.add(n.get("name").asText()));
             assertThat(names).containsExactlyElementsOf(expected);
-            sub.get("nodes").forEach(n ->
-                    assertThat(texts(n.get("children"))).containsExactlyElementsOf(model.children(n.get("name").asText())));
+            sub.get("graph").forEach(n -> assertThat(texts(n.get("children")))
+                    .containsExactlyElementsOf(model.children(n.get("name").asText())));
         }
     }
 
     @Test
     void describesSourcesProcessorsAndSinksByType() {
         for (JsonNode sub : json.get("subtopologies")) {
-            for (JsonNode node : sub.get("nodes")) {
+            for (JsonNode node : sub.get("graph")) {
                 NodeSpec spec = model.nodes().get(node.get("name").asText());
                 switch (node.get("type").asText()) {
                     case "source" -> {
                         NodeSpec.Source s = (NodeSpec.Source) spec;
                         assertThat(texts(node.get("topics"))).isEqualTo(s.topics());
                         assertThat(node.get("internal").asBoolean()).isEqualTo(s.internal());
-                        assertThat(texts(sub.get("sourceTopics"))).containsAll(s.topics());
+                        assertThat(texts(sub.get(s.internal() ? "repartitionTopicsRead" : "sourceTopics")))
+                                .containsAll(s.topics());
+                        assertThat(node.has("stores")).isFalse();
                     }
-                    case "processor" -> assertThat(texts(node.get("stores")))
-                            .isEqualTo(((NodeSpec.Processing) spec).stores());
-                    case "sink" -> assertThat(node.get("topic").asText()).isEqualTo(((NodeSpec.Sink) spec).topic());
+                    case "processor" -> {
+                        assertThat(texts(node.get("stores"))).isEqualTo(((NodeSpec.Processing) spec).stores());
+                        assertThat(node.has("topic") || node.has("topics") || node.has("internal")).isFalse();
+                    }
+                    case "sink" -> {
+                        NodeSpec.Sink s = (NodeSpec.Sink) spec;
+                        assertThat(node.get("topic").asText()).isEqualTo(s.topic());
+                        assertThat(texts(sub.get(s.internal() ? "repartitionTopicsWritten" : "sinkTopics")))
+                                .contains(s.topic());
+                    }
                     default -> throw new AssertionError("unknown type in " + node);
                 }
             }
@@ -70,8 +106,21 @@ class TopologyJsonTest {
         assertThat(texts(words.get("sourceTopics"))).containsExactly("lines");
         JsonNode pattern = json.get("subtopologies").get(2);
         assertThat(texts(pattern.get("sourcePatterns"))).containsExactly("metrics-.*");
-        assertThat(pattern.get("nodes").get(0).get("pattern").asText()).isEqualTo("metrics-.*");
-        assertThat(pattern.get("nodes").get(0).get("topics")).isEmpty();
+        assertThat(pattern.get("graph").get(0).get("pattern").asText()).isEqualTo("metrics-.*");
+        assertThat(pattern.get("graph").get(0).get("topics")).isEmpty();
+    }
+
+    @Test
+    void aSinkWhoseTopicIsChosenPerRecordHasNoTopic() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), "readings").to(r -> "readings-" + r.key());
+        JsonNode sub = TopologyDescription.of(TopologyModels.resolved(b.build(), "app"), "app", "0.1.0").toJsonTree()
+                .get("subtopologies").get(0);
+        JsonNode sink = sub.get("graph").get(1);
+        assertThat(sink.get("type").asText()).isEqualTo("sink");
+        assertThat(sink.has("topic")).isFalse();
+        assertThat(sink.get("internal").asBoolean()).isFalse();
+        assertThat(sub.get("sinkTopics")).isEmpty();
     }
 
     @Test
@@ -103,6 +152,14 @@ class TopologyJsonTest {
                 Map.entry(repartition.get(0), "repartition"),
                 Map.entry("wc-word-counts-changelog", "changelog"));
         assertThat(json.get("internalTopics").get(0).get("subtopology").asInt()).isEqualTo(1);
+        assertThat(json.get("internalTopics").get(0).has("store")).isFalse();
         assertThat(json.get("internalTopics").get(1).get("store").asText()).isEqualTo("word-counts");
+        assertThat(json.get("internalTopics").get(1).get("subtopology").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void readsBackWhatItWrote() {
+        assertThat(TopologyDescription.parse(description.toJson())).isEqualTo(description);
+        assertThat(TopologyDescription.parse(description.toJson()).toJsonTree()).isEqualTo(json);
     }
 }

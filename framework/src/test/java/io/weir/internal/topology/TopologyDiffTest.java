@@ -204,9 +204,9 @@ class TopologyDiffTest {
         String json = d.toJson();
         assertThat(TopologyDescription.parse(json)).isEqualTo(d);
         assertThat(TopologyDiff.between(TopologyDescription.parse(json), d).identical()).isTrue();
-        assertThat(json).contains("\"keyFormat\" : \"string\"", "\"valueFormat\" : \"long\"",
-                "\"windowSizeMs\" : 10000", "\"changelogTopic\" : \"wc-totals-changelog\"",
-                "\"repartitionTopicsWritten\" : [ \"wc-word-counts-repartition\" ]");
+        assertThat(json).contains("\"keyFormat\": \"string\"", "\"valueFormat\": \"long\"",
+                "\"windowSizeMs\": 10000", "\"changelogTopic\": \"wc-totals-changelog\"",
+                "\"repartitionTopicsWritten\": [ \"wc-word-counts-repartition\" ]");
         TopologyDescription.StoreInfo window = d.store("per-10s");
         assertThat(window.kind()).isEqualTo("window");
         assertThat(window.keyFormat()).isEqualTo("string");
