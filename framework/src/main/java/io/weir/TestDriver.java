@@ -162,42 +162,10 @@ public final class TestDriver implements AutoCloseable {
      * An input that serializes with the given serdes instead of the source's: for records of
      * another type than the source reads, such as malformed bytes with {@code Serdes.bytes()}.
      */
-    public <K, V> Input<K, V> input(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
+    public <K, V> TestInput<K, V> input(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
         runtime.requireInput(topic);
-        return new Input<>(topic, Objects.requireNonNull(keySerde, "keySerde"),
+        return new TestInput<>(runtime, topic, Objects.requireNonNull(keySerde, "keySerde"),
                 Objects.requireNonNull(valueSerde, "valueSerde"));
-    }
-
-    /** An input topic with the serdes of a test's choosing. */
-    public final class Input<K, V> {
-
-        private final String topic;
-        private final Serde<K> keySerde;
-        private final Serde<V> valueSerde;
-
-        private Input(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
-            this.topic = topic;
-            this.keySerde = keySerde;
-            this.valueSerde = valueSerde;
-        }
-
-        /** As {@link TestDriver#pipe(String, Object, Object, long)}, with this input's serdes. */
-        public void pipe(K key, V value, long timestamp) {
-            byte[] k = keySerde.serialize(topic, key);
-            runtime.pipe(topic, runtime.partitionFor(topic, k), k, valueSerde.serialize(topic, value), timestamp,
-                    Headers.empty().toArray());
-        }
-
-        /** As {@link TestDriver#pipe(String, int, Object, Object, long, Headers)}, with this input's serdes. */
-        public void pipe(int partition, K key, V value, long timestamp, Headers headers) {
-            runtime.pipe(topic, partition, keySerde.serialize(topic, key), valueSerde.serialize(topic, value),
-                    timestamp, Objects.requireNonNull(headers, "headers").toArray());
-        }
-
-        /** As {@link TestDriver#pipe(String, int, Object, Object, long)}, with this input's serdes. */
-        public void pipe(int partition, K key, V value, long timestamp) {
-            pipe(partition, key, value, timestamp, Headers.empty());
-        }
     }
 
     // ---- time and commits --------------------------------------------------------------------
@@ -230,12 +198,12 @@ public final class TestDriver implements AutoCloseable {
      * @throws IllegalArgumentException if the driver has no such topic
      */
     public <K, V> List<TestRecord<K, V>> output(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
-        return typed(runtime.read(topic), keySerde, valueSerde);
+        return TestRecord.typed(runtime.read(topic), keySerde, valueSerde);
     }
 
     /** Every record committed to {@code topic}, whether read before or not. */
     public <K, V> List<TestRecord<K, V>> allOutput(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
-        return typed(runtime.readAll(topic), keySerde, valueSerde);
+        return TestRecord.typed(runtime.readAll(topic), keySerde, valueSerde);
     }
 
     /**
@@ -243,7 +211,7 @@ public final class TestDriver implements AutoCloseable {
      * {@code weir.error.*} and {@code weir.source.*} headers saying what failed and where.
      */
     public List<TestRecord<byte[], byte[]>> deadLetters() {
-        return raw(runtime.read(runtime.config().deadLetterTopic()));
+        return TestRecord.raw(runtime.read(runtime.config().deadLetterTopic()));
     }
 
     /**
@@ -258,7 +226,7 @@ public final class TestDriver implements AutoCloseable {
             throw new ConfigException("late.records.mode", "drop: late records are counted in weir.records.late"
                     + " (see meterRegistry()), not written; set late.records.mode=topic to read them here");
         }
-        return raw(runtime.read(runtime.config().lateRecordsTopic()));
+        return TestRecord.raw(runtime.read(runtime.config().lateRecordsTopic()));
     }
 
     // ---- state and time inspection -----------------------------------------------------------
@@ -353,25 +321,6 @@ public final class TestDriver implements AutoCloseable {
                     + " source reading '" + topic + "' takes (" + e.getMessage() + "); pipe with input(topic,"
                     + " keySerde, valueSerde) to write another type", e);
         }
-    }
-
-    private static <K, V> List<TestRecord<K, V>> typed(List<ConsumerRecord<byte[], byte[]>> records,
-                                                       Serde<K> keySerde, Serde<V> valueSerde) {
-        List<TestRecord<K, V>> result = new ArrayList<>(records.size());
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            result.add(new TestRecord<>(r.topic(), r.partition(), r.offset(), keySerde.deserialize(r.topic(), r.key()),
-                    valueSerde.deserialize(r.topic(), r.value()), r.timestamp(), Headers.of(r.headers())));
-        }
-        return result;
-    }
-
-    private static List<TestRecord<byte[], byte[]>> raw(List<ConsumerRecord<byte[], byte[]>> records) {
-        List<TestRecord<byte[], byte[]>> result = new ArrayList<>(records.size());
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            result.add(new TestRecord<>(r.topic(), r.partition(), r.offset(), r.key(), r.value(), r.timestamp(),
-                    Headers.of(r.headers())));
-        }
-        return result;
     }
 
     /**

@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * {@link WeirConfig} to Kafka clients, stream threads, metrics and the instance's HTTP endpoints.
  *
  * <p>{@link #start()} checks the cluster first (input and output topics exist; the dead-letter
- * topic is created if missing) and fails with a clear message instead of starting half-way. Every
- * error thrown to the caller is a {@link WeirException} whose type says what to do.
+ * topic is created if missing) and fails with a clear message instead of starting half-way. What
+ * it reports about the configuration, the cluster, the topology or the instance's life cycle is a
+ * {@link WeirException} whose type says what to do; a wrong argument is an
+ * {@link IllegalArgumentException}.
  * Every copy of the application started with the same {@code application.id} joins the same
  * consumer group and takes a share of the tasks.
  *

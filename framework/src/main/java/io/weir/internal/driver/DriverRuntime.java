@@ -59,8 +59,6 @@ import org.apache.kafka.common.header.Header;
  */
 public final class DriverRuntime implements AutoCloseable {
 
-    /** Records fetched from one partition at a time, as {@code max.poll.records} bounds a poll. */
-    private static final int FETCH_MAX = 1000;
     /** Process–commit rounds one call may take before it is taken for a cycle that never settles. */
     private static final int MAX_ROUNDS = 10_000;
     private static final String INSTANCE = "test-driver";
@@ -81,18 +79,13 @@ public final class DriverRuntime implements AutoCloseable {
     private final WeirConfig config;
     private final TopologyModel model;
     private final DriverTopics topics;
-    private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+    private final DriverConsumer consumer;
     private final LocalStores localStores = new LocalStores(this::wallClock);
     private final MeterRegistry registry = new SimpleMeterRegistry();
     private final int commitEvery;
     private final Path stateDir;
     private final RocksDbResources rocksDb;
     private TaskManager manager;
-    /** Every partition a source reads, in task order. */
-    private List<TopicPartition> inputs = List.of();
-    /** What the consumer is assigned: the inputs of the tasks not revoked, in task order. */
-    private List<TopicPartition> assigned = List.of();
-    private final Set<TaskId> revoked = new TreeSet<>();
     private long wallClockMs;
     private int pipesSinceCommit;
     private RuntimeException failure;
@@ -102,6 +95,7 @@ public final class DriverRuntime implements AutoCloseable {
         this.config = setup.config();
         this.model = setup.model();
         this.topics = DriverTopics.create(model, config, setup.partitions(), this::wallClock);
+        this.consumer = new DriverConsumer(topics);
         this.commitEvery = setup.commitEvery();
         this.wallClockMs = setup.startWallClockMs();
         this.stateDir = stateDir;
@@ -161,7 +155,8 @@ public final class DriverRuntime implements AutoCloseable {
         ThreadMetrics metrics = new ThreadMetrics(registry, ctx.tags(), name, new ThreadHealth(name));
         // Commits come when the driver asks (each pipe, or every commitEvery pipes), not by time.
         manager = new TaskManager(ctx, name, metrics, new ThreadTasks.Options(Long.MAX_VALUE, storesInMemory),
-                new TaskManager.Plugins(consumer, () -> new DriverProducer(topics, consumer, this::wallClock),
+                new TaskManager.Plugins(consumer.consumer(),
+                        () -> new DriverProducer(topics, consumer.consumer(), this::wallClock),
                         new DriverRestorer(topics, metrics), ActivationListener.NONE, e -> {
                             throw new IllegalStateException("the test driver's producer was fenced, which it never"
                                     + " is: " + e, e);
@@ -177,32 +172,7 @@ public final class DriverRuntime implements AutoCloseable {
         }
         all.sort(Comparator.comparing((TopicPartition tp) -> manager.taskIdFor(tp))
                 .thenComparing(TopicPartition::topic));
-        inputs = List.copyOf(all);
-        assign(inputs);
-    }
-
-    /**
-     * What the group and a poll do for newly assigned partitions: the consumer takes them at their
-     * committed offsets (else at the beginning) and the manager creates their tasks, which restore.
-     */
-    private void assign(List<TopicPartition> partitions) {
-        updateAssignment();
-        for (TopicPartition tp : partitions) {
-            OffsetAndMetadata c = topics.committedOffsets().get(tp);
-            consumer.seek(tp, c != null ? c.offset() : 0);
-        }
-        manager.assigned(partitions);
-    }
-
-    /** The consumer takes the input partitions of the tasks not revoked. */
-    private void updateAssignment() {
-        assigned = inputs.stream().filter(tp -> !revoked.contains(manager.taskIdFor(tp))).toList();
-        consumer.assign(assigned);
-        consumer.commitSync(topics.committedOffsets()); // MockConsumer's assign forgets the group's offsets
-    }
-
-    private List<TopicPartition> partitionsOf(TaskId task) {
-        return inputs.stream().filter(tp -> task.equals(manager.taskIdFor(tp))).toList();
+        consumer.assignAll(all, manager);
     }
 
     // ---- input and time ----------------------------------------------------------------------
@@ -264,9 +234,7 @@ public final class DriverRuntime implements AutoCloseable {
         ensureUsable();
         requireRunning(task);
         try {
-            manager.revoked(partitionsOf(task));
-            revoked.add(task);
-            updateAssignment();
+            consumer.revoke(task);
         } catch (RuntimeException e) {
             fail(e);
             throw e;
@@ -283,13 +251,12 @@ public final class DriverRuntime implements AutoCloseable {
      */
     public void reassign(TaskId task) {
         ensureUsable();
-        if (!revoked.contains(task)) {
-            throw new IllegalArgumentException("task " + task + " was not revoked; revoked tasks: " + revoked
+        if (!consumer.revoked().contains(task)) {
+            throw new IllegalArgumentException("task " + task + " was not revoked; revoked tasks: " + consumer.revoked()
                     + (manager.task(task) != null ? " (it is running)" : "; the tasks are " + tasks()));
         }
         try {
-            revoked.remove(task);
-            assign(partitionsOf(task));
+            consumer.reassign(task);
         } catch (RuntimeException e) {
             fail(e);
             throw e;
@@ -299,7 +266,7 @@ public final class DriverRuntime implements AutoCloseable {
 
     private void requireRunning(TaskId task) {
         if (manager.task(task) == null) {
-            throw new IllegalArgumentException("no task " + task + " is running" + (revoked.contains(task)
+            throw new IllegalArgumentException("no task " + task + " is running" + (consumer.revoked().contains(task)
                     ? " (it was revoked; reassign it first)" : "; the tasks are " + tasks()));
         }
     }
@@ -316,13 +283,13 @@ public final class DriverRuntime implements AutoCloseable {
                     throw new IllegalStateException("processing did not settle after " + MAX_ROUNDS + " rounds: the"
                             + " topology keeps consuming records it produces");
                 }
-                fetch();
+                consumer.fetch();
                 if (commit) {
                     manager.requestCommit();
                     pipesSinceCommit = 0;
                 }
                 manager.step(() -> true);
-                if (!manager.hasBuffered() && !fetchable()) {
+                if (!manager.hasBuffered() && !consumer.fetchable()) {
                     return;
                 }
             }
@@ -330,32 +297,6 @@ public final class DriverRuntime implements AutoCloseable {
             fail(e);
             throw e;
         }
-    }
-
-    /** Hands each task the records at its consumer positions, except on paused partitions. */
-    private void fetch() {
-        Set<TopicPartition> paused = consumer.paused();
-        for (TopicPartition tp : assigned) {
-            if (paused.contains(tp)) {
-                continue;
-            }
-            long position = consumer.position(tp);
-            List<ConsumerRecord<byte[], byte[]>> records = topics.fetch(tp, position, FETCH_MAX);
-            if (!records.isEmpty()) {
-                consumer.seek(tp, position + records.size());
-                manager.addRecords(tp, records);
-            }
-        }
-    }
-
-    private boolean fetchable() {
-        Set<TopicPartition> paused = consumer.paused();
-        for (TopicPartition tp : assigned) {
-            if (!paused.contains(tp) && consumer.position(tp) < topics.endOffset(tp)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     // ---- reading -----------------------------------------------------------------------------
@@ -390,7 +331,7 @@ public final class DriverRuntime implements AutoCloseable {
     public TaskId taskOf(String topic, int partition) {
         topics.requireTopic(topic);
         TopicPartition tp = new TopicPartition(topic, partition);
-        if (!inputs.contains(tp)) {
+        if (!consumer.reads(tp)) {
             throw new IllegalArgumentException(topic + "-" + partition + " is not read by any task"
                     + (partition < 0 || partition >= topics.partitions(topic) ? " (the topic has "
                     + topics.partitions(topic) + " partitions)" : ""));
