@@ -52,7 +52,7 @@ public final class Topology {
     }
 
     /** For the runtime: the plain description it executes. */
-    public TopologyModel model() {
+    TopologyModel model() {
         return model;
     }
 
