@@ -9,8 +9,8 @@ import java.util.Optional;
  * {@code n} records of a key form a window) or sliding ({@code .slideBy(s)}: a window of {@code n}
  * records starts every {@code s} records). A window is emitted once, when it is full.
  *
- * <p>A key that stops receiving records would leave its last window open for ever (the seeds'
- * warning); {@code .timeout(d)} closes a window that has not filled {@code d} of event time after
+ * <p>A key that stops receiving records would leave its last window open for ever;
+ * {@code .timeout(d)} closes a window that has not filled {@code d} of event time after
  * its first record, when the watermark passes that point, and emits it partially filled.
  *
  * <p>The window of a result has the times of its first and last record as start and end (both

@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.function.ToLongFunction;
 
 /**
- * The four notions of time of the seeds, as {@link TimestampExtractor}s:
+ * The four notions of time (record, event, ingestion, processing), as {@link TimestampExtractor}s:
  * <ul>
  *   <li>{@link #recordTime()}: the timestamp stored with the Kafka record (the default);</li>
  *   <li>{@link #eventTime(ToLongFunction)}: a field of the value, when it happened (event time);</li>

@@ -198,7 +198,7 @@ class StatefulIT {
         }
     }
 
-    /** The seed's keyed counter: a running sum per key of the second field. */
+    /** The worked example's keyed counter: a running sum per key of the second field. */
     @Test
     void keyedCounterEmitsOnlyTrueRunningSums() throws Exception {
         String input = KAFKA.uniqueTopic("counter-in", 3);

@@ -3,8 +3,8 @@ package io.weir.sink;
 import java.util.Locale;
 
 /**
- * The four delivery guarantees of the seed survey, as the setting {@code processing.guarantee}
- * spells them.
+ * The four delivery guarantees (exactly once, at least once, at most once, none), as the setting
+ * {@code processing.guarantee} spells them.
  *
  * <ul>
  *   <li>{@link #EXACTLY_ONCE}: outputs, state changes and input offsets of one commit interval

@@ -54,7 +54,7 @@ class TimeWindowProcessorTest {
 
     @Test
     void oneMinuteWindowsSlidingEveryThirtySecondsSumTheSensorValuesOfEachWindow() {
-        // the seed example: [0 s, 60 s) holds 9, 6, 8, 4 and [30 s, 90 s) holds 8, 4, 7, 3
+        // the worked example: [0 s, 60 s) holds 9, 6, 8, 4 and [30 s, 90 s) holds 8, 4, 7, 3
         WindowHarness<Integer> h = summing(TimeWindows.of(Duration.ofMinutes(1)).advanceBy(Duration.ofSeconds(30)),
                 Emit.atWatermark());
         h.pipe("sensor-1", 9, 0).pipe("sensor-1", 6, 10 * S).pipe("sensor-1", 8, 35 * S).pipe("sensor-1", 4, 50 * S);

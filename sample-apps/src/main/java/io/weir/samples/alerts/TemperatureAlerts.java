@@ -5,7 +5,7 @@ import io.weir.TopologyBuilder;
 import io.weir.serde.Serdes;
 
 /**
- * The stateless example of the Weir seed document: read temperature readings keyed by sensor
+ * The stateless example: read temperature readings keyed by sensor
  * id, keep those above a threshold, and write an {@link Alert} for each.
  *
  * <pre>
@@ -20,7 +20,7 @@ import io.weir.serde.Serdes;
  */
 public final class TemperatureAlerts {
 
-    /** The threshold of the seed document, degrees Fahrenheit. */
+    /** The alert threshold, degrees Fahrenheit. */
     public static final double DEFAULT_THRESHOLD = 90.0;
 
     private TemperatureAlerts() {

@@ -2,7 +2,7 @@ package io.weir.samples.counter;
 
 /**
  * One input record of the keyed counter: record key {@code key}, value {@code amount} (8 bytes,
- * {@code Serdes.longs()}). Shown as in the seed document: {@code ["a",2]}.
+ * {@code Serdes.longs()}). Written as {@code ["a",2]}.
  */
 public record Increment(String key, long amount) {
 

@@ -5,7 +5,7 @@ import io.weir.TopologyBuilder;
 import io.weir.serde.Serdes;
 
 /**
- * The keyed counter of the Weir seed document's checkpoint example: a running sum per key.
+ * The keyed counter of the checkpoint example: a running sum per key.
  *
  * <pre>
  * increments (String key → Long amount), e.g. ["a",2] ["b",2] ["a",2] ["c",1]
@@ -14,7 +14,7 @@ import io.weir.serde.Serdes;
  *   → running-sums (String key → Long sum), e.g. ["a",4] ["b",2] ["c",1]
  * </pre>
  *
- * <p>The seed's point: after a failure the sums are the same as without it. Under exactly-once
+ * <p>The point: after a failure the sums are the same as without it. Under exactly-once
  * the store's changelog, the output and the input offsets are committed in one transaction, so an
  * instance that dies mid-way leaves nothing half-counted: its successor restores the store to the
  * last commit and goes on from that commit's offsets.

@@ -26,7 +26,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The seed's checkpoint example with a real failure: runs the {@link KeyedCounter} as a child
+ * The checkpoint example with a real failure: runs the {@link KeyedCounter} as a child
  * process ({@link KeyedCounterInstance}), SIGKILLs it while it is counting, starts it again on
  * the same state directory, and shows that the sums come out as without the failure.
  *

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Deterministic input for the keyed counter: the seed document's four records
+ * Deterministic input for the keyed counter: the checkpoint example's four records
  * {@code ["a",2] ["b",2] ["a",2] ["c",1]}, then records whose key (one of the first {@code keys}
  * letters) and amount (1 to 3) come from a seeded {@link Random}. The same seed, keys and count
  * always give the same records.

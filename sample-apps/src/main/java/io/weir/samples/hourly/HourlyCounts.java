@@ -17,8 +17,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The seed's "count per key per hour, and alert as early as possible when a count passes 10", in
- * one topology instead of a batch job plus Storm (the seed's Lambda architecture):
+ * The classic "count per key per hour, and alert as early as possible when a count passes 10", in
+ * one topology instead of a batch job plus Storm (the Lambda architecture):
  *
  * <pre>
  * posts (String hashtag → Post JSON; event time = postedAt)

@@ -8,7 +8,7 @@ import java.util.Random;
 /**
  * The readings the sensor-sums sample feeds, in the order it feeds them: every sensor measures
  * every 15 s of event time for a few minutes from {@code base} (a whole minute). {@code sensor-1}
- * is the seed's sensor and starts with its values 9, 6, 8, 4, 7, 3; every other value comes from a
+ * is the worked example's sensor and starts with its values 9, 6, 8, 4, 7, 3; every other value comes from a
  * seeded {@link Random} (1 to 9), so the same seed gives the same readings.
  *
  * <ul>
@@ -25,7 +25,7 @@ import java.util.Random;
 final class SampleSensorReadings {
 
     static final Duration INTERVAL = Duration.ofSeconds(15);
-    /** The seed's readings of one sensor, every 15 s. */
+    /** The worked example's readings of one sensor, every 15 s. */
     static final List<Long> SEED_VALUES = List.of(9L, 6L, 8L, 4L, 7L, 3L);
     static final String SEED_SENSOR = "sensor-1";
     static final String DELAYED_SENSOR = "sensor-2";

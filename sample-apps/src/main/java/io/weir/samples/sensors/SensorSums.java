@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The seed's windowed sums over sensor readings: per sensor, the sum of the values of each
+ * The worked example's windowed sums over sensor readings: per sensor, the sum of the values of each
  * 1-minute tumbling window, and of each 1-minute window sliding every 30 s.
  *
  * <pre>

@@ -36,11 +36,11 @@ import picocli.CommandLine;
 /**
  * Runs the {@link SensorSums} topology end to end with one command: starts an in-process Kafka
  * broker (or uses {@code --bootstrap-servers}), creates the topics, feeds a few minutes of
- * readings of several sensors (the seed's 9, 6, 8, 4, 7, 3 among them, one reading out of order,
+ * readings of several sensors (the worked example's 9, 6, 8, 4, 7, 3 among them, one reading out of order,
  * then a closing reading per sensor), runs the application with exactly-once processing, reads
  * both windowed sums back with {@code read_committed} and prints every window with its start, end
  * and the values it summed. Exits 0 when the windows emitted are exactly those the readings imply
- * (each once, with its sum, the seed's 27 and 22 among them) and the late-records topic holds
+ * (each once, with its sum, the worked example's 27 and 22 among them) and the late-records topic holds
  * exactly the records the model says were late; 1 otherwise.
  *
  * <p>Windows and the summary go to stdout; progress and library logs go to stderr.
@@ -70,7 +70,7 @@ public final class SensorSumsApp implements Callable<Integer> {
             + " 0 to 30 (default: ${DEFAULT-VALUE}); with 0 the delayed reading is late for its window [1:00, 2:00).")
     int outOfOrdernessSeconds;
 
-    @Option(names = "--seed", defaultValue = "42", description = "Seed of the values after the seed's own (default:"
+    @Option(names = "--seed", defaultValue = "42", description = "Seed of the values after the worked example's own (default:"
             + " ${DEFAULT-VALUE}).")
     long seed;
 
@@ -173,7 +173,7 @@ public final class SensorSumsApp implements Callable<Integer> {
             boolean lateOk = lateRecords == lateExpected;
             System.out.println("SUMMARY tumbling: " + tumblingResults.summary());
             System.out.println("SUMMARY sliding: " + slidingResults.summary());
-            System.out.println("SUMMARY the seed's sliding sums 27 and 22: " + (seedFigures ? "PASSED" : "FAILED")
+            System.out.println("SUMMARY the worked sliding sums 27 and 22: " + (seedFigures ? "PASSED" : "FAILED")
                     + "; late records " + lateRecords + " of " + lateExpected + " expected: "
                     + (lateOk ? "PASSED" : "FAILED"));
             failure.ifPresent(e -> System.out.println("The application failed: " + e));
@@ -246,16 +246,16 @@ public final class SensorSumsApp implements Callable<Integer> {
         }
     }
 
-    /** What a window shows: the seed's figures, the reading that came out of order. */
+    /** What a window shows: the worked example's figures, the reading that came out of order. */
     private static String note(Windowed<String> w, boolean sliding, SensorSums.Expected expected,
             SampleSensorReadings readings) {
         long base = readings.base();
         if (sliding && w.key().equals(SampleSensorReadings.SEED_SENSOR)) {
             if (w.start() == base) {
-                return "  <- the seed's first sliding window: 9+6+8+4 = 27";
+                return "  <- the worked example's first sliding window: 9+6+8+4 = 27";
             }
             if (w.start() == base + 30_000) {
-                return "  <- the seed's next one, 30 s later: 8+4+7+3 = 22";
+                return "  <- the worked example's next one, 30 s later: 8+4+7+3 = 22";
             }
         }
         SensorReading delayed = readings.delayed();
@@ -270,7 +270,7 @@ public final class SensorSumsApp implements Callable<Integer> {
         return "";
     }
 
-    /** The seed's figures, as read back: sliding [0:00, 1:00) of sensor-1 is 27, [0:30, 1:30) is 22. */
+    /** The worked example's figures, as read back: sliding [0:00, 1:00) of sensor-1 is 27, [0:30, 1:30) is 22. */
     private static boolean seedFigures(WindowResults<String, Long> sliding, long base) {
         String s = SampleSensorReadings.SEED_SENSOR;
         return Long.valueOf(27).equals(sliding.standing().get(new Windowed<>(s, base, base + 60_000)))

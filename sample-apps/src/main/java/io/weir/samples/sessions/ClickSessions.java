@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The seed's click sessions: the clicks of each visitor that follow each other within 5 minutes
- * (the seed's inactivity gap) form a session; the application counts the clicks of each session.
+ * The worked example's click sessions: the clicks of each visitor that follow each other within 5 minutes
+ * (the example's inactivity gap) form a session; the application counts the clicks of each session.
  *
  * <pre>
  * clicks (String visitor → Click JSON; event time = clickedAt)

@@ -35,7 +35,7 @@ import picocli.CommandLine;
 
 /**
  * Runs the {@link ClickSessions} topology end to end with one command: starts an in-process Kafka
- * broker (or uses {@code --bootstrap-servers}), creates the topics, feeds the clicks of the seed's
+ * broker (or uses {@code --bootstrap-servers}), creates the topics, feeds the clicks of the worked example's
  * visitors A, B and C ({@link SampleClicks}: bursts with coffee breaks, and one click of A that
  * arrives late and bridges two of A's sessions), runs the application with exactly-once
  * processing, reads the sessions back with {@code read_committed} and prints, per visitor in the

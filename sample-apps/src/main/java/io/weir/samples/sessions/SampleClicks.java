@@ -6,7 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The seed's three visitors A, B and C, whose clicks come in bursts with coffee breaks between
+ * The worked example's three visitors A, B and C, whose clicks come in bursts with coffee breaks between
  * them, as minutes:seconds after {@code base}; fed in the order of their times except one.
  *
  * <ul>

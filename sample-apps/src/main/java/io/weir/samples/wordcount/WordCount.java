@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The word count of the Weir seed document: lines of text, split into words, counted per word.
+ * The word count: lines of text, split into words, counted per word.
  *
  * <pre>
  * lines (any key → String line)
@@ -46,7 +46,7 @@ public final class WordCount {
     }
 
     /**
-     * The seed's split: lower case, then split on runs of non-word characters; may contain an
+     * The split: lower case, then split on runs of non-word characters; may contain an
      * empty first word (a line starting with punctuation), which the topology filters out. A
      * tombstone (null line) has no words.
      */

@@ -11,7 +11,7 @@ class RunningTotalsTest {
 
     private final RunningTotals<String> totals = new RunningTotals<>();
 
-    /** The seed's input: a's running sums are 2 and 4, b's 2, c's 1. */
+    /** The worked example's input: a's running sums are 2 and 4, b's 2, c's 1. */
     @BeforeEach
     void feedTheSeedExample() {
         totals.fed("a", 2);

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The seed's keyed counter on a real broker, with an instance SIGKILLed in the middle: the sums
+ * The worked example's keyed counter on a real broker, with an instance SIGKILLed in the middle: the sums
  * come out as without the failure, and every sum emitted on the way is a true running sum.
  */
 class KeyedCounterIT {
@@ -46,7 +46,7 @@ class KeyedCounterIT {
         String input = KAFKA.uniqueTopic("increments", 2);
         String output = KAFKA.uniqueTopic("running-sums", 2);
         String appId = "keyed-counter-" + input;
-        // The seed's records ["a",2] ["b",2] ["a",2] ["c",1], fed REPEATS times in each of three rounds.
+        // The worked example's records ["a",2] ["b",2] ["a",2] ["c",1], fed REPEATS times in each of three rounds.
         produceSeedExample(input);
 
         try (ChildJvm first = instance(appId, input, output, 1)) {

@@ -40,7 +40,7 @@ class SensorSumsIT {
         Map<Windowed<String>, Long> slidingSums = onceEach(sliding);
         assertThat(onceEach(tumbling)).hasSize(3 * 5);
         assertThat(slidingSums).hasSize(3 * 11);
-        // The seed's figures: sensor-1's sliding window from its first reading sums 27, the next 22.
+        // The worked example's figures: sensor-1's sliding window from its first reading sums 27, the next 22.
         long first = slidingSums.keySet().stream().filter(w -> w.key().equals("sensor-1"))
                 .mapToLong(Windowed::start).min().orElseThrow() + 30_000;
         assertThat(slidingSums).containsEntry(new Windowed<>("sensor-1", first, first + 60_000), 27L)

@@ -1,0 +1,4 @@
+/**
+ * Word count: a repartitioned, stateful count of the words of a text.
+ */
+package io.weir.samples.wordcount;
