@@ -25,7 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An instance's end of its application's control topic ({@link SavepointTopics#control}): it
+ * An instance's end of its application's control topic ({@link InternalTopic#CONTROL}): it
  * hears savepoint requests and every instance's progress, and tells the others of its own. Stream
  * threads ask it for the savepoint under way ({@link #current()}) and report their tasks through
  * it; a {@link SavepointWriter} copies their stores in the background.

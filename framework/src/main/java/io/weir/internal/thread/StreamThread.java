@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  *   <li>anything else: abort and stop the thread, which stops the application.</li>
  * </ul>
  *
- * <p>Threading: everything here runs on the thread itself, except {@link #shutdown()}, which
+ * <p>Threading: everything here runs on the thread itself, except {@link #shutdown(boolean)}, which
  * any thread may call.
  */
 public final class StreamThread implements Runnable {
