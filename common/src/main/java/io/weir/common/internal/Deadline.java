@@ -7,9 +7,9 @@ import java.util.function.LongSupplier;
 /**
  * The moment a wait must end by, on the monotonic clock ({@link System#nanoTime()}): made from a
  * time-out when the wait starts, then asked whether it has passed and how much time is left. It
- * stands for {@code long deadline = System.nanoTime() + timeout.toNanos()} and the comparisons
- * that go with it, which are easy to get wrong (nanoTime values may only be compared by
- * subtraction) and were written differently in every loop.
+ * replaces adding a time-out to {@code System.nanoTime()} and comparing the sum with the clock
+ * again, which is easy to get wrong (nanoTime values may only be compared by subtraction) and was
+ * written differently in every loop.
  *
  * <p>Immutable and thread-safe. A time-out too long for the clock (over about 146 years) is
  * treated as that long.
