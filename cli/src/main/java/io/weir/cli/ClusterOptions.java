@@ -2,6 +2,7 @@ package io.weir.cli;
 
 import io.weir.config.WeirConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
@@ -18,6 +19,9 @@ final class ClusterOptions {
 
     /** The application id of commands that do not work on one application (diff). */
     static final String NO_APPLICATION = "weir-cli";
+
+    /** How long a command waits for the cluster to answer one request. */
+    static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @Option(names = {"-b", "--bootstrap-servers"}, paramLabel = "HOST:PORT[,...]",
             description = "Kafka brokers (default: bootstrap.servers of --config or WEIR_BOOTSTRAP_SERVERS)")

@@ -1,6 +1,7 @@
 package io.weir.cli;
 
 import io.weir.Topology;
+import io.weir.common.internal.KafkaCalls;
 import io.weir.config.WeirConfig;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.json.Json;
@@ -77,10 +78,11 @@ final class DescribeCommand implements Callable<Integer> {
         try (Admin admin = cluster.admin(config)) {
             ConsumerGroupDescription group = Groups.describe(admin, app).orElse(null);
             Map<TopicPartition, OffsetAndMetadata> committed = Groups.committed(admin, app);
-            Set<String> topics = Futures.get(admin.listTopics().names(), "list topics");
+            Set<String> topics = KafkaCalls.get(admin.listTopics().names(), ClusterOptions.TIMEOUT, "list topics");
             Set<String> internal = AppTopics.internal(config, topics);
             Map<String, TopicDescription> described = internal.isEmpty() ? Map.of()
-                    : Futures.get(admin.describeTopics(internal).allTopicNames(), "describe the internal topics");
+                    : KafkaCalls.get(admin.describeTopics(internal).allTopicNames(), ClusterOptions.TIMEOUT,
+                            "describe the internal topics");
             List<Lag> lags = lags(admin, committed, config);
             Map<String, Heartbeats.Heartbeat> heartbeats = Heartbeats.read(config);
             List<Member> members = new ArrayList<>();
@@ -108,8 +110,8 @@ final class DescribeCommand implements Callable<Integer> {
         if (request.isEmpty()) {
             return List.of();
         }
-        var ends = Futures.get(admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(),
-                "read the end offsets");
+        var ends = KafkaCalls.get(admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                .all(), ClusterOptions.TIMEOUT, "read the end offsets");
         List<Lag> lags = new ArrayList<>();
         for (TopicPartition tp : request.keySet()) {
             OffsetAndMetadata c = committed.get(tp);

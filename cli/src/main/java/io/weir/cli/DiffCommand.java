@@ -1,5 +1,6 @@
 package io.weir.cli;
 
+import io.weir.common.internal.Deadline;
 import io.weir.config.WeirConfig;
 import io.weir.internal.json.Json;
 import java.io.PrintWriter;
@@ -128,7 +129,7 @@ final class DiffCommand implements Callable<Integer> {
         KeyedDiff.Side side = new KeyedDiff.Side();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(Futures.TIMEOUT_S));
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, ClusterOptions.TIMEOUT);
             if (infos == null || infos.isEmpty()) {
                 throw new CommandFailedException("topic '" + topic + "' does not exist");
             }
@@ -136,9 +137,9 @@ final class DiffCommand implements Callable<Integer> {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> ends = new HashMap<>(consumer.endOffsets(partitions));
-            long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+            Deadline deadline = Deadline.after(READ_TIMEOUT);
             while (ends.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
-                if (System.nanoTime() - deadline >= 0) {
+                if (deadline.expired()) {
                     throw new CommandFailedException("reading '" + topic + "' to its end took more than "
                             + READ_TIMEOUT.toMinutes() + " minutes");
                 }

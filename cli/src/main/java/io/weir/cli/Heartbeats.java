@@ -1,5 +1,6 @@
 package io.weir.cli;
 
+import io.weir.common.internal.Deadline;
 import io.weir.config.WeirConfig;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.supervision.LivenessWatch;
@@ -44,7 +45,7 @@ final class Heartbeats {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             String topic = InternalTopic.LIVENESS.of(config.applicationId());
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(Futures.TIMEOUT_S));
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, ClusterOptions.TIMEOUT);
             if (infos == null || infos.isEmpty()) {
                 return last;
             }
@@ -53,8 +54,8 @@ final class Heartbeats {
             long end = consumer.endOffsets(List.of(tp)).get(tp);
             long begin = consumer.beginningOffsets(List.of(tp)).get(tp);
             consumer.seek(tp, Math.max(begin, end - TAIL));
-            long deadline = System.nanoTime() + Duration.ofSeconds(Futures.TIMEOUT_S).toNanos();
-            while (consumer.position(tp) < end && System.nanoTime() < deadline) {
+            Deadline deadline = Deadline.after(ClusterOptions.TIMEOUT);
+            while (consumer.position(tp) < end && !deadline.expired()) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     if (r.key() == null || r.value() == null || r.offset() >= end) {
                         continue;

@@ -1,6 +1,8 @@
 package io.weir.cli;
 
 import io.weir.Topology;
+import io.weir.common.internal.KafkaCalls;
+import io.weir.common.internal.Poll;
 import io.weir.config.WeirConfig;
 import io.weir.internal.cluster.InternalTopics;
 import io.weir.internal.config.InternalTopic;
@@ -46,6 +48,8 @@ import picocli.CommandLine.Spec;
 final class ResetCommand implements Callable<Integer> {
 
     private static final Duration DELETION_WAIT = Duration.ofSeconds(30);
+    /** How often the deletion is checked: it reaches the brokers' metadata with nothing to wait on. */
+    private static final Duration DELETION_RECHECK = Duration.ofMillis(100);
 
     @Option(names = "--app", required = true, paramLabel = "ID", description = "the application id")
     String app;
@@ -84,7 +88,7 @@ final class ResetCommand implements Callable<Integer> {
         try (Admin admin = cluster.admin(config)) {
             requireNoMembers(admin);
             Map<TopicPartition, OffsetAndMetadata> committed = Groups.committed(admin, app);
-            Set<String> existing = Futures.get(admin.listTopics().names(), "list topics");
+            Set<String> existing = listTopics(admin);
             Set<String> inputs = inputTopics(topology, committed, config, existing);
             List<Move> moves = plan(admin, inputs, committed);
             Set<String> internal = internalTopics(admin, topology, config, existing);
@@ -135,8 +139,8 @@ final class ResetCommand implements Callable<Integer> {
 
     /** The new offset of every partition of the inputs. */
     private List<Move> plan(Admin admin, Set<String> inputs, Map<TopicPartition, OffsetAndMetadata> committed) {
-        Map<String, TopicDescription> described = Futures.get(admin.describeTopics(inputs).allTopicNames(),
-                "describe the input topics");
+        Map<String, TopicDescription> described = KafkaCalls.get(admin.describeTopics(inputs).allTopicNames(),
+                ClusterOptions.TIMEOUT, "describe the input topics");
         List<TopicPartition> partitions = new ArrayList<>();
         described.forEach((name, d) -> d.partitions().forEach(p -> partitions.add(new TopicPartition(name, p.partition()))));
         partitions.sort(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
@@ -163,9 +167,9 @@ final class ResetCommand implements Callable<Integer> {
     private static Map<TopicPartition, Long> offsets(Admin admin, List<TopicPartition> partitions, OffsetSpec spec) {
         Map<TopicPartition, OffsetSpec> request = new LinkedHashMap<>();
         partitions.forEach(tp -> request.put(tp, spec));
-        Map<TopicPartition, ListOffsetsResultInfo> result = Futures.get(
+        Map<TopicPartition, ListOffsetsResultInfo> result = KafkaCalls.get(
                 admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(),
-                "look up offsets");
+                ClusterOptions.TIMEOUT, "look up offsets");
         Map<TopicPartition, Long> offsets = new HashMap<>();
         result.forEach((tp, info) -> offsets.put(tp, info.offset()));
         return offsets;
@@ -217,34 +221,45 @@ final class ResetCommand implements Callable<Integer> {
         Map<TopicPartition, OffsetAndMetadata> offsets = new LinkedHashMap<>();
         // Empty metadata: no watermark carried over; event time starts again with the replay.
         moves.forEach(m -> offsets.put(m.partition(), new OffsetAndMetadata(m.after(), "")));
-        Futures.get(admin.alterConsumerGroupOffsets(app, offsets).all(), "reset the committed offsets of " + app);
+        KafkaCalls.get(admin.alterConsumerGroupOffsets(app, offsets).all(), ClusterOptions.TIMEOUT,
+                "reset the committed offsets of " + app);
         Set<TopicPartition> stale = new java.util.HashSet<>();
         committed.keySet().stream().filter(tp -> internal.contains(tp.topic())).forEach(stale::add);
         if (!stale.isEmpty()) {
             // Offsets into repartition topics about to be deleted must not apply to their successors.
-            Futures.get(admin.deleteConsumerGroupOffsets(app, stale).all(), "delete the offsets of repartition topics");
+            KafkaCalls.get(admin.deleteConsumerGroupOffsets(app, stale).all(), ClusterOptions.TIMEOUT,
+                    "delete the offsets of repartition topics");
         }
         if (internal.isEmpty()) {
             return;
         }
-        Futures.get(admin.deleteTopics(internal).all(), "delete the internal topics " + internal);
+        KafkaCalls.get(admin.deleteTopics(internal).all(), ClusterOptions.TIMEOUT,
+                "delete the internal topics " + internal);
         awaitDeleted(admin, internal);
     }
 
     /** A start right after the reset must not find a topic still being deleted (and then lose it). */
     private static void awaitDeleted(Admin admin, Set<String> topics) {
-        long deadline = System.nanoTime() + DELETION_WAIT.toNanos();
-        while (true) {
-            Set<String> left = new TreeSet<>(Futures.get(admin.listTopics().names(), "list topics"));
-            left.retainAll(topics);
-            if (left.isEmpty()) {
-                return;
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                throw new CommandFailedException("topics " + left + " are still listed " + DELETION_WAIT.toSeconds()
-                        + " s after their deletion; check the cluster before starting the application");
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(100).toNanos()); // deletion propagates
+        Set<String> left = new TreeSet<>();
+        boolean gone;
+        try {
+            gone = Poll.until(() -> {
+                left.clear();
+                left.addAll(topics);
+                left.retainAll(listTopics(admin));
+                return left.isEmpty();
+            }, DELETION_WAIT, DELETION_RECHECK);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CommandFailedException("interrupted while waiting for the deletion of " + topics, e);
         }
+        if (!gone) {
+            throw new CommandFailedException("topics " + left + " are still listed " + DELETION_WAIT.toSeconds()
+                    + " s after their deletion; check the cluster before starting the application");
+        }
+    }
+
+    private static Set<String> listTopics(Admin admin) {
+        return KafkaCalls.get(admin.listTopics().names(), ClusterOptions.TIMEOUT, "list topics");
     }
 }

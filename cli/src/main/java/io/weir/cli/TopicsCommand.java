@@ -110,7 +110,10 @@ final class TopicsCommand implements Callable<Integer> {
         }
     }
 
-    /** Runs a framework call; its refusals (missing inputs, co-partitioning) become one-line failures. */
+    /**
+     * Runs a framework call; its refusals (co-partitioning) become one-line failures, as its
+     * {@code ClusterException}s (a missing input, an unreachable cluster) do in {@link Weir}.
+     */
     static <T> T run(java.util.function.Supplier<T> call) {
         try {
             return call.get();

@@ -1,17 +1,15 @@
 package io.weir.cli;
 
+import io.weir.common.internal.KafkaCalls;
 import io.weir.config.WeirConfig;
+import io.weir.errors.ClusterException;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.TopologyAccess;
 import io.weir.internal.topology.TopologyDescription;
 import io.weir.internal.topology.TopologyDiff;
 import io.weir.internal.topology.TopologyRecord;
-import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,7 +29,6 @@ import picocli.CommandLine.Spec;
         + " with a new version.", subcommands = {TopologyCommand.Show.class, TopologyCommand.Diff.class})
 final class TopologyCommand implements Callable<Integer> {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @Spec
     CommandSpec spec;
@@ -96,22 +93,17 @@ final class TopologyCommand implements Callable<Integer> {
         WeirConfig config = cluster.config(app);
         String topic = InternalTopic.TOPOLOGY.of(app);
         try (Admin admin = cluster.admin(config)) {
-            Set<String> topics = admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            Set<String> topics = KafkaCalls.get(admin.listTopics().names(), ClusterOptions.TIMEOUT,
+                    "reach Kafka at " + config.bootstrapServers());
             if (!topics.contains(topic)) {
                 throw new CommandFailedException("no topology recorded for " + app + ": topic " + topic
                         + " does not exist on " + config.bootstrapServers() + " (instances record it when they start)");
             }
-        } catch (ExecutionException | TimeoutException e) {
-            throw new CommandFailedException("cannot reach Kafka at " + config.bootstrapServers() + ": "
-                    + (e instanceof ExecutionException ? e.getCause() : e), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CommandFailedException("interrupted", e);
         }
         try {
-            return TopologyRecord.read(config.consumerOverrides(), app, TIMEOUT).orElseThrow(() ->
+            return TopologyRecord.read(config.consumerOverrides(), app, ClusterOptions.TIMEOUT).orElseThrow(() ->
                     new CommandFailedException("no topology recorded for " + app + ": topic " + topic + " is empty"));
-        } catch (IllegalStateException | IllegalArgumentException e) {
+        } catch (ClusterException | IllegalStateException | IllegalArgumentException e) {
             throw new CommandFailedException("cannot read the recorded topology of " + app + " from " + topic + ": "
                     + e.getMessage(), e);
         }

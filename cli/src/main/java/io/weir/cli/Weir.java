@@ -1,7 +1,9 @@
 package io.weir.cli;
 
+import io.weir.errors.ClusterException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -14,7 +16,7 @@ import picocli.CommandLine;
  * {@code WEIR_*} variables, {@code --bootstrap-servers}).
  *
  * <p>Exit codes, the same for every subcommand: {@value #OK} done; {@value #FAILED} the operation
- * failed or was refused (the reason on stderr, one line); {@value #USAGE} bad arguments (the
+ * failed or was refused, by Weir or by the cluster (the reason on stderr, one line); {@value #USAGE} bad arguments (the
  * message names the option, then the usage). {@code weir diff} also exits {@value #FAILED} when the
  * two sides differ, as {@code diff(1)} does.
  */
@@ -68,6 +70,12 @@ public final class Weir implements Callable<Integer> {
             PrintWriter err = commandLine.getErr();
             if (e instanceof CommandFailedException f) {
                 err.println(commandLine.getCommandSpec().qualifiedName() + ": " + f.getMessage());
+                return FAILED;
+            }
+            if (e instanceof ClusterException c) {
+                // The cluster refused or did not answer: the message names the request and the reason.
+                err.println(commandLine.getCommandSpec().qualifiedName() + ": " + c.getMessage()
+                        + (c.getCause() instanceof TimeoutException ? " (check --bootstrap-servers)" : ""));
                 return FAILED;
             }
             if (e instanceof CommandLine.ParameterException p) {

@@ -77,6 +77,15 @@ class WeirTest {
     }
 
     @Test
+    void aClusterThatCannotBeReachedIsOneLineNamingTheRequestAndExitsOne() {
+        Outcome o = run("topology", "show", "--app", "wc", "-b", "localhost:1",
+                "-X", "admin.default.api.timeout.ms=1000", "-X", "admin.request.timeout.ms=500");
+        assertThat(o.code()).isEqualTo(Weir.FAILED);
+        assertThat(o.err()).startsWith("weir topology show: cannot reach Kafka at localhost:1: ");
+        assertThat(o.err().strip().lines()).hasSize(1);
+    }
+
+    @Test
     void topicsWithoutASubcommandIsAUsageError() {
         Outcome o = run("topics");
         assertThat(o.code()).isEqualTo(Weir.USAGE);

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
 import io.weir.common.KeyValue;
+import io.weir.errors.ClusterException;
 import io.weir.errors.ConfigException;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
@@ -50,7 +51,7 @@ class LifecycleIT {
         TopologyBuilder b = new TopologyBuilder();
         b.stream(Serdes.strings(), Serdes.strings(), "no-such-topic").to(KAFKA.uniqueTopic("out", 1));
         WeirApp app = WeirApp.create(b.build(), TestApps.config(KAFKA.bootstrapServers(), "missing").build());
-        assertThatThrownBy(app::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("no-such-topic");
+        assertThatThrownBy(app::start).isInstanceOf(ClusterException.class).hasMessageContaining("no-such-topic");
         assertThat(app.state()).isEqualTo(WeirApp.State.FAILED);
     }
 
@@ -60,7 +61,7 @@ class LifecycleIT {
         b.stream(Serdes.strings(), Serdes.strings(), "in").to("out");
         WeirApp app = WeirApp.create(b.build(), TestApps.config("localhost:1", "unreachable")
                 .set("admin.default.api.timeout.ms", 3000).set("admin.request.timeout.ms", 2000).build());
-        assertThatThrownBy(app::start).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(app::start).isInstanceOf(ClusterException.class)
                 .hasMessageContaining("bootstrap.servers=localhost:1");
     }
 

@@ -1,5 +1,6 @@
 package io.weir.testkit;
 
+import io.weir.common.internal.Poll;
 import java.time.Duration;
 import java.util.function.Supplier;
 
@@ -22,7 +23,8 @@ final class Await {
         }
     }
 
-    private static final long POLL_MILLIS = 50;
+    /** The polling interval, not a guess at how long work takes. */
+    private static final Duration POLL = Duration.ofMillis(50);
 
     private Await() {
     }
@@ -32,35 +34,42 @@ final class Await {
      * exception the check threw as cause when {@code timeout} passes first.
      */
     static void until(Duration timeout, Supplier<String> description, Check check) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Exception last = null;
-        while (true) {
-            try {
-                if (check.holds()) {
-                    return;
+        Exception[] last = {null};
+        boolean held;
+        try {
+            held = Poll.until(() -> {
+                try {
+                    return check.holds();
+                } catch (GiveUp | InterruptedException e) {
+                    throw new Stop(e);
+                } catch (Exception e) {
+                    last[0] = e;
+                    return false;
                 }
-            } catch (GiveUp e) {
-                throw new IllegalStateException(description.get() + ": " + e.getMessage(), e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while waiting for " + description.get(), e);
-            } catch (Exception e) {
-                last = e;
+            }, timeout, POLL);
+        } catch (Stop stop) {
+            if (stop.getCause() instanceof GiveUp giveUp) {
+                throw new IllegalStateException(description.get() + ": " + giveUp.getMessage(), giveUp);
             }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException(
-                        description.get() + ": not reached within " + timeout.toMillis() + " ms", last);
-            }
-            pause();
+            throw interrupted(description, stop.getCause());
+        } catch (InterruptedException e) {
+            throw interrupted(description, e);
+        }
+        if (!held) {
+            throw new IllegalStateException(description.get() + ": not reached within " + timeout.toMillis() + " ms",
+                    last[0]);
         }
     }
 
-    private static void pause() {
-        try {
-            Thread.sleep(POLL_MILLIS); // the polling interval, not a guess at how long work takes
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting", e);
+    private static IllegalStateException interrupted(Supplier<String> description, Throwable e) {
+        Thread.currentThread().interrupt();
+        return new IllegalStateException("Interrupted while waiting for " + description.get(), e);
+    }
+
+    /** Carries what ends the wait out of the condition, which may throw no checked exception. */
+    private static final class Stop extends RuntimeException {
+        Stop(Exception cause) {
+            super(cause);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.weir.testkit;
 
+import io.weir.common.internal.Deadline;
 import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -172,7 +173,7 @@ public final class ChildJvm implements AutoCloseable {
      * output tail if the deadline passes or the process exits without writing it.
      */
     public void awaitOutput(String text, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         while (true) {
             boolean exited = !process.isAlive(); // read before the output, so no late line is missed
             if (output().contains(text)) {
@@ -182,7 +183,7 @@ public final class ChildJvm implements AutoCloseable {
                 throw new AssertionError(mainClass + " exited with " + process.exitValue() + " without printing '"
                         + text + "'; output tail:\n" + outputTail(30));
             }
-            if (System.nanoTime() - deadline > 0) {
+            if (deadline.expired()) {
                 throw new AssertionError(mainClass + " did not print '" + text + "' within " + timeout.toMillis()
                         + " ms; output tail:\n" + outputTail(30));
             }

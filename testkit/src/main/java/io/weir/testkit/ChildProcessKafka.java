@@ -1,5 +1,6 @@
 package io.weir.testkit;
 
+import io.weir.common.internal.KafkaCalls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +35,8 @@ import org.slf4j.LoggerFactory;
 public final class ChildProcessKafka implements KafkaCluster {
 
     private static final Logger log = LoggerFactory.getLogger(ChildProcessKafka.class);
+    /** Longer than the admin client's own {@code default.api.timeout.ms} here, which fails the call first. */
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(10);
 
     private final ClusterLayout layout;
     private final Path root;
@@ -182,8 +185,8 @@ public final class ChildProcessKafka implements KafkaCluster {
                     if (!process.isAlive()) {
                         throw new Await.GiveUp("exited with " + process.exitCode().getAsInt());
                     }
-                    Set<Integer> ids = admin.describeCluster().nodes().get().stream().map(Node::id)
-                            .collect(Collectors.toSet());
+                    Set<Integer> ids = KafkaCalls.get(admin.describeCluster().nodes(), ADMIN_TIMEOUT,
+                            "describe the cluster").stream().map(Node::id).collect(Collectors.toSet());
                     return ids.equals(expected);
                 });
             }

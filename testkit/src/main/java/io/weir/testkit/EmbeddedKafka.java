@@ -1,5 +1,6 @@
 package io.weir.testkit;
 
+import io.weir.common.internal.KafkaCalls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,6 +37,8 @@ import org.slf4j.LoggerFactory;
 public final class EmbeddedKafka implements KafkaCluster {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
+    /** Longer than the admin client's own {@code default.api.timeout.ms} here, which fails the call first. */
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(10);
 
     private final ClusterLayout layout;
     private final Path root;
@@ -138,7 +141,8 @@ public final class EmbeddedKafka implements KafkaCluster {
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000",
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000"))) {
             Await.until(timeout, () -> expected + " in-process brokers registered",
-                    () -> admin.describeCluster().nodes().get().size() == expected);
+                    () -> KafkaCalls.get(admin.describeCluster().nodes(), ADMIN_TIMEOUT, "describe the cluster").size()
+                            == expected);
         }
     }
 

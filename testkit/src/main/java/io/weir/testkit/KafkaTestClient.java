@@ -1,29 +1,27 @@
 package io.weir.testkit;
 
 import io.weir.common.KeyValue;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.KafkaCalls;
+import io.weir.common.internal.Poll;
+import io.weir.common.internal.TopicLeaders;
+import io.weir.errors.ClusterException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -55,6 +53,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * a consumer assigned to a deleted topic retries its fetches without pause and logs a warning for
  * each, hundreds of megabytes a minute.
  *
+ * <p>A request the cluster refuses or does not answer within 30 s throws a
+ * {@link ClusterException} naming it, with the cluster's error as its cause.
+ *
  * <p>Thread-safe: every read uses its own short-lived consumer; the cached producer and
  * {@link Admin} are thread-safe Kafka clients. {@link #close()} closes the cached clients.
  */
@@ -63,7 +64,7 @@ public final class KafkaTestClient implements AutoCloseable {
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration POLL = Duration.ofMillis(100);
     /** How often a read that gets nothing checks that its topic still exists. */
-    private static final long EXISTS_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final Duration EXISTS_CHECK = Duration.ofSeconds(1);
 
     private final String bootstrapServers;
     private Admin admin;
@@ -104,48 +105,28 @@ public final class KafkaTestClient implements AutoCloseable {
 
     /** Creates topics (any replication factor) and waits until every partition's leader serves it. */
     public void createTopics(Collection<NewTopic> topics) {
-        get(admin().createTopics(topics).all(), "create topics " + names(topics));
-        Set<String> names = topics.stream().map(NewTopic::name).collect(Collectors.toSet());
-        // CreateTopics returns when the controller has the topic; brokers learn of it a little
-        // later. A leader in the metadata is not enough either: the broker publishes it before its
-        // replica manager took the partition over. An idempotent producer whose first batch to a
-        // partition fails there (NOT_LEADER_OR_FOLLOWER) while the next one succeeds retries the
-        // first for ever with OUT_OF_ORDER_SEQUENCE_NUMBER (KAFKA-14359): the batch is lost. A
-        // listing of end offsets is answered only once the leader serves the partition.
-        Await.until(ADMIN_TIMEOUT, () -> "leaders for " + names, () -> {
-            Map<String, TopicDescription> described = admin().describeTopics(names).allTopicNames()
-                    .get(5, TimeUnit.SECONDS);
-            Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
-            for (TopicDescription d : described.values()) {
-                for (TopicPartitionInfo p : d.partitions()) {
-                    if (p.leader() == null || p.leader().isEmpty()) {
-                        return false;
-                    }
-                    partitions.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest());
-                }
-            }
-            admin().listOffsets(partitions).all().get(5, TimeUnit.SECONDS);
-            return true;
-        });
+        KafkaCalls.get(admin().createTopics(topics).all(), ADMIN_TIMEOUT, "create topics " + names(topics));
+        // So that the first records sent find a leader that serves them: see TopicLeaders.
+        TopicLeaders.await(admin(), topics.stream().map(NewTopic::name).collect(Collectors.toSet()), ADMIN_TIMEOUT);
     }
 
     /** Deletes a topic and waits until the cluster no longer lists it. */
     public void deleteTopic(String name) {
         try {
-            get(admin().deleteTopics(List.of(name)).all(), "delete topic " + name);
-        } catch (IllegalStateException e) {
+            KafkaCalls.get(admin().deleteTopics(List.of(name)).all(), ADMIN_TIMEOUT, "delete topic " + name);
+        } catch (ClusterException e) {
             if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
                 throw e;
             }
         }
-        Await.until(ADMIN_TIMEOUT, () -> "topic " + name + " gone",
-                () -> !admin().listTopics().names().get(5, TimeUnit.SECONDS).contains(name));
+        Await.until(ADMIN_TIMEOUT, () -> "topic " + name + " gone", () -> !KafkaCalls.get(admin().listTopics().names(),
+                Duration.ofSeconds(5), "list the topics").contains(name));
     }
 
     /** The partitions of {@code topic} in partition order, with leader, replicas and ISR. */
     public List<TopicPartitionInfo> describePartitions(String topic) {
-        return get(admin().describeTopics(List.of(topic)).allTopicNames(), "describe " + topic)
-                .get(topic).partitions();
+        return KafkaCalls.get(admin().describeTopics(List.of(topic)).allTopicNames(), ADMIN_TIMEOUT,
+                "describe topic " + topic).get(topic).partitions();
     }
 
     /**
@@ -156,8 +137,7 @@ public final class KafkaTestClient implements AutoCloseable {
     public Map<Integer, Long> countPerPartition(String topic) {
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(IsolationLevel.READ_UNCOMMITTED,
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = partitions(consumer, topic, ADMIN_TIMEOUT,
-                    System.nanoTime() + ADMIN_TIMEOUT.toNanos());
+            List<TopicPartition> partitions = partitions(consumer, topic, Deadline.after(ADMIN_TIMEOUT));
             Map<TopicPartition, Long> start = consumer.beginningOffsets(partitions, ADMIN_TIMEOUT);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions, ADMIN_TIMEOUT);
             Map<Integer, Long> counts = new TreeMap<>();
@@ -198,7 +178,7 @@ public final class KafkaTestClient implements AutoCloseable {
         p.flush();
         List<RecordMetadata> result = new ArrayList<>(acks.size());
         for (Future<RecordMetadata> ack : acks) {
-            result.add(get(ack, "produce"));
+            result.add(KafkaCalls.get(ack, ADMIN_TIMEOUT, "produce"));
         }
         return result;
     }
@@ -264,11 +244,11 @@ public final class KafkaTestClient implements AutoCloseable {
      */
     public <K, V> List<ConsumerRecord<K, V>> readUntil(String topic, Deserializer<K> keys, Deserializer<V> values,
             IsolationLevel isolation, Predicate<List<ConsumerRecord<K, V>>> condition, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         List<ConsumerRecord<K, V>> seen = new ArrayList<>();
         List<ConsumerRecord<K, V>> view = Collections.unmodifiableList(seen);
         try (KafkaConsumer<K, V> consumer = consumer(isolation, keys, values)) {
-            List<TopicPartition> partitions = partitions(consumer, topic, timeout, deadline);
+            List<TopicPartition> partitions = partitions(consumer, topic, deadline);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             DeletionCheck deletion = new DeletionCheck(consumer, topic);
@@ -278,7 +258,7 @@ public final class KafkaTestClient implements AutoCloseable {
                 if (condition.test(view)) {
                     return new ArrayList<>(seen);
                 }
-                if (System.nanoTime() - deadline > 0) {
+                if (deadline.expired()) {
                     throw new AssertionError(describeTimeout(topic, isolation, timeout, seen));
                 }
                 deletion.afterPoll(seen.size() == before, seen.size());
@@ -315,16 +295,16 @@ public final class KafkaTestClient implements AutoCloseable {
      */
     public <K, V> long forEachCommitted(String topic, Deserializer<K> keys, Deserializer<V> values, Duration timeout,
                                         java.util.function.Consumer<ConsumerRecord<K, V>> action) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         try (KafkaConsumer<K, V> consumer = consumer(IsolationLevel.READ_COMMITTED, keys, values)) {
-            List<TopicPartition> partitions = partitions(consumer, topic, timeout, deadline);
+            List<TopicPartition> partitions = partitions(consumer, topic, deadline);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
             long[] read = {0};
             DeletionCheck deletion = new DeletionCheck(consumer, topic);
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                if (System.nanoTime() - deadline > 0) {
+                if (deadline.expired()) {
                     throw new AssertionError("could not read '" + topic + "' to its end offsets " + end + " within "
                             + timeout.toMillis() + " ms; read " + read[0] + " records");
                 }
@@ -369,30 +349,23 @@ public final class KafkaTestClient implements AutoCloseable {
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), keys, values);
     }
 
-    /** All partitions of {@code topic}, waiting until {@code deadline} (nanoTime) for it to exist. */
-    private static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, String topic, Duration timeout,
-            long deadline) {
-        while (true) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, POLL.multipliedBy(10));
-            if (infos != null && !infos.isEmpty()) {
-                return infos.stream().map(i -> new TopicPartition(topic, i.partition())).collect(Collectors.toList());
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("Topic '" + topic + "' does not exist (waited " + timeout.toMillis() + " ms)");
-            }
-            // An unknown topic is answered at once: without a pause this loop would send metadata
-            // requests back to back until the deadline.
-            pause(POLL);
-        }
-    }
-
-    private static void pause(Duration duration) {
+    /** All partitions of {@code topic}, waiting until {@code deadline} for it to exist. */
+    private static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, String topic, Deadline deadline) {
+        Optional<List<TopicPartition>> partitions;
         try {
-            Thread.sleep(duration.toMillis());
+            // An unknown topic is answered at once: without a pause between the look-ups, metadata
+            // requests would go back to back until the deadline.
+            partitions = Poll.untilPresent(() -> {
+                List<PartitionInfo> infos = consumer.partitionsFor(topic, POLL.multipliedBy(10));
+                return infos == null || infos.isEmpty() ? Optional.empty() : Optional.of(infos.stream()
+                        .map(i -> new TopicPartition(topic, i.partition())).collect(Collectors.toList()));
+            }, deadline.remaining(), POLL);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for a topic", e);
         }
+        return partitions.orElseThrow(() -> new AssertionError("Topic '" + topic + "' does not exist (waited "
+                + deadline.timeout().toMillis() + " ms)"));
     }
 
     /**
@@ -403,7 +376,7 @@ public final class KafkaTestClient implements AutoCloseable {
     private static final class DeletionCheck {
         private final KafkaConsumer<?, ?> consumer;
         private final String topic;
-        private long next = System.nanoTime() + EXISTS_CHECK_NANOS;
+        private Deadline next = Deadline.after(EXISTS_CHECK);
 
         DeletionCheck(KafkaConsumer<?, ?> consumer, String topic) {
             this.consumer = consumer;
@@ -411,10 +384,10 @@ public final class KafkaTestClient implements AutoCloseable {
         }
 
         void afterPoll(boolean empty, int seen) {
-            if (!empty || System.nanoTime() - next < 0) {
+            if (!empty || !next.expired()) {
                 return;
             }
-            next = System.nanoTime() + EXISTS_CHECK_NANOS;
+            next = Deadline.after(EXISTS_CHECK);
             List<PartitionInfo> infos;
             try {
                 infos = consumer.partitionsFor(topic, POLL.multipliedBy(50));
@@ -434,19 +407,6 @@ public final class KafkaTestClient implements AutoCloseable {
 
     private static String names(Collection<NewTopic> topics) {
         return topics.stream().map(NewTopic::name).collect(Collectors.joining(", "));
-    }
-
-    private static <T> T get(Future<T> future, String what) {
-        try {
-            return future.get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted: " + what, e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("Failed to " + what + ": " + e.getCause().getMessage(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("Timed out after " + ADMIN_TIMEOUT.toSeconds() + " s: " + what, e);
-        }
     }
 
     /** Closes the cached admin client and producer. */

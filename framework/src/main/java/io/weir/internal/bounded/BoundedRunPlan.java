@@ -1,6 +1,8 @@
 package io.weir.internal.bounded;
 
+import io.weir.common.internal.KafkaCalls;
 import io.weir.config.WeirConfig;
+import io.weir.errors.ClusterException;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.Subtopology;
 import io.weir.internal.topology.TopologyModel;
@@ -14,9 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -46,7 +45,8 @@ public final class BoundedRunPlan {
     /**
      * Reads the plan and returns the run.
      *
-     * @throws IllegalStateException if another instance is in the group, or the cluster does not answer
+     * @throws IllegalStateException if another instance is in the group
+     * @throws ClusterException if the cluster does not answer or refuses a request
      */
     public static BoundedRun prepare(Admin admin, WeirConfig config, TopologyModel model, String instanceId) {
         otherMembers(admin, config.applicationId(), instanceId).ifPresent(problem -> {
@@ -56,13 +56,13 @@ public final class BoundedRunPlan {
         model.internalSources().forEach(s -> internal.addAll(s.topics()));
         // Fixed topics, topics matching a pattern source now, and repartition topics.
         List<String> topics = new ArrayList<>();
-        for (String t : call(admin.listTopics().names())) {
+        for (String t : call(admin.listTopics().names(), "list the topics")) {
             if (model.subtopologyFor(t) != null) {
                 topics.add(t);
             }
         }
         Map<String, Integer> partitions = new HashMap<>();
-        call(admin.describeTopics(topics).allTopicNames())
+        call(admin.describeTopics(topics).allTopicNames(), "describe the input topics " + topics)
                 .forEach((t, d) -> partitions.put(t, d.partitions().size()));
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         partitions.forEach((t, n) -> {
@@ -93,21 +93,17 @@ public final class BoundedRunPlan {
     /**
      * A problem if the consumer group has a member that is not this instance (its own threads, or a
      * predecessor with the same {@code instance.id} whose static membership has not expired).
+     *
+     * @throws ClusterException if the group cannot be described
      */
     public static Optional<String> otherMembers(Admin admin, String applicationId, String instanceId) {
-        ConsumerGroupDescription group;
-        try {
-            group = admin.describeConsumerGroups(List.of(applicationId)).describedGroups().get(applicationId)
-                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof GroupIdNotFoundException) {
-                return Optional.empty();
-            }
-            throw new IllegalStateException("cannot describe the consumer group " + applicationId + ": " + e.getCause(),
-                    e.getCause());
-        } catch (TimeoutException | InterruptedException e) {
-            throw new IllegalStateException("cannot describe the consumer group " + applicationId + ": " + e, e);
+        Optional<ConsumerGroupDescription> described = KafkaCalls.getIfExists(
+                admin.describeConsumerGroups(List.of(applicationId)).describedGroups().get(applicationId), TIMEOUT,
+                "describe the consumer group " + applicationId, GroupIdNotFoundException.class);
+        if (described.isEmpty()) {
+            return Optional.empty();
         }
+        ConsumerGroupDescription group = described.get();
         List<String> others = new ArrayList<>();
         for (MemberDescription m : group.members()) {
             String id = m.groupInstanceId().orElse(null);
@@ -183,21 +179,13 @@ public final class BoundedRunPlan {
         if (request.isEmpty()) {
             return result;
         }
-        call(admin.listOffsets(request, new ListOffsetsOptions(isolation)).all())
+        call(admin.listOffsets(request, new ListOffsetsOptions(isolation)).all(),
+                "list the offsets of " + request.size() + " partitions")
                 .forEach((tp, info) -> result.put(tp, info.offset()));
         return result;
     }
 
-    private static <T> T call(org.apache.kafka.common.KafkaFuture<T> future) {
-        try {
-            return future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("bounded run: the cluster refused a request: " + e.getCause(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("bounded run: the cluster did not answer within " + TIMEOUT, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+    private static <T> T call(org.apache.kafka.common.KafkaFuture<T> future, String what) {
+        return KafkaCalls.get(future, TIMEOUT, what + " for a bounded run");
     }
 }

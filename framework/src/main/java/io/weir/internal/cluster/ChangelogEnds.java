@@ -1,12 +1,11 @@
 package io.weir.internal.cluster;
 
+import io.weir.common.internal.KafkaCalls;
+import io.weir.errors.ClusterException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -40,15 +39,16 @@ public final class ChangelogEnds {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         changelogs.forEach(tp -> request.put(tp, OffsetSpec.latest()));
         try {
-            admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)
-                            .timeoutMs((int) TIMEOUT.toMillis()))
-                    .all().get(TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS)
+            ListOffsetsOptions options = new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)
+                    .timeoutMs((int) TIMEOUT.toMillis());
+            // A second more than the request's own time-out, so that its error is the one reported.
+            KafkaCalls.get(admin.listOffsets(request, options).all(), TIMEOUT.plusSeconds(1),
+                            "read the end offsets of " + changelogs.size() + " changelog partitions")
                     .forEach((tp, info) -> ends.put(tp, info.offset()));
-        } catch (ExecutionException | TimeoutException e) {
-            log.warn("cannot read the end offsets of {} changelog partitions ({}); placing tasks by the offsets"
-                    + " the instances reported", changelogs.size(), e.getCause() != null ? e.getCause() : e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        } catch (ClusterException e) {
+            if (!Thread.currentThread().isInterrupted()) {
+                log.warn("{}; placing tasks by the offsets the instances reported", e.getMessage());
+            }
         }
         return ends;
     }

@@ -1,17 +1,18 @@
 package io.weir.internal.cluster;
 
+import io.weir.common.internal.KafkaCalls;
 import io.weir.config.WeirConfig;
+import io.weir.errors.ClusterException;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyModel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -25,12 +26,12 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * does every partition of them have a leader. The stream threads only see their own symptom (a
  * call that does not return, a commit that keeps failing); the cause is named here.
  *
- * <p>Blocking (each question waits at most {@link #TIMEOUT_MS}); run it off the stream threads and
+ * <p>Blocking (each question waits at most {@link #TIMEOUT}); run it off the stream threads and
  * off the monitor's tick. Thread-safe, as {@link Admin} is.
  */
 public final class ClusterDiagnosis {
 
-    private static final long TIMEOUT_MS = 3_000;
+    private static final Duration TIMEOUT = Duration.ofSeconds(3);
     private static final int MAX_LISTED = 5;
 
     private final Admin admin;
@@ -61,14 +62,12 @@ public final class ClusterDiagnosis {
     /** The cause found, in one sentence, or null if the cluster and the topics look healthy. */
     public String diagnose() {
         try {
-            if (admin.describeCluster().nodes().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).isEmpty()) {
+            if (KafkaCalls.get(admin.describeCluster().nodes(), TIMEOUT, "describe the cluster").isEmpty()) {
                 return "the Kafka cluster at " + bootstrapServers + " has no broker up";
             }
-        } catch (ExecutionException | TimeoutException e) {
-            return "cannot reach the Kafka cluster at " + bootstrapServers + " (" + reason(e) + ")";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
+        } catch (ClusterException e) {
+            return interrupted(e) ? null
+                    : "cannot reach the Kafka cluster at " + bootstrapServers + " (" + reason(e) + ")";
         }
         Set<String> all = new LinkedHashSet<>(outputs);
         all.addAll(inputs);
@@ -81,24 +80,23 @@ public final class ClusterDiagnosis {
         List<String> leaderless = new ArrayList<>();
         for (String topic : all) {
             try {
-                TopicDescription d = described.get(topic).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                TopicDescription d = KafkaCalls.get(described.get(topic), TIMEOUT, "describe topic '" + topic + "'");
                 for (TopicPartitionInfo p : d.partitions()) {
                     if (p.leader() == null || p.leader().isEmpty()) {
                         leaderless.add(topic + "-" + p.partition());
                     }
                 }
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+            } catch (ClusterException e) {
+                if (interrupted(e)) {
+                    return null;
+                } else if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                     missing.add(topic);
+                } else if (e.getCause() instanceof TimeoutException) {
+                    return "the Kafka cluster at " + bootstrapServers + " does not answer (describing topic '" + topic
+                            + "' timed out)";
                 } else {
                     return "cannot describe topic '" + topic + "' (" + reason(e) + ")";
                 }
-            } catch (TimeoutException e) {
-                return "the Kafka cluster at " + bootstrapServers + " does not answer (describing topic '" + topic
-                        + "' timed out)";
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return null;
             }
         }
         List<String> causes = new ArrayList<>();
@@ -123,8 +121,13 @@ public final class ClusterDiagnosis {
                 + " more" : "");
     }
 
-    private static String reason(Exception e) {
-        Throwable t = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+    private static boolean interrupted(ClusterException e) {
+        return e.getCause() instanceof InterruptedException;
+    }
+
+    /** The error behind a failed question: the cluster's, or the client's time-out. */
+    private static String reason(ClusterException e) {
+        Throwable t = e.getCause() != null ? e.getCause() : e;
         String m = t.getMessage();
         return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
     }

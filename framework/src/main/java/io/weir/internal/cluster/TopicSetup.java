@@ -1,6 +1,10 @@
 package io.weir.internal.cluster;
 
+import io.weir.common.internal.KafkaCalls;
+import io.weir.common.internal.Poll;
+import io.weir.common.internal.TopicLeaders;
 import io.weir.config.WeirConfig;
+import io.weir.errors.ClusterException;
 import io.weir.internal.assign.CoPartitioning;
 import io.weir.internal.cluster.InternalTopics.Topic;
 import io.weir.internal.config.InternalTopic;
@@ -20,14 +24,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -50,11 +50,17 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * {@link #plan()} computes the internal topics without changing anything; the application's start
  * ({@link #verifyAndCreate()}) and {@code weir topics} ({@link InternalTopics}) both act on it.
+ *
+ * <p>A cluster that cannot be reached, refuses a request or lacks an input or output topic fails
+ * with a {@link ClusterException} naming what; an existing internal topic the application cannot
+ * use, with an {@link IllegalStateException} saying what is wrong with it.
  */
 public final class TopicSetup {
 
     private static final Logger log = LoggerFactory.getLogger(TopicSetup.class);
-    private static final long TIMEOUT_S = 30;
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    /** How often a changelog created a moment ago is looked up again, until every broker knows it. */
+    private static final Duration METADATA_RECHECK = Duration.ofMillis(100);
 
     private final Admin admin;
     private final WeirConfig config;
@@ -113,7 +119,7 @@ public final class TopicSetup {
             }
         }
         if (!missing.isEmpty()) {
-            throw new IllegalStateException("topic(s) " + missing + " do not exist on " + config.bootstrapServers()
+            throw new ClusterException("topic(s) " + missing + " do not exist on " + config.bootstrapServers()
                     + "; create them before starting " + config.applicationId());
         }
     }
@@ -236,7 +242,8 @@ public final class TopicSetup {
         }
         List<ConfigResource> resources = topics.stream()
                 .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
-        Map<ConfigResource, Config> configs = await(admin.describeConfigs(resources).all(), "describe changelog topics");
+        Map<ConfigResource, Config> configs = KafkaCalls.get(admin.describeConfigs(resources).all(), TIMEOUT,
+                "describe changelog topics");
         List<String> problems = new ArrayList<>();
         for (ConfigResource r : resources) {
             var policy = configs.get(r).get("cleanup.policy");
@@ -253,33 +260,25 @@ public final class TopicSetup {
 
     /**
      * The changelogs' topic ids, in one look-up. A topic created a moment ago may not be known to
-     * every broker yet: the look-up is retried until {@value #TIMEOUT_S} s have passed.
+     * every broker yet: the look-up is retried until {@link #TIMEOUT} has passed.
      */
     private ChangelogTopicIds changelogTopicIds(List<Topic> plan) {
         List<String> changelogs = plan.stream().filter(t -> t.kind() == InternalTopic.CHANGELOG).map(Topic::name).toList();
         if (changelogs.isEmpty()) {
             return ChangelogTopicIds.UNKNOWN;
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
-        while (true) {
-            try {
-                Map<String, TopicDescription> d = admin.describeTopics(changelogs).allTopicNames()
-                        .get(TIMEOUT_S, TimeUnit.SECONDS);
-                Map<String, String> ids = new HashMap<>();
-                d.forEach((name, desc) -> ids.put(name, desc.topicId().toString()));
-                return ChangelogTopicIds.of(ids);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() - deadline >= 0) {
-                    throw new IllegalStateException("cannot describe the changelog topics: " + e.getCause(), e.getCause());
-                }
-                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // metadata propagates
-            } catch (TimeoutException e) {
-                throw new IllegalStateException("timed out describing the changelog topics", e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while describing the changelog topics", e);
-            }
+        Map<String, TopicDescription> described;
+        try {
+            described = Poll.retrying(() -> KafkaCalls.get(admin.describeTopics(changelogs).allTopicNames(), TIMEOUT,
+                            "describe the changelog topics"),
+                    e -> e.getCause() instanceof UnknownTopicOrPartitionException, TIMEOUT, METADATA_RECHECK);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted while describing the changelog topics", e);
         }
+        Map<String, String> ids = new HashMap<>();
+        described.forEach((name, desc) -> ids.put(name, desc.topicId().toString()));
+        return ChangelogTopicIds.of(ids);
     }
 
     /**
@@ -303,22 +302,16 @@ public final class TopicSetup {
         if (topics.isEmpty()) {
             return Map.of();
         }
-        Map<String, TopicDescription> d = await(admin.describeTopics(topics).allTopicNames(), "describe topics");
+        Map<String, TopicDescription> d = KafkaCalls.get(admin.describeTopics(topics).allTopicNames(), TIMEOUT,
+                "describe topics");
         Map<String, Integer> counts = new HashMap<>();
         d.forEach((name, desc) -> counts.put(name, desc.partitions().size()));
         return counts;
     }
 
     private Set<String> listTopics() {
-        try {
-            return admin.listTopics().names().get(TIMEOUT_S, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot reach Kafka at bootstrap.servers=" + config.bootstrapServers()
-                    + " within " + TIMEOUT_S + " s: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while listing topics", e);
-        }
+        return KafkaCalls.get(admin.listTopics().names(), TIMEOUT, "reach Kafka at bootstrap.servers="
+                + config.bootstrapServers());
     }
 
     private void create(List<Topic> topics) {
@@ -328,48 +321,29 @@ public final class TopicSetup {
         List<NewTopic> newTopics = topics.stream()
                 .map(t -> new NewTopic(t.name(), Optional.of(t.partitions()), t.replication()).configs(t.configs()))
                 .toList();
-        for (Map.Entry<String, KafkaFuture<Void>> e : admin.createTopics(newTopics).values().entrySet()) {
+        admin.createTopics(newTopics).values().forEach((name, created) -> {
             try {
-                e.getValue().get(TIMEOUT_S, TimeUnit.SECONDS);
-            } catch (ExecutionException ex) {
-                if (!(ex.getCause() instanceof TopicExistsException)) {
-                    throw new IllegalStateException("cannot create topic '" + e.getKey() + "': " + ex.getCause(),
-                            ex.getCause());
+                KafkaCalls.get(created, TIMEOUT, "create topic '" + name + "'");
+            } catch (ClusterException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw e;
                 }
-            } catch (TimeoutException ex) {
-                throw new IllegalStateException("timed out creating topic " + e.getKey(), ex);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while creating topics", ex);
             }
-        }
+        });
         awaitLeaders(topics.stream().map(Topic::name).toList());
     }
 
     /** So that the first writes to the new topics find their leaders (see {@link TopicLeaders}). */
     private void awaitLeaders(List<String> names) {
         try {
-            TopicLeaders.await(admin, names, Duration.ofSeconds(TIMEOUT_S));
-        } catch (TimeoutException | ExecutionException e) {
+            TopicLeaders.await(admin, names, TIMEOUT);
+        } catch (ClusterException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw e;
+            }
             // Not fatal: the clients wait for the leaders themselves, and say so if they do not come.
             log.warn("{}: the new topics {} do not all have a leader yet ({})", config.applicationId(), names,
                     e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while creating topics", e);
-        }
-    }
-
-    private <T> T await(KafkaFuture<T> future, String what) {
-        try {
-            return future.get(TIMEOUT_S, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot " + what + ": " + e.getCause(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("timed out trying to " + what, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while trying to " + what, e);
         }
     }
 }

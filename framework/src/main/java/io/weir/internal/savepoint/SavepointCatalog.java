@@ -1,6 +1,9 @@
 package io.weir.internal.savepoint;
 
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.KafkaCalls;
 import io.weir.config.WeirConfig;
+import io.weir.errors.ClusterException;
 import io.weir.internal.config.InternalTopic;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,13 +78,9 @@ public final class SavepointCatalog {
             throw new IllegalArgumentException("no savepoint " + id + " of " + config.applicationId());
         }
         try (KafkaProducer<byte[], byte[]> producer = SavepointClients.producer(config, "savepoint-catalog")) {
-            producer.send(new ProducerRecord<>(topic, SavepointTopics.CATALOG_PARTITION, SavepointTopics.deletedKey(id),
-                    new byte[0])).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted deleting savepoint " + id, e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException("cannot delete savepoint " + id + ": " + e.getCause(), e.getCause());
+            KafkaCalls.get(producer.send(new ProducerRecord<>(topic, SavepointTopics.CATALOG_PARTITION,
+                    SavepointTopics.deletedKey(id), new byte[0])), SavepointClients.SEND_TIMEOUT,
+                    "delete savepoint " + id);
         }
     }
 
@@ -111,10 +110,10 @@ public final class SavepointCatalog {
         CRC32 crc = new CRC32();
         int[] next = {0};
         consumer.seek(data, store.firstOffset());
-        long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+        Deadline deadline = Deadline.after(READ_TIMEOUT);
         // Chunks of one store come in order, interleaved with other stores' (several writers).
         while (next[0] < store.chunks()) {
-            if (consumer.position(data) > store.lastOffset() || System.nanoTime() > deadline) {
+            if (consumer.position(data) > store.lastOffset() || deadline.expired()) {
                 throw new IllegalStateException("savepoint " + id + ": data of store " + store.name() + " of task "
                         + task.task() + " is incomplete (" + next[0] + " of " + store.chunks() + " chunks found)");
             }
@@ -145,10 +144,10 @@ public final class SavepointCatalog {
         consumer.assign(List.of(tp));
         long end = consumer.endOffsets(List.of(tp)).get(tp);
         consumer.seek(tp, from);
-        long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+        Deadline deadline = Deadline.after(READ_TIMEOUT);
         while (consumer.position(tp) < end) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("timed out reading " + tp);
+            if (deadline.expired()) {
+                throw new ClusterException("timed out reading " + tp);
             }
             consumer.poll(POLL).forEach(each);
         }

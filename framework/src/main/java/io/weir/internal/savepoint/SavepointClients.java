@@ -1,6 +1,7 @@
 package io.weir.internal.savepoint;
 
 import io.weir.config.WeirConfig;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -16,6 +17,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * read_committed consumer, an idempotent producer.
  */
 final class SavepointClients {
+
+    /**
+     * How long a tool waits for one record it sent to be acknowledged: longer than the producer's
+     * {@code delivery.timeout.ms} (2 minutes unless the application's settings say otherwise),
+     * within which the producer settles every send itself.
+     */
+    static final Duration SEND_TIMEOUT = Duration.ofMinutes(5);
 
     private SavepointClients() {
     }

@@ -1,5 +1,6 @@
 package io.weir.internal.savepoint;
 
+import io.weir.common.internal.Deadline;
 import io.weir.config.WeirConfig;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.cluster.TopicSetup;
@@ -10,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -45,17 +45,18 @@ public final class SavepointControl implements AutoCloseable {
     static final class Progress {
         final ControlMessage.Request request;
         final SavepointCut cut;
-        final long deadlineNanos;
+        /** When the cut must be complete, or the savepoint is aborted. */
+        final Deadline cutDeadline;
         volatile String abortedReason;
         volatile boolean written;
         /** Stream threads that handed their tasks' copies over (or had none). */
         final AtomicInteger threadsSubmitted = new AtomicInteger();
         final AtomicInteger writesPending = new AtomicInteger();
 
-        Progress(ControlMessage.Request request, SavepointCut cut, long deadlineNanos) {
+        Progress(ControlMessage.Request request, SavepointCut cut, Deadline cutDeadline) {
             this.request = request;
             this.cut = cut;
-            this.deadlineNanos = deadlineNanos;
+            this.cutDeadline = cutDeadline;
         }
 
         String id() {
@@ -201,7 +202,7 @@ public final class SavepointControl implements AutoCloseable {
                     }
                 }
                 Progress p = current;
-                if (p != null && !p.aborted() && !p.cut.complete() && System.nanoTime() > p.deadlineNanos) {
+                if (p != null && !p.aborted() && !p.cut.complete() && p.cutDeadline.expired()) {
                     abort(p, "the cut was not complete within " + p.request.timeoutMs() + " ms (" + p.cut.pausedCount()
                             + " of " + p.cut.taskCount() + " tasks paused)");
                 }
@@ -224,7 +225,7 @@ public final class SavepointControl implements AutoCloseable {
             log.info("savepoint {} requested{}: pausing tasks at their next commit", r.id(),
                     r.stop() ? " (stop after it)" : "");
             current = new Progress(r, SavepointCut.of(model, new TopicSetup(admin, config, model).tasksPerSubtopology()),
-                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(r.timeoutMs()));
+                    Deadline.after(Duration.ofMillis(r.timeoutMs())));
             return;
         }
         if (p == null || !p.id().equals(m.id())) {

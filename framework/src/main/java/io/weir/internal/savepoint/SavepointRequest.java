@@ -1,5 +1,7 @@
 package io.weir.internal.savepoint;
 
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.KafkaCalls;
 import io.weir.config.WeirConfig;
 import io.weir.internal.config.InternalTopic;
 import java.nio.charset.StandardCharsets;
@@ -60,13 +62,13 @@ public final class SavepointRequest {
             send(producer, control.topic(), id, ControlCodec.encode(
                     new ControlMessage.Request(id, stop, timeout.toMillis(), requestedAt)));
             listener.progress("requested savepoint " + id + " of " + app + (stop ? " (the application stops after it)" : ""));
-            long deadline = System.nanoTime() + timeout.toNanos();
+            Deadline deadline = Deadline.after(timeout);
             Map<String, ControlMessage.Done> done = new TreeMap<>();
             int taskCount = -1;
             int paused = 0;
             long cutAt = -1;
             while (taskCount < 0 || done.size() < taskCount) {
-                if (System.nanoTime() > deadline) {
+                if (deadline.expired()) {
                     String reason = "not complete within " + timeout.toSeconds() + " s: " + paused + " of "
                             + (taskCount < 0 ? "?" : taskCount) + " tasks paused, " + done.size() + " written"
                             + (taskCount < 0 ? " (is the application running?)" : "");
@@ -114,15 +116,7 @@ public final class SavepointRequest {
     }
 
     private static void send(KafkaProducer<byte[], byte[]> producer, ProducerRecord<byte[], byte[]> record) {
-        String topic = record.topic();
-        try {
-            producer.send(record).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted writing to " + topic, e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException("cannot write to " + topic + ": " + e.getCause(), e.getCause());
-        }
+        KafkaCalls.get(producer.send(record), SavepointClients.SEND_TIMEOUT, "write to " + record.topic());
     }
 
     /** A new savepoint id: {@code sp-<UTC time>}, sortable and readable. */

@@ -1,21 +1,25 @@
 package io.weir.internal.savepoint;
 
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.KafkaCalls;
+import io.weir.common.internal.Poll;
+import io.weir.common.internal.TopicLeaders;
 import io.weir.config.WeirConfig;
-import io.weir.internal.cluster.TopicLeaders;
+import io.weir.errors.ClusterException;
 import io.weir.internal.cluster.TopicSetup;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
+import java.time.Duration;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -25,7 +29,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Loads a savepoint into an application that is not running: the same one (roll back) or a new
@@ -46,6 +49,11 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * run it again.
  */
 public final class SavepointRestore {
+
+    /** How long each request to the cluster, and the recreation of the internal topics, may take. */
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    /** How often a topic's deletion and recreation are checked: the broker has nothing to wait on. */
+    private static final Duration RECHECK = Duration.ofMillis(200);
 
     /** @param topicMap input topics renamed for the target (a migration to other topics) */
     public record Options(boolean allowDroppedState, Map<String, String> topicMap) {
@@ -72,6 +80,7 @@ public final class SavepointRestore {
     /**
      * @param catalog where the savepoint's data is (its application's savepoint topic)
      * @throws IllegalStateException saying why nothing (or, past the checks, not everything) was loaded
+     * @throws ClusterException if the cluster refused a request or did not answer, naming the request
      */
     public Result restore(SavepointCatalog catalog, Manifest manifest, Options options) {
         SavepointCompatibility compat = SavepointCompatibility.check(manifest, model);
@@ -93,15 +102,11 @@ public final class SavepointRestore {
     }
 
     private void requireNoMembers(Admin admin) {
-        ConsumerGroupDescription group;
-        try {
-            group = get(admin.describeConsumerGroups(List.of(target.applicationId())).all()).get(target.applicationId());
-        } catch (IllegalStateException e) {
-            if (e.getCause() instanceof GroupIdNotFoundException) {
-                return; // a new application: no group yet
-            }
-            throw e;
-        }
+        // A new application has no group yet: nothing to stop.
+        ConsumerGroupDescription group = KafkaCalls.getIfExists(
+                admin.describeConsumerGroups(List.of(target.applicationId())).all(), TIMEOUT,
+                "describe the consumer group " + target.applicationId(), GroupIdNotFoundException.class)
+                .map(groups -> groups.get(target.applicationId())).orElse(null);
         if (group != null && !group.members().isEmpty()) {
             throw new IllegalStateException("application " + target.applicationId() + " has " + group.members().size()
                     + " live member(s) in its consumer group; stop every instance before a restore");
@@ -121,36 +126,42 @@ public final class SavepointRestore {
         // The recorded topology of what ran before the restore: the restored state is checked by
         // SavepointCompatibility instead.
         internal.add(InternalTopic.TOPOLOGY.of(target.applicationId()));
-        Set<String> existing = get(admin.listTopics().names());
+        Set<String> existing = listTopics(admin);
         internal.retainAll(existing);
         if (!internal.isEmpty()) {
             listener.progress("deleting " + internal + " (recreated empty)");
-            get(admin.deleteTopics(internal).all());
+            KafkaCalls.get(admin.deleteTopics(internal).all(), TIMEOUT, "delete the topics " + internal);
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            try {
-                // Creates the internal topics with the runtime's own rule; a deleted topic may still be
-                // on its way out, which the broker reports as "already exists" or a failed creation.
+        Deadline deadline = Deadline.after(TIMEOUT);
+        try {
+            // Creates the internal topics with the runtime's own rule; a deleted topic may still be
+            // on its way out, which the broker reports as "already exists" or a failed creation.
+            Poll.retrying(() -> {
                 awaitGone(admin, internal, deadline);
-                new TopicSetup(admin, target, model).verifyAndCreate();
-                return;
-            } catch (IllegalStateException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                pause();
-            }
+                return new TopicSetup(admin, target, model).verifyAndCreate();
+            }, e -> e instanceof IllegalStateException || e instanceof ClusterException, TIMEOUT, RECHECK);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted while recreating the topics " + internal, e);
         }
     }
 
-    private static void awaitGone(Admin admin, Set<String> topics, long deadline) {
-        while (!java.util.Collections.disjoint(get(admin.listTopics().names()), topics)) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("topics " + topics + " are still being deleted after 60 s");
-            }
-            pause();
+    private static void awaitGone(Admin admin, Set<String> topics, Deadline deadline) {
+        boolean gone;
+        try {
+            gone = Poll.until(() -> Collections.disjoint(listTopics(admin), topics), deadline.remaining(), RECHECK);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted while waiting for the deletion of " + topics, e);
         }
+        if (!gone) {
+            throw new ClusterException("topics " + topics + " are still being deleted after "
+                    + Deadline.format(deadline.timeout()));
+        }
+    }
+
+    private static Set<String> listTopics(Admin admin) {
+        return KafkaCalls.get(admin.listTopics().names(), TIMEOUT, "list the topics");
     }
 
     private Map<String, Long> writeChangelogs(SavepointCatalog catalog, Manifest manifest, Admin admin) {
@@ -158,7 +169,8 @@ public final class SavepointRestore {
         for (StoreSpec s : model.stores().values()) {
             if (s.logged()) {
                 String topic = s.changelogTopic(target.applicationId());
-                TopicDescription d = get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic);
+                TopicDescription d = KafkaCalls.get(admin.describeTopics(List.of(topic)).allTopicNames(), TIMEOUT,
+                        "describe the changelog topic " + topic).get(topic);
                 partitions.put(s.name(), d.partitions().size());
             }
         }
@@ -176,8 +188,9 @@ public final class SavepointRestore {
         Map<String, Long> perStore = new TreeMap<>();
         AtomicReference<Exception> failure = new AtomicReference<>();
         long now = System.currentTimeMillis();
-        awaitLeaders(admin, partitions.keySet().stream().map(n -> model.stores().get(n).changelogTopic(
-                target.applicationId())).toList());
+        // So that the first writes find a leader; see TopicLeaders.
+        TopicLeaders.await(admin, partitions.keySet().stream().map(n -> model.stores().get(n).changelogTopic(
+                target.applicationId())).toList(), TIMEOUT);
         Map<String, Object> oneInFlight = Map.of(
                 // Freshly created partitions can refuse a first request (no leader yet) while a later
                 // one is accepted; the first one's retries then fail as out of order until the batch
@@ -206,20 +219,6 @@ public final class SavepointRestore {
         return perStore;
     }
 
-    /** Waits until every partition of the new changelogs has a leader, so the first writes find one. */
-    private static void awaitLeaders(Admin admin, List<String> topics) {
-        try {
-            TopicLeaders.await(admin, topics, java.time.Duration.ofSeconds(60));
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("the changelogs " + topics + " have partitions without a leader after 60 s", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause().toString(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
-
     private int commitOffsets(Admin admin, Manifest manifest, Map<String, String> topicMap) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         Set<String> sources = new java.util.HashSet<>(model.sourceTopics());
@@ -242,41 +241,17 @@ public final class SavepointRestore {
             }
         }
         try {
-            get(admin.deleteConsumerGroups(List.of(target.applicationId())).all());
-        } catch (IllegalStateException e) {
+            KafkaCalls.get(admin.deleteConsumerGroups(List.of(target.applicationId())).all(), TIMEOUT,
+                    "delete the consumer group " + target.applicationId());
+        } catch (ClusterException e) {
             if (!(e.getCause() instanceof GroupIdNotFoundException)) {
                 throw e;
             }
         }
-        get(admin.alterConsumerGroupOffsets(target.applicationId(), offsets).all());
+        KafkaCalls.get(admin.alterConsumerGroupOffsets(target.applicationId(), offsets).all(), TIMEOUT,
+                "commit the savepoint's offsets for group " + target.applicationId());
         listener.progress("committed " + offsets.size() + " input offsets (with their watermarks) for group "
                 + target.applicationId());
         return offsets.size();
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(200); // polling the broker for a topic deletion; nothing to wait on instead
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
-
-    private static <T> T get(org.apache.kafka.common.KafkaFuture<T> f) {
-        try {
-            return f.get(60, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof UnknownTopicOrPartitionException) {
-                throw new IllegalStateException(c.getMessage(), c);
-            }
-            throw new IllegalStateException(c.toString(), c);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("timed out", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

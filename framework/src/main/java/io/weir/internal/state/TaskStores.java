@@ -1,5 +1,6 @@
 package io.weir.internal.state;
 
+import io.weir.common.internal.Poll;
 import io.weir.errors.StoreCorruptedException;
 import io.weir.errors.StoreLockedException;
 import io.weir.internal.topology.StoreSpec;
@@ -166,21 +167,23 @@ public final class TaskStores {
     /**
      * Opens a RocksDB store, waiting while another open store still holds its directory: a task
      * whose partitions were lost by one thread of this instance can be assigned to another before
-     * the first has closed it. Gives up after {@code lockWait}.
+     * the first has closed it. Gives up after {@code lockWait}, or when the thread is interrupted.
      */
     private static BytesStore openWhenUnlocked(Path dir, String name, RocksDbResources resources,
                                                java.time.Duration lockWait) {
-        long deadline = System.nanoTime() + lockWait.toNanos();
-        while (true) {
-            try {
-                return RocksDbStore.open(dir, name, resources);
-            } catch (StoreLockedException e) {
-                if (System.nanoTime() - deadline >= 0) {
-                    throw e;
+        try {
+            // Nothing to wait on: the other holder closes the store on its own thread. Re-checks the lock.
+            return Poll.retrying(() -> RocksDbStore.open(dir, name, resources), e -> {
+                if (!(e instanceof StoreLockedException)) {
+                    return false;
                 }
                 log.info("store {} in {} is still held by another task; waiting for it to close", name, dir);
-                java.util.concurrent.locks.LockSupport.parkNanos(LOCK_RECHECK.toNanos()); // re-checks the lock
-            }
+                return true;
+            }, lockWait, LOCK_RECHECK);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreLockedException("interrupted while waiting for store " + name + " in " + dir
+                    + " to be closed by the task holding it", e);
         }
     }
 

@@ -4,7 +4,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.weir.common.internal.KafkaCalls;
 import io.weir.config.WeirConfig;
+import io.weir.errors.ClusterException;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.cluster.InstanceMembers;
 import io.weir.internal.config.InternalTopic;
@@ -290,14 +292,14 @@ public final class LivenessWatch implements AutoCloseable {
     private void removeFromGroup(Map<String, Peer> suspects, long now) {
         ConsumerGroupDescription group;
         try {
-            group = admin.describeConsumerGroups(List.of(config.applicationId())).all()
-                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(config.applicationId());
-        } catch (ExecutionException | TimeoutException e) {
+            group = KafkaCalls.get(admin.describeConsumerGroups(List.of(config.applicationId())).all(), ADMIN_TIMEOUT,
+                    "describe the consumer group " + config.applicationId()).get(config.applicationId());
+        } catch (ClusterException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                return;
+            }
             log.debug("cannot describe the group to remove {}; will try again", suspects.keySet(), e);
             suspects.forEach(this::suspectAgain);
-            return;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             return;
         }
         for (Map.Entry<String, Peer> e : suspects.entrySet()) {

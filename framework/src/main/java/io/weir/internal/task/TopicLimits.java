@@ -1,10 +1,11 @@
 package io.weir.internal.task;
 
+import io.weir.common.internal.KafkaCalls;
+import io.weir.errors.ClusterException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
@@ -23,6 +24,8 @@ public final class TopicLimits {
 
     /** Bytes a record may need beyond its key, value and headers, batch header included. */
     static final int OVERHEAD = 61 + 21;
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final Admin admin;
     private final int maxRequestSize;
@@ -74,18 +77,10 @@ public final class TopicLimits {
 
     private int lookUpPartitions(String topic) {
         try {
-            return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
-                    .partitions().size();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw missing(topic, e.getCause());
-            }
-            throw new IllegalStateException("cannot describe topic '" + topic + "'", e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while describing " + topic, e);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("timed out describing topic '" + topic + "'", e);
+            return KafkaCalls.get(admin.describeTopics(List.of(topic)).allTopicNames(), TIMEOUT,
+                    "describe topic '" + topic + "'").get(topic).partitions().size();
+        } catch (ClusterException e) {
+            throw missingOr(topic, e);
         }
     }
 
@@ -101,23 +96,22 @@ public final class TopicLimits {
         return new StageException(Stage.PRODUCE, "output topic '" + topic + "' does not exist", cause);
     }
 
+    /** A topic the cluster does not know is a missing output; any other failure is the cluster's. */
+    private static RuntimeException missingOr(String topic, ClusterException e) {
+        return e.getCause() instanceof UnknownTopicOrPartitionException ? missing(topic, e.getCause()) : e;
+    }
+
     private int lookUp(String topic) {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        Config config;
         try {
-            Config config = admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource);
-            ConfigEntry entry = config.get("max.message.bytes");
-            int topicLimit = entry == null ? maxRequestSize : Integer.parseInt(entry.value());
-            return Math.min(topicLimit, maxRequestSize);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw missing(topic, e.getCause());
-            }
-            throw new IllegalStateException("cannot read the configuration of topic '" + topic + "'", e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while reading the configuration of " + topic, e);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("timed out reading the configuration of topic '" + topic + "'", e);
+            config = KafkaCalls.get(admin.describeConfigs(List.of(resource)).all(), TIMEOUT,
+                    "read the configuration of topic '" + topic + "'").get(resource);
+        } catch (ClusterException e) {
+            throw missingOr(topic, e);
         }
+        ConfigEntry entry = config.get("max.message.bytes");
+        int topicLimit = entry == null ? maxRequestSize : Integer.parseInt(entry.value());
+        return Math.min(topicLimit, maxRequestSize);
     }
 }

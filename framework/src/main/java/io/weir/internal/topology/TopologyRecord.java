@@ -1,6 +1,9 @@
 package io.weir.internal.topology;
 
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.KafkaCalls;
 import io.weir.config.WeirConfig;
+import io.weir.errors.ClusterException;
 import io.weir.errors.TopologyException;
 import io.weir.internal.config.InternalTopic;
 import java.nio.charset.StandardCharsets;
@@ -9,9 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -76,8 +76,8 @@ public final class TopologyRecord {
      * Compares {@code current} with the recorded description and logs (or fails) as the class
      * comment says; returns the record to {@link #write} once the start-up checks passed.
      *
-     * @throws IllegalStateException if a store's kept state cannot be read by the new topology, or the
-     *     cluster cannot be reached
+     * @throws IllegalStateException if a store's kept state cannot be read by the new topology
+     * @throws ClusterException if the cluster cannot be reached
      */
     public static TopologyRecord check(Admin admin, WeirConfig config, Map<String, Object> consumerConfig,
                                        Map<String, Object> producerConfig,
@@ -110,21 +110,13 @@ public final class TopologyRecord {
     public void write() {
         String topic = InternalTopic.TOPOLOGY.of(config.applicationId());
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig())) {
-            producer.send(new ProducerRecord<>(topic, 0, KEY.getBytes(StandardCharsets.UTF_8),
-                    current.toJson().getBytes(StandardCharsets.UTF_8))).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            warnNotRecorded(topic, e.getCause());
-        } catch (TimeoutException | RuntimeException e) {
-            warnNotRecorded(topic, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            warnNotRecorded(topic, e);
+            KafkaCalls.get(producer.send(new ProducerRecord<>(topic, 0, KEY.getBytes(StandardCharsets.UTF_8),
+                    current.toJson().getBytes(StandardCharsets.UTF_8))), TIMEOUT, "write the record");
+        } catch (RuntimeException e) {
+            log.warn("{}: cannot record the topology in {} (the next start cannot check compatibility against this"
+                    + " version): {}", config.applicationId(), topic,
+                    e instanceof ClusterException ? e.getMessage() : e.toString());
         }
-    }
-
-    private void warnNotRecorded(String topic, Throwable e) {
-        log.warn("{}: cannot record the topology in {} (the next start cannot check compatibility against this"
-                + " version): {}", config.applicationId(), topic, String.valueOf(e));
     }
 
     /**
@@ -133,7 +125,7 @@ public final class TopologyRecord {
      *
      * @param consumerSettings Kafka consumer settings (bootstrap servers, security); group and
      *                         deserializers are set here
-     * @throws IllegalStateException if the topic cannot be read within {@code timeout}
+     * @throws ClusterException if the topic cannot be read within {@code timeout}
      * @throws IllegalArgumentException if the record is not a topology description
      */
     public static Optional<TopologyDescription> read(Map<String, Object> consumerSettings, String applicationId,
@@ -147,15 +139,15 @@ public final class TopologyRecord {
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         TopicPartition tp = new TopicPartition(InternalTopic.TOPOLOGY.of(applicationId), 0);
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
             long end = consumer.endOffsets(List.of(tp), timeout).get(tp);
             byte[] latest = null;
             while (consumer.position(tp, timeout) < end) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("timed out after " + timeout + " reading " + tp);
+                if (deadline.expired()) {
+                    throw new ClusterException("timed out after " + timeout + " reading " + tp);
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     if (r.key() != null && KEY.equals(new String(r.key(), StandardCharsets.UTF_8))) {
@@ -166,7 +158,7 @@ public final class TopologyRecord {
             return latest == null ? Optional.empty()
                     : Optional.of(TopologyDescription.parse(new String(latest, StandardCharsets.UTF_8)));
         } catch (org.apache.kafka.common.errors.TimeoutException e) {
-            throw new IllegalStateException("timed out after " + timeout + " reading " + tp, e);
+            throw new ClusterException("timed out after " + timeout + " reading " + tp, e);
         }
     }
 
@@ -209,15 +201,8 @@ public final class TopologyRecord {
     }
 
     private java.util.Set<String> topicNames() {
-        try {
-            return admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot reach Kafka at bootstrap.servers=" + config.bootstrapServers()
-                    + " within " + TIMEOUT.toSeconds() + " s: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while listing topics", e);
-        }
+        return KafkaCalls.get(admin.listTopics().names(), TIMEOUT, "reach Kafka at bootstrap.servers="
+                + config.bootstrapServers());
     }
 
     private Map<String, Object> consumerConfig() {

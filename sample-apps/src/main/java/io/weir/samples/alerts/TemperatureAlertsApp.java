@@ -1,6 +1,7 @@
 package io.weir.samples.alerts;
 
 import io.weir.WeirApp;
+import io.weir.common.internal.Deadline;
 import io.weir.config.WeirConfig;
 import io.weir.samples.common.CommittedTail;
 import io.weir.samples.common.SampleConfigs;
@@ -167,7 +168,7 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
     /** Prints alerts until all expected ones arrived, the app failed, {@code timeout} passed or a signal. */
     private void awaitAlerts(CommittedTail<String, Alert> tail, AlertLedger ledger, WeirApp app, Duration timeout,
             ShutdownSignal stopOn) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         while (!ledger.allReceived()) {
             if (stopOn != null && stopOn.requested()) {
                 log.info("Stopping on signal");
@@ -177,7 +178,7 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
                 log.error("The application failed", app.failure().orElse(null));
                 return;
             }
-            if (System.nanoTime() - deadline > 0) {
+            if (deadline.expired()) {
                 log.warn("{} of {} expected alerts arrived within {} s", ledger.alertsReceived(),
                         ledger.alertsExpected(), timeout.toSeconds());
                 return;

@@ -1,5 +1,6 @@
 package io.weir.samples.common;
 
+import io.weir.common.internal.Deadline;
 import io.weir.errors.SerdeException;
 import io.weir.processor.Headers;
 import io.weir.serde.Serde;
@@ -152,11 +153,11 @@ public final class CommittedTail<K, V> implements AutoCloseable {
         if (deleted) {
             return List.of(); // said so when it was noticed
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         Map<TopicPartition, Long> end = consumer.endOffsets(partitions, METADATA_TIMEOUT);
         List<TailRecord<K, V>> records = new ArrayList<>();
         while (!deleted && !reached(end)) {
-            if (System.nanoTime() - deadline > 0) {
+            if (deadline.expired()) {
                 log.warn("Stopped reading '{}' before its end: {} not reached within {}", topic, end, timeout);
                 break;
             }

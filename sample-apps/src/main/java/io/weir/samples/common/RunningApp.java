@@ -2,6 +2,7 @@ package io.weir.samples.common;
 
 import io.weir.Topology;
 import io.weir.WeirApp;
+import io.weir.common.internal.Deadline;
 import io.weir.config.WeirConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,7 +76,7 @@ public final class RunningApp implements AutoCloseable {
      */
     public Wait await(BooleanSupplier done, Runnable pollOnce, Duration timeout, ShutdownSignal signal,
             Supplier<String> missing) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         while (!done.getAsBoolean()) {
             if (signal != null && signal.requested()) {
                 log.info("Stopping on signal");
@@ -85,7 +86,7 @@ public final class RunningApp implements AutoCloseable {
                 log.error("The application failed", app.failure().orElse(null));
                 return Wait.FAILED;
             }
-            if (System.nanoTime() - deadline > 0) {
+            if (deadline.expired()) {
                 log.warn("Not everything arrived within {} s: {}", timeout.toSeconds(), missing.get());
                 return Wait.TIMED_OUT;
             }

@@ -1,5 +1,6 @@
 package io.weir.samples.common;
 
+import io.weir.common.internal.KafkaCalls;
 import io.weir.testkit.EmbeddedKafka;
 import io.weir.testkit.KafkaTestClient;
 import java.time.Duration;
@@ -9,9 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -29,7 +27,7 @@ import org.slf4j.LoggerFactory;
 public final class SampleKafka implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SampleKafka.class);
-    private static final long ADMIN_TIMEOUT_SECONDS = 30;
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final EmbeddedKafka broker;
     private final KafkaTestClient client;
@@ -71,11 +69,11 @@ public final class SampleKafka implements AutoCloseable {
      * Creates the topics that do not exist yet with {@code partitions} partitions; existing ones
      * are used as they are.
      *
-     * @throws IllegalStateException if the cluster cannot be reached within 30 s
+     * @throws io.weir.errors.ClusterException if the cluster cannot be reached within 30 s
      */
     public void ensureTopics(Collection<String> names, int partitions) {
-        Set<String> existing = call("list topics", () -> client.admin().listTopics().names()
-                .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        Set<String> existing = KafkaCalls.get(client.admin().listTopics().names(), ADMIN_TIMEOUT,
+                "list the topics at " + bootstrapServers());
         List<NewTopic> missing = names.stream().distinct().filter(n -> !existing.contains(n))
                 .map(n -> new NewTopic(n, Optional.of(partitions), Optional.empty())).toList();
         if (!missing.isEmpty()) {
@@ -110,8 +108,8 @@ public final class SampleKafka implements AutoCloseable {
 
     /** The offsets committed by consumer group {@code groupId} (empty if it has none). */
     public Map<TopicPartition, OffsetAndMetadata> committedOffsets(String groupId) {
-        return call("read the offsets of group " + groupId, () -> client.admin().listConsumerGroupOffsets(groupId)
-                .partitionsToOffsetAndMetadata().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        return KafkaCalls.get(client.admin().listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata(),
+                ADMIN_TIMEOUT, "read the offsets of group " + groupId + " at " + bootstrapServers());
     }
 
     /** How many records of {@code topic} group {@code groupId} has committed as consumed, all partitions. */
@@ -129,24 +127,6 @@ public final class SampleKafka implements AutoCloseable {
             if (broker != null) {
                 broker.close();
             }
-        }
-    }
-
-    private interface AdminCall<T> {
-        T get() throws InterruptedException, ExecutionException, TimeoutException;
-    }
-
-    private <T> T call(String what, AdminCall<T> call) {
-        try {
-            return call.get();
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("cannot reach Kafka at " + bootstrapServers() + " within "
-                    + Duration.ofSeconds(ADMIN_TIMEOUT_SECONDS).toSeconds() + " s", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot " + what + " at " + bootstrapServers() + ": " + e.getCause(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while trying to " + what, e);
         }
     }
 }

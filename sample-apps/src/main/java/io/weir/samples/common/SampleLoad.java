@@ -1,11 +1,12 @@
 package io.weir.samples.common;
 
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.KafkaCalls;
+import io.weir.errors.ClusterException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -59,7 +60,7 @@ public final class SampleLoad {
         AtomicLong acked = new AtomicLong();
         AtomicReference<Exception> failure = new AtomicReference<>();
         long started = System.nanoTime();
-        long end = options.duration() == null ? Long.MAX_VALUE : started + options.duration().toNanos();
+        Deadline end = options.duration() == null ? null : Deadline.after(options.duration());
         Producer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(options, sample.name()));
         try {
             log.info("Feeding '{}' with {} input at {} records/s{}", options.topic(), sample.name(),
@@ -68,7 +69,7 @@ public final class SampleLoad {
             RatePacer pacer = new RatePacer(options.recordsPerSecond(), System::nanoTime);
             long sent = 0;
             long nextProgress = started + PROGRESS_EVERY.toNanos();
-            while (!signal.requested() && System.nanoTime() - end < 0) {
+            while (!signal.requested() && (end == null || !end.expired())) {
                 if (failure.get() != null) {
                     throw new IllegalStateException("cannot write to '" + options.topic() + "': " + failure.get(),
                             failure.get());
@@ -112,21 +113,14 @@ public final class SampleLoad {
     /** Fails fast with a clear message instead of a producer blocking on a missing topic's metadata. */
     private static void requireTopic(String bootstrapServers, String topic) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            admin.describeTopics(List.of(topic)).allTopicNames()
-                    .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
+            KafkaCalls.get(admin.describeTopics(List.of(topic)).allTopicNames(), ADMIN_TIMEOUT,
+                    "describe topic '" + topic + "' at " + bootstrapServers);
+        } catch (ClusterException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 throw new IllegalStateException("topic '" + topic + "' does not exist at " + bootstrapServers
                         + ": create it first (load writes to existing topics only)");
             }
-            throw new IllegalStateException("cannot describe topic '" + topic + "' at " + bootstrapServers + ": "
-                    + e.getCause(), e);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("cannot reach Kafka at " + bootstrapServers + " within "
-                    + ADMIN_TIMEOUT.toSeconds() + " s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while checking topic '" + topic + "'", e);
+            throw e;
         }
     }
 }

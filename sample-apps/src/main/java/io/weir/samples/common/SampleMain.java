@@ -1,5 +1,6 @@
 package io.weir.samples.common;
 
+import io.weir.errors.ClusterException;
 import io.weir.errors.ConfigException;
 import picocli.CommandLine;
 
@@ -38,7 +39,7 @@ public final class SampleMain {
     }
 
     private static int reportFailure(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) throws Exception {
-        if (e instanceof IllegalStateException || e instanceof ConfigException) {
+        if (e instanceof IllegalStateException || e instanceof ConfigException || e instanceof ClusterException) {
             cmd.getErr().println(cmd.getCommandName() + ": " + e.getMessage());
             return 2;
         }

@@ -1,5 +1,6 @@
 package io.weir.samples.counter;
 
+import io.weir.common.internal.Deadline;
 import io.weir.samples.common.CommittedTail;
 import io.weir.samples.common.RunningTotals;
 import io.weir.samples.common.SampleKafka;
@@ -216,7 +217,7 @@ public final class KeyedCounterApp implements Callable<Integer> {
          */
         private boolean awaitWhileRunning(ChildJvm instance, String what, CommittedTail<String, Long> tail,
                 BooleanSupplier step) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+            Deadline deadline = Deadline.after(Duration.ofSeconds(timeoutSeconds));
             while (!step.getAsBoolean()) {
                 if (signal.requested()) {
                     log.info("Stopping on signal");
@@ -227,7 +228,7 @@ public final class KeyedCounterApp implements Callable<Integer> {
                             instance.exitCode().orElse(-1), what, instance.outputTail(30));
                     return false;
                 }
-                if (System.nanoTime() - deadline > 0) {
+                if (deadline.expired()) {
                     log.error("No {} within {} s; {} output ends with:\n{}", what, timeoutSeconds, instance,
                             instance.outputTail(30));
                     return false;

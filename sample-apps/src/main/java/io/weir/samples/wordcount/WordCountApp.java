@@ -1,6 +1,7 @@
 package io.weir.samples.wordcount;
 
 import io.weir.WeirApp;
+import io.weir.common.internal.Deadline;
 import io.weir.samples.common.CommittedTail;
 import io.weir.samples.common.RunningTotals;
 import io.weir.samples.common.SampleConfigs;
@@ -147,7 +148,7 @@ public final class WordCountApp implements Callable<Integer> {
     /** Reads counts until every word is at its total, the app failed, {@code timeout} passed or a signal. */
     private static void awaitFinalCounts(CommittedTail<String, Long> tail, RunningTotals<String> ledger, WeirApp app,
             Duration timeout, ShutdownSignal signal) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         while (!ledger.allFinal()) {
             if (signal.requested()) {
                 log.info("Stopping on signal");
@@ -157,7 +158,7 @@ public final class WordCountApp implements Callable<Integer> {
                 log.error("The application failed", app.failure().orElse(null));
                 return;
             }
-            if (System.nanoTime() - deadline > 0) {
+            if (deadline.expired()) {
                 log.warn("{} of {} words not at their final count within {} s", ledger.missing(), ledger.keys(),
                         timeout.toSeconds());
                 return;
