@@ -1,7 +1,9 @@
 package io.weir;
 
 import io.micrometer.core.instrument.Tags;
+import io.weir.common.internal.Deadline;
 import io.weir.config.WeirConfig;
+import io.weir.errors.ClusterException;
 import io.weir.internal.bounded.BoundedRun;
 import io.weir.internal.bounded.BoundedRunPlan;
 import io.weir.internal.cluster.ChangelogEnds;
@@ -31,9 +33,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
@@ -195,17 +194,17 @@ final class RunningInstance {
 
     /**
      * Asks every stream thread to stop ({@code leaveGroup}: leaving the consumer group) and waits
-     * for them until {@code deadlineNanos}; a leaving stop then removes what the coordinator still
-     * lists of the instance.
+     * for them until {@code deadline}; a leaving stop then removes what the coordinator still lists
+     * of the instance.
      */
-    void stopThreads(boolean leaveGroup, long deadlineNanos, Duration timeout) {
+    void stopThreads(boolean leaveGroup, Deadline deadline) {
         if (liveness != null) {
             liveness.announceShutdown(leaveGroup);
         }
         streamThreads.forEach(t -> t.shutdown(leaveGroup));
-        joinThreads(deadlineNanos, timeout);
+        joinThreads(deadline);
         if (leaveGroup) {
-            removeLeftoverMembers(deadlineNanos);
+            removeLeftoverMembers(deadline);
         }
     }
 
@@ -221,19 +220,19 @@ final class RunningInstance {
         }
     }
 
-    private void joinThreads(long deadlineNanos, Duration timeout) {
+    private void joinThreads(Deadline deadline) {
         for (Thread t : threads) {
             if (t == Thread.currentThread()) {
                 continue;
             }
             try {
-                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
+                t.join(Math.max(1, deadline.remaining().toMillis()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             }
             if (t.isAlive()) {
-                log.warn("{} did not stop within {}", t.getName(), timeout);
+                log.warn("{} did not stop within {}", t.getName(), deadline.timeout());
             }
         }
     }
@@ -244,13 +243,13 @@ final class RunningInstance {
      * {@code weir reset} would find the group busy. Kafka Streams removes its static members through
      * the admin client on a leaving close for the same reason.
      */
-    private void removeLeftoverMembers(long deadlineNanos) {
+    private void removeLeftoverMembers(Deadline deadline) {
         if (admin == null || instanceDir == null) {
             return;
         }
         // The rest of the shutdown timeout, at least 1 s and at most 5 s: an unreachable coordinator
         // must not hold the close up much longer than the consumers' own close did.
-        long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+        long leftMs = deadline.remaining().toMillis();
         Duration timeout = Duration.ofMillis(Math.min(Math.max(leftMs, 1000), 5000));
         try {
             int removed = InstanceMembers.removeLeftovers(admin, config.applicationId(), instanceDir.instanceId(),
@@ -259,11 +258,9 @@ final class RunningInstance {
                 log.debug("{}: removed {} member(s) the coordinator still listed after their consumers closed",
                         config.applicationId(), removed);
             }
-        } catch (ExecutionException | TimeoutException e) {
+        } catch (ClusterException e) {
             log.warn("{}: could not check that this instance left the consumer group ({}); a member it still has"
-                    + " there goes when its session times out", config.applicationId(), e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+                    + " there goes when its session times out", config.applicationId(), e.getMessage());
         }
     }
 

@@ -15,14 +15,12 @@ import io.weir.state.ReadOnlySessionStore;
 import io.weir.state.ReadOnlyWindowStore;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * Runs a {@link Topology} without a broker, for unit tests: pipe records into input partitions,

@@ -1,6 +1,7 @@
 package io.weir;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.weir.common.internal.Deadline;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ConfigException;
 import io.weir.errors.InstanceFailedException;
@@ -9,14 +10,12 @@ import io.weir.errors.WeirException;
 import io.weir.internal.bounded.BoundedRun;
 import io.weir.internal.state.LocalStores;
 import io.weir.internal.supervision.InstanceMeters;
-import io.weir.internal.supervision.InstanceMonitor;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.state.ReadOnlyKeyValueStore;
 import io.weir.state.ReadOnlySessionStore;
 import io.weir.state.ReadOnlyWindowStore;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -261,7 +260,7 @@ public final class WeirApp implements AutoCloseable {
         }
         RunningInstance i = instance;
         if (i != null) {
-            i.stopThreads(leaveGroup, System.nanoTime() + timeout.toNanos(), timeout);
+            i.stopThreads(leaveGroup, Deadline.after(timeout));
             synchronized (this) {
                 i.release(true);
             }

@@ -11,7 +11,6 @@ import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
 import io.weir.internal.savepoint.SavepointRequest;
 import io.weir.internal.savepoint.SavepointRestore;
-import io.weir.internal.savepoint.SavepointTopics;
 import io.weir.testing.OpsApp;
 import io.weir.testing.OpsInstance;
 import io.weir.testing.SteadyInput;

@@ -1,11 +1,11 @@
 package io.weir.internal.cluster;
 
+import io.weir.common.internal.KafkaCalls;
+import io.weir.errors.ClusterException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
@@ -51,17 +51,18 @@ public final class InstanceMembers {
      * Removes {@code members} from {@code groupId}.
      *
      * @return true if they were removed, false if they were gone already (unknown to the coordinator)
-     * @throws ExecutionException if the removal failed for another reason
-     * @throws TimeoutException if it took longer than {@code timeout}
+     * @throws ClusterException if the removal failed for another reason, took longer than
+     *     {@code timeout}, or the wait was interrupted (the interrupt flag is then set)
      */
-    public static boolean remove(Admin admin, String groupId, List<MemberToRemove> members, String reason, Duration timeout)
-            throws ExecutionException, TimeoutException, InterruptedException {
+    public static boolean remove(Admin admin, String groupId, List<MemberToRemove> members, String reason,
+                                 Duration timeout) {
         RemoveMembersFromConsumerGroupOptions options = new RemoveMembersFromConsumerGroupOptions(members);
         options.reason(reason);
         try {
-            admin.removeMembersFromConsumerGroup(groupId, options).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            KafkaCalls.get(admin.removeMembersFromConsumerGroup(groupId, options).all(), timeout,
+                    "remove " + members.size() + " member(s) from the consumer group " + groupId);
             return true;
-        } catch (ExecutionException e) {
+        } catch (ClusterException e) {
             if (e.getCause() instanceof UnknownMemberIdException) {
                 return false;
             }
@@ -75,22 +76,14 @@ public final class InstanceMembers {
      * a scale-in's rebalance, {@code weir reset} need not wait for a session timeout).
      *
      * @return how many members were still listed and removed
-     * @throws ExecutionException if describing the group or removing failed
-     * @throws TimeoutException if one of the two took longer than {@code timeout}
+     * @throws ClusterException if describing the group or removing failed or took longer than
+     *     {@code timeout}
      */
-    public static int removeLeftovers(Admin admin, String groupId, String instance, Duration timeout)
-            throws ExecutionException, TimeoutException, InterruptedException {
-        ConsumerGroupDescription group;
-        try {
-            group = admin.describeConsumerGroups(List.of(groupId)).all()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(groupId);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof GroupIdNotFoundException) {
-                return 0;
-            }
-            throw e;
-        }
-        List<MemberToRemove> members = in(group, instance);
+    public static int removeLeftovers(Admin admin, String groupId, String instance, Duration timeout) {
+        Optional<ConsumerGroupDescription> group = KafkaCalls.getIfExists(
+                admin.describeConsumerGroups(List.of(groupId)).all(), timeout, "describe the consumer group " + groupId,
+                GroupIdNotFoundException.class).map(groups -> groups.get(groupId));
+        List<MemberToRemove> members = group.map(g -> in(g, instance)).orElse(List.of());
         if (members.isEmpty()) {
             return 0;
         }

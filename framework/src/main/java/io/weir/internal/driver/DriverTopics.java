@@ -2,7 +2,6 @@ package io.weir.internal.driver;
 
 import io.weir.config.WeirConfig;
 import io.weir.internal.cluster.TopicSetup;
-import io.weir.internal.config.Settings;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.Subtopology;

@@ -11,7 +11,6 @@ import io.weir.processor.PunctuationType;
 import io.weir.processor.Record;
 import io.weir.state.KeyValueIterator;
 import io.weir.state.Windowed;
-import java.util.Objects;
 
 /**
  * The trigger side of a windowed aggregation (time windows and sessions): when each window's

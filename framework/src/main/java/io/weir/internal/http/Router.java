@@ -3,8 +3,10 @@ package io.weir.internal.http;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.weir.common.internal.Deadline;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -123,13 +125,12 @@ final class Router implements HttpHandler {
 
     /** Waits until no request is being answered, at most {@code timeoutNanos}; true if idle. */
     synchronized boolean awaitIdle(long timeoutNanos) throws InterruptedException {
-        long deadline = System.nanoTime() + timeoutNanos;
+        Deadline deadline = Deadline.after(Duration.ofNanos(timeoutNanos));
         while (inFlight > 0) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
+            if (deadline.expired()) {
                 return false;
             }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
+            TimeUnit.NANOSECONDS.timedWait(this, deadline.remaining().toNanos());
         }
         return true;
     }

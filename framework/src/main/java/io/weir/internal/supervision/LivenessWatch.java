@@ -17,9 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberToRemove;
@@ -31,7 +29,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -318,15 +315,12 @@ public final class LivenessWatch implements AutoCloseable {
                 removals.increment();
                 log.warn("instance {} sent no heartbeat for {} s (failure.detection.ms={}); removed it from the"
                         + " group so its tasks move now", instance, seconds, config.failureDetection().toMillis());
-            } catch (ExecutionException ex) {
-                log.debug("removing {} failed; will try again: {}", instance, ex.getCause().toString());
+            } catch (ClusterException ex) {
+                if (Thread.currentThread().isInterrupted()) {
+                    return;
+                }
+                log.debug("removing {} failed; will try again: {}", instance, ex.getMessage());
                 suspectAgain(instance, e.getValue());
-            } catch (TimeoutException ex) {
-                log.debug("removing {} timed out; will try again", instance);
-                suspectAgain(instance, e.getValue());
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                return;
             }
         }
     }

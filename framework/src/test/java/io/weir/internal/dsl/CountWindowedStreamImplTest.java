@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.TopologyBuilder;
 import io.weir.dsl.CountWindows;
-import io.weir.dsl.Emit;
 import io.weir.dsl.RecordStream;
 import io.weir.errors.TopologyException;
 import io.weir.internal.topology.GraphBuilder;

@@ -7,7 +7,6 @@ import io.weir.WeirApp;
 import io.weir.common.KeyValue;
 import io.weir.samples.common.SampleConfigs;
 import io.weir.samples.common.SampleMain;
-import io.weir.serde.Serdes;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
 import java.nio.file.Path;

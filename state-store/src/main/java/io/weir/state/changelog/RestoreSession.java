@@ -1,5 +1,8 @@
 package io.weir.state.changelog;
 
+import io.weir.common.internal.Deadline;
+import io.weir.state.internal.BytesStore;
+import io.weir.state.internal.WriteBatch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -7,20 +10,16 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 import java.util.OptionalLong;
 import java.util.Set;
-
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.weir.state.internal.BytesStore;
-import io.weir.state.internal.WriteBatch;
 
 /**
  * A restore that can be advanced a slice at a time, so the thread that owns it can do other work
@@ -190,7 +189,7 @@ public final class RestoreSession implements AutoCloseable {
      */
     public List<TopicPartition> step(Duration budget, BooleanSupplier yield) {
         List<TopicPartition> finished = new ArrayList<>();
-        long deadline = System.nanoTime() + budget.toNanos();
+        Deadline deadline = Deadline.after(budget);
         do {
             if (active.isEmpty()) {
                 break;
@@ -222,7 +221,7 @@ public final class RestoreSession implements AutoCloseable {
             if (!done.isEmpty()) {
                 consumer.assign(active.keySet());
             }
-        } while (System.nanoTime() - deadline < 0 && !yield.getAsBoolean());
+        } while (!deadline.expired() && !yield.getAsBoolean());
         return finished;
     }
 
@@ -373,9 +372,9 @@ public final class RestoreSession implements AutoCloseable {
         if (end >= stored || endOffsetGrace.isZero()) {
             return end;
         }
-        long deadline = System.nanoTime() + endOffsetGrace.toNanos();
+        Deadline deadline = Deadline.after(endOffsetGrace);
         consumer.pause(consumer.assignment());
-        while (end < stored && System.nanoTime() - deadline < 0) {
+        while (end < stored && !deadline.expired()) {
             consumer.poll(END_OFFSET_RECHECK);
             end = consumer.endOffsets(Set.of(changelog)).get(changelog);
         }

@@ -1,5 +1,6 @@
 package io.weir.sink.internal;
 
+import io.weir.common.internal.Deadline;
 import io.weir.sink.DeliveryGuarantee;
 import java.time.Duration;
 import java.util.Collection;
@@ -245,7 +246,7 @@ public final class TransactionalSink implements AutoCloseable {
             inTransaction = false;
             return;
         }
-        long deadline = System.nanoTime() + commitRetryTimeout.toNanos();
+        Deadline deadline = Deadline.after(commitRetryTimeout);
         while (true) {
             try {
                 producer.commitTransaction();
@@ -253,7 +254,7 @@ public final class TransactionalSink implements AutoCloseable {
                 return;
             } catch (TimeoutException e) {
                 // A timed-out commit must be retried, not aborted: its outcome is still pending.
-                if (System.nanoTime() > deadline) {
+                if (deadline.expired()) {
                     producerUsable = false;
                     throw new TaskMigratedException("commitTransaction kept timing out for "
                             + commitRetryTimeout.toMillis() + " ms; replacing the producer", e, true);
