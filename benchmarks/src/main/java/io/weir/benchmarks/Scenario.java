@@ -1,5 +1,6 @@
 package io.weir.benchmarks;
 
+import io.weir.internal.config.InternalTopic;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -196,8 +197,8 @@ enum Scenario {
         return switch (kind) {
             case MAP -> throw new IllegalStateException(label + " has no store");
             case COUNT, WINDOW_COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT ->
-                    applicationId + "-" + COUNT_STORE + "-changelog";
-            case RESTORE -> applicationId + "-" + RESTORE_STORE + "-changelog";
+                    InternalTopic.CHANGELOG.of(applicationId, COUNT_STORE);
+            case RESTORE -> InternalTopic.CHANGELOG.of(applicationId, RESTORE_STORE);
         };
     }
 

@@ -87,6 +87,11 @@ public final class Weir implements Callable<Integer> {
                 err.println(commandLine.getCommandSpec().qualifiedName() + ": " + c.getMessage());
                 return USAGE;
             }
+            if (e instanceof io.weir.errors.WeirException w) {
+                // Weir refused (an incompatible topology, a store in use...): its message says what and why.
+                err.println(commandLine.getCommandSpec().qualifiedName() + ": " + w.getMessage());
+                return FAILED;
+            }
             err.println(commandLine.getCommandSpec().qualifiedName() + " failed: " + e);
             Throwable cause = e.getCause();
             while (cause != null) {

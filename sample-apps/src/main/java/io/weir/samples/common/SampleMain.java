@@ -1,7 +1,6 @@
 package io.weir.samples.common;
 
-import io.weir.errors.ClusterException;
-import io.weir.errors.ConfigException;
+import io.weir.errors.WeirException;
 import picocli.CommandLine;
 
 /** Runs a sample's picocli command and turns its result into the process exit code. */
@@ -39,7 +38,7 @@ public final class SampleMain {
     }
 
     private static int reportFailure(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) throws Exception {
-        if (e instanceof IllegalStateException || e instanceof ConfigException || e instanceof ClusterException) {
+        if (e instanceof IllegalStateException || e instanceof WeirException) {
             cmd.getErr().println(cmd.getCommandName() + ": " + e.getMessage());
             return 2;
         }

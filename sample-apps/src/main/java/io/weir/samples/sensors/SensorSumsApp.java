@@ -185,9 +185,11 @@ public final class SensorSumsApp implements Callable<Integer> {
     private WeirConfig config(String bootstrap, Path dir, Duration ooo) {
         return SampleConfigs.exactlyOnce(applicationId, bootstrap, dir)
                 .set("max.out.of.orderness.ms", ooo.toMillis())
+                .set("late.records.topic", lateTopic())
                 .build();
     }
 
+    /** Named in the configuration, so that the application and this sample's reader of it agree. */
     private String lateTopic() {
         return applicationId + "-late";
     }
