@@ -12,22 +12,13 @@ import java.util.Optional;
  *
  * <p>Immutable: every option returns a new builder.
  */
-public final class KeyValueStoreBuilder<K, V> implements StoreBuilder<K, V> {
+public final class KeyValueStoreBuilder<K, V> extends StoreDeclaration<K, V> {
 
-    private final String name;
-    private final Serde<K> keySerde;
-    private final Serde<V> valueSerde;
-    private final boolean persistent;
-    private final boolean logged;
     private final Duration ttl;
 
     private KeyValueStoreBuilder(String name, Serde<K> keySerde, Serde<V> valueSerde, boolean persistent,
                                  boolean logged, Duration ttl) {
-        this.name = name;
-        this.keySerde = keySerde;
-        this.valueSerde = valueSerde;
-        this.persistent = persistent;
-        this.logged = logged;
+        super(name, keySerde, valueSerde, persistent, logged);
         this.ttl = ttl;
     }
 
@@ -39,7 +30,7 @@ public final class KeyValueStoreBuilder<K, V> implements StoreBuilder<K, V> {
 
     /** Keeps the store in memory (restored from the changelog after every restart). */
     public KeyValueStoreBuilder<K, V> inMemory() {
-        return new KeyValueStoreBuilder<>(name, keySerde, valueSerde, false, logged, ttl);
+        return new KeyValueStoreBuilder<>(name(), keySerde(), valueSerde(), false, logged(), ttl);
     }
 
     /** Entries expire {@code ttl} after their last write: invisible at once, removed eventually. */
@@ -48,7 +39,7 @@ public final class KeyValueStoreBuilder<K, V> implements StoreBuilder<K, V> {
         if (ttl.isNegative() || ttl.isZero()) {
             throw new IllegalArgumentException("a store's TTL must be positive, was " + ttl);
         }
-        return new KeyValueStoreBuilder<>(name, keySerde, valueSerde, persistent, logged, ttl);
+        return new KeyValueStoreBuilder<>(name(), keySerde(), valueSerde(), persistent(), logged(), ttl);
     }
 
     /**
@@ -56,32 +47,7 @@ public final class KeyValueStoreBuilder<K, V> implements StoreBuilder<K, V> {
      * crash it may miss the last committed changes. Use only for state you can afford to lose.
      */
     public KeyValueStoreBuilder<K, V> withLoggingDisabled() {
-        return new KeyValueStoreBuilder<>(name, keySerde, valueSerde, persistent, false, ttl);
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public Serde<K> keySerde() {
-        return keySerde;
-    }
-
-    @Override
-    public Serde<V> valueSerde() {
-        return valueSerde;
-    }
-
-    @Override
-    public boolean persistent() {
-        return persistent;
-    }
-
-    @Override
-    public boolean logged() {
-        return logged;
+        return new KeyValueStoreBuilder<>(name(), keySerde(), valueSerde(), persistent(), false, ttl);
     }
 
     /** How long an entry lives after its last write; empty for ever (the default). */

@@ -15,22 +15,13 @@ import java.util.Objects;
  *
  * <p>Immutable: every option returns a new builder.
  */
-public final class SessionStoreBuilder<K, V> implements StoreBuilder<K, V> {
+public final class SessionStoreBuilder<K, V> extends StoreDeclaration<K, V> {
 
-    private final String name;
-    private final Serde<K> keySerde;
-    private final Serde<V> valueSerde;
-    private final boolean persistent;
-    private final boolean logged;
     private final Duration retention;
 
     private SessionStoreBuilder(String name, Serde<K> keySerde, Serde<V> valueSerde, boolean persistent,
                                 boolean logged, Duration retention) {
-        this.name = name;
-        this.keySerde = keySerde;
-        this.valueSerde = valueSerde;
-        this.persistent = persistent;
-        this.logged = logged;
+        super(name, keySerde, valueSerde, persistent, logged);
         this.retention = retention;
     }
 
@@ -44,7 +35,7 @@ public final class SessionStoreBuilder<K, V> implements StoreBuilder<K, V> {
 
     /** Keeps the store in memory (restored from the changelog after every restart). */
     public SessionStoreBuilder<K, V> inMemory() {
-        return new SessionStoreBuilder<>(name, keySerde, valueSerde, false, logged, retention);
+        return new SessionStoreBuilder<>(name(), keySerde(), valueSerde(), false, logged(), retention);
     }
 
     /**
@@ -52,32 +43,7 @@ public final class SessionStoreBuilder<K, V> implements StoreBuilder<K, V> {
      * crash it may miss the last committed changes. Use only for state you can afford to lose.
      */
     public SessionStoreBuilder<K, V> withLoggingDisabled() {
-        return new SessionStoreBuilder<>(name, keySerde, valueSerde, persistent, false, retention);
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public Serde<K> keySerde() {
-        return keySerde;
-    }
-
-    @Override
-    public Serde<V> valueSerde() {
-        return valueSerde;
-    }
-
-    @Override
-    public boolean persistent() {
-        return persistent;
-    }
-
-    @Override
-    public boolean logged() {
-        return logged;
+        return new SessionStoreBuilder<>(name(), keySerde(), valueSerde(), persistent(), false, retention);
     }
 
     /** How long a session is kept after its last record, in event time. */

@@ -13,7 +13,7 @@ import io.weir.serde.Serde;
  * @param <K> the store's key type
  * @param <V> the store's value type
  */
-public sealed interface StoreBuilder<K, V> permits KeyValueStoreBuilder, WindowStoreBuilder, SessionStoreBuilder {
+public sealed interface StoreBuilder<K, V> permits StoreDeclaration {
 
     /** The store's stable name; it also names the changelog topic {@code <application.id>-<name>-changelog}. */
     String name();

@@ -15,23 +15,14 @@ import java.util.Objects;
  *
  * <p>Immutable: every option returns a new builder.
  */
-public final class WindowStoreBuilder<K, V> implements StoreBuilder<K, V> {
+public final class WindowStoreBuilder<K, V> extends StoreDeclaration<K, V> {
 
-    private final String name;
-    private final Serde<K> keySerde;
-    private final Serde<V> valueSerde;
-    private final boolean persistent;
-    private final boolean logged;
     private final Duration windowSize;
     private final Duration retention;
 
     private WindowStoreBuilder(String name, Serde<K> keySerde, Serde<V> valueSerde, boolean persistent,
                                boolean logged, Duration windowSize, Duration retention) {
-        this.name = name;
-        this.keySerde = keySerde;
-        this.valueSerde = valueSerde;
-        this.persistent = persistent;
-        this.logged = logged;
+        super(name, keySerde, valueSerde, persistent, logged);
         this.windowSize = windowSize;
         this.retention = retention;
     }
@@ -47,7 +38,7 @@ public final class WindowStoreBuilder<K, V> implements StoreBuilder<K, V> {
 
     /** Keeps the store in memory (restored from the changelog after every restart). */
     public WindowStoreBuilder<K, V> inMemory() {
-        return new WindowStoreBuilder<>(name, keySerde, valueSerde, false, logged, windowSize, retention);
+        return new WindowStoreBuilder<>(name(), keySerde(), valueSerde(), false, logged(), windowSize, retention);
     }
 
     /**
@@ -55,32 +46,7 @@ public final class WindowStoreBuilder<K, V> implements StoreBuilder<K, V> {
      * crash it may miss the last committed changes. Use only for state you can afford to lose.
      */
     public WindowStoreBuilder<K, V> withLoggingDisabled() {
-        return new WindowStoreBuilder<>(name, keySerde, valueSerde, persistent, false, windowSize, retention);
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public Serde<K> keySerde() {
-        return keySerde;
-    }
-
-    @Override
-    public Serde<V> valueSerde() {
-        return valueSerde;
-    }
-
-    @Override
-    public boolean persistent() {
-        return persistent;
-    }
-
-    @Override
-    public boolean logged() {
-        return logged;
+        return new WindowStoreBuilder<>(name(), keySerde(), valueSerde(), persistent(), false, windowSize, retention);
     }
 
     /** The length of every window, in whole milliseconds. */
