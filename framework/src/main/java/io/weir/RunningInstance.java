@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  */
 final class RunningInstance {
 
-    private static final Logger log = LoggerFactory.getLogger(RunningInstance.class);
+    /** The instance's start and stop lines come from the application's logger, as operators filter them. */
+    private static final Logger log = LoggerFactory.getLogger(WeirApp.class);
 
     /** What the instance tells its {@link WeirApp}, and what it asks of it. */
     interface Owner {
