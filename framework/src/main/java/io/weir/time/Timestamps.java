@@ -23,17 +23,14 @@ public final class Timestamps {
     }
 
     /**
-     * Event time from the value. A record whose value is null, or for which {@code field} throws or
-     * returns a negative number, goes to the dead-letter topic.
+     * Event time from the value. A record whose value is null (a tombstone, which deletes its key
+     * from a table) has no field to read: it keeps its Kafka timestamp, as Kafka Streams'
+     * extractors do, so that deletes flow on instead of being dead-lettered. A record for which
+     * {@code field} throws or returns a negative number goes to the dead-letter topic.
      */
     public static <K, V> TimestampExtractor<K, V> eventTime(ToLongFunction<? super V> field) {
         Objects.requireNonNull(field, "field");
-        return (key, value, recordTimestamp) -> {
-            if (value == null) {
-                throw new IllegalArgumentException("a null value has no event time");
-            }
-            return field.applyAsLong(value);
-        };
+        return (key, value, recordTimestamp) -> value == null ? recordTimestamp : field.applyAsLong(value);
     }
 
     /**

@@ -14,7 +14,9 @@ import java.time.Duration;
  * An application process for window fault tests: counts records per key in 1-second tumbling
  * event-time windows (out-of-orderness {@code args[5]} ms, emitted on close) and writes
  * {@code key@windowStart -> count} to {@code output}. Args: bootstrap input output stateDir
- * applicationId outOfOrdernessMs. Prints READY once started; runs until killed or terminated.
+ * applicationId outOfOrdernessMs [by-value]; with {@code by-value} it counts per value instead,
+ * repartitioning through {@code <app>-window-counts-repartition}. Prints READY once started; runs
+ * until killed or terminated.
  */
 public final class WindowingApp {
 
@@ -23,9 +25,11 @@ public final class WindowingApp {
 
     public static void main(String[] args) throws Exception {
         TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), args[1])
-                .groupByKey()
-                .windowedBy(TimeWindows.of(Duration.ofSeconds(1)))
+        var stream = b.stream(Serdes.strings(), Serdes.strings(), args[1]);
+        var grouped = args.length > 6 && args[6].equals("by-value")
+                ? stream.groupBy((k, v) -> v, Serdes.strings())
+                : stream.groupByKey();
+        grouped.windowedBy(TimeWindows.of(Duration.ofSeconds(1)))
                 .emit(Emit.onWindowClose())
                 .count("window-counts")
                 .map((w, count) -> KeyValue.of(w.key() + "@" + w.start(), count))

@@ -34,6 +34,7 @@ public final class ActiveTask implements CommitUnit {
     private final TransactionalSink sink;
     private boolean held;
     private final Watermarks watermarks;
+    private final WatermarkBroadcast broadcast;
     /** True while some partition's committed offset and time are still to be read. */
     private boolean resumePending;
     private boolean initialized;
@@ -46,7 +47,8 @@ public final class ActiveTask implements CommitUnit {
 
     ActiveTask(TaskId id, TaskContext context, List<Node> nodes,
                java.util.function.Function<String, SourceNode> sources, Consumer<byte[], byte[]> consumer,
-               DeadLetters deadLetters, int maxBuffered, TaskStores stores, TransactionalSink sink) {
+               DeadLetters deadLetters, int maxBuffered, TaskStores stores, TransactionalSink sink,
+               WatermarkBroadcast broadcast) {
         this.id = id;
         this.context = context;
         this.nodes = nodes;
@@ -57,6 +59,7 @@ public final class ActiveTask implements CommitUnit {
         this.stores = stores;
         this.sink = sink;
         this.watermarks = context.watermarks();
+        this.broadcast = broadcast;
     }
 
     /**
@@ -168,22 +171,33 @@ public final class ActiveTask implements CommitUnit {
     }
 
     /**
-     * Processes up to {@code max} buffered records, oldest timestamp first across partitions.
+     * Processes up to {@code max} buffered records, oldest timestamp first across partitions;
+     * takes in the watermark markers met on the way.
      *
-     * @return how many records were taken (processed or dead-lettered)
+     * @return how many records were taken (processed or dead-lettered), markers aside
      */
     public int process(int max, RecordFailureHandler onFailure) {
         ensureInitialized();
         long now = context.wallClockMs(); // once per batch: idleness needs no finer clock
         int done = 0;
-        while (done < max && inputs.hasBuffered()) {
+        int taken = 0;
+        while (taken < max && inputs.hasBuffered()) {
             PartitionState p = inputs.next();
             ConsumerRecord<byte[], byte[]> record = inputs.take(p);
             io.weir.processor.Record<Object, Object> read = p.takeHead();
-            processOne(p, record, read, onFailure, now);
+            WatermarkMarker marker = p.upstream == null ? null : WatermarkMarker.from(record);
+            if (marker != null) {
+                p.upstream.observe(marker);
+                if (watermarks.advance(now)) {
+                    fireWatermark();
+                }
+            } else {
+                processOne(p, record, read, onFailure, now);
+                p.takenSinceCommit++;
+                done++;
+            }
             p.nextToProcess = record.offset() + 1;
-            p.takenSinceCommit++;
-            done++;
+            taken++;
         }
         inputs.resumeDrained();
         return done;
@@ -322,7 +336,12 @@ public final class ActiveTask implements CommitUnit {
         for (Node n : initialized ? nodes : List.<Node>of()) {
             n.beforeCommit();
         }
-        stores.sweepExpired(context.wallClockMs());
+        long now = context.wallClockMs();
+        stores.sweepExpired(now);
+        if (initialized && !held && !finished) {
+            // After every output of the transaction, so a marker follows the records it speaks for.
+            broadcast.beforeCommit(watermarks.current(), watermarks.idle(now), now);
+        }
     }
 
     @Override
@@ -355,6 +374,7 @@ public final class ActiveTask implements CommitUnit {
             stores.dropExpired(watermarks.current());
         }
         watermarks.committed();
+        broadcast.committed();
         context.punctuations().committed();
         finished |= finishing;
         for (PartitionState p : inputs.states()) {
@@ -371,6 +391,7 @@ public final class ActiveTask implements CommitUnit {
     public void onAborted() {
         stores.abort();
         watermarks.aborted();
+        broadcast.aborted();
         context.punctuations().aborted();
         finishing = finished;
         for (Node n : initialized ? nodes : List.<Node>of()) {

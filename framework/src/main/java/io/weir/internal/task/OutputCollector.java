@@ -44,6 +44,20 @@ public final class OutputCollector {
         sent++;
     }
 
+    /** The partition count of {@code topic}. */
+    int partitions(String topic) {
+        return limits.partitions(topic);
+    }
+
+    /**
+     * Sends a control record (no key, no value, one header) to a given partition, timed by the
+     * producer's clock; it does not count as an output.
+     */
+    void sendMarker(String topic, int partition, String header, byte[] value) {
+        sink.send(new ProducerRecord<byte[], byte[]>(topic, partition, (Long) null, null, null,
+                java.util.List.of(new org.apache.kafka.common.header.internals.RecordHeader(header, value))));
+    }
+
     /** Records sent since the last {@link #drainSentCount}, without resetting it. */
     public long sentCount() {
         return sent;

@@ -20,6 +20,11 @@ final class PartitionState {
     /** Offset of the first record fetched since assignment: where a rewind goes before any commit. */
     long firstFetched = -1;
     boolean paused;
+    /**
+     * For a repartition partition, what its writing tasks announced: its time for the watermark
+     * (instead of {@link #maxTimestamp}); null for any other partition.
+     */
+    final UpstreamWatermarks upstream;
     /** Largest record time this partition delivered (see {@link Watermarks}); MIN_VALUE before any. */
     long maxTimestamp = Long.MIN_VALUE;
     long committedMaxTimestamp = Long.MIN_VALUE;
@@ -33,10 +38,12 @@ final class PartitionState {
     /** The head of the buffer, read by {@link #headTimestamp}; null if not read (yet). */
     private io.weir.processor.Record<Object, Object> head;
     private boolean headUnreadable;
+    private boolean headMarker;
 
     PartitionState(TopicPartition tp, SourceNode source) {
         this.tp = tp;
         this.source = source;
+        this.upstream = source.repartitioned ? new UpstreamWatermarks() : null;
     }
 
     boolean advancedSinceCommit() {
@@ -52,14 +59,22 @@ final class PartitionState {
      * The time of the next record as its source times it (its extractor, not only the Kafka
      * timestamp), so a task takes records of several partitions in event-time order. The record is
      * read once: {@link #takeHead} hands the read record to processing. A record that cannot be
-     * read is ordered by its Kafka timestamp and fails when processed.
+     * read is ordered by its Kafka timestamp and fails when processed. A watermark marker comes
+     * first: it is cheap, and it can only let the watermark move.
      */
     long headTimestamp() {
         ConsumerRecord<byte[], byte[]> raw = buffer.peekFirst();
         if (raw == null) {
             return Long.MAX_VALUE;
         }
+        if (headMarker) {
+            return Long.MIN_VALUE;
+        }
         if (head == null && !headUnreadable) {
+            if (upstream != null && WatermarkMarker.from(raw) != null) {
+                headMarker = true;
+                return Long.MIN_VALUE;
+            }
             try {
                 head = source.read(raw);
             } catch (RuntimeException e) {
@@ -74,6 +89,7 @@ final class PartitionState {
         io.weir.processor.Record<Object, Object> r = head;
         head = null;
         headUnreadable = false;
+        headMarker = false;
         return r;
     }
 
@@ -82,5 +98,6 @@ final class PartitionState {
         buffer.clear();
         head = null;
         headUnreadable = false;
+        headMarker = false;
     }
 }

@@ -20,6 +20,8 @@ final class SourceNode extends Node {
     private final Serde<Object> valueSerde;
     private final TimestampExtractor<Object, Object> timestamps;
     private final LongSupplier wallClock;
+    /** Reads a repartition topic, whose partitions carry their writers' watermarks. */
+    final boolean repartitioned;
 
     @SuppressWarnings("unchecked")
     SourceNode(NodeSpec.Source spec, TimestampExtractor<?, ?> timestamps, LongSupplier wallClock) {
@@ -28,6 +30,7 @@ final class SourceNode extends Node {
         this.valueSerde = (Serde<Object>) spec.valueSerde();
         this.timestamps = (TimestampExtractor<Object, Object>) timestamps;
         this.wallClock = wallClock;
+        this.repartitioned = spec.internal();
     }
 
     /** Deserializes and times {@code in}; throws a {@link StageException} if it cannot. */

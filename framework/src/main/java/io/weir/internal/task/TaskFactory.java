@@ -70,7 +70,8 @@ public final class TaskFactory {
                 return s == null ? null : (SourceNode) nodes.get(s.name());
             };
             return new ActiveTask(id, context, new ArrayList<>(nodes.values()), sources, consumer, deadLetters,
-                    env.config().bufferedRecordsPerPartition(), stores, sink);
+                    env.config().bufferedRecordsPerPartition(), stores, sink,
+                    new WatermarkBroadcast(id, model.repartitionTopicsWrittenBy(st), collector));
         } catch (RuntimeException e) {
             stores.close();
             throw e;

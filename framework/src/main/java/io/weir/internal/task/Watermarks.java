@@ -1,12 +1,14 @@
 package io.weir.internal.task;
 
 /**
- * The event-time clock of one task. Each input partition remembers the largest timestamp it has
- * delivered; the task's watermark is the smallest of those over the partitions that are not idle,
- * minus the allowed out-of-orderness ({@code max.out.of.orderness.ms}). A partition whose buffer
- * is empty and that delivered nothing for {@code idle.timeout.ms} of wall-clock time is idle: it
- * stops holding the watermark back until it delivers again. When every partition is idle, nothing
- * holds it back and it follows the largest timestamp seen.
+ * The event-time clock of one task: the smallest time over the input partitions that are not
+ * idle. A source partition's time is the largest timestamp it has delivered minus the allowed
+ * out-of-orderness ({@code max.out.of.orderness.ms}); it is idle when its buffer is empty and it
+ * delivered nothing for {@code idle.timeout.ms} of wall-clock time, and stops holding the
+ * watermark back until it delivers again. A repartition partition's time is what the tasks writing
+ * to it announced ({@link UpstreamWatermarks}): their own watermarks, already allowing for
+ * out-of-orderness; it is idle when all of them are. When every partition is idle, nothing holds
+ * the watermark back and it follows the largest of their times.
  *
  * <p>Guarantees: the watermark never moves backwards, except to its committed value when the
  * task's uncommitted work is aborted (the replay moves it forward again over the same records).
@@ -70,19 +72,38 @@ final class Watermarks {
     boolean advance(long now) {
         if (partitions.length == 1) {
             // Alone, a partition holds nothing back but itself, idle or not.
-            return raiseTo(partitions[0].maxTimestamp);
+            return raiseTo(timeOf(partitions[0]));
         }
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         boolean anyActive = false;
         for (PartitionState p : partitions) {
-            max = Math.max(max, p.maxTimestamp);
+            long time = timeOf(p);
+            max = Math.max(max, time);
             if (!isIdle(p, now)) {
                 anyActive = true;
-                min = Math.min(min, p.maxTimestamp);
+                min = Math.min(min, time);
             }
         }
         return raiseTo(anyActive ? min : max);
+    }
+
+    /** True if every input partition is idle: the task's watermark holds no downstream task back. */
+    boolean idle(long now) {
+        for (PartitionState p : partitions) {
+            if (!isIdle(p, now)) {
+                return false;
+            }
+        }
+        return partitions.length > 0;
+    }
+
+    /** A partition's time for the watermark; MIN_VALUE while it has none. */
+    private long timeOf(PartitionState p) {
+        if (p.upstream != null) {
+            return p.upstream.watermark();
+        }
+        return p.maxTimestamp == Long.MIN_VALUE ? Long.MIN_VALUE : p.maxTimestamp - outOfOrderness;
     }
 
     /**
@@ -100,11 +121,10 @@ final class Watermarks {
         return false;
     }
 
-    private boolean raiseTo(long basis) {
-        if (basis == Long.MIN_VALUE) {
+    private boolean raiseTo(long candidate) {
+        if (candidate == Long.MIN_VALUE) {
             return false;
         }
-        long candidate = basis - outOfOrderness;
         if (candidate > watermark) {
             watermark = candidate;
             return true;
@@ -113,6 +133,9 @@ final class Watermarks {
     }
 
     private boolean isIdle(PartitionState p, long now) {
+        if (p.upstream != null) {
+            return p.upstream.idle();
+        }
         return p.buffer.isEmpty() && now - p.lastActiveMs >= idleTimeoutMs;
     }
 
@@ -121,6 +144,9 @@ final class Watermarks {
         committedWatermark = watermark;
         for (PartitionState p : partitions) {
             p.committedMaxTimestamp = p.maxTimestamp;
+            if (p.upstream != null) {
+                p.upstream.committed();
+            }
         }
     }
 
@@ -129,12 +155,19 @@ final class Watermarks {
         watermark = committedWatermark;
         for (PartitionState p : partitions) {
             p.maxTimestamp = p.committedMaxTimestamp;
+            if (p.upstream != null) {
+                p.upstream.aborted();
+            }
         }
     }
 
-    /** The offset metadata that records the task's watermark and this partition's largest time. */
+    /**
+     * The offset metadata that records the task's watermark and this partition's largest time,
+     * and for a repartition partition the time its writers announced.
+     */
     String metadata(PartitionState p) {
-        return METADATA_PREFIX + watermark + ":" + p.maxTimestamp;
+        String times = METADATA_PREFIX + watermark + ":" + p.maxTimestamp;
+        return p.upstream == null ? times : times + ":" + p.upstream.watermark();
     }
 
     /**
@@ -147,14 +180,19 @@ final class Watermarks {
             return;
         }
         String[] parts = metadata.substring(METADATA_PREFIX.length()).split(":");
-        if (parts.length != 2) {
+        if (parts.length != 2 && parts.length != 3) {
             return;
         }
         try {
             long wm = Long.parseLong(parts[0]);
             long max = Long.parseLong(parts[1]);
+            // Written before repartition partitions had their writers' time: theirs starts anew.
+            long upstreamTime = parts.length == 3 ? Long.parseLong(parts[2]) : Long.MIN_VALUE;
             p.maxTimestamp = Math.max(p.maxTimestamp, max);
             p.committedMaxTimestamp = p.maxTimestamp;
+            if (p.upstream != null) {
+                p.upstream.resume(upstreamTime);
+            }
             watermark = Math.max(watermark, wm);
             committedWatermark = watermark;
         } catch (NumberFormatException e) {

@@ -1,6 +1,5 @@
 package io.weir.internal.topology;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,7 +33,7 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
                 }
                 tasks.put(st.id(), count);
                 progress = true;
-                for (String sinkTopic : repartitionSinksOf(model, st)) {
+                for (String sinkTopic : model.repartitionTopicsWrittenBy(st)) {
                     partitions.put(sinkTopic, count);
                 }
             }
@@ -63,16 +62,6 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
             }
         }
         return max;
-    }
-
-    private static List<String> repartitionSinksOf(TopologyModel model, Subtopology st) {
-        List<String> topics = new ArrayList<>();
-        for (String name : st.nodeNames()) {
-            if (model.nodes().get(name) instanceof NodeSpec.Sink s && s.internal()) {
-                topics.add(s.topic());
-            }
-        }
-        return topics;
     }
 
     /** Tasks of a sub-topology; 0 if none of its inputs exists (a pattern matching no topic). */

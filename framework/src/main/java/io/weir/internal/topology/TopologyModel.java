@@ -123,6 +123,17 @@ public final class TopologyModel {
         return result;
     }
 
+    /** The repartition topics the sinks of {@code st} write to, in topology order, each once. */
+    public List<String> repartitionTopicsWrittenBy(Subtopology st) {
+        List<String> topics = new ArrayList<>();
+        for (String name : st.nodeNames()) {
+            if (nodes.get(name) instanceof NodeSpec.Sink s && s.internal() && !topics.contains(s.topic())) {
+                topics.add(s.topic());
+            }
+        }
+        return topics;
+    }
+
     /** The sub-topology reading {@code topic}, or null. */
     public Subtopology subtopologyFor(String topic) {
         for (Subtopology s : subtopologies) {

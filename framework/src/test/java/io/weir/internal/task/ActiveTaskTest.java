@@ -65,7 +65,8 @@ class ActiveTaskTest {
         ProcessorNode sink = new ProcessorNode("collect", new Collect(), ctx, Map.of());
         source.children = new Node[] {sink};
         ActiveTask task = new ActiveTask(ctx.id(), ctx, List.of(source, sink), topic -> source, consumer,
-                new DeadLetters("dlq", null, null), maxBuffered, TaskStores.none(), null);
+                new DeadLetters("dlq", null, null), maxBuffered, TaskStores.none(), null,
+                new WatermarkBroadcast(ctx.id(), List.of(), null));
         task.addPartition(A);
         task.addPartition(B);
         return task;
