@@ -3,7 +3,21 @@ package io.weir.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.weir.Topology;
+import io.weir.TopologyBuilder;
+import io.weir.TopologyModels;
+import io.weir.WeirApp;
+import io.weir.common.KeyValue;
+import io.weir.config.WeirConfig;
+import io.weir.dsl.Emit;
+import io.weir.dsl.TimeWindows;
+import io.weir.internal.savepoint.Manifest;
+import io.weir.internal.savepoint.SavepointCatalog;
+import io.weir.internal.savepoint.SavepointRequest;
+import io.weir.internal.savepoint.SavepointRestore;
+import io.weir.serde.Serdes;
 import io.weir.testing.Outputs;
+import io.weir.testing.TestApps;
 import io.weir.testing.WindowingApp;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
@@ -17,6 +31,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
@@ -55,23 +70,10 @@ class RepartitionedWindowsIT {
         long seed = System.nanoTime();
         Random random = new Random(seed);
 
-        // Partition 0 moves 2 ms of event time per record, the others 0.25 ms; jitter stays within
-        // half the out-of-orderness, so no record is late at its source task.
-        Map<String, Long> model = new HashMap<>();
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        for (int i = 0; i < PER_PARTITION; i++) {
-            for (int p = 0; p < PARTITIONS; p++) {
-                long ts = BASE + (p == 0 ? i * 2L : i / 4) + random.nextInt((int) OUT_OF_ORDERNESS / 2);
-                String group = "g" + random.nextInt(GROUPS);
-                model.merge(group + "@" + (ts - Math.floorMod(ts, 1000L)), 1L, Long::sum);
-                records.add(new ProducerRecord<>(input, p, ts, bytes("id-" + p + "-" + i), bytes(group)));
-            }
-        }
-        long end = BASE + PER_PARTITION * 2L + 10_000;
-        for (int p = 0; p < PARTITIONS; p++) {
-            records.add(new ProducerRecord<>(input, p, end, bytes("flush" + p), bytes("end")));
-        }
-        KAFKA.client().send(records);
+        Skewed data = Skewed.generate(input, random, PER_PARTITION);
+        Map<String, Long> model = data.model();
+        KAFKA.client().send(data.records());
+        KAFKA.client().send(data.flush());
 
         for (int round = 0; round < 2; round++) {
             try (ChildJvm app = start(input, output, stateDir, appId)) {
@@ -92,6 +94,110 @@ class RepartitionedWindowsIT {
         }
         List<ConsumerRecord<byte[], byte[]>> out = KAFKA.client().readAllCommitted(output, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer(), Duration.ofMinutes(2));
+        assertExactAndNoneLate(out, appId, model, seed);
+    }
+
+    /**
+     * A savepoint of the application taken (and stopping it) while the skewed input flows, forked
+     * into a new application: the fork resumes with the committed time of every repartition
+     * partition and hears from every writing task again; what the first application emitted before
+     * the cut and what the fork emits after it are every window exactly once, and neither reports a
+     * record late.
+     */
+    @Test
+    void aSavepointForkSeesNoLateRecordEither() throws Exception {
+        String input = KAFKA.uniqueTopic("skewed-sp-in", PARTITIONS);
+        String out1 = KAFKA.uniqueTopic("skewed-sp-v1", PARTITIONS);
+        String out2 = KAFKA.uniqueTopic("skewed-sp-fork", PARTITIONS);
+        String v1 = "skewed-sp-v1-" + input;
+        String fork = "skewed-sp-fork-" + input;
+        long seed = System.nanoTime();
+        Skewed data = Skewed.generate(input, new Random(seed), PER_PARTITION / 2);
+        int half = data.records().size() / 2;
+        KAFKA.client().send(data.records().subList(0, half));
+        WeirConfig v1Config = TestApps.config(KAFKA.bootstrapServers(), v1).instanceId("one")
+                .set("max.out.of.orderness.ms", OUT_OF_ORDERNESS).build();
+
+        Manifest manifest;
+        try (WeirApp app = TestApps.start(windowCount(input, out1), v1Config)) {
+            KAFKA.client().readUntil(out1, r -> !r.isEmpty(), Duration.ofMinutes(1));
+            CompletableFuture<Void> flowing = CompletableFuture.runAsync(() -> {
+                List<ProducerRecord<byte[], byte[]>> rest = data.records().subList(half, data.records().size());
+                for (int i = 0; i < rest.size(); i += 2_000) {
+                    KAFKA.client().send(rest.subList(i, Math.min(rest.size(), i + 2_000)));
+                }
+                KAFKA.client().send(data.flush());
+            });
+            manifest = new SavepointRequest(v1Config, System.out::println)
+                    .take(SavepointRequest.newId(), true, Duration.ofSeconds(60), null);
+            flowing.get();
+            assertThat(app.awaitTermination(Duration.ofSeconds(30))).as("stopped at the savepoint").isTrue();
+        }
+        List<ConsumerRecord<byte[], byte[]>> before = KAFKA.client().readAllCommitted(out1,
+                new ByteArrayDeserializer(), new ByteArrayDeserializer(), Duration.ofMinutes(1));
+
+        Topology forkTopology = windowCount(input, out2);
+        WeirConfig forkConfig = TestApps.config(KAFKA.bootstrapServers(), fork)
+                .set("max.out.of.orderness.ms", OUT_OF_ORDERNESS).build();
+        new SavepointRestore(forkConfig, TopologyModels.resolved(forkTopology, fork), System.out::println)
+                .restore(new SavepointCatalog(v1Config), manifest, new SavepointRestore.Options(false, Map.of()));
+        int remaining = data.model().size() - before.size();
+        try (WeirApp app = TestApps.start(forkTopology, forkConfig)) {
+            KAFKA.client().readUntil(out2, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
+                    IsolationLevel.READ_COMMITTED, all -> all.size() >= remaining, Duration.ofMinutes(3));
+        }
+        List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>(before);
+        all.addAll(KAFKA.client().readAllCommitted(out2, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
+                Duration.ofMinutes(1)));
+        assertThat(KAFKA.client().readAllCommitted(v1 + "-late", new ByteArrayDeserializer(),
+                new ByteArrayDeserializer(), Duration.ofMinutes(1))).as("late before the cut (seed %d)", seed).isEmpty();
+        assertExactAndNoneLate(all, fork, data.model(), seed);
+    }
+
+    /** The windowed count per value of {@link WindowingApp}, in process. */
+    private static Topology windowCount(String input, String output) {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), input)
+                .groupBy((k, v) -> v, Serdes.strings())
+                .windowedBy(TimeWindows.of(Duration.ofSeconds(1)))
+                .emit(Emit.onWindowClose())
+                .count("window-counts")
+                .map((w, count) -> KeyValue.of(w.key() + "@" + w.start(), count))
+                .to(output, Serdes.strings(), Serdes.longs());
+        return b.build();
+    }
+
+    /**
+     * Input whose partition 0 moves 2 ms of event time per record and the others 0.25 ms, with
+     * jitter within half the out-of-orderness, so no record is late at its source task; the model
+     * counts each (value, 1 s window). The flush records, far ahead on every partition, close
+     * every window of the model.
+     */
+    private record Skewed(List<ProducerRecord<byte[], byte[]>> records, List<ProducerRecord<byte[], byte[]>> flush,
+                          Map<String, Long> model) {
+
+        static Skewed generate(String input, Random random, int perPartition) {
+            Map<String, Long> model = new HashMap<>();
+            List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+            for (int i = 0; i < perPartition; i++) {
+                for (int p = 0; p < PARTITIONS; p++) {
+                    long ts = BASE + (p == 0 ? i * 2L : i / 4) + random.nextInt((int) OUT_OF_ORDERNESS / 2);
+                    String group = "g" + random.nextInt(GROUPS);
+                    model.merge(group + "@" + (ts - Math.floorMod(ts, 1000L)), 1L, Long::sum);
+                    records.add(new ProducerRecord<>(input, p, ts, bytes("id-" + p + "-" + i), bytes(group)));
+                }
+            }
+            long end = BASE + perPartition * 2L + 10_000;
+            List<ProducerRecord<byte[], byte[]>> flush = new ArrayList<>();
+            for (int p = 0; p < PARTITIONS; p++) {
+                flush.add(new ProducerRecord<>(input, p, end, bytes("flush" + p), bytes("end")));
+            }
+            return new Skewed(records, flush, model);
+        }
+    }
+
+    private static void assertExactAndNoneLate(List<ConsumerRecord<byte[], byte[]>> out, String appId,
+                                               Map<String, Long> model, long seed) {
         Map<String, Long> emitted = new HashMap<>();
         List<String> duplicates = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : out) {
