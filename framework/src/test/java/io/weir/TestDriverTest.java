@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.weir.common.KeyValue;
 import io.weir.dsl.Emit;
+import io.weir.dsl.RecordStream;
 import io.weir.dsl.TimeWindows;
 import io.weir.errors.ConfigException;
 import io.weir.errors.InstanceFailedException;
@@ -394,21 +395,14 @@ class TestDriverTest {
     }
 
     private static Topology windowedCount() {
-        TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), "in")
-                .groupByKey()
-                .windowedBy(TimeWindows.of(Duration.ofSeconds(1)))
-                .emit(Emit.onWindowClose())
-                .count("window-counts")
-                .map((w, c) -> KeyValue.of(w.key() + "@" + w.start(), c))
-                .to("out", Serdes.strings(), Serdes.longs());
-        return b.build();
+        return windowedCount(false);
     }
 
-    private static Topology repartitionedWindowedCount() {
+    /** Counts per key in 1 s windows, emitted on close; {@code byValue}: per value, through a repartition topic. */
+    private static Topology windowedCount(boolean byValue) {
         TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), "in")
-                .groupBy((k, v) -> v, Serdes.strings(), Serdes.strings())
+        RecordStream<String, String> in = b.stream(Serdes.strings(), Serdes.strings(), "in");
+        (byValue ? in.groupBy((k, v) -> v, Serdes.strings(), Serdes.strings()) : in.groupByKey())
                 .windowedBy(TimeWindows.of(Duration.ofSeconds(1)))
                 .emit(Emit.onWindowClose())
                 .count("window-counts")
@@ -419,7 +413,7 @@ class TestDriverTest {
 
     @Test
     void aRepartitionedWindowWaitsForTheSlowestTaskWritingToIt() {
-        try (TestDriver driver = TestDriver.builder(repartitionedWindowedCount()).partitions("in", 2)
+        try (TestDriver driver = TestDriver.builder(windowedCount(true)).partitions("in", 2)
                 .startWallClock(T0).build()) {
             TaskId counting = new TaskId(1, partitionOf("x", 2)); // reads the repartition partition of "x"
             driver.pipe("in", 0, "a", "x", 5_000); // the task reading in-0 runs ahead

@@ -1,7 +1,6 @@
 package io.weir.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
@@ -16,12 +15,11 @@ import io.weir.internal.savepoint.SavepointCatalog;
 import io.weir.internal.savepoint.SavepointRequest;
 import io.weir.internal.savepoint.SavepointRestore;
 import io.weir.serde.Serdes;
-import io.weir.testing.Outputs;
 import io.weir.testing.TestApps;
+import io.weir.testing.WindowCrashes;
 import io.weir.testing.WindowingApp;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,25 +73,10 @@ class RepartitionedWindowsIT {
         KAFKA.client().send(data.records());
         KAFKA.client().send(data.flush());
 
-        for (int round = 0; round < 2; round++) {
-            try (ChildJvm app = start(input, output, stateDir, appId)) {
-                long target = Outputs.endOffsets(KAFKA.client(), output) + 100 + random.nextInt(model.size() / 4);
-                await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(20)).until(() -> {
-                    if (!app.isAlive()) {
-                        throw new AssertionError("the app died:\n" + app.outputTail(40));
-                    }
-                    return Outputs.endOffsets(KAFKA.client(), output) >= target;
-                });
-                app.kill();
-            }
-        }
-        try (ChildJvm app = start(input, output, stateDir, appId)) {
-            KAFKA.client().readUntil(output, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
-                    IsolationLevel.READ_COMMITTED, all -> all.size() >= model.size(), Duration.ofMinutes(5));
-            app.terminate();
-        }
-        List<ConsumerRecord<byte[], byte[]>> out = KAFKA.client().readAllCommitted(output, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer(), Duration.ofMinutes(2));
+        WindowCrashes.killWhileWindowsAreOpen(() -> start(input, output, stateDir, appId), KAFKA.client(), output, 2,
+                random, model.size());
+        List<ConsumerRecord<byte[], byte[]>> out = WindowCrashes.runToTheEnd(() -> start(input, output, stateDir, appId),
+                KAFKA.client(), output, model.size());
         assertExactAndNoneLate(out, appId, model, seed);
     }
 
@@ -198,19 +181,10 @@ class RepartitionedWindowsIT {
 
     private static void assertExactAndNoneLate(List<ConsumerRecord<byte[], byte[]>> out, String appId,
                                                Map<String, Long> model, long seed) {
-        Map<String, Long> emitted = new HashMap<>();
-        List<String> duplicates = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : out) {
-            String window = new String(r.key(), StandardCharsets.UTF_8);
-            if (emitted.put(window, ByteBuffer.wrap(r.value()).getLong()) != null) {
-                duplicates.add(window);
-            }
-        }
         List<ConsumerRecord<byte[], byte[]>> late = KAFKA.client().readAllCommitted(appId + "-late",
                 new ByteArrayDeserializer(), new ByteArrayDeserializer(), Duration.ofMinutes(1));
         assertThat(late).as("records late after the repartition (seed %d)", seed).isEmpty();
-        assertThat(duplicates).as("windows emitted more than once (seed %d)", seed).isEmpty();
-        assertThat(emitted).as("final window counts (seed %d)", seed).isEqualTo(model);
+        WindowCrashes.assertEveryWindowOnce(out, model, seed);
     }
 
     private static byte[] bytes(String s) {

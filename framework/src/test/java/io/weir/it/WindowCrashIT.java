@@ -1,13 +1,9 @@
 package io.weir.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
-import io.weir.testing.Outputs;
+import io.weir.testing.WindowCrashes;
 import io.weir.testing.WindowingApp;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,8 +15,6 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -71,35 +65,11 @@ class WindowCrashIT {
         }
         KAFKA.client().send(records);
 
-        for (int round = 0; round < 3; round++) {
-            try (ChildJvm app = start(input, output, stateDir, appId)) {
-                long target = Outputs.endOffsets(KAFKA.client(), output) + 200 + random.nextInt(model.size() / 5);
-                await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(20)).until(() -> {
-                    if (!app.isAlive()) {
-                        throw new AssertionError("the app died:\n" + app.outputTail(40));
-                    }
-                    return Outputs.endOffsets(KAFKA.client(), output) >= target;
-                });
-                app.kill();
-            }
-        }
-        try (ChildJvm app = start(input, output, stateDir, appId)) {
-            KAFKA.client().readUntil(output, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
-                    IsolationLevel.READ_COMMITTED, all -> all.size() >= model.size(), Duration.ofMinutes(5));
-            app.terminate();
-        }
-        List<ConsumerRecord<byte[], byte[]>> out = KAFKA.client().readAllCommitted(output, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer(), Duration.ofMinutes(2));
-        Map<String, Long> emitted = new HashMap<>();
-        List<String> duplicates = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : out) {
-            String window = new String(r.key(), StandardCharsets.UTF_8);
-            if (emitted.put(window, ByteBuffer.wrap(r.value()).getLong()) != null) {
-                duplicates.add(window);
-            }
-        }
-        assertThat(duplicates).as("windows emitted more than once (seed %d)", seed).isEmpty();
-        assertThat(emitted).as("final window counts (seed %d)", seed).isEqualTo(model);
+        WindowCrashes.killWhileWindowsAreOpen(() -> start(input, output, stateDir, appId), KAFKA.client(), output, 3,
+                random, model.size());
+        List<ConsumerRecord<byte[], byte[]>> out = WindowCrashes.runToTheEnd(() -> start(input, output, stateDir, appId),
+                KAFKA.client(), output, model.size());
+        WindowCrashes.assertEveryWindowOnce(out, model, seed);
     }
 
     private static byte[] bytes(String s) {
