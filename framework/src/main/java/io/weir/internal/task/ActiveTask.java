@@ -338,8 +338,10 @@ public final class ActiveTask implements CommitUnit {
         }
         long now = context.wallClockMs();
         stores.sweepExpired(now);
-        if (initialized && !held && !finished) {
+        if (initialized && !held && !finishing) {
             // After every output of the transaction, so a marker follows the records it speaks for.
+            // Not a bounded run's jump to the end: downstream tasks make that jump themselves when
+            // their input ends, so what it fires counts as fired at the end.
             broadcast.beforeCommit(watermarks.current(), watermarks.idle(now), now);
         }
     }
