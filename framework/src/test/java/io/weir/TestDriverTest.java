@@ -418,10 +418,13 @@ class TestDriverTest {
             TaskId counting = new TaskId(1, partitionOf("x", 2)); // reads the repartition partition of "x"
             driver.pipe("in", 0, "a", "x", 5_000); // the task reading in-0 runs ahead
             assertThat(driver.watermark(counting)).as("in-1's task has said nothing yet").isEqualTo(Long.MIN_VALUE);
+            assertThat(driver.meterRegistry().get("weir.watermark.awaiting.writers").gauge().value())
+                    .as("both counting partitions wait for in-1's task").isEqualTo(2);
 
             // Behind, but not late where it comes from: counted, not late downstream either.
             driver.pipe("in", 1, "b", "x", 300);
             assertThat(driver.watermark(counting)).isEqualTo(300);
+            assertThat(driver.meterRegistry().get("weir.watermark.awaiting.writers").gauge().value()).isZero();
             assertThat(driver.lateRecords()).isEmpty();
             assertThat(driver.output("out", Serdes.strings(), Serdes.longs())).isEmpty();
 

@@ -219,6 +219,17 @@ public final class ActiveTask implements CommitUnit {
         return watermarks.current();
     }
 
+    /** Input partitions of repartition topics still waiting to hear from a task writing to them. */
+    public int partitionsAwaitingWriters() {
+        int n = 0;
+        for (PartitionState p : inputs.states()) {
+            if (p.upstream != null && p.upstream.awaitingWriters()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /**
      * Bounded runs: every input of the task reached its end; moves event time to {@code end} so
      * every window and event-time timer up to it fires now. The task is {@link #finished()} once

@@ -81,6 +81,21 @@ final class UpstreamWatermarks {
         return time;
     }
 
+    /** True until every task writing to the partition has been heard from. */
+    boolean awaitingWriters() {
+        if (writers.isEmpty()) {
+            return true;
+        }
+        for (Writers w : writers.values()) {
+            for (boolean heard : w.heard) {
+                if (!heard) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** True if every task writing to the partition said it is idle. */
     boolean idle() {
         return idle;

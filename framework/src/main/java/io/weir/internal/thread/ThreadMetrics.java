@@ -23,6 +23,9 @@ import java.util.concurrent.TimeUnit;
  *       topic or dropped ({@code late.records.mode})</li>
  *   <li>{@code weir.watermark.lag}: wall-clock time minus the smallest watermark of the thread's
  *       tasks, in milliseconds (how far event time trails); NaN before any task has a watermark</li>
+ *   <li>{@code weir.watermark.awaiting.writers}: the thread's repartition partitions whose time
+ *       waits to hear from a task writing to them (a task that has not started, or has not read
+ *       anything yet); a partition counted for long holds its reader's watermark back</li>
  *   <li>{@code weir.time.since.last.commit}: seconds since the thread's last successful commit (a
  *       commit that found nothing to commit counts: the thread owes Kafka nothing older)</li>
  * </ul>
@@ -92,6 +95,13 @@ public final class ThreadMetrics implements CommitObserver {
                     return wm == Long.MIN_VALUE ? Double.NaN : (double) (wallClock.getAsLong() - wm);
                 }).description("wall-clock time minus the smallest watermark of the thread's tasks")
                 .baseUnit("milliseconds").tags(tags).register(registry);
+    }
+
+    /** Registers the gauge of repartition partitions waiting for a writer; the supplier is read from any thread. */
+    void awaitingWriters(java.util.function.IntSupplier partitions) {
+        io.micrometer.core.instrument.Gauge.builder("weir.watermark.awaiting.writers", partitions::getAsInt)
+                .description("repartition partitions whose time waits to hear from a task writing to them")
+                .tags(tags).register(registry);
     }
 
     @Override

@@ -77,6 +77,8 @@ public final class ThreadTasks {
     private final ThreadMetrics metrics;
     /** The smallest watermark of the tasks, for the lag gauge (read by other threads). */
     private volatile long lowestWatermark = Long.MIN_VALUE;
+    /** Repartition partitions still waiting to hear from a writing task, for the gauge (read by other threads). */
+    private volatile int awaitingWriters;
     private final Consumer<TaskMigratedException> onMigrated;
     private final long commitIntervalNanos;
     private final boolean exactlyOnce;
@@ -116,6 +118,7 @@ public final class ThreadTasks {
         this.taskFactory = new TaskFactory(ctx.taskEnvironment(), consumer, collector, deadLetters, lateRecords, sink,
                 options.storesInMemory());
         metrics.watermarkLag(() -> lowestWatermark, ctx.wallClock());
+        metrics.awaitingWriters(() -> awaitingWriters);
     }
 
     // ---- the tasks ---------------------------------------------------------------------------
@@ -220,13 +223,16 @@ public final class ThreadTasks {
     void punctuate(long now) {
         try {
             long lowest = Long.MAX_VALUE;
+            int awaiting = 0;
             for (ActiveTask task : tasks.values()) {
                 task.punctuate(now);
                 if (task.watermark() != Long.MIN_VALUE) { // a task without input yet has no event time to trail
                     lowest = Math.min(lowest, task.watermark());
                 }
+                awaiting += task.partitionsAwaitingWriters();
             }
             lowestWatermark = lowest == Long.MAX_VALUE ? Long.MIN_VALUE : lowest;
+            awaitingWriters = awaiting;
         } catch (TaskMigratedException e) {
             abortAll(e.getMessage());
             onMigrated.accept(e);

@@ -10,10 +10,13 @@ class UpstreamWatermarksTest {
 
     @Test
     void holdsUntilEveryWriterWasHeardThenTakesTheSlowest() {
+        assertThat(upstream.awaitingWriters()).isTrue();
         upstream.observe(new WatermarkMarker(0, 0, 3, 9_000, false));
         upstream.observe(new WatermarkMarker(0, 2, 3, 5_000, false));
         assertThat(upstream.watermark()).as("task 1 not heard yet").isEqualTo(Long.MIN_VALUE);
+        assertThat(upstream.awaitingWriters()).isTrue();
         upstream.observe(new WatermarkMarker(0, 1, 3, 1_000, false));
+        assertThat(upstream.awaitingWriters()).isFalse();
         assertThat(upstream.watermark()).isEqualTo(1_000);
         upstream.observe(new WatermarkMarker(0, 1, 3, 7_000, false));
         assertThat(upstream.watermark()).isEqualTo(5_000);
