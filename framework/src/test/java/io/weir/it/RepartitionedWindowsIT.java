@@ -3,18 +3,13 @@ package io.weir.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.Topology;
-import io.weir.TopologyBuilder;
 import io.weir.TopologyModels;
 import io.weir.WeirApp;
-import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
-import io.weir.dsl.Emit;
-import io.weir.dsl.TimeWindows;
 import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
 import io.weir.internal.savepoint.SavepointRequest;
 import io.weir.internal.savepoint.SavepointRestore;
-import io.weir.serde.Serdes;
 import io.weir.testing.TestApps;
 import io.weir.testing.WindowCrashes;
 import io.weir.testing.WindowingApp;
@@ -102,7 +97,7 @@ class RepartitionedWindowsIT {
                 .set("max.out.of.orderness.ms", OUT_OF_ORDERNESS).build();
 
         Manifest manifest;
-        try (WeirApp app = TestApps.start(windowCount(input, out1), v1Config)) {
+        try (WeirApp app = TestApps.start(WindowingApp.topology(input, out1, true), v1Config)) {
             KAFKA.client().readUntil(out1, r -> !r.isEmpty(), Duration.ofMinutes(1));
             CompletableFuture<Void> flowing = CompletableFuture.runAsync(() -> {
                 List<ProducerRecord<byte[], byte[]>> rest = data.records().subList(half, data.records().size());
@@ -119,7 +114,7 @@ class RepartitionedWindowsIT {
         List<ConsumerRecord<byte[], byte[]>> before = KAFKA.client().readAllCommitted(out1,
                 new ByteArrayDeserializer(), new ByteArrayDeserializer(), Duration.ofMinutes(1));
 
-        Topology forkTopology = windowCount(input, out2);
+        Topology forkTopology = WindowingApp.topology(input, out2, true);
         WeirConfig forkConfig = TestApps.config(KAFKA.bootstrapServers(), fork)
                 .set("max.out.of.orderness.ms", OUT_OF_ORDERNESS).build();
         new SavepointRestore(forkConfig, TopologyModels.resolved(forkTopology, fork), System.out::println)
@@ -135,19 +130,6 @@ class RepartitionedWindowsIT {
         assertThat(KAFKA.client().readAllCommitted(v1 + "-late", new ByteArrayDeserializer(),
                 new ByteArrayDeserializer(), Duration.ofMinutes(1))).as("late before the cut (seed %d)", seed).isEmpty();
         assertExactAndNoneLate(all, fork, data.model(), seed);
-    }
-
-    /** The windowed count per value of {@link WindowingApp}, in process. */
-    private static Topology windowCount(String input, String output) {
-        TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input)
-                .groupBy((k, v) -> v, Serdes.strings())
-                .windowedBy(TimeWindows.of(Duration.ofSeconds(1)))
-                .emit(Emit.onWindowClose())
-                .count("window-counts")
-                .map((w, count) -> KeyValue.of(w.key() + "@" + w.start(), count))
-                .to(output, Serdes.strings(), Serdes.longs());
-        return b.build();
     }
 
     /**

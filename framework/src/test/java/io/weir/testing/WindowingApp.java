@@ -1,5 +1,6 @@
 package io.weir.testing;
 
+import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
 import io.weir.common.KeyValue;
@@ -23,17 +24,21 @@ public final class WindowingApp {
     private WindowingApp() {
     }
 
-    public static void main(String[] args) throws Exception {
+    /** The windowed count, per key or ({@code byValue}) per value through a repartition topic. */
+    public static Topology topology(String input, String output, boolean byValue) {
         TopologyBuilder b = new TopologyBuilder();
-        var stream = b.stream(Serdes.strings(), Serdes.strings(), args[1]);
-        var grouped = args.length > 6 && args[6].equals("by-value")
-                ? stream.groupBy((k, v) -> v, Serdes.strings())
-                : stream.groupByKey();
+        var stream = b.stream(Serdes.strings(), Serdes.strings(), input);
+        var grouped = byValue ? stream.groupBy((k, v) -> v, Serdes.strings()) : stream.groupByKey();
         grouped.windowedBy(TimeWindows.of(Duration.ofSeconds(1)))
                 .emit(Emit.onWindowClose())
                 .count("window-counts")
                 .map((w, count) -> KeyValue.of(w.key() + "@" + w.start(), count))
-                .to(args[2], Serdes.strings(), Serdes.longs());
+                .to(output, Serdes.strings(), Serdes.longs());
+        return b.build();
+    }
+
+    public static void main(String[] args) throws Exception {
+        Topology topology = topology(args[1], args[2], args.length > 6 && args[6].equals("by-value"));
         WeirConfig config = WeirConfig.builder()
                 .bootstrapServers(args[0])
                 .stateDir(Path.of(args[3]))
@@ -43,7 +48,7 @@ public final class WindowingApp {
                 .set("state.flush.interval.ms", 1000)
                 .set("http.port", 0)
                 .build();
-        WeirApp app = WeirApp.create(b.build(), config).start();
+        WeirApp app = WeirApp.create(topology, config).start();
         System.out.println("READY instance=" + app.instanceId().orElseThrow());
         System.out.flush();
         app.runUntilShutdown();

@@ -3,7 +3,6 @@ package io.weir.internal.bounded;
 import io.weir.common.internal.KafkaCalls;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ClusterException;
-import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.Subtopology;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
@@ -141,13 +140,9 @@ public final class BoundedRunPlan {
     /** The sub-topologies that write each repartition topic. */
     private static Map<String, Set<Integer>> writers(TopologyModel model) {
         Map<String, Set<Integer>> writers = new HashMap<>();
-        for (NodeSpec n : model.nodes().values()) {
-            if (n instanceof NodeSpec.Sink s && s.internal()) {
-                for (Subtopology st : model.subtopologies()) {
-                    if (st.nodeNames().contains(s.name())) {
-                        writers.computeIfAbsent(s.topic(), t -> new HashSet<>()).add(st.id());
-                    }
-                }
+        for (Subtopology st : model.subtopologies()) {
+            for (String topic : model.repartitionTopicsWrittenBy(st)) {
+                writers.computeIfAbsent(topic, t -> new HashSet<>()).add(st.id());
             }
         }
         return writers;

@@ -61,7 +61,8 @@ final class UpstreamWatermarks {
     private long time = Long.MIN_VALUE;
     private long committedTime = Long.MIN_VALUE;
     private boolean idle;
-    private boolean committedIdle;
+    /** Some writing task has not been heard from (or none has): the partition's time holds. */
+    private boolean awaiting = true;
     /** A marker was taken in since the last commit or abort. */
     private boolean changed;
 
@@ -83,17 +84,7 @@ final class UpstreamWatermarks {
 
     /** True until every task writing to the partition has been heard from. */
     boolean awaitingWriters() {
-        if (writers.isEmpty()) {
-            return true;
-        }
-        for (Writers w : writers.values()) {
-            for (boolean heard : w.heard) {
-                if (!heard) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return awaiting;
     }
 
     /** True if every task writing to the partition said it is idle. */
@@ -109,6 +100,7 @@ final class UpstreamWatermarks {
             for (int t = 0; t < w.heard.length; t++) {
                 if (!w.heard[t]) {
                     idle = false;
+                    awaiting = true;
                     return; // a writer not heard from yet may still send anything: hold
                 }
                 max = Math.max(max, w.watermarks[t]);
@@ -118,7 +110,8 @@ final class UpstreamWatermarks {
                 }
             }
         }
-        idle = !writers.isEmpty() && !anyActive;
+        awaiting = writers.isEmpty();
+        idle = !awaiting && !anyActive;
         long computed = anyActive ? min : max;
         time = Math.max(time, computed);
     }
@@ -132,7 +125,6 @@ final class UpstreamWatermarks {
     void committed() {
         committedTime = time;
         if (changed) {
-            committedIdle = idle;
             committedWriters = deepCopy(writers);
             changed = false;
         }
@@ -141,9 +133,9 @@ final class UpstreamWatermarks {
     void aborted() {
         time = committedTime;
         if (changed) {
-            idle = committedIdle;
             writers = deepCopy(committedWriters);
             changed = false;
+            recompute(); // idleness and waiting as committed; the time cannot pass the committed one
         }
     }
 
