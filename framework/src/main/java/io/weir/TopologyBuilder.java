@@ -1,6 +1,7 @@
 package io.weir;
 
 import io.weir.dsl.RecordStream;
+import io.weir.dsl.RecordTable;
 import io.weir.internal.dsl.RecordStreamImpl;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.internal.topology.StoreSpec;
@@ -48,6 +49,26 @@ public final class TopologyBuilder {
         String name = graph.newName("source");
         graph.addSource(name, Arrays.asList(topics), null, keySerde, valueSerde, false, timestamps);
         return new RecordStreamImpl<>(graph, name, keySerde, valueSerde);
+    }
+
+    /**
+     * A table of the records of {@code topic}, kept in the store {@code storeName} (queryable by
+     * that name): each record replaces its key's row, a {@code null} value (a tombstone) deletes
+     * it. Like a topic read as a Kafka Streams {@code KTable}; a record with a {@code null} key goes
+     * to the dead-letter topic. The topic is usually compacted, so that it keeps every key's latest
+     * value.
+     */
+    public <K, V> RecordTable<K, V> table(Serde<K> keySerde, Serde<V> valueSerde, String topic, String storeName) {
+        Objects.requireNonNull(topic, "topic");
+        return stream(keySerde, valueSerde, topic).toTable(storeName);
+    }
+
+    /** As {@link #table(Serde, Serde, String, String)}, the rows timed by {@code timestamps}. */
+    public <K, V> RecordTable<K, V> table(Serde<K> keySerde, Serde<V> valueSerde,
+                                          io.weir.time.TimestampExtractor<? super K, ? super V> timestamps,
+                                          String topic, String storeName) {
+        Objects.requireNonNull(topic, "topic");
+        return stream(keySerde, valueSerde, timestamps, topic).toTable(storeName);
     }
 
     /** A stream of every topic whose name matches {@code pattern}, including topics created later. */

@@ -75,6 +75,32 @@ public interface RecordStream<K, V> {
     <KR> GroupedStream<KR, V> groupBy(BiFunction<? super K, ? super V, ? extends KR> keySelector, Serde<KR> keySerde,
                                       Serde<V> valueSerde);
 
+    /**
+     * This stream as a table kept in the store {@code storeName}: each record replaces its key's
+     * row, a {@code null} value deletes it. If an earlier step changed the key, the records are
+     * first repartitioned by it through {@code <application.id>-<store name>-repartition}. A
+     * record with a {@code null} key goes to the dead-letter topic.
+     */
+    RecordTable<K, V> toTable(String storeName);
+
+    /**
+     * Joins each record with the table's current value of its key, when it has one; records
+     * without one (and records with a {@code null} key or value) give no result. The table must be
+     * co-partitioned with this stream (checked at start-up); if an earlier step changed this
+     * stream's key, its records are first repartitioned through
+     * {@code <application.id>-<table store>-join-repartition}, with as many partitions as the
+     * table's topic. The result keeps the record's key, timestamp and headers.
+     *
+     * <p>The table's value is the one it has when the record is processed: the task processes
+     * its inputs in timestamp order across partitions, so a table update with an earlier timestamp
+     * than the record is seen if it has been fetched.
+     */
+    <VT, VR> RecordStream<K, VR> join(RecordTable<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner);
+
+    /** As {@link #join(RecordTable, ValueJoiner)}, but every record gives a result, with {@code null} for no table value. */
+    <VT, VR> RecordStream<K, VR> leftJoin(RecordTable<K, VT> table,
+                                          ValueJoiner<? super V, ? super VT, ? extends VR> joiner);
+
     /** Declares the serdes of this stream's keys and values, for a later {@code to}. */
     RecordStream<K, V> withSerdes(Serde<K> keySerde, Serde<V> valueSerde);
 

@@ -1,18 +1,55 @@
 package io.weir.dsl;
 
+import io.weir.common.KeyValue;
+import io.weir.serde.Serde;
+import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
+
 /**
- * The latest value per key, kept in a state store: the result of an aggregation.
+ * A table: the latest value per key, a changelog stream read as state. It comes from a topic
+ * ({@code TopologyBuilder.table}), from a stream ({@link RecordStream#toTable}), from an
+ * aggregation, or is derived from another table ({@link #filter}, {@link #mapValues}).
  *
- * <p>Updates go downstream once per key per commit interval, carrying the latest value (like
- * Kafka Streams with its record cache): a key updated a thousand times between two commits
- * produces one update. Under exactly-once those updates are committed atomically with the store's
- * changelog and the input offsets.
+ * <p>A table from a topic, a stream or an aggregation is kept in a state store of the name you
+ * gave, queryable by it ({@link #storeName()}) and restored from its changelog. A derived table
+ * has no store of its own: it is computed from its parent's store when read (by a join) and its
+ * updates are computed from its parent's.
+ *
+ * <p>Updates go downstream once per key per commit interval, carrying the key's value then
+ * (like Kafka Streams with its record cache): a key updated a thousand times between two commits
+ * produces one update. A deleted key (a {@code null} value in the topic) is forwarded as a
+ * tombstone. Under exactly-once those updates are committed atomically with the store's changelog
+ * and the input offsets.
  */
 public interface RecordTable<K, V> {
 
-    /** The stream of this table's updates. */
+    /** The stream of this table's updates; a deletion is a record with a {@code null} value. */
     RecordStream<K, V> toStream();
 
-    /** The name of the store holding the table, for queries. */
-    String storeName();
+    /**
+     * The name of the store holding this table, for queries; empty for a table derived with
+     * {@link #filter} or {@link #mapValues}, which has no store of its own.
+     */
+    Optional<String> storeName();
+
+    /** The rows whose value satisfies {@code predicate}; a row that stops satisfying it is deleted. */
+    RecordTable<K, V> filter(BiPredicate<? super K, ? super V> predicate);
+
+    /** The rows whose value does not satisfy {@code predicate}. */
+    RecordTable<K, V> filterNot(BiPredicate<? super K, ? super V> predicate);
+
+    /** Each row's value through {@code mapper}; a {@code null} result deletes the row. */
+    <VR> RecordTable<K, VR> mapValues(Function<? super V, ? extends VR> mapper);
+
+    /** Each row's value through {@code mapper}, which also sees the key. */
+    <VR> RecordTable<K, VR> mapValues(BiFunction<? super K, ? super V, ? extends VR> mapper);
+
+    /**
+     * Groups the rows by a new key (and value) to aggregate them: see {@link GroupedTable}. The
+     * serdes are those of the new key and value, for the repartition topic.
+     */
+    <KR, VR> GroupedTable<KR, VR> groupBy(BiFunction<? super K, ? super V, KeyValue<KR, VR>> selector,
+                                          Serde<KR> keySerde, Serde<VR> valueSerde);
 }

@@ -14,11 +14,13 @@ import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
 
 /**
- * Keeps one aggregate per key in a store and forwards each changed key's latest aggregate once
- * per commit interval, at step 1 of the commit (in the order keys first changed), so a hot key
- * costs one output per commit, not one per record.
+ * Keeps one value per key in a store (an aggregate, or a table's latest value) and forwards each
+ * changed key's {@link Change} once per commit interval, at step 1 of the commit (in the order
+ * keys first changed): the value the key had at the previous commit and the one it has now. A
+ * hot key costs one output per commit, not one per record. A step that returns {@code null}
+ * deletes the key.
  */
-final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, VA>, CommitAwareProcessor {
+final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, Change<VA>>, CommitAwareProcessor {
 
     /** How the aggregate of a key changes with a value; {@code current} is null for a new key. */
     @FunctionalInterface
@@ -29,8 +31,8 @@ final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, VA>, Comm
     private final String storeName;
     private final Step<K, V, VA> step;
     /** Changed keys, in the order they first changed; byte[] keys are wrapped to compare by content. */
-    private final Map<Object, Record<K, VA>> changed = new LinkedHashMap<>();
-    private ProcessorContext<K, VA> context;
+    private final Map<Object, Pending<K, VA>> changed = new LinkedHashMap<>();
+    private ProcessorContext<K, Change<VA>> context;
     private KeyValueStore<K, VA> store;
 
     private AggregateProcessor(String storeName, Step<K, V, VA> step) {
@@ -54,21 +56,17 @@ final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, VA>, Comm
         return (k, v, acc) -> aggregator.apply(k, v, acc == null ? initializer.get() : acc);
     }
 
-    static <K, V> ProcessorSupplier<K, V, K, Long> counting(String store) {
-        return () -> new AggregateProcessor<K, V, Long>(store, countStep());
+    /** A table's latest value: each record replaces the key's value; a null value deletes it. */
+    static <K, V> Step<K, V, V> latestStep() {
+        return (k, v, current) -> v;
     }
 
-    static <K, V> ProcessorSupplier<K, V, K, V> reducing(String store, BinaryOperator<V> reducer) {
-        return () -> new AggregateProcessor<K, V, V>(store, reduceStep(reducer));
-    }
-
-    static <K, V, VA> ProcessorSupplier<K, V, K, VA> aggregating(String store, Supplier<VA> initializer,
-                                                                 Aggregator<? super K, ? super V, VA> aggregator) {
-        return () -> new AggregateProcessor<K, V, VA>(store, aggregateStep(initializer, aggregator));
+    static <K, V, VA> ProcessorSupplier<K, V, K, Change<VA>> supplier(String store, Step<K, V, VA> step) {
+        return () -> new AggregateProcessor<>(store, step);
     }
 
     @Override
-    public void init(ProcessorContext<K, VA> context) {
+    public void init(ProcessorContext<K, Change<VA>> context) {
         this.context = context;
         this.store = context.getStateStore(storeName);
     }
@@ -79,9 +77,16 @@ final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, VA>, Comm
         if (key == null) {
             throw new IllegalArgumentException("a record with a null key cannot be aggregated into '" + storeName + "'");
         }
-        VA updated = step.apply(key, record.value(), store.get(key));
+        VA current = store.get(key);
+        VA updated = step.apply(key, record.value(), current);
         store.put(key, updated);
-        changed.put(key instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : key, record.withValue(updated));
+        Object id = key instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : key;
+        Pending<K, VA> pending = changed.get(id);
+        changed.put(id, new Pending<>(pending == null ? current : pending.oldValue, record.withValue(updated)));
+    }
+
+    /** A key's value at the previous commit, and the record carrying its latest value. */
+    private record Pending<K, VA>(VA oldValue, Record<K, VA> latest) {
     }
 
     @Override
@@ -89,8 +94,10 @@ final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, VA>, Comm
         if (changed.isEmpty()) {
             return;
         }
-        for (Record<K, VA> r : changed.values()) {
-            context.forward(r);
+        for (Pending<K, VA> p : changed.values()) {
+            if (p.oldValue != null || p.latest.value() != null) { // a key added and deleted again is no change
+                context.forward(p.latest.withValue(new Change<>(p.oldValue, p.latest.value())));
+            }
         }
         changed.clear();
     }

@@ -41,13 +41,13 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
 
     @Override
     public RecordTable<K, Long> count(String storeName) {
-        return add(storeName, Serdes.longs(), AggregateProcessor.counting(storeName));
+        return add(storeName, Serdes.longs(), AggregateProcessor.countStep());
     }
 
     @Override
     public RecordTable<K, V> reduce(BinaryOperator<V> reducer, String storeName) {
         Objects.requireNonNull(reducer, "reducer");
-        return add(storeName, requireValueSerde("reduce", storeName), AggregateProcessor.reducing(storeName, reducer));
+        return add(storeName, requireValueSerde("reduce", storeName), AggregateProcessor.reduceStep(reducer));
     }
 
     @Override
@@ -56,13 +56,19 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
         Objects.requireNonNull(initializer, "initializer");
         Objects.requireNonNull(aggregator, "aggregator");
         Objects.requireNonNull(aggregateSerde, "aggregateSerde");
-        return add(storeName, aggregateSerde, AggregateProcessor.aggregating(storeName, initializer, aggregator));
+        return add(storeName, aggregateSerde, AggregateProcessor.aggregateStep(initializer, aggregator));
+    }
+
+    /** Converts this stream into a table: each record replaces its key's row (a null value deletes it). */
+    RecordTable<K, V> latest(String storeName) {
+        return add(storeName, requireValueSerde("toTable", storeName), AggregateProcessor.latestStep());
     }
 
     private <VA> RecordTable<K, VA> add(String storeName, Serde<VA> aggregateSerde,
-                                        ProcessorSupplier<K, V, K, VA> processor) {
-        String node = addAggregation(new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null), processor);
-        return new RecordTableImpl<>(graph, node, keySerde, aggregateSerde, storeName);
+                                        AggregateProcessor.Step<K, V, VA> step) {
+        String node = addAggregation(new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null),
+                AggregateProcessor.supplier(storeName, step));
+        return RecordTableImpl.stored(graph, node, keySerde, aggregateSerde, storeName);
     }
 
     /**
@@ -71,10 +77,15 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
      * the store. Returns the processor's name. Shared by tables and windowed aggregations.
      */
     String addAggregation(StoreSpec store, ProcessorSupplier<?, ?, ?, ?> processor) {
-        String upstream = groupedInput(graph, parent, keySerde, valueSerde, repartition, store.name());
+        return addAggregate(graph, groupedInput(graph, parent, keySerde, valueSerde, repartition, store.name()), store,
+                processor);
+    }
+
+    /** Adds {@code store} and the processor {@code <store>-aggregate} reading {@code input}; returns its name. */
+    static String addAggregate(GraphBuilder graph, String input, StoreSpec store, ProcessorSupplier<?, ?, ?, ?> processor) {
         graph.addStore(store);
         String node = store.name() + "-aggregate";
-        graph.addProcessor(node, processor, List.of(upstream), List.of(store.name()));
+        graph.addProcessor(node, processor, List.of(input), List.of(store.name()));
         return node;
     }
 

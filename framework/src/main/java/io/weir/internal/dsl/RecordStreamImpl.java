@@ -4,7 +4,9 @@ import io.weir.common.KeyValue;
 import io.weir.dsl.Branches;
 import io.weir.dsl.GroupedStream;
 import io.weir.dsl.RecordStream;
+import io.weir.dsl.RecordTable;
 import io.weir.dsl.TopicNameExtractor;
+import io.weir.dsl.ValueJoiner;
 import io.weir.errors.TopologyException;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.processor.ProcessorSupplier;
@@ -149,6 +151,52 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
         String name = graph.newName("group-by");
         graph.addProcessor(name, StatelessProcessors.selectKey(keySelector), List.of(node));
         return new GroupedStreamImpl<>(graph, name, keySerde, valueSerde, true);
+    }
+
+    @Override
+    public RecordTable<K, V> toTable(String storeName) {
+        return new GroupedStreamImpl<>(graph, node, keySerde, valueSerde, keyChanged).latest(storeName);
+    }
+
+    @Override
+    public <VT, VR> RecordStream<K, VR> join(RecordTable<K, VT> table,
+                                             ValueJoiner<? super V, ? super VT, ? extends VR> joiner) {
+        return joinTable(table, joiner, false);
+    }
+
+    @Override
+    public <VT, VR> RecordStream<K, VR> leftJoin(RecordTable<K, VT> table,
+                                                 ValueJoiner<? super V, ? super VT, ? extends VR> joiner) {
+        return joinTable(table, joiner, true);
+    }
+
+    private <VT, VR> RecordStream<K, VR> joinTable(RecordTable<K, VT> table,
+                                                   ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
+                                                   boolean left) {
+        RecordTableImpl<K, VT> t = (RecordTableImpl<K, VT>) Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(joiner, "joiner");
+        if (t.graph() != graph) {
+            throw new TopologyException("cannot join a table of another topology builder");
+        }
+        TableLookup<K, VT> lookup = t.lookup();
+        String input = node;
+        if (keyChanged) {
+            String name = lookup.stores().get(0) + "-join";
+            if (graph.hasNode(name + "-repartition-sink")) {
+                throw new TopologyException("two streams with changed keys join table store '" + lookup.stores().get(0)
+                        + "': each would repartition through " + name + "-repartition; group or re-key one of them"
+                        + " through a join of its own (merge the two streams first, then join once)");
+            }
+            if (keySerde == null || valueSerde == null) {
+                throw new TopologyException("joining table store '" + lookup.stores().get(0) + "' repartitions this"
+                        + " stream by its changed key through " + name + "-repartition, which needs the stream's key"
+                        + " and value serdes: call withSerdes(...) before the join");
+            }
+            input = GroupedStreamImpl.groupedInput(graph, node, keySerde, valueSerde, true, name);
+        }
+        String name = graph.newName(left ? "left-join" : "join");
+        graph.addProcessor(name, TableProcessors.streamTableJoin(lookup, joiner, left), List.of(input), lookup.stores());
+        return new RecordStreamImpl<>(graph, name, keySerde, null);
     }
 
     @Override

@@ -1,34 +1,107 @@
 package io.weir.internal.dsl;
 
+import io.weir.common.KeyValue;
+import io.weir.dsl.GroupedTable;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.RecordTable;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.serde.Serde;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
 
-/** A table is the node of its aggregating processor; its stream is that node's output. */
+/**
+ * A table is the node that forwards its {@link Change}s, with how to read its current values
+ * ({@link TableLookup}) and, when it has one, the store that holds it.
+ */
 final class RecordTableImpl<K, V> implements RecordTable<K, V> {
 
     private final GraphBuilder graph;
     private final String node;
     private final Serde<K> keySerde;
     private final Serde<V> valueSerde;
+    private final TableLookup<K, V> lookup;
+    /** Null for a derived table. */
     private final String storeName;
 
-    RecordTableImpl(GraphBuilder graph, String node, Serde<K> keySerde, Serde<V> valueSerde, String storeName) {
+    private RecordTableImpl(GraphBuilder graph, String node, Serde<K> keySerde, Serde<V> valueSerde,
+                            TableLookup<K, V> lookup, String storeName) {
         this.graph = graph;
         this.node = node;
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
+        this.lookup = lookup;
         this.storeName = storeName;
+    }
+
+    /** The table kept in {@code storeName} by node {@code node} (a store-writing processor). */
+    static <K, V> RecordTableImpl<K, V> stored(GraphBuilder graph, String node, Serde<K> keySerde, Serde<V> valueSerde,
+                                               String storeName) {
+        return new RecordTableImpl<>(graph, node, keySerde, valueSerde, TableLookup.store(storeName), storeName);
     }
 
     @Override
     public RecordStream<K, V> toStream() {
-        return new RecordStreamImpl<>(graph, node, keySerde, valueSerde);
+        String name = graph.newName("to-stream");
+        graph.addProcessor(name, TableProcessors.<K, V>toStream(), List.of(node));
+        return new RecordStreamImpl<>(graph, name, keySerde, valueSerde);
     }
 
     @Override
-    public String storeName() {
-        return storeName;
+    public Optional<String> storeName() {
+        return Optional.ofNullable(storeName);
+    }
+
+    @Override
+    public RecordTable<K, V> filter(BiPredicate<? super K, ? super V> predicate) {
+        Objects.requireNonNull(predicate, "predicate");
+        return derive("table-filter", (k, v) -> predicate.test(k, v) ? v : null, valueSerde);
+    }
+
+    @Override
+    public RecordTable<K, V> filterNot(BiPredicate<? super K, ? super V> predicate) {
+        Objects.requireNonNull(predicate, "predicate");
+        return derive("table-filter-not", (k, v) -> predicate.test(k, v) ? null : v, valueSerde);
+    }
+
+    @Override
+    public <VR> RecordTable<K, VR> mapValues(Function<? super V, ? extends VR> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        return derive("table-map-values", (k, v) -> mapper.apply(v), null);
+    }
+
+    @Override
+    public <VR> RecordTable<K, VR> mapValues(BiFunction<? super K, ? super V, ? extends VR> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        return derive("table-map-values", mapper, null);
+    }
+
+    @Override
+    public <KR, VR> GroupedTable<KR, VR> groupBy(BiFunction<? super K, ? super V, KeyValue<KR, VR>> selector,
+                                                 Serde<KR> keySerde, Serde<VR> valueSerde) {
+        Objects.requireNonNull(selector, "selector");
+        Objects.requireNonNull(keySerde, "keySerde");
+        Objects.requireNonNull(valueSerde, "valueSerde");
+        String name = graph.newName("table-group-by");
+        graph.addProcessor(name, TableProcessors.regroup(selector), List.of(node));
+        return new GroupedTableImpl<>(graph, name, keySerde, valueSerde);
+    }
+
+    private <VR> RecordTable<K, VR> derive(String kind, BiFunction<? super K, ? super V, ? extends VR> view,
+                                           Serde<VR> derivedValueSerde) {
+        String name = graph.newName(kind);
+        graph.addProcessor(name, TableProcessors.view(view), List.of(node));
+        return new RecordTableImpl<>(graph, name, keySerde, derivedValueSerde, lookup.through(view), null);
+    }
+
+    GraphBuilder graph() {
+        return graph;
+    }
+
+    TableLookup<K, V> lookup() {
+        return lookup;
     }
 }

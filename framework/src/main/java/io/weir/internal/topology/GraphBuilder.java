@@ -33,6 +33,11 @@ public final class GraphBuilder {
         return name;
     }
 
+    /** True if a node of this name was added. */
+    public boolean hasNode(String name) {
+        return nodes.containsKey(name);
+    }
+
     public void addSource(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde) {
         addSource(name, topics, pattern, keySerde, valueSerde, false, null);
     }

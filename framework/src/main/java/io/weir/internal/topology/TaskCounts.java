@@ -8,7 +8,10 @@ import java.util.Map;
 /**
  * How many tasks each sub-topology has, given the partition counts of the user's input topics:
  * a sub-topology has as many tasks as its largest input topic has partitions, and a repartition
- * topic as many partitions as the sub-topology writing it has tasks. Sub-topologies are sized in
+ * topic as many partitions as the sub-topology writing it has tasks, except one read beside input
+ * topics by a sub-topology with state stores (a re-keyed stream joined with a table): it gets the
+ * largest partition count of those topics, so that it is co-partitioned with them (as Kafka
+ * Streams sizes the repartition topics of a co-partition group). Sub-topologies are sized in
  * dependency order. This is the rule {@code TopicSetup} applies when it creates the internal
  * topics on a cluster; the test driver applies it to its in-memory topics.
  *
@@ -34,11 +37,32 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
                 tasks.put(st.id(), count);
                 progress = true;
                 for (String sinkTopic : model.repartitionTopicsWrittenBy(st)) {
-                    partitions.put(sinkTopic, count);
+                    partitions.put(sinkTopic, coPartitionedCount(model, sinkTopic, partitions, count));
                 }
             }
         }
         return new TaskCounts(Collections.unmodifiableMap(tasks), Collections.unmodifiableMap(partitions));
+    }
+
+    /**
+     * The partition count of repartition topic {@code topic}: {@code writerTasks}, or the largest
+     * count of the fixed input topics read beside it by a reader with state stores.
+     */
+    private static int coPartitionedCount(TopologyModel model, String topic, Map<String, Integer> partitions,
+                                          int writerTasks) {
+        Subtopology reader = model.subtopologyFor(topic);
+        if (reader == null || model.storesOf(reader).isEmpty()) {
+            return writerTasks;
+        }
+        int max = 0;
+        for (NodeSpec.Source s : reader.sources()) {
+            if (!s.internal() && s.pattern() == null) {
+                for (String t : s.topics()) {
+                    max = Math.max(max, partitions.getOrDefault(t, 0));
+                }
+            }
+        }
+        return max > 0 ? max : writerTasks;
     }
 
     /** The largest partition count of the sub-topology's inputs; null while one is unknown. */

@@ -37,7 +37,11 @@ class AggregateProcessorTest {
 
                 @Override
                 public void put(K key, VA value) {
-                    data.put(k(key), value);
+                    if (value == null) {
+                        data.remove(k(key));
+                    } else {
+                        data.put(k(key), value);
+                    }
                 }
 
                 @Override
@@ -101,24 +105,47 @@ class AggregateProcessorTest {
 
     @Test
     void aHotKeyIsForwardedOncePerCommitWithItsLatestValueEvenForByteArrayKeys() {
-        Harness<byte[], Long> h = new Harness<>();
-        Processor<byte[], String, byte[], Long> p = AggregateProcessor.<byte[], String>counting("counts").get();
+        Harness<byte[], Change<Long>> h = new Harness<>();
+        Processor<byte[], String, byte[], Change<Long>> p =
+                AggregateProcessor.<byte[], String, Long>supplier("counts", AggregateProcessor.countStep()).get();
         p.init(h);
         for (int i = 0; i < 5; i++) {
             p.process(new Record<>("hot".getBytes(), "x", i));   // a fresh array each time, as from a consumer
         }
         p.process(new Record<>("cold".getBytes(), "x", 9));
         ((AggregateProcessor<?, ?, ?>) p).beforeCommit();
-        assertThat(h.forwarded).extracting(Record::value).containsExactly(5L, 1L);
+        assertThat(h.forwarded).extracting(Record::value).containsExactly(new Change<>(null, 5L), new Change<>(null, 1L));
         assertThat(h.forwarded.get(0).timestamp()).isEqualTo(4);
         ((AggregateProcessor<?, ?, ?>) p).beforeCommit();
         assertThat(h.forwarded).hasSize(2);
     }
 
     @Test
+    void anUpdateCarriesTheValueTheKeyHadAtThePreviousCommitAndADeletionATombstone() {
+        Harness<String, Change<String>> h = new Harness<>();
+        Processor<String, String, String, Change<String>> p =
+                AggregateProcessor.<String, String, String>supplier("rows", AggregateProcessor.latestStep()).get();
+        p.init(h);
+        p.process(new Record<>("k", "a", 1));
+        ((AggregateProcessor<?, ?, ?>) p).beforeCommit();
+        p.process(new Record<>("k", "b", 2));
+        p.process(new Record<>("k", "c", 3));
+        ((AggregateProcessor<?, ?, ?>) p).beforeCommit();
+        p.process(new Record<>("k", null, 4));
+        p.process(new Record<>("gone", "x", 5));
+        p.process(new Record<>("gone", null, 6));
+        ((AggregateProcessor<?, ?, ?>) p).beforeCommit();
+
+        assertThat(h.forwarded).extracting(Record::value).containsExactly(
+                new Change<>(null, "a"), new Change<>("a", "c"), new Change<>("c", null));
+        assertThat(h.data).isEmpty();
+    }
+
+    @Test
     void anAbortDropsTheHeldBackUpdates() {
-        Harness<String, Long> h = new Harness<>();
-        Processor<String, String, String, Long> p = AggregateProcessor.<String, String>counting("counts").get();
+        Harness<String, Change<Long>> h = new Harness<>();
+        Processor<String, String, String, Change<Long>> p =
+                AggregateProcessor.<String, String, Long>supplier("counts", AggregateProcessor.countStep()).get();
         p.init(h);
         p.process(new Record<>("k", "x", 1));
         ((AggregateProcessor<?, ?, ?>) p).afterAbort();

@@ -1,0 +1,127 @@
+package io.weir.internal.dsl;
+
+import io.weir.common.KeyValue;
+import io.weir.dsl.ValueJoiner;
+import io.weir.processor.Processor;
+import io.weir.processor.ProcessorContext;
+import io.weir.processor.ProcessorSupplier;
+import io.weir.processor.Record;
+import java.util.Objects;
+import java.util.function.BiFunction;
+
+/**
+ * The processors between a table's store and what reads its updates: each takes the
+ * {@link Change}s a table forwards. They keep each record's timestamp, headers and origin.
+ */
+final class TableProcessors {
+
+    private TableProcessors() {
+    }
+
+    private abstract static class Forwarding<KIn, VIn, KOut, VOut> implements Processor<KIn, VIn, KOut, VOut> {
+        ProcessorContext<KOut, VOut> context;
+
+        @Override
+        public void init(ProcessorContext<KOut, VOut> context) {
+            this.context = context;
+        }
+    }
+
+    /** A table's updates as a stream: each key's new value, a deletion as a tombstone. */
+    static <K, V> ProcessorSupplier<K, Change<V>, K, V> toStream() {
+        return () -> new Forwarding<K, Change<V>, K, V>() {
+            @Override
+            public void process(Record<K, Change<V>> r) {
+                context.forward(r.withValue(r.value().newValue()));
+            }
+        };
+    }
+
+    /**
+     * A derived table's updates: both values through {@code view} (which returns {@code null} to
+     * drop a row, see {@link TableLookup#through}); a change that is absent before and after
+     * (a row the filter dropped both times) is not forwarded.
+     */
+    static <K, V, VR> ProcessorSupplier<K, Change<V>, K, Change<VR>> view(
+            BiFunction<? super K, ? super V, ? extends VR> view) {
+        return () -> new Forwarding<K, Change<V>, K, Change<VR>>() {
+            @Override
+            public void process(Record<K, Change<V>> r) {
+                K key = r.key();
+                Change<V> c = r.value();
+                Change<VR> viewed = new Change<>(c.oldValue() == null ? null : view.apply(key, c.oldValue()),
+                        c.newValue() == null ? null : view.apply(key, c.newValue()));
+                if (!viewed.isEmpty()) {
+                    context.forward(r.withValue(viewed));
+                }
+            }
+        };
+    }
+
+    /**
+     * Re-keys a table's changes for a table aggregation: the old value under the key it grouped
+     * to, the new value under its new key; one record when the two keys are equal, else the
+     * subtraction first. A new value whose key is {@code null} fails the record (dead letter); an
+     * old value whose key is {@code null} was never added, so there is nothing to subtract.
+     */
+    static <K, V, KR, VR> ProcessorSupplier<K, Change<V>, KR, Change<VR>> regroup(
+            BiFunction<? super K, ? super V, KeyValue<KR, VR>> selector) {
+        return () -> new Forwarding<K, Change<V>, KR, Change<VR>>() {
+            @Override
+            public void process(Record<K, Change<V>> r) {
+                Change<V> c = r.value();
+                KeyValue<KR, VR> updated = c.newValue() == null ? null : select(r.key(), c.newValue());
+                if (updated != null && updated.key() == null) {
+                    throw new IllegalArgumentException("groupBy returned a null key for table row " + r.key()
+                            + "; a row needs a key to be aggregated");
+                }
+                KeyValue<KR, VR> old = c.oldValue() == null ? null : select(r.key(), c.oldValue());
+                if (old != null && old.key() != null) {
+                    if (updated != null && Objects.equals(old.key(), updated.key())) {
+                        context.forward(r.with(updated.key(), new Change<>(old.value(), updated.value())));
+                        return;
+                    }
+                    context.forward(r.with(old.key(), new Change<>(old.value(), null)));
+                }
+                if (updated != null) {
+                    context.forward(r.with(updated.key(), new Change<>(null, updated.value())));
+                }
+            }
+
+            private KeyValue<KR, VR> select(K key, V value) {
+                KeyValue<KR, VR> kv = selector.apply(key, value);
+                if (kv == null) {
+                    throw new NullPointerException("groupBy returned null for table row " + key
+                            + "; return a KeyValue");
+                }
+                return kv;
+            }
+        };
+    }
+
+    /**
+     * Joins each stream record with the table's current value of its key ({@link TableLookup}).
+     * Inner: a record without a table value, or with a {@code null} key or value, gives nothing.
+     * Left: every record gives a result, with a {@code null} table value when there is none.
+     */
+    static <K, V, VT, VR> ProcessorSupplier<K, V, K, VR> streamTableJoin(
+            TableLookup<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner, boolean left) {
+        return () -> new Forwarding<K, V, K, VR>() {
+            private TableLookup.Reader<K, VT> reader;
+
+            @Override
+            public void init(ProcessorContext<K, VR> context) {
+                super.init(context);
+                reader = table.open(context);
+            }
+
+            @Override
+            public void process(Record<K, V> r) {
+                VT tableValue = r.key() == null ? null : reader.get(r.key());
+                if (left || tableValue != null && r.value() != null) {
+                    context.forward(r.withValue(joiner.apply(r.value(), tableValue)));
+                }
+            }
+        };
+    }
+}
