@@ -47,6 +47,26 @@ public interface RecordTable<K, V> {
     <VR> RecordTable<K, VR> mapValues(BiFunction<? super K, ? super V, ? extends VR> mapper);
 
     /**
+     * Joins this table with {@code other} on the key: the result has a row for each key both have,
+     * {@code joiner} over their values, and changes whenever either side's row of the key does (a
+     * side's deleted row deletes the result's). The result is kept in the store {@code storeName}
+     * (with its changelog), so that each update carries the value last forwarded. The two tables
+     * must be co-partitioned (checked at start-up).
+     */
+    <VO, VR> RecordTable<K, VR> join(RecordTable<K, VO> other, ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+                                     Serde<VR> resultSerde, String storeName);
+
+    /** As {@link #join}, with a row for each key of this table; {@code joiner} sees {@code null} for no other row. */
+    <VO, VR> RecordTable<K, VR> leftJoin(RecordTable<K, VO> other,
+                                         ValueJoiner<? super V, ? super VO, ? extends VR> joiner, Serde<VR> resultSerde,
+                                         String storeName);
+
+    /** As {@link #join}, with a row for each key either table has; {@code joiner} sees {@code null} for a missing side. */
+    <VO, VR> RecordTable<K, VR> outerJoin(RecordTable<K, VO> other,
+                                          ValueJoiner<? super V, ? super VO, ? extends VR> joiner, Serde<VR> resultSerde,
+                                          String storeName);
+
+    /**
      * Groups the rows by a new key (and value) to aggregate them: see {@link GroupedTable}. The
      * serdes are those of the new key and value, for the repartition topic.
      */

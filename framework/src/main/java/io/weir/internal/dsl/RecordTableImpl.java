@@ -4,8 +4,12 @@ import io.weir.common.KeyValue;
 import io.weir.dsl.GroupedTable;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.RecordTable;
+import io.weir.dsl.ValueJoiner;
+import io.weir.errors.TopologyException;
 import io.weir.internal.topology.GraphBuilder;
+import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -88,6 +92,48 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
         String name = graph.newName("table-group-by");
         graph.addProcessor(name, TableProcessors.regroup(selector), List.of(node));
         return new GroupedTableImpl<>(graph, name, keySerde, valueSerde);
+    }
+
+    @Override
+    public <VO, VR> RecordTable<K, VR> join(RecordTable<K, VO> other,
+                                            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+                                            Serde<VR> resultSerde, String storeName) {
+        return joinTable(other, joiner, resultSerde, storeName, TableProcessors.JoinKind.INNER);
+    }
+
+    @Override
+    public <VO, VR> RecordTable<K, VR> leftJoin(RecordTable<K, VO> other,
+                                                ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+                                                Serde<VR> resultSerde, String storeName) {
+        return joinTable(other, joiner, resultSerde, storeName, TableProcessors.JoinKind.LEFT);
+    }
+
+    @Override
+    public <VO, VR> RecordTable<K, VR> outerJoin(RecordTable<K, VO> other,
+                                                 ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+                                                 Serde<VR> resultSerde, String storeName) {
+        return joinTable(other, joiner, resultSerde, storeName, TableProcessors.JoinKind.OUTER);
+    }
+
+    private <VO, VR> RecordTable<K, VR> joinTable(RecordTable<K, VO> other,
+                                                  ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+                                                  Serde<VR> resultSerde, String storeName,
+                                                  TableProcessors.JoinKind kind) {
+        RecordTableImpl<K, VO> o = (RecordTableImpl<K, VO>) Objects.requireNonNull(other, "other");
+        Objects.requireNonNull(joiner, "joiner");
+        Objects.requireNonNull(resultSerde, "resultSerde");
+        Objects.requireNonNull(storeName, "storeName");
+        if (o.graph != graph) {
+            throw new TopologyException("cannot join a table of another topology builder");
+        }
+        graph.addStore(new StoreSpec(storeName, keySerde, resultSerde, true, true, null));
+        List<String> stores = new ArrayList<>(List.of(storeName));
+        stores.addAll(lookup.stores());
+        o.lookup.stores().stream().filter(s -> !stores.contains(s)).forEach(stores::add);
+        String name = storeName + "-join";
+        graph.addProcessor(name, TableProcessors.tableTableJoin(lookup, o.lookup, joiner, kind, storeName),
+                List.of(node, o.node), stores);
+        return stored(graph, name, keySerde, resultSerde, storeName);
     }
 
     private <VR> RecordTable<K, VR> derive(String kind, BiFunction<? super K, ? super V, ? extends VR> view,

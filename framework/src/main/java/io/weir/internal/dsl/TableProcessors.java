@@ -99,6 +99,59 @@ final class TableProcessors {
         };
     }
 
+    /** Which rows a join keeps: both sides present, the left one, or either. */
+    enum JoinKind {
+        INNER, LEFT, OUTER;
+
+        /** The joined value of two sides' values, or {@code null} when this kind has no row for them. */
+        <V1, V2, VR> VR join(V1 left, V2 right, ValueJoiner<? super V1, ? super V2, ? extends VR> joiner) {
+            boolean row = switch (this) {
+                case INNER -> left != null && right != null;
+                case LEFT -> left != null;
+                case OUTER -> left != null || right != null;
+            };
+            return row ? joiner.apply(left, right) : null;
+        }
+    }
+
+    /**
+     * Joins two tables: any change of either side for a key recomputes the key's joined value from
+     * both sides' current values and forwards it with the value last forwarded, which the result
+     * store {@code store} keeps. Reading the old value from the result store, not recomputing it
+     * from the changed side's old value, keeps it right when both sides of a key changed in one
+     * commit interval (each side forwards its changes at the commit, after both stores changed): a
+     * re-keyed aggregation downstream subtracts exactly what it was given.
+     */
+    static <K, V1, V2, VR> ProcessorSupplier<K, Object, K, Change<VR>> tableTableJoin(
+            TableLookup<K, V1> left, TableLookup<K, V2> right, ValueJoiner<? super V1, ? super V2, ? extends VR> joiner,
+            JoinKind kind, String store) {
+        return () -> new Forwarding<K, Object, K, Change<VR>>() {
+            private TableLookup.Reader<K, V1> leftReader;
+            private TableLookup.Reader<K, V2> rightReader;
+            private io.weir.state.KeyValueStore<K, VR> result;
+
+            @Override
+            public void init(ProcessorContext<K, Change<VR>> context) {
+                super.init(context);
+                leftReader = left.open(context);
+                rightReader = right.open(context);
+                result = context.getStateStore(store);
+            }
+
+            @Override
+            public void process(Record<K, Object> r) {
+                K key = r.key();
+                VR joined = kind.join(leftReader.get(key), rightReader.get(key), joiner);
+                VR previous = result.get(key);
+                if (joined == null && previous == null) {
+                    return;
+                }
+                result.put(key, joined);
+                context.forward(r.withValue(new Change<>(previous, joined)));
+            }
+        };
+    }
+
     /**
      * Joins each stream record with the table's current value of its key ({@link TableLookup}).
      * Inner: a record without a table value, or with a {@code null} key or value, gives nothing.
