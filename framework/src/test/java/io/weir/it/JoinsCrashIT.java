@@ -1,0 +1,185 @@
+package io.weir.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.weir.common.KeyValue;
+import io.weir.testing.JoinsApp;
+import io.weir.testing.WindowCrashes;
+import io.weir.testkit.ChildJvm;
+import io.weir.testkit.KafkaExtension;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.LongDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Tables and joins exactly-once across SIGKILLs, on a real broker ({@link JoinsApp}): a
+ * stream-table join, a table-table join and a re-keyed table count run while customers move
+ * between regions, are deleted and come back, and credit limits change; the application is
+ * SIGKILLed twice mid-way and run to the end. Read committed: every order is enriched exactly
+ * once with its customer's region, and the last update of every key of the two tables equals a
+ * model of the input (a lost or repeated subtraction would leave a region's count off).
+ */
+class JoinsCrashIT {
+
+    @RegisterExtension
+    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
+
+    private static final int PARTITIONS = 4;
+    /** Customers c0 to c(STABLE-1) keep their region and place the orders; the others move. */
+    private static final int STABLE = 200;
+    private static final int CUSTOMERS = 400;
+    private static final int REGIONS = 7;
+    private static final int ORDERS = 60_000;
+    private static final int MOVES = 20_000;
+
+    @Test
+    void everyJoinKindIsExactAfterSigkills() throws Exception {
+        String prefix = "joins-" + Long.toHexString(System.nanoTime());
+        for (String t : List.of("customers", "limits", "orders", "enriched", "customer-limits", "region-counts")) {
+            KAFKA.client().createTopic(prefix + "-" + t, PARTITIONS);
+        }
+        String appId = "joins-crash-" + prefix;
+        Path stateDir = Files.createTempDirectory("weir-joins-crash-");
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+
+        Map<String, String> regions = new TreeMap<>();
+        Map<String, Long> limits = new TreeMap<>();
+        List<KeyValue<String, String>> customers = new ArrayList<>();
+        List<KeyValue<String, String>> limitRecords = new ArrayList<>();
+        for (int i = 0; i < CUSTOMERS; i++) {
+            String region = "r" + random.nextInt(REGIONS);
+            regions.put("c" + i, region);
+            customers.add(KeyValue.of("c" + i, region));
+            limits.put("c" + i, 1_000L + i);
+            limitRecords.add(KeyValue.of("c" + i, Long.toString(1_000L + i)));
+        }
+        KAFKA.client().produceStrings(prefix + "-customers", customers);
+        produceLongs(prefix + "-limits", limitRecords);
+
+        // the orders join a loaded table: start once and wait for every customer to be counted
+        try (ChildJvm app = start(prefix, stateDir, appId)) {
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> lastPerKey(prefix + "-region-counts", new LongDeserializer()).values().stream()
+                            .mapToLong(Long::longValue).sum() == CUSTOMERS);
+            app.kill();
+        }
+
+        List<KeyValue<String, String>> moves = new ArrayList<>();
+        List<KeyValue<String, String>> limitChanges = new ArrayList<>();
+        for (int i = 0; i < MOVES; i++) {
+            String customer = "c" + (STABLE + random.nextInt(CUSTOMERS - STABLE));
+            int dice = random.nextInt(100);
+            if (dice < 15) {
+                regions.remove(customer);
+                moves.add(KeyValue.of(customer, null));
+            } else if (dice < 85) {
+                String region = "r" + random.nextInt(REGIONS);
+                regions.put(customer, region);
+                moves.add(KeyValue.of(customer, region));
+            } else {
+                long limit = random.nextInt(10_000);
+                limits.put(customer, limit);
+                limitChanges.add(KeyValue.of(customer, Long.toString(limit)));
+            }
+        }
+        List<KeyValue<String, String>> orders = new ArrayList<>();
+        Map<String, String> expectedOrders = new HashMap<>();
+        for (int i = 0; i < ORDERS; i++) {
+            String customer = "c" + random.nextInt(STABLE);
+            orders.add(KeyValue.of(customer, "o" + i));
+            expectedOrders.put("o" + i, regions.get(customer));
+        }
+        KAFKA.client().produceStrings(prefix + "-customers", moves);
+        produceLongs(prefix + "-limits", limitChanges);
+        KAFKA.client().produceStrings(prefix + "-orders", orders);
+
+        WindowCrashes.killWhileWindowsAreOpen(() -> start(prefix, stateDir, appId), KAFKA.client(),
+                prefix + "-enriched", 2, random, ORDERS);
+
+        Map<String, Long> regionCounts = new TreeMap<>();
+        for (int i = 0; i < REGIONS; i++) {
+            regionCounts.put("r" + i, 0L);
+        }
+        regions.values().forEach(r -> regionCounts.merge(r, 1L, Long::sum));
+        Map<String, String> customerLimits = new TreeMap<>();
+        regions.forEach((c, r) -> customerLimits.put(c, r + ":" + limits.get(c)));
+        try (ChildJvm app = start(prefix, stateDir, appId)) {
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(() ->
+                    committed(prefix + "-enriched", new StringDeserializer()).size() >= ORDERS
+                            && lastPerKey(prefix + "-region-counts", new LongDeserializer()).equals(regionCounts)
+                            && present(lastPerKey(prefix + "-customer-limits", new StringDeserializer()))
+                            .equals(customerLimits));
+            app.terminate();
+        }
+
+        Map<String, String> enriched = new HashMap<>();
+        List<String> duplicates = new ArrayList<>();
+        for (ConsumerRecord<String, String> r : committed(prefix + "-enriched", new StringDeserializer())) {
+            String[] orderAtRegion = r.value().split("@");
+            if (enriched.put(orderAtRegion[0], orderAtRegion[1]) != null) {
+                duplicates.add(orderAtRegion[0]);
+            }
+        }
+        assertThat(duplicates).as("orders enriched twice (seed %d)", seed).isEmpty();
+        assertThat(enriched).as("enriched orders (seed %d)", seed).isEqualTo(expectedOrders);
+        assertThat(lastPerKey(prefix + "-region-counts", new LongDeserializer())).as("region counts (seed %d)", seed)
+                .isEqualTo(regionCounts);
+        Map<String, String> joined = lastPerKey(prefix + "-customer-limits", new StringDeserializer());
+        assertThat(present(joined)).as("customer limits (seed %d)", seed).isEqualTo(customerLimits);
+        assertThat(joined.keySet()).as("deleted customers end with a tombstone (seed %d)", seed)
+                .allMatch(c -> customerLimits.containsKey(c) || joined.get(c) == null);
+    }
+
+    private static void produceLongs(String topic, List<KeyValue<String, String>> records) {
+        List<KeyValue<byte[], byte[]>> bytes = new ArrayList<>();
+        for (KeyValue<String, String> kv : records) {
+            bytes.add(KeyValue.of(kv.key().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    java.nio.ByteBuffer.allocate(8).putLong(Long.parseLong(kv.value())).array()));
+        }
+        KAFKA.client().produce(topic, bytes);
+    }
+
+    private static <V> List<ConsumerRecord<String, V>> committed(String topic, Deserializer<V> values) {
+        return KAFKA.client().readAllCommitted(topic, new StringDeserializer(), values, Duration.ofMinutes(1));
+    }
+
+    /** The last committed value of every key of {@code topic} ({@code null} for a tombstone). */
+    private static <V> Map<String, V> lastPerKey(String topic, Deserializer<V> values) {
+        Map<String, V> last = new TreeMap<>();
+        for (ConsumerRecord<String, V> r : committed(topic, values)) {
+            last.put(r.key(), r.value());
+        }
+        return last;
+    }
+
+    private static <V> Map<String, V> present(Map<String, V> lastPerKey) {
+        Map<String, V> present = new TreeMap<>(lastPerKey);
+        present.values().removeIf(java.util.Objects::isNull);
+        return present;
+    }
+
+    private static ChildJvm start(String prefix, Path stateDir, String appId) {
+        ChildJvm app = ChildJvm.builder(JoinsApp.class)
+                .args(KAFKA.bootstrapServers(), prefix, stateDir.toString(), appId)
+                .jvmOptions("-Xmx512m", "-XX:+UseParallelGC")
+                .quietLogging()
+                .start();
+        app.awaitOutput("READY", Duration.ofSeconds(60));
+        return app;
+    }
+}

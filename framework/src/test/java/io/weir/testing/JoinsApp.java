@@ -1,0 +1,63 @@
+package io.weir.testing;
+
+import io.weir.Topology;
+import io.weir.TopologyBuilder;
+import io.weir.WeirApp;
+import io.weir.common.KeyValue;
+import io.weir.config.WeirConfig;
+import io.weir.dsl.RecordStream;
+import io.weir.dsl.RecordTable;
+import io.weir.serde.Serdes;
+import java.nio.file.Path;
+
+/**
+ * An application process for join fault tests, over three input topics prefixed {@code args[1]}:
+ * {@code -customers} (customer to region, a table), {@code -limits} (customer to credit limit, a
+ * table) and {@code -orders} (customer to order id, a stream). It writes:
+ * <ul>
+ *   <li>{@code -enriched}: each order joined with its customer's region, {@code order@region}
+ *       (stream-table inner join);</li>
+ *   <li>{@code -customer-limits}: the table of {@code region:limit} per customer (table-table
+ *       inner join), as its update stream;</li>
+ *   <li>{@code -region-counts}: the number of customers per region (re-keyed table count), as its
+ *       update stream.</li>
+ * </ul>
+ * Args: bootstrap topicPrefix stateDir applicationId. Prints READY once started; runs until killed
+ * or terminated.
+ */
+public final class JoinsApp {
+
+    private JoinsApp() {
+    }
+
+    public static Topology topology(String prefix) {
+        TopologyBuilder b = new TopologyBuilder();
+        RecordTable<String, String> customers = b.table(Serdes.strings(), Serdes.strings(), prefix + "-customers",
+                "customers");
+        RecordTable<String, Long> limits = b.table(Serdes.strings(), Serdes.longs(), prefix + "-limits", "limits");
+        RecordStream<String, String> orders = b.stream(Serdes.strings(), Serdes.strings(), prefix + "-orders");
+        orders.join(customers, (order, region) -> order + "@" + region)
+                .to(prefix + "-enriched", Serdes.strings(), Serdes.strings());
+        customers.join(limits, (region, limit) -> region + ":" + limit, Serdes.strings(), "customer-limits")
+                .toStream().to(prefix + "-customer-limits", Serdes.strings(), Serdes.strings());
+        customers.groupBy((customer, region) -> KeyValue.of(region, customer), Serdes.strings(), Serdes.strings())
+                .count("customers-per-region")
+                .toStream().to(prefix + "-region-counts", Serdes.strings(), Serdes.longs());
+        return b.build();
+    }
+
+    public static void main(String[] args) throws Exception {
+        WeirConfig config = WeirConfig.builder()
+                .bootstrapServers(args[0])
+                .stateDir(Path.of(args[2]))
+                .applicationId(args[3])
+                .set("num.stream.threads", 2)
+                .set("state.flush.interval.ms", 1000)
+                .set("http.port", 0)
+                .build();
+        WeirApp app = WeirApp.create(topology(args[1]), config).start();
+        System.out.println("READY instance=" + app.instanceId().orElseThrow());
+        System.out.flush();
+        app.runUntilShutdown();
+    }
+}
