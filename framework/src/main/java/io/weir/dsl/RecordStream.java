@@ -101,6 +101,40 @@ public interface RecordStream<K, V> {
     <VT, VR> RecordStream<K, VR> leftJoin(RecordTable<K, VT> table,
                                           ValueJoiner<? super V, ? super VT, ? extends VR> joiner);
 
+    /**
+     * Joins this stream with {@code other} within a time window: each pair of records of one key
+     * whose timestamps are close enough ({@link JoinWindows}: the other's within
+     * {@code [t - before, t + after]} of this one's {@code t}) gives one result,
+     * {@code joiner(this value, other value)}, stamped with the later timestamp, as soon as the
+     * second of the two is processed. Records later than the allowed lateness go to the late-records
+     * topic. Both streams need their serdes (to buffer their records) and must be co-partitioned;
+     * a stream whose key an earlier step changed is first repartitioned through
+     * {@code <application.id>-<name>-left-repartition} (or {@code -right-}).
+     *
+     * <p>Each side's records are buffered in the window store {@code <name>-left} /
+     * {@code <name>-right} (with changelogs) only as long as a record of the other side that is not
+     * late can still join them, so the stores stay bounded by the window and the lateness.
+     *
+     * @param name names the join's stores and topics; keep it stable across versions
+     */
+    <VO, VR> RecordStream<K, VR> join(RecordStream<K, VO> other, ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+                                      JoinWindows windows, String name);
+
+    /**
+     * As {@link #join(RecordStream, ValueJoiner, JoinWindows, String)}, and each record of this
+     * stream that no record of the other joined gives {@code joiner(value, null)}, once the
+     * watermark shows that none can any more (its timestamp plus {@code after} plus the allowed
+     * lateness), never before: no unmatched result is followed by a match.
+     */
+    <VO, VR> RecordStream<K, VR> leftJoin(RecordStream<K, VO> other,
+                                          ValueJoiner<? super V, ? super VO, ? extends VR> joiner, JoinWindows windows,
+                                          String name);
+
+    /** As {@link #leftJoin(RecordStream, ValueJoiner, JoinWindows, String)}, for the unmatched records of both streams. */
+    <VO, VR> RecordStream<K, VR> outerJoin(RecordStream<K, VO> other,
+                                           ValueJoiner<? super V, ? super VO, ? extends VR> joiner, JoinWindows windows,
+                                           String name);
+
     /** Declares the serdes of this stream's keys and values, for a later {@code to}. */
     RecordStream<K, V> withSerdes(Serde<K> keySerde, Serde<V> valueSerde);
 

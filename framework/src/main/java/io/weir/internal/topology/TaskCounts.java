@@ -11,7 +11,8 @@ import java.util.Map;
  * topic as many partitions as the sub-topology writing it has tasks, except one read beside input
  * topics by a sub-topology with state stores (a re-keyed stream joined with a table): it gets the
  * largest partition count of those topics, so that it is co-partitioned with them (as Kafka
- * Streams sizes the repartition topics of a co-partition group). Sub-topologies are sized in
+ * Streams sizes the repartition topics of a co-partition group); read beside other repartition
+ * topics only (two re-keyed streams joined), the largest task count of their writers. Sub-topologies are sized in
  * dependency order. This is the rule {@code TopicSetup} applies when it creates the internal
  * topics on a cluster; the test driver applies it to its in-memory topics.
  *
@@ -23,21 +24,29 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
     public static TaskCounts of(TopologyModel model, Map<String, Integer> inputPartitions) {
         Map<String, Integer> partitions = new LinkedHashMap<>(inputPartitions);
         Map<Integer, Integer> tasks = new LinkedHashMap<>();
+        Map<String, Subtopology> writers = new LinkedHashMap<>();
+        for (Subtopology st : model.subtopologies()) {
+            model.repartitionTopicsWrittenBy(st).forEach(topic -> writers.put(topic, st));
+        }
         boolean progress = true;
         while (progress) {
             progress = false;
             for (Subtopology st : model.subtopologies()) {
-                if (tasks.containsKey(st.id())) {
-                    continue;
+                if (!tasks.containsKey(st.id())) {
+                    Integer count = sizeOf(st, partitions);
+                    if (count != null) {
+                        tasks.put(st.id(), count);
+                        progress = true;
+                    }
                 }
-                Integer count = sizeOf(st, partitions);
-                if (count == null) {
-                    continue;
-                }
-                tasks.put(st.id(), count);
-                progress = true;
-                for (String sinkTopic : model.repartitionTopicsWrittenBy(st)) {
-                    partitions.put(sinkTopic, coPartitionedCount(model, sinkTopic, partitions, count));
+            }
+            for (Map.Entry<String, Subtopology> w : writers.entrySet()) {
+                if (!partitions.containsKey(w.getKey())) {
+                    Integer count = repartitionCount(model, w.getKey(), writers, tasks, partitions);
+                    if (count != null) {
+                        partitions.put(w.getKey(), count);
+                        progress = true;
+                    }
                 }
             }
         }
@@ -45,24 +54,40 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
     }
 
     /**
-     * The partition count of repartition topic {@code topic}: {@code writerTasks}, or the largest
-     * count of the fixed input topics read beside it by a reader with state stores.
+     * The partition count of repartition topic {@code topic}, or null while it depends on a count
+     * not known yet: its writer's task count; but if its reader has state stores, the largest count
+     * of the fixed input topics it reads beside it, or, when it reads none, the largest task count
+     * of the writers of all the repartition topics it reads (two re-keyed streams joined).
      */
-    private static int coPartitionedCount(TopologyModel model, String topic, Map<String, Integer> partitions,
-                                          int writerTasks) {
+    private static Integer repartitionCount(TopologyModel model, String topic, Map<String, Subtopology> writers,
+                                            Map<Integer, Integer> tasks, Map<String, Integer> partitions) {
+        Integer writerTasks = tasks.get(writers.get(topic).id());
+        if (writerTasks == null) {
+            return null;
+        }
         Subtopology reader = model.subtopologyFor(topic);
         if (reader == null || model.storesOf(reader).isEmpty()) {
             return writerTasks;
         }
-        int max = 0;
+        int fixed = 0;
+        int repartitioned = 0;
         for (NodeSpec.Source s : reader.sources()) {
-            if (!s.internal() && s.pattern() == null) {
-                for (String t : s.topics()) {
-                    max = Math.max(max, partitions.getOrDefault(t, 0));
+            if (s.pattern() != null) {
+                continue;
+            }
+            for (String t : s.topics()) {
+                if (!s.internal()) {
+                    fixed = Math.max(fixed, partitions.getOrDefault(t, 0));
+                } else if (writers.containsKey(t)) {
+                    Integer n = tasks.get(writers.get(t).id());
+                    if (n == null) {
+                        return null;
+                    }
+                    repartitioned = Math.max(repartitioned, n);
                 }
             }
         }
-        return max > 0 ? max : writerTasks;
+        return fixed > 0 ? fixed : Math.max(writerTasks, repartitioned);
     }
 
     /** The largest partition count of the sub-topology's inputs; null while one is unknown. */
