@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -27,10 +27,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Tables and joins exactly-once across SIGKILLs, on a real broker ({@link JoinsApp}): a
- * stream-table join, a table-table join and a re-keyed table count run while customers move
+ * stream-table join, a stream-stream left join of re-keyed orders with their payments, a
+ * table-table join and a re-keyed table count run while customers move
  * between regions, are deleted and come back, and credit limits change; the application is
  * SIGKILLed twice mid-way and run to the end. Read committed: every order is enriched exactly
- * once with its customer's region, and the last update of every key of the two tables equals a
+ * once with its customer's region and joined exactly once with its payment (or, unpaid, reported
+ * once as such), and the last update of every key of the two tables equals a
  * model of the input (a lost or repeated subtraction would leave a region's count off).
  */
 class JoinsCrashIT {
@@ -45,11 +47,13 @@ class JoinsCrashIT {
     private static final int REGIONS = 7;
     private static final int ORDERS = 60_000;
     private static final int MOVES = 20_000;
+    private static final long BASE = java.time.Instant.now().minus(Duration.ofHours(2)).toEpochMilli();
 
     @Test
     void everyJoinKindIsExactAfterSigkills() throws Exception {
         String prefix = "joins-" + Long.toHexString(System.nanoTime());
-        for (String t : List.of("customers", "limits", "orders", "enriched", "customer-limits", "region-counts")) {
+        for (String t : List.of("customers", "limits", "orders", "payments", "enriched", "customer-limits",
+                "region-counts", "paid")) {
             KAFKA.client().createTopic(prefix + "-" + t, PARTITIONS);
         }
         String appId = "joins-crash-" + prefix;
@@ -97,16 +101,31 @@ class JoinsCrashIT {
                 limitChanges.add(KeyValue.of(customer, Long.toString(limit)));
             }
         }
-        List<KeyValue<String, String>> orders = new ArrayList<>();
+        // orders 10 ms apart in event time; nine in ten paid 500 ms later (within the join's 2 s)
+        List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
+        List<ProducerRecord<byte[], byte[]>> payments = new ArrayList<>();
         Map<String, String> expectedOrders = new HashMap<>();
+        Map<String, String> expectedPaid = new HashMap<>();
         for (int i = 0; i < ORDERS; i++) {
             String customer = "c" + random.nextInt(STABLE);
-            orders.add(KeyValue.of(customer, "o" + i));
+            orders.add(record(prefix + "-orders", null, BASE + i * 10L, customer, "o" + i));
             expectedOrders.put("o" + i, regions.get(customer));
+            boolean paid = random.nextInt(10) > 0;
+            expectedPaid.put("o" + i, paid ? "paid" : "unpaid");
+            if (paid) {
+                payments.add(record(prefix + "-payments", null, BASE + i * 10L + 500, "o" + i, "p" + i));
+            }
+        }
+        // far later on every partition: moves the watermark past every order's window
+        for (int p = 0; p < PARTITIONS; p++) {
+            long end = BASE + ORDERS * 10L + 60_000;
+            orders.add(record(prefix + "-orders", p, end, "flush", "flush-o" + p));
+            payments.add(record(prefix + "-payments", p, end, "flush-p" + p, "flush"));
         }
         KAFKA.client().produceStrings(prefix + "-customers", moves);
         produceLongs(prefix + "-limits", limitChanges);
-        KAFKA.client().produceStrings(prefix + "-orders", orders);
+        KAFKA.client().send(orders);
+        KAFKA.client().send(payments);
 
         WindowCrashes.killWhileWindowsAreOpen(() -> start(prefix, stateDir, appId), KAFKA.client(),
                 prefix + "-enriched", 2, random, ORDERS);
@@ -121,6 +140,7 @@ class JoinsCrashIT {
         try (ChildJvm app = start(prefix, stateDir, appId)) {
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(() ->
                     committed(prefix + "-enriched", new StringDeserializer()).size() >= ORDERS
+                            && paidOrders(prefix).size() >= ORDERS
                             && lastPerKey(prefix + "-region-counts", new LongDeserializer()).equals(regionCounts)
                             && present(lastPerKey(prefix + "-customer-limits", new StringDeserializer()))
                             .equals(customerLimits));
@@ -137,12 +157,33 @@ class JoinsCrashIT {
         }
         assertThat(duplicates).as("orders enriched twice (seed %d)", seed).isEmpty();
         assertThat(enriched).as("enriched orders (seed %d)", seed).isEqualTo(expectedOrders);
+        List<String> paidTwice = new ArrayList<>();
+        Map<String, String> paid = new HashMap<>();
+        for (ConsumerRecord<String, String> r : paidOrders(prefix)) {
+            if (paid.put(r.key(), r.value()) != null) {
+                paidTwice.add(r.key());
+            }
+        }
+        assertThat(paidTwice).as("orders joined with payments twice (seed %d)", seed).isEmpty();
+        assertThat(paid).as("orders paid or unpaid (seed %d)", seed).isEqualTo(expectedPaid);
         assertThat(lastPerKey(prefix + "-region-counts", new LongDeserializer())).as("region counts (seed %d)", seed)
                 .isEqualTo(regionCounts);
         Map<String, String> joined = lastPerKey(prefix + "-customer-limits", new StringDeserializer());
         assertThat(present(joined)).as("customer limits (seed %d)", seed).isEqualTo(customerLimits);
         assertThat(joined.keySet()).as("deleted customers end with a tombstone (seed %d)", seed)
                 .allMatch(c -> customerLimits.containsKey(c) || joined.get(c) == null);
+    }
+
+    /** The stream-stream join's results, without those of the flush records. */
+    private static List<ConsumerRecord<String, String>> paidOrders(String prefix) {
+        return committed(prefix + "-paid", new StringDeserializer()).stream()
+                .filter(r -> !r.key().startsWith("flush")).toList();
+    }
+
+    private static ProducerRecord<byte[], byte[]> record(String topic, Integer partition, long timestamp, String key,
+                                                         String value) {
+        return new ProducerRecord<>(topic, partition, timestamp, key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     private static void produceLongs(String topic, List<KeyValue<String, String>> records) {

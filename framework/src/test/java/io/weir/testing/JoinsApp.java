@@ -5,10 +5,12 @@ import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
 import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
+import io.weir.dsl.JoinWindows;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.RecordTable;
 import io.weir.serde.Serdes;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * An application process for join fault tests, over three input topics prefixed {@code args[1]}:
@@ -20,7 +22,10 @@ import java.nio.file.Path;
  *   <li>{@code -customer-limits}: the table of {@code region:limit} per customer (table-table
  *       inner join), as its update stream;</li>
  *   <li>{@code -region-counts}: the number of customers per region (re-keyed table count), as its
- *       update stream.</li>
+ *       update stream;</li>
+ *   <li>{@code -paid}: each order (re-keyed by order id) left-joined with the payment of the same
+ *       order id from {@code -payments} within 2 s (allowed lateness 2 s): {@code paid}, or
+ *       {@code unpaid} once no payment can match any more (stream-stream left join).</li>
  * </ul>
  * Args: bootstrap topicPrefix stateDir applicationId. Prints READY once started; runs until killed
  * or terminated.
@@ -38,6 +43,11 @@ public final class JoinsApp {
         RecordStream<String, String> orders = b.stream(Serdes.strings(), Serdes.strings(), prefix + "-orders");
         orders.join(customers, (order, region) -> order + "@" + region)
                 .to(prefix + "-enriched", Serdes.strings(), Serdes.strings());
+        orders.selectKey((customer, order) -> order).withSerdes(Serdes.strings(), Serdes.strings())
+                .leftJoin(b.stream(Serdes.strings(), Serdes.strings(), prefix + "-payments"),
+                        (order, payment) -> payment == null ? "unpaid" : "paid",
+                        JoinWindows.of(Duration.ofSeconds(2)).allowedLateness(Duration.ofSeconds(2)), "order-payments")
+                .to(prefix + "-paid", Serdes.strings(), Serdes.strings());
         customers.join(limits, (region, limit) -> region + ":" + limit, Serdes.strings(), "customer-limits")
                 .toStream().to(prefix + "-customer-limits", Serdes.strings(), Serdes.strings());
         customers.groupBy((customer, region) -> KeyValue.of(region, customer), Serdes.strings(), Serdes.strings())
