@@ -13,6 +13,8 @@ import io.weir.internal.cluster.RepartitionPurge;
 import io.weir.internal.cluster.TopicSetup;
 import io.weir.internal.config.WeirVersion;
 import io.weir.internal.http.OpsHttpServer;
+import io.weir.internal.restore.GlobalTables;
+import io.weir.internal.restore.GlobalThread;
 import io.weir.internal.restore.InstanceTaskRegistry;
 import io.weir.internal.restore.StateThread;
 import io.weir.internal.savepoint.SavepointControl;
@@ -20,6 +22,7 @@ import io.weir.internal.state.ChangelogTopicIds;
 import io.weir.internal.state.InstanceDirectory;
 import io.weir.internal.state.LocalStores;
 import io.weir.internal.supervision.InstanceMeters;
+import io.weir.internal.task.TopicLimits;
 import io.weir.internal.supervision.InstanceMonitor;
 import io.weir.internal.supervision.LivenessWatch;
 import io.weir.internal.thread.RunEnd;
@@ -72,6 +75,9 @@ final class RunningInstance {
         String statusLine();
     }
 
+    /** How long the global tables may take to load at start-up before the start fails. */
+    private static final Duration GLOBAL_RESTORE_TIMEOUT = Duration.ofMinutes(10);
+
     private final WeirConfig config;
     private final List<StreamThread> streamThreads = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
@@ -85,6 +91,8 @@ final class RunningInstance {
     private RocksDbResources rocksDb;
     private InstanceMonitor monitor;
     private BoundedRun bounded;
+    private GlobalTables globalTables;
+    private GlobalThread globalThread;
 
     private RunningInstance(WeirConfig config) {
         this.config = config;
@@ -127,6 +135,12 @@ final class RunningInstance {
         if (config.bounded()) {
             bounded = BoundedRunPlan.prepare(admin, config, model, instanceId);
         }
+        // Before any stream thread exists: no stream record is joined with a global table still loading.
+        globalTables = new GlobalTables(model.globalTables().values());
+        globalThread = GlobalThread.start(globalTables, clients, config.deadLetterTopic(),
+                new TopicLimits(admin, clients.maxRequestSize()), meters.registry(),
+                Tags.of("application", config.applicationId(), "instance", instanceId), GLOBAL_RESTORE_TIMEOUT,
+                owner::threadFailed);
         rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
         stateThread = new StateThread(config, model, clients, instanceDir.dir(), rocksDb, meters.registry(),
                 Tags.of("application", config.applicationId(), "instance", instanceId));
@@ -135,7 +149,8 @@ final class RunningInstance {
         savepoints = new SavepointControl(config, clients, model, instanceId, admin, owner::stopAfterSavepoint);
         ThreadContext ctx = ThreadContext.create(config, model, instanceId, clients, admin,
                 new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, taskRegistry,
-                        savepoints, new RepartitionPurge(admin, model, config.repartitionPurgeInterval())));
+                        savepoints, new RepartitionPurge(admin, model, config.repartitionPurgeInterval()),
+                        globalTables.views()));
         for (int i = 0; i < config.numStreamThreads(); i++) {
             StreamThread st = new StreamThread(ctx, i,
                     bounded == null ? consumer -> RunEnd.STREAMING : bounded::endFor, owner::threadFailed);
@@ -169,6 +184,11 @@ final class RunningInstance {
 
     String instanceId() {
         return instanceDir.instanceId();
+    }
+
+    /** The read view of a global table's store. */
+    Object globalStore(String name) {
+        return globalTables.views().get(name);
     }
 
     Optional<Integer> httpPort() {
@@ -280,6 +300,14 @@ final class RunningInstance {
         if (liveness != null) {
             liveness.close();
             liveness = null;
+        }
+        if (globalThread != null) {
+            globalThread.close(); // after the stream threads: their joins read the global tables
+            globalThread = null;
+        }
+        if (globalTables != null) {
+            globalTables.close();
+            globalTables = null;
         }
         if (savepoints != null) {
             savepoints.close(); // after the stream threads: a copy under way reads their stores until they close

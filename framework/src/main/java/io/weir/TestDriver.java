@@ -133,9 +133,10 @@ public final class TestDriver implements AutoCloseable {
      */
     public <K, V> void pipe(String topic, K key, V value, long timestamp) {
         runtime.requireInput(topic);
-        byte[] k = serialize(topic, "key", sourceOf(topic).keySerde(), key);
-        runtime.pipe(topic, runtime.partitionFor(topic, k), k, serialize(topic, "value",
-                sourceOf(topic).valueSerde(), value), timestamp, Headers.empty().toArray());
+        InputSerdes serdes = serdesOf(topic);
+        byte[] k = serialize(topic, "key", serdes.key(), key);
+        runtime.pipe(topic, runtime.partitionFor(topic, k), k, serialize(topic, "value", serdes.value(), value),
+                timestamp, Headers.empty().toArray());
     }
 
     /** Pipes a record into a given partition; as {@link #pipe(String, Object, Object, long)}. */
@@ -150,9 +151,9 @@ public final class TestDriver implements AutoCloseable {
      */
     public <K, V> void pipe(String topic, int partition, K key, V value, long timestamp, Headers headers) {
         runtime.requireInput(topic);
-        NodeSpec.Source source = sourceOf(topic);
-        runtime.pipe(topic, partition, serialize(topic, "key", source.keySerde(), key),
-                serialize(topic, "value", source.valueSerde(), value), timestamp,
+        InputSerdes serdes = serdesOf(topic);
+        runtime.pipe(topic, partition, serialize(topic, "key", serdes.key(), key),
+                serialize(topic, "value", serdes.value(), value), timestamp,
                 Objects.requireNonNull(headers, "headers").toArray());
     }
 
@@ -234,7 +235,11 @@ public final class TestDriver implements AutoCloseable {
      *
      * @throws IllegalArgumentException if the topology has no key-value store of that name
      */
+    @SuppressWarnings("unchecked")
     public <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
+        if (runtime.model().globalTables().containsKey(name)) {
+            return (ReadOnlyKeyValueStore<K, V>) runtime.globalStore(name);
+        }
         return runtime.stores().view(runtime.model().store(name, StoreSpec.Kind.KEY_VALUE));
     }
 
@@ -306,8 +311,19 @@ public final class TestDriver implements AutoCloseable {
 
     // ---- helpers -----------------------------------------------------------------------------
 
-    private NodeSpec.Source sourceOf(String topic) {
-        return runtime.model().subtopologyFor(topic).sourceFor(topic);
+    /** The serdes an input topic is read with: its source's, or its global table's. */
+    private record InputSerdes(Serde<?> key, Serde<?> value) {
+    }
+
+    private InputSerdes serdesOf(String topic) {
+        var st = runtime.model().subtopologyFor(topic);
+        if (st != null) {
+            NodeSpec.Source source = st.sourceFor(topic);
+            return new InputSerdes(source.keySerde(), source.valueSerde());
+        }
+        var global = runtime.model().globalTables().values().stream().filter(g -> g.topic().equals(topic))
+                .findFirst().orElseThrow();
+        return new InputSerdes(global.keySerde(), global.valueSerde());
     }
 
     @SuppressWarnings("unchecked")

@@ -1,7 +1,9 @@
 package io.weir;
 
+import io.weir.dsl.GlobalTable;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.RecordTable;
+import io.weir.internal.dsl.GlobalTableImpl;
 import io.weir.internal.dsl.RecordStreamImpl;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.internal.topology.StoreSpec;
@@ -69,6 +71,14 @@ public final class TopologyBuilder {
                                           String topic, String storeName) {
         Objects.requireNonNull(topic, "topic");
         return stream(keySerde, valueSerde, timestamps, topic).toTable(storeName);
+    }
+
+    /**
+     * A global table of every partition of {@code topic}, kept in full on every instance in the
+     * store {@code storeName}; streams join it without co-partitioning (see {@link GlobalTable}).
+     */
+    public <K, V> GlobalTable<K, V> globalTable(Serde<K> keySerde, Serde<V> valueSerde, String topic, String storeName) {
+        return GlobalTableImpl.add(graph, keySerde, valueSerde, topic, storeName);
     }
 
     /** A stream of every topic whose name matches {@code pattern}, including topics created later. */

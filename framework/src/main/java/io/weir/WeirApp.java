@@ -193,11 +193,21 @@ public final class WeirApp implements AutoCloseable {
     /**
      * Read access to a store of the topology, over the tasks this instance runs now. It sees
      * committed state only (never a change an abort could take back), and only the keys of this
-     * instance's partitions; any thread may use it.
+     * instance's partitions; any thread may use it. A global table's store holds every key, as
+     * this instance has read its topic so far.
      *
      * @throws IllegalArgumentException if the topology has no key-value store of that name
+     * @throws InstanceStateException   for a global table, while the instance is not started
      */
+    @SuppressWarnings("unchecked")
     public <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
+        if (model.globalTables().containsKey(name)) {
+            RunningInstance i = instance;
+            if (i == null) {
+                throw new InstanceStateException("global table '" + name + "' is read once the instance has started");
+            }
+            return (ReadOnlyKeyValueStore<K, V>) i.globalStore(name);
+        }
         return localStores.view(model.store(name, StoreSpec.Kind.KEY_VALUE));
     }
 

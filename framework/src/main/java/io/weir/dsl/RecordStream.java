@@ -102,6 +102,21 @@ public interface RecordStream<K, V> {
                                           ValueJoiner<? super V, ? super VT, ? extends VR> joiner);
 
     /**
+     * Joins each record with the row of a global table whose key {@code keySelector} computes from
+     * the record (for example a field of the value), when the table has one; records without one,
+     * or whose selected key is {@code null}, give no result. No repartition and no co-partitioning:
+     * every instance holds the whole table. The result keeps the record's key, timestamp and headers.
+     */
+    <KG, VG, VR> RecordStream<K, VR> join(GlobalTable<KG, VG> table,
+                                          BiFunction<? super K, ? super V, ? extends KG> keySelector,
+                                          ValueJoiner<? super V, ? super VG, ? extends VR> joiner);
+
+    /** As {@link #join(GlobalTable, BiFunction, ValueJoiner)}, but every record gives a result, with {@code null} for no row. */
+    <KG, VG, VR> RecordStream<K, VR> leftJoin(GlobalTable<KG, VG> table,
+                                              BiFunction<? super K, ? super V, ? extends KG> keySelector,
+                                              ValueJoiner<? super V, ? super VG, ? extends VR> joiner);
+
+    /**
      * Joins this stream with {@code other} within a time window: each pair of records of one key
      * whose timestamps are close enough ({@link JoinWindows}: the other's within
      * {@code [t - before, t + after]} of this one's {@code t}) gives one result,

@@ -81,6 +81,7 @@ public final class TopicSetup {
     public ChangelogTopicIds verifyAndCreate() {
         Set<String> existing = listTopics();
         Set<String> wanted = new LinkedHashSet<>(model.sourceTopics());
+        model.globalTables().values().forEach(g -> wanted.add(g.topic()));
         wanted.addAll(model.sinkTopics());
         requireExisting(wanted, existing);
         List<Topic> plan = plan(existing);

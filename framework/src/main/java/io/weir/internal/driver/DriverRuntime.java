@@ -8,7 +8,10 @@ import io.weir.errors.InstanceFailedException;
 import io.weir.errors.InstanceStateException;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.config.Settings;
+import io.weir.internal.restore.GlobalTables;
 import io.weir.internal.state.LocalStores;
+import io.weir.internal.task.DeadLetters;
+import io.weir.internal.task.Stage;
 import io.weir.internal.task.TopicLimits;
 import io.weir.internal.task.WatermarkMarker;
 import io.weir.internal.thread.ActivationListener;
@@ -36,6 +39,7 @@ import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 
@@ -81,6 +85,7 @@ public final class DriverRuntime implements AutoCloseable {
     private final DriverTopics topics;
     private final DriverConsumer consumer;
     private final LocalStores localStores = new LocalStores(this::wallClock);
+    private final GlobalTables globalTables;
     private final MeterRegistry registry = new SimpleMeterRegistry();
     private final int commitEvery;
     private final Path stateDir;
@@ -95,6 +100,7 @@ public final class DriverRuntime implements AutoCloseable {
         this.config = setup.config();
         this.model = setup.model();
         this.topics = DriverTopics.create(model, config, setup.partitions(), this::wallClock);
+        this.globalTables = new GlobalTables(model.globalTables().values());
         this.consumer = new DriverConsumer(topics);
         this.commitEvery = setup.commitEvery();
         this.wallClockMs = setup.startWallClockMs();
@@ -150,7 +156,8 @@ public final class DriverRuntime implements AutoCloseable {
         ClientConfigs clients = new ClientConfigs(config, INSTANCE);
         ThreadContext ctx = new ThreadContext(config, model, INSTANCE, clients,
                 new TopicLimits(topics::maxMessageBytes, topics::partitions, clients.maxRequestSize()), registry,
-                stateDir != null ? stateDir : Path.of("in-memory"), rocksDb, localStores, null, null, null, this::wallClock);
+                stateDir != null ? stateDir : Path.of("in-memory"), rocksDb, localStores, null, null, null, this::wallClock,
+                globalTables.views());
         String name = clients.threadName(0);
         ThreadMetrics metrics = new ThreadMetrics(registry, ctx.tags(), name, new ThreadHealth(name));
         // Commits come when the driver asks (each pipe, or every commitEvery pipes), not by time.
@@ -189,9 +196,24 @@ public final class DriverRuntime implements AutoCloseable {
         if (timestamp < 0) {
             throw new IllegalArgumentException("timestamp " + timestamp + " is negative; Kafka's producer rejects it");
         }
-        topics.append(topic, partition, key, value, timestamp, headers);
+        ConsumerRecord<byte[], byte[]> record = topics.append(topic, partition, key, value, timestamp, headers);
+        if (globalTables.topics().contains(topic)) {
+            // As the global thread: applied before anything after it is processed; not a task's input.
+            globalTables.apply(record).ifPresent(error -> {
+                ProducerRecord<byte[], byte[]> dead = DeadLetters.deadLetter(record, config.deadLetterTopic(),
+                        new TopicLimits(topics::maxMessageBytes, topics::partitions, Integer.MAX_VALUE), Stage.DESERIALIZE,
+                        error);
+                topics.append(dead.topic(), 0, dead.key(), dead.value(), dead.timestamp(), dead.headers().toArray());
+            });
+            return;
+        }
         pipesSinceCommit++;
         run(pipesSinceCommit >= commitEvery);
+    }
+
+    /** The read view of a global table's store. */
+    public Object globalStore(String name) {
+        return globalTables.views().get(name);
     }
 
     /** The partition of an input topic Kafka's default partitioner picks for {@code key}. */
@@ -422,6 +444,7 @@ public final class DriverRuntime implements AutoCloseable {
             }
         }
         consumer.close();
+        globalTables.close();
         if (rocksDb != null) {
             rocksDb.close(); // after the stores: the cache must outlive every store using it
         }

@@ -122,6 +122,9 @@ final class DriverTopics {
             }
         }
         TaskCounts counts = TaskCounts.of(model, inputs);
+        for (io.weir.internal.topology.GlobalTableSpec g : model.globalTables().values()) {
+            inputs.put(g.topic(), declared.getOrDefault(g.topic(), 1));
+        }
         inputs.forEach((topic, n) -> create(topic, n, DEFAULT_MAX_MESSAGE_BYTES, logAppendTime(topic)));
         for (NodeSpec.Source s : model.internalSources()) {
             for (String topic : s.topics()) {
@@ -267,7 +270,8 @@ final class DriverTopics {
     Set<String> inputs() {
         Set<String> inputs = new TreeSet<>();
         for (String t : topics.keySet()) {
-            if (!internalTopics.contains(t) && model.subtopologyFor(t) != null) {
+            if (!internalTopics.contains(t) && (model.subtopologyFor(t) != null
+                    || model.globalTables().values().stream().anyMatch(g -> g.topic().equals(t)))) {
                 inputs.add(t);
             }
         }
@@ -291,7 +295,8 @@ final class DriverTopics {
         if (!topics.containsKey(topic)) {
             throw new IllegalArgumentException("unknown topic '" + topic + "': the topology reads " + inputs());
         }
-        if (model.subtopologyFor(topic) == null) {
+        if (model.subtopologyFor(topic) == null
+                && model.globalTables().values().stream().noneMatch(g -> g.topic().equals(topic))) {
             throw new IllegalArgumentException("'" + topic + "' is not an input of the topology; it reads "
                     + inputs());
         }

@@ -2,6 +2,7 @@ package io.weir.internal.dsl;
 
 import io.weir.common.KeyValue;
 import io.weir.dsl.Branches;
+import io.weir.dsl.GlobalTable;
 import io.weir.dsl.GroupedStream;
 import io.weir.dsl.JoinWindows;
 import io.weir.dsl.RecordStream;
@@ -199,6 +200,36 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
         String name = graph.newName(left ? "left-join" : "join");
         graph.addProcessor(name, TableProcessors.streamTableJoin(lookup, joiner, left), List.of(input), lookup.stores());
         return new RecordStreamImpl<>(graph, name, keySerde, null);
+    }
+
+    @Override
+    public <KG, VG, VR> RecordStream<K, VR> join(GlobalTable<KG, VG> table,
+                                                 BiFunction<? super K, ? super V, ? extends KG> keySelector,
+                                                 ValueJoiner<? super V, ? super VG, ? extends VR> joiner) {
+        return joinGlobal(table, keySelector, joiner, false);
+    }
+
+    @Override
+    public <KG, VG, VR> RecordStream<K, VR> leftJoin(GlobalTable<KG, VG> table,
+                                                     BiFunction<? super K, ? super V, ? extends KG> keySelector,
+                                                     ValueJoiner<? super V, ? super VG, ? extends VR> joiner) {
+        return joinGlobal(table, keySelector, joiner, true);
+    }
+
+    private <KG, VG, VR> RecordStream<K, VR> joinGlobal(GlobalTable<KG, VG> table,
+                                                        BiFunction<? super K, ? super V, ? extends KG> keySelector,
+                                                        ValueJoiner<? super V, ? super VG, ? extends VR> joiner,
+                                                        boolean left) {
+        GlobalTableImpl<KG, VG> g = (GlobalTableImpl<KG, VG>) Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(keySelector, "keySelector");
+        Objects.requireNonNull(joiner, "joiner");
+        if (g.graph() != graph) {
+            throw new TopologyException("cannot join a global table of another topology builder");
+        }
+        String name = graph.newName(left ? "global-left-join" : "global-join");
+        graph.addProcessor(name, TableProcessors.globalJoin(g.storeName(), keySelector, joiner, left), List.of(node),
+                List.of(g.storeName()));
+        return new RecordStreamImpl<>(graph, name, keySerde, null, keyChanged);
     }
 
     @Override

@@ -153,6 +153,33 @@ final class TableProcessors {
     }
 
     /**
+     * Joins each stream record with the row of the global table in {@code store} at the key
+     * {@code keySelector} gives; inner or left as {@link #streamTableJoin}.
+     */
+    static <K, V, KG, VG, VR> ProcessorSupplier<K, V, K, VR> globalJoin(
+            String store, BiFunction<? super K, ? super V, ? extends KG> keySelector,
+            ValueJoiner<? super V, ? super VG, ? extends VR> joiner, boolean left) {
+        return () -> new Forwarding<K, V, K, VR>() {
+            private io.weir.state.ReadOnlyKeyValueStore<KG, VG> table;
+
+            @Override
+            public void init(ProcessorContext<K, VR> context) {
+                super.init(context);
+                table = context.getStateStore(store);
+            }
+
+            @Override
+            public void process(Record<K, V> r) {
+                KG key = r.value() == null ? null : keySelector.apply(r.key(), r.value());
+                VG row = key == null ? null : table.get(key);
+                if (left || row != null && r.value() != null) {
+                    context.forward(r.withValue(joiner.apply(r.value(), row)));
+                }
+            }
+        };
+    }
+
+    /**
      * Joins each stream record with the table's current value of its key ({@link TableLookup}).
      * Inner: a record without a table value, or with a {@code null} key or value, gives nothing.
      * Left: every record gives a result, with a {@code null} table value when there is none.

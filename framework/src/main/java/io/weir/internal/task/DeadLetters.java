@@ -97,6 +97,18 @@ public final class DeadLetters {
      *     would be lost, so the application must stop instead
      */
     public void write(ConsumerRecord<byte[], byte[]> record, Stage stage, Throwable error) {
+        sink.send(deadLetter(record, topic, limits, stage, error));
+        written++;
+    }
+
+    /**
+     * The dead-letter record of {@code record} for {@code topic}, with the error headers, and the
+     * WARN line that says so: for writers outside a task's transaction (the global tables).
+     *
+     * @throws IllegalStateException if it is larger than the topic accepts (see {@link #copyWithSource})
+     */
+    public static ProducerRecord<byte[], byte[]> deadLetter(ConsumerRecord<byte[], byte[]> record, String topic,
+                                                            TopicLimits limits, Stage stage, Throwable error) {
         ProducerRecord<byte[], byte[]> copy = copyWithSource(record, topic, limits, "dead-letter",
                 "dead.letter.max.message.bytes",
                 header(ERROR_CLASS, error.getClass().getName()),
@@ -105,8 +117,7 @@ public final class DeadLetters {
                 header(ERROR_STACK, truncate(stackTrace(error), MAX_STACK_CHARS)));
         log.warn("dead-lettering {}-{}@{} ({}): {}", record.topic(), record.partition(), record.offset(),
                 stage.label, error.toString());
-        sink.send(copy);
-        written++;
+        return copy;
     }
 
     /**

@@ -19,7 +19,9 @@ import java.util.function.LongSupplier;
  *                          store can tell a changelog recreated since it last followed it
  * @param wallClock         the processing clock (milliseconds since the epoch) for timers,
  *                          idleness and wall-clock timestamps
+ * @param globalStores      the read views of the global tables' stores by name, shared by every task
  */
 public record TaskEnvironment(WeirConfig config, TopologyModel model, Path instanceDir, RocksDbResources rocksDb,
-                              ChangelogTopicIds changelogTopicIds, LongSupplier wallClock) {
+                              ChangelogTopicIds changelogTopicIds, LongSupplier wallClock,
+                              java.util.Map<String, Object> globalStores) {
 }

@@ -110,7 +110,8 @@ public final class TaskFactory {
                     throw new TopologyException("the supplier of processor '" + name + "' returned null");
                 }
                 Map<String, Object> connected = new HashMap<>();
-                p.stores().forEach(storeName -> connected.put(storeName, typedStores.get(storeName)));
+                p.stores().forEach(storeName -> connected.put(storeName, typedStores.containsKey(storeName)
+                        ? typedStores.get(storeName) : env.globalStores().get(storeName)));
                 node = new ProcessorNode(name, processor, context, Map.copyOf(connected));
             }
             nodes.put(name, node);

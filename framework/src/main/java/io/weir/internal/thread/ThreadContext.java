@@ -29,11 +29,13 @@ import java.nio.file.Path;
  * @param purge       deletes what the tasks committed from repartition topics; null in the test driver
  * @param wallClock   the processing clock (milliseconds since the epoch) for timers, idleness and
  *                    wall-clock timestamps; the system clock, or a test driver's
+ * @param globalStores the read views of the global tables' stores by name
  */
 public record ThreadContext(WeirConfig config, TopologyModel model, String instanceId, ClientConfigs clients,
                             TopicLimits limits, MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb,
                             LocalStores localStores, InstanceTaskRegistry taskRegistry, SavepointControl savepoints,
-                            RepartitionPurge purge, java.util.function.LongSupplier wallClock) {
+                            RepartitionPurge purge, java.util.function.LongSupplier wallClock,
+                            java.util.Map<String, Object> globalStores) {
 
     /** The tags every meter of the instance carries: {@code application} and {@code instance}. */
     public Tags tags() {
@@ -43,12 +45,14 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
     /** What this instance's tasks are made from. */
     public TaskEnvironment taskEnvironment() {
         return new TaskEnvironment(config, model, instanceDir, rocksDb,
-                taskRegistry == null ? ChangelogTopicIds.UNKNOWN : taskRegistry.changelogTopicIds(), wallClock);
+                taskRegistry == null ? ChangelogTopicIds.UNKNOWN : taskRegistry.changelogTopicIds(), wallClock,
+                globalStores);
     }
 
     /** The shared parts of an instance's threads. */
     public record Shared(MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb, LocalStores localStores,
-                         InstanceTaskRegistry taskRegistry, SavepointControl savepoints, RepartitionPurge purge) {
+                         InstanceTaskRegistry taskRegistry, SavepointControl savepoints, RepartitionPurge purge,
+                         java.util.Map<String, Object> globalStores) {
     }
 
     public static ThreadContext create(WeirConfig config, TopologyModel model, String instanceId,
@@ -56,6 +60,7 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
                                        Shared shared) {
         return new ThreadContext(config, model, instanceId, clients, new TopicLimits(admin, clients.maxRequestSize()),
                 shared.registry(), shared.instanceDir(), shared.rocksDb(), shared.localStores(),
-                shared.taskRegistry(), shared.savepoints(), shared.purge(), System::currentTimeMillis);
+                shared.taskRegistry(), shared.savepoints(), shared.purge(), System::currentTimeMillis,
+                shared.globalStores());
     }
 }

@@ -21,6 +21,7 @@ public final class GraphBuilder {
 
     private final Map<String, NodeSpec> nodes = new LinkedHashMap<>();
     private final Map<String, StoreSpec> stores = new LinkedHashMap<>();
+    private final Map<String, GlobalTableSpec> globalTables = new LinkedHashMap<>();
     private int counter;
     private boolean built;
 
@@ -60,6 +61,7 @@ public final class GraphBuilder {
         }
         for (String topic : topics) {
             Objects.requireNonNull(topic, "topic");
+            requireNotGlobal(topic);
             for (NodeSpec n : nodes.values()) {
                 if (n instanceof NodeSpec.Source s && s.reads(topic)) {
                     throw new TopologyException("topic '" + topic + "' is already read by source '"
@@ -81,18 +83,44 @@ public final class GraphBuilder {
         add(new NodeSpec.Processing(name, supplier, List.copyOf(parents), List.copyOf(storeNames)));
     }
 
+    /** A global table: its topic is read by no source, and its store is read by processors naming it. */
+    public void addGlobalTable(GlobalTableSpec table) {
+        checkStoreName(table.storeName());
+        requireNotGlobal(table.topic());
+        for (NodeSpec n : nodes.values()) {
+            if (n instanceof NodeSpec.Source s && s.reads(table.topic())) {
+                throw new TopologyException("topic '" + table.topic() + "' is already read by source '" + s.name()
+                        + "'; a global table's topic cannot also be read as a stream or table");
+            }
+        }
+        globalTables.put(table.storeName(), table);
+    }
+
+    private void requireNotGlobal(String topic) {
+        for (GlobalTableSpec g : globalTables.values()) {
+            if (g.topic().equals(topic)) {
+                throw new TopologyException("topic '" + topic + "' is read by global table '" + g.storeName()
+                        + "'; it cannot also be read as a stream or table");
+            }
+        }
+    }
+
     /** A state store; processors name it to use it. */
     public void addStore(StoreSpec store) {
+        checkStoreName(store.name());
+        stores.put(store.name(), store);
+    }
+
+    private void checkStoreName(String name) {
         checkOpen();
-        Objects.requireNonNull(store.name(), "store name");
-        if (!store.name().matches("[a-zA-Z0-9._-]+")) {
-            throw new TopologyException("store name '" + store.name()
+        Objects.requireNonNull(name, "store name");
+        if (!name.matches("[a-zA-Z0-9._-]+")) {
+            throw new TopologyException("store name '" + name
                     + "' may only contain letters, digits, '.', '_' and '-' (it names a topic)");
         }
-        if (stores.containsKey(store.name())) {
-            throw new TopologyException("a store named '" + store.name() + "' already exists; names must be unique");
+        if (stores.containsKey(name) || globalTables.containsKey(name)) {
+            throw new TopologyException("a store named '" + name + "' already exists; names must be unique");
         }
-        stores.put(store.name(), store);
     }
 
     /** Lets an existing processor use more stores. */
@@ -132,7 +160,7 @@ public final class GraphBuilder {
         for (NodeSpec n : nodes.values()) {
             if (n instanceof NodeSpec.Processing p) {
                 for (String store : p.stores()) {
-                    if (!stores.containsKey(store)) {
+                    if (!stores.containsKey(store) && !globalTables.containsKey(store)) {
                         throw new TopologyException("processor '" + p.name() + "' uses store '" + store
                                 + "', which was never added; add it with addStateStore");
                     }
@@ -140,7 +168,7 @@ public final class GraphBuilder {
             }
         }
         built = true;
-        return new TopologyModel(nodes, stores);
+        return new TopologyModel(nodes, stores, globalTables);
     }
 
     private void add(NodeSpec node) {

@@ -20,12 +20,14 @@ public final class TopologyModel {
 
     private final Map<String, NodeSpec> nodes;
     private final Map<String, StoreSpec> stores;
+    private final Map<String, GlobalTableSpec> globalTables;
     private final Map<String, List<String>> children;
     private final List<Subtopology> subtopologies;
 
-    TopologyModel(Map<String, NodeSpec> nodes, Map<String, StoreSpec> stores) {
+    TopologyModel(Map<String, NodeSpec> nodes, Map<String, StoreSpec> stores, Map<String, GlobalTableSpec> globalTables) {
         this.nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
         this.stores = Collections.unmodifiableMap(new LinkedHashMap<>(stores));
+        this.globalTables = Collections.unmodifiableMap(new LinkedHashMap<>(globalTables));
         Map<String, List<String>> kids = new HashMap<>();
         nodes.values().forEach(n -> kids.put(n.name(), new ArrayList<>()));
         nodes.values().forEach(n -> n.parents().forEach(p -> kids.get(p).add(n.name())));
@@ -48,6 +50,11 @@ public final class TopologyModel {
 
     public Map<String, StoreSpec> stores() {
         return stores;
+    }
+
+    /** The global tables by store name; their stores are not in {@link #stores()}. */
+    public Map<String, GlobalTableSpec> globalTables() {
+        return globalTables;
     }
 
     /** The stores the nodes of a sub-topology use, in the order they were added. */
@@ -109,7 +116,7 @@ public final class TopologyModel {
                 resolved.put(n.name(), n);
             }
         }
-        return new TopologyModel(resolved, stores);
+        return new TopologyModel(resolved, stores, globalTables);
     }
 
     /** Topics Weir creates and owns: repartition topics, read by the given sources. */
@@ -217,6 +224,9 @@ public final class TopologyModel {
                 sb.append('\n');
             }
         }
+        for (GlobalTableSpec g : globalTables.values()) {
+            sb.append("  Global table ").append(g.storeName()).append(" (topic: ").append(g.topic()).append(")\n");
+        }
         return sb.toString();
     }
 
@@ -239,7 +249,9 @@ public final class TopologyModel {
         Map<String, List<String>> usersOfStore = new HashMap<>();
         nodes.values().forEach(n -> {
             if (n instanceof NodeSpec.Processing p) {
-                p.stores().forEach(st -> usersOfStore.computeIfAbsent(st, k -> new ArrayList<>()).add(p.name()));
+                // a global table is on every instance, outside the tasks: it ties no processors together
+                p.stores().stream().filter(st -> !globalTables.containsKey(st))
+                        .forEach(st -> usersOfStore.computeIfAbsent(st, k -> new ArrayList<>()).add(p.name()));
             }
         });
         usersOfStore.values().forEach(users -> {
