@@ -130,7 +130,7 @@ final class KafkaStreamsOracle {
     }
 
     /** A state directory of this run's own: the driver leaves its stores on disk, and other tests may run beside. */
-    private static Path createStateDir() {
+    static Path createStateDir() {
         try {
             return Files.createTempDirectory("weir-oracle-kafka-streams");
         } catch (IOException e) {
@@ -138,7 +138,7 @@ final class KafkaStreamsOracle {
         }
     }
 
-    private static void deleteRecursively(Path dir) {
+    static void deleteRecursively(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
