@@ -7,6 +7,7 @@ import io.weir.samples.sensors.SensorSumsApp;
 import io.weir.samples.hourly.HourlyCountsApp;
 import io.weir.samples.sessions.ClickSessionsApp;
 import io.weir.samples.wordcount.WordCountApp;
+import io.weir.samples.ysb.YsbApp;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Spec;
         description = {"Runs a Weir sample application on an in-process broker (or --bootstrap-servers),",
                 "or serves one (serve <sample>) or feeds one (load <sample>) on an existing cluster."},
         subcommands = {TemperatureAlertsApp.class, WordCountApp.class, KeyedCounterApp.class, SensorSumsApp.class,
-                ClickSessionsApp.class, HourlyCountsApp.class, ServeCommand.class, LoadCommand.class})
+                ClickSessionsApp.class, HourlyCountsApp.class, YsbApp.class, ServeCommand.class, LoadCommand.class})
 public final class Samples implements Callable<Integer> {
 
     @Spec

@@ -72,10 +72,15 @@ public final class SampleKafka implements AutoCloseable {
      * @throws io.weir.errors.ClusterException if the cluster cannot be reached within 30 s
      */
     public void ensureTopics(Collection<String> names, int partitions) {
+        ensureTopics(names, partitions, Map.of());
+    }
+
+    /** As {@link #ensureTopics(Collection, int)}, creating the missing ones with {@code configs}. */
+    public void ensureTopics(Collection<String> names, int partitions, Map<String, String> configs) {
         Set<String> existing = KafkaCalls.get(client.admin().listTopics().names(), ADMIN_TIMEOUT,
                 "list the topics at " + bootstrapServers());
         List<NewTopic> missing = names.stream().distinct().filter(n -> !existing.contains(n))
-                .map(n -> new NewTopic(n, Optional.of(partitions), Optional.empty())).toList();
+                .map(n -> new NewTopic(n, Optional.of(partitions), Optional.empty()).configs(configs)).toList();
         if (!missing.isEmpty()) {
             client.createTopics(missing);
             log.info("Created topics {} with {} partitions", missing.stream().map(NewTopic::name).toList(), partitions);
