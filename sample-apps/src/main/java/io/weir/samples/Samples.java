@@ -3,6 +3,7 @@ package io.weir.samples;
 import io.weir.samples.alerts.TemperatureAlertsApp;
 import io.weir.samples.common.SampleMain;
 import io.weir.samples.counter.KeyedCounterApp;
+import io.weir.samples.fraud.FraudDetectionApp;
 import io.weir.samples.sensors.SensorSumsApp;
 import io.weir.samples.hourly.HourlyCountsApp;
 import io.weir.samples.sessions.ClickSessionsApp;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Spec;
         description = {"Runs a Weir sample application on an in-process broker (or --bootstrap-servers),",
                 "or serves one (serve <sample>) or feeds one (load <sample>) on an existing cluster."},
         subcommands = {TemperatureAlertsApp.class, WordCountApp.class, KeyedCounterApp.class, SensorSumsApp.class,
-                ClickSessionsApp.class, HourlyCountsApp.class, YsbApp.class, ServeCommand.class, LoadCommand.class})
+                ClickSessionsApp.class, HourlyCountsApp.class, YsbApp.class, FraudDetectionApp.class, ServeCommand.class, LoadCommand.class})
 public final class Samples implements Callable<Integer> {
 
     @Spec

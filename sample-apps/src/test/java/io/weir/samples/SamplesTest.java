@@ -10,7 +10,7 @@ class SamplesTest {
     @Test
     void namesEverySample() {
         assertThat(Samples.names()).containsExactlyInAnyOrder("temperature-alerts", "word-count", "keyed-counter",
-                "sensor-sums", "click-sessions", "hourly-counts", "ysb");
+                "sensor-sums", "click-sessions", "hourly-counts", "ysb", "fraud-detection");
     }
 
     @Test
@@ -24,6 +24,7 @@ class SamplesTest {
         assertThat(SampleMain.execute(new Samples(), "click-sessions", "--partitions", "0")).isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "hourly-counts", "--threshold", "11")).isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "ysb", "--rate", "0")).isEqualTo(2);
+        assertThat(SampleMain.execute(new Samples(), "fraud-detection", "--payments", "7")).isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "serve")).as("no sample to serve").isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "serve", "keyed-counter")).as("not served").isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "load", "word-count", "--rate", "0")).isEqualTo(2);
