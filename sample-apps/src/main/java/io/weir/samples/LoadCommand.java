@@ -19,7 +19,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "load", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0", sortOptions = false,
         usageHelpAutoWidth = true,
         description = "Feeds a sample's input topic at a steady rate until SIGTERM (or --duration). The topic must exist.",
-        footer = "Samples: word-count (lines of text to 'lines'), temperature-alerts (readings to 'readings').")
+        footer = "Samples: word-count (lines of text to 'lines'), temperature-alerts (readings to 'readings'), ysb"
+                + " (campaigns to 'ad-campaigns' first, then ad events to 'ad-events'), fraud-detection (card holders"
+                + " to 'card-holders' first, then payments to 'card-transactions').")
 final class LoadCommand implements Callable<Integer> {
 
     /** Long enough to flush and close the producer after SIGTERM. */
@@ -28,7 +30,7 @@ final class LoadCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<sample>", description = "word-count or temperature-alerts")
+    @Parameters(index = "0", paramLabel = "<sample>", description = "word-count, temperature-alerts, ysb or fraud-detection")
     String sampleName;
 
     @Option(names = "--rate", defaultValue = "50", description = "Records per second (default: ${DEFAULT-VALUE}).")

@@ -19,13 +19,15 @@ import picocli.CommandLine.Spec;
         description = {"Runs a sample's topology as a service until SIGTERM: no broker of its own, no input, no check.",
                 "Settings from WEIR_* variables (WEIR_BOOTSTRAP_SERVERS is required, WEIR_INSTANCE_ID,"
                         + " WEIR_STATE_DIR, WEIR_HTTP_PORT, ...) and --config FILE. The topics must exist."},
-        footer = "Samples: word-count (lines -> word-counts), temperature-alerts (readings -> alerts).")
+        footer = "Samples: word-count (lines -> word-counts), temperature-alerts (readings -> alerts), ysb (ad-events"
+                + " and ad-campaigns -> campaign-window-counts), fraud-detection (card-transactions and card-holders ->"
+                + " fraud-alerts).")
 final class ServeCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<sample>", description = "word-count or temperature-alerts")
+    @Parameters(index = "0", paramLabel = "<sample>", description = "word-count, temperature-alerts, ysb or fraud-detection")
     String sampleName;
 
     @Option(names = "--input-topic", paramLabel = "TOPIC", description = "Topic to read (default: the sample's).")

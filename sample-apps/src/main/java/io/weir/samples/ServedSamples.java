@@ -2,7 +2,9 @@ package io.weir.samples;
 
 import io.weir.samples.alerts.TemperatureAlertsService;
 import io.weir.samples.common.ServedSample;
+import io.weir.samples.fraud.FraudDetectionService;
 import io.weir.samples.wordcount.WordCountService;
+import io.weir.samples.ysb.YsbService;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine;
@@ -16,7 +18,8 @@ final class ServedSamples {
     /** Every served sample, in the order the help lists them. */
     static Map<String, ServedSample> all() {
         Map<String, ServedSample> samples = new LinkedHashMap<>();
-        for (ServedSample s : new ServedSample[] {WordCountService.sample(), TemperatureAlertsService.sample()}) {
+        for (ServedSample s : new ServedSample[] {WordCountService.sample(), TemperatureAlertsService.sample(),
+                YsbService.sample(), FraudDetectionService.sample()}) {
             samples.put(s.name(), s);
         }
         return samples;

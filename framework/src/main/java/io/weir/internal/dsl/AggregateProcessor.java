@@ -16,7 +16,8 @@ import java.util.function.Supplier;
 /**
  * Keeps one value per key in a store (an aggregate, or a table's latest value) and forwards each
  * changed key's {@link Change} once per commit interval, at step 1 of the commit (in the order
- * keys first changed): the value the key had at the previous commit and the one it has now. A
+ * keys first changed): the value the key had at the previous commit and the one it has now (the
+ * new value alone to the children that read the table as a stream, see {@link TableChildren}). A
  * hot key costs one output per commit, not one per record. A step that returns {@code null}
  * deletes the key.
  */
@@ -30,14 +31,16 @@ final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, Change<VA
 
     private final String storeName;
     private final Step<K, V, VA> step;
+    private final TableChildren children;
     /** Changed keys, in the order they first changed; byte[] keys are wrapped to compare by content. */
     private final Map<Object, Pending<K, VA>> changed = new LinkedHashMap<>();
     private ProcessorContext<K, Change<VA>> context;
     private KeyValueStore<K, VA> store;
 
-    private AggregateProcessor(String storeName, Step<K, V, VA> step) {
+    private AggregateProcessor(String storeName, Step<K, V, VA> step, TableChildren children) {
         this.storeName = storeName;
         this.step = step;
+        this.children = children;
     }
 
     /** Counting: 1 for a new key, then one more per record. Shared with the windowed aggregations. */
@@ -61,8 +64,10 @@ final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, Change<VA
         return (k, v, current) -> v;
     }
 
-    static <K, V, VA> ProcessorSupplier<K, V, K, Change<VA>> supplier(String store, Step<K, V, VA> step) {
-        return () -> new AggregateProcessor<>(store, step);
+    /** The processor of {@code store}; {@code children} says which of its children take its changes. */
+    static <K, V, VA> ProcessorSupplier<K, V, K, Change<VA>> supplier(String store, Step<K, V, VA> step,
+                                                                     TableChildren children) {
+        return () -> new AggregateProcessor<>(store, step, children);
     }
 
     @Override
@@ -96,7 +101,7 @@ final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, Change<VA
         }
         for (Pending<K, VA> p : changed.values()) {
             if (p.oldValue != null || p.latest.value() != null) { // a key added and deleted again is no change
-                context.forward(p.latest.withValue(new Change<>(p.oldValue, p.latest.value())));
+                children.forward(context, p.latest.withValue(new Change<>(p.oldValue, p.latest.value())));
             }
         }
         changed.clear();

@@ -66,9 +66,10 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
 
     private <VA> RecordTable<K, VA> add(String storeName, Serde<VA> aggregateSerde,
                                         AggregateProcessor.Step<K, V, VA> step) {
+        TableChildren children = new TableChildren();
         String node = addAggregation(new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null),
-                AggregateProcessor.supplier(storeName, step));
-        return RecordTableImpl.stored(graph, node, keySerde, aggregateSerde, storeName);
+                AggregateProcessor.supplier(storeName, step, children));
+        return RecordTableImpl.stored(graph, node, keySerde, aggregateSerde, storeName, children);
     }
 
     /**

@@ -72,9 +72,10 @@ final class GroupedTableImpl<K, V> implements GroupedTable<K, V> {
                                         AggregateProcessor.Step<K, Change<V>, VA> step) {
         String input = GroupedStreamImpl.groupedInput(graph, parent, keySerde, new ChangeSerde<>(valueSerde), true,
                 storeName);
+        TableChildren children = new TableChildren();
         String node = GroupedStreamImpl.addAggregate(graph, input,
                 new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null),
-                AggregateProcessor.supplier(storeName, step));
-        return RecordTableImpl.stored(graph, node, keySerde, aggregateSerde, storeName);
+                AggregateProcessor.supplier(storeName, step, children));
+        return RecordTableImpl.stored(graph, node, keySerde, aggregateSerde, storeName, children);
     }
 }

@@ -30,28 +30,34 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
     private final TableLookup<K, V> lookup;
     /** Null for a derived table. */
     private final String storeName;
+    /** Shared with the node's processor: which children take changes. */
+    private final TableChildren children;
 
     private RecordTableImpl(GraphBuilder graph, String node, Serde<K> keySerde, Serde<V> valueSerde,
-                            TableLookup<K, V> lookup, String storeName) {
+                            TableLookup<K, V> lookup, String storeName, TableChildren children) {
         this.graph = graph;
         this.node = node;
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
         this.lookup = lookup;
         this.storeName = storeName;
+        this.children = children;
     }
 
-    /** The table kept in {@code storeName} by node {@code node} (a store-writing processor). */
+    /**
+     * The table kept in {@code storeName} by node {@code node} (a store-writing processor made
+     * with {@code children}).
+     */
     static <K, V> RecordTableImpl<K, V> stored(GraphBuilder graph, String node, Serde<K> keySerde, Serde<V> valueSerde,
-                                               String storeName) {
-        return new RecordTableImpl<>(graph, node, keySerde, valueSerde, TableLookup.store(storeName), storeName);
+                                               String storeName, TableChildren children) {
+        return new RecordTableImpl<>(graph, node, keySerde, valueSerde, TableLookup.store(storeName), storeName,
+                children);
     }
 
+    /** The table's node forwards new values to every child not registered as taking changes. */
     @Override
     public RecordStream<K, V> toStream() {
-        String name = graph.newName("to-stream");
-        graph.addProcessor(name, TableProcessors.<K, V>toStream(), List.of(node));
-        return new RecordStreamImpl<>(graph, name, keySerde, valueSerde);
+        return new RecordStreamImpl<>(graph, node, keySerde, valueSerde);
     }
 
     @Override
@@ -91,6 +97,7 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
         Objects.requireNonNull(valueSerde, "valueSerde");
         String name = graph.newName("table-group-by");
         graph.addProcessor(name, TableProcessors.regroup(selector), List.of(node));
+        children.addChangeChild(name);
         return new GroupedTableImpl<>(graph, name, keySerde, valueSerde);
     }
 
@@ -131,16 +138,22 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
         stores.addAll(lookup.stores());
         o.lookup.stores().stream().filter(s -> !stores.contains(s)).forEach(stores::add);
         String name = storeName + "-join";
-        graph.addProcessor(name, TableProcessors.tableTableJoin(lookup, o.lookup, joiner, kind, storeName),
-                List.of(node, o.node), stores);
-        return stored(graph, name, keySerde, resultSerde, storeName);
+        TableChildren joinChildren = new TableChildren();
+        graph.addProcessor(name, TableProcessors.tableTableJoin(lookup, o.lookup, joiner, kind, storeName,
+                joinChildren), List.of(node, o.node), stores);
+        children.addChangeChild(name);
+        o.children.addChangeChild(name);
+        return stored(graph, name, keySerde, resultSerde, storeName, joinChildren);
     }
 
     private <VR> RecordTable<K, VR> derive(String kind, BiFunction<? super K, ? super V, ? extends VR> view,
                                            Serde<VR> derivedValueSerde) {
         String name = graph.newName(kind);
-        graph.addProcessor(name, TableProcessors.view(view), List.of(node));
-        return new RecordTableImpl<>(graph, name, keySerde, derivedValueSerde, lookup.through(view), null);
+        TableChildren derivedChildren = new TableChildren();
+        graph.addProcessor(name, TableProcessors.view(view, derivedChildren), List.of(node));
+        children.addChangeChild(name);
+        return new RecordTableImpl<>(graph, name, keySerde, derivedValueSerde, lookup.through(view), null,
+                derivedChildren);
     }
 
     GraphBuilder graph() {

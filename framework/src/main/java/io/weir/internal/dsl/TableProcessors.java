@@ -27,23 +27,13 @@ final class TableProcessors {
         }
     }
 
-    /** A table's updates as a stream: each key's new value, a deletion as a tombstone. */
-    static <K, V> ProcessorSupplier<K, Change<V>, K, V> toStream() {
-        return () -> new Forwarding<K, Change<V>, K, V>() {
-            @Override
-            public void process(Record<K, Change<V>> r) {
-                context.forward(r.withValue(r.value().newValue()));
-            }
-        };
-    }
-
     /**
      * A derived table's updates: both values through {@code view} (which returns {@code null} to
      * drop a row, see {@link TableLookup#through}); a change that is absent before and after
      * (a row the filter dropped both times) is not forwarded.
      */
     static <K, V, VR> ProcessorSupplier<K, Change<V>, K, Change<VR>> view(
-            BiFunction<? super K, ? super V, ? extends VR> view) {
+            BiFunction<? super K, ? super V, ? extends VR> view, TableChildren children) {
         return () -> new Forwarding<K, Change<V>, K, Change<VR>>() {
             @Override
             public void process(Record<K, Change<V>> r) {
@@ -52,7 +42,7 @@ final class TableProcessors {
                 Change<VR> viewed = new Change<>(c.oldValue() == null ? null : view.apply(key, c.oldValue()),
                         c.newValue() == null ? null : view.apply(key, c.newValue()));
                 if (!viewed.isEmpty()) {
-                    context.forward(r.withValue(viewed));
+                    children.forward(context, r.withValue(viewed));
                 }
             }
         };
@@ -124,7 +114,7 @@ final class TableProcessors {
      */
     static <K, V1, V2, VR> ProcessorSupplier<K, Object, K, Change<VR>> tableTableJoin(
             TableLookup<K, V1> left, TableLookup<K, V2> right, ValueJoiner<? super V1, ? super V2, ? extends VR> joiner,
-            JoinKind kind, String store) {
+            JoinKind kind, String store, TableChildren children) {
         return () -> new Forwarding<K, Object, K, Change<VR>>() {
             private TableLookup.Reader<K, V1> leftReader;
             private TableLookup.Reader<K, V2> rightReader;
@@ -147,7 +137,7 @@ final class TableProcessors {
                     return;
                 }
                 result.put(key, joined);
-                context.forward(r.withValue(new Change<>(previous, joined)));
+                children.forward(context, r.withValue(new Change<>(previous, joined)));
             }
         };
     }

@@ -11,4 +11,7 @@ public interface InternalContext {
      * {@code operator}: it goes to the late-records topic (or is counted and dropped).
      */
     void reportLate(String operator, long windowStart, long windowEnd);
+
+    /** The names of this processor's children, in the order {@code forward} visits them. */
+    java.util.List<String> childNames();
 }

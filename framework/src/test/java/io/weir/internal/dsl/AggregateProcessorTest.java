@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 class AggregateProcessorTest {
 
     /** A store keyed by content for byte[] keys, and a context that collects forwarded records. */
-    private static final class Harness<K, VA> extends FakeContext<K, VA> {
+    private static final class Harness<K, VA> extends FakeContext<K, VA>
+            implements io.weir.internal.task.InternalContext {
         final List<Record<K, VA>> forwarded = new ArrayList<>();
         final Map<String, VA> data = new HashMap<>();
 
@@ -25,6 +26,21 @@ class AggregateProcessorTest {
             @SuppressWarnings("unchecked")
             Record<K, VA> r = (Record<K, VA>) record;
             forwarded.add(r);
+        }
+
+        @Override
+        public void forward(Record<? extends K, ? extends VA> record, String childName) {
+            forward(record);
+        }
+
+        @Override
+        public void reportLate(String operator, long windowStart, long windowEnd) {
+            throw new AssertionError("not used");
+        }
+
+        @Override
+        public List<String> childNames() {
+            return List.of("any");
         }
 
         @Override
@@ -103,11 +119,18 @@ class AggregateProcessorTest {
 
     }
 
+    /** Every child of the harness takes changes (it forwards to all children at once). */
+    private static TableChildren changes() {
+        TableChildren c = new TableChildren();
+        c.addChangeChild("any");
+        return c;
+    }
+
     @Test
     void aHotKeyIsForwardedOncePerCommitWithItsLatestValueEvenForByteArrayKeys() {
         Harness<byte[], Change<Long>> h = new Harness<>();
         Processor<byte[], String, byte[], Change<Long>> p =
-                AggregateProcessor.<byte[], String, Long>supplier("counts", AggregateProcessor.countStep()).get();
+                AggregateProcessor.<byte[], String, Long>supplier("counts", AggregateProcessor.countStep(), changes()).get();
         p.init(h);
         for (int i = 0; i < 5; i++) {
             p.process(new Record<>("hot".getBytes(), "x", i));   // a fresh array each time, as from a consumer
@@ -124,7 +147,7 @@ class AggregateProcessorTest {
     void anUpdateCarriesTheValueTheKeyHadAtThePreviousCommitAndADeletionATombstone() {
         Harness<String, Change<String>> h = new Harness<>();
         Processor<String, String, String, Change<String>> p =
-                AggregateProcessor.<String, String, String>supplier("rows", AggregateProcessor.latestStep()).get();
+                AggregateProcessor.<String, String, String>supplier("rows", AggregateProcessor.latestStep(), changes()).get();
         p.init(h);
         p.process(new Record<>("k", "a", 1));
         ((AggregateProcessor<?, ?, ?>) p).beforeCommit();
@@ -145,7 +168,7 @@ class AggregateProcessorTest {
     void anAbortDropsTheHeldBackUpdates() {
         Harness<String, Change<Long>> h = new Harness<>();
         Processor<String, String, String, Change<Long>> p =
-                AggregateProcessor.<String, String, Long>supplier("counts", AggregateProcessor.countStep()).get();
+                AggregateProcessor.<String, String, Long>supplier("counts", AggregateProcessor.countStep(), changes()).get();
         p.init(h);
         p.process(new Record<>("k", "x", 1));
         ((AggregateProcessor<?, ?, ?>) p).afterAbort();

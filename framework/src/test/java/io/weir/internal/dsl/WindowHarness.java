@@ -194,4 +194,9 @@ final class WindowHarness<VA> extends FakeContext<Windowed<String>, VA> implemen
     public void close() {
         stores.close();
     }
+
+    @Override
+    public java.util.List<String> childNames() {
+        return java.util.List.of();
+    }
 }

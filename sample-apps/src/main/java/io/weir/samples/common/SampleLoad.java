@@ -14,6 +14,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -56,6 +57,9 @@ public final class SampleLoad {
      */
     public static long run(ServedSample sample, Options options, ShutdownSignal signal) {
         requireTopic(options.bootstrapServers(), options.topic());
+        if (sample.reference() != null) {
+            writeReference(options, sample);
+        }
         RecordGenerator generator = sample.generator().get();
         AtomicLong acked = new AtomicLong();
         AtomicReference<Exception> failure = new AtomicReference<>();
@@ -98,6 +102,28 @@ public final class SampleLoad {
         double seconds = (System.nanoTime() - started) / 1e9;
         log.info("Stopped feeding: {} records to '{}' in {} s", acked.get(), options.topic(), Math.round(seconds));
         return acked.get();
+    }
+
+    /** Writes the sample's reference records (the table it joins), all acknowledged, before any input. */
+    private static void writeReference(Options options, ServedSample sample) {
+        String topic = sample.reference().topic();
+        requireTopic(options.bootstrapServers(), topic);
+        List<ProducerRecord<byte[], byte[]>> records = sample.reference().records().get();
+        try (Producer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(options, sample.name()))) {
+            List<java.util.concurrent.Future<?>> sends = new java.util.ArrayList<>();
+            for (ProducerRecord<byte[], byte[]> r : records) {
+                sends.add(producer.send(new ProducerRecord<>(topic, r.partition(), r.timestamp(), r.key(), r.value())));
+            }
+            for (java.util.concurrent.Future<?> f : sends) {
+                f.get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while writing '" + topic + "'", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot write the reference records to '" + topic + "': " + e, e);
+        }
+        log.info("Wrote {} reference records to '{}'", records.size(), topic);
     }
 
     private static Map<String, Object> producerConfig(Options options, String sampleName) {

@@ -1,7 +1,9 @@
 package io.weir.samples.common;
 
 import io.weir.Topology;
+import java.util.List;
 import java.util.Objects;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
@@ -19,9 +21,25 @@ import java.util.function.Supplier;
  * @param outputTopic   the topic it writes unless {@code --output-topic} names another
  * @param topology      builds the topology from (input topic, output topic)
  * @param generator     a new, independent source of input records for {@code load}
+ * @param reference     the table the topology reads beside its input (a compacted topic it joins),
+ *                      which {@code load} fills before it feeds the input; null when there is none
  */
 public record ServedSample(String name, String applicationId, String inputTopic, String outputTopic,
-        BiFunction<String, String, Topology> topology, Supplier<RecordGenerator> generator) {
+        BiFunction<String, String, Topology> topology, Supplier<RecordGenerator> generator, Reference reference) {
+
+    /** A reference topic and its records (the same every time: writing them again changes nothing). */
+    public record Reference(String topic, Supplier<List<ProducerRecord<byte[], byte[]>>> records) {
+        public Reference {
+            Objects.requireNonNull(topic, "topic");
+            Objects.requireNonNull(records, "records");
+        }
+    }
+
+    /** A sample that reads its input topic only. */
+    public ServedSample(String name, String applicationId, String inputTopic, String outputTopic,
+                        BiFunction<String, String, Topology> topology, Supplier<RecordGenerator> generator) {
+        this(name, applicationId, inputTopic, outputTopic, topology, generator, null);
+    }
 
     public ServedSample {
         Objects.requireNonNull(name, "name");
