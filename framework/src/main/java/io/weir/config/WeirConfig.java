@@ -230,6 +230,11 @@ public final class WeirConfig {
         return settings.get(Settings.MAX_OUT_OF_ORDERNESS_MS);
     }
 
+    /** How far behind its input a task may be and still write early window results; 0: no limit. */
+    public long earlyResultsMaxLagRecords() {
+        return settings.get(Settings.EARLY_RESULTS_MAX_LAG_RECORDS);
+    }
+
     /** How long a partition without records may hold the watermark back. */
     public Duration idleTimeout() {
         return settings.get(Settings.IDLE_TIMEOUT_MS);

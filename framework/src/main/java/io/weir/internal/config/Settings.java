@@ -146,6 +146,10 @@ public final class Settings {
     public static final Setting<Duration> IDLE_TIMEOUT_MS = new Setting<>("idle.timeout.ms", "30000",
             Setting.millisAtLeast(0), "wall-clock time after which a partition without records stops holding the"
             + " watermark back");
+    public static final Setting<Long> EARLY_RESULTS_MAX_LAG_RECORDS = new Setting<>("early.results.max.lag.records",
+            "50000", Setting.longAtLeast(0), "records a task may be behind its input (buffered, or still on the"
+            + " brokers) and still write the early results of `Emit.early(interval)`; further behind it skips them"
+            + " until it has caught up (`0`: never skips)");
     public static final Setting<LateRecordsMode> LATE_RECORDS_MODE = new Setting<>("late.records.mode", "topic",
             Setting.enumOf(LateRecordsMode.class), "`topic`: records too late for their window go to"
             + " `late.records.topic`; `drop`: counted in `weir.records.late` and dropped");
@@ -169,7 +173,8 @@ public final class Settings {
             INTERNAL_TOPIC_REPLICATION_FACTOR, STATE_CACHE_MAX_BYTES, STATE_FLUSH_INTERVAL_MS, STATE_CLEANUP_DELAY_MS,
             REPARTITION_PURGE_INTERVAL_MS,
             ROCKSDB_MEMORY_BYTES,
-            STORE_READ_CACHE_BYTES, DEFAULT_TIMESTAMP, MAX_OUT_OF_ORDERNESS_MS, IDLE_TIMEOUT_MS, LATE_RECORDS_MODE,
+            STORE_READ_CACHE_BYTES, DEFAULT_TIMESTAMP, MAX_OUT_OF_ORDERNESS_MS, IDLE_TIMEOUT_MS, EARLY_RESULTS_MAX_LAG_RECORDS,
+            LATE_RECORDS_MODE,
             LATE_RECORDS_TOPIC, WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS);
 
     /**

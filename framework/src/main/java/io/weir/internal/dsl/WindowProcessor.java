@@ -53,6 +53,8 @@ abstract class WindowProcessor<K, V, VA>
     /** The watermark before its last advance, while no record has been processed since. */
     private long beforeAdvance;
     private boolean advancePending;
+    /** Intervals whose early results were skipped because the task was behind. */
+    private long skippedEarly;
 
     WindowProcessor(String storeName, Emit emit, long fireDelay, long fireGranularity, boolean deferAtWatermark) {
         this.storeName = storeName;
@@ -197,7 +199,18 @@ abstract class WindowProcessor<K, V, VA>
         internal.reportLate(storeName, start, end);
     }
 
+    /**
+     * The interval trigger's early results; none while the task is behind its input (see
+     * {@link InternalContext#behind()}): the changed windows wait for an interval when it has
+     * caught up, or for their final result. So a task offered more than it can take writes fewer
+     * early results, not more (each interval would otherwise write every window that changed in
+     * it, and a window stays open for more intervals the slower its records are processed).
+     */
     private void emitChangedEarly() {
+        if (context instanceof InternalContext internal && internal.behind()) {
+            skippedEarly++;
+            return;
+        }
         for (Windowed<K> window : early.drainChanged()) {
             if (fireTime(window) > firedThrough) {
                 VA value = current(window);

@@ -56,6 +56,7 @@ public final class ActiveTask implements CommitUnit {
         this.consumer = consumer;
         this.deadLetters = deadLetters;
         this.inputs = new TaskInputs(consumer, maxBuffered);
+        context.inputLag(inputs::lag);
         this.stores = stores;
         this.sink = sink;
         this.watermarks = context.watermarks();

@@ -12,6 +12,14 @@ public interface InternalContext {
      */
     void reportLate(String operator, long windowStart, long windowEnd);
 
+    /**
+     * True while the task is further behind its input than {@code early.results.max.lag.records}
+     * (records buffered or still on the brokers): results that only say how things stand now
+     * (early window results) are stale the moment they are written, and writing them would take
+     * time from catching up.
+     */
+    boolean behind();
+
     /** The names of this processor's children, in the order {@code forward} visits them. */
     java.util.List<String> childNames();
 }

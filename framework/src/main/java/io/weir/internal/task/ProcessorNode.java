@@ -57,6 +57,11 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
     }
 
     @Override
+    public boolean behind() {
+        return task.behind();
+    }
+
+    @Override
     public java.util.List<String> childNames() {
         return java.util.Arrays.stream(children).map(c -> c.name).toList();
     }

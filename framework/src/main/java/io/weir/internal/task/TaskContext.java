@@ -19,6 +19,9 @@ final class TaskContext {
     private final Punctuations punctuations;
     private final LateRecords lateRecords;
     private ConsumerRecord<byte[], byte[]> current;
+    /** Records the task is behind its input; set by the task once its inputs exist. */
+    private LongSupplier inputLag = () -> 0;
+    private long maxEarlyLag;
 
     TaskContext(TaskId id, String applicationId, LongSupplier wallClock, Watermarks watermarks,
                 LateRecords lateRecords) {
@@ -32,6 +35,20 @@ final class TaskContext {
 
     TaskId id() {
         return id;
+    }
+
+    /** How the task measures how far behind its input it is. */
+    void inputLag(LongSupplier inputLag) {
+        this.inputLag = inputLag;
+    }
+
+    /** {@code early.results.max.lag.records}; 0 (the default here) never counts the task behind. */
+    void maxEarlyLag(long maxEarlyLag) {
+        this.maxEarlyLag = maxEarlyLag;
+    }
+
+    boolean behind() {
+        return maxEarlyLag > 0 && inputLag.getAsLong() > maxEarlyLag;
     }
 
     String applicationId() {

@@ -56,6 +56,7 @@ public final class TaskFactory {
                 env.config().idleTimeout().toMillis());
         TaskContext context = new TaskContext(id, env.config().applicationId(), env.wallClock(), watermarks,
                 lateRecords);
+        context.maxEarlyLag(env.config().earlyResultsMaxLagRecords());
         List<StoreSpec> specs = model.storesOf(st);
         if (storesInMemory) {
             specs = specs.stream().map(s -> s.withPersistent(false)).toList();

@@ -45,6 +45,26 @@ final class TaskInputs {
         return added;
     }
 
+    /**
+     * Records the task has yet to process: those buffered here and those still on the brokers,
+     * as the consumer knows it from its last fetches (no request); a partition it has not fetched
+     * yet counts nothing.
+     */
+    long lag() {
+        long lag = buffered;
+        for (TopicPartition tp : partitions.keySet()) {
+            try {
+                java.util.OptionalLong l = consumer.currentLag(tp);
+                if (l.isPresent()) {
+                    lag += l.getAsLong();
+                }
+            } catch (IllegalStateException notAssigned) {
+                // being revoked: nothing to catch up on here
+            }
+        }
+        return lag;
+    }
+
     Collection<TopicPartition> partitions() {
         return partitions.keySet();
     }

@@ -44,6 +44,11 @@ class AggregateProcessorTest {
         }
 
         @Override
+        public boolean behind() {
+            return false;
+        }
+
+        @Override
         @SuppressWarnings("unchecked")
         public <S> S getStateStore(String name) {
             return (S) new KeyValueStore<K, VA>() {

@@ -201,6 +201,28 @@ class TimeWindowProcessorTest {
                 pane("early", "c", 10 * S, 20 * S, 1));
     }
 
+    /**
+     * A task far behind its input skips the intervals' early results: the changed windows wait for
+     * an interval when it has caught up (with their latest result), or for their final result.
+     */
+    @Test
+    void earlyByIntervalSkipsEarlyResultsWhileTheTaskIsBehindItsInput() {
+        WindowHarness<Integer> h = summing(tumbling(10), Emit.early(Duration.ofSeconds(1)));
+        h.behind = true;
+        h.pipe("a", 1, 1 * S).punctuate().pipe("a", 2, 2 * S).punctuate().pipe("b", 1, 3 * S).punctuate();
+        assertThat(h.takeUncommitted()).as("behind: no early result").isEmpty();
+
+        h.behind = false;
+        h.punctuate();
+        assertThat(h.takeUncommitted()).as("caught up: the latest of each changed window, once")
+                .containsExactly(pane("early", "a", 0, 10 * S, 3), pane("early", "b", 0, 10 * S, 1));
+
+        h.behind = true;
+        h.pipe("a", 4, 4 * S).punctuate().pipe("c", 1, 10 * S);
+        assertThat(h.takeUncommitted()).as("the final results are not held back")
+                .containsExactly(fin("a", 0, 10 * S, 7), fin("b", 0, 10 * S, 1));
+    }
+
     @Test
     void everyUpdateEmitsEachNewResultAndNothingOnTheWatermark() {
         WindowHarness<Integer> h = summing(tumbling(10).allowedLateness(Duration.ofSeconds(5)), Emit.everyUpdate());

@@ -199,4 +199,12 @@ final class WindowHarness<VA> extends FakeContext<Windowed<String>, VA> implemen
     public java.util.List<String> childNames() {
         return java.util.List.of();
     }
+
+    /** What {@link #behind()} answers: a test sets it to model a task far behind its input. */
+    boolean behind;
+
+    @Override
+    public boolean behind() {
+        return behind;
+    }
 }
