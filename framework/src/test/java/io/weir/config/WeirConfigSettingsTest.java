@@ -52,6 +52,7 @@ class WeirConfigSettingsTest {
             Map.entry("repartition.purge.interval.ms", "7"), Map.entry("rocksdb.memory.bytes", "33554432"),
             Map.entry("store.read.cache.bytes", "7"), Map.entry("default.timestamp", "wall_clock"),
             Map.entry("max.out.of.orderness.ms", "7"), Map.entry("idle.timeout.ms", "7"),
+            Map.entry("early.results.max.lag.records", "7"),
             Map.entry("late.records.mode", "drop"), Map.entry("late.records.topic", "late"),
             Map.entry("window.changelog.additional.retention.ms", "7"));
 
