@@ -64,6 +64,10 @@ public final class YsbApp implements Callable<Integer> {
             + " ms before its final one; 0 for the final one only (default: ${DEFAULT-VALUE}).")
     long earlyMs;
 
+    @Option(names = "--early-max-lag", defaultValue = "50000", description = "early.results.max.lag.records: how far"
+            + " behind its input the job may be and still write early counts; 0 for no limit (default: ${DEFAULT-VALUE}).")
+    long earlyMaxLag;
+
     @Option(names = "--seed", defaultValue = "42", description = "Seed of the data (default: ${DEFAULT-VALUE}).")
     long seed;
 
@@ -91,7 +95,7 @@ public final class YsbApp implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (rate < 1 || seconds < 1 || campaigns < 1 || earlyMs < 0 || options.partitions < 1) {
+        if (rate < 1 || seconds < 1 || campaigns < 1 || earlyMs < 0 || earlyMaxLag < 0 || options.partitions < 1) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--rate, --seconds, --campaigns and"
                     + " --partitions must be at least 1, --early-ms at least 0");
         }
@@ -118,8 +122,8 @@ public final class YsbApp implements Callable<Integer> {
         try (CommittedTail<String, Long> tail = CommittedTail.fromBeginning(bootstrap, outputTopic, Serdes.strings(),
                      Serdes.longs());
              RunningApp app = RunningApp.start(Ysb.topology(eventsTopic, campaignsTopic, outputTopic, emit),
-                     dir -> SampleConfigs.exactlyOnce(applicationId, bootstrap, dir).build(), options.stateDir,
-                     "weir-ysb-")) {
+                     dir -> SampleConfigs.exactlyOnce(applicationId, bootstrap, dir)
+                             .set("early.results.max.lag.records", earlyMaxLag).build(), options.stateDir, "weir-ysb-")) {
             // Latency is measured from the first event: the job must be running, its tasks assigned.
             app.await(() -> app.app().state() == WeirApp.State.RUNNING, () -> receive(tail, checker),
                     options.timeout(), signal, () -> "the job to run its tasks");
