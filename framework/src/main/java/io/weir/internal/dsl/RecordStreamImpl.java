@@ -198,7 +198,8 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
             input = GroupedStreamImpl.groupedInput(graph, node, keySerde, valueSerde, true, name);
         }
         String name = graph.newName(left ? "left-join" : "join");
-        graph.addProcessor(name, TableProcessors.streamTableJoin(lookup, joiner, left), List.of(input), lookup.stores());
+        graph.addProcessor(name, TableProcessors.<K, V, K, VT, VR>streamTableJoin(lookup, (k, v) -> k, joiner, left), List.of(input),
+                lookup.stores());
         return new RecordStreamImpl<>(graph, name, keySerde, null);
     }
 
@@ -227,7 +228,10 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
             throw new TopologyException("cannot join a global table of another topology builder");
         }
         String name = graph.newName(left ? "global-left-join" : "global-join");
-        graph.addProcessor(name, TableProcessors.globalJoin(g.storeName(), keySelector, joiner, left), List.of(node),
+        // a record without a value selects no row (the selector would only see null)
+        graph.addProcessor(name, TableProcessors.<K, V, KG, VG, VR>streamTableJoin(
+                TableLookup.<KG, VG>store(g.storeName()), (K k, V v) -> v == null ? null : keySelector.apply(k, v),
+                joiner, left), List.of(node),
                 List.of(g.storeName()));
         return new RecordStreamImpl<>(graph, name, keySerde, null, keyChanged);
     }

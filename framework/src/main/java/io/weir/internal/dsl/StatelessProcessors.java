@@ -19,8 +19,8 @@ final class StatelessProcessors {
     private StatelessProcessors() {
     }
 
-    /** Base for processors that only forward: keeps the context. */
-    private abstract static class Forwarding<KIn, VIn, KOut, VOut> implements Processor<KIn, VIn, KOut, VOut> {
+    /** Base for processors that only forward: keeps the context. Shared with {@link TableProcessors}. */
+    abstract static class Forwarding<KIn, VIn, KOut, VOut> implements Processor<KIn, VIn, KOut, VOut> {
         ProcessorContext<KOut, VOut> context;
 
         @Override

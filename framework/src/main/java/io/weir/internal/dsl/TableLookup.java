@@ -1,7 +1,7 @@
 package io.weir.internal.dsl;
 
 import io.weir.processor.ProcessorContext;
-import io.weir.state.KeyValueStore;
+import io.weir.state.ReadOnlyKeyValueStore;
 import java.util.List;
 import java.util.function.BiFunction;
 
@@ -36,7 +36,7 @@ interface TableLookup<K, V> {
 
             @Override
             public Reader<K, V> open(ProcessorContext<?, ?> context) {
-                KeyValueStore<K, V> kv = context.getStateStore(store);
+                ReadOnlyKeyValueStore<K, V> kv = context.getStateStore(store);
                 return kv::get;
             }
         };

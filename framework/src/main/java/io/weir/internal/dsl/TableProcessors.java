@@ -2,7 +2,6 @@ package io.weir.internal.dsl;
 
 import io.weir.common.KeyValue;
 import io.weir.dsl.ValueJoiner;
-import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.processor.Record;
@@ -18,13 +17,9 @@ final class TableProcessors {
     private TableProcessors() {
     }
 
-    private abstract static class Forwarding<KIn, VIn, KOut, VOut> implements Processor<KIn, VIn, KOut, VOut> {
-        ProcessorContext<KOut, VOut> context;
-
-        @Override
-        public void init(ProcessorContext<KOut, VOut> context) {
-            this.context = context;
-        }
+    /** The base of these processors: keeps the context. */
+    private abstract static class Forwarding<KIn, VIn, KOut, VOut>
+            extends StatelessProcessors.Forwarding<KIn, VIn, KOut, VOut> {
     }
 
     /**
@@ -143,41 +138,17 @@ final class TableProcessors {
     }
 
     /**
-     * Joins each stream record with the row of the global table in {@code store} at the key
-     * {@code keySelector} gives; inner or left as {@link #streamTableJoin}.
+     * Joins each stream record with a table's current value of the key {@code lookupKey} gives for
+     * it ({@link TableLookup}): the record's own key for a co-partitioned table, the key a selector
+     * picks for a global table; {@code null} looks nothing up. Inner: a record without a table
+     * value, or with a {@code null} value, gives nothing. Left: every record gives a result, with a
+     * {@code null} table value when there is none.
      */
-    static <K, V, KG, VG, VR> ProcessorSupplier<K, V, K, VR> globalJoin(
-            String store, BiFunction<? super K, ? super V, ? extends KG> keySelector,
-            ValueJoiner<? super V, ? super VG, ? extends VR> joiner, boolean left) {
+    static <K, V, KT, VT, VR> ProcessorSupplier<K, V, K, VR> streamTableJoin(
+            TableLookup<KT, VT> table, BiFunction<? super K, ? super V, ? extends KT> lookupKey,
+            ValueJoiner<? super V, ? super VT, ? extends VR> joiner, boolean left) {
         return () -> new Forwarding<K, V, K, VR>() {
-            private io.weir.state.ReadOnlyKeyValueStore<KG, VG> table;
-
-            @Override
-            public void init(ProcessorContext<K, VR> context) {
-                super.init(context);
-                table = context.getStateStore(store);
-            }
-
-            @Override
-            public void process(Record<K, V> r) {
-                KG key = r.value() == null ? null : keySelector.apply(r.key(), r.value());
-                VG row = key == null ? null : table.get(key);
-                if (left || row != null && r.value() != null) {
-                    context.forward(r.withValue(joiner.apply(r.value(), row)));
-                }
-            }
-        };
-    }
-
-    /**
-     * Joins each stream record with the table's current value of its key ({@link TableLookup}).
-     * Inner: a record without a table value, or with a {@code null} key or value, gives nothing.
-     * Left: every record gives a result, with a {@code null} table value when there is none.
-     */
-    static <K, V, VT, VR> ProcessorSupplier<K, V, K, VR> streamTableJoin(
-            TableLookup<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner, boolean left) {
-        return () -> new Forwarding<K, V, K, VR>() {
-            private TableLookup.Reader<K, VT> reader;
+            private TableLookup.Reader<KT, VT> reader;
 
             @Override
             public void init(ProcessorContext<K, VR> context) {
@@ -187,7 +158,8 @@ final class TableProcessors {
 
             @Override
             public void process(Record<K, V> r) {
-                VT tableValue = r.key() == null ? null : reader.get(r.key());
+                KT key = lookupKey.apply(r.key(), r.value());
+                VT tableValue = key == null ? null : reader.get(key);
                 if (left || tableValue != null && r.value() != null) {
                     context.forward(r.withValue(joiner.apply(r.value(), tableValue)));
                 }
