@@ -166,7 +166,8 @@ final class KafkaStreamsOracle {
         return emitted;
     }
 
-    private static Metric droppedRecords(TopologyTestDriver driver) {
+    /** The task's {@code dropped-records-total}: the driver runs one task. */
+    static Metric droppedRecords(TopologyTestDriver driver) {
         return driver.metrics().entrySet().stream()
                 .filter(e -> e.getKey().name().equals("dropped-records-total")
                         && e.getKey().group().equals("stream-task-metrics"))
@@ -177,7 +178,7 @@ final class KafkaStreamsOracle {
                 .orElseThrow(() -> new IllegalStateException("no dropped-records-total metric"));
     }
 
-    private static double value(Metric metric) {
+    static double value(Metric metric) {
         return ((Number) metric.metricValue()).doubleValue();
     }
 }
