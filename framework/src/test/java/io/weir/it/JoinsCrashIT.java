@@ -186,6 +186,43 @@ class JoinsCrashIT {
                 value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
+    /** A join of topics with 3 and 2 partitions cannot start: the error names both, with their counts. */
+    @Test
+    void aJoinOfTopicsThatAreNotCoPartitionedFailsAtStartNamingThem() {
+        String orders = KAFKA.uniqueTopic("copart-orders", 3);
+        String customers = KAFKA.uniqueTopic("copart-customers", 2);
+        io.weir.TopologyBuilder b = new io.weir.TopologyBuilder();
+        var table = b.table(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings(), customers, "customers");
+        b.stream(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings(), orders)
+                .join(table, (o, c) -> o + c).to(orders + "-out", io.weir.serde.Serdes.strings(),
+                        io.weir.serde.Serdes.strings());
+        KAFKA.client().createTopic(orders + "-out", 1);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.weir.testing.TestApps.start(b.build(),
+                        io.weir.testing.TestApps.config(KAFKA.bootstrapServers(), "copart-" + orders).build()))
+                .isInstanceOf(io.weir.errors.TopologyException.class)
+                .hasMessageContaining(orders + " has 3 partitions").hasMessageContaining(customers + " has 2 partitions")
+                .hasMessageContaining("selectKey");
+
+        // the fix the message gives: the re-keyed orders are repartitioned to the table's count
+        io.weir.TopologyBuilder fixed = new io.weir.TopologyBuilder();
+        var fixedTable = fixed.table(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings(), customers,
+                "customers");
+        fixed.stream(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings(), orders)
+                .selectKey((k, v) -> k).withSerdes(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings())
+                .join(fixedTable, (o, c) -> o + "@" + c).to(orders + "-out", io.weir.serde.Serdes.strings(),
+                        io.weir.serde.Serdes.strings());
+        KAFKA.client().produceStrings(customers, List.of(KeyValue.of("c1", "north")));
+        try (io.weir.WeirApp app = io.weir.testing.TestApps.start(fixed.build(),
+                io.weir.testing.TestApps.config(KAFKA.bootstrapServers(), "copart-fixed-" + orders).build())) {
+            await().atMost(Duration.ofMinutes(1)).until(() -> "north".equals(app.<String, String>store("customers")
+                    .get("c1")));
+            KAFKA.client().produceStrings(orders, List.of(KeyValue.of("c1", "o1")));
+            assertThat(KAFKA.client().readStringsAtLeast(orders + "-out", 1, Duration.ofMinutes(1)))
+                    .extracting(ConsumerRecord::value).containsExactly("o1@north");
+        }
+    }
+
     private static void produceLongs(String topic, List<KeyValue<String, String>> records) {
         List<KeyValue<byte[], byte[]>> bytes = new ArrayList<>();
         for (KeyValue<String, String> kv : records) {

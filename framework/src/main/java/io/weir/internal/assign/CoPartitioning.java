@@ -37,7 +37,9 @@ public final class CoPartitioning {
         if (!problems.isEmpty()) {
             throw new TopologyException(String.join("; ", problems) + ". A sub-topology with state stores reads"
                     + " partition p of every input topic in task p, so all its inputs need the same partition count:"
-                    + " create them with equal counts, or repartition one input to the other's count");
+                    + " create them with equal counts, or repartition a stream input to the other's count: re-key it"
+                    + " (selectKey((k, v) -> k) and withSerdes(...)) before its join or grouping, which then reads it"
+                    + " through an internal topic created with the other input's count");
         }
     }
 
