@@ -80,7 +80,8 @@ final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, Change<VA
     public void process(Record<K, V> record) {
         K key = record.key();
         if (key == null) {
-            throw new IllegalArgumentException("a record with a null key has no row in table or aggregate '" + storeName + "'");
+            throw new IllegalArgumentException("a record with a null key has no row in table or aggregate '"
+                    + storeName + "'");
         }
         VA current = store.get(key);
         VA updated = step.apply(key, record.value(), current);
