@@ -19,9 +19,10 @@ import java.util.function.Supplier;
 
 /**
  * Adds an aggregation: when the key may have changed, a repartition sink and source through
- * {@code <store>-repartition} (which cuts the graph into two sub-topologies); then the store and
- * the aggregating processor {@code <store>-aggregate}. Every name derives from the store name,
- * so it is stable across code changes.
+ * {@code <store>-repartition} (which cuts the graph into two sub-topologies); then the store (for
+ * sessions, also {@code <store>-last-closed}) and the aggregating processor
+ * {@code <store>-aggregate}. Every name derives from the store name, so it is stable across code
+ * changes.
  */
 final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
 
@@ -61,20 +62,23 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
 
     private <VA> RecordTable<K, VA> add(String storeName, Serde<VA> aggregateSerde,
                                         ProcessorSupplier<K, V, K, VA> processor) {
-        String node = addAggregation(new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null), processor);
+        String node = addAggregation(List.of(new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null)),
+                processor);
         return new RecordTableImpl<>(graph, node, keySerde, aggregateSerde, storeName);
     }
 
     /**
-     * Adds an aggregation into {@code store}: the repartition when the key may have changed, the
-     * store, and the processor {@code <store>-aggregate} reading from the grouped input and using
-     * the store. Returns the processor's name. Shared by tables and windowed aggregations.
+     * Adds an aggregation into {@code stores}, the first of which names it: the repartition when
+     * the key may have changed, the stores, and the processor {@code <store>-aggregate} reading
+     * from the grouped input and using the stores. Returns the processor's name. Shared by tables
+     * and windowed aggregations (sessions keep a second store beside their session store).
      */
-    String addAggregation(StoreSpec store, ProcessorSupplier<?, ?, ?, ?> processor) {
-        String upstream = groupedInput(graph, parent, keySerde, valueSerde, repartition, store.name());
-        graph.addStore(store);
-        String node = store.name() + "-aggregate";
-        graph.addProcessor(node, processor, List.of(upstream), List.of(store.name()));
+    String addAggregation(List<StoreSpec> stores, ProcessorSupplier<?, ?, ?, ?> processor) {
+        String name = stores.get(0).name();
+        String upstream = groupedInput(graph, parent, keySerde, valueSerde, repartition, name);
+        stores.forEach(graph::addStore);
+        String node = name + "-aggregate";
+        graph.addProcessor(node, processor, List.of(upstream), stores.stream().map(StoreSpec::name).toList());
         return node;
     }
 
