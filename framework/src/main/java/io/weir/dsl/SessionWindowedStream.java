@@ -8,7 +8,12 @@ import java.util.function.Supplier;
 /**
  * A grouped stream cut into {@link SessionWindows}, ready to aggregate per key and session.
  * When a record merges sessions that were already emitted, their results are retracted with a
- * {@code null} value for their window before the merged session's result is emitted.
+ * {@code null} value for their window before the merged session's result is emitted. A session
+ * that has closed is never extended or overlapped: a record within its gap is late.
+ *
+ * <p>The aggregation keeps its sessions in the session store {@code storeName} and the last closed
+ * session of each key in the key-value store {@code storeName + "-last-closed"}, both logged
+ * (changelogs {@code <application.id>-<store>-changelog}).
  */
 public interface SessionWindowedStream<K, V> {
 

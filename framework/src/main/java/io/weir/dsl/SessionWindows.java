@@ -8,8 +8,9 @@ import java.util.Objects;
  * one session; a record that falls within the gap of two sessions merges them. A session's start
  * and end are the times of its first and last record (both inclusive).
  *
- * <p>A session closes when the watermark reaches its end plus the gap plus the allowed lateness
- * (no record can extend it any more).
+ * <p>A session closes when the watermark reaches its end plus the gap plus the allowed lateness:
+ * no record can extend it any more, and a record within its gap (at most the gap before its start
+ * or after its end) is late rather than starting a session that would overlap it.
  */
 public final class SessionWindows {
 

@@ -8,6 +8,7 @@ import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
 import io.weir.state.Windowed;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -38,7 +39,7 @@ final class CountWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> imple
     <VA> RecordStream<Windowed<K>, VA> add(String storeName, Serde<VA> aggregateSerde,
                                            SessionWindowProcessor.Aggregation<K, V, VA> aggregation) {
         StoreSpec store = new StoreSpec(storeName, Serdes.bytes(), Serdes.bytes(), true, true, null);
-        return addWindowed(store, CountWindowProcessor.supplier(storeName, windows, grouped.keySerde(), aggregateSerde,
+        return addWindowed(List.of(store), CountWindowProcessor.supplier(storeName, windows, grouped.keySerde(), aggregateSerde,
                 aggregation.aggregator()), aggregateSerde);
     }
 }

@@ -19,9 +19,10 @@ import java.util.function.Supplier;
 
 /**
  * Adds an aggregation: when the key may have changed, a repartition sink and source through
- * {@code <store>-repartition} (which cuts the graph into two sub-topologies); then the store and
- * the aggregating processor {@code <store>-aggregate}. Every name derives from the store name,
- * so it is stable across code changes.
+ * {@code <store>-repartition} (which cuts the graph into two sub-topologies); then the store (for
+ * sessions, also {@code <store>-last-closed}) and the aggregating processor
+ * {@code <store>-aggregate}. Every name derives from the store name, so it is stable across code
+ * changes.
  */
 final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
 
@@ -67,26 +68,31 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
     private <VA> RecordTable<K, VA> add(String storeName, Serde<VA> aggregateSerde,
                                         AggregateProcessor.Step<K, V, VA> step) {
         TableChildren children = new TableChildren();
-        String node = addAggregation(new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null),
+        String node = addAggregation(List.of(new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null)),
                 AggregateProcessor.supplier(storeName, step, children));
         return RecordTableImpl.stored(graph, node, keySerde, aggregateSerde, storeName, children);
     }
 
     /**
-     * Adds an aggregation into {@code store}: the repartition when the key may have changed, the
-     * store, and the processor {@code <store>-aggregate} reading from the grouped input and using
-     * the store. Returns the processor's name. Shared by tables and windowed aggregations.
+     * Adds an aggregation into {@code stores}, the first of which names it: the repartition when
+     * the key may have changed, the stores, and the processor {@code <store>-aggregate} reading
+     * from the grouped input and using the stores. Returns the processor's name. Shared by tables
+     * and windowed aggregations (sessions keep a second store beside their session store).
      */
-    String addAggregation(StoreSpec store, ProcessorSupplier<?, ?, ?, ?> processor) {
-        return addAggregate(graph, groupedInput(graph, parent, keySerde, valueSerde, repartition, store.name()), store,
-                processor);
+    String addAggregation(List<StoreSpec> stores, ProcessorSupplier<?, ?, ?, ?> processor) {
+        return addAggregate(graph, groupedInput(graph, parent, keySerde, valueSerde, repartition, stores.get(0).name()),
+                stores, processor);
     }
 
-    /** Adds {@code store} and the processor {@code <store>-aggregate} reading {@code input}; returns its name. */
-    static String addAggregate(GraphBuilder graph, String input, StoreSpec store, ProcessorSupplier<?, ?, ?, ?> processor) {
-        graph.addStore(store);
-        String node = store.name() + "-aggregate";
-        graph.addProcessor(node, processor, List.of(input), List.of(store.name()));
+    /**
+     * Adds {@code stores} and the processor {@code <first store>-aggregate} reading {@code input}
+     * and using them; returns its name.
+     */
+    static String addAggregate(GraphBuilder graph, String input, List<StoreSpec> stores,
+                               ProcessorSupplier<?, ?, ?, ?> processor) {
+        stores.forEach(graph::addStore);
+        String node = stores.get(0).name() + "-aggregate";
+        graph.addProcessor(node, processor, List.of(input), stores.stream().map(StoreSpec::name).toList());
         return node;
     }
 

@@ -74,7 +74,7 @@ final class GroupedTableImpl<K, V> implements GroupedTable<K, V> {
                 storeName);
         TableChildren children = new TableChildren();
         String node = GroupedStreamImpl.addAggregate(graph, input,
-                new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null),
+                java.util.List.of(new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null)),
                 AggregateProcessor.supplier(storeName, step, children));
         return RecordTableImpl.stored(graph, node, keySerde, aggregateSerde, storeName, children);
     }

@@ -6,17 +6,17 @@ import io.weir.dsl.Merger;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.SessionWindowedStream;
 import io.weir.dsl.SessionWindows;
-import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
 import io.weir.state.Windowed;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
  * {@code windowedBy(SessionWindows)}: adds, as a plain aggregation does, the repartition when the
- * key may have changed, then a session store {@code <store>} and the processor
- * {@code <store>-aggregate} ({@link SessionWindowProcessor}). The result is a stream of
+ * key may have changed, then a session store {@code <store>}, a key-value store
+ * {@code <store>-last-closed} (the latest closed session of each key, so that no record touches a
+ * session that closed) and the processor {@code <store>-aggregate} ({@link SessionWindowProcessor}),
+ * all logged. The result is a stream of
  * {@code Windowed<K>} keys (session start and inclusive end) with serde
  * {@code Serdes.windowed(keySerde)} and the aggregate serde. Immutable: {@link #emit} returns a copy.
  *
@@ -49,8 +49,7 @@ final class SessionWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> imp
     @Override
     <VA> RecordStream<Windowed<K>, VA> add(String storeName, Serde<VA> aggregateSerde,
                                            SessionWindowProcessor.Aggregation<K, V, VA> aggregation) {
-        StoreSpec store = new StoreSpec(storeName, grouped.keySerde(), aggregateSerde, true, true, null,
-                StoreSpec.Kind.SESSION, 0, Duration.ofMillis(SessionWindowProcessor.retentionMs(windows)));
-        return addWindowed(store, SessionWindowProcessor.supplier(storeName, windows, emit, aggregation), aggregateSerde);
+        return addWindowed(SessionWindowProcessor.stores(storeName, grouped.keySerde(), aggregateSerde, windows),
+                SessionWindowProcessor.supplier(storeName, windows, emit, aggregation), aggregateSerde);
     }
 }

@@ -8,6 +8,7 @@ import io.weir.dsl.WindowedStream;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
 import io.weir.state.Windowed;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -47,7 +48,7 @@ final class TimeWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> implem
         // a window is dropped once closed (end + allowed lateness reached), whatever the trigger
         StoreSpec store = new StoreSpec(storeName, grouped.keySerde(), aggregateSerde, true, true, null,
                 StoreSpec.Kind.WINDOW, windows.size().toMillis(), windows.allowedLateness());
-        return addWindowed(store, TimeWindowProcessor.supplier(storeName, windows, emit, aggregation.aggregator()),
+        return addWindowed(List.of(store), TimeWindowProcessor.supplier(storeName, windows, emit, aggregation.aggregator()),
                 aggregateSerde);
     }
 }

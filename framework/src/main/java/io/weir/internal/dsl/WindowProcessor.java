@@ -239,6 +239,14 @@ abstract class WindowProcessor<K, V, VA>
     public final void beforeCommit() {
         fireThrough(watermark);
         advancePending = false; // the runtime commits between records: a punctuation moved the watermark
+        committing();
+    }
+
+    /**
+     * At each commit, after every window due at the watermark has fired and before the stores'
+     * writes are sent: what a subclass must write in the same transaction. Nothing by default.
+     */
+    void committing() {
     }
 
     /** The watermark is back at its committed value: what fired since will fire again on the replay. */

@@ -8,6 +8,7 @@ import io.weir.processor.ProcessorSupplier;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
 import io.weir.state.Windowed;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
@@ -69,19 +70,20 @@ abstract class WindowedStreamBase<K, V> {
                 initializer, AggregateProcessor.aggregateStep(initializer, aggregator), merger));
     }
 
-    /** Adds the store and the aggregating processor of this kind of window; see {@link #addWindowed}. */
+    /** Adds the stores and the aggregating processor of this kind of window; see {@link #addWindowed}. */
     abstract <VA> RecordStream<Windowed<K>, VA> add(String storeName, Serde<VA> aggregateSerde,
                                                    SessionWindowProcessor.Aggregation<K, V, VA> aggregation);
 
     /**
-     * Adds {@code store} and {@code processor} as an aggregation of the grouped stream and returns
-     * its results: keys with serde {@code Serdes.windowed(keySerde)}, values with the aggregate serde.
-     * Fails, naming the store, if an earlier step lost the key serde.
+     * Adds {@code stores} (the first names the aggregation) and {@code processor} as an aggregation
+     * of the grouped stream and returns its results: keys with serde
+     * {@code Serdes.windowed(keySerde)}, values with the aggregate serde. Fails, naming the store,
+     * if an earlier step lost the key serde.
      */
-    final <VA> RecordStream<Windowed<K>, VA> addWindowed(StoreSpec store,
+    final <VA> RecordStream<Windowed<K>, VA> addWindowed(List<StoreSpec> stores,
                                                         ProcessorSupplier<K, V, Windowed<K>, VA> processor,
                                                         Serde<VA> aggregateSerde) {
-        String node = grouped.addAggregation(store, processor);
+        String node = grouped.addAggregation(stores, processor);
         return grouped.resultStream(node, Serdes.windowed(grouped.keySerde()), aggregateSerde);
     }
 }

@@ -6,8 +6,8 @@ import io.weir.dsl.Emit;
 import io.weir.dsl.SessionWindows;
 import io.weir.internal.dsl.WindowHarness.Late;
 import io.weir.internal.dsl.WindowHarness.Out;
-import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serdes;
+import io.weir.state.KeyValueStore;
 import io.weir.state.SessionStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,9 +35,8 @@ class SessionWindowProcessorTest {
     private <VA> WindowHarness<VA> harness(SessionWindows windows, Emit emit,
                                            SessionWindowProcessor.Aggregation<String, Integer, VA> aggregation,
                                            io.weir.serde.Serde<VA> serde) {
-        StoreSpec store = new StoreSpec(STORE, Serdes.strings(), serde, false, false, null, StoreSpec.Kind.SESSION, 0,
-                Duration.ofMillis(SessionWindowProcessor.retentionMs(windows)));
-        WindowHarness<VA> h = new WindowHarness<>(store, SessionWindowProcessor.supplier(STORE, windows, emit, aggregation));
+        WindowHarness<VA> h = new WindowHarness<>(SessionWindowProcessor.stores(STORE, Serdes.strings(), serde, windows),
+                SessionWindowProcessor.supplier(STORE, windows, emit, aggregation));
         opened.add(h);
         return h;
     }
@@ -121,14 +120,70 @@ class SessionWindowProcessorTest {
     }
 
     @Test
-    void aRecordAtExactlyTheGapAfterASessionThatDidNotAdvanceTheWatermarkStartsANewOneAsInKafkaStreams() {
+    void aRecordAtExactlyTheGapAfterASessionThatClosedIsLateWhereKafkaStreamsStartsASessionBesideIt() {
         WindowHarness<Long> h = counting(gap(30), Emit.onWindowClose());
-        h.pipe("a", 1, 0).pipe("x", 1, 30 * M);   // [0, 0] fires once x is processed
+        h.pipe("a", 1, 0).pipe("x", 1, 30 * M);   // [0, 0] closes at 30 min and fires once x is processed
         assertThat(h.emitted()).containsExactly(fin("a", 0, 0, 1));
-        h.pipe("a", 1, 30 * M);                   // Kafka Streams' store no longer returns [0, 0]
+        h.pipe("a", 1, 30 * M);                   // within the gap of [0, 0]; Kafka Streams makes [30, 30]
+        assertThat(h.late()).containsExactly(new Late(STORE, 0, 0, 1, 30 * M));
         h.watermark(200 * M);
-        assertThat(h.emitted()).containsExactly(fin("a", 0, 0, 1), fin("a", 30 * M, 30 * M, 1),
-                fin("x", 30 * M, 30 * M, 1));
+        assertThat(h.emitted()).containsExactly(fin("a", 0, 0, 1), fin("x", 30 * M, 30 * M, 1));
+    }
+
+    @Test
+    void aRecordBridgingAClosedSessionAndAnOpenOneIsLateForTheClosedOneAndLeavesTheOpenOneAsItWas() {
+        WindowHarness<Long> h = counting(gap(10), Emit.onWindowClose());
+        h.pipe("a", 1, 0).pipe("a", 1, 15 * M).pipe("a", 1, 20 * M).commit(); // [0, 0] closed at 10 min
+        assertThat(h.emitted()).containsExactly(fin("a", 0, 0, 1));
+        assertThat(h.<SessionStore<String, Long>>store(STORE).fetchSession("a", 0, 0)).as("expired").isNull();
+        h.pipe("a", 1, 8 * M);     // joins [15, 20] in Kafka Streams, making [8, 20] over [0, 0]'s gap
+        assertThat(h.late()).containsExactly(new Late(STORE, 0, 0, 1, 8 * M));
+        h.watermark(200 * M);
+        assertThat(h.emitted()).containsExactly(fin("a", 0, 0, 1), fin("a", 15 * M, 20 * M, 2));
+    }
+
+    @Test
+    void anOpenSessionGrowsBackwardsButNeverIntoTheGapOfAClosedOneHoweverLongAgoThatClosed() {
+        // Why the last closed session of a key is kept: [0, 0] closed at 10 min and left the session
+        // store; the open session starts more than two gaps after it, yet grows back to within its gap.
+        WindowHarness<Long> h = counting(gap(10), Emit.onWindowClose());
+        h.pipe("a", 1, 0).pipe("a", 1, 30 * M);
+        for (long t = 40; t <= 500; t += 10) {
+            h.pipe("a", 1, t * M).commit();   // [30, t]: open however long it runs
+        }
+        h.pipe("a", 1, 21 * M).pipe("a", 1, 11 * M);   // each within the gap of the open session's start
+        assertThat(h.late()).isEmpty();
+        h.pipe("a", 1, 5 * M);                         // would join [11, 500], and is within [0, 0]'s gap
+        assertThat(h.late()).containsExactly(new Late(STORE, 0, 0, 1, 5 * M));
+        h.watermark(1000 * M);
+        assertThat(h.emitted()).containsExactly(fin("a", 0, 0, 1), fin("a", 11 * M, 500 * M, 50));
+    }
+
+    @Test
+    void aRecordWithinTheGapOfASessionThatClosedWhenAPunctuationMovedTheWatermarkIsLate() {
+        WindowHarness<Long> h = counting(gap(30), Emit.onWindowClose());
+        h.pipe("a", 1, 0).pipe("x", 1, 20 * M).watermark(30 * M); // an idle partition released it: [0, 0] closed
+        h.pipe("a", 1, 10 * M);                                     // before its firing (deferred) and the commit
+        assertThat(h.late()).containsExactly(new Late(STORE, 0, 0, 1, 10 * M));
+        h.commit();
+        assertThat(h.committed()).containsExactly(fin("a", 0, 0, 1));
+        h.watermark(40 * M).pipe("a", 1, 25 * M);               // after both, from the last-closed store
+        assertThat(h.late()).containsExactly(new Late(STORE, 0, 0, 1, 10 * M), new Late(STORE, 0, 0, 1, 25 * M));
+    }
+
+    @Test
+    void theLastClosedSessionOfAKeyIsWrittenAtTheCommitAtWhichItClosesAndOutlivesARestart() {
+        WindowHarness<Long> h = counting(gap(30), Emit.atWatermark());
+        KeyValueStore<String, ClosedSession> lastClosed = h.store(SessionWindowProcessor.lastClosedStoreName(STORE));
+        h.pipe("a", 1, 0).pipe("a", 1, 40 * M).pipe("x", 1, 60 * M);    // [0, 0] closed at 30 min
+        assertThat(lastClosed.get("a")).as("not before the commit").isNull();
+        h.abort();
+        h.pipe("a", 1, 0).pipe("a", 1, 40 * M).pipe("x", 1, 60 * M).commit();
+        assertThat(lastClosed.get("a")).isEqualTo(new ClosedSession(0, 0));
+        h.pipe("x", 1, 100 * M).commit();                   // [40, 40] closes: replaces [0, 0]
+        assertThat(lastClosed.get("a")).isEqualTo(new ClosedSession(40 * M, 40 * M));
+        h.restart().pipe("a", 1, 70 * M);                   // within the gap of [40, 40], which left the store
+        assertThat(h.late()).containsExactly(new Late(STORE, 40 * M, 40 * M, 1, 70 * M));
     }
 
     @Test
@@ -208,7 +263,7 @@ class SessionWindowProcessorTest {
     }
 
     @Test
-    void closedSessionsAreDroppedFromTheStoreAfterACommitOnlyOnceNothingCanJoinOrFireThem() {
+    void closedSessionsAreDroppedFromTheStoreAtTheCommitAtWhichTheyCloseAndFire() {
         WindowHarness<Long> h = counting(gap(30).allowedLateness(Duration.ofMinutes(10)), Emit.onWindowClose());
         SessionStore<String, Long> store = h.store(STORE);
         h.pipe("a", 1, 0).pipe("x", 1, 40 * M - 1).commit();
@@ -216,9 +271,8 @@ class SessionWindowProcessorTest {
         assertThat(h.emitted()).isEmpty();
         h.pipe("x", 1, 40 * M).commit();
         assertThat(h.emitted()).containsExactly(fin("a", 0, 0, 1));
-        // Kept one millisecond longer, so a record at the closing boundary still sees it fired.
-        assertThat(store.fetchSession("a", 0, 0)).isEqualTo(1);
-        h.pipe("x", 1, 40 * M + 1).commit();
         assertThat(store.fetchSession("a", 0, 0)).isNull();
+        assertThat(h.<KeyValueStore<String, ClosedSession>>store(SessionWindowProcessor.lastClosedStoreName(STORE))
+                .get("a")).isEqualTo(new ClosedSession(0, 0));
     }
 }

@@ -48,11 +48,16 @@ final class WindowHarness<VA> extends FakeContext<Windowed<String>, VA> implemen
     private Record<String, Integer> current;
     private long watermark = Long.MIN_VALUE;
     private long committedWatermark = Long.MIN_VALUE;
-    /** The store processors get, when a test wraps it (to count reads); null: the real one. */
+    /** The store processors get for every name, when a test wraps it (to count reads); null: the real ones. */
     Object storeOverride;
 
     WindowHarness(StoreSpec store, ProcessorSupplier<String, Integer, Windowed<String>, VA> supplier) {
-        this.stores = TaskStores.open(List.of(store.withPersistent(false).withLogged(false)), new TaskId(0, 0),
+        this(List.of(store), supplier);
+    }
+
+    WindowHarness(List<StoreSpec> specs, ProcessorSupplier<String, Integer, Windowed<String>, VA> supplier) {
+        this.stores = TaskStores.open(specs.stream().map(s -> s.withPersistent(false).withLogged(false)).toList(),
+                new TaskId(0, 0),
                 Path.of("unused"),
                 new TaskStores.Options("app", null, Duration.ofHours(1), 0, System::currentTimeMillis));
         this.supplier = supplier;

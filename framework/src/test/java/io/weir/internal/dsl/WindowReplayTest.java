@@ -80,9 +80,8 @@ class WindowReplayTest {
     }
 
     private static Supplier<WindowHarness<Long>> sessions(SessionWindows windows, Emit emit) {
-        StoreSpec store = new StoreSpec("sessions", Serdes.strings(), Serdes.longs(), false, false, null,
-                StoreSpec.Kind.SESSION, 0, Duration.ofMillis(SessionWindowProcessor.retentionMs(windows)));
-        return () -> new WindowHarness<>(store, SessionWindowProcessor.supplier("sessions", windows, emit,
+        List<StoreSpec> stores = SessionWindowProcessor.stores("sessions", Serdes.strings(), Serdes.longs(), windows);
+        return () -> new WindowHarness<>(stores, SessionWindowProcessor.supplier("sessions", windows, emit,
                 new SessionWindowProcessor.Aggregation<String, Integer, Long>(() -> 0L, (k, v, sum) -> sum + v,
                         (k, a, b) -> a + b)));
     }

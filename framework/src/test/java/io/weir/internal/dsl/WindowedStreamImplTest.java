@@ -66,15 +66,22 @@ class WindowedStreamImplTest {
     }
 
     @Test
-    void sessionsAddASessionStoreKeptWhileASessionCanStillJoinARecordOrFire() {
+    void sessionsAddASessionStoreKeptWhileASessionCanStillJoinARecordOrFireAndAStoreOfTheLastClosedOnes() {
         GraphBuilder graph = graphWithSource();
         grouped(graph, false).windowedBy(SESSIONS).reduce(Integer::sum, "visits").to("out");
         TopologyModel model = graph.build();
 
         StoreSpec store = model.stores().get("visits");
         assertThat(store.kind()).isEqualTo(StoreSpec.Kind.SESSION);
-        assertThat(store.retention()).as("gap + lateness + 1 ms").isEqualTo(Duration.ofMinutes(35).plusMillis(1));
-        assertThat(((NodeSpec.Processing) model.nodes().get("visits-aggregate")).stores()).containsExactly("visits");
+        assertThat(store.retention()).as("gap + lateness").isEqualTo(Duration.ofMinutes(35));
+        StoreSpec lastClosed = model.stores().get("visits-last-closed");
+        assertThat(lastClosed.kind()).isEqualTo(StoreSpec.Kind.KEY_VALUE);
+        assertThat(lastClosed.logged()).isTrue();
+        assertThat(lastClosed.persistent()).isTrue();
+        assertThat(lastClosed.ttl()).as("never expires").isNull();
+        assertThat(lastClosed.valueSerde().formatId()).isEqualTo("closed-session");
+        assertThat(((NodeSpec.Processing) model.nodes().get("visits-aggregate")).stores())
+                .containsExactly("visits", "visits-last-closed");
         assertThat(onlySink(model).valueSerde()).isSameAs(Serdes.integers());
     }
 

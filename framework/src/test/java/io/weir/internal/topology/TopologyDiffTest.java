@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.TopologyBuilder;
 import io.weir.TopologyModels;
+import io.weir.dsl.SessionWindows;
 import io.weir.dsl.TimeWindows;
 import io.weir.internal.topology.TopologyDiff.Verdict;
 import io.weir.processor.KeyValueStoreBuilder;
@@ -153,6 +154,28 @@ class TopologyDiffTest {
                 describe(app(false, Serdes.longs(), s -> s.withTtl(Duration.ofHours(1)))));
         assertThat(ttl.verdict()).isEqualTo(Verdict.SAFE);
         assertThat(ttl.changes()).containsExactly("store totals: ttl ms null -> 3600000");
+    }
+
+    @Test
+    void aSessionAggregationRecordedWithoutItsLastClosedStoreUpgradesByARollingUpgrade() {
+        TopologyDescription now = describe(b -> b.stream(Serdes.strings(), Serdes.strings(), "clicks").groupByKey()
+                .windowedBy(SessionWindows.withInactivityGap(Duration.ofMinutes(5))).count("visits"));
+        // What a Weir without <store>-last-closed recorded: the session store only, kept 1 ms longer
+        TopologyDescription before = new TopologyDescription(now.descriptionVersion(), now.weirVersion(),
+                now.applicationId(), now.subtopologies(), now.stores().stream()
+                .filter(st -> !st.name().equals("visits-last-closed"))
+                .map(st -> new TopologyDescription.StoreInfo(st.name(), st.kind(), st.persistent(), st.logged(),
+                        st.changelogTopic(), st.subtopology(), st.keyFormat(), st.valueFormat(), st.windowSizeMs(),
+                        st.retentionMs() + 1, st.ttlMs()))
+                .toList());
+
+        TopologyDiff diff = TopologyDiff.between(before, now);
+
+        assertThat(diff.verdict()).isEqualTo(Verdict.SAFE);
+        assertThat(diff.storesAdded()).containsExactly("visits-last-closed");
+        assertThat(diff.changelogsAdded()).containsExactly("wc-visits-last-closed-changelog");
+        assertThat(diff.changes()).contains("store visits-last-closed: added (key_value)",
+                "store visits: retention ms 300001 -> 300000");
     }
 
     @Test

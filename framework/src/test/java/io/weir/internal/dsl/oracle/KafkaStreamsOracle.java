@@ -23,9 +23,11 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.test.TestRecord;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KGroupedStream;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.SessionWindows;
@@ -67,9 +69,18 @@ final class KafkaStreamsOracle {
      * larger {@code dropped-records-total}, as it also counts the writes it skips for sessions past
      * its retention (in 86 of the 200 session streams), so that it would not tell which records
      * were late.
+     *
+     * <p>For sessions it also records what the session count did record by record, before
+     * suppression ({@link Results#sessionUpdates}): for each input offset, the updates of its
+     * session store that the record caused, in the order forwarded (a {@code null} value for a
+     * session merged away, then the merged or new session with its count; nothing for a record
+     * dropped as late). Applied in order, they give the sessions each key has before any record,
+     * the closed ones included: Kafka Streams' store stops returning a closed session, but nothing
+     * removes it from the updates.
      */
     static Results run(OracleStream stream) {
-        return run(stream, stream.kind() != OracleStream.WindowKind.SESSION);
+        boolean sessions = stream.kind() == OracleStream.WindowKind.SESSION;
+        return execute(stream, !sessions, sessions);
     }
 
     /**
@@ -78,6 +89,10 @@ final class KafkaStreamsOracle {
      * slower to open.
      */
     static Results run(OracleStream stream, boolean inMemory) {
+        return execute(stream, inMemory, false);
+    }
+
+    private static Results execute(OracleStream stream, boolean inMemory, boolean traced) {
         StreamsBuilder builder = new StreamsBuilder();
         KGroupedStream<String, Long> grouped = builder.stream("in", Consumed.with(Serdes.String(), Serdes.Long()))
                 .groupByKey();
@@ -97,24 +112,19 @@ final class KafkaStreamsOracle {
         }
         writeFinal(counts, "counts");
         writeFinal(sums, "sums");
-
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "oracle");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "oracle:9092");
-        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-        props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.LongSerde.class);
-        if (inMemory) {
-            props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
-                    BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
+        if (traced) {
+            write(counts.toStream(), "updates");
         }
+
         Path stateDir = createStateDir();
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), props, Instant.EPOCH)) {
+        try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), properties(stateDir, inMemory),
+                Instant.EPOCH)) {
             TestInputTopic<String, Long> in = driver.createInputTopic("in", new StringSerializer(),
                     new LongSerializer());
+            TestOutputTopic<String, Long> updatesTopic = traced ? output(driver, "updates") : null;
             Metric dropped = droppedRecords(driver);
             int[] droppedPerOffset = new int[stream.inputs().size()];
+            List<List<Emitted>> updates = new ArrayList<>();
             double before = value(dropped);
             for (int offset = 0; offset < stream.inputs().size(); offset++) {
                 Input input = stream.inputs().get(offset);
@@ -122,8 +132,12 @@ final class KafkaStreamsOracle {
                 double after = value(dropped);
                 droppedPerOffset[offset] = (int) Math.round(after - before);
                 before = after;
+                if (traced) {
+                    updates.add(parse(updatesTopic.readRecordsToList()));
+                }
             }
-            return new Results(read(driver, "counts"), read(driver, "sums"), droppedPerOffset, List.of());
+            return new Results(parse(output(driver, "counts").readRecordsToList()),
+                    parse(output(driver, "sums").readRecordsToList()), droppedPerOffset, List.of(), updates);
         } finally {
             deleteRecursively(stateDir);
         }
@@ -146,19 +160,39 @@ final class KafkaStreamsOracle {
         }
     }
 
+    private static Properties properties(Path stateDir, boolean inMemory) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "oracle");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "oracle:9092");
+        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.LongSerde.class);
+        if (inMemory) {
+            props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
+                    BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
+        }
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        return props;
+    }
+
     private static void writeFinal(KTable<Windowed<String>, Long> table, String topic) {
-        table.suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()))
-                .toStream()
-                .map((windowed, value) -> KeyValue.pair(windowed.key() + "|" + windowed.window().start() + "|"
+        write(table.suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded())).toStream(), topic);
+    }
+
+    private static void write(KStream<Windowed<String>, Long> results, String topic) {
+        results.map((windowed, value) -> KeyValue.pair(windowed.key() + "|" + windowed.window().start() + "|"
                         + windowed.window().end(), value))
                 .to(topic, Produced.with(Serdes.String(), Serdes.Long()));
     }
 
-    private static List<Emitted> read(TopologyTestDriver driver, String topic) {
-        TestOutputTopic<String, Long> out = driver.createOutputTopic(topic, new StringDeserializer(),
-                new LongDeserializer());
+    private static TestOutputTopic<String, Long> output(TopologyTestDriver driver, String topic) {
+        return driver.createOutputTopic(topic, new StringDeserializer(), new LongDeserializer());
+    }
+
+    /** Results written with the key {@code key|start|end}. */
+    private static List<Emitted> parse(List<TestRecord<String, Long>> records) {
         List<Emitted> emitted = new ArrayList<>();
-        for (var record : out.readRecordsToList()) {
+        for (var record : records) {
             String[] parts = record.key().split("\\|");
             emitted.add(new Emitted(parts[0], Long.parseLong(parts[1]), Long.parseLong(parts[2]), record.value(),
                     record.timestamp()));

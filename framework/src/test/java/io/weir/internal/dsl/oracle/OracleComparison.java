@@ -21,7 +21,9 @@ import java.util.TreeSet;
 /**
  * Compares what Weir and Kafka Streams emitted for one {@link OracleStream}, and checks Weir's late
  * records against the input. Each check adds a line to {@link #differences}; an empty list means
- * the two agree. The flush key's windows are left out.
+ * the two agree. The flush key's windows are left out. For sessions, Kafka Streams' side is the
+ * stream run without the records that Weir's rule for closed sessions makes late, which count as
+ * dropped ({@link #asWeirDiffers}).
  *
  * <p>The checks:
  * <ul>
@@ -38,7 +40,8 @@ import java.util.TreeSet;
  *   <li><b>late records</b>: every input record that Kafka Streams dropped as late (per window, as
  *       its {@code dropped-records-total} counts) is on Weir's late-records topic as many times, and
  *       no other; each has the headers of its window and the watermark it met, and that window is
- *       closed at that watermark;</li>
+ *       closed at that watermark: the window that holds the record, or for a session record late by
+ *       Weir's rule alone, exactly the closed session the rule names;</li>
  *   <li><b>contributions</b>: every input record is either in Kafka Streams' count of each window
  *       that contains it, or in Weir's late records for that window (for sessions: per key, the
  *       counts of the results that stand plus the late records are the records).</li>
@@ -49,17 +52,21 @@ final class OracleComparison {
     private final OracleStream stream;
     private final Results kafka;
     private final Results weir;
+    /** Sessions: the closed session each record late by Weir's rule alone is reported late for. */
+    private final Map<Integer, Window> lateFor;
     private final List<String> differences = new ArrayList<>();
 
-    private OracleComparison(OracleStream stream, Results kafka, Results weir) {
+    private OracleComparison(OracleStream stream, Results kafka, Results weir, Map<Integer, Window> lateFor) {
         this.stream = stream;
         this.kafka = kafka;
         this.weir = weir;
+        this.lateFor = lateFor;
     }
 
     /** The differences between the two sides, empty if they agree. */
     static List<String> differences(OracleStream stream, Results kafka, Results weir) {
-        OracleComparison c = new OracleComparison(stream, asWeirDiffers(stream, kafka), weir);
+        AsWeir expected = asWeirDiffers(stream, kafka);
+        OracleComparison c = new OracleComparison(stream, expected.kafka(), weir, expected.lateFor());
         c.compareResults(WeirSide.COUNTS, c.kafka.counts(), weir.counts());
         c.compareResults(WeirSide.SUMS, c.kafka.sums(), weir.sums());
         c.compareDropped();
@@ -70,66 +77,25 @@ final class OracleComparison {
 
     /**
      * Kafka Streams' results as Weir produces them, with the one deliberate difference applied
-     * (see {@link WindowBoundariesTest} and {@code SessionWindowProcessor}): a session record at
-     * exactly the closing boundary ({@code ts == W - gap - grace}, not moving the watermark) whose
-     * session {@code [ts, ts]} already fired makes Kafka Streams replace that session and emit its
-     * window again; Weir reports the record late instead. So each repeated emission of a session
-     * window is removed, and the boundary record that caused it counts as dropped from that window.
-     * Time windows are returned unchanged.
+     * (see {@link WindowBoundariesTest} and {@code SessionWindowProcessor}): a session record
+     * within the gap of a closed session of its key is late in Weir, so Kafka Streams runs the
+     * stream without the records that rule makes late, which count as dropped, and each of them
+     * that Kafka Streams would have accepted is reported late for that closed session
+     * ({@link ClosedSessionRule}). Time windows are returned unchanged.
      */
-    static Results asWeirDiffers(OracleStream stream, Results kafka) {
+    static AsWeir asWeirDiffers(OracleStream stream, Results kafka) {
         if (stream.kind() != WindowKind.SESSION) {
-            return kafka;
+            return new AsWeir(kafka, Map.of());
         }
-        int[] dropped = kafka.droppedPerOffset().clone();
-        return new Results(firstEmissions(stream, kafka.counts(), dropped), firstEmissions(stream, kafka.sums(), dropped),
-                dropped, kafka.late());
-    }
-
-    private static List<Emitted> firstEmissions(OracleStream stream, List<Emitted> emitted, int[] dropped) {
-        Set<Window> seen = new java.util.HashSet<>();
-        Set<Integer> used = new java.util.HashSet<>();
-        List<Emitted> first = new ArrayList<>();
-        for (Emitted e : emitted) {
-            if (e.value() == null || seen.add(e.window())) {
-                first.add(e);
-                continue;
-            }
-            int cause = boundaryRecord(stream, e.window(), used);
-            if (cause < 0) {
-                first.add(e); // not the documented case: leave it for the comparison to report
-                continue;
-            }
-            used.add(cause);
-            dropped[cause]++;
-        }
-        return first;
+        ClosedSessionRule.Applied rule = ClosedSessionRule.apply(stream, kafka);
+        return new AsWeir(rule.results(), rule.lateFor());
     }
 
     /**
-     * The next unused input at the closing boundary of session {@code window} ({@code [ts, ts]})
-     * that replaced it, or -1. The first record of that key and time made the session: even at the
-     * boundary, it replaced nothing.
+     * {@link #asWeirDiffers}: Kafka Streams' results as Weir differs from them, and for each
+     * record late by Weir's rule alone, the closed session it is reported late for.
      */
-    private static int boundaryRecord(OracleStream stream, Window window, Set<Integer> used) {
-        if (window.start() != window.end()) {
-            return -1;
-        }
-        boolean creatorSeen = false;
-        for (int i = 0; i < stream.inputs().size(); i++) {
-            Input in = stream.inputs().get(i);
-            if (!in.key().equals(window.key()) || in.timestamp() != window.start()) {
-                continue;
-            }
-            if (!creatorSeen) {
-                creatorSeen = true;
-                continue;
-            }
-            if (!used.contains(i) && stream.watermarkBefore(i) == in.timestamp() + stream.gap() + stream.grace()) {
-                return i;
-            }
-        }
-        return -1;
+    record AsWeir(Results kafka, Map<Integer, Window> lateFor) {
     }
 
     /** Both sides' outputs, for a failure message. */
@@ -254,8 +220,8 @@ final class OracleComparison {
     /**
      * Per key, the counts of the session results that stand: every emitted result that no later
      * {@code null} of the same window withdrew. A window emitted twice without a retraction in
-     * between (the closing boundary, see {@link WindowBoundariesTest}) counts twice: each result
-     * holds records the other does not.
+     * between (Kafka Streams at the closing boundary, without {@link ClosedSessionRule}) counts
+     * twice: each result holds records the other does not.
      */
     private static Map<String, Long> standingCountsPerKey(List<Emitted> counts) {
         Map<Window, Deque<Long>> standing = new HashMap<>();
@@ -284,12 +250,19 @@ final class OracleComparison {
         }
     }
 
+    /**
+     * Each late record names the window it missed, which is closed at the watermark it met: its
+     * time window; its session (which holds it), or for a record late by Weir's rule alone, the
+     * closed session it would touch ({@link ClosedSessionRule}).
+     */
     private void checkLateHeaders() {
         for (LateRecord late : weir.late()) {
             Input input = stream.inputs().get(late.offset());
             long watermark = stream.watermarkBefore(late.offset());
+            Window touched = lateFor.get(late.offset());
             boolean windowOk = stream.kind() == WindowKind.SESSION
-                    ? late.windowStart() <= input.timestamp() && input.timestamp() <= late.windowEnd()
+                    ? (touched != null ? touched.equals(new Window(late.key(), late.windowStart(), late.windowEnd()))
+                            : late.windowStart() <= input.timestamp() && input.timestamp() <= late.windowEnd())
                             && late.windowEnd() + stream.gap() + stream.grace() <= watermark
                     : late.windowStart() <= input.timestamp() && input.timestamp() < late.windowEnd()
                             && late.windowStart() % stream.advance() == 0

@@ -3,6 +3,7 @@ package io.weir.internal.dsl.oracle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -79,6 +80,17 @@ record OracleStream(long seed, WindowKind kind, long size, long advance, long ga
         long max = inputs.stream().mapToLong(Input::timestamp).max().orElse(0);
         inputs.add(new Input(FLUSH_KEY, 0, max + FLUSH_DISTANCE));
         return new OracleStream(-1, kind, size, advance, gap, grace, List.copyOf(inputs));
+    }
+
+    /** This stream without the records at {@code offsets}: the records after each move up by one offset. */
+    OracleStream without(Set<Integer> offsets) {
+        List<Input> kept = new ArrayList<>(inputs.size());
+        for (int i = 0; i < inputs.size(); i++) {
+            if (!offsets.contains(i)) {
+                kept.add(inputs.get(i));
+            }
+        }
+        return new OracleStream(seed, kind, size, advance, gap, grace, List.copyOf(kept));
     }
 
     /**

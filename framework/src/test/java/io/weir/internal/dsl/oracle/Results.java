@@ -9,7 +9,15 @@ import java.util.List;
  * while processing the record; Weir: its records on the late-records topic), both aggregations
  * together.
  *
- * @param late the late records with their headers (Weir only; empty for Kafka Streams)
+ * @param late           the late records with their headers (Weir only; empty for Kafka Streams)
+ * @param sessionUpdates Kafka Streams' runs of session streams only: for each input offset, the
+ *                       updates of the session count's store that the record caused
+ *                       ({@link KafkaStreamsOracle#run(OracleStream)}); empty otherwise
  */
-record Results(List<Emitted> counts, List<Emitted> sums, int[] droppedPerOffset, List<LateRecord> late) {
+record Results(List<Emitted> counts, List<Emitted> sums, int[] droppedPerOffset, List<LateRecord> late,
+               List<List<Emitted>> sessionUpdates) {
+
+    Results(List<Emitted> counts, List<Emitted> sums, int[] droppedPerOffset, List<LateRecord> late) {
+        this(counts, sums, droppedPerOffset, late, List.of());
+    }
 }

@@ -16,26 +16,39 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ObjIntConsumer;
 
 /**
  * Runs an {@link OracleStream} through Weir's {@link TestDriver} (the production runtime without a
  * broker): the same windows with {@code grace} as allowed lateness, {@code Emit.onWindowClose()},
  * a {@code count} (store {@value #COUNTS}) and a {@code reduce(Long::sum)} (store {@value #SUMS}),
  * {@code max.out.of.orderness.ms=0} and {@code late.records.mode=topic}. The input topic has one
- * partition, so the watermark is the largest timestamp seen.
+ * partition, so the watermark is the largest timestamp seen. It commits every
+ * {@value #COMMIT_EVERY} records, so that records meet windows that closed since the last commit
+ * (still in the window store) as well as earlier ones (which expiry dropped after a commit).
  */
 final class WeirSide {
 
     static final String COUNTS = "counts";
     static final String SUMS = "sums";
+    static final int COMMIT_EVERY = 3;
 
     private WeirSide() {
     }
 
     /** The topology for {@code stream}'s windows; results go to the topics {@value #COUNTS} and {@value #SUMS}. */
     static Topology topology(OracleStream stream) {
+        return topology(stream, List.of("in"));
+    }
+
+    /**
+     * The topology for {@code stream}'s windows over the records of {@code inputs} (one source):
+     * with a second topic beside {@code "in"}, a task reads a partition of each, and one that idles
+     * lets the watermark move without a record.
+     */
+    static Topology topology(OracleStream stream, List<String> inputs) {
         TopologyBuilder builder = new TopologyBuilder();
-        RecordStream<String, Long> in = builder.stream(Serdes.strings(), Serdes.longs(), "in");
+        RecordStream<String, Long> in = builder.stream(Serdes.strings(), Serdes.longs(), inputs.toArray(String[]::new));
         GroupedStream<String, Long> grouped = in.groupByKey();
         Duration grace = Duration.ofMillis(stream.grace());
         if (stream.kind() == OracleStream.WindowKind.SESSION) {
@@ -53,27 +66,40 @@ final class WeirSide {
     }
 
     /** A driver as the oracle tests use it; {@code inMemory} keeps the stores in memory instead of RocksDB. */
-    static TestDriver driver(Topology topology, boolean inMemory) {
+    static TestDriver.Builder driver(Topology topology, boolean inMemory) {
         TestDriver.Builder builder = TestDriver.builder(topology)
                 .config("max.out.of.orderness.ms", 0)
                 .config("late.records.mode", "topic")
-                .startWallClock(0);
+                .startWallClock(0)
+                .commitEvery(COMMIT_EVERY);
         if (inMemory) {
             builder.inMemoryStores();
         }
-        return builder.build();
+        return builder;
     }
 
     static Results run(OracleStream stream, boolean inMemory) {
-        try (TestDriver driver = driver(topology(stream), inMemory)) {
-            for (Input input : stream.inputs()) {
-                driver.pipe("in", input.key(), input.value(), input.timestamp());
-            }
-            List<LateRecord> late = lateRecords(driver);
-            int[] droppedPerOffset = new int[stream.inputs().size()];
-            late.forEach(l -> droppedPerOffset[l.offset()]++);
-            return new Results(emitted(driver, COUNTS), emitted(driver, SUMS), droppedPerOffset, late);
+        try (TestDriver driver = driver(topology(stream), inMemory).build()) {
+            return run(stream, driver, (d, offset) -> { });
         }
+    }
+
+    /**
+     * Pipes {@code stream} into {@code driver} (built by {@link #driver} for {@link #topology},
+     * maybe with other settings), calling {@code beforeRecord} with each offset before its record;
+     * commits and reads what it committed.
+     */
+    static Results run(OracleStream stream, TestDriver driver, ObjIntConsumer<TestDriver> beforeRecord) {
+        for (int offset = 0; offset < stream.inputs().size(); offset++) {
+            Input input = stream.inputs().get(offset);
+            beforeRecord.accept(driver, offset);
+            driver.pipe("in", input.key(), input.value(), input.timestamp());
+        }
+        driver.commit();
+        List<LateRecord> late = lateRecords(driver);
+        int[] droppedPerOffset = new int[stream.inputs().size()];
+        late.forEach(l -> droppedPerOffset[l.offset()]++);
+        return new Results(emitted(driver, COUNTS), emitted(driver, SUMS), droppedPerOffset, late);
     }
 
     /**

@@ -2,8 +2,11 @@ package io.weir.internal.dsl.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.TestDriver;
 import io.weir.internal.dsl.oracle.OracleStream.Input;
 import io.weir.internal.dsl.oracle.OracleStream.WindowKind;
+import io.weir.processor.TaskId;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,20 +28,27 @@ import org.junit.jupiter.api.Test;
  *       key: its store's time index), Kafka Streams by serialized key (its suppression buffer).
  *       Only results of different keys can differ, and Kafka orders records only within a
  *       partition, so the oracle compares the results of each key in order.</li>
- *   <li><b>A session record at exactly the closing boundary that would replace a fired
- *       session.</b> A session closes for records that do not move the watermark when
- *       {@code W = end + gap + grace} and fires then. A record at exactly {@code W - gap - grace}
- *       that does not move the watermark is not late by Kafka Streams' rule, but cannot join the
- *       session {@code [ts, ts]} that just closed: Kafka Streams starts a session of the same window,
- *       emits that window a second time with only the new record, and its store keeps the second
- *       value (the first record is lost from the standing result). Weir reports the record late
- *       instead, so {@code onWindowClose} emits every session exactly once and nothing is lost.
- *       The oracle applies this difference to Kafka Streams' results before comparing
- *       ({@link OracleComparison#asWeirDiffers}); a boundary record with no session to replace
- *       forms its own session on both sides.</li>
+ *   <li><b>A session record within the gap of a session that closed.</b> A session closes (and
+ *       fires, with {@code suppress(untilWindowCloses)}) when the watermark the next record meets
+ *       reaches {@code end + gap + grace}. Kafka Streams' store no longer returns it, so a record
+ *       within its gap ({@code start - gap <= ts <= end + gap}) that does not end too early is
+ *       aggregated without it: it starts a session beside it, extends an open session over its gap
+ *       (bridging the two), or at exactly {@code W - gap - grace} starts a session of the same
+ *       window {@code [ts, ts]}, which Kafka Streams emits a second time with only the new record
+ *       (its store keeps the second value: the first record is lost from the standing result).
+ *       Weir never extends or overlaps a closed session (DESIGN.md, Flink's rule): it reports
+ *       such a record late, for the closed session it would touch, so sessions of a key stay more
+ *       than the gap apart and {@code onWindowClose} emits each exactly once. This holds whether
+ *       a record or a punctuation (an idle partition) moved the watermark, and across restarts:
+ *       each key's last closed session is kept in a logged store. The oracle applies this
+ *       difference to Kafka Streams by running it without the records it makes late
+ *       ({@link OracleComparison#asWeirDiffers}, {@link ClosedSessionRule}).</li>
  * </ol>
  */
 class WindowBoundariesTest {
+
+    /** The one task of {@link WeirSide#topology}: one sub-topology, one input partition. */
+    private static final TaskId TASK = new TaskId(0, 0);
 
     private static Input in(String key, long value, long timestamp) {
         return new Input(key, value, timestamp);
@@ -81,7 +91,7 @@ class WindowBoundariesTest {
         // gap 1, grace 0: a[80,80] closes and fires at watermark 81; a record at 80 that does not move
         // the watermark is not late by Kafka Streams' rule (80 >= 81 - 1) but cannot join it. Kafka
         // Streams starts a[80,80] again, emits it a second time and its last value loses the 83.
-        // Weir (deliberately) keeps one result per session and reports the record late.
+        // Weir (deliberately) never touches a closed session: it reports the record late.
         OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 1, 0,
                 in("a", 83, 80), in("b", 53, 81), in("a", 7, 80));
 
@@ -96,6 +106,101 @@ class WindowBoundariesTest {
         assertThat(weir.late()).containsExactly(new LateRecord(WeirSide.COUNTS, 2, "a", 80, 80, 80, 81),
                 new LateRecord(WeirSide.SUMS, 2, "a", 80, 80, 80, 81));
         // The comparison models exactly this difference and nothing more.
+        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+    }
+
+    @Test
+    void reportsARecordAtTheCloseOfASessionWithinItsGapLateWhereKafkaStreamsStartsASessionBesideIt() {
+        // gap 1, grace 0: b@81 moves the watermark to 81, where a[80,80] closes and fires. a@81 joins
+        // nothing else: Kafka Streams starts a[81,81], within a[80,80]'s gap; Weir reports it late.
+        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 1, 0,
+                in("a", 83, 80), in("b", 53, 81), in("a", 7, 81));
+
+        Results weir = WeirSide.run(stream, true);
+        Results kafka = KafkaStreamsOracle.run(stream);
+
+        assertThat(OracleComparison.withoutFlush(kafka.sums())).containsExactly(result("a", 80, 80, 83L, 80),
+                result("a", 81, 81, 7L, 81), result("b", 81, 81, 53L, 81));
+        assertThat(kafka.droppedPerOffset()).containsOnly(0);
+        assertThat(OracleComparison.withoutFlush(weir.sums())).containsExactly(result("a", 80, 80, 83L, 80),
+                result("b", 81, 81, 53L, 81));
+        assertThat(weir.late()).containsExactly(new LateRecord(WeirSide.COUNTS, 2, "a", 81, 80, 80, 81),
+                new LateRecord(WeirSide.SUMS, 2, "a", 81, 80, 80, 81));
+        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+    }
+
+    @Test
+    void reportsARecordBridgingAClosedSessionAndAnOpenOneLateWhereKafkaStreamsExtendsTheOpenOne() {
+        // gap 2, grace 0: a[10,10] closes at 12; at watermark 14, a@12 is within its gap and within
+        // the gap of the open a[14,14]: Kafka Streams makes a[12,14], over a[10,10]'s gap
+        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 2, 0,
+                in("a", 1, 10), in("a", 2, 14), in("a", 4, 12));
+
+        Results weir = WeirSide.run(stream, true);
+        Results kafka = KafkaStreamsOracle.run(stream);
+
+        assertThat(OracleComparison.withoutFlush(kafka.sums())).containsExactly(result("a", 10, 10, 1L, 10),
+                result("a", 12, 14, 6L, 14));
+        assertThat(OracleComparison.withoutFlush(weir.sums())).containsExactly(result("a", 10, 10, 1L, 10),
+                result("a", 14, 14, 2L, 14));
+        assertThat(weir.late()).containsExactly(new LateRecord(WeirSide.COUNTS, 2, "a", 12, 10, 10, 14),
+                new LateRecord(WeirSide.SUMS, 2, "a", 12, 10, 10, 14));
+        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+    }
+
+    @Test
+    void reportsARecordWithinTheGapOfASessionClosedByAPunctuationLate() {
+        // gap 2, grace 0. Weir reads a second topic whose partition holds the watermark at 0 until it
+        // idles: then a punctuation, not a record, moves the watermark to 82, where a[80,80] closes
+        // and fires. Kafka Streams' stream time is 82 after b@82; it starts a[81,81] within a[80,80]'s
+        // gap, which Weir reports late.
+        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 2, 0,
+                in("a", 1, 80), in("b", 2, 82), in("a", 4, 81));
+        Results weir;
+        try (TestDriver driver = WeirSide.driver(WeirSide.topology(stream, List.of("in", "side")), true).build()) {
+            driver.pipe("side", OracleStream.FLUSH_KEY, 0L, 0);
+            weir = WeirSide.run(stream, driver, (d, offset) -> {
+                if (offset == 2) {
+                    assertThat(d.watermark("in", 0)).isEqualTo(0);
+                    d.advanceWallClock(Duration.ofMinutes(1)); // past idle.timeout.ms
+                    assertThat(d.watermark("in", 0)).isEqualTo(82);
+                }
+            });
+        }
+        Results kafka = KafkaStreamsOracle.run(stream);
+
+        assertThat(OracleComparison.withoutFlush(kafka.sums())).containsExactly(result("a", 80, 80, 1L, 80),
+                result("a", 81, 81, 4L, 81), result("b", 82, 82, 2L, 82));
+        assertThat(OracleComparison.withoutFlush(weir.sums())).containsExactly(result("a", 80, 80, 1L, 80),
+                result("b", 82, 82, 2L, 82));
+        assertThat(weir.late()).containsExactly(new LateRecord(WeirSide.COUNTS, 2, "a", 81, 80, 80, 82),
+                new LateRecord(WeirSide.SUMS, 2, "a", 81, 80, 80, 82));
+        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+    }
+
+    @Test
+    void reportsARecordWithinTheGapOfASessionThatClosedBeforeARestartLate() {
+        // As the bridging case, with the task revoked and reassigned (restored) between a[10,10]
+        // closing and a@12. RocksDB stores reopen without a[10,10], which expired after the commit.
+        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 2, 0,
+                in("a", 1, 10), in("a", 2, 14), in("a", 4, 12));
+        Results weir;
+        try (TestDriver driver = WeirSide.driver(WeirSide.topology(stream), false).build()) {
+            weir = WeirSide.run(stream, driver, (d, offset) -> {
+                if (offset == 2) {
+                    d.commit();
+                    assertThat(d.<String, Long>sessionStore(WeirSide.SUMS).fetchSession("a", 10, 10)).isNull();
+                    d.revoke(TASK);
+                    d.reassign(TASK);
+                }
+            });
+        }
+        Results kafka = KafkaStreamsOracle.run(stream);
+
+        assertThat(OracleComparison.withoutFlush(weir.sums())).containsExactly(result("a", 10, 10, 1L, 10),
+                result("a", 14, 14, 2L, 14));
+        assertThat(weir.late()).containsExactly(new LateRecord(WeirSide.COUNTS, 2, "a", 12, 10, 10, 14),
+                new LateRecord(WeirSide.SUMS, 2, "a", 12, 10, 10, 14));
         assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
     }
 
