@@ -53,8 +53,6 @@ abstract class WindowProcessor<K, V, VA>
     /** The watermark before its last advance, while no record has been processed since. */
     private long beforeAdvance;
     private boolean advancePending;
-    /** Intervals whose early results were skipped because the task was behind. */
-    private long skippedEarly;
 
     WindowProcessor(String storeName, Emit emit, long fireDelay, long fireGranularity, boolean deferAtWatermark) {
         this.storeName = storeName;
@@ -208,7 +206,6 @@ abstract class WindowProcessor<K, V, VA>
      */
     private void emitChangedEarly() {
         if (context instanceof InternalContext internal && internal.behind()) {
-            skippedEarly++;
             return;
         }
         for (Windowed<K> window : early.drainChanged()) {

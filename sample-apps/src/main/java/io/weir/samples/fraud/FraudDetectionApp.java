@@ -113,7 +113,9 @@ public final class FraudDetectionApp implements Callable<Integer> {
                      dir -> SampleConfigs.exactlyOnce(applicationId, bootstrap, dir).build(), options.stateDir,
                      "weir-fraud-")) {
             String lastCard = data.holders().keySet().stream().reduce((a, b) -> b).orElseThrow();
-            app.await(() -> allHoldersLoaded(app, data), () -> sleepBriefly(), options.timeout(), signal,
+            // polling the (still empty) alerts tail paces the wait for the holders, without a sleep
+            app.await(() -> allHoldersLoaded(app, data), () -> receive(tail.poll(POLL), alerts, problems),
+                    options.timeout(), signal,
                     () -> "the card holders to be loaded (" + lastCard + ")");
             List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
             for (Transaction t : data.transactions()) {
@@ -155,14 +157,6 @@ public final class FraudDetectionApp implements Callable<Integer> {
             return data.holders().keySet().stream().allMatch(card -> store.get(card) != null);
         } catch (RuntimeException notYet) { // tasks not assigned yet
             return false;
-        }
-    }
-
-    private static void sleepBriefly() {
-        try {
-            Thread.sleep(POLL.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -103,8 +103,8 @@ public final class YsbChecker {
         }
         List<Long> sorted = new ArrayList<>(latencies);
         Collections.sort(sorted);
-        return sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(q * sorted.size()) - 1 < 0 ? 0
-                : Math.ceil(q * sorted.size()) - 1));
+        int rank = (int) Math.ceil(q * sorted.size()) - 1; // nearest rank
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank)));
     }
 
     /** What went wrong, one line each; windows still missing included. */
