@@ -110,6 +110,9 @@ public final class Benchmark {
             log.warn("{}: none of its systems is among --systems; skipped", scenario.label());
             return true;
         }
+        if (scenario.kind() == Scenario.Kind.YSB) {
+            return ysb(scenario, client, configurations);
+        }
         Job job;
         int runs = options.runs();
         Duration timeout = null; // the default for the job's records unless a case sets one
@@ -195,6 +198,29 @@ public final class Benchmark {
         return results.stream().allMatch(RunResult::ok);
     }
 
+    /**
+     * The ysb workload: per rate of the ladder, each configuration once (the order rotated by one per
+     * rate), each run its own warm-up ({@link YsbJob}); then the summary. Falling behind is a result,
+     * not a failure: only a run that could not be carried out fails.
+     */
+    private boolean ysb(Scenario scenario, KafkaTestClient client, List<Configuration> configurations) {
+        BenchmarkOptions.Ysb ladder = options.ysb();
+        List<RunResult> results = new ArrayList<>();
+        for (int step = 0; step < ladder.rates().size(); step++) {
+            YsbJob job = new YsbJob(client, scenario, ladder.rates().get(step), ladder.warmup(), ladder.measured(),
+                    ladder.drain());
+            RunExecutor executor = new RunExecutor(client, job, job.timeout());
+            for (int i = 0; i < configurations.size(); i++) {
+                Configuration c = configurations.get((i + step) % configurations.size());
+                RunResult result = executor.execute(c.system(), c.guarantee(), step + 1);
+                report.run(result);
+                results.add(result);
+            }
+        }
+        report.ysbSummary(results);
+        return results.stream().allMatch(RunResult::ok);
+    }
+
     /** Every configuration once, unreported. */
     private void warmUp(KafkaTestClient client, Job job, List<Configuration> configurations) {
         log.info("Warm-up of {}: every configuration once over {} records", job.scenario().label(), job.records());
@@ -240,6 +266,7 @@ public final class Benchmark {
             case READY -> List.of(readyProcess("weir").withHttpPortPerRun(), readyProcess("kafka_streams"));
             case FAILOVER, SCALE_OUT -> List.of(scalingProcess("weir"), scalingProcess("kafka_streams"));
             case SAVEPOINT -> List.of(new WeirRunner());
+            case YSB -> List.of(new WeirRunner(), new KafkaStreamsRunner());
             default -> scenario == Scenario.BOUNDED ? List.of(new WeirRunner(), WeirRunner.bounded())
                     : scenario == Scenario.HTTP_OVERHEAD
                     ? List.of(WeirRunner.withoutHttp(), new WeirRunner(), WeirRunner.scraped(options.scrapeInterval()),

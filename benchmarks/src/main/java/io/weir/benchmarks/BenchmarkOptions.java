@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  * {@code restart-1m}, {@code memory-10m}, {@code extras} (these two), {@code http-overhead},
  * {@code start-to-ready}, {@code ops} (these two), {@code failover}, {@code scale-out},
  * {@code scaling} (these two), {@code bounded} (streaming vs bounded Weir; in no group),
- * {@code savepoint} (a savepoint of Weir's state and its restore; in no group), or a
+ * {@code savepoint} (a savepoint of Weir's state and its restore; in no group), {@code ysb} (the
+ * Yahoo Streaming Benchmark at a ladder of rates, see {@link Ysb}; in no group), or a
  * comma-separated list),
  * {@code --records N} (default 10,000,000), {@code --warmup-records N} (default 2,000,000; 0 skips the warm-up),
  * {@code --restore-keys N} (default 1,000,000: the changelog size of {@code restore-1m}),
@@ -38,7 +39,28 @@ import java.util.stream.Collectors;
 record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecords, long restoreKeys,
         long restoreWarmupKeys, int runs, Optional<Duration> explicitRunTimeout, boolean verify,
         OptionalLong explicitKeys, Duration restartTrickle, Optional<Duration> explicitScrapeInterval, int rate,
-        Optional<Set<String>> systems) {
+        Optional<Set<String>> systems, Ysb ysb) {
+
+    /**
+     * The {@code ysb} workload's ladder: {@code --ysb-rates} (events a second, default
+     * 100,000 to 500,000 in steps of 100,000), {@code --ysb-warmup-seconds} (default 60),
+     * {@code --ysb-seconds} (the measured time per step, default 60) and
+     * {@code --ysb-drain-seconds} (how long after the measured time a step waits for its last
+     * windows, default 30).
+     */
+    record Ysb(List<Integer> rates, Duration warmup, Duration measured, Duration drain) {
+        static final Ysb DEFAULT = new Ysb(List.of(100_000, 200_000, 300_000, 400_000, 500_000),
+                Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofSeconds(30));
+
+        Ysb {
+            rates = List.copyOf(rates);
+            if (rates.isEmpty() || rates.stream().anyMatch(r -> r <= 0) || warmup.isNegative()
+                    || measured.isNegative() || measured.isZero() || drain.isNegative()) {
+                throw new IllegalArgumentException("--ysb-rates must be positive, --ysb-seconds positive and the"
+                        + " ysb warm-up and drain not negative; " + USAGE);
+            }
+        }
+    }
 
     static final long DEFAULT_RESTART_TRICKLE_SECONDS = 15;
     static final long DEFAULT_SCRAPE_METRICS_MS = 1000;
@@ -46,9 +68,10 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
 
     static final String USAGE = "usage: Benchmark [--workload stateless-map|count-10k|count-1m|restore-1m"
             + "|window-count-10s|all|restart-1m|memory-10m|extras|http-overhead|start-to-ready|ops"
-            + "|failover|scale-out|scaling|bounded|savepoint] [--records N] [--warmup-records N] [--restore-keys N]"
+            + "|failover|scale-out|scaling|bounded|savepoint|ysb] [--records N] [--warmup-records N] [--restore-keys N]"
             + " [--restore-warmup-keys N] [--runs N] [--run-timeout-seconds N] [--verify] [--keys N]"
-            + " [--restart-trickle-seconds N] [--scrape-metrics-ms N] [--rate N] [--systems weir,kafka_streams,bare,...]";
+            + " [--restart-trickle-seconds N] [--scrape-metrics-ms N] [--rate N] [--systems weir,kafka_streams,bare,...]"
+            + " [--ysb-rates N,N,...] [--ysb-warmup-seconds N] [--ysb-seconds N] [--ysb-drain-seconds N]";
 
     BenchmarkOptions {
         workloads = List.copyOf(workloads);
@@ -110,6 +133,7 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
         Long scrapeMs = null;
         long rate = DEFAULT_RATE;
         Set<String> systems = null;
+        Ysb ysb = Ysb.DEFAULT;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.isBlank()) {
@@ -144,6 +168,18 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
                 case "--rate" -> rate = parseLong(name, value);
                 case "--systems" -> systems = Arrays.stream(value.split(",")).map(String::trim)
                         .filter(v -> !v.isEmpty()).collect(Collectors.toSet());
+                case "--ysb-rates" -> {
+                    String option = name;
+                    ysb = new Ysb(Arrays.stream(value.split(",")).map(String::trim).filter(v -> !v.isEmpty())
+                            .map(v -> Math.toIntExact(parseLong(option, v))).toList(), ysb.warmup(), ysb.measured(),
+                            ysb.drain());
+                }
+                case "--ysb-warmup-seconds" -> ysb = new Ysb(ysb.rates(), Duration.ofSeconds(parseLong(name, value)),
+                        ysb.measured(), ysb.drain());
+                case "--ysb-seconds" -> ysb = new Ysb(ysb.rates(), ysb.warmup(),
+                        Duration.ofSeconds(parseLong(name, value)), ysb.drain());
+                case "--ysb-drain-seconds" -> ysb = new Ysb(ysb.rates(), ysb.warmup(), ysb.measured(),
+                        Duration.ofSeconds(parseLong(name, value)));
                 default -> throw new IllegalArgumentException("unknown option " + name + "; " + USAGE);
             }
         }
@@ -151,7 +187,7 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
                 Optional.ofNullable(timeoutSeconds).map(Duration::ofSeconds), verify,
                 keys == null ? OptionalLong.empty() : OptionalLong.of(keys), Duration.ofSeconds(restartTrickle),
                 Optional.ofNullable(scrapeMs).map(Duration::ofMillis), Math.toIntExact(rate),
-                Optional.ofNullable(systems));
+                Optional.ofNullable(systems), ysb);
     }
 
     private static long parseLong(String name, String value) {

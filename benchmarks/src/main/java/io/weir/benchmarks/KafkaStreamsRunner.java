@@ -47,6 +47,7 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  *       to}, long values; the windowed keys are written in Weir's layout
  *       {@code [start: 8][end: 8][key]} ({@link WindowedKeySerializer}) so that both outputs are
  *       alike byte for byte and one verifier reads them.</li>
+ *   <li>ysb: {@link YsbTopology#kafkaStreams}.</li>
  * </ul>
  */
 final class KafkaStreamsRunner implements SystemUnderTest {
@@ -72,27 +73,10 @@ final class KafkaStreamsRunner implements SystemUnderTest {
     @Override
     public Running start(RunSpec spec) {
         StreamsBuilder builder = new StreamsBuilder();
-        KStream<byte[], byte[]> input = builder.stream(spec.inputTopic(),
-                Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()));
-        switch (spec.scenario().kind()) {
-            case MAP -> input.mapValues(v -> ValueTransform.apply(v))
-                    .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-            case COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT -> input.groupByKey()
-                    .count(Materialized.as(Scenario.COUNT_STORE))
-                    .toStream()
-                    .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.Long()));
-            case RESTORE -> input.groupByKey()
-                    .reduce((a, b) -> b, Materialized.as(Scenario.RESTORE_STORE))
-                    .toStream()
-                    .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-            case WINDOW_COUNT -> input.groupByKey()
-                    .windowedBy(TimeWindows.ofSizeAndGrace(Scenario.WINDOW_SIZE, Duration.ZERO))
-                    .count(Materialized.as(Scenario.COUNT_STORE))
-                    .suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()))
-                    .toStream()
-                    .to(spec.outputTopic(), Produced.with(
-                            Serdes.serdeFrom(new WindowedKeySerializer(), new WindowedKeyDeserializer()),
-                            Serdes.Long()));
+        if (spec.scenario().kind() == Scenario.Kind.YSB) {
+            YsbTopology.kafkaStreams(builder, spec);
+        } else {
+            build(builder, spec);
         }
         KafkaStreams streams = new KafkaStreams(builder.build(), settings(spec));
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -149,6 +133,32 @@ final class KafkaStreamsRunner implements SystemUnderTest {
                 }
             }
         };
+    }
+
+    /** The topology of the run's workload other than ysb. */
+    private static void build(StreamsBuilder builder, RunSpec spec) {
+        KStream<byte[], byte[]> input = builder.stream(spec.inputTopic(),
+                Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()));
+        switch (spec.scenario().kind()) {
+            case MAP -> input.mapValues(v -> ValueTransform.apply(v))
+                    .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+            case COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT -> input.groupByKey()
+                    .count(Materialized.as(Scenario.COUNT_STORE))
+                    .toStream()
+                    .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.Long()));
+            case RESTORE -> input.groupByKey()
+                    .reduce((a, b) -> b, Materialized.as(Scenario.RESTORE_STORE))
+                    .toStream()
+                    .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+            case WINDOW_COUNT -> input.groupByKey()
+                    .windowedBy(TimeWindows.ofSizeAndGrace(Scenario.WINDOW_SIZE, Duration.ZERO))
+                    .count(Materialized.as(Scenario.COUNT_STORE))
+                    .suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()))
+                    .toStream()
+                    .to(spec.outputTopic(), Produced.with(
+                            Serdes.serdeFrom(new WindowedKeySerializer(), new WindowedKeyDeserializer()),
+                            Serdes.Long()));
+        }
     }
 
     /**

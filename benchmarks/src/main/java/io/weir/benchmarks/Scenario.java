@@ -88,7 +88,9 @@ enum Scenario {
     /** Selected by its label only: in no group, so never part of {@code all}. */
     BOUNDED("bounded", Kind.COUNT, 10_000, "bounded"),
     /** Selected by its label only: in no group. */
-    SAVEPOINT("savepoint", Kind.SAVEPOINT, 1_000_000, "savepoint");
+    SAVEPOINT("savepoint", Kind.SAVEPOINT, 1_000_000, "savepoint"),
+    /** Selected by its label only: in no group (a rate ladder of minutes per step). */
+    YSB("ysb", Kind.YSB, YsbEvents.CAMPAIGNS, "ysb");
 
     /** The names that select several workloads: each scenario belongs to one. */
     static final List<String> GROUPS = List.of("all", "extras", "ops", "scaling");
@@ -119,7 +121,9 @@ enum Scenario {
         /** The count topology, in two child processes of one group, joined by a third. */
         SCALE_OUT,
         /** The count topology in this JVM, of which a savepoint is taken and restored into a new application. */
-        SAVEPOINT
+        SAVEPOINT,
+        /** The Yahoo Streaming Benchmark's job ({@link YsbTopology}) at a rate ladder ({@link YsbJob}). */
+        YSB
     }
 
     /** The store of the count topology; it names the changelog {@code <application.id>-counts-changelog}. */
@@ -199,6 +203,7 @@ enum Scenario {
             case COUNT, WINDOW_COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT ->
                     InternalTopic.CHANGELOG.of(applicationId, COUNT_STORE);
             case RESTORE -> InternalTopic.CHANGELOG.of(applicationId, RESTORE_STORE);
+            case YSB -> InternalTopic.CHANGELOG.of(applicationId, YsbTopology.COUNTS_STORE);
         };
     }
 
@@ -235,6 +240,6 @@ enum Scenario {
         }
         throw new IllegalArgumentException("unknown workload '" + name + "'; allowed: stateless-map, count-10k,"
                 + " count-1m, restore-1m, window-count-10s, all, restart-1m, memory-10m, extras, http-overhead,"
-                + " start-to-ready, ops, failover, scale-out, scaling, bounded, savepoint");
+                + " start-to-ready, ops, failover, scale-out, scaling, bounded, savepoint, ysb");
     }
 }

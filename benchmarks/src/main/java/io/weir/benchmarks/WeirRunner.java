@@ -33,6 +33,8 @@ import java.util.Optional;
  *   <li>windowed count: {@code stream → groupByKey → windowedBy(TimeWindows.of(10 s)) →
  *       emit(Emit.onWindowClose()) → count("counts") → to}, keys {@code Serdes.windowed(bytes)},
  *       long values; {@code max.out.of.orderness.ms=0} (the default, set so that it stays so).</li>
+ *   <li>ysb: {@link YsbTopology#weir}, {@code max.out.of.orderness.ms=0} too (each partition's event
+ *       times are in order: one generator stamps them as it sends).</li>
  * </ul>
  */
 final class WeirRunner implements SystemUnderTest {
@@ -156,6 +158,9 @@ final class WeirRunner implements SystemUnderTest {
 
     /** The topology of the run's workload ({@link Scenario#kind()}), reading and writing the run's topics. */
     static Topology topology(RunSpec spec) {
+        if (spec.scenario().kind() == Scenario.Kind.YSB) {
+            return YsbTopology.weir(spec);
+        }
         TopologyBuilder builder = new TopologyBuilder();
         RecordStream<byte[], byte[]> input = builder.stream(Serdes.bytes(), Serdes.bytes(), spec.inputTopic());
         switch (spec.scenario().kind()) {
@@ -198,7 +203,7 @@ final class WeirRunner implements SystemUnderTest {
                 .set("state.dir", spec.stateDir().toString())
                 .set("http.port", 0)
                 .environment(Map.of());
-        if (spec.scenario().kind() == Scenario.Kind.WINDOW_COUNT) {
+        if (spec.scenario().kind() == Scenario.Kind.WINDOW_COUNT || spec.scenario().kind() == Scenario.Kind.YSB) {
             b.set("max.out.of.orderness.ms", 0);
         }
         ClientSettings.producer().forEach((k, v) -> b.set("producer." + k, v));
