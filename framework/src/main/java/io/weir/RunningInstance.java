@@ -136,12 +136,12 @@ final class RunningInstance {
             bounded = BoundedRunPlan.prepare(admin, config, model, instanceId);
         }
         // Before any stream thread exists: no stream record is joined with a global table still loading.
-        globalTables = new GlobalTables(model.globalTables().values());
-        globalThread = GlobalThread.start(globalTables, clients, config.deadLetterTopic(),
+        rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
+        globalTables = GlobalTables.onDisk(model.globalTables().values(), instanceDir.dir().resolve("global"), rocksDb);
+        globalThread = GlobalThread.start(globalTables, clients, admin, config.deadLetterTopic(),
                 new TopicLimits(admin, clients.maxRequestSize()), meters.registry(),
                 Tags.of("application", config.applicationId(), "instance", instanceId), GLOBAL_RESTORE_TIMEOUT,
                 owner::threadFailed);
-        rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
         stateThread = new StateThread(config, model, clients, instanceDir.dir(), rocksDb, meters.registry(),
                 Tags.of("application", config.applicationId(), "instance", instanceId));
         taskRegistry = new InstanceTaskRegistry(instanceDir.dir(), stateThread, new ChangelogEnds(admin)::endOffsets,

@@ -122,6 +122,58 @@ class GlobalTablesIT {
         assertThat(joined).as("joined events (seed %d)", seed).isEqualTo(expected);
     }
 
+    /**
+     * A restart resumes the table kept on disk: it reads only what was written while the instance
+     * was down (an update and a delete), not the whole topic; after the topic is deleted and
+     * recreated with other rows (and another partition count), it reads the new topic in full and
+     * none of the old rows remains.
+     */
+    @Test
+    void aRestartReadsOnlyTheTailAndARecreatedTopicInFull() throws Exception {
+        String reference = KAFKA.uniqueTopic("global-resume-ref", 3);
+        String events = KAFKA.uniqueTopic("global-resume-events", 1);
+        String output = KAFKA.uniqueTopic("global-resume-out", 1);
+        String appId = "global-resume-" + reference;
+        Path stateDir = Files.createTempDirectory("weir-global-resume-");
+        List<KeyValue<String, String>> rows = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            rows.add(KeyValue.of("r" + i, "v" + i));
+        }
+        KAFKA.client().produceStrings(reference, rows);
+        try (WeirApp app = startIn(stateDir, events, reference, output, appId)) {
+            assertThat(restoredRecords(app, reference)).isEqualTo(ROWS);
+        }
+
+        KAFKA.client().produceStrings(reference, List.of(KeyValue.of("r1", "updated"), KeyValue.of("r2", null)));
+        try (WeirApp app = startIn(stateDir, events, reference, output, appId)) {
+            assertThat(restoredRecords(app, reference)).isEqualTo(2);
+            assertThat(app.<String, String>store("reference").get("r1")).isEqualTo("updated");
+            assertThat(app.<String, String>store("reference").get("r2")).isNull();
+            assertThat(app.<String, String>store("reference").get("r3")).isEqualTo("v3");
+        }
+
+        KAFKA.client().deleteTopic(reference);
+        await().atMost(Duration.ofMinutes(1)).ignoreExceptions().untilAsserted(() -> {
+            KAFKA.client().createTopic(reference, 2);
+            assertThat(KAFKA.client().describePartitions(reference)).hasSize(2);
+        });
+        KAFKA.client().produceStrings(reference, List.of(KeyValue.of("n1", "new")));
+        try (WeirApp app = startIn(stateDir, events, reference, output, appId)) {
+            assertThat(restoredRecords(app, reference)).isEqualTo(1);
+            assertThat(app.<String, String>store("reference").get("n1")).isEqualTo("new");
+            assertThat(app.<String, String>store("reference").get("r3")).isNull();
+        }
+    }
+
+    private static WeirApp startIn(Path stateDir, String events, String reference, String output, String appId) {
+        return TestApps.start(GlobalJoinApp.topology(events, reference, output),
+                TestApps.config(KAFKA.bootstrapServers(), appId).stateDir(stateDir).build());
+    }
+
+    private static long restoredRecords(WeirApp app, String topic) {
+        return Math.round(app.meterRegistry().get("weir.global.restored.records").tag("topic", topic).gauge().value());
+    }
+
     @Test
     void aMissingReferenceTopicFailsTheStartNamingIt() {
         String events = KAFKA.uniqueTopic("global-missing-events", 1);

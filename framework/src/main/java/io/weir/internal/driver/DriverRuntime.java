@@ -100,7 +100,7 @@ public final class DriverRuntime implements AutoCloseable {
         this.config = setup.config();
         this.model = setup.model();
         this.topics = DriverTopics.create(model, config, setup.partitions(), this::wallClock);
-        this.globalTables = new GlobalTables(model.globalTables().values());
+        this.globalTables = GlobalTables.inMemory(model.globalTables().values());
         this.consumer = new DriverConsumer(topics);
         this.commitEvery = setup.commitEvery();
         this.wallClockMs = setup.startWallClockMs();
