@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Where a global table on disk may resume reading its topic: the file {@code <store>.positions}
  * beside the table's RocksDB directory, with the last few checkpoints, each the sequence number of
- * the last batch applied to the store, the topic's id and the position reached in every partition.
+ * the last batch applied to the store, what the store's contents belong to (the topic's id and the
+ * table's formats, one token) and the position reached in every partition.
  *
  * <p>Why a sequence number and not the offsets in the store: the store records one number
  * atomically with its data ({@code BytesStore#apply}), while a global table holds every partition
@@ -33,11 +34,17 @@ final class GlobalCheckpoint {
     private static final Logger log = LoggerFactory.getLogger(GlobalCheckpoint.class);
     /** Checkpoints kept: enough that one is at or below what the store's last flush made durable. */
     static final int KEPT = 8;
-    private static final String HEADER = "# weir global table positions: sequence topic-id partition=offset...";
+    private static final String HEADER = "# weir global table positions: sequence identity partition=offset...";
 
-    /** One checkpoint: after batch {@code sequence}, the next offset to read of each partition. */
-    record Entry(long sequence, String topicId, Map<Integer, Long> positions) {
+    /**
+     * One checkpoint: after batch {@code sequence}, the next offset to read of each partition, of
+     * the topic and formats {@code identity} names (no spaces).
+     */
+    record Entry(long sequence, String identity, Map<Integer, Long> positions) {
         Entry {
+            if (identity.isEmpty() || identity.contains(" ") || identity.contains("\n")) {
+                throw new IllegalArgumentException("a checkpoint identity is one token, not '" + identity + "'");
+            }
             positions = Map.copyOf(positions);
         }
     }
@@ -51,14 +58,14 @@ final class GlobalCheckpoint {
     }
 
     /**
-     * The positions to resume from, if a checkpoint of topic {@code topicId} is at or below the
-     * store's durable sequence {@code durable}; empty means read from the beginning.
+     * The positions to resume from, if a checkpoint of {@code identity} is at or below the store's
+     * durable sequence {@code durable}; empty means read from the beginning.
      */
-    Optional<Map<Integer, Long>> resumeAt(long durable, String topicId) {
+    Optional<Map<Integer, Long>> resumeAt(long durable, String identity) {
         for (int i = entries.size() - 1; i >= 0; i--) {
             Entry e = entries.get(i);
             if (e.sequence() <= durable) {
-                return e.topicId().equals(topicId) ? Optional.of(e.positions()) : Optional.empty();
+                return e.identity().equals(identity) ? Optional.of(e.positions()) : Optional.empty();
             }
         }
         return Optional.empty();
@@ -72,7 +79,7 @@ final class GlobalCheckpoint {
         }
         StringBuilder text = new StringBuilder(HEADER).append('\n');
         for (Entry e : entries) {
-            text.append(e.sequence()).append(' ').append(e.topicId());
+            text.append(e.sequence()).append(' ').append(e.identity());
             new TreeMap<>(e.positions()).forEach((p, o) -> text.append(' ').append(p).append('=').append(o));
             text.append('\n');
         }

@@ -9,6 +9,7 @@ import io.weir.state.internal.WriteBatch;
 import io.weir.state.memory.MemoryStore;
 import io.weir.state.rocksdb.RocksDbResources;
 import io.weir.state.rocksdb.RocksDbStore;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -131,7 +132,7 @@ public final class GlobalTables implements AutoCloseable {
     public Optional<Map<Integer, Long>> resumeAt(String topic, String topicId) {
         Table t = table(topic);
         Optional<Map<Integer, Long>> at = t.checkpoint == null || topicId == null ? Optional.empty()
-                : t.checkpoint.resumeAt(t.durableAtOpen, topicId);
+                : t.checkpoint.resumeAt(t.durableAtOpen, identity(t.spec, topicId));
         if (at.isEmpty() && t.durableAtOpen > 0) {
             startOver(topic);
         }
@@ -159,8 +160,18 @@ public final class GlobalTables implements AutoCloseable {
         if (t.checkpoint == null || topicId == null) {
             return;
         }
-        t.checkpoint.write(new GlobalCheckpoint.Entry(t.sequence, topicId, positions));
+        t.checkpoint.write(new GlobalCheckpoint.Entry(t.sequence, identity(t.spec, topicId), positions));
         t.store.flushAsync();
+    }
+
+    /**
+     * What a checkpoint must match to be resumed: the topic's id (a recreated topic has another)
+     * and the table's key and value formats (the store holds bytes of the serdes that wrote them;
+     * a new version with other serdes reads the topic again rather than misread them).
+     */
+    private static String identity(GlobalTableSpec spec, String topicId) {
+        return topicId + "/" + java.net.URLEncoder.encode(spec.keySerde().formatId(), StandardCharsets.UTF_8) + "/"
+                + java.net.URLEncoder.encode(spec.valueSerde().formatId(), StandardCharsets.UTF_8);
     }
 
     private Table table(String topic) {

@@ -39,6 +39,7 @@ import java.util.Set;
  *  "stores": [{"name": "word-counts", "kind": "key_value", "persistent": true, "logged": true,
  *              "changelogTopic": "wc-word-counts-changelog", "subtopology": 1,
  *              "keyFormat": "string", "valueFormat": "long"}],
+ *  "globalTables": [],
  *  "internalTopics": [{"name": "wc-word-counts-repartition", "kind": "repartition", "subtopology": 1},
  *                     {"name": "wc-word-counts-changelog", "kind": "changelog", "store": "word-counts",
  *                      "subtopology": 1}]}
@@ -56,6 +57,8 @@ import java.util.Set;
  * its {@code subtopology} is null for a store no processor uses; formats are
  * {@link io.weir.serde.Serde#formatId()}. {@code internalTopics} lists the topics Weir creates
  * (derived from the sub-topologies and stores; repartition topics by sub-topology, then changelogs).
+ * {@code globalTables} lists the global tables (store, topic, formats): every instance keeps all of
+ * each, outside the sub-topologies.
  *
  * <p>Compatibility: the record outlives versions (a rolling upgrade, a rollback), so fields are
  * only ever added, never renamed or retyped. Readers ignore fields they do not know, so a record
@@ -66,7 +69,8 @@ import java.util.Set;
  * @param weirVersion        the Weir version that built it
  */
 public record TopologyDescription(int descriptionVersion, String weirVersion, String applicationId,
-                                  List<SubtopologyInfo> subtopologies, List<StoreInfo> stores) {
+                                  List<SubtopologyInfo> subtopologies, List<StoreInfo> stores,
+                                  List<GlobalTableInfo> globalTables) {
 
     /** The shape written now. */
     public static final int CURRENT_VERSION = 1;
@@ -74,6 +78,17 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
     public TopologyDescription {
         subtopologies = List.copyOf(subtopologies);
         stores = List.copyOf(stores);
+        globalTables = globalTables == null ? List.of() : List.copyOf(globalTables); // absent from older records
+    }
+
+    /** A description without global tables. */
+    public TopologyDescription(int descriptionVersion, String weirVersion, String applicationId,
+                               List<SubtopologyInfo> subtopologies, List<StoreInfo> stores) {
+        this(descriptionVersion, weirVersion, applicationId, subtopologies, stores, List.of());
+    }
+
+    /** A global table: its store, the topic it keeps, and the formats of its keys and values. */
+    public record GlobalTableInfo(String store, String topic, String keyFormat, String valueFormat) {
     }
 
     /** A sub-topology: what it reads and writes, and its nodes in the order they were added. */
@@ -161,7 +176,12 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
                     s.retention() == null ? null : s.retentionMs(),
                     s.ttl() == null ? null : s.ttl().toMillis()));
         }
-        return new TopologyDescription(CURRENT_VERSION, weirVersion, applicationId, subs, stores);
+        List<GlobalTableInfo> globals = new ArrayList<>();
+        for (GlobalTableSpec g : model.globalTables().values()) {
+            globals.add(new GlobalTableInfo(g.storeName(), g.topic(), g.keySerde().formatId(),
+                    g.valueSerde().formatId()));
+        }
+        return new TopologyDescription(CURRENT_VERSION, weirVersion, applicationId, subs, stores, globals);
     }
 
     private static SubtopologyInfo subtopology(TopologyModel model, Subtopology st) {

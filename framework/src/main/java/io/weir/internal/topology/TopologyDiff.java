@@ -22,7 +22,9 @@ import java.util.function.Function;
  * <ul>
  *   <li><b>Safe:</b> stores, sub-topologies, input, output or repartition topics added; stateless
  *       nodes added or removed; a store's TTL or retention changed (applies from now on); a logged
- *       store turned persistent or in-memory (it restores from its changelog); the Weir version.</li>
+ *       store turned persistent or in-memory (it restores from its changelog); a global table added,
+ *       removed, or given another topic or formats (every instance reads it from its topic again,
+ *       a local copy in other formats included); the Weir version.</li>
  *   <li><b>Needs a savepoint or reset:</b> a store removed (or renamed: removed plus added), its
  *       state would be abandoned; a store's kind or key or value format changed, so the new code
  *       cannot read what the old one wrote ({@link #incompatibleStores()} when that state
@@ -85,6 +87,7 @@ public final class TopologyDiff {
         this.before = Objects.requireNonNull(before, "before");
         this.after = Objects.requireNonNull(after, "after");
         compareStores();
+        compareGlobalTables();
         changelogs = Added.of(changelogs(before), changelogs(after));
         repartitionTopics = Added.of(all(before, SubtopologyInfo::repartitionTopicsRead),
                 all(after, SubtopologyInfo::repartitionTopicsRead));
@@ -143,6 +146,30 @@ public final class TopologyDiff {
                     "other tasks would own it, so its local state would not be found where it is kept");
             change(b, "retention ms", b.retentionMs(), a.retentionMs(), false, false, null);
             change(b, "ttl ms", b.ttlMs(), a.ttlMs(), false, false, null);
+        }
+    }
+
+    /** Global tables: every change is listed and safe, since each instance rebuilds them from their topics. */
+    private void compareGlobalTables() {
+        Map<String, TopologyDescription.GlobalTableInfo> old = new LinkedHashMap<>();
+        before.globalTables().forEach(g -> old.put(g.store(), g));
+        for (TopologyDescription.GlobalTableInfo a : after.globalTables()) {
+            TopologyDescription.GlobalTableInfo b = old.remove(a.store());
+            if (b == null) {
+                changes.add("global table " + a.store() + ": added (topic " + a.topic() + ")");
+                continue;
+            }
+            globalChange(a.store(), "topic", b.topic(), a.topic());
+            globalChange(a.store(), "key format", b.keyFormat(), a.keyFormat());
+            globalChange(a.store(), "value format", b.valueFormat(), a.valueFormat());
+        }
+        old.keySet().forEach(name -> changes.add("global table " + name + ": removed"));
+    }
+
+    private void globalChange(String store, String property, String old, String now) {
+        if (!Objects.equals(old, now)) {
+            changes.add("global table " + store + ": " + property + " " + old + " -> " + now
+                    + " (read again from its topic)");
         }
     }
 

@@ -71,6 +71,21 @@ class GlobalTablesOnDiskTest {
     }
 
     @Test
+    void aTableReadWithOtherSerdesIsEmptiedToBeReadInFull() {
+        try (GlobalTables tables = GlobalTables.onDisk(SPECS, dir, resources)) {
+            tables.resumeAt("ref-topic", "id");
+            tables.apply(record(0, 0, "a", "1"));
+            tables.checkpoint("ref-topic", "id", Map.of(0, 1L));
+        }
+        List<GlobalTableSpec> bytes = List.of(new GlobalTableSpec("ref", "ref-topic", Serdes.strings(),
+                Serdes.bytes()));
+        try (GlobalTables tables = GlobalTables.onDisk(bytes, dir, resources)) {
+            assertThat(tables.resumeAt("ref-topic", "id")).isEmpty();
+            assertThat(tables.rows("ref-topic")).isZero();
+        }
+    }
+
+    @Test
     void aTableInMemoryHasNoCheckpoint() {
         try (GlobalTables tables = GlobalTables.inMemory(SPECS)) {
             tables.apply(record(0, 0, "a", "1"));

@@ -237,6 +237,36 @@ class TopologyDiffTest {
     }
 
     @Test
+    void globalTablesAreDescribedAndEveryChangeOfThemIsSafe() {
+        TopologyDescription before = describe(v1().andThen(b -> b.globalTable(Serdes.strings(), Serdes.strings(),
+                "currencies", "rates")));
+        assertThat(before.globalTables()).containsExactly(
+                new TopologyDescription.GlobalTableInfo("rates", "currencies", "string", "string"));
+        assertThat(TopologyDescription.parse(before.toJson())).isEqualTo(before);
+
+        TopologyDescription after = describe(v1().andThen(b -> {
+            b.globalTable(Serdes.strings(), Serdes.longs(), "currencies-v2", "rates");
+            b.globalTable(Serdes.strings(), Serdes.strings(), "countries", "countries");
+        }));
+        TopologyDiff diff = TopologyDiff.between(before, after);
+
+        assertThat(diff.verdict()).isEqualTo(Verdict.SAFE);
+        assertThat(diff.changes()).contains(
+                "global table rates: topic currencies -> currencies-v2 (read again from its topic)",
+                "global table rates: value format string -> long (read again from its topic)",
+                "global table countries: added (topic countries)");
+        assertThat(TopologyDiff.between(after, describe(v1())).changes())
+                .contains("global table rates: removed", "global table countries: removed");
+    }
+
+    @Test
+    void aRecordWrittenBeforeGlobalTablesWereDescribedReadsAsHavingNone() {
+        String json = describe(v1()).toJson().replaceFirst(",\\s*\"globalTables\"\\s*:\\s*\\[\\s*\\]", "");
+        assertThat(json).doesNotContain("globalTables");
+        assertThat(TopologyDescription.parse(json).globalTables()).isEmpty();
+    }
+
+    @Test
     void parseIgnoresUnknownFieldsAndRejectsWhatIsNotADescription() {
         String json = describe(v1()).toJson().replaceFirst("\\{", "{\"fromTheFuture\": 1,");
         assertThat(TopologyDescription.parse(json)).isEqualTo(describe(v1()));
