@@ -162,6 +162,7 @@ final class RunningInstance {
         monitor = new InstanceMonitor(ctx, streamThreads, threads, admin, owner::tick);
         meters.bind(ctx.tags(), rocksDb, WeirApp.State.class, owner::state, () -> endpoints.readiness().ok(),
                 monitor::stalled);
+        localStores.bindEntries(meters.registry(), ctx.tags(), model.stores().keySet());
         if (!config.failureDetection().isZero()) {
             liveness = new LivenessWatch(config, clients, instanceId, admin, meters.registry(), ctx.tags(),
                     owner::statusLine);

@@ -170,11 +170,18 @@ class StreamJoinsTest {
             long last = end - 10;
             assertThat(times(driver, "pairs-left")).allMatch(t -> t >= last - 30 - 20 - 1).hasSizeLessThan(8);
             assertThat(times(driver, "pairs-right")).allMatch(t -> t >= last - 30 - 100 - 1).hasSizeLessThan(16);
+            // What an operator sees: weir.store.entries of each buffer, bounded by retention, not by the 50,000 records
+            assertThat(entries(driver, "pairs-left")).isEqualTo(times(driver, "pairs-left").size()).isLessThan(8);
+            assertThat(entries(driver, "pairs-right")).isEqualTo(times(driver, "pairs-right").size()).isLessThan(16);
             List<TestRecord<String, String>> all = driver.allOutput("joined", Serdes.strings(), Serdes.strings());
             assertThat(all.stream().filter(r -> r.value().endsWith("+null")).count())
                     .isEqualTo(kind == Kind.INNER ? 0 : unmatched);
             assertThat(all).noneMatch(r -> r.value().startsWith("null+")); // every right record finds a left one
         }
+    }
+
+    private static long entries(TestDriver driver, String store) {
+        return Math.round(driver.meterRegistry().get("weir.store.entries").tag("store", store).gauge().value());
     }
 
     private static List<Long> times(TestDriver driver, String store) {

@@ -213,6 +213,12 @@ class OpsIT {
             });
             assertThat(byName.get("weir_instance_ready")).singleElement()
                     .satisfies(s -> assertThat(s.value()).isEqualTo(1.0));
+            // RocksDB's estimate over the two tasks' stores: near the 100 keys, not exact
+            assertThat(byName.get("weir_store_entries")).singleElement().satisfies(s -> {
+                assertThat(s.labels()).containsEntry("store", "counts")
+                        .containsEntry("application", app.config().applicationId());
+                assertThat(s.value()).isBetween(50.0, 200.0);
+            });
             assertThat(byName.get("weir_instance_state")).filteredOn(s -> s.value() == 1.0).singleElement()
                     .satisfies(s -> assertThat(s.labels()).containsEntry("state", "RUNNING"));
             assertThat(byName).containsKeys("weir_rocksdb_memory_usage_bytes", "weir_rocksdb_memory_limit_bytes",

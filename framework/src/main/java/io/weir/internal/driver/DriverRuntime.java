@@ -160,6 +160,7 @@ public final class DriverRuntime implements AutoCloseable {
                 globalTables.views());
         String name = clients.threadName(0);
         ThreadMetrics metrics = new ThreadMetrics(registry, ctx.tags(), name, new ThreadHealth(name));
+        localStores.bindEntries(registry, ctx.tags(), model.stores().keySet());
         // Commits come when the driver asks (each pipe, or every commitEvery pipes), not by time.
         manager = new TaskManager(ctx, name, metrics, new ThreadTasks.Options(Long.MAX_VALUE, storesInMemory),
                 new TaskManager.Plugins(consumer.consumer(),

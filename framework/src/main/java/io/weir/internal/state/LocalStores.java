@@ -1,5 +1,9 @@
 package io.weir.internal.state;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.weir.errors.StoreClosedException;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.TaskId;
 import io.weir.serde.Serde;
@@ -9,6 +13,7 @@ import io.weir.state.ReadOnlyWindowStore;
 import io.weir.state.internal.BytesReader;
 import io.weir.state.internal.TtlReader;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -98,6 +103,36 @@ public final class LocalStores {
             throw new IllegalArgumentException("store '" + spec.name() + "' is a " + spec.kind().label()
                     + " store, not a " + kind.label() + " store");
         }
+    }
+
+    /**
+     * Registers the gauge {@code weir.store.entries} (tag {@code store}) for each of
+     * {@code storeNames}: the entries of that store over the tasks this instance runs, as the
+     * stores estimate them (RocksDB's {@code rocksdb.estimate-num-keys}: cheap, approximate, and
+     * counting a deleted key until compaction drops it). Committed state, as every read here.
+     */
+    public void bindEntries(MeterRegistry registry, Tags tags, Collection<String> storeNames) {
+        for (String name : storeNames) {
+            Gauge.builder("weir.store.entries", () -> approximateEntries(name))
+                    .description("entries of a store over this instance's tasks (an estimate)")
+                    .tags(tags.and("store", name)).register(registry);
+        }
+    }
+
+    /** The estimated entries of store {@code name} over the tasks registered now; a store closing meanwhile counts 0. */
+    double approximateEntries(String name) {
+        Map<TaskId, TaskStore> m = byName.get(name);
+        long entries = 0;
+        if (m != null) {
+            for (TaskStore s : m.values()) {
+                try {
+                    entries += s.committed().approximateCount();
+                } catch (StoreClosedException closing) {
+                    // the task is being closed: its entries are no longer this instance's
+                }
+            }
+        }
+        return entries;
     }
 
     private List<BytesReader> readers(StoreSpec spec) {
