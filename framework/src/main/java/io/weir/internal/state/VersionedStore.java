@@ -20,7 +20,8 @@ import java.util.List;
  * store itself, so it restores with it), as Kafka Streams' observed stream time; not the task's
  * watermark, which a slow or idle other input holds back and which would let the history grow
  * without bound. The store answers every query as of {@code t >= observed - historyRetention}
- * exactly; a query older than that gets {@code null}, and a put older than that is refused.
+ * exactly; a query older than that gets the key's newest version if it was valid then already (the
+ * newest version never expires), else {@code null}; a put older than that is refused.
  *
  * <p>Layout: {@code [key length: 4][key][valid from: 8, sign bit flipped] -> [0][value]}, or
  * {@code -> [1]} for a tombstone; the unsigned byte order of the store is thus by key, then by time,
@@ -114,19 +115,19 @@ public final class VersionedStore<K, V> {
 
     /**
      * The value of {@code key} valid at {@code asOf}: the latest version at or before it, unless a
-     * tombstone; {@code null} when there is none or {@code asOf} is older than the history retention.
+     * tombstone; {@code null} when there is none. Older than the history retention, only the key's
+     * newest version answers (it never expires, as in Kafka Streams): its value if it was valid at
+     * {@code asOf} already, else {@code null}, whatever older versions are still stored.
      */
     public V get(K key, long asOf) {
-        if (asOf < oldestQueryable()) {
-            return null;
-        }
         byte[] k = keySerde.serialize(topic, key);
-        try (KeyValueIterator<byte[], byte[]> it = bytes.reverseRange(versionKey(k, Long.MIN_VALUE),
-                versionKey(k, asOf))) {
+        byte[] upper = asOf < oldestQueryable() ? versionKey(k, Long.MAX_VALUE) : versionKey(k, asOf);
+        try (KeyValueIterator<byte[], byte[]> it = bytes.reverseRange(versionKey(k, Long.MIN_VALUE), upper)) {
             if (!it.hasNext()) {
                 return null;
             }
-            return decode(it.next().value());
+            KeyValue<byte[], byte[]> found = it.next();
+            return validFrom(found.key()) <= asOf ? decode(found.value()) : null;
         }
     }
 

@@ -96,7 +96,9 @@ class VersionedStoreTest {
         v.put("other", 5L, 200);          // observed 200: queries from 100 on
 
         assertThat(v.oldestQueryable()).isEqualTo(100);
-        assertThat(v.get("k", 99)).isNull();              // older than the retention: nothing, as Kafka Streams
+        assertThat(v.get("k", 55)).isNull();              // older than the retention: nothing, as Kafka Streams,
+        assertThat(v.get("k", 99)).isEqualTo(3L);         // unless the key's newest version was valid then
+        assertThat(v.get("gone", 25)).isNull();           // (a tombstone is nothing)
         assertThat(v.get("k", 100)).isEqualTo(3L);        // the version valid at 100 is kept
         assertThat(v.put("k", 9L, 99)).isEqualTo(PutResult.EXPIRED);
         assertThat(v.put("k", 8L, 130)).isEqualTo(PutResult.LATEST);
