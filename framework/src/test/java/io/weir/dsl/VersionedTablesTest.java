@@ -153,4 +153,41 @@ class VersionedTablesTest {
                 .hasMessageContaining("versioned table 'rates'")
                 .hasMessageContaining("longer than the history retention");
     }
+
+    /**
+     * Kafka Streams releases a buffered record when the stream side's own time passes its grace;
+     * Weir when the watermark does, which a table behind the stream holds back (here with the
+     * default idle timeout and the driver's wall clock standing still): the record waits for the
+     * table, and sees an update Kafka Streams would have missed.
+     */
+    @Test
+    void withAGracePeriodAStreamAheadOfItsTableWaitsForTheTableNotForItsOwnTime() {
+        Topology topology = topology((o, p) -> o.join(p, (order, price) -> order + "@" + price,
+                Joined.grace(Duration.ofMillis(10), "order-prices")));
+        try (TestDriver driver = TestDriver.builder(topology).config("max.out.of.orderness.ms", 0).build()) {
+            driver.pipe("prices", "p", "1", 0);
+            driver.pipe("orders", "p", "a", 20);
+            driver.pipe("orders", "q", "b", 100);    // Kafka Streams would join a now (its stream time is 100)
+            assertThat(driver.watermark("orders", 0)).isZero();
+            assertThat(priced(driver)).isEmpty();
+
+            driver.pipe("prices", "p", "2", 15);     // the table catches up: still before a
+            driver.pipe("prices", "q", "9", 40);     // watermark 40: a is due
+            assertThat(priced(driver)).containsExactly(tuple("a@2", 20L));
+        }
+    }
+
+    /** Records without a key or value do not wait out the grace (Kafka Streams' grace buffer fails on a null key). */
+    @Test
+    void withAGracePeriodARecordWithoutAKeyOrValueIsJoinedAtOnce() {
+        Topology topology = topology((o, p) -> o.leftJoin(p, (order, price) -> order + "@" + price,
+                Joined.grace(Duration.ofMillis(10), "order-prices")));
+        try (TestDriver driver = driver(topology)) {
+            driver.pipe("prices", "p", "1", 0);
+            driver.pipe("orders", null, "a", 20);
+            driver.pipe("orders", "p", null, 21);
+
+            assertThat(priced(driver)).containsExactly(tuple("a@null", 20L), tuple("null@1", 21L));
+        }
+    }
 }
