@@ -65,6 +65,18 @@ public final class TopologyBuilder {
         return stream(keySerde, valueSerde, topic).toTable(storeName);
     }
 
+    /**
+     * As {@link #table(Serde, Serde, String, String)}, a versioned table keeping each key's history
+     * for {@code versioned}'s retention (in the store {@code <storeName>-versions}), so that
+     * stream-table joins read the value valid at each stream record's time; see
+     * {@link RecordStream#toTable(String, io.weir.dsl.Versioned)}.
+     */
+    public <K, V> RecordTable<K, V> table(Serde<K> keySerde, Serde<V> valueSerde, String topic, String storeName,
+                                          io.weir.dsl.Versioned versioned) {
+        Objects.requireNonNull(topic, "topic");
+        return stream(keySerde, valueSerde, topic).toTable(storeName, versioned);
+    }
+
     /** As {@link #table(Serde, Serde, String, String)}, the rows timed by {@code timestamps}. */
     public <K, V> RecordTable<K, V> table(Serde<K> keySerde, Serde<V> valueSerde,
                                           io.weir.time.TimestampExtractor<? super K, ? super V> timestamps,

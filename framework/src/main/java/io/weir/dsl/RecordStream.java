@@ -84,6 +84,15 @@ public interface RecordStream<K, V> {
     RecordTable<K, V> toTable(String storeName);
 
     /**
+     * As {@link #toTable(String)}, a versioned table: it also keeps each key's history for
+     * {@code versioned}'s retention, in the store {@code <storeName>-versions} (with its changelog),
+     * so that a stream-table join reads the value valid at each stream record's time. Its current
+     * value (in {@code storeName}, for queries and {@code toStream()}) is the newest version: an
+     * update older than it changes the history only and forwards nothing.
+     */
+    RecordTable<K, V> toTable(String storeName, Versioned versioned);
+
+    /**
      * Joins each record with the table's current value of its key, when it has one; records
      * without one (and records with a {@code null} key or value) give no result. The table must be
      * co-partitioned with this stream (checked at start-up); if an earlier step changed this
@@ -91,7 +100,10 @@ public interface RecordStream<K, V> {
      * {@code <application.id>-<table store>-join-repartition}, with as many partitions as the
      * table's topic. The result keeps the record's key, timestamp and headers.
      *
-     * <p>The table's value is the one it has when the record is processed: the task processes
+     * <p>Against a versioned table ({@link #toTable(String, Versioned)}), the table's value is the one
+     * valid at the record's timestamp; none when that is older than the table's history retention
+     * behind the newest timestamp the table has seen. Otherwise:
+     * the table's value is the one it has when the record is processed: the task processes
      * its inputs in timestamp order across partitions, so a table update with an earlier timestamp
      * than the record is seen if it has been fetched.
      */
@@ -100,6 +112,22 @@ public interface RecordStream<K, V> {
     /** As {@link #join(RecordTable, ValueJoiner)}, but every record gives a result, with {@code null} for no table value. */
     <VT, VR> RecordStream<K, VR> leftJoin(RecordTable<K, VT> table,
                                           ValueJoiner<? super V, ? super VT, ? extends VR> joiner);
+
+    /**
+     * As {@link #join(RecordTable, ValueJoiner)} against a versioned table ({@link Versioned}), each
+     * record waiting {@link Joined#grace()} of event time first: it is joined, with the table's value
+     * valid at its timestamp, once the watermark reaches its timestamp plus the grace, so that a table
+     * update with an earlier timestamp arriving up to that much later is still seen; results come in
+     * timestamp order. The records wait in the window store {@code <name>-buffer} (with a changelog,
+     * exactly-once). Fails when the topology is built if the table is not versioned, or keeps less
+     * history than the grace.
+     */
+    <VT, VR> RecordStream<K, VR> join(RecordTable<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
+                                      Joined joined);
+
+    /** As {@link #join(RecordTable, ValueJoiner, Joined)}, but every record gives a result, with {@code null} for no table value. */
+    <VT, VR> RecordStream<K, VR> leftJoin(RecordTable<K, VT> table,
+                                          ValueJoiner<? super V, ? super VT, ? extends VR> joiner, Joined joined);
 
     /**
      * Joins each record with the row of a global table whose key {@code keySelector} computes from

@@ -65,6 +65,27 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
         return add(storeName, requireValueSerde("toTable", storeName), AggregateProcessor.latestStep());
     }
 
+    /**
+     * Converts this stream into a versioned table: the current values in {@code storeName}, the
+     * history in {@code <storeName>-versions} (both with changelogs); see {@link VersionedTableProcessor}.
+     */
+    RecordTable<K, V> latestVersioned(String storeName, io.weir.dsl.Versioned versioned) {
+        Objects.requireNonNull(versioned, "versioned");
+        Serde<V> values = requireValueSerde("toTable", storeName);
+        if (keySerde == null) {
+            throw new TopologyException("the versioned table '" + storeName + "' needs the key serde: an earlier"
+                    + " step changed the key type; call withSerdes(...) before toTable");
+        }
+        long retentionMs = versioned.historyRetention().toMillis();
+        String history = VersionedLookup.historyStoreOf(storeName);
+        TableChildren children = new TableChildren();
+        String node = addAggregation(List.of(new StoreSpec(storeName, keySerde, values, true, true, null),
+                        new StoreSpec(history, Serdes.bytes(), Serdes.bytes(), true, true, null)),
+                VersionedTableProcessor.supplier(storeName, keySerde, values, retentionMs, children));
+        return RecordTableImpl.stored(graph, node, keySerde, values, storeName, children)
+                .withVersions(VersionedLookup.history(history, keySerde, values, retentionMs));
+    }
+
     private <VA> RecordTable<K, VA> add(String storeName, Serde<VA> aggregateSerde,
                                         AggregateProcessor.Step<K, V, VA> step) {
         TableChildren children = new TableChildren();

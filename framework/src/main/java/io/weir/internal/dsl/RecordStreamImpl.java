@@ -162,9 +162,29 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
     }
 
     @Override
+    public RecordTable<K, V> toTable(String storeName, io.weir.dsl.Versioned versioned) {
+        return new GroupedStreamImpl<>(graph, node, keySerde, valueSerde, keyChanged)
+                .latestVersioned(storeName, versioned);
+    }
+
+    @Override
     public <VT, VR> RecordStream<K, VR> join(RecordTable<K, VT> table,
                                              ValueJoiner<? super V, ? super VT, ? extends VR> joiner) {
         return joinTable(table, joiner, false);
+    }
+
+    @Override
+    public <VT, VR> RecordStream<K, VR> join(RecordTable<K, VT> table,
+                                             ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
+                                             io.weir.dsl.Joined joined) {
+        return joinTable(table, joiner, false, Objects.requireNonNull(joined, "joined"));
+    }
+
+    @Override
+    public <VT, VR> RecordStream<K, VR> leftJoin(RecordTable<K, VT> table,
+                                                 ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
+                                                 io.weir.dsl.Joined joined) {
+        return joinTable(table, joiner, true, Objects.requireNonNull(joined, "joined"));
     }
 
     @Override
@@ -176,12 +196,22 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
     private <VT, VR> RecordStream<K, VR> joinTable(RecordTable<K, VT> table,
                                                    ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
                                                    boolean left) {
+        return joinTable(table, joiner, left, null);
+    }
+
+    /** A stream-table join; as of each record's time when the table is versioned, after a grace with {@code joined}. */
+    private <VT, VR> RecordStream<K, VR> joinTable(RecordTable<K, VT> table,
+                                                   ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
+                                                   boolean left, io.weir.dsl.Joined joined) {
         RecordTableImpl<K, VT> t = (RecordTableImpl<K, VT>) Objects.requireNonNull(table, "table");
         Objects.requireNonNull(joiner, "joiner");
         if (t.graph() != graph) {
             throw new TopologyException("cannot join a table of another topology builder");
         }
         TableLookup<K, VT> lookup = t.lookup();
+        if (joined != null) {
+            VersionedJoins.checkGrace(t, joined, valueSerde);
+        }
         String input = node;
         if (keyChanged) {
             String name = lookup.stores().get(0) + "-join";
@@ -196,6 +226,10 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
                         + " and value serdes: call withSerdes(...) before the join");
             }
             input = GroupedStreamImpl.groupedInput(graph, node, keySerde, valueSerde, true, name);
+        }
+        if (t.versions() != null) {
+            String name = VersionedJoins.add(graph, input, t.versions(), joiner, left, joined, keySerde, valueSerde);
+            return new RecordStreamImpl<>(graph, name, keySerde, null);
         }
         String name = graph.newName(left ? "left-join" : "join");
         graph.addProcessor(name, TableProcessors.<K, V, K, VT, VR>streamTableJoin(lookup, (k, v) -> k, joiner, left), List.of(input),

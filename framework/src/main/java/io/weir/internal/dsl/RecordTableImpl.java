@@ -32,6 +32,8 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
     private final String storeName;
     /** Shared with the node's processor: which children take changes. */
     private final TableChildren children;
+    /** How to read values as of a time, for a versioned table (and tables derived from one); else null. */
+    private VersionedLookup<K, V> versions;
 
     private RecordTableImpl(GraphBuilder graph, String node, Serde<K> keySerde, Serde<V> valueSerde,
                             TableLookup<K, V> lookup, String storeName, TableChildren children) {
@@ -52,6 +54,17 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
                                                String storeName, TableChildren children) {
         return new RecordTableImpl<>(graph, node, keySerde, valueSerde, TableLookup.store(storeName), storeName,
                 children);
+    }
+
+    /** This table, read as of a time through {@code versions}: a versioned table. */
+    RecordTableImpl<K, V> withVersions(VersionedLookup<K, V> versions) {
+        this.versions = versions;
+        return this;
+    }
+
+    /** How to read this table as of a time; {@code null} unless it is versioned (or derived from one). */
+    VersionedLookup<K, V> versions() {
+        return versions;
     }
 
     /** The table's node forwards new values to every child not registered as taking changes. */
@@ -152,8 +165,9 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
         TableChildren derivedChildren = new TableChildren();
         graph.addProcessor(name, TableProcessors.view(view, derivedChildren), List.of(node));
         children.addChangeChild(name);
-        return new RecordTableImpl<>(graph, name, keySerde, derivedValueSerde, lookup.through(view), null,
-                derivedChildren);
+        RecordTableImpl<K, VR> derived = new RecordTableImpl<>(graph, name, keySerde, derivedValueSerde,
+                lookup.through(view), null, derivedChildren);
+        return versions == null ? derived : derived.withVersions(versions.through(view));
     }
 
     GraphBuilder graph() {
