@@ -25,8 +25,9 @@ import java.util.OptionalLong;
  *       approximate results while the window is open, every interval of processing time or every
  *       N records of the window. Early results are best effort: after a restart the count towards
  *       the next early result starts again. The interval trigger skips its early results while
- *       the task is further behind its input than {@code early.results.max.lag.records}, so an
- *       overloaded task writes fewer of them, not more.</li>
+ *       the instance (all its tasks together) is further behind its inputs than
+ *       {@code early.results.max.lag.records}, so an overloaded instance writes fewer of them,
+ *       not more.</li>
  *   <li>{@link #everyUpdate()}: a result for every record (no final marker beyond the last one).</li>
  * </ul>
  */

@@ -147,9 +147,9 @@ public final class Settings {
             Setting.millisAtLeast(0), "wall-clock time after which a partition without records stops holding the"
             + " watermark back");
     public static final Setting<Long> EARLY_RESULTS_MAX_LAG_RECORDS = new Setting<>("early.results.max.lag.records",
-            "50000", Setting.longAtLeast(0), "records a task may be behind its input (buffered, or still on the"
-            + " brokers) and still write the early results of `Emit.early(interval)`; further behind it skips them"
-            + " until it has caught up (`0`: never skips)");
+            "50000", Setting.longAtLeast(0), "records an instance's tasks together may be behind their inputs"
+            + " (buffered, or still on the brokers) and still write the early results of `Emit.early(interval)`;"
+            + " further behind they skip them until it has caught up (`0`: never skips)");
     public static final Setting<LateRecordsMode> LATE_RECORDS_MODE = new Setting<>("late.records.mode", "topic",
             Setting.enumOf(LateRecordsMode.class), "`topic`: records too late for their window go to"
             + " `late.records.topic`; `drop`: counted in `weir.records.late` and dropped");

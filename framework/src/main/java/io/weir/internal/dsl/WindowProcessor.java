@@ -198,7 +198,7 @@ abstract class WindowProcessor<K, V, VA>
     }
 
     /**
-     * The interval trigger's early results; none while the task is behind its input (see
+     * The interval trigger's early results; none while the instance is behind its inputs (see
      * {@link InternalContext#behind()}): the changed windows wait for an interval when it has
      * caught up, or for their final result. So a task offered more than it can take writes fewer
      * early results, not more (each interval would otherwise write every window that changed in

@@ -56,7 +56,6 @@ public final class ActiveTask implements CommitUnit {
         this.consumer = consumer;
         this.deadLetters = deadLetters;
         this.inputs = new TaskInputs(consumer, maxBuffered);
-        context.inputLag(inputs::lag);
         this.stores = stores;
         this.sink = sink;
         this.watermarks = context.watermarks();
@@ -78,6 +77,11 @@ public final class ActiveTask implements CommitUnit {
         }
         context.punctuations().committed(); // what init registered survives an abort: init runs once
         timeNodes = nodes.stream().filter(Node::observesEventTime).toArray(Node[]::new);
+    }
+
+    /** Records this task has still to process: buffered, or on the brokers as its consumer last saw them. */
+    public long inputLag() {
+        return inputs.lag();
     }
 
     public TaskStores stores() {

@@ -13,10 +13,10 @@ public interface InternalContext {
     void reportLate(String operator, long windowStart, long windowEnd);
 
     /**
-     * True while the task is further behind its input than {@code early.results.max.lag.records}
-     * (records buffered or still on the brokers): results that only say how things stand now
-     * (early window results) are stale the moment they are written, and writing them would take
-     * time from catching up.
+     * True while the instance is further behind its inputs than {@code early.results.max.lag.records}
+     * (records its tasks have buffered or still on the brokers, over all its tasks: see
+     * {@link Backlog}): results that only say how things stand now (early window results) are
+     * stale the moment they are written, and writing them would take time from catching up.
      */
     boolean behind();
 

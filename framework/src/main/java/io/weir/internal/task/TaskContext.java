@@ -19,7 +19,7 @@ final class TaskContext {
     private final Punctuations punctuations;
     private final LateRecords lateRecords;
     private ConsumerRecord<byte[], byte[]> current;
-    /** Records the task is behind its input; set by the task once its inputs exist. */
+    /** Records the instance is behind its inputs ({@link Backlog}); none until set. */
     private LongSupplier inputLag = () -> 0;
     private long maxEarlyLag;
 
@@ -37,7 +37,7 @@ final class TaskContext {
         return id;
     }
 
-    /** How the task measures how far behind its input it is. */
+    /** How far behind its inputs the instance is ({@link Backlog#total}). */
     void inputLag(LongSupplier inputLag) {
         this.inputLag = inputLag;
     }

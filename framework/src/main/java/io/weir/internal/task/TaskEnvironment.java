@@ -20,8 +20,9 @@ import java.util.function.LongSupplier;
  * @param wallClock         the processing clock (milliseconds since the epoch) for timers,
  *                          idleness and wall-clock timestamps
  * @param globalStores      the read views of the global tables' stores by name, shared by every task
+ * @param backlog           how far behind its inputs the instance is, for the early-results trigger
  */
 public record TaskEnvironment(WeirConfig config, TopologyModel model, Path instanceDir, RocksDbResources rocksDb,
                               ChangelogTopicIds changelogTopicIds, LongSupplier wallClock,
-                              java.util.Map<String, Object> globalStores) {
+                              java.util.Map<String, Object> globalStores, Backlog backlog) {
 }

@@ -57,6 +57,7 @@ public final class TaskFactory {
         TaskContext context = new TaskContext(id, env.config().applicationId(), env.wallClock(), watermarks,
                 lateRecords);
         context.maxEarlyLag(env.config().earlyResultsMaxLagRecords());
+        context.inputLag(env.backlog()::total);
         List<StoreSpec> specs = model.storesOf(st);
         if (storesInMemory) {
             specs = specs.stream().map(s -> s.withPersistent(false)).toList();

@@ -248,6 +248,11 @@ public final class TaskManager {
      */
     public void step(BooleanSupplier running) {
         restorer.finishRestored();
+        long behind = 0;
+        for (ActiveTask task : threadTasks.tasks()) {
+            behind += task.inputLag();
+        }
+        ctx.backlog().report(name, behind);
         if (!rebalancing) {
             if (savepoints != null) {
                 savepoints.step(threadTasks.tasks(), threadTasks::commitAll);
@@ -342,6 +347,7 @@ public final class TaskManager {
             endFailure = e;
         }
         closeTasks(new ArrayList<>(threadTasks.tasks()));
+        ctx.backlog().remove(name);
         restorer.close();
         threadTasks.closeSink(timeout);
         if (endFailure != null) {

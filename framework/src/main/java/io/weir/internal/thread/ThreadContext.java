@@ -1,5 +1,7 @@
 package io.weir.internal.thread;
 
+import io.weir.internal.task.Backlog;
+
 import io.weir.internal.state.ChangelogTopicIds;
 import io.weir.internal.task.TaskEnvironment;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -30,12 +32,13 @@ import java.nio.file.Path;
  * @param wallClock   the processing clock (milliseconds since the epoch) for timers, idleness and
  *                    wall-clock timestamps; the system clock, or a test driver's
  * @param globalStores the read views of the global tables' stores by name
+ * @param backlog     the records the instance's threads have still to process, each reporting its own
  */
 public record ThreadContext(WeirConfig config, TopologyModel model, String instanceId, ClientConfigs clients,
                             TopicLimits limits, MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb,
                             LocalStores localStores, InstanceTaskRegistry taskRegistry, SavepointControl savepoints,
                             RepartitionPurge purge, java.util.function.LongSupplier wallClock,
-                            java.util.Map<String, Object> globalStores) {
+                            java.util.Map<String, Object> globalStores, Backlog backlog) {
 
     /** The tags every meter of the instance carries: {@code application} and {@code instance}. */
     public Tags tags() {
@@ -46,7 +49,7 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
     public TaskEnvironment taskEnvironment() {
         return new TaskEnvironment(config, model, instanceDir, rocksDb,
                 taskRegistry == null ? ChangelogTopicIds.UNKNOWN : taskRegistry.changelogTopicIds(), wallClock,
-                globalStores);
+                globalStores, backlog);
     }
 
     /** The shared parts of an instance's threads. */
@@ -61,6 +64,6 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
         return new ThreadContext(config, model, instanceId, clients, new TopicLimits(admin, clients.maxRequestSize()),
                 shared.registry(), shared.instanceDir(), shared.rocksDb(), shared.localStores(),
                 shared.taskRegistry(), shared.savepoints(), shared.purge(), System::currentTimeMillis,
-                shared.globalStores());
+                shared.globalStores(), new Backlog());
     }
 }
