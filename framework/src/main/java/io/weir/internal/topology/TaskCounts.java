@@ -62,23 +62,26 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
     private static Integer repartitionCount(TopologyModel model, String topic, Map<String, Subtopology> writers,
                                             Map<Integer, Integer> tasks, Map<String, Integer> partitions) {
         Integer writerTasks = tasks.get(writers.get(topic).id());
-        if (writerTasks == null) {
-            return null;
-        }
         Subtopology reader = model.subtopologyFor(topic);
         if (reader == null || model.storesOf(reader).isEmpty()) {
             return writerTasks;
         }
-        int fixed = 0;
+        // Fixed inputs decide before the writer is sized: a foreign-key join's two topics go each
+        // way between two sub-topologies, so each writer's size waits for the other's topic.
+        int fixed = fixedInputs(reader, partitions);
+        if (fixed > 0) {
+            return fixed;
+        }
+        if (writerTasks == null) {
+            return null;
+        }
         int repartitioned = 0;
         for (NodeSpec.Source s : reader.sources()) {
             if (s.pattern() != null) {
                 continue;
             }
             for (String t : s.topics()) {
-                if (!s.internal()) {
-                    fixed = Math.max(fixed, partitions.getOrDefault(t, 0));
-                } else if (writers.containsKey(t)) {
+                if (s.internal() && writers.containsKey(t)) {
                     Integer n = tasks.get(writers.get(t).id());
                     if (n == null) {
                         return null;
@@ -87,7 +90,20 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
                 }
             }
         }
-        return fixed > 0 ? fixed : Math.max(writerTasks, repartitioned);
+        return Math.max(writerTasks, repartitioned);
+    }
+
+    /** The largest partition count of the user's topics {@code reader} reads; 0 when it reads none. */
+    private static int fixedInputs(Subtopology reader, Map<String, Integer> partitions) {
+        int fixed = 0;
+        for (NodeSpec.Source s : reader.sources()) {
+            if (s.pattern() == null && !s.internal()) {
+                for (String t : s.topics()) {
+                    fixed = Math.max(fixed, partitions.getOrDefault(t, 0));
+                }
+            }
+        }
+        return fixed;
     }
 
     /** The largest partition count of the sub-topology's inputs; null while one is unknown. */
