@@ -138,6 +138,18 @@ class FkJoinTest {
         }
     }
 
+    /** Kafka Streams writes a tombstone here (as for a deleted row that had no result); Weir writes nothing. */
+    @Test
+    void aNewLeftRowWithoutARightRowWritesNoTombstone() {
+        try (TestDriver driver = driver()) {
+            driver.pipe("orders", "o1", "c1:30", 1);
+            driver.pipe("orders", "o1", null, 2);
+
+            assertThat(out(driver, "inner-out")).isEmpty();
+            assertThat(out(driver, "left-out")).extracting(TestRecord::value).containsExactly("c1:30/null", null);
+        }
+    }
+
     @Test
     void aNullForeignKeyJoinsNoRow() {
         try (TestDriver driver = driver()) {
