@@ -32,7 +32,10 @@ import java.util.function.BiFunction;
  * </pre>
  *
  * The two repartition topics are sized by {@code TaskCounts} to the partition count of the side
- * that reads them, because that side's task has the state stores they meet.
+ * that reads them, because that side's task has the state stores they meet. They carry no event
+ * time: they go both ways between the two sides' sub-topologies, so if each side's watermark
+ * waited for the other's announcements through them, neither would ever move; the result table
+ * needs no watermark, and a window after it runs on the left side's input times.
  */
 final class ForeignKeyJoin {
 
@@ -74,8 +77,8 @@ final class ForeignKeyJoin {
                 List.of(subscribe), true);
 
         // right side: subscriptions in, responses out
-        graph.addSource(subscriptionTopic + "-source", List.of(subscriptionTopic), null, right.keySerde(),
-                subscriptionSerde, true);
+        graph.addSourceWithoutEventTime(subscriptionTopic + "-source", subscriptionTopic, right.keySerde(),
+                subscriptionSerde);
         String respond = storeName + "-fk-respond";
         List<String> respondStores = new ArrayList<>(List.of(subscriptions));
         respondStores.addAll(right.lookup().stores());
@@ -89,7 +92,7 @@ final class ForeignKeyJoin {
                 List.of(respond, rightChanges), true);
 
         // left side: responses in, the result
-        graph.addSource(responseTopic + "-source", List.of(responseTopic), null, left.keySerde(), responseSerde, true);
+        graph.addSourceWithoutEventTime(responseTopic + "-source", responseTopic, left.keySerde(), responseSerde);
         String join = storeName + "-fk-join";
         List<String> joinStores = new ArrayList<>(List.of(storeName));
         joinStores.addAll(left.lookup().stores());

@@ -108,7 +108,7 @@ public final class TopologyModel {
             if (n instanceof NodeSpec.Source s && s.internal()) {
                 resolved.put(s.name(), new NodeSpec.Source(s.name(),
                         s.topics().stream().map(t -> applicationId + "-" + t).toList(), s.pattern(),
-                        s.keySerde(), s.valueSerde(), true, s.timestamps()));
+                        s.keySerde(), s.valueSerde(), true, s.timestamps(), s.eventTime()));
             } else if (n instanceof NodeSpec.Sink s && s.internal()) {
                 resolved.put(s.name(), new NodeSpec.Sink(s.name(), applicationId + "-" + s.topic(), s.extractor(),
                         s.keySerde(), s.valueSerde(), s.parents(), true));
@@ -128,6 +128,15 @@ public final class TopologyModel {
             }
         }
         return result;
+    }
+
+    /**
+     * The repartition topics the sinks of {@code st} write to that carry event time (see
+     * {@link NodeSpec.Source#eventTime}): those its tasks announce their watermark into.
+     */
+    public List<String> eventTimeTopicsWrittenBy(Subtopology st) {
+        return repartitionTopicsWrittenBy(st).stream().filter(topic -> nodes.values().stream()
+                .noneMatch(n -> n instanceof NodeSpec.Source s && !s.eventTime() && s.reads(topic))).toList();
     }
 
     /** The repartition topics the sinks of {@code st} write to, in topology order, each once. */
