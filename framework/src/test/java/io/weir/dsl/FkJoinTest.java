@@ -193,6 +193,54 @@ class FkJoinTest {
     }
 
     @Test
+    void aTableJoinsItselfAndAFilteredTableHidesTheRowsItDrops() {
+        TopologyBuilder b = new TopologyBuilder();
+        // employee -> "manager:name"
+        RecordTable<String, String> staff = b.table(Serdes.strings(), Serdes.strings(), "staff", "staff");
+        staff.leftJoin(staff.filter((id, e) -> !e.endsWith("(gone)")), e -> e.split(":")[0],
+                (e, manager) -> e.split(":")[1] + " reports to " + (manager == null ? "nobody" : manager.split(":")[1]),
+                Serdes.strings(), "reports");
+        try (TestDriver driver = TestDriver.builder(b.build()).partitions("staff", 3).build()) {
+            driver.pipe("staff", "e1", "e0:Ada", 1);
+            driver.pipe("staff", "e2", "e1:Bob", 2);
+            driver.pipe("staff", "e1", "e0:Ada L.", 3);
+            driver.pipe("staff", "e3", "e1:Cy", 4);
+            driver.pipe("staff", "e1", "e0:Ada (gone)", 5);
+
+            assertThat(driver.<String, String>store("reports").get("e2")).isEqualTo("Bob reports to nobody");
+            assertThat(driver.<String, String>store("reports").get("e3")).isEqualTo("Cy reports to nobody");
+            assertThat(driver.<String, String>store("reports").get("e1")).isEqualTo("Ada (gone) reports to nobody");
+            driver.pipe("staff", "e1", "e0:Ada", 6);
+            assertThat(driver.<String, String>store("reports").get("e2")).isEqualTo("Bob reports to Ada");
+        }
+    }
+
+    /**
+     * The join's two topics go both ways between the tables' tasks: if they carried event time, each
+     * side's watermark would wait for the other's and a window beside the join would never close.
+     */
+    @Test
+    void aWindowBesideTheJoinClosesItsWindowsAsIfTheJoinWereNotThere() {
+        TopologyBuilder b = new TopologyBuilder();
+        RecordTable<String, String> orders = b.table(Serdes.strings(), Serdes.strings(), "orders", "orders");
+        RecordTable<String, String> customers = b.table(Serdes.strings(), Serdes.strings(), "customers", "customers");
+        orders.join(customers, FkJoinTest::customer, ORDER_OF, Serdes.strings(), "inner");
+        orders.toStream().groupByKey().windowedBy(TimeWindows.of(java.time.Duration.ofSeconds(1)))
+                .emit(Emit.onWindowClose()).count("order-updates")
+                .map((w, n) -> io.weir.common.KeyValue.of(w.key() + "@" + w.start(), n))
+                .to("order-updates", Serdes.strings(), Serdes.longs());
+        try (TestDriver driver = TestDriver.builder(b.build()).startWallClock(0).build()) {
+            driver.pipe("customers", "c1", "Ada", 0);
+            driver.pipe("orders", "o1", "c1:30", 100);
+            driver.pipe("orders", "o1", "c1:40", 5_000);
+
+            assertThat(driver.<String, String>store("inner").get("o1")).isEqualTo("c1:40/Ada");
+            assertThat(driver.output("order-updates", Serdes.strings(), Serdes.longs()))
+                    .extracting(TestRecord::key, TestRecord::value).containsExactly(tuple("o1@0", 1L));
+        }
+    }
+
+    @Test
     void misuseFailsWhenTheTopologyIsBuilt() {
         TopologyBuilder b = new TopologyBuilder();
         RecordTable<String, String> orders = b.table(Serdes.strings(), Serdes.strings(), "orders", "orders");
