@@ -131,6 +131,31 @@ public final class TopologyModel {
     }
 
     /**
+     * Two sub-topologies that feed each other through repartition topics (a foreign-key join's
+     * subscriptions and responses), described for an error message; empty when the repartition
+     * topics make no cycle. Savepoints and bounded runs drain repartition topics in their writers'
+     * order, which a cycle does not have.
+     */
+    public java.util.Optional<String> repartitionCycle() {
+        for (Subtopology writer : subtopologies()) {
+            for (String topic : repartitionTopicsWrittenBy(writer)) {
+                Subtopology reader = subtopologyFor(topic);
+                if (reader == null || reader.id() == writer.id()) {
+                    continue;
+                }
+                for (String back : repartitionTopicsWrittenBy(reader)) {
+                    Subtopology again = subtopologyFor(back);
+                    if (again != null && again.id() == writer.id()) {
+                        return java.util.Optional.of("sub-topologies " + writer.id() + " and " + reader.id()
+                                + " feed each other through " + topic + " and " + back);
+                    }
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
      * The repartition topics the sinks of {@code st} write to that carry event time (see
      * {@link NodeSpec.Source#eventTime}): those its tasks announce their watermark into.
      */
