@@ -57,7 +57,9 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
      * The partition count of repartition topic {@code topic}, or null while it depends on a count
      * not known yet: its writer's task count; but if its reader has state stores, the largest count
      * of the fixed input topics it reads beside it, or, when it reads none, the largest task count
-     * of the writers of all the repartition topics it reads (two re-keyed streams joined).
+     * of the writers of all the repartition topics it reads (two re-keyed streams joined), except
+     * a foreign-key join's topics (without event time), which take the reader's size and do not
+     * decide it.
      */
     private static Integer repartitionCount(TopologyModel model, String topic, Map<String, Subtopology> writers,
                                             Map<Integer, Integer> tasks, Map<String, Integer> partitions) {
@@ -72,12 +74,11 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
         if (fixed > 0) {
             return fixed;
         }
-        if (writerTasks == null) {
-            return null;
-        }
+        // Else the reader's other repartition topics decide; those without event time (a
+        // foreign-key join's) follow the reader's size rather than decide it, for the same reason.
         int repartitioned = 0;
         for (NodeSpec.Source s : reader.sources()) {
-            if (s.pattern() != null) {
+            if (s.pattern() != null || !s.eventTime()) {
                 continue;
             }
             for (String t : s.topics()) {
@@ -90,7 +91,11 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
                 }
             }
         }
-        return Math.max(writerTasks, repartitioned);
+        boolean follows = reader.sources().stream().anyMatch(s -> s.reads(topic) && !s.eventTime());
+        if (follows && repartitioned > 0) {
+            return repartitioned;
+        }
+        return writerTasks == null ? null : Math.max(writerTasks, repartitioned);
     }
 
     /** The largest partition count of the user's topics {@code reader} reads; 0 when it reads none. */

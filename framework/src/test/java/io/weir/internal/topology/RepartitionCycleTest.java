@@ -46,4 +46,28 @@ class RepartitionCycleTest {
                 .containsEntry("app-joined-fk-response-repartition", 5);
         assertThat(counts.tasks()).containsValues(5, 2);
     }
+
+    /** Both tables re-keyed: neither side reads a topic of fixed size, the writers' task counts decide. */
+    @Test
+    void theTopicsOfAJoinOfTwoReKeyedTablesAreSizedToo() {
+        TopologyBuilder b = new TopologyBuilder();
+        RecordTable<String, String> orders = b.stream(Serdes.strings(), Serdes.strings(), "orders")
+                .selectKey((k, v) -> v).withSerdes(Serdes.strings(), Serdes.strings()).toTable("orders");
+        RecordTable<String, String> customers = b.stream(Serdes.strings(), Serdes.strings(), "customers")
+                .selectKey((k, v) -> v).withSerdes(Serdes.strings(), Serdes.strings()).toTable("customers");
+        orders.join(customers, o -> o, (o, c) -> o + c, Serdes.strings(), "joined");
+        io.weir.Topology topology = b.build();
+        TaskCounts counts = TaskCounts.of(TopologyAccess.model(topology, "app"), Map.of("orders", 5, "customers", 2));
+
+        assertThat(counts.partitions()).containsEntry("app-orders-repartition", 5)
+                .containsEntry("app-joined-fk-response-repartition", 5)
+                .containsEntry("app-customers-repartition", 2)
+                .containsEntry("app-joined-fk-subscription-repartition", 2);
+        try (io.weir.TestDriver driver = io.weir.TestDriver.builder(topology).partitions("orders", 5)
+                .partitions("customers", 2).build()) {
+            driver.pipe("customers", "x", "c1", 1);   // the customer c1 (keyed by its value)
+            driver.pipe("orders", "y", "c1", 2);      // the order c1, whose foreign key is c1
+            assertThat(driver.<String, String>store("joined").get("c1")).isEqualTo("c1c1");
+        }
+    }
 }
