@@ -72,4 +72,53 @@ public interface RecordTable<K, V> {
      */
     <KR, VR> GroupedTable<KR, VR> groupBy(BiFunction<? super K, ? super V, KeyValue<KR, VR>> selector,
                                           Serde<KR> keySerde, Serde<VR> valueSerde);
+
+    /**
+     * Joins this table with {@code other} on a foreign key: each row of this table joins the row of
+     * {@code other} whose key {@code foreignKey} extracts from its value. The result has a row for
+     * each row of this table whose foreign key {@code other} has, keyed like this table,
+     * {@code joiner} over the two values, and is kept in the store {@code storeName} (with its
+     * changelog).
+     *
+     * <p>Guarantees, once the records in flight are processed: the result of a key is
+     * {@code joiner(value, row)} for its current value and the current row of its current foreign
+     * key, whichever side changed last. A row of this table that moves to another foreign key
+     * joins only the new one (answers concerning the old one are dropped); a deleted row deletes
+     * its result (a tombstone downstream, only if it had one); a deleted or missing {@code other}
+     * row deletes (or never gives) the result; a change of an {@code other} row recomputes the
+     * result of every row referring to it. Updates carry the value last forwarded, as
+     * {@link #join(RecordTable, ValueJoiner, Serde, String)}'s do.
+     *
+     * <p>The tables need not be co-partitioned: the rows' subscriptions travel to {@code other}'s
+     * partitions by foreign key through {@code <app>-<storeName>-fk-subscription-repartition},
+     * the answers back by this table's key through {@code <app>-<storeName>-fk-response-repartition};
+     * {@code other}'s side keeps the subscriptions in the store {@code <storeName>-fk-subscriptions}.
+     * A {@code null} foreign key joins no row. Needs this table's value serde and {@code other}'s
+     * key and value serdes (a table made by {@code mapValues} has no value serde; fails at build
+     * time naming what is missing).
+     */
+    <KO, VO, VR> RecordTable<K, VR> join(RecordTable<KO, VO> other, Function<? super V, ? extends KO> foreignKey,
+                                         ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+                                         Serde<VR> resultSerde, String storeName);
+
+    /** As {@link #join(RecordTable, Function, ValueJoiner, Serde, String)}, with a foreign key from the key and value. */
+    <KO, VO, VR> RecordTable<K, VR> join(RecordTable<KO, VO> other,
+                                         BiFunction<? super K, ? super V, ? extends KO> foreignKey,
+                                         ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+                                         Serde<VR> resultSerde, String storeName);
+
+    /**
+     * As {@link #join(RecordTable, Function, ValueJoiner, Serde, String)}, with a row for each row of
+     * this table: {@code joiner} sees {@code null} when {@code other} has no row for its foreign key,
+     * or when the foreign key is {@code null}.
+     */
+    <KO, VO, VR> RecordTable<K, VR> leftJoin(RecordTable<KO, VO> other, Function<? super V, ? extends KO> foreignKey,
+                                             ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+                                             Serde<VR> resultSerde, String storeName);
+
+    /** As {@link #leftJoin(RecordTable, Function, ValueJoiner, Serde, String)}, with a foreign key from the key and value. */
+    <KO, VO, VR> RecordTable<K, VR> leftJoin(RecordTable<KO, VO> other,
+                                             BiFunction<? super K, ? super V, ? extends KO> foreignKey,
+                                             ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+                                             Serde<VR> resultSerde, String storeName);
 }

@@ -28,12 +28,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Tables and joins exactly-once across SIGKILLs, on a real broker ({@link JoinsApp}): a
  * stream-table join, a stream-stream left join of re-keyed orders with their payments, a
- * table-table join and a re-keyed table count run while customers move
- * between regions, are deleted and come back, and credit limits change; the application is
+ * table-table join, foreign-key inner and left joins of customers with region names (on a topic of
+ * {@value #REGION_NAME_PARTITIONS} partitions, the others {@value #PARTITIONS}: not
+ * co-partitioned) and a re-keyed table count run while customers move between regions, are
+ * deleted and come back, regions are renamed, lose their name and get one, and credit limits
+ * change; the application is
  * SIGKILLed twice mid-way and run to the end. Read committed: every order is enriched exactly
  * once with its customer's region and joined exactly once with its payment (or, unpaid, reported
  * once as such), and the last update of every key of the two tables equals a
- * model of the input (a lost or repeated subtraction would leave a region's count off).
+ * model of the input (a lost or repeated subtraction would leave a region's count off; a lost
+ * subscription or response would leave a customer with an old region or name).
  */
 class JoinsCrashIT {
 
@@ -41,6 +45,7 @@ class JoinsCrashIT {
     static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
     private static final int PARTITIONS = 4;
+    private static final int REGION_NAME_PARTITIONS = 3;
     /** Customers c0 to c(STABLE-1) keep their region and place the orders; the others move. */
     private static final int STABLE = 200;
     private static final int CUSTOMERS = 400;
@@ -53,9 +58,10 @@ class JoinsCrashIT {
     void everyJoinKindIsExactAfterSigkills() throws Exception {
         String prefix = "joins-" + Long.toHexString(System.nanoTime());
         for (String t : List.of("customers", "limits", "orders", "payments", "enriched", "customer-limits",
-                "region-counts", "paid")) {
+                "region-counts", "paid", "customer-region-names", "customer-region-names-left")) {
             KAFKA.client().createTopic(prefix + "-" + t, PARTITIONS);
         }
+        KAFKA.client().createTopic(prefix + "-region-names", REGION_NAME_PARTITIONS);
         String appId = "joins-crash-" + prefix;
         Path stateDir = Files.createTempDirectory("weir-joins-crash-");
         long seed = System.nanoTime();
@@ -72,8 +78,15 @@ class JoinsCrashIT {
             limits.put("c" + i, 1_000L + i);
             limitRecords.add(KeyValue.of("c" + i, Long.toString(1_000L + i)));
         }
+        Map<String, String> regionNames = new TreeMap<>();
+        List<KeyValue<String, String>> regionNameRecords = new ArrayList<>();
+        for (int i = 0; i < REGIONS - 1; i++) {   // the last region has no name yet
+            regionNames.put("r" + i, "region-" + i);
+            regionNameRecords.add(KeyValue.of("r" + i, "region-" + i));
+        }
         KAFKA.client().produceStrings(prefix + "-customers", customers);
         produceLongs(prefix + "-limits", limitRecords);
+        KAFKA.client().produceStrings(prefix + "-region-names", regionNameRecords);
 
         // the orders join a loaded table: start once and wait for every customer to be counted
         try (ChildJvm app = start(prefix, stateDir, appId)) {
@@ -85,6 +98,7 @@ class JoinsCrashIT {
 
         List<KeyValue<String, String>> moves = new ArrayList<>();
         List<KeyValue<String, String>> limitChanges = new ArrayList<>();
+        List<KeyValue<String, String>> regionNameChanges = new ArrayList<>();
         for (int i = 0; i < MOVES; i++) {
             String customer = "c" + (STABLE + random.nextInt(CUSTOMERS - STABLE));
             int dice = random.nextInt(100);
@@ -95,6 +109,15 @@ class JoinsCrashIT {
                 String region = "r" + random.nextInt(REGIONS);
                 regions.put(customer, region);
                 moves.add(KeyValue.of(customer, region));
+            } else if (dice < 88) {
+                String region = "r" + random.nextInt(REGIONS);
+                String name = random.nextInt(4) == 0 ? null : "region-" + region + "-" + i;
+                if (name == null) {
+                    regionNames.remove(region);
+                } else {
+                    regionNames.put(region, name);
+                }
+                regionNameChanges.add(KeyValue.of(region, name));
             } else {
                 long limit = random.nextInt(10_000);
                 limits.put(customer, limit);
@@ -124,6 +147,7 @@ class JoinsCrashIT {
         }
         KAFKA.client().produceStrings(prefix + "-customers", moves);
         produceLongs(prefix + "-limits", limitChanges);
+        KAFKA.client().produceStrings(prefix + "-region-names", regionNameChanges);
         KAFKA.client().send(orders);
         KAFKA.client().send(payments);
 
@@ -137,13 +161,25 @@ class JoinsCrashIT {
         regions.values().forEach(r -> regionCounts.merge(r, 1L, Long::sum));
         Map<String, String> customerLimits = new TreeMap<>();
         regions.forEach((c, r) -> customerLimits.put(c, r + ":" + limits.get(c)));
+        Map<String, String> customerRegionNames = new TreeMap<>();
+        Map<String, String> customerRegionNamesLeft = new TreeMap<>();
+        regions.forEach((c, r) -> {
+            customerRegionNamesLeft.put(c, r + "=" + regionNames.get(r));
+            if (regionNames.containsKey(r)) {
+                customerRegionNames.put(c, r + "=" + regionNames.get(r));
+            }
+        });
         try (ChildJvm app = start(prefix, stateDir, appId)) {
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(() ->
+            awaitOrReport(() ->
                     committed(prefix + "-enriched", new StringDeserializer()).size() >= ORDERS
                             && paidOrders(prefix).size() >= ORDERS
                             && lastPerKey(prefix + "-region-counts", new LongDeserializer()).equals(regionCounts)
                             && present(lastPerKey(prefix + "-customer-limits", new StringDeserializer()))
-                            .equals(customerLimits));
+                            .equals(customerLimits)
+                            && present(lastPerKey(prefix + "-customer-region-names", new StringDeserializer()))
+                            .equals(customerRegionNames)
+                            && present(lastPerKey(prefix + "-customer-region-names-left", new StringDeserializer()))
+                            .equals(customerRegionNamesLeft));
             app.terminate();
         }
 
@@ -172,6 +208,24 @@ class JoinsCrashIT {
         assertThat(present(joined)).as("customer limits (seed %d)", seed).isEqualTo(customerLimits);
         assertThat(joined.keySet()).as("deleted customers end with a tombstone (seed %d)", seed)
                 .allMatch(c -> customerLimits.containsKey(c) || joined.get(c) == null);
+        Map<String, String> named = lastPerKey(prefix + "-customer-region-names", new StringDeserializer());
+        assertThat(present(named)).as("customers with their region's name (seed %d)", seed)
+                .isEqualTo(customerRegionNames);
+        Map<String, String> namedLeft = lastPerKey(prefix + "-customer-region-names-left", new StringDeserializer());
+        assertThat(present(namedLeft)).as("every customer with its region's name or null (seed %d)", seed)
+                .isEqualTo(customerRegionNamesLeft);
+    }
+
+    /**
+     * Waits up to 3 minutes for {@code done}; on time-out goes on, so that the assertions after it
+     * say which output is short or wrong.
+     */
+    private static void awaitOrReport(java.util.concurrent.Callable<Boolean> done) {
+        try {
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(done);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            System.err.println("JoinsCrashIT: outputs incomplete after 3 minutes; the assertions say which");
+        }
     }
 
     /** The stream-stream join's results, without those of the flush records. */

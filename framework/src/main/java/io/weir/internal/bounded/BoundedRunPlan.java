@@ -51,6 +51,10 @@ public final class BoundedRunPlan {
         otherMembers(admin, config.applicationId(), instanceId).ifPresent(problem -> {
             throw new IllegalStateException(problem);
         });
+        model.repartitionCycle().ifPresent(cycle -> {
+            throw new IllegalStateException("a bounded run ends sub-topologies in the order they write to each other,"
+                    + " and " + cycle + " (a foreign-key join): bounded runs of such a topology are not supported yet");
+        });
         Set<String> internal = new HashSet<>();
         model.internalSources().forEach(s -> internal.addAll(s.topics()));
         // Fixed topics, topics matching a pattern source now, and repartition topics.

@@ -177,4 +177,60 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
     TableLookup<K, V> lookup() {
         return lookup;
     }
+
+    String node() {
+        return node;
+    }
+
+    TableChildren children() {
+        return children;
+    }
+
+    Serde<K> keySerde() {
+        return keySerde;
+    }
+
+    /** Null for a table made by {@code mapValues}. */
+    Serde<V> valueSerde() {
+        return valueSerde;
+    }
+
+    @Override
+    public <KO, VO, VR> RecordTable<K, VR> join(RecordTable<KO, VO> other, Function<? super V, ? extends KO> foreignKey,
+                                                ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+                                                Serde<VR> resultSerde, String storeName) {
+        Objects.requireNonNull(foreignKey, "foreignKey");
+        return ForeignKeyJoin.add(this, other, (k, v) -> foreignKey.apply(v), joiner, resultSerde, storeName,
+                TableProcessors.JoinKind.INNER);
+    }
+
+    @Override
+    public <KO, VO, VR> RecordTable<K, VR> join(RecordTable<KO, VO> other,
+                                                BiFunction<? super K, ? super V, ? extends KO> foreignKey,
+                                                ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+                                                Serde<VR> resultSerde, String storeName) {
+        Objects.requireNonNull(foreignKey, "foreignKey");
+        return ForeignKeyJoin.add(this, other, foreignKey, joiner, resultSerde, storeName,
+                TableProcessors.JoinKind.INNER);
+    }
+
+    @Override
+    public <KO, VO, VR> RecordTable<K, VR> leftJoin(RecordTable<KO, VO> other,
+                                                    Function<? super V, ? extends KO> foreignKey,
+                                                    ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+                                                    Serde<VR> resultSerde, String storeName) {
+        Objects.requireNonNull(foreignKey, "foreignKey");
+        return ForeignKeyJoin.add(this, other, (k, v) -> foreignKey.apply(v), joiner, resultSerde, storeName,
+                TableProcessors.JoinKind.LEFT);
+    }
+
+    @Override
+    public <KO, VO, VR> RecordTable<K, VR> leftJoin(RecordTable<KO, VO> other,
+                                                    BiFunction<? super K, ? super V, ? extends KO> foreignKey,
+                                                    ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+                                                    Serde<VR> resultSerde, String storeName) {
+        Objects.requireNonNull(foreignKey, "foreignKey");
+        return ForeignKeyJoin.add(this, other, foreignKey, joiner, resultSerde, storeName,
+                TableProcessors.JoinKind.LEFT);
+    }
 }

@@ -22,6 +22,8 @@ final class SourceNode extends Node {
     private final LongSupplier wallClock;
     /** Reads a repartition topic, whose partitions carry their writers' watermarks. */
     final boolean repartitioned;
+    /** False for a repartition topic without event time: its partitions do not count for the watermark. */
+    final boolean eventTime;
 
     @SuppressWarnings("unchecked")
     SourceNode(NodeSpec.Source spec, TimestampExtractor<?, ?> timestamps, LongSupplier wallClock) {
@@ -30,7 +32,8 @@ final class SourceNode extends Node {
         this.valueSerde = (Serde<Object>) spec.valueSerde();
         this.timestamps = (TimestampExtractor<Object, Object>) timestamps;
         this.wallClock = wallClock;
-        this.repartitioned = spec.internal();
+        this.repartitioned = spec.internal() && spec.eventTime();
+        this.eventTime = spec.eventTime();
     }
 
     /** Deserializes and times {@code in}; throws a {@link StageException} if it cannot. */

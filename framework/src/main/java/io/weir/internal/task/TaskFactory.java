@@ -73,7 +73,7 @@ public final class TaskFactory {
             };
             return new ActiveTask(id, context, new ArrayList<>(nodes.values()), sources, consumer, deadLetters,
                     env.config().bufferedRecordsPerPartition(), stores, sink,
-                    new WatermarkBroadcast(id, model.repartitionTopicsWrittenBy(st), collector));
+                    new WatermarkBroadcast(id, model.eventTimeTopicsWrittenBy(st), collector));
         } catch (RuntimeException e) {
             stores.close();
             throw e;

@@ -7,7 +7,8 @@ package io.weir.internal.task;
  * delivered nothing for {@code idle.timeout.ms} of wall-clock time, and stops holding the
  * watermark back until it delivers again. A repartition partition's time is what the tasks writing
  * to it announced ({@link UpstreamWatermarks}): their own watermarks, already allowing for
- * out-of-orderness; it is idle when all of them are. When every partition is idle, nothing holds
+ * out-of-orderness; it is idle when all of them are. A repartition partition without event time
+ * ({@code NodeSpec.Source#eventTime}) does not count. When every partition is idle, nothing holds
  * the watermark back and it follows the largest of their times.
  *
  * <p>Guarantees: the watermark never moves backwards, except to its committed value when the
@@ -72,12 +73,15 @@ final class Watermarks {
     boolean advance(long now) {
         if (partitions.length == 1) {
             // Alone, a partition holds nothing back but itself, idle or not.
-            return raiseTo(timeOf(partitions[0]));
+            return partitions[0].source.eventTime && raiseTo(timeOf(partitions[0]));
         }
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         boolean anyActive = false;
         for (PartitionState p : partitions) {
+            if (!p.source.eventTime) {
+                continue;
+            }
             long time = timeOf(p);
             max = Math.max(max, time);
             if (!isIdle(p, now)) {
@@ -91,7 +95,7 @@ final class Watermarks {
     /** True if every input partition is idle: the task's watermark holds no downstream task back. */
     boolean idle(long now) {
         for (PartitionState p : partitions) {
-            if (!isIdle(p, now)) {
+            if (p.source.eventTime && !isIdle(p, now)) {
                 return false;
             }
         }

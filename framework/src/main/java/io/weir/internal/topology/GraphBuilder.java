@@ -72,6 +72,16 @@ public final class GraphBuilder {
         add(new NodeSpec.Source(name, List.copyOf(topics), pattern, keySerde, valueSerde, internal, timestamps));
     }
 
+    /**
+     * A source of a repartition topic whose records do not carry their writers' event time (see
+     * {@link NodeSpec.Source#eventTime}).
+     */
+    public void addSourceWithoutEventTime(String name, String topic, Serde<?> keySerde, Serde<?> valueSerde) {
+        addSource(name, List.of(topic), null, keySerde, valueSerde, true, null);
+        NodeSpec.Source s = (NodeSpec.Source) nodes.get(name);
+        nodes.put(name, new NodeSpec.Source(s.name(), s.topics(), null, keySerde, valueSerde, true, null, false));
+    }
+
     public void addProcessor(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents) {
         addProcessor(name, supplier, parents, List.of());
     }

@@ -18,9 +18,20 @@ public sealed interface NodeSpec permits NodeSpec.Source, NodeSpec.Processing, N
      * {@code internal} marks a repartition topic: its name is relative to the application id until
      * {@link TopologyModel#resolve} prefixes it. {@code timestamps} gives records their time; null
      * for the default ({@code default.timestamp}, or record time for internal topics).
+     * {@code eventTime} is false for an internal topic that does not carry its writers' event
+     * time (a foreign-key join's subscriptions and responses, which go both ways between two
+     * sub-topologies, so that each side's watermark would wait for the other's for ever): its
+     * partitions neither hold the reading task's watermark back nor receive watermark markers.
      */
     record Source(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde,
-                  boolean internal, io.weir.time.TimestampExtractor<?, ?> timestamps) implements NodeSpec {
+                  boolean internal, io.weir.time.TimestampExtractor<?, ?> timestamps, boolean eventTime)
+            implements NodeSpec {
+
+        /** A source whose records carry event time. */
+        public Source(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde,
+                      boolean internal, io.weir.time.TimestampExtractor<?, ?> timestamps) {
+            this(name, topics, pattern, keySerde, valueSerde, internal, timestamps, true);
+        }
 
         @Override
         public List<String> parents() {

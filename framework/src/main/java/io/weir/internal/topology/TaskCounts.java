@@ -57,28 +57,32 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
      * The partition count of repartition topic {@code topic}, or null while it depends on a count
      * not known yet: its writer's task count; but if its reader has state stores, the largest count
      * of the fixed input topics it reads beside it, or, when it reads none, the largest task count
-     * of the writers of all the repartition topics it reads (two re-keyed streams joined).
+     * of the writers of all the repartition topics it reads (two re-keyed streams joined), except
+     * a foreign-key join's topics (without event time), which take the reader's size and do not
+     * decide it.
      */
     private static Integer repartitionCount(TopologyModel model, String topic, Map<String, Subtopology> writers,
                                             Map<Integer, Integer> tasks, Map<String, Integer> partitions) {
         Integer writerTasks = tasks.get(writers.get(topic).id());
-        if (writerTasks == null) {
-            return null;
-        }
         Subtopology reader = model.subtopologyFor(topic);
         if (reader == null || model.storesOf(reader).isEmpty()) {
             return writerTasks;
         }
-        int fixed = 0;
+        // Fixed inputs decide before the writer is sized: a foreign-key join's two topics go each
+        // way between two sub-topologies, so each writer's size waits for the other's topic.
+        int fixed = fixedInputs(reader, partitions);
+        if (fixed > 0) {
+            return fixed;
+        }
+        // Else the reader's other repartition topics decide; those without event time (a
+        // foreign-key join's) follow the reader's size rather than decide it, for the same reason.
         int repartitioned = 0;
         for (NodeSpec.Source s : reader.sources()) {
-            if (s.pattern() != null) {
+            if (s.pattern() != null || !s.eventTime()) {
                 continue;
             }
             for (String t : s.topics()) {
-                if (!s.internal()) {
-                    fixed = Math.max(fixed, partitions.getOrDefault(t, 0));
-                } else if (writers.containsKey(t)) {
+                if (s.internal() && writers.containsKey(t)) {
                     Integer n = tasks.get(writers.get(t).id());
                     if (n == null) {
                         return null;
@@ -87,7 +91,24 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
                 }
             }
         }
-        return fixed > 0 ? fixed : Math.max(writerTasks, repartitioned);
+        boolean follows = reader.sources().stream().anyMatch(s -> s.reads(topic) && !s.eventTime());
+        if (follows && repartitioned > 0) {
+            return repartitioned;
+        }
+        return writerTasks == null ? null : Math.max(writerTasks, repartitioned);
+    }
+
+    /** The largest partition count of the user's topics {@code reader} reads; 0 when it reads none. */
+    private static int fixedInputs(Subtopology reader, Map<String, Integer> partitions) {
+        int fixed = 0;
+        for (NodeSpec.Source s : reader.sources()) {
+            if (s.pattern() == null && !s.internal()) {
+                for (String t : s.topics()) {
+                    fixed = Math.max(fixed, partitions.getOrDefault(t, 0));
+                }
+            }
+        }
+        return fixed;
     }
 
     /** The largest partition count of the sub-topology's inputs; null while one is unknown. */

@@ -108,7 +108,7 @@ public final class TopologyModel {
             if (n instanceof NodeSpec.Source s && s.internal()) {
                 resolved.put(s.name(), new NodeSpec.Source(s.name(),
                         s.topics().stream().map(t -> applicationId + "-" + t).toList(), s.pattern(),
-                        s.keySerde(), s.valueSerde(), true, s.timestamps()));
+                        s.keySerde(), s.valueSerde(), true, s.timestamps(), s.eventTime()));
             } else if (n instanceof NodeSpec.Sink s && s.internal()) {
                 resolved.put(s.name(), new NodeSpec.Sink(s.name(), applicationId + "-" + s.topic(), s.extractor(),
                         s.keySerde(), s.valueSerde(), s.parents(), true));
@@ -128,6 +128,40 @@ public final class TopologyModel {
             }
         }
         return result;
+    }
+
+    /**
+     * Two sub-topologies that feed each other through repartition topics (a foreign-key join's
+     * subscriptions and responses), described for an error message; empty when the repartition
+     * topics make no cycle. Savepoints and bounded runs drain repartition topics in their writers'
+     * order, which a cycle does not have.
+     */
+    public java.util.Optional<String> repartitionCycle() {
+        for (Subtopology writer : subtopologies()) {
+            for (String topic : repartitionTopicsWrittenBy(writer)) {
+                Subtopology reader = subtopologyFor(topic);
+                if (reader == null || reader.id() == writer.id()) {
+                    continue;
+                }
+                for (String back : repartitionTopicsWrittenBy(reader)) {
+                    Subtopology again = subtopologyFor(back);
+                    if (again != null && again.id() == writer.id()) {
+                        return java.util.Optional.of("sub-topologies " + writer.id() + " and " + reader.id()
+                                + " feed each other through " + topic + " and " + back);
+                    }
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * The repartition topics the sinks of {@code st} write to that carry event time (see
+     * {@link NodeSpec.Source#eventTime}): those its tasks announce their watermark into.
+     */
+    public List<String> eventTimeTopicsWrittenBy(Subtopology st) {
+        return repartitionTopicsWrittenBy(st).stream().filter(topic -> nodes.values().stream()
+                .noneMatch(n -> n instanceof NodeSpec.Source s && !s.eventTime() && s.reads(topic))).toList();
     }
 
     /** The repartition topics the sinks of {@code st} write to, in topology order, each once. */
