@@ -118,7 +118,7 @@ final class RunningInstance {
         }
     }
 
-    private void startParts(TopologyModel model, InstanceMeters meters, LocalStores localStores, Endpoints endpoints,
+    private void startParts(TopologyModel declared, InstanceMeters meters, LocalStores localStores, Endpoints endpoints,
                             Owner owner) {
         instanceDir = InstanceDirectory.open(config.stateDir(), config.applicationId(), config.instanceId());
         String instanceId = instanceDir.instanceId();
@@ -127,10 +127,13 @@ final class RunningInstance {
             http = OpsHttpServer.start(config.httpBindAddress(), config.httpPort(), endpoints);
         }
         admin = Admin.create(clients.admin());
+        TopicSetup topicSetup = new TopicSetup(admin, config, declared);
+        // Which tables use their compacted source topic as changelog: every part runs with this.
+        TopologyModel model = topicSetup.model();
         TopologyRecord topologyRecord = TopologyRecord.check(admin, config, clients.plainConsumer("topology"),
                 clients.plainProducer("topology"),
                 TopologyDescription.of(model, config.applicationId(), WeirVersion.current()));
-        ChangelogTopicIds changelogIds = new TopicSetup(admin, config, model).verifyAndCreate();
+        ChangelogTopicIds changelogIds = topicSetup.verifyAndCreate();
         topologyRecord.write();
         if (config.bounded()) {
             bounded = BoundedRunPlan.prepare(admin, config, model, instanceId);

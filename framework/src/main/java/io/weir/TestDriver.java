@@ -432,7 +432,10 @@ public final class TestDriver implements AutoCloseable {
             WeirConfig.Builder b = WeirConfig.builder().environment(Map.of());
             settings.forEach(b::set);
             WeirConfig config = b.build();
-            TopologyModel model = topology.model().resolve(config.applicationId());
+            // The driver has no topic configs: a table read from a topic keeps a changelog of its
+            // own there, as with a source topic that is not compacted.
+            TopologyModel model = topology.model().resolve(config.applicationId())
+                    .withStores(s -> s.withSourceTopic(null));
             long start = startWallClockMs != null ? startWallClockMs : System.currentTimeMillis();
             Map<String, Integer> declared = Collections.unmodifiableMap(new LinkedHashMap<>(partitions));
             return new TestDriver(DriverRuntime.start(new DriverRuntime.Setup(config, model, declared, start,

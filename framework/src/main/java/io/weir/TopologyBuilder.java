@@ -59,10 +59,17 @@ public final class TopologyBuilder {
      * it. Like a topic read as a Kafka Streams {@code KTable}; a record with a {@code null} key goes
      * to the dead-letter topic. The topic is usually compacted, so that it keeps every key's latest
      * value.
+     *
+     * <p>When the topic is compacted ({@code cleanup.policy} contains {@code compact}, checked at
+     * start-up), it is the store's changelog: no second copy in {@code <application.id>-<store>-changelog}.
+     * The store is then restored from the topic up to the task's committed input offset (not to the
+     * topic's end, as Kafka Streams' {@code reuse.ktable.source.topics} does), skipping the records
+     * processing dead-lettered. A topic that is not compacted loses old keys, so the store keeps a
+     * changelog of its own, as before.
      */
     public <K, V> RecordTable<K, V> table(Serde<K> keySerde, Serde<V> valueSerde, String topic, String storeName) {
         Objects.requireNonNull(topic, "topic");
-        return stream(keySerde, valueSerde, topic).toTable(storeName);
+        return ((RecordStreamImpl<K, V>) stream(keySerde, valueSerde, topic)).toTableOfSource(storeName, topic);
     }
 
     /**

@@ -91,7 +91,8 @@ final class ResetCommand implements Callable<Integer> {
             Set<String> existing = listTopics(admin);
             Set<String> inputs = inputTopics(topology, committed, config, existing);
             List<Move> moves = plan(admin, inputs, committed);
-            Set<String> internal = internalTopics(admin, topology, config, existing);
+            Set<String> internal = neverInputs(internalTopics(admin, topology, config, existing), topology, committed,
+                    config);
             print(out, moves, internal);
             if (dryRun) {
                 out.println("Dry run: nothing was changed.");
@@ -173,6 +174,25 @@ final class ResetCommand implements Callable<Integer> {
         Map<TopicPartition, Long> offsets = new HashMap<>();
         result.forEach((tp, info) -> offsets.put(tp, info.offset()));
         return offsets;
+    }
+
+    /**
+     * {@code toDelete} without any topic the application reads: its topology's source topics, and
+     * the topics its group committed offsets for, repartition topics aside (the group reads no
+     * changelog of its own). A table's compacted source topic serves as its store's changelog
+     * (Weir creates no {@code <store>-changelog} then): it is the user's data, never deleted, even
+     * when its name looks like an internal topic's.
+     */
+    static Set<String> neverInputs(Set<String> toDelete, Topology topology,
+                                   Map<TopicPartition, OffsetAndMetadata> committed, WeirConfig config) {
+        Set<String> kept = new TreeSet<>(toDelete);
+        if (topology != null) {
+            kept.removeAll(topology.sourceTopics());
+        }
+        committed.keySet().stream().map(TopicPartition::topic)
+                .filter(t -> AppTopics.kindOf(config, t).filter(k -> k == InternalTopic.REPARTITION).isEmpty())
+                .forEach(kept::remove);
+        return kept;
     }
 
     /** The changelog and repartition topics to delete: the topology's, or those named like the application's. */

@@ -197,7 +197,10 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
         Map<TaskId, List<TopicPartition>> changelogs = new TreeMap<>();
         for (TaskId t : tasks) {
             for (StoreSpec store : model.storesOf(model.subtopologies().get(t.subtopology()))) {
-                if (store.logged()) {
+                // A table's store restored from its source topic is left out, as from the offset
+                // sums (TaskStores.changelogOffsetSum) and the standbys: its end is not what a
+                // caught-up copy holds (that is the committed input offset).
+                if (store.logged() && !store.changelogIsSource()) {
                     changelogs.computeIfAbsent(t, k -> new ArrayList<>())
                             .add(new TopicPartition(store.changelogTopic(applicationId), t.partition()));
                 }

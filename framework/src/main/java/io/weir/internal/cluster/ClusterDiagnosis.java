@@ -53,7 +53,8 @@ public final class ClusterDiagnosis {
             internal.addAll(s.topics());
         }
         for (StoreSpec store : model.stores().values()) {
-            if (store.logged()) {
+            // A table's source topic serving as its changelog is an input, checked as one.
+            if (store.logged() && !store.changelogIsSource()) {
                 internal.add(store.changelogTopic(config.applicationId()));
             }
         }

@@ -64,12 +64,29 @@ public final class TopicSetup {
 
     private final Admin admin;
     private final WeirConfig config;
-    private final TopologyModel model;
+    private final TopologyModel unresolved;
+    private TopologyModel model;
 
+    /**
+     * @param model the topology; its tables read from a topic are resolved here
+     *              ({@link SourceChangelogs}, once, on first use): use {@link #model()} to run it
+     */
     public TopicSetup(Admin admin, WeirConfig config, TopologyModel model) {
         this.admin = admin;
         this.config = config;
-        this.model = model;
+        this.unresolved = model;
+    }
+
+    /**
+     * The topology with each table read from a topic resolved: the topic is the store's changelog
+     * when it is compacted, else the store has one of its own ({@link SourceChangelogs}). What
+     * every part of the instance runs with.
+     */
+    public TopologyModel model() {
+        if (model == null) {
+            model = SourceChangelogs.resolve(unresolved, admin);
+        }
+        return model;
     }
 
     /**
@@ -80,6 +97,7 @@ public final class TopicSetup {
      */
     public ChangelogTopicIds verifyAndCreate() {
         Set<String> existing = listTopics();
+        TopologyModel model = model();
         Set<String> wanted = new LinkedHashSet<>(model.sourceTopics());
         model.globalTables().values().forEach(g -> wanted.add(g.topic()));
         wanted.addAll(model.sinkTopics());
@@ -96,14 +114,14 @@ public final class TopicSetup {
     /** The internal topics of the application, with the cluster's input topics as they are now. */
     public List<Topic> plan() {
         Set<String> existing = listTopics();
-        requireExisting(model.sourceTopics(), existing);
+        requireExisting(unresolved.sourceTopics(), existing);
         return plan(existing);
     }
 
     /** {@code weir topics create}: creates what is missing, reports what differs. */
     public InternalTopics.Report createMissing() {
         Set<String> existing = listTopics();
-        requireExisting(model.sourceTopics(), existing);
+        requireExisting(unresolved.sourceTopics(), existing);
         List<Topic> plan = plan(existing);
         List<Topic> present = plan.stream().filter(t -> existing.contains(t.name())).toList();
         List<Topic> missing = plan.stream().filter(t -> !existing.contains(t.name())).toList();
@@ -132,6 +150,7 @@ public final class TopicSetup {
      * sub-topology writing it. Fails before anything is created if co-partitioning is violated.
      */
     private List<Topic> plan(Set<String> existing) {
+        TopologyModel model = model();
         Map<String, Integer> partitions = new HashMap<>(partitionCounts(userInputs(existing)));
         TaskCounts counts = TaskCounts.of(model, partitions);
         partitions.putAll(counts.partitions());
@@ -145,7 +164,8 @@ public final class TopicSetup {
         }
         for (Subtopology st : model.subtopologies()) {
             for (StoreSpec store : model.storesOf(st)) {
-                if (store.logged()) {
+                // A table whose compacted source topic is its changelog: the topic is the user's.
+                if (store.logged() && !store.changelogIsSource()) {
                     plan.add(new Topic(store.changelogTopic(config.applicationId()), InternalTopic.CHANGELOG,
                             counts.tasks().getOrDefault(st.id(), 1), replicationFactor(),
                             changelogConfigs(store, config.windowChangelogAdditionalRetention().toMillis())));
@@ -178,19 +198,19 @@ public final class TopicSetup {
      * the topics pattern sources match) on the cluster: the rule {@link #plan} sizes topics by.
      */
     public Map<Integer, Integer> tasksPerSubtopology() {
-        return TaskCounts.of(model, partitionCounts(userInputs(listTopics()))).tasks();
+        return TaskCounts.of(unresolved, partitionCounts(userInputs(listTopics()))).tasks();
     }
 
     /** Only time and session windows have late records; other applications get no such topic. */
     private boolean needsLateRecordsTopic() {
-        return config.lateRecordsToTopic() && model.stores().values().stream()
+        return config.lateRecordsToTopic() && unresolved.stores().values().stream()
                 .anyMatch(st -> st.kind() != StoreSpec.Kind.KEY_VALUE);
     }
 
     /** Fixed user inputs plus the existing topics that pattern sources match now. */
     private Set<String> userInputs(Set<String> existing) {
-        Set<String> inputs = new LinkedHashSet<>(model.sourceTopics());
-        for (NodeSpec n : model.nodes().values()) {
+        Set<String> inputs = new LinkedHashSet<>(unresolved.sourceTopics());
+        for (NodeSpec n : unresolved.nodes().values()) {
             if (n instanceof NodeSpec.Source s && s.pattern() != null) {
                 existing.stream().filter(t -> s.pattern().matcher(t).matches()).forEach(inputs::add);
             }
@@ -264,7 +284,13 @@ public final class TopicSetup {
      * every broker yet: the look-up is retried until {@link #TIMEOUT} has passed.
      */
     private ChangelogTopicIds changelogTopicIds(List<Topic> plan) {
-        List<String> changelogs = plan.stream().filter(t -> t.kind() == InternalTopic.CHANGELOG).map(Topic::name).toList();
+        List<String> changelogs = new ArrayList<>(
+                plan.stream().filter(t -> t.kind() == InternalTopic.CHANGELOG).map(Topic::name).toList());
+        // The source topics tables use as changelogs too: a store that switches between its own
+        // changelog and its source topic then sees another topic id and is rebuilt, rather than
+        // reading offsets of one topic as offsets of the other.
+        model().stores().values().stream().filter(StoreSpec::changelogIsSource).map(StoreSpec::sourceTopic)
+                .distinct().forEach(changelogs::add);
         if (changelogs.isEmpty()) {
             return ChangelogTopicIds.UNKNOWN;
         }

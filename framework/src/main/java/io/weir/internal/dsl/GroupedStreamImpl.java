@@ -62,7 +62,15 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
 
     /** Converts this stream into a table: each record replaces its key's row (a null value deletes it). */
     RecordTable<K, V> latest(String storeName) {
-        return add(storeName, requireValueSerde("toTable", storeName), AggregateProcessor.latestStep());
+        return latest(storeName, null);
+    }
+
+    /**
+     * As {@link #latest(String)}; with {@code sourceTopic}, the topic this stream reads, which may
+     * serve as the store's changelog (decided at start-up: see {@code SourceChangelogs}).
+     */
+    RecordTable<K, V> latest(String storeName, String sourceTopic) {
+        return add(storeName, requireValueSerde("toTable", storeName), AggregateProcessor.latestStep(), sourceTopic);
     }
 
     /**
@@ -88,9 +96,15 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
 
     private <VA> RecordTable<K, VA> add(String storeName, Serde<VA> aggregateSerde,
                                         AggregateProcessor.Step<K, V, VA> step) {
+        return add(storeName, aggregateSerde, step, null);
+    }
+
+    private <VA> RecordTable<K, VA> add(String storeName, Serde<VA> aggregateSerde,
+                                        AggregateProcessor.Step<K, V, VA> step, String sourceTopic) {
         TableChildren children = new TableChildren();
-        String node = addAggregation(List.of(new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null)),
-                AggregateProcessor.supplier(storeName, step, children));
+        StoreSpec spec = new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null)
+                .withSourceTopic(sourceTopic);
+        String node = addAggregation(List.of(spec), AggregateProcessor.supplier(storeName, step, children));
         return RecordTableImpl.stored(graph, node, keySerde, aggregateSerde, storeName, children);
     }
 

@@ -161,6 +161,14 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
         return new GroupedStreamImpl<>(graph, node, keySerde, valueSerde, keyChanged).latest(storeName);
     }
 
+    /**
+     * {@code builder.table(...)}: this stream (a source of {@code topic}) as a table whose store
+     * may use {@code topic} as its changelog, if the topic is compacted (decided at start-up).
+     */
+    public RecordTable<K, V> toTableOfSource(String storeName, String topic) {
+        return new GroupedStreamImpl<>(graph, node, keySerde, valueSerde, keyChanged).latest(storeName, topic);
+    }
+
     @Override
     public RecordTable<K, V> toTable(String storeName, io.weir.dsl.Versioned versioned) {
         return new GroupedStreamImpl<>(graph, node, keySerde, valueSerde, keyChanged)

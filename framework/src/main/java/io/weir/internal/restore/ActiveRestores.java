@@ -2,6 +2,7 @@ package io.weir.internal.restore;
 
 import io.weir.state.changelog.RestoreListener;
 import io.weir.state.changelog.RestoreSession;
+import io.weir.state.changelog.SourceRecords;
 import io.weir.state.internal.BytesStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,22 +21,46 @@ import org.apache.kafka.common.TopicPartition;
 final class ActiveRestores {
 
     private final Supplier<RestoreSession> newSession;
+    /** Where the group's tasks start processing each partition: {@link StateConsumers#startOffsets}. */
+    private final Function<java.util.Set<TopicPartition>, Map<TopicPartition, Long>> startOffsets;
     private final List<RestoreTicket> restoring = new ArrayList<>();
     /** Created with the first restore, and again after a failure closed it. */
     private RestoreSession session;
 
-    /** @param newSession a new session over a new restore consumer ({@link StateConsumers#restoreSession}) */
-    ActiveRestores(Supplier<RestoreSession> newSession) {
+    /**
+     * @param newSession   a new session over a new restore consumer ({@link StateConsumers#restoreSession})
+     * @param startOffsets the offsets the group's tasks start processing the given partitions at
+     */
+    ActiveRestores(Supplier<RestoreSession> newSession,
+                   Function<java.util.Set<TopicPartition>, Map<TopicPartition, Long>> startOffsets) {
         this.newSession = newSession;
+        this.startOffsets = startOffsets;
     }
 
     /** Starts restoring {@code stores} (changelog to store) of the task of {@code ticket}. */
     void add(RestoreTicket ticket, Map<TopicPartition, BytesStore> stores,
              Function<TopicPartition, RestoreListener> listeners) {
+        add(ticket, stores, listeners, Map.of());
+    }
+
+    /**
+     * As {@link #add(RestoreTicket, Map, Function)}; the partitions of {@code sources} are source
+     * topics serving as the stores' changelogs, restored only up to the offset the task starts
+     * processing them at (the committed offset): the task reprocesses from there, and its table
+     * forwards each change with the old value the store holds, which must be the value as of that
+     * offset, not a later one.
+     */
+    void add(RestoreTicket ticket, Map<TopicPartition, BytesStore> stores,
+             Function<TopicPartition, RestoreListener> listeners, Map<TopicPartition, SourceRecords> sources) {
         if (session == null) {
             session = newSession.get();
         }
-        session.add(stores, listeners);
+        Map<TopicPartition, SourceRecords.Bound> bounds = new java.util.HashMap<>();
+        if (!sources.isEmpty()) {
+            startOffsets.apply(sources.keySet()).forEach((tp, offset) ->
+                    bounds.put(tp, new SourceRecords.Bound(offset, sources.get(tp))));
+        }
+        session.add(stores, listeners, bounds);
         restoring.add(ticket);
         settle();
     }

@@ -286,13 +286,20 @@ final class Standbys {
         publish();
     }
 
-    /** The stores a standby of {@code id} keeps: the persistent, logged ones. */
+    /**
+     * The stores a standby of {@code id} keeps: the persistent, logged ones, except a table's store
+     * whose changelog is its source topic. A standby tails to the end of its changelogs, and for a
+     * source topic that is beyond the committed input offset the active task reprocesses from: a
+     * store cannot be rewound, so a promoted copy would be rebuilt anyway (see RestoreSession). Such
+     * a store is restored by the active task, from its local state or the beginning, up to the
+     * committed offset.
+     */
     private List<StoreSpec> specs(TaskId id) {
         if (id.subtopology() >= model.subtopologies().size()) {
             return List.of();
         }
         return model.storesOf(model.subtopologies().get(id.subtopology())).stream()
-                .filter(s -> s.persistent() && s.logged()).toList();
+                .filter(s -> s.persistent() && s.logged() && !s.changelogIsSource()).toList();
     }
 
     /** Makes the standby set visible to other threads (meters, {@code /info}). */

@@ -32,6 +32,8 @@ final class StateConsumers {
     private KafkaConsumer<byte[], byte[]> restoreConsumer;
     private KafkaConsumer<byte[], byte[]> standbyConsumer;
     private KafkaConsumer<byte[], byte[]> logEndConsumer;
+    /** In the application's group, never subscribing: reads the group's committed offsets. */
+    private KafkaConsumer<byte[], byte[]> offsetsConsumer;
 
     StateConsumers(ClientConfigs clients, Duration transactionTimeout) {
         this.clients = clients;
@@ -76,14 +78,44 @@ final class StateConsumers {
         return logEndConsumer.endOffsets(changelogs);
     }
 
+    /**
+     * Where the application's tasks start processing {@code partitions}: the group's committed
+     * offsets (read_committed, so an offset commit inside a transaction still open is waited for,
+     * as the stream consumer waits for it), else where the stream consumer's
+     * {@code auto.offset.reset} puts it: the beginning, or the end for {@code latest}.
+     */
+    Map<TopicPartition, Long> startOffsets(Set<TopicPartition> partitions) {
+        Map<String, Object> stream = clients.consumer(0);
+        if (offsetsConsumer == null) {
+            Map<String, Object> c = clients.plainConsumer("state-offsets");
+            c.put(ConsumerConfig.GROUP_ID_CONFIG, stream.get(ConsumerConfig.GROUP_ID_CONFIG));
+            offsetsConsumer = new KafkaConsumer<>(c);
+        }
+        Map<TopicPartition, Long> offsets = new java.util.HashMap<>();
+        Set<TopicPartition> missing = new java.util.HashSet<>(partitions);
+        offsetsConsumer.committed(partitions).forEach((tp, committed) -> {
+            if (committed != null) {
+                offsets.put(tp, committed.offset());
+                missing.remove(tp);
+            }
+        });
+        if (!missing.isEmpty()) {
+            boolean latest = "latest".equals(String.valueOf(stream.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG)));
+            offsets.putAll(latest ? offsetsConsumer.endOffsets(missing) : offsetsConsumer.beginningOffsets(missing));
+        }
+        return offsets;
+    }
+
     /** Closes the consumers; close the sessions over them first. */
     void close() {
-        for (KafkaConsumer<byte[], byte[]> c : new KafkaConsumer[] {restoreConsumer, standbyConsumer, logEndConsumer}) {
+        for (KafkaConsumer<byte[], byte[]> c : new KafkaConsumer[] {restoreConsumer, standbyConsumer, logEndConsumer,
+                offsetsConsumer}) {
             closeQuietly(c);
         }
         restoreConsumer = null;
         standbyConsumer = null;
         logEndConsumer = null;
+        offsetsConsumer = null;
     }
 
     /** Closes {@code consumer} (null: none), logging rather than throwing what fails. */

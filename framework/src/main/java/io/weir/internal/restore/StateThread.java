@@ -8,6 +8,7 @@ import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
 import io.weir.state.changelog.RestoreListener;
+import io.weir.state.changelog.SourceRecords;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.rocksdb.RocksDbResources;
 import java.nio.file.Path;
@@ -60,7 +61,7 @@ public final class StateThread implements AutoCloseable {
         this.thread = new Thread(this::run, clients.threadName(0).replaceFirst("-0$", "") + "-state");
         this.thread.setDaemon(true);
         this.consumers = new StateConsumers(clients, config.transactionTimeout());
-        this.restores = new ActiveRestores(consumers::restoreSession);
+        this.restores = new ActiveRestores(consumers::restoreSession, consumers::startOffsets);
         this.standbys = new Standbys(config, model, instanceDir, rocksDb, registry, tags, consumers);
         this.cleanup = new StateDirCleanup(instanceDir, config.stateCleanupDelay(),
                 id -> taskRegistry.isActive(id) || standbys.has(id), System::currentTimeMillis);
@@ -78,8 +79,20 @@ public final class StateThread implements AutoCloseable {
     /** Restores {@code stores} (changelog to store) of a new active task; poll the ticket. */
     public RestoreTicket restore(TaskId task, Map<TopicPartition, BytesStore> stores,
                                  Function<TopicPartition, RestoreListener> listeners) {
+        return restore(task, stores, Map.of(), listeners);
+    }
+
+    /**
+     * As {@link #restore(TaskId, Map, Function)}; the partitions of {@code sources} are source
+     * topics serving as changelogs, restored up to the group's committed offset of the partition
+     * (looked up on the state thread) through their {@link SourceRecords}.
+     */
+    public RestoreTicket restore(TaskId task, Map<TopicPartition, BytesStore> stores,
+                                 Map<TopicPartition, SourceRecords> sources,
+                                 Function<TopicPartition, RestoreListener> listeners) {
         RestoreTicket ticket = new RestoreTicket(task, stores.keySet());
-        commands.add(() -> restores.add(ticket, stores, listeners));
+        Map<TopicPartition, SourceRecords> bounded = Map.copyOf(sources);
+        commands.add(() -> restores.add(ticket, stores, listeners, bounded));
         return ticket;
     }
 

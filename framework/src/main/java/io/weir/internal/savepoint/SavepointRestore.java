@@ -6,6 +6,7 @@ import io.weir.common.internal.Poll;
 import io.weir.common.internal.TopicLeaders;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ClusterException;
+import io.weir.internal.cluster.SourceChangelogs;
 import io.weir.internal.cluster.TopicSetup;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.NodeSpec;
@@ -64,7 +65,8 @@ public final class SavepointRestore {
     }
 
     private final WeirConfig target;
-    private final TopologyModel model;
+    /** Its tables read from a topic resolved ({@link SourceChangelogs}) once the cluster is reached. */
+    private TopologyModel model;
     private final SavepointRequest.Listener listener;
 
     /**
@@ -93,6 +95,9 @@ public final class SavepointRestore {
         compat.empty().forEach(e -> listener.progress("store " + e + " is not in the savepoint: it starts empty"));
         try (Admin admin = Admin.create(new HashMap<>(target.adminOverrides()))) {
             requireNoMembers(admin);
+            // A table whose compacted source topic is its changelog: the topic is the user's, never
+            // deleted nor written here; the store is rebuilt from it up to the restored offsets.
+            model = SourceChangelogs.resolve(model, admin);
             recreateInternalTopics(admin);
             Map<String, Long> perStore = writeChangelogs(catalog, manifest, admin);
             int offsets = commitOffsets(admin, manifest, options.topicMap());
@@ -116,7 +121,7 @@ public final class SavepointRestore {
     private void recreateInternalTopics(Admin admin) {
         Set<String> internal = new LinkedHashSet<>();
         for (StoreSpec s : model.stores().values()) {
-            if (s.logged()) {
+            if (s.logged() && !s.changelogIsSource()) {
                 internal.add(s.changelogTopic(target.applicationId()));
             }
         }
@@ -167,7 +172,7 @@ public final class SavepointRestore {
     private Map<String, Long> writeChangelogs(SavepointCatalog catalog, Manifest manifest, Admin admin) {
         Map<String, Integer> partitions = new HashMap<>();
         for (StoreSpec s : model.stores().values()) {
-            if (s.logged()) {
+            if (s.logged() && !s.changelogIsSource()) {
                 String topic = s.changelogTopic(target.applicationId());
                 TopicDescription d = KafkaCalls.get(admin.describeTopics(List.of(topic)).allTopicNames(), TIMEOUT,
                         "describe the changelog topic " + topic).get(topic);
@@ -199,8 +204,10 @@ public final class SavepointRestore {
         try (KafkaProducer<byte[], byte[]> producer = SavepointClients.producer(target, "savepoint-restore", oneInFlight)) {
             catalog.read(manifest, (task, store, key, value) -> {
                 StoreSpec spec = model.stores().get(store.name());
-                if (spec == null || !spec.logged()) {
-                    return; // dropped (allowed), or the new topology keeps it unlogged
+                if (spec == null || !spec.logged() || spec.changelogIsSource()) {
+                    // dropped (allowed), kept unlogged by the new topology, or rebuilt from its
+                    // source topic up to the restored input offsets
+                    return;
                 }
                 producer.send(new ProducerRecord<>(spec.changelogTopic(target.applicationId()),
                         TaskId.parse(task.task()).partition(), now, key, value), (md, e) -> {

@@ -45,6 +45,8 @@ public final class TaskStore {
     private final TopicPartition changelog;
     /** Highest changelog offset acknowledged since the last commit; written by the producer's thread. */
     private final AtomicLong lastChangelogOffset = new AtomicLong(-1);
+    /** What a store whose changelog is its source topic keeps of the topic's records; null otherwise. */
+    private io.weir.state.changelog.SourceRecords sourceRecords;
     private final Callback onChangelogAck = (metadata, e) -> lastChangelogOffset.accumulateAndGet(metadata.offset(), Math::max);
 
     /** @param clock the processing clock (epoch ms) that stamps and hides entries of a store with a TTL */
@@ -97,6 +99,20 @@ public final class TaskStore {
         return changelog;
     }
 
+    /**
+     * The restore of a store whose changelog is its source topic: up to {@code stopOffset} (the
+     * task's committed input offset of the partition), through the records the table accepts;
+     * null for a store with a changelog of its own.
+     */
+    public io.weir.state.changelog.SourceRecords.Bound sourceBound(long stopOffset) {
+        return changelog == null || !spec.changelogIsSource() ? null
+                : new io.weir.state.changelog.SourceRecords.Bound(stopOffset, sourceRecords);
+    }
+
+    void sourceRecords(io.weir.state.changelog.SourceRecords records) {
+        this.sourceRecords = records;
+    }
+
     public BytesStore committed() {
         return committed;
     }
@@ -116,22 +132,33 @@ public final class TaskStore {
         }
     }
 
-    /** Step 2: each pending key once to the changelog, in the current transaction. */
+    /**
+     * Step 2: each pending key once to the changelog, in the current transaction. Nothing for a
+     * store whose changelog is its source topic: the topic already holds what the store took.
+     */
     void sendChangelog(TransactionalSink sink) {
-        if (changelog == null || pending.pendingCount() == 0) {
+        if (changelog == null || spec.changelogIsSource() || pending.pendingCount() == 0) {
             return;
         }
         pending.forEachPending((key, value) -> sink.send(
                 new ProducerRecord<>(changelog.topic(), changelog.partition(), null, key, value), onChangelogAck));
     }
 
-    /** Step 5: the transaction committed; make the committed store match it. True if it wrote. */
-    boolean commit() {
+    /**
+     * Step 5: the transaction committed; make the committed store match it. True if it wrote.
+     *
+     * @param inputOffsets the input offsets the transaction committed (next offset to process):
+     *                     a store whose changelog is its source topic records its partition's
+     *                     offset, so that a restore replays from there up to the committed offset
+     */
+    boolean commit(java.util.Map<TopicPartition, Long> inputOffsets) {
         if (pending.pendingCount() == 0) {
             return false;
         }
         long last = lastChangelogOffset.getAndSet(-1);
-        long offset = changelog == null ? committed.changelogOffset().orElse(0L) : last + 1;
+        long offset = changelog == null ? committed.changelogOffset().orElse(0L)
+                : spec.changelogIsSource() ? inputOffsets.getOrDefault(changelog, committed.changelogOffset().orElse(0L))
+                : last + 1;
         pending.commit(offset);
         return true;
     }

@@ -220,8 +220,28 @@ public final class TaskStores {
 
     /** Step 5: the transaction committed; the stores take their pending writes. */
     public void commit() {
+        commit(Map.of());
+    }
+
+    /**
+     * Step 5, with the input offsets the transaction committed (next offset to process, by
+     * partition): a store whose changelog is its source topic records its partition's.
+     */
+    public void commit(Map<TopicPartition, Long> inputOffsets) {
         for (TaskStore s : stores.values()) {
-            dirty |= s.commit();
+            dirty |= s.commit(inputOffsets);
+        }
+    }
+
+    /**
+     * Gives each store whose changelog is its source topic what it keeps of the topic's records
+     * (see {@link TaskStore#sourceBound}).
+     */
+    public void bindSourceRecords(java.util.function.Function<StoreSpec, io.weir.state.changelog.SourceRecords> rows) {
+        for (TaskStore s : stores.values()) {
+            if (s.spec().changelogIsSource()) {
+                s.sourceRecords(rows.apply(s.spec()));
+            }
         }
     }
 
@@ -294,7 +314,8 @@ public final class TaskStores {
 
     /**
      * The sum of the changelog offsets the persistent logged stores hold: how far this task's
-     * local state has come, which the assignor compares with the changelogs' ends.
+     * local state has come, which the assignor compares with the changelogs' ends. A store whose
+     * changelog is its source topic is left out (the assignor leaves it out of the ends too).
      */
     public long changelogOffsetSum() {
         return Checkpoint.sum(offsets());
@@ -303,7 +324,7 @@ public final class TaskStores {
     private Map<TopicPartition, Checkpoint.Entry> offsets() {
         Map<TopicPartition, Checkpoint.Entry> offsets = new LinkedHashMap<>();
         for (TaskStore s : stores.values()) {
-            if (s.changelog() != null && s.spec().persistent()) {
+            if (s.changelog() != null && s.spec().persistent() && !s.spec().changelogIsSource()) {
                 offsets.put(s.changelog(), new Checkpoint.Entry(s.committed().changelogOffset().orElse(0L),
                         s.committed().changelogTopicId().orElse(null)));
             }

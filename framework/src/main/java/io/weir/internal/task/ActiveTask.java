@@ -386,7 +386,13 @@ public final class ActiveTask implements CommitUnit {
 
     @Override
     public void onCommitted() {
-        stores.commit();
+        Map<TopicPartition, Long> inputOffsets = new HashMap<>();
+        for (PartitionState p : inputs.states()) {
+            if (p.advancedSinceCommit()) {
+                inputOffsets.put(p.tp, p.nextToProcess);
+            }
+        }
+        stores.commit(inputOffsets);
         if (!inputs.isRestoring()) {
             // Windows the committed watermark has passed by their retention: a local range delete.
             stores.dropExpired(watermarks.current());

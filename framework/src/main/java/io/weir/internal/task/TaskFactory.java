@@ -66,6 +66,10 @@ public final class TaskFactory {
                 new TaskStores.Options(env.config().applicationId(), env.rocksDb(), env.config().stateFlushInterval(),
                         env.config().storeReadCacheBytes(), env.wallClock(), env.changelogTopicIds()));
         try {
+            stores.bindSourceRecords(spec -> {
+                NodeSpec.Source source = st.sourceFor(spec.sourceTopic());
+                return new TableSourceRows(source, timestampsOf(source), env.wallClock(), spec);
+            });
             Map<String, Node> nodes = instantiate(st, context, stores.typedByName());
             java.util.function.Function<String, SourceNode> sources = topic -> {
                 NodeSpec.Source s = st.sourceFor(topic);

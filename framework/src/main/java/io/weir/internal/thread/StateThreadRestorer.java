@@ -41,6 +41,8 @@ final class StateThreadRestorer implements Restorer {
     private final Map<ActiveTask, RestoreTicket> pending = new LinkedHashMap<>();
     private final ThreadMetrics metrics;
     private final Counter restored;
+    /** Records of a source topic (a table's changelog) the restore skipped: processing rejects them. */
+    private final Counter skipped;
     /** The progress of each changelog partition under restore, which owns its gauge. */
     private final Map<TopicPartition, Progress> progress = new ConcurrentHashMap<>();
 
@@ -49,6 +51,9 @@ final class StateThreadRestorer implements Restorer {
         this.metrics = metrics;
         this.restored = Counter.builder("weir.restore.records").description("changelog records restored into stores")
                 .tags(metrics.tags()).register(metrics.registry());
+        this.skipped = Counter.builder("weir.restore.skipped")
+                .description("records of a table's source topic that its restore skipped, as processing had"
+                        + " dead-lettered them").tags(metrics.tags()).register(metrics.registry());
     }
 
     /**
@@ -58,16 +63,21 @@ final class StateThreadRestorer implements Restorer {
     @Override
     public void register(ActiveTask task) {
         Map<TopicPartition, io.weir.state.internal.BytesStore> stores = new java.util.HashMap<>();
+        Map<TopicPartition, io.weir.state.changelog.SourceRecords> sources = new java.util.HashMap<>();
         for (TaskStore store : task.stores().all()) {
             if (store.changelog() != null) {
                 stores.put(store.changelog(), store.committed());
+                io.weir.state.changelog.SourceRecords.Bound b = store.sourceBound(0);
+                if (b != null) {
+                    sources.put(store.changelog(), b.records());
+                }
             }
         }
         if (stores.isEmpty()) {
             return;
         }
         task.startRestoring();
-        pending.put(task, stateThread.restore(task.id(), stores, tp -> {
+        pending.put(task, stateThread.restore(task.id(), stores, sources, tp -> {
             Progress p = new Progress(task, tp, storeName(task, tp));
             progress.put(tp, p);
             return p;
@@ -187,6 +197,13 @@ final class StateThreadRestorer implements Restorer {
                         total == 0 ? 100 : 100 * (total - offsetsLeft) / total, restoredSoFar,
                         (long) (restoredSoFar / seconds));
             }
+        }
+
+        @Override
+        public void onSkipped(long offset) {
+            skipped.increment();
+            log.debug("restoring {}: skipped the record at offset {}, which processing rejects (a dead letter)",
+                    what, offset);
         }
 
         @Override

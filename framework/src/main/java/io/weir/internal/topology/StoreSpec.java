@@ -19,9 +19,13 @@ import java.util.Objects;
  * @param windowSizeMs the length of every window ({@link Kind#WINDOW} only, positive; 0 otherwise)
  * @param retention    how long, in event time, a window or session is kept after its end
  *                     ({@link Kind#WINDOW} and {@link Kind#SESSION} only, not negative; null otherwise)
+ * @param sourceTopic  the user topic that serves as this store's changelog instead of a topic of its
+ *                     own (a table read from a compacted topic, see {@link SourceChangelog}), or null.
+ *                     Such a store is restored from the topic only up to its task's committed input
+ *                     offset, and Weir never creates, deletes or writes that topic
  */
 public record StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boolean persistent, boolean logged,
-                        Duration ttl, Kind kind, long windowSizeMs, Duration retention) {
+                        Duration ttl, Kind kind, long windowSizeMs, Duration retention, String sourceTopic) {
 
 
     /** What a store holds. */
@@ -41,6 +45,10 @@ public record StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boo
 
     public StoreSpec {
         Objects.requireNonNull(kind, "kind");
+        if (sourceTopic != null && (kind != Kind.KEY_VALUE || !logged || ttl != null)) {
+            throw new IllegalArgumentException("store '" + name + "': only a logged key-value store without TTL"
+                    + " can use its source topic '" + sourceTopic + "' as changelog");
+        }
         if (kind != Kind.KEY_VALUE && ttl != null) {
             throw new IllegalArgumentException("store '" + name + "': a TTL is for key-value stores; a " + kind
                     + " store has a retention");
@@ -53,6 +61,12 @@ public record StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boo
             throw new IllegalArgumentException("store '" + name + "': retention " + retention
                     + (kind == Kind.KEY_VALUE ? " is for window and session stores only" : " must not be negative"));
         }
+    }
+
+    /** A store with a changelog of its own (when logged). */
+    public StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boolean persistent, boolean logged,
+                     Duration ttl, Kind kind, long windowSizeMs, Duration retention) {
+        this(name, keySerde, valueSerde, persistent, logged, ttl, kind, windowSizeMs, retention, null);
     }
 
     /** A key-value store. */
@@ -78,17 +92,32 @@ public record StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boo
 
     /** This store kept in memory ({@code false}) or on disk. */
     public StoreSpec withPersistent(boolean persistent) {
-        return new StoreSpec(name, keySerde, valueSerde, persistent, logged, ttl, kind, windowSizeMs, retention);
+        return new StoreSpec(name, keySerde, valueSerde, persistent, logged, ttl, kind, windowSizeMs, retention,
+                sourceTopic);
     }
 
-    /** This store with or without a changelog. */
+    /** This store with or without a changelog (without, it cannot follow a source topic either). */
     public StoreSpec withLogged(boolean logged) {
-        return new StoreSpec(name, keySerde, valueSerde, persistent, logged, ttl, kind, windowSizeMs, retention);
+        return new StoreSpec(name, keySerde, valueSerde, persistent, logged, ttl, kind, windowSizeMs, retention,
+                logged ? sourceTopic : null);
     }
 
-    /** The changelog topic's name for an application. */
+    /** This store with {@code topic} as its changelog, or (null) with a changelog of its own. */
+    public StoreSpec withSourceTopic(String topic) {
+        return new StoreSpec(name, keySerde, valueSerde, persistent, logged, ttl, kind, windowSizeMs, retention, topic);
+    }
+
+    /** True when a user topic is this store's changelog: Weir must not create, write or delete it. */
+    public boolean changelogIsSource() {
+        return sourceTopic != null;
+    }
+
+    /**
+     * The changelog topic's name for an application: {@code <applicationId>-<store>-changelog},
+     * or the source topic when it serves as the changelog ({@link #changelogIsSource()}).
+     */
     public String changelogTopic(String applicationId) {
-        return InternalTopic.CHANGELOG.of(applicationId, name);
+        return sourceTopic != null ? sourceTopic : InternalTopic.CHANGELOG.of(applicationId, name);
     }
 
     /**

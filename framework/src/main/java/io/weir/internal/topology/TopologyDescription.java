@@ -131,13 +131,26 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
         }
     }
 
-    /** A state store: its name, kind, options, formats, and the sub-topology whose tasks own it. */
+    /**
+     * A state store: its name, kind, options, formats, and the sub-topology whose tasks own it.
+     * {@code changelogIsSourceTopic} is true when its changelog is the user topic a table is read
+     * from (not an internal topic: Weir neither creates nor deletes it), absent otherwise.
+     */
     public record StoreInfo(String name, String kind, boolean persistent, boolean logged,
                             @JsonInclude(JsonInclude.Include.NON_NULL) String changelogTopic, Integer subtopology,
                             String keyFormat, String valueFormat,
                             @JsonInclude(JsonInclude.Include.NON_NULL) Long windowSizeMs,
                             @JsonInclude(JsonInclude.Include.NON_NULL) Long retentionMs,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) Long ttlMs) {
+                            @JsonInclude(JsonInclude.Include.NON_NULL) Long ttlMs,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean changelogIsSourceTopic) {
+
+        /** A store whose changelog, if any, is a topic of its own. */
+        public StoreInfo(String name, String kind, boolean persistent, boolean logged, String changelogTopic,
+                         Integer subtopology, String keyFormat, String valueFormat, Long windowSizeMs,
+                         Long retentionMs, Long ttlMs) {
+            this(name, kind, persistent, logged, changelogTopic, subtopology, keyFormat, valueFormat, windowSizeMs,
+                    retentionMs, ttlMs, null);
+        }
     }
 
     /**
@@ -174,7 +187,7 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
                     s.keySerde().formatId(), s.valueSerde().formatId(),
                     s.kind() == StoreSpec.Kind.WINDOW ? s.windowSizeMs() : null,
                     s.retention() == null ? null : s.retentionMs(),
-                    s.ttl() == null ? null : s.ttl().toMillis()));
+                    s.ttl() == null ? null : s.ttl().toMillis(), s.changelogIsSource() ? Boolean.TRUE : null));
         }
         List<GlobalTableInfo> globals = new ArrayList<>();
         for (GlobalTableSpec g : model.globalTables().values()) {
@@ -244,7 +257,7 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
         List<InternalTopicInfo> topics = new ArrayList<>();
         repartition.forEach(t -> topics.add(new InternalTopicInfo(t, "repartition", null, readers.get(t))));
         for (StoreInfo s : stores) {
-            if (s.changelogTopic() != null) {
+            if (s.changelogTopic() != null && !Boolean.TRUE.equals(s.changelogIsSourceTopic())) {
                 topics.add(new InternalTopicInfo(s.changelogTopic(), "changelog", s.name(), s.subtopology()));
             }
         }

@@ -119,6 +119,13 @@ public final class TopologyModel {
         return new TopologyModel(resolved, stores, globalTables);
     }
 
+    /** This topology with each store replaced by what {@code change} makes of it (same names). */
+    public TopologyModel withStores(java.util.function.UnaryOperator<StoreSpec> change) {
+        Map<String, StoreSpec> changed = new LinkedHashMap<>();
+        stores.forEach((name, s) -> changed.put(name, change.apply(s)));
+        return new TopologyModel(nodes, changed, globalTables);
+    }
+
     /** Topics Weir creates and owns: repartition topics, read by the given sources. */
     public List<NodeSpec.Source> internalSources() {
         List<NodeSpec.Source> result = new ArrayList<>();

@@ -24,6 +24,13 @@ public interface RestoreListener {
     default void onBatch(long restoredSoFar, long remaining) {
     }
 
+    /**
+     * A record of a source topic ({@link SourceRecords}) was skipped, as processing rejected it:
+     * it never entered the store.
+     */
+    default void onSkipped(long offset) {
+    }
+
     /** Restore reached its end offset, having applied {@code restored} records in {@code millis}. */
     default void onDone(long restored, long millis) {
     }

@@ -48,6 +48,13 @@ import org.slf4j.LoggerFactory;
  * unresolved transaction costs one log-end look-up per {@link #add}, nothing more. While it waits,
  * {@link RestoreListener#onStart} has reported the log end as the end.
  *
+ * <p>A store may instead be restored from the topic it is read from (a table of a compacted topic,
+ * {@link #add(Map, Function, Map)} with a {@link SourceRecords.Bound}): it stops at the bound, the
+ * task's committed input offset, never beyond, and applies only what {@link SourceRecords} accepts,
+ * as the bytes processing writes. A stored offset beyond the bound (the committed offsets were
+ * moved back, a reset or a savepoint restore) cannot be rewound: the store is wiped and rebuilt
+ * from the beginning up to the bound.
+ *
  * <p>Threads: one thread uses a session (the consumer is not thread-safe).
  */
 public final class RestoreSession implements AutoCloseable {
@@ -95,7 +102,16 @@ public final class RestoreSession implements AutoCloseable {
      * done at once ({@code onStart} and {@code onDone} are called before this returns).
      */
     public void add(Map<TopicPartition, BytesStore> stores, Function<TopicPartition, RestoreListener> listeners) {
-        add(stores, listeners, false);
+        add(stores, listeners, Map.of(), false);
+    }
+
+    /**
+     * As {@link #add(Map, Function)}; the partitions in {@code bounds} are source topics, restored
+     * up to their bound's stop offset through its {@link SourceRecords} (see the class comment).
+     */
+    public void add(Map<TopicPartition, BytesStore> stores, Function<TopicPartition, RestoreListener> listeners,
+                    Map<TopicPartition, SourceRecords.Bound> bounds) {
+        add(stores, listeners, bounds, false);
     }
 
     /**
@@ -105,7 +121,7 @@ public final class RestoreSession implements AutoCloseable {
      * the store is.
      */
     public void tail(Map<TopicPartition, BytesStore> stores, Function<TopicPartition, RestoreListener> listeners) {
-        add(stores, listeners, true);
+        add(stores, listeners, Map.of(), true);
     }
 
     /**
@@ -123,7 +139,7 @@ public final class RestoreSession implements AutoCloseable {
     }
 
     private void add(Map<TopicPartition, BytesStore> stores, Function<TopicPartition, RestoreListener> listeners,
-                     boolean tail) {
+                     Map<TopicPartition, SourceRecords.Bound> bounds, boolean tail) {
         if (stores.isEmpty()) {
             return;
         }
@@ -145,6 +161,14 @@ public final class RestoreSession implements AutoCloseable {
             BytesStore store = e.getValue();
             long begin = begins.get(tp);
             long end = ends.get(tp);
+            SourceRecords.Bound bound = bounds.get(tp);
+            long stop = bound == null ? Long.MAX_VALUE : bound.stopOffset();
+            if (bound != null && store.changelogOffset().isPresent() && store.changelogOffset().getAsLong() > stop) {
+                // A store cannot be rewound: rebuilt from the beginning up to the committed offset.
+                log.info("Store '{}': it holds {} up to offset {}, beyond the committed input offset {}; rebuilding it"
+                        + " from the beginning", store.name(), tp, store.changelogOffset().getAsLong(), stop);
+                store.clear();
+            }
             long start = startOffset(tp, store, begin);
             if (start > end) {
                 end = awaitEndOffset(tp, start, end);
@@ -156,6 +180,10 @@ public final class RestoreSession implements AutoCloseable {
                 }
             }
             long target = Math.max(end, targets.getOrDefault(tp, end));
+            // A source topic: never beyond the committed input offset (which is never beyond the
+            // log end; below the read_committed end, nothing unresolved is waited for).
+            end = Math.min(end, stop);
+            target = Math.min(target, stop);
             RestoreListener listener = listeners.apply(tp);
             listener.onStart(start, target);
             if (tail) {
@@ -164,7 +192,12 @@ public final class RestoreSession implements AutoCloseable {
                 ready.add(tp);
             } else if (start < target) {
                 consumer.seek(tp, start);
-                active.put(tp, new Progress(tp, store, listener, start, end, target, started));
+                Progress p = new Progress(tp, store, listener, start, end, target, started);
+                if (bound != null) {
+                    p.stop = stop;
+                    p.rows = bound.records();
+                }
+                active.put(tp, p);
                 ready.add(tp);
             } else {
                 listener.onDone(0, (System.nanoTime() - started) / 1_000_000);
@@ -265,7 +298,7 @@ public final class RestoreSession implements AutoCloseable {
         if (!recheck.isEmpty()) {
             consumer.endOffsets(recheck).forEach((tp, end) -> {
                 Progress p = active.get(tp);
-                p.end = Math.max(p.end, end);
+                p.end = Math.min(p.stop, Math.max(p.end, end));
                 p.lastCheck = now;
             });
         }
@@ -288,6 +321,18 @@ public final class RestoreSession implements AutoCloseable {
     private void copy(Progress p, List<ConsumerRecord<byte[], byte[]>> records) {
         for (int i = 0, n = records.size(); i < n; i++) {
             ConsumerRecord<byte[], byte[]> record = records.get(i);
+            if (record.offset() >= p.stop) {
+                break; // fetched beyond the committed input offset: the task processes these
+            }
+            if (p.rows != null) {
+                SourceRecords.Entry entry = p.rows.entry(record);
+                if (entry == null) {
+                    p.listener.onSkipped(record.offset());
+                } else {
+                    p.batch.put(entry.key(), entry.value());
+                }
+                continue;
+            }
             if (record.key() == null) {
                 log.warn("Store '{}': skipping a changelog record without key at {}-{}",
                         p.store.name(), p.tp, record.offset());
@@ -295,7 +340,7 @@ public final class RestoreSession implements AutoCloseable {
             }
             p.batch.put(record.key(), record.value());
         }
-        long position = consumer.position(p.tp);
+        long position = Math.min(consumer.position(p.tp), p.stop);
         // Apply also when only markers or aborted records were passed, so the stored offset moves
         // past them and the next restore does not read them again.
         if (!p.batch.isEmpty() || position > p.appliedOffset) {
@@ -330,6 +375,10 @@ public final class RestoreSession implements AutoCloseable {
         WriteBatch batch = new WriteBatch(1024);
         long queued;
         long appliedOffset;
+        /** A source topic's stop offset (the committed input offset), else {@link Long#MAX_VALUE}. */
+        long stop = Long.MAX_VALUE;
+        /** What enters the store from a source topic; null for a changelog. */
+        SourceRecords rows;
 
         Progress(TopicPartition tp, BytesStore store, RestoreListener listener, long start, long end, long target,
                  long started) {
