@@ -144,6 +144,11 @@ public final class TaskStore {
                 new ProducerRecord<>(changelog.topic(), changelog.partition(), null, key, value), onChangelogAck));
     }
 
+    /** Step 5 for a store without input offsets to record (its changelog is its own). */
+    boolean commit() {
+        return commit(java.util.Map.of());
+    }
+
     /**
      * Step 5: the transaction committed; make the committed store match it. True if it wrote.
      *

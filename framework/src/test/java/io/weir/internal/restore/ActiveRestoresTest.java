@@ -26,7 +26,7 @@ class ActiveRestoresTest {
     private final ActiveRestores restores = new ActiveRestores(() -> {
         sessions++;
         return new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO, consumer::endOffsets);
-    });
+    }, consumer::beginningOffsets);
 
     private RestoreTicket restore(int partition, TopicPartition changelog) {
         RestoreTicket ticket = new RestoreTicket(new TaskId(0, partition), Set.of(changelog));

@@ -114,4 +114,21 @@ class TopologyDescriptionTest {
         assertThat(TopologyDescription.parse(d.toJson())).isEqualTo(d);
         assertThat(TopologyDescription.parse(d.toJson()).toJson()).isEqualTo(d.toJson());
     }
+
+    @Test
+    void aTableWhoseSourceTopicIsItsChangelogShowsTheTopicMarkedAsASourceAndNotAsAnInternalTopic() {
+        TopologyDescription d = TopologyDiffTest.describe(b -> b.table(Serdes.strings(), Serdes.strings(),
+                "customers", "customers"), "0.1.0");
+        TopologyDescription.StoreInfo store = d.stores().get(0);
+        assertThat(store.changelogTopic()).isEqualTo("customers");
+        assertThat(store.changelogIsSourceTopic()).isTrue();
+        assertThat(d.internalTopics()).noneMatch(t -> t.name().equals("customers"));
+        assertThat(d.toJson()).containsPattern("\"changelogIsSourceTopic\" ?: true");
+        assertThat(TopologyDescription.parse(d.toJson())).isEqualTo(d);
+
+        TopologyDescription own = TopologyDiffTest.describe(b -> b.stream(Serdes.strings(), Serdes.strings(), "customers")
+                .toTable("customers"), "0.1.0");
+        assertThat(own.stores().get(0).changelogIsSourceTopic()).isNull();
+        assertThat(own.toJson()).doesNotContain("changelogIsSourceTopic");
+    }
 }
