@@ -91,8 +91,8 @@ final class ResetCommand implements Callable<Integer> {
             Set<String> existing = listTopics(admin);
             Set<String> inputs = inputTopics(topology, committed, config, existing);
             List<Move> moves = plan(admin, inputs, committed);
-            Set<String> internal = neverInputs(internalTopics(admin, topology, config, existing), topology, committed,
-                    config);
+            Set<String> internal = neverInputs(internalTopics(admin, topology, config, existing), inputs, topology,
+                    committed, config);
             print(out, moves, internal);
             if (dryRun) {
                 out.println("Dry run: nothing was changed.");
@@ -177,15 +177,16 @@ final class ResetCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code toDelete} without any topic the application reads: its topology's source topics, and
-     * the topics its group committed offsets for, repartition topics aside (the group reads no
+     * {@code toDelete} without any topic the application reads: the inputs being reset, its
+     * topology's source topics, and the topics its group committed offsets for, repartition topics aside (the group reads no
      * changelog of its own). A table's compacted source topic serves as its store's changelog
      * (Weir creates no {@code <store>-changelog} then): it is the user's data, never deleted, even
      * when its name looks like an internal topic's.
      */
-    static Set<String> neverInputs(Set<String> toDelete, Topology topology,
+    static Set<String> neverInputs(Set<String> toDelete, Set<String> inputs, Topology topology,
                                    Map<TopicPartition, OffsetAndMetadata> committed, WeirConfig config) {
         Set<String> kept = new TreeSet<>(toDelete);
+        kept.removeAll(inputs);
         if (topology != null) {
             kept.removeAll(topology.sourceTopics());
         }

@@ -28,7 +28,7 @@ class ResetKeepsInputsTest {
         Topology topology = b.build();
 
         Set<String> kept = ResetCommand.neverInputs(Set.of("shop-customers-changelog", "shop-x-repartition"),
-                topology, Map.of(), config);
+                Set.of(), topology, Map.of(), config);
 
         assertThat(kept).containsExactly("shop-x-repartition");
     }
@@ -40,8 +40,16 @@ class ResetKeepsInputsTest {
                 new TopicPartition("shop-x-repartition", 0), new OffsetAndMetadata(3));
 
         Set<String> kept = ResetCommand.neverInputs(Set.of("shop-customers-changelog", "shop-x-repartition",
-                "shop-counts-changelog"), null, committed, config);
+                "shop-counts-changelog"), Set.of(), null, committed, config);
 
         assertThat(kept).containsExactlyInAnyOrder("shop-x-repartition", "shop-counts-changelog");
+    }
+
+    @Test
+    void anInputBeingResetIsNeverDeleted() {
+        Set<String> kept = ResetCommand.neverInputs(Set.of("shop-customers-changelog"),
+                Set.of("shop-customers-changelog"), null, Map.of(), config);
+
+        assertThat(kept).isEmpty();
     }
 }

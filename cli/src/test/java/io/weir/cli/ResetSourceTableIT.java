@@ -91,7 +91,9 @@ class ResetSourceTableIT {
                 .describeConsumerGroups(List.of(app)).all().get().get(app).members()).isEmpty());
         assertThat(KAFKA.admin().listTopics().names().get()).contains(customers, perRegion);
 
-        ResetIT.Outcome byName = weir("reset", "-b", bootstrap, "--app", app, "--to", "earliest");
+        // Without the topology, its name alone would make it a changelog to delete (and no input).
+        ResetIT.Outcome byName = weir("reset", "-b", bootstrap, "--app", app, "--to", "earliest",
+                "--topics", customers);
         assertThat(byName.code()).as(byName.err()).isEqualTo(Weir.OK);
         assertThat(KAFKA.admin().listTopics().names().get()).contains(customers).doesNotContain(perRegion);
         assertThat(KAFKA.client().countPerPartition(customers).values().stream().mapToLong(Long::longValue).sum())
