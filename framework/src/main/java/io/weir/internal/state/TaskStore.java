@@ -100,13 +100,12 @@ public final class TaskStore {
     }
 
     /**
-     * The restore of a store whose changelog is its source topic: up to {@code stopOffset} (the
-     * task's committed input offset of the partition), through the records the table accepts;
-     * null for a store with a changelog of its own.
+     * What a store whose changelog is its source topic keeps of the topic's records, for its
+     * restore (which stops at the task's committed input offset); null for a store with a
+     * changelog of its own.
      */
-    public io.weir.state.changelog.SourceRecords.Bound sourceBound(long stopOffset) {
-        return changelog == null || !spec.changelogIsSource() ? null
-                : new io.weir.state.changelog.SourceRecords.Bound(stopOffset, sourceRecords);
+    public io.weir.state.changelog.SourceRecords sourceRecords() {
+        return changelog == null || !spec.changelogIsSource() ? null : sourceRecords;
     }
 
     void sourceRecords(io.weir.state.changelog.SourceRecords records) {

@@ -235,7 +235,7 @@ public final class TaskStores {
 
     /**
      * Gives each store whose changelog is its source topic what it keeps of the topic's records
-     * (see {@link TaskStore#sourceBound}).
+     * (see {@link TaskStore#sourceRecords}).
      */
     public void bindSourceRecords(java.util.function.Function<StoreSpec, io.weir.state.changelog.SourceRecords> rows) {
         for (TaskStore s : stores.values()) {

@@ -26,9 +26,13 @@ import org.slf4j.LoggerFactory;
  * The restore itself runs on the instance's {@link StateThread}, so the stream thread keeps
  * polling and processing its other tasks at full speed however large a restore is.
  *
+ * A table whose compacted source topic is its changelog is restored from that topic only up to
+ * the group's committed offset of the partition (the state thread looks it up), skipping the
+ * records processing rejects.
+ *
  * <p>Progress goes to the log (per cent and records per second) and to the meters
- * {@code weir.restore.records} (records restored) and {@code weir.restore.remaining} (offsets
- * left in the restore under way).
+ * {@code weir.restore.records} (records restored), {@code weir.restore.remaining} (offsets
+ * left in the restore under way) and {@code weir.restore.skipped} (source records skipped).
  *
  * <p>Owned by one stream thread; the progress callbacks come from the state thread.
  */
@@ -67,9 +71,8 @@ final class StateThreadRestorer implements Restorer {
         for (TaskStore store : task.stores().all()) {
             if (store.changelog() != null) {
                 stores.put(store.changelog(), store.committed());
-                io.weir.state.changelog.SourceRecords.Bound b = store.sourceBound(0);
-                if (b != null) {
-                    sources.put(store.changelog(), b.records());
+                if (store.sourceRecords() != null) {
+                    sources.put(store.changelog(), store.sourceRecords());
                 }
             }
         }
