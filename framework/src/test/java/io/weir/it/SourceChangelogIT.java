@@ -59,7 +59,9 @@ class SourceChangelogIT {
         Map<String, String> compacted = Map.of("cleanup.policy", "compact");
         KAFKA.client().createTopic(prefix + "-customers", PARTITIONS, compacted);
         KAFKA.client().createTopic(prefix + "-limits", PARTITIONS, compacted);
-        for (String t : List.of("orders", "payments", "enriched", "customer-limits", "region-counts", "paid")) {
+        KAFKA.client().createTopic(prefix + "-region-names", 3, compacted);   // JoinsApp's foreign-key join
+        for (String t : List.of("orders", "payments", "enriched", "customer-limits", "region-counts", "paid",
+                "customer-region-names", "customer-region-names-left")) {
             KAFKA.client().createTopic(prefix + "-" + t, PARTITIONS);
         }
         String appId = "srccl-" + prefix;
@@ -89,7 +91,8 @@ class SourceChangelogIT {
         }
         Set<String> topics = KAFKA.client().admin().listTopics().names().get();
         assertThat(topics).as("no second copy of a compacted source topic")
-                .doesNotContain(appId + "-customers-changelog", appId + "-limits-changelog")
+                .doesNotContain(appId + "-customers-changelog", appId + "-limits-changelog",
+                        appId + "-region-names-changelog")
                 .contains(appId + "-customers-per-region-changelog", appId + "-customer-limits-changelog");
 
         List<KeyValue<String, String>> moves = new ArrayList<>();
