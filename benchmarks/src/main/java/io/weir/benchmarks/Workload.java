@@ -331,7 +331,8 @@ final class Workload {
         return endOffsets(client, topic);
     }
 
-    private static Map<TopicPartition, Long> endOffsets(KafkaTestClient client, String topic) {
+    /** The end offsets of every partition of {@code topic}. */
+    static Map<TopicPartition, Long> endOffsets(KafkaTestClient client, String topic) {
         Map<TopicPartition, OffsetSpec> request = client.describePartitions(topic).stream()
                 .collect(Collectors.toMap(p -> new TopicPartition(topic, p.partition()), p -> OffsetSpec.latest()));
         try {

@@ -7,9 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -193,15 +191,7 @@ final class YsbJob implements Job {
     }
 
     private long endOffsets(RunSpec spec) {
-        Map<TopicPartition, OffsetSpec> request = client.describePartitions(spec.inputTopic()).stream()
-                .collect(Collectors.toMap(p -> new TopicPartition(spec.inputTopic(), p.partition()),
-                        p -> OffsetSpec.latest()));
-        try {
-            return client.admin().listOffsets(request).all().get(30, TimeUnit.SECONDS).values().stream()
-                    .mapToLong(i -> i.offset()).sum();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read the end offsets of " + spec.inputTopic(), e);
-        }
+        return Workload.endOffsets(client, spec.inputTopic()).values().stream().mapToLong(Long::longValue).sum();
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.weir.common.internal.Deadline;
+import io.weir.common.internal.KafkaCalls;
 import io.weir.errors.ClusterException;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.task.DeadLetters;
@@ -225,20 +226,12 @@ public final class GlobalThread implements AutoCloseable {
     }
 
     private static Map<String, String> topicIds(Admin admin, java.util.Set<String> topics, Duration timeout) {
-        try {
-            Map<String, String> ids = new HashMap<>();
-            for (TopicDescription d : admin.describeTopics(topics).allTopicNames()
-                    .get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS).values()) {
-                ids.put(d.name(), d.topicId().toString());
-            }
-            return ids;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException("interrupted while describing the global tables' topics " + topics, e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new ClusterException("cannot describe the global tables' topics " + topics + ": "
-                    + (e.getCause() != null ? e.getCause() : e), e);
+        Map<String, String> ids = new HashMap<>();
+        for (TopicDescription d : KafkaCalls.get(admin.describeTopics(topics).allTopicNames(), timeout,
+                "describe the global tables' topics " + topics).values()) {
+            ids.put(d.name(), d.topicId().toString());
         }
+        return ids;
     }
 
     private String describePositions(Map<TopicPartition, Long> ends) {

@@ -2,11 +2,8 @@ package io.weir.internal.dsl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.common.KeyValue;
 import io.weir.processor.Processor;
 import io.weir.processor.Record;
-import io.weir.state.KeyValueIterator;
-import io.weir.state.KeyValueStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -51,75 +48,7 @@ class AggregateProcessorTest {
         @Override
         @SuppressWarnings("unchecked")
         public <S> S getStateStore(String name) {
-            return (S) new KeyValueStore<K, VA>() {
-                private String k(K key) {
-                    return key instanceof byte[] b ? new String(b) : String.valueOf(key);
-                }
-
-                @Override
-                public void put(K key, VA value) {
-                    if (value == null) {
-                        data.remove(k(key));
-                    } else {
-                        data.put(k(key), value);
-                    }
-                }
-
-                @Override
-                public VA putIfAbsent(K key, VA value) {
-                    return data.putIfAbsent(k(key), value);
-                }
-
-                @Override
-                public void putAll(List<KeyValue<K, VA>> entries) {
-                    entries.forEach(e -> put(e.key(), e.value()));
-                }
-
-                @Override
-                public VA delete(K key) {
-                    return data.remove(k(key));
-                }
-
-                @Override
-                public String name() {
-                    return name;
-                }
-
-                @Override
-                public VA get(K key) {
-                    return data.get(k(key));
-                }
-
-                @Override
-                public KeyValueIterator<K, VA> range(K from, K to) {
-                    throw new AssertionError("not used");
-                }
-
-                @Override
-                public KeyValueIterator<K, VA> reverseRange(K from, K to) {
-                    throw new AssertionError("not used");
-                }
-
-                @Override
-                public KeyValueIterator<K, VA> prefixScan(byte[] keyPrefix) {
-                    throw new AssertionError("not used");
-                }
-
-                @Override
-                public KeyValueIterator<K, VA> all() {
-                    throw new AssertionError("not used");
-                }
-
-                @Override
-                public KeyValueIterator<K, VA> reverseAll() {
-                    throw new AssertionError("not used");
-                }
-
-                @Override
-                public long approximateNumEntries() {
-                    return data.size();
-                }
-            };
+            return (S) new MapKeyValueStore<K, VA>(name, data);
         }
 
     }

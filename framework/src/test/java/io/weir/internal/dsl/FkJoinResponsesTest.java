@@ -2,13 +2,10 @@ package io.weir.internal.dsl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.common.KeyValue;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.Record;
 import io.weir.serde.Serdes;
-import io.weir.state.KeyValueIterator;
-import io.weir.state.KeyValueStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -100,76 +97,9 @@ class FkJoinResponsesTest {
             @Override
             @SuppressWarnings("unchecked")
             public <S> S getStateStore(String name) {
-                return (S) new MapStore(result);
+                return (S) new MapKeyValueStore<String, String>("result", result);
             }
         });
         return p;
-    }
-
-    /** The result store over a map: what the join processor uses of a store. */
-    private record MapStore(Map<String, String> map) implements KeyValueStore<String, String> {
-        @Override
-        public void put(String key, String value) {
-            if (value == null) {
-                map.remove(key);
-            } else {
-                map.put(key, value);
-            }
-        }
-
-        @Override
-        public String putIfAbsent(String key, String value) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void putAll(List<KeyValue<String, String>> entries) {
-            entries.forEach(e -> put(e.key(), e.value()));
-        }
-
-        @Override
-        public String delete(String key) {
-            return map.remove(key);
-        }
-
-        @Override
-        public String name() {
-            return "result";
-        }
-
-        @Override
-        public String get(String key) {
-            return map.get(key);
-        }
-
-        @Override
-        public KeyValueIterator<String, String> range(String from, String to) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public KeyValueIterator<String, String> reverseRange(String from, String to) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public KeyValueIterator<String, String> prefixScan(byte[] keyPrefix) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public KeyValueIterator<String, String> all() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public KeyValueIterator<String, String> reverseAll() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long approximateNumEntries() {
-            return map.size();
-        }
     }
 }
