@@ -4,6 +4,7 @@ import io.weir.internal.http.HealthReport;
 import io.weir.internal.http.InstanceInfo;
 import io.weir.internal.http.InstanceView;
 import io.weir.internal.http.Problem;
+import io.weir.internal.http.StoreQueryView;
 import io.weir.internal.supervision.InstanceMeters;
 import io.weir.internal.supervision.InstanceMonitor;
 import io.weir.internal.topology.TopologyModel;
@@ -18,11 +19,18 @@ final class Endpoints implements InstanceView {
     private final WeirApp app;
     private final TopologyModel model;
     private final InstanceMeters meters;
+    private final StoreQueryView queries;
 
-    Endpoints(WeirApp app, TopologyModel model, InstanceMeters meters) {
+    Endpoints(WeirApp app, TopologyModel model, InstanceMeters meters, StoreQueryView queries) {
         this.app = app;
         this.model = model;
         this.meters = meters;
+        this.queries = queries;
+    }
+
+    @Override
+    public java.util.Optional<StoreQueryView> storeQueries() {
+        return java.util.Optional.of(queries);
     }
 
     /** Live unless the instance failed or, while it should run, a stream thread died. */

@@ -13,6 +13,8 @@ import io.weir.internal.cluster.RepartitionPurge;
 import io.weir.internal.cluster.TopicSetup;
 import io.weir.internal.config.WeirVersion;
 import io.weir.internal.http.OpsHttpServer;
+import io.weir.internal.query.AdvertisedUrl;
+import io.weir.internal.query.Ownership;
 import io.weir.internal.restore.GlobalTables;
 import io.weir.internal.restore.GlobalThread;
 import io.weir.internal.restore.InstanceTaskRegistry;
@@ -104,11 +106,11 @@ final class RunningInstance {
      * theirs finds it.
      */
     static RunningInstance start(WeirConfig config, TopologyModel model, InstanceMeters meters,
-                                 LocalStores localStores, Endpoints endpoints, Owner owner,
+                                 LocalStores localStores, Ownership ownership, Endpoints endpoints, Owner owner,
                                  Consumer<RunningInstance> partsStarted) {
         RunningInstance instance = new RunningInstance(config);
         try {
-            instance.startParts(model, meters, localStores, endpoints, owner);
+            instance.startParts(model, meters, localStores, ownership, endpoints, owner);
             partsStarted.accept(instance);
             instance.startThreads();
             return instance;
@@ -118,14 +120,16 @@ final class RunningInstance {
         }
     }
 
-    private void startParts(TopologyModel declared, InstanceMeters meters, LocalStores localStores, Endpoints endpoints,
-                            Owner owner) {
+    private void startParts(TopologyModel declared, InstanceMeters meters, LocalStores localStores, Ownership ownership,
+                            Endpoints endpoints, Owner owner) {
         instanceDir = InstanceDirectory.open(config.stateDir(), config.applicationId(), config.instanceId());
         String instanceId = instanceDir.instanceId();
         ClientConfigs clients = new ClientConfigs(config, instanceId);
         if (config.httpPort() >= 0) {
             http = OpsHttpServer.start(config.httpBindAddress(), config.httpPort(), endpoints);
         }
+        // Before the stream threads join: their subscriptions carry the endpoint to the group.
+        ownership.advertise(instanceId, http == null ? "" : AdvertisedUrl.of(config, http.port()));
         admin = Admin.create(clients.admin());
         TopicSetup topicSetup = new TopicSetup(admin, config, declared);
         // Which tables use their compacted source topic as changelog: every part runs with this.
@@ -153,7 +157,7 @@ final class RunningInstance {
         ThreadContext ctx = ThreadContext.create(config, model, instanceId, clients, admin,
                 new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, taskRegistry,
                         savepoints, new RepartitionPurge(admin, model, config.repartitionPurgeInterval()),
-                        globalTables.views()));
+                        globalTables.views(), ownership));
         for (int i = 0; i < config.numStreamThreads(); i++) {
             StreamThread st = new StreamThread(ctx, i,
                     bounded == null ? consumer -> RunEnd.STREAMING : bounded::endFor, owner::threadFailed);

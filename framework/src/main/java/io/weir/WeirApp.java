@@ -8,6 +8,9 @@ import io.weir.errors.InstanceFailedException;
 import io.weir.errors.InstanceStateException;
 import io.weir.errors.WeirException;
 import io.weir.internal.bounded.BoundedRun;
+import io.weir.internal.http.PeerClient;
+import io.weir.internal.query.Ownership;
+import io.weir.internal.query.StoreQueryService;
 import io.weir.internal.state.LocalStores;
 import io.weir.internal.supervision.InstanceMeters;
 import io.weir.internal.topology.StoreSpec;
@@ -95,6 +98,9 @@ public final class WeirApp implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(WeirApp.class);
 
+    /** How long a query forwarded to the instance that holds the key may take. */
+    private static final Duration QUERY_FORWARD_TIMEOUT = Duration.ofSeconds(5);
+
     private final TopologyModel model;
     private final WeirConfig config;
     private final InstanceMeters meters;
@@ -102,6 +108,7 @@ public final class WeirApp implements AutoCloseable {
     private final AtomicBoolean closing = new AtomicBoolean();
     private final Endpoints endpoints;
     private final LocalStores localStores = new LocalStores(System::currentTimeMillis);
+    private final Ownership ownership = new Ownership();
     /** The started parts; null before {@link #start()} wired them. */
     private volatile RunningInstance instance;
 
@@ -110,7 +117,8 @@ public final class WeirApp implements AutoCloseable {
         this.model = Objects.requireNonNull(topology, "topology").model().resolve(config.applicationId());
         this.meters = new InstanceMeters(registry);
         this.lifecycle = new Lifecycle(config.applicationId());
-        this.endpoints = new Endpoints(this, model, meters);
+        this.endpoints = new Endpoints(this, model, meters, new StoreQueryService(model, localStores, ownership,
+                new PeerClient(QUERY_FORWARD_TIMEOUT), this::store));
     }
 
     /** With a Prometheus registry of its own, served on {@code /metrics}. */
@@ -148,7 +156,7 @@ public final class WeirApp implements AutoCloseable {
                     + " is " + lifecycle.get());
         }
         try {
-            RunningInstance.start(config, model, meters, localStores, endpoints, new Owner(),
+            RunningInstance.start(config, model, meters, localStores, ownership, endpoints, new Owner(),
                     started -> instance = started);
         } catch (RuntimeException e) {
             lifecycle.fail(e);

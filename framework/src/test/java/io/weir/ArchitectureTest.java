@@ -54,7 +54,7 @@ class ArchitectureTest {
             List.of("io.weir.internal.json"),
             List.of("io.weir.internal.topology"),
             List.of("io.weir.internal.state", "io.weir.internal.assign", "io.weir.internal.http"),
-            List.of("io.weir.internal.cluster"),
+            List.of("io.weir.internal.cluster", "io.weir.internal.query"),
             List.of("io.weir.internal.task"),
             List.of("io.weir.internal.dsl", "io.weir.internal.restore", "io.weir.internal.savepoint"),
             List.of("io.weir.internal.thread"),

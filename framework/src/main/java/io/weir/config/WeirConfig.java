@@ -131,6 +131,11 @@ public final class WeirConfig {
         return settings.get(Settings.HTTP_BIND_ADDRESS);
     }
 
+    /** {@code http.advertised.url}: where other instances reach this one's HTTP server; empty: derived. */
+    public java.util.Optional<java.net.URI> httpAdvertisedUrl() {
+        return settings.get(Settings.HTTP_ADVERTISED_URL);
+    }
+
     /** Standby copies of each task's stores on other instances. */
     public int numStandbyReplicas() {
         return settings.get(Settings.NUM_STANDBY_REPLICAS);

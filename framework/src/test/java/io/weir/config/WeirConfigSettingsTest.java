@@ -41,6 +41,7 @@ class WeirConfigSettingsTest {
             Map.entry("bounded.until", "2024-05-01T00:00:00Z"), Map.entry("shutdown.timeout.ms", "7"),
             Map.entry("shutdown.leave.group", "true"), Map.entry("stall.warn.ms", "2000"),
             Map.entry("http.port", "0"), Map.entry("http.bind.address", "127.0.0.1"),
+            Map.entry("http.advertised.url", "http://app-0.app:8080"),
             Map.entry("num.standby.replicas", "1"), Map.entry("max.warmup.replicas", "3"),
             Map.entry("acceptable.recovery.lag", "7"), Map.entry("probing.rebalance.interval.ms", "7000"),
             Map.entry("failure.detection.ms", "0"), Map.entry("error.mode", "fail"),

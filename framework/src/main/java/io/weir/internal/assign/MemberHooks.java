@@ -35,6 +35,11 @@ public interface MemberHooks {
     /** The member's stream thread index within its instance. */
     int threadIndex();
 
+    /** The instance's advertised HTTP base URL ({@code http.advertised.url}); empty if it has none. */
+    default String endpoint() {
+        return "";
+    }
+
     /** The assignment settings of the application. */
     AssignmentSettings settings();
 
@@ -45,7 +50,10 @@ public interface MemberHooks {
      */
     Map<TaskId, Long> taskOffsetSums();
 
-    /** This member's standby and warm-up tasks; its active tasks arrive as partitions. */
+    /**
+     * This member's standby and warm-up tasks, and where every task of the group runs; its active
+     * tasks arrive as partitions.
+     */
     void onAssignment(MemberAssignment assignment);
 
     /** The end offsets (read_committed) of changelog partitions; called on the leader only. */
@@ -57,13 +65,19 @@ public interface MemberHooks {
      * @param standbys standby tasks to keep warm, warm-ups included
      * @param warmups  the standbys that are warm-ups: once caught up, the member asks for a
      *                 rebalance that makes them active here
+     * @param owners   where every task of the group runs, as the leader placed them
      */
-    record MemberAssignment(Set<TaskId> standbys, Set<TaskId> warmups) {
+    record MemberAssignment(Set<TaskId> standbys, Set<TaskId> warmups, TaskOwners owners) {
         public static final MemberAssignment NONE = new MemberAssignment(Set.of(), Set.of());
 
         public MemberAssignment {
             standbys = Set.copyOf(standbys);
             warmups = Set.copyOf(warmups);
+            owners = java.util.Objects.requireNonNull(owners, "owners");
+        }
+
+        public MemberAssignment(Set<TaskId> standbys, Set<TaskId> warmups) {
+            this(standbys, warmups, TaskOwners.NONE);
         }
     }
 

@@ -11,8 +11,9 @@ import java.util.TreeMap;
 
 /**
  * What a member tells the group leader in its subscription's user data: its instance, its thread
- * index, and the offset sums of the tasks whose state its instance holds
- * ({@link MemberHooks#taskOffsetSums}).
+ * index, the offset sums of the tasks whose state its instance holds
+ * ({@link MemberHooks#taskOffsetSums}) and (from version 2) the instance's advertised HTTP
+ * endpoint, which the leader passes on to every member ({@link TaskOwners}).
  *
  * <p>Wire format: a version byte, then the fields of that version. Versions only ever append
  * fields, so a reader decodes the fields it knows from any version at least its own (a rolling
@@ -22,14 +23,23 @@ import java.util.TreeMap;
  *
  * @param offsetSums per task, the sum of its logged stores' changelog offsets on the instance, or
  *                   {@link MemberHooks#RUNNING}
+ * @param endpoint   the instance's advertised HTTP base URL; empty if it has none (or wrote version 1)
  */
-public record SubscriptionInfo(String instanceId, int threadIndex, Map<TaskId, Long> offsetSums) {
+public record SubscriptionInfo(String instanceId, int threadIndex, Map<TaskId, Long> offsetSums, String endpoint) {
 
     /** The version this code writes. */
-    static final byte VERSION = 1;
+    static final byte VERSION = 2;
+    /** The oldest version this code reads. */
+    private static final byte FIRST = 1;
 
     public SubscriptionInfo {
         offsetSums = Collections.unmodifiableSortedMap(new TreeMap<>(offsetSums));
+        endpoint = endpoint == null ? "" : endpoint;
+    }
+
+    /** An instance that advertises no endpoint. */
+    public SubscriptionInfo(String instanceId, int threadIndex, Map<TaskId, Long> offsetSums) {
+        this(instanceId, threadIndex, offsetSums, "");
     }
 
     public ByteBuffer encode() {
@@ -38,6 +48,7 @@ public record SubscriptionInfo(String instanceId, int threadIndex, Map<TaskId, L
         Varints.writeString(out, instanceId);
         Varints.writeInt(out, threadIndex);
         Varints.writeTaskLongs(out, offsetSums);
+        Varints.writeString(out, endpoint);
         return ByteBuffer.wrap(out.toByteArray());
     }
 
@@ -48,13 +59,15 @@ public record SubscriptionInfo(String instanceId, int threadIndex, Map<TaskId, L
         }
         ByteBuffer in = userData.duplicate();
         try {
-            if ((in.get() & 0xFF) < VERSION) {
+            int version = in.get() & 0xFF;
+            if (version < FIRST) {
                 return Optional.empty();
             }
             String instanceId = Varints.readString(in);
             int threadIndex = Varints.readInt(in);
             Map<TaskId, Long> sums = Varints.readTaskLongs(in);
-            return Optional.of(new SubscriptionInfo(instanceId, threadIndex, sums));
+            String endpoint = version >= 2 ? Varints.readString(in) : "";
+            return Optional.of(new SubscriptionInfo(instanceId, threadIndex, sums, endpoint));
         } catch (BufferUnderflowException | IllegalArgumentException garbled) {
             return Optional.empty();
         }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -89,7 +90,8 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
     @Override
     public ByteBuffer subscriptionUserData(Set<String> topics) {
         hooks.onJoinPrepare();
-        return new SubscriptionInfo(hooks.instanceId(), hooks.threadIndex(), hooks.taskOffsetSums()).encode();
+        return new SubscriptionInfo(hooks.instanceId(), hooks.threadIndex(), hooks.taskOffsetSums(), hooks.endpoint())
+                .encode();
     }
 
     @Override
@@ -108,14 +110,44 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
             log.info("task placement changed: {}", placement.describe());
             lastLogged = placement.instances();
         }
+        TaskOwners owners = owners(subs, placement, tasks.keySet());
         Map<String, Assignment> result = new HashMap<>();
         placement.members().forEach((member, t) -> {
             List<TopicPartition> partitions = new ArrayList<>();
             t.active().forEach(task -> partitions.addAll(tasks.get(task)));
             result.put(member, new Assignment(partitions,
-                    AssignmentInfo.encode(new MemberAssignment(t.standby(), t.warmup()))));
+                    AssignmentInfo.encode(new MemberAssignment(t.standby(), t.warmup(), owners))));
         });
         return new GroupAssignment(result);
+    }
+
+    /**
+     * Where each task runs from this rebalance on, per instance: the members' active tasks (a task
+     * withheld while it moves is active nowhere) and standbys, with the endpoint the instance's
+     * members advertised.
+     */
+    private static TaskOwners owners(Map<String, Subscription> subs, Placement placement, Set<TaskId> tasks) {
+        Map<String, String> instanceOfMember = new HashMap<>();
+        Map<String, String> endpoints = new TreeMap<>();
+        subs.forEach((memberId, sub) -> {
+            SubscriptionInfo info = SubscriptionInfo.decode(sub.userData())
+                    .orElse(new SubscriptionInfo(memberId, 0, Map.of()));
+            instanceOfMember.put(memberId, info.instanceId());
+            endpoints.merge(info.instanceId(), info.endpoint(), (a, b) -> a.isEmpty() ? b : a);
+        });
+        Map<String, SortedSet<TaskId>> active = new TreeMap<>();
+        Map<String, SortedSet<TaskId>> standby = new TreeMap<>();
+        placement.members().forEach((member, t) -> {
+            String instance = instanceOfMember.getOrDefault(member, member);
+            active.computeIfAbsent(instance, k -> new TreeSet<>()).addAll(t.active());
+            standby.computeIfAbsent(instance, k -> new TreeSet<>()).addAll(t.standby());
+        });
+        SortedMap<String, TaskOwners.Instance> instances = new TreeMap<>();
+        endpoints.forEach((id, endpoint) -> instances.put(id, new TaskOwners.Instance(endpoint,
+                active.getOrDefault(id, new TreeSet<>()), standby.getOrDefault(id, new TreeSet<>()))));
+        SortedMap<Integer, Integer> counts = new TreeMap<>();
+        tasks.forEach(t -> counts.merge(t.subtopology(), t.partition() + 1, Math::max));
+        return new TaskOwners(-1, instances, counts);
     }
 
     @Override
@@ -128,7 +160,8 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
             log.warn("cannot read the standby tasks in this assignment, running none: {}", e.getMessage());
             mine = MemberAssignment.NONE;
         }
-        hooks.onAssignment(mine);
+        hooks.onAssignment(new MemberAssignment(mine.standbys(), mine.warmups(),
+                mine.owners().withGeneration(metadata == null ? -1 : metadata.generationId())));
     }
 
     private static Map<String, Integer> partitionCounts(Cluster metadata, Map<String, Subscription> subs) {

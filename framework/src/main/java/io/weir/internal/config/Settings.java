@@ -83,6 +83,10 @@ public final class Settings {
             + " the server");
     public static final Setting<String> HTTP_BIND_ADDRESS = new Setting<>("http.bind.address", "0.0.0.0",
             Setting.nonEmpty(), "address the HTTP server listens on");
+    public static final Setting<Optional<java.net.URI>> HTTP_ADVERTISED_URL = Setting.optional("http.advertised.url",
+            "`http://<host name>:<http.port>`", Settings::advertisedUrl, "base URL other instances reach this one's"
+            + " HTTP server at, to forward queries for the keys it holds (in Kubernetes the pod's stable DNS name,"
+            + " such as `http://app-0.app-headless:8080`)");
     public static final Setting<Integer> NUM_STANDBY_REPLICAS = new Setting<>("num.standby.replicas", "0",
             Setting.intAtLeast(0), "copies of each task's stores kept warm on other instances by tailing their"
             + " changelogs; a failed instance's tasks move to the instance with a copy and restore only the tail");
@@ -165,7 +169,7 @@ public final class Settings {
     public static final Map<String, Setting<?>> ALL = index(APPLICATION_ID, BOOTSTRAP_SERVERS,
             PROCESSING_GUARANTEE, NUM_STREAM_THREADS, COMMIT_INTERVAL_MS, STATE_DIR, INSTANCE_ID,
             RUN_MODE, BOUNDED_UNTIL, SHUTDOWN_TIMEOUT_MS, SHUTDOWN_LEAVE_GROUP, STALL_WARN_MS, HTTP_PORT,
-            HTTP_BIND_ADDRESS,
+            HTTP_BIND_ADDRESS, HTTP_ADVERTISED_URL,
             NUM_STANDBY_REPLICAS, MAX_WARMUP_REPLICAS, ACCEPTABLE_RECOVERY_LAG, PROBING_REBALANCE_INTERVAL_MS,
             FAILURE_DETECTION_MS,
             ERROR_MODE, DEAD_LETTER_TOPIC, DEAD_LETTER_MAX_MESSAGE_BYTES,
@@ -228,5 +232,21 @@ public final class Settings {
             throw new IllegalArgumentException("'" + s + "' is not an ISO-8601 instant; allowed: empty, or for"
                     + " example 2024-05-01T00:00:00Z");
         }
+    }
+
+    private static java.net.URI advertisedUrl(String value) {
+        java.net.URI uri;
+        try {
+            uri = new java.net.URI(value.trim());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("is not a URL: " + e.getMessage());
+        }
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
+                || (uri.getPath() != null && !uri.getPath().isEmpty() && !uri.getPath().equals("/"))
+                || uri.getQuery() != null) {
+            throw new IllegalArgumentException("must be http(s)://host[:port] with no path, such as"
+                    + " http://app-0.app-headless:8080");
+        }
+        return uri;
     }
 }

@@ -35,4 +35,9 @@ public interface InstanceView {
      * tasks move at once, close) and returns at once; false if the instance was already stopping.
      */
     boolean leaveGroupAndStop();
+
+    /** The query endpoints' service ({@code /stores/...}); empty: no query endpoints. */
+    default java.util.Optional<StoreQueryView> storeQueries() {
+        return java.util.Optional.empty();
+    }
 }

@@ -36,7 +36,8 @@ final class JsonErrors {
                 + "); see its log");
     }
 
-    private static Reply error(int status, String error, String message) {
+    /** An error of any status with its stable word, for the query endpoints' answers. */
+    static Reply error(int status, String error, String message) {
         var body = Json.object().put("error", error).put("message", message);
         return Reply.json(status, body);
     }

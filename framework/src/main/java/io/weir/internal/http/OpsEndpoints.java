@@ -20,7 +20,8 @@ final class OpsEndpoints {
     }
 
     Router routes() {
-        return new Router()
+        Router router = view.storeQueries().map(q -> new QueryEndpoints(q).addTo(new Router())).orElseGet(Router::new);
+        return router
                 .get("/health/live", request -> health(view.liveness()))
                 .get("/health/ready", request -> health(view.readiness()))
                 .get("/metrics", request -> Reply.text(200, PROMETHEUS, view.prometheusText()))

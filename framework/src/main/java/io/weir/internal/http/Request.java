@@ -7,10 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What an endpoint needs of a request: the method, the decoded path and the query parameters
- * (the first value of each; the ops endpoints take no repeated parameters).
+ * What an endpoint needs of a request: the method, the decoded path, the path as sent (where a
+ * {@code %2F} in a segment is still not a separator: keys in query paths may contain slashes) and
+ * the query parameters (the first value of each; the endpoints take no repeated parameters).
  */
-record Request(String method, String path, Map<String, String> query) {
+record Request(String method, String path, String rawPath, Map<String, String> query) {
 
     Request {
         query = Map.copyOf(query);
@@ -29,10 +30,11 @@ record Request(String method, String path, Map<String, String> query) {
                 }
             }
         }
-        return new Request(method, uri.getPath() == null ? "/" : uri.getPath(), query);
+        return new Request(method, uri.getPath() == null ? "/" : uri.getPath(),
+                uri.getRawPath() == null ? "/" : uri.getRawPath(), query);
     }
 
-    private static String decode(String s) {
+    static String decode(String s) {
         try {
             return URLDecoder.decode(s, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException badEscape) {

@@ -44,12 +44,20 @@ final class Router implements HttpHandler {
     private static final Logger log = LoggerFactory.getLogger(Router.class);
 
     private final Map<String, Route> routes = new LinkedHashMap<>();
+    /** Routes for every path under a prefix ({@code /stores/}), tried when no exact path matches. */
+    private final Map<String, Route> prefixes = new LinkedHashMap<>();
     private final ThrottledWarning failures =
             new ThrottledWarning(log, TimeUnit.MINUTES.toNanos(1), System::nanoTime);
     private int inFlight;
 
     Router get(String path, Endpoint endpoint) {
         routes.put(path, new Route("GET", endpoint));
+        return this;
+    }
+
+    /** {@code GET} for every path that starts with {@code prefix}; the endpoint reads the rest. */
+    Router getUnder(String prefix, Endpoint endpoint) {
+        prefixes.put(prefix, new Route("GET", endpoint));
         return this;
     }
 
@@ -76,7 +84,13 @@ final class Router implements HttpHandler {
     Reply answer(Request request) {
         Route route = routes.get(request.path());
         if (route == null) {
-            return JsonErrors.notFound(request.path(), routes.keySet());
+            route = prefixes.entrySet().stream().filter(e -> request.path().startsWith(e.getKey()))
+                    .map(Map.Entry::getValue).findFirst().orElse(null);
+        }
+        if (route == null) {
+            java.util.List<String> known = new java.util.ArrayList<>(routes.keySet());
+            prefixes.keySet().forEach(p -> known.add(p + "..."));
+            return JsonErrors.notFound(request.path(), known);
         }
         if (!route.accepts(request.method())) {
             return JsonErrors.methodNotAllowed(request.method(), request.path(), route.allow());

@@ -35,6 +35,8 @@ import java.util.function.LongSupplier;
 public final class LocalStores {
 
     private final ConcurrentMap<String, ConcurrentMap<TaskId, TaskStore>> byName = new ConcurrentHashMap<>();
+    /** Per registered task: true while its stores restore, when they lag behind its committed state. */
+    private final ConcurrentMap<TaskId, java.util.function.BooleanSupplier> restoring = new ConcurrentHashMap<>();
     private final LongSupplier clock;
 
     /** @param clock the processing clock (epoch ms) that hides expired TTL entries; read by the reading thread */
@@ -43,12 +45,38 @@ public final class LocalStores {
     }
 
     public void register(TaskId task, TaskStores stores) {
+        register(task, stores, () -> false);
+    }
+
+    /**
+     * Makes a task's stores readable. {@code restoring} tells, from any thread, whether they are
+     * still being restored: register after the restore has started, so that a task never looks
+     * caught up before it is.
+     */
+    public void register(TaskId task, TaskStores stores, java.util.function.BooleanSupplier restoring) {
+        this.restoring.put(task, restoring);
         for (TaskStore s : stores.all()) {
             byName.computeIfAbsent(s.name(), n -> new ConcurrentHashMap<>()).put(task, s);
         }
     }
 
+    /**
+     * The committed reader of {@code spec} in {@code task}, if this instance runs the task and its
+     * stores are restored: what a query for a key of that task may be answered from here.
+     */
+    public java.util.Optional<BytesReader> servable(StoreSpec spec, TaskId task) {
+        Map<TaskId, TaskStore> m = byName.get(spec.name());
+        TaskStore s = m == null ? null : m.get(task);
+        java.util.function.BooleanSupplier r = restoring.get(task);
+        if (s == null || r == null || r.getAsBoolean()) {
+            return java.util.Optional.empty();
+        }
+        BytesReader committed = s.committed();
+        return java.util.Optional.of(spec.ttl() == null ? committed : new TtlReader(committed, clock));
+    }
+
     public void unregister(TaskId task, TaskStores stores) {
+        restoring.remove(task);
         for (TaskStore s : stores.all()) {
             Map<TaskId, TaskStore> m = byName.get(s.name());
             if (m != null) {

@@ -148,6 +148,7 @@ public final class TaskManager {
                 activations.activated(id, () -> opened.isRestoring() ? opened.stores().changelogOffsetSum()
                         : MemberHooks.RUNNING);
                 restorer.register(task);
+                threadTasks.publish(task);
             }
             task.addPartition(tp);
             taskByPartition.put(tp, task);

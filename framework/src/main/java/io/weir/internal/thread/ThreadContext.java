@@ -33,12 +33,15 @@ import java.nio.file.Path;
  *                    wall-clock timestamps; the system clock, or a test driver's
  * @param globalStores the read views of the global tables' stores by name
  * @param backlog     the records the instance's threads have still to process, each reporting its own
+ * @param ownership   where the group's tasks run, as the latest assignment said, and this instance's
+ *                    advertised endpoint, which its threads send the group leader
  */
 public record ThreadContext(WeirConfig config, TopologyModel model, String instanceId, ClientConfigs clients,
                             TopicLimits limits, MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb,
                             LocalStores localStores, InstanceTaskRegistry taskRegistry, SavepointControl savepoints,
                             RepartitionPurge purge, java.util.function.LongSupplier wallClock,
-                            java.util.Map<String, Object> globalStores, Backlog backlog) {
+                            java.util.Map<String, Object> globalStores, Backlog backlog,
+                            io.weir.internal.query.Ownership ownership) {
 
     /** The tags every meter of the instance carries: {@code application} and {@code instance}. */
     public Tags tags() {
@@ -55,7 +58,7 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
     /** The shared parts of an instance's threads. */
     public record Shared(MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb, LocalStores localStores,
                          InstanceTaskRegistry taskRegistry, SavepointControl savepoints, RepartitionPurge purge,
-                         java.util.Map<String, Object> globalStores) {
+                         java.util.Map<String, Object> globalStores, io.weir.internal.query.Ownership ownership) {
     }
 
     public static ThreadContext create(WeirConfig config, TopologyModel model, String instanceId,
@@ -64,6 +67,6 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
         return new ThreadContext(config, model, instanceId, clients, new TopicLimits(admin, clients.maxRequestSize()),
                 shared.registry(), shared.instanceDir(), shared.rocksDb(), shared.localStores(),
                 shared.taskRegistry(), shared.savepoints(), shared.purge(), System::currentTimeMillis,
-                shared.globalStores(), new Backlog());
+                shared.globalStores(), new Backlog(), shared.ownership());
     }
 }

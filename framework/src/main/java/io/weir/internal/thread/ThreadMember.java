@@ -49,6 +49,11 @@ final class ThreadMember implements MemberHooks {
     }
 
     @Override
+    public String endpoint() {
+        return ctx.ownership().endpoint();
+    }
+
+    @Override
     public AssignmentSettings settings() {
         return settings;
     }
@@ -60,6 +65,7 @@ final class ThreadMember implements MemberHooks {
 
     @Override
     public void onAssignment(MemberAssignment assignment) {
+        ctx.ownership().update(assignment.owners());
         ctx.taskRegistry().stateThread().assign(index, assignment);
         listener.joined();
     }

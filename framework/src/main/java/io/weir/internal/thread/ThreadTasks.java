@@ -141,12 +141,19 @@ public final class ThreadTasks {
         return java.util.Set.copyOf(tasks.keySet());
     }
 
-    /** Creates a task and makes its stores readable from other threads. */
+    /** Creates a task; {@link #publish} makes its stores readable from other threads. */
     ActiveTask create(TaskId id) {
         ActiveTask task = taskFactory.create(id);
         tasks.put(id, task);
-        ctx.localStores().register(id, task.stores());
         return task;
+    }
+
+    /**
+     * Makes a new task's stores readable from other threads; called once its restore has started,
+     * so that queries see it restoring rather than caught up with what the disk held.
+     */
+    void publish(ActiveTask task) {
+        ctx.localStores().register(task.id(), task.stores(), task::isRestoring);
     }
 
     /** Closes a task whose work was committed or aborted, and forgets it. */

@@ -11,6 +11,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 class AssignmentCodecsTest {
@@ -104,7 +106,39 @@ class AssignmentCodecsTest {
     @Test
     void aNewerAssignmentVersionIsReadForTheFieldsThisVersionKnows() {
         MemberAssignment a = new MemberAssignment(Set.of(new TaskId(1, 1)), Set.of());
-        assertThat(AssignmentInfo.decode(withVersion(AssignmentInfo.encode(a), 2, 5, 5))).isEqualTo(a);
+        assertThat(AssignmentInfo.decode(withVersion(AssignmentInfo.encode(a), 3, 5, 5))).isEqualTo(a);
+    }
+
+    @Test
+    void theGroupsTaskOwnersTravelWithEveryAssignment() {
+        TaskOwners owners = new TaskOwners(-1, new TreeMap<>(Map.of(
+                "a", new TaskOwners.Instance("http://a:8080", new TreeSet<>(Set.of(new TaskId(0, 0), new TaskId(1, 1))),
+                        new TreeSet<>(Set.of(new TaskId(0, 1)))),
+                "b", new TaskOwners.Instance("", new TreeSet<>(Set.of(new TaskId(0, 1))), new TreeSet<>()))),
+                new TreeMap<>(Map.of(0, 2, 1, 2)));
+        MemberAssignment a = new MemberAssignment(Set.of(new TaskId(0, 1)), Set.of(), owners);
+        MemberAssignment decoded = AssignmentInfo.decode(AssignmentInfo.encode(a));
+        assertThat(decoded).isEqualTo(a);
+        assertThat(decoded.owners().activeOf(new TaskId(0, 1))).contains("b");
+        assertThat(decoded.owners().activeOf(new TaskId(1, 0))).as("a task placed nowhere").isEmpty();
+        assertThat(decoded.owners().standbysOf(new TaskId(0, 1))).containsExactly("a");
+        assertThat(decoded.owners().endpointOf("a")).isEqualTo("http://a:8080");
+        assertThat(decoded.owners().withGeneration(7).generation()).isEqualTo(7);
+    }
+
+    @Test
+    void aVersionOneAssignmentHasStandbysAndNoOwners() {
+        // version 1: standbys 0_1, no warm-ups, and nothing after
+        MemberAssignment decoded = AssignmentInfo.decode(bytes(1, 1, 0, 1, 1, 0));
+        assertThat(decoded.standbys()).containsExactly(new TaskId(0, 1));
+        assertThat(decoded.owners()).isEqualTo(TaskOwners.NONE);
+    }
+
+    @Test
+    void aSubscriptionCarriesTheEndpointFromVersionTwoOn() {
+        SubscriptionInfo info = new SubscriptionInfo("i", 0, Map.of(), "https://i.example:8443");
+        assertThat(SubscriptionInfo.decode(info.encode())).contains(info);
+        assertThat(SubscriptionInfo.decode(bytes(1, 1, 'a', 0, 0)).orElseThrow().endpoint()).as("version 1").isEmpty();
     }
 
     @Test
@@ -120,7 +154,7 @@ class AssignmentCodecsTest {
     }
 
     @Test
-    void theSubscriptionWireFormatIsVersionInstanceThreadThenTasks() {
+    void theVersionOneSubscriptionWireFormatIsVersionInstanceThreadThenTasks() {
         assertThat(SubscriptionInfo.decode(bytes(1, 1, 'a', 0, 0))).isEqualTo(
                 Optional.of(new SubscriptionInfo("a", 0, Map.of())));
     }

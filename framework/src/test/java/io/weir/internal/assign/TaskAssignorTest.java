@@ -55,6 +55,7 @@ class TaskAssignorTest {
         RuntimeException endsFailure;
         final List<Set<TopicPartition>> endOffsetCalls = new ArrayList<>();
         MemberAssignment received;
+        String endpoint = "";
 
         FakeHooks(String instance, int thread) {
             this.instance = instance;
@@ -69,6 +70,11 @@ class TaskAssignorTest {
         @Override
         public int threadIndex() {
             return thread;
+        }
+
+        @Override
+        public String endpoint() {
+            return endpoint;
         }
 
         @Override
@@ -246,8 +252,29 @@ class TaskAssignorTest {
         // Each instance runs one stateful task (0_p) and keeps the other's as a standby.
         int xTask = partitionsOf(ga, "x-0").stream().filter(tp -> tp.topic().equals("a")).findFirst().orElseThrow()
                 .partition();
-        assertThat(x.received).isEqualTo(new MemberAssignment(Set.of(new TaskId(0, 1 - xTask)), Set.of()));
-        assertThat(y.received).isEqualTo(new MemberAssignment(Set.of(new TaskId(0, xTask)), Set.of()));
+        assertThat(x.received.standbys()).containsExactly(new TaskId(0, 1 - xTask));
+        assertThat(y.received.standbys()).containsExactly(new TaskId(0, xTask));
+        assertThat(x.received.warmups()).isEmpty();
+    }
+
+    @Test
+    void everyMemberHearsWhereEveryTaskRunsAndEachInstancesEndpoint() {
+        FakeHooks x = member("x", 0);
+        FakeHooks y = member("y", 0);
+        x.endpoint = "http://x:8080";
+        y.endpoint = "http://y:8080";
+        x.settings = new AssignmentSettings(1, 2, 100);
+        GroupAssignment ga = rebalance("x-0", cluster(2), Map.of("x-0", List.of(), "y-0", List.of()));
+        int xTask = partitionsOf(ga, "x-0").stream().filter(tp -> tp.topic().equals("a")).findFirst().orElseThrow()
+                .partition();
+        TaskOwners seen = x.received.owners();
+        assertThat(y.received.owners()).as("the same view for every member").isEqualTo(seen);
+        assertThat(seen.activeOf(new TaskId(0, xTask))).contains("x");
+        assertThat(seen.activeOf(new TaskId(0, 1 - xTask))).contains("y");
+        assertThat(seen.standbysOf(new TaskId(0, xTask))).containsExactly("y");
+        assertThat(seen.endpointOf("x")).isEqualTo("http://x:8080");
+        assertThat(seen.endpointOf("y")).isEqualTo("http://y:8080");
+        assertThat(seen.tasks().get(0)).as("tasks of sub-topology 0").isEqualTo(2);
     }
 
     @Test
@@ -266,7 +293,8 @@ class TaskAssignorTest {
         assertThat(partitionsOf(ga, "x-0")).hasSize(8);
         assertThat(partitionsOf(ga, "y-0")).isEmpty();
         assertThat(y.received.warmups()).hasSize(2).isEqualTo(y.received.standbys());
-        assertThat(x.received).isEqualTo(MemberAssignment.NONE);
+        assertThat(x.received.standbys()).isEmpty();
+        assertThat(x.received.owners().activeOf(new TaskId(0, 0))).contains("x");
     }
 
     @Test

@@ -1,0 +1,61 @@
+package io.weir.internal.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weir.internal.json.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Asks another instance of the application: a {@code GET} to its advertised endpoint, whose JSON
+ * answer is passed on as it came (status, body and {@code Retry-After}). One client per instance,
+ * shared by the HTTP server's threads.
+ */
+public final class PeerClient {
+
+    private final HttpClient client;
+    private final Duration timeout;
+
+    /** @param timeout how long one forwarded request may take, connection included */
+    public PeerClient(Duration timeout) {
+        this.timeout = timeout;
+        this.client = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    /**
+     * {@code GET endpoint + pathAndQuery}.
+     *
+     * @throws UncheckedIOException if the peer cannot be reached, does not answer in time, or
+     *                              answers something other than JSON
+     */
+    public QueryAnswer get(String endpoint, String pathAndQuery) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(stripSlash(endpoint) + pathAndQuery))
+                .timeout(timeout).header("Accept", "application/json").GET().build();
+        try {
+            HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            JsonNode body = Json.reader().readTree(response.body());
+            if (body == null || body.isMissingNode()) {
+                throw new IOException("empty answer with status " + response.statusCode());
+            }
+            Map<String, String> headers = new HashMap<>();
+            response.headers().firstValue("Retry-After").ifPresent(v -> headers.put("Retry-After", v));
+            return new QueryAnswer(response.statusCode(), body, headers);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getClass().getSimpleName() + (e.getMessage() == null ? ""
+                    : ": " + e.getMessage()), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UncheckedIOException(new java.io.InterruptedIOException("interrupted"));
+        }
+    }
+
+    private static String stripSlash(String endpoint) {
+        return endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
+    }
+}

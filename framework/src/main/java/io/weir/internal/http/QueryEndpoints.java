@@ -1,0 +1,58 @@
+package io.weir.internal.http;
+
+import io.weir.internal.http.StoreQueryView.KeyQuery;
+import io.weir.internal.http.StoreQueryView.Target;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The query endpoints under {@code /stores/}: {@code /stores/{store}/keys/{key}} and, for window
+ * and session stores, {@code .../windows} and {@code .../sessions}. Path segments are
+ * percent-decoded one by one, so a key may contain {@code /} as {@code %2F}.
+ */
+final class QueryEndpoints {
+
+    static final String PREFIX = "/stores/";
+
+    private final StoreQueryView view;
+
+    QueryEndpoints(StoreQueryView view) {
+        this.view = view;
+    }
+
+    Router addTo(Router router) {
+        return router.getUnder(PREFIX, this::answer);
+    }
+
+    private Reply answer(Request request) {
+        String rest = request.rawPath().substring(PREFIX.length());
+        String[] parts = rest.split("/", -1);
+        if (parts.length < 3 || parts.length > 4 || !parts[1].equals("keys") || parts[0].isEmpty()
+                || parts[2].isEmpty()) {
+            return JsonErrors.error(404, "not_found", "no endpoint at " + request.path() + "; query a key with"
+                    + " /stores/{store}/keys/{key}, its windows with /stores/{store}/keys/{key}/windows and its"
+                    + " sessions with /stores/{store}/keys/{key}/sessions");
+        }
+        Target target = Target.VALUE;
+        if (parts.length == 4) {
+            switch (parts[3]) {
+                case "windows" -> target = Target.WINDOWS;
+                case "sessions" -> target = Target.SESSIONS;
+                default -> {
+                    return JsonErrors.error(404, "not_found", "no endpoint at " + request.path() + "; after the key"
+                            + " comes nothing, /windows or /sessions");
+                }
+            }
+        }
+        return view.answer(new KeyQuery(segment(parts[0]), segment(parts[2]), target, request.query())).reply();
+    }
+
+    /** A path segment decoded: {@code %XX} escapes only ({@code +} is a plus in a path). */
+    private static String segment(String raw) {
+        try {
+            return URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException badEscape) {
+            return raw;
+        }
+    }
+}

@@ -1,0 +1,321 @@
+package io.weir.internal.query;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weir.common.KeyValue;
+import io.weir.internal.assign.TaskOwners;
+import io.weir.internal.http.PeerClient;
+import io.weir.internal.http.QueryAnswer;
+import io.weir.internal.http.StoreQueryView;
+import io.weir.internal.json.Json;
+import io.weir.internal.state.LocalStores;
+import io.weir.internal.state.TypedReader;
+import io.weir.internal.state.TypedSessionReader;
+import io.weir.internal.state.TypedWindowReader;
+import io.weir.internal.topology.StoreSpec;
+import io.weir.internal.topology.TopologyModel;
+import io.weir.processor.TaskId;
+import io.weir.serde.Serde;
+import io.weir.state.KeyValueIterator;
+import io.weir.state.ReadOnlyKeyValueStore;
+import io.weir.state.Windowed;
+import io.weir.state.internal.BytesReader;
+import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.StringJoiner;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Answers key queries for the HTTP endpoints: from this instance's committed state when it runs
+ * the key's task and the task is restored, else by asking the instance the group placed the task
+ * on (once: a forwarded request is answered where it arrives or not at all), else 503 with
+ * {@code Retry-After}: while a task moves or restores there is no instance to answer for it, and
+ * a caller retries rather than reading state that is behind.
+ *
+ * <p>Every answer names the instance that read the state ({@code instance}) and the task
+ * ({@code task}). A global table is read on the instance asked: every instance holds all of it.
+ */
+public final class StoreQueryService implements StoreQueryView {
+
+    /** Windows or sessions in one answer unless {@code limit} says otherwise. */
+    static final int DEFAULT_LIMIT = 1000;
+    static final String RETRY_AFTER_SECONDS = "1";
+
+    private final TopologyModel model;
+    private final LocalStores local;
+    private final Ownership ownership;
+    private final KeyLocator locator;
+    private final PeerClient peers;
+    private final Function<String, ReadOnlyKeyValueStore<Object, Object>> globals;
+
+    /**
+     * @param globals the read view of a global table's store by name (the instance holds it in full)
+     */
+    public StoreQueryService(TopologyModel model, LocalStores local, Ownership ownership, PeerClient peers,
+                             Function<String, ReadOnlyKeyValueStore<Object, Object>> globals) {
+        this.model = model;
+        this.local = local;
+        this.ownership = ownership;
+        this.locator = new KeyLocator(model);
+        this.peers = peers;
+        this.globals = globals;
+    }
+
+    @Override
+    public QueryAnswer answer(KeyQuery q) {
+        try {
+            return answerOrThrow(q);
+        } catch (BadQuery e) {
+            return error(400, "bad_request", e.getMessage());
+        }
+    }
+
+    private QueryAnswer answerOrThrow(KeyQuery q) {
+        if (model.globalTables().containsKey(q.store())) {
+            return global(q);
+        }
+        StoreSpec spec = model.stores().get(q.store());
+        if (spec == null || locator.subtopologyOf(q.store()).isEmpty()) {
+            return error(404, "unknown_store", "the application has no store named '" + q.store() + "'; its stores: "
+                    + new java.util.TreeSet<>(queryable()));
+        }
+        requireKind(spec, q.target());
+        byte[] keyBytes = keyBytes(spec.keySerde(), q);
+        Object key = spec.keySerde().deserialize(null, keyBytes);
+        TaskOwners owners = ownership.current();
+        TaskId task = locator.taskOf(spec.name(), keyBytes, owners);
+        if (task == null) {
+            return unavailable("this instance has not received an assignment yet", null);
+        }
+        Optional<BytesReader> reader = local.servable(spec, task);
+        if (reader.isPresent()) {
+            ObjectNode body = answered(spec.name(), task);
+            body.set("key", ValueJson.of(spec.keySerde(), key));
+            return read(spec, q, reader.get(), key, body);
+        }
+        boolean forwarded = "true".equals(q.params().get("forwarded"));
+        Optional<String> owner = owners.activeOf(task);
+        if (forwarded || owner.isEmpty() || owner.get().equals(ownership.instanceId())) {
+            return unavailable("task " + task + " of store '" + spec.name() + "' is "
+                    + (owner.isEmpty() ? "moving between instances" : forwarded && !owner.get().equals(
+                    ownership.instanceId()) ? "not on this instance any more" : "restoring") + "; retry", task);
+        }
+        String endpoint = owners.endpointOf(owner.get());
+        if (endpoint.isEmpty()) {
+            return unavailable("instance " + owner.get() + " runs task " + task + " but advertises no HTTP endpoint"
+                    + " (set http.advertised.url on it)", task);
+        }
+        try {
+            return peers.get(endpoint, forwardPath(q));
+        } catch (UncheckedIOException e) {
+            return unavailable("instance " + owner.get() + " at " + endpoint + " runs task " + task
+                    + " but did not answer (" + e.getMessage() + ")", task);
+        }
+    }
+
+    private QueryAnswer read(StoreSpec spec, KeyQuery q, BytesReader reader, Object key, ObjectNode body) {
+        @SuppressWarnings("unchecked") Serde<Object> keySerde = (Serde<Object>) spec.keySerde();
+        @SuppressWarnings("unchecked") Serde<Object> valueSerde = (Serde<Object>) spec.valueSerde();
+        switch (q.target()) {
+            case VALUE -> {
+                Object value = new TypedReader<>(spec.name(), spec.name(), reader, keySerde, valueSerde).get(key);
+                if (value == null) {
+                    body.put("error", "no_such_key").put("message", "store '" + spec.name() + "' has no value for"
+                            + " this key");
+                    return new QueryAnswer(404, body, Map.of());
+                }
+                body.set("value", ValueJson.of(valueSerde, value));
+                return QueryAnswer.ok(body);
+            }
+            case WINDOWS -> {
+                long from = time(q, "from", 0);
+                long to = time(q, "to", Long.MAX_VALUE);
+                try (KeyValueIterator<Windowed<Object>, Object> it = new TypedWindowReader<>(spec.name(), spec.name(),
+                        reader, keySerde, valueSerde, spec.windowSizeMs()).fetch(key, from, to)) {
+                    return QueryAnswer.ok(list(body, "windows", it, valueSerde, limit(q)));
+                }
+            }
+            default -> {
+                long from = time(q, "from", 0);
+                long to = time(q, "to", Long.MAX_VALUE);
+                try (KeyValueIterator<Windowed<Object>, Object> it = new TypedSessionReader<>(spec.name(),
+                        spec.name(), reader, keySerde, valueSerde).findSessions(key, from, to)) {
+                    return QueryAnswer.ok(list(body, "sessions", it, valueSerde, limit(q)));
+                }
+            }
+        }
+    }
+
+    /**
+     * Up to {@code limit} windows or sessions in start order; {@code next_from}, when there are
+     * more, is the {@code from} of the next page (the start of the first one left out).
+     */
+    private static ObjectNode list(ObjectNode body, String field, KeyValueIterator<Windowed<Object>, Object> it,
+                                   Serde<Object> valueSerde, int limit) {
+        ArrayNode items = body.putArray(field);
+        Long next = null;
+        while (it.hasNext()) {
+            KeyValue<Windowed<Object>, Object> kv = it.next();
+            if (items.size() == limit) {
+                next = kv.key().start();
+                break;
+            }
+            ObjectNode item = items.addObject();
+            item.put("start", kv.key().start()).put("end", kv.key().end());
+            item.set("value", ValueJson.of(valueSerde, kv.value()));
+        }
+        if (next != null) {
+            body.put("next_from", next);
+        } else {
+            body.putNull("next_from");
+        }
+        return body;
+    }
+
+    private QueryAnswer global(KeyQuery q) {
+        if (q.target() != Target.VALUE) {
+            throw new BadQuery("'" + q.store() + "' is a global table, a key-value store: query its keys with"
+                    + " /stores/" + q.store() + "/keys/{key}");
+        }
+        var spec = model.globalTables().get(q.store());
+        byte[] keyBytes = keyBytes(spec.keySerde(), q);
+        Object key = spec.keySerde().deserialize(null, keyBytes);
+        ObjectNode body = answered(q.store(), null);
+        body.set("key", ValueJson.of(spec.keySerde(), key));
+        Object value = globals.apply(q.store()).get(key);
+        if (value == null) {
+            body.put("error", "no_such_key").put("message", "global table '" + q.store() + "' has no value for this key");
+            return new QueryAnswer(404, body, Map.of());
+        }
+        body.set("value", ValueJson.of(spec.valueSerde(), value));
+        return QueryAnswer.ok(body);
+    }
+
+    private ObjectNode answered(String store, TaskId task) {
+        ObjectNode body = Json.object();
+        body.put("store", store);
+        body.put("instance", ownership.instanceId());
+        if (task != null) {
+            body.put("task", task.toString());
+        }
+        body.put("source", task == null ? "global" : "active");
+        body.put("lag", 0);
+        return body;
+    }
+
+    private static void requireKind(StoreSpec spec, Target target) {
+        StoreSpec.Kind wanted = switch (target) {
+            case VALUE -> StoreSpec.Kind.KEY_VALUE;
+            case WINDOWS -> StoreSpec.Kind.WINDOW;
+            case SESSIONS -> StoreSpec.Kind.SESSION;
+        };
+        if (spec.kind() != wanted) {
+            String path = "/stores/" + spec.name() + "/keys/{key}" + switch (spec.kind()) {
+                case KEY_VALUE -> "";
+                case WINDOW -> "/windows";
+                case SESSION -> "/sessions";
+            };
+            throw new BadQuery("'" + spec.name() + "' is a " + spec.kind().label() + " store; query it with " + path);
+        }
+    }
+
+    private static byte[] keyBytes(Serde<?> serde, KeyQuery q) {
+        try {
+            return KeyText.bytes(serde, q.key(), KeyText.Encoding.parse(q.params().get("keyEncoding")));
+        } catch (IllegalArgumentException e) {
+            throw new BadQuery(e.getMessage());
+        }
+    }
+
+    /** A time parameter: epoch milliseconds or an ISO-8601 instant. */
+    private static long time(KeyQuery q, String name, long absent) {
+        String v = q.params().get(name);
+        if (v == null || v.isEmpty()) {
+            return absent;
+        }
+        try {
+            return v.chars().allMatch(c -> c == '-' || Character.isDigit(c)) ? Long.parseLong(v)
+                    : Instant.parse(v).toEpochMilli();
+        } catch (NumberFormatException | DateTimeParseException e) {
+            throw new BadQuery(name + " must be epoch milliseconds or an ISO-8601 instant"
+                    + " (2026-12-03T10:15:30Z), not '" + v + "'");
+        }
+    }
+
+    private static int limit(KeyQuery q) {
+        String v = q.params().get("limit");
+        if (v == null) {
+            return DEFAULT_LIMIT;
+        }
+        try {
+            int n = Integer.parseInt(v);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new BadQuery("limit must be a positive number, not '" + v + "'");
+    }
+
+    /** The same request for the owner, marked forwarded so it is not forwarded again. */
+    static String forwardPath(KeyQuery q) {
+        StringBuilder path = new StringBuilder("/stores/").append(encode(q.store())).append("/keys/")
+                .append(encode(q.key()));
+        switch (q.target()) {
+            case WINDOWS -> path.append("/windows");
+            case SESSIONS -> path.append("/sessions");
+            default -> { }
+        }
+        StringJoiner query = new StringJoiner("&", "?", "");
+        new TreeMap<>(q.params()).forEach((k, v) -> {
+            if (!k.equals("forwarded")) {
+                query.add(encode(k) + "=" + encode(v));
+            }
+        });
+        query.add("forwarded=true");
+        return path.append(query).toString();
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private java.util.Set<String> queryable() {
+        java.util.Set<String> names = new java.util.HashSet<>(model.globalTables().keySet());
+        model.stores().keySet().stream().filter(n -> locator.subtopologyOf(n).isPresent()).forEach(names::add);
+        return names;
+    }
+
+    private static QueryAnswer unavailable(String message, TaskId task) {
+        ObjectNode body = errorBody("unavailable", message);
+        if (task != null) {
+            body.put("task", task.toString());
+        }
+        return new QueryAnswer(503, body, Map.of("Retry-After", RETRY_AFTER_SECONDS));
+    }
+
+    private static QueryAnswer error(int status, String error, String message) {
+        return new QueryAnswer(status, errorBody(error, message), Map.of());
+    }
+
+    private static ObjectNode errorBody(String error, String message) {
+        ObjectNode body = Json.object();
+        body.put("error", error).put("message", message);
+        return body;
+    }
+
+    /** A request this service cannot answer as asked: a 400 with the message. */
+    private static final class BadQuery extends RuntimeException {
+        BadQuery(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+}

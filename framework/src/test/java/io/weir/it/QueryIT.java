@@ -1,0 +1,159 @@
+package io.weir.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weir.Topology;
+import io.weir.TopologyBuilder;
+import io.weir.WeirApp;
+import io.weir.common.KeyValue;
+import io.weir.config.WeirConfig;
+import io.weir.dsl.SessionWindows;
+import io.weir.dsl.TimeWindows;
+import io.weir.serde.Serdes;
+import io.weir.testing.TestApps;
+import io.weir.testkit.KafkaExtension;
+import io.weir.testkit.Records;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Interactive queries over HTTP against a real broker, three instances in this JVM with one
+ * standby each: every key of a key-value, a window and a session store, asked of every instance,
+ * answers the committed value, read by the instance that runs the key's task (forwarded there when
+ * asked elsewhere); wrong stores, kinds and keys get JSON errors.
+ */
+class QueryIT {
+
+    @RegisterExtension
+    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
+
+    private static final int PARTITIONS = 6;
+    private static final int KEYS = 120;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private static Topology counting(String input, String output) {
+        TopologyBuilder b = new TopologyBuilder();
+        var stream = b.stream(Serdes.strings(), Serdes.strings(), input);
+        stream.groupByKey().count("counts").toStream().to(output, Serdes.strings(), Serdes.longs());
+        stream.groupByKey().windowedBy(TimeWindows.of(Duration.ofHours(1))).count("hourly")
+                .map((w, c) -> KeyValue.of(w.key(), c)).to(output + "-hourly", Serdes.strings(), Serdes.longs());
+        stream.groupByKey().windowedBy(SessionWindows.withInactivityGap(Duration.ofHours(1))).count("visits")
+                .map((w, c) -> KeyValue.of(w.key(), c == null ? -1L : c))
+                .to(output + "-visits", Serdes.strings(), Serdes.longs());
+        return b.build();
+    }
+
+    /** Key {@code i} occurs {@code i % 4 + 1} times; one key has a slash, a space and a plus. */
+    private static String key(int i) {
+        return i == 7 ? "user/7 x+y" : "k" + i;
+    }
+
+    @Test
+    void everyKeyAskedOfEveryInstanceAnswersTheCommittedValue() throws Exception {
+        String input = KAFKA.uniqueTopic("query-in", PARTITIONS);
+        String output = KAFKA.uniqueTopic("query-out", PARTITIONS);
+        KAFKA.createTopic(output + "-hourly", PARTITIONS, Map.of());
+        KAFKA.createTopic(output + "-visits", PARTITIONS, Map.of());
+        String appId = "query-" + input;
+        Map<String, Long> expected = new TreeMap<>();
+        List<KeyValue<String, String>> records = new ArrayList<>();
+        for (int round = 0; round < 4; round++) {
+            for (int i = 0; i < KEYS; i++) {
+                if (round <= i % 4) {
+                    records.add(KeyValue.of(key(i), "v"));
+                    expected.merge(key(i), 1L, Long::sum);
+                }
+            }
+        }
+        KAFKA.client().produceStrings(input, records);
+        Topology topology = counting(input, output);
+        try (WeirApp a = TestApps.start(topology, config(appId, "a"));
+             WeirApp b = TestApps.start(topology, config(appId, "b"));
+             WeirApp c = TestApps.start(topology, config(appId, "c"))) {
+            List<WeirApp> apps = List.of(a, b, c);
+            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(expected), Duration.ofMinutes(2));
+            await().atMost(Duration.ofMinutes(1)).until(() -> apps.stream().allMatch(x -> x.state() == WeirApp.State.RUNNING));
+            // Once the group has settled, every key through every instance.
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                Set<String> answeredBy = new HashSet<>();
+                for (WeirApp app : apps) {
+                    for (Map.Entry<String, Long> e : expected.entrySet()) {
+                        JsonNode value = get(app, "/stores/counts/keys/" + encode(e.getKey()), 200);
+                        assertThat(value.get("value").asLong()).as("count of %s via %s", e.getKey(),
+                                app.instanceId().orElseThrow()).isEqualTo(e.getValue());
+                        assertThat(value.get("key").asText()).isEqualTo(e.getKey());
+                        answeredBy.add(value.get("instance").asText());
+
+                        JsonNode windows = get(app, "/stores/hourly/keys/" + encode(e.getKey()) + "/windows", 200);
+                        long sum = 0;
+                        for (JsonNode w : windows.get("windows")) {
+                            assertThat(w.get("end").asLong() - w.get("start").asLong()).isEqualTo(3_600_000L);
+                            sum += w.get("value").asLong();
+                        }
+                        assertThat(sum).as("hourly counts of %s", e.getKey()).isEqualTo(e.getValue());
+
+                        JsonNode sessions = get(app, "/stores/visits/keys/" + encode(e.getKey()) + "/sessions", 200);
+                        assertThat(sessions.get("sessions")).hasSize(1);
+                        assertThat(sessions.get("sessions").get(0).get("value").asLong()).isEqualTo(e.getValue());
+                    }
+                }
+                assertThat(answeredBy).as("instances that read the state").containsExactlyInAnyOrder("a", "b", "c");
+            });
+
+            // A page of windows: limit 1 gives one window and where the next page starts, if any.
+            JsonNode page = get(a, "/stores/hourly/keys/k3/windows?limit=1", 200);
+            assertThat(page.get("windows")).hasSize(1);
+            assertThat(page.has("next_from")).isTrue();
+
+            // Errors: JSON with a stable word.
+            assertThat(get(a, "/stores/nope/keys/k1", 404).get("error").asText()).isEqualTo("unknown_store");
+            assertThat(get(a, "/stores/counts/keys/absent-key", 404).get("error").asText()).isEqualTo("no_such_key");
+            assertThat(get(a, "/stores/counts/keys/k1/windows", 400).get("message").asText())
+                    .contains("key-value store").contains("/stores/counts/keys/{key}");
+            assertThat(get(a, "/stores/hourly/keys/k1/windows?from=yesterday", 400).get("message").asText())
+                    .contains("from must be epoch milliseconds");
+            assertThat(get(a, "/stores/counts/keys/k1?keyEncoding=hex", 400).get("message").asText())
+                    .contains("keyEncoding");
+            assertThat(get(a, "/stores/counts/keys/" + java.util.Base64.getUrlEncoder().encodeToString(
+                    "k5".getBytes(StandardCharsets.UTF_8)) + "?keyEncoding=base64", 200).get("value").asLong())
+                    .isEqualTo(expected.get("k5"));
+            assertThat(get(a, "/stores/counts", 404).get("message").asText()).contains("/stores/{store}/keys/{key}");
+        }
+    }
+
+    private static WeirConfig config(String appId, String instance) {
+        return TestApps.config(KAFKA.bootstrapServers(), appId).instanceId(instance)
+                .set("http.bind.address", "127.0.0.1")
+                .set("num.standby.replicas", 1).build();
+    }
+
+    private static JsonNode get(WeirApp app, String pathAndQuery, int status) throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + app.httpPort().orElseThrow() + pathAndQuery)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("GET %s: %s", pathAndQuery, r.body()).isEqualTo(status);
+        assertThat(r.headers().firstValue("Content-Type")).contains("application/json");
+        return JSON.readTree(r.body());
+    }
+
+    private static String encode(String key) {
+        return URLEncoder.encode(key, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}
