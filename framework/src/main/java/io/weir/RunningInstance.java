@@ -150,7 +150,7 @@ final class RunningInstance {
                 Tags.of("application", config.applicationId(), "instance", instanceId), GLOBAL_RESTORE_TIMEOUT,
                 owner::threadFailed);
         stateThread = new StateThread(config, model, clients, instanceDir.dir(), rocksDb, meters.registry(),
-                Tags.of("application", config.applicationId(), "instance", instanceId));
+                Tags.of("application", config.applicationId(), "instance", instanceId), localStores);
         taskRegistry = new InstanceTaskRegistry(instanceDir.dir(), stateThread, new ChangelogEnds(admin)::endOffsets,
                 changelogIds);
         savepoints = new SavepointControl(config, clients, model, instanceId, admin, owner::stopAfterSavepoint);

@@ -69,7 +69,7 @@ class ArchitectureTest {
      */
     private static final List<String> PUBLIC_LEAVES = List.of("io.weir.errors", "io.weir.common",
             "io.weir.common.internal", "io.weir.state", "io.weir.sink", "io.weir.serde", "io.weir.time",
-            "io.weir.processor", "io.weir.dsl", "io.weir.logging");
+            "io.weir.processor", "io.weir.dsl", "io.weir.logging", "io.weir.query");
 
     /**
      * The packages applications program against. The state store's engine ({@code io.weir.state.rocksdb},
@@ -79,7 +79,7 @@ class ArchitectureTest {
      */
     private static final List<String> APPLICATION_API = List.of("io.weir", "io.weir.config", "io.weir.dsl",
             "io.weir.processor", "io.weir.serde", "io.weir.time", "io.weir.state", "io.weir.errors", "io.weir.common",
-            "io.weir.logging", "io.weir.sink");
+            "io.weir.logging", "io.weir.sink", "io.weir.query");
 
     /** The modules below the framework, which must not know it. */
     private static final List<String> BELOW_FRAMEWORK = List.of("io.weir.errors", "io.weir.common",

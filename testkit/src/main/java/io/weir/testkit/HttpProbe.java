@@ -35,6 +35,11 @@ public final class HttpProbe {
         return new HttpProbe("http://localhost:" + port);
     }
 
+    /** The base URL probed, {@code http://localhost:<port>}. */
+    public String base() {
+        return base;
+    }
+
     public Response get(String path) {
         return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
     }

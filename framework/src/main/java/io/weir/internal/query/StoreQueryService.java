@@ -3,6 +3,7 @@ package io.weir.internal.query;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weir.common.KeyValue;
+import io.weir.errors.StoreClosedException;
 import io.weir.internal.assign.TaskOwners;
 import io.weir.internal.http.PeerClient;
 import io.weir.internal.http.QueryAnswer;
@@ -25,6 +26,8 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
@@ -32,11 +35,14 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * Answers key queries for the HTTP endpoints: from this instance's committed state when it runs
- * the key's task and the task is restored, else by asking the instance the group placed the task
- * on (once: a forwarded request is answered where it arrives or not at all), else 503 with
- * {@code Retry-After}: while a task moves or restores there is no instance to answer for it, and
- * a caller retries rather than reading state that is behind.
+ * Answers key queries for the HTTP endpoints, in this order: from this instance's committed state
+ * when it runs the key's task and the task is restored; if the caller accepts a lag
+ * ({@code maxLag} records, {@code maxStalenessMs}), from the task restoring here or a standby copy
+ * here within it ({@code source} {@code restoring} or {@code standby}, with its {@code lag}); by asking the instance the
+ * group placed the task on; by asking the instances with a standby copy (again only within the
+ * caller's bound); else 503 with {@code Retry-After}. A forwarded request is answered where it
+ * arrives or not at all. Without a bound, only the task's active copy answers: while the task
+ * moves or restores a caller gets 503 and retries, never state that is behind.
  *
  * <p>Every answer names the instance that read the state ({@code instance}) and the task
  * ({@code task}). A global table is read on the instance asked: every instance holds all of it.
@@ -93,29 +99,89 @@ public final class StoreQueryService implements StoreQueryView {
         if (task == null) {
             return unavailable("this instance has not received an assignment yet", null);
         }
+        Staleness bound;
+        try {
+            bound = Staleness.of(q.params());
+        } catch (IllegalArgumentException e) {
+            throw new BadQuery(e.getMessage());
+        }
         Optional<BytesReader> reader = local.servable(spec, task);
         if (reader.isPresent()) {
-            ObjectNode body = answered(spec.name(), task);
-            body.set("key", ValueJson.of(spec.keySerde(), key));
-            return read(spec, q, reader.get(), key, body);
+            return readHere(spec, q, key, task, reader.get(), "active", 0);
+        }
+        if (bound.allowsStandby()) {
+            Optional<LocalStores.LaggingRead> restoring = local.restoring(spec, task);
+            if (restoring.isPresent() && bound.admits(restoring.get().lagRecords(), restoring.get().lagMillis())) {
+                return readHere(spec, q, key, task, restoring.get().reader(), "restoring",
+                        restoring.get().lagRecords());
+            }
+            Optional<LocalStores.LaggingRead> copy = local.standby(spec, task);
+            if (copy.isPresent() && bound.admits(copy.get().lagRecords(), copy.get().lagMillis())) {
+                return readHere(spec, q, key, task, copy.get().reader(), "standby", copy.get().lagRecords());
+            }
         }
         boolean forwarded = "true".equals(q.params().get("forwarded"));
-        Optional<String> owner = owners.activeOf(task);
-        if (forwarded || owner.isEmpty() || owner.get().equals(ownership.instanceId())) {
-            return unavailable("task " + task + " of store '" + spec.name() + "' is "
-                    + (owner.isEmpty() ? "moving between instances" : forwarded && !owner.get().equals(
-                    ownership.instanceId()) ? "not on this instance any more" : "restoring") + "; retry", task);
+        if (forwarded) {
+            return unavailable("this instance does not run task " + task + " of store '" + spec.name() + "' (it moved"
+                    + " or is restoring)" + (bound.allowsStandby() ? " and keeps no copy within " + bound : ""), task);
         }
-        String endpoint = owners.endpointOf(owner.get());
+        List<String> problems = new ArrayList<>();
+        Optional<String> owner = owners.activeOf(task);
+        if (owner.isEmpty()) {
+            problems.add("task " + task + " is moving between instances");
+        } else if (owner.get().equals(ownership.instanceId())) {
+            long left = local.restoring(spec, task).map(LocalStores.LaggingRead::lagRecords).orElse(-1L);
+            problems.add("task " + task + " is restoring here (" + (left < 0 ? "its restore has not started"
+                    : left + " changelog records left") + ")");
+        } else {
+            QueryAnswer a = ask(owner.get(), owners, q, problems);
+            if (a != null && a.status() != 503) {
+                return a;
+            }
+        }
+        if (bound.allowsStandby()) {
+            for (String standby : owners.standbysOf(task)) {
+                if (!standby.equals(ownership.instanceId())) {
+                    QueryAnswer a = ask(standby, owners, q, problems);
+                    if (a != null && a.status() != 503) {
+                        return a;
+                    }
+                }
+            }
+        }
+        return unavailable("no instance can answer for task " + task + " of store '" + spec.name() + "' now: "
+                + String.join("; ", problems) + "; retry" + (bound.allowsStandby() ? ""
+                : ", or accept a standby's answer with maxLag or maxStalenessMs"), task);
+    }
+
+    /** Forwards {@code q} to {@code instance}; null (and a problem noted) if it cannot be asked or did not answer. */
+    private QueryAnswer ask(String instance, TaskOwners owners, KeyQuery q, List<String> problems) {
+        String endpoint = owners.endpointOf(instance);
         if (endpoint.isEmpty()) {
-            return unavailable("instance " + owner.get() + " runs task " + task + " but advertises no HTTP endpoint"
-                    + " (set http.advertised.url on it)", task);
+            problems.add("instance " + instance + " advertises no HTTP endpoint (set http.advertised.url on it)");
+            return null;
         }
         try {
-            return peers.get(endpoint, forwardPath(q));
+            QueryAnswer a = peers.get(endpoint, forwardPath(q));
+            if (a.status() == 503) {
+                problems.add("instance " + instance + " at " + endpoint + " cannot answer ("
+                        + a.body().path("message").asText() + ")");
+            }
+            return a;
         } catch (UncheckedIOException e) {
-            return unavailable("instance " + owner.get() + " at " + endpoint + " runs task " + task
-                    + " but did not answer (" + e.getMessage() + ")", task);
+            problems.add("instance " + instance + " at " + endpoint + " did not answer (" + e.getMessage() + ")");
+            return null;
+        }
+    }
+
+    private QueryAnswer readHere(StoreSpec spec, KeyQuery q, Object key, TaskId task, BytesReader reader,
+                                 String source, long lag) {
+        ObjectNode body = answered(spec.name(), task, source, lag);
+        body.set("key", ValueJson.of(spec.keySerde(), key));
+        try {
+            return read(spec, q, reader, key, body);
+        } catch (StoreClosedException closing) {
+            return unavailable("task " + task + " closed on this instance while it was read (it moved)", task);
         }
     }
 
@@ -186,7 +252,7 @@ public final class StoreQueryService implements StoreQueryView {
         var spec = model.globalTables().get(q.store());
         byte[] keyBytes = keyBytes(spec.keySerde(), q);
         Object key = spec.keySerde().deserialize(null, keyBytes);
-        ObjectNode body = answered(q.store(), null);
+        ObjectNode body = answered(q.store(), null, "global", 0);
         body.set("key", ValueJson.of(spec.keySerde(), key));
         Object value = globals.apply(q.store()).get(key);
         if (value == null) {
@@ -197,15 +263,15 @@ public final class StoreQueryService implements StoreQueryView {
         return QueryAnswer.ok(body);
     }
 
-    private ObjectNode answered(String store, TaskId task) {
+    private ObjectNode answered(String store, TaskId task, String source, long lag) {
         ObjectNode body = Json.object();
         body.put("store", store);
         body.put("instance", ownership.instanceId());
         if (task != null) {
             body.put("task", task.toString());
         }
-        body.put("source", task == null ? "global" : "active");
-        body.put("lag", 0);
+        body.put("source", source);
+        body.put("lag", lag);
         return body;
     }
 

@@ -9,7 +9,6 @@ import io.weir.internal.state.TaskStores;
 import io.weir.processor.TaskId;
 import io.weir.state.changelog.RestoreSession;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -40,7 +39,9 @@ final class StandbyTask {
 
     private final MeterRegistry registry;
     private final Tags tags;
-    private final Map<TopicPartition, Lag> lags = new LinkedHashMap<>();
+    private final Map<TopicPartition, Lag> lags = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Every changelog's lag has been known once: queries may read this copy within a bound. */
+    private volatile boolean lagKnown;
     private final List<Meter> meters = new ArrayList<>();
 
     StandbyTask(TaskId id, MeterRegistry registry, Tags tags) {
@@ -89,7 +90,21 @@ final class StandbyTask {
             }
             total += lag;
         }
+        if (known) {
+            lagKnown = true;
+        }
         return known ? total : -1;
+    }
+
+    /** The lags' sum as last updated, or -1 before every changelog's lag was known; any thread. */
+    long lagRecords() {
+        return lagKnown ? lags.values().stream().mapToLong(l -> l.records.get()).sum() : -1;
+    }
+
+    /** The longest time since a store of this copy was caught up, in milliseconds; any thread. */
+    long lagMillis() {
+        long now = System.nanoTime();
+        return (long) (lags.values().stream().mapToDouble(l -> l.seconds(now)).max().orElse(0) * 1000);
     }
 
     String describeOffsets() {
@@ -103,6 +118,8 @@ final class StandbyTask {
     }
 
     void removeMeters() {
+        // A copy opened again starts from what its stores hold: its lag is unknown until measured.
+        lagKnown = false;
         meters.forEach(registry::remove);
         meters.clear();
         lags.clear();

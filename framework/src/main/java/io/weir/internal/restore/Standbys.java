@@ -12,6 +12,7 @@ import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
 import io.weir.state.changelog.RestoreListener;
 import io.weir.state.changelog.RestoreSession;
+import io.weir.internal.state.LocalStores;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.rocksdb.RocksDbResources;
 import java.nio.file.Path;
@@ -77,11 +78,13 @@ final class Standbys {
     /** Created with the first standby, and again after a failure closed it. */
     private RestoreSession tails;
     private long lastFlushNanos = System.nanoTime();
+    private final LocalStores localStores;
     /** Until when standbys wait after a failure; now at first (nanoTime may be negative: compare differences). */
     private long failedUntil = System.nanoTime();
 
     Standbys(WeirConfig config, TopologyModel model, Path instanceDir, RocksDbResources rocksDb,
-             MeterRegistry registry, Tags tags, StateConsumers consumers) {
+             MeterRegistry registry, Tags tags, StateConsumers consumers, LocalStores localStores) {
+        this.localStores = localStores;
         this.config = config;
         this.model = model;
         this.instanceDir = instanceDir;
@@ -258,6 +261,17 @@ final class Standbys {
         Map<TopicPartition, BytesStore> byChangelog = new HashMap<>();
         stores.all().forEach(store -> byChangelog.put(store.changelog(), store.committed()));
         s.bind(byChangelog.keySet(), stores);
+        localStores.registerStandby(s.id, stores, new LocalStores.StandbyLag() {
+            @Override
+            public long records() {
+                return s.lagRecords();
+            }
+
+            @Override
+            public long millis() {
+                return s.lagMillis();
+            }
+        });
         if (tails == null) {
             tails = consumers.standbySession();
         }
@@ -268,6 +282,7 @@ final class Standbys {
 
     private void closeStandby(StandbyTask s, String why) {
         if (s.stores != null) {
+            localStores.unregisterStandby(s.id);
             if (tails != null) {
                 tails.remove(s.changelogs);
             }

@@ -56,13 +56,15 @@ public final class StateThread implements AutoCloseable {
     private volatile boolean running = true;
     private volatile InstanceTaskRegistry taskRegistry;
 
+    /** @param localStores where standby copies are offered to queries that accept their lag */
     public StateThread(WeirConfig config, TopologyModel model, ClientConfigs clients, Path instanceDir,
-                       RocksDbResources rocksDb, MeterRegistry registry, Tags tags) {
+                       RocksDbResources rocksDb, MeterRegistry registry, Tags tags,
+                       io.weir.internal.state.LocalStores localStores) {
         this.thread = new Thread(this::run, clients.threadName(0).replaceFirst("-0$", "") + "-state");
         this.thread.setDaemon(true);
         this.consumers = new StateConsumers(clients, config.transactionTimeout());
         this.restores = new ActiveRestores(consumers::restoreSession, consumers::startOffsets);
-        this.standbys = new Standbys(config, model, instanceDir, rocksDb, registry, tags, consumers);
+        this.standbys = new Standbys(config, model, instanceDir, rocksDb, registry, tags, consumers, localStores);
         this.cleanup = new StateDirCleanup(instanceDir, config.stateCleanupDelay(),
                 id -> taskRegistry.isActive(id) || standbys.has(id), System::currentTimeMillis);
     }

@@ -35,8 +35,13 @@ import java.util.function.LongSupplier;
 public final class LocalStores {
 
     private final ConcurrentMap<String, ConcurrentMap<TaskId, TaskStore>> byName = new ConcurrentHashMap<>();
-    /** Per registered task: true while its stores restore, when they lag behind its committed state. */
-    private final ConcurrentMap<TaskId, java.util.function.BooleanSupplier> restoring = new ConcurrentHashMap<>();
+    /** Standby copies kept on this instance, by task: readable by queries that accept their lag. */
+    private final ConcurrentMap<TaskId, Standby> standbys = new ConcurrentHashMap<>();
+    /** Per registered task: whether its stores restore (when they lag behind its committed state), and how far. */
+    private final ConcurrentMap<TaskId, Restoring> restoring = new ConcurrentHashMap<>();
+
+    private record Restoring(java.util.function.BooleanSupplier now, java.util.function.LongSupplier remaining) {
+    }
     private final LongSupplier clock;
 
     /** @param clock the processing clock (epoch ms) that hides expired TTL entries; read by the reading thread */
@@ -45,16 +50,18 @@ public final class LocalStores {
     }
 
     public void register(TaskId task, TaskStores stores) {
-        register(task, stores, () -> false);
+        register(task, stores, () -> false, () -> 0);
     }
 
     /**
      * Makes a task's stores readable. {@code restoring} tells, from any thread, whether they are
      * still being restored: register after the restore has started, so that a task never looks
-     * caught up before it is.
+     * caught up before it is. {@code remaining} tells how many changelog records it has still to
+     * restore (-1: not known yet).
      */
-    public void register(TaskId task, TaskStores stores, java.util.function.BooleanSupplier restoring) {
-        this.restoring.put(task, restoring);
+    public void register(TaskId task, TaskStores stores, java.util.function.BooleanSupplier restoring,
+                         java.util.function.LongSupplier remaining) {
+        this.restoring.put(task, new Restoring(restoring, remaining));
         for (TaskStore s : stores.all()) {
             byName.computeIfAbsent(s.name(), n -> new ConcurrentHashMap<>()).put(task, s);
         }
@@ -67,12 +74,90 @@ public final class LocalStores {
     public java.util.Optional<BytesReader> servable(StoreSpec spec, TaskId task) {
         Map<TaskId, TaskStore> m = byName.get(spec.name());
         TaskStore s = m == null ? null : m.get(task);
-        java.util.function.BooleanSupplier r = restoring.get(task);
-        if (s == null || r == null || r.getAsBoolean()) {
+        Restoring r = restoring.get(task);
+        if (s == null || r == null || r.now().getAsBoolean()) {
             return java.util.Optional.empty();
         }
         BytesReader committed = s.committed();
         return java.util.Optional.of(spec.ttl() == null ? committed : new TtlReader(committed, clock));
+    }
+
+    /**
+     * How far a standby copy is behind its changelogs, read by any thread.
+     *
+     * @see #registerStandby
+     */
+    public interface StandbyLag {
+        /** Changelog records the copy has not applied yet, or -1 while that is not known. */
+        long records();
+
+        /** How long since the copy last had applied all of its changelogs, in milliseconds. */
+        long millis();
+    }
+
+    /**
+     * A copy behind its changelog read by a query (a standby, or an active task still restoring):
+     * its committed reader and its lag when it was asked.
+     */
+    public record LaggingRead(BytesReader reader, long lagRecords, long lagMillis) {
+    }
+
+    /**
+     * The stores of {@code spec} of {@code task}, registered and still restoring here, with the
+     * records left to restore, if that is known: a copy at least as fresh as the standby it may
+     * have been promoted from. Its lag in time is not measured: 0.
+     */
+    public java.util.Optional<LaggingRead> restoring(StoreSpec spec, TaskId task) {
+        Map<TaskId, TaskStore> m = byName.get(spec.name());
+        TaskStore s = m == null ? null : m.get(task);
+        Restoring r = restoring.get(task);
+        if (s == null || r == null || !r.now().getAsBoolean()) {
+            return java.util.Optional.empty();
+        }
+        long left = r.remaining().getAsLong();
+        if (left < 0) {
+            return java.util.Optional.empty();
+        }
+        BytesReader committed = s.committed();
+        return java.util.Optional.of(new LaggingRead(spec.ttl() == null ? committed : new TtlReader(committed, clock),
+                left, 0));
+    }
+
+    private record Standby(TaskStores stores, StandbyLag lag) {
+    }
+
+    /** A standby copy of {@code task} opened on this instance (the state thread's). */
+    public void registerStandby(TaskId task, TaskStores stores, StandbyLag lag) {
+        standbys.put(task, new Standby(stores, lag));
+    }
+
+    /** The standby copy of {@code task} is closing; called before its stores close. */
+    public void unregisterStandby(TaskId task) {
+        standbys.remove(task);
+    }
+
+    /**
+     * The standby copy of {@code spec} in {@code task} on this instance, with its lag, if there is
+     * one, it keeps that store, and its lag is known. The stores may close while being read (the
+     * copy becomes active, or stops): a read then fails with {@link StoreClosedException}.
+     */
+    public java.util.Optional<LaggingRead> standby(StoreSpec spec, TaskId task) {
+        Standby s = standbys.get(task);
+        if (s == null) {
+            return java.util.Optional.empty();
+        }
+        long records = s.lag().records();
+        if (records < 0) {
+            return java.util.Optional.empty();
+        }
+        for (TaskStore store : s.stores().all()) {
+            if (store.name().equals(spec.name())) {
+                BytesReader committed = store.committed();
+                return java.util.Optional.of(new LaggingRead(spec.ttl() == null ? committed
+                        : new TtlReader(committed, clock), records, s.lag().millis()));
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     public void unregister(TaskId task, TaskStores stores) {

@@ -20,6 +20,14 @@ public interface Restorer extends AutoCloseable {
     /** The task is closing: its restore stops, and its stores are not written once this returns. */
     void unregister(ActiveTask task);
 
+    /**
+     * The changelog records {@code task} has still to restore, or -1 while that is not known;
+     * any thread may ask (queries that accept a lag read a restoring task within it).
+     */
+    default long remaining(ActiveTask task) {
+        return -1;
+    }
+
     /** True while a registered task has not finished restoring. */
     boolean hasPending();
 

@@ -98,6 +98,22 @@ final class StateThreadRestorer implements Restorer {
     }
 
     @Override
+    public long remaining(ActiveTask task) {
+        long sum = 0;
+        for (TaskStore store : task.stores().all()) {
+            if (store.changelog() == null) {
+                continue;
+            }
+            Progress p = progress.get(store.changelog());
+            if (p == null || !p.known) {
+                return task.isRestoring() ? -1 : 0;
+            }
+            sum += p.left.get();
+        }
+        return sum;
+    }
+
+    @Override
     public boolean hasPending() {
         return !pending.isEmpty();
     }
@@ -162,6 +178,8 @@ final class StateThreadRestorer implements Restorer {
         private final String what;
         private final long started = System.nanoTime();
         private final AtomicLong left = new AtomicLong();
+        /** onStart has set {@link #left}: before, what is left is not known. */
+        private volatile boolean known;
         private final Gauge gauge;
         private long total;
         private long lastLog = System.nanoTime();
@@ -182,6 +200,7 @@ final class StateThreadRestorer implements Restorer {
         public void onStart(long startOffset, long endOffset) {
             total = Math.max(0, endOffset - startOffset);
             publish(0, total);
+            known = true;
             if (total > 0) {
                 log.info("restoring {}: {} changelog offsets ({} to {})", what, total, startOffset, endOffset);
             }

@@ -148,7 +148,7 @@ public final class TaskManager {
                 activations.activated(id, () -> opened.isRestoring() ? opened.stores().changelogOffsetSum()
                         : MemberHooks.RUNNING);
                 restorer.register(task);
-                threadTasks.publish(task);
+                threadTasks.publish(task, () -> restorer.remaining(opened));
             }
             task.addPartition(tp);
             taskByPartition.put(tp, task);

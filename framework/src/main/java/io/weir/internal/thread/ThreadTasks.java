@@ -152,8 +152,8 @@ public final class ThreadTasks {
      * Makes a new task's stores readable from other threads; called once its restore has started,
      * so that queries see it restoring rather than caught up with what the disk held.
      */
-    void publish(ActiveTask task) {
-        ctx.localStores().register(task.id(), task.stores(), task::isRestoring);
+    void publish(ActiveTask task, java.util.function.LongSupplier restoreRemaining) {
+        ctx.localStores().register(task.id(), task.stores(), task::isRestoring, restoreRemaining);
     }
 
     /** Closes a task whose work was committed or aborted, and forgets it. */
