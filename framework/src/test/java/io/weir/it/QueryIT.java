@@ -117,6 +117,20 @@ class QueryIT {
                 assertThat(answeredBy).as("instances that read the state").containsExactlyInAnyOrder("a", "b", "c");
             });
 
+            // Scans over every task, page by page, through each instance.
+            for (WeirApp app : apps) {
+                assertThat(scanAll(app, "limit=7")).as("every entry, pages of 7").isEqualTo(expected);
+                Map<String, Long> k1 = new TreeMap<>(expected);
+                k1.keySet().removeIf(k -> !k.startsWith("k1"));
+                assertThat(scanAll(app, "prefix=k1&limit=5")).as("prefix k1").isEqualTo(k1);
+                Map<String, Long> between = new TreeMap<>(expected);
+                between.keySet().removeIf(k -> k.compareTo("k2") < 0 || k.compareTo("k3") > 0);
+                assertThat(scanAll(app, "from=k2&to=k3&limit=50")).as("k2 to k3").isEqualTo(between);
+            }
+            assertThat(get(a, "/stores/hourly/keys", 400).get("message").asText()).contains("only key-value stores");
+            assertThat(get(a, "/stores/counts/keys?after=%21%21", 400).get("message").asText()).contains("cursor");
+            assertThat(get(a, "/stores/counts/keys?limit=0", 400).get("message").asText()).contains("limit");
+
             // A page of windows: limit 1 gives one window and where the next page starts, if any.
             JsonNode page = get(a, "/stores/hourly/keys/k3/windows?limit=1", 200);
             assertThat(page.get("windows")).hasSize(1);
@@ -136,6 +150,24 @@ class QueryIT {
                     .isEqualTo(expected.get("k5"));
             assertThat(get(a, "/stores/counts", 404).get("message").asText()).contains("/stores/{store}/keys/{key}");
         }
+    }
+
+    /** Every entry of store counts, following {@code next} from page to page; no key twice, keys ascending. */
+    private static Map<String, Long> scanAll(WeirApp app, String params) throws Exception {
+        Map<String, Long> seen = new TreeMap<>();
+        String after = null;
+        String last = null;
+        do {
+            JsonNode page = get(app, "/stores/counts/keys?" + params + (after == null ? "" : "&after=" + after), 200);
+            for (JsonNode e : page.get("entries")) {
+                String key = e.get("key").asText();
+                assertThat(last == null || key.compareTo(last) > 0).as("%s after %s", key, last).isTrue();
+                assertThat(seen.put(key, e.get("value").asLong())).as("%s seen twice", key).isNull();
+                last = key;
+            }
+            after = page.get("next").isNull() ? null : page.get("next").asText();
+        } while (after != null);
+        return seen;
     }
 
     private static WeirConfig config(String appId, String instance) {

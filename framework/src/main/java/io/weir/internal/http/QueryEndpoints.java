@@ -6,7 +6,8 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The query endpoints under {@code /stores/}: {@code /stores/{store}/keys/{key}} and, for window
+ * The query endpoints under {@code /stores/}: {@code /stores/{store}/keys} (a scan),
+ * {@code /stores/{store}/keys/{key}} and, for window
  * and session stores, {@code .../windows} and {@code .../sessions}. Path segments are
  * percent-decoded one by one, so a key may contain {@code /} as {@code %2F}.
  */
@@ -27,10 +28,13 @@ final class QueryEndpoints {
     private Reply answer(Request request) {
         String rest = request.rawPath().substring(PREFIX.length());
         String[] parts = rest.split("/", -1);
+        if (parts.length == 2 && parts[1].equals("keys") && !parts[0].isEmpty()) {
+            return view.scan(segment(parts[0]), request.query()).reply();
+        }
         if (parts.length < 3 || parts.length > 4 || !parts[1].equals("keys") || parts[0].isEmpty()
                 || parts[2].isEmpty()) {
-            return JsonErrors.error(404, "not_found", "no endpoint at " + request.path() + "; query a key with"
-                    + " /stores/{store}/keys/{key}, its windows with /stores/{store}/keys/{key}/windows and its"
+            return JsonErrors.error(404, "not_found", "no endpoint at " + request.path() + "; scan a store with"
+                    + " /stores/{store}/keys, query a key with /stores/{store}/keys/{key}, its windows with /stores/{store}/keys/{key}/windows and its"
                     + " sessions with /stores/{store}/keys/{key}/sessions");
         }
         Target target = Target.VALUE;

@@ -34,4 +34,10 @@ public interface StoreQueryView {
     }
 
     QueryAnswer answer(KeyQuery query);
+
+    /**
+     * {@code GET /stores/{store}/keys}: the entries of a key-value store in key order, a page at a
+     * time ({@code from}, {@code to}, {@code prefix}, {@code after}, {@code limit}).
+     */
+    QueryAnswer scan(String store, Map<String, String> params);
 }

@@ -21,17 +21,12 @@ import io.weir.state.KeyValueIterator;
 import io.weir.state.ReadOnlyKeyValueStore;
 import io.weir.state.Windowed;
 import io.weir.state.internal.BytesReader;
-import java.io.UncheckedIOException;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.StringJoiner;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -51,7 +46,6 @@ public final class StoreQueryService implements StoreQueryView {
 
     /** Windows or sessions in one answer unless {@code limit} says otherwise. */
     static final int DEFAULT_LIMIT = 1000;
-    static final String RETRY_AFTER_SECONDS = "1";
 
     private final TopologyModel model;
     private final LocalStores local;
@@ -59,6 +53,7 @@ public final class StoreQueryService implements StoreQueryView {
     private final KeyLocator locator;
     private final PeerClient peers;
     private final Function<String, ReadOnlyKeyValueStore<Object, Object>> globals;
+    private final StoreScans scans;
 
     /**
      * @param globals the read view of a global table's store by name (the instance holds it in full)
@@ -71,14 +66,38 @@ public final class StoreQueryService implements StoreQueryView {
         this.locator = new KeyLocator(model);
         this.peers = peers;
         this.globals = globals;
+        this.scans = new StoreScans(local, ownership, locator, peers);
+    }
+
+    @Override
+    public QueryAnswer scan(String store, Map<String, String> params) {
+        try {
+            if (model.globalTables().containsKey(store)) {
+                throw new Answers.BadQuery("'" + store + "' is a global table: every instance holds all of it, so"
+                        + " read it in the application (WeirApp.store) or look its keys up with /stores/" + store
+                        + "/keys/{key}; scans are for the stores the tasks hold");
+            }
+            StoreSpec spec = model.stores().get(store);
+            if (spec == null || locator.subtopologyOf(store).isEmpty()) {
+                return unknownStore(store);
+            }
+            return scans.scan(spec, params);
+        } catch (Answers.BadQuery e) {
+            return Answers.error(400, "bad_request", e.getMessage());
+        }
+    }
+
+    private QueryAnswer unknownStore(String store) {
+        return Answers.error(404, "unknown_store", "the application has no store named '" + store + "'; its stores: "
+                + new java.util.TreeSet<>(queryable()));
     }
 
     @Override
     public QueryAnswer answer(KeyQuery q) {
         try {
             return answerOrThrow(q);
-        } catch (BadQuery e) {
-            return error(400, "bad_request", e.getMessage());
+        } catch (Answers.BadQuery e) {
+            return Answers.error(400, "bad_request", e.getMessage());
         }
     }
 
@@ -88,8 +107,7 @@ public final class StoreQueryService implements StoreQueryView {
         }
         StoreSpec spec = model.stores().get(q.store());
         if (spec == null || locator.subtopologyOf(q.store()).isEmpty()) {
-            return error(404, "unknown_store", "the application has no store named '" + q.store() + "'; its stores: "
-                    + new java.util.TreeSet<>(queryable()));
+            return unknownStore(q.store());
         }
         requireKind(spec, q.target());
         byte[] keyBytes = keyBytes(spec.keySerde(), q);
@@ -97,14 +115,9 @@ public final class StoreQueryService implements StoreQueryView {
         TaskOwners owners = ownership.current();
         TaskId task = locator.taskOf(spec.name(), keyBytes, owners);
         if (task == null) {
-            return unavailable("this instance has not received an assignment yet", null);
+            return Answers.unavailable("this instance has not received an assignment yet", null);
         }
-        Staleness bound;
-        try {
-            bound = Staleness.of(q.params());
-        } catch (IllegalArgumentException e) {
-            throw new BadQuery(e.getMessage());
-        }
+        Staleness bound = Answers.staleness(q.params());
         Optional<BytesReader> reader = local.servable(spec, task);
         if (reader.isPresent()) {
             return readHere(spec, q, key, task, reader.get(), "active", 0);
@@ -122,8 +135,8 @@ public final class StoreQueryService implements StoreQueryView {
         }
         boolean forwarded = "true".equals(q.params().get("forwarded"));
         if (forwarded) {
-            return unavailable("this instance does not run task " + task + " of store '" + spec.name() + "' (it moved"
-                    + " or is restoring)" + (bound.allowsStandby() ? " and keeps no copy within " + bound : ""), task);
+            return Answers.unavailable("this instance does not run task " + task + " of store '" + spec.name() + "' (it moved"
+                    + " or is restoring)" + (bound.allowsStandby() ? " and keeps no copy within " + bound : ""), task == null ? null : task.toString());
         }
         List<String> problems = new ArrayList<>();
         Optional<String> owner = owners.activeOf(task);
@@ -134,7 +147,7 @@ public final class StoreQueryService implements StoreQueryView {
             problems.add("task " + task + " is restoring here (" + (left < 0 ? "its restore has not started"
                     : left + " changelog records left") + ")");
         } else {
-            QueryAnswer a = ask(owner.get(), owners, q, problems);
+            QueryAnswer a = Answers.ask(peers, owners, owner.get(), forwardPath(q), problems);
             if (a != null && a.status() != 503) {
                 return a;
             }
@@ -142,36 +155,16 @@ public final class StoreQueryService implements StoreQueryView {
         if (bound.allowsStandby()) {
             for (String standby : owners.standbysOf(task)) {
                 if (!standby.equals(ownership.instanceId())) {
-                    QueryAnswer a = ask(standby, owners, q, problems);
+                    QueryAnswer a = Answers.ask(peers, owners, standby, forwardPath(q), problems);
                     if (a != null && a.status() != 503) {
                         return a;
                     }
                 }
             }
         }
-        return unavailable("no instance can answer for task " + task + " of store '" + spec.name() + "' now: "
+        return Answers.unavailable("no instance can answer for task " + task + " of store '" + spec.name() + "' now: "
                 + String.join("; ", problems) + "; retry" + (bound.allowsStandby() ? ""
-                : ", or accept a standby's answer with maxLag or maxStalenessMs"), task);
-    }
-
-    /** Forwards {@code q} to {@code instance}; null (and a problem noted) if it cannot be asked or did not answer. */
-    private QueryAnswer ask(String instance, TaskOwners owners, KeyQuery q, List<String> problems) {
-        String endpoint = owners.endpointOf(instance);
-        if (endpoint.isEmpty()) {
-            problems.add("instance " + instance + " advertises no HTTP endpoint (set http.advertised.url on it)");
-            return null;
-        }
-        try {
-            QueryAnswer a = peers.get(endpoint, forwardPath(q));
-            if (a.status() == 503) {
-                problems.add("instance " + instance + " at " + endpoint + " cannot answer ("
-                        + a.body().path("message").asText() + ")");
-            }
-            return a;
-        } catch (UncheckedIOException e) {
-            problems.add("instance " + instance + " at " + endpoint + " did not answer (" + e.getMessage() + ")");
-            return null;
-        }
+                : ", or accept a standby's answer with maxLag or maxStalenessMs"), task == null ? null : task.toString());
     }
 
     private QueryAnswer readHere(StoreSpec spec, KeyQuery q, Object key, TaskId task, BytesReader reader,
@@ -181,7 +174,7 @@ public final class StoreQueryService implements StoreQueryView {
         try {
             return read(spec, q, reader, key, body);
         } catch (StoreClosedException closing) {
-            return unavailable("task " + task + " closed on this instance while it was read (it moved)", task);
+            return Answers.unavailable("task " + task + " closed on this instance while it was read (it moved)", task == null ? null : task.toString());
         }
     }
 
@@ -204,7 +197,7 @@ public final class StoreQueryService implements StoreQueryView {
                 long to = time(q, "to", Long.MAX_VALUE);
                 try (KeyValueIterator<Windowed<Object>, Object> it = new TypedWindowReader<>(spec.name(), spec.name(),
                         reader, keySerde, valueSerde, spec.windowSizeMs()).fetch(key, from, to)) {
-                    return QueryAnswer.ok(list(body, "windows", it, valueSerde, limit(q)));
+                    return QueryAnswer.ok(list(body, "windows", it, valueSerde, Answers.limit(q.params(), DEFAULT_LIMIT, 100_000)));
                 }
             }
             default -> {
@@ -212,7 +205,7 @@ public final class StoreQueryService implements StoreQueryView {
                 long to = time(q, "to", Long.MAX_VALUE);
                 try (KeyValueIterator<Windowed<Object>, Object> it = new TypedSessionReader<>(spec.name(),
                         spec.name(), reader, keySerde, valueSerde).findSessions(key, from, to)) {
-                    return QueryAnswer.ok(list(body, "sessions", it, valueSerde, limit(q)));
+                    return QueryAnswer.ok(list(body, "sessions", it, valueSerde, Answers.limit(q.params(), DEFAULT_LIMIT, 100_000)));
                 }
             }
         }
@@ -246,7 +239,7 @@ public final class StoreQueryService implements StoreQueryView {
 
     private QueryAnswer global(KeyQuery q) {
         if (q.target() != Target.VALUE) {
-            throw new BadQuery("'" + q.store() + "' is a global table, a key-value store: query its keys with"
+            throw new Answers.BadQuery("'" + q.store() + "' is a global table, a key-value store: query its keys with"
                     + " /stores/" + q.store() + "/keys/{key}");
         }
         var spec = model.globalTables().get(q.store());
@@ -287,7 +280,7 @@ public final class StoreQueryService implements StoreQueryView {
                 case WINDOW -> "/windows";
                 case SESSION -> "/sessions";
             };
-            throw new BadQuery("'" + spec.name() + "' is a " + spec.kind().label() + " store; query it with " + path);
+            throw new Answers.BadQuery("'" + spec.name() + "' is a " + spec.kind().label() + " store; query it with " + path);
         }
     }
 
@@ -295,7 +288,7 @@ public final class StoreQueryService implements StoreQueryView {
         try {
             return KeyText.bytes(serde, q.key(), KeyText.Encoding.parse(q.params().get("keyEncoding")));
         } catch (IllegalArgumentException e) {
-            throw new BadQuery(e.getMessage());
+            throw new Answers.BadQuery(e.getMessage());
         }
     }
 
@@ -309,49 +302,23 @@ public final class StoreQueryService implements StoreQueryView {
             return v.chars().allMatch(c -> c == '-' || Character.isDigit(c)) ? Long.parseLong(v)
                     : Instant.parse(v).toEpochMilli();
         } catch (NumberFormatException | DateTimeParseException e) {
-            throw new BadQuery(name + " must be epoch milliseconds or an ISO-8601 instant"
+            throw new Answers.BadQuery(name + " must be epoch milliseconds or an ISO-8601 instant"
                     + " (2026-12-03T10:15:30Z), not '" + v + "'");
         }
     }
 
-    private static int limit(KeyQuery q) {
-        String v = q.params().get("limit");
-        if (v == null) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            int n = Integer.parseInt(v);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // answered below
-        }
-        throw new BadQuery("limit must be a positive number, not '" + v + "'");
-    }
-
     /** The same request for the owner, marked forwarded so it is not forwarded again. */
     static String forwardPath(KeyQuery q) {
-        StringBuilder path = new StringBuilder("/stores/").append(encode(q.store())).append("/keys/")
-                .append(encode(q.key()));
+        StringBuilder path = new StringBuilder("/stores/").append(Answers.encode(q.store())).append("/keys/")
+                .append(Answers.encode(q.key()));
         switch (q.target()) {
             case WINDOWS -> path.append("/windows");
             case SESSIONS -> path.append("/sessions");
             default -> { }
         }
-        StringJoiner query = new StringJoiner("&", "?", "");
-        new TreeMap<>(q.params()).forEach((k, v) -> {
-            if (!k.equals("forwarded")) {
-                query.add(encode(k) + "=" + encode(v));
-            }
-        });
-        query.add("forwarded=true");
-        return path.append(query).toString();
+        return Answers.forwarded(path.toString(), q.params());
     }
 
-    private static String encode(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
-    }
 
     private java.util.Set<String> queryable() {
         java.util.Set<String> names = new java.util.HashSet<>(model.globalTables().keySet());
@@ -359,29 +326,8 @@ public final class StoreQueryService implements StoreQueryView {
         return names;
     }
 
-    private static QueryAnswer unavailable(String message, TaskId task) {
-        ObjectNode body = errorBody("unavailable", message);
-        if (task != null) {
-            body.put("task", task.toString());
-        }
-        return new QueryAnswer(503, body, Map.of("Retry-After", RETRY_AFTER_SECONDS));
-    }
 
-    private static QueryAnswer error(int status, String error, String message) {
-        return new QueryAnswer(status, errorBody(error, message), Map.of());
-    }
 
-    private static ObjectNode errorBody(String error, String message) {
-        ObjectNode body = Json.object();
-        body.put("error", error).put("message", message);
-        return body;
-    }
 
-    /** A request this service cannot answer as asked: a 400 with the message. */
-    private static final class BadQuery extends RuntimeException {
-        BadQuery(String message) {
-            super(message, null, false, false);
-        }
-    }
 
 }
