@@ -15,6 +15,7 @@ import io.weir.internal.state.LocalStores;
 import io.weir.internal.supervision.InstanceMeters;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyModel;
+import io.weir.query.KeyOwners;
 import io.weir.state.ReadOnlyKeyValueStore;
 import io.weir.state.ReadOnlySessionStore;
 import io.weir.state.ReadOnlyWindowStore;
@@ -109,6 +110,7 @@ public final class WeirApp implements AutoCloseable {
     private final Endpoints endpoints;
     private final LocalStores localStores = new LocalStores(System::currentTimeMillis);
     private final Ownership ownership = new Ownership();
+    private final StoreQueryService queries;
     /** The started parts; null before {@link #start()} wired them. */
     private volatile RunningInstance instance;
 
@@ -117,8 +119,9 @@ public final class WeirApp implements AutoCloseable {
         this.model = Objects.requireNonNull(topology, "topology").model().resolve(config.applicationId());
         this.meters = new InstanceMeters(registry);
         this.lifecycle = new Lifecycle(config.applicationId());
-        this.endpoints = new Endpoints(this, model, meters, new StoreQueryService(model, localStores, ownership,
-                new PeerClient(QUERY_FORWARD_TIMEOUT), this::store));
+        this.queries = new StoreQueryService(model, localStores, ownership, new PeerClient(QUERY_FORWARD_TIMEOUT),
+                this::store);
+        this.endpoints = new Endpoints(this, model, meters, queries);
     }
 
     /** With a Prometheus registry of its own, served on {@code /metrics}. */
@@ -230,6 +233,18 @@ public final class WeirApp implements AutoCloseable {
     /** Read access to a session store, with the same guarantees as {@link #store(String)}. */
     public <K, V> ReadOnlySessionStore<K, V> sessionStore(String name) {
         return localStores.sessionView(model.store(name, StoreSpec.Kind.SESSION));
+    }
+
+    /**
+     * Which instance holds {@code key} of {@code store}, and which keep standby copies of it, with
+     * their HTTP endpoints: what the query endpoints route by. Empty until this instance's first
+     * assignment; a snapshot of the group's latest rebalance.
+     *
+     * @throws IllegalArgumentException if no task holds a store of that name (a global table is on
+     *                                  every instance)
+     */
+    public Optional<KeyOwners> keyOwners(String store, Object key) {
+        return queries.owners(store, Objects.requireNonNull(key, "key"));
     }
 
     /** Waits until the application has stopped, normally or by failure. */

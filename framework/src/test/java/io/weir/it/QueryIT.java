@@ -117,6 +117,21 @@ class QueryIT {
                 assertThat(answeredBy).as("instances that read the state").containsExactlyInAnyOrder("a", "b", "c");
             });
 
+            // Every instance knows where each key lives, and the instance that answered is that one.
+            for (int i = 0; i < 20; i++) {
+                String k = key(i);
+                var owners = a.keyOwners("counts", k).orElseThrow();
+                assertThat(b.keyOwners("counts", k)).contains(owners);
+                String answeredBy = get(c, "/stores/counts/keys/" + encode(k), 200).get("instance").asText();
+                assertThat(owners.active().orElseThrow().id()).isEqualTo(answeredBy);
+                assertThat(owners.active().orElseThrow().endpoint()).isEqualTo("http://127.0.0.1:"
+                        + apps.stream().filter(x -> x.instanceId().orElseThrow().equals(answeredBy)).findFirst()
+                        .orElseThrow().httpPort().orElseThrow());
+                assertThat(owners.standbys()).isNotEmpty().noneMatch(s -> s.id().equals(answeredBy));
+            }
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> a.keyOwners("nope", "k1"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("counts");
+
             // Scans over every task, page by page, through each instance.
             for (WeirApp app : apps) {
                 assertThat(scanAll(app, "limit=7")).as("every entry, pages of 7").isEqualTo(expected);

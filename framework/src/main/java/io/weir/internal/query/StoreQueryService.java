@@ -16,6 +16,7 @@ import io.weir.internal.state.TypedWindowReader;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
+import io.weir.query.KeyOwners;
 import io.weir.serde.Serde;
 import io.weir.state.KeyValueIterator;
 import io.weir.state.ReadOnlyKeyValueStore;
@@ -85,6 +86,32 @@ public final class StoreQueryService implements StoreQueryView {
         } catch (Answers.BadQuery e) {
             return Answers.error(400, "bad_request", e.getMessage());
         }
+    }
+
+    /**
+     * Where {@code key} of {@code store} lives; empty before this instance has an assignment.
+     *
+     * @throws IllegalArgumentException if no task holds a store of that name (global tables included:
+     *                                  every instance holds them)
+     */
+    public Optional<KeyOwners> owners(String store, Object key) {
+        StoreSpec spec = model.stores().get(store);
+        if (spec == null || locator.subtopologyOf(store).isEmpty()) {
+            throw new IllegalArgumentException("no task holds a store named '" + store + "'"
+                    + (model.globalTables().containsKey(store) ? " (a global table is on every instance)"
+                    : "; the stores: " + new java.util.TreeSet<>(queryable())));
+        }
+        @SuppressWarnings("unchecked") Serde<Object> keySerde = (Serde<Object>) spec.keySerde();
+        TaskOwners owners = ownership.current();
+        TaskId task = locator.taskOf(store, keySerde.serialize(store, key), owners);
+        if (task == null) {
+            return Optional.empty();
+        }
+        Optional<KeyOwners.Instance> active = owners.activeOf(task)
+                .map(i -> new KeyOwners.Instance(i, owners.endpointOf(i)));
+        List<KeyOwners.Instance> standbys = owners.standbysOf(task).stream()
+                .map(i -> new KeyOwners.Instance(i, owners.endpointOf(i))).toList();
+        return Optional.of(new KeyOwners(store, task, active, standbys));
     }
 
     private QueryAnswer unknownStore(String store) {
