@@ -12,7 +12,10 @@ import io.weir.internal.cluster.InstanceMembers;
 import io.weir.internal.cluster.RepartitionPurge;
 import io.weir.internal.cluster.TopicSetup;
 import io.weir.internal.config.WeirVersion;
+import io.weir.internal.http.HttpOptions;
 import io.weir.internal.http.OpsHttpServer;
+import io.weir.internal.http.security.HttpSecurity;
+import io.weir.internal.http.security.HttpSecurityOptions;
 import io.weir.internal.restore.GlobalTables;
 import io.weir.internal.restore.GlobalThread;
 import io.weir.internal.restore.InstanceTaskRegistry;
@@ -83,6 +86,7 @@ final class RunningInstance {
     private final List<Thread> threads = new ArrayList<>();
     private InstanceDirectory instanceDir;
     private Admin admin;
+    private HttpSecurity httpSecurity;
     private OpsHttpServer http;
     private StateThread stateThread;
     private InstanceTaskRegistry taskRegistry;
@@ -124,7 +128,9 @@ final class RunningInstance {
         String instanceId = instanceDir.instanceId();
         ClientConfigs clients = new ClientConfigs(config, instanceId);
         if (config.httpPort() >= 0) {
-            http = OpsHttpServer.start(config.httpBindAddress(), config.httpPort(), endpoints);
+            // Kept beside the server: forwarded queries call peers with the same TLS material and token (PeerHttp).
+            httpSecurity = HttpSecurity.load(HttpSecurityOptions.of(config));
+            http = OpsHttpServer.start(HttpOptions.of(config), httpSecurity, endpoints);
         }
         admin = Admin.create(clients.admin());
         TopicSetup topicSetup = new TopicSetup(admin, config, declared);
@@ -183,7 +189,9 @@ final class RunningInstance {
         log.info("{} started as instance {} with {} thread(s), {}{}", config.applicationId(),
                 instanceDir.instanceId(), config.numStreamThreads(), config.guarantee().configValue(),
                 http == null ? "; HTTP endpoints disabled (http.port=-1)"
-                        : "; health, metrics and topology on http://" + config.httpBindAddress() + ":" + http.port());
+                        : "; health, metrics and topology on " + http.scheme() + "://" + config.httpBindAddress() + ":"
+                                + http.port() + http.adminPort().map(p -> ", admin and queries on " + http.scheme()
+                                        + "://" + config.httpAdminBindAddress() + ":" + p).orElse(""));
     }
 
     String instanceId() {
@@ -197,6 +205,11 @@ final class RunningInstance {
 
     Optional<Integer> httpPort() {
         return http == null ? Optional.empty() : Optional.of(http.port());
+    }
+
+    /** With {@code http.admin.port}: the port of the admin and query endpoints. */
+    Optional<Integer> httpAdminPort() {
+        return http == null ? Optional.empty() : http.adminPort();
     }
 
     InstanceMonitor monitor() {
@@ -337,6 +350,10 @@ final class RunningInstance {
         if (includingHttp && http != null) {
             http.close();
             http = null;
+        }
+        if (includingHttp && httpSecurity != null) {
+            httpSecurity.close();
+            httpSecurity = null;
         }
     }
 

@@ -180,6 +180,16 @@ public final class WeirApp implements AutoCloseable {
         return port.map(OptionalInt::of).orElseGet(OptionalInt::empty);
     }
 
+    /**
+     * The port of the admin and query endpoints with {@code http.admin.port} (useful with {@code 0});
+     * empty when they share {@link #httpPort()}, or before the instance started.
+     */
+    public OptionalInt httpAdminPort() {
+        RunningInstance i = instance;
+        Optional<Integer> port = i == null ? Optional.empty() : i.httpAdminPort();
+        return port.map(OptionalInt::of).orElseGet(OptionalInt::empty);
+    }
+
     /** The stable id of this instance (configured, or kept in the state directory); empty before it started. */
     public Optional<String> instanceId() {
         RunningInstance i = instance;
