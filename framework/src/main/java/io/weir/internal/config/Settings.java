@@ -139,7 +139,7 @@ public final class Settings {
             + " everything but `/health/` does (`/metrics`, `/info`, `/topology` too)");
     public static final Setting<Boolean> HTTP_ADMIN_OPEN = new Setting<>("http.admin.open", "false", Setting.bool(),
             "`true`: the protected endpoints answer anyone without credentials; `false`: without a token or a trust"
-            + " store they answer requests from loopback addresses only (403 to others); see docs/http-security.md");
+            + " store they answer requests from loopback addresses only (403 to others); see [HTTP security](http-security.md)");
     public static final Setting<Duration> HTTP_RELOAD_INTERVAL_MS = new Setting<>("http.reload.interval.ms", "5000",
             Setting.millisAtLeast(100), "how often the key store, trust store and token file are checked for changes");
     public static final Setting<Integer> NUM_STANDBY_REPLICAS = new Setting<>("num.standby.replicas", "0",
