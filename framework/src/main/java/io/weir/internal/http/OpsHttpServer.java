@@ -30,7 +30,7 @@ import javax.net.ssl.SSLContext;
  * The HTTP server of one instance: {@code /health/live}, {@code /health/ready}, {@code /metrics},
  * {@code /topology}, {@code /info} and {@code POST /admin/leave}, rendered from an
  * {@link InstanceView}. The JDK's {@code HttpServer}, no web framework; its {@code HttpsServer}
- * when {@code http.tls.keystore.path} is set. Every request passes the {@link AccessFilter} first,
+ * when {@code http.tls.keystore.path} is set. Every request passes the {@code AccessFilter} first,
  * which protects {@code /admin/} and {@code /stores/} (see {@code AccessPolicy}). With
  * {@code http.admin.port}, those two are served on a second port and the first serves the rest;
  * both share the threads below.

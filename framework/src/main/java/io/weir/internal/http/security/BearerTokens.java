@@ -3,7 +3,6 @@ package io.weir.internal.http.security;
 import io.weir.internal.config.BearerTokenSyntax;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -33,10 +32,11 @@ final class BearerTokens {
      * of a token matched nor which one did, nor its length.
      */
     boolean accepts(String presented) {
-        byte[] candidate = sha256(presented);
+        byte[] candidate = WatchedFile.sha256(presented.getBytes(StandardCharsets.UTF_8));
         boolean match = false;
         for (String token : all()) {
-            match |= MessageDigest.isEqual(candidate, sha256(token));
+            match |= MessageDigest.isEqual(candidate,
+                    WatchedFile.sha256(token.getBytes(StandardCharsets.UTF_8)));
         }
         return match;
     }
@@ -76,13 +76,5 @@ final class BearerTokens {
             throw new IllegalArgumentException("it holds no token; write one token a line");
         }
         return List.copyOf(tokens);
-    }
-
-    private static byte[] sha256(String s) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
     }
 }

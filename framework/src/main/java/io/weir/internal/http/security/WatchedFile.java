@@ -91,7 +91,8 @@ final class WatchedFile<T> {
     }
 
 
-    private static byte[] sha256(byte[] content) {
+    /** SHA-256 of {@code content}: what {@link #refresh} compares, and what tokens are compared by. */
+    static byte[] sha256(byte[] content) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(content);
         } catch (NoSuchAlgorithmException e) {
