@@ -121,6 +121,10 @@ class HttpSecurityIT {
             assertThat(live.statusCode()).isEqualTo(200);
             assertThat(servedName(live)).isEqualTo("CN=weir-0");
             assertThat(send(anonymous, https(port, "/metrics").build()).statusCode()).isEqualTo(200);
+            for (String path : List.of("/info", "/topology", "/metrics")) {
+                String body = send(anonymous, https(port, path).build()).body();
+                assertThat(secrets).as(path).noneMatch(body::contains);
+            }
             assertThatThrownBy(() -> HttpProbe.localhost(port).status("/health/live")).as("plain HTTP on the HTTPS port")
                     .isInstanceOf(java.io.UncheckedIOException.class);
 
