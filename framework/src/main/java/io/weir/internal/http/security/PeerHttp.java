@@ -42,6 +42,8 @@ public final class PeerHttp {
     /** A client for the settings {@code security} was loaded from; it stays current while {@code security} is open. */
     public static PeerHttp of(HttpSecurity security) {
         HttpClient.Builder builder = HttpClient.newBuilder()
+                // The JDK's server speaks HTTP/1.1 only: no h2c upgrade offer on every plain call.
+                .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(CONNECT_TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NEVER);
         security.peerContext().ifPresent(builder::sslContext);
