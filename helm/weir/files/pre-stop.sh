@@ -13,13 +13,20 @@
 # POST /admin/leave to Weir (plain HTTP on localhost, through bash's /dev/tcp: the image needs no
 # curl) and waits until the instance has stopped, so SIGTERM finds nothing left to do.
 #
+# The endpoint is on http.admin.port when one is set, and needs a bearer token when tokens are
+# configured (docs/http-security.md): the hook sends the first token of the token file, or of
+# http.auth.token. With TLS (http.tls.keystore.path) bash cannot call it; the hook says so and
+# leaves the instance to SIGTERM.
+#
 # Usage: pre-stop.sh [seconds to wait for the instance to stop]
-# Environment: WEIR_HTTP_PORT (the pod sets it); PODINFO_ANNOTATIONS, the annotations file, and
-# PRESTOP_LOG, where to log (the container's stdout), let a test run the hook outside a pod.
+# Environment: WEIR_HTTP_PORT (the pod sets it), and WEIR_HTTP_ADMIN_PORT, WEIR_HTTP_AUTH_TOKEN_FILE,
+# WEIR_HTTP_AUTH_TOKEN, WEIR_HTTP_TLS_KEYSTORE_PATH when the deployment sets them; PODINFO_ANNOTATIONS,
+# the annotations file, and PRESTOP_LOG, where to log (the container's stdout), let a test run the
+# hook outside a pod.
 set -u
 
 annotations="${PODINFO_ANNOTATIONS:-/etc/weir/pod/annotations}"
-port="${WEIR_HTTP_PORT:-8080}"
+port="${WEIR_HTTP_ADMIN_PORT:-${WEIR_HTTP_PORT:-8080}}"
 wait_seconds="${1:-35}"
 log_to="${PRESTOP_LOG:-/proc/1/fd/1}"
 
@@ -44,11 +51,36 @@ if [[ "$marked" != true ]]; then
   exit 0  # a restart: SIGTERM keeps the membership
 fi
 
+if [[ -n "${WEIR_HTTP_TLS_KEYSTORE_PATH:-}" ]]; then
+  log "scale-in: the HTTP server speaks TLS, which this hook cannot; SIGTERM will stop the instance (set shutdown.leave.group=true on instances removed for good)"
+  exit 0
+fi
+
+# The first token Weir accepts: the token file's first non-blank line, else http.auth.token's first.
+token=""
+if [[ -n "${WEIR_HTTP_AUTH_TOKEN_FILE:-}" && -r "${WEIR_HTTP_AUTH_TOKEN_FILE}" ]]; then
+  while IFS= read -r line || [[ -n "$line" ]]; do
+    line="${line%$'\r'}"
+    line="${line//[[:space:]]/}"
+    if [[ -n "$line" ]]; then
+      token="$line"
+      break
+    fi
+  done < "$WEIR_HTTP_AUTH_TOKEN_FILE"
+elif [[ -n "${WEIR_HTTP_AUTH_TOKEN:-}" ]]; then
+  token="${WEIR_HTTP_AUTH_TOKEN%%,*}"
+  token="${token//[[:space:]]/}"
+fi
+authorization=""
+if [[ -n "$token" ]]; then
+  authorization="Authorization: Bearer $token"$'\r\n'
+fi
+
 if ! exec 3<>"/dev/tcp/127.0.0.1/$port"; then
   log "scale-in: nothing answers on port $port; SIGTERM will stop the instance and its tasks move after the session timeout"
   exit 0
 fi
-printf 'POST /admin/leave HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n' >&3
+printf 'POST /admin/leave HTTP/1.1\r\nHost: localhost\r\n%sContent-Length: 0\r\nConnection: close\r\n\r\n' "$authorization" >&3
 status=""
 read -r -t 10 status <&3 || true
 exec 3>&-

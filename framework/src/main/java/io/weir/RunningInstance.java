@@ -12,7 +12,11 @@ import io.weir.internal.cluster.InstanceMembers;
 import io.weir.internal.cluster.RepartitionPurge;
 import io.weir.internal.cluster.TopicSetup;
 import io.weir.internal.config.WeirVersion;
+import io.weir.internal.http.HttpOptions;
 import io.weir.internal.http.OpsHttpServer;
+import io.weir.internal.http.security.HttpSecurity;
+import io.weir.internal.http.security.HttpSecurityOptions;
+import io.weir.internal.http.security.PeerHttp;
 import io.weir.internal.query.AdvertisedUrl;
 import io.weir.internal.query.Ownership;
 import io.weir.internal.restore.GlobalTables;
@@ -85,7 +89,9 @@ final class RunningInstance {
     private final List<Thread> threads = new ArrayList<>();
     private InstanceDirectory instanceDir;
     private Admin admin;
+    private HttpSecurity httpSecurity;
     private OpsHttpServer http;
+    private PeerHttp peerHttp;
     private StateThread stateThread;
     private InstanceTaskRegistry taskRegistry;
     private SavepointControl savepoints;
@@ -126,10 +132,17 @@ final class RunningInstance {
         String instanceId = instanceDir.instanceId();
         ClientConfigs clients = new ClientConfigs(config, instanceId);
         if (config.httpPort() >= 0) {
-            http = OpsHttpServer.start(config.httpBindAddress(), config.httpPort(), endpoints);
+            // Kept beside the server: forwarded queries call peers with the same TLS material and token (PeerHttp).
+            httpSecurity = HttpSecurity.load(HttpSecurityOptions.of(config));
+            http = OpsHttpServer.start(HttpOptions.of(config), httpSecurity, endpoints);
         }
-        // Before the stream threads join: their subscriptions carry the endpoint to the group.
-        ownership.advertise(instanceId, http == null ? "" : AdvertisedUrl.of(config, http.port()));
+        // Before the stream threads join: their subscriptions carry the endpoint to the group. Queries
+        // are served where /stores/ is: the admin port when there is one.
+        ownership.advertise(instanceId, http == null ? "" : AdvertisedUrl.of(config, http.scheme(),
+                http.adminPort().orElse(http.port())));
+        if (httpSecurity != null) {
+            peerHttp = PeerHttp.of(httpSecurity);
+        }
         admin = Admin.create(clients.admin());
         TopicSetup topicSetup = new TopicSetup(admin, config, declared);
         // Which tables use their compacted source topic as changelog: every part runs with this.
@@ -187,7 +200,9 @@ final class RunningInstance {
         log.info("{} started as instance {} with {} thread(s), {}{}", config.applicationId(),
                 instanceDir.instanceId(), config.numStreamThreads(), config.guarantee().configValue(),
                 http == null ? "; HTTP endpoints disabled (http.port=-1)"
-                        : "; health, metrics and topology on http://" + config.httpBindAddress() + ":" + http.port());
+                        : "; health, metrics and topology on " + http.scheme() + "://" + config.httpBindAddress() + ":"
+                                + http.port() + http.adminPort().map(p -> ", admin and queries on " + http.scheme()
+                                        + "://" + config.httpAdminBindAddress() + ":" + p).orElse(""));
     }
 
     String instanceId() {
@@ -199,8 +214,18 @@ final class RunningInstance {
         return globalTables.views().get(name);
     }
 
+    /** How this instance calls its peers' endpoints; empty without an HTTP server. */
+    Optional<PeerHttp> peerHttp() {
+        return Optional.ofNullable(peerHttp);
+    }
+
     Optional<Integer> httpPort() {
         return http == null ? Optional.empty() : Optional.of(http.port());
+    }
+
+    /** With {@code http.admin.port}: the port of the admin and query endpoints. */
+    Optional<Integer> httpAdminPort() {
+        return http == null ? Optional.empty() : http.adminPort();
     }
 
     InstanceMonitor monitor() {
@@ -341,6 +366,10 @@ final class RunningInstance {
         if (includingHttp && http != null) {
             http.close();
             http = null;
+        }
+        if (includingHttp && httpSecurity != null) {
+            httpSecurity.close();
+            httpSecurity = null;
         }
     }
 

@@ -119,7 +119,8 @@ public final class WeirApp implements AutoCloseable {
         this.model = Objects.requireNonNull(topology, "topology").model().resolve(config.applicationId());
         this.meters = new InstanceMeters(registry);
         this.lifecycle = new Lifecycle(config.applicationId());
-        this.queries = new StoreQueryService(model, localStores, ownership, new PeerClient(QUERY_FORWARD_TIMEOUT),
+        this.queries = new StoreQueryService(model, localStores, ownership, new PeerClient(QUERY_FORWARD_TIMEOUT,
+                () -> running().flatMap(RunningInstance::peerHttp)),
                 this::store);
         this.endpoints = new Endpoints(this, model, meters, queries);
     }
@@ -188,6 +189,16 @@ public final class WeirApp implements AutoCloseable {
     public OptionalInt httpPort() {
         RunningInstance i = instance;
         Optional<Integer> port = i == null ? Optional.empty() : i.httpPort();
+        return port.map(OptionalInt::of).orElseGet(OptionalInt::empty);
+    }
+
+    /**
+     * The port of the admin and query endpoints with {@code http.admin.port} (useful with {@code 0});
+     * empty when they share {@link #httpPort()}, or before the instance started.
+     */
+    public OptionalInt httpAdminPort() {
+        RunningInstance i = instance;
+        Optional<Integer> port = i == null ? Optional.empty() : i.httpAdminPort();
         return port.map(OptionalInt::of).orElseGet(OptionalInt::empty);
     }
 

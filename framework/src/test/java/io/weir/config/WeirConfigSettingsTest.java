@@ -30,7 +30,9 @@ class WeirConfigSettingsTest {
      */
     private static final Map<String, String> BASE = Map.of("application.id", "app", "bootstrap.servers", "b:1",
             "run.mode", "bounded", "commit.interval.ms", "100", "dead.letter.topic", "app-dlq",
-            "late.records.topic", "app-late");
+            "late.records.topic", "app-late", "http.admin.bind.address", "0.0.0.0",
+            "http.tls.keystore.path", "/tls/a.p12", "http.tls.truststore.path", "/tls/ca.p12",
+            "http.tls.client.auth", "none");
 
     /** For each Weir setting, a valid value other than {@link #BASE}'s or the default. */
     private static final Map<String, String> OTHER = Map.ofEntries(
@@ -42,6 +44,13 @@ class WeirConfigSettingsTest {
             Map.entry("shutdown.leave.group", "true"), Map.entry("stall.warn.ms", "2000"),
             Map.entry("http.port", "0"), Map.entry("http.bind.address", "127.0.0.1"),
             Map.entry("http.advertised.url", "http://app-0.app:8080"),
+            Map.entry("http.admin.port", "0"), Map.entry("http.admin.bind.address", "127.0.0.1"),
+            Map.entry("http.tls.keystore.path", "/tls/b.p12"), Map.entry("http.tls.keystore.type", "jks"),
+            Map.entry("http.tls.keystore.password", "x"), Map.entry("http.tls.truststore.path", "/tls/other.p12"),
+            Map.entry("http.tls.truststore.type", "jks"), Map.entry("http.tls.truststore.password", "x"),
+            Map.entry("http.tls.client.auth", "required"), Map.entry("http.auth.token", "t"),
+            Map.entry("http.auth.token.file", "/run/token"), Map.entry("http.auth.scope", "all"),
+            Map.entry("http.admin.open", "true"), Map.entry("http.reload.interval.ms", "1000"),
             Map.entry("num.standby.replicas", "1"), Map.entry("max.warmup.replicas", "3"),
             Map.entry("acceptable.recovery.lag", "7"), Map.entry("probing.rebalance.interval.ms", "7000"),
             Map.entry("failure.detection.ms", "0"), Map.entry("error.mode", "fail"),

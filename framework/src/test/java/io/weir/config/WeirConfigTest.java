@@ -317,4 +317,40 @@ class WeirConfigTest {
         assertThat(c.toString()).doesNotContain("s3cret", "k3y").contains("sasl.jaas.config=[hidden]",
                 "producer.ssl.key.password=[hidden]", "application.id=");
     }
+
+    @Test
+    void toStringHidesTheHttpPasswordsAndTokens() {
+        WeirConfig c = valid().set("http.tls.keystore.path", "/tls/k.p12").set("http.tls.keystore.password", "kp4ss")
+                .set("http.tls.truststore.path", "/tls/t.p12").set("http.tls.truststore.password", "tp4ss")
+                .set("http.auth.token", "t0ken-a,t0ken-b").build();
+        assertThat(c.toString()).doesNotContain("kp4ss", "tp4ss", "t0ken").contains("http.auth.token=[hidden]",
+                "http.tls.keystore.password=[hidden]", "http.tls.truststore.password=[hidden]",
+                "http.tls.keystore.path=/tls/k.p12");
+    }
+
+    @Test
+    void aMalformedTokenIsRefusedWithoutShowingIt() {
+        assertThatThrownBy(() -> valid().set("http.auth.token", "good,has space-s3cret").build())
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.auth.token"))
+                .hasMessageNotContaining("s3cret");
+    }
+
+    @Test
+    void httpSecuritySettingsThatContradictEachOtherAreRefusedNamingTheSetting() {
+        assertThatThrownBy(() -> valid().set("http.tls.truststore.path", "/tls/t.p12").build())
+                .isInstanceOfSatisfying(ConfigException.class,
+                        e -> assertThat(e.setting()).isEqualTo("http.tls.truststore.path"))
+                .hasMessageContaining("http.tls.keystore.path");
+        assertThatThrownBy(() -> valid().set("http.tls.keystore.path", "/tls/k.p12")
+                .set("http.tls.client.auth", "required").build())
+                .isInstanceOfSatisfying(ConfigException.class,
+                        e -> assertThat(e.setting()).isEqualTo("http.tls.client.auth"));
+        assertThatThrownBy(() -> valid().set("http.auth.token.file", "/run/token").set("http.admin.open", "true")
+                .build())
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.admin.open"));
+        WeirConfig mtls = valid().set("http.tls.keystore.path", "/tls/k.p12").set("http.tls.truststore.path",
+                "/tls/t.p12").build();
+        assertThat(mtls.httpTlsClientAuth()).isEqualTo("optional");
+        assertThat(valid().build().httpAdminBindAddress()).isEqualTo(valid().build().httpBindAddress());
+    }
 }

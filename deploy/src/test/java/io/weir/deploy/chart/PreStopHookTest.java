@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -90,6 +91,38 @@ class PreStopHookTest {
   }
 
   @Test
+  void aMarkedPodCallsTheAdminPortWithTheFirstTokenOfTheTokenFile() throws Exception {
+    int adminPort = startWeir(Duration.ofMillis(200));
+    List<String> authorizations = new CopyOnWriteArrayList<>();
+    weir.createContext("/admin/", exchange -> {
+      authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+      exchange.sendResponseHeaders(202, -1);
+      exchange.close();
+      CompletableFuture.delayedExecutor(200, TimeUnit.MILLISECONDS).execute(() -> weir.stop(0));
+    });
+    Path tokens = Files.writeString(dir.resolve("token"), "\nfirst-token\nsecond-token\n");
+
+    Process hook = runHook(freePort(), "weir.io/scale-in=\"true\"\n", 10,
+        Map.of("WEIR_HTTP_ADMIN_PORT", String.valueOf(adminPort), "WEIR_HTTP_AUTH_TOKEN_FILE", tokens.toString()));
+
+    assertExitsWithin(hook, Duration.ofSeconds(10));
+    assertThat(authorizations).containsExactly("Bearer first-token");
+    assertThat(log()).contains("answered HTTP/1.1 202").doesNotContain("first-token");
+  }
+
+  @Test
+  void aMarkedPodWhoseServerSpeaksTlsIsLeftToSigterm() throws Exception {
+    int port = startWeir(NEVER);
+
+    Process hook = runHook(port, "weir.io/scale-in=\"true\"\n", 5,
+        Map.of("WEIR_HTTP_TLS_KEYSTORE_PATH", "/etc/weir/tls/keystore.p12"));
+
+    assertExitsWithin(hook, Duration.ofSeconds(5));
+    assertThat(requests).isEmpty();
+    assertThat(log()).contains("speaks TLS");
+  }
+
+  @Test
   void aMarkedPodThatDoesNotStopInTimeIsLeftToSigterm() throws Exception {
     int port = startWeir(NEVER);
 
@@ -138,12 +171,17 @@ class PreStopHookTest {
   }
 
   private Process runHook(int port, String annotations, int waitSeconds) throws IOException {
+    return runHook(port, annotations, waitSeconds, Map.of());
+  }
+
+  private Process runHook(int port, String annotations, int waitSeconds, Map<String, String> env) throws IOException {
     Path annotationsFile = dir.resolve("annotations");
     Files.writeString(annotationsFile, annotations);
     ProcessBuilder builder = new ProcessBuilder("bash", SCRIPT.toString(), String.valueOf(waitSeconds));
     builder.environment().put("WEIR_HTTP_PORT", String.valueOf(port));
     builder.environment().put("PODINFO_ANNOTATIONS", annotationsFile.toString());
     builder.environment().put("PRESTOP_LOG", dir.resolve("log").toString());
+    builder.environment().putAll(env);
     builder.redirectErrorStream(true).redirectOutput(dir.resolve("output").toFile());
     return builder.start();
   }

@@ -85,14 +85,17 @@ public record ClientSettings(Map<String, Object> consumer, Map<String, Object> r
     }
 
     /**
+     * True if the value of {@code name} is a secret (a Kafka PASSWORD setting, or one of
+     * {@link Settings#SECRETS}) that must never be logged.
+     */
+    public static boolean isSecret(String name) {
+        return KafkaClient.isPassword(name) || Settings.SECRETS.contains(name);
+    }
+
+    /**
      * True if {@code name} is a Weir setting, a Kafka client setting, or a Kafka client setting
      * behind the prefix of the client that knows it ({@code producer.linger.ms}).
      */
-    /** True if the value of {@code name} is a secret (a Kafka PASSWORD setting) that must never be logged. */
-    public static boolean isSecret(String name) {
-        return KafkaClient.isPassword(name);
-    }
-
     public static boolean isKnown(String name) {
         if (Settings.ALL.containsKey(name) || KafkaClient.anyKnows(name)) {
             return true;

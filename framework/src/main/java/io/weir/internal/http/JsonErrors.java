@@ -26,6 +26,16 @@ final class JsonErrors {
         return error(400, "bad_request", message);
     }
 
+    /** A 401 with the {@code WWW-Authenticate} challenge RFC 6750 asks for. */
+    static Reply unauthorized(String message, boolean invalidToken) {
+        return error(401, "unauthorized", message)
+                .withHeader("WWW-Authenticate", invalidToken ? "Bearer error=\"invalid_token\"" : "Bearer");
+    }
+
+    static Reply forbidden(String message) {
+        return error(403, "forbidden", message);
+    }
+
     static Reply conflict(String message) {
         return error(409, "conflict", message);
     }

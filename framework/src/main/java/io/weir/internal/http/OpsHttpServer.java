@@ -1,22 +1,39 @@
 package io.weir.internal.http;
 
+import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
+import io.weir.common.internal.Deadline;
 import io.weir.errors.ConfigException;
+import io.weir.internal.http.security.AccessPolicy;
+import io.weir.internal.http.security.HttpSecurity;
+import io.weir.internal.http.security.HttpSecurityOptions;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
 
 /**
  * The HTTP server of one instance: {@code /health/live}, {@code /health/ready}, {@code /metrics},
  * {@code /topology}, {@code /info} and {@code POST /admin/leave}, rendered from an
- * {@link InstanceView}. The JDK's {@code HttpServer}, no web framework.
+ * {@link InstanceView}. The JDK's {@code HttpServer}, no web framework; its {@code HttpsServer}
+ * when {@code http.tls.keystore.path} is set. Every request passes the {@code AccessFilter} first,
+ * which protects {@code /admin/} and {@code /stores/} (see {@code AccessPolicy}). With
+ * {@code http.admin.port}, those two are served on a second port and the first serves the rest;
+ * both share the threads below.
  *
  * <p>Threading: requests are answered on the server's own two daemon threads
  * ({@code weir-http-1}, {@code weir-http-2}), never on a stream thread, and the view promises not
@@ -50,68 +67,110 @@ public final class OpsHttpServer implements AutoCloseable {
     /** How long {@link #close} lets requests already being answered finish. */
     private static final long DRAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
-    private final HttpServer server;
+    /** One listening port: {@code http.port}, or {@code http.admin.port}. */
+    private record Listener(HttpServer server, Router router) {
+    }
+
+    /** The settings a port is configured by, named in its errors. */
+    private record PortSettings(String bindAddressSetting, String portSetting) {
+    }
+
+    private static final PortSettings MAIN = new PortSettings("http.bind.address", "http.port");
+    private static final PortSettings ADMIN = new PortSettings("http.admin.bind.address", "http.admin.port");
+
+    private final Listener main;
+    private final Optional<Listener> admin;
     private final ThreadPoolExecutor executor;
-    private final Router router;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private OpsHttpServer(HttpServer server, ThreadPoolExecutor executor, Router router) {
-        this.server = server;
+    private OpsHttpServer(Listener main, Optional<Listener> admin, ThreadPoolExecutor executor) {
+        this.main = main;
+        this.admin = admin;
         this.executor = executor;
-        this.router = router;
+    }
+
+    /** Every endpoint on one port, plain HTTP, protected endpoints for loopback callers only; for tests. */
+    public static OpsHttpServer start(String bindAddress, int port, InstanceView view) {
+        return start(HttpOptions.onePort(bindAddress, port), HttpSecurity.load(HttpSecurityOptions.none()), view);
     }
 
     /**
-     * Binds and starts a server answering from {@code view}.
+     * Binds and starts the server(s) answering from {@code view}: one on {@code options.port()},
+     * and with {@code options.adminPort()} a second one for {@code /admin/} and {@code /stores/};
+     * HTTPS when {@code security} has a server context; each request passes {@code security}'s
+     * access policy first. {@code security} stays the caller's to close.
      *
-     * @param bindAddress {@code http.bind.address}, a host name or IP ({@code 0.0.0.0} for every
-     *                    interface)
-     * @param port        {@code http.port}; 0 picks any free port (see {@link #port()})
-     * @throws ConfigException naming {@code http.port} if the port is out of range or taken, or
-     *                         {@code http.bind.address} if the address cannot be bound here
+     * @throws ConfigException naming {@code http.port} or {@code http.admin.port} if the port is out
+     *                         of range or taken, or the bind address setting if the address cannot
+     *                         be bound here
      */
-    public static OpsHttpServer start(String bindAddress, int port, InstanceView view) {
-        Objects.requireNonNull(bindAddress, "bindAddress");
+    public static OpsHttpServer start(HttpOptions options, HttpSecurity security, InstanceView view) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(security, "security");
         Objects.requireNonNull(view, "view");
-        InetSocketAddress address = address(bindAddress, port);
-        HttpServer server = bind(address, bindAddress, port);
+        Router routes = new OpsEndpoints(view).routes();
+        List<HttpServer> bound = new ArrayList<>();
         ThreadPoolExecutor executor = executor();
         try {
-            Router router = new OpsEndpoints(view).routes();
-            server.createContext("/", router);
-            server.setExecutor(executor);
-            // The JDK's dispatcher thread inherits daemon status from the thread that starts it;
-            // starting it on one of our daemon threads keeps a forgotten server from holding the
-            // JVM open after the application stopped.
-            executor.submit(server::start).get();
-            return new OpsHttpServer(server, executor, router);
+            Listener main = listen(options.bindAddress(), options.port(), MAIN, security,
+                    options.adminPort().isPresent() ? routes.select(p -> !AccessPolicy.adminPath(p)) : routes, bound);
+            Optional<Listener> admin = options.adminPort().isEmpty() ? Optional.empty()
+                    : Optional.of(listen(options.adminBindAddress(), options.adminPort().get(), ADMIN, security,
+                            routes.select(AccessPolicy::adminPath), bound));
+            for (HttpServer server : bound) {
+                server.setExecutor(executor);
+                // The JDK's dispatcher thread inherits daemon status from the thread that starts it;
+                // starting it on one of our daemon threads keeps a forgotten server from holding the
+                // JVM open after the application stopped.
+                executor.submit(server::start).get();
+            }
+            return new OpsHttpServer(main, admin, executor);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            abandon(server, executor);
+            abandon(bound, executor);
             throw new IllegalStateException("interrupted while starting the HTTP server", e);
         } catch (ExecutionException e) {
-            abandon(server, executor);
-            throw new IllegalStateException("could not start the HTTP server on " + bindAddress + ":" + port + ": "
-                    + e.getCause(), e.getCause());
+            abandon(bound, executor);
+            throw new IllegalStateException("could not start the HTTP server on " + options.bindAddress() + ":"
+                    + options.port() + ": " + e.getCause(), e.getCause());
         } catch (RuntimeException e) {
-            abandon(server, executor);
+            abandon(bound, executor);
             throw e;
         }
     }
 
-    private static void abandon(HttpServer server, ThreadPoolExecutor executor) {
-        server.stop(0);
+    private static Listener listen(String bindAddress, int port, PortSettings settings, HttpSecurity security,
+                                   Router router, List<HttpServer> bound) {
+        HttpServer server = bind(address(bindAddress, port, settings), bindAddress, port, settings, security);
+        bound.add(server);
+        HttpContext context = server.createContext("/", router);
+        context.getFilters().add(new AccessFilter(security.access()));
+        return new Listener(server, router);
+    }
+
+    private static void abandon(List<HttpServer> servers, ThreadPoolExecutor executor) {
+        servers.forEach(s -> s.stop(0));
         executor.shutdownNow();
     }
 
     /** The port the server listens on; the chosen one when started with port 0. */
     public int port() {
-        return server.getAddress().getPort();
+        return main.server().getAddress().getPort();
+    }
+
+    /** With {@code http.admin.port}: the port {@code /admin/} and {@code /stores/} are served on. */
+    public Optional<Integer> adminPort() {
+        return admin.map(l -> l.server().getAddress().getPort());
+    }
+
+    /** {@code https} when TLS is configured, else {@code http}. */
+    public String scheme() {
+        return main.server() instanceof HttpsServer ? "https" : "http";
     }
 
     /**
-     * Stops the server: lets requests being answered finish for up to half a second, then closes
-     * every connection and the threads. Returns within about a second; idempotent.
+     * Stops the server(s): lets requests being answered finish for up to half a second, then
+     * closes every connection and the threads. Returns within about a second; idempotent.
      */
     @Override
     public void close() {
@@ -120,11 +179,16 @@ public final class OpsHttpServer implements AutoCloseable {
         }
         try {
             // A 202 for /admin/leave may be on its way out while the instance shuts down.
-            router.awaitIdle(DRAIN_NANOS);
+            Deadline deadline = Deadline.after(Duration.ofNanos(DRAIN_NANOS));
+            main.router().awaitIdle(DRAIN_NANOS);
+            if (admin.isPresent()) {
+                admin.get().router().awaitIdle(Math.max(0, deadline.remaining().toNanos()));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            server.stop(0);
+            main.server().stop(0);
+            admin.ifPresent(l -> l.server().stop(0));
             executor.shutdownNow();
         }
         try {
@@ -134,32 +198,47 @@ public final class OpsHttpServer implements AutoCloseable {
         }
     }
 
-    private static InetSocketAddress address(String bindAddress, int port) {
+    private static InetSocketAddress address(String bindAddress, int port, PortSettings settings) {
         if (port < 0 || port > 65_535) {
-            throw new ConfigException("http.port", port + " is not a port to listen on; use 1-65535, 0 for any"
-                    + " free port, or -1 to disable the HTTP server (which then must not be started)");
+            throw new ConfigException(settings.portSetting(), port + " is not a port to listen on; use 1-65535, 0 for"
+                    + " any free port" + (settings == MAIN ? ", or -1 to disable the HTTP server (which then must not"
+                    + " be started)" : ""));
         }
         InetSocketAddress address = new InetSocketAddress(bindAddress, port);
         if (address.isUnresolved()) {
-            throw new ConfigException("http.bind.address", "'" + bindAddress + "' does not resolve to an address"
-                    + " of this host; use an IP of one of its interfaces, 0.0.0.0 for all, or 127.0.0.1 for"
+            throw new ConfigException(settings.bindAddressSetting(), "'" + bindAddress + "' does not resolve to an"
+                    + " address of this host; use an IP of one of its interfaces, 0.0.0.0 for all, or 127.0.0.1 for"
                     + " local access only");
         }
         return address;
     }
 
-    private static HttpServer bind(InetSocketAddress address, String bindAddress, int port) {
+    private static HttpServer bind(InetSocketAddress address, String bindAddress, int port, PortSettings settings,
+                                   HttpSecurity security) {
         try {
-            return HttpServer.create(address, 0);
+            Optional<SSLContext> tls = security.serverContext();
+            if (tls.isEmpty()) {
+                return HttpServer.create(address, 0);
+            }
+            HttpsServer server = HttpsServer.create(address, 0);
+            server.setHttpsConfigurator(new HttpsConfigurator(tls.get()) {
+                @Override
+                public void configure(HttpsParameters params) {
+                    params.setSSLParameters(security.serverParameters(getSSLContext()));
+                }
+            });
+            return server;
         } catch (BindException e) {
             String where = bindAddress + ":" + port;
+            String portSetting = settings.portSetting();
+            String bindSetting = settings.bindAddressSetting();
             ConfigException error = port != 0 && String.valueOf(e.getMessage()).contains("in use")
-                    ? new ConfigException("http.port", "cannot listen on " + where + " (http.bind.address="
-                            + bindAddress + ", http.port=" + port + "): the port is already in use, maybe by"
-                            + " another instance on this host; choose another http.port, http.port=0 for any"
-                            + " free port, or http.port=-1 to disable the HTTP server")
-                    : new ConfigException("http.bind.address", "cannot listen on " + where + ": " + e.getMessage()
-                            + "; set http.bind.address to an address of this host (0.0.0.0 for all"
+                    ? new ConfigException(portSetting, "cannot listen on " + where + " (" + bindSetting + "="
+                            + bindAddress + ", " + portSetting + "=" + port + "): the port is already in use, maybe by"
+                            + " another instance on this host; choose another " + portSetting + ", " + portSetting
+                            + "=0 for any free port, or http.port=-1 to disable the HTTP server")
+                    : new ConfigException(bindSetting, "cannot listen on " + where + ": " + e.getMessage()
+                            + "; set " + bindSetting + " to an address of this host (0.0.0.0 for all"
                             + " interfaces), or http.port=-1 to disable the HTTP server");
             error.initCause(e);
             throw error;

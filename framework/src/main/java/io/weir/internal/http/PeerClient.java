@@ -1,6 +1,7 @@
 package io.weir.internal.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weir.internal.http.security.PeerHttp;
 import io.weir.internal.json.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,21 +12,29 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Asks another instance of the application: a {@code GET} to its advertised endpoint, whose JSON
- * answer is passed on as it came (status, body and {@code Retry-After}). One client per instance,
- * shared by the HTTP server's threads.
+ * answer is passed on as it came (status, body and {@code Retry-After}), sent through the
+ * instance's {@link PeerHttp} (its TLS material and bearer token) once the instance has started.
+ * One per instance, shared by the HTTP server's threads.
  */
 public final class PeerClient {
 
-    private final HttpClient client;
     private final Duration timeout;
+    private final Supplier<Optional<PeerHttp>> peers;
+    private final HttpClient plain;
 
-    /** @param timeout how long one forwarded request may take, connection included */
-    public PeerClient(Duration timeout) {
+    /**
+     * @param timeout how long one forwarded request may take
+     * @param peers   the started instance's way to its peers; empty before it starts (plain HTTP then)
+     */
+    public PeerClient(Duration timeout, Supplier<Optional<PeerHttp>> peers) {
         this.timeout = timeout;
-        this.client = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+        this.peers = peers;
+        this.plain = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
     }
 
     /**
@@ -35,10 +44,13 @@ public final class PeerClient {
      *                              answers something other than JSON
      */
     public QueryAnswer get(String endpoint, String pathAndQuery) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(stripSlash(endpoint) + pathAndQuery))
-                .timeout(timeout).header("Accept", "application/json").GET().build();
+        Optional<PeerHttp> http = peers.get();
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(stripSlash(endpoint) + pathAndQuery))
+                .timeout(timeout).header("Accept", "application/json").GET();
+        http.flatMap(PeerHttp::authorization).ifPresent(token -> request.header("Authorization", token));
+        HttpClient client = http.map(PeerHttp::client).orElse(plain);
         try {
-            HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
             JsonNode body = Json.reader().readTree(response.body());
             if (body == null || body.isMissingNode()) {
                 throw new IOException("empty answer with status " + response.statusCode());

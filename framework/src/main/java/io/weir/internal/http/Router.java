@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,7 +109,27 @@ final class Router implements HttpHandler {
         }
     }
 
-    private static void write(HttpExchange exchange, Reply reply, boolean head) throws IOException {
+    /**
+     * A router with the routes of this one whose path passes {@code paths}, for a server that
+     * answers part of the endpoints (the admin port).
+     */
+    Router select(Predicate<String> paths) {
+        Router selected = new Router();
+        routes.forEach((path, route) -> {
+            if (paths.test(path)) {
+                selected.routes.put(path, route);
+            }
+        });
+        prefixes.forEach((prefix, route) -> {
+            if (paths.test(prefix)) {
+                selected.prefixes.put(prefix, route);
+            }
+        });
+        return selected;
+    }
+
+    /** Writes {@code reply} as every response of the server is written; also for replies made before routing. */
+    static void write(HttpExchange exchange, Reply reply, boolean head) throws IOException {
         Headers headers = exchange.getResponseHeaders();
         headers.set("Content-Type", reply.contentType());
         headers.set("Cache-Control", "no-store");

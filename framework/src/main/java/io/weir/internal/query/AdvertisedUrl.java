@@ -5,8 +5,9 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /**
- * The base URL an instance advertises for its HTTP server: {@code http.advertised.url} when set,
- * else {@code http://<host>:<port>} with the bind address when it names one interface, or the
+ * The base URL an instance advertises for its query endpoints (on {@code http.admin.port} when
+ * set, else {@code http.port}): {@code http.advertised.url} when set, else
+ * {@code <http|https>://<host>:<port>} with the bind address when it names one interface, or the
  * machine's host name when the server listens on all of them (in a container, its name on the
  * container network; in Kubernetes, set the setting to the pod's stable DNS name, as the pod's
  * host name alone does not resolve from other pods).
@@ -16,10 +17,14 @@ public final class AdvertisedUrl {
     private AdvertisedUrl() {
     }
 
-    /** @param port the port the HTTP server listens on (the chosen one when {@code http.port=0}) */
-    public static String of(WeirConfig config, int port) {
+    /**
+     * @param scheme {@code http}, or {@code https} with TLS
+     * @param port   the port the query endpoints listen on (the chosen one when it was 0)
+     */
+    public static String of(WeirConfig config, String scheme, int port) {
+        String bind = config.httpAdminPort().isPresent() ? config.httpAdminBindAddress() : config.httpBindAddress();
         return config.httpAdvertisedUrl().map(u -> strip(u.toString()))
-                .orElseGet(() -> "http://" + host(config.httpBindAddress()) + ":" + port);
+                .orElseGet(() -> scheme + "://" + host(bind) + ":" + port);
     }
 
     private static String host(String bindAddress) {
