@@ -1,6 +1,7 @@
 package io.weir.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,10 +14,15 @@ import io.weir.config.WeirConfig;
 import io.weir.dsl.SessionWindows;
 import io.weir.dsl.TimeWindows;
 import io.weir.serde.Serdes;
+import io.weir.query.QueryAnswer;
+import io.weir.query.QueryException;
+import io.weir.query.StoreQueryClient;
 import io.weir.testing.TestApps;
+import io.weir.testing.TlsFiles;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
 import java.net.URI;
+import java.nio.file.Path;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,6 +37,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Interactive queries over HTTP against a real broker, three instances in this JVM with one
@@ -129,7 +136,7 @@ class QueryIT {
                         .orElseThrow().httpPort().orElseThrow());
                 assertThat(owners.standbys()).isNotEmpty().noneMatch(s -> s.id().equals(answeredBy));
             }
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> a.keyOwners("nope", "k1"))
+            assertThatThrownBy(() -> a.keyOwners("nope", "k1"))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("counts");
 
             // Scans over every task, page by page, through each instance.
@@ -165,6 +172,65 @@ class QueryIT {
                     .isEqualTo(expected.get("k5"));
             assertThat(get(a, "/stores/counts", 404).get("message").asText()).contains("/stores/{store}/keys/{key}");
         }
+    }
+
+    @Test
+    void queriesAreForwardedOverTlsWithTheTokenOnTheAdminPort(@TempDir Path dir) throws Exception {
+        String input = KAFKA.uniqueTopic("squery-in", PARTITIONS);
+        String output = KAFKA.uniqueTopic("squery-out", PARTITIONS);
+        KAFKA.createTopic(output + "-hourly", PARTITIONS, Map.of());
+        KAFKA.createTopic(output + "-visits", PARTITIONS, Map.of());
+        Map<String, Long> expected = new TreeMap<>();
+        List<KeyValue<String, String>> records = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            records.add(KeyValue.of(key(i), "v"));
+            expected.put(key(i), 1L);
+        }
+        KAFKA.client().produceStrings(input, records);
+        TlsFiles tls = TlsFiles.create(dir, "query-ca");
+        Path trustStore = tls.trustStore("trust.p12");
+        Path tokenFile = java.nio.file.Files.writeString(dir.resolve("token"), "query-token\n");
+        String appId = "squery-" + input;
+        Topology topology = counting(input, output);
+        try (WeirApp a = TestApps.start(topology, secured(appId, "a", tls.keyStore("a.p12", "a"), trustStore, tokenFile));
+             WeirApp b = TestApps.start(topology, secured(appId, "b", tls.keyStore("b.p12", "b"), trustStore, tokenFile))) {
+            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(expected), Duration.ofMinutes(2));
+            HttpClient https = HttpClient.newBuilder().sslContext(TlsFiles.clientContext(null, trustStore))
+                    .version(HttpClient.Version.HTTP_1_1).build();
+            StoreQueryClient queries = StoreQueryClient.builder()
+                    .endpoint("https://localhost:" + a.httpAdminPort().orElseThrow())
+                    .endpoint("https://localhost:" + b.httpAdminPort().orElseThrow())
+                    .httpClient(https).bearerToken("query-token").build();
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                Set<String> answeredBy = new HashSet<>();
+                for (Map.Entry<String, Long> e : expected.entrySet()) {
+                    QueryAnswer answer = queries.get("counts", e.getKey()).orElseThrow();
+                    assertThat(answer.value().asLong()).isEqualTo(e.getValue());
+                    answeredBy.add(answer.instance());
+                }
+                assertThat(answeredBy).containsExactlyInAnyOrder("a", "b");
+            });
+            assertThat(a.keyOwners("counts", "k1").orElseThrow().active().orElseThrow().endpoint())
+                    .startsWith("https://").matches(".*:(" + a.httpAdminPort().orElseThrow() + "|"
+                            + b.httpAdminPort().orElseThrow() + ")$");
+            HttpResponse<String> anonymous = https.send(HttpRequest.newBuilder(URI.create("https://localhost:"
+                    + a.httpAdminPort().orElseThrow() + "/stores/counts/keys/k1")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(anonymous.statusCode()).as(anonymous.body()).isEqualTo(401);
+            assertThatThrownBy(() -> StoreQueryClient.builder().endpoint("https://localhost:"
+                    + a.httpAdminPort().orElseThrow()).httpClient(https).bearerToken("wrong").build()
+                    .get("counts", "k1")).isInstanceOfSatisfying(QueryException.class,
+                            e -> assertThat(e.status()).isEqualTo(401));
+        }
+    }
+
+    private static WeirConfig secured(String appId, String instance, Path keyStore, Path trustStore, Path tokenFile) {
+        return TestApps.config(KAFKA.bootstrapServers(), appId).instanceId(instance)
+                .set("http.bind.address", "localhost").set("http.admin.port", 0)
+                .set("http.admin.bind.address", "localhost")
+                .set("http.tls.keystore.path", keyStore).set("http.tls.keystore.password", TlsFiles.PASSWORD)
+                .set("http.tls.truststore.path", trustStore).set("http.tls.truststore.password", TlsFiles.PASSWORD)
+                .set("http.auth.token.file", tokenFile).build();
     }
 
     /** Every entry of store counts, following {@code next} from page to page; no key twice, keys ascending. */
