@@ -9,6 +9,7 @@ import io.weir.errors.InstanceStateException;
 import io.weir.errors.WeirException;
 import io.weir.internal.bounded.BoundedRun;
 import io.weir.internal.http.PeerClient;
+import io.weir.internal.query.MeteredQueries;
 import io.weir.internal.query.Ownership;
 import io.weir.internal.query.StoreQueryService;
 import io.weir.internal.state.LocalStores;
@@ -122,7 +123,8 @@ public final class WeirApp implements AutoCloseable {
         this.queries = new StoreQueryService(model, localStores, ownership, new PeerClient(QUERY_FORWARD_TIMEOUT,
                 () -> running().flatMap(RunningInstance::peerHttp)),
                 this::store);
-        this.endpoints = new Endpoints(this, model, meters, queries);
+        this.endpoints = new Endpoints(this, model, meters, new MeteredQueries(queries, meters.registry(),
+                config.applicationId(), ownership));
     }
 
     /** With a Prometheus registry of its own, served on {@code /metrics}. */

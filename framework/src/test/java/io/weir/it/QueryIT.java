@@ -158,6 +158,12 @@ class QueryIT {
             assertThat(page.get("windows")).hasSize(1);
             assertThat(page.has("next_from")).isTrue();
 
+            // Operators see what the queries did.
+            assertThat(a.meterRegistry().find("weir.query.requests").tag("outcome", "local").timer().count())
+                    .isPositive();
+            assertThat(a.meterRegistry().find("weir.query.requests").tag("outcome", "forwarded").tag("kind", "key")
+                    .timer().count()).isPositive();
+
             // Errors: JSON with a stable word.
             assertThat(get(a, "/stores/nope/keys/k1", 404).get("error").asText()).isEqualTo("unknown_store");
             assertThat(get(a, "/stores/counts/keys/absent-key", 404).get("error").asText()).isEqualTo("no_such_key");
