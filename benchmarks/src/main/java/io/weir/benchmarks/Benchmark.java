@@ -105,6 +105,18 @@ public final class Benchmark {
 
     /** One workload: warm-up, measured runs, summaries. Returns whether every measured run succeeded. */
     private boolean run(Scenario scenario, KafkaTestClient client, Inputs inputs) {
+        if (scenario.kind() == Scenario.Kind.QUERIES) {
+            try {
+                return new QueryBench(client, report, (int) options.keys(scenario),
+                        Duration.ofSeconds(5), Duration.ofSeconds(20)).run();
+            } catch (Exception e) {
+                log.error("queries failed: {}", e.toString(), e);
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                return false;
+            }
+        }
         List<Configuration> configurations = configurations(scenario);
         if (configurations.isEmpty()) {
             log.warn("{}: none of its systems is among --systems; skipped", scenario.label());

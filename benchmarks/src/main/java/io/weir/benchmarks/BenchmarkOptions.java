@@ -68,7 +68,7 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
 
     static final String USAGE = "usage: Benchmark [--workload stateless-map|count-10k|count-1m|restore-1m"
             + "|window-count-10s|all|restart-1m|memory-10m|extras|http-overhead|start-to-ready|ops"
-            + "|failover|scale-out|scaling|bounded|savepoint|ysb] [--records N] [--warmup-records N] [--restore-keys N]"
+            + "|failover|scale-out|scaling|bounded|savepoint|ysb|queries] [--records N] [--warmup-records N] [--restore-keys N]"
             + " [--restore-warmup-keys N] [--runs N] [--run-timeout-seconds N] [--verify] [--keys N]"
             + " [--restart-trickle-seconds N] [--scrape-metrics-ms N] [--rate N] [--systems weir,kafka_streams,bare,...]"
             + " [--ysb-rates N,N,...] [--ysb-warmup-seconds N] [--ysb-seconds N] [--ysb-drain-seconds N]";

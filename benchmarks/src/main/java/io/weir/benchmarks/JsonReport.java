@@ -336,6 +336,11 @@ final class JsonReport {
         return Math.round(value * scale) / scale;
     }
 
+    /** A line a workload built itself ({@link QueryBench}). */
+    void line(ObjectNode line) {
+        write(line);
+    }
+
     private void write(ObjectNode line) {
         try {
             out.println(BenchmarkJson.MAPPER.writeValueAsString(line));

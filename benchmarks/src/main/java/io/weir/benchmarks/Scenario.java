@@ -90,7 +90,9 @@ enum Scenario {
     /** Selected by its label only: in no group. */
     SAVEPOINT("savepoint", Kind.SAVEPOINT, 1_000_000, "savepoint"),
     /** Selected by its label only: in no group (a rate ladder of minutes per step). */
-    YSB("ysb", Kind.YSB, YsbEvents.CAMPAIGNS, "ysb");
+    YSB("ysb", Kind.YSB, YsbEvents.CAMPAIGNS, "ysb"),
+    /** Selected by its label only: in no group. Key lookups over HTTP ({@link QueryBench}). */
+    QUERIES("queries", Kind.QUERIES, 100_000, "queries");
 
     /** The names that select several workloads: each scenario belongs to one. */
     static final List<String> GROUPS = List.of("all", "extras", "ops", "scaling");
@@ -123,7 +125,9 @@ enum Scenario {
         /** The count topology in this JVM, of which a savepoint is taken and restored into a new application. */
         SAVEPOINT,
         /** The Yahoo Streaming Benchmark's job ({@link YsbTopology}) at a rate ladder ({@link YsbJob}). */
-        YSB
+        YSB,
+        /** Two Weir instances of a count, asked for keys over HTTP ({@link QueryBench}). */
+        QUERIES
     }
 
     /** The store of the count topology; it names the changelog {@code <application.id>-counts-changelog}. */
@@ -200,7 +204,7 @@ enum Scenario {
     String changelogTopic(String applicationId) {
         return switch (kind) {
             case MAP -> throw new IllegalStateException(label + " has no store");
-            case COUNT, WINDOW_COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT ->
+            case COUNT, WINDOW_COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT, QUERIES ->
                     InternalTopic.CHANGELOG.of(applicationId, COUNT_STORE);
             case RESTORE -> InternalTopic.CHANGELOG.of(applicationId, RESTORE_STORE);
             case YSB -> InternalTopic.CHANGELOG.of(applicationId, YsbTopology.COUNTS_STORE);
