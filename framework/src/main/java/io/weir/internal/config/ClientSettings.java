@@ -85,14 +85,21 @@ public record ClientSettings(Map<String, Object> consumer, Map<String, Object> r
     }
 
     /**
-     * True if {@code name} is a Weir setting, a Kafka client setting, or a Kafka client setting
-     * behind the prefix of the client that knows it ({@code producer.linger.ms}).
+     * True if the value of {@code name} is a secret that must never be logged nor shown in an
+     * error: a Kafka setting of type PASSWORD, prefixed or not ({@code sasl.jaas.config},
+     * {@code ssl.key.password}, {@code ssl.keystore.password}, {@code ssl.truststore.password},
+     * {@code ssl.keystore.key}, {@code ssl.keystore.certificate.chain},
+     * {@code ssl.truststore.certificates}, the OAuth client secret...), whatever Kafka version
+     * declares them.
      */
-    /** True if the value of {@code name} is a secret (a Kafka PASSWORD setting) that must never be logged. */
     public static boolean isSecret(String name) {
         return KafkaClient.isPassword(name);
     }
 
+    /**
+     * True if {@code name} is a Weir setting, a Kafka client setting, or a Kafka client setting
+     * behind the prefix of the client that knows it ({@code producer.linger.ms}).
+     */
     public static boolean isKnown(String name) {
         if (Settings.ALL.containsKey(name) || KafkaClient.anyKnows(name)) {
             return true;
