@@ -23,9 +23,10 @@ import picocli.CommandLine;
 @Command(name = "weir", mixinStandardHelpOptions = true, versionProvider = Weir.VersionProvider.class,
         usageHelpAutoWidth = true, sortOptions = false,
         description = "Operates Weir applications on a Kafka cluster: describe them, plan and create their"
-                + " topics, reset them for a replay, take and restore savepoints, compare outputs.",
+                + " topics, reset them for a replay, take and restore savepoints, compare outputs, plan their ACLs.",
         subcommands = {CommandLine.HelpCommand.class, DescribeCommand.class, TopicsCommand.class, ResetCommand.class,
-                DiffCommand.class, TopologyCommand.class, SavepointCommand.class, StopCommand.class})
+                DiffCommand.class, TopologyCommand.class, SavepointCommand.class, StopCommand.class,
+                AclsCommand.class})
 public final class Weir implements Callable<Integer> {
 
     /** Done. */
@@ -75,7 +76,10 @@ public final class Weir implements Callable<Integer> {
             if (e instanceof ClusterException c) {
                 // The cluster refused or did not answer: the message names the request and the reason.
                 err.println(commandLine.getCommandSpec().qualifiedName() + ": " + c.getMessage()
-                        + (c.getCause() instanceof TimeoutException ? " (check --bootstrap-servers)" : ""));
+                        + (c.getCause() instanceof TimeoutException ? " (check --bootstrap-servers)" : "")
+                        + (c.getCause() instanceof org.apache.kafka.common.errors.AuthorizationException
+                        ? " (an ACL is missing: weir acls plan --tools lists what the application and these commands need)"
+                        : ""));
                 return FAILED;
             }
             if (e instanceof CommandLine.ParameterException p) {
