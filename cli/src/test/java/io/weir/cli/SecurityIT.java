@@ -94,7 +94,8 @@ class SecurityIT {
                     seen.add(ThrowableProxyUtil.asString(e.getThrowableProxy()));
                 }
             }
-            assertThat(seen).as("log events, exceptions and CLI output").isNotEmpty();
+            // The capture works: it holds what the instances said.
+            assertThat(LOGS.list).anyMatch(e -> e.getFormattedMessage().contains("started as instance"));
             for (String secret : security.secrets()) {
                 assertThat(seen).noneMatch(s -> s != null && s.contains(secret));
             }
