@@ -26,16 +26,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "acls", description = "Plans the Kafka ACLs of an application.", mixinStandardHelpOptions = true,
         subcommands = {AclsCommand.Plan.class})
-final class AclsCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return Weir.USAGE;
-    }
+final class AclsCommand extends CommandGroup {
 
     /** How the plan is printed. */
     enum Format {

@@ -14,8 +14,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
@@ -192,18 +190,15 @@ public final class AccessCheck {
      */
     private static Answer<Set<AclOperation>> await(KafkaFuture<Set<AclOperation>> future, String what) {
         try {
-            return new Answer<>(future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), null);
-        } catch (ExecutionException e) {
+            return new Answer<>(KafkaCalls.get(future, TIMEOUT, what), null);
+        } catch (ClusterException e) {
             if (e.getCause() instanceof AuthorizationException denied) {
                 return new Answer<>(null, denied);
             }
+            if (e.getCause() instanceof TimeoutException || e.getCause() instanceof InterruptedException) {
+                throw e;
+            }
             return new Answer<>(null, null);
-        } catch (TimeoutException e) {
-            throw new ClusterException("cannot " + what + ": no answer from the cluster within " + TIMEOUT.toSeconds()
-                    + " s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException("interrupted while trying to " + what, e);
         }
     }
 
