@@ -171,6 +171,20 @@ class SecurityIT {
                         + " prefixed");
         grant(transactional);
 
+        // Describe alone passes the check (it cannot ask about Write); the first transaction is
+        // refused, and the instance's failure names the prefix Kafka's error leaves out.
+        List<AclBinding> write = transactional.stream().filter(b -> b.entry().operation() == AclOperation.WRITE)
+                .toList();
+        revoke(write);
+        try (WeirApp refused = start(app, "i1")) {
+            await().atMost(CATCH_UP).until(() -> refused.failure().isPresent());
+            String failure = refused.failure().orElseThrow().getMessage();
+            SHOWN.add(failure);
+            assertThat(failure).contains("secured-denied is not authorized to Write the transactional id prefix"
+                    + " 'secured-denied-' (TransactionalIdAuthorizationException)");
+        }
+        grant(write);
+
         // The prefix allows All; a rule that denies writing the liveness topic takes that back.
         AclBinding denyLiveness = new AclBinding(new ResourcePattern(ResourceType.TOPIC, app + "-liveness",
                 PatternType.LITERAL), new AccessControlEntry(PRINCIPAL, "*", AclOperation.WRITE, AclPermissionType.DENY));
