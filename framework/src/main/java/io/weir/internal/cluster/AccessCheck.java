@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
@@ -119,15 +120,12 @@ public final class AccessCheck {
         Set<Acl> reported = new LinkedHashSet<>();
         List<Missing> missing = new ArrayList<>();
         covering.forEach((topic, acls) -> {
-            Answer<Set<AclOperation>> answer = await(described.get(topic).thenApply(d -> d.authorizedOperations()),
+            Answer answer = await(described.get(topic).thenApply(d -> d.authorizedOperations()),
                     "describe topic '" + topic + "'");
             for (Acl acl : acls) {
-                Missing m = answer.missing(acl, acl.operation() == AclOperation.ALL ? ALL_ON_TOPIC : needed(acl),
-                        "the topic '" + topic + "'");
                 // A prefix covers several topics: one line for it is enough.
-                if (m != null && reported.add(acl)) {
-                    missing.add(m);
-                }
+                answer.missing(acl, acl.operation() == AclOperation.ALL ? ALL_ON_TOPIC : needed(acl),
+                        "the topic '" + topic + "'").filter(m -> reported.add(acl)).ifPresent(missing::add);
             }
         });
         return missing;
@@ -138,11 +136,11 @@ public final class AccessCheck {
         if (acls.isEmpty()) {
             return List.of();
         }
-        Answer<Set<AclOperation>> answer = await(admin.describeConsumerGroups(List.of(config.applicationId()),
+        Answer answer = await(admin.describeConsumerGroups(List.of(config.applicationId()),
                         new DescribeConsumerGroupsOptions().includeAuthorizedOperations(true)).all()
                 .thenApply(all -> all.get(config.applicationId()).authorizedOperations()),
                 "describe the group '" + config.applicationId() + "'");
-        return acls.stream().map(a -> answer.missing(a, needed(a), a.describeResource())).filter(m -> m != null)
+        return acls.stream().flatMap(a -> answer.missing(a, needed(a), a.describeResource()).stream())
                 .toList();
     }
 
@@ -153,9 +151,9 @@ public final class AccessCheck {
         }
         // Describing a transactional id needs Describe on it, which Write implies; an id that never
         // ran answers "not found", which is an answer.
-        Answer<Set<AclOperation>> answer = await(admin.describeTransactions(List.of(transactionalId)).all()
+        Answer answer = await(admin.describeTransactions(List.of(transactionalId)).all()
                 .thenApply(d -> (Set<AclOperation>) null), "describe the transactional id '" + transactionalId + "'");
-        return acls.stream().map(a -> answer.missing(a, Set.of(), a.describeResource())).filter(m -> m != null)
+        return acls.stream().flatMap(a -> answer.missing(a, Set.of(), a.describeResource()).stream())
                 .toList();
     }
 
@@ -164,23 +162,27 @@ public final class AccessCheck {
         return acl.operation() == AclOperation.CREATE ? Set.of() : Set.of(acl.operation());
     }
 
-    /** What the cluster answered about one resource: its authorized operations, or an authorization error. */
-    private record Answer<T>(Set<AclOperation> operations, AuthorizationException denied) {
+    /**
+     * What the cluster answered about one resource: its authorized operations, or an authorization
+     * error; both null when it did not say (the resource does not exist yet, or a broker too old
+     * to tell), which the steps that use the resource then find out.
+     */
+    private record Answer(Set<AclOperation> operations, AuthorizationException denied) {
 
-        /** {@code acl} if the answer shows it is missing, else null; {@code resource} as the reason names it. */
-        Missing missing(Acl acl, Set<AclOperation> needed, String resource) {
+        /** {@code acl}, if the answer shows it is missing; {@code resource} as the reason names it. */
+        Optional<Missing> missing(Acl acl, Set<AclOperation> needed, String resource) {
             if (denied != null) {
                 String operation = acl.pattern() == PatternType.PREFIXED && acl.resourceType() == ResourceType.TOPIC
                         ? "Describe" : acl.operationName();
-                return new Missing(acl, "not authorized to " + operation + " " + resource + " ("
-                        + denied.getClass().getSimpleName() + ")");
+                return Optional.of(new Missing(acl, "not authorized to " + operation + " " + resource + " ("
+                        + denied.getClass().getSimpleName() + ")"));
             }
             if (operations == null || operations.containsAll(needed)) {
-                return null;
+                return Optional.empty();
             }
             List<String> lacking = needed.stream().filter(op -> !operations.contains(op)).map(Acl::name).sorted()
                     .toList();
-            return new Missing(acl, "not authorized to " + String.join(", ", lacking) + " " + resource);
+            return Optional.of(new Missing(acl, "not authorized to " + String.join(", ", lacking) + " " + resource));
         }
     }
 
@@ -188,17 +190,17 @@ public final class AccessCheck {
      * The answer; an authorization error as such; a resource that does not exist yet or a broker
      * that cannot tell (an old one) as no objection, left to the steps that use the resource.
      */
-    private static Answer<Set<AclOperation>> await(KafkaFuture<Set<AclOperation>> future, String what) {
+    private static Answer await(KafkaFuture<Set<AclOperation>> future, String what) {
         try {
-            return new Answer<>(KafkaCalls.get(future, TIMEOUT, what), null);
+            return new Answer(KafkaCalls.get(future, TIMEOUT, what), null);
         } catch (ClusterException e) {
             if (e.getCause() instanceof AuthorizationException denied) {
-                return new Answer<>(null, denied);
+                return new Answer(null, denied);
             }
             if (e.getCause() instanceof TimeoutException || e.getCause() instanceof InterruptedException) {
                 throw e;
             }
-            return new Answer<>(null, null);
+            return new Answer(null, null);
         }
     }
 

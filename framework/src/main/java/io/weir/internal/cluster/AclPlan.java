@@ -42,7 +42,7 @@ public final class AclPlan {
     public record Topics(Set<String> inputs, Set<String> configReads, Set<String> outputs, boolean windowStores) {
 
         public Topics {
-            inputs = Set.copyOf(new LinkedHashSet<>(inputs));
+            inputs = Set.copyOf(inputs);
             configReads = Set.copyOf(configReads);
             outputs = Set.copyOf(outputs);
         }
