@@ -36,6 +36,10 @@ public final class Weir implements Callable<Integer> {
     /** Bad arguments. */
     public static final int USAGE = 2;
 
+    /** What follows a refusal for a missing ACL. */
+    private static final String MISSING_ACL = " (an ACL is missing: weir acls plan --tools lists what the application"
+            + " and these commands need; diff needs Read on the topics it compares)";
+
     @Spec
     CommandSpec spec;
 
@@ -77,8 +81,7 @@ public final class Weir implements Callable<Integer> {
                 // The cluster refused or did not answer: the message names the request and the reason.
                 err.println(commandLine.getCommandSpec().qualifiedName() + ": " + c.getMessage()
                         + (c.getCause() instanceof TimeoutException ? " (check --bootstrap-servers)" : "")
-                        + (c.getCause() instanceof org.apache.kafka.common.errors.AuthorizationException
-                        ? " (an ACL is missing: weir acls plan --tools lists what the application and these commands need)"
+                        + (c.getCause() instanceof org.apache.kafka.common.errors.AuthorizationException ? MISSING_ACL
                         : ""));
                 return FAILED;
             }
@@ -95,6 +98,14 @@ public final class Weir implements Callable<Integer> {
                 // Weir refused (an incompatible topology, a store in use...): its message says what and why.
                 err.println(commandLine.getCommandSpec().qualifiedName() + ": " + w.getMessage());
                 return FAILED;
+            }
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof org.apache.kafka.common.errors.AuthorizationException denied) {
+                    // A client refused outright (Kafka's message names the topics or the group).
+                    err.println(commandLine.getCommandSpec().qualifiedName() + ": the cluster refused: "
+                            + denied.getClass().getSimpleName() + ": " + denied.getMessage() + MISSING_ACL);
+                    return FAILED;
+                }
             }
             err.println(commandLine.getCommandSpec().qualifiedName() + " failed: " + e);
             Throwable cause = e.getCause();

@@ -143,11 +143,23 @@ class SecurityIT {
                 assertThat(d.code()).as(d.err()).isEqualTo(Weir.OK);
                 assertThat(d.out()).contains("consumer group Stable, 2 member(s)");
             });
+            Outcome topology = weir("topology", "show", "--app", app);
+            assertThat(topology.code()).as(topology.err()).isEqualTo(Weir.OK);
+            assertThat(topology.out()).contains("region-counts");
         }
         Outcome reset = weir("reset", "--app", app, "--to", "earliest", "--topology", SecuredCounting.class.getName());
         assertThat(reset.code()).as(reset.err()).isEqualTo(Weir.OK);
         Outcome listed = weir("savepoint", "list", "--app", app);
         assertThat(listed.out()).contains("secured");
+        // The application only writes its output: reading it for a diff is refused, naming the topic.
+        Outcome refused = weir("diff", "--left", SecuredCounting.OUTPUT, "--right", SecuredCounting.OUTPUT);
+        assertThat(refused.code()).isEqualTo(Weir.FAILED);
+        assertThat(refused.err()).contains("weir diff: the cluster refused: TopicAuthorizationException",
+                SecuredCounting.OUTPUT, "an ACL is missing");
+        grant(List.of(new AclBinding(new ResourcePattern(ResourceType.TOPIC, SecuredCounting.OUTPUT,
+                PatternType.LITERAL), new AccessControlEntry(PRINCIPAL, "*", AclOperation.READ, AclPermissionType.ALLOW))));
+        Outcome diff = weir("diff", "--left", SecuredCounting.OUTPUT, "--right", SecuredCounting.OUTPUT);
+        assertThat(diff.code()).as(diff.err()).isEqualTo(Weir.OK);
     }
 
     @Test
