@@ -88,7 +88,9 @@ public final class AccessCheck {
 
     List<Missing> missing(List<Acl> plan, Set<String> internalTopics, String transactionalId) {
         Set<AclOperation> cluster = KafkaCalls.get(admin.describeCluster(new DescribeClusterOptions()
-                .includeAuthorizedOperations(true)).authorizedOperations(), TIMEOUT, "describe the cluster");
+                .includeAuthorizedOperations(true)).authorizedOperations(), TIMEOUT,
+                // The first request of a start: when nothing answers, say where it went.
+                "reach Kafka at bootstrap.servers=" + config.bootstrapServers());
         if (cluster == null || cluster.containsAll(UNLIMITED)) {
             return List.of();
         }
