@@ -6,6 +6,7 @@ import io.weir.config.WeirConfig;
 import io.weir.errors.ClusterException;
 import io.weir.internal.bounded.BoundedRun;
 import io.weir.internal.bounded.BoundedRunPlan;
+import io.weir.internal.cluster.AccessCheck;
 import io.weir.internal.cluster.ChangelogEnds;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.cluster.InstanceMembers;
@@ -144,6 +145,8 @@ final class RunningInstance {
             peerHttp = PeerHttp.of(httpSecurity);
         }
         admin = Admin.create(clients.admin());
+        // First: a missing ACL fails here with one message naming each, not later inside a client.
+        AccessCheck.require(admin, config, declared, clients.threadName(0));
         TopicSetup topicSetup = new TopicSetup(admin, config, declared);
         // Which tables use their compacted source topic as changelog: every part runs with this.
         TopologyModel model = topicSetup.model();

@@ -8,6 +8,7 @@ import io.weir.errors.InstanceFailedException;
 import io.weir.errors.InstanceStateException;
 import io.weir.errors.WeirException;
 import io.weir.internal.bounded.BoundedRun;
+import io.weir.internal.cluster.AuthorizationFailures;
 import io.weir.internal.http.PeerClient;
 import io.weir.internal.query.MeteredQueries;
 import io.weir.internal.query.Ownership;
@@ -432,7 +433,9 @@ public final class WeirApp implements AutoCloseable {
         new Thread(() -> close(config.shutdownTimeout(), true), config.applicationId() + suffix).start();
     }
 
-    private void onThreadFailed(Throwable e) {
+    private void onThreadFailed(Throwable failure) {
+        // A missing ACL the start-up check could not see (Write beyond Describe): say which.
+        Throwable e = AuthorizationFailures.explained(failure, config);
         if (!lifecycle.fail(e)) {
             return;
         }

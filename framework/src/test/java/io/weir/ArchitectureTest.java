@@ -149,6 +149,35 @@ class ArchitectureTest {
         }).should().beFreeOfCycles());
     }
 
+    /**
+     * The classes that create Kafka clients, each from settings that {@code ClientSecurityTest} and
+     * {@code SavepointClientsSecurityTest} check for the security settings ({@code ClientConfigs},
+     * {@code SavepointClients}, or {@code WeirConfig}'s admin settings). A new class that creates a
+     * client fails here: build its settings from {@code ClientConfigs}, then add it to the list.
+     */
+    private static final List<String> CLIENT_MAKERS = List.of("io.weir.RunningInstance",
+            "io.weir.internal.supervision.LivenessWatch", "io.weir.internal.thread.StreamThread",
+            "io.weir.internal.topology.TopologyRecord", "io.weir.internal.savepoint.SavepointClients",
+            "io.weir.internal.savepoint.SavepointControl", "io.weir.internal.savepoint.SavepointRestore",
+            "io.weir.internal.restore.GlobalThread", "io.weir.internal.restore.StateConsumers");
+
+    @Test
+    void kafkaClientsAreCreatedOnlyWhereTheirSecuritySettingsAreChecked() {
+        List<String> makers = new ArrayList<>();
+        for (JavaClass c : WEIR) {
+            boolean creates = c.getConstructorCallsFromSelf().stream().anyMatch(k -> List.of(
+                    "org.apache.kafka.clients.consumer.KafkaConsumer", "org.apache.kafka.clients.producer.KafkaProducer")
+                    .contains(k.getTargetOwner().getName()))
+                    || c.getMethodCallsFromSelf().stream().anyMatch(m -> m.getTargetOwner().getName().startsWith(
+                    "org.apache.kafka.clients.admin.") && m.getName().equals("create"));
+            String top = c.getName().replaceAll("\\$.*", "");
+            if (creates && !CLIENT_MAKERS.contains(top)) {
+                makers.add(c.getName());
+            }
+        }
+        assertThat(makers).as("classes creating Kafka clients outside ArchitectureTest.CLIENT_MAKERS").isEmpty();
+    }
+
     /** No public method, constructor or field of a public type of the application API names an internal type. */
     @Test
     void thePublicApiExposesNoInternalType() {

@@ -32,16 +32,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "savepoint", description = "Takes, lists, describes, deletes and restores savepoints kept in Kafka.",
         subcommands = {SavepointCommand.Create.class, SavepointCommand.ListCommand.class,
                 SavepointCommand.Describe.class, SavepointCommand.Delete.class, SavepointCommand.Restore.class})
-final class SavepointCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return Weir.USAGE;
-    }
+final class SavepointCommand extends CommandGroup {
 
     @Command(name = "create", description = "Takes a savepoint of the running application: every task pauses at a"
             + " commit (repartition topics drained), its stores are copied in the background, the manifest is"

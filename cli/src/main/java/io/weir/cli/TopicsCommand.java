@@ -24,16 +24,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "topics", description = "Plans or creates the internal topics of an application.",
         mixinStandardHelpOptions = true, subcommands = {TopicsCommand.Plan.class, TopicsCommand.Create.class})
-final class TopicsCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return Weir.USAGE;
-    }
+final class TopicsCommand extends CommandGroup {
 
     /** What both subcommands take. */
     abstract static class Base implements Callable<Integer> {

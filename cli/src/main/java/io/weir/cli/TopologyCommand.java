@@ -27,18 +27,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "topology", description = "Shows the topology an application recorded in Kafka, or compares it"
         + " with a new version.", subcommands = {TopologyCommand.Show.class, TopologyCommand.Diff.class})
-final class TopologyCommand implements Callable<Integer> {
-
-
-    @Spec
-    CommandSpec spec;
-
-    /** Without a subcommand: the usage, as a usage error. */
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return Weir.USAGE;
-    }
+final class TopologyCommand extends CommandGroup {
 
     @Command(name = "show", description = "Prints the topology description the application recorded (JSON).")
     static final class Show implements Callable<Integer> {

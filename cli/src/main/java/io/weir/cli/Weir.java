@@ -23,9 +23,10 @@ import picocli.CommandLine;
 @Command(name = "weir", mixinStandardHelpOptions = true, versionProvider = Weir.VersionProvider.class,
         usageHelpAutoWidth = true, sortOptions = false,
         description = "Operates Weir applications on a Kafka cluster: describe them, plan and create their"
-                + " topics, reset them for a replay, take and restore savepoints, compare outputs.",
+                + " topics, reset them for a replay, take and restore savepoints, compare outputs, plan their ACLs.",
         subcommands = {CommandLine.HelpCommand.class, DescribeCommand.class, TopicsCommand.class, ResetCommand.class,
-                DiffCommand.class, TopologyCommand.class, SavepointCommand.class, StopCommand.class})
+                DiffCommand.class, TopologyCommand.class, SavepointCommand.class, StopCommand.class,
+                AclsCommand.class})
 public final class Weir implements Callable<Integer> {
 
     /** Done. */
@@ -34,6 +35,10 @@ public final class Weir implements Callable<Integer> {
     public static final int FAILED = 1;
     /** Bad arguments. */
     public static final int USAGE = 2;
+
+    /** What follows a refusal for a missing ACL. */
+    private static final String MISSING_ACL = " (an ACL is missing: weir acls plan --tools lists what the application"
+            + " and these commands need; diff needs Read on the topics it compares)";
 
     @Spec
     CommandSpec spec;
@@ -75,7 +80,9 @@ public final class Weir implements Callable<Integer> {
             if (e instanceof ClusterException c) {
                 // The cluster refused or did not answer: the message names the request and the reason.
                 err.println(commandLine.getCommandSpec().qualifiedName() + ": " + c.getMessage()
-                        + (c.getCause() instanceof TimeoutException ? " (check --bootstrap-servers)" : ""));
+                        + (c.getCause() instanceof TimeoutException ? " (check --bootstrap-servers)" : "")
+                        + (c.getCause() instanceof org.apache.kafka.common.errors.AuthorizationException ? MISSING_ACL
+                        : ""));
                 return FAILED;
             }
             if (e instanceof CommandLine.ParameterException p) {
@@ -91,6 +98,14 @@ public final class Weir implements Callable<Integer> {
                 // Weir refused (an incompatible topology, a store in use...): its message says what and why.
                 err.println(commandLine.getCommandSpec().qualifiedName() + ": " + w.getMessage());
                 return FAILED;
+            }
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof org.apache.kafka.common.errors.AuthorizationException denied) {
+                    // A client refused outright (Kafka's message names the topics or the group).
+                    err.println(commandLine.getCommandSpec().qualifiedName() + ": the cluster refused: "
+                            + denied.getClass().getSimpleName() + ": " + denied.getMessage() + MISSING_ACL);
+                    return FAILED;
+                }
             }
             err.println(commandLine.getCommandSpec().qualifiedName() + " failed: " + e);
             Throwable cause = e.getCause();

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Collectors;
 
@@ -30,9 +31,26 @@ final class ClusterLayout {
 
     final List<NodeSpec> nodes;
     final String clusterId = Uuid.randomUuid().toString();
+    /** Empty: the broker listener is PLAINTEXT and there is no authorizer. */
+    final Optional<KafkaSecurity> security;
 
     private ClusterLayout(List<NodeSpec> nodes) {
+        this(nodes, Optional.empty());
+    }
+
+    private ClusterLayout(List<NodeSpec> nodes, Optional<KafkaSecurity> security) {
         this.nodes = List.copyOf(nodes);
+        this.security = security;
+    }
+
+    /** This layout with its broker listener secured by {@code security}. */
+    ClusterLayout secured(KafkaSecurity security) {
+        return new ClusterLayout(nodes, Optional.of(security));
+    }
+
+    /** The listener clients connect to. */
+    private String brokerListener() {
+        return security.isPresent() ? KafkaSecurity.LISTENER : BROKER_LISTENER;
     }
 
     /**
@@ -114,12 +132,13 @@ final class ClusterLayout {
         p.put("process.roles", node.role().processRoles);
         p.put("controller.quorum.voters", voters());
         p.put("controller.listener.names", CONTROLLER_LISTENER);
-        p.put("listener.security.protocol.map", BROKER_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+        String listener = brokerListener();
+        p.put("listener.security.protocol.map", listener + ":" + listener + "," + CONTROLLER_LISTENER + ":PLAINTEXT");
         List<String> listeners = new ArrayList<>();
         if (node.role().isBroker()) {
-            listeners.add(BROKER_LISTENER + "://" + node.brokerAddress());
-            p.put("advertised.listeners", BROKER_LISTENER + "://" + node.brokerAddress());
-            p.put("inter.broker.listener.name", BROKER_LISTENER);
+            listeners.add(listener + "://" + node.brokerAddress());
+            p.put("advertised.listeners", listener + "://" + node.brokerAddress());
+            p.put("inter.broker.listener.name", listener);
         }
         if (node.role().isController()) {
             listeners.add(CONTROLLER_LISTENER + "://" + NodeSpec.HOST + ":" + node.controllerPort());
@@ -132,6 +151,7 @@ final class ClusterLayout {
             // broker-only node Kafka 4 warns that this setting is ignored.
             p.put("default.replication.factor", p.get("offsets.topic.replication.factor"));
         }
+        security.ifPresent(sec -> p.putAll(sec.brokerSettings()));
         p.putAll(overrides);
 
         Properties props = new Properties();
@@ -153,7 +173,10 @@ final class ClusterLayout {
      */
     void format(NodeSpec node) {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        String[] args = {"format", "--config", node.propertiesFile().toString(), "--cluster-id", clusterId};
+        List<String> arguments = new ArrayList<>(List.of("format", "--config", node.propertiesFile().toString(),
+                "--cluster-id", clusterId));
+        security.ifPresent(sec -> arguments.addAll(sec.formatArguments()));
+        String[] args = arguments.toArray(String[]::new);
         int code;
         try (PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
             code = StorageTool.execute(args, out);

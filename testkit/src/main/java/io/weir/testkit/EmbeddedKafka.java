@@ -134,12 +134,19 @@ public final class EmbeddedKafka implements KafkaCluster {
         return server;
     }
 
+    /** The super user's security settings on a secured cluster ({@link Builder#security}); else none. */
+    @Override
+    public Map<String, String> clientSettings() {
+        return layout.security.map(s -> s.clientSettings(KafkaSecurity.SUPER_USER)).orElse(Map.of());
+    }
+
     private void awaitBrokersRegistered(Duration timeout) {
         int expected = brokerCount();
-        try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000",
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000"))) {
+        Map<String, Object> settings = new LinkedHashMap<>(clientSettings());
+        settings.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        settings.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000");
+        settings.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        try (Admin admin = Admin.create(settings)) {
             Await.until(timeout, () -> expected + " in-process brokers registered",
                     () -> KafkaCalls.get(admin.describeCluster().nodes(), ADMIN_TIMEOUT, "describe the cluster").size()
                             == expected);
@@ -151,6 +158,7 @@ public final class EmbeddedKafka implements KafkaCluster {
         private int brokers = 1;
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private Duration startTimeout = Duration.ofSeconds(60);
+        private KafkaSecurity security;
 
         private Builder() {
         }
@@ -170,6 +178,15 @@ public final class EmbeddedKafka implements KafkaCluster {
             return this;
         }
 
+        /**
+         * Secures the broker listener ({@code SASL_SSL}, an authorizer that denies what no ACL
+         * allows); without it the listener is {@code PLAINTEXT} with no authorizer.
+         */
+        public Builder security(KafkaSecurity security) {
+            this.security = security;
+            return this;
+        }
+
         /** How long {@link #start()} waits for all brokers to register (default 60 s). */
         public Builder startTimeout(Duration startTimeout) {
             this.startTimeout = startTimeout;
@@ -180,8 +197,13 @@ public final class EmbeddedKafka implements KafkaCluster {
         public EmbeddedKafka start() {
             long started = System.nanoTime();
             Path root = Dirs.createTemp("weir-kafka-");
-            ClusterLayout layout = brokers == 1 ? ClusterLayout.combined(1, root)
+            ClusterLayout plain = brokers == 1 ? ClusterLayout.combined(1, root)
                     : ClusterLayout.dedicatedController(brokers, root);
+            ClusterLayout layout = plain;
+            if (security != null) {
+                security.createCertificate(root);
+                layout = plain.secured(security);
+            }
             EmbeddedKafka kafka = new EmbeddedKafka(layout, root);
             try {
                 kafka.startServers(Map.copyOf(overrides), startTimeout);

@@ -17,6 +17,14 @@ public interface KafkaCluster extends AutoCloseable {
     /** The {@code bootstrap.servers} string for clients, e.g. {@code 127.0.0.1:40123}. */
     String bootstrapServers();
 
+    /**
+     * The Kafka client settings, besides {@code bootstrap.servers}, that a client needs to connect
+     * with every right (security protocol, SASL login, trust store); empty for a plaintext cluster.
+     */
+    default java.util.Map<String, String> clientSettings() {
+        return java.util.Map.of();
+    }
+
     /** Stops all brokers and deletes their data. Does not throw checked exceptions. */
     @Override
     void close();

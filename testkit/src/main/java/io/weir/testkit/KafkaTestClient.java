@@ -67,16 +67,27 @@ public final class KafkaTestClient implements AutoCloseable {
     private static final Duration EXISTS_CHECK = Duration.ofSeconds(1);
 
     private final String bootstrapServers;
+    /** Security settings every client of this one gets (empty on a plaintext cluster). */
+    private final Map<String, String> security;
     private Admin admin;
     private KafkaProducer<byte[], byte[]> producer;
 
-    private KafkaTestClient(String bootstrapServers) {
+    private KafkaTestClient(String bootstrapServers, Map<String, String> security) {
         this.bootstrapServers = bootstrapServers;
+        this.security = Map.copyOf(security);
     }
 
     /** A client for the cluster at {@code bootstrapServers}; connects lazily. */
     public static KafkaTestClient connect(String bootstrapServers) {
-        return new KafkaTestClient(bootstrapServers);
+        return new KafkaTestClient(bootstrapServers, Map.of());
+    }
+
+    /**
+     * A client for {@code cluster}, connecting with its {@link KafkaCluster#clientSettings()} (the
+     * super user of a secured cluster); connects lazily.
+     */
+    public static KafkaTestClient connect(KafkaCluster cluster) {
+        return new KafkaTestClient(cluster.bootstrapServers(), cluster.clientSettings());
     }
 
     public String bootstrapServers() {
@@ -86,7 +97,7 @@ public final class KafkaTestClient implements AutoCloseable {
     /** A cached {@link Admin} closed with this client; do not close it yourself. */
     public synchronized Admin admin() {
         if (admin == null) {
-            admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+            admin = Admin.create(settings(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)));
         }
         return admin;
     }
@@ -185,13 +196,13 @@ public final class KafkaTestClient implements AutoCloseable {
 
     private synchronized KafkaProducer<byte[], byte[]> producer() {
         if (producer == null) {
-            producer = new KafkaProducer<>(Map.of(
+            producer = new KafkaProducer<>(settings(Map.of(
                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                     ProducerConfig.ACKS_CONFIG, "all",
                     ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
                     ProducerConfig.LINGER_MS_CONFIG, "5",
                     ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName(),
-                    ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName()));
+                    ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName())));
         }
         return producer;
     }
@@ -341,12 +352,19 @@ public final class KafkaTestClient implements AutoCloseable {
     }
 
     private <K, V> KafkaConsumer<K, V> consumer(IsolationLevel isolation, Deserializer<K> keys, Deserializer<V> values) {
-        return new KafkaConsumer<>(Map.of(
+        return new KafkaConsumer<>(settings(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.CLIENT_ID_CONFIG, "weir-testkit-reader-" + UUID.randomUUID(),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString().toLowerCase(),
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), keys, values);
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest")), keys, values);
+    }
+
+    /** {@code client} with the security settings added. */
+    private Map<String, Object> settings(Map<String, Object> client) {
+        Map<String, Object> all = new java.util.HashMap<>(security);
+        all.putAll(client);
+        return all;
     }
 
     /** All partitions of {@code topic}, waiting until {@code deadline} for it to exist. */

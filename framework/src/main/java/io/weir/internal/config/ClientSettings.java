@@ -85,8 +85,13 @@ public record ClientSettings(Map<String, Object> consumer, Map<String, Object> r
     }
 
     /**
-     * True if the value of {@code name} is a secret (a Kafka PASSWORD setting, or one of
-     * {@link Settings#SECRETS}) that must never be logged.
+     * True if the value of {@code name} is a secret that must never be logged nor shown in an
+     * error: a Kafka setting of type PASSWORD, prefixed or not ({@code sasl.jaas.config},
+     * {@code ssl.key.password}, {@code ssl.keystore.password}, {@code ssl.truststore.password},
+     * {@code ssl.keystore.key}, {@code ssl.keystore.certificate.chain},
+     * {@code ssl.truststore.certificates}, the OAuth client secret...), whatever Kafka version
+     * declares them, or one of Weir's own ({@link Settings#SECRETS}: HTTP key store passwords and
+     * tokens).
      */
     public static boolean isSecret(String name) {
         return KafkaClient.isPassword(name) || Settings.SECRETS.contains(name);

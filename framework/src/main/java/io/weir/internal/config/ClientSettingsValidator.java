@@ -43,6 +43,11 @@ final class ClientSettingsValidator {
             }
             return parsed;
         } catch (KafkaException e) {
+            if (KafkaClient.isPassword(name)) {
+                // Kafka's message repeats the value, and the value is a secret.
+                throw new ConfigException(written, "the Kafka " + client.label() + " rejects its value (not shown:"
+                        + " it is a secret)");
+            }
             throw new ConfigException(written, "the Kafka " + client.label() + " rejects '" + value + "': "
                     + e.getMessage());
         }

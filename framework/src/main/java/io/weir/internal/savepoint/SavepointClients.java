@@ -29,6 +29,11 @@ final class SavepointClients {
     }
 
     static KafkaConsumer<byte[], byte[]> consumer(WeirConfig config, String role) {
+        return new KafkaConsumer<>(consumerConfig(config, role));
+    }
+
+    /** The consumer's settings: the application's consumer settings with the tool's on top. */
+    static Map<String, Object> consumerConfig(WeirConfig config, String role) {
         Map<String, Object> c = new HashMap<>(config.consumerOverrides());
         c.remove(ConsumerConfig.GROUP_ID_CONFIG);
         c.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
@@ -40,7 +45,7 @@ final class SavepointClients {
         c.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        return new KafkaConsumer<>(c);
+        return c;
     }
 
     static KafkaProducer<byte[], byte[]> producer(WeirConfig config, String role) {
@@ -49,6 +54,11 @@ final class SavepointClients {
 
     /** With {@code overrides} on top of the tool's settings. */
     static KafkaProducer<byte[], byte[]> producer(WeirConfig config, String role, Map<String, Object> overrides) {
+        return new KafkaProducer<>(producerConfig(config, role, overrides));
+    }
+
+    /** The producer's settings: the application's producer settings, the tool's, then {@code overrides}. */
+    static Map<String, Object> producerConfig(WeirConfig config, String role, Map<String, Object> overrides) {
         Map<String, Object> p = new HashMap<>(config.producerOverrides());
         p.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, config.applicationId() + "-" + role + "-producer");
@@ -61,6 +71,6 @@ final class SavepointClients {
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         p.putAll(overrides);
-        return new KafkaProducer<>(p);
+        return p;
     }
 }
