@@ -42,8 +42,10 @@ import org.slf4j.LoggerFactory;
  * standbys); {@value #CLIENTS} client threads ask instance {@code a} for random keys as fast as it
  * answers (each waits for its answer: a closed loop), for the measured time after a warm-up. About
  * half the keys are on {@code a} (read there: {@code local}) and half on {@code b} ({@code a}
- * forwards: one more hop). Beside it, the floor: a bare JDK HTTP server with the same threads,
- * answering the same keys from a map with a JSON body of the same shape ({@code bare_http}).
+ * forwards: one more hop). Then the same clients ask {@code a} only for the keys it holds
+ * ({@code weir_local_keys}: what one instance serves when clients route by {@code keyOwners}).
+ * Beside it, the floor: a bare JDK HTTP server with the same threads, answering the same keys
+ * from a map with a JSON body of the same shape ({@code bare_http}).
  *
  * <p>Per system one line: {@code qps} (answers a second), {@code p50_ms}, {@code p99_ms}, and for
  * Weir the same for {@code local} and {@code forwarded} answers, and {@code errors}; then a summary.
@@ -106,17 +108,31 @@ final class QueryBench {
             String base = "http://127.0.0.1:" + a.httpPort().orElseThrow();
             log.info("queries: {} keys counted by two instances; {} s warm-up, then {} s with {} clients", keys,
                     warmup.toSeconds(), measured.toSeconds(), CLIENTS);
-            load(base, "a", warmup);
-            Phase weir = load(base, "a", measured);
+            List<String> all = new ArrayList<>();
+            List<String> onA = new ArrayList<>();
+            for (int k = 0; k < keys; k++) {
+                all.add(key(k));
+                if (a.keyOwners(STORE, key(k)).flatMap(o -> o.active()).map(i -> i.id()).orElse("").equals("a")) {
+                    onA.add(key(k));
+                }
+            }
+            load(base, "a", all, warmup);
+            Phase weir = load(base, "a", all, measured);
             report.line(line("weir", weir, true));
+            // What one instance serves when every query reaches the instance holding its key.
+            Phase weirLocal = load(base, "a", onA, measured);
+            report.line(line("weir_local_keys", weirLocal, false));
             Phase bare = bare();
             report.line(line("bare_http", bare, false));
             ObjectNode summary = BenchmarkJson.MAPPER.createObjectNode().put("summary", true)
                     .put("workload", "queries").put("clients", CLIENTS).put("keys", keys);
             summary.put("weir_qps", Math.round(weir.all.getTotalCount() / weir.seconds));
             summary.put("bare_http_qps", Math.round(bare.all.getTotalCount() / bare.seconds));
-            summary.put("weir_vs_bare_http", Math.round(1000.0 * (weir.all.getTotalCount() / weir.seconds)
-                    / (bare.all.getTotalCount() / bare.seconds)) / 1000.0);
+            summary.put("weir_local_keys_qps", Math.round(weirLocal.all.getTotalCount() / weirLocal.seconds));
+            summary.put("weir_local_keys_vs_bare_http", Math.round(1000.0 * (weirLocal.all.getTotalCount()
+                    / weirLocal.seconds) / (bare.all.getTotalCount() / bare.seconds)) / 1000.0);
+            summary.put("weir_local_keys_p50_ms", ms(weirLocal.all.getValueAtPercentile(50)));
+            summary.put("weir_local_keys_p99_ms", ms(weirLocal.all.getValueAtPercentile(99)));
             summary.put("weir_local_p50_ms", ms(weir.local.getValueAtPercentile(50)));
             summary.put("weir_local_p99_ms", ms(weir.local.getValueAtPercentile(99)));
             summary.put("weir_forwarded_p50_ms", ms(weir.forwarded.getValueAtPercentile(50)));
@@ -124,7 +140,7 @@ final class QueryBench {
             summary.put("bare_http_p50_ms", ms(bare.all.getValueAtPercentile(50)));
             summary.put("bare_http_p99_ms", ms(bare.all.getValueAtPercentile(99)));
             report.line(summary);
-            return weir.errors.get() == 0 && bare.errors.get() == 0;
+            return weir.errors.get() == 0 && weirLocal.errors.get() == 0 && bare.errors.get() == 0;
         } finally {
             deleteQuietly(state);
         }
@@ -146,7 +162,8 @@ final class QueryBench {
     }
 
     /** {@link #CLIENTS} closed-loop clients against {@code base} for {@code time}. */
-    private Phase load(String base, String localInstance, Duration time) throws InterruptedException {
+    private Phase load(String base, String localInstance, List<String> keyList, Duration time)
+            throws InterruptedException {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
         Phase total = new Phase();
@@ -157,7 +174,7 @@ final class QueryBench {
             Thread t = new Thread(() -> {
                 Phase mine = new Phase();
                 while (System.nanoTime() < end) {
-                    String key = key(ThreadLocalRandom.current().nextInt(keys));
+                    String key = keyList.get(ThreadLocalRandom.current().nextInt(keyList.size()));
                     long t0 = System.nanoTime();
                     try {
                         HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(base + "/stores/" + STORE
@@ -218,8 +235,9 @@ final class QueryBench {
         server.start();
         try {
             String base = "http://127.0.0.1:" + server.getAddress().getPort();
-            load(base, "bare", warmup);
-            return load(base, "bare", measured);
+            List<String> all = new ArrayList<>(counts.keySet());
+            load(base, "bare", all, warmup);
+            return load(base, "bare", all, measured);
         } finally {
             server.stop(0);
             executor.shutdownNow();

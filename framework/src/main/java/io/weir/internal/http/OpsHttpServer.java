@@ -35,8 +35,8 @@ import javax.net.ssl.SSLContext;
  * {@code http.admin.port}, those two are served on a second port and the first serves the rest;
  * both share the threads below.
  *
- * <p>Threading: requests are answered on the server's own two daemon threads
- * ({@code weir-http-1}, {@code weir-http-2}), never on a stream thread, and the view promises not
+ * <p>Threading: requests are answered on the server's own daemon threads ({@code weir-http-N};
+ * queries may hold all but two of them, see {@link #THREADS}), never on a stream thread, and the view promises not
  * to wait for one; so a busy or stuck stream thread cannot stall a probe, and a slow scrape cannot
  * slow processing. One slow request leaves the other thread free. None of the server's threads
  * keeps the JVM alive. {@link #start} returns once the server accepts connections;
@@ -44,7 +44,12 @@ import javax.net.ssl.SSLContext;
  */
 public final class OpsHttpServer implements AutoCloseable {
 
-    private static final int THREADS = 2;
+    /**
+     * The server's threads: two for probes, scrapes and admin, and {@link QueryEndpoints#PERMITS}
+     * more that queries may hold (a forwarded query waits for its peer), so however the queries
+     * go, two threads stay for the rest.
+     */
+    static final int THREADS = 2 + QueryEndpoints.PERMITS;
 
     static {
         // The JDK server writes a response's headers and body in two writes; with Nagle's algorithm

@@ -4,6 +4,7 @@ import io.weir.internal.http.StoreQueryView.KeyQuery;
 import io.weir.internal.http.StoreQueryView.Target;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Semaphore;
 
 /**
  * The query endpoints under {@code /stores/}: {@code /stores/{store}/keys} (a scan),
@@ -14,8 +15,15 @@ import java.nio.charset.StandardCharsets;
 final class QueryEndpoints {
 
     static final String PREFIX = "/stores/";
+    /**
+     * Queries answered at once. A forwarded query holds its thread while the peer answers (up to
+     * the forward timeout if the peer is cut off); past this many, a query gets 503 at once
+     * rather than take the threads probes and scrapes need.
+     */
+    static final int PERMITS = 6;
 
     private final StoreQueryView view;
+    private final Semaphore permits = new Semaphore(PERMITS);
 
     QueryEndpoints(StoreQueryView view) {
         this.view = view;
@@ -26,6 +34,18 @@ final class QueryEndpoints {
     }
 
     private Reply answer(Request request) {
+        if (!permits.tryAcquire()) {
+            return JsonErrors.error(503, "busy", "the instance is answering " + PERMITS + " queries already; retry")
+                    .withHeader("Retry-After", "1");
+        }
+        try {
+            return route(request);
+        } finally {
+            permits.release();
+        }
+    }
+
+    private Reply route(Request request) {
         String rest = request.rawPath().substring(PREFIX.length());
         String[] parts = rest.split("/", -1);
         if (parts.length == 2 && parts[1].equals("keys") && !parts[0].isEmpty()) {

@@ -298,8 +298,8 @@ class OpsHttpServerTest {
     }
 
     @Test
-    void whenBothThreadsHangFurtherRequestsFailFastInsteadOfPilingUp() throws Exception {
-        CountDownLatch entered = new CountDownLatch(2);
+    void whenEveryThreadHangsFurtherRequestsFailFastInsteadOfPilingUp() throws Exception {
+        CountDownLatch entered = new CountDownLatch(OpsHttpServer.THREADS);
         CountDownLatch release = new CountDownLatch(1);
         view.readiness = () -> {
             entered.countDown();
@@ -310,9 +310,10 @@ class OpsHttpServerTest {
             }
             return new HealthReport(true, "RUNNING", List.of());
         };
-        List<CompletableFuture<HttpResponse<Void>>> hung = List.of(
-                client.sendAsync(request("/health/ready").GET().build(), HttpResponse.BodyHandlers.discarding()),
-                client.sendAsync(request("/health/ready").GET().build(), HttpResponse.BodyHandlers.discarding()));
+        List<CompletableFuture<HttpResponse<Void>>> hung = new ArrayList<>();
+        for (int i = 0; i < OpsHttpServer.THREADS; i++) {
+            hung.add(client.sendAsync(request("/health/ready").GET().build(), HttpResponse.BodyHandlers.discarding()));
+        }
         assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
         List<CompletableFuture<HttpResponse<Void>>> waiting = new ArrayList<>();
         for (int i = 0; i < 40; i++) {    // more than the queue holds
