@@ -55,6 +55,7 @@ public final class StoreQueryService implements StoreQueryView {
     private final PeerClient peers;
     private final Function<String, ReadOnlyKeyValueStore<Object, Object>> globals;
     private final StoreScans scans;
+    private final LocalCopies copies;
 
     /**
      * @param globals the read view of a global table's store by name (the instance holds it in full)
@@ -67,7 +68,8 @@ public final class StoreQueryService implements StoreQueryView {
         this.locator = new KeyLocator(model);
         this.peers = peers;
         this.globals = globals;
-        this.scans = new StoreScans(local, ownership, locator, peers);
+        this.copies = new LocalCopies(local);
+        this.scans = new StoreScans(copies, ownership, locator, peers);
     }
 
     @Override
@@ -145,20 +147,9 @@ public final class StoreQueryService implements StoreQueryView {
             return Answers.unavailable("this instance has not received an assignment yet", null);
         }
         Staleness bound = Answers.staleness(q.params());
-        Optional<BytesReader> reader = local.servable(spec, task);
-        if (reader.isPresent()) {
-            return readHere(spec, q, key, task, reader.get(), "active", 0);
-        }
-        if (bound.allowsStandby()) {
-            Optional<LocalStores.LaggingRead> restoring = local.restoring(spec, task);
-            if (restoring.isPresent() && bound.admits(restoring.get().lagRecords(), restoring.get().lagMillis())) {
-                return readHere(spec, q, key, task, restoring.get().reader(), "restoring",
-                        restoring.get().lagRecords());
-            }
-            Optional<LocalStores.LaggingRead> copy = local.standby(spec, task);
-            if (copy.isPresent() && bound.admits(copy.get().lagRecords(), copy.get().lagMillis())) {
-                return readHere(spec, q, key, task, copy.get().reader(), "standby", copy.get().lagRecords());
-            }
+        Optional<LocalCopies.Copy> copy = copies.find(spec, task, bound);
+        if (copy.isPresent()) {
+            return readHere(spec, q, key, task, copy.get().reader(), copy.get().source(), copy.get().lag());
         }
         boolean forwarded = "true".equals(q.params().get("forwarded"));
         if (forwarded) {

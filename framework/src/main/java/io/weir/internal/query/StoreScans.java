@@ -9,7 +9,6 @@ import io.weir.internal.assign.TaskOwners;
 import io.weir.internal.http.PeerClient;
 import io.weir.internal.http.QueryAnswer;
 import io.weir.internal.json.Json;
-import io.weir.internal.state.LocalStores;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.TaskId;
 import io.weir.serde.Serde;
@@ -40,13 +39,13 @@ final class StoreScans {
     static final int DEFAULT_LIMIT = 100;
     static final int MAX_LIMIT = 10_000;
 
-    private final LocalStores local;
+    private final LocalCopies copies;
     private final Ownership ownership;
     private final KeyLocator locator;
     private final PeerClient peers;
 
-    StoreScans(LocalStores local, Ownership ownership, KeyLocator locator, PeerClient peers) {
-        this.local = local;
+    StoreScans(LocalCopies copies, Ownership ownership, KeyLocator locator, PeerClient peers) {
+        this.copies = copies;
         this.ownership = ownership;
         this.locator = locator;
         this.peers = peers;
@@ -78,7 +77,7 @@ final class StoreScans {
         long maxLag = 0;
         List<String> problems = new ArrayList<>();
         for (TaskId task : tasks) {
-            Optional<LocalStores.LaggingRead> read = readable(spec, task, bound);
+            Optional<LocalCopies.Copy> read = copies.find(spec, task, bound);
             if (read.isPresent()) {
                 try {
                     parts.add(scanTask(spec, read.get().reader(), bounds, limit));
@@ -86,9 +85,9 @@ final class StoreScans {
                     return Answers.unavailable("task " + task + " closed on this instance while it was read (it"
                             + " moved); retry", task.toString());
                 }
-                maxLag = Math.max(maxLag, read.get().lagRecords());
+                maxLag = Math.max(maxLag, read.get().lag());
                 from.addObject().put("task", task.toString()).put("instance", ownership.instanceId())
-                        .put("lag", read.get().lagRecords());
+                        .put("source", read.get().source()).put("lag", read.get().lag());
             } else if (forwarded) {
                 return Answers.unavailable("this instance does not run task " + task + " of store '" + spec.name()
                         + "' (it moved or is restoring)" + (bound.allowsStandby() ? " and keeps no copy within "
@@ -145,20 +144,6 @@ final class StoreScans {
         }
         body.set("from", from);
         return QueryAnswer.ok(body);
-    }
-
-    /** The task's active copy here, or a copy within the caller's bound. */
-    private Optional<LocalStores.LaggingRead> readable(StoreSpec spec, TaskId task, Staleness bound) {
-        Optional<BytesReader> active = local.servable(spec, task);
-        if (active.isPresent()) {
-            return Optional.of(new LocalStores.LaggingRead(active.get(), 0, 0));
-        }
-        if (!bound.allowsStandby()) {
-            return Optional.empty();
-        }
-        Optional<LocalStores.LaggingRead> r = local.restoring(spec, task)
-                .filter(x -> bound.admits(x.lagRecords(), x.lagMillis()));
-        return r.isPresent() ? r : local.standby(spec, task).filter(x -> bound.admits(x.lagRecords(), x.lagMillis()));
     }
 
     /** Up to {@code limit} entries of one task after the cursor, in key order. */
