@@ -330,10 +330,22 @@ public final class TransactionalSink implements AutoCloseable {
     }
 
     private void openProducer() {
-        producer = producerFactory.get();
+        Producer<byte[], byte[]> opened = producerFactory.get();
         if (guarantee == DeliveryGuarantee.EXACTLY_ONCE) {
-            producer.initTransactions();
+            try {
+                opened.initTransactions();
+            } catch (RuntimeException e) {
+                // Refused (a missing ACL, a timeout): nothing will close a producer this sink never
+                // kept, and its I/O thread would retry the brokers for the life of the process.
+                try {
+                    opened.close(Duration.ZERO);
+                } catch (KafkaException closing) {
+                    e.addSuppressed(closing);
+                }
+                throw e;
+            }
         }
+        producer = opened;
         producerUsable = true;
         inTransaction = false;
         sendError = null;

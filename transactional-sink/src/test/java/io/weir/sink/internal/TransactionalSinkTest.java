@@ -86,6 +86,19 @@ class TransactionalSinkTest {
     }
 
     @Test
+    void aProducerWhoseTransactionsAreRefusedIsClosedNotLeaked() {
+        consumer.assign(List.of(IN));
+        MockProducer<byte[], byte[]> refused = new MockProducer<>(true, null, new ByteArraySerializer(),
+                new ByteArraySerializer());
+        refused.initTransactionException = new org.apache.kafka.common.errors.TransactionalIdAuthorizationException(
+                "Transactional Id authorization failed.");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TransactionalSink(DeliveryGuarantee.EXACTLY_ONCE,
+                        () -> refused, consumer, observer, Duration.ofSeconds(1)))
+                .isInstanceOf(org.apache.kafka.common.errors.TransactionalIdAuthorizationException.class);
+        assertThat(refused.closed()).isTrue();
+    }
+
+    @Test
     void commitsOutputsAndOffsetsInOneTransactionInTheDesignedOrder() {
         TransactionalSink sink = sink(DeliveryGuarantee.EXACTLY_ONCE, Duration.ofSeconds(1));
         MockProducer<byte[], byte[]> producer = producers.get(0);
