@@ -90,7 +90,8 @@ class QueryFailoverIT {
                     .deadline(Duration.ofSeconds(10)).build();
             clients.add(new Thread(() -> queryWithClient(1, keys, queries, querying, answers), "query-client-1"));
             clients.forEach(Thread::start);
-            Thread.sleep(500); // answers before the kill
+            int beforeKill = answers.size() + 100;
+            await().atMost(Duration.ofSeconds(30)).until(() -> answers.size() >= beforeKill); // answers before the kill
             long killedAt = System.nanoTime();
             group.kill("a");
             produceRounds(input, keys, ROUNDS / 2, ROUNDS);
@@ -98,7 +99,8 @@ class QueryFailoverIT {
                     .until(() -> keys.stream().allMatch(k -> count(group.get("b"), k, "") == ROUNDS
                             && count(group.get("c"), k, "") == ROUNDS));
             group.awaitSettled(Duration.ofMinutes(1), "two instances", List.of("a"));
-            Thread.sleep(500); // answers after the failover
+            int afterFailover = answers.size() + 100;
+            await().atMost(Duration.ofSeconds(30)).until(() -> answers.size() >= afterFailover); // and after the failover
             querying.set(false);
             for (Thread t : clients) {
                 t.join(10_000);
