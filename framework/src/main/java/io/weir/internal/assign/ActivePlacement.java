@@ -24,6 +24,11 @@ import java.util.TreeSet;
  * the tasks left over ({@code extras}, fewer than the instances) let that many instances run one
  * more. Loads per thread therefore differ by about one task at most, except while a task waits
  * over its instance's share for a warm-up.
+ *
+ * <p>Two passes, as Kafka Streams' assignor does: the stateful tasks first, with shares of their
+ * own, then the stateless ones into what is left of the shares of all tasks. Balancing only the
+ * total let an instance that came back after a crash take every stateless task while the survivor
+ * kept every stateful one: equal counts, but all the state, its restores and its disk on one side.
  */
 final class ActivePlacement {
 
@@ -38,47 +43,87 @@ final class ActivePlacement {
     /** The instance running each task now. */
     private final SortedMap<TaskId, String> previous = new TreeMap<>();
     private final Map<String, Integer> ownedCount = new HashMap<>();
-    private final Map<String, Integer> floors = new HashMap<>();
-    private final int extras;
+    /** The shares this pass keeps to: its own tasks' and, in the stateful pass, all tasks'. */
+    private final List<Shares> shares;
     private final SortedMap<String, SortedSet<TaskId>> assigned = new TreeMap<>();
     private final Set<TaskId> placed = new TreeSet<>();
     /** Room kept on an instance for each task warming up there: the task moves into it later. */
     private final Map<String, Integer> reserved = new HashMap<>();
     private final SortedMap<TaskId, String> warmups = new TreeMap<>();
 
-    private ActivePlacement(PlacementInput in, Lags lags) {
+    /**
+     * Each instance's floor of {@code count} tasks, in proportion to its threads, and how many
+     * tasks are left over for instances to run one more.
+     */
+    private record Shares(Map<String, Integer> floors, int extras) {
+        static Shares of(List<Instance> instances, int count) {
+            long totalThreads = instances.stream().mapToLong(Instance::threads).sum();
+            Map<String, Integer> floors = new HashMap<>();
+            int left = count;
+            for (Instance i : instances) {
+                int floor = (int) ((long) count * i.threads() / totalThreads);
+                floors.put(i.id(), floor);
+                left -= floor;
+            }
+            return new Shares(floors, left);
+        }
+
+        int floor(String instance) {
+            return floors.get(instance);
+        }
+    }
+
+    /**
+     * @param tasks  the tasks this pass places
+     * @param shares the shares to keep to, this pass's first
+     * @param before the earlier pass, whose tasks, warm-ups and reserved room count as load here
+     */
+    private ActivePlacement(PlacementInput in, Lags lags, Set<TaskId> tasks, List<Shares> shares,
+                            ActivePlacement before) {
         this.instances = in.instances();
         this.lags = lags;
         this.maxWarmups = in.settings().maxWarmupReplicas();
-        long totalThreads = instances.stream().mapToLong(Instance::threads).sum();
-        int left = in.tasks().size();
+        this.shares = shares;
         for (Instance i : instances) {
             threads.put(i.id(), i.threads());
-            assigned.put(i.id(), new TreeSet<>());
-            int floor = (int) ((long) in.tasks().size() * i.threads() / totalThreads);
-            floors.put(i.id(), floor);
-            left -= floor;
+            assigned.put(i.id(), new TreeSet<>(before == null ? Set.of() : before.assigned.get(i.id())));
             for (Member m : i.members()) {
                 for (TaskId t : m.owned()) {
                     // A task two instances claim (one member is stale) counts for the first by id.
-                    if (in.tasks().contains(t) && previous.putIfAbsent(t, i.id()) == null) {
+                    if (tasks.contains(t) && previous.putIfAbsent(t, i.id()) == null) {
                         ownedCount.merge(i.id(), 1, Integer::sum);
                     }
                 }
             }
         }
-        this.extras = left;
+        if (before != null) {
+            placed.addAll(before.placed);
+            reserved.putAll(before.reserved);
+            warmups.putAll(before.warmups);
+        }
     }
 
     static Result place(PlacementInput in, Lags lags) {
-        ActivePlacement p = new ActivePlacement(in, lags);
-        p.keepOwned();
+        Set<TaskId> stateful = new TreeSet<>();
+        Set<TaskId> stateless = new TreeSet<>();
+        in.tasks().forEach(t -> (lags.stateful(t) ? stateful : stateless).add(t));
+        Shares all = Shares.of(in.instances(), in.tasks().size());
+        // The stateful pass keeps to the shares of all tasks too: its extras must not go to more
+        // instances than all tasks have extras for, or the stateless ones could not even it out.
+        ActivePlacement first = new ActivePlacement(in, lags, stateful,
+                List.of(Shares.of(in.instances(), stateful.size()), all), null).run(stateful);
+        ActivePlacement second = new ActivePlacement(in, lags, stateless, List.of(all), first).run(stateless);
+        return new Result(second.assigned, second.warmups);
+    }
+
+    private ActivePlacement run(Set<TaskId> tasks) {
+        keepOwned();
         List<TaskId> stuck = new ArrayList<>();
         List<TaskId> nowhereCaughtUp = new ArrayList<>();
-        p.placeOnCaughtUp(in.tasks(), stuck, nowhereCaughtUp);
-        p.keepOnCaughtUpAndWarmUp(stuck);
-        p.placeForRestore(nowhereCaughtUp);
-        return new Result(p.assigned, p.warmups);
+        placeOnCaughtUp(tasks, stuck, nowhereCaughtUp);
+        keepOnCaughtUpAndWarmUp(stuck);
+        placeForRestore(nowhereCaughtUp);
+        return this;
     }
 
     /**
@@ -98,7 +143,8 @@ final class ActivePlacement {
                     owned.add(t);
                 }
             });
-            int keep = floors.get(i.id()) + (extrasUsed() < extras ? 1 : 0);
+            // What an earlier pass placed here already takes part of the share.
+            int keep = room(i.id());
             if (owned.size() > keep) {
                 owned.sort(Comparator.comparing((TaskId t) -> hasCaughtUpAlternative(t, i.id()))
                         .thenComparing(Comparator.naturalOrder()));
@@ -112,7 +158,7 @@ final class ActivePlacement {
     private boolean hasCaughtUpAlternative(TaskId task, String owner) {
         for (Instance j : instances) {
             if (!j.id().equals(owner) && lags.caughtUp(j.id(), task)
-                    && ownedCount.getOrDefault(j.id(), 0) < floors.get(j.id())) {
+                    && ownedCount.getOrDefault(j.id(), 0) < shares.get(0).floor(j.id())) {
                 return true;
             }
         }
@@ -156,7 +202,8 @@ final class ActivePlacement {
         for (TaskId t : stuck) {
             String home = best(instances.stream().map(Instance::id).filter(i -> lags.caughtUp(i, t)).toList(), t);
             assign(t, home);
-            if (warmups.size() >= maxWarmups) {
+            // A stateless task has nothing to warm up: it simply stays until there is room.
+            if (!lags.stateful(t) || warmups.size() >= maxWarmups) {
                 continue;
             }
             List<String> withRoom = instances.stream().map(Instance::id)
@@ -179,21 +226,30 @@ final class ActivePlacement {
     }
 
     /**
-     * Below its floor, or at it while fewer than {@code extras} instances are above theirs. Which
-     * instances take the extras is decided as tasks are placed, not up front, so an extra goes
-     * where a task's state is instead of forcing a move (and a warm-up) by instance id.
+     * Below its floor, or at it while fewer than {@code extras} instances are above theirs, in
+     * every share. Which instances take the extras is decided as tasks are placed, not up front,
+     * so an extra goes where a task's state is instead of forcing a move (and a warm-up) by
+     * instance id.
      */
     private boolean hasRoom(String instance) {
+        return room(instance) > 0;
+    }
+
+    /** How many more tasks the instance may take in every share (what it already runs counts). */
+    private int room(String instance) {
         int load = load(instance);
-        return load < floors.get(instance) || load == floors.get(instance) && extrasUsed() < extras;
+        int room = Integer.MAX_VALUE;
+        for (Shares share : shares) {
+            int floor = share.floor(instance);
+            int usedExtras = (int) instances.stream().filter(i -> load(i.id()) > share.floor(i.id())).count();
+            int most = floor + (load > floor || usedExtras < share.extras() ? 1 : 0);
+            room = Math.min(room, most - load);
+        }
+        return Math.max(0, room);
     }
 
     private int load(String instance) {
         return assigned.get(instance).size() + reserved.getOrDefault(instance, 0);
-    }
-
-    private int extrasUsed() {
-        return (int) instances.stream().filter(i -> load(i.id()) > floors.get(i.id())).count();
     }
 
     private void assign(TaskId task, String instance) {

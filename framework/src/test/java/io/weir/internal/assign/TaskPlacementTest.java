@@ -130,6 +130,33 @@ class TaskPlacementTest {
         assertThat(second.withheld()).isEmpty();
     }
 
+    @Test
+    void statefulTasksAreBalancedFirstSoACrashedInstanceThatComesBackGetsItsShareOfTheState() {
+        // b was killed, a took over all twelve tasks; b is back with nothing on disk. Balancing only
+        // the counts gave b the six stateless tasks and left all the state on a.
+        PlacementScenario s = new PlacementScenario().settings(0, 2, 100)
+                .statefulTasks(6, 1_000).statelessTasks(6).instance("a", 1).instance("b", 1);
+        for (int p = 0; p < 6; p++) {
+            s.owns("a", 0, task(0, p), task(1, p));
+        }
+        Placement first = s.rebalance();
+        assertThat(first.warmups()).as("b warms up stateful tasks, within max.warmup.replicas")
+                .hasSize(2).allSatisfy((t, w) -> assertThat(w.instance()).isEqualTo("b"));
+        Placement p = first;
+        for (int round = 0; round < 10 && !(p.warmups().isEmpty() && p.withheld().isEmpty()); round++) {
+            p.members().forEach((m, t) -> t.standby().forEach(
+                    task -> s.state(m.substring(0, m.lastIndexOf('-')), task, 1_000)));
+            p = s.rebalance();
+        }
+        assertThat(p.warmups()).isEmpty();
+        assertThat(p.withheld()).isEmpty();
+        for (String instance : List.of("a", "b")) {
+            assertThat(activeOn(p, instance)).as("tasks on %s", instance).hasSize(6);
+            assertThat(activeOn(p, instance).stream().filter(t -> t.subtopology() == 1))
+                    .as("stateful tasks on %s", instance).hasSize(3);
+        }
+    }
+
     // ---- standbys ------------------------------------------------------------------------------
 
     @Test
@@ -296,6 +323,9 @@ class TaskPlacementTest {
             for (Instance i : in.instances()) {
                 int floor = in.tasks().size() * i.threads() / threads;
                 assertThat(activeOn(previous, i.id())).as("seed %d, %s", seed, i.id()).hasSizeBetween(floor, floor + 1);
+                int statefulFloor = stateful * i.threads() / threads;
+                assertThat(activeOn(previous, i.id()).stream().filter(t -> t.subtopology() == 1))
+                        .as("seed %d, stateful tasks on %s", seed, i.id()).hasSizeBetween(statefulFloor, statefulFloor + 1);
                 Placement settled = previous;
                 IntSummaryStatistics perThread = i.members().stream()
                         .mapToInt(m -> settled.members().get(m.id()).active().size()).summaryStatistics();
