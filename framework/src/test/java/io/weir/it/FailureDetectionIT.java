@@ -9,11 +9,19 @@ import io.weir.testing.SteadyInput;
 import io.weir.testkit.KafkaExtension;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,7 +29,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Fast failure detection ({@code failure.detection.ms}) with two processes, A and B, of a
  * stateful exactly-once application, while records flow. The consumers' session timeout is set
  * to 45 s, far beyond what the tests wait, so only the instances' own detection can explain a
- * hand-over: a SIGKILLed A loses its tasks to B within seconds; a frozen A (SIGSTOP, as in a long
+ * hand-over: a SIGKILLed A loses its tasks to B within seconds, and B fences A's transactional ids
+ * so the transaction A left open aborts at once (read_committed output resumes long before the
+ * transaction timeout, set to a minute); a frozen A (SIGSTOP, as in a long
  * GC pause) is removed by B all the same, and once it continues it is fenced, rejoins and
  * gets a share back. Every input is counted exactly once in both cases.
  */
@@ -43,7 +53,9 @@ class FailureDetectionIT {
 
     @Test
     void aKilledInstanceLosesItsTasksAfterTheDetectionTimeNotTheSessionTimeout() throws Exception {
-        OpsInstance.Spec spec = spec("fd-kill");
+        // Transactions time out after a minute, longer than the test waits: only the fence can abort
+        // the one A leaves open in time.
+        OpsInstance.Spec spec = spec("fd-kill").withEnv("WEIR_TRANSACTION_TIMEOUT_MS", "60000");
         try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000,
                 Duration.ofSeconds(120));
              OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-fd-a-"));
@@ -53,10 +65,23 @@ class FailureDetectionIT {
 
             long killed = System.nanoTime();
             a.jvm().kill();
+            // Everything A wrote is below these ends, committed or in the transaction it left open.
+            Map<TopicPartition, Long> writtenAtKill = ends(spec.output(), IsolationLevel.READ_UNCOMMITTED);
             await().atMost(HAND_OVER).pollInterval(Duration.ofMillis(50)).until(() -> b.tasks().equals(ALL_TASKS));
             long handOverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
             System.out.printf("FIGURE failure_detection_hand_over_ms=%d (failure.detection.ms=2000,"
                     + " consumer.session.timeout.ms=45000)%n", handOverMs);
+            // read_committed readers get past A's open transaction once B fenced A's transactional
+            // ids: the last stable offsets pass every end at the kill, well before the timeout.
+            await().atMost(HAND_OVER).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+                Map<TopicPartition, Long> stable = ends(spec.output(), IsolationLevel.READ_COMMITTED);
+                writtenAtKill.forEach((tp, end) -> assertThat(stable.get(tp)).as("last stable offset of %s", tp)
+                        .isGreaterThanOrEqualTo(end));
+            });
+            System.out.printf("FIGURE failure_detection_output_resumed_ms=%d (transaction.timeout.ms=60000)%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed));
+            await().atMost(AFTER_REMOVAL).untilAsserted(() ->
+                    assertThat(b.jvm().output()).contains("fenced its transactional ids"));
             // B counts the removal and logs it after the admin call returns, while the group already
             // rebalances: the tasks can show on B first. Wait for both (never longer than it takes to
             // run those two lines), then check the count is exactly one.
@@ -99,6 +124,18 @@ class FailureDetectionIT {
             ExactCounts.assertCountedOnce(KAFKA.client(), spec.output(), input.stop(Duration.ofSeconds(30)),
                     Duration.ofMinutes(1));
         }
+    }
+
+    /** The output's end offsets as a reader at {@code isolation} sees them (committed: the last stable offsets). */
+    private static Map<TopicPartition, Long> ends(String topic, IsolationLevel isolation) throws Exception {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            request.put(new TopicPartition(topic, p), OffsetSpec.latest());
+        }
+        Map<TopicPartition, Long> ends = new TreeMap<>(Comparator.comparing(TopicPartition::toString));
+        KAFKA.client().admin().listOffsets(request, new ListOffsetsOptions(isolation)).all().get(30, TimeUnit.SECONDS)
+                .forEach((tp, info) -> ends.put(tp, info.offset()));
+        return ends;
     }
 
     private static OpsInstance.Spec spec(String name) {

@@ -32,7 +32,25 @@ public final class ClientConfigs {
     }
 
     public String threadName(int index) {
-        return config.applicationId() + "-" + instanceId + "-" + index;
+        return transactionalId(instanceId, index);
+    }
+
+    /** The transactional id of an instance's stream thread (under exactly-once): its thread name. */
+    private String transactionalId(String instance, int index) {
+        return config.applicationId() + "-" + instance + "-" + index;
+    }
+
+    /**
+     * A producer that takes over another instance's transactional id only to fence it: its
+     * initialisation bumps the id's epoch and aborts the transaction left open there. The user's
+     * producer settings (security and the like), client id {@code <prefix>-fence-producer}.
+     */
+    public Map<String, Object> fencingProducer(String instance, int index) {
+        Map<String, Object> p = plainProducer("fence");
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId(instance, index));
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        return p;
     }
 
     /** {@code <client.id or application.id-instance>-<index>-<role>}. */

@@ -10,6 +10,7 @@ import io.weir.errors.ClusterException;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.cluster.InstanceMembers;
 import io.weir.internal.config.InternalTopic;
+import io.weir.sink.DeliveryGuarantee;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +38,10 @@ import org.slf4j.LoggerFactory;
  * Fast failure detection: instances tell each other they are alive through a one-partition
  * topic ({@code <application.id>-liveness}), and an instance silent for {@code failure.detection.ms}
  * is removed from the consumer group by the others with the admin API (KIP-345), so its tasks
- * move at once instead of after {@code consumer.session.timeout.ms}.
+ * move at once instead of after {@code consumer.session.timeout.ms}. Under exactly-once it then
+ * fences the removed instance's transactional ids ({@link TransactionFence}), so the transaction it
+ * left open aborts at once instead of holding back read_committed readers of its outputs until
+ * {@code transaction.timeout.ms}.
  *
  * <p>What makes it safe:
  * <ul>
@@ -75,6 +80,8 @@ public final class LivenessWatch implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Thread thread;
     private final Counter removals;
+    /** Under exactly-once only: other guarantees leave no transaction open. */
+    private final TransactionFence fence;
     private final Map<String, Peer> peers = new HashMap<>();
     private volatile int livePeers;
     private volatile boolean running = true;
@@ -117,6 +124,8 @@ public final class LivenessWatch implements AutoCloseable {
         this.consumer = new KafkaConsumer<>(consumerConfig(clients));
         this.thread = new Thread(this::run, config.applicationId() + "-" + instanceId + "-liveness");
         this.thread.setDaemon(true);
+        this.fence = config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE
+                ? new TransactionFence(clients) : null;
         this.removals = Counter.builder("weir.failure.detection.removals")
                 .description("silent instances this instance removed from the consumer group").tags(tags)
                 .register(registry);
@@ -314,7 +323,8 @@ public final class LivenessWatch implements AutoCloseable {
                 }
                 removals.increment();
                 log.warn("instance {} sent no heartbeat for {} s (failure.detection.ms={}); removed it from the"
-                        + " group so its tasks move now", instance, seconds, config.failureDetection().toMillis());
+                        + " group so its tasks move now{}", instance, seconds, config.failureDetection().toMillis(),
+                        fence(instance, Math.max(e.getValue().threads, members.size())));
             } catch (ClusterException ex) {
                 if (Thread.currentThread().isInterrupted()) {
                     return;
@@ -322,6 +332,31 @@ public final class LivenessWatch implements AutoCloseable {
                 log.debug("removing {} failed; will try again: {}", instance, ex.getMessage());
                 suspectAgain(instance, e.getValue());
             }
+        }
+    }
+
+    /**
+     * Aborts the transactions the removed instance left open (see {@link TransactionFence}), after
+     * the removal so the rebalance runs meanwhile.
+     *
+     * @return the end of the removal's log line
+     */
+    private String fence(String instance, int threads) {
+        if (fence == null) {
+            return "";
+        }
+        long started = System.nanoTime();
+        try {
+            fence.fence(instance, threads);
+            return String.format(", and fenced its transactional ids in %d ms so its open transactions abort now",
+                    (System.nanoTime() - started) / 1_000_000);
+        } catch (RuntimeException ex) {
+            if (ex instanceof InterruptException) {
+                Thread.currentThread().interrupt();
+            }
+            return "; fencing its transactional ids failed (" + ex.getMessage() + "), so read_committed readers of"
+                    + " its outputs wait until its open transactions time out (transaction.timeout.ms="
+                    + config.transactionTimeout().toMillis() + ")";
         }
     }
 
