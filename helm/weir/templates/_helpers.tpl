@@ -40,6 +40,14 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/component: stream-processor
 {{- end -}}
 
+{{/* The `helm test` objects: the release's labels without the selector's app.kubernetes.io/name, so no Service or PodDisruptionBudget selects them. */}}
+{{- define "weir.testLabels" -}}
+helm.sh/chart: {{ include "weir.chart" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/component: test
+{{- end -}}
+
 {{- define "weir.serviceAccountName" -}}
 {{- if .Values.serviceAccount.create -}}
 {{- default (include "weir.fullname" .) .Values.serviceAccount.name -}}

@@ -147,7 +147,7 @@ class PreStopHookTest {
     StatefulSet statefulSet = manifests.only(StatefulSet.class);
     Container weir = statefulSet.getSpec().getTemplate().getSpec().getContainers().get(0);
 
-    assertThat(manifests.only(ConfigMap.class).getData().get("pre-stop.sh")).isEqualTo(Files.readString(SCRIPT));
+    assertThat(manifests.named(ConfigMap.class, WeirChart.FULLNAME).getData().get("pre-stop.sh")).isEqualTo(Files.readString(SCRIPT));
     assertThat(weir.getLifecycle().getPreStop().getExec().getCommand()).startsWith("/bin/bash", "/etc/weir/config/pre-stop.sh");
     assertThat(weir.getVolumeMounts()).anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/etc/weir/config"));
     assertThat(weir.getVolumeMounts()).anySatisfy(m -> {

@@ -55,7 +55,7 @@ class StatefulSetTest {
   static Properties weirProperties(WeirChart.Manifests manifests) {
     Properties properties = new Properties();
     try {
-      properties.load(new StringReader(manifests.only(ConfigMap.class).getData().get("weir.properties")));
+      properties.load(new StringReader(manifests.named(ConfigMap.class, WeirChart.FULLNAME).getData().get("weir.properties")));
     } catch (IOException e) {
       throw new AssertionError(e);
     }
@@ -246,7 +246,7 @@ class StatefulSetTest {
     String configFile = envValue(weir, "WEIR_CONFIG_FILE");
     VolumeMount configMount = mountAt(weir, configFile.substring(0, configFile.lastIndexOf('/')));
     assertThat(volume(statefulSet, configMount.getName())).get()
-        .satisfies(v -> assertThat(v.getConfigMap().getName()).isEqualTo(manifests.only(ConfigMap.class).getMetadata().getName()));
+        .satisfies(v -> assertThat(v.getConfigMap().getName()).isEqualTo(manifests.named(ConfigMap.class, WeirChart.FULLNAME).getMetadata().getName()));
     // The password stays in its Secret: an env variable Weir maps to sasl.jaas.config.
     var secretRef = env(weir, "WEIR_SASL_JAAS_CONFIG").orElseThrow().getValueFrom().getSecretKeyRef();
     assertThat(secretRef.getName()).isEqualTo("kafka-credentials");

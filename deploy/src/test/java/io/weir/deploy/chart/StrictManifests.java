@@ -12,6 +12,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -42,6 +43,7 @@ final class StrictManifests {
       "ConfigMap", ConfigMap.class,
       "ServiceAccount", ServiceAccount.class,
       "PodDisruptionBudget", PodDisruptionBudget.class,
+      "Pod", Pod.class,
       "ServiceMonitor", GenericKubernetesResource.class,
       "ScaledObject", GenericKubernetesResource.class);
 

@@ -72,12 +72,50 @@ final class WeirChart {
     return this;
   }
 
-  /** {@code helm template}: the rendered YAML, or an IllegalStateException with Helm's message. */
+  /**
+   * {@code helm template}: the rendered YAML, hooks included as the helm command prints them, or an
+   * IllegalStateException with Helm's message.
+   */
   String template() {
-    TemplateCommand command = helm().template().withName(RELEASE).withNamespace(NAMESPACE);
+    TemplateCommand command = new Helm(withHooksAsManifests()).template().withName(RELEASE).withNamespace(NAMESPACE);
     valuesFiles.forEach(command::withValuesFile);
     sets.forEach(command::set);
-    return command.call();
+    return command.call().replace(HOOK_STAND_IN, HOOK);
+  }
+
+  private static final String HOOK = "helm.sh/hook";
+  private static final String HOOK_STAND_IN = "hook.test.weir.io/helm-sh-hook";
+  private static Path hooksAsManifests;
+
+  /**
+   * A copy of the chart whose hook annotations have another name. helm-java's template, unlike
+   * the helm command, leaves hooks ({@code helm test} pods, upgrade jobs) out of what it returns;
+   * under another annotation they render as ordinary manifests, and {@link #template()} gives the
+   * annotation its name back. Made once per test run, from the chart as it is then.
+   */
+  private static synchronized Path withHooksAsManifests() {
+    if (hooksAsManifests == null) {
+      try {
+        Path copy = Files.createTempDirectory("weir-chart-");
+        Path chart = directory();
+        try (var files = Files.walk(chart)) {
+          for (Path file : files.toList()) {
+            Path target = copy.resolve(chart.relativize(file).toString());
+            if (Files.isDirectory(file)) {
+              Files.createDirectories(target);
+            } else if (file.startsWith(chart.resolve("templates"))) {
+              Files.writeString(target, Files.readString(file).replace(HOOK, HOOK_STAND_IN));
+            } else {
+              Files.copy(file, target);
+            }
+          }
+        }
+        hooksAsManifests = copy;
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    return hooksAsManifests;
   }
 
   /** Renders and parses every manifest strictly into the Kubernetes model. */
@@ -92,6 +130,12 @@ final class WeirChart {
         throw new AssertionError("expected one " + type.getSimpleName() + ", found " + found.size());
       }
       return found.get(0);
+    }
+
+    /** The resource of this type and name (the chart renders several ConfigMaps). */
+    <T extends HasMetadata> T named(Class<T> type, String name) {
+      return all(type).stream().filter(r -> name.equals(r.getMetadata().getName())).findFirst()
+          .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " named " + name + "; kinds: " + kinds()));
     }
 
     <T extends HasMetadata> List<T> all(Class<T> type) {
