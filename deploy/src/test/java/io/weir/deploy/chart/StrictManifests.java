@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -42,6 +44,8 @@ final class StrictManifests {
       "ConfigMap", ConfigMap.class,
       "ServiceAccount", ServiceAccount.class,
       "PodDisruptionBudget", PodDisruptionBudget.class,
+      "Role", Role.class,
+      "RoleBinding", RoleBinding.class,
       "ServiceMonitor", GenericKubernetesResource.class,
       "ScaledObject", GenericKubernetesResource.class);
 
