@@ -6,12 +6,19 @@
 # nothing and SIGTERM makes Weir commit and close without leaving the group.
 #
 # A pod that goes away for good (scale-in) must leave the group so its tasks move at once, not
-# after the session timeout. The pod cannot see the StatefulSet's desired replicas (the downward
-# API does not expose them, and calling the Kubernetes API needs TLS, which bash cannot speak),
-# so the operator marks the pods being removed with the annotation weir.io/scale-in=true. The
-# downward API writes the pod's annotations into a file; when the mark is there the hook sends
-# POST /admin/leave to Weir (plain HTTP on localhost, through bash's /dev/tcp: the image needs no
-# curl) and waits until the instance has stopped, so SIGTERM finds nothing left to do.
+# after the session timeout. With scaleIn.enabled (the chart's default) Weir decides that itself
+# at SIGTERM (shutdown.leave.group=kubernetes_scale_in): it reads the StatefulSet's desired
+# replicas through the Kubernetes API and leaves when its ordinal is at or above them, so this hook
+# has nothing to do for a scale-down.
+#
+# This hook is the fallback where the pod may not call the API (scaleIn.enabled=false: no token,
+# no Role, as clusters that forbid RBAC for applications require). bash cannot call the API itself
+# (it needs TLS) and the downward API does not expose the StatefulSet's replicas, so the operator
+# marks the pods being removed with the annotation weir.io/scale-in=true. The downward API writes
+# the pod's annotations into a file; when the mark is there the hook sends POST /admin/leave to
+# Weir (plain HTTP on localhost, through bash's /dev/tcp: the image needs no curl) and waits until
+# the instance has stopped, so SIGTERM finds nothing left to do. The mark works with scaleIn.enabled
+# too.
 #
 # The endpoint is on http.admin.port when one is set, and needs a bearer token when tokens are
 # configured (docs/http-security.md): the hook sends the first token of the token file, or of
@@ -52,7 +59,7 @@ if [[ "$marked" != true ]]; then
 fi
 
 if [[ -n "${WEIR_HTTP_TLS_KEYSTORE_PATH:-}" ]]; then
-  log "scale-in: the HTTP server speaks TLS, which this hook cannot; SIGTERM will stop the instance (set shutdown.leave.group=true on instances removed for good)"
+  log "scale-in: the HTTP server speaks TLS, which this hook cannot; SIGTERM will stop the instance (scaleIn.enabled lets it leave the group on a scale-down)"
   exit 0
 fi
 

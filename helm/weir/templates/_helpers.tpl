@@ -116,6 +116,7 @@ the value to change and what is allowed, like Weir's own configuration errors.
   "http.port" "http.port"
   "session.timeout.ms" "kafka.sessionTimeoutMs"
   "consumer.session.timeout.ms" "kafka.sessionTimeoutMs" -}}
+{{- if .Values.scaleIn.enabled }}{{ $_ := set $owned "shutdown.leave.group" "scaleIn.enabled=false to set it yourself" }}{{ end -}}
 {{- if .Values.tls.truststoreKey }}{{ $_ := set $owned "ssl.truststore.location" "tls.truststoreKey" }}{{ end -}}
 {{- if .Values.tls.keystoreKey }}{{ $_ := set $owned "ssl.keystore.location" "tls.keystoreKey" }}{{ end -}}
 {{- range $name, $value := .Values.config -}}

@@ -10,6 +10,8 @@ import io.weir.errors.WeirException;
 import io.weir.internal.bounded.BoundedRun;
 import io.weir.internal.cluster.AuthorizationFailures;
 import io.weir.internal.http.PeerClient;
+import io.weir.internal.kubernetes.KubernetesApi;
+import io.weir.internal.kubernetes.ScaleInCheck;
 import io.weir.internal.query.MeteredQueries;
 import io.weir.internal.query.Ownership;
 import io.weir.internal.query.StoreQueryService;
@@ -49,7 +51,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Stopping: {@link #runUntilShutdown()} stops on SIGTERM and keeps the static group
  * membership (a restart with the same {@code instance.id} moves no task) unless
- * {@code shutdown.leave.group=true}; {@link #close()} and {@code POST /admin/leave} leave the
+ * {@code shutdown.leave.group=true}, or {@code kubernetes_scale_in} and the instance's StatefulSet
+ * pod is being removed by a scale-down; {@link #close()} and {@code POST /admin/leave} leave the
  * group so the tasks move at once (scale-in). If a stream thread fails, the instance stops and
  * {@link #state()} becomes {@link State#FAILED}.
  *
@@ -115,6 +118,8 @@ public final class WeirApp implements AutoCloseable {
     private final StoreQueryService queries;
     /** The started parts; null before {@link #start()} wired them. */
     private volatile RunningInstance instance;
+    /** With {@code shutdown.leave.group=kubernetes_scale_in}, from {@link #start()}: decides at SIGTERM; else null. */
+    private volatile ScaleInCheck scaleIn;
 
     private WeirApp(Topology topology, WeirConfig config, MeterRegistry registry) {
         this.config = Objects.requireNonNull(config, "config");
@@ -152,7 +157,8 @@ public final class WeirApp implements AutoCloseable {
      * run (the state is then {@link State#STARTING} until the group assigns tasks).
      *
      * @throws ConfigException if a setting is wrong (for example the state directory or the HTTP
-     *     port is taken)
+     *     port is taken, or {@code shutdown.leave.group=kubernetes_scale_in} cannot read the
+     *     StatefulSet's replicas)
      * @throws io.weir.errors.ClusterException if the cluster cannot be reached or a topic is missing
      * @throws io.weir.errors.TopologyException if the topology does not fit the topics or the state
      * @throws InstanceStateException if the instance was started before
@@ -163,6 +169,10 @@ public final class WeirApp implements AutoCloseable {
                     + " is " + lifecycle.get());
         }
         try {
+            if (config.shutdownLeaveGroupOnScaleIn()) {
+                scaleIn = ScaleInCheck.start(config.instanceId(), KubernetesApi::requireInCluster,
+                        config.shutdownTimeout());
+            }
             RunningInstance.start(config, model, meters, localStores, ownership, endpoints, new Owner(),
                     started -> instance = started);
         } catch (RuntimeException e) {
@@ -323,7 +333,8 @@ public final class WeirApp implements AutoCloseable {
      * failure, and stops gracefully; with {@code run.mode=bounded}, until the run is complete
      * ({@link #runBounded()}), so a {@code main} that ends with it exits normally. On SIGTERM it
      * keeps the static group membership, so a restart with the same {@code instance.id} moves no
-     * task, unless {@code shutdown.leave.group} is true.
+     * task, unless {@code shutdown.leave.group} is true, or is {@code kubernetes_scale_in} and the
+     * Kubernetes API says the instance's pod is being removed by a scale-down.
      *
      * @throws InstanceFailedException if the application failed; its cause says why
      */
@@ -331,8 +342,7 @@ public final class WeirApp implements AutoCloseable {
         if (lifecycle.get() == State.CREATED) {
             start();
         }
-        Thread hook = new Thread(() -> close(config.shutdownTimeout(), config.shutdownLeaveGroup()),
-                config.applicationId() + "-shutdown");
+        Thread hook = new Thread(this::closeOnSignal, config.applicationId() + "-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             if (config.bounded()) {
@@ -346,6 +356,22 @@ public final class WeirApp implements AutoCloseable {
         if (f != null) {
             throw new InstanceFailedException("application " + config.applicationId() + " failed: " + f, f);
         }
+    }
+
+    /**
+     * SIGTERM or SIGINT: leave the group if {@code shutdown.leave.group} says so, or (with
+     * {@code kubernetes_scale_in}) if the StatefulSet no longer wants this pod; the API call is
+     * counted in {@code shutdown.timeout.ms}. An instance already stopping (after
+     * {@code POST /admin/leave}, say) goes on as it chose.
+     */
+    private void closeOnSignal() {
+        Deadline deadline = Deadline.after(config.shutdownTimeout());
+        boolean leave = config.shutdownLeaveGroup();
+        ScaleInCheck check = scaleIn;
+        if (check != null && !closing.get()) {
+            leave = check.atShutdown().leave();
+        }
+        close(deadline.remaining(), leave);
     }
 
     private static void removeHook(Thread hook) {

@@ -109,12 +109,23 @@ public final class WeirConfig {
     }
 
     /**
-     * True when a shutdown leaves the consumer group so the instance's tasks move at once (an
-     * instance that will not come back); false when it keeps its static membership so a restart
-     * with the same instance id moves nothing.
+     * True with {@code shutdown.leave.group=true}: SIGTERM leaves the consumer group so the
+     * instance's tasks move at once (an instance that will not come back); false when it keeps its
+     * static membership so a restart with the same instance id moves nothing, or decides at SIGTERM
+     * ({@link #shutdownLeaveGroupOnScaleIn()}).
      */
     public boolean shutdownLeaveGroup() {
-        return settings.get(Settings.SHUTDOWN_LEAVE_GROUP);
+        return settings.get(Settings.SHUTDOWN_LEAVE_GROUP) == Settings.ShutdownLeaveGroup.TRUE;
+    }
+
+    /**
+     * True with {@code shutdown.leave.group=kubernetes_scale_in}: SIGTERM leaves the consumer group
+     * only if the instance's pod is being removed by a scale-down of its StatefulSet (its ordinal is
+     * at or above the desired replicas the Kubernetes API reports), and keeps the membership
+     * otherwise (a rollout, an eviction, a deleted pod).
+     */
+    public boolean shutdownLeaveGroupOnScaleIn() {
+        return settings.get(Settings.SHUTDOWN_LEAVE_GROUP) == Settings.ShutdownLeaveGroup.KUBERNETES_SCALE_IN;
     }
 
     /** How long an instance may make no progress before it warns and reports itself not ready. */

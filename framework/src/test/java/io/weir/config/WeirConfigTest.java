@@ -201,6 +201,11 @@ class WeirConfigTest {
         assertThat(set.httpPort()).isEqualTo(-1);
         assertThat(set.httpBindAddress()).isEqualTo("127.0.0.1");
         assertThat(set.shutdownLeaveGroup()).isTrue();
+        assertThat(set.shutdownLeaveGroupOnScaleIn()).isFalse();
+        WeirConfig onScaleIn = valid().set("shutdown.leave.group", "kubernetes_scale_in").build();
+        assertThat(onScaleIn.shutdownLeaveGroup()).isFalse();
+        assertThat(onScaleIn.shutdownLeaveGroupOnScaleIn()).isTrue();
+        assertThat(c.shutdownLeaveGroupOnScaleIn()).isFalse();
         assertThat(set.stallWarn()).isEqualTo(Duration.ofSeconds(1));
         assertThat(valid().set("http.port", "0").build().httpPort()).isZero();
     }
@@ -216,7 +221,9 @@ class WeirConfigTest {
                 .isInstanceOf(ConfigException.class).hasMessageContaining("'http.bind.address'");
         assertThatThrownBy(() -> valid().set("shutdown.leave.group", "yes").build())
                 .isInstanceOf(ConfigException.class).hasMessageContaining("'shutdown.leave.group'")
-                .hasMessageContaining("'yes' is not a boolean; allowed: true, false");
+                .hasMessageContaining("unknown value 'yes'; allowed: false, true, kubernetes_scale_in");
+        assertThatThrownBy(() -> valid().set("shutdown.leave.group", "kubernetes-scale-in").build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("is spelled kubernetes_scale_in");
         assertThatThrownBy(() -> valid().set("stall.warn.ms", "999").build())
                 .isInstanceOf(ConfigException.class).hasMessageContaining("'stall.warn.ms'")
                 .hasMessageContaining(">= 1000");

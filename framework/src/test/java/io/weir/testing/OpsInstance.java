@@ -45,24 +45,32 @@ public final class OpsInstance implements AutoCloseable {
     /**
      * Where an instance runs and what it is: the main class ({@link OpsApp} unless
      * {@link #withApp} says otherwise), its topics and threads, {@code WEIR_*} settings in
-     * {@code env}, and arguments the main class takes after OpsApp's.
+     * {@code env}, arguments the main class takes after OpsApp's, and extra JVM options.
      */
     public record Spec(Class<?> app, String bootstrap, String input, String output, String applicationId, int threads,
-                       Map<String, String> env, List<String> extraArgs) {
+                       Map<String, String> env, List<String> extraArgs, List<String> jvmOptions) {
 
         public Spec {
             env = Map.copyOf(env);
             extraArgs = List.copyOf(extraArgs);
+            jvmOptions = List.copyOf(jvmOptions);
         }
 
         public Spec(String bootstrap, String input, String output, String applicationId) {
-            this(OpsApp.class, bootstrap, input, output, applicationId, 1, Map.of(), List.of());
+            this(OpsApp.class, bootstrap, input, output, applicationId, 1, Map.of(), List.of(), List.of());
         }
 
         public Spec withEnv(String name, String value) {
             Map<String, String> more = new LinkedHashMap<>(env);
             more.put(name, value);
-            return new Spec(app, bootstrap, input, output, applicationId, threads, more, extraArgs);
+            return new Spec(app, bootstrap, input, output, applicationId, threads, more, extraArgs, jvmOptions);
+        }
+
+        /** Adds a JVM option ({@code -Dname=value}, say) to every instance started from this spec. */
+        public Spec withJvmOption(String option) {
+            List<String> more = new java.util.ArrayList<>(jvmOptions);
+            more.add(option);
+            return new Spec(app, bootstrap, input, output, applicationId, threads, env, extraArgs, more);
         }
 
         /**
@@ -70,7 +78,8 @@ public final class OpsInstance implements AutoCloseable {
          * {@code extraArgs}, and prints {@link OpsApp#STARTED} with its HTTP port once started.
          */
         public Spec withApp(Class<?> mainClass, String... extraArgs) {
-            return new Spec(mainClass, bootstrap, input, output, applicationId, threads, env, List.of(extraArgs));
+            return new Spec(mainClass, bootstrap, input, output, applicationId, threads, env, List.of(extraArgs),
+                    jvmOptions);
         }
     }
 
@@ -82,6 +91,7 @@ public final class OpsInstance implements AutoCloseable {
                         Integer.toString(spec.threads()))
                 .args(spec.extraArgs())
                 .jvmOptions("-Xmx256m", "-XX:+UseSerialGC")
+                .jvmOptions(spec.jvmOptions().toArray(String[]::new))
                 .quietLogging()
                 .outputFile(LOGS.resolve(spec.applicationId() + "-" + id + ".log"));
         spec.env().forEach(builder::env);

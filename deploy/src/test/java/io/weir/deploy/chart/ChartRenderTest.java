@@ -26,7 +26,7 @@ class ChartRenderTest {
     WeirChart.Manifests manifests = chart().render();
 
     assertThat(manifests.kinds()).containsExactlyInAnyOrder(
-        "ServiceAccount", "ConfigMap", "Service", "StatefulSet", "PodDisruptionBudget",
+        "ServiceAccount", "ConfigMap", "Service", "StatefulSet", "PodDisruptionBudget", "Role", "RoleBinding",
         "ConfigMap", "Pod"); // the last two only for `helm test`
     assertThat(manifests.only(StatefulSet.class).getMetadata().getName()).isEqualTo(WeirChart.FULLNAME);
   }

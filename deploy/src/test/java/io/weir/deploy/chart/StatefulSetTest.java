@@ -204,11 +204,12 @@ class StatefulSetTest {
   }
 
   @Test
-  void podsGetNoServiceLinksAndNoApiToken() {
+  void podsGetNoServiceLinksAndAnApiTokenOnlyForScaleIn() {
     PodSpec pod = pod(statefulSet(chart()));
 
     assertThat(pod.getEnableServiceLinks()).isFalse();
-    assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+    assertThat(pod.getAutomountServiceAccountToken()).as("scaleIn.enabled reads the StatefulSet's replicas").isTrue();
+    assertThat(pod(statefulSet(chart().set("scaleIn.enabled", false))).getAutomountServiceAccountToken()).isFalse();
     assertThat(pod.getTopologySpreadConstraints()).singleElement().satisfies(c -> {
       assertThat(c.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
       assertThat(c.getWhenUnsatisfiable()).isEqualTo("ScheduleAnyway");

@@ -17,6 +17,8 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -37,15 +39,17 @@ import java.util.Map;
 final class StrictManifests {
 
   /** The kinds the chart may render, with the model class each must parse into. */
-  private static final Map<String, Class<? extends HasMetadata>> MODEL_BY_KIND = Map.of(
-      "StatefulSet", StatefulSet.class,
-      "Service", Service.class,
-      "ConfigMap", ConfigMap.class,
-      "ServiceAccount", ServiceAccount.class,
-      "PodDisruptionBudget", PodDisruptionBudget.class,
-      "Pod", Pod.class,
-      "ServiceMonitor", GenericKubernetesResource.class,
-      "ScaledObject", GenericKubernetesResource.class);
+  private static final Map<String, Class<? extends HasMetadata>> MODEL_BY_KIND = Map.ofEntries(
+      Map.entry("StatefulSet", StatefulSet.class),
+      Map.entry("Service", Service.class),
+      Map.entry("ConfigMap", ConfigMap.class),
+      Map.entry("ServiceAccount", ServiceAccount.class),
+      Map.entry("PodDisruptionBudget", PodDisruptionBudget.class),
+      Map.entry("Pod", Pod.class),
+      Map.entry("Role", Role.class),
+      Map.entry("RoleBinding", RoleBinding.class),
+      Map.entry("ServiceMonitor", GenericKubernetesResource.class),
+      Map.entry("ScaledObject", GenericKubernetesResource.class));
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final ObjectMapper STRICT = new ObjectMapper(new YAMLFactory())

@@ -51,6 +51,14 @@ public final class Settings {
         ADMIN, ALL
     }
 
+    /**
+     * Whether SIGTERM leaves the consumer group: never ({@code false}, a restart keeps the tasks),
+     * always ({@code true}), or when the Kubernetes StatefulSet no longer wants this pod.
+     */
+    public enum ShutdownLeaveGroup {
+        FALSE, TRUE, KUBERNETES_SCALE_IN
+    }
+
     /** What happens to a record too late for a window (past its allowed lateness). */
     public enum LateRecordsMode {
         TOPIC, DROP
@@ -88,10 +96,14 @@ public final class Settings {
             + " watermark ends at this instant instead of the end of time");
     public static final Setting<Duration> SHUTDOWN_TIMEOUT_MS = new Setting<>("shutdown.timeout.ms", "30000",
             Setting.millisAtLeast(0), "time a graceful shutdown may take to commit and close");
-    public static final Setting<Boolean> SHUTDOWN_LEAVE_GROUP = new Setting<>("shutdown.leave.group", "false",
-            Setting.bool(), "`false`: a shutdown keeps the static membership, so a restart with the same"
-            + " `instance.id` moves no task; `true`: the instance leaves the group so its tasks move at once"
-            + " (scale-in)");
+    public static final Setting<ShutdownLeaveGroup> SHUTDOWN_LEAVE_GROUP = new Setting<>("shutdown.leave.group",
+            "false", Setting.enumOf(ShutdownLeaveGroup.class), "`false`: SIGTERM keeps the static membership, so a"
+            + " restart with the same `instance.id` moves no task; `true`: the instance leaves the group so its tasks"
+            + " move at once (scale-in); `kubernetes_scale_in`: in a StatefulSet's pod (`instance.id` is the pod name,"
+            + " `<statefulset>-<ordinal>`), SIGTERM leaves only if the pod's ordinal is at or above the StatefulSet's"
+            + " desired replicas, read through the Kubernetes API (a scale-down), and keeps the membership otherwise"
+            + " (a rollout, an eviction); needs the service account token and `get` on `statefulsets/scale`;"
+            + " see [Scaling](scaling.md#scale-in-on-kubernetes)");
     public static final Setting<Duration> STALL_WARN_MS = new Setting<>("stall.warn.ms", "5000",
             Setting.millisAtLeast(1000), "how long an instance may make no progress before it logs a WARN and"
             + " turns not ready; at least `1000`");
