@@ -1,0 +1,401 @@
+package io.weir.internal.kubernetes;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weir.common.internal.Deadline;
+import io.weir.internal.json.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * The Kubernetes API calls Weir makes: read and set a StatefulSet's desired replicas through its
+ * {@code scale} subresource, in the pod's own namespace, with the pod's service account. What
+ * {@code kubectl get statefulset/x --subresource=scale} and {@code kubectl scale} do, in the JDK's
+ * HTTP client, so Weir needs no Kubernetes client library.
+ *
+ * <p>{@link #inCluster()} follows Kubernetes' in-cluster convention exactly as a pod sees it (as
+ * client-go's {@code rest.InClusterConfig} does): the API server at {@code https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT},
+ * and the service account's {@code token}, {@code ca.crt} and {@code namespace} files in
+ * {@value #SERVICE_ACCOUNT_DIR}. The token is read again on every call, since kubelets rotate
+ * projected tokens (about hourly) and a long-running pod must not keep an expired one. The JVM
+ * system property {@value #SERVICE_ACCOUNT_DIR_PROPERTY} names another directory of those files,
+ * for tests and for a process run outside a pod with a service account's files copied out.
+ *
+ * <p>Every call takes at most {@link #timeout()} (connection included) and either returns or
+ * throws {@link KubernetesApiException}, whose message names the call, the HTTP status and the
+ * API's reason; a 403 names the RBAC rule the service account lacks. Thread-safe and immutable.
+ */
+public final class KubernetesApi {
+
+    /** Where Kubernetes mounts a pod's service account token, cluster CA and namespace. */
+    public static final String SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
+    /** A JVM system property naming another directory than {@value #SERVICE_ACCOUNT_DIR}. */
+    public static final String SERVICE_ACCOUNT_DIR_PROPERTY = "weir.kubernetes.serviceaccount.dir";
+    /** How long a call may take unless {@link #withTimeout} says otherwise. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+
+    /** A resource name, as Kubernetes allows it (a DNS-1123 subdomain): also safe in a URL path as is. */
+    private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+
+    private final URI server;
+    private final Supplier<String> token;
+    private final Path caCertificate;
+    private final String namespace;
+    private final Duration timeout;
+    private final HttpClient http;
+
+    private KubernetesApi(URI server, Supplier<String> token, Path caCertificate, String namespace, Duration timeout) {
+        this.server = Objects.requireNonNull(server, "server");
+        if (!"https".equals(server.getScheme()) && !"http".equals(server.getScheme())) {
+            throw new IllegalArgumentException("the Kubernetes API server must be an http(s) URL: " + server);
+        }
+        this.token = Objects.requireNonNull(token, "token");
+        this.caCertificate = caCertificate;
+        this.namespace = checkName("namespace", namespace);
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("a time-out must be positive: " + timeout);
+        }
+        HttpClient.Builder builder = HttpClient.newBuilder()
+                // The API server speaks HTTP/2 too, but one small request at a time gains nothing from it.
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NEVER);
+        if (caCertificate != null && "https".equals(server.getScheme())) {
+            builder.sslContext(trusting(caCertificate));
+        }
+        this.http = builder.build();
+    }
+
+    /**
+     * The API of the cluster this process runs in, from the in-cluster environment; empty when it
+     * does not run in a pod ({@code KUBERNETES_SERVICE_HOST} unset) or the pod has no service
+     * account token. {@link #requireInCluster()} says which.
+     */
+    public static Optional<KubernetesApi> inCluster() {
+        try {
+            return Optional.of(requireInCluster());
+        } catch (KubernetesApiException notInCluster) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * As {@link #inCluster()}, but throws a {@link KubernetesApiException} that says what is
+     * missing (and what usually causes it) when this process cannot call the API.
+     */
+    public static KubernetesApi requireInCluster() {
+        return fromEnvironment(System.getenv(), serviceAccountDir());
+    }
+
+    /**
+     * For tests and the command line: an explicit server, bearer token, CA certificate file (PEM,
+     * one or more certificates; null trusts the JDK's CAs) and namespace.
+     */
+    public static KubernetesApi of(URI server, String token, Path caCertificate, String namespace) {
+        Objects.requireNonNull(token, "token");
+        return new KubernetesApi(server, () -> token, caCertificate, namespace, DEFAULT_TIMEOUT);
+    }
+
+    /** The same API with calls limited to {@code timeout} each (connection included). */
+    public KubernetesApi withTimeout(Duration timeout) {
+        return new KubernetesApi(server, token, caCertificate, namespace, timeout);
+    }
+
+    /** The API server's URL. */
+    public URI server() {
+        return server;
+    }
+
+    /** The namespace every call addresses: the pod's own, in a pod. */
+    public String namespace() {
+        return namespace;
+    }
+
+    /** The longest a call may take. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /**
+     * The desired replicas ({@code spec.replicas}) of StatefulSet {@code statefulSet}, read from its
+     * {@code scale} subresource: the count {@code kubectl scale}, {@code helm upgrade} and a
+     * HorizontalPodAutoscaler or KEDA set. Needs {@code get} on {@code statefulsets/scale}.
+     *
+     * @throws KubernetesApiException if the call fails
+     */
+    public int statefulSetReplicas(String statefulSet) {
+        Call call = new Call("GET", statefulSet, "statefulsets/scale", "get");
+        HttpRequest request = call.request(HttpRequest.BodyPublishers.noBody()).build();
+        return replicas(call, send(call, request));
+    }
+
+    /**
+     * Sets the desired replicas of StatefulSet {@code statefulSet} through its {@code scale}
+     * subresource (a JSON merge patch of {@code spec.replicas}, as {@code kubectl scale} sends), and
+     * returns once the API has accepted it; the StatefulSet controller then adds or removes pods.
+     * Needs {@code patch} on {@code statefulsets/scale}.
+     *
+     * @throws KubernetesApiException if the call fails or the API answers with other replicas
+     */
+    public void scaleStatefulSet(String statefulSet, int replicas) {
+        if (replicas < 0) {
+            throw new IllegalArgumentException("replicas cannot be negative: " + replicas);
+        }
+        Call call = new Call("PATCH", statefulSet, "statefulsets/scale", "patch");
+        byte[] patch = Json.bytes(Map.of("spec", Map.of("replicas", replicas)));
+        HttpRequest request = call.request(HttpRequest.BodyPublishers.ofByteArray(patch))
+                .header("Content-Type", "application/merge-patch+json")
+                .build();
+        int now = replicas(call, send(call, request));
+        if (now != replicas) {
+            throw new KubernetesApiException(call + ": the API answered spec.replicas " + now + " instead of "
+                    + replicas);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "KubernetesApi[" + server + ", namespace " + namespace + "]";
+    }
+
+    // ---- the in-cluster environment ------------------------------------------------------------
+
+    static Path serviceAccountDir() {
+        return Path.of(System.getProperty(SERVICE_ACCOUNT_DIR_PROPERTY, SERVICE_ACCOUNT_DIR));
+    }
+
+    /** The API as a pod with environment {@code env} and service account files in {@code dir} reaches it. */
+    static KubernetesApi fromEnvironment(Map<String, String> env, Path dir) {
+        String host = env.get("KUBERNETES_SERVICE_HOST");
+        String port = env.get("KUBERNETES_SERVICE_PORT");
+        if (host == null || host.isBlank() || port == null || port.isBlank()) {
+            throw new KubernetesApiException("not running in a Kubernetes pod: KUBERNETES_SERVICE_HOST and"
+                    + " KUBERNETES_SERVICE_PORT are not set (Kubernetes sets them in every container)");
+        }
+        Path tokenFile = dir.resolve("token");
+        if (!Files.isReadable(tokenFile)) {
+            throw new KubernetesApiException("the pod has no service account token at " + tokenFile + ": its"
+                    + " service account token is not mounted (automountServiceAccountToken: false on the pod or"
+                    + " its ServiceAccount); mount it, and bind a Role that allows the calls Weir makes");
+        }
+        Path namespaceFile = dir.resolve("namespace");
+        String namespace;
+        try {
+            namespace = Files.readString(namespaceFile, StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            throw new KubernetesApiException("cannot read the pod's namespace from " + namespaceFile + ": " + e);
+        }
+        Path ca = dir.resolve("ca.crt");
+        // An IPv6 service address needs brackets in a URL.
+        String authority = (host.contains(":") ? "[" + host + "]" : host) + ":" + port.trim();
+        URI server = URI.create("https://" + authority);
+        return new KubernetesApi(server, () -> readToken(tokenFile), Files.exists(ca) ? ca : null, namespace,
+                DEFAULT_TIMEOUT);
+    }
+
+    private static String readToken(Path file) {
+        try {
+            String token = Files.readString(file, StandardCharsets.UTF_8).trim();
+            if (token.isEmpty()) {
+                throw new KubernetesApiException("the service account token file " + file + " is empty");
+            }
+            return token;
+        } catch (NoSuchFileException e) {
+            throw new KubernetesApiException("the service account token file " + file + " is gone");
+        } catch (IOException e) {
+            throw new KubernetesApiException("cannot read the service account token " + file + ": " + e);
+        }
+    }
+
+    private static SSLContext trusting(Path caCertificate) {
+        try (InputStream in = Files.newInputStream(caCertificate)) {
+            Collection<? extends Certificate> certificates = CertificateFactory.getInstance("X.509")
+                    .generateCertificates(in);
+            if (certificates.isEmpty()) {
+                throw new KubernetesApiException("no certificate in the Kubernetes CA file " + caCertificate);
+            }
+            KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+            trusted.load(null, null);
+            int i = 0;
+            for (Certificate c : certificates) {
+                trusted.setCertificateEntry("ca-" + i++, c);
+            }
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trusted);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, tmf.getTrustManagers(), null);
+            return context;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new KubernetesApiException("cannot read the Kubernetes CA certificate " + caCertificate + ": " + e);
+        }
+    }
+
+    private static String checkName(String what, String name) {
+        Objects.requireNonNull(name, what);
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("'" + name + "' is not a Kubernetes " + what + " name (lower-case"
+                    + " letters, digits, '-' and '.', starting and ending with a letter or digit)");
+        }
+        return name;
+    }
+
+    // ---- calls ---------------------------------------------------------------------------------
+
+    /** One call: what it does, for messages, and the RBAC rule it needs, for a 403. */
+    private final class Call {
+        final String method;
+        final String name;
+        final String resource;
+        final String verb;
+
+        Call(String method, String name, String resource, String verb) {
+            this.method = method;
+            this.name = checkName("StatefulSet", name);
+            this.resource = resource;
+            this.verb = verb;
+        }
+
+        HttpRequest.Builder request(HttpRequest.BodyPublisher body) {
+            return HttpRequest.newBuilder(URI.create(server.toString().replaceAll("/+$", "") + "/apis/apps/v1/namespaces/"
+                            + namespace + "/statefulsets/" + name + "/scale"))
+                    .method(method, body)
+                    .timeout(timeout)
+                    .header("Accept", "application/json")
+                    .header("Authorization", "Bearer " + token.get());
+        }
+
+        /** The rule, as a Role lists it. */
+        String rule() {
+            return "{apiGroups: [apps], resources: [" + resource + "], resourceNames: [" + name + "], verbs: ["
+                    + verb + "]}";
+        }
+
+        @Override
+        public String toString() {
+            return "Kubernetes API " + method + " statefulsets/" + name + "/scale in namespace " + namespace;
+        }
+    }
+
+    private HttpResponse<byte[]> send(Call call, HttpRequest request) {
+        Deadline deadline = Deadline.after(timeout);
+        HttpResponse<byte[]> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (HttpConnectTimeoutException e) {
+            throw new KubernetesApiException(call + ": no connection to " + server + " within "
+                    + Deadline.format(timeout), 0, e);
+        } catch (HttpTimeoutException e) {
+            throw new KubernetesApiException(call + ": no answer from " + server + " within "
+                    + Deadline.format(timeout), 0, e);
+        } catch (SSLException e) {
+            throw new KubernetesApiException(call + ": the TLS handshake with " + server + " failed (is "
+                    + (caCertificate == null ? "the server's certificate signed by a CA the JDK trusts" : caCertificate
+                    + " the CA of the cluster") + "?): " + e.getMessage(), 0, e);
+        } catch (ConnectException e) {
+            throw new KubernetesApiException(call + ": cannot connect to " + server + ": " + e, 0, e);
+        } catch (IOException e) {
+            throw new KubernetesApiException(call + ": " + e, 0, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KubernetesApiException(call + ": interrupted after "
+                    + Deadline.format(timeout.minus(deadline.remaining())), 0, e);
+        }
+        int status = response.statusCode();
+        if (status / 100 != 2) {
+            throw failure(call, response);
+        }
+        return response;
+    }
+
+    /** The API's answer to a failed call, with what to change for the usual causes. */
+    private KubernetesApiException failure(Call call, HttpResponse<byte[]> response) {
+        int status = response.statusCode();
+        String reason = "";
+        String message = "";
+        try {
+            // A failed call answers a Status object: {"kind":"Status","reason":"Forbidden","message":"...","code":403}.
+            JsonNode body = Json.reader().readTree(response.body());
+            reason = body.path("reason").asText("");
+            message = body.path("message").asText("");
+        } catch (IOException | RuntimeException notJson) {
+            message = abbreviated(response.body());
+        }
+        StringBuilder m = new StringBuilder(call.toString()).append(": HTTP ").append(status);
+        if (!reason.isEmpty()) {
+            m.append(' ').append(reason);
+        }
+        if (!message.isEmpty()) {
+            m.append(" (").append(message).append(')');
+        }
+        switch (status) {
+            case 401 -> m.append("; the API refused the service account token (missing, expired or not a token of"
+                    + " this cluster)");
+            case 403 -> m.append("; the pod's service account needs a Role with the rule ").append(call.rule())
+                    .append(" and a RoleBinding to it, in namespace ").append(namespace);
+            case 404 -> m.append("; there is no StatefulSet '").append(call.name).append("' in namespace ")
+                    .append(namespace);
+            default -> {
+            }
+        }
+        return new KubernetesApiException(m.toString(), status, null);
+    }
+
+    /**
+     * {@code spec.replicas} of the answer. The real API answers an {@code autoscaling/v1 Scale},
+     * whose {@code spec.replicas} is left out when it is 0 (omitempty); some test servers answer the
+     * StatefulSet itself, which has the same field.
+     */
+    private static int replicas(Call call, HttpResponse<byte[]> response) {
+        JsonNode body;
+        try {
+            body = Json.reader().readTree(response.body());
+        } catch (IOException e) {
+            throw new KubernetesApiException(call + ": the answer is not JSON: " + e.getMessage(),
+                    response.statusCode(), e);
+        }
+        if (body == null || !body.path("spec").isObject()) {
+            throw new KubernetesApiException(call + ": the answer has no spec: " + abbreviated(response.body()),
+                    response.statusCode(), null);
+        }
+        JsonNode replicas = body.path("spec").path("replicas");
+        if (replicas.isMissingNode() || replicas.isNull()) {
+            return 0;
+        }
+        if (!replicas.canConvertToInt() || !replicas.isIntegralNumber() || replicas.intValue() < 0) {
+            throw new KubernetesApiException(call + ": spec.replicas is not a count: " + replicas,
+                    response.statusCode(), null);
+        }
+        return replicas.intValue();
+    }
+
+    /** A body for a message: its first 300 characters. */
+    private static String abbreviated(byte[] body) {
+        String text = new String(body, StandardCharsets.UTF_8).strip();
+        return text.length() > 300 ? text.substring(0, 300) + "..." : text;
+    }
+}
