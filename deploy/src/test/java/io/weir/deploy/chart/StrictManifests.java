@@ -36,14 +36,18 @@ import java.util.Map;
 final class StrictManifests {
 
   /** The kinds the chart may render, with the model class each must parse into. */
-  private static final Map<String, Class<? extends HasMetadata>> MODEL_BY_KIND = Map.of(
-      "StatefulSet", StatefulSet.class,
-      "Service", Service.class,
-      "ConfigMap", ConfigMap.class,
-      "ServiceAccount", ServiceAccount.class,
-      "PodDisruptionBudget", PodDisruptionBudget.class,
-      "ServiceMonitor", GenericKubernetesResource.class,
-      "ScaledObject", GenericKubernetesResource.class);
+  private static final Map<String, Class<? extends HasMetadata>> MODEL_BY_KIND = Map.ofEntries(
+      Map.entry("StatefulSet", StatefulSet.class),
+      Map.entry("Service", Service.class),
+      Map.entry("ConfigMap", ConfigMap.class),
+      Map.entry("ServiceAccount", ServiceAccount.class),
+      Map.entry("PodDisruptionBudget", PodDisruptionBudget.class),
+      Map.entry("ServiceMonitor", GenericKubernetesResource.class),
+      Map.entry("ScaledObject", GenericKubernetesResource.class),
+      // upgrade.mode=savepoint's hooks
+      Map.entry("Job", io.fabric8.kubernetes.api.model.batch.v1.Job.class),
+      Map.entry("Role", io.fabric8.kubernetes.api.model.rbac.Role.class),
+      Map.entry("RoleBinding", io.fabric8.kubernetes.api.model.rbac.RoleBinding.class));
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final ObjectMapper STRICT = new ObjectMapper(new YAMLFactory())

@@ -74,10 +74,25 @@ final class WeirChart {
 
   /** {@code helm template}: the rendered YAML, or an IllegalStateException with Helm's message. */
   String template() {
-    TemplateCommand command = helm().template().withName(RELEASE).withNamespace(NAMESPACE);
+    return template(directory());
+  }
+
+  /** {@code helm template} of the chart in {@code chartDirectory} (a copy of ours) with these values. */
+  String template(Path chartDirectory) {
+    TemplateCommand command = new Helm(chartDirectory).template().withName(RELEASE).withNamespace(NAMESPACE);
     valuesFiles.forEach(command::withValuesFile);
     sets.forEach(command::set);
     return command.call();
+  }
+
+  /**
+   * As {@link #render()}, with the hooks: Helm's template engine leaves hook resources out of what it
+   * returns (the CLI's {@code helm template} adds them back itself), so they are rendered from a copy
+   * of the chart whose {@code helm.sh/hook} annotation key is renamed, then named back in the parsed
+   * resources. Nothing else of the templates changes.
+   */
+  Manifests renderWithHooks() {
+    return new Manifests(HookRendering.render(this));
   }
 
   /** Renders and parses every manifest strictly into the Kubernetes model. */
