@@ -236,6 +236,15 @@ class UpgradeCommandIT {
     }
 
     @Test
+    void aFirstInstallHasNothingToCarry() throws Exception {
+        Outcome upgraded = upgrade(describe(v2(), "v2"));
+
+        assertThat(upgraded.code()).as(upgraded.err()).isEqualTo(Weir.OK);
+        assertThat(upgraded.out()).contains("no topology recorded for " + app, "nothing to carry over");
+        assertThat(kubernetes.api().statefulSetReplicas(STATEFULSET)).isEqualTo(2);
+    }
+
+    @Test
     void aSafeChangeRollsWithoutASavepoint() throws Exception {
         startInstances(v1());
         produce(300);
