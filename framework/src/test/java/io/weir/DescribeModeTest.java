@@ -59,6 +59,34 @@ class DescribeModeTest {
         assertThat(file.resolveSibling("topology.json.tmp")).doesNotExist();
     }
 
+    /** A service's main, as teams write it: settings from WEIR_* variables, then runUntilShutdown(). */
+    public static final class Service {
+        public static void main(String[] args) throws Exception {
+            WeirApp.create(wordCount(), WeirConfig.builder().build()).runUntilShutdown();
+        }
+    }
+
+    @Test
+    void aProcessStartedThisWayExitsZeroWithTheDescription() throws Exception {
+        Path file = dir.resolve("process.json");
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Service.class.getName())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("process.log").toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("WEIR_"));
+        pb.environment().putAll(Map.of("WEIR_RUN_MODE", "describe", "WEIR_DESCRIBE_FILE", file.toString(),
+                "WEIR_APPLICATION_ID", "wc", "WEIR_BOOTSTRAP_SERVERS", "127.0.0.1:1",
+                "WEIR_STATE_DIR", dir.resolve("state").toString()));
+        Process process = pb.start();
+        boolean exited = process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS);
+        if (!exited) {
+            process.destroyForcibly();
+        }
+        assertThat(exited).as("exited; log: " + readString(dir.resolve("process.log"))).isTrue();
+        assertThat(process.exitValue()).as(readString(dir.resolve("process.log"))).isZero();
+        assertThat(TopologyDescription.parse(readString(file))).isEqualTo(expected());
+        assertThat(dir.resolve("state")).doesNotExist();
+    }
+
     @Test
     void printsTheDescriptionOnStdoutWithoutAFile() {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
