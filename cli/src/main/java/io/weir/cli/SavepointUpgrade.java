@@ -121,20 +121,34 @@ final class SavepointUpgrade {
 
     /** The diff of the recorded and the new topology, printed; empty (and said) when nothing is recorded. */
     private Optional<TopologyDiff> compare(Plan plan) {
-        TopologyDescription recorded;
-        try {
-            recorded = TopologyCommand.recorded(cluster, plan.app());
-        } catch (CommandFailedException none) {
-            if (!none.getMessage().startsWith("no topology recorded")) {
-                throw none;
-            }
-            say(none.getMessage() + ": nothing to carry over; the pods roll as usual");
+        Optional<TopologyDescription> record = recorded(plan.app());
+        if (record.isEmpty()) {
+            say("no topology recorded for " + plan.app() + " (a first install, or instances that never started):"
+                    + " nothing to carry over; the pods roll as usual");
             return Optional.empty();
         }
+        TopologyDescription recorded = record.get();
         TopologyDiff diff = TopologyDiff.between(recorded, plan.next());
         out.print(diff.report());
         out.flush();
         return Optional.of(diff);
+    }
+
+    /** The topology the running version recorded; empty when its topic does not exist or is empty. */
+    private Optional<TopologyDescription> recorded(String app) {
+        try (Admin admin = cluster.admin(config)) {
+            java.util.Set<String> topics = io.weir.common.internal.KafkaCalls.get(admin.listTopics().names(),
+                    ClusterOptions.TIMEOUT, "reach Kafka at " + config.bootstrapServers());
+            if (!topics.contains(io.weir.internal.config.InternalTopic.TOPOLOGY.of(app))) {
+                return Optional.empty();
+            }
+        }
+        try {
+            return io.weir.internal.topology.TopologyRecord.read(config.consumerOverrides(), app, ClusterOptions.TIMEOUT);
+        } catch (RuntimeException e) {
+            throw new CommandFailedException(action + " of " + app + " refused: cannot read the recorded topology ("
+                    + e.getMessage() + "); nothing was changed", e);
+        }
     }
 
     /**
