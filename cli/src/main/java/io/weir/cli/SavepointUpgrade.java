@@ -37,7 +37,8 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
  *       the new StatefulSet, whose replicas start from it.</li>
  * </ol>
  * A rollback does the same without taking a savepoint: it restores the newest pre-upgrade
- * savepoint that fits the topology rolled back to. Every failure is a {@link CommandFailedException}
+ * savepoint that fits the topology rolled back to, also when no topology is recorded while the
+ * StatefulSet is at 0 (an upgrade whose restore failed half-way). Every failure is a {@link CommandFailedException}
  * of one line that says what state the application is in, which savepoint holds its state and how
  * to roll back.
  */
@@ -76,6 +77,7 @@ final class SavepointUpgrade {
     Outcome upgrade(Plan plan) {
         Optional<TopologyDiff> diff = compare(plan);
         if (diff.isEmpty()) {
+            say("nothing to carry over; the pods roll as usual");
             return Outcome.NO_RECORD;
         }
         if (diff.get().verdict() == TopologyDiff.Verdict.SAFE) {
@@ -99,9 +101,15 @@ final class SavepointUpgrade {
         action = "rollback";
         Optional<TopologyDiff> diff = compare(plan);
         if (diff.isEmpty()) {
-            return Outcome.NO_RECORD;
-        }
-        if (diff.get().verdict() == TopologyDiff.Verdict.SAFE) {
+            // A restore that failed half-way deleted the record: with the StatefulSet left at 0 by the
+            // failed upgrade, the state to go back to is the pre-upgrade savepoint's, not what is left.
+            if (replicas(plan) != 0) {
+                say("nothing to carry over; the pods roll as usual");
+                return Outcome.NO_RECORD;
+            }
+            say("statefulset " + statefulSet.name() + " is at 0 replicas (an upgrade stopped the application):"
+                    + " restoring the pre-upgrade savepoint");
+        } else if (diff.get().verdict() == TopologyDiff.Verdict.SAFE) {
             say("the version rolled back to can take over the running state: no restore; the pods roll as usual");
             return Outcome.SAFE;
         }
@@ -123,8 +131,8 @@ final class SavepointUpgrade {
     private Optional<TopologyDiff> compare(Plan plan) {
         Optional<TopologyDescription> record = recorded(plan.app());
         if (record.isEmpty()) {
-            say("no topology recorded for " + plan.app() + " (a first install, or instances that never started):"
-                    + " nothing to carry over; the pods roll as usual");
+            say("no topology recorded for " + plan.app() + " (a first install, instances that never started, or a"
+                    + " restore that failed half-way)");
             return Optional.empty();
         }
         TopologyDescription recorded = record.get();
