@@ -49,7 +49,7 @@ class UpgradeHooksTest {
     WeirChart.Manifests m = chart().renderWithHooks();
     assertThat(m.kinds()).doesNotContain("Job", "Role", "RoleBinding");
     assertThat(m.all(HasMetadata.class)).noneMatch(r -> r.getMetadata().getAnnotations() != null
-        && r.getMetadata().getAnnotations().containsKey("helm.sh/hook"));
+        && r.getMetadata().getAnnotations().getOrDefault("helm.sh/hook", "").matches(".*pre-(upgrade|rollback).*"));
   }
 
   @Test
@@ -57,7 +57,7 @@ class UpgradeHooksTest {
     WeirChart.Manifests m = savepoint().renderWithHooks();
     String name = FULLNAME + "-upgrade";
     List<HasMetadata> hooks = m.all(HasMetadata.class).stream().filter(r -> r.getMetadata().getAnnotations() != null
-        && r.getMetadata().getAnnotations().containsKey("helm.sh/hook")).toList();
+        && r.getMetadata().getAnnotations().getOrDefault("helm.sh/hook", "").matches(".*pre-(upgrade|rollback).*")).toList();
     assertThat(hooks).extracting(r -> r.getKind() + "/" + r.getMetadata().getName()).containsExactlyInAnyOrder(
         "ServiceAccount/" + name, "Role/" + name, "RoleBinding/" + name, "ConfigMap/" + name,
         "Job/" + name, "Job/" + name + "-rollback");
@@ -75,10 +75,6 @@ class UpgradeHooksTest {
     }
     assertThat(job(m, name).getMetadata().getAnnotations()).containsEntry("helm.sh/hook", "pre-upgrade");
     assertThat(job(m, name + "-rollback").getMetadata().getAnnotations()).containsEntry("helm.sh/hook", "pre-rollback");
-    // Helm itself takes them for hooks: its release manifest (what render() returns) leaves them out
-    assertThat(savepoint().render().kinds()).doesNotContain("Job", "Role", "RoleBinding")
-        .containsExactlyInAnyOrderElementsOf(chart().values("sasl.yaml").values("upgrade-savepoint.yaml")
-            .set("upgrade.mode", "rolling").render().kinds());
     // the release's own objects are not hooks
     assertThat(m.only(StatefulSet.class).getMetadata().getAnnotations()).isNullOrEmpty();
   }
