@@ -17,6 +17,7 @@ import io.weir.internal.query.Ownership;
 import io.weir.internal.query.StoreQueryService;
 import io.weir.internal.state.LocalStores;
 import io.weir.internal.supervision.InstanceMeters;
+import io.weir.internal.topology.DescribeRun;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.query.KeyOwners;
@@ -154,7 +155,9 @@ public final class WeirApp implements AutoCloseable {
 
     /**
      * Checks the cluster and starts the HTTP endpoints and the stream threads; returns once they
-     * run (the state is then {@link State#STARTING} until the group assigns tasks).
+     * run (the state is then {@link State#STARTING} until the group assigns tasks). With
+     * {@code run.mode=describe} it only writes the topology description (to {@code describe.file},
+     * or stdout) and returns with the state {@link State#STOPPED}, having contacted nothing.
      *
      * @throws ConfigException if a setting is wrong (for example the state directory or the HTTP
      *     port is taken, or {@code shutdown.leave.group=kubernetes_scale_in} cannot read the
@@ -167,6 +170,10 @@ public final class WeirApp implements AutoCloseable {
         if (!lifecycle.transition(State.CREATED, State.STARTING)) {
             throw new InstanceStateException("an application can be started once; " + config.applicationId()
                     + " is " + lifecycle.get());
+        }
+        if (config.describeOnly()) {
+            describeAndStop();
+            return this;
         }
         try {
             if (config.shutdownLeaveGroupOnScaleIn()) {
@@ -182,6 +189,25 @@ public final class WeirApp implements AutoCloseable {
             throw e;
         }
         return this;
+    }
+
+    /**
+     * {@code run.mode=describe}: writes the topology description ({@link DescribeRun}) and stops,
+     * without a Kafka client or a thread, so {@link #runUntilShutdown()} returns at once and a
+     * {@code main} ending with it exits 0.
+     */
+    private void describeAndStop() {
+        try {
+            DescribeRun.write(model, config, System.out);
+        } catch (RuntimeException e) {
+            lifecycle.fail(e);
+            meters.close();
+            lifecycle.stopped();
+            throw e;
+        }
+        meters.close();
+        lifecycle.transition(State.STARTING, State.STOPPED);
+        lifecycle.stopped();
     }
 
     public State state() {

@@ -7,7 +7,6 @@ import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
 import io.weir.internal.savepoint.SavepointRequest;
 import io.weir.internal.savepoint.SavepointRestore;
-import io.weir.internal.topology.TopologyAccess;
 import io.weir.internal.topology.TopologyDescription;
 import io.weir.internal.topology.TopologyRecord;
 import java.io.PrintWriter;
@@ -220,13 +219,14 @@ final class SavepointCommand extends CommandGroup {
 
         @Override
         public Integer call() {
+            io.weir.internal.topology.TopologyModel model = topology.model(app); // before the cluster is asked
             String source = fromApp != null ? fromApp : app;
             Manifest m = find(cluster, source, id);
             PrintWriter out = spec.commandLine().getOut();
             WeirConfig target = cluster.config(app);
             try {
                 SavepointRestore.Result r = new SavepointRestore(target,
-                        TopologyAccess.model(topology.load(), app), line -> {
+                        model, line -> {
                             out.println(line);
                             out.flush();
                         }).restore(new SavepointCatalog(cluster.config(source)), m,

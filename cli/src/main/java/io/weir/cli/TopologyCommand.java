@@ -4,7 +4,6 @@ import io.weir.common.internal.KafkaCalls;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ClusterException;
 import io.weir.internal.config.InternalTopic;
-import io.weir.internal.topology.TopologyAccess;
 import io.weir.internal.topology.TopologyDescription;
 import io.weir.internal.topology.TopologyDiff;
 import io.weir.internal.topology.TopologyRecord;
@@ -49,7 +48,8 @@ final class TopologyCommand extends CommandGroup {
         }
     }
 
-    @Command(name = "diff", description = "Compares the recorded topology with the one built by --topology: the"
+    @Command(name = "diff", description = "Compares the recorded topology with the one built by --topology (or read"
+            + " from --topology-file): the"
             + " changes, and whether a rolling upgrade is safe (exit 0) or a savepoint restore or a reset is needed"
             + " (exit 1).")
     static final class Diff implements Callable<Integer> {
@@ -68,9 +68,8 @@ final class TopologyCommand extends CommandGroup {
 
         @Override
         public Integer call() {
+            TopologyDescription next = topology.description(app); // bad options fail before the cluster is asked
             TopologyDescription recorded = recorded(cluster, app);
-            TopologyDescription next = TopologyDescription.of(TopologyAccess.model(topology.load(), app), app,
-                    io.weir.internal.config.WeirVersion.current());
             TopologyDiff diff = TopologyDiff.between(recorded, next);
             spec.commandLine().getOut().print(diff.report());
             return diff.verdict() == TopologyDiff.Verdict.SAFE ? Weir.OK : Weir.FAILED;

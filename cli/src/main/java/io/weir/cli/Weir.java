@@ -26,7 +26,7 @@ import picocli.CommandLine;
                 + " topics, reset them for a replay, take and restore savepoints, compare outputs, plan their ACLs.",
         subcommands = {CommandLine.HelpCommand.class, DescribeCommand.class, TopicsCommand.class, ResetCommand.class,
                 DiffCommand.class, TopologyCommand.class, SavepointCommand.class, StopCommand.class,
-                AclsCommand.class})
+                UpgradeCommand.class, AclsCommand.class})
 public final class Weir implements Callable<Integer> {
 
     /** Done. */

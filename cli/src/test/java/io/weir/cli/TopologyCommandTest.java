@@ -27,7 +27,7 @@ class TopologyCommandTest {
     void diffWithoutTopologyIsAUsageError() {
         Outcome o = run("topology", "diff", "--app", "wc", "--bootstrap-servers", "localhost:1");
         assertThat(o.code()).isEqualTo(Weir.USAGE);
-        assertThat(o.err()).contains("Missing required option: '--topology=CLASS'");
+        assertThat(o.err()).contains("give the topology: --topology CLASS or --topology-file FILE");
     }
 
     @Test

@@ -99,6 +99,19 @@ public final class WeirConfig {
         return settings.get(Settings.RUN_MODE) == Settings.RunMode.BOUNDED;
     }
 
+    /**
+     * True with {@code run.mode=describe}: starting the application only writes its topology
+     * description (to {@link #describeFile()}, or stdout) and stops, without contacting Kafka.
+     */
+    public boolean describeOnly() {
+        return settings.get(Settings.RUN_MODE) == Settings.RunMode.DESCRIBE;
+    }
+
+    /** With {@code run.mode=describe}: the file to write the description to; empty for stdout. */
+    public Optional<Path> describeFile() {
+        return settings.get(Settings.DESCRIBE_FILE);
+    }
+
     /** With a bounded run: where it ends in time ({@code bounded.until}); empty for no time limit. */
     public Optional<Instant> boundedUntil() {
         return settings.get(Settings.BOUNDED_UNTIL);

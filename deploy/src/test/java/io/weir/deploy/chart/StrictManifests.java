@@ -49,7 +49,9 @@ final class StrictManifests {
       Map.entry("Role", Role.class),
       Map.entry("RoleBinding", RoleBinding.class),
       Map.entry("ServiceMonitor", GenericKubernetesResource.class),
-      Map.entry("ScaledObject", GenericKubernetesResource.class));
+      Map.entry("ScaledObject", GenericKubernetesResource.class),
+      // upgrade.mode=savepoint's hooks
+      Map.entry("Job", io.fabric8.kubernetes.api.model.batch.v1.Job.class));
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final ObjectMapper STRICT = new ObjectMapper(new YAMLFactory())

@@ -33,7 +33,7 @@ public final class Settings {
 
     /** Whether an instance runs until it is stopped, or to the end of its input and then stops. */
     public enum RunMode {
-        STREAMING, BOUNDED
+        STREAMING, BOUNDED, DESCRIBE
     }
 
     /** The format of a key store or trust store file. */
@@ -89,11 +89,16 @@ public final class Settings {
     public static final Setting<RunMode> RUN_MODE = new Setting<>("run.mode", "streaming",
             Setting.enumOf(RunMode.class), "`streaming`: run until stopped; `bounded`: process every input to its end"
             + " offsets taken at start (or to `bounded.until`), fire every window and timer, commit, leave the group"
-            + " and stop (one instance must hold every task; see Bounded runs)");
+            + " and stop (one instance must hold every task; see Bounded runs); `describe`: build the topology, print its"
+            + " description (the JSON `weir topology diff --topology-file` reads) to stdout or `describe.file`, and stop"
+            + " without contacting Kafka");
     public static final Setting<Optional<Instant>> BOUNDED_UNTIL = new Setting<>("bounded.until",
             "", "empty (no time limit)", Settings::instantOrEmpty, "with `run.mode=bounded`: an ISO-8601 instant"
             + " (`2024-05-01T00:00:00Z`); each input partition ends at its first record with a later timestamp, and the"
             + " watermark ends at this instant instead of the end of time");
+    public static final Setting<Optional<Path>> DESCRIBE_FILE = Setting.optional("describe.file", "empty (stdout)",
+            Setting.nonEmpty().andThen(Path::of), "with `run.mode=describe`: the file the topology description is"
+            + " written to (replaced), instead of stdout; ignored by the other modes");
     public static final Setting<Duration> SHUTDOWN_TIMEOUT_MS = new Setting<>("shutdown.timeout.ms", "30000",
             Setting.millisAtLeast(0), "time a graceful shutdown may take to commit and close");
     public static final Setting<ShutdownLeaveGroup> SHUTDOWN_LEAVE_GROUP = new Setting<>("shutdown.leave.group",
@@ -239,7 +244,7 @@ public final class Settings {
     /** All settings by name, in documentation order (the order of docs/configuration.md's table). */
     public static final Map<String, Setting<?>> ALL = index(APPLICATION_ID, BOOTSTRAP_SERVERS,
             PROCESSING_GUARANTEE, NUM_STREAM_THREADS, COMMIT_INTERVAL_MS, STATE_DIR, INSTANCE_ID,
-            RUN_MODE, BOUNDED_UNTIL, SHUTDOWN_TIMEOUT_MS, SHUTDOWN_LEAVE_GROUP, STALL_WARN_MS, HTTP_PORT,
+            RUN_MODE, BOUNDED_UNTIL, DESCRIBE_FILE, SHUTDOWN_TIMEOUT_MS, SHUTDOWN_LEAVE_GROUP, STALL_WARN_MS, HTTP_PORT,
             HTTP_BIND_ADDRESS, HTTP_ADVERTISED_URL, HTTP_ADMIN_PORT, HTTP_ADMIN_BIND_ADDRESS, HTTP_TLS_KEYSTORE_PATH, HTTP_TLS_KEYSTORE_TYPE,
             HTTP_TLS_KEYSTORE_PASSWORD, HTTP_TLS_TRUSTSTORE_PATH, HTTP_TLS_TRUSTSTORE_TYPE, HTTP_TLS_TRUSTSTORE_PASSWORD,
             HTTP_TLS_CLIENT_AUTH, HTTP_AUTH_TOKEN, HTTP_AUTH_TOKEN_FILE, HTTP_AUTH_SCOPE, HTTP_ADMIN_OPEN,

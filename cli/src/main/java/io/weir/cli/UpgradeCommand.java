@@ -1,0 +1,104 @@
+package io.weir.cli;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code weir upgrade --mode savepoint}: what the Helm chart's pre-upgrade hook runs when
+ * {@code upgrade.mode=savepoint}, and its pre-rollback hook with {@code --rollback}; see
+ * {@link SavepointUpgrade} for the steps. Exits {@value Weir#OK} when the upgrade may go on (no
+ * record, a safe change, or the savepoint restored into the new topology) and {@value Weir#FAILED}
+ * with one line naming the savepoint and the way back otherwise, so Helm aborts the upgrade.
+ */
+@Command(name = "upgrade", description = "Carries an application's state into a new version that changes it"
+        + " (Kubernetes): compares the topologies; on a state change takes a savepoint, stops the application,"
+        + " scales its StatefulSet to 0 and restores the savepoint into the new topology. Exit 0: go on with the"
+        + " upgrade; 1: abort it.")
+final class UpgradeCommand implements Callable<Integer> {
+
+    /** How the state reaches the new version. */
+    enum Mode { savepoint }
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @Mixin
+    TopologyOptions topology;
+
+    @Mixin
+    KubernetesOptions kubernetes;
+
+    @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
+    String app;
+
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "savepoint",
+            description = "savepoint: a state change goes through a savepoint (default: ${DEFAULT-VALUE})")
+    Mode mode;
+
+    @Option(names = "--rollback", description = "the version given is the one rolled back to: on a state change,"
+            + " restore the newest savepoint with --savepoint-prefix that fits it (no new savepoint)")
+    boolean rollback;
+
+    @Option(names = "--statefulset", paramLabel = "NAME", required = true,
+            description = "the StatefulSet running the application, scaled to 0 before the restore")
+    String statefulSet;
+
+    @Option(names = "--release", paramLabel = "NAME", description = "the Helm release, named in failure messages"
+            + " (default: the StatefulSet's name)")
+    String release;
+
+    @Option(names = "--savepoint-prefix", paramLabel = "PREFIX", defaultValue = "pre-upgrade-",
+            description = "the savepoint's id is PREFIX<UTC time>; --rollback restores the newest with it"
+                    + " (default: ${DEFAULT-VALUE})")
+    String savepointPrefix;
+
+    @Option(names = "--allow-dropped-state", description = "let the new version drop stores it no longer has")
+    boolean allowDroppedState;
+
+    @Option(names = "--map-topic", paramLabel = "OLD=NEW", description = "the new version reads NEW where the old"
+            + " read OLD")
+    Map<String, String> topicMap = new LinkedHashMap<>();
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "120",
+            description = "how long the savepoint may take (default: ${DEFAULT-VALUE})")
+    int savepointTimeoutSeconds;
+
+    @Option(names = "--stop-timeout", paramLabel = "SECONDS", defaultValue = "300",
+            description = "how long the instances may take to leave the consumer group after the scale to 0"
+                    + " (default: ${DEFAULT-VALUE})")
+    int stopTimeoutSeconds;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (savepointTimeoutSeconds <= 0 || stopTimeoutSeconds <= 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--timeout and --stop-timeout must be positive");
+        }
+        if (!savepointPrefix.matches("[A-Za-z0-9._-]{1,60}")) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--savepoint-prefix must be 1 to 60"
+                    + " letters, digits, '.', '_' or '-', not '" + savepointPrefix + "'");
+        }
+        // The options and the topology first: a bad call fails before the cluster or Kubernetes is asked.
+        SavepointUpgrade.Plan plan = new SavepointUpgrade.Plan(app, topology.description(app), topology.model(app),
+                savepointPrefix, allowDroppedState, topicMap, Duration.ofSeconds(savepointTimeoutSeconds),
+                Duration.ofSeconds(stopTimeoutSeconds), release != null ? release : statefulSet);
+        SavepointUpgrade steps = new SavepointUpgrade(cluster, kubernetes.statefulSet(statefulSet),
+                spec.commandLine(), app);
+        if (rollback) {
+            steps.rollback(plan);
+        } else {
+            steps.upgrade(plan);
+        }
+        return Weir.OK;
+    }
+}

@@ -1,0 +1,324 @@
+package io.weir.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.Topology;
+import io.weir.TopologyBuilder;
+import io.weir.WeirApp;
+import io.weir.common.KeyValue;
+import io.weir.common.internal.Poll;
+import io.weir.config.WeirConfig;
+import io.weir.internal.kubernetes.KubernetesApi;
+import io.weir.internal.savepoint.Manifest;
+import io.weir.internal.savepoint.SavepointCatalog;
+import io.weir.serde.Serdes;
+import io.weir.testkit.KafkaExtension;
+import io.weir.testkit.Records;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code weir upgrade --mode savepoint} against a real broker and an in-memory Kubernetes API, the
+ * test playing the StatefulSet controller: two instances of v1 count records per key; the command
+ * gets v2's topology from the description v2 writes with {@code run.mode=describe}, and then:
+ * <ul>
+ *   <li>a state change (v2 repartitions before its count, so the store moves to another
+ *       sub-topology): savepoint, stop, scale to 0 (on which the test closes the instances), restore
+ *       into v2; v2 starts and every count is exact, records produced while it was stopped included;
+ *       a rollback to v1 restores the pre-upgrade savepoint, exact again;</li>
+ *   <li>a safe change: nothing is touched;</li>
+ *   <li>a change a savepoint cannot carry (a store's value format): refused before anything is touched;</li>
+ *   <li>a scale the API refuses, after the savepoint: exit 1, one line naming the savepoint and the way back;
+ *       then the worst case for a rollback (the record deleted by a restore that failed half-way, the
+ *       StatefulSet at 0): the rollback restores the pre-upgrade savepoint and v1 counts exactly.</li>
+ * </ul>
+ */
+class UpgradeCommandIT {
+
+    @RegisterExtension
+    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
+
+    private static final Duration CATCH_UP = Duration.ofMinutes(1);
+    private static final String STATEFULSET = "counter";
+
+    @TempDir
+    Path dir;
+
+    private MockKubernetes kubernetes;
+    private String input;
+    private String output;
+    private String app;
+    private final List<WeirApp> running = new CopyOnWriteArrayList<>();
+    private final Map<String, Long> produced = new TreeMap<>();
+
+    record Outcome(int code, String out, String err) {
+    }
+
+    @BeforeEach
+    void cluster() throws Exception {
+        kubernetes = new MockKubernetes();
+        kubernetes.createStatefulSet(STATEFULSET, 2);
+        input = KAFKA.uniqueTopic("upgrade-in", 3);
+        output = KAFKA.uniqueTopic("upgrade-out", 3);
+        app = "upgrade-" + input;
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        running.forEach(WeirApp::close);
+        kubernetes.close();
+    }
+
+    // ---- the versions ----------------------------------------------------------------------------
+
+    /** v1: a count per key. */
+    private Topology v1() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), input).groupByKey().count("counts").toStream()
+                .to(output, Serdes.strings(), Serdes.longs());
+        return b.build();
+    }
+
+    /** The same count after a filter: a stateless node added, safe for a rolling upgrade. */
+    private Topology v1WithFilter() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), input).filter((k, v) -> v != null).groupByKey().count("counts")
+                .toStream().to(output, Serdes.strings(), Serdes.longs());
+        return b.build();
+    }
+
+    /** v2: the same count, behind a repartition (by the same key): the store moves to sub-topology 1. */
+    private Topology v2() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), input).groupBy((k, v) -> k, Serdes.strings(), Serdes.strings())
+                .count("counts").toStream().to(output, Serdes.strings(), Serdes.longs());
+        return b.build();
+    }
+
+    /** The store's values as strings: no savepoint can carry that. */
+    private Topology v2WithStringCounts() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), input).groupByKey()
+                .aggregate(() -> "", (k, v, agg) -> agg + "x", Serdes.strings(), "counts").toStream()
+                .to(output + "-strings", Serdes.strings(), Serdes.strings());
+        return b.build();
+    }
+
+    // ---- fixtures --------------------------------------------------------------------------------
+
+    private WeirConfig.Builder config(String instance) throws Exception {
+        return WeirConfig.builder().applicationId(app).bootstrapServers(KAFKA.bootstrapServers())
+                .stateDir(Files.createTempDirectory(dir, "state-")).instanceId(instance).set("http.port", -1)
+                .environment(Map.of());
+    }
+
+    private void startInstances(Topology topology) throws Exception {
+        for (int i = 0; i < 2; i++) {
+            running.add(WeirApp.create(topology, config("pod-" + i).build()).start());
+        }
+    }
+
+    /** What the version writes with run.mode=describe, as the hook's init container runs it. */
+    private Path describe(Topology topology, String name) throws Exception {
+        Path file = dir.resolve(name + ".json");
+        WeirApp described = WeirApp.create(topology, config("describe").set("run.mode", "describe")
+                .set("describe.file", file.toString()).build()).start();
+        assertThat(described.state()).isEqualTo(WeirApp.State.STOPPED);
+        return file;
+    }
+
+    private void produce(int records) {
+        List<KeyValue<String, String>> batch = new ArrayList<>();
+        for (int i = 0; i < records; i++) {
+            String key = "k" + (i % 20);
+            batch.add(KeyValue.of(key, "v" + i));
+            produced.merge(key, 1L, Long::sum);
+        }
+        KAFKA.client().produceStrings(input, batch);
+    }
+
+    private void awaitExactCounts() {
+        Map<String, Long> expected = new TreeMap<>(produced);
+        KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(expected), CATCH_UP);
+    }
+
+    private Outcome upgrade(Path topologyFile, String... more) {
+        List<String> args = new ArrayList<>(List.of("upgrade", "--mode", "savepoint", "--app", app, "--topology-file",
+                topologyFile.toString(), "--statefulset", STATEFULSET, "--release", "counter", "-b",
+                KAFKA.bootstrapServers(), "--stop-timeout", "60"));
+        args.addAll(List.of(kubernetes.options()));
+        args.addAll(List.of(more));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Weir.run(new PrintWriter(out), new PrintWriter(err), args.toArray(String[]::new));
+        System.out.println("$ weir " + String.join(" ", args) + "\n" + out + err + "(exit " + code + ")");
+        return new Outcome(code, out.toString(), err.toString());
+    }
+
+    /**
+     * The StatefulSet controller, played: once the replicas are 0, the instances are closed (the pods
+     * deleted), and records keep arriving while the application is stopped.
+     */
+    private CompletableFuture<Void> controller(int recordsWhileStopped) {
+        KubernetesApi api = kubernetes.api();
+        return CompletableFuture.runAsync(() -> {
+            try {
+                assertThat(Poll.until(() -> api.statefulSetReplicas(STATEFULSET) == 0, Duration.ofMinutes(2),
+                        Duration.ofMillis(100))).as("scaled to 0").isTrue();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            running.forEach(WeirApp::close);
+            running.clear();
+            produce(recordsWhileStopped);
+        });
+    }
+
+    private List<Manifest> savepoints() throws Exception {
+        return new SavepointCatalog(config("reader").build()).list();
+    }
+
+    // ---- the tests -------------------------------------------------------------------------------
+
+    @Test
+    void aStateChangeGoesThroughASavepointAndTheNewVersionCountsExactly() throws Exception {
+        startInstances(v1());
+        produce(600);
+        awaitExactCounts();
+        CompletableFuture<Void> controller = controller(200);
+
+        Outcome upgraded = upgrade(describe(v2(), "v2"));
+
+        assertThat(upgraded.code()).as(upgraded.err()).isEqualTo(Weir.OK);
+        assertThat(upgraded.out()).contains("Verdict: NEEDS_SAVEPOINT_OR_RESET", "state change: taking savepoint"
+                + " pre-upgrade-", "scaling statefulset counter from 2 to 0 replicas", "restored savepoint pre-upgrade-");
+        controller.get();
+        assertThat(kubernetes.api().statefulSetReplicas(STATEFULSET)).as("left at 0: Helm brings the replicas back").isZero();
+        List<Manifest> taken = savepoints();
+        assertThat(taken).singleElement().satisfies(m -> {
+            assertThat(m.id()).startsWith("pre-upgrade-");
+            assertThat(m.stopped()).isTrue();
+        });
+
+        // Helm applies the new StatefulSet: its pods start from the restored state.
+        kubernetes.api().scaleStatefulSet(STATEFULSET, 2);
+        startInstances(v2());
+        produce(400);
+        awaitExactCounts(); // nothing lost (the 200 produced while stopped included), nothing counted twice
+
+        // helm rollback: the pre-rollback hook restores the pre-upgrade savepoint into v1.
+        CompletableFuture<Void> again = controller(100);
+        Outcome rolledBack = upgrade(describe(v1(), "v1"), "--rollback", "--savepoint-prefix", "pre-upgrade-");
+        assertThat(rolledBack.code()).as(rolledBack.err()).isEqualTo(Weir.OK);
+        assertThat(rolledBack.out()).contains("rolling back to savepoint " + taken.get(0).id(),
+                "restored savepoint " + taken.get(0).id());
+        again.get();
+        kubernetes.api().scaleStatefulSet(STATEFULSET, 2);
+        startInstances(v1());
+        produce(100);
+        // v1 goes on from the savepoint: every record since is counted again, once.
+        awaitExactCounts();
+    }
+
+    @Test
+    void aFirstInstallHasNothingToCarry() throws Exception {
+        Outcome upgraded = upgrade(describe(v2(), "v2"));
+
+        assertThat(upgraded.code()).as(upgraded.err()).isEqualTo(Weir.OK);
+        assertThat(upgraded.out()).contains("no topology recorded for " + app, "nothing to carry over");
+        assertThat(kubernetes.api().statefulSetReplicas(STATEFULSET)).isEqualTo(2);
+    }
+
+    @Test
+    void aSafeChangeRollsWithoutASavepoint() throws Exception {
+        startInstances(v1());
+        produce(300);
+        awaitExactCounts();
+
+        Outcome upgraded = upgrade(describe(v1WithFilter(), "v1-filter"));
+
+        assertThat(upgraded.code()).as(upgraded.err()).isEqualTo(Weir.OK);
+        assertThat(upgraded.out()).contains("Verdict: SAFE", "the change is safe for a rolling upgrade: no savepoint");
+        assertThat(savepoints()).isEmpty();
+        assertThat(kubernetes.api().statefulSetReplicas(STATEFULSET)).isEqualTo(2);
+        assertThat(running).allSatisfy(a -> assertThat(a.state().isActive()).isTrue());
+    }
+
+    @Test
+    void aChangeNoSavepointCanCarryIsRefusedBeforeAnythingIsTouched() throws Exception {
+        startInstances(v1());
+        produce(100);
+        awaitExactCounts();
+        KAFKA.createTopic(output + "-strings", 3, Map.of());
+
+        Outcome refused = upgrade(describe(v2WithStringCounts(), "v2-strings"));
+
+        assertThat(refused.code()).isEqualTo(Weir.FAILED);
+        assertThat(refused.err()).contains("refused: a savepoint cannot carry store(s) [counts]",
+                "nothing was changed, the old version keeps running").doesNotContain("\n  caused by");
+        assertThat(refused.err().strip().lines()).hasSize(1);
+        assertThat(savepoints()).isEmpty();
+        assertThat(kubernetes.api().statefulSetReplicas(STATEFULSET)).isEqualTo(2);
+        produce(100);
+        awaitExactCounts();
+    }
+
+    @Test
+    void aFailureAfterTheSavepointNamesItAndTheWayBack() throws Exception {
+        startInstances(v1());
+        produce(200);
+        awaitExactCounts();
+        kubernetes.expect().patch().withPath("/apis/apps/v1/namespaces/" + MockKubernetes.NAMESPACE
+                + "/statefulsets/" + STATEFULSET + "/scale").andReturn(403, """
+                {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "Forbidden", "code": 403,
+                 "message": "statefulsets.apps \\"counter\\" is forbidden: User \\"system:serviceaccount:streaming:x\\"\
+                 cannot patch resource \\"statefulsets/scale\\""}
+                """).once();
+
+        Outcome failed = upgrade(describe(v2(), "v2"));
+
+        assertThat(failed.code()).isEqualTo(Weir.FAILED);
+        List<Manifest> taken = savepoints();
+        assertThat(taken).hasSize(1);
+        assertThat(failed.err().strip().lines()).hasSize(1);
+        assertThat(failed.err()).contains("upgrade of " + app + " failed: scaling statefulset counter to 0 failed",
+                "403", "Its state is in savepoint " + taken.get(0).id(), "helm rollback counter",
+                "weir savepoint restore --app " + app + " --id " + taken.get(0).id());
+        assertThat(failed.out()).doesNotContain("restoring");
+        running.forEach(WeirApp::close); // the instances stopped after the savepoint
+        running.clear();
+
+        // The worst case for helm rollback: a restore that failed half-way (the record deleted) with the
+        // StatefulSet at 0. The pre-rollback hook restores the pre-upgrade savepoint into v1.
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                Map.of("bootstrap.servers", KAFKA.bootstrapServers()))) {
+            admin.deleteTopics(List.of(app + "-topology")).all().get();
+        }
+        kubernetes.api().scaleStatefulSet(STATEFULSET, 0);
+        produce(100);
+        Outcome rolledBack = upgrade(describe(v1(), "v1"), "--rollback", "--savepoint-prefix", "pre-upgrade-");
+        assertThat(rolledBack.code()).as(rolledBack.err()).isEqualTo(Weir.OK);
+        assertThat(rolledBack.out()).contains("no topology recorded", "is at 0 replicas",
+                "restored savepoint " + taken.get(0).id());
+        kubernetes.api().scaleStatefulSet(STATEFULSET, 2);
+        startInstances(v1());
+        produce(100);
+        awaitExactCounts();
+    }
+}
