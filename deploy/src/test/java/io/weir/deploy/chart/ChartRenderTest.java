@@ -26,13 +26,14 @@ class ChartRenderTest {
     WeirChart.Manifests manifests = chart().render();
 
     assertThat(manifests.kinds()).containsExactlyInAnyOrder(
-        "ServiceAccount", "ConfigMap", "Service", "StatefulSet", "PodDisruptionBudget");
+        "ServiceAccount", "ConfigMap", "Service", "StatefulSet", "PodDisruptionBudget", "NetworkPolicy");
     assertThat(manifests.only(StatefulSet.class).getMetadata().getName()).isEqualTo(WeirChart.FULLNAME);
   }
 
   @ParameterizedTest
   @ValueSource(strings = {
-      "persistence-off.yaml", "persistence-custom.yaml", "keda.yaml", "servicemonitor.yaml", "sasl.yaml", "tls.yaml"})
+      "persistence-off.yaml", "persistence-custom.yaml", "keda.yaml", "servicemonitor.yaml", "sasl.yaml", "tls.yaml",
+      "monitoring.yaml", "production.yaml"})
   void rendersEveryValuesFileIntoStrictlyValidManifests(String valuesFile) {
     WeirChart.Manifests manifests = chart().values(valuesFile).render();
 

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,7 +30,7 @@ import java.util.Map;
  * <p>fabric8's model classes keep unknown fields in an "additional properties" map instead of
  * failing, so {@code FAIL_ON_UNKNOWN_PROPERTIES} alone catches nothing: the modifier below takes
  * that map away from every model class, and a misspelt field then fails naming the field and the
- * class. Resources of custom kinds (ServiceMonitor, ScaledObject) have no model class here: they
+ * class. Resources of custom kinds (ServiceMonitor, PrometheusRule, ScaledObject) have no model class here: they
  * are read as {@link GenericKubernetesResource} (apiVersion, kind and metadata strict, the rest free)
  * and their tests check their fields.
  */
@@ -42,7 +43,9 @@ final class StrictManifests {
       "ConfigMap", ConfigMap.class,
       "ServiceAccount", ServiceAccount.class,
       "PodDisruptionBudget", PodDisruptionBudget.class,
+      "NetworkPolicy", NetworkPolicy.class,
       "ServiceMonitor", GenericKubernetesResource.class,
+      "PrometheusRule", GenericKubernetesResource.class,
       "ScaledObject", GenericKubernetesResource.class);
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
