@@ -88,4 +88,12 @@ class MonitoringTest {
     assertThat(dashboard.getMetadata().getNamespace()).isEqualTo(WeirChart.NAMESPACE);
     assertThat(chart().render().all(ConfigMap.class)).hasSize(1); // off by default
   }
+
+  @Test
+  void badDashboardValuesFailTheSchema() {
+    assertThatThrownBy(() -> chart().set("grafanaDashboard.labels.grafana_dashboard", 1).template())
+        .hasMessageContaining("grafanaDashboard.labels.grafana_dashboard: Invalid type. Expected: string, given: integer");
+    assertThatThrownBy(() -> chart().set("grafanaDashboard.folder", "Streaming").template())
+        .hasMessageContaining("grafanaDashboard: Additional property folder is not allowed");
+  }
 }

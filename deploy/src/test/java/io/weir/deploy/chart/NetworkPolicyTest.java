@@ -92,6 +92,8 @@ class NetworkPolicyTest {
         .hasMessageContaining("networkPolicy.allowFrom.0: Additional property cidr is not allowed");
     assertThatThrownBy(() -> chart().set("networkPolicy.allowFrom[0].ipBlock.except[0]", "10.0.0.0/24").template())
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("cidr is required");
+        .hasMessageContaining("cidr is required");    assertThatThrownBy(() -> chart().set("networkPolicy.prometheus.podSelector.matchLabel.app", "prometheus").template())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("networkPolicy.prometheus.podSelector: Additional property matchLabel is not allowed");
   }
 }
