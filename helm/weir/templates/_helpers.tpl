@@ -139,6 +139,7 @@ the value to change and what is allowed, like Weir's own configuration errors.
 {{- if le (mul (int64 .Values.terminationGracePeriodSeconds) 1000) $shutdownMs -}}
 {{- fail (printf "terminationGracePeriodSeconds (%d) must exceed shutdown.timeout.ms (%d ms): Kubernetes kills the pod at the end of the grace period, before its commit and clean close" (int64 .Values.terminationGracePeriodSeconds) $shutdownMs) -}}
 {{- end -}}
+{{- include "weir.validateMemory" . -}}
 {{- if .Values.keda.enabled -}}
 {{- $partitions := int64 .Values.keda.inputPartitions -}}
 {{- if lt $partitions 1 -}}
@@ -149,6 +150,86 @@ the value to change and what is allowed, like Weir's own configuration errors.
 {{- end -}}
 {{- if gt (int64 .Values.keda.minReplicas) (int64 .Values.keda.maxReplicas) -}}
 {{- fail (printf "keda.minReplicas (%d) must not exceed keda.maxReplicas (%d)" (int64 .Values.keda.minReplicas) (int64 .Values.keda.maxReplicas)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* ---- JVM and native memory (jvm.*) ---- */}}
+
+{{/*
+Bytes of a Kubernetes memory quantity (1536Mi, 2Gi, 268435456), as a whole number: called with
+(dict "value" <quantity> "name" <the value's name, for the error>).
+*/}}
+{{- define "weir.bytes" -}}
+{{- $q := include "weir.propertyValue" .value -}}
+{{- $units := dict "" 1.0 "Ki" 1024.0 "Mi" 1048576.0 "Gi" 1073741824.0 "Ti" 1099511627776.0 "k" 1000.0 "M" 1000000.0 "G" 1000000000.0 "T" 1000000000000.0 -}}
+{{- if not (regexMatch "^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$" $q) -}}
+{{- fail (printf "%s (%s) is not a memory quantity Weir's chart can check: use a number of bytes or one with Ki, Mi, Gi, Ti, k, M, G or T" .name $q) -}}
+{{- end -}}
+{{- $number := regexReplaceAll "[A-Za-z]+$" $q "" -}}
+{{- $unit := regexReplaceAll "^[0-9.]+" $q "" -}}
+{{- mulf (float64 $number) (get $units $unit) | printf "%.0f" -}}
+{{- end -}}
+
+{{- define "weir.mebibytes" -}}
+{{- printf "%.0fMi" (divf (float64 .) 1048576.0) -}}
+{{- end -}}
+
+{{- define "weir.gcOption" -}}
+{{- get (dict "G1" "-XX:+UseG1GC" "Parallel" "-XX:+UseParallelGC" "Serial" "-XX:+UseSerialGC" "Z" "-XX:+UseZGC" "" "") . -}}
+{{- end -}}
+
+{{/*
+JDK_JAVA_OPTIONS of the container. It replaces the image's (Weir's Dockerfile sets the heap share
+and ExitOnOutOfMemoryError there) and is read by the java launcher only, so the weir CLI run with
+kubectl exec is not affected. JAVA_TOOL_OPTIONS stays free for extraEnv; the JVM reads it first,
+so options here win over the same options there.
+- The GC is named: without it the JVM picks SerialGC whenever the container has less than 1792 MiB
+  or fewer than 2 CPUs (the default limit is 1536Mi), and a stream thread pausing for a full
+  serial collection of a large heap stops processing for that long.
+- ExitOnOutOfMemoryError: a JVM out of heap exits and the kubelet restarts it (same pod, same
+  instance.id, state on its volume), instead of limping on with threads that died of it.
+*/}}
+{{- define "weir.jvmOptions" -}}
+{{- $options := list (printf "-XX:MaxRAMPercentage=%.1f" (float64 .Values.jvm.maxRAMPercentage)) -}}
+{{- with include "weir.gcOption" .Values.jvm.gc }}{{ $options = append $options . }}{{ end -}}
+{{- $options = append $options "-XX:+ExitOnOutOfMemoryError" -}}
+{{- join " " (concat $options .Values.jvm.extraOptions) -}}
+{{- end -}}
+
+{{- define "weir.rocksdbMemoryBytes" -}}
+{{- include "weir.bytes" (dict "value" (index .Values.config "rocksdb.memory.bytes" | default 268435456) "name" "config.rocksdb.memory.bytes") -}}
+{{- end -}}
+
+{{/*
+The JVM's options and environment come from jvm.* only, so the memory check below sees the real
+heap; and heap + RocksDB + native headroom must fit in the memory limit, or the kernel's OOM
+killer ends the pod under load (a crash, not an OutOfMemoryError the JVM could report).
+*/}}
+{{- define "weir.validateMemory" -}}
+{{- $owned := dict "JDK_JAVA_OPTIONS" "jvm.maxRAMPercentage, jvm.gc and jvm.extraOptions (JAVA_TOOL_OPTIONS is yours to set)" "MALLOC_ARENA_MAX" "jvm.mallocArenaMax" -}}
+{{- range .Values.extraEnv -}}
+{{- if and (kindIs "map" .) (hasKey $owned (toString .name)) -}}
+{{- fail (printf "extraEnv %s: the chart sets %s from %s; set those instead" .name .name (get $owned (toString .name))) -}}
+{{- end -}}
+{{- end -}}
+{{- range .Values.jvm.extraOptions -}}
+{{- if regexMatch "^-Xmx|^-XX:MaxHeapSize=|^-XX:(Max|Min|Initial)RAMPercentage=|^-XX:MaxRAM=" . -}}
+{{- fail (printf "jvm.extraOptions %s: size the heap with jvm.maxRAMPercentage, which the memory check counts" .) -}}
+{{- end -}}
+{{- if regexMatch "^-XX:[+-]Use[A-Za-z]*GC$" . -}}
+{{- fail (printf "jvm.extraOptions %s: choose the collector with jvm.gc (G1, Parallel, Serial, Z)" .) -}}
+{{- end -}}
+{{- end -}}
+{{- $limitValue := dig "limits" "memory" "" .Values.resources -}}
+{{- if $limitValue -}}
+{{- $limit := include "weir.bytes" (dict "value" $limitValue "name" "resources.limits.memory") | float64 -}}
+{{- $heap := mulf $limit (divf (float64 .Values.jvm.maxRAMPercentage) 100.0) -}}
+{{- $rocksdb := include "weir.rocksdbMemoryBytes" . | float64 -}}
+{{- $headroom := include "weir.bytes" (dict "value" .Values.jvm.nativeHeadroom "name" "jvm.nativeHeadroom") | float64 -}}
+{{- $needed := addf $heap $rocksdb $headroom -}}
+{{- if gt $needed $limit -}}
+{{- fail (printf "resources.limits.memory (%s = %s) is less than the heap (jvm.maxRAMPercentage %v%% = %s) + RocksDB (rocksdb.memory.bytes = %s) + jvm.nativeHeadroom (%s) = %s: raise resources.limits.memory, or lower jvm.maxRAMPercentage, config.rocksdb.memory.bytes or jvm.nativeHeadroom" (include "weir.propertyValue" $limitValue) (include "weir.mebibytes" $limit) .Values.jvm.maxRAMPercentage (include "weir.mebibytes" $heap) (include "weir.mebibytes" $rocksdb) (include "weir.mebibytes" $headroom) (include "weir.mebibytes" $needed)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

@@ -27,13 +27,14 @@ class ChartRenderTest {
 
     assertThat(manifests.kinds()).containsExactlyInAnyOrder(
         "ServiceAccount", "ConfigMap", "Service", "StatefulSet", "PodDisruptionBudget", "Role", "RoleBinding",
-        "ConfigMap", "Pod"); // the last two only for `helm test`
+        "NetworkPolicy", "ConfigMap", "Pod"); // the last two only for `helm test`
     assertThat(manifests.only(StatefulSet.class).getMetadata().getName()).isEqualTo(WeirChart.FULLNAME);
   }
 
   @ParameterizedTest
   @ValueSource(strings = {
-      "persistence-off.yaml", "persistence-custom.yaml", "keda.yaml", "servicemonitor.yaml", "sasl.yaml", "tls.yaml"})
+      "persistence-off.yaml", "persistence-custom.yaml", "keda.yaml", "servicemonitor.yaml", "sasl.yaml", "tls.yaml",
+      "monitoring.yaml", "production.yaml"})
   void rendersEveryValuesFileIntoStrictlyValidManifests(String valuesFile) {
     WeirChart.Manifests manifests = chart().values(valuesFile).render();
 

@@ -15,7 +15,7 @@ class OptionalResourcesTest {
 
   @Test
   void offByDefault() {
-    assertThat(chart().render().kinds()).doesNotContain("ServiceMonitor", "ScaledObject");
+    assertThat(chart().render().kinds()).doesNotContain("ServiceMonitor", "PrometheusRule", "ScaledObject");
   }
 
   @Test
@@ -32,7 +32,7 @@ class OptionalResourcesTest {
             .filter(e -> e.getKey().equals("app.kubernetes.io/name") || e.getKey().equals("app.kubernetes.io/instance"))
             .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue))));
     assertThat(spec).extractingByKey("endpoints").isEqualTo(
-        List.of(Map.of("port", "http", "path", "/metrics", "interval", "15s")));
+        List.of(Map.of("port", "http", "path", "/metrics", "interval", "15s", "honorLabels", true)));
   }
 
   @Test

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
@@ -32,7 +33,7 @@ import java.util.Map;
  * <p>fabric8's model classes keep unknown fields in an "additional properties" map instead of
  * failing, so {@code FAIL_ON_UNKNOWN_PROPERTIES} alone catches nothing: the modifier below takes
  * that map away from every model class, and a misspelt field then fails naming the field and the
- * class. Resources of custom kinds (ServiceMonitor, ScaledObject) have no model class here: they
+ * class. Resources of custom kinds (ServiceMonitor, PrometheusRule, ScaledObject) have no model class here: they
  * are read as {@link GenericKubernetesResource} (apiVersion, kind and metadata strict, the rest free)
  * and their tests check their fields.
  */
@@ -48,7 +49,9 @@ final class StrictManifests {
       Map.entry("Pod", Pod.class),
       Map.entry("Role", Role.class),
       Map.entry("RoleBinding", RoleBinding.class),
+      Map.entry("NetworkPolicy", NetworkPolicy.class),
       Map.entry("ServiceMonitor", GenericKubernetesResource.class),
+      Map.entry("PrometheusRule", GenericKubernetesResource.class),
       Map.entry("ScaledObject", GenericKubernetesResource.class),
       // upgrade.mode=savepoint's hooks
       Map.entry("Job", io.fabric8.kubernetes.api.model.batch.v1.Job.class));

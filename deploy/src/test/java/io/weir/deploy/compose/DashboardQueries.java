@@ -9,11 +9,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Every PromQL query of a Grafana dashboard: its panels' targets and its query variables. */
-record DashboardQueries(List<String> exprs, Set<String> variableMetrics) {
+public record DashboardQueries(List<String> exprs, Set<String> variableMetrics) {
 
     private static final Pattern LABEL_VALUES = Pattern.compile("label_values\\(\\s*([a-zA-Z_:][a-zA-Z0-9_:]*)");
 
-    static DashboardQueries of(JsonNode dashboard) {
+    public static DashboardQueries of(JsonNode dashboard) {
         List<String> exprs = new ArrayList<>();
         collect(dashboard.path("panels"), exprs);
         Set<String> variableMetrics = new LinkedHashSet<>();
@@ -33,7 +33,7 @@ record DashboardQueries(List<String> exprs, Set<String> variableMetrics) {
         }
     }
 
-    Set<String> metricNames() {
+    public Set<String> metricNames() {
         Set<String> names = new LinkedHashSet<>(variableMetrics);
         exprs.forEach(e -> names.addAll(PromQl.metricNames(e)));
         return names;

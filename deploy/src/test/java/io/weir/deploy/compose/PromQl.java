@@ -9,9 +9,10 @@ import java.util.regex.Pattern;
  * The metric names and grouping labels a PromQL expression refers to, enough for the dashboard's
  * queries (no parser of the whole language): label matchers, strings, ranges, Grafana variables
  * and the label lists of {@code by}/{@code without}/{@code on}/{@code ignoring} are removed, and
- * what is left that is neither a function call nor a keyword is a metric name.
+ * what is left that is neither a function call nor a keyword is a metric name. Public for the
+ * chart's tests, which check the PrometheusRule's alerts the same way.
  */
-final class PromQl {
+public final class PromQl {
 
     private static final Pattern GROUPING = Pattern.compile(
             "\\b(by|without|on|ignoring|group_left|group_right)\\s*\\(([^)]*)\\)");
@@ -21,7 +22,7 @@ final class PromQl {
     private PromQl() {
     }
 
-    static Set<String> metricNames(String expr) {
+    public static Set<String> metricNames(String expr) {
         String rest = withoutLiterals(expr);
         rest = GROUPING.matcher(rest).replaceAll(" ");
         Set<String> names = new LinkedHashSet<>();
@@ -36,7 +37,7 @@ final class PromQl {
     }
 
     /** The labels named in {@code by (...)} and {@code without (...)} clauses. */
-    static Set<String> groupingLabels(String expr) {
+    public static Set<String> groupingLabels(String expr) {
         Set<String> labels = new LinkedHashSet<>();
         Matcher m = GROUPING.matcher(withoutLiterals(expr));
         while (m.find()) {
