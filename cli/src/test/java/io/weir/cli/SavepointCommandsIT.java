@@ -44,7 +44,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * store unless {@code --allow-dropped-state}; carries a renamed store with {@code --map-store} and
  * a renamed input topic with {@code --map-topic}; {@code weir savepoint delete} tombstones a
  * savepoint's data, the broker's log cleaner removes it, and the other savepoint still restores
- * into an application that counts exactly.
+ * into an application that counts exactly. On a savepoints topic as an earlier Weir created it
+ * ({@code cleanup.policy=delete}), savepoints stay readable and {@code delete} says it reclaims nothing.
  */
 class SavepointCommandsIT {
 
@@ -170,6 +171,36 @@ class SavepointCommandsIT {
             // Every word is in the new lines, so every count is written again, from the restored ones.
             KAFKA.client().readUntil(renamedOutput, r -> Records.lastLongPerKey(r).equals(expected), CATCH_UP);
         }
+    }
+
+    @Test
+    void aSavepointsTopicOfAnEarlierWeirKeepsItsSavepointsReadableAndDeleteSaysItReclaimsNothing() throws Exception {
+        String input = KAFKA.uniqueTopic("sp-old-lines", 3);
+        String output = KAFKA.uniqueTopic("sp-old-counts", 3);
+        System.setProperty(SavepointTopologies.INPUT, input);
+        System.setProperty(SavepointTopologies.OUTPUT, output);
+        String app = "sp-old-" + input;
+        String bootstrap = KAFKA.bootstrapServers();
+        // The topic as Weir created it before deletions reclaimed space: never compacted.
+        KAFKA.createTopic(InternalTopic.SAVEPOINTS.of(app), 2, Map.of("cleanup.policy", "delete", "retention.ms", "-1",
+                "retention.bytes", "-1", "max.message.bytes", Integer.toString(InternalTopic.SAVEPOINT_RECORD_BYTES)));
+        List<String> lines = lines(0, 300);
+        produce(input, lines);
+        try (WeirApp v1 = start(new SavepointTopologies.Counts(), app)) {
+            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(counts(lines)), CATCH_UP);
+            for (String id : List.of("old-a", "old-b")) {
+                Outcome created = weir("savepoint", "create", "--app", app, "--id", id, "-b", bootstrap);
+                assertThat(created.code()).as(created.err()).isEqualTo(Weir.OK);
+            }
+        }
+        Outcome deleted = weir("savepoint", "delete", "--app", app, "--id", "old-a", "-b", bootstrap);
+        assertThat(deleted.code()).as(deleted.err()).isEqualTo(Weir.OK);
+        assertThat(deleted.out()).contains("deleted savepoint old-a of " + app, "space NOT reclaimed: "
+                + InternalTopic.SAVEPOINTS.of(app) + " has cleanup.policy=delete", "stay until the topic is deleted");
+        Outcome restored = restore("sp-old-restored-" + input, app, "old-b", SavepointTopologies.Counts.class);
+        assertThat(restored.code()).as(restored.err()).isEqualTo(Weir.OK);
+        assertThat(restored.out()).contains("restored savepoint old-b of " + app + " into sp-old-restored-" + input
+                + ": " + counts(lines).size() + " entries");
     }
 
     private static Outcome restore(String target, String from, String id, Class<?> topology, String... extra) {
