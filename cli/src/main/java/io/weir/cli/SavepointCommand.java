@@ -163,7 +163,8 @@ final class SavepointCommand extends CommandGroup {
         }
     }
 
-    @Command(name = "delete", description = "Deletes a savepoint: it is no longer listed or restorable.")
+    @Command(name = "delete", description = "Deletes a savepoint: it is no longer listed or restorable, and its data"
+            + " is tombstoned so that the savepoints topic's compaction reclaims the space.")
     static final class Delete implements Callable<Integer> {
 
         @Mixin
@@ -181,8 +182,19 @@ final class SavepointCommand extends CommandGroup {
         @Override
         public Integer call() {
             find(cluster, app, id);
-            new SavepointCatalog(cluster.config(app)).delete(id);
-            spec.commandLine().getOut().println("deleted savepoint " + id + " of " + app);
+            SavepointCatalog.Deletion d = new SavepointCatalog(cluster.config(app)).delete(id);
+            String topic = io.weir.internal.config.InternalTopic.SAVEPOINTS.of(app);
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("deleted savepoint " + id + " of " + app + ": no longer listed or restorable");
+            if (d.reclaimed()) {
+                out.printf("tombstoned its %d data records (%d bytes of entries); the log cleaner removes them from"
+                        + " %s once their segment closes (segment.ms, an hour), which reclaims the space%n",
+                        d.tombstones(), d.bytes(), topic);
+            } else {
+                out.printf("space NOT reclaimed: %s has cleanup.policy=%s (created by an earlier Weir), so its %d data"
+                        + " records (%d bytes of entries) stay until the topic is deleted%n", topic, d.topicPolicy(),
+                        d.tombstones(), d.bytes());
+            }
             return Weir.OK;
         }
     }
@@ -211,6 +223,10 @@ final class SavepointCommand extends CommandGroup {
         @Option(names = "--map-topic", paramLabel = "OLD=NEW", description = "read NEW where the savepoint read OLD")
         Map<String, String> topicMap = new LinkedHashMap<>();
 
+        @Option(names = "--map-store", paramLabel = "OLD=NEW", description = "load the savepoint's store OLD into"
+                + " the new topology's store NEW (a renamed store); checked like a store that kept its name")
+        Map<String, String> storeMap = new LinkedHashMap<>();
+
         @Option(names = "--allow-dropped-state", description = "drop stores the new topology no longer has")
         boolean allowDroppedState;
 
@@ -230,7 +246,7 @@ final class SavepointCommand extends CommandGroup {
                             out.println(line);
                             out.flush();
                         }).restore(new SavepointCatalog(cluster.config(source)), m,
-                        new SavepointRestore.Options(allowDroppedState, topicMap));
+                        new SavepointRestore.Options(allowDroppedState, topicMap, storeMap));
                 out.printf("restored savepoint %s of %s into %s: %d entries, %d input offsets; start the application%n",
                         id, source, app, r.entries(), r.offsetsCommitted());
             } catch (IllegalStateException e) {

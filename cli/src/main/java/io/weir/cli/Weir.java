@@ -64,6 +64,7 @@ public final class Weir implements Callable<Integer> {
     /** The command tree with Weir's error handling: usage errors exit 2, failures 1 with one line. */
     static CommandLine commandLine() {
         CommandLine cmd = new CommandLine(new Weir());
+        withHelpOptions(cmd);
         cmd.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? USAGE : FAILED);
         cmd.setParameterExceptionHandler((e, args) -> {
             PrintWriter err = e.getCommandLine().getErr();
@@ -116,6 +117,23 @@ public final class Weir implements Callable<Integer> {
             return FAILED;
         });
         return cmd;
+    }
+
+    /**
+     * Gives every command of the tree {@code -h/--help} and {@code -V/--version}: picocli handles
+     * them before it checks required options, so {@code weir topology diff --help} prints the usage
+     * and exits {@value #OK} instead of "Missing required options". The {@code help} command has its
+     * own {@code --help}.
+     */
+    private static void withHelpOptions(CommandLine cmd) {
+        CommandSpec spec = cmd.getCommandSpec();
+        if (spec.findOption("--help") == null) {
+            spec.mixinStandardHelpOptions(true);
+            if (spec.versionProvider() == null) {
+                spec.versionProvider(new VersionProvider());
+            }
+        }
+        cmd.getSubcommands().values().forEach(Weir::withHelpOptions);
     }
 
     /** Without a subcommand: the usage, as a usage error. */

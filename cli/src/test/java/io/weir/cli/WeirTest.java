@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 class WeirTest {
 
@@ -24,6 +27,30 @@ class WeirTest {
         Outcome o = run("--help");
         assertThat(o.code()).isEqualTo(Weir.OK);
         assertThat(o.out()).contains("Usage: weir", "help");
+    }
+
+    @Test
+    void helpOnEveryCommandPrintsItsUsageAndExitsZero() {
+        List<String> commands = new ArrayList<>();
+        collect(Weir.commandLine(), commands);
+        assertThat(commands).contains("weir topology diff", "weir savepoint restore", "weir stop", "weir acls plan");
+        for (String command : commands) {
+            List<String> args = new ArrayList<>(List.of(command.split(" ")).subList(1, command.split(" ").length));
+            for (String help : List.of("--help", "-h")) {
+                List<String> line = new ArrayList<>(args);
+                line.add(help);
+                Outcome o = run(line.toArray(String[]::new));
+                assertThat(o.code()).as(line.toString()).isEqualTo(Weir.OK);
+                assertThat(o.out()).as(line.toString()).contains("Usage: " + command + " ");
+                assertThat(o.err()).as(line.toString()).isEmpty();
+            }
+        }
+    }
+
+    /** The qualified names of {@code cmd} and every command below it. */
+    private static void collect(CommandLine cmd, List<String> names) {
+        names.add(cmd.getCommandSpec().qualifiedName());
+        cmd.getSubcommands().values().forEach(c -> collect(c, names));
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.weir.samples.common.SampleService;
 import io.weir.samples.common.ServedSample;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -36,6 +37,11 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--output-topic", paramLabel = "TOPIC", description = "Topic to write (default: the sample's).")
     String outputTopic;
 
+    @Option(names = "--variant", paramLabel = "NAME", defaultValue = ServedSample.DEFAULT_VARIANT,
+            description = "Version of the sample's topology (default: ${DEFAULT-VALUE}); word-count has v2, a changed"
+                    + " version to try beside production from a savepoint.")
+    String variant;
+
     @Option(names = "--config", paramLabel = "FILE",
             description = "Properties file of Weir and Kafka settings (default: env WEIR_CONFIG_FILE); WEIR_* win.")
     Path configFile;
@@ -43,7 +49,11 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         ServedSample sample = ServedSamples.named(spec.commandLine(), sampleName);
-        SampleService.run(sample, inputTopic != null ? inputTopic : sample.inputTopic(),
+        if (!sample.variants().containsKey(variant)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "unknown --variant '" + variant + "' of "
+                    + sampleName + "; it has " + String.join(", ", sample.variants().keySet()));
+        }
+        SampleService.run(sample, variant, inputTopic != null ? inputTopic : sample.inputTopic(),
                 outputTopic != null ? outputTopic : sample.outputTopic(),
                 SampleService.config(sample, configFile, System.getenv()));
         return 0;

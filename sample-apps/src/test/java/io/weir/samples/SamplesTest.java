@@ -27,6 +27,8 @@ class SamplesTest {
         assertThat(SampleMain.execute(new Samples(), "fraud-detection", "--payments", "7")).isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "serve")).as("no sample to serve").isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "serve", "keyed-counter")).as("not served").isEqualTo(2);
+        assertThat(SampleMain.execute(new Samples(), "serve", "word-count", "--variant", "v3")).as("no such variant")
+                .isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "load", "word-count", "--rate", "0")).isEqualTo(2);
     }
 

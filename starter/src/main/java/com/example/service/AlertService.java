@@ -49,7 +49,13 @@ public final class AlertService {
         WeirApp.create(topology(), config().args(args).build()).runUntilShutdown();
     }
 
-    /** The processing: which topics are read and written, and what happens in between. */
+    /**
+     * The processing: which topics are read and written, and what happens in between. Keep it a
+     * {@code public static} method without arguments that builds the topology production runs: the
+     * {@code weir} tool loads it by class name to check a new version against the running one
+     * ({@code weir topology diff --topology com.example.service.AlertService --classpath
+     * target/my-weir-service.jar}) and to restore a savepoint into it ({@code weir savepoint restore}).
+     */
     public static Topology topology() {
         TopologyBuilder builder = new TopologyBuilder();
         RecordStream<String, Alert> alerts = builder

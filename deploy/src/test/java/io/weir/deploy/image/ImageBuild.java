@@ -33,8 +33,18 @@ final class ImageBuild {
         return root;
     }
 
-    /** Builds the image and returns its id; fails, or skips outside CI, as described above. */
-    static String build() {
+    /** The image built in this JVM: every test class of a run uses the same one, built once. */
+    private static String built;
+
+    /** Builds the image once per JVM and returns its id; fails, or skips outside CI, as described above. */
+    static synchronized String build() {
+        if (built == null) {
+            built = buildNow();
+        }
+        return built;
+    }
+
+    private static String buildNow() {
         Path root = repositoryRoot();
         try {
             Path iidFile = Files.createTempFile("weir-image-", ".iid");

@@ -39,10 +39,14 @@ public enum InternalTopic {
     CONTROL("-control", 1, Map.of("cleanup.policy", "delete",
             "retention.ms", Long.toString(Duration.ofDays(7).toMillis()))),
     /**
-     * Savepoints: never compacted and never deleted by time or size, so a savepoint lasts until it
-     * is deleted; records up to {@link #SAVEPOINT_RECORD_BYTES}.
+     * Savepoints: compacted, never deleted by time or size, so a savepoint lasts until it is deleted;
+     * every record has a key of its own ({@code <id>/...}), so compaction removes only what a
+     * deletion tombstoned. Segments roll every hour so the log cleaner reaches deleted data within
+     * about that; records up to {@link #SAVEPOINT_RECORD_BYTES}. (Topics created before deletions
+     * reclaimed space have {@code cleanup.policy=delete}: their records stay until the topic goes.)
      */
-    SAVEPOINTS("-savepoints", 2, Map.of("cleanup.policy", "delete", "retention.ms", "-1", "retention.bytes", "-1",
+    SAVEPOINTS("-savepoints", 2, Map.of("cleanup.policy", "compact", "segment.ms", "3600000",
+            "min.cleanable.dirty.ratio", "0.1",
             "max.message.bytes", Integer.toString(InternalTopic.SAVEPOINT_RECORD_BYTES)));
 
     /** The largest record the savepoints topic accepts. */

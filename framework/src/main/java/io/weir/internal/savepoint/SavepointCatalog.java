@@ -12,17 +12,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 
 /**
  * The complete savepoints of an application, read from its savepoint topic: listing reads the
  * catalog partition (manifests and deletion marks) only; {@link #read} reads a savepoint's data
- * and checks every store's entry count and CRC-32 against its manifest.
+ * and checks every store's entry count and CRC-32 against its manifest; {@link #delete} tombstones
+ * a savepoint's data, which compaction then removes.
  */
 public final class SavepointCatalog {
 
@@ -53,7 +59,9 @@ public final class SavepointCatalog {
             }
             readAll(consumer, catalog, 0, r -> {
                 String[] key = SavepointTopics.parseKey(r.key());
-                if (key.length == 2 && key[1].equals("manifest")) {
+                if (key.length == 2 && key[1].equals("manifest") && r.value() == null) {
+                    manifests.remove(key[0]); // a tombstone: no Weir writes one today, but a person might
+                } else if (key.length == 2 && key[1].equals("manifest")) {
                     manifests.put(key[0], Manifest.decode(r.value()));
                 } else if (key.length == 2 && key[1].equals("deleted")) {
                     manifests.remove(key[0]);
@@ -68,19 +76,68 @@ public final class SavepointCatalog {
     }
 
     /**
-     * Marks a savepoint deleted: it is no longer listed or restorable. Its records stay in the topic
-     * (which is never compacted or deleted by time) until the topic is deleted.
+     * What a deletion did.
+     *
+     * @param tombstones  data records tombstoned (every chunk of every store)
+     * @param bytes       key and value bytes of the entries they held
+     * @param reclaimed   whether the topic is compacted, so the broker's log cleaner removes them
+     *                    (once the segments holding them are closed: {@code segment.ms});
+     *                    false for a topic created with {@code cleanup.policy=delete} by an earlier Weir
+     * @param topicPolicy the topic's {@code cleanup.policy}
+     */
+    public record Deletion(long tombstones, long bytes, boolean reclaimed, String topicPolicy) {
+    }
+
+    /**
+     * Deletes a savepoint: writes a tombstone for every data record it has (the keys follow from its
+     * manifest: {@code <id>/<task>/<store>/<seq>}), then marks it deleted in the catalog, after which
+     * it is no longer listed or restorable. In a compacted savepoints topic the log cleaner then
+     * removes its data. Its manifest stays (a few KB; readers of every version know the deletion
+     * mark, while a tombstone on the catalog would break older ones).
      *
      * @throws IllegalArgumentException if there is no such savepoint
      */
-    public void delete(String id) {
-        if (find(id).isEmpty()) {
-            throw new IllegalArgumentException("no savepoint " + id + " of " + config.applicationId());
-        }
+    public Deletion delete(String id) {
+        Manifest manifest = find(id).orElseThrow(() ->
+                new IllegalArgumentException("no savepoint " + id + " of " + config.applicationId()));
+        String policy = cleanupPolicy();
+        long tombstones = 0;
         try (KafkaProducer<byte[], byte[]> producer = SavepointClients.producer(config, "savepoint-catalog")) {
+            AtomicReference<Exception> failure = new AtomicReference<>();
+            for (Manifest.TaskEntry task : manifest.tasks()) {
+                for (ControlMessage.StoreCopy store : task.stores()) {
+                    for (int seq = 0; seq < store.chunks(); seq++) {
+                        producer.send(new ProducerRecord<>(topic, SavepointTopics.DATA_PARTITION,
+                                SavepointTopics.dataKey(id, task.task(), store.name(), seq), null), (md, e) -> {
+                                    if (e != null) {
+                                        failure.compareAndSet(null, e);
+                                    }
+                                });
+                        tombstones++;
+                    }
+                }
+            }
+            producer.flush();
+            if (failure.get() != null) {
+                // Not marked deleted: it stays listed, so the deletion can be run again.
+                throw new ClusterException("writing the tombstones of savepoint " + id + " to " + topic + " failed: "
+                        + failure.get(), failure.get());
+            }
             KafkaCalls.get(producer.send(new ProducerRecord<>(topic, SavepointTopics.CATALOG_PARTITION,
                     SavepointTopics.deletedKey(id), new byte[0])), SavepointClients.SEND_TIMEOUT,
                     "delete savepoint " + id);
+        }
+        return new Deletion(tombstones, manifest.bytes(), policy.contains("compact"), policy);
+    }
+
+    /** The savepoints topic's {@code cleanup.policy}, as the broker reports it. */
+    private String cleanupPolicy() {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        try (Admin admin = Admin.create(new HashMap<>(config.adminOverrides()))) {
+            Config configs = KafkaCalls.get(admin.describeConfigs(List.of(resource)).all(), Duration.ofSeconds(30),
+                    "describe the topic " + topic).get(resource);
+            ConfigEntry policy = configs.get("cleanup.policy");
+            return policy == null ? "delete" : policy.value();
         }
     }
 

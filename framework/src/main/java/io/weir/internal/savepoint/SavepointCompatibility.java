@@ -17,31 +17,54 @@ import java.util.TreeSet;
  * @param dropped   stores in the savepoint that the topology lacks
  * @param conflicts stores whose kind or formats differ, one line each saying how
  * @param empty     stores of the topology that the savepoint lacks (they start empty)
+ * @param badRenames store renames naming a store the savepoint lacks, one line each (a typo would
+ *                  otherwise drop the state it meant to keep)
  */
-public record SavepointCompatibility(List<String> dropped, List<String> conflicts, List<String> empty) {
+public record SavepointCompatibility(List<String> dropped, List<String> conflicts, List<String> empty,
+                                     List<String> badRenames) {
 
+    /** With no store renamed. */
     public static SavepointCompatibility check(Manifest manifest, TopologyModel target) {
+        return check(manifest, target, Map.of());
+    }
+
+    /**
+     * @param storeMap stores the target renamed: the savepoint's store (key) is checked against, and
+     *                 loaded into, the target's store (value)
+     */
+    public static SavepointCompatibility check(Manifest manifest, TopologyModel target, Map<String, String> storeMap) {
         TreeSet<String> dropped = new TreeSet<>();
         TreeSet<String> conflicts = new TreeSet<>();
         TreeSet<String> saved = new TreeSet<>();
+        TreeSet<String> savedUnderOldNames = new TreeSet<>();
         for (Manifest.TaskEntry t : manifest.tasks()) {
             for (ControlMessage.StoreCopy s : t.stores()) {
-                saved.add(s.name());
-                StoreSpec spec = target.stores().get(s.name());
+                savedUnderOldNames.add(s.name());
+                String name = storeMap.getOrDefault(s.name(), s.name());
+                String label = name.equals(s.name()) ? name : s.name() + " (loaded into " + name + ")";
+                saved.add(name);
+                StoreSpec spec = target.stores().get(name);
                 if (spec == null) {
-                    dropped.add(s.name());
+                    dropped.add(label);
                     continue;
                 }
                 String kind = spec.kind().name().toLowerCase(Locale.ROOT);
                 if (!kind.equals(s.kind())) {
-                    conflicts.add(s.name() + ": kind " + s.kind() + " -> " + kind);
+                    conflicts.add(label + ": kind " + s.kind() + " -> " + kind);
                 }
                 if (!formatId(spec.keySerde()).equals(s.keySerde())) {
-                    conflicts.add(s.name() + ": key format " + s.keySerde() + " -> " + formatId(spec.keySerde()));
+                    conflicts.add(label + ": key format " + s.keySerde() + " -> " + formatId(spec.keySerde()));
                 }
                 if (!formatId(spec.valueSerde()).equals(s.valueSerde())) {
-                    conflicts.add(s.name() + ": value format " + s.valueSerde() + " -> " + formatId(spec.valueSerde()));
+                    conflicts.add(label + ": value format " + s.valueSerde() + " -> " + formatId(spec.valueSerde()));
                 }
+            }
+        }
+        List<String> badRenames = new ArrayList<>();
+        for (String old : new TreeSet<>(storeMap.keySet())) {
+            if (!savedUnderOldNames.contains(old)) {
+                badRenames.add("--map-store " + old + "=" + storeMap.get(old) + ": the savepoint has no store " + old
+                        + " (it has " + String.join(", ", savedUnderOldNames) + ")");
             }
         }
         List<String> empty = new ArrayList<>();
@@ -50,7 +73,8 @@ public record SavepointCompatibility(List<String> dropped, List<String> conflict
                 empty.add(e.getKey());
             }
         }
-        return new SavepointCompatibility(List.copyOf(dropped), List.copyOf(conflicts), List.copyOf(empty));
+        return new SavepointCompatibility(List.copyOf(dropped), List.copyOf(conflicts), List.copyOf(empty),
+                List.copyOf(badRenames));
     }
 
     /** A serde's format id ({@link io.weir.serde.Serde#formatId()}); a store without one holds bytes. */
@@ -60,7 +84,7 @@ public record SavepointCompatibility(List<String> dropped, List<String> conflict
 
     /** Problems that stop a restore, given whether dropping state was allowed; empty if it may go on. */
     public List<String> problems(boolean allowDroppedState) {
-        List<String> problems = new ArrayList<>();
+        List<String> problems = new ArrayList<>(badRenames);
         conflicts.forEach(c -> problems.add("store " + c + " (its saved state cannot be read by the new code)"));
         if (!allowDroppedState) {
             dropped.forEach(d -> problems.add("store " + d + " is in the savepoint but not in the topology"

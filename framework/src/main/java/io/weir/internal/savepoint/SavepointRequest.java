@@ -48,6 +48,12 @@ public final class SavepointRequest {
      */
     public Manifest take(String id, boolean stop, Duration timeout, com.fasterxml.jackson.databind.JsonNode topology) {
         String app = config.applicationId();
+        if (new SavepointCatalog(config).find(id).isPresent()) {
+            // Its data keys would be written again: compaction of the savepoints topic would then
+            // keep the new records and lose the listed savepoint's, should this one be aborted.
+            throw new IllegalStateException("savepoint " + id + " of " + app + " exists; delete it first (weir"
+                    + " savepoint delete --app " + app + " --id " + id + ") or choose another id");
+        }
         TopicPartition control = new TopicPartition(InternalTopic.CONTROL.of(app), 0);
         try (KafkaConsumer<byte[], byte[]> consumer = SavepointClients.consumer(config, "savepoint");
              KafkaProducer<byte[], byte[]> producer = SavepointClients.producer(config, "savepoint")) {

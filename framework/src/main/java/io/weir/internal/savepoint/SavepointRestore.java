@@ -35,7 +35,8 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
  * Loads a savepoint into an application that is not running: the same one (roll back) or a new
  * one (fork), with any number of instances afterwards.
  * <ol>
- *   <li>checks the savepoint against the application's topology ({@link SavepointCompatibility});</li>
+ *   <li>checks the savepoint against the application's topology ({@link SavepointCompatibility}),
+ *       stores renamed by the new version mapped to their new names ({@link Options#storeMap()});</li>
  *   <li>refuses while the application's consumer group has members;</li>
  *   <li>deletes the application's changelog and repartition topics if they exist and creates them
  *       anew, so nothing written after the savepoint survives (instances that still hold local
@@ -56,8 +57,22 @@ public final class SavepointRestore {
     /** How often a topic's deletion and recreation are checked: the broker has nothing to wait on. */
     private static final Duration RECHECK = Duration.ofMillis(200);
 
-    /** @param topicMap input topics renamed for the target (a migration to other topics) */
-    public record Options(boolean allowDroppedState, Map<String, String> topicMap) {
+    /**
+     * @param allowDroppedState drop stores of the savepoint that the target topology lacks
+     * @param topicMap          input topics renamed for the target (a migration to other topics)
+     * @param storeMap          stores renamed by the target: the savepoint's store (key) is loaded into
+     *                          the target's store (value), checked like a store of the same name
+     */
+    public record Options(boolean allowDroppedState, Map<String, String> topicMap, Map<String, String> storeMap) {
+        public Options {
+            topicMap = Map.copyOf(topicMap);
+            storeMap = Map.copyOf(storeMap);
+        }
+
+        /** No store renamed. */
+        public Options(boolean allowDroppedState, Map<String, String> topicMap) {
+            this(allowDroppedState, topicMap, Map.of());
+        }
     }
 
     /** What was loaded. */
@@ -85,7 +100,7 @@ public final class SavepointRestore {
      * @throws ClusterException if the cluster refused a request or did not answer, naming the request
      */
     public Result restore(SavepointCatalog catalog, Manifest manifest, Options options) {
-        SavepointCompatibility compat = SavepointCompatibility.check(manifest, model);
+        SavepointCompatibility compat = SavepointCompatibility.check(manifest, model, options.storeMap());
         List<String> problems = compat.problems(options.allowDroppedState());
         if (!problems.isEmpty()) {
             throw new IllegalStateException("savepoint " + manifest.id() + " does not fit the topology of "
@@ -99,7 +114,7 @@ public final class SavepointRestore {
             // deleted nor written here; the store is rebuilt from it up to the restored offsets.
             model = SourceChangelogs.resolve(model, admin);
             recreateInternalTopics(admin);
-            Map<String, Long> perStore = writeChangelogs(catalog, manifest, admin);
+            Map<String, Long> perStore = writeChangelogs(catalog, manifest, options.storeMap(), admin);
             int offsets = commitOffsets(admin, manifest, options.topicMap());
             long entries = perStore.values().stream().mapToLong(Long::longValue).sum();
             return new Result(entries, perStore, offsets);
@@ -169,7 +184,8 @@ public final class SavepointRestore {
         return KafkaCalls.get(admin.listTopics().names(), TIMEOUT, "list the topics");
     }
 
-    private Map<String, Long> writeChangelogs(SavepointCatalog catalog, Manifest manifest, Admin admin) {
+    private Map<String, Long> writeChangelogs(SavepointCatalog catalog, Manifest manifest, Map<String, String> storeMap,
+                                              Admin admin) {
         Map<String, Integer> partitions = new HashMap<>();
         for (StoreSpec s : model.stores().values()) {
             if (s.logged() && !s.changelogIsSource()) {
@@ -182,7 +198,7 @@ public final class SavepointRestore {
         for (Manifest.TaskEntry t : manifest.tasks()) {
             int p = TaskId.parse(t.task()).partition();
             for (ControlMessage.StoreCopy s : t.stores()) {
-                Integer count = partitions.get(s.name());
+                Integer count = partitions.get(storeMap.getOrDefault(s.name(), s.name()));
                 if (count != null && p >= count) {
                     throw new IllegalStateException("store " + s.name() + " of task " + t.task() + " has no partition "
                             + p + " in " + target.applicationId() + " (" + count + " partitions): the input topics"
@@ -203,7 +219,8 @@ public final class SavepointRestore {
                 org.apache.kafka.clients.producer.ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         try (KafkaProducer<byte[], byte[]> producer = SavepointClients.producer(target, "savepoint-restore", oneInFlight)) {
             catalog.read(manifest, (task, store, key, value) -> {
-                StoreSpec spec = model.stores().get(store.name());
+                String name = storeMap.getOrDefault(store.name(), store.name());
+                StoreSpec spec = model.stores().get(name);
                 if (spec == null || !spec.logged() || spec.changelogIsSource()) {
                     // dropped (allowed), kept unlogged by the new topology, or rebuilt from its
                     // source topic up to the restored input offsets
@@ -215,7 +232,7 @@ public final class SavepointRestore {
                                 failure.compareAndSet(null, e);
                             }
                         });
-                perStore.merge(store.name(), 1L, Long::sum);
+                perStore.merge(name, 1L, Long::sum);
             });
             producer.flush();
         }

@@ -9,8 +9,10 @@ import java.nio.charset.StandardCharsets;
  * <ul>
  *   <li>{@code <application.id>-control}: requests and progress ({@link ControlMessage}); one
  *       partition, deleted after a week (it matters only while a savepoint is taken).</li>
- *   <li>{@code <application.id>-savepoints}: never compacted and never deleted by time or size,
- *       so a savepoint lasts until it is deleted. Partition {@value #CATALOG_PARTITION} holds the
+ *   <li>{@code <application.id>-savepoints}: compacted and never deleted by time or size, so a
+ *       savepoint lasts until it is deleted; every record has a key of its own, and a deletion
+ *       tombstones the data keys, which compaction then removes (a savepoint id is never reused
+ *       while its savepoint is listed). Partition {@value #CATALOG_PARTITION} holds the
  *       manifests (key {@code <id>/manifest}, {@link Manifest}) and deletion marks
  *       ({@code <id>/deleted}), so listing reads only them; partition {@value #DATA_PARTITION}
  *       the data ({@link Chunks}, key {@code <id>/<task>/<store>/<seq>}).</li>

@@ -27,6 +27,15 @@ public final class TemperatureAlerts {
     }
 
     /**
+     * The topology as {@code serve temperature-alerts} runs it, with the sample's topics: the provider that
+     * {@code weir topology diff}, {@code weir savepoint restore} and {@code weir topics} load with
+     * {@code --topology io.weir.samples.alerts.TemperatureAlerts} (see docs/replay-and-savepoints.md, "Giving the CLI your topology").
+     */
+    public static Topology topology() {
+        return TemperatureAlertsService.sample().topology().apply(TemperatureAlertsService.sample().inputTopic(), TemperatureAlertsService.sample().outputTopic());
+    }
+
+    /**
      * The topology reading {@code input} and writing alerts to {@code output}. Both topics must
      * exist before the application starts; giving them the same partition count keeps a
      * sensor's alerts in the partition number of its readings.

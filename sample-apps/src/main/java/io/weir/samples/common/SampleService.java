@@ -58,10 +58,25 @@ public final class SampleService {
      */
     public static void run(ServedSample sample, String inputTopic, String outputTopic, WeirConfig config)
             throws InterruptedException {
+        run(sample, ServedSample.DEFAULT_VARIANT, inputTopic, outputTopic, config);
+    }
+
+    /**
+     * As {@link #run(ServedSample, String, String, WeirConfig)}, with the sample's topology {@code variant}.
+     *
+     * @throws IllegalArgumentException if the sample has no such variant
+     */
+    public static void run(ServedSample sample, String variant, String inputTopic, String outputTopic,
+                           WeirConfig config) throws InterruptedException {
+        var topology = sample.variants().get(variant);
+        if (topology == null) {
+            throw new IllegalArgumentException(sample.name() + " has no variant " + variant + "; it has "
+                    + sample.variants().keySet());
+        }
         ServiceLogging.useServiceLevels();
-        WeirApp app = WeirApp.create(sample.topology().apply(inputTopic, outputTopic), config);
-        log.info("Serving {}: reading '{}', writing '{}' as application '{}' against {}", sample.name(), inputTopic,
-                outputTopic, config.applicationId(), config.bootstrapServers());
+        WeirApp app = WeirApp.create(topology.apply(inputTopic, outputTopic), config);
+        log.info("Serving {} {}: reading '{}', writing '{}' as application '{}' against {}", sample.name(), variant,
+                inputTopic, outputTopic, config.applicationId(), config.bootstrapServers());
         app.runUntilShutdown();
     }
 }

@@ -1,7 +1,10 @@
 package io.weir.samples.common;
 
 import io.weir.Topology;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Objects;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import java.util.function.BiFunction;
@@ -23,9 +26,16 @@ import java.util.function.Supplier;
  * @param generator     a new, independent source of input records for {@code load}
  * @param reference     the table the topology reads beside its input (a compacted topic it joins),
  *                      which {@code load} fills before it feeds the input; null when there is none
+ * @param variants      the versions of the topology by name ({@code serve --variant NAME}), among them
+ *                      {@value #DEFAULT_VARIANT}, the {@code topology}: a changed version to try beside
+ *                      production from a savepoint
  */
 public record ServedSample(String name, String applicationId, String inputTopic, String outputTopic,
-        BiFunction<String, String, Topology> topology, Supplier<RecordGenerator> generator, Reference reference) {
+        BiFunction<String, String, Topology> topology, Supplier<RecordGenerator> generator, Reference reference,
+        Map<String, BiFunction<String, String, Topology>> variants) {
+
+    /** The name of the topology {@link #topology()} builds, among {@link #variants()}. */
+    public static final String DEFAULT_VARIANT = "v1";
 
     /** A reference topic and its records (the same every time: writing them again changes nothing). */
     public record Reference(String topic, Supplier<List<ProducerRecord<byte[], byte[]>>> records) {
@@ -41,6 +51,23 @@ public record ServedSample(String name, String applicationId, String inputTopic,
         this(name, applicationId, inputTopic, outputTopic, topology, generator, null);
     }
 
+    /** A sample of one version, {@value #DEFAULT_VARIANT}. */
+    public ServedSample(String name, String applicationId, String inputTopic, String outputTopic,
+                        BiFunction<String, String, Topology> topology, Supplier<RecordGenerator> generator,
+                        Reference reference) {
+        this(name, applicationId, inputTopic, outputTopic, topology, generator, reference,
+                Map.of(DEFAULT_VARIANT, topology));
+    }
+
+    /** This sample with one more version of its topology, which {@code serve --variant NAME} runs. */
+    public ServedSample withVariant(String variant, BiFunction<String, String, Topology> variantTopology) {
+        Map<String, BiFunction<String, String, Topology>> all = new TreeMap<>(variants);
+        if (all.put(variant, variantTopology) != null) {
+            throw new IllegalArgumentException(name + " already has a variant " + variant);
+        }
+        return new ServedSample(name, applicationId, inputTopic, outputTopic, topology, generator, reference, all);
+    }
+
     public ServedSample {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(applicationId, "applicationId");
@@ -48,5 +75,9 @@ public record ServedSample(String name, String applicationId, String inputTopic,
         Objects.requireNonNull(outputTopic, "outputTopic");
         Objects.requireNonNull(topology, "topology");
         Objects.requireNonNull(generator, "generator");
+        variants = Collections.unmodifiableMap(new TreeMap<>(variants));
+        if (variants.get(DEFAULT_VARIANT) != topology) {
+            throw new IllegalArgumentException("variant " + DEFAULT_VARIANT + " of " + name + " must be its topology");
+        }
     }
 }

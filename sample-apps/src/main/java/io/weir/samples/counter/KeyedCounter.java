@@ -24,7 +24,21 @@ public final class KeyedCounter {
     /** The store of the sums; names its changelog topic. */
     public static final String STORE = "running-sums";
 
+    /** Its input topic by default. */
+    public static final String INPUT_TOPIC = "increments";
+    /** Its output topic by default. */
+    public static final String OUTPUT_TOPIC = "running-sums";
+
     private KeyedCounter() {
+    }
+
+    /**
+     * The topology as the {@code keyed-counter} sample runs it with its default options: the provider that
+     * {@code weir topology diff}, {@code weir savepoint restore} and {@code weir topics} load with
+     * {@code --topology io.weir.samples.counter.KeyedCounter} (see docs/replay-and-savepoints.md, "Giving the CLI your topology").
+     */
+    public static Topology topology() {
+        return topology(INPUT_TOPIC, OUTPUT_TOPIC);
     }
 
     /** The topology reading increments from {@code input} and writing sums to {@code output}. */

@@ -80,11 +80,11 @@ public final class KeyedCounterApp implements Callable<Integer> {
             + " committed to the output (default: ${DEFAULT-VALUE}).")
     int killAfter;
 
-    @Option(names = "--input-topic", defaultValue = "increments",
+    @Option(names = "--input-topic", defaultValue = KeyedCounter.INPUT_TOPIC,
             description = "Topic of increments (default: ${DEFAULT-VALUE}).")
     String inputTopic;
 
-    @Option(names = "--output-topic", defaultValue = "running-sums",
+    @Option(names = "--output-topic", defaultValue = KeyedCounter.OUTPUT_TOPIC,
             description = "Topic of running sums (default: ${DEFAULT-VALUE}).")
     String outputTopic;
 

@@ -30,6 +30,15 @@ public final class FraudDetection {
     private FraudDetection() {
     }
 
+    /**
+     * The topology as {@code serve fraud-detection} runs it, with the sample's topics: the provider that
+     * {@code weir topology diff}, {@code weir savepoint restore} and {@code weir topics} load with
+     * {@code --topology io.weir.samples.fraud.FraudDetection} (see docs/replay-and-savepoints.md, "Giving the CLI your topology").
+     */
+    public static Topology topology() {
+        return FraudDetectionService.sample().topology().apply(FraudDetectionService.sample().inputTopic(), FraudDetectionService.sample().outputTopic());
+    }
+
     public static Topology topology(String transactions, String holders, String alerts) {
         TopologyBuilder b = new TopologyBuilder();
         RecordTable<String, CardHolder> cardHolders = b.table(Serdes.strings(), Serdes.json(CardHolder.class), holders,

@@ -47,7 +47,23 @@ public final class HourlyCounts {
     static final String ALERT = "alert";
     static final String FINAL = "final";
 
+    /** Its input topic by default. */
+    public static final String INPUT_TOPIC = "posts";
+    /** The counts' topic by default. */
+    public static final String COUNTS_TOPIC = "hourly-counts";
+    /** The alerts' topic by default. */
+    public static final String ALERTS_TOPIC = "count-alerts";
+
     private HourlyCounts() {
+    }
+
+    /**
+     * The topology as the {@code hourly-counts} sample runs it with its default options: the provider that
+     * {@code weir topology diff}, {@code weir savepoint restore} and {@code weir topics} load with
+     * {@code --topology io.weir.samples.hourly.HourlyCounts} (see docs/replay-and-savepoints.md, "Giving the CLI your topology").
+     */
+    public static Topology topology() {
+        return topology(INPUT_TOPIC, COUNTS_TOPIC, ALERTS_TOPIC, DEFAULT_THRESHOLD);
     }
 
     public static Topology topology(String input, String countsTopic, String alertsTopic, long threshold) {

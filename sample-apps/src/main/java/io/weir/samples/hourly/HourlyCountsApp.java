@@ -66,14 +66,14 @@ public final class HourlyCountsApp implements Callable<Integer> {
             + " 1 to 10 (default: ${DEFAULT-VALUE}).")
     long threshold;
 
-    @Option(names = "--input-topic", defaultValue = "posts", description = "Topic of posts (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--input-topic", defaultValue = HourlyCounts.INPUT_TOPIC, description = "Topic of posts (default: ${DEFAULT-VALUE}).")
     String inputTopic;
 
-    @Option(names = "--counts-topic", defaultValue = "hourly-counts",
+    @Option(names = "--counts-topic", defaultValue = HourlyCounts.COUNTS_TOPIC,
             description = "Topic of the final count per hashtag and hour (default: ${DEFAULT-VALUE}).")
     String countsTopic;
 
-    @Option(names = "--alerts-topic", defaultValue = "count-alerts",
+    @Option(names = "--alerts-topic", defaultValue = HourlyCounts.ALERTS_TOPIC,
             description = "Topic of the alerts (default: ${DEFAULT-VALUE}).")
     String alertsTopic;
 

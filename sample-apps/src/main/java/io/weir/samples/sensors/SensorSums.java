@@ -38,7 +38,23 @@ public final class SensorSums {
     public static final String TUMBLING_STORE = "sums-1m";
     public static final String SLIDING_STORE = "sums-1m-every-30s";
 
+    /** Its input topic by default. */
+    public static final String INPUT_TOPIC = "sensor-readings";
+    /** The tumbling windows' output topic by default. */
+    public static final String TUMBLING_TOPIC = "sensor-sums-1m";
+    /** The sliding windows' output topic by default. */
+    public static final String SLIDING_TOPIC = "sensor-sums-1m-every-30s";
+
     private SensorSums() {
+    }
+
+    /**
+     * The topology as the {@code sensor-sums} sample runs it with its default options: the provider that
+     * {@code weir topology diff}, {@code weir savepoint restore} and {@code weir topics} load with
+     * {@code --topology io.weir.samples.sensors.SensorSums} (see docs/replay-and-savepoints.md, "Giving the CLI your topology").
+     */
+    public static Topology topology() {
+        return topology(INPUT_TOPIC, TUMBLING_TOPIC, SLIDING_TOPIC);
     }
 
     public static Topology topology(String input, String tumblingOutput, String slidingOutput) {

@@ -74,15 +74,15 @@ public final class SensorSumsApp implements Callable<Integer> {
             + " ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--input-topic", defaultValue = "sensor-readings",
+    @Option(names = "--input-topic", defaultValue = SensorSums.INPUT_TOPIC,
             description = "Topic of readings (default: ${DEFAULT-VALUE}).")
     String inputTopic;
 
-    @Option(names = "--tumbling-topic", defaultValue = "sensor-sums-1m",
+    @Option(names = "--tumbling-topic", defaultValue = SensorSums.TUMBLING_TOPIC,
             description = "Topic of the 1-minute tumbling sums (default: ${DEFAULT-VALUE}).")
     String tumblingTopic;
 
-    @Option(names = "--sliding-topic", defaultValue = "sensor-sums-1m-every-30s",
+    @Option(names = "--sliding-topic", defaultValue = SensorSums.SLIDING_TOPIC,
             description = "Topic of the 1-minute sums sliding every 30 s (default: ${DEFAULT-VALUE}).")
     String slidingTopic;
 

@@ -40,7 +40,21 @@ public final class ClickSessions {
             SessionWindows.withInactivityGap(Duration.ofMinutes(5)).allowedLateness(Duration.ofMinutes(60));
     public static final String STORE = "click-sessions";
 
+    /** Its input topic by default. */
+    public static final String INPUT_TOPIC = "clicks";
+    /** Its output topic by default. */
+    public static final String OUTPUT_TOPIC = "click-sessions";
+
     private ClickSessions() {
+    }
+
+    /**
+     * The topology as the {@code click-sessions} sample runs it with its default options: the provider that
+     * {@code weir topology diff}, {@code weir savepoint restore} and {@code weir topics} load with
+     * {@code --topology io.weir.samples.sessions.ClickSessions} (see docs/replay-and-savepoints.md, "Giving the CLI your topology").
+     */
+    public static Topology topology() {
+        return topology(INPUT_TOPIC, OUTPUT_TOPIC);
     }
 
     public static Topology topology(String input, String output) {

@@ -58,10 +58,10 @@ public final class ClickSessionsApp implements Callable<Integer> {
     @Mixin
     SampleOptions options;
 
-    @Option(names = "--input-topic", defaultValue = "clicks", description = "Topic of clicks (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--input-topic", defaultValue = ClickSessions.INPUT_TOPIC, description = "Topic of clicks (default: ${DEFAULT-VALUE}).")
     String inputTopic;
 
-    @Option(names = "--output-topic", defaultValue = "click-sessions",
+    @Option(names = "--output-topic", defaultValue = ClickSessions.OUTPUT_TOPIC,
             description = "Topic of clicks per session (default: ${DEFAULT-VALUE}).")
     String outputTopic;
 

@@ -32,6 +32,15 @@ public final class WordCount {
     private WordCount() {
     }
 
+    /**
+     * The topology as {@code serve word-count} runs it, with the sample's topics: the provider that
+     * {@code weir topology diff}, {@code weir savepoint restore} and {@code weir topics} load with
+     * {@code --topology io.weir.samples.wordcount.WordCount} (see docs/replay-and-savepoints.md, "Giving the CLI your topology").
+     */
+    public static Topology topology() {
+        return WordCountService.sample().topology().apply(WordCountService.sample().inputTopic(), WordCountService.sample().outputTopic());
+    }
+
     /** The topology reading lines from {@code input} and writing counts to {@code output}. */
     public static Topology topology(String input, String output) {
         TopologyBuilder b = new TopologyBuilder();

@@ -15,10 +15,18 @@ public final class WordCountService {
     private WordCountService() {
     }
 
-    /** {@code word-count}: application {@code word-count}, reads {@code lines}, writes {@code word-counts}. */
+    /** The topic {@code serve word-count} reads by default. */
+    public static final String INPUT_TOPIC = "lines";
+    /** The topic {@code serve word-count} writes by default. */
+    public static final String OUTPUT_TOPIC = "word-counts";
+
+    /**
+     * {@code word-count}: application {@code word-count}, reads {@code lines}, writes {@code word-counts};
+     * {@code --variant v2} runs {@link WordCountV2}.
+     */
     public static ServedSample sample() {
-        return new ServedSample("word-count", "word-count", "lines", "word-counts", WordCount::topology,
-                () -> lines(System.nanoTime()));
+        return new ServedSample("word-count", "word-count", INPUT_TOPIC, OUTPUT_TOPIC, WordCount::topology,
+                () -> lines(System.nanoTime())).withVariant("v2", WordCountV2::topology);
     }
 
     /** Lines chosen by {@code seed}, keyed {@code line-0}, {@code line-1}, ... */

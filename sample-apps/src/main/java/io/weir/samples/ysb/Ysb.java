@@ -24,6 +24,15 @@ public final class Ysb {
     private Ysb() {
     }
 
+    /**
+     * The topology as {@code serve ysb} runs it, with the sample's topics: the provider that
+     * {@code weir topology diff}, {@code weir savepoint restore} and {@code weir topics} load with
+     * {@code --topology io.weir.samples.ysb.Ysb} (see docs/replay-and-savepoints.md, "Giving the CLI your topology").
+     */
+    public static Topology topology() {
+        return YsbService.sample().topology().apply(YsbService.sample().inputTopic(), YsbService.sample().outputTopic());
+    }
+
     /** The job; {@code emit} sets how often a window's count is written before its final one. */
     public static Topology topology(String events, String campaigns, String output, Emit emit) {
         TopologyBuilder b = new TopologyBuilder();
