@@ -93,6 +93,11 @@ final class Kubelet implements AutoCloseable {
         return ready() && System.nanoTime() - readySinceNanos >= minReadySeconds * 1_000_000_000L;
     }
 
+    /** When the pod last turned ready ({@link System#nanoTime()}), or 0 before. */
+    long readySinceNanos() {
+        return readySinceNanos;
+    }
+
     int restarts() {
         return restarts;
     }

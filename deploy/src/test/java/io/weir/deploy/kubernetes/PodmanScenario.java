@@ -144,6 +144,8 @@ public final class PodmanScenario {
         f.put("seconds_rollout", rollout);
         f.put("tasks_moved", moved.size());
         f.put("moves", moved.entrySet().stream().map(e -> e.getKey() + "->" + e.getValue()).toList());
+        f.put("seconds_each_pod_away", controller.secondsAway());
+        f.put("session_timeout_seconds", sessionTimeoutSeconds(release));
         f.put("restored_records_per_pod", restoredRecords());
         f.put("assignment", owners(assignment()));
         checkCounts("counts after the rollout");
@@ -286,6 +288,13 @@ public final class PodmanScenario {
                     return pods.size() == replicas && pods.values().stream()
                             .allMatch(k -> k.ready() && k.pod().revision().equals(revision));
                 });
+    }
+
+    /** The consumer session timeout the chart gives the pods (WEIR_CONSUMER_SESSION_TIMEOUT_MS). */
+    private static double sessionTimeoutSeconds(Release release) {
+        return release.statefulSet().getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                .filter(e -> e.getName().equals("WEIR_CONSUMER_SESSION_TIMEOUT_MS")).findFirst()
+                .map(e -> Long.parseLong(e.getValue()) / 1000.0).orElse(Double.NaN);
     }
 
     private boolean ready(String pod) {

@@ -44,6 +44,8 @@ final class StatefulSetController implements AutoCloseable {
     private final Path workDir;
     private final Events events;
     private final Map<Integer, Kubelet> pods = new ConcurrentHashMap<>();
+    /** When the controller last deleted the pod of each ordinal ({@link System#nanoTime()}). */
+    private final Map<Integer, Long> deletedAt = new ConcurrentHashMap<>();
     /** Ordinals whose pod is being created (podman kube play takes seconds): not created twice. */
     private final Set<Integer> creating = ConcurrentHashMap.newKeySet();
     private final ExecutorService podWork = Executors.newCachedThreadPool(r -> {
@@ -71,6 +73,21 @@ final class StatefulSetController implements AutoCloseable {
     /** The pods that exist now (terminating ones included), by ordinal. */
     Map<Integer, Kubelet> pods() {
         return new TreeMap<>(pods);
+    }
+
+    /**
+     * Seconds from the controller's deletion of each ordinal's previous pod to its new pod turning
+     * ready: how long the instance was away (Weir keeps its tasks if it is back within the session timeout).
+     */
+    Map<String, Double> secondsAway() {
+        Map<String, Double> away = new TreeMap<>();
+        pods.forEach((ordinal, k) -> {
+            Long deleted = deletedAt.get(ordinal);
+            if (deleted != null && k.readySinceNanos() > deleted) {
+                away.put(k.name(), Math.round((k.readySinceNanos() - deleted) / 1e8) / 10.0);
+            }
+        });
+        return away;
     }
 
     /** {@code kubectl delete pod --grace-period=0 --force}: the controller makes it again. */
@@ -182,6 +199,7 @@ final class StatefulSetController implements AutoCloseable {
     private void delete(int ordinal, Kubelet k, String why) {
         events.event("statefulset-controller", name, "delete Pod " + k.name() + ": " + why);
         k.markTerminating();
+        deletedAt.put(ordinal, System.nanoTime());
         podWork.execute(() -> {
             k.delete(why);
             pods.remove(ordinal, k);
