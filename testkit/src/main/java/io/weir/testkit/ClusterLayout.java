@@ -31,21 +31,45 @@ final class ClusterLayout {
 
     final List<NodeSpec> nodes;
     final String clusterId = Uuid.randomUuid().toString();
+    /** Listener name of {@link #withExternalListener}. */
+    static final String EXTERNAL_LISTENER = "EXTERNAL";
+
     /** Empty: the broker listener is PLAINTEXT and there is no authorizer. */
     final Optional<KafkaSecurity> security;
+    /** Empty: no external listener. */
+    final Optional<ExternalListener> external;
 
-    private ClusterLayout(List<NodeSpec> nodes) {
-        this(nodes, Optional.empty());
+    /** A second PLAINTEXT listener on every address, advertised at a host of the caller's choice. */
+    record ExternalListener(String advertisedHost, Map<Integer, Integer> portByNode) {
+        String address(int nodeId) {
+            return advertisedHost + ":" + portByNode.get(nodeId);
+        }
     }
 
-    private ClusterLayout(List<NodeSpec> nodes, Optional<KafkaSecurity> security) {
+    private ClusterLayout(List<NodeSpec> nodes) {
+        this(nodes, Optional.empty(), Optional.empty());
+    }
+
+    private ClusterLayout(List<NodeSpec> nodes, Optional<KafkaSecurity> security, Optional<ExternalListener> external) {
         this.nodes = List.copyOf(nodes);
         this.security = security;
+        this.external = external;
     }
 
     /** This layout with its broker listener secured by {@code security}. */
     ClusterLayout secured(KafkaSecurity security) {
-        return new ClusterLayout(nodes, Optional.of(security));
+        return new ClusterLayout(nodes, Optional.of(security), external);
+    }
+
+    /** This layout with an extra listener on every broker: bound to all addresses, advertised at {@code host}. */
+    ClusterLayout withExternalListener(String host) {
+        List<NodeSpec> brokers = brokers();
+        int[] ports = FreePorts.pick(brokers.size());
+        Map<Integer, Integer> byNode = new LinkedHashMap<>();
+        for (int i = 0; i < brokers.size(); i++) {
+            byNode.put(brokers.get(i).nodeId(), ports[i]);
+        }
+        return new ClusterLayout(nodes, security, Optional.of(new ExternalListener(host, byNode)));
     }
 
     /** The listener clients connect to. */
@@ -133,11 +157,18 @@ final class ClusterLayout {
         p.put("controller.quorum.voters", voters());
         p.put("controller.listener.names", CONTROLLER_LISTENER);
         String listener = brokerListener();
-        p.put("listener.security.protocol.map", listener + ":" + listener + "," + CONTROLLER_LISTENER + ":PLAINTEXT");
+        p.put("listener.security.protocol.map", listener + ":" + listener + "," + CONTROLLER_LISTENER + ":PLAINTEXT"
+                + (external.isPresent() ? "," + EXTERNAL_LISTENER + ":PLAINTEXT" : ""));
         List<String> listeners = new ArrayList<>();
         if (node.role().isBroker()) {
             listeners.add(listener + "://" + node.brokerAddress());
-            p.put("advertised.listeners", listener + "://" + node.brokerAddress());
+            String advertised = listener + "://" + node.brokerAddress();
+            if (external.isPresent()) {
+                // Clients on another network (containers) bootstrap here and are told this address back.
+                listeners.add(EXTERNAL_LISTENER + "://0.0.0.0:" + external.get().portByNode().get(node.nodeId()));
+                advertised += "," + EXTERNAL_LISTENER + "://" + external.get().address(node.nodeId());
+            }
+            p.put("advertised.listeners", advertised);
             p.put("inter.broker.listener.name", listener);
         }
         if (node.role().isController()) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.stream.Collectors;
 
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -64,6 +65,18 @@ public final class EmbeddedKafka implements KafkaCluster {
     @Override
     public String bootstrapServers() {
         return layout.bootstrapServers();
+    }
+
+    /**
+     * The {@code bootstrap.servers} of the listener {@link Builder#externalListener} added, e.g.
+     * {@code 10.89.0.1:40125}; clients connecting there are told the brokers' external addresses.
+     *
+     * @throws IllegalStateException if the cluster was started without one
+     */
+    public String externalBootstrapServers() {
+        ClusterLayout.ExternalListener external = layout.external.orElseThrow(
+                () -> new IllegalStateException("started without externalListener"));
+        return layout.brokers().stream().map(n -> external.address(n.nodeId())).collect(Collectors.joining(","));
     }
 
     /** Number of brokers (controller-only nodes are not counted). */
@@ -159,6 +172,7 @@ public final class EmbeddedKafka implements KafkaCluster {
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private Duration startTimeout = Duration.ofSeconds(60);
         private KafkaSecurity security;
+        private String externalHost;
 
         private Builder() {
         }
@@ -187,6 +201,17 @@ public final class EmbeddedKafka implements KafkaCluster {
             return this;
         }
 
+        /**
+         * Adds a second, PLAINTEXT listener to every broker, bound to all addresses on a free port and
+         * advertised at {@code host}: for clients that cannot reach the loopback listener, such as
+         * containers on a bridge network whose gateway is {@code host}. Not with {@link #security}.
+         * Its bootstrap servers are {@link EmbeddedKafka#externalBootstrapServers()}.
+         */
+        public Builder externalListener(String host) {
+            this.externalHost = host;
+            return this;
+        }
+
         /** How long {@link #start()} waits for all brokers to register (default 60 s). */
         public Builder startTimeout(Duration startTimeout) {
             this.startTimeout = startTimeout;
@@ -201,8 +226,14 @@ public final class EmbeddedKafka implements KafkaCluster {
                     : ClusterLayout.dedicatedController(brokers, root);
             ClusterLayout layout = plain;
             if (security != null) {
+                if (externalHost != null) {
+                    throw new IllegalArgumentException("externalListener is PLAINTEXT: not with security");
+                }
                 security.createCertificate(root);
                 layout = plain.secured(security);
+            }
+            if (externalHost != null) {
+                layout = layout.withExternalListener(externalHost);
             }
             EmbeddedKafka kafka = new EmbeddedKafka(layout, root);
             try {

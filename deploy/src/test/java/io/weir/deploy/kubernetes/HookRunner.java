@@ -1,0 +1,112 @@
+package io.weir.deploy.kubernetes;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a release's hooks for one event as Helm does, in hook-weight order: objects of other kinds
+ * (ServiceAccount, Role, RoleBinding, ConfigMap, ...) are created or replaced in the API server; a
+ * Job runs its pod template once as a Pod with {@code restartPolicy: Never} (no retries: the
+ * runner does not implement {@code backoffLimit}), a Pod runs as it is; Helm waits for each to
+ * finish and fails the operation when one fails, naming it. The pod is played like the
+ * StatefulSet's ({@link PlayManifest}), so it gets the same env, volumes and service-account token.
+ */
+final class HookRunner {
+
+    /** What one hook pod did. */
+    record Outcome(String hook, int exitCode, double seconds, String logTail) {
+    }
+
+    private static final Duration PODMAN = Duration.ofSeconds(120);
+    private final ApiServer api;
+    private final Podman podman;
+    private final Path workDir;
+    private final Events events;
+    private final PlayManifest.Cluster cluster;
+
+    HookRunner(ApiServer api, Podman podman, Path workDir, Events events, PlayManifest.Cluster cluster) {
+        this.api = api;
+        this.podman = podman;
+        this.workDir = workDir;
+        this.events = events;
+        this.cluster = cluster;
+    }
+
+    /** Runs the hooks of {@code event}; throws naming the first hook pod that failed. */
+    List<Outcome> run(Release release, String event, Duration timeout) {
+        List<Outcome> outcomes = new ArrayList<>();
+        for (HasMetadata hook : release.hooks(event)) {
+            Pod pod = null;
+            if (hook instanceof Job job) {
+                var template = job.getSpec().getTemplate();
+                pod = new PodBuilder().withNewMetadata().withName(job.getMetadata().getName() + "-hook")
+                        .withNamespace(release.namespace())
+                        .withLabels(template.getMetadata() == null ? Map.of() : template.getMetadata().getLabels())
+                        .withAnnotations(template.getMetadata() == null ? Map.of() : template.getMetadata().getAnnotations())
+                        .endMetadata().withSpec(template.getSpec()).build();
+            } else if (hook instanceof Pod p) {
+                pod = p;
+            }
+            if (pod == null) {
+                api.adminClient().resource(hook).inNamespace(release.namespace()).createOr(r -> r.update());
+                events.event("helm", hook.getKind() + "/" + hook.getMetadata().getName(), event + " hook object applied");
+                continue;
+            }
+            Outcome o = runPod(hook.getKind() + "/" + hook.getMetadata().getName(), pod, timeout);
+            outcomes.add(o);
+            if (o.exitCode() != 0) {
+                throw new IllegalStateException(event + " hook " + o.hook() + " failed with exit status " + o.exitCode()
+                        + "; its log ends:\n" + o.logTail());
+            }
+        }
+        return outcomes;
+    }
+
+    private Outcome runPod(String hookName, Pod pod, Duration timeout) {
+        long started = System.nanoTime();
+        if (pod.getMetadata().getLabels() == null) {
+            pod.getMetadata().setLabels(Map.of());
+        }
+        if (pod.getMetadata().getAnnotations() == null) {
+            pod.getMetadata().setAnnotations(Map.of());
+        }
+        var ordinalPod = new StatefulSetPods.OrdinalPod(pod, 90, "hook", List.of());
+        PlayManifest.Played played = PlayManifest.of(ordinalPod, cluster, v -> true);
+        String name = pod.getMetadata().getName();
+        Path manifest = workDir.resolve(name + ".yaml");
+        try {
+            Files.writeString(manifest, played.yaml());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String container = name + "-" + pod.getSpec().getContainers().get(0).getName();
+        podman.run(PODMAN, "pod", "rm", "-f", "-t", "0", name);
+        events.event("helm", hookName, "hook pod " + name + " started (podman kube play)");
+        try {
+            podman.require(PODMAN, "kube", "play", manifest.toString());
+            org.awaitility.Awaitility.await(hookName + " to finish").atMost(timeout).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> podman.run(PODMAN, "inspect", "--format", "{{.State.Status}}", container).output().trim()
+                            .equals("exited"));
+            int exit = Integer.parseInt(podman.require(PODMAN, "inspect", "--format", "{{.State.ExitCode}}", container).trim());
+            String log = podman.run(PODMAN, "logs", container).output();
+            String tail = String.join("\n", log.lines().skip(Math.max(0, log.lines().count() - 20)).toList());
+            double seconds = (System.nanoTime() - started) / 1e9;
+            events.event("helm", hookName, "hook pod exited " + exit + String.format(" after %.1f s", seconds));
+            return new Outcome(hookName, exit, seconds, tail);
+        } finally {
+            podman.run(PODMAN, "kube", "down", manifest.toString());
+            podman.run(PODMAN, "pod", "rm", "-f", "-t", "0", name);
+        }
+    }
+
+}

@@ -1,0 +1,382 @@
+package io.weir.deploy.kubernetes;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Probe;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the kubelet does for one pod, for a pod played by Podman: starts it ({@code kube play}),
+ * runs its probes with the periods, time-outs and thresholds of its spec (startup first, then
+ * readiness and liveness), restarts its container when it exits or fails liveness or startup (the
+ * pod's restartPolicy is Always in the chart; no CrashLoopBackOff delay here), and deletes it as
+ * Kubernetes does: the preStop hook ({@code podman exec}), then SIGTERM with what is left of
+ * {@code terminationGracePeriodSeconds} ({@code podman pod stop -t}), then SIGKILL.
+ *
+ * <p>HTTP probes go to the container port's host port on 127.0.0.1 (the kubelet would use the pod
+ * IP; Podman publishes the port there). Its loop runs on its own thread; {@link #delete} and
+ * {@link #forceDelete} may be called from any thread.
+ */
+final class Kubelet implements AutoCloseable {
+
+    private static final Duration PODMAN = Duration.ofSeconds(120);
+    private static final Duration TICK = Duration.ofMillis(250);
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Podman podman;
+    private final StatefulSetPods.OrdinalPod pod;
+    private final PlayManifest.Played played;
+    private final Path manifest;
+    private final Events events;
+    private final Container container;
+    private final String containerName;
+    private final Thread loop;
+
+    private volatile boolean terminating;
+    private volatile boolean ready;
+    private volatile long readySinceNanos;
+    private volatile int restarts;
+    private volatile boolean gone;
+
+    private Kubelet(Podman podman, StatefulSetPods.OrdinalPod pod, PlayManifest.Played played, Path workDir, Events events) {
+        this.podman = podman;
+        this.pod = pod;
+        this.played = played;
+        this.events = events;
+        List<Container> containers = pod.pod().getSpec().getContainers();
+        if (containers.size() != 1) {
+            throw new IllegalArgumentException("the runner's kubelet runs pods of one container; " + pod.name()
+                    + " has " + containers.size());
+        }
+        this.container = containers.get(0);
+        this.containerName = pod.name() + "-" + container.getName();
+        this.manifest = workDir.resolve(pod.name() + ".yaml");
+        this.loop = new Thread(this::run, "kubelet-" + pod.name());
+        loop.setDaemon(true);
+    }
+
+    /** Plays the pod and starts probing it. */
+    static Kubelet start(Podman podman, StatefulSetPods.OrdinalPod pod, PlayManifest.Played played, Path workDir,
+            Events events) {
+        Kubelet k = new Kubelet(podman, pod, played, workDir, events);
+        k.play();
+        k.loop.start();
+        return k;
+    }
+
+    StatefulSetPods.OrdinalPod pod() {
+        return pod;
+    }
+
+    String name() {
+        return pod.name();
+    }
+
+    boolean ready() {
+        return ready && !terminating;
+    }
+
+    /** Ready for at least {@code minReadySeconds}: what the StatefulSet controller counts as available. */
+    boolean available(int minReadySeconds) {
+        return ready() && System.nanoTime() - readySinceNanos >= minReadySeconds * 1_000_000_000L;
+    }
+
+    /** When the pod last turned ready ({@link System#nanoTime()}), or 0 before. */
+    long readySinceNanos() {
+        return readySinceNanos;
+    }
+
+    int restarts() {
+        return restarts;
+    }
+
+    boolean terminating() {
+        return terminating;
+    }
+
+    boolean gone() {
+        return gone;
+    }
+
+    /** The host port a container port (name or number) is published on. */
+    int hostPort(String port) {
+        return played.hostPort(port);
+    }
+
+    private void play() {
+        try {
+            Files.writeString(manifest, played.yaml());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        // A pod left by a killed earlier run would make the play fail with "name is in use".
+        podman.run(PODMAN, "pod", "rm", "-f", "-t", "0", pod.name());
+        podman.require(PODMAN, "kube", "play", manifest.toString());
+        events.event("kubelet", pod.name(), "started (podman kube play), revision " + pod.revision());
+    }
+
+    private void run() {
+        ProbeState startup = new ProbeState(container.getStartupProbe());
+        ProbeState readiness = new ProbeState(container.getReadinessProbe());
+        ProbeState liveness = new ProbeState(container.getLivenessProbe());
+        long started = System.nanoTime();
+        long nextStatusCheck = 0;
+        boolean startupDone = startup.probe == null;
+        while (!terminating) {
+            long now = System.nanoTime();
+            if (now >= nextStatusCheck) {
+                nextStatusCheck = now + 2_000_000_000L; // one podman process a pod every 2 s: CPU is scarce
+                String status = podman.run(PODMAN, "inspect", "--format", "{{.State.Status}}", containerName).output().trim();
+                if (terminating) {
+                    break;
+                }
+                if (!status.equals("running")) {
+                    setReady(false);
+                    restart("container " + status + " (restartPolicy Always)");
+                    started = System.nanoTime();
+                    startupDone = startup.reset();
+                    readiness.reset();
+                    liveness.reset();
+                    continue;
+                }
+            }
+            if (!startupDone) {
+                Optional<Boolean> r = startup.due(now, started) ? Optional.of(startup.check()) : Optional.empty();
+                if (r.isPresent() && r.get()) {
+                    startupDone = true;
+                    events.event("kubelet", pod.name(), "startup probe passed");
+                } else if (r.isPresent() && startup.failures >= startup.probe.getFailureThreshold()) {
+                    restart("startup probe failed " + startup.failures + " times");
+                    started = System.nanoTime();
+                    startupDone = startup.reset();
+                }
+            } else {
+                if (readiness.due(now, started)) {
+                    boolean ok = readiness.check();
+                    if (ok) {
+                        setReady(true);
+                    } else if (readiness.failures >= readiness.probe.getFailureThreshold()) {
+                        setReady(false);
+                    }
+                } else if (readiness.probe == null) {
+                    setReady(true);
+                }
+                if (liveness.due(now, started) && !liveness.check()
+                        && liveness.failures >= liveness.probe.getFailureThreshold()) {
+                    setReady(false);
+                    restart("liveness probe failed " + liveness.failures + " times");
+                    started = System.nanoTime();
+                    startupDone = startup.reset();
+                    readiness.reset();
+                    liveness.reset();
+                }
+            }
+            pause(TICK);
+        }
+    }
+
+    private void setReady(boolean now) {
+        if (now && !ready) {
+            readySinceNanos = System.nanoTime();
+            events.event("kubelet", pod.name(), "ready (readiness probe passed)");
+        } else if (!now && ready) {
+            events.event("kubelet", pod.name(), "not ready");
+        }
+        ready = now;
+    }
+
+    /** A container restart: preStop, SIGTERM with the grace period, then start again on the same pod. */
+    private void restart(String why) {
+        restarts++;
+        events.event("kubelet", pod.name(), "restarting its container: " + why);
+        long grace = graceSeconds();
+        long left = runPreStop(grace);
+        podman.run(Duration.ofSeconds(left + 30), "stop", "-t", Long.toString(left), containerName);
+        if (!terminating) {
+            podman.run(PODMAN, "start", containerName);
+        }
+    }
+
+    /**
+     * Deletes the pod as {@code kubectl delete pod} (or the controller) does: not ready at once, the
+     * preStop hook, SIGTERM, SIGKILL once the grace period is over, then the pod and its emptyDirs
+     * removed ({@code kube down}; claims and ConfigMaps stay). Returns the container's exit status.
+     */
+    int delete(String why) {
+        markTerminating();
+        ready = false;
+        events.event("kubelet", pod.name(), "deleting: " + why);
+        join();
+        long grace = graceSeconds();
+        long started = System.nanoTime();
+        long left = runPreStop(grace);
+        // The app container first, the pod (its infra container) after: stopping the infra container
+        // tears the pod's network down, and a Weir instance stopping without network cannot commit.
+        // The kubelet likewise kills the sandbox only once the containers have exited.
+        podman.run(Duration.ofSeconds(left + 30), "stop", "-t", Long.toString(left), containerName);
+        podman.run(PODMAN, "pod", "stop", "-t", "0", pod.name());
+        String exit = podman.run(PODMAN, "inspect", "--format", "{{.State.ExitCode}}", containerName).output().trim();
+        String log = podman.run(PODMAN, "logs", "--tail", "3", containerName).output().strip();
+        events.event("kubelet", pod.name(), String.format("stopped in %.1f s, exit status %s; its log ends: %s",
+                (System.nanoTime() - started) / 1e9, exit, log));
+        down();
+        try {
+            return Integer.parseInt(exit);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** Marks the pod as being deleted (not ready, no more probes or restarts), as its deletionTimestamp does. */
+    void markTerminating() {
+        terminating = true;
+        ready = false;
+    }
+
+    /** {@code kubectl delete pod --grace-period=0 --force}: SIGKILL, no hook, the pod removed. */
+    void forceDelete() {
+        terminating = true;
+        ready = false;
+        podman.run(PODMAN, "pod", "kill", "--signal", "KILL", pod.name());
+        events.event("kubelet", pod.name(), "force-deleted (SIGKILL, no preStop, no grace)");
+        join();
+        down();
+    }
+
+    private void down() {
+        podman.run(PODMAN, "kube", "down", manifest.toString());
+        podman.run(PODMAN, "pod", "rm", "-f", "-t", "0", pod.name());
+        gone = true;
+    }
+
+    /** Runs the preStop hook within the grace period; returns the seconds left for SIGTERM. */
+    private long runPreStop(long graceSeconds) {
+        var lifecycle = pod.pod().getSpec().getContainers().get(0).getLifecycle();
+        if (lifecycle == null || lifecycle.getPreStop() == null || lifecycle.getPreStop().getExec() == null) {
+            return graceSeconds;
+        }
+        long started = System.nanoTime();
+        List<String> cmd = new ArrayList<>(List.of("exec", containerName));
+        cmd.addAll(lifecycle.getPreStop().getExec().getCommand());
+        CommandLine.Result r = podman.run(Duration.ofSeconds(graceSeconds), cmd.toArray(String[]::new));
+        long spent = (System.nanoTime() - started) / 1_000_000_000L;
+        events.event("kubelet", pod.name(), "preStop hook exited " + r.exitCode() + " after " + spent + " s"
+                + (r.output().isBlank() ? "" : ": " + r.output().strip()));
+        return Math.max(2, graceSeconds - spent); // the kubelet grants at least 2 s after the hook
+    }
+
+    private long graceSeconds() {
+        Long g = pod.pod().getSpec().getTerminationGracePeriodSeconds();
+        return g == null ? 30 : g;
+    }
+
+    private void join() {
+        if (Thread.currentThread() != loop) {
+            try {
+                loop.join(Duration.ofSeconds(30).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!gone) {
+            forceDelete();
+        }
+    }
+
+    /** One probe's schedule and consecutive failures. */
+    private final class ProbeState {
+        final Probe probe;
+        long nextNanos = -1;
+        int failures;
+
+        ProbeState(Probe probe) {
+            this.probe = probe;
+        }
+
+        boolean reset() {
+            nextNanos = -1;
+            failures = 0;
+            return probe == null;
+        }
+
+        boolean due(long now, long containerStarted) {
+            if (probe == null) {
+                return false;
+            }
+            if (nextNanos < 0) {
+                nextNanos = containerStarted + seconds(probe.getInitialDelaySeconds(), 0);
+            }
+            return now >= nextNanos;
+        }
+
+        boolean check() {
+            nextNanos = System.nanoTime() + seconds(probe.getPeriodSeconds(), 10);
+            boolean ok = Kubelet.this.check(probe);
+            failures = ok ? 0 : failures + 1;
+            return ok;
+        }
+
+        private long seconds(Integer value, int orElse) {
+            return (value == null ? orElse : value) * 1_000_000_000L;
+        }
+    }
+
+    private boolean check(Probe probe) {
+        Duration timeout = Duration.ofSeconds(probe.getTimeoutSeconds() == null ? 1 : probe.getTimeoutSeconds());
+        if (probe.getHttpGet() != null) {
+            int port = played.hostPort(probe.getHttpGet().getPort().getStrVal() != null
+                    ? probe.getHttpGet().getPort().getStrVal() : probe.getHttpGet().getPort().getIntVal().toString());
+            try {
+                HttpResponse<Void> r = HTTP.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + probe.getHttpGet().getPath())).timeout(timeout).GET().build(),
+                        HttpResponse.BodyHandlers.discarding());
+                return r.statusCode() >= 200 && r.statusCode() < 400;
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        if (probe.getTcpSocket() != null) {
+            int port = played.hostPort(probe.getTcpSocket().getPort().getStrVal() != null
+                    ? probe.getTcpSocket().getPort().getStrVal() : probe.getTcpSocket().getPort().getIntVal().toString());
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.1", port), (int) timeout.toMillis());
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        }
+        if (probe.getExec() != null) {
+            List<String> cmd = new ArrayList<>(List.of("exec", containerName));
+            cmd.addAll(probe.getExec().getCommand());
+            return podman.run(timeout.plusSeconds(5), cmd.toArray(String[]::new)).exitCode() == 0;
+        }
+        throw new IllegalArgumentException(pod.name() + ": a probe of a kind the runner does not run (grpc)");
+    }
+
+    private static void pause(Duration d) {
+        try {
+            Thread.sleep(d.toMillis()); // the kubelet's probe tick: probes fire on their own periods
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,415 @@
+package io.weir.deploy.kubernetes;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.weir.samples.wordcount.WordCount;
+import io.weir.testkit.KafkaTestClient;
+import io.weir.testkit.Records;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.awaitility.Awaitility;
+
+/**
+ * The chart's pods, run for real under Podman, through the operations that make a stateful rollout
+ * hard (issue 19): install three replicas of word-count against a test broker, roll out a new image
+ * tag, force-delete a pod, scale down, {@code helm test}, and the state-changing upgrade when the
+ * chart renders one; a load generator feeds lines throughout and the counts are checked exact
+ * ({@code read_committed}) after every step. Prints JSON lines ({@link Events}); each step says what
+ * was real and what the runner did in Kubernetes' place. Run with
+ * {@code deploy/kubernetes/run-scenario.sh} (see deploy/kubernetes/README.md).
+ */
+public final class PodmanScenario {
+
+    private static final String RELEASE = "weir";
+    private static final String NAMESPACE = "streaming";
+    private static final String APP = "word-count";
+    private static final String INPUT = "lines";
+    private static final String OUTPUT = "word-counts";
+    private static final int PARTITIONS = 6;
+    private static final int REPLICAS = 3;
+    private static final String IMAGE = "localhost/weir-samples";
+    private static final Duration READY = Duration.ofMinutes(4);
+    private static final Duration COUNTS = Duration.ofMinutes(3);
+    private static final Pattern RESTORED = Pattern.compile("(?m)^weir_restore_records_total\\{[^}]*} ([0-9.E+-]+)$");
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Path root;
+    private final Path work;
+    private final Events events = new Events(System.out);
+    private final Podman podman;
+    private final PodBroker broker;
+    private final KafkaTestClient kafka;
+    private final ApiServer api;
+    private final LoadGenerator load;
+    private StatefulSetController controller;
+    private HookRunner hooks;
+    private String statefulSet;
+
+    private PodmanScenario(Path root, Path work, PodBroker broker, KafkaTestClient kafka, ApiServer api) {
+        this.root = root;
+        this.work = work;
+        this.podman = Podman.forRepository(root);
+        this.broker = broker;
+        this.kafka = kafka;
+        this.api = api;
+        this.load = new LoadGenerator(kafka, INPUT);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path root = Release.chartDirectory().getParent().getParent();
+        Path work = root.resolve("deploy/target/kubernetes-scenario");
+        Files.createDirectories(work);
+        Podman podman = Podman.forRepository(root);
+        if (podman.run(Duration.ofSeconds(30), "image", "exists", IMAGE + ":latest").exitCode() != 0) {
+            throw new IllegalStateException("no image " + IMAGE + ":latest: build it with deploy/containers/build-image.sh"
+                    + " (after mvn -B package -DskipTests), or run deploy/kubernetes/run-scenario.sh --build-image");
+        }
+        removeLeftovers(podman);
+        // Interrupted (Ctrl-C, SIGTERM): no pod of the run is left behind.
+        Thread cleanup = new Thread(() -> removeLeftovers(podman), "remove-pods");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        int status = 1;
+        try (PodBroker broker = PodBroker.start();
+             KafkaTestClient kafka = KafkaTestClient.connect(broker.bootstrapServers());
+             ApiServer api = ApiServer.start(work)) {
+            PodmanScenario scenario = new PodmanScenario(root, work, broker, kafka, api);
+            try {
+                scenario.run();
+                status = 0;
+            } finally {
+                scenario.tearDown();
+            }
+        } finally {
+            removeLeftovers(podman);
+        }
+        System.exit(status);
+    }
+
+    private void run() {
+        kafka.createTopic(INPUT, PARTITIONS);
+        kafka.createTopic(OUTPUT, PARTITIONS);
+        events.step("test broker", "a Kafka broker (testkit, KRaft, in the runner's JVM) with a listener for pods at "
+                + broker.podBootstrapServers(), "none", Map.of("partitions", PARTITIONS));
+
+        // 1. helm install
+        Release release = render("latest", Map.of());
+        long started = System.nanoTime();
+        helm("install", release);
+        statefulSet = release.statefulSet().getMetadata().getName();
+        controller = new StatefulSetController(api, NAMESPACE, statefulSet, podman, work, events);
+        hooks = new HookRunner(api, podman, work, events, controller.cluster());
+        awaitRollout(REPLICAS);
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("seconds_to_all_ready", seconds(started));
+        f.put("pods", controller.pods().values().stream().map(Kubelet::name).toList());
+        f.put("objects", release.kindCounts());
+        events.step("helm install (3 replicas of word-count)",
+                "chart rendered by Helm's engine (helm-java); the image, JVM, security context (UID 10001, read-only root),"
+                        + " env, config file, volumes per pod, Kafka; objects stored in an API server (fabric8 mock, CRUD) over HTTPS",
+                "StatefulSet controller and kubelet are the runner's: pods expanded from the template and played by podman kube play,"
+                        + " probes polled on the pods' published ports", f);
+        load.start();
+        load.runFor(Duration.ofSeconds(10));
+        checkCounts("counts after install");
+
+        // 2. helm upgrade with a new image tag
+        podman.require(Duration.ofSeconds(60), "tag", IMAGE + ":latest", IMAGE + ":v2");
+        Map<TopicPartition, String> before = assignment();
+        AssignmentWatch watch = new AssignmentWatch(this::assignment, before);
+        started = System.nanoTime();
+        helm("upgrade", render("v2", Map.of()));
+        awaitRollout(REPLICAS);
+        double rollout = seconds(started);
+        Map<TopicPartition, String> moved = watch.stop();
+        f = new LinkedHashMap<>();
+        f.put("seconds_rollout", rollout);
+        f.put("tasks_moved", moved.size());
+        f.put("moves", moved.entrySet().stream().map(e -> e.getKey() + "->" + e.getValue()).toList());
+        f.put("seconds_each_pod_away", controller.secondsAway());
+        f.put("session_timeout_seconds", sessionTimeoutSeconds(release));
+        f.put("restored_records_per_pod", restoredRecords());
+        f.put("assignment", owners(assignment()));
+        checkCounts("counts after the rollout");
+        events.step("helm upgrade --set image.tag=v2 (rolling update)",
+                "pods replaced on their own claims by the new image (the same image tagged v2), Weir's static membership,"
+                        + " local state kept, restore of the changelog tail only",
+                "the runner's StatefulSet controller rolled pods in reverse ordinal order, each after the previous was ready;"
+                        + " preStop via podman exec, SIGTERM with the grace period via podman pod stop -t", f);
+
+        // 3. kubectl delete pod --grace-period=0 --force
+        String victim = statefulSet + "-1";
+        Set<TopicPartition> victims = partitionsOf(victim);
+        started = System.nanoTime();
+        controller.forceDelete(1);
+        double forcedAt = seconds(started);
+        Awaitility.await(victim + "'s tasks to move").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                .until(() -> victims.stream().noneMatch(tp -> victim.equals(assignment().get(tp))) && assignedAll());
+        double movedAfter = seconds(started);
+        Awaitility.await(victim + " back with tasks").atMost(READY).pollInterval(Duration.ofMillis(500))
+                .until(() -> ready(victim) && !partitionsOf(victim).isEmpty());
+        f = new LinkedHashMap<>();
+        f.put("seconds_sigkill_and_pod_removed", forcedAt);
+        f.put("seconds_until_tasks_moved", movedAfter);
+        f.put("seconds_until_back_with_tasks", seconds(started));
+        f.put("tasks_of_victim", victims.size());
+        f.put("assignment", owners(assignment()));
+        checkCounts("counts after the forced deletion");
+        events.step("kubectl delete pod " + victim + " --grace-period=0 --force",
+                "SIGKILL of the pod's processes (podman pod kill), Weir's failure detection and Kafka's rebalance",
+                "pod removal and re-creation on its claim by the runner's controller", f);
+
+        // 4. kubectl scale --replicas=2
+        String removed = statefulSet + "-" + (REPLICAS - 1);
+        Set<TopicPartition> removedTasks = partitionsOf(removed);
+        started = System.nanoTime();
+        api.adminClient().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).scale(REPLICAS - 1);
+        Awaitility.await(removed + " gone").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                .until(() -> controller.pods().size() == REPLICAS - 1);
+        double podGone = seconds(started);
+        Awaitility.await(removed + "'s tasks to move").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                .until(() -> removedTasks.stream().noneMatch(tp -> removed.equals(assignment().get(tp))) && assignedAll());
+        f = new LinkedHashMap<>();
+        f.put("seconds_until_pod_gone", podGone);
+        f.put("seconds_until_tasks_moved", seconds(started));
+        f.put("tasks_of_removed_pod", removedTasks.size());
+        f.put("replicas_read_back", api.adminClient().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet)
+                .scale().getSpec().getReplicas());
+        f.put("assignment", owners(assignment()));
+        checkCounts("counts after the scale-down");
+        events.step("kubectl scale statefulset " + statefulSet + " --replicas=" + (REPLICAS - 1),
+                "the scale subresource PATCHed in the API server; preStop hook and SIGTERM in the real container; Weir's shutdown",
+                "the runner's controller read spec.replicas and deleted the highest ordinal", f);
+
+        // 5. helm test
+        List<HasMetadata> tests = release.hooks("test");
+        if (tests.isEmpty()) {
+            events.step("helm test", "none", "none", Map.of("result", "the chart renders no test hooks (helm.sh/hook: test): nothing to run"));
+        } else {
+            var outcomes = hooks.run(release, "test", Duration.ofMinutes(5));
+            events.step("helm test", "the chart's test pods in the image", "hook pods played by the runner, waited for",
+                    Map.of("hooks", outcomes.stream().map(o -> o.hook() + " exit " + o.exitCode()).toList()));
+        }
+
+        // 6. The state-changing upgrade in savepoint mode (helper upgrade-modes' feature).
+        savepointUpgrade();
+
+        load.stop();
+        checkCounts("counts exact throughout (final)");
+        events.step("load generator", "idempotent producer in the runner's JVM, 50 lines/s of six words,"
+                + " paused only while counts are compared", "none", Map.of("lines_fed", load.sent()));
+    }
+
+    /**
+     * helm upgrade with {@code upgrade.mode=savepoint}: when the chart renders a pre-upgrade hook, Helm runs it
+     * (the runner plays it as a Pod with restartPolicy Never and waits for its exit) before applying the release.
+     */
+    private void savepointUpgrade() {
+        Release savepoint;
+        try {
+            savepoint = render("v2", Map.of("upgrade.mode", "savepoint"));
+        } catch (RuntimeException e) {
+            events.step("helm upgrade --set upgrade.mode=savepoint (state-changing upgrade)", "none", "none",
+                    Map.of("result", "skipped: this chart does not render upgrade.mode (helper upgrade-modes' feature): "
+                            + e.getMessage().lines().limit(3).map(String::strip).collect(Collectors.joining(" "))));
+            return;
+        }
+        if (savepoint.hooks("pre-upgrade").isEmpty()) {
+            events.step("helm upgrade --set upgrade.mode=savepoint (state-changing upgrade)", "none", "none",
+                    Map.of("result", "skipped: the chart renders no pre-upgrade hook for upgrade.mode=savepoint"));
+            return;
+        }
+        long started = System.nanoTime();
+        helm("upgrade", savepoint);
+        awaitRollout(replicasInApi());
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("seconds", seconds(started));
+        f.putAll(checkCounts("counts after the savepoint upgrade"));
+        events.step("helm upgrade --set upgrade.mode=savepoint (state-changing upgrade)",
+                "the chart's pre-upgrade hook Job's pod in the image, with the release's config, calling the API server over TLS",
+                "the Job run once as a Pod (restartPolicy Never) and waited for, as Helm waits for hooks", f);
+    }
+
+    // ------------------------------------------------------------------------------------ helm
+
+    private Release render(String tag, Map<String, Object> extra) {
+        Map<String, Object> sets = new LinkedHashMap<>();
+        sets.put("image.repository", IMAGE);
+        sets.put("image.tag", tag);
+        sets.put("kafka.bootstrapServers", broker.podBootstrapServers());
+        sets.putAll(extra);
+        return Release.render(root.resolve("helm/weir"), RELEASE, NAMESPACE, root.resolve("deploy/kubernetes/scenario-values.yaml"), sets);
+    }
+
+    /** helm install/upgrade: pre- hooks, the objects created or replaced, post- hooks. */
+    private void helm(String action, Release release) {
+        if (hooks != null) {
+            hooks.run(release, "pre-" + action, Duration.ofMinutes(10));
+        }
+        for (HasMetadata o : release.objects()) {
+            api.adminClient().resource(o).inNamespace(NAMESPACE).createOr(r -> r.update());
+        }
+        events.event("helm", RELEASE, action + ": " + release.objects().size() + " objects applied " + release.kindCounts());
+        if (hooks != null) {
+            hooks.run(release, "post-" + action, Duration.ofMinutes(10));
+        }
+    }
+
+    private int replicasInApi() {
+        StatefulSet sts = api.adminClient().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).get();
+        return sts.getSpec().getReplicas();
+    }
+
+    /** Every ordinal below {@code replicas} ready on the StatefulSet's current revision, none terminating. */
+    private void awaitRollout(int replicas) {
+        Awaitility.await("rollout of " + replicas + " pods").atMost(READY.multipliedBy(replicas))
+                .pollInterval(Duration.ofMillis(500)).until(() -> {
+                    StatefulSet sts = api.adminClient().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).get();
+                    String revision = StatefulSetPods.revision(sts);
+                    Map<Integer, Kubelet> pods = controller.pods();
+                    return pods.size() == replicas && pods.values().stream()
+                            .allMatch(k -> k.ready() && k.pod().revision().equals(revision));
+                });
+    }
+
+    /** The consumer session timeout the chart gives the pods (WEIR_CONSUMER_SESSION_TIMEOUT_MS). */
+    private static double sessionTimeoutSeconds(Release release) {
+        return release.statefulSet().getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                .filter(e -> e.getName().equals("WEIR_CONSUMER_SESSION_TIMEOUT_MS")).findFirst()
+                .map(e -> Long.parseLong(e.getValue()) / 1000.0).orElse(Double.NaN);
+    }
+
+    private boolean ready(String pod) {
+        return controller.pods().values().stream().anyMatch(k -> k.name().equals(pod) && k.ready());
+    }
+
+    // ------------------------------------------------------------------------------------ Kafka
+
+    /**
+     * The consumer group's assignment: each topic partition and the pod holding it. Weir's stream
+     * threads are members with group.instance.id {@code <instance.id>-<thread>}, and instance.id is
+     * the pod name.
+     */
+    private Map<TopicPartition, String> assignment() {
+        try {
+            ConsumerGroupDescription group = kafka.admin().describeConsumerGroups(List.of(APP)).all()
+                    .get(10, TimeUnit.SECONDS).get(APP);
+            Map<TopicPartition, String> owners = new TreeMap<>(Comparator.TOPIC_PARTITION);
+            group.members().forEach(m -> m.assignment().topicPartitions()
+                    .forEach(tp -> owners.put(tp, m.groupInstanceId().map(id -> id.replaceFirst("-\\d+$", "")).orElse(m.consumerId()))));
+            return owners;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot describe consumer group " + APP, e);
+        }
+    }
+
+    private boolean assignedAll() {
+        return assignment().keySet().stream().filter(tp -> tp.topic().equals(INPUT)).count() == PARTITIONS;
+    }
+
+    private Set<TopicPartition> partitionsOf(String pod) {
+        return assignment().entrySet().stream().filter(e -> e.getValue().equals(pod)).map(Map.Entry::getKey)
+                .collect(Collectors.toCollection(() -> new TreeSet<>(Comparator.TOPIC_PARTITION)));
+    }
+
+    private static Map<String, List<String>> owners(Map<TopicPartition, String> assignment) {
+        Map<String, List<String>> byPod = new TreeMap<>();
+        assignment.forEach((tp, pod) -> byPod.computeIfAbsent(pod, p -> new java.util.ArrayList<>()).add(tp.toString()));
+        return byPod;
+    }
+
+    /** Pauses the load, compares the last count of every word with the words of every committed line, resumes. */
+    private Map<String, Object> checkCounts(String what) {
+        long started = System.nanoTime();
+        load.pause();
+        try {
+            List<String> lines = kafka.readAllCommittedStrings(INPUT, COUNTS).stream().map(ConsumerRecord::value).toList();
+            Map<String, Long> expected = WordCount.expectedCounts(lines);
+            List<ConsumerRecord<byte[], byte[]>> read = kafka.readUntil(OUTPUT,
+                    records -> Records.lastLongPerKey(records).equals(expected), COUNTS);
+            if (!Records.lastLongPerKey(read).equals(expected)) {
+                throw new AssertionError(what + ": counts differ from the words of the committed lines");
+            }
+            Map<String, Object> f = new LinkedHashMap<>();
+            f.put("result", "exact");
+            f.put("lines", lines.size());
+            f.put("words", expected.values().stream().mapToLong(Long::longValue).sum());
+            f.put("distinct_words", expected.size());
+            f.put("seconds_to_converge", seconds(started));
+            events.step(what, "read_committed reads of the input and output topics; the last count of every word equals"
+                    + " the words of every committed line", "none", f);
+            return f;
+        } finally {
+            load.resume();
+        }
+    }
+
+    /** Each pod's weir_restore_records_total (records restored since its container started), from /metrics. */
+    private Map<String, Double> restoredRecords() {
+        Map<String, Double> restored = new TreeMap<>();
+        controller.pods().values().forEach(k -> {
+            try {
+                String body = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + k.hostPort("http") + "/metrics"))
+                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+                Matcher m = RESTORED.matcher(body);
+                double sum = 0;
+                while (m.find()) {
+                    sum += Double.parseDouble(m.group(1));
+                }
+                restored.put(k.name(), sum);
+            } catch (IOException e) {
+                restored.put(k.name(), Double.NaN);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        return restored;
+    }
+
+    private static double seconds(long startedNanos) {
+        return Math.round((System.nanoTime() - startedNanos) / 1e8) / 10.0;
+    }
+
+    private void tearDown() {
+        load.stop();
+        if (controller != null) {
+            controller.close();
+        }
+        podman.run(Duration.ofSeconds(30), "rmi", IMAGE + ":v2");
+    }
+
+    /** Pods, claims and ConfigMap volumes of an earlier run: every run starts from an empty cluster. */
+    private static void removeLeftovers(Podman podman) {
+        for (int i = 0; i < 6; i++) {
+            podman.run(Duration.ofSeconds(60), "pod", "rm", "-f", "-t", "0", RELEASE + "-" + i);
+        }
+        String volumes = podman.run(Duration.ofSeconds(30), "volume", "ls", "--format", "{{.Name}}").output();
+        // Only this release's: claims state-weir-<n>, per-pod volumes weir-<n>-..., the ConfigMap weir.
+        Pattern ours = Pattern.compile("state-" + RELEASE + "-\\d+|" + RELEASE + "-\\d+-.+|" + RELEASE);
+        volumes.lines().filter(v -> ours.matcher(v).matches()).forEach(v -> podman.run(Duration.ofSeconds(30), "volume", "rm", "-f", v));
+    }
+
+    /** Orders topic partitions by topic, then partition. */
+    private static final class Comparator {
+        static final java.util.Comparator<TopicPartition> TOPIC_PARTITION =
+                java.util.Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
+    }
+}

@@ -1,0 +1,291 @@
+package io.weir.deploy.kubernetes;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The StatefulSet controller for one StatefulSet, reading it from the API server every half second
+ * and acting on it, with Podman pods ({@link Kubelet}) in place of a node's:
+ * <ul>
+ *   <li><b>replicas</b>: ordinals {@code 0..replicas-1} exist; with {@code podManagementPolicy:
+ *       Parallel} missing ones are created together and surplus ones deleted together, with
+ *       {@code OrderedReady} one at a time (create upwards once the previous is ready, delete
+ *       downwards); a pod is not recreated while its predecessor of that name is terminating. So a
+ *       PATCH of {@code spec.replicas} (kubectl scale, a hook scaling to 0) is obeyed;</li>
+ *   <li><b>RollingUpdate</b>: when every pod is ready and available ({@code minReadySeconds}), the
+ *       highest ordinal at or above {@code partition} whose revision differs from the template's is
+ *       deleted, and recreated from the new template on its claim; the next waits until it is ready
+ *       and available again;</li>
+ *   <li><b>status</b>: replicas, readyReplicas, availableReplicas, updatedReplicas, currentRevision and
+ *       updateRevision written back, so hooks and scripts can wait on them as on a cluster.</li>
+ * </ul>
+ * Not done: PersistentVolumeClaim retention (claims always stay, as the chart's {@code Retain}),
+ * OnDelete updates, maxUnavailable, CrashLoopBackOff. Thread-safe; one loop thread.
+ */
+final class StatefulSetController implements AutoCloseable {
+
+    private final KubernetesClient client;
+    private final ApiServer api;
+    private final String namespace;
+    private final String name;
+    private final Podman podman;
+    private final Path workDir;
+    private final Events events;
+    private final Map<Integer, Kubelet> pods = new ConcurrentHashMap<>();
+    /** When the controller last deleted the pod of each ordinal ({@link System#nanoTime()}). */
+    private final Map<Integer, Long> deletedAt = new ConcurrentHashMap<>();
+    /** Ordinals whose pod is being created (podman kube play takes seconds): not created twice. */
+    private final Set<Integer> creating = ConcurrentHashMap.newKeySet();
+    private final ExecutorService podWork = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "pod-create-delete");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Thread loop;
+    private volatile boolean closed;
+    private volatile String lastError = "";
+
+    StatefulSetController(ApiServer api, String namespace, String name, Podman podman, Path workDir, Events events) {
+        this.api = api;
+        this.client = api.adminClient();
+        this.namespace = namespace;
+        this.name = name;
+        this.podman = podman;
+        this.workDir = workDir;
+        this.events = events;
+        this.loop = new Thread(this::run, "statefulset-controller-" + name);
+        loop.setDaemon(true);
+        loop.start();
+    }
+
+    /** The pods that exist now (terminating ones included), by ordinal. */
+    Map<Integer, Kubelet> pods() {
+        return new TreeMap<>(pods);
+    }
+
+    /**
+     * Seconds from the controller's deletion of each ordinal's previous pod to its new pod turning
+     * ready: how long the instance was away (Weir keeps its tasks if it is back within the session timeout).
+     */
+    Map<String, Double> secondsAway() {
+        Map<String, Double> away = new TreeMap<>();
+        pods.forEach((ordinal, k) -> {
+            Long deleted = deletedAt.get(ordinal);
+            if (deleted != null && k.readySinceNanos() > deleted) {
+                away.put(k.name(), Math.round((k.readySinceNanos() - deleted) / 1e8) / 10.0);
+            }
+        });
+        return away;
+    }
+
+    /** {@code kubectl delete pod --grace-period=0 --force}: the controller makes it again. */
+    void forceDelete(int ordinal) {
+        Kubelet k = pods.get(ordinal);
+        if (k != null) {
+            k.forceDelete();
+            pods.remove(ordinal, k);
+        }
+    }
+
+    private void run() {
+        while (!closed) {
+            try {
+                reconcile();
+            } catch (RuntimeException e) {
+                String message = String.valueOf(e.getMessage());
+                if (!message.equals(lastError)) {
+                    events.event("statefulset-controller", name, "reconcile failed (retrying): " + message);
+                    lastError = message;
+                }
+            }
+            try {
+                Thread.sleep(500); // the controller's resync: it acts on what it reads each time
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void reconcile() {
+        pods.values().removeIf(Kubelet::gone);
+        StatefulSet sts = client.apps().statefulSets().inNamespace(namespace).withName(name).get();
+        if (sts == null) {
+            pods.forEach((ordinal, k) -> delete(ordinal, k, "StatefulSet deleted"));
+            return;
+        }
+        int replicas = sts.getSpec().getReplicas() == null ? 1 : sts.getSpec().getReplicas();
+        boolean parallel = "Parallel".equals(sts.getSpec().getPodManagementPolicy());
+        int minReady = sts.getSpec().getMinReadySeconds() == null ? 0 : sts.getSpec().getMinReadySeconds();
+        String revision = StatefulSetPods.revision(sts);
+
+        // Scale down: highest ordinal first (all at once when Parallel).
+        for (int ordinal : new TreeMap<>(pods).descendingKeySet()) {
+            Kubelet k = pods.get(ordinal);
+            if (ordinal >= replicas && !k.terminating()) {
+                delete(ordinal, k, "scale down to " + replicas + " replicas");
+                if (!parallel) {
+                    return;
+                }
+            }
+        }
+        // Create missing ordinals.
+        for (int ordinal = 0; ordinal < replicas; ordinal++) {
+            if (!pods.containsKey(ordinal) && !creating.contains(ordinal)) {
+                if (!parallel && (!creating.isEmpty() || !allReady(ordinal, minReady))) {
+                    break;
+                }
+                create(sts, ordinal);
+                if (!parallel) {
+                    break;
+                }
+            }
+        }
+        // Rolling update: one pod at a time, highest ordinal first, only when all are available.
+        int partition = Optional.ofNullable(sts.getSpec().getUpdateStrategy())
+                .map(s -> s.getRollingUpdate() == null ? null : s.getRollingUpdate().getPartition()).orElse(0);
+        boolean rolling = sts.getSpec().getUpdateStrategy() == null
+                || !"OnDelete".equals(sts.getSpec().getUpdateStrategy().getType());
+        if (rolling && creating.isEmpty() && allReady(replicas, minReady)) {
+            for (int ordinal = replicas - 1; ordinal >= partition; ordinal--) {
+                Kubelet k = pods.get(ordinal);
+                if (k != null && !k.pod().revision().equals(revision)) {
+                    delete(ordinal, k, "rolling update to revision " + revision);
+                    break;
+                }
+            }
+        }
+        writeStatus(sts, replicas, revision, minReady);
+    }
+
+    private boolean allReady(int below, int minReady) {
+        for (int i = 0; i < below; i++) {
+            Kubelet k = pods.get(i);
+            if (k == null || !k.available(minReady)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Creates the pod on another thread, as the API server would accept it and a kubelet start it. */
+    private void create(StatefulSet sts, int ordinal) {
+        StatefulSetPods.OrdinalPod pod = StatefulSetPods.pod(sts, ordinal);
+        PlayManifest.Played played = PlayManifest.of(pod, cluster(), this::volumeExists);
+        events.event("statefulset-controller", name, "create Pod " + pod.name() + " (revision " + pod.revision() + ")");
+        creating.add(ordinal);
+        podWork.execute(() -> {
+            try {
+                pods.put(ordinal, Kubelet.start(podman, pod, played, workDir, events));
+            } catch (RuntimeException e) {
+                events.event("kubelet", pod.name(), "failed to start (the controller retries): " + e.getMessage());
+            } finally {
+                creating.remove(ordinal);
+            }
+        });
+    }
+
+    private void delete(int ordinal, Kubelet k, String why) {
+        events.event("statefulset-controller", name, "delete Pod " + k.name() + ": " + why);
+        k.markTerminating();
+        deletedAt.put(ordinal, System.nanoTime());
+        podWork.execute(() -> {
+            k.delete(why);
+            pods.remove(ordinal, k);
+        });
+    }
+
+    private void writeStatus(StatefulSet sts, int replicas, String revision, int minReady) {
+        long ready = pods.values().stream().filter(Kubelet::ready).count();
+        long available = pods.values().stream().filter(k -> k.available(minReady)).count();
+        long updated = pods.values().stream().filter(k -> k.pod().revision().equals(revision)).count();
+        var status = sts.getStatus() == null ? new io.fabric8.kubernetes.api.model.apps.StatefulSetStatus() : sts.getStatus();
+        boolean changed = !Integer.valueOf(pods.size()).equals(status.getReplicas())
+                || !Integer.valueOf((int) ready).equals(status.getReadyReplicas())
+                || !Integer.valueOf((int) available).equals(status.getAvailableReplicas())
+                || !Integer.valueOf((int) updated).equals(status.getUpdatedReplicas())
+                || !revision.equals(status.getUpdateRevision());
+        if (!changed) {
+            return;
+        }
+        status.setReplicas(pods.size());
+        status.setReadyReplicas((int) ready);
+        status.setAvailableReplicas((int) available);
+        status.setUpdatedReplicas((int) updated);
+        status.setCurrentReplicas((int) updated);
+        status.setUpdateRevision(revision);
+        status.setCurrentRevision(updated == replicas ? revision : status.getCurrentRevision());
+        status.setObservedGeneration(sts.getMetadata().getGeneration());
+        sts.setStatus(status);
+        client.apps().statefulSets().inNamespace(namespace).resource(sts).updateStatus();
+    }
+
+    private boolean volumeExists(String volume) {
+        return podman.run(Duration.ofSeconds(30), "volume", "exists", volume).exitCode() == 0;
+    }
+
+    /** What the kubelet reads from the API server while it sets a pod up (also used for hook pods). */
+    PlayManifest.Cluster cluster() {
+        return new PlayManifest.Cluster() {
+            @Override
+            public String apiHost() {
+                return PodNetwork.GATEWAY;
+            }
+
+            @Override
+            public int apiPort() {
+                return api.httpsPort();
+            }
+
+            @Override
+            public String caCertificatePem() {
+                return api.caCertificatePem();
+            }
+
+            @Override
+            public String token(String ns, String serviceAccount) {
+                return api.tokenFor(ns, serviceAccount);
+            }
+
+            @Override
+            public Optional<Boolean> automount(String ns, String serviceAccount) {
+                ServiceAccount sa = client.serviceAccounts().inNamespace(ns).withName(serviceAccount).get();
+                return Optional.ofNullable(sa).map(ServiceAccount::getAutomountServiceAccountToken);
+            }
+
+            @Override
+            public Optional<ConfigMap> configMap(String ns, String configMap) {
+                return Optional.ofNullable(client.configMaps().inNamespace(ns).withName(configMap).get());
+            }
+
+            @Override
+            public Optional<Secret> secret(String ns, String secret) {
+                return Optional.ofNullable(client.secrets().inNamespace(ns).withName(secret).get());
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        loop.interrupt();
+        try {
+            loop.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        podWork.shutdown();
+        pods.values().forEach(Kubelet::close);
+    }
+}
