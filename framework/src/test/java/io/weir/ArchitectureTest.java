@@ -157,7 +157,8 @@ class ArchitectureTest {
      * client fails here: build its settings from {@code ClientConfigs}, then add it to the list.
      */
     private static final List<String> CLIENT_MAKERS = List.of("io.weir.RunningInstance",
-            "io.weir.internal.supervision.LivenessWatch", "io.weir.internal.thread.StreamThread",
+            "io.weir.internal.supervision.LivenessWatch", "io.weir.internal.supervision.TransactionFence",
+            "io.weir.internal.thread.StreamThread",
             "io.weir.internal.topology.TopologyRecord", "io.weir.internal.savepoint.SavepointClients",
             "io.weir.internal.savepoint.SavepointControl", "io.weir.internal.savepoint.SavepointRestore",
             "io.weir.internal.restore.GlobalThread", "io.weir.internal.restore.StateConsumers");

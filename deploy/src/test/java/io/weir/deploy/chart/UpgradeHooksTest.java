@@ -47,7 +47,8 @@ class UpgradeHooksTest {
   @Test
   void rollingRendersNoHook() {
     WeirChart.Manifests m = chart().render();
-    assertThat(m.kinds()).doesNotContain("Job", "Role", "RoleBinding");
+    assertThat(m.kinds()).doesNotContain("Job");
+    assertThat(m.all(HasMetadata.class)).noneMatch(r -> r.getMetadata().getName().startsWith(FULLNAME + "-upgrade"));
     assertThat(m.all(HasMetadata.class)).noneMatch(r -> r.getMetadata().getAnnotations() != null
         && r.getMetadata().getAnnotations().getOrDefault("helm.sh/hook", "").matches(".*pre-(upgrade|rollback).*"));
   }
@@ -82,7 +83,7 @@ class UpgradeHooksTest {
   @Test
   void theRoleCanOnlyReadAndScaleTheReleasesStatefulSet() {
     WeirChart.Manifests m = savepoint().render();
-    Role role = m.only(Role.class);
+    Role role = m.named(Role.class, FULLNAME + "-upgrade"); // beside scale-in's Role of the pods
     assertThat(role.getRules()).hasSize(1);
     PolicyRule rule = role.getRules().get(0);
     assertThat(rule.getApiGroups()).containsExactly("apps");
@@ -90,7 +91,7 @@ class UpgradeHooksTest {
     assertThat(rule.getResourceNames()).containsExactly(m.only(StatefulSet.class).getMetadata().getName());
     assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "patch");
 
-    RoleBinding binding = m.only(RoleBinding.class);
+    RoleBinding binding = m.named(RoleBinding.class, FULLNAME + "-upgrade");
     assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
     assertThat(binding.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
     assertThat(binding.getSubjects()).singleElement().satisfies(s -> {
@@ -98,9 +99,8 @@ class UpgradeHooksTest {
       assertThat(s.getName()).isEqualTo(FULLNAME + "-upgrade");
       assertThat(s.getNamespace()).isEqualTo(NAMESPACE);
     });
-    // the application's own pods still get no token and no role
+    // the application's own pods never get this account: theirs has only scale-in's read-only Role
     StatefulSet sts = m.only(StatefulSet.class);
-    assertThat(sts.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken()).isFalse();
     assertThat(sts.getSpec().getTemplate().getSpec().getServiceAccountName()).isNotEqualTo(FULLNAME + "-upgrade");
     assertThat(m.all(ServiceAccount.class)).extracting(a -> a.getMetadata().getName())
         .contains(FULLNAME + "-upgrade");

@@ -75,8 +75,8 @@ class PlayManifestTest {
         assertThat(podinfo.getData().get("annotations"))
                 .contains("checksum/config=\"" + sts.getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/config") + "\"");
         assertThat(docs).filteredOn(d -> d.getMetadata().getName().equals("weir")).hasSize(1);
-        // The chart mounts no token (automountServiceAccountToken: false).
-        assertThat(pod.getSpec().getVolumes()).extracting(Volume::getName).doesNotContain("kube-api-access");
+        // scaleIn (on by default) asks for the service account token: mounted as the kubelet would.
+        assertThat(pod.getSpec().getVolumes()).extracting(Volume::getName).contains("kube-api-access");
     }
 
     @Test

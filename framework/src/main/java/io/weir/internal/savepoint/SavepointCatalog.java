@@ -133,7 +133,7 @@ public final class SavepointCatalog {
     /** The savepoints topic's {@code cleanup.policy}, as the broker reports it. */
     private String cleanupPolicy() {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-        try (Admin admin = Admin.create(new HashMap<>(config.adminOverrides()))) {
+        try (Admin admin = SavepointClients.admin(config, "savepoint-catalog")) {
             Config configs = KafkaCalls.get(admin.describeConfigs(List.of(resource)).all(), Duration.ofSeconds(30),
                     "describe the topic " + topic).get(resource);
             ConfigEntry policy = configs.get("cleanup.policy");

@@ -4,6 +4,8 @@ import io.weir.config.WeirConfig;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -46,6 +48,13 @@ final class SavepointClients {
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         return c;
+    }
+
+    /** An admin client with the application's admin settings (security and the like). */
+    static Admin admin(WeirConfig config, String role) {
+        Map<String, Object> a = new HashMap<>(config.adminOverrides());
+        a.put(AdminClientConfig.CLIENT_ID_CONFIG, config.applicationId() + "-" + role + "-admin");
+        return Admin.create(a);
     }
 
     static KafkaProducer<byte[], byte[]> producer(WeirConfig config, String role) {
