@@ -322,9 +322,9 @@ public final class LivenessWatch implements AutoCloseable {
                     continue;
                 }
                 removals.increment();
+                String fenced = fence(instance, Math.max(e.getValue().threads, members.size()));
                 log.warn("instance {} sent no heartbeat for {} s (failure.detection.ms={}); removed it from the"
-                        + " group so its tasks move now{}", instance, seconds, config.failureDetection().toMillis(),
-                        fence(instance, Math.max(e.getValue().threads, members.size())));
+                        + " group so its tasks move now{}", instance, seconds, config.failureDetection().toMillis(), fenced);
             } catch (ClusterException ex) {
                 if (Thread.currentThread().isInterrupted()) {
                     return;
