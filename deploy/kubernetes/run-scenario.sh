@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Weir chart's pods under Podman through install, a rolling update, a forced pod deletion,
-# a scale-down, helm test and (when the chart has it) the savepoint upgrade, against a test broker,
+# scale-downs (kubectl scale, helm upgrade --set replicaCount), helm test and the state-changing upgrade
+# in savepoint mode, against a test broker,
 # with a load and exact counts throughout. Prints one JSON object per line (steps with figures and
 # what was real or simulated, and the runner's events); Maven's and Kafka's logs go to stderr.
 #

@@ -40,12 +40,21 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/component: stream-processor
 {{- end -}}
 
-{{/* The `helm test` objects: the release's labels without the selector's app.kubernetes.io/name, so no Service or PodDisruptionBudget selects them. */}}
+{{/*
+Objects beside the application's pods (the `helm test` objects, the upgrade hooks): the release's
+labels with a component of their own and without the selector's app.kubernetes.io/name, so no
+Service or PodDisruptionBudget selects their pods. Call with (dict "root" $ "component" "upgrade").
+*/}}
+{{- define "weir.componentLabels" -}}
+helm.sh/chart: {{ include "weir.chart" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/version: {{ include "weir.imageTag" .root | trunc 63 | trimSuffix "-" | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
 {{- define "weir.testLabels" -}}
-helm.sh/chart: {{ include "weir.chart" . }}
-app.kubernetes.io/instance: {{ .Release.Name }}
-app.kubernetes.io/managed-by: {{ .Release.Service }}
-app.kubernetes.io/component: test
+{{ include "weir.componentLabels" (dict "root" . "component" "test") }}
 {{- end -}}
 
 {{- define "weir.serviceAccountName" -}}

@@ -56,4 +56,9 @@
 {{- fail (printf "upgrade.mapTopics.%s: give the topic the new version reads instead of %s (a different, non-empty name)" $old $old) -}}
 {{- end -}}
 {{- end -}}
+{{- range $old, $new := .Values.upgrade.mapStores -}}
+{{- if or (not $new) (eq $old (toString $new)) -}}
+{{- fail (printf "upgrade.mapStores.%s: give the store's new name in the new version (a different, non-empty name)" $old) -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}

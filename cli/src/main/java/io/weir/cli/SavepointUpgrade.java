@@ -17,6 +17,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -50,8 +51,12 @@ final class SavepointUpgrade {
 
     /** What the command was given. */
     record Plan(String app, TopologyDescription next, TopologyModel nextModel, String savepointPrefix,
-                boolean allowDroppedState, Map<String, String> topicMap, Duration savepointTimeout,
-                Duration stopTimeout, String release) {
+                boolean allowDroppedState, Map<String, String> topicMap, Map<String, String> storeMap,
+                Duration savepointTimeout, Duration stopTimeout, String release) {
+        Plan {
+            topicMap = Map.copyOf(topicMap);
+            storeMap = Map.copyOf(storeMap);
+        }
     }
 
     /** How it ended, when it did not fail. */
@@ -169,8 +174,27 @@ final class SavepointUpgrade {
                     + diff.incompatibleStores() + " (" + String.join("; ", diff.reasons()) + "); give them new names,"
                     + " or reset the application (weir reset); nothing was changed, the old version keeps running");
         }
+        plan.storeMap().forEach((old, renamed) -> {
+            TopologyDescription.StoreInfo b = diff.before().store(old);
+            TopologyDescription.StoreInfo a = diff.after().store(renamed);
+            if (b == null || a == null) {
+                throw new CommandFailedException("upgrade of " + plan.app() + " refused: --map-store " + old + "="
+                        + renamed + " (upgrade.mapStores) names a store " + (b == null ? "the running version"
+                        : "the new version") + " does not have; nothing was changed, the old version keeps running");
+            }
+            if (!Objects.equals(b.kind(), a.kind()) || !Objects.equals(b.keyFormat(), a.keyFormat())
+                    || !Objects.equals(b.valueFormat(), a.valueFormat())
+                    || !Objects.equals(b.windowSizeMs(), a.windowSizeMs())) {
+                throw new CommandFailedException("upgrade of " + plan.app() + " refused: store " + old + " cannot be"
+                        + " restored into " + renamed + " (" + b.kind() + " " + b.keyFormat() + "/" + b.valueFormat()
+                        + " -> " + a.kind() + " " + a.keyFormat() + "/" + a.valueFormat() + "); nothing was changed,"
+                        + " the old version keeps running");
+            }
+        });
+        // A renamed store given in storeMap carries its state: not dropped.
         List<String> dropped = diff.storesRemoved().stream()
-                .filter(s -> diff.before().store(s) != null && diff.before().store(s).logged()).toList();
+                .filter(s -> diff.before().store(s) != null && diff.before().store(s).logged())
+                .filter(s -> !plan.storeMap().containsKey(s)).toList();
         if (!dropped.isEmpty() && !plan.allowDroppedState()) {
             throw new CommandFailedException("upgrade of " + plan.app() + " refused: the new version drops the state"
                     + " of store(s) " + dropped + "; allow it with upgrade.allowDroppedState=true"
@@ -230,7 +254,7 @@ final class SavepointUpgrade {
         try {
             SavepointRestore.Result r = new SavepointRestore(config, plan.nextModel(), this::say)
                     .restore(new SavepointCatalog(config), savepoint,
-                            new SavepointRestore.Options(plan.allowDroppedState(), plan.topicMap()));
+                            new SavepointRestore.Options(plan.allowDroppedState(), plan.topicMap(), plan.storeMap()));
             say("restored " + r.entries() + " entries and " + r.offsetsCommitted() + " input offsets");
         } catch (RuntimeException e) {
             throw failed(plan, savepoint, "restoring it into " + into + " failed (" + e.getMessage() + ")");

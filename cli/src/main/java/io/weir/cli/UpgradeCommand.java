@@ -66,6 +66,10 @@ final class UpgradeCommand implements Callable<Integer> {
             + " read OLD")
     Map<String, String> topicMap = new LinkedHashMap<>();
 
+    @Option(names = "--map-store", paramLabel = "OLD=NEW", description = "the new version keeps the state of store"
+            + " OLD under the name NEW (a renamed store): the savepoint's OLD is restored into NEW")
+    Map<String, String> storeMap = new LinkedHashMap<>();
+
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "120",
             description = "how long the savepoint may take (default: ${DEFAULT-VALUE})")
     int savepointTimeoutSeconds;
@@ -90,7 +94,7 @@ final class UpgradeCommand implements Callable<Integer> {
         }
         // The options and the topology first: a bad call fails before the cluster or Kubernetes is asked.
         SavepointUpgrade.Plan plan = new SavepointUpgrade.Plan(app, topology.description(app), topology.model(app),
-                savepointPrefix, allowDroppedState, topicMap, Duration.ofSeconds(savepointTimeoutSeconds),
+                savepointPrefix, allowDroppedState, topicMap, storeMap, Duration.ofSeconds(savepointTimeoutSeconds),
                 Duration.ofSeconds(stopTimeoutSeconds), release != null ? release : statefulSet);
         SavepointUpgrade steps = new SavepointUpgrade(cluster, kubernetes.statefulSet(statefulSet),
                 spec.commandLine(), app);

@@ -110,6 +110,14 @@ class UpgradeCommandIT {
         return b.build();
     }
 
+    /** v1 with its store renamed: its state carries over only with --map-store counts=totals. */
+    private Topology v1Renamed() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), input).groupByKey().count("totals").toStream()
+                .to(output, Serdes.strings(), Serdes.longs());
+        return b.build();
+    }
+
     /** The store's values as strings: no savepoint can carry that. */
     private Topology v2WithStringCounts() {
         TopologyBuilder b = new TopologyBuilder();
@@ -234,6 +242,36 @@ class UpgradeCommandIT {
         produce(100);
         // v1 goes on from the savepoint: every record since is counted again, once.
         awaitExactCounts();
+    }
+
+    @Test
+    void aRenamedStoreCarriesItsStateWhenMapped() throws Exception {
+        startInstances(v1());
+        produce(300);
+        awaitExactCounts();
+        Path renamed = describe(v1Renamed(), "v1-renamed");
+
+        Outcome unmapped = upgrade(renamed);
+        Outcome mistyped = upgrade(renamed, "--map-store", "counts=total");
+
+        assertThat(unmapped.code()).isEqualTo(Weir.FAILED);
+        assertThat(unmapped.err()).contains("refused: the new version drops the state of store(s) [counts]");
+        assertThat(mistyped.code()).isEqualTo(Weir.FAILED);
+        assertThat(mistyped.err()).contains("refused: --map-store counts=total (upgrade.mapStores) names a store the"
+                + " new version does not have", "nothing was changed");
+        assertThat(savepoints()).isEmpty();
+        assertThat(kubernetes.api().statefulSetReplicas(STATEFULSET)).isEqualTo(2);
+
+        CompletableFuture<Void> controller = controller(100);
+        Outcome upgraded = upgrade(renamed, "--map-store", "counts=totals");
+
+        assertThat(upgraded.code()).as(upgraded.err()).isEqualTo(Weir.OK);
+        assertThat(upgraded.out()).contains("restored savepoint pre-upgrade-");
+        controller.get();
+        kubernetes.api().scaleStatefulSet(STATEFULSET, 2);
+        startInstances(v1Renamed());
+        produce(100);
+        awaitExactCounts(); // the renamed store went on from the old counts
     }
 
     @Test

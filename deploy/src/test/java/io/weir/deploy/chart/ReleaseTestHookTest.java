@@ -3,6 +3,8 @@ package io.weir.deploy.chart;
 import static io.weir.deploy.chart.WeirChart.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -10,6 +12,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.weir.internal.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -32,15 +35,22 @@ import org.junit.jupiter.api.io.TempDir;
  * The {@code helm test} hook: the chart renders it as test-only objects that no Service or
  * PodDisruptionBudget selects, and its script (files/helm-test.sh), run with bash against
  * stand-ins for the pods' HTTP servers answering as Weir does, passes a healthy release and names
- * what is wrong with an unhealthy one.
+ * what is wrong with an unhealthy one. The stand-ins listen on loopback addresses of their own
+ * (127.0.0.2 for ordinal 0, ...) at one port, and a {@code getent} first on the script's PATH plays
+ * the cluster's DNS for the headless Service's names.
  */
 class ReleaseTestHookTest {
 
   private static final Path SCRIPT = WeirChart.directory().resolve("files/helm-test.sh");
-  private static final InetAddress LOCALHOST = InetAddress.getLoopbackAddress();
 
   @TempDir Path dir;
   private final List<HttpServer> servers = new ArrayList<>();
+  private final List<String> hosts = new ArrayList<>();
+  private final int port;
+
+  ReleaseTestHookTest() throws IOException {
+    port = freePort();
+  }
 
   @AfterEach
   void stopServers() {
@@ -65,22 +75,19 @@ class ReleaseTestHookTest {
     assertThat(container.getImage()).isEqualTo(
         manifests.only(StatefulSet.class).getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
     assertThat(container.getCommand()).containsExactly("/bin/bash", "/etc/weir/test/helm-test.sh");
-    assertThat(env(container)).containsEntry("WEIR_TEST_PODS",
-            "orders-weir-0.orders-weir.streaming.svc:8080 orders-weir-1.orders-weir.streaming.svc:8080"
-                + " orders-weir-2.orders-weir.streaming.svc:8080")
+    // The pods are found in DNS, not counted from the values: nothing in the test says 3.
+    assertThat(env(container)).containsEntry("WEIR_TEST_POD_PREFIX", "orders-weir-")
+        .containsEntry("WEIR_TEST_POD_DOMAIN", "orders-weir.streaming.svc")
+        .containsEntry("WEIR_TEST_PORT", "8080")
         .containsEntry("WEIR_TEST_APPLICATION_ID", "orders");
+    assertThat(manifests.only(StatefulSet.class).getSpec().getServiceName()).isEqualTo("orders-weir");
+    assertThat(manifests.only(Service.class).getSpec().getPublishNotReadyAddresses())
+        .as("restoring pods resolve too").isTrue();
     assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
     // Not an endpoint of the headless Service, not counted by the PodDisruptionBudget.
     Map<String, String> selector = manifests.only(Service.class).getSpec().getSelector();
     assertThat(selector.entrySet()).as("the Service's selector").isNotEmpty()
         .anySatisfy(e -> assertThat(test.getMetadata().getLabels()).doesNotContainEntry(e.getKey(), e.getValue()));
-  }
-
-  @Test
-  void withKedaChecksTheFewestReplicas() {
-    Pod test = chart().values("keda.yaml").render().only(Pod.class);
-
-    assertThat(env(test.getSpec().getContainers().get(0)).get("WEIR_TEST_PODS").split(" ")).hasSize(2);
   }
 
   @Test
@@ -94,23 +101,57 @@ class ReleaseTestHookTest {
 
   @Test
   void passesWhenEveryPodIsReadyAndRunsItsOwnTasks() throws Exception {
-    String pods = String.join(" ", pod("orders", 200, "0_0", "0_3"), pod("orders", 200, "0_1", "1_0"),
-        pod("orders", 200, "0_2"));
+    pod(0, "orders", 200, "0_0", "0_3");
+    pod(1, "orders", 200, "0_1", "1_0");
+    pod(2, "orders", 200, "0_2");
 
-    Result result = runTest(pods, 10);
+    Result result = runTest(10);
 
     assertThat(result.exit()).as(result.output()).isZero();
-    assertThat(result.output()).contains("ready, RUNNING, 2 active tasks").contains("passed (3 pods of orders)");
+    assertThat(result.output()).contains(name(0) + ": ready, RUNNING, 2 active tasks")
+        .contains("passed (3 pods of orders)");
+  }
+
+  @Test
+  void checksThePodsThatExistWhateverTheReplicaCount() throws Exception {
+    // Scaled out by hand or by KEDA to 5: every one is found and checked.
+    for (int ordinal = 0; ordinal < 5; ordinal++) {
+      pod(ordinal, "orders", 200, "0_" + ordinal);
+    }
+
+    Result result = runTest(10);
+
+    assertThat(result.exit()).as(result.output()).isZero();
+    assertThat(result.output()).contains(name(4) + ": ready").contains("passed (5 pods of orders)");
+  }
+
+  @Test
+  void failsNamingAnOrdinalMissingBelowOneThatExists() throws Exception {
+    pod(0, "orders", 200, "0_0");
+    pod(2, "orders", 200, "0_2");
+
+    Result result = runTest(2);
+
+    assertThat(result.exit()).isEqualTo(1);
+    assertThat(result.output()).contains(name(1) + ": does not resolve, though " + name(2) + " does");
+  }
+
+  @Test
+  void failsWhenNoPodResolves() throws Exception {
+    Result result = runTest(2);
+
+    assertThat(result.exit()).isEqualTo(1);
+    assertThat(result.output()).contains("no pod found: " + name(0) + " does not resolve");
   }
 
   @Test
   void waitsForAPodThatIsStillRestoring() throws Exception {
     AtomicInteger asked = new AtomicInteger();
-    String restoring = serve(path -> path.equals("/health/ready") && asked.incrementAndGet() < 3
-        ? new Answer(503, "{\"status\":\"DOWN\",\"state\":\"RESTORING\"}") : info("orders", "0_1"));
-    String pods = pod("orders", 200, "0_0") + " " + restoring;
+    pod(0, "orders", 200, "0_0");
+    serve(1, path -> path.equals("/health/ready") && asked.incrementAndGet() < 3
+        ? new Answer(503, json(Json.object().put("status", "DOWN").put("state", "RESTORING"))) : info("orders", "0_1"));
 
-    Result result = runTest(pods, 30);
+    Result result = runTest(30);
 
     assertThat(result.exit()).as(result.output()).isZero();
     assertThat(asked.get()).isGreaterThanOrEqualTo(3);
@@ -118,18 +159,21 @@ class ReleaseTestHookTest {
 
   @Test
   void failsNamingAPodThatNeverBecomesReady() throws Exception {
-    String stuck = pod("orders", 503, "0_1");
-    String pods = pod("orders", 200, "0_0") + " " + stuck;
+    pod(0, "orders", 200, "0_0");
+    pod(1, "orders", 503, "0_1");
 
-    Result result = runTest(pods, 3);
+    Result result = runTest(3);
 
     assertThat(result.exit()).isEqualTo(1);
-    assertThat(result.output()).contains(stuck + ": /health/ready answered 503").contains("FAILED after 3 s");
+    assertThat(result.output()).contains(name(1) + ": /health/ready answered 503").contains("FAILED after 3 s");
   }
 
   @Test
   void failsWhenATaskIsActiveOnTwoPods() throws Exception {
-    Result result = runTest(pod("orders", 200, "0_0", "0_1") + " " + pod("orders", 200, "0_1"), 2);
+    pod(0, "orders", 200, "0_0", "0_1");
+    pod(1, "orders", 200, "0_1");
+
+    Result result = runTest(2);
 
     assertThat(result.exit()).isEqualTo(1);
     assertThat(result.output()).contains("task 0_1 is active on both");
@@ -137,7 +181,9 @@ class ReleaseTestHookTest {
 
   @Test
   void failsWhenAPodRunsAnotherApplication() throws Exception {
-    Result result = runTest(pod("payments", 200, "0_0"), 2);
+    pod(0, "payments", 200, "0_0");
+
+    Result result = runTest(2);
 
     assertThat(result.exit()).isEqualTo(1);
     assertThat(result.output()).contains("runs application.id payments, not orders");
@@ -145,15 +191,12 @@ class ReleaseTestHookTest {
 
   @Test
   void failsWhenNothingAnswers() throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0, 1, LOCALHOST)) {
-      port = socket.getLocalPort();
-    }
+    hosts.add(address(0) + " " + name(0));
 
-    Result result = runTest("127.0.0.1:" + port, 2);
+    Result result = runTest(2);
 
     assertThat(result.exit()).isEqualTo(1);
-    assertThat(result.output()).contains("nothing answers");
+    assertThat(result.output()).contains(name(0) + ": nothing answers on " + address(0) + ":" + port);
   }
 
   // ---- helpers ------------------------------------------------------------------------------------
@@ -165,23 +208,32 @@ class ReleaseTestHookTest {
     Answer answer(String path);
   }
 
-  /** A stand-in pod: /health/ready answers {@code readyStatus}, /info lists {@code tasks} on one thread. */
-  private String pod(String applicationId, int readyStatus, String... tasks) throws IOException {
-    return serve(path -> path.equals("/health/ready")
-        ? new Answer(readyStatus, "{\"status\":\"" + (readyStatus == 200 ? "UP" : "DOWN") + "\"}")
+  /** A stand-in for pod {@code ordinal}: /health/ready answers {@code readyStatus}, /info lists {@code tasks} on one thread. */
+  private void pod(int ordinal, String applicationId, int readyStatus, String... tasks) throws IOException {
+    serve(ordinal, path -> path.equals("/health/ready")
+        ? new Answer(readyStatus, json(Json.object().put("status", readyStatus == 200 ? "UP" : "DOWN")
+            .put("state", "RUNNING")))
         : info(applicationId, tasks));
   }
 
-  /** /info as Weir writes it (InstanceJson): compact JSON, tasks per stream thread. */
+  /** /info with Weir's fields, written as Weir writes it (Json.prettyBytes: one field per line, "key" : value). */
   private static Answer info(String applicationId, String... tasks) {
-    String list = java.util.Arrays.stream(tasks).map(t -> "\"" + t + "\"").collect(Collectors.joining(","));
-    return new Answer(200, "{\"version\":\"0.1.0\",\"applicationId\":\"" + applicationId + "\",\"instanceId\":\"x\","
-        + "\"guarantee\":\"exactly_once\",\"state\":\"RUNNING\",\"tasksByThread\":{\"" + applicationId
-        + "-x-0\":[" + list + "]},\"standbyTasks\":[\"9_9\"],\"warmupTasks\":[]}");
+    ObjectNode info = Json.object().put("version", "0.1.0").put("applicationId", applicationId)
+        .put("instanceId", "x").put("guarantee", "exactly_once").put("state", "RUNNING");
+    ArrayNode active = info.putObject("tasksByThread").putArray(applicationId + "-x-0");
+    java.util.Arrays.stream(tasks).forEach(active::add);
+    info.putArray("standbyTasks").add("9_9");
+    info.putArray("warmupTasks");
+    return new Answer(200, json(info));
   }
 
-  private String serve(Route route) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(LOCALHOST, 0), 0);
+  private static String json(ObjectNode node) {
+    return new String(Json.prettyBytes(node), StandardCharsets.UTF_8);
+  }
+
+  /** Serves {@code route} at pod {@code ordinal}'s address and the shared port, and puts its name in DNS. */
+  private void serve(int ordinal, Route route) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress(address(ordinal), port), 0);
     server.createContext("/", exchange -> {
       Answer answer = route.answer(exchange.getRequestURI().getPath());
       byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
@@ -193,16 +245,46 @@ class ReleaseTestHookTest {
     });
     server.start();
     servers.add(server);
-    return "127.0.0.1:" + server.getAddress().getPort();
+    hosts.add(address(ordinal) + " " + name(ordinal));
+  }
+
+  private static String name(int ordinal) {
+    return "orders-weir-" + ordinal + ".orders-weir.streaming.svc";
+  }
+
+  private static String address(int ordinal) {
+    return "127.0.0." + (ordinal + 2);
+  }
+
+  /** A port free on the loopback addresses the stand-ins use. */
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(address(0)))) {
+      return socket.getLocalPort();
+    }
   }
 
   private record Result(int exit, String output) {
   }
 
-  private Result runTest(String pods, int timeoutSeconds) throws Exception {
+  private Result runTest(int timeoutSeconds) throws Exception {
+    // getent hosts NAME, as the cluster's DNS would answer for the headless Service.
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path hostsFile = Files.write(dir.resolve("hosts"), hosts);
+    Path getent = Files.writeString(bin.resolve("getent"), """
+        #!/bin/bash
+        [[ "$1" == hosts ]] || exit 2
+        while read -r address name; do
+          [[ "$name" == "$2" ]] && { echo "$address       $name"; exit 0; }
+        done < "%s"
+        exit 2
+        """.formatted(hostsFile));
+    assertThat(getent.toFile().setExecutable(true)).isTrue();
     Path output = dir.resolve("output-" + System.nanoTime());
     ProcessBuilder builder = new ProcessBuilder("bash", SCRIPT.toString());
-    builder.environment().put("WEIR_TEST_PODS", pods);
+    builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    builder.environment().put("WEIR_TEST_POD_PREFIX", "orders-weir-");
+    builder.environment().put("WEIR_TEST_POD_DOMAIN", "orders-weir.streaming.svc");
+    builder.environment().put("WEIR_TEST_PORT", String.valueOf(port));
     builder.environment().put("WEIR_TEST_APPLICATION_ID", "orders");
     builder.environment().put("WEIR_TEST_TIMEOUT_SECONDS", String.valueOf(timeoutSeconds));
     builder.redirectErrorStream(true).redirectOutput(output.toFile());

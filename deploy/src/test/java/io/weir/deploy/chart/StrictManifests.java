@@ -2,6 +2,7 @@ package io.weir.deploy.chart;
 
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.DeserializationConfig;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -56,8 +57,12 @@ final class StrictManifests {
       // upgrade.mode=savepoint's hooks
       Map.entry("Job", io.fabric8.kubernetes.api.model.batch.v1.Job.class));
 
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-  private static final ObjectMapper STRICT = new ObjectMapper(new YAMLFactory())
+  // A key twice in one mapping: Jackson keeps the last, but Helm and kubectl refuse the manifest
+  // ("key ... already set in map"), so the tests refuse it too.
+  private static final YAMLFactory NO_DUPLICATE_KEYS = YAMLFactory.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+  private static final ObjectMapper YAML = new ObjectMapper(NO_DUPLICATE_KEYS);
+  private static final ObjectMapper STRICT = new ObjectMapper(NO_DUPLICATE_KEYS)
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
       .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)

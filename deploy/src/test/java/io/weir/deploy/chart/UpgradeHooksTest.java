@@ -12,9 +12,11 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
@@ -138,7 +140,7 @@ class UpgradeHooksTest {
     assertThat(cli.getArgs()).containsExactly("upgrade", "--mode", "savepoint", "--app", "orders",
         "--topology-file", "/work/topology.json", "--statefulset", FULLNAME, "--release", RELEASE,
         "--savepoint-prefix", "pre-upgrade-r1-", "--timeout", "120", "--stop-timeout", "300",
-        "--allow-dropped-state", "--map-topic", "orders=orders-v2");
+        "--allow-dropped-state", "--map-topic", "orders=orders-v2", "--map-store", "totals=order-totals");
     assertThat(cli.getEnv()).anySatisfy(e -> assertThat(e.getName()).isEqualTo("WEIR_SASL_JAAS_CONFIG"));
     assertThat(env(cli)).doesNotContainKey("WEIR_RUN_MODE");
     for (Container c : List.of(describe, cli)) {
@@ -185,6 +187,21 @@ class UpgradeHooksTest {
   }
 
   @Test
+  void theHookPodIsNeitherAnEndpointNorCountedByTheDisruptionBudget() {
+    WeirChart.Manifests m = savepoint().render();
+    Map<String, String> labels = m.named(Job.class, FULLNAME + "-upgrade").getSpec().getTemplate().getMetadata()
+        .getLabels();
+
+    assertThat(labels).containsEntry("app.kubernetes.io/component", "upgrade")
+        .containsEntry("app.kubernetes.io/instance", RELEASE);
+    for (Map<String, String> selector : List.of(m.only(Service.class).getSpec().getSelector(),
+        m.only(PodDisruptionBudget.class).getSpec().getSelector().getMatchLabels())) {
+      assertThat(selector.entrySet()).isNotEmpty()
+          .anySatisfy(e -> assertThat(labels).doesNotContainEntry(e.getKey(), e.getValue()));
+    }
+  }
+
+  @Test
   void badUpgradeValuesFailNamingTheValue() {
     assertThatThrownBy(() -> chart().set("upgrade.mode", "stateless").template())
         .hasMessageContaining("upgrade.mode").hasMessageContaining("rolling");
@@ -194,6 +211,8 @@ class UpgradeHooksTest {
         .hasMessageContaining("upgrade.mode=savepoint cannot be used with keda.enabled");
     assertThatThrownBy(() -> savepoint().set("upgrade.mapTopics.orders", "orders").template())
         .hasMessageContaining("upgrade.mapTopics.orders: give the topic the new version reads instead of orders");
+    assertThatThrownBy(() -> savepoint().set("upgrade.mapStores.totals", "totals").template())
+        .hasMessageContaining("upgrade.mapStores.totals: give the store's new name");
     assertThatThrownBy(() -> savepoint().set("upgrade.stopTimeoutSeconds", 0).template())
         .hasMessageContaining("stopTimeoutSeconds: Must be greater than or equal to 1");
   }

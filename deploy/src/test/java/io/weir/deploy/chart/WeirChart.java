@@ -1,8 +1,8 @@
 package io.weir.deploy.chart;
 
 import com.marcnuri.helm.Helm;
-import com.marcnuri.helm.TemplateCommand;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.weir.deploy.helm.HelmTemplate;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,45 +77,7 @@ final class WeirChart {
    * IllegalStateException with Helm's message.
    */
   String template() {
-    TemplateCommand command = new Helm(withHooksAsManifests()).template().withName(RELEASE).withNamespace(NAMESPACE);
-    valuesFiles.forEach(command::withValuesFile);
-    sets.forEach(command::set);
-    return command.call().replace(HOOK_STAND_IN, HOOK);
-  }
-
-  private static final String HOOK = "helm.sh/hook";
-  private static final String HOOK_STAND_IN = "hook.test.weir.io/helm-sh-hook";
-  private static Path hooksAsManifests;
-
-  /**
-   * A copy of the chart whose hook annotations have another name. helm-java's template, unlike
-   * the helm command, leaves hooks ({@code helm test} pods, upgrade jobs) out of what it returns;
-   * under another annotation they render as ordinary manifests, and {@link #template()} gives the
-   * annotation its name back. Made once per test run, from the chart as it is then.
-   */
-  private static synchronized Path withHooksAsManifests() {
-    if (hooksAsManifests == null) {
-      try {
-        Path copy = Files.createTempDirectory("weir-chart-");
-        Path chart = directory();
-        try (var files = Files.walk(chart)) {
-          for (Path file : files.toList()) {
-            Path target = copy.resolve(chart.relativize(file).toString());
-            if (Files.isDirectory(file)) {
-              Files.createDirectories(target);
-            } else if (file.startsWith(chart.resolve("templates"))) {
-              Files.writeString(target, Files.readString(file).replace(HOOK, HOOK_STAND_IN));
-            } else {
-              Files.copy(file, target);
-            }
-          }
-        }
-        hooksAsManifests = copy;
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    }
-    return hooksAsManifests;
+    return HelmTemplate.render(directory(), RELEASE, NAMESPACE, valuesFiles, sets);
   }
 
   /** Renders and parses every manifest strictly into the Kubernetes model. */

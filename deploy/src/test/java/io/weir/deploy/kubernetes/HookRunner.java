@@ -1,6 +1,8 @@
 package io.weir.deploy.kubernetes;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.HostAlias;
+import io.fabric8.kubernetes.api.model.HostAliasBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -12,6 +14,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Runs a release's hooks for one event as Helm does, in hook-weight order: objects of other kinds
@@ -20,6 +24,9 @@ import java.util.Map;
  * runner does not implement {@code backoffLimit}), a Pod runs as it is; Helm waits for each to
  * finish and fails the operation when one fails, naming it. The pod is played like the
  * StatefulSet's ({@link PlayManifest}), so it gets the same env, volumes and service-account token.
+ * The runner has no cluster DNS: each hook pod gets the headless Service's names of the pods that
+ * exist when it starts as {@code hostAliases} (its {@code /etc/hosts}), so a {@code helm test} pod
+ * finds them as it would through the cluster's DNS.
  */
 final class HookRunner {
 
@@ -33,13 +40,16 @@ final class HookRunner {
     private final Path workDir;
     private final Events events;
     private final PlayManifest.Cluster cluster;
+    private final Supplier<Map<String, String>> dns;
 
-    HookRunner(ApiServer api, Podman podman, Path workDir, Events events, PlayManifest.Cluster cluster) {
+    HookRunner(ApiServer api, Podman podman, Path workDir, Events events, PlayManifest.Cluster cluster,
+               Supplier<Map<String, String>> dns) {
         this.api = api;
         this.podman = podman;
         this.workDir = workDir;
         this.events = events;
         this.cluster = cluster;
+        this.dns = dns;
     }
 
     /** Runs the hooks of {@code event}; throws naming the first hook pod that failed. */
@@ -72,6 +82,13 @@ final class HookRunner {
         return outcomes;
     }
 
+    private List<HostAlias> hostAliases() {
+        Map<String, List<String>> byAddress = new TreeMap<>();
+        dns.get().forEach((host, address) -> byAddress.computeIfAbsent(address, a -> new ArrayList<>()).add(host));
+        return byAddress.entrySet().stream()
+                .map(e -> new HostAliasBuilder().withIp(e.getKey()).withHostnames(e.getValue()).build()).toList();
+    }
+
     private Outcome runPod(String hookName, Pod pod, Duration timeout) {
         long started = System.nanoTime();
         if (pod.getMetadata().getLabels() == null) {
@@ -80,6 +97,7 @@ final class HookRunner {
         if (pod.getMetadata().getAnnotations() == null) {
             pod.getMetadata().setAnnotations(Map.of());
         }
+        pod = new PodBuilder(pod).editSpec().addAllToHostAliases(hostAliases()).endSpec().build();
         var ordinalPod = new StatefulSetPods.OrdinalPod(pod, 90, "hook", List.of());
         PlayManifest.Played played = PlayManifest.of(ordinalPod, cluster, v -> true);
         String name = pod.getMetadata().getName();

@@ -115,6 +115,14 @@ final class Kubelet implements AutoCloseable {
         return played.hostPort(port);
     }
 
+    /** The pod's address on the pod network, while its container exists. */
+    Optional<String> address() {
+        CommandLine.Result inspected = podman.run(PODMAN, "inspect", "--format",
+                "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", containerName);
+        String address = inspected.output().strip();
+        return inspected.exitCode() == 0 && !address.isEmpty() ? Optional.of(address) : Optional.empty();
+    }
+
     private void play() {
         try {
             Files.writeString(manifest, played.yaml());

@@ -147,7 +147,7 @@ final class PlayManifest {
         }
         spec.setVolumes(volumes);
 
-        for (Container c : spec.getContainers()) {
+        for (Container c : containers(spec)) {
             c.setEnv(resolvedEnv(c, pod, cluster));
             c.setEnvFrom(null);
             if (mountToken) {
@@ -299,13 +299,23 @@ final class PlayManifest {
 
     private static void rename(PodSpec spec, String from, String to, List<Volume> volumes) {
         volumes.stream().filter(v -> v.getName().equals(from)).forEach(v -> v.setName(to));
-        for (Container c : spec.getContainers()) {
+        for (Container c : containers(spec)) {
             for (VolumeMount m : c.getVolumeMounts()) {
                 if (m.getName().equals(from)) {
                     m.setName(to);
                 }
             }
         }
+    }
+
+    /** The init containers (a hook Job's describe step), then the containers: the kubelet sets each up alike. */
+    private static List<Container> containers(PodSpec spec) {
+        List<Container> all = new ArrayList<>();
+        if (spec.getInitContainers() != null) {
+            all.addAll(spec.getInitContainers());
+        }
+        all.addAll(spec.getContainers());
+        return all;
     }
 
     private static void replace(List<Volume> volumes, Volume old, Volume replacement) {

@@ -3,6 +3,7 @@ package io.weir.deploy.kubernetes;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.weir.samples.wordcount.WordCount;
+import io.weir.samples.wordcount.WordCountV2;
 import io.weir.testkit.KafkaTestClient;
 import io.weir.testkit.Records;
 import java.io.IOException;
@@ -31,8 +32,9 @@ import org.awaitility.Awaitility;
 /**
  * The chart's pods, run for real under Podman, through the operations that make a stateful rollout
  * hard (issue 19): install three replicas of word-count against a test broker, roll out a new image
- * tag, force-delete a pod, scale down, {@code helm test}, and the state-changing upgrade when the
- * chart renders one; a load generator feeds lines throughout and the counts are checked exact
+ * tag, force-delete a pod, scale down with {@code kubectl scale}, {@code helm test}, scale up and down
+ * with {@code helm upgrade --set replicaCount}, the state-changing upgrade to word-count's v2 in
+ * {@code savepoint} mode, and {@code helm test} again; a load generator feeds lines throughout and the counts are checked exact
  * ({@code read_committed}) after every step. Prints JSON lines ({@link Events}); each step says what
  * was real and what the runner did in Kubernetes' place. Run with
  * {@code deploy/kubernetes/run-scenario.sh} (see deploy/kubernetes/README.md).
@@ -116,7 +118,7 @@ public final class PodmanScenario {
         helm("install", release);
         statefulSet = release.statefulSet().getMetadata().getName();
         controller = new StatefulSetController(api, NAMESPACE, statefulSet, podman, work, events);
-        hooks = new HookRunner(api, podman, work, events, controller.cluster());
+        hooks = new HookRunner(api, podman, work, events, controller.cluster(), controller::dnsRecords);
         awaitRollout(REPLICAS);
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("seconds_to_all_ready", seconds(started));
@@ -178,39 +180,35 @@ public final class PodmanScenario {
                 "pod removal and re-creation on its claim by the runner's controller", f);
 
         // 4. kubectl scale --replicas=2
-        String removed = statefulSet + "-" + (REPLICAS - 1);
-        Set<TopicPartition> removedTasks = partitionsOf(removed);
+        scaleDown("kubectl scale statefulset " + statefulSet + " --replicas=" + (REPLICAS - 1),
+                "the scale subresource PATCHed in the API server",
+                () -> api.adminClient().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).scale(REPLICAS - 1));
+
+        // 5. helm test: the values still say 3 replicas, 2 run.
+        helmTest(release, "helm test (after kubectl scale: the values say " + REPLICAS + " replicas, "
+                + (REPLICAS - 1) + " run)");
+
+        // 6. helm upgrade --set replicaCount: back to 3, then down by one.
         started = System.nanoTime();
-        api.adminClient().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).scale(REPLICAS - 1);
-        Awaitility.await(removed + " gone").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-                .until(() -> controller.pods().size() == REPLICAS - 1);
-        double podGone = seconds(started);
-        Awaitility.await(removed + "'s tasks to move").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-                .until(() -> removedTasks.stream().noneMatch(tp -> removed.equals(assignment().get(tp))) && assignedAll());
+        helm("upgrade", render("v2", Map.of("replicaCount", REPLICAS)));
+        awaitRollout(REPLICAS);
+        String added = statefulSet + "-" + (REPLICAS - 1);
+        Awaitility.await(added + " to get tasks").atMost(READY).pollInterval(Duration.ofMillis(200))
+                .until(() -> !partitionsOf(added).isEmpty() && assignedAll());
         f = new LinkedHashMap<>();
-        f.put("seconds_until_pod_gone", podGone);
-        f.put("seconds_until_tasks_moved", seconds(started));
-        f.put("tasks_of_removed_pod", removedTasks.size());
-        f.put("replicas_read_back", api.adminClient().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet)
-                .scale().getSpec().getReplicas());
+        f.put("seconds_until_tasks_on_new_pod", seconds(started));
         f.put("assignment", owners(assignment()));
-        checkCounts("counts after the scale-down");
-        events.step("kubectl scale statefulset " + statefulSet + " --replicas=" + (REPLICAS - 1),
-                "the scale subresource PATCHed in the API server; preStop hook and SIGTERM in the real container; Weir's shutdown",
-                "the runner's controller read spec.replicas and deleted the highest ordinal", f);
+        checkCounts("counts after the scale-up");
+        events.step("helm upgrade --set replicaCount=" + REPLICAS + " (scale up again)",
+                "the StatefulSet applied with 3 replicas; Weir's rebalance with warm-ups",
+                "the runner's controller created the missing ordinal on its claim", f);
+        scaleDown("helm upgrade --set replicaCount=" + (REPLICAS - 1),
+                "the StatefulSet applied with " + (REPLICAS - 1) + " replicas, as helm upgrade applies it",
+                () -> helm("upgrade", render("v2", Map.of("replicaCount", REPLICAS - 1))));
 
-        // 5. helm test
-        List<HasMetadata> tests = release.hooks("test");
-        if (tests.isEmpty()) {
-            events.step("helm test", "none", "none", Map.of("result", "the chart renders no test hooks (helm.sh/hook: test): nothing to run"));
-        } else {
-            var outcomes = hooks.run(release, "test", Duration.ofMinutes(5));
-            events.step("helm test", "the chart's test pods in the image", "hook pods played by the runner, waited for",
-                    Map.of("hooks", outcomes.stream().map(o -> o.hook() + " exit " + o.exitCode()).toList()));
-        }
-
-        // 6. The state-changing upgrade in savepoint mode (helper upgrade-modes' feature).
+        // 7. The state-changing upgrade in savepoint mode, then helm test again.
         savepointUpgrade();
+        helmTest(savepointRelease(), "helm test (after the savepoint upgrade)");
 
         load.stop();
         checkCounts("counts exact throughout (final)");
@@ -219,33 +217,102 @@ public final class PodmanScenario {
     }
 
     /**
-     * helm upgrade with {@code upgrade.mode=savepoint}: when the chart renders a pre-upgrade hook, Helm runs it
-     * (the runner plays it as a Pod with restartPolicy Never and waits for its exit) before applying the release.
+     * A scale-down by one: {@code action} lowers the StatefulSet's replicas; the removed pod reads them
+     * through the API on SIGTERM and leaves the group, so its tasks move at once.
      */
-    private void savepointUpgrade() {
-        Release savepoint;
-        try {
-            savepoint = render("v2", Map.of("upgrade.mode", "savepoint"));
-        } catch (RuntimeException e) {
-            events.step("helm upgrade --set upgrade.mode=savepoint (state-changing upgrade)", "none", "none",
-                    Map.of("result", "skipped: this chart does not render upgrade.mode (helper upgrade-modes' feature): "
-                            + e.getMessage().lines().limit(3).map(String::strip).collect(Collectors.joining(" "))));
-            return;
-        }
-        if (savepoint.hooks("pre-upgrade").isEmpty()) {
-            events.step("helm upgrade --set upgrade.mode=savepoint (state-changing upgrade)", "none", "none",
-                    Map.of("result", "skipped: the chart renders no pre-upgrade hook for upgrade.mode=savepoint"));
-            return;
+    private void scaleDown(String step, String real, Runnable action) {
+        int replicas = controller.pods().size();
+        String removed = statefulSet + "-" + (replicas - 1);
+        Set<TopicPartition> removedTasks = partitionsOf(removed);
+        long started = System.nanoTime();
+        action.run();
+        Awaitility.await(removed + " gone").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                .until(() -> controller.pods().size() == replicas - 1);
+        double podGone = seconds(started);
+        Awaitility.await(removed + "'s tasks to move").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                .until(() -> removedTasks.stream().noneMatch(tp -> removed.equals(assignment().get(tp))) && assignedAll());
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("seconds_until_pod_gone", podGone);
+        f.put("seconds_until_tasks_moved", seconds(started));
+        f.put("tasks_of_removed_pod", removedTasks.size());
+        f.put("replicas_read_back", replicasInApi());
+        f.put("assignment", owners(assignment()));
+        checkCounts("counts after the scale-down");
+        events.step(step, real + "; preStop hook and SIGTERM in the real container; Weir read the replicas through"
+                        + " the API (scale-in's Role) and left the group",
+                "the runner's controller read spec.replicas and deleted the highest ordinal", f);
+    }
+
+    /** helm test: the chart's test hooks (a ConfigMap with the script, the test pod) run and waited for. */
+    private void helmTest(Release release, String step) {
+        List<HasMetadata> tests = release.hooks("test");
+        if (tests.isEmpty()) {
+            throw new IllegalStateException("the chart renders no test hooks (helm.sh/hook: test)");
         }
         long started = System.nanoTime();
-        helm("upgrade", savepoint);
-        awaitRollout(replicasInApi());
+        var outcomes = hooks.run(release, "test", Duration.ofMinutes(5));
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("seconds", seconds(started));
+        f.put("hooks", outcomes.stream().map(o -> o.hook() + " exit " + o.exitCode()).toList());
+        f.put("output", outcomes.stream().flatMap(o -> o.logTail().lines()).filter(l -> l.startsWith("weir helm test"))
+                .toList());
+        events.step(step, "the chart's test pod in the image: files/helm-test.sh through bash's /dev/tcp, the pods"
+                        + " found by their headless-Service names",
+                "the hook pod played by the runner and waited for; cluster DNS played by /etc/hosts entries"
+                        + " (hostAliases) for the pods that exist when it starts", f);
+    }
+
+    /**
+     * The version the savepoint upgrade installs: word-count's v2 ({@code serve word-count --variant v2}),
+     * whose count store is renamed (word-counts to word-totals), a change of state; with
+     * {@code upgrade.mode=savepoint} and {@code upgrade.mapStores} carrying the counts over. Its words
+     * are those of v1 for this load (v2 drops only one-letter words, and the load has none), so the
+     * counts stay exact across the change.
+     */
+    private Release savepointRelease() {
+        Map<String, Object> sets = new LinkedHashMap<>();
+        sets.put("replicaCount", REPLICAS - 1);
+        List<String> args = List.of("serve", "word-count", "--variant", "v2");
+        for (int i = 0; i < args.size(); i++) {
+            sets.put("args[" + i + "]", args.get(i)); // helm-java's set takes no list literal
+        }
+        sets.put("upgrade.mode", "savepoint");
+        sets.put("upgrade.mapStores." + WordCount.STORE, WordCountV2.STORE);
+        return render("v2", sets);
+    }
+
+    /**
+     * helm upgrade to v2 with {@code upgrade.mode=savepoint}: Helm runs the pre-upgrade hooks (the
+     * runner plays the Job as a Pod with restartPolicy Never and waits for its exit), then applies the
+     * release; its pods start from the restored savepoint.
+     */
+    private void savepointUpgrade() {
+        Release v2 = savepointRelease();
+        if (v2.hooks("pre-upgrade").isEmpty()) {
+            throw new IllegalStateException("the chart renders no pre-upgrade hook for upgrade.mode=savepoint");
+        }
+        int replicas = replicasInApi();
+        long started = System.nanoTime();
+        List<HookRunner.Outcome> ran = hooks.run(v2, "pre-upgrade", Duration.ofMinutes(10));
+        double hooked = seconds(started);
+        int replicasAfterHook = replicasInApi();
+        helm("upgrade", v2, false);
+        awaitRollout(replicas);
+        Awaitility.await("every task assigned").atMost(READY).pollInterval(Duration.ofMillis(200)).until(this::assignedAll);
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("seconds_hook", hooked);
+        f.put("replicas_after_hook", replicasAfterHook);
+        f.put("seconds_until_processing", seconds(started));
+        f.put("hook_output", ran.stream().flatMap(o -> o.logTail().lines())
+                .filter(l -> l.contains("Verdict") || l.contains("savepoint") || l.contains("restored")).toList());
+        f.put("restored_records_per_pod", restoredRecords());
         f.putAll(checkCounts("counts after the savepoint upgrade"));
-        events.step("helm upgrade --set upgrade.mode=savepoint (state-changing upgrade)",
-                "the chart's pre-upgrade hook Job's pod in the image, with the release's config, calling the API server over TLS",
-                "the Job run once as a Pod (restartPolicy Never) and waited for, as Helm waits for hooks", f);
+        events.step("helm upgrade --set args={serve,word-count,--variant,v2} --set upgrade.mode=savepoint"
+                        + " --set upgrade.mapStores.word-counts=word-totals (state-changing upgrade)",
+                "the chart's pre-upgrade hook Job's pod in the new image: describe init container, weir upgrade calling"
+                        + " the API server over TLS as the upgrade account, a savepoint in Kafka and its restore",
+                "the Job run once as a Pod (restartPolicy Never) and waited for, as Helm waits for hooks; the"
+                        + " runner's controller obeyed the scale to 0", f);
     }
 
     // ------------------------------------------------------------------------------------ helm
@@ -261,7 +328,11 @@ public final class PodmanScenario {
 
     /** helm install/upgrade: pre- hooks, the objects created or replaced, post- hooks. */
     private void helm(String action, Release release) {
-        if (hooks != null) {
+        helm(action, release, true);
+    }
+
+    private void helm(String action, Release release, boolean preHooks) {
+        if (hooks != null && preHooks) {
             hooks.run(release, "pre-" + action, Duration.ofMinutes(10));
         }
         for (HasMetadata o : release.objects()) {

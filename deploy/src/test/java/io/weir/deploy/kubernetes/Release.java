@@ -1,10 +1,9 @@
 package io.weir.deploy.kubernetes;
 
-import com.marcnuri.helm.Helm;
-import com.marcnuri.helm.TemplateCommand;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.weir.deploy.helm.HelmTemplate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +14,7 @@ import java.util.Map;
 
 /**
  * A rendering of the chart in {@code helm/weir} for one release ({@code helm template} through
- * helm-java, Helm's own engine), split as Helm splits it: the release's objects, which
+ * helm-java, Helm's own engine, hooks included: {@link HelmTemplate}), split as Helm splits it: the release's objects, which
  * {@code helm install}/{@code upgrade} apply, and its hooks (annotation {@code helm.sh/hook}),
  * which Helm runs at their events ({@code pre-upgrade}, {@code test}, ...).
  */
@@ -26,10 +25,7 @@ record Release(String name, String namespace, List<HasMetadata> objects, List<Ha
 
     /** Renders {@code chart} with the values file and {@code --set} values given. */
     static Release render(Path chart, String name, String namespace, Path valuesFile, Map<String, Object> sets) {
-        TemplateCommand command = new Helm(chart).template().withName(name).withNamespace(namespace)
-                .withValuesFile(valuesFile);
-        sets.forEach(command::set);
-        String rendered = command.call();
+        String rendered = HelmTemplate.render(chart, name, namespace, List.of(valuesFile), sets);
         List<HasMetadata> objects = new ArrayList<>();
         List<HasMetadata> hooks = new ArrayList<>();
         for (String doc : rendered.split("(?m)^---\\s*$")) {

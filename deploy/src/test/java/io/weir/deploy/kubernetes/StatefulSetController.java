@@ -90,6 +90,23 @@ final class StatefulSetController implements AutoCloseable {
         return away;
     }
 
+    /**
+     * What the cluster's DNS answers for the governing headless Service now: each existing pod's
+     * {@code <pod>.<service>.<namespace>.svc} (and its {@code .cluster.local} form) to the pod's
+     * address, ready or not, as a Service with {@code publishNotReadyAddresses} publishes it. The
+     * runner has no cluster DNS; hook pods get these as {@code hostAliases} ({@link HookRunner}).
+     */
+    Map<String, String> dnsRecords() {
+        String service = client.apps().statefulSets().inNamespace(namespace).withName(name).get().getSpec().getServiceName();
+        Map<String, String> records = new TreeMap<>();
+        pods.values().stream().filter(k -> !k.gone()).forEach(k -> k.address().ifPresent(address -> {
+            String host = k.name() + "." + service + "." + namespace + ".svc";
+            records.put(host, address);
+            records.put(host + ".cluster.local", address);
+        }));
+        return records;
+    }
+
     /** {@code kubectl delete pod --grace-period=0 --force}: the controller makes it again. */
     void forceDelete(int ordinal) {
         Kubelet k = pods.get(ordinal);
