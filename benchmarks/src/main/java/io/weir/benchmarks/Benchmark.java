@@ -288,6 +288,11 @@ public final class Benchmark {
                                     new KafkaStreamsRunner(), new BareLoop())
                             : List.of(new WeirRunner(), new KafkaStreamsRunner(), new BareLoop());
         };
+        if (scenario.kind() == Scenario.Kind.RESTORE) {
+            // Both ways of restoring, in one run: by ingestion (the default) and by write batches.
+            candidates = new ArrayList<>(candidates);
+            candidates.add(1, WeirRunner.batchRestore());
+        }
         List<Configuration> all = new ArrayList<>();
         for (Guarantee guarantee : scenario.guarantees()) {
             for (SystemUnderTest system : candidates) {

@@ -230,6 +230,11 @@ final class JsonReport {
             putRounded(line, "weir_bounded_rps", s.rps(WeirRunner.BOUNDED), 0);
             putRounded(line, "weir_bounded_vs_weir", s.rpsRatio(WeirRunner.BOUNDED, "weir"), 3);
         }
+        if (s.systems().contains(WeirRunner.BATCHES)) {
+            // restore-1m: the bulk load by ingestion (weir) beside write batches only.
+            putRounded(line, "weir_batches_rps", s.rps(WeirRunner.BATCHES), 0);
+            putRounded(line, "weir_vs_weir_batches", s.rpsRatio("weir", WeirRunner.BATCHES), 3);
+        }
         putRounded(line, "kafka_streams_rps", s.rps("kafka_streams"), 0);
         if (s.scenario().hasBare()) {
             putRounded(line, "bare_rps", s.rps("bare"), 0);

@@ -45,6 +45,8 @@ final class WeirRunner implements SystemUnderTest {
     static final String BOUNDED = "weir_bounded";
     /** The name of the variant whose {@code /metrics} is scraped while it runs. */
     static final String SCRAPED = "weir_scraped";
+    /** The name of {@link #batchRestore()} in the results. */
+    static final String BATCHES = "weir_batches";
 
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -85,6 +87,14 @@ final class WeirRunner implements SystemUnderTest {
      */
     static WeirRunner bounded() {
         return new WeirRunner(BOUNDED, Map.of("run.mode", "bounded"), Optional.empty());
+    }
+
+    /**
+     * Weir restoring with write batches only ({@code restore.bulk.min.records=0}), named
+     * {@value #BATCHES}: {@code restore-1m}'s other way, beside the default bulk load by ingestion.
+     */
+    static WeirRunner batchRestore() {
+        return new WeirRunner(BATCHES, Map.of("restore.bulk.min.records", 0), Optional.empty());
     }
 
     /** Weir with its {@code /metrics} scraped every {@code interval}, named {@value #SCRAPED}. */

@@ -231,6 +231,11 @@ public final class WeirConfig {
         return settings.get(Settings.HTTP_RELOAD_INTERVAL_MS);
     }
 
+    /** How far behind (changelog records) a store restores by ingestion; 0: never. */
+    public long restoreBulkMinRecords() {
+        return settings.get(Settings.RESTORE_BULK_MIN_RECORDS);
+    }
+
     /** Standby copies of each task's stores on other instances. */
     public int numStandbyReplicas() {
         return settings.get(Settings.NUM_STANDBY_REPLICAS);

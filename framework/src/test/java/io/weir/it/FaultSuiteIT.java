@@ -136,6 +136,10 @@ class FaultSuiteIT {
                     .withApp(EosAggregatesApp.class, aggregates)
                     .withEnv("WEIR_INTERNAL_TOPIC_REPLICATION_FACTOR", "3")
                     .withEnv("WEIR_SHUTDOWN_LEAVE_GROUP", "true")
+                    // Every active task's restore loads by ingestion (standbys tail with batches), so the
+                    // bulk path meets every fault here; StatefulCrashIT and the other crash tests keep
+                    // the batch path under SIGKILL.
+                    .withEnv("WEIR_RESTORE_BULK_MIN_RECORDS", "1")
                     .withEnv("WEIR_CONSUMER_SESSION_TIMEOUT_MS", Long.toString(SESSION_TIMEOUT.toMillis()));
             group = new InstanceGroup(spec, PARTITIONS);
             producer = SteadyInput.start(kafka.bootstrapServers(), input, workload::record, s.rate(), s.records(),

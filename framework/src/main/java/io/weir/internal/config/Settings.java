@@ -176,6 +176,10 @@ public final class Settings {
             "60000", Setting.millisAtLeast(5000), "while warm-ups run, how often the instance rebalances even if none"
             + " caught up (a warm-up that catches up rebalances within two seconds, with the other warm-ups of its"
             + " instance that caught up meanwhile); at least `5000`");
+    public static final Setting<Long> RESTORE_BULK_MIN_RECORDS = new Setting<>("restore.bulk.min.records", "100000",
+            Setting.longAtLeast(0), "a store this many changelog records or more behind (a new one, or one far"
+            + " behind) restores by ingestion: sorted files written and linked into RocksDB, no memtable or flush;"
+            + " closer to the end, and standbys, write batches; `0` always writes batches");
     public static final Setting<Duration> FAILURE_DETECTION_MS = new Setting<>("failure.detection.ms", "3000",
             Setting.millisAtLeast(0).andThen(Settings::checkFailureDetection), "an instance silent this long without"
             + " a clean shutdown is removed from the group by the others, so its tasks move without waiting for"
@@ -250,7 +254,7 @@ public final class Settings {
             HTTP_TLS_CLIENT_AUTH, HTTP_AUTH_TOKEN, HTTP_AUTH_TOKEN_FILE, HTTP_AUTH_SCOPE, HTTP_ADMIN_OPEN,
             HTTP_RELOAD_INTERVAL_MS,
             NUM_STANDBY_REPLICAS, MAX_WARMUP_REPLICAS, ACCEPTABLE_RECOVERY_LAG, PROBING_REBALANCE_INTERVAL_MS,
-            FAILURE_DETECTION_MS,
+            FAILURE_DETECTION_MS, RESTORE_BULK_MIN_RECORDS,
             ERROR_MODE, DEAD_LETTER_TOPIC, DEAD_LETTER_MAX_MESSAGE_BYTES,
             BUFFERED_RECORDS_PER_PARTITION, POLL_MS, TRANSACTION_TIMEOUT_MS, COMMIT_RETRY_TIMEOUT_MS,
             INTERNAL_TOPIC_REPLICATION_FACTOR, STATE_CACHE_MAX_BYTES, STATE_FLUSH_INTERVAL_MS, STATE_CLEANUP_DELAY_MS,

@@ -29,14 +29,17 @@ final class StateConsumers {
     private final ClientConfigs clients;
     /** How long a transaction may hold a changelog's end back: see {@link #newSession}. */
     private final Duration endOffsetGrace;
+    /** Active tasks' restores far behind load by ingestion; standbys only tail, so never do. */
+    private final RestoreSession.BulkLoad bulkLoad;
     private KafkaConsumer<byte[], byte[]> restoreConsumer;
     private KafkaConsumer<byte[], byte[]> standbyConsumer;
     private KafkaConsumer<byte[], byte[]> logEndConsumer;
     /** In the application's group, never subscribing: reads the group's committed offsets. */
     private KafkaConsumer<byte[], byte[]> offsetsConsumer;
 
-    StateConsumers(ClientConfigs clients, Duration transactionTimeout) {
+    StateConsumers(ClientConfigs clients, Duration transactionTimeout, RestoreSession.BulkLoad bulkLoad) {
         this.clients = clients;
+        this.bulkLoad = bulkLoad;
         // A store may be ahead of the read_committed end while a dead producer's transaction holds
         // the end back, and a changelog's last transaction may be committed without its markers
         // yet; both resolve within the transaction timeout, so wait that long before concluding
@@ -48,7 +51,7 @@ final class StateConsumers {
     RestoreSession restoreSession() {
         closeQuietly(restoreConsumer);
         restoreConsumer = newConsumer("restore", false);
-        return newSession(restoreConsumer);
+        return new RestoreSession(restoreConsumer, StateThread.STEP, endOffsetGrace, this::logEnds, bulkLoad);
     }
 
     /** A session for the standbys to follow their changelogs in, over a new standby consumer. */

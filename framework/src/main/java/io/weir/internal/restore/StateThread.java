@@ -8,6 +8,7 @@ import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
 import io.weir.state.changelog.RestoreListener;
+import io.weir.state.changelog.RestoreSession;
 import io.weir.state.changelog.SourceRecords;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.rocksdb.RocksDbResources;
@@ -62,7 +63,8 @@ public final class StateThread implements AutoCloseable {
                        io.weir.internal.state.LocalStores localStores) {
         this.thread = new Thread(this::run, clients.threadName(0).replaceFirst("-0$", "") + "-state");
         this.thread.setDaemon(true);
-        this.consumers = new StateConsumers(clients, config.transactionTimeout());
+        this.consumers = new StateConsumers(clients, config.transactionTimeout(),
+                RestoreSession.BulkLoad.from(config.restoreBulkMinRecords()));
         this.restores = new ActiveRestores(consumers::restoreSession, consumers::startOffsets);
         this.standbys = new Standbys(config, model, instanceDir, rocksDb, registry, tags, consumers, localStores);
         this.cleanup = new StateDirCleanup(instanceDir, config.stateCleanupDelay(),

@@ -36,10 +36,10 @@ final class BatchApplier implements AutoCloseable {
 
     /**
      * Starts applying {@code batch} with {@code offset} once the previous batch is applied (and its
-     * {@code afterApply} has run, on this thread). Returns an empty batch to fill next; do not touch
-     * {@code batch} again.
+     * {@code afterApply} has run, on this thread); {@code ingest}: as a bulk load
+     * ({@link BytesStore#ingest}). Returns an empty batch to fill next; do not touch {@code batch} again.
      */
-    WriteBatch submit(WriteBatch batch, long offset, Runnable afterApply) {
+    WriteBatch submit(WriteBatch batch, long offset, boolean ingest, Runnable afterApply) {
         drain();
         if (thread == null) {
             thread = Executors.newSingleThreadExecutor(r -> {
@@ -48,7 +48,13 @@ final class BatchApplier implements AutoCloseable {
                 return t;
             });
         }
-        inFlight = thread.submit(() -> store.apply(batch, offset));
+        inFlight = thread.submit(() -> {
+            if (ingest) {
+                store.ingest(batch, offset);
+            } else {
+                store.apply(batch, offset);
+            }
+        });
         afterInFlight = afterApply;
         WriteBatch next = spare;
         spare = batch;

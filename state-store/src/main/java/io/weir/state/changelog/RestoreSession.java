@@ -55,9 +55,44 @@ import org.slf4j.LoggerFactory;
  * moved back, a reset or a savepoint restore) cannot be rewound: the store is wiped and rebuilt
  * from the beginning up to the bound.
  *
+ * <p>A store at least {@link BulkLoad#minRecords} behind its end (a new store, or one far behind)
+ * is restored as a bulk load: its records gather into chunks of {@link BulkLoad#chunkBytes}, each
+ * {@linkplain BytesStore#ingest ingested} (RocksDB: sorted into a file and linked in, skipping the
+ * memtable, the flush and the compaction of what it replaces) with the consumer's position as the
+ * offset. The offset follows the entries, not atomically with them; a crash in between leaves the
+ * entries ahead of the offset, which the next restore, replaying from the offset, makes exact. A
+ * standby's tail, and any restore closer to its end, keeps the write batches.
+ *
  * <p>Threads: one thread uses a session (the consumer is not thread-safe).
  */
 public final class RestoreSession implements AutoCloseable {
+
+    /**
+     * When a restore loads by ingestion: from {@code minRecords} behind (0: never), in chunks of
+     * {@code chunkBytes} of keys and values (each held in memory until it is ingested; two per
+     * store at most, the one filling and the one being ingested).
+     */
+    public record BulkLoad(long minRecords, long chunkBytes) {
+        /** Never: every restore writes batches. */
+        public static final BulkLoad OFF = new BulkLoad(0, 1);
+        /** The default chunk: 16 MiB. */
+        public static final long CHUNK_BYTES = 16L << 20;
+
+        public BulkLoad {
+            if (minRecords < 0 || chunkBytes <= 0) {
+                throw new IllegalArgumentException("minRecords " + minRecords + " and chunkBytes " + chunkBytes);
+            }
+        }
+
+        /** From {@code minRecords} behind, in the default chunks. */
+        public static BulkLoad from(long minRecords) {
+            return new BulkLoad(minRecords, CHUNK_BYTES);
+        }
+
+        boolean applies(long behind) {
+            return minRecords > 0 && behind >= minRecords;
+        }
+    }
 
     private static final Logger log = LoggerFactory.getLogger(RestoreSession.class);
     private static final Duration END_OFFSET_RECHECK = Duration.ofMillis(200);
@@ -66,6 +101,7 @@ public final class RestoreSession implements AutoCloseable {
     private final Duration pollTimeout;
     private final Duration endOffsetGrace;
     private final Function<Set<TopicPartition>, Map<TopicPartition, Long>> logEnds;
+    private final BulkLoad bulkLoad;
     private final Map<TopicPartition, Progress> active = new HashMap<>();
 
     /**
@@ -81,10 +117,17 @@ public final class RestoreSession implements AutoCloseable {
      */
     public RestoreSession(Consumer<byte[], byte[]> consumer, Duration pollTimeout, Duration endOffsetGrace,
                           Function<Set<TopicPartition>, Map<TopicPartition, Long>> logEnds) {
+        this(consumer, pollTimeout, endOffsetGrace, logEnds, BulkLoad.OFF);
+    }
+
+    /** As {@link #RestoreSession(Consumer, Duration, Duration, Function)}, loading far-behind stores by ingestion. */
+    public RestoreSession(Consumer<byte[], byte[]> consumer, Duration pollTimeout, Duration endOffsetGrace,
+                          Function<Set<TopicPartition>, Map<TopicPartition, Long>> logEnds, BulkLoad bulkLoad) {
         this.consumer = consumer;
         this.pollTimeout = pollTimeout;
         this.endOffsetGrace = endOffsetGrace;
         this.logEnds = logEnds;
+        this.bulkLoad = bulkLoad;
     }
 
     /** True when no store is under restore. */
@@ -193,6 +236,7 @@ public final class RestoreSession implements AutoCloseable {
             } else if (start < target) {
                 consumer.seek(tp, start);
                 Progress p = new Progress(tp, store, listener, start, end, target, started);
+                p.bulk = bulkLoad.applies(target - start);
                 if (bound != null) {
                     p.stop = stop;
                     p.rows = bound.records();
@@ -246,8 +290,9 @@ public final class RestoreSession implements AutoCloseable {
                 p.applier.drain();
                 p.applier.close();
                 long millis = (System.nanoTime() - p.started) / 1_000_000;
-                log.info("Store '{}': restored {} records from {} (offsets {} to {}) in {} ms",
-                        p.store.name(), p.applied[0], tp, p.start, p.end, millis);
+                log.info("Store '{}': restored {} records from {} (offsets {} to {}) in {} ms{}",
+                        p.store.name(), p.applied[0], tp, p.start, p.end, millis,
+                        p.bulk ? " by ingestion, " + p.chunks + " chunks" : "");
                 p.listener.onDone(p.applied[0], millis);
                 finished.add(tp);
             }
@@ -341,6 +386,10 @@ public final class RestoreSession implements AutoCloseable {
             p.batch.put(record.key(), record.value());
         }
         long position = Math.min(consumer.position(p.tp), p.stop);
+        // A bulk load gathers a chunk over several polls; its last one goes once caught up.
+        if (p.bulk && p.batch.bytes() < bulkLoad.chunkBytes() && position < p.end) {
+            return;
+        }
         // Apply also when only markers or aborted records were passed, so the stored offset moves
         // past them and the next restore does not read them again.
         if (!p.batch.isEmpty() || position > p.appliedOffset) {
@@ -348,7 +397,10 @@ public final class RestoreSession implements AutoCloseable {
             long soFar = p.queued;
             long remaining = p.target == Long.MAX_VALUE ? consumer.currentLag(p.tp).orElse(0)
                     : Math.max(0, p.target - position);
-            p.batch = p.applier.submit(p.batch, position, () -> {
+            if (p.bulk) {
+                p.chunks++;
+            }
+            p.batch = p.applier.submit(p.batch, position, p.bulk, () -> {
                 p.applied[0] = soFar;
                 p.listener.onBatch(soFar, remaining);
             });
@@ -379,6 +431,9 @@ public final class RestoreSession implements AutoCloseable {
         long stop = Long.MAX_VALUE;
         /** What enters the store from a source topic; null for a changelog. */
         SourceRecords rows;
+        /** Loaded by ingestion, in chunks ({@link BulkLoad}). */
+        boolean bulk;
+        int chunks;
 
         Progress(TopicPartition tp, BytesStore store, RestoreListener listener, long start, long end, long target,
                  long started) {

@@ -41,6 +41,26 @@ public interface BytesStore extends BytesReader, AutoCloseable {
     void apply(WriteBatch changes, long changelogOffset);
 
     /**
+     * Loads {@code changes} as a bulk load where the store has one (RocksDB: the last write of each
+     * key written into a sorted file and ingested, no memtable, no flush), else as {@link #apply}.
+     * For a restore far behind its changelog: large batches, only puts and point deletes.
+     *
+     * <p>Unlike {@link #apply}, the entries and the offset are not written atomically: the entries
+     * first, then the offset. A crash in between leaves a store whose entries are ahead of its
+     * stored offset. That is safe for a store restored from a changelog, and only for one: replaying
+     * the changelog from the stored offset writes every key changed since to its last value, so
+     * the store ends exact at the changelog's end.
+     *
+     * @throws IllegalArgumentException if the batch holds a range delete
+     */
+    default void ingest(WriteBatch changes, long changelogOffset) {
+        if (changes.hasRangeDeletes()) {
+            throw new IllegalArgumentException("a bulk load takes no range deletes; store '" + name() + "'");
+        }
+        apply(changes, changelogOffset);
+    }
+
+    /**
      * The offset stored with the last applied batch: where a restore of this store resumes in its
      * changelog. Empty for a new (or {@linkplain #clear() cleared}) store.
      */

@@ -155,6 +155,121 @@ public final class WriteBatch {
         }
     }
 
+    /**
+     * The indices of the entries in key order (unsigned bytes, as {@link ByteKeys#compare} and
+     * RocksDB's default comparator order them), one per key: its last write, which is what
+     * applying the batch leaves. What a bulk load needs: sorted, distinct keys. Sorting is stable,
+     * so among equal keys the latest entry is the one kept.
+     *
+     * @throws IllegalStateException if the batch holds range deletes, which have no place in a key order
+     */
+    public int[] lastWritePerKeyInKeyOrder() {
+        if (rangeDeletes > 0) {
+            throw new IllegalStateException("the batch holds range deletes; they have no place in a key order");
+        }
+        int[] order = sortedByKey();
+        int distinct = 0;
+        for (int i = 0; i < size; i++) {
+            if (i + 1 < size && Arrays.equals(keys[order[i]], keys[order[i + 1]])) {
+                continue; // a later write of the same key follows
+            }
+            order[distinct++] = order[i];
+        }
+        return distinct == size ? order : Arrays.copyOf(order, distinct);
+    }
+
+    /**
+     * The entry indices sorted by key, stable. Comparing byte arrays costs a call and a loop per
+     * comparison; a primitive sort of each key's first {@value #PREFIX_BYTES} bytes (with the index
+     * in the low bits, so equal prefixes keep entry order) does most of the work, and only runs of
+     * equal prefixes are then sorted by their whole keys.
+     */
+    private int[] sortedByKey() {
+        if (size >= 1 << INDEX_BITS) {
+            int[] order = new int[size];
+            for (int i = 0; i < size; i++) {
+                order[i] = i;
+            }
+            mergeSort(order, new int[size], 0, size);
+            return order;
+        }
+        long[] packed = new long[size];
+        for (int i = 0; i < size; i++) {
+            // Sign bit flipped: signed order of the longs is the unsigned order of the bytes.
+            packed[i] = (prefix(keys[i]) << INDEX_BITS | i) ^ Long.MIN_VALUE;
+        }
+        Arrays.sort(packed);
+        int[] order = new int[size];
+        for (int i = 0; i < size; i++) {
+            order[i] = (int) (packed[i] & ((1L << INDEX_BITS) - 1));
+        }
+        int[] tmp = null;
+        for (int from = 0; from < size; ) {
+            long prefix = packed[from] >>> INDEX_BITS;
+            int to = from + 1;
+            while (to < size && packed[to] >>> INDEX_BITS == prefix) {
+                to++;
+            }
+            if (to - from > 1) { // keys equal in their prefix: longer ones, or the same key again
+                if (tmp == null) {
+                    tmp = new int[size];
+                }
+                mergeSort(order, tmp, from, to);
+            }
+            from = to;
+        }
+        return order;
+    }
+
+    private static final int PREFIX_BYTES = 5;
+    private static final int INDEX_BITS = 64 - 8 * PREFIX_BYTES;
+
+    /**
+     * The key's first {@value #PREFIX_BYTES} bytes, unsigned, big-endian; a shorter key is padded
+     * with zeros, so it sorts before every longer key it is a prefix of, or ties with it (then the
+     * whole keys decide).
+     */
+    private static long prefix(byte[] key) {
+        long p = 0;
+        for (int i = 0; i < PREFIX_BYTES; i++) {
+            p = p << 8 | (i < key.length ? key[i] & 0xFF : 0);
+        }
+        return p;
+    }
+
+    /** Stable sort of {@code order[from, to)} by whole key; {@code tmp} is scratch of the same length. */
+    private void mergeSort(int[] order, int[] tmp, int from, int to) {
+        if (to - from <= 16) {
+            for (int i = from + 1; i < to; i++) { // insertion sort: stable, as only greater keys move
+                int moving = order[i];
+                int j = i - 1;
+                while (j >= from && ByteKeys.compare(keys[order[j]], keys[moving]) > 0) {
+                    order[j + 1] = order[j];
+                    j--;
+                }
+                order[j + 1] = moving;
+            }
+            return;
+        }
+        int middle = (from + to) >>> 1;
+        mergeSort(order, tmp, from, middle);
+        mergeSort(order, tmp, middle, to);
+        if (ByteKeys.compare(keys[order[middle - 1]], keys[order[middle]]) <= 0) {
+            return; // already in order
+        }
+        System.arraycopy(order, from, tmp, from, to - from);
+        int left = from;
+        int right = middle;
+        for (int out = from; out < to; out++) {
+            // Equal keys take the left (earlier) one first: stable.
+            if (right >= to || (left < middle && ByteKeys.compare(keys[tmp[left]], keys[tmp[right]]) <= 0)) {
+                order[out] = tmp[left++];
+            } else {
+                order[out] = tmp[right++];
+            }
+        }
+    }
+
     /** Empties the batch, keeping its capacity and dropping its references to the arrays. */
     public void clear() {
         Arrays.fill(keys, 0, size, null);

@@ -9,6 +9,7 @@ import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.IndexType;
 import org.rocksdb.InfoLogLevel;
+import org.rocksdb.Options;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -98,6 +99,14 @@ final class RocksDbOptions implements AutoCloseable {
 
     WriteOptions write() {
         return write;
+    }
+
+    /**
+     * Options for an {@link org.rocksdb.SstFileWriter} of the data family: its table format (block
+     * size, filters, index) and compression, so ingested files read like flushed ones. The caller closes them.
+     */
+    Options sstFiles() {
+        return new Options(db, data);
     }
 
     FlushOptions flush() {

@@ -24,9 +24,13 @@ import java.util.concurrent.locks.StampedLock;
 import java.util.stream.Stream;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.EnvOptions;
+import org.rocksdb.IngestExternalFileOptions;
+import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.SstFileWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +60,9 @@ public final class RocksDbStore implements BytesStore {
     private static final byte[] OFFSET_KEY = "changelog.offset".getBytes(StandardCharsets.UTF_8);
     private static final byte[] TOPIC_ID_KEY = "changelog.topic.id".getBytes(StandardCharsets.UTF_8);
     private static final long NO_OFFSET = -1;
+    /** Files written for {@link #ingest}; one left by a crash before its ingestion is deleted on open. */
+    private static final String INGEST_PREFIX = "weir-ingest-";
+    private static final java.util.concurrent.atomic.AtomicLong INGESTS = new java.util.concurrent.atomic.AtomicLong();
 
     private final String name;
     private final Path dir;
@@ -98,6 +105,7 @@ public final class RocksDbStore implements BytesStore {
         RocksDB db = null;
         try {
             Files.createDirectories(dir);
+            deleteLeftIngestFiles(dir);
             db = RocksDB.open(options.db(), dir.toString(), List.of(
                     new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, options.data()),
                     new ColumnFamilyDescriptor(METADATA_FAMILY, options.metadata())), families);
@@ -170,6 +178,59 @@ public final class RocksDbStore implements BytesStore {
             throw new IllegalArgumentException("Negative changelog offset " + offset);
         }
         write(changes, offset, "apply a batch");
+    }
+
+    /**
+     * A bulk load: the last write of each key in key order into an SST file in the store's
+     * directory ({@value #INGEST_PREFIX}*.sst), ingested into the data family (RocksDB links the file
+     * in and records it in its manifest: no memtable, no write-ahead log), then the offset, flushed.
+     * A crash before the ingestion leaves a file that the next {@link #open} deletes; after it, the
+     * entries are in the store ahead of the offset, which a changelog replay makes exact again (see
+     * {@link BytesStore#ingest}). An empty batch only records the offset.
+     */
+    @Override
+    public void ingest(WriteBatch changes, long offset) {
+        if (changes.hasRangeDeletes()) {
+            throw new IllegalArgumentException("a bulk load takes no range deletes; store '" + name + "'");
+        }
+        if (offset < 0) {
+            throw new IllegalArgumentException("Negative changelog offset " + offset);
+        }
+        long stamp = readLock();
+        Path file = dir.resolve(INGEST_PREFIX + INGESTS.incrementAndGet() + ".sst");
+        try {
+            int[] order = changes.lastWritePerKeyInKeyOrder();
+            if (order.length > 0) {
+                try (EnvOptions env = new EnvOptions(); Options sst = options.sstFiles();
+                     SstFileWriter writer = new SstFileWriter(env, sst)) {
+                    writer.open(file.toString());
+                    for (int i : order) {
+                        byte[] value = changes.value(i);
+                        if (value == null) {
+                            writer.delete(changes.key(i));
+                        } else {
+                            writer.put(changes.key(i), value);
+                        }
+                    }
+                    writer.finish();
+                }
+                try (IngestExternalFileOptions ingest = new IngestExternalFileOptions()) {
+                    ingest.setMoveFiles(true); // a hard link: the file is not copied
+                    db.ingestExternalFile(data, List.of(file.toString()), ingest);
+                }
+            }
+            db.put(metadata, options.write(), OFFSET_KEY, encodeOffset(offset));
+            // Nothing else would make the offset durable: an ingestion fills no memtable, so no
+            // flush comes, and a restart would read the whole changelog again. Flushed with the
+            // data family (atomic flush), so whatever was applied before is durable with it.
+            db.flush(options.flush(), List.of(data, metadata));
+            changelogOffset = offset;
+        } catch (RocksDBException e) {
+            throw RocksDbErrors.onAccess(name, "ingest a restored batch", e);
+        } finally {
+            deleteQuietly(file);
+            lock.unlockRead(stamp);
+        }
     }
 
     /** Writes the deletes with one RocksDB batch, range deletes as range tombstones; the offset stays. */
@@ -326,6 +387,22 @@ public final class RocksDbStore implements BytesStore {
     public void destroy() {
         close();
         deleteRecursively(dir);
+    }
+
+    private static void deleteLeftIngestFiles(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files.filter(f -> f.getFileName().toString().startsWith(INGEST_PREFIX))::iterator) {
+                Files.deleteIfExists(f);
+            }
+        }
+    }
+
+    private void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file); // moved into the database: RocksDB holds its own link
+        } catch (IOException e) {
+            log.warn("Store '{}': cannot delete {} after ingesting it", name, file, e);
+        }
     }
 
     /** Deletes a store directory and everything in it, e.g. after {@link io.weir.errors.StoreCorruptedException}. */

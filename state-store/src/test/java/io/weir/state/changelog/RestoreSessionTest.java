@@ -180,4 +180,47 @@ class RestoreSessionTest {
         assertThat(session.isEmpty()).isTrue();
         assertThat(a.changelogOffset()).hasValue(2);
     }
+
+    @Test
+    void aStoreFarBehindLoadsInChunksAndOneCloseToItsEndInBatches() {
+        assertThat(batchesToRestoreTenRecords(new RestoreSession.BulkLoad(10, 12))).as("chunks of 12 bytes or more")
+                .containsExactly(4L, 8L, 10L);
+        assertThat(batchesToRestoreTenRecords(new RestoreSession.BulkLoad(11, 12))).as("behind less than 11: batches")
+                .containsExactly(2L, 4L, 6L, 8L, 10L);
+        assertThat(batchesToRestoreTenRecords(RestoreSession.BulkLoad.OFF)).hasSize(5);
+    }
+
+    /** Restores A's ten records (two per poll, four bytes each) into a new store; the records applied at each batch. */
+    private List<Long> batchesToRestoreTenRecords(RestoreSession.BulkLoad bulkLoad) {
+        MockConsumer<byte[], byte[]> own = new MockConsumer<>("none");
+        own.updateBeginningOffsets(Map.of(A, 0L));
+        own.updateEndOffsets(Map.of(A, 10L));
+        RestoreSession session = new RestoreSession(own, Duration.ofMillis(1), Duration.ZERO, own::endOffsets, bulkLoad);
+        MemoryStore store = MemoryStore.create("a");
+        List<Long> batches = new ArrayList<>();
+        session.add(Map.of(A, store), tp -> new RestoreListener() {
+            @Override
+            public void onBatch(long restoredSoFar, long remaining) {
+                batches.add(restoredSoFar);
+            }
+        });
+        for (int poll = 0; poll < 5; poll++) {
+            own.schedulePollTask(() -> {
+                long from = own.position(A);
+                for (long i = from; i < from + 2; i++) {
+                    own.addRecord(new ConsumerRecord<>(A.topic(), 0, i, b("k" + i), b("v" + i)));
+                }
+            });
+        }
+        List<TopicPartition> done = new ArrayList<>();
+        for (int step = 0; step < 5 && done.isEmpty(); step++) {
+            done.addAll(session.step(Duration.ZERO));
+        }
+        assertThat(done).containsExactly(A);
+        assertThat(store.changelogOffset()).hasValue(10);
+        for (int i = 0; i < 10; i++) {
+            assertThat(store.get(b("k" + i))).isEqualTo(b("v" + i));
+        }
+        return batches;
+    }
 }

@@ -274,6 +274,29 @@ public abstract class BytesStoreContract {
     }
 
     @Test
+    public void anIngestedBatchLeavesTheLastWriteOfEachKeyAndItsOffset() {
+        BytesStore store = store();
+        store.apply(batch("a=1", "b=2", "c=3"), 3);
+
+        // Over what is there: b deleted, a replaced, d written twice, e deleted before it exists.
+        store.ingest(batch("d=4", "b=-", "a=5", "e=-", "d=6", "f=7"), 9);
+        store.ingest(new WriteBatch(), 10); // only markers read: the offset moves
+
+        assertThat(entries(store.all(false))).containsExactly("a=5", "c=3", "d=6", "f=7");
+        assertThat(store.get(b("b"))).isNull();
+        assertThat(store.changelogOffset()).hasValue(10);
+        assertThatThrownBy(() -> store.ingest(new WriteBatch().deleteRange(b("a"), b("c")), 11))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("range deletes");
+        if (persistent()) {
+            store.close();
+            BytesStore reopened = reopen(store);
+            opened.add(reopened);
+            assertThat(entries(reopened.all(false))).containsExactly("a=5", "c=3", "d=6", "f=7");
+            assertThat(reopened.changelogOffset()).hasValue(10);
+        }
+    }
+
+    @Test
     public void rangeDeletesSurviveReopening() {
         org.junit.jupiter.api.Assumptions.assumeTrue(persistent(), "an in-memory store does not survive closing");
         BytesStore store = storeWithLetters();

@@ -61,4 +61,41 @@ class WriteBatchTest {
         assertThat(batch.hasRangeDeletes()).isFalse();
         assertThatThrownBy(() -> batch.deleteRange(null, b("a"))).isInstanceOf(NullPointerException.class);
     }
+
+    @Test
+    void lastWritePerKeyInKeyOrderIsWhatApplyingTheBatchLeaves() {
+        java.util.Random random = new java.util.Random(42);
+        WriteBatch batch = new WriteBatch();
+        java.util.TreeMap<byte[], byte[]> applied = new java.util.TreeMap<>(ByteKeys::compare);
+        for (int i = 0; i < 5_000; i++) {
+            // Keys from a small space, bytes above 0x7f included (unsigned order), some one byte
+            // long (a prefix of others), some sharing their first five bytes (ties the whole key decides).
+            byte[] key = switch (random.nextInt(3)) {
+                case 0 -> new byte[] {(byte) random.nextInt(256)};
+                case 1 -> new byte[] {(byte) random.nextInt(256), (byte) random.nextInt(8)};
+                default -> new byte[] {(byte) 0x90, 0, 0, 0, 0, (byte) random.nextInt(256), (byte) random.nextInt(4)};
+            };
+            byte[] value = random.nextInt(5) == 0 ? null : b("v" + i);
+            batch.put(key, value);
+            applied.put(key, value);
+        }
+
+        int[] order = batch.lastWritePerKeyInKeyOrder();
+
+        List<byte[]> keys = new ArrayList<>();
+        List<byte[]> values = new ArrayList<>();
+        for (int i : order) {
+            keys.add(batch.key(i));
+            values.add(batch.value(i));
+        }
+        assertThat(keys).containsExactlyElementsOf(applied.keySet());
+        assertThat(values).containsExactlyElementsOf(applied.values());
+    }
+
+    @Test
+    void aKeyOrderRefusesRangeDeletes() {
+        WriteBatch batch = new WriteBatch().put(b("a"), b("1")).deleteRange(b("b"), b("c"));
+
+        assertThatThrownBy(batch::lastWritePerKeyInKeyOrder).isInstanceOf(IllegalStateException.class);
+    }
 }
