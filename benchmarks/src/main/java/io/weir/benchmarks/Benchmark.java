@@ -276,7 +276,10 @@ public final class Benchmark {
             case RESTART -> List.of(restartProcess("weir"), restartProcess("kafka_streams"));
             case MEMORY -> List.of(MemoryJob.system());
             case READY -> List.of(readyProcess("weir").withHttpPortPerRun(), readyProcess("kafka_streams"));
-            case FAILOVER, SCALE_OUT -> List.of(scalingProcess("weir"), scalingProcess("kafka_streams"));
+            // failover also with Weir's failure detection at 1 s, beside its default (3 s).
+            case FAILOVER -> List.of(scalingProcess("weir"), scalingProcess("weir").variant(FAST_DETECTION,
+                    Map.of("failure.detection.ms", "1000")), scalingProcess("kafka_streams"));
+            case SCALE_OUT -> List.of(scalingProcess("weir"), scalingProcess("kafka_streams"));
             case SAVEPOINT -> List.of(new WeirRunner());
             case YSB -> List.of(new WeirRunner(), new KafkaStreamsRunner());
             default -> scenario == Scenario.BOUNDED ? List.of(new WeirRunner(), WeirRunner.bounded())
@@ -339,6 +342,9 @@ public final class Benchmark {
      * {@code probing.rebalance.interval.ms}; Kafka Streams' {@code max.warmup.replicas},
      * {@code acceptable.recovery.lag} and {@code probing.rebalance.interval.ms} (10 minutes).
      */
+    /** failover's Weir with {@code failure.detection.ms=1000}. */
+    static final String FAST_DETECTION = "weir_detection_1s";
+
     private static ChildCountRunner scalingProcess(String system) {
         return new ChildCountRunner(system, List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC"), Map.of(
                 "num.standby.replicas", "1",

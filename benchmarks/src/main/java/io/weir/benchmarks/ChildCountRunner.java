@@ -48,6 +48,8 @@ final class ChildCountRunner implements SystemUnderTest {
     private static final int TAIL_LINES = 15;
 
     private final String system;
+    /** The name in the results: the system's, or a variant's ({@link #variant}). */
+    private final String label;
     private final List<String> jvmOptions;
     private final Map<String, String> settings;
     private final boolean httpPortPerRun;
@@ -60,15 +62,16 @@ final class ChildCountRunner implements SystemUnderTest {
      * @param settings the system's settings on top of the benchmark's, passed as {@code name=value}
      */
     ChildCountRunner(String system, List<String> jvmOptions, Map<String, String> settings) {
-        this(system, jvmOptions, settings, false, null);
+        this(system, system, jvmOptions, settings, false, null);
     }
 
-    private ChildCountRunner(String system, List<String> jvmOptions, Map<String, String> settings,
+    private ChildCountRunner(String system, String label, List<String> jvmOptions, Map<String, String> settings,
             boolean httpPortPerRun, String instance) {
         if (!system.equals("weir") && !system.equals("kafka_streams")) {
             throw new IllegalArgumentException("unknown system " + system);
         }
         this.system = system;
+        this.label = label;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.settings = Map.copyOf(settings);
         this.httpPortPerRun = httpPortPerRun;
@@ -82,7 +85,14 @@ final class ChildCountRunner implements SystemUnderTest {
      * effect on Kafka Streams.
      */
     ChildCountRunner withHttpPortPerRun() {
-        return new ChildCountRunner(system, jvmOptions, settings, true, instance);
+        return new ChildCountRunner(system, label, jvmOptions, settings, true, instance);
+    }
+
+    /** A variant of this runner named {@code label} in the results, with {@code more} settings on top. */
+    ChildCountRunner variant(String label, Map<String, String> more) {
+        Map<String, String> s = new HashMap<>(settings);
+        s.putAll(more);
+        return new ChildCountRunner(system, label, jvmOptions, s, httpPortPerRun, instance);
     }
 
     /**
@@ -97,12 +107,12 @@ final class ChildCountRunner implements SystemUnderTest {
         Map<String, String> s = new HashMap<>(settings);
         s.put(system.equals("weir") ? "instance.id"
                 : StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), name);
-        return new ChildCountRunner(system, jvmOptions, s, true, name);
+        return new ChildCountRunner(system, label, jvmOptions, s, true, name);
     }
 
     @Override
     public String name() {
-        return system;
+        return label;
     }
 
     @Override

@@ -158,6 +158,11 @@ final class JsonReport {
         putRounded(line, "weir_seconds", s.seconds("weir"), 3);
         putRounded(line, "kafka_streams_seconds", s.seconds("kafka_streams"), 3);
         putRounded(line, "kafka_streams_vs_weir", s.secondsRatio("kafka_streams", "weir"), 3);
+        if (s.systems().contains(Benchmark.FAST_DETECTION)) {
+            putRounded(line, "weir_detection_1s_seconds", s.seconds(Benchmark.FAST_DETECTION), 3);
+            putRounded(line, "kafka_streams_vs_weir_detection_1s", s.secondsRatio("kafka_streams",
+                    Benchmark.FAST_DETECTION), 3);
+        }
         if (s.scenario().kind() == Scenario.Kind.READY) {
             putRounded(line, "weir_started_seconds", s.detail("weir", "started_seconds"), 3);
             putRounded(line, "kafka_streams_started_seconds", s.detail("kafka_streams", "started_seconds"), 3);
