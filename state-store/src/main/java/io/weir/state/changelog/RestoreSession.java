@@ -484,6 +484,7 @@ public final class RestoreSession implements AutoCloseable {
         }
         for (Progress p : active.values()) {
             consumer.seek(p.tp, p.appliedOffset);
+            p.batch.clear(); // a bulk load's chunk in the making: read again from there
         }
         consumer.resume(active.keySet());
         return end;

@@ -105,10 +105,12 @@ public final class RocksDbStore implements BytesStore {
         RocksDB db = null;
         try {
             Files.createDirectories(dir);
-            deleteLeftIngestFiles(dir);
             db = RocksDB.open(options.db(), dir.toString(), List.of(
                     new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, options.data()),
                     new ColumnFamilyDescriptor(METADATA_FAMILY, options.metadata())), families);
+            // Only now, holding RocksDB's lock on the directory: a file of another open store's
+            // ingestion in progress is never touched.
+            deleteLeftIngestFiles(dir);
             byte[] offset = db.get(families.get(1), OFFSET_KEY);
             byte[] topicId = db.get(families.get(1), TOPIC_ID_KEY);
             return new RocksDbStore(name, dir, resources, options, db, families,

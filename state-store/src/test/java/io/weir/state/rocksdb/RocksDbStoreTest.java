@@ -109,6 +109,21 @@ class RocksDbStoreTest extends BytesStoreContract {
     }
 
     @Test
+    void aFileOfAnIngestionCutShortIsDeletedWhenTheStoreOpens() throws IOException {
+        Path storeDir = dir.resolve("cut-short");
+        RocksDbStore store = RocksDbStore.open(storeDir, "cut-short", resources);
+        store.ingest(batch("a=1", "b=2"), 2);
+        store.close();
+        Path left = Files.writeString(storeDir.resolve("weir-ingest-7.sst"), "half a file");
+
+        try (RocksDbStore reopened = RocksDbStore.open(storeDir, "cut-short", resources)) {
+            assertThat(left).doesNotExist();
+            assertThat(entries(reopened.all(false))).containsExactly("a=1", "b=2");
+            assertThat(reopened.changelogOffset()).hasValue(2);
+        }
+    }
+
+    @Test
     void destroyDeletesTheStoreDirectory() {
         Path storeDir = dir.resolve("doomed");
         RocksDbStore store = RocksDbStore.open(storeDir, "doomed", resources);
