@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * records processing rejects.
  *
  * <p>Progress goes to the log (per cent and records per second) and to the meters
- * {@code weir.restore.records} (records restored), {@code weir.restore.remaining} (offsets
+ * {@code weir.restore.records} (records restored), {@code weir.restore.ingested.records} (the part
+ * of them loaded by ingestion), {@code weir.restore.remaining} (offsets
  * left in the restore under way) and {@code weir.restore.skipped} (source records skipped).
  *
  * <p>Owned by one stream thread; the progress callbacks come from the state thread.
@@ -45,6 +46,8 @@ final class StateThreadRestorer implements Restorer {
     private final Map<ActiveTask, RestoreTicket> pending = new LinkedHashMap<>();
     private final ThreadMetrics metrics;
     private final Counter restored;
+    /** The part of {@link #restored} loaded by ingestion (restore.bulk.min.records). */
+    private final Counter ingested;
     /** Records of a source topic (a table's changelog) the restore skipped: processing rejects them. */
     private final Counter skipped;
     /** The progress of each changelog partition under restore, which owns its gauge. */
@@ -55,6 +58,9 @@ final class StateThreadRestorer implements Restorer {
         this.metrics = metrics;
         this.restored = Counter.builder("weir.restore.records").description("changelog records restored into stores")
                 .tags(metrics.tags()).register(metrics.registry());
+        this.ingested = Counter.builder("weir.restore.ingested.records")
+                .description("changelog records restored by ingestion (sorted files linked into RocksDB),"
+                        + " a part of weir.restore.records").tags(metrics.tags()).register(metrics.registry());
         this.skipped = Counter.builder("weir.restore.skipped")
                 .description("records of a table's source topic that its restore skipped, as processing had"
                         + " dead-lettered them").tags(metrics.tags()).register(metrics.registry());
@@ -219,6 +225,11 @@ final class StateThreadRestorer implements Restorer {
                         total == 0 ? 100 : 100 * (total - offsetsLeft) / total, restoredSoFar,
                         (long) (restoredSoFar / seconds));
             }
+        }
+
+        @Override
+        public void onIngested(long records) {
+            ingested.increment(records);
         }
 
         @Override

@@ -25,6 +25,13 @@ public interface RestoreListener {
     }
 
     /**
+     * A chunk of a bulk load ({@link RestoreSession.BulkLoad}) was ingested: {@code records} of the
+     * records counted by the {@link #onBatch} call that follows went into the store that way.
+     */
+    default void onIngested(long records) {
+    }
+
+    /**
      * A record of a source topic ({@link SourceRecords}) was skipped, as processing rejected it:
      * it never entered the store.
      */

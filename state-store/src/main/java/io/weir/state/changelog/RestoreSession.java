@@ -397,11 +397,16 @@ public final class RestoreSession implements AutoCloseable {
             long soFar = p.queued;
             long remaining = p.target == Long.MAX_VALUE ? consumer.currentLag(p.tp).orElse(0)
                     : Math.max(0, p.target - position);
-            if (p.bulk) {
+            boolean bulk = p.bulk;
+            long chunk = p.batch.size();
+            if (bulk) {
                 p.chunks++;
             }
-            p.batch = p.applier.submit(p.batch, position, p.bulk, () -> {
+            p.batch = p.applier.submit(p.batch, position, bulk, () -> {
                 p.applied[0] = soFar;
+                if (bulk) {
+                    p.listener.onIngested(chunk);
+                }
                 p.listener.onBatch(soFar, remaining);
             });
             p.appliedOffset = position;

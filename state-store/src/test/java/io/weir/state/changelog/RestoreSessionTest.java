@@ -198,10 +198,16 @@ class RestoreSessionTest {
         RestoreSession session = new RestoreSession(own, Duration.ofMillis(1), Duration.ZERO, own::endOffsets, bulkLoad);
         MemoryStore store = MemoryStore.create("a");
         List<Long> batches = new ArrayList<>();
+        long[] ingested = {0};
         session.add(Map.of(A, store), tp -> new RestoreListener() {
             @Override
             public void onBatch(long restoredSoFar, long remaining) {
                 batches.add(restoredSoFar);
+            }
+
+            @Override
+            public void onIngested(long records) {
+                ingested[0] += records;
             }
         });
         for (int poll = 0; poll < 5; poll++) {
@@ -221,6 +227,8 @@ class RestoreSessionTest {
         for (int i = 0; i < 10; i++) {
             assertThat(store.get(b("k" + i))).isEqualTo(b("v" + i));
         }
+        assertThat(ingested[0]).as("records reported ingested").isEqualTo(bulkLoad.minRecords() > 0
+                && bulkLoad.minRecords() <= 10 ? 10 : 0);
         return batches;
     }
 }
