@@ -129,14 +129,17 @@ final class RunningInstance {
 
     private void startParts(TopologyModel declared, InstanceMeters meters, LocalStores localStores, Ownership ownership,
                             Endpoints endpoints, Owner owner) {
+        StartTimeline timeline = new StartTimeline(config.applicationId());
         instanceDir = InstanceDirectory.open(config.stateDir(), config.applicationId(), config.instanceId());
         String instanceId = instanceDir.instanceId();
         ClientConfigs clients = new ClientConfigs(config, instanceId);
+        timeline.mark("instance directory");
         if (config.httpPort() >= 0) {
             // Kept beside the server: forwarded queries call peers with the same TLS material and token (PeerHttp).
             httpSecurity = HttpSecurity.load(HttpSecurityOptions.of(config));
             http = OpsHttpServer.start(HttpOptions.of(config), httpSecurity, endpoints);
         }
+        timeline.mark("HTTP server");
         // Before the stream threads join: their subscriptions carry the endpoint to the group. Queries
         // are served where /stores/ is: the admin port when there is one.
         ownership.advertise(instanceId, http == null ? "" : AdvertisedUrl.of(config, http.scheme(),
@@ -147,14 +150,19 @@ final class RunningInstance {
         admin = Admin.create(clients.admin());
         // First: a missing ACL fails here with one message naming each, not later inside a client.
         AccessCheck.require(admin, config, declared, clients.threadName(0));
+        timeline.mark("access check");
         TopicSetup topicSetup = new TopicSetup(admin, config, declared);
         // Which tables use their compacted source topic as changelog: every part runs with this.
         TopologyModel model = topicSetup.model();
+        timeline.mark("topics described");
         TopologyRecord topologyRecord = TopologyRecord.check(admin, config, clients.plainConsumer("topology"),
                 clients.plainProducer("topology"),
                 TopologyDescription.of(model, config.applicationId(), WeirVersion.current()));
+        timeline.mark("topology record read");
         ChangelogTopicIds changelogIds = topicSetup.verifyAndCreate();
+        timeline.mark("topics verified and created");
         topologyRecord.write();
+        timeline.mark("topology record written");
         if (config.bounded()) {
             bounded = BoundedRunPlan.prepare(admin, config, model, instanceId);
         }
@@ -165,11 +173,13 @@ final class RunningInstance {
                 new TopicLimits(admin, clients.maxRequestSize()), meters.registry(),
                 Tags.of("application", config.applicationId(), "instance", instanceId), GLOBAL_RESTORE_TIMEOUT,
                 owner::threadFailed);
+        timeline.mark("global tables");
         stateThread = new StateThread(config, model, clients, instanceDir.dir(), rocksDb, meters.registry(),
                 Tags.of("application", config.applicationId(), "instance", instanceId), localStores);
         taskRegistry = new InstanceTaskRegistry(instanceDir.dir(), stateThread, new ChangelogEnds(admin)::endOffsets,
                 changelogIds);
         savepoints = new SavepointControl(config, clients, model, instanceId, admin, owner::stopAfterSavepoint);
+        timeline.mark("state thread and savepoint control");
         ThreadContext ctx = ThreadContext.create(config, model, instanceId, clients, admin,
                 new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, taskRegistry,
                         savepoints, new RepartitionPurge(admin, model, config.repartitionPurgeInterval()),
@@ -190,6 +200,7 @@ final class RunningInstance {
             liveness = new LivenessWatch(config, clients, instanceId, admin, meters.registry(), ctx.tags(),
                     owner::statusLine);
         }
+        timeline.mark("threads and monitors created");
     }
 
     private void startThreads() {
