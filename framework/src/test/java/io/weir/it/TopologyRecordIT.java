@@ -112,9 +112,12 @@ class TopologyRecordIT {
                 topic))).all().get().values().iterator().next();
         assertThat(configs.get("cleanup.policy").value()).isEqualTo("compact");
 
-        // The same again: nothing to say.
+        // The same again: nothing to say, and nothing to write (the record is already this version's).
+        long recordsBefore = KAFKA.client().countPerPartition(topic).get(0);
         startAndStop(topology(false, Serdes.longs()));
         assertThat(events()).isEmpty();
+        assertThat(KAFKA.client().countPerPartition(topic).get(0))
+                .as("records in %s after a restart of the same version", topic).isEqualTo(recordsBefore);
 
         // A stateless filter added: one INFO line.
         Topology v2 = topology(true, Serdes.longs());

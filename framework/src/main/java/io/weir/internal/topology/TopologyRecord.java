@@ -61,6 +61,8 @@ public final class TopologyRecord {
     private final Map<String, Object> consumerConfig;
     private final Map<String, Object> producerConfig;
     private final TopologyDescription current;
+    /** The recorded description is the current one: a restart of the same version has nothing to write. */
+    private boolean alreadyRecorded;
 
     private TopologyRecord(Admin admin, WeirConfig config, Map<String, Object> consumerConfig,
                            Map<String, Object> producerConfig, TopologyDescription current) {
@@ -93,6 +95,7 @@ public final class TopologyRecord {
                     config.applicationId(), InternalTopic.TOPOLOGY.of(config.applicationId()), e.toString());
             return record;
         }
+        record.alreadyRecorded = previous.map(p -> p.toJson().equals(current.toJson())).orElse(false);
         Outcome outcome = judge(config.applicationId(), previous.orElse(null), current);
         switch (outcome.level()) {
             case SILENT -> { }
@@ -108,6 +111,9 @@ public final class TopologyRecord {
      * topics (and waited for); warns instead of failing.
      */
     public void write() {
+        if (alreadyRecorded) {
+            return; // a producer's start and a round trip saved on every restart of the same version
+        }
         String topic = InternalTopic.TOPOLOGY.of(config.applicationId());
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig())) {
             KafkaCalls.get(producer.send(new ProducerRecord<>(topic, 0, KEY.getBytes(StandardCharsets.UTF_8),
