@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.Topology;
-import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
 import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
-import io.weir.serde.Serdes;
 import io.weir.testing.TestApps;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
@@ -36,23 +34,12 @@ class PlacementBalanceIT {
 
     private static final int PARTITIONS = 4;
 
-    private static Topology wordCount(String input, String output) {
-        TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input)
-                .flatMapValues(line -> List.of(line.split(" ")))
-                .groupBy((k, word) -> word, Serdes.strings(), Serdes.strings())
-                .count("word-counts")
-                .toStream()
-                .to(output, Serdes.strings(), Serdes.longs());
-        return b.build();
-    }
-
     @Test
     void afterAnInstanceComesBackEachHoldsHalfTheStatefulAndHalfTheStatelessTasks() throws Exception {
         String input = KAFKA.uniqueTopic("placement-in", PARTITIONS);
         String output = KAFKA.uniqueTopic("placement-out", PARTITIONS);
         String appId = "placement-" + input;
-        Topology topology = wordCount(input, output);
+        Topology topology = SavepointIT.wordCount(input, output); // sub-topology 0 splits, 1 counts
         WeirConfig configA = config(appId, "a");
         WeirConfig configB = config(appId, "b");
         produceLines(input, 0);
