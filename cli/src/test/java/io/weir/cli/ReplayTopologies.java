@@ -3,7 +3,6 @@ package io.weir.cli;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.serde.Serdes;
-import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -25,9 +24,7 @@ final class ReplayTopologies {
         @Override
         public Topology get() {
             TopologyBuilder b = new TopologyBuilder();
-            b.stream(Serdes.strings(), Serdes.strings(), System.getProperty(INPUT))
-                    .flatMapValues(line -> List.of(line.split(" ")))
-                    .groupBy((k, word) -> word, Serdes.strings(), Serdes.strings())
+            WordsByWord.of(b, INPUT)
                     .count("word-counts")
                     .toStream()
                     .to(System.getProperty(OUTPUT), Serdes.strings(), Serdes.longs());
@@ -40,9 +37,7 @@ final class ReplayTopologies {
         @Override
         public Topology get() {
             TopologyBuilder b = new TopologyBuilder();
-            b.stream(Serdes.strings(), Serdes.strings(), System.getProperty(INPUT))
-                    .flatMapValues(line -> List.of(line.split(" ")))
-                    .groupBy((k, word) -> word, Serdes.strings(), Serdes.strings())
+            WordsByWord.of(b, INPUT)
                     .aggregate(() -> 0L, (word, w, sum) -> sum + (word.startsWith("v") ? 2 : 1), Serdes.longs(),
                             "word-counts")
                     .toStream()

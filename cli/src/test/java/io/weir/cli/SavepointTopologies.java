@@ -5,7 +5,6 @@ import io.weir.TopologyBuilder;
 import io.weir.dsl.TimeWindows;
 import io.weir.serde.Serdes;
 import java.time.Duration;
-import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -27,9 +26,7 @@ final class SavepointTopologies {
         @Override
         public Topology get() {
             TopologyBuilder b = new TopologyBuilder();
-            b.stream(Serdes.strings(), Serdes.strings(), System.getProperty(INPUT))
-                    .flatMapValues(line -> List.of(line.split(" ")))
-                    .groupBy((k, word) -> word, Serdes.strings(), Serdes.strings())
+            WordsByWord.of(b, INPUT)
                     .count("word-counts")
                     .toStream()
                     .to(System.getProperty(OUTPUT), Serdes.strings(), Serdes.longs());
@@ -42,9 +39,7 @@ final class SavepointTopologies {
         @Override
         public Topology get() {
             TopologyBuilder b = new TopologyBuilder();
-            b.stream(Serdes.strings(), Serdes.strings(), System.getProperty(INPUT))
-                    .flatMapValues(line -> List.of(line.split(" ")))
-                    .groupBy((k, word) -> word, Serdes.strings(), Serdes.strings())
+            WordsByWord.of(b, INPUT)
                     .aggregate(() -> "", (word, w, s) -> s + "|", Serdes.strings(), "word-counts")
                     .toStream()
                     .to(System.getProperty(OUTPUT), Serdes.strings(), Serdes.strings());
@@ -57,9 +52,7 @@ final class SavepointTopologies {
         @Override
         public Topology get() {
             TopologyBuilder b = new TopologyBuilder();
-            b.stream(Serdes.strings(), Serdes.strings(), System.getProperty(INPUT))
-                    .flatMapValues(line -> List.of(line.split(" ")))
-                    .groupBy((k, word) -> word, Serdes.strings(), Serdes.strings())
+            WordsByWord.of(b, INPUT)
                     .windowedBy(TimeWindows.of(Duration.ofMinutes(1)))
                     .count("word-counts")
                     .map((w, count) -> io.weir.common.KeyValue.of(w.key(), count))
@@ -73,9 +66,7 @@ final class SavepointTopologies {
         @Override
         public Topology get() {
             TopologyBuilder b = new TopologyBuilder();
-            b.stream(Serdes.strings(), Serdes.strings(), System.getProperty(INPUT))
-                    .flatMapValues(line -> List.of(line.split(" ")))
-                    .groupBy((k, word) -> word, Serdes.strings(), Serdes.strings())
+            WordsByWord.of(b, INPUT)
                     .count("word-totals")
                     .toStream()
                     .to(System.getProperty(OUTPUT), Serdes.strings(), Serdes.longs());
