@@ -32,6 +32,7 @@ import io.weir.internal.supervision.InstanceMeters;
 import io.weir.internal.task.TopicLimits;
 import io.weir.internal.supervision.InstanceMonitor;
 import io.weir.internal.supervision.LivenessWatch;
+import io.weir.internal.thread.GroupRejoins;
 import io.weir.internal.thread.RunEnd;
 import io.weir.internal.thread.StreamThread;
 import io.weir.internal.thread.ThreadContext;
@@ -97,6 +98,8 @@ final class RunningInstance {
     private InstanceTaskRegistry taskRegistry;
     private SavepointControl savepoints;
     private LivenessWatch liveness;
+    /** Rebalances the instances start, heard through the liveness topic, for the threads to join at once. */
+    private final GroupRejoins rejoins = new GroupRejoins();
     private RocksDbResources rocksDb;
     private InstanceMonitor monitor;
     private BoundedRun bounded;
@@ -183,7 +186,7 @@ final class RunningInstance {
         ThreadContext ctx = ThreadContext.create(config, model, instanceId, clients, admin,
                 new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, taskRegistry,
                         savepoints, new RepartitionPurge(admin, model, config.repartitionPurgeInterval()),
-                        globalTables.views(), ownership));
+                        globalTables.views(), ownership, rejoins));
         for (int i = 0; i < config.numStreamThreads(); i++) {
             StreamThread st = new StreamThread(ctx, i,
                     bounded == null ? consumer -> RunEnd.STREAMING : bounded::endFor, owner::threadFailed);
@@ -198,7 +201,8 @@ final class RunningInstance {
         localStores.bindEntries(meters.registry(), ctx.tags(), model.stores().keySet());
         if (!config.failureDetection().isZero()) {
             liveness = new LivenessWatch(config, clients, instanceId, admin, meters.registry(), ctx.tags(),
-                    owner::statusLine);
+                    owner::statusLine, rejoins);
+            rejoins.announceThrough(liveness::announceRebalance);
         }
         timeline.mark("threads and monitors created");
     }

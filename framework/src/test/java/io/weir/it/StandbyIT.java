@@ -102,6 +102,8 @@ class StandbyIT {
                                 && sum(b.meterRegistry(), "weir.warmup.tasks") == 0);
                 assertThat(sum(b.meterRegistry(), "weir.restore.records")).as("records b restored as active")
                         .isLessThan(KEYS / 20.0);
+                assertThat(sum(b.meterRegistry(), "weir.standby.handovers"))
+                        .as("warm-ups that handed their open stores to the tasks").isEqualTo(PARTITIONS / 2);
                 KAFKA.client().produceStrings(input, keys("y"));
                 Map<String, Long> twice = new HashMap<>();
                 for (int k = 0; k < KEYS; k++) {

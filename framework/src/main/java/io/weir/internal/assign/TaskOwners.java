@@ -101,6 +101,24 @@ public record TaskOwners(int generation, SortedMap<String, Instance> instances, 
         return new TaskOwners(-1, instances, tasks);
     }
 
+    /**
+     * The tasks active on no instance in this view: withheld because they change member, so their
+     * owners revoke them now and the follow-up rebalance hands them over. Empty without a view.
+     */
+    public SortedSet<TaskId> moving() {
+        SortedSet<TaskId> moving = new TreeSet<>();
+        if (instances.isEmpty()) {
+            return moving;
+        }
+        tasks.forEach((subtopology, n) -> {
+            for (int p = 0; p < n; p++) {
+                moving.add(new TaskId(subtopology, p));
+            }
+        });
+        instances.values().forEach(i -> moving.removeAll(i.active()));
+        return moving;
+    }
+
     /** This view as of group generation {@code g}. */
     public TaskOwners withGeneration(int g) {
         return new TaskOwners(g, instances, tasks);

@@ -157,7 +157,8 @@ public final class DriverRuntime implements AutoCloseable {
         ThreadContext ctx = new ThreadContext(config, model, INSTANCE, clients,
                 new TopicLimits(topics::maxMessageBytes, topics::partitions, clients.maxRequestSize()), registry,
                 stateDir != null ? stateDir : Path.of("in-memory"), rocksDb, localStores, null, null, null, this::wallClock,
-                globalTables.views(), new io.weir.internal.task.Backlog(), new io.weir.internal.query.Ownership());
+                globalTables.views(), new io.weir.internal.task.Backlog(), new io.weir.internal.query.Ownership(),
+                io.weir.internal.thread.GroupRejoins.none());
         String name = clients.threadName(0);
         ThreadMetrics metrics = new ThreadMetrics(registry, ctx.tags(), name, new ThreadHealth(name));
         localStores.bindEntries(registry, ctx.tags(), model.stores().keySet());

@@ -3,6 +3,7 @@ package io.weir.internal.restore;
 import io.weir.internal.assign.MemberHooks;
 import io.weir.internal.state.ChangelogTopicIds;
 import io.weir.internal.state.Checkpoint;
+import io.weir.internal.state.StoreHandOver;
 import io.weir.processor.TaskId;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -57,16 +58,16 @@ public final class InstanceTaskRegistry {
     }
 
     /**
-     * Tasks about to open as active tasks here: a standby copy of one of them is closed first
-     * (its stores become the active's), and none is opened while the task stays active here.
-     * Blocks until the copies are closed.
+     * Tasks about to open as active tasks here: a standby copy of one of them ends first and hands
+     * its open stores over (returned; the caller owns them), and none is opened while the task
+     * stays active here. Blocks until the copies have let go of the stores.
      */
-    public void activating(Collection<TaskId> ids) {
+    public StoreHandOver activating(Collection<TaskId> ids) {
         if (ids.isEmpty()) {
-            return;
+            return StoreHandOver.NONE;
         }
         ids.forEach(id -> active.putIfAbsent(id, () -> 0L));
-        stateThread.release(ids);
+        return stateThread.release(ids);
     }
 
     /** An active task opened here; {@code offsets} tells where it stands (RUNNING once restored). */

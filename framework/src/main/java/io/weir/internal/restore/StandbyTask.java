@@ -34,6 +34,8 @@ final class StandbyTask {
     /** A warm-up: its lag at the last update, for the log line that asks to move it. */
     long lastLag;
     long retryAtNanos = System.nanoTime();
+    /** Since when its task is marked active here while this copy is open (0: it is not). */
+    long activeSinceNanos;
     TaskStores stores;
     Set<TopicPartition> changelogs = Set.of();
 

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Tags;
 import io.weir.config.WeirConfig;
 import io.weir.errors.StoreLockedException;
 import io.weir.internal.assign.MemberHooks.MemberAssignment;
+import io.weir.internal.state.StoreHandOver;
 import io.weir.internal.state.TaskStores;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyModel;
@@ -45,8 +46,8 @@ import org.slf4j.LoggerFactory;
  * up: see {@link Promotions}. A failure closes every standby; they start over {@link #FAILURE_RETRY} later.
  *
  * <p>Meters (tagged task and store): {@code weir.standby.lag.records} and
- * {@code weir.standby.lag.seconds} (see {@link StandbyTask}); {@code weir.standby.tasks} and
- * {@code weir.warmup.tasks}.
+ * {@code weir.standby.lag.seconds} (see {@link StandbyTask}); {@code weir.standby.tasks},
+ * {@code weir.warmup.tasks} and {@code weir.standby.handovers}.
  *
  * <p>Threads: {@link #holdsAny}, {@link #offsetSums}, {@link #ids} and {@link #takeRebalanceRequest}
  * are for any thread; everything else runs on the state thread ({@link #bind} before it starts).
@@ -56,6 +57,8 @@ final class Standbys {
     private static final Logger log = LoggerFactory.getLogger(StateThread.class);
     private static final Duration LOCK_RETRY = Duration.ofMillis(200);
     static final Duration FAILURE_RETRY = Duration.ofSeconds(5);
+    /** How long an open standby of a task marked active waits for the release that hands it over. */
+    private static final Duration HAND_OVER_WAIT = Duration.ofSeconds(5);
 
     private final WeirConfig config;
     private final TopologyModel model;
@@ -68,12 +71,15 @@ final class Standbys {
     private final Map<TaskId, Long> offsets = new ConcurrentHashMap<>();
     private final AtomicInteger standbyCount = new AtomicInteger();
     private final AtomicInteger warmupCount = new AtomicInteger();
+    private final io.micrometer.core.instrument.Counter handOvers;
     /** The standbys (true: a warm-up) as the state thread last reconciled them, for other threads. */
     private volatile Map<TaskId, Boolean> view = Map.of();
 
     // ---- state thread only ----------------------------------------------------------------------
     private InstanceTaskRegistry tasks;
     private final Map<Integer, MemberAssignment> assigned = new TreeMap<>();
+    /** The tasks the latest assignment makes active on this instance. */
+    private Set<TaskId> activeHere = Set.of();
     private final Map<TaskId, StandbyTask> standbys = new TreeMap<>();
     /** Created with the first standby, and again after a failure closed it. */
     private RestoreSession tails;
@@ -95,6 +101,9 @@ final class Standbys {
         this.promotions = new Promotions(config.acceptableRecoveryLag(), config.probingRebalanceInterval());
         Gauge.builder("weir.standby.tasks", standbyCount, AtomicInteger::get)
                 .description("standby tasks (warm-ups included) this instance keeps").tags(tags).register(registry);
+        this.handOvers = io.micrometer.core.instrument.Counter.builder("weir.standby.handovers")
+                .description("standby copies whose open stores became the active task's here").tags(tags)
+                .register(registry);
         Gauge.builder("weir.warmup.tasks", warmupCount, AtomicInteger::get)
                 .description("standby tasks placed here to take over a task once caught up").tags(tags)
                 .register(registry);
@@ -136,9 +145,13 @@ final class Standbys {
 
     // ---- state thread ---------------------------------------------------------------------------
 
-    /** A stream thread's standby and warm-up tasks from the latest assignment. */
-    void assign(int threadIndex, MemberAssignment assignment) {
+    /**
+     * A stream thread's standby and warm-up tasks from the latest assignment, and the tasks it
+     * makes active on this instance: their open standbys are kept for the hand-over.
+     */
+    void assign(int threadIndex, MemberAssignment assignment, Set<TaskId> activeHere) {
         assigned.put(threadIndex, assignment);
+        this.activeHere = activeHere;
         promotions.assigned(System.nanoTime());
         reconcile();
     }
@@ -155,8 +168,9 @@ final class Standbys {
             }
             warmups.addAll(a.warmups());
         });
+        long now = System.nanoTime();
         for (StandbyTask s : new ArrayList<>(standbys.values())) {
-            if (!wanted.containsKey(s.id)) {
+            if (!wanted.containsKey(s.id) && !awaitsRelease(s, now)) {
                 standbys.remove(s.id);
                 closeStandby(s, null);
             }
@@ -169,14 +183,30 @@ final class Standbys {
         publish();
     }
 
-    /** Closes the standbys of {@code ids}: the tasks become active here. */
-    void release(Set<TaskId> ids) {
+    /**
+     * The standbys of {@code ids} end: the tasks become active here. Their open stores are handed
+     * over to the active tasks (not closed and reopened), having stopped following their changelogs;
+     * the active task's restore reads the tail from where the standby left off.
+     */
+    StoreHandOver release(Set<TaskId> ids) {
+        Map<TaskId, Map<String, BytesStore>> open = new HashMap<>();
         for (TaskId id : ids) {
             StandbyTask standby = standbys.remove(id);
-            if (standby != null) {
-                closeStandby(standby, "it becomes active here");
+            if (standby == null) {
+                continue;
             }
+            if (standby.stores != null) {
+                TaskStores stores = standby.stores;
+                String offsets = standby.describeOffsets();
+                detach(standby);
+                open.put(id, stores.handOver());
+                handOvers.increment();
+                log.info("standby task {} handed its open stores to the active task taking its place here, at"
+                        + " changelog offsets {}", id, offsets);
+            }
+            forget(standby);
         }
+        return new StoreHandOver(open);
     }
 
     /** True if {@code id} has a standby here (open or waiting to open). */
@@ -192,21 +222,30 @@ final class Standbys {
     /** Updates the standbys for one slice of the state thread's time (or until {@code yield}), then maintains them. */
     void step(BooleanSupplier yield) {
         tails.step(StateThread.STEP, yield);
-        maintain();
+        maintain(yield);
     }
 
-    /** Opens standbys whose stores are free, publishes lags and offsets, flushes, asks for rebalances. */
-    void maintain() {
+    /**
+     * Opens standbys whose stores are free (none while {@code yield} says a command waits),
+     * publishes lags and offsets, flushes, asks for rebalances.
+     */
+    void maintain(BooleanSupplier yield) {
         if (standbys.isEmpty() || System.nanoTime() - failedUntil < 0) {
             return;
         }
         long now = System.nanoTime();
+        // Opening a store takes a while (RocksDB, a tenth of a second or more): not while a task
+        // waits for the hand-over of a copy here, or for any other command of the state thread.
+        boolean releaseDue = standbys.values().stream().anyMatch(s -> awaitsRelease(s, now));
         for (StandbyTask s : new ArrayList<>(standbys.values())) {
-            if (tasks.isActive(s.id)) {
-                // Became active here while its standby was being placed: the active's stores win.
+            if (awaitsRelease(s, now)) {
+                continue;
+            } else if (tasks.isActive(s.id)) {
+                // Became active here while its standby was being placed (or no release came): the
+                // active's stores win.
                 standbys.remove(s.id);
                 closeStandby(s, "it became active here");
-            } else if (s.stores == null && now - s.retryAtNanos >= 0) {
+            } else if (s.stores == null && now - s.retryAtNanos >= 0 && !releaseDue && !yield.getAsBoolean()) {
                 open(s);
             }
         }
@@ -226,6 +265,23 @@ final class Standbys {
             lastFlushNanos = now;
         }
         promotions.update(standbys.values(), now);
+    }
+
+    /**
+     * True while an open standby's task becomes active here (the latest assignment says so, or a
+     * stream thread marked it): the stream thread opening the task asks for its stores
+     * ({@link #release}), and a copy closed meanwhile would make it reopen them. Bounded by
+     * {@link #HAND_OVER_WAIT}, in case no release comes.
+     */
+    private boolean awaitsRelease(StandbyTask s, long now) {
+        if (s.stores == null || !(activeHere.contains(s.id) || tasks.isActive(s.id))) {
+            s.activeSinceNanos = 0;
+            return false;
+        }
+        if (s.activeSinceNanos == 0) {
+            s.activeSinceNanos = now;
+        }
+        return now - s.activeSinceNanos < HAND_OVER_WAIT.toNanos();
     }
 
     /** A standby failed: every standby closes, and they start over {@link #FAILURE_RETRY} later. */
@@ -282,20 +338,31 @@ final class Standbys {
 
     private void closeStandby(StandbyTask s, String why) {
         if (s.stores != null) {
-            localStores.unregisterStandby(s.id);
-            if (tails != null) {
-                tails.remove(s.changelogs);
-            }
+            TaskStores stores = s.stores;
+            detach(s);
             try {
-                s.stores.close();
+                stores.close();
             } catch (RuntimeException e) {
                 log.warn("closing the stores of standby task {} failed: {}", s.id, e.toString());
             }
-            s.stores = null;
             if (why != null) {
                 log.info("standby task {} closed: {}", s.id, why);
             }
         }
+        forget(s);
+    }
+
+    /** Queries and the changelog session let go of the standby's open stores. */
+    private void detach(StandbyTask s) {
+        localStores.unregisterStandby(s.id);
+        if (tails != null) {
+            tails.remove(s.changelogs);
+        }
+        s.stores = null;
+    }
+
+    /** Its meters and offsets go; the other threads see the standby set without it. */
+    private void forget(StandbyTask s) {
         s.removeMeters();
         offsets.remove(s.id);
         publish();

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Tags;
 import io.weir.config.WeirConfig;
 import io.weir.internal.assign.MemberHooks.MemberAssignment;
 import io.weir.internal.cluster.ClientConfigs;
+import io.weir.internal.state.StoreHandOver;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
 import io.weir.state.changelog.RestoreListener;
@@ -24,6 +25,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -105,20 +107,28 @@ public final class StateThread implements AutoCloseable {
         call(() -> restores.cancel(ticket));
     }
 
-    /** Closes the standby copies of tasks about to become active here; returns once they are closed. */
-    void release(Collection<TaskId> ids) {
+    /**
+     * Ends the standby copies of tasks about to become active here; returns their open stores,
+     * once the copies no longer use them.
+     */
+    StoreHandOver release(Collection<TaskId> ids) {
         Set<TaskId> wanted = Set.copyOf(ids);
         if (!standbys.holdsAny(wanted)) {
             // No copy to hand over (the caller marked the tasks active first, so none will open:
             // see Standbys.maintain); do not wait for the state thread in a rebalance callback.
-            return;
+            return StoreHandOver.NONE;
         }
-        call(() -> standbys.release(wanted));
+        // Not taken if the caller gave up waiting: closed, or their directories would stay locked.
+        return call(() -> standbys.release(wanted), StoreHandOver::closeRest);
     }
 
-    /** A stream thread's standby and warm-up tasks from the latest assignment. */
-    public void assign(int threadIndex, MemberAssignment assignment) {
-        commands.add(() -> standbys.assign(threadIndex, assignment));
+    /**
+     * A stream thread's standby and warm-up tasks from the latest assignment, and the tasks that
+     * assignment makes active on this instance (an open standby of one waits for {@link #release}).
+     */
+    public void assign(int threadIndex, MemberAssignment assignment, Set<TaskId> activeHere) {
+        Set<TaskId> active = Set.copyOf(activeHere);
+        commands.add(() -> standbys.assign(threadIndex, assignment, active));
     }
 
     /** Re-checks which standbys should run (an active task left this instance). */
@@ -158,7 +168,7 @@ public final class StateThread implements AutoCloseable {
                     if (next != null) {
                         next.run();
                     }
-                    standbys.maintain();
+                    standbys.maintain(() -> !commands.isEmpty());
                 }
                 cleanup.maybeCleanUp();
             } catch (InterruptedException e) {
@@ -191,29 +201,40 @@ public final class StateThread implements AutoCloseable {
 
     /** Runs {@code action} on the state thread and waits for it; inline if the thread has ended. */
     private void call(Runnable action) {
+        call(() -> {
+            action.run();
+            return null;
+        }, result -> { });
+    }
+
+    /**
+     * Runs {@code action} on the state thread and waits for its result; inline if the thread has
+     * ended. A result that comes after the caller gave up goes to {@code abandoned}.
+     */
+    private <T> T call(Supplier<T> action, java.util.function.Consumer<T> abandoned) {
         if (!thread.isAlive() || Thread.currentThread() == thread) {
             synchronized (this) {
-                action.run();
+                return action.get();
             }
-            return;
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
+        CompletableFuture<T> done = new CompletableFuture<>();
         commands.add(() -> {
             try {
-                action.run();
-                done.complete(null);
+                done.complete(action.get());
             } catch (RuntimeException e) {
                 done.completeExceptionally(e);
             }
         });
         try {
-            done.get(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return done.get(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
+            done.thenAccept(abandoned);
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the state thread", e);
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
         } catch (TimeoutException e) {
+            done.thenAccept(abandoned);
             throw new IllegalStateException("the state thread did not answer within " + CALL_TIMEOUT_SECONDS + " s");
         }
     }

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 public final class TaskStores {
 
     private static final Logger log = LoggerFactory.getLogger(TaskStores.class);
-    private static final java.time.Duration LOCK_WAIT = java.time.Duration.ofSeconds(60);
+    /** How long opening waits for a store another task of this instance still holds. */
+    public static final java.time.Duration LOCK_WAIT = java.time.Duration.ofSeconds(60);
     private static final java.time.Duration LOCK_RECHECK = java.time.Duration.ofMillis(100);
 
     /** Where the task keeps its {@link Checkpoint}; null when nothing of it is on disk. */
@@ -92,18 +93,35 @@ public final class TaskStores {
      */
     public static TaskStores open(List<StoreSpec> specs, TaskId task, Path taskDir, Options options,
                                   java.time.Duration lockWait) {
+        return open(specs, task, taskDir, options, lockWait, Map.of());
+    }
+
+    /**
+     * As {@link #open(List, TaskId, Path, Options, java.time.Duration)}, starting from stores a
+     * standby copy of the task on this instance {@linkplain #handOver handed over} open (by store
+     * name; the persistent ones of {@code specs}); the others are opened. This takes ownership of
+     * {@code handedOver}: closed here if the task's stores cannot all be opened.
+     */
+    public static TaskStores open(List<StoreSpec> specs, TaskId task, Path taskDir, Options options,
+                                  java.time.Duration lockWait, Map<String, BytesStore> handedOver) {
+        Map<String, BytesStore> given = new java.util.HashMap<>(handedOver);
         Map<String, TaskStore> opened = new LinkedHashMap<>();
         try {
             for (StoreSpec spec : specs) {
                 TopicPartition changelog = spec.logged()
                         ? new TopicPartition(spec.changelogTopic(options.applicationId()), task.partition()) : null;
-                opened.put(spec.name(), new TaskStore(spec, openBytes(spec, taskDir, options.resources(), lockWait),
+                BytesStore open = spec.persistent() ? given.remove(spec.name()) : null;
+                opened.put(spec.name(), new TaskStore(spec, open != null ? open
+                        : openBytes(spec, taskDir, options.resources(), lockWait),
                         changelog, options.readCacheBytes(), options.clock()));
             }
         } catch (RuntimeException e) {
             opened.values().forEach(TaskStore::close);
+            given.values().forEach(BytesStore::close);
             throw e;
         }
+        // A store the task no longer has (cannot happen within one topology): not left locked.
+        given.values().forEach(BytesStore::close);
         try {
             followCurrentChangelogs(task, opened.values(), options.topicIds());
         } catch (RuntimeException e) {
@@ -341,6 +359,23 @@ public final class TaskStores {
 
     public void abort() {
         stores.values().forEach(TaskStore::abort);
+    }
+
+    /**
+     * Gives up the stores without closing them, for the active task that takes this copy's place
+     * on this instance (a standby's stores, which hold no pending writes): by store name, open.
+     * These stores must not be used afterwards.
+     */
+    public Map<String, BytesStore> handOver() {
+        Map<String, BytesStore> open = new LinkedHashMap<>();
+        for (TaskStore s : stores.values()) {
+            if (s.pendingCount() > 0) {
+                throw new IllegalStateException("store '" + s.name() + "' has " + s.pendingCount()
+                        + " pending writes; only a copy without them is handed over");
+            }
+            open.put(s.name(), s.committed());
+        }
+        return open;
     }
 
     public void close() {

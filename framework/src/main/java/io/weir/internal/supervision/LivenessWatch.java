@@ -10,6 +10,7 @@ import io.weir.errors.ClusterException;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.cluster.InstanceMembers;
 import io.weir.internal.config.InternalTopic;
+import io.weir.internal.thread.GroupRejoins;
 import io.weir.sink.DeliveryGuarantee;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -56,6 +57,10 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Several survivors may remove the same member; the second removal finds nothing to do.
  *
+ * <p>The same topic carries rebalances an instance starts ({@link #announceRebalance}: its warm-ups
+ * caught up, or it removed a silent instance), so that the others' stream threads join them within
+ * a fetch instead of at their next consumer heartbeat ({@link GroupRejoins}).
+ *
  * <p>Meters: {@code weir.failure.detection.removals} (instances removed from the group) and
  * {@code weir.failure.detection.peers} (other instances heard from within the detection time).
  *
@@ -68,6 +73,8 @@ public final class LivenessWatch implements AutoCloseable {
     /** The topic keeps only recent heartbeats: an hour is plenty to learn who was alive. */
     private static final int HISTORY = 500;
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(5);
+    /** The word of an {@code alive} heartbeat that says its sender just started a rebalance. */
+    static final String REBALANCE = "rebalance=started";
 
     private final WeirConfig config;
     private final String instanceId;
@@ -92,6 +99,9 @@ public final class LivenessWatch implements AutoCloseable {
      */
     private volatile boolean announced;
     private final java.util.function.Supplier<String> status;
+    private final GroupRejoins rejoins;
+    /** The topic's end when this instance started: rebalances announced before are history. */
+    private long liveFrom;
     private long lastOwnBeatSeenNanos = System.nanoTime();
     private long lastBeatNanos;
     private long retryRemovalAfterNanos = System.nanoTime();
@@ -110,7 +120,9 @@ public final class LivenessWatch implements AutoCloseable {
      *               with every heartbeat so that tools ({@code weir describe}) can show it
      */
     public LivenessWatch(WeirConfig config, ClientConfigs clients, String instanceId, Admin admin,
-                         MeterRegistry registry, Tags tags, java.util.function.Supplier<String> status) {
+                         MeterRegistry registry, Tags tags, java.util.function.Supplier<String> status,
+                         GroupRejoins rejoins) {
+        this.rejoins = rejoins;
         this.config = config;
         this.instanceId = instanceId;
         this.admin = admin;
@@ -159,6 +171,7 @@ public final class LivenessWatch implements AutoCloseable {
         long begin = consumer.beginningOffsets(List.of(partition)).get(partition);
         // Recent history: who was alive before this instance started gets one detection time to speak.
         consumer.seek(partition, Math.max(begin, end - HISTORY));
+        liveFrom = end;
         beat(alive());
         thread.start();
     }
@@ -176,6 +189,19 @@ public final class LivenessWatch implements AutoCloseable {
             producer.flush();
         } catch (RuntimeException e) {
             log.debug("flushing the shutdown announcement failed", e);
+        }
+    }
+
+    /**
+     * A stream thread of this instance starts a rebalance: the other instances' threads (and this
+     * one's others) join it now rather than at their next consumer heartbeat.
+     */
+    public void announceRebalance(String reason) {
+        rejoins.requested(reason);
+        synchronized (this) {
+            if (!announced) {
+                beat(alive().replaceFirst("^(alive \\d+)", "$1 " + REBALANCE));
+            }
         }
     }
 
@@ -250,6 +276,9 @@ public final class LivenessWatch implements AutoCloseable {
             return;
         }
         String[] words = new String(r.value(), StandardCharsets.UTF_8).split(" ");
+        if (r.offset() >= liveFrom && words.length > 2 && words[2].equals(REBALANCE)) {
+            rejoins.requested("instance " + from + " started a rebalance");
+        }
         Peer peer = peers.computeIfAbsent(from, k -> new Peer());
         peer.seenNanos = now;
         peer.left = words[0].equals("left");
@@ -322,6 +351,9 @@ public final class LivenessWatch implements AutoCloseable {
                     continue;
                 }
                 removals.increment();
+                // The removal started a rebalance that every member would otherwise learn of from
+                // its next heartbeat: the tasks move sooner if they all join now.
+                announceRebalance("instance " + instance + " was removed from the group");
                 String fenced = fence(instance, Math.max(e.getValue().threads, members.size()));
                 log.warn("instance {} sent no heartbeat for {} s (failure.detection.ms={}); removed it from the"
                         + " group so its tasks move now{}", instance, seconds, config.failureDetection().toMillis(), fenced);

@@ -9,6 +9,7 @@ import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.Processor;
 import io.weir.processor.TaskId;
 import io.weir.sink.internal.TransactionalSink;
+import io.weir.state.internal.BytesStore;
 import io.weir.time.TimestampExtractor;
 import io.weir.time.Timestamps;
 import java.util.ArrayList;
@@ -51,6 +52,14 @@ public final class TaskFactory {
     }
 
     public ActiveTask create(TaskId id) {
+        return create(id, Map.of());
+    }
+
+    /**
+     * Creates task {@code id}, starting from {@code handedOver}: stores its standby copy on this
+     * instance handed over open, by name (this takes ownership of them).
+     */
+    public ActiveTask create(TaskId id, Map<String, BytesStore> handedOver) {
         Subtopology st = model.subtopologies().get(id.subtopology());
         Watermarks watermarks = new Watermarks(env.config().maxOutOfOrderness().toMillis(),
                 env.config().idleTimeout().toMillis());
@@ -64,7 +73,8 @@ public final class TaskFactory {
         }
         TaskStores stores = TaskStores.open(specs, id, env.instanceDir().resolve(id.toString()),
                 new TaskStores.Options(env.config().applicationId(), env.rocksDb(), env.config().stateFlushInterval(),
-                        env.config().storeReadCacheBytes(), env.wallClock(), env.changelogTopicIds()));
+                        env.config().storeReadCacheBytes(), env.wallClock(), env.changelogTopicIds()),
+                TaskStores.LOCK_WAIT, storesInMemory ? closed(handedOver) : handedOver);
         try {
             stores.bindSourceRecords(spec -> {
                 NodeSpec.Source source = st.sourceFor(spec.sourceTopic());
@@ -82,6 +92,12 @@ public final class TaskFactory {
             stores.close();
             throw e;
         }
+    }
+
+    /** Stores handed over to a task that keeps every store in memory: closed, none is used. */
+    private static Map<String, BytesStore> closed(Map<String, BytesStore> handedOver) {
+        handedOver.values().forEach(BytesStore::close);
+        return Map.of();
     }
 
     /** The source's extractor; else record time for repartition topics, else {@code default.timestamp}. */

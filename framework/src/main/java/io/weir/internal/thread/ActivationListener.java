@@ -1,6 +1,7 @@
 package io.weir.internal.thread;
 
 import io.weir.internal.restore.InstanceTaskRegistry;
+import io.weir.internal.state.StoreHandOver;
 import io.weir.processor.TaskId;
 import java.util.Collection;
 import java.util.function.LongSupplier;
@@ -19,7 +20,8 @@ public interface ActivationListener {
     /** Nobody to tell: the test driver's. */
     ActivationListener NONE = new ActivationListener() {
         @Override
-        public void activating(Collection<TaskId> ids) {
+        public StoreHandOver activating(Collection<TaskId> ids) {
+            return StoreHandOver.NONE;
         }
 
         @Override
@@ -31,8 +33,12 @@ public interface ActivationListener {
         }
     };
 
-    /** Tasks about to open; returns once no standby copy of them holds their stores. */
-    void activating(Collection<TaskId> ids);
+    /**
+     * Tasks about to open; returns once no standby copy of them holds their stores, with the stores
+     * such copies handed over open (the caller owns them: it opens its tasks from them and closes
+     * what it does not take).
+     */
+    StoreHandOver activating(Collection<TaskId> ids);
 
     /** A task opened; {@code offsets} tells where its stores stand (for the assignor). */
     void activated(TaskId id, LongSupplier offsets);
@@ -44,8 +50,8 @@ public interface ActivationListener {
     static ActivationListener of(InstanceTaskRegistry instance) {
         return new ActivationListener() {
             @Override
-            public void activating(Collection<TaskId> ids) {
-                instance.activating(ids);
+            public StoreHandOver activating(Collection<TaskId> ids) {
+                return instance.activating(ids);
             }
 
             @Override

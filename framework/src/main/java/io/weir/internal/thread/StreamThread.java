@@ -68,6 +68,12 @@ public final class StreamThread implements Runnable {
     private TaskManager manager;
     private RuntimeException listenerFailure;
     private boolean rejoinRequested;
+    /** Why to join the follow-up rebalance of a hand-over now (see {@link Membership#joined}), or null. */
+    private String followUp;
+    /** The last assignment had this thread join its follow-up at once. */
+    private boolean followedUpLast;
+    /** Which rebalances of other instances this thread has joined (see {@link GroupRejoins}). */
+    private final GroupRejoins.Seen rejoinsSeen;
     private boolean assignedOnce;
     /** Partitions were given up (revoked, lost, or all closed after a fence) and the next assignment is awaited. */
     private boolean awaitingAssignment;
@@ -80,6 +86,7 @@ public final class StreamThread implements Runnable {
                         Function<org.apache.kafka.clients.consumer.Consumer<byte[], byte[]>, RunEnd> runEnds,
                         Consumer<Throwable> onFatal) {
         this.ctx = ctx;
+        this.rejoinsSeen = ctx.rejoins().newThread();
         this.runEnds = runEnds;
         this.config = ctx.config();
         this.index = index;
@@ -172,9 +179,18 @@ public final class StreamThread implements Runnable {
             rejoinRequested = false;
             consumer.enforceRebalance("tasks were closed after " + name + " was fenced");
         }
+        if (followUp != null) {
+            consumer.enforceRebalance(followUp);
+            followUp = null;
+        }
+        String joinNow = ctx.rejoins().pending(rejoinsSeen);
+        if (joinNow != null) {
+            consumer.enforceRebalance(joinNow + "; joining now rather than at the next heartbeat");
+        }
         String rebalance = ctx.taskRegistry().stateThread().takeRebalanceRequest(index);
         if (rebalance != null) {
             consumer.enforceRebalance(rebalance);
+            ctx.rejoins().announce(rebalance);
         }
         if (!records.isEmpty()) {
             commitPositionsBeforeProcessing(records);
@@ -261,15 +277,27 @@ public final class StreamThread implements Runnable {
 
         @Override
         public void joining() {
+            rejoinsSeen.joining();
             if (manager != null) {
                 guard(manager::rebalancing);
             }
         }
 
         @Override
-        public void joined() {
+        public void joined(java.util.SortedSet<TaskId> moving) {
             if (manager != null) {
                 manager.rebalanced();
+            }
+            // Tasks withheld while their owners revoke them move in the next rebalance, which the
+            // revoking members start; the others would join it at their next heartbeat (up to
+            // heartbeat.interval.ms later), each round of a hand-over. Joining at once saves that
+            // wait. Not twice in a row, so a hand-over that does not settle cannot make the
+            // group rebalance back to back.
+            if (moving.isEmpty() || followedUpLast) {
+                followedUpLast = false;
+            } else {
+                followedUpLast = true;
+                followUp = "tasks " + moving + " are moving; joining the rebalance that hands them over";
             }
         }
     }

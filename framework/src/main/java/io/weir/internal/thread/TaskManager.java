@@ -1,6 +1,7 @@
 package io.weir.internal.thread;
 
 import io.weir.internal.assign.MemberHooks;
+import io.weir.internal.state.StoreHandOver;
 import io.weir.internal.savepoint.SavepointParticipant;
 import io.weir.internal.task.ActiveTask;
 import io.weir.processor.TaskId;
@@ -134,25 +135,29 @@ public final class TaskManager {
                 created.add(id);
             }
         }
-        // A standby copy of a task on this instance hands its stores over before the task opens them.
-        activations.activating(created);
-        for (TopicPartition tp : partitions) {
-            TaskId id = threadTasks.taskIdFor(tp);
-            if (id == null) {
-                continue;
+        // A standby copy of a task on this instance hands its open stores over before the task opens.
+        StoreHandOver handedOver = activations.activating(created);
+        try {
+            for (TopicPartition tp : partitions) {
+                TaskId id = threadTasks.taskIdFor(tp);
+                if (id == null) {
+                    continue;
+                }
+                ActiveTask task = threadTasks.task(id);
+                if (task == null) {
+                    task = threadTasks.create(id, handedOver.take(id));
+                    ActiveTask opened = task;
+                    activations.activated(id, () -> opened.isRestoring() ? opened.stores().changelogOffsetSum()
+                            : MemberHooks.RUNNING);
+                    restorer.register(task);
+                    threadTasks.publish(task, () -> restorer.remaining(opened));
+                }
+                task.addPartition(tp);
+                taskByPartition.put(tp, task);
+                observer.partitionAdded(tp, id);
             }
-            ActiveTask task = threadTasks.task(id);
-            if (task == null) {
-                task = threadTasks.create(id);
-                ActiveTask opened = task;
-                activations.activated(id, () -> opened.isRestoring() ? opened.stores().changelogOffsetSum()
-                        : MemberHooks.RUNNING);
-                restorer.register(task);
-                threadTasks.publish(task, () -> restorer.remaining(opened));
-            }
-            task.addPartition(tp);
-            taskByPartition.put(tp, task);
-            observer.partitionAdded(tp, id);
+        } finally {
+            handedOver.closeRest(); // a task that failed to open: its stores are not left locked
         }
         metrics.health().tasks(threadTasks.taskIds());
     }

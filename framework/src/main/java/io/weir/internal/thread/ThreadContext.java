@@ -35,13 +35,14 @@ import java.nio.file.Path;
  * @param backlog     the records the instance's threads have still to process, each reporting its own
  * @param ownership   where the group's tasks run, as the latest assignment said, and this instance's
  *                    advertised endpoint, which its threads send the group leader
+ * @param rejoins     rebalances other instances started, for the threads to join at once
  */
 public record ThreadContext(WeirConfig config, TopologyModel model, String instanceId, ClientConfigs clients,
                             TopicLimits limits, MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb,
                             LocalStores localStores, InstanceTaskRegistry taskRegistry, SavepointControl savepoints,
                             RepartitionPurge purge, java.util.function.LongSupplier wallClock,
                             java.util.Map<String, Object> globalStores, Backlog backlog,
-                            io.weir.internal.query.Ownership ownership) {
+                            io.weir.internal.query.Ownership ownership, GroupRejoins rejoins) {
 
     /** The tags every meter of the instance carries: {@code application} and {@code instance}. */
     public Tags tags() {
@@ -58,7 +59,8 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
     /** The shared parts of an instance's threads. */
     public record Shared(MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb, LocalStores localStores,
                          InstanceTaskRegistry taskRegistry, SavepointControl savepoints, RepartitionPurge purge,
-                         java.util.Map<String, Object> globalStores, io.weir.internal.query.Ownership ownership) {
+                         java.util.Map<String, Object> globalStores, io.weir.internal.query.Ownership ownership,
+                         GroupRejoins rejoins) {
     }
 
     public static ThreadContext create(WeirConfig config, TopologyModel model, String instanceId,
@@ -67,6 +69,6 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
         return new ThreadContext(config, model, instanceId, clients, new TopicLimits(admin, clients.maxRequestSize()),
                 shared.registry(), shared.instanceDir(), shared.rocksDb(), shared.localStores(),
                 shared.taskRegistry(), shared.savepoints(), shared.purge(), System::currentTimeMillis,
-                shared.globalStores(), new Backlog(), shared.ownership());
+                shared.globalStores(), new Backlog(), shared.ownership(), shared.rejoins());
     }
 }

@@ -15,8 +15,13 @@ final class ThreadMember implements MemberHooks {
         /** A (re)join starts; the current generation is still valid. */
         void joining();
 
-        /** The join ended with an assignment. */
-        void joined();
+        /**
+         * The join ended with an assignment.
+         *
+         * @param moving the group's tasks this assignment withholds because they change member
+         *               (active nowhere until the follow-up rebalance)
+         */
+        void joined(java.util.SortedSet<TaskId> moving);
     }
 
     private final ThreadContext ctx;
@@ -66,8 +71,9 @@ final class ThreadMember implements MemberHooks {
     @Override
     public void onAssignment(MemberAssignment assignment) {
         ctx.ownership().update(assignment.owners());
-        ctx.taskRegistry().stateThread().assign(index, assignment);
-        listener.joined();
+        var here = assignment.owners().instances().get(ctx.instanceId());
+        ctx.taskRegistry().stateThread().assign(index, assignment, here == null ? Set.of() : here.active());
+        listener.joined(assignment.owners().moving());
     }
 
     @Override

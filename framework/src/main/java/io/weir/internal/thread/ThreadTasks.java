@@ -9,6 +9,7 @@ import io.weir.internal.task.OutputCollector;
 import io.weir.internal.task.Stage;
 import io.weir.internal.task.TaskFactory;
 import io.weir.processor.TaskId;
+import io.weir.state.internal.BytesStore;
 import io.weir.sink.DeliveryGuarantee;
 import io.weir.sink.internal.CommitAbortedException;
 import io.weir.sink.internal.TaskMigratedException;
@@ -141,9 +142,12 @@ public final class ThreadTasks {
         return java.util.Set.copyOf(tasks.keySet());
     }
 
-    /** Creates a task; {@link #publish} makes its stores readable from other threads. */
-    ActiveTask create(TaskId id) {
-        ActiveTask task = taskFactory.create(id);
+    /**
+     * Creates a task, from the stores its standby here handed over open (by name; the others are
+     * opened); {@link #publish} makes its stores readable from other threads.
+     */
+    ActiveTask create(TaskId id, Map<String, BytesStore> handedOver) {
+        ActiveTask task = taskFactory.create(id, handedOver);
         tasks.put(id, task);
         return task;
     }

@@ -179,7 +179,7 @@ class TaskAssignorTest {
         member("x", 0);
         member("y", 0);
         GroupAssignment first = rebalance("x-0", cluster(4), Map.of("x-0", List.of(), "y-0", List.of()));
-        member("z", 0);
+        FakeHooks z = member("z", 0);
         Map<String, List<TopicPartition>> three = owning(first);
         three.put("z-0", List.of());
         GroupAssignment second = rebalance("x-0", cluster(4), three);
@@ -188,9 +188,16 @@ class TaskAssignorTest {
             assertThat(partitionsOf(first, m)).containsAll(partitionsOf(second, m));
         }
         assertThat(partitionsOf(second, "z-0")).isEmpty();
+        // Every member learns which tasks are on the move, so that it joins the follow-up at once.
+        java.util.SortedSet<TaskId> moving = z.received.owners().moving();
+        assertThat(moving).isNotEmpty();
         // After revocation, the follow-up round gives z the revoked tasks.
         GroupAssignment third = rebalance("x-0", cluster(4), owning(second));
         assertThat(partitionsOf(third, "z-0")).isNotEmpty();
+        assertThat(partitionsOf(third, "z-0").stream().filter(tp -> tp.topic().equals("a"))
+                .map(tp -> new TaskId(0, tp.partition())).toList()).containsExactlyInAnyOrderElementsOf(
+                        moving.stream().filter(t -> t.subtopology() == 0).toList());
+        assertThat(z.received.owners().moving()).as("nothing left on the move").isEmpty();
         assertThat(third.groupAssignment().values().stream().mapToInt(a -> a.partitions().size()).sum()).isEqualTo(12);
     }
 

@@ -1,6 +1,7 @@
 package io.weir.internal.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.internal.topology.StoreSpec;
@@ -76,6 +77,55 @@ class TaskStoresTest {
             assertThat(stores.all().get(0).committed().changelogTopicId()).hasValue("id-2");
             assertThat(stores.all().get(1).committed().changelogTopicId()).hasValue("o");
             stores.close();
+        }
+    }
+    @Test
+    void storesHandedOverOpenAreUsedAsTheyAreAndTheOthersAreOpened() {
+        StoreSpec counts = new StoreSpec("counts", Serdes.strings(), Serdes.longs(), true, true, null);
+        StoreSpec buffer = new StoreSpec("buffer", Serdes.strings(), Serdes.longs(), false, true, null);
+        TaskId task = new TaskId(0, 1);
+        Path taskDir = dir.resolve("0_1");
+        try (RocksDbResources resources = RocksDbResources.create()) {
+            TaskStores.Options options = new TaskStores.Options("app", resources, Duration.ofSeconds(10), 0,
+                    System::currentTimeMillis);
+            // A standby's copy: the persistent, logged store only, written and not flushed.
+            TaskStores standby = TaskStores.open(List.of(counts), task, taskDir, options);
+            standby.all().get(0).committed().apply(new io.weir.state.internal.WriteBatch(1)
+                    .put(new byte[] {1}, new byte[] {2}), 7);
+            java.util.Map<String, io.weir.state.internal.BytesStore> open = standby.handOver();
+
+            // No wait for the lock the open store holds: it is the same store.
+            TaskStores active = TaskStores.open(List.of(counts, buffer), task, taskDir, options, Duration.ZERO, open);
+            assertThat(active.all()).extracting(TaskStore::name).containsExactly("counts", "buffer");
+            assertThat(active.all().get(0).committed()).isSameAs(open.get("counts"));
+            assertThat(active.all().get(0).committed().get(new byte[] {1})).isEqualTo(new byte[] {2});
+            assertThat(active.all().get(0).committed().changelogOffset()).hasValue(7);
+            active.close();
+
+            // Closed with the task that took it: the directory opens again.
+            TaskStores again = TaskStores.open(List.of(counts), task, taskDir, options, Duration.ZERO);
+            assertThat(again.all().get(0).committed().get(new byte[] {1})).isEqualTo(new byte[] {2});
+            again.close();
+        }
+    }
+
+    @Test
+    void aStoreHandedOverIsClosedWhenTheTaskCannotOpenItsOtherStores() {
+        StoreSpec counts = new StoreSpec("counts", Serdes.strings(), Serdes.longs(), true, true, null);
+        StoreSpec other = new StoreSpec("other", Serdes.strings(), Serdes.longs(), true, true, null);
+        TaskId task = new TaskId(0, 1);
+        Path taskDir = dir.resolve("0_1");
+        try (RocksDbResources resources = RocksDbResources.create()) {
+            TaskStores.Options options = new TaskStores.Options("app", resources, Duration.ofSeconds(10), 0,
+                    System::currentTimeMillis);
+            RocksDbStore held = RocksDbStore.open(taskDir.resolve("other"), "other", resources);
+            java.util.Map<String, io.weir.state.internal.BytesStore> open =
+                    TaskStores.open(List.of(counts), task, taskDir, options).handOver();
+            assertThatThrownBy(() -> TaskStores.open(List.of(counts, other), task, taskDir, options, Duration.ZERO,
+                    open)).isInstanceOf(io.weir.errors.StoreLockedException.class);
+            held.close();
+            // Not left locked: the task opens both once the other store is free.
+            TaskStores.open(List.of(counts, other), task, taskDir, options, Duration.ZERO).close();
         }
     }
 }
