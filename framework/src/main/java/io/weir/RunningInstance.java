@@ -151,17 +151,23 @@ final class RunningInstance {
             peerHttp = PeerHttp.of(httpSecurity);
         }
         admin = Admin.create(clients.admin());
-        // First: a missing ACL fails here with one message naming each, not later inside a client.
-        AccessCheck.require(admin, config, declared, clients.threadName(0));
-        timeline.mark("access check");
-        TopicSetup topicSetup = new TopicSetup(admin, config, declared);
-        // Which tables use their compacted source topic as changelog: every part runs with this.
-        TopologyModel model = topicSetup.model();
-        timeline.mark("topics described");
-        TopologyRecord topologyRecord = TopologyRecord.check(admin, config, clients.plainConsumer("topology"),
-                clients.plainProducer("topology"),
-                TopologyDescription.of(model, config.applicationId(), WeirVersion.current()));
-        timeline.mark("topology record read");
+        TopologyModel model;
+        TopicSetup topicSetup;
+        TopologyRecord topologyRecord;
+        // Read while the checks below run: a consumer's start and a round trip off a restart's path.
+        try (TopologyRecord.Recorded recorded = TopologyRecord.Recorded.readInBackground(config,
+                clients.plainConsumer("topology"))) {
+            // First: a missing ACL fails here with one message naming each, not later inside a client.
+            AccessCheck.require(admin, config, declared, clients.threadName(0));
+            timeline.mark("access check");
+            topicSetup = new TopicSetup(admin, config, declared);
+            // Which tables use their compacted source topic as changelog: every part runs with this.
+            model = topicSetup.model();
+            timeline.mark("topics described");
+            topologyRecord = TopologyRecord.check(admin, config, clients.plainProducer("topology"),
+                    TopologyDescription.of(model, config.applicationId(), WeirVersion.current()), recorded);
+            timeline.mark("topology record read");
+        }
         ChangelogTopicIds changelogIds = topicSetup.verifyAndCreate();
         timeline.mark("topics verified and created");
         topologyRecord.write();

@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * instance restarted after a new one writes the old description back (and logs the changes in
  * reverse).
  *
- * <p>Called from the thread starting the application; holds no clients between calls.
+ * <p>Called from the thread starting the application, which {@link Recorded} reads for on a thread
+ * of its own; holds no clients between calls.
  */
 public final class TopologyRecord {
 
@@ -58,41 +59,36 @@ public final class TopologyRecord {
 
     private final Admin admin;
     private final WeirConfig config;
-    private final Map<String, Object> consumerConfig;
     private final Map<String, Object> producerConfig;
     private final TopologyDescription current;
     /** The recorded description is the current one: a restart of the same version has nothing to write. */
     private boolean alreadyRecorded;
 
-    private TopologyRecord(Admin admin, WeirConfig config, Map<String, Object> consumerConfig,
-                           Map<String, Object> producerConfig, TopologyDescription current) {
+    private TopologyRecord(Admin admin, WeirConfig config, Map<String, Object> producerConfig,
+                           TopologyDescription current) {
         this.admin = admin;
         this.config = config;
-        this.consumerConfig = Map.copyOf(consumerConfig);
         this.producerConfig = Map.copyOf(producerConfig);
         this.current = current;
     }
-
 
     /**
      * Compares {@code current} with the recorded description and logs (or fails) as the class
      * comment says; returns the record to {@link #write} once the start-up checks passed.
      *
+     * @param recorded the recorded description, read in the background ({@link Recorded#readInBackground})
      * @throws IllegalStateException if a store's kept state cannot be read by the new topology
      * @throws ClusterException if the cluster cannot be reached
      */
-    public static TopologyRecord check(Admin admin, WeirConfig config, Map<String, Object> consumerConfig,
-                                       Map<String, Object> producerConfig,
-                                       TopologyDescription current) {
-        TopologyRecord record = new TopologyRecord(admin, config, consumerConfig, producerConfig, current);
-        // An unreachable cluster fails the start here, as it would in the topic checks that follow.
-        boolean exists = record.exists();
+    public static TopologyRecord check(Admin admin, WeirConfig config, Map<String, Object> producerConfig,
+                                       TopologyDescription current, Recorded recorded) {
+        TopologyRecord record = new TopologyRecord(admin, config, producerConfig, current);
         Optional<TopologyDescription> previous;
         try {
-            previous = exists ? read(record.consumerConfig(), config.applicationId(), TIMEOUT) : Optional.empty();
-        } catch (RuntimeException e) {
+            previous = recorded.description();
+        } catch (Recorded.Unreadable e) {
             log.warn("{}: cannot read the recorded topology from {}, so the compatibility check is skipped: {}",
-                    config.applicationId(), InternalTopic.TOPOLOGY.of(config.applicationId()), e.toString());
+                    config.applicationId(), InternalTopic.TOPOLOGY.of(config.applicationId()), e.getCause().toString());
             return record;
         }
         record.alreadyRecorded = previous.map(p -> p.toJson().equals(current.toJson())).orElse(false);
@@ -126,8 +122,7 @@ public final class TopologyRecord {
     }
 
     /**
-     * The recorded description of an application, if any. The topic must exist (a consumer would
-     * wait for it otherwise).
+     * The recorded description of an application, if any (none when the topic does not exist).
      *
      * @param consumerSettings Kafka consumer settings (bootstrap servers, security); group and
      *                         deserializers are set here
@@ -142,11 +137,17 @@ public final class TopologyRecord {
         c.remove(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG);
         c.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, applicationId + "-topology-reader");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // Asking for a missing topic's partitions must not create it (a broker with auto-creation
+        // would, uncompacted): TopicSetup creates it with its settings.
+        c.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         TopicPartition tp = new TopicPartition(InternalTopic.TOPOLOGY.of(applicationId), 0);
         Deadline deadline = Deadline.after(timeout);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
+            if (consumer.partitionsFor(tp.topic(), timeout).isEmpty()) {
+                return Optional.empty(); // no topic: nothing recorded yet
+            }
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
             long end = consumer.endOffsets(List.of(tp), timeout).get(tp);
@@ -202,17 +203,64 @@ public final class TopologyRecord {
                 + " or reset the application (weir reset) to start clean; starting anyway. All changes: " + changes);
     }
 
-    private boolean exists() {
-        return topicNames().contains(InternalTopic.TOPOLOGY.of(config.applicationId()));
-    }
+    /**
+     * The recorded description, read on a thread of its own while the start-up does its other
+     * checks (a consumer's creation and a round trip: half a second of a restart). A start that fails before it is needed
+     * {@link #close closes} it, which stops the read.
+     */
+    public static final class Recorded implements AutoCloseable {
 
-    private java.util.Set<String> topicNames() {
-        return KafkaCalls.get(admin.listTopics().names(), TIMEOUT, "reach Kafka at bootstrap.servers="
-                + config.bootstrapServers());
-    }
+        /** The topic exists but its record could not be read: the check is skipped, the start goes on. */
+        static final class Unreadable extends RuntimeException {
+            Unreadable(RuntimeException cause) {
+                super(cause);
+            }
+        }
 
-    private Map<String, Object> consumerConfig() {
-        return consumerConfig;
+        private final java.util.concurrent.FutureTask<Optional<TopologyDescription>> read;
+
+        private Recorded(WeirConfig config, Map<String, Object> consumerConfig) {
+            // Its own consumer, not the admin client: the start-up's checks queue their requests on
+            // the admin's one thread, and this read would wait behind them.
+            this.read = new java.util.concurrent.FutureTask<>(() -> {
+                try {
+                    return read(consumerConfig, config.applicationId(), TIMEOUT);
+                } catch (RuntimeException e) {
+                    throw new Unreadable(e);
+                }
+            });
+        }
+
+        /** Starts reading on a daemon thread; {@link #description} waits for it. */
+        public static Recorded readInBackground(WeirConfig config, Map<String, Object> consumerConfig) {
+            Recorded r = new Recorded(config, consumerConfig);
+            Thread t = new Thread(r.read, config.applicationId() + "-topology-reader");
+            t.setDaemon(true);
+            t.start();
+            return r;
+        }
+
+        /**
+         * The recorded description; empty when there is none (no topic or no record).
+         *
+         * @throws Unreadable if the record cannot be read (the cluster cannot be reached, no ACL)
+         */
+        Optional<TopologyDescription> description() {
+            try {
+                return read.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ClusterException("interrupted while reading the recorded topology", e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            }
+        }
+
+        /** Stops a read still under way (its consumer closes); nothing if it is done. */
+        @Override
+        public void close() {
+            read.cancel(true);
+        }
     }
 
     private Map<String, Object> producerConfig() {
