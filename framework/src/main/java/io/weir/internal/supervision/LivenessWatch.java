@@ -226,7 +226,7 @@ public final class LivenessWatch implements AutoCloseable {
         out.put("kind", words[0]);
         for (String w : words) {
             int eq = w.indexOf('=');
-            if (eq > 0) {
+            if (eq > 0 && !w.equals(REBALANCE)) { // a signal between instances, not a status
                 out.put(w.substring(0, eq), w.substring(eq + 1));
             }
         }
