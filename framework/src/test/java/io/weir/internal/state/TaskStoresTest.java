@@ -79,15 +79,22 @@ class TaskStoresTest {
             stores.close();
         }
     }
+
+    private static final StoreSpec COUNTS = new StoreSpec("counts", Serdes.strings(), Serdes.longs(), true, true, null);
+    private static final TaskId TASK = new TaskId(0, 1);
+
+    private static TaskStores.Options options(RocksDbResources resources) {
+        return new TaskStores.Options("app", resources, Duration.ofSeconds(10), 0, System::currentTimeMillis);
+    }
+
     @Test
     void storesHandedOverOpenAreUsedAsTheyAreAndTheOthersAreOpened() {
-        StoreSpec counts = new StoreSpec("counts", Serdes.strings(), Serdes.longs(), true, true, null);
+        StoreSpec counts = COUNTS;
         StoreSpec buffer = new StoreSpec("buffer", Serdes.strings(), Serdes.longs(), false, true, null);
-        TaskId task = new TaskId(0, 1);
-        Path taskDir = dir.resolve("0_1");
+        TaskId task = TASK;
+        Path taskDir = dir.resolve(task.toString());
         try (RocksDbResources resources = RocksDbResources.create()) {
-            TaskStores.Options options = new TaskStores.Options("app", resources, Duration.ofSeconds(10), 0,
-                    System::currentTimeMillis);
+            TaskStores.Options options = options(resources);
             // A standby's copy: the persistent, logged store only, written and not flushed.
             TaskStores standby = TaskStores.open(List.of(counts), task, taskDir, options);
             standby.all().get(0).committed().apply(new io.weir.state.internal.WriteBatch(1)
@@ -111,13 +118,12 @@ class TaskStoresTest {
 
     @Test
     void aStoreHandedOverIsClosedWhenTheTaskCannotOpenItsOtherStores() {
-        StoreSpec counts = new StoreSpec("counts", Serdes.strings(), Serdes.longs(), true, true, null);
+        StoreSpec counts = COUNTS;
         StoreSpec other = new StoreSpec("other", Serdes.strings(), Serdes.longs(), true, true, null);
-        TaskId task = new TaskId(0, 1);
-        Path taskDir = dir.resolve("0_1");
+        TaskId task = TASK;
+        Path taskDir = dir.resolve(task.toString());
         try (RocksDbResources resources = RocksDbResources.create()) {
-            TaskStores.Options options = new TaskStores.Options("app", resources, Duration.ofSeconds(10), 0,
-                    System::currentTimeMillis);
+            TaskStores.Options options = options(resources);
             RocksDbStore held = RocksDbStore.open(taskDir.resolve("other"), "other", resources);
             java.util.Map<String, io.weir.state.internal.BytesStore> open =
                     TaskStores.open(List.of(counts), task, taskDir, options).handOver();
