@@ -164,7 +164,7 @@ final class RunningInstance {
             // Which tables use their compacted source topic as changelog: every part runs with this.
             model = topicSetup.model();
             timeline.mark("topics described");
-            topologyRecord = TopologyRecord.check(admin, config, clients.plainProducer("topology"),
+            topologyRecord = TopologyRecord.check(config, clients.plainProducer("topology"),
                     TopologyDescription.of(model, config.applicationId(), WeirVersion.current()), recorded);
             timeline.mark("topology record read");
         }

@@ -2,10 +2,8 @@ package io.weir.internal.state;
 
 import io.weir.processor.TaskId;
 import io.weir.state.internal.BytesStore;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,11 +29,6 @@ public final class StoreHandOver {
 
     public StoreHandOver(Map<TaskId, Map<String, BytesStore>> stores) {
         this.stores = stores.isEmpty() ? Map.of() : new HashMap<>(stores);
-    }
-
-    /** The tasks with stores handed over and not yet taken. */
-    public Set<TaskId> tasks() {
-        return Collections.unmodifiableSet(stores.keySet());
     }
 
     /** The open stores of {@code task} by name (empty if none were handed over); the caller owns them now. */

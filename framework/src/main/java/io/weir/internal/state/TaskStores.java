@@ -28,8 +28,7 @@ import org.slf4j.LoggerFactory;
 public final class TaskStores {
 
     private static final Logger log = LoggerFactory.getLogger(TaskStores.class);
-    /** How long opening waits for a store another task of this instance still holds. */
-    public static final java.time.Duration LOCK_WAIT = java.time.Duration.ofSeconds(60);
+    private static final java.time.Duration LOCK_WAIT = java.time.Duration.ofSeconds(60);
     private static final java.time.Duration LOCK_RECHECK = java.time.Duration.ofMillis(100);
 
     /** Where the task keeps its {@link Checkpoint}; null when nothing of it is on disk. */
@@ -82,6 +81,15 @@ public final class TaskStores {
     }
 
     /**
+     * As {@link #open(List, TaskId, Path, Options)}, starting from the stores in {@code handedOver}
+     * (see {@link #open(List, TaskId, Path, Options, java.time.Duration, Map)}).
+     */
+    public static TaskStores open(List<StoreSpec> specs, TaskId task, Path taskDir, Options options,
+                                  Map<String, BytesStore> handedOver) {
+        return open(specs, task, taskDir, options, LOCK_WAIT, handedOver);
+    }
+
+    /**
      * Opens the stores of a task under {@code <taskDir>/<store>}. If a store's changelog was
      * deleted and recreated since the store last followed it (its recorded topic id differs from
      * the current one, see {@link ChangelogTopicIds}), every store of the task is wiped, to be
@@ -120,7 +128,7 @@ public final class TaskStores {
             given.values().forEach(BytesStore::close);
             throw e;
         }
-        // A store the task no longer has (cannot happen within one topology): not left locked.
+        // Not taken (a task whose stores are all in memory, the test driver's option): not left locked.
         given.values().forEach(BytesStore::close);
         try {
             followCurrentChangelogs(task, opened.values(), options.topicIds());

@@ -51,10 +51,6 @@ public final class TaskFactory {
         return st == null ? null : new TaskId(st.id(), tp.partition());
     }
 
-    public ActiveTask create(TaskId id) {
-        return create(id, Map.of());
-    }
-
     /**
      * Creates task {@code id}, starting from {@code handedOver}: stores its standby copy on this
      * instance handed over open, by name (this takes ownership of them).
@@ -74,7 +70,7 @@ public final class TaskFactory {
         TaskStores stores = TaskStores.open(specs, id, env.instanceDir().resolve(id.toString()),
                 new TaskStores.Options(env.config().applicationId(), env.rocksDb(), env.config().stateFlushInterval(),
                         env.config().storeReadCacheBytes(), env.wallClock(), env.changelogTopicIds()),
-                TaskStores.LOCK_WAIT, storesInMemory ? closed(handedOver) : handedOver);
+                handedOver);
         try {
             stores.bindSourceRecords(spec -> {
                 NodeSpec.Source source = st.sourceFor(spec.sourceTopic());
@@ -92,12 +88,6 @@ public final class TaskFactory {
             stores.close();
             throw e;
         }
-    }
-
-    /** Stores handed over to a task that keeps every store in memory: closed, none is used. */
-    private static Map<String, BytesStore> closed(Map<String, BytesStore> handedOver) {
-        handedOver.values().forEach(BytesStore::close);
-        return Map.of();
     }
 
     /** The source's extractor; else record time for repartition topics, else {@code default.timestamp}. */

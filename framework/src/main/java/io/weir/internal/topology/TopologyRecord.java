@@ -12,7 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -57,16 +56,14 @@ public final class TopologyRecord {
     private static final Logger log = LoggerFactory.getLogger(TopologyRecord.class);
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private final Admin admin;
     private final WeirConfig config;
     private final Map<String, Object> producerConfig;
     private final TopologyDescription current;
     /** The recorded description is the current one: a restart of the same version has nothing to write. */
     private boolean alreadyRecorded;
 
-    private TopologyRecord(Admin admin, WeirConfig config, Map<String, Object> producerConfig,
+    private TopologyRecord(WeirConfig config, Map<String, Object> producerConfig,
                            TopologyDescription current) {
-        this.admin = admin;
         this.config = config;
         this.producerConfig = Map.copyOf(producerConfig);
         this.current = current;
@@ -80,9 +77,9 @@ public final class TopologyRecord {
      * @throws IllegalStateException if a store's kept state cannot be read by the new topology
      * @throws ClusterException if the cluster cannot be reached
      */
-    public static TopologyRecord check(Admin admin, WeirConfig config, Map<String, Object> producerConfig,
+    public static TopologyRecord check(WeirConfig config, Map<String, Object> producerConfig,
                                        TopologyDescription current, Recorded recorded) {
-        TopologyRecord record = new TopologyRecord(admin, config, producerConfig, current);
+        TopologyRecord record = new TopologyRecord(config, producerConfig, current);
         Optional<TopologyDescription> previous;
         try {
             previous = recorded.description();
