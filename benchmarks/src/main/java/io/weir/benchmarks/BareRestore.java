@@ -40,8 +40,8 @@ final class BareRestore {
 
     /** As {@code ClientConfigs.restoreConsumer} of Weir. */
     static final int MAX_POLL_RECORDS = 10_000;
-    static final int FETCH_MAX_BYTES = 64 << 20;
-    static final int MAX_PARTITION_FETCH_BYTES = 16 << 20;
+    static final int FETCH_MAX_BYTES = 8 << 20;
+    static final int MAX_PARTITION_FETCH_BYTES = 2 << 20;
     static final int FETCH_MAX_WAIT_MS = 10;
 
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);

@@ -8,7 +8,9 @@ import java.time.Duration;
  * <p>Before each run, off the clock, the changelog topic of the run's application id is written
  * ({@link Workload#createChangelog}: compacted, 4 partitions, each key once, 100-byte values,
  * without transactions), so the system finds a changelog and no local state: its state directory
- * is new. The input topic is empty. The clock starts, as for every run, just before
+ * is new. The system's other topics are made as an earlier run would have left them
+ * ({@link SystemUnderTest#prepareExistingApplication}): a restore is a restart on lost local
+ * state, and its topics exist then. The input topic is empty. The clock starts, as for every run, just before
  * {@link SystemUnderTest#start} and stops when the system reports every record restored
  * ({@link SystemUnderTest.Running#restoredRecords()}, polled every {@link #INTERVAL}).
  */
@@ -47,8 +49,9 @@ final class RestoreJob implements Job {
     }
 
     @Override
-    public void prepare(RunSpec spec, SystemUnderTest system, Duration timeout) {
+    public void prepare(RunSpec spec, SystemUnderTest system, Duration timeout) throws Exception {
         workload.createChangelog(scenario.changelogTopic(spec.applicationId()), keys);
+        system.prepareExistingApplication(spec);
     }
 
     @Override

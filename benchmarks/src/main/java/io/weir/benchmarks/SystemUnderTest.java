@@ -30,6 +30,15 @@ interface SystemUnderTest {
      */
     Running start(RunSpec spec) throws Exception;
 
+    /**
+     * Off the clock, before {@link #start}: leaves on the cluster what an application of
+     * {@code spec} that ran before would have left besides its changelogs (which the workload
+     * writes itself), so that a restore run measures a restart on lost local state, not a first
+     * start. Nothing by default.
+     */
+    default void prepareExistingApplication(RunSpec spec) throws Exception {
+    }
+
     /** A started system; closing it stops processing. */
     interface Running extends AutoCloseable {
 

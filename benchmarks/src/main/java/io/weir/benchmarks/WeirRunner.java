@@ -8,10 +8,14 @@ import io.weir.config.WeirConfig;
 import io.weir.dsl.Emit;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.TimeWindows;
+import io.weir.internal.cluster.InternalTopics;
+import io.weir.internal.topology.TopologyAccess;
 import io.weir.serde.Serdes;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * The workloads in Weir, with byte-array serdes, one stream thread, {@code exactly_once} or
@@ -105,6 +109,22 @@ final class WeirRunner implements SystemUnderTest {
     @Override
     public String name() {
         return name;
+    }
+
+    /**
+     * Weir's internal topics (dead letters, topology record, control, savepoints, liveness) as
+     * {@code weir topics create} makes them: an application restoring lost local state has them.
+     */
+    @Override
+    public void prepareExistingApplication(RunSpec spec) {
+        WeirConfig config = config(spec);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, spec.bootstrapServers()))) {
+            InternalTopics.Report report = InternalTopics.create(
+                    TopologyAccess.model(topology(spec), config.applicationId()), config, admin);
+            if (!report.problems().isEmpty()) {
+                throw new IllegalStateException("internal topics of " + config.applicationId() + ": " + report.problems());
+            }
+        }
     }
 
     @Override

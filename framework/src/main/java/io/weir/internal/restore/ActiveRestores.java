@@ -7,6 +7,7 @@ import io.weir.state.internal.BytesStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
@@ -77,9 +78,12 @@ final class ActiveRestores {
         return session != null && !session.isEmpty();
     }
 
-    /** Restores for one slice of the state thread's time, then settles what finished. */
-    void step() {
-        session.step(StateThread.STEP);
+    /**
+     * Restores for one slice of the state thread's time, or less once {@code yield} says so (after
+     * a poll), then settles what finished.
+     */
+    void step(BooleanSupplier yield) {
+        session.step(StateThread.STEP, yield);
         settle();
     }
 

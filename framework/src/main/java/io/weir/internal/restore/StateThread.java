@@ -158,7 +158,9 @@ public final class StateThread implements AutoCloseable {
             try {
                 runCommands();
                 if (restores.underWay()) {
-                    restores.step(); // actives first: standbys wait
+                    // Actives first: standbys wait. A command ends the slice early: the next
+                    // task's restore joins this one instead of starting up to a slice later.
+                    restores.step(() -> !commands.isEmpty());
                 } else if (standbys.canStep()) {
                     // A command (an active task's restore, a standby to hand over) ends the slice early:
                     // a task waiting for it holds its partitions' output.

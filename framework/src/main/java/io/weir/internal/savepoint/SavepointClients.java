@@ -1,6 +1,7 @@
 package io.weir.internal.savepoint;
 
 import io.weir.config.WeirConfig;
+import io.weir.internal.cluster.ClientConfigs;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -43,8 +44,8 @@ final class SavepointClients {
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 << 20);
-        c.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
+        c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, ClientConfigs.BULK_PARTITION_FETCH_BYTES);
+        c.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, ClientConfigs.BULK_FETCH_MAX_BYTES);
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         return c;

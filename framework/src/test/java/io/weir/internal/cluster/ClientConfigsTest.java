@@ -47,7 +47,7 @@ class ClientConfigsTest {
         ClientConfigs tuned = clients(valid().set("restore.consumer.max.poll.records", "2000")
                 .set("restore.consumer.client.id", "restorer").build());
         assertThat(tuned.restoreConsumer(0)).containsEntry("max.poll.records", "2000")
-                .containsEntry("fetch.max.bytes", 64 << 20)
+                .containsEntry("fetch.max.bytes", 8 << 20)
                 .containsEntry("client.id", "restorer-0-restore-consumer")
                 .containsEntry("isolation.level", "read_committed");
         assertThat(tuned.consumer(0)).containsEntry("max.poll.records", 1000);

@@ -63,7 +63,7 @@ class ActiveRestoresTest {
         onNextPoll(A, 0, 2);
         onNextPoll(B, 0, 2);
 
-        restores.step();
+        restores.step(() -> false);
 
         assertThat(a.done()).isTrue();
         assertThat(b.done()).isFalse();

@@ -206,14 +206,7 @@ public final class RocksDbStore implements BytesStore {
                 try (EnvOptions env = new EnvOptions(); Options sst = options.sstFiles();
                      SstFileWriter writer = new SstFileWriter(env, sst)) {
                     writer.open(file.toString());
-                    for (int i : order) {
-                        byte[] value = changes.value(i);
-                        if (value == null) {
-                            writer.delete(changes.key(i));
-                        } else {
-                            writer.put(changes.key(i), value);
-                        }
-                    }
+                    writeSorted(writer, changes, order);
                     writer.finish();
                 }
                 try (IngestExternalFileOptions ingest = new IngestExternalFileOptions()) {
@@ -233,6 +226,34 @@ public final class RocksDbStore implements BytesStore {
             deleteQuietly(file);
             lock.unlockRead(stamp);
         }
+    }
+
+    /**
+     * Puts go through direct buffers: the array form copies both arrays into native memory on
+     * every call (JNI pins or copies them), which was a quarter of a bulk load's CPU.
+     */
+    private static void writeSorted(SstFileWriter writer, WriteBatch changes, int[] order) throws RocksDBException {
+        ByteBuffer key = ByteBuffer.allocateDirect(256);
+        ByteBuffer value = ByteBuffer.allocateDirect(1024);
+        for (int i : order) {
+            byte[] v = changes.value(i);
+            if (v == null) {
+                writer.delete(changes.key(i));
+                continue;
+            }
+            key = fill(key, changes.key(i));
+            value = fill(value, v);
+            writer.put(key, value);
+        }
+    }
+
+    /** {@code buffer}, or a larger one, holding exactly {@code bytes}, ready to read. */
+    private static ByteBuffer fill(ByteBuffer buffer, byte[] bytes) {
+        ByteBuffer b = buffer.capacity() >= bytes.length ? buffer
+                : ByteBuffer.allocateDirect(Math.max(bytes.length, 2 * buffer.capacity()));
+        b.clear();
+        b.put(bytes).flip();
+        return b;
     }
 
     /** Writes the deletes with one RocksDB batch, range deletes as range tombstones; the offset stays. */

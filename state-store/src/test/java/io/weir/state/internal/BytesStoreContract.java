@@ -297,6 +297,28 @@ public abstract class BytesStoreContract {
     }
 
     @Test
+    public void anIngestedBatchKeepsEveryByteOfKeysAndValuesOfAnySize() {
+        BytesStore store = store();
+        WriteBatch batch = new WriteBatch();
+        java.util.Map<String, byte[]> expected = new java.util.TreeMap<>();
+        java.util.Random random = new java.util.Random(42);
+        // Sizes around and well past the bulk load's first buffers (256-byte keys, 1 KiB values).
+        for (int size : new int[] {0, 1, 255, 256, 257, 1023, 1024, 1025, 5000, 70_000, 3}) {
+            byte[] key = new byte[Math.min(size, 600) + 1];
+            random.nextBytes(key);
+            key[0] = (byte) 'k'; // never empty, and distinct from the others with high probability
+            byte[] value = new byte[size];
+            random.nextBytes(value);
+            batch.put(key, value);
+            expected.put(java.util.HexFormat.of().formatHex(key), value);
+        }
+        store.ingest(batch, 11);
+        expected.forEach((key, value) ->
+                assertThat(store.get(java.util.HexFormat.of().parseHex(key))).as(key).isEqualTo(value));
+        assertThat(entries(store.all(false))).hasSize(expected.size());
+    }
+
+    @Test
     public void rangeDeletesSurviveReopening() {
         org.junit.jupiter.api.Assumptions.assumeTrue(persistent(), "an in-memory store does not survive closing");
         BytesStore store = storeWithLetters();
