@@ -38,6 +38,13 @@ final class ActiveRestores {
         this.startOffsets = startOffsets;
     }
 
+    /** Creates the session ahead of the first restore (its consumer is created with it). */
+    void prepare() {
+        if (session == null) {
+            session = newSession.get();
+        }
+    }
+
     /** Starts restoring {@code stores} (changelog to store) of the task of {@code ticket}. */
     void add(RestoreTicket ticket, Map<TopicPartition, BytesStore> stores,
              Function<TopicPartition, RestoreListener> listeners) {
@@ -53,9 +60,7 @@ final class ActiveRestores {
      */
     void add(RestoreTicket ticket, Map<TopicPartition, BytesStore> stores,
              Function<TopicPartition, RestoreListener> listeners, Map<TopicPartition, SourceRecords> sources) {
-        if (session == null) {
-            session = newSession.get();
-        }
+        prepare();
         Map<TopicPartition, SourceRecords.Bound> bounds = new java.util.HashMap<>();
         if (!sources.isEmpty()) {
             startOffsets.apply(sources.keySet()).forEach((tp, offset) ->

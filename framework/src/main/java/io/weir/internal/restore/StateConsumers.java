@@ -3,6 +3,7 @@ package io.weir.internal.restore;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.state.changelog.RestoreSession;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -25,6 +26,8 @@ import org.slf4j.LoggerFactory;
 final class StateConsumers {
 
     private static final Logger log = LoggerFactory.getLogger(StateThread.class);
+    /** How long {@link #connect} waits for the cluster; the state thread has nothing else to do then. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
     private final ClientConfigs clients;
     /** How long a transaction may hold a changelog's end back: see {@link #newSession}. */
@@ -71,6 +74,30 @@ final class StateConsumers {
             c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         }
         return new KafkaConsumer<>(c);
+    }
+
+    /**
+     * Has the restore and log-end consumers fetch the metadata of {@code topics}, so that their
+     * first restore finds them connected and their classes loaded. Best effort: a cluster that
+     * does not answer within {@link #CONNECT_TIMEOUT} is left to the restore itself, which waits
+     * for it and says so.
+     */
+    void connect(Set<String> topics) {
+        if (logEndConsumer == null) {
+            logEndConsumer = newConsumer("log-end", true);
+        }
+        String topic = topics.iterator().next();
+        for (KafkaConsumer<byte[], byte[]> c : List.of(restoreConsumer, logEndConsumer)) {
+            if (c == null) {
+                continue;
+            }
+            try {
+                c.partitionsFor(topic, CONNECT_TIMEOUT);
+            } catch (RuntimeException e) {
+                log.debug("the state consumers could not look {} up ahead of a restore", topic, e);
+                return;
+            }
+        }
     }
 
     /** The log ends (high watermarks) of {@code changelogs}, unresolved transactions included. */
