@@ -229,8 +229,9 @@ public final class RocksDbStore implements BytesStore {
     }
 
     /**
-     * Puts go through direct buffers: the array form copies both arrays into native memory on
-     * every call (JNI pins or copies them), which was a quarter of a bulk load's CPU.
+     * Puts go through direct buffers: the array form has JNI copy both arrays into native memory
+     * on every call (with its checks, a quarter of a bulk load's CPU in a profile); a direct
+     * buffer is filled by a plain copy and read in place (a fifth, with the copy).
      */
     private static void writeSorted(SstFileWriter writer, WriteBatch changes, int[] order) throws RocksDBException {
         ByteBuffer key = ByteBuffer.allocateDirect(256);
