@@ -1,5 +1,6 @@
 package io.weir.benchmarks;
 
+import io.weir.internal.cluster.ClientConfigs;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -40,8 +41,6 @@ final class BareRestore {
 
     /** As {@code ClientConfigs.restoreConsumer} of Weir. */
     static final int MAX_POLL_RECORDS = 10_000;
-    static final int FETCH_MAX_BYTES = 8 << 20;
-    static final int MAX_PARTITION_FETCH_BYTES = 2 << 20;
     static final int FETCH_MAX_WAIT_MS = 10;
 
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
@@ -68,8 +67,8 @@ final class BareRestore {
         s.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         s.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         s.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
-        s.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, FETCH_MAX_BYTES);
-        s.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, MAX_PARTITION_FETCH_BYTES);
+        s.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, ClientConfigs.BULK_FETCH_MAX_BYTES);
+        s.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, ClientConfigs.BULK_PARTITION_FETCH_BYTES);
         s.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, FETCH_MAX_WAIT_MS);
         return s;
     }

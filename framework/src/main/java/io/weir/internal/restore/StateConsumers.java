@@ -83,14 +83,8 @@ final class StateConsumers {
      * for it and says so.
      */
     void connect(Set<String> topics) {
-        if (logEndConsumer == null) {
-            logEndConsumer = newConsumer("log-end", true);
-        }
         String topic = topics.iterator().next();
-        for (KafkaConsumer<byte[], byte[]> c : List.of(restoreConsumer, logEndConsumer)) {
-            if (c == null) {
-                continue;
-            }
+        for (KafkaConsumer<byte[], byte[]> c : List.of(restoreConsumer, logEndConsumer())) {
             try {
                 c.partitionsFor(topic, CONNECT_TIMEOUT);
             } catch (RuntimeException e) {
@@ -102,10 +96,14 @@ final class StateConsumers {
 
     /** The log ends (high watermarks) of {@code changelogs}, unresolved transactions included. */
     private Map<TopicPartition, Long> logEnds(Set<TopicPartition> changelogs) {
+        return logEndConsumer().endOffsets(changelogs);
+    }
+
+    private KafkaConsumer<byte[], byte[]> logEndConsumer() {
         if (logEndConsumer == null) {
             logEndConsumer = newConsumer("log-end", true);
         }
-        return logEndConsumer.endOffsets(changelogs);
+        return logEndConsumer;
     }
 
     /**

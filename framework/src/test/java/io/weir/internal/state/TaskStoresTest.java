@@ -89,20 +89,18 @@ class TaskStoresTest {
 
     @Test
     void storesHandedOverOpenAreUsedAsTheyAreAndTheOthersAreOpened() {
-        StoreSpec counts = COUNTS;
         StoreSpec buffer = new StoreSpec("buffer", Serdes.strings(), Serdes.longs(), false, true, null);
-        TaskId task = TASK;
-        Path taskDir = dir.resolve(task.toString());
+        Path taskDir = dir.resolve(TASK.toString());
         try (RocksDbResources resources = RocksDbResources.create()) {
             TaskStores.Options options = options(resources);
             // A standby's copy: the persistent, logged store only, written and not flushed.
-            TaskStores standby = TaskStores.open(List.of(counts), task, taskDir, options);
+            TaskStores standby = TaskStores.open(List.of(COUNTS), TASK, taskDir, options);
             standby.all().get(0).committed().apply(new io.weir.state.internal.WriteBatch(1)
                     .put(new byte[] {1}, new byte[] {2}), 7);
             java.util.Map<String, io.weir.state.internal.BytesStore> open = standby.handOver();
 
             // No wait for the lock the open store holds: it is the same store.
-            TaskStores active = TaskStores.open(List.of(counts, buffer), task, taskDir, options, Duration.ZERO, open);
+            TaskStores active = TaskStores.open(List.of(COUNTS, buffer), TASK, taskDir, options, Duration.ZERO, open);
             assertThat(active.all()).extracting(TaskStore::name).containsExactly("counts", "buffer");
             assertThat(active.all().get(0).committed()).isSameAs(open.get("counts"));
             assertThat(active.all().get(0).committed().get(new byte[] {1})).isEqualTo(new byte[] {2});
@@ -110,7 +108,7 @@ class TaskStoresTest {
             active.close();
 
             // Closed with the task that took it: the directory opens again.
-            TaskStores again = TaskStores.open(List.of(counts), task, taskDir, options, Duration.ZERO);
+            TaskStores again = TaskStores.open(List.of(COUNTS), TASK, taskDir, options, Duration.ZERO);
             assertThat(again.all().get(0).committed().get(new byte[] {1})).isEqualTo(new byte[] {2});
             again.close();
         }
@@ -118,20 +116,18 @@ class TaskStoresTest {
 
     @Test
     void aStoreHandedOverIsClosedWhenTheTaskCannotOpenItsOtherStores() {
-        StoreSpec counts = COUNTS;
         StoreSpec other = new StoreSpec("other", Serdes.strings(), Serdes.longs(), true, true, null);
-        TaskId task = TASK;
-        Path taskDir = dir.resolve(task.toString());
+        Path taskDir = dir.resolve(TASK.toString());
         try (RocksDbResources resources = RocksDbResources.create()) {
             TaskStores.Options options = options(resources);
             RocksDbStore held = RocksDbStore.open(taskDir.resolve("other"), "other", resources);
             java.util.Map<String, io.weir.state.internal.BytesStore> open =
-                    TaskStores.open(List.of(counts), task, taskDir, options).handOver();
-            assertThatThrownBy(() -> TaskStores.open(List.of(counts, other), task, taskDir, options, Duration.ZERO,
+                    TaskStores.open(List.of(COUNTS), TASK, taskDir, options).handOver();
+            assertThatThrownBy(() -> TaskStores.open(List.of(COUNTS, other), TASK, taskDir, options, Duration.ZERO,
                     open)).isInstanceOf(io.weir.errors.StoreLockedException.class);
             held.close();
             // Not left locked: the task opens both once the other store is free.
-            TaskStores.open(List.of(counts, other), task, taskDir, options, Duration.ZERO).close();
+            TaskStores.open(List.of(COUNTS, other), TASK, taskDir, options, Duration.ZERO).close();
         }
     }
 }
