@@ -1,6 +1,7 @@
 package io.weir.internal.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weir.internal.http.security.LazyHttpClient;
 import io.weir.internal.http.security.PeerHttp;
 import io.weir.internal.json.Json;
 import java.io.IOException;
@@ -25,7 +26,8 @@ public final class PeerClient {
 
     private final Duration timeout;
     private final Supplier<Optional<PeerHttp>> peers;
-    private final HttpClient plain;
+    /** For a forward before the instance started. */
+    private final LazyHttpClient plain;
 
     /**
      * @param timeout how long one forwarded request may take
@@ -34,7 +36,8 @@ public final class PeerClient {
     public PeerClient(Duration timeout, Supplier<Optional<PeerHttp>> peers) {
         this.timeout = timeout;
         this.peers = peers;
-        this.plain = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+        this.plain = new LazyHttpClient(HttpClient.newBuilder().connectTimeout(timeout)
+                .version(HttpClient.Version.HTTP_1_1));
     }
 
     /**
@@ -48,7 +51,7 @@ public final class PeerClient {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(stripSlash(endpoint) + pathAndQuery))
                 .timeout(timeout).header("Accept", "application/json").GET();
         http.flatMap(PeerHttp::authorization).ifPresent(token -> request.header("Authorization", token));
-        HttpClient client = http.map(PeerHttp::client).orElse(plain);
+        HttpClient client = http.map(PeerHttp::client).orElseGet(plain::get);
         try {
             HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
             JsonNode body = Json.reader().readTree(response.body());

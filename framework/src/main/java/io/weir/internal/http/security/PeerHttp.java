@@ -32,9 +32,9 @@ public final class PeerHttp {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
     private final HttpSecurity security;
-    private final HttpClient client;
+    private final LazyHttpClient client;
 
-    private PeerHttp(HttpSecurity security, HttpClient client) {
+    private PeerHttp(HttpSecurity security, LazyHttpClient client) {
         this.security = security;
         this.client = client;
     }
@@ -47,11 +47,12 @@ public final class PeerHttp {
                 .connectTimeout(CONNECT_TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NEVER);
         security.peerContext().ifPresent(builder::sslContext);
-        return new PeerHttp(security, builder.build());
+        return new PeerHttp(security, new LazyHttpClient(builder));
     }
 
+    /** Built on the first call. */
     public HttpClient client() {
-        return client;
+        return client.get();
     }
 
     /** {@code https} with TLS, else {@code http}. */
