@@ -115,13 +115,12 @@ final class RunningInstance {
      * {@code partsStarted} hears of the instance before its threads start, so that a failure of
      * theirs finds it.
      */
-    static RunningInstance start(WeirConfig config, TopologyModel model, StartPreload preload,
-                                 InstanceMeters meters, LocalStores localStores, Ownership ownership,
-                                 Endpoints endpoints, Owner owner,
+    static RunningInstance start(WeirConfig config, TopologyModel model, InstanceMeters meters,
+                                 LocalStores localStores, Ownership ownership, Endpoints endpoints, Owner owner,
                                  Consumer<RunningInstance> partsStarted) {
         RunningInstance instance = new RunningInstance(config);
         try {
-            instance.startParts(model, preload, meters, localStores, ownership, endpoints, owner);
+            instance.startParts(model, meters, localStores, ownership, endpoints, owner);
             partsStarted.accept(instance);
             instance.startThreads();
             return instance;
@@ -131,8 +130,8 @@ final class RunningInstance {
         }
     }
 
-    private void startParts(TopologyModel declared, StartPreload preload, InstanceMeters meters,
-                            LocalStores localStores, Ownership ownership, Endpoints endpoints, Owner owner) {
+    private void startParts(TopologyModel declared, InstanceMeters meters, LocalStores localStores, Ownership ownership,
+                            Endpoints endpoints, Owner owner) {
         StartTimeline timeline = new StartTimeline(config.applicationId());
         instanceDir = InstanceDirectory.open(config.stateDir(), config.applicationId(), config.instanceId());
         String instanceId = instanceDir.instanceId();
@@ -177,7 +176,6 @@ final class RunningInstance {
             bounded = BoundedRunPlan.prepare(admin, config, model, instanceId);
         }
         // Before any stream thread exists: no stream record is joined with a global table still loading.
-        preload.awaitRocksDb();
         rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
         globalTables = GlobalTables.onDisk(model.globalTables().values(), instanceDir.dir().resolve("global"), rocksDb);
         globalThread = GlobalThread.start(globalTables, clients, admin, config.deadLetterTopic(),

@@ -180,8 +180,8 @@ public final class WeirApp implements AutoCloseable {
                 scaleIn = ScaleInCheck.start(config.instanceId(), KubernetesApi::requireInCluster,
                         config.shutdownTimeout());
             }
-            RunningInstance.start(config, model, StartPreload.begin(model, config.applicationId()), meters,
-                    localStores, ownership, endpoints, new Owner(), started -> instance = started);
+            RunningInstance.start(config, model, meters, localStores, ownership, endpoints, new Owner(),
+                    started -> instance = started);
         } catch (RuntimeException e) {
             lifecycle.fail(e);
             meters.close();
