@@ -87,7 +87,7 @@ final class RocksDbOptions implements AutoCloseable {
                 // blocks are evicted first. One index and one filter block per table file, not
                 // partitioned: a cold key's read then searches three blocks, not five, and a count
                 // over 1M keys ran 8% faster (benchmarks/README.md, count-1m). The price: a file's
-                // whole index and filter (about 1.5 MB for a 64 MB file) are read at its first use.
+                // whole index and filter (1 to 3 MB for a 64 MB file) are read at its first use.
                 .setIndexType(IndexType.kBinarySearch)
                 .setCacheIndexAndFilterBlocks(true)
                 .setCacheIndexAndFilterBlocksWithHighPriority(true);
