@@ -26,7 +26,7 @@ public final class PeerClient {
 
     private final Duration timeout;
     private final Supplier<Optional<PeerHttp>> peers;
-    /** For a forward before the instance started. */
+    /** For a forward without the instance's {@link PeerHttp}: before it started, or without HTTP endpoints. */
     private final LazyHttpClient plain;
 
     /**
