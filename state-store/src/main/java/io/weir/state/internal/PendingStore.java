@@ -31,7 +31,7 @@ import java.util.function.BiConsumer;
 public final class PendingStore implements BytesMap {
 
     /** Marks a pending delete; compared by identity, so an empty value is never mistaken for it. */
-    private static final byte[] TOMBSTONE = new byte[0];
+    static final byte[] TOMBSTONE = new byte[0];
     /** Rough per-entry cost of a TreeMap node and two array headers, for {@link #pendingBytes()}. */
     private static final int ENTRY_OVERHEAD = 80;
 

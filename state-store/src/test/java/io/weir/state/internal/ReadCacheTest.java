@@ -3,7 +3,12 @@ package io.weir.state.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.state.memory.MemoryStore;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class ReadCacheTest {
@@ -12,17 +17,142 @@ class ReadCacheTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
+    private static byte[] key(int i) {
+        return b("key-" + i);
+    }
+
+    private static byte[] count(long n) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(n).array();
+    }
+
     @Test
-    void keepsTheMostRecentlyUsedEntriesWithinItsBudget() {
-        ReadCache cache = new ReadCache(3 * (112 + 2));
-        cache.put(b("k1"), new byte[0]);
-        cache.put(b("k2"), new byte[0]);
-        cache.put(b("k3"), new byte[0]);
-        assertThat(cache.get(b("k1"))).isNotNull();   // k1 is now the most recent
-        cache.put(b("k4"), new byte[0]);               // evicts k2, the least recent
-        assertThat(cache.get(b("k2"))).isNull();
-        assertThat(cache.get(b("k1"))).isNotNull();
-        assertThat(cache.bytes()).isLessThanOrEqualTo(3 * (112 + 2));
+    void keepsWithinItsBudgetAndGivesEntriesReadAgainASecondChance() {
+        long budget = 8 << 10;
+        ReadCache cache = new ReadCache(budget);
+        for (int i = 0; i < 1_000; i++) {
+            cache.put(key(i), count(i));
+            assertThat(cache.bytes()).isLessThanOrEqualTo(budget);
+            if (i >= 10) {
+                cache.get(key(i % 10)); // keys 0 to 9 are read again and again
+            }
+        }
+        assertThat(cache.size()).isBetween(50, 200);
+        for (int i = 0; i < 10; i++) {
+            assertThat(cache.get(key(i))).as("hot key %d", i).isEqualTo(count(i));
+        }
+        assertThat(cache.get(key(999))).as("the last key put").isEqualTo(count(999));
+        long cold = IntStream.range(100, 500).filter(i -> cache.get(key(i)) != null).count();
+        assertThat(cold).as("cold keys put long ago").isZero();
+    }
+
+    @Test
+    void holdsMoreThanTwiceTheKeysOfALinkedMapOfTheSameBudget() {
+        // 4 MiB, the default store.read.cache.bytes, held about 32,000 10-byte keys with long
+        // values in the linked map it replaced (counted at 130 bytes an entry).
+        ReadCache cache = new ReadCache(4 << 20);
+        for (int i = 0; i < 250_000; i++) {
+            cache.put(b(String.format("key-%06d", i)), count(i));
+        }
+        assertThat(cache.size()).isGreaterThan(70_000);
+        assertThat(cache.bytes()).isLessThanOrEqualTo(4 << 20);
+    }
+
+    @Test
+    void anEntryLargerThanTheBudgetIsNotCachedAndEvictsNothing() {
+        ReadCache cache = new ReadCache(1 << 10);
+        cache.put(b("small"), count(1));
+        cache.put(b("large"), new byte[2 << 10]);
+        assertThat(cache.get(b("large"))).isNull();
+        assertThat(cache.get(b("small"))).isEqualTo(count(1));
+    }
+
+    @Test
+    void returnsCopiesAndTakesSameLengthValuesInPlace() {
+        ReadCache cache = new ReadCache(1 << 20);
+        cache.put(b("k"), count(1));
+        byte[] read = cache.get(b("k"));
+        read[0] = 42; // a caller changing what it read does not change the cache
+        assertThat(cache.get(b("k"))).isEqualTo(count(1));
+        long bytes = cache.bytes();
+        cache.replaceIfPresent(b("k"), count(2));
+        assertThat(cache.get(b("k"))).isEqualTo(count(2));
+        assertThat(cache.bytes()).isEqualTo(bytes);
+        cache.replaceIfPresent(b("k"), b("a longer value"));
+        assertThat(cache.get(b("k"))).isEqualTo(b("a longer value"));
+        assertThat(cache.bytes()).isGreaterThan(bytes);
+        cache.replaceIfPresent(b("other"), count(3)); // not cached: stays out
+        assertThat(cache.get(b("other"))).isNull();
+    }
+
+    @Test
+    void cachesAbsencesAsTheTombstone() {
+        ReadCache cache = new ReadCache(1 << 20);
+        cache.put(b("gone"), PendingStore.TOMBSTONE);
+        assertThat(cache.get(b("gone"))).isSameAs(PendingStore.TOMBSTONE);
+        cache.replaceIfPresent(b("gone"), count(7));
+        assertThat(cache.get(b("gone"))).isEqualTo(count(7));
+        cache.replaceIfPresent(b("gone"), PendingStore.TOMBSTONE);
+        assertThat(cache.get(b("gone"))).isSameAs(PendingStore.TOMBSTONE);
+    }
+
+    @Test
+    void removeRangeForgetsExactlyTheKeysInTheRange() {
+        ReadCache cache = new ReadCache(16 << 20);
+        for (int i = 0; i < 10_000; i++) {
+            cache.put(b(String.format("k%05d", i)), count(i));
+        }
+        cache.removeRange(b("k02000"), b("k07000"));
+        for (int i = 0; i < 10_000; i++) {
+            byte[] expected = i >= 2000 && i < 7000 ? null : count(i);
+            assertThat(cache.get(b(String.format("k%05d", i)))).as("key %d", i).isEqualTo(expected);
+        }
+        assertThat(cache.size()).isEqualTo(5_000);
+    }
+
+    @Test
+    void agreesWithAMapUnderRandomOperationsWithAndWithoutEvictions() {
+        for (long budget : new long[] {64 << 20, 16 << 10}) {
+            Random random = new Random(budget);
+            ReadCache cache = new ReadCache(budget);
+            Map<String, byte[]> model = new HashMap<>();
+            for (int op = 0; op < 200_000; op++) {
+                int k = random.nextInt(3_000);
+                byte[] key = key(k);
+                switch (random.nextInt(6)) {
+                    case 0, 1 -> {
+                        byte[] value = random.nextInt(10) == 0 ? PendingStore.TOMBSTONE : count(random.nextInt(100));
+                        cache.put(key, value);
+                        model.put("key-" + k, value);
+                    }
+                    case 2 -> {
+                        byte[] value = count(random.nextInt(100));
+                        cache.replaceIfPresent(key, value);
+                        model.computeIfPresent("key-" + k, (x, old) -> value);
+                    }
+                    case 3 -> {
+                        cache.remove(key);
+                        model.remove("key-" + k);
+                    }
+                    default -> {
+                        byte[] cached = cache.get(key);
+                        byte[] expected = model.get("key-" + k);
+                        if (cached == null) {
+                            if (expected != null) {
+                                assertThat(budget).as("a miss without evictions, key %d", k).isLessThan(1 << 20);
+                            }
+                        } else if (PendingStore.isTombstone(expected)) {
+                            assertThat(cached).isSameAs(PendingStore.TOMBSTONE);
+                        } else {
+                            assertThat(cached).as("key %d", k).isEqualTo(expected);
+                        }
+                    }
+                }
+                assertThat(cache.bytes()).isLessThanOrEqualTo(budget);
+            }
+            if (budget > 1 << 20) {
+                assertThat(cache.size()).isEqualTo(model.size());
+            }
+        }
     }
 
     @Test
