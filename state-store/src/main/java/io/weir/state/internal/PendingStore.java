@@ -47,7 +47,7 @@ public final class PendingStore implements BytesMap {
 
     /**
      * As {@link #PendingStore(BytesStore)}, keeping up to {@code readCacheBytes} of committed
-     * entries (least recently used out first) so hot keys are read from the heap, not the store,
+     * entries (those not read lately out first) so hot keys are read from the heap, not the store,
      * in the following commit intervals too.
      */
     public PendingStore(BytesStore store, long readCacheBytes) {
