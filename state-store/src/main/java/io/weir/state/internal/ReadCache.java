@@ -5,9 +5,9 @@ import java.util.Arrays;
 /**
  * Committed entries of one store kept on the heap within a byte budget, the least recently used
  * approximately first out (a CLOCK policy: an entry read since an eviction last passed over it
- * gets a second chance). It only ever holds what the committed store holds (filled from reads of it and
- * from commits into it), so commits never need to invalidate it; only deletes that bypass the
- * pending writes ({@link PendingStore#dropCommitted}) do, with {@link #remove} and
+ * gets a second chance). It only ever holds what the committed store holds (filled from reads of
+ * it and from commits into it), so commits never need to invalidate it; only deletes that bypass
+ * the pending writes ({@link PendingStore#dropCommitted}) do, with {@link #remove} and
  * {@link #removeRange}. A value may be the {@link PendingStore} tombstone, recording that the key
  * is absent. Not thread-safe: owned by the store's task.
  *
@@ -75,7 +75,7 @@ final class ReadCache {
             replace(slot, key, value);
             return;
         }
-        if (entryBytes(key, value) + SLOT_BYTES * (long) MIN_CAPACITY > maxBytes) {
+        if (footprint(entryLength(key, value)) + SLOT_BYTES * (long) MIN_CAPACITY > maxBytes) {
             return; // could never fit: caching it would only evict everything else
         }
         if (size + 1 > (int) (entries.length * MAX_LOAD)) {
@@ -89,7 +89,7 @@ final class ReadCache {
         entries[slot] = entry(key, value);
         referenced[slot] = false; // a key read once goes before one read again
         size++;
-        bytes += footprint(entries[slot]);
+        bytes += footprint(entries[slot].length);
         evictOverBudget(slot);
     }
 
@@ -154,14 +154,14 @@ final class ReadCache {
         byte[] old = entries[slot];
         boolean absent = PendingStore.isTombstone(value);
         boolean wasAbsent = (header(old) & ABSENT_FLAG) != 0;
-        if (!absent && !wasAbsent && old.length == ENTRY_HEADER + key.length + value.length) {
+        if (!absent && !wasAbsent && old.length == entryLength(key, value)) {
             // Same length (a counter, a fixed-size aggregate): overwrite in place, no new array.
             System.arraycopy(value, 0, old, ENTRY_HEADER + key.length, value.length);
             return;
         }
         byte[] entry = entry(key, value);
         entries[slot] = entry;
-        bytes += footprint(entry) - footprint(old);
+        bytes += footprint(entry.length) - footprint(old.length);
         evictOverBudget(slot);
     }
 
@@ -222,7 +222,7 @@ final class ReadCache {
      * {@code track} is now.
      */
     private int delete(int slot, int track) {
-        bytes -= footprint(entries[slot]);
+        bytes -= footprint(entries[slot].length);
         size--;
         int mask = entries.length - 1;
         int hole = slot;
@@ -276,15 +276,14 @@ final class ReadCache {
 
     private static byte[] entry(byte[] key, byte[] value) {
         boolean absent = PendingStore.isTombstone(value);
-        int valueLength = absent ? 0 : value.length;
-        byte[] entry = new byte[ENTRY_HEADER + key.length + valueLength];
+        byte[] entry = new byte[entryLength(key, value)];
         int header = key.length | (absent ? ABSENT_FLAG : 0);
         entry[0] = (byte) (header >>> 24);
         entry[1] = (byte) (header >>> 16);
         entry[2] = (byte) (header >>> 8);
         entry[3] = (byte) header;
         System.arraycopy(key, 0, entry, ENTRY_HEADER, key.length);
-        System.arraycopy(value, 0, entry, ENTRY_HEADER + key.length, valueLength);
+        System.arraycopy(value, 0, entry, ENTRY_HEADER + key.length, entry.length - ENTRY_HEADER - key.length);
         return entry;
     }
 
@@ -309,15 +308,13 @@ final class ReadCache {
         return h ^ (h >>> 16);
     }
 
-    private static long footprint(byte[] entry) {
-        return align(ARRAY_HEADER + entry.length);
+    /** The length of the entry array for {@code key} and {@code value} (a cached absence holds no value). */
+    private static int entryLength(byte[] key, byte[] value) {
+        return ENTRY_HEADER + key.length + (PendingStore.isTombstone(value) ? 0 : value.length);
     }
 
-    private static long entryBytes(byte[] key, byte[] value) {
-        return align(ARRAY_HEADER + ENTRY_HEADER + key.length + (PendingStore.isTombstone(value) ? 0 : value.length));
-    }
-
-    private static long align(long n) {
-        return (n + 7) & ~7L;
+    /** What an entry array of {@code length} bytes takes on the heap: header and padding included. */
+    private static long footprint(int length) {
+        return (ARRAY_HEADER + length + 7) & ~7L;
     }
 }
