@@ -59,7 +59,7 @@ import org.junit.jupiter.api.Test;
  * store's changelog ends at each key's final aggregate.
  *
  * <p>Sizes and faults come from {@code weir.fault.*} system properties (see
- * {@link FaultSchedule.Settings}); the defaults are the CI schedule, {@code -Pfault-full} the
+ * {@link FaultSchedule.Settings}); the defaults are the CI schedule, {@code -Pfull} the
  * full one. The seed is printed first ({@code FaultSuiteIT seed=N}) and named by every failure;
  * {@code -Dweir.fault.seed=N} replays its plan and input. Instance logs stay in
  * {@link OpsInstance#LOGS}, broker logs of a failed run in {@code target/fault-suite}.

@@ -1,5 +1,6 @@
 package io.weir.testing;
 
+import io.weir.testkit.TestSizes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -47,8 +48,14 @@ public record FaultSchedule(long seed, Settings settings, List<Planned> steps) {
      */
     public record Settings(int records, int keys, int rate, int kills, int zombies, int bounces, boolean scale) {
 
-        /** The CI schedule: every kind of fault at least once, in about three minutes on two cores. */
-        public static final Settings CI = new Settings(200_000, 20_000, 3_000, 4, 1, 1, true);
+        /**
+         * The default build's schedule: every kind of fault once (a SIGKILL restarted at once, one
+         * restarted after the others took its tasks, a zombie, a broker bounce, scale out and in).
+         */
+        public static final Settings CI = new Settings(60_000, 6_000, 3_000, 2, 1, 1, true);
+
+        /** The full schedule ({@code mvn verify -Pfull}): ten SIGKILLs and two bounces over a million records. */
+        public static final Settings FULL = new Settings(1_000_000, 100_000, 5_000, 10, 1, 2, true);
 
         public Settings {
             if (records < keys || keys < 1 || rate < 1 || kills < 0 || zombies < 0 || bounces < 0) {
@@ -58,15 +65,19 @@ public record FaultSchedule(long seed, Settings settings, List<Planned> steps) {
             }
         }
 
-        /** {@code weir.fault.records, .keys, .rate, .kills, .zombies, .bounces, .scale}; unset ones from {@link #CI}. */
+        /**
+         * {@code weir.fault.records, .keys, .rate, .kills, .zombies, .bounces, .scale}; unset ones from
+         * {@link #FULL} under {@code -Pfull} ({@link TestSizes#full()}), else from {@link #CI}.
+         */
         public static Settings fromSystemProperties() {
-            return new Settings(Integer.getInteger("weir.fault.records", CI.records),
-                    Integer.getInteger("weir.fault.keys", CI.keys),
-                    Integer.getInteger("weir.fault.rate", CI.rate),
-                    Integer.getInteger("weir.fault.kills", CI.kills),
-                    Integer.getInteger("weir.fault.zombies", CI.zombies),
-                    Integer.getInteger("weir.fault.bounces", CI.bounces),
-                    Boolean.parseBoolean(System.getProperty("weir.fault.scale", Boolean.toString(CI.scale))));
+            Settings base = TestSizes.full() ? FULL : CI;
+            return new Settings(Integer.getInteger("weir.fault.records", base.records),
+                    Integer.getInteger("weir.fault.keys", base.keys),
+                    Integer.getInteger("weir.fault.rate", base.rate),
+                    Integer.getInteger("weir.fault.kills", base.kills),
+                    Integer.getInteger("weir.fault.zombies", base.zombies),
+                    Integer.getInteger("weir.fault.bounces", base.bounces),
+                    Boolean.parseBoolean(System.getProperty("weir.fault.scale", Boolean.toString(base.scale))));
         }
 
         @Override
@@ -156,7 +167,17 @@ public record FaultSchedule(long seed, Settings settings, List<Planned> steps) {
             int last = kinds.size() - 1;
             int in = kinds.get(last) == 'Z' || kinds.get(last) == 'O' ? kinds.size() : kinds.size() - random.nextInt(2);
             kinds.add(in, 'I');
+            if (settings.kills > 0 && kinds.subList(kinds.indexOf('O'), kinds.indexOf('I')).indexOf('K') < 0) {
+                // Every kill would strike a lone instance: none could restart after a takeover.
+                kinds.remove(Character.valueOf('O'));
+                kinds.remove(Character.valueOf('I'));
+                kinds.add(0, 'O');
+                kinds.add('I');
+            }
         }
+        int killsLeft = settings.kills;
+        boolean atOnce = false;
+        boolean takeover = false;
         List<String> running = new ArrayList<>(settings.scale ? INSTANCES.subList(0, 1) : INSTANCES);
         List<Step> steps = new ArrayList<>();
         for (char kind : kinds) {
@@ -172,8 +193,24 @@ public record FaultSchedule(long seed, Settings settings, List<Planned> steps) {
                     running.removeAll(stop);
                     yield new ScaleIn(stop);
                 }
-                case 'K' -> new Kill(running.get(random.nextInt(running.size())),
-                        running.size() > 1 && random.nextInt(3) == 0);
+                case 'K' -> {
+                    // Both kinds of restart happen once before chance decides: after a takeover first
+                    // (it needs a second instance, which a later kill may not have), then at once.
+                    killsLeft--;
+                    boolean afterTakeover;
+                    if (running.size() < 2) {
+                        afterTakeover = false;
+                    } else if (!takeover && (atOnce || killsLeft > 0)) {
+                        afterTakeover = true;
+                    } else if (!atOnce) {
+                        afterTakeover = false;
+                    } else {
+                        afterTakeover = random.nextInt(3) == 0;
+                    }
+                    atOnce |= !afterTakeover;
+                    takeover |= afterTakeover;
+                    yield new Kill(running.get(random.nextInt(running.size())), afterTakeover);
+                }
                 case 'Z' -> new Zombie(running.get(random.nextInt(running.size())));
                 case 'B' -> new BrokerBounce(random.nextBoolean(), random.nextInt(partitions));
                 default -> throw new IllegalStateException("kind " + kind);

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 class FaultScheduleTest {
 
-    private static final Settings FULL = new Settings(1_000_000, 100_000, 6_000, 10, 1, 2, true);
+    private static final Settings FULL = Settings.FULL;
 
     @Test
     void theSameSeedGivesTheSamePlanAndAnotherSeedAnother() {
@@ -30,8 +30,11 @@ class FaultScheduleTest {
     void theCiScheduleHasEveryKindOfFault() {
         for (long seed = 0; seed < 200; seed++) {
             List<Step> steps = steps(FaultSchedule.plan(seed, Settings.CI, 6));
-            assertThat(steps).hasSize(8);
-            assertThat(count(steps, Kill.class)).isEqualTo(4);
+            assertThat(steps).hasSize(6);
+            assertThat(count(steps, Kill.class)).isEqualTo(2);
+            assertThat(steps).as("seed %d: a kill restarted at once and one after a takeover", seed)
+                    .anyMatch(s -> s instanceof Kill k && !k.afterTakeover())
+                    .anyMatch(s -> s instanceof Kill k && k.afterTakeover());
             assertThat(count(steps, Zombie.class)).isEqualTo(1);
             assertThat(count(steps, BrokerBounce.class)).isEqualTo(1);
             assertThat(count(steps, ScaleOut.class)).isEqualTo(1);

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +38,10 @@ import org.w3c.dom.Element;
  * with the JDK of this test and with {@code -o} when this build is offline, each with a deadline;
  * their output goes to a file whose end the failure message shows (the temporary directory is
  * kept when the test fails).
+ *
+ * <p>Tagged {@code full}: a nested build of its own, run by {@code mvn verify -Pfull}.
  */
+@Tag("full")
 class StarterIT {
 
     private static final Duration INSTALL_DEADLINE = Duration.ofMinutes(5);

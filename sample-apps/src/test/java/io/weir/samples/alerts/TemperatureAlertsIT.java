@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TemperatureAlertsIT {
 
     @RegisterExtension
-    static final KafkaExtension KAFKA = KafkaExtension.perClass();
+    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
     private static final int PARTITIONS = 4;
     private static final double THRESHOLD = 90.0;

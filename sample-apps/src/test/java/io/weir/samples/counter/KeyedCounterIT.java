@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 class KeyedCounterIT {
 
     @RegisterExtension
-    static final KafkaExtension KAFKA = KafkaExtension.perClass();
+    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
     private static final int REPEATS = 500;

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HourlyCountsIT {
 
     @RegisterExtension
-    static final KafkaExtension KAFKA = KafkaExtension.perClass();
+    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
     @TempDir
     Path stateDir;

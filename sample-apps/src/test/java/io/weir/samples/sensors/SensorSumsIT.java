@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SensorSumsIT {
 
     @RegisterExtension
-    static final KafkaExtension KAFKA = KafkaExtension.perClass();
+    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
     @TempDir
     Path stateDir;

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 class WordCountIT {
 
     @RegisterExtension
-    static final KafkaExtension KAFKA = KafkaExtension.perClass();
+    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
 

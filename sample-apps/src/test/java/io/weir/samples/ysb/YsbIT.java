@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 class YsbIT {
 
     @RegisterExtension
-    static final KafkaExtension KAFKA = KafkaExtension.perClass();
+    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
     @TempDir
     Path stateDir;
