@@ -53,6 +53,7 @@ class ArchitectureTest {
             List.of("io.weir.config"),
             List.of("io.weir.internal.json"),
             List.of("io.weir.internal.topology"),
+            List.of("io.weir.internal.commit"),
             List.of("io.weir.internal.state", "io.weir.internal.assign", "io.weir.internal.http",
                     "io.weir.internal.kubernetes"),
             List.of("io.weir.internal.cluster", "io.weir.internal.query"),

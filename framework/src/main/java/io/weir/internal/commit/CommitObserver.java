@@ -1,7 +1,7 @@
-package io.weir.sink.internal;
+package io.weir.internal.commit;
 
 /**
- * Receives what the commit protocol did, for metrics. Called on the stream thread; must be cheap
+ * Receives what the {@link Committer} did, for metrics. Called on the stream thread; must be cheap
  * and must not throw.
  */
 public interface CommitObserver {

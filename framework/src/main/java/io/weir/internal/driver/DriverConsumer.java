@@ -87,13 +87,13 @@ final class DriverConsumer {
 
     /** The consumer takes the input partitions of the tasks not revoked. */
     private void updateAssignment() {
-        assigned = inputs.stream().filter(tp -> !revoked.contains(manager.taskIdFor(tp))).toList();
+        assigned = inputs.stream().filter(tp -> !revoked.contains(manager.tasks().taskIdFor(tp))).toList();
         consumer.assign(assigned);
         consumer.commitSync(topics.committedOffsets()); // MockConsumer's assign forgets the group's offsets
     }
 
     private List<TopicPartition> partitionsOf(TaskId task) {
-        return inputs.stream().filter(tp -> task.equals(manager.taskIdFor(tp))).toList();
+        return inputs.stream().filter(tp -> task.equals(manager.tasks().taskIdFor(tp))).toList();
     }
 
     /** Hands each task the records at its consumer positions, except on paused partitions. */

@@ -174,12 +174,12 @@ public final class DriverRuntime implements AutoCloseable {
         for (String topic : topics.names()) {
             for (int p = 0; p < topics.partitions(topic); p++) {
                 TopicPartition tp = new TopicPartition(topic, p);
-                if (manager.taskIdFor(tp) != null) {
+                if (manager.tasks().taskIdFor(tp) != null) {
                     all.add(tp);
                 }
             }
         }
-        all.sort(Comparator.comparing((TopicPartition tp) -> manager.taskIdFor(tp))
+        all.sort(Comparator.comparing((TopicPartition tp) -> manager.tasks().taskIdFor(tp))
                 .thenComparing(TopicPartition::topic));
         consumer.assignAll(all, manager);
     }
@@ -277,7 +277,7 @@ public final class DriverRuntime implements AutoCloseable {
         ensureUsable();
         if (!consumer.revoked().contains(task)) {
             throw new IllegalArgumentException("task " + task + " was not revoked; revoked tasks: " + consumer.revoked()
-                    + (manager.task(task) != null ? " (it is running)" : "; the tasks are " + tasks()));
+                    + (manager.tasks().task(task) != null ? " (it is running)" : "; the tasks are " + tasks()));
         }
         try {
             consumer.reassign(task);
@@ -289,7 +289,7 @@ public final class DriverRuntime implements AutoCloseable {
     }
 
     private void requireRunning(TaskId task) {
-        if (manager.task(task) == null) {
+        if (manager.tasks().task(task) == null) {
             throw new IllegalArgumentException("no task " + task + " is running" + (consumer.revoked().contains(task)
                     ? " (it was revoked; reassign it first)" : "; the tasks are " + tasks()));
         }
@@ -313,7 +313,7 @@ public final class DriverRuntime implements AutoCloseable {
                     pipesSinceCommit = 0;
                 }
                 manager.step(() -> true);
-                if (!manager.hasBuffered() && !consumer.fetchable()) {
+                if (!manager.tasks().hasBuffered() && !consumer.fetchable()) {
                     return;
                 }
             }
@@ -346,14 +346,14 @@ public final class DriverRuntime implements AutoCloseable {
 
     /** The running tasks, in order. */
     public Set<TaskId> tasks() {
-        return new TreeSet<>(manager.taskIds());
+        return new TreeSet<>(manager.tasks().taskIds());
     }
 
     /** The task's event-time watermark; {@code Long.MIN_VALUE} before it has one. */
     public long watermark(TaskId id) {
         ensureOpen();
         requireRunning(id);
-        return manager.task(id).watermark();
+        return manager.tasks().task(id).watermark();
     }
 
     /** The task reading a partition of a topic. */
@@ -365,7 +365,7 @@ public final class DriverRuntime implements AutoCloseable {
                     + (partition < 0 || partition >= topics.partitions(topic) ? " (the topic has "
                     + topics.partitions(topic) + " partitions)" : ""));
         }
-        return manager.taskIdFor(tp);
+        return manager.tasks().taskIdFor(tp);
     }
 
     public LocalStores stores() {
@@ -413,7 +413,7 @@ public final class DriverRuntime implements AutoCloseable {
     private void fail(RuntimeException e) {
         failure = e;
         try {
-            manager.abortAll("the test driver failed: " + e);
+            manager.tasks().abortAll("the test driver failed: " + e);
         } catch (RuntimeException suppressed) {
             e.addSuppressed(suppressed);
         }

@@ -2,7 +2,7 @@ package io.weir.internal.state;
 
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
-import io.weir.sink.internal.TransactionalSink;
+import io.weir.internal.commit.OpenTransaction;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.internal.PendingStore;
 import io.weir.state.internal.TtlStore;
@@ -135,11 +135,11 @@ public final class TaskStore {
      * Step 2: each pending key once to the changelog, in the current transaction. Nothing for a
      * store whose changelog is its source topic: the topic already holds what the store took.
      */
-    void sendChangelog(TransactionalSink sink) {
+    void writeChangelog(OpenTransaction transaction) {
         if (changelog == null || spec.changelogIsSource() || pending.pendingCount() == 0) {
             return;
         }
-        pending.forEachPending((key, value) -> sink.send(
+        pending.forEachPending((key, value) -> transaction.send(
                 new ProducerRecord<>(changelog.topic(), changelog.partition(), null, key, value), onChangelogAck));
     }
 

@@ -5,7 +5,7 @@ import io.weir.errors.StoreCorruptedException;
 import io.weir.errors.StoreLockedException;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.TaskId;
-import io.weir.sink.internal.TransactionalSink;
+import io.weir.internal.commit.OpenTransaction;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.memory.MemoryStore;
 import io.weir.state.rocksdb.RocksDbResources;
@@ -240,8 +240,9 @@ public final class TaskStores {
         stores.values().forEach(s -> s.sweepExpired(now));
     }
 
-    public void sendChangelog(TransactionalSink sink) {
-        stores.values().forEach(s -> s.sendChangelog(sink));
+    /** Step 2: every store's pending changelog records into the open transaction. */
+    public void writeChangelog(OpenTransaction transaction) {
+        stores.values().forEach(s -> s.writeChangelog(transaction));
     }
 
     /** Step 5: the transaction committed; the stores take their pending writes. */

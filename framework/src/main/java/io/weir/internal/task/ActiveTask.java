@@ -1,9 +1,9 @@
 package io.weir.internal.task;
 
+import io.weir.internal.commit.CommitUnit;
+import io.weir.internal.commit.OpenTransaction;
 import io.weir.internal.state.TaskStores;
 import io.weir.processor.TaskId;
-import io.weir.sink.internal.CommitUnit;
-import io.weir.sink.internal.TransactionalSink;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -31,7 +31,7 @@ public final class ActiveTask implements CommitUnit {
     private final Consumer<byte[], byte[]> consumer;
     private final DeadLetters deadLetters;
     private final TaskStores stores;
-    private final TransactionalSink sink;
+    private final OpenTransaction transaction;
     private boolean held;
     private final Watermarks watermarks;
     private final WatermarkBroadcast broadcast;
@@ -47,7 +47,7 @@ public final class ActiveTask implements CommitUnit {
 
     ActiveTask(TaskId id, TaskContext context, List<Node> nodes,
                java.util.function.Function<String, SourceNode> sources, Consumer<byte[], byte[]> consumer,
-               DeadLetters deadLetters, int maxBuffered, TaskStores stores, TransactionalSink sink,
+               DeadLetters deadLetters, int maxBuffered, TaskStores stores, OpenTransaction transaction,
                WatermarkBroadcast broadcast) {
         this.id = id;
         this.context = context;
@@ -57,7 +57,7 @@ public final class ActiveTask implements CommitUnit {
         this.deadLetters = deadLetters;
         this.inputs = new TaskInputs(consumer, maxBuffered);
         this.stores = stores;
-        this.sink = sink;
+        this.transaction = transaction;
         this.watermarks = context.watermarks();
         this.broadcast = broadcast;
     }
@@ -346,7 +346,7 @@ public final class ActiveTask implements CommitUnit {
     // ---- CommitUnit --------------------------------------------------------------------------
 
     @Override
-    public void completeInFlight() {
+    public void finishInFlight() {
         // Processing is synchronous, so no record is half-way through; what remains is results
         // held back for the commit (table updates), forwarded parents first.
         for (Node n : initialized ? nodes : List.<Node>of()) {
@@ -363,12 +363,20 @@ public final class ActiveTask implements CommitUnit {
     }
 
     @Override
-    public void sendPendingChangelog() {
-        stores.sendChangelog(sink);
+    public void writePendingChangelog() {
+        stores.writeChangelog(transaction);
     }
 
     @Override
-    public Map<TopicPartition, OffsetAndMetadata> committableOffsets() {
+    public void writeNextOffsets() {
+        transaction.commitOffsets(committableOffsets());
+    }
+
+    /**
+     * For each input partition that advanced since the last commit, the offset of the next record
+     * to process, with the watermark in its metadata.
+     */
+    Map<TopicPartition, OffsetAndMetadata> committableOffsets() {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         // The watermark goes into the metadata of every partition the commit covers; when it moved
         // without input (idleness), the partitions are committed again at their offsets to carry it.
@@ -385,7 +393,7 @@ public final class ActiveTask implements CommitUnit {
     }
 
     @Override
-    public void onCommitted() {
+    public void committed() {
         Map<TopicPartition, Long> inputOffsets = new HashMap<>();
         for (PartitionState p : inputs.states()) {
             if (p.advancedSinceCommit()) {
@@ -412,7 +420,7 @@ public final class ActiveTask implements CommitUnit {
     }
 
     @Override
-    public void onAborted() {
+    public void aborted() {
         stores.abort();
         watermarks.aborted();
         broadcast.aborted();

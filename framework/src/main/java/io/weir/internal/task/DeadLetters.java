@@ -1,6 +1,6 @@
 package io.weir.internal.task;
 
-import io.weir.sink.internal.TransactionalSink;
+import io.weir.internal.commit.OpenTransaction;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -47,15 +47,15 @@ public final class DeadLetters {
     }
 
     private final String topic;
-    private final TransactionalSink sink;
+    private final OpenTransaction transaction;
     private final TopicLimits limits;
     private final Map<TopicPartition, Map<Long, Poisoned>> poisoned = new HashMap<>();
     private long written;
     private boolean commitRequested;
 
-    public DeadLetters(String topic, TransactionalSink sink, TopicLimits limits) {
+    public DeadLetters(String topic, OpenTransaction transaction, TopicLimits limits) {
         this.topic = topic;
-        this.sink = sink;
+        this.transaction = transaction;
         this.limits = limits;
     }
 
@@ -97,7 +97,7 @@ public final class DeadLetters {
      *     would be lost, so the application must stop instead
      */
     public void write(ConsumerRecord<byte[], byte[]> record, Stage stage, Throwable error) {
-        sink.send(deadLetter(record, topic, limits, stage, error));
+        transaction.send(deadLetter(record, topic, limits, stage, error));
         written++;
     }
 

@@ -1,6 +1,6 @@
 package io.weir.internal.task;
 
-import io.weir.sink.internal.TransactionalSink;
+import io.weir.internal.commit.OpenTransaction;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,15 +27,15 @@ public final class LateRecords {
     private static final Logger log = LoggerFactory.getLogger(LateRecords.class);
 
     private final String topic;
-    private final TransactionalSink sink;
+    private final OpenTransaction transaction;
     private final TopicLimits limits;
     private long logged;
     private long count;
 
     /** @param topic the late-records topic, or null to count and drop */
-    public LateRecords(String topic, TransactionalSink sink, TopicLimits limits) {
+    public LateRecords(String topic, OpenTransaction transaction, TopicLimits limits) {
         this.topic = topic;
-        this.sink = sink;
+        this.transaction = transaction;
         this.limits = limits;
     }
 
@@ -57,7 +57,7 @@ public final class LateRecords {
             }
             return;
         }
-        sink.send(DeadLetters.copyWithSource(record, topic, limits, "late-records", "dead.letter.max.message.bytes",
+        transaction.send(DeadLetters.copyWithSource(record, topic, limits, "late-records", "dead.letter.max.message.bytes",
                 DeadLetters.header(OPERATOR, operator),
                 DeadLetters.header(WINDOW_START, Long.toString(windowStart)),
                 DeadLetters.header(WINDOW_END, Long.toString(windowEnd)),

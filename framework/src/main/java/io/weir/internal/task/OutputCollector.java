@@ -1,22 +1,22 @@
 package io.weir.internal.task;
 
-import io.weir.sink.internal.TransactionalSink;
+import io.weir.internal.commit.OpenTransaction;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.utils.Utils;
 
 /**
  * Where sink nodes send records: checks the size against the topic's limit, then sends through
- * the thread's {@link TransactionalSink}, inside the current commit interval.
+ * the thread's {@link OpenTransaction}, inside the current commit interval.
  */
 public final class OutputCollector {
 
-    private final TransactionalSink sink;
+    private final OpenTransaction transaction;
     private final TopicLimits limits;
     private long sent;
 
-    public OutputCollector(TransactionalSink sink, TopicLimits limits) {
-        this.sink = sink;
+    public OutputCollector(OpenTransaction transaction, TopicLimits limits) {
+        this.transaction = transaction;
         this.limits = limits;
     }
 
@@ -39,7 +39,7 @@ public final class OutputCollector {
         }
         Integer partition = partitionKey == null ? null
                 : Utils.toPositive(Utils.murmur2(partitionKey)) % limits.partitions(topic);
-        sink.send(new ProducerRecord<>(topic, partition, timestamp, key, value,
+        transaction.send(new ProducerRecord<>(topic, partition, timestamp, key, value,
                 headers.length == 0 ? null : java.util.List.of(headers)));
         sent++;
     }
@@ -54,7 +54,7 @@ public final class OutputCollector {
      * producer's clock; it does not count as an output.
      */
     void sendMarker(String topic, int partition, String header, byte[] value) {
-        sink.send(new ProducerRecord<byte[], byte[]>(topic, partition, (Long) null, null, null,
+        transaction.send(new ProducerRecord<byte[], byte[]>(topic, partition, (Long) null, null, null,
                 java.util.List.of(new org.apache.kafka.common.header.internals.RecordHeader(header, value))));
     }
 

@@ -8,7 +8,7 @@ import io.weir.internal.topology.Subtopology;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.Processor;
 import io.weir.processor.TaskId;
-import io.weir.sink.internal.TransactionalSink;
+import io.weir.internal.commit.OpenTransaction;
 import io.weir.state.internal.BytesStore;
 import io.weir.time.TimestampExtractor;
 import io.weir.time.Timestamps;
@@ -28,13 +28,13 @@ public final class TaskFactory {
     private final Consumer<byte[], byte[]> consumer;
     private final OutputCollector collector;
     private final DeadLetters deadLetters;
-    private final TransactionalSink sink;
+    private final OpenTransaction transaction;
     private final LateRecords lateRecords;
     private final boolean storesInMemory;
 
     /** @param storesInMemory every store in memory, whatever the topology declares (the test driver's option) */
     public TaskFactory(TaskEnvironment env, Consumer<byte[], byte[]> consumer, OutputCollector collector,
-                DeadLetters deadLetters, LateRecords lateRecords, TransactionalSink sink, boolean storesInMemory) {
+                DeadLetters deadLetters, LateRecords lateRecords, OpenTransaction transaction, boolean storesInMemory) {
         this.lateRecords = lateRecords;
         this.storesInMemory = storesInMemory;
         this.env = env;
@@ -42,7 +42,7 @@ public final class TaskFactory {
         this.consumer = consumer;
         this.collector = collector;
         this.deadLetters = deadLetters;
-        this.sink = sink;
+        this.transaction = transaction;
     }
 
     /** The task an input partition belongs to, or null if no source reads its topic. */
@@ -82,7 +82,7 @@ public final class TaskFactory {
                 return s == null ? null : (SourceNode) nodes.get(s.name());
             };
             return new ActiveTask(id, context, new ArrayList<>(nodes.values()), sources, consumer, deadLetters,
-                    env.config().bufferedRecordsPerPartition(), stores, sink,
+                    env.config().bufferedRecordsPerPartition(), stores, transaction,
                     new WatermarkBroadcast(id, model.eventTimeTopicsWrittenBy(st), collector));
         } catch (RuntimeException e) {
             stores.close();

@@ -216,7 +216,7 @@ public final class StreamThread implements Runnable {
             var list = records.records(tp);
             positions.put(tp, new OffsetAndMetadata(list.get(list.size() - 1).offset() + 1));
         }
-        manager.afterPoll(positions);
+        manager.tasks().afterPoll(positions);
     }
 
     private void close(Throwable failure) {

@@ -18,7 +18,6 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -226,11 +225,6 @@ public final class TaskManager {
 
     // ---- the loop ----------------------------------------------------------------------------
 
-    /** At-most-once: commits the positions of a poll before its records are processed. */
-    void afterPoll(Map<TopicPartition, OffsetAndMetadata> positions) {
-        threadTasks.afterPoll(positions);
-    }
-
     /** Buffers fetched records in the task that reads {@code tp}; dropped if none does any more. */
     public void addRecords(TopicPartition tp, List<ConsumerRecord<byte[], byte[]>> records) {
         ActiveTask task = taskByPartition.get(tp);
@@ -303,29 +297,11 @@ public final class TaskManager {
         return rebalancing;
     }
 
-    /** Aborts the open transaction and rewinds every task to its last commit. */
-    public void abortAll(String reason) {
-        threadTasks.abortAll(reason);
-    }
-
     // ---- what the driver reads ---------------------------------------------------------------
 
-    /** The task an input partition belongs to, or null if no source reads its topic. */
-    public TaskId taskIdFor(TopicPartition tp) {
-        return threadTasks.taskIdFor(tp);
-    }
-
-    /** The task, or null if it is not running here. */
-    public ActiveTask task(TaskId id) {
-        return threadTasks.task(id);
-    }
-
-    public Set<TaskId> taskIds() {
-        return threadTasks.taskIds();
-    }
-
-    public boolean hasBuffered() {
-        return threadTasks.hasBuffered();
+    /** The thread's tasks, what they buffered, and their commit and abort. */
+    public ThreadTasks tasks() {
+        return threadTasks;
     }
 
     /** True while a task restores its stores. */

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
-import io.weir.sink.internal.CommitObserver;
+import io.weir.internal.commit.CommitObserver;
 import java.util.concurrent.TimeUnit;
 
 /**

@@ -2,6 +2,8 @@ package io.weir.internal.thread;
 
 import io.weir.config.WeirConfig;
 import io.weir.internal.cluster.RepartitionPurge;
+import io.weir.internal.commit.Committer;
+import io.weir.internal.commit.OpenTransaction;
 import io.weir.internal.task.ActiveTask;
 import io.weir.internal.task.DeadLetters;
 import io.weir.internal.task.LateRecords;
@@ -32,16 +34,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The tasks of one stream thread and what they share: the thread's {@link TransactionalSink},
- * output collector, dead letters and late records. It processes the records the tasks buffered,
- * fires their punctuations, and commits or aborts them together. It is the {@link TaskManager}'s,
- * whose drivers feed the tasks their input: a {@link StreamThread} from its Kafka consumer, the
- * test driver from its in-memory topics. Both run the same processing, failure handling and
- * commit path through this class. Tasks take their turns in task order.
+ * its {@link Committer} and open transaction, output collector, dead letters and late records. It
+ * processes the records the tasks buffered, fires their punctuations, and commits or aborts them
+ * together. It is the {@link TaskManager}'s, whose drivers feed the tasks their input: a
+ * {@link StreamThread} from its Kafka consumer, the test driver from its in-memory topics. Both
+ * run the same processing, failure handling and commit path through this class. Tasks take their
+ * turns in task order.
  *
- * <p>A record that fails under exactly-once may have forwarded outputs already: the open
- * transaction is aborted, every task rewinds to its last commit, and the replay dead-letters the
- * record (see {@link DeadLetters}). A fenced producer or stale group generation aborts the work
- * and is handed to the owner ({@code onMigrated}), which recreates its tasks.
+ * <p>One recovery policy ({@link #recovering}) handles what fails while processing, firing
+ * timers, finishing or committing: a record that fails under exactly-once may have forwarded
+ * outputs already, so the open transaction is aborted, every task rewinds to its last commit, and
+ * the replay dead-letters the record (see {@link DeadLetters}); a failed commit is aborted and
+ * rewound the same way; a fenced producer or stale group generation is aborted and handed to the
+ * owner ({@code onMigrated}), which recreates its tasks.
  *
  * <p>Threading: owned by one thread; not thread-safe.
  */
@@ -84,6 +89,7 @@ public final class ThreadTasks {
     private final long commitIntervalNanos;
     private final boolean exactlyOnce;
     private final TransactionalSink sink;
+    private final Committer committer;
     private final OutputCollector collector;
     private final DeadLetters deadLetters;
     private final LateRecords lateRecords;
@@ -110,14 +116,15 @@ public final class ThreadTasks {
         this.onMigrated = onMigrated;
         this.commitIntervalNanos = options.commitIntervalNanos();
         this.exactlyOnce = config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE;
-        this.sink = new TransactionalSink(config.guarantee(), producers, consumer, metrics,
-                config.commitRetryTimeout());
-        this.collector = new OutputCollector(sink, ctx.limits());
-        this.deadLetters = new DeadLetters(config.deadLetterTopic(), sink, ctx.limits());
-        this.lateRecords = new LateRecords(config.lateRecordsToTopic() ? config.lateRecordsTopic() : null, sink,
-                ctx.limits());
-        this.taskFactory = new TaskFactory(ctx.taskEnvironment(), consumer, collector, deadLetters, lateRecords, sink,
-                options.storesInMemory());
+        this.sink = new TransactionalSink(config.guarantee(), producers, consumer, config.commitRetryTimeout());
+        this.committer = new Committer(sink, metrics);
+        OpenTransaction transaction = committer.transaction();
+        this.collector = new OutputCollector(transaction, ctx.limits());
+        this.deadLetters = new DeadLetters(config.deadLetterTopic(), transaction, ctx.limits());
+        this.lateRecords = new LateRecords(config.lateRecordsToTopic() ? config.lateRecordsTopic() : null,
+                transaction, ctx.limits());
+        this.taskFactory = new TaskFactory(ctx.taskEnvironment(), consumer, collector, deadLetters, lateRecords,
+                transaction, options.storesInMemory());
         metrics.watermarkLag(() -> lowestWatermark, ctx.wallClock());
         metrics.awaitingWriters(() -> awaitingWriters);
     }
@@ -125,12 +132,12 @@ public final class ThreadTasks {
     // ---- the tasks ---------------------------------------------------------------------------
 
     /** The task an input partition belongs to, or null if no source reads its topic. */
-    TaskId taskIdFor(TopicPartition tp) {
+    public TaskId taskIdFor(TopicPartition tp) {
         return taskFactory.taskIdFor(tp);
     }
 
     /** The task, or null if this group does not run it. */
-    ActiveTask task(TaskId id) {
+    public ActiveTask task(TaskId id) {
         return tasks.get(id);
     }
 
@@ -138,7 +145,7 @@ public final class ThreadTasks {
         return Collections.unmodifiableCollection(tasks.values());
     }
 
-    java.util.Set<TaskId> taskIds() {
+    public java.util.Set<TaskId> taskIds() {
         return java.util.Set.copyOf(tasks.keySet());
     }
 
@@ -171,7 +178,7 @@ public final class ThreadTasks {
         tasks.remove(task.id());
     }
 
-    boolean hasBuffered() {
+    public boolean hasBuffered() {
         for (ActiveTask task : tasks.values()) {
             if (task.hasBuffered()) {
                 return true;
@@ -189,14 +196,14 @@ public final class ThreadTasks {
      */
     void processBuffered(BooleanSupplier running) {
         long start = System.nanoTime();
-        int processed = 0;
-        try {
+        int[] processed = {0};
+        recovering(() -> {
             boolean more = true;
             while (more && running.getAsBoolean()) {
                 more = false;
                 for (ActiveTask task : tasks.values()) {
                     if (task.hasBuffered()) {
-                        processed += task.process(BATCH, this::onRecordFailure);
+                        processed[0] += task.process(BATCH, this::onRecordFailure);
                         more |= task.hasBuffered();
                     }
                 }
@@ -206,16 +213,8 @@ public final class ThreadTasks {
                 // A long backlog is progress, not a stall: say so after every round of batches.
                 metrics.health().loopTurned();
             }
-        } catch (ReplayRequired e) {
-            abortAll("a record failed; replaying from the last commit");
-        } catch (TaskMigratedException e) {
-            abortAll(e.getMessage());
-            onMigrated.accept(e);
-        } catch (CommitAbortedException e) {
-            log.warn("{}: {}; rewinding to the last commit", name, e.getMessage());
-            abortAll(e.getMessage());
-        }
-        metrics.processed(processed, System.nanoTime() - start);
+        });
+        metrics.processed(processed[0], System.nanoTime() - start);
     }
 
     private void onRecordFailure(ConsumerRecord<byte[], byte[]> record, Stage stage, Throwable error) {
@@ -232,7 +231,7 @@ public final class ThreadTasks {
 
     /** Fires what the wall clock {@code now} made due in every task. */
     void punctuate(long now) {
-        try {
+        recovering(() -> {
             long lowest = Long.MAX_VALUE;
             int awaiting = 0;
             for (ActiveTask task : tasks.values()) {
@@ -244,12 +243,7 @@ public final class ThreadTasks {
             }
             lowestWatermark = lowest == Long.MAX_VALUE ? Long.MIN_VALUE : lowest;
             awaitingWriters = awaiting;
-        } catch (TaskMigratedException e) {
-            abortAll(e.getMessage());
-            onMigrated.accept(e);
-        } catch (CommitAbortedException e) {
-            abortAll(e.getMessage());
-        }
+        });
     }
 
     /**
@@ -259,14 +253,7 @@ public final class ThreadTasks {
      */
     public long finish(ActiveTask task, long end) {
         long before = collector.sentCount();
-        try {
-            task.finish(end);
-        } catch (TaskMigratedException e) {
-            abortAll(e.getMessage());
-            onMigrated.accept(e);
-        } catch (CommitAbortedException e) {
-            abortAll(e.getMessage());
-        }
+        recovering(() -> task.finish(end));
         return collector.sentCount() - before;
     }
 
@@ -297,15 +284,15 @@ public final class ThreadTasks {
     }
 
     /** At-most-once: commits the positions of a poll before its records are processed. */
-    void afterPoll(Map<TopicPartition, OffsetAndMetadata> positions) {
+    public void afterPoll(Map<TopicPartition, OffsetAndMetadata> positions) {
         sink.afterPoll(positions);
     }
 
-    /** Commits the work of every task (the sink's five steps); a failed commit is rewound. */
+    /** Commits the work of every task (the {@link Committer}'s five steps); a failed commit is rewound. */
     void commitAll() {
         lastCommitNanos = System.nanoTime();
-        try {
-            if (!sink.commit(tasks.values())) {
+        recovering(() -> {
+            if (!committer.commit(tasks.values())) {
                 tasks.values().forEach(ActiveTask::nothingToCommit);
             }
             metrics.commitSucceeded();
@@ -319,19 +306,33 @@ public final class ThreadTasks {
             metrics.recordsOut.increment(collector.drainSentCount());
             metrics.deadLettered.increment(deadLetters.drainWrittenCount());
             metrics.late.increment(lateRecords.drainCount());
-        } catch (TaskMigratedException e) {
-            discardUncommittedCounts();
-            onMigrated.accept(e);
-        } catch (CommitAbortedException e) {
-            discardUncommittedCounts();
-            log.warn("{}: commit aborted ({}); rewound to the last commit", name, e.getMessage());
-        }
+        });
     }
 
     /** Aborts the open transaction and rewinds every task to its last commit. */
-    void abortAll(String reason) {
-        sink.abort(tasks.values(), reason);
+    public void abortAll(String reason) {
+        committer.abort(tasks.values(), reason);
         discardUncommittedCounts();
+    }
+
+    /**
+     * Runs {@code work} under the thread's one recovery policy: whatever fails in it (a record
+     * under exactly-once, a send, a commit, a fence) is aborted once and every task rewound to its
+     * last commit; a fence is then handed to the owner. Anything else (a fatal Kafka error, a bug)
+     * goes up to the thread, which aborts as it closes.
+     */
+    private void recovering(Runnable work) {
+        try {
+            work.run();
+        } catch (ReplayRequired e) {
+            abortAll("a record failed; replaying from the last commit");
+        } catch (TaskMigratedException e) {
+            abortAll(e.getMessage());
+            onMigrated.accept(e);
+        } catch (CommitAbortedException e) {
+            log.warn("{}: {}; rewinding to the last commit", name, e.getMessage());
+            abortAll(e.getMessage());
+        }
     }
 
     private void discardUncommittedCounts() {

@@ -1,8 +1,10 @@
 package io.weir.internal.state;
 
+import io.weir.internal.commit.CommitObserver;
+import io.weir.internal.commit.CommitUnit;
+import io.weir.internal.commit.Committer;
+import io.weir.internal.commit.OpenTransaction;
 import io.weir.sink.DeliveryGuarantee;
-import io.weir.sink.internal.CommitObserver;
-import io.weir.sink.internal.CommitUnit;
 import io.weir.sink.internal.TransactionalSink;
 import io.weir.state.changelog.ChangelogRestorer;
 import io.weir.state.changelog.RestoreListener;
@@ -26,33 +28,42 @@ final class ChangelogHarness {
 
     final MockProducer<byte[], byte[]> producer =
             new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-    private final TransactionalSink sink = new TransactionalSink(DeliveryGuarantee.EXACTLY_ONCE, () -> producer,
-            new MockConsumer<>("earliest"), CommitObserver.NONE, Duration.ofSeconds(1));
+    private final Committer committer = new Committer(new TransactionalSink(DeliveryGuarantee.EXACTLY_ONCE,
+            () -> producer, new MockConsumer<>("earliest"), Duration.ofSeconds(1)), CommitObserver.NONE);
 
     /** Commits {@code store}'s pending writes: changelog, transaction, then the committed store. */
     void commit(TaskStore store) {
-        sink.commit(List.of(new CommitUnit() {
+        commit(store, new TopicPartition("in", store.changelog().partition()), 1);
+    }
+
+    /**
+     * Commits {@code store}'s pending writes with {@code input}'s next offset, as a task with this
+     * one store would.
+     */
+    void commit(TaskStore store, TopicPartition input, long nextOffset) {
+        OpenTransaction transaction = committer.transaction();
+        committer.commit(List.of(new CommitUnit() {
             @Override
-            public void completeInFlight() {
+            public void finishInFlight() {
             }
 
             @Override
-            public void sendPendingChangelog() {
-                store.sendChangelog(sink);
+            public void writePendingChangelog() {
+                store.writeChangelog(transaction);
             }
 
             @Override
-            public Map<TopicPartition, OffsetAndMetadata> committableOffsets() {
-                return Map.of(new TopicPartition("in", store.changelog().partition()), new OffsetAndMetadata(1));
+            public void writeNextOffsets() {
+                transaction.commitOffsets(Map.of(input, new OffsetAndMetadata(nextOffset)));
             }
 
             @Override
-            public void onCommitted() {
-                store.commit();
+            public void committed() {
+                store.commit(Map.of(input, nextOffset));
             }
 
             @Override
-            public void onAborted() {
+            public void aborted() {
                 store.abort();
             }
         }));

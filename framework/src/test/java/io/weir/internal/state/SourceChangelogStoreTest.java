@@ -4,19 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serdes;
-import io.weir.sink.DeliveryGuarantee;
-import io.weir.sink.internal.CommitObserver;
-import io.weir.sink.internal.CommitUnit;
-import io.weir.sink.internal.TransactionalSink;
 import io.weir.state.memory.MemoryStore;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import org.apache.kafka.clients.consumer.MockConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,10 +17,8 @@ class SourceChangelogStoreTest {
 
     private static final TopicPartition CUSTOMERS = new TopicPartition("customers", 2);
 
-    private final MockProducer<byte[], byte[]> producer =
-            new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-    private final TransactionalSink sink = new TransactionalSink(DeliveryGuarantee.EXACTLY_ONCE, () -> producer,
-            new MockConsumer<>("earliest"), CommitObserver.NONE, Duration.ofSeconds(1));
+    private final ChangelogHarness harness = new ChangelogHarness();
+    private final MockProducer<byte[], byte[]> producer = harness.producer;
     private final MemoryStore committed = MemoryStore.create("customers");
     private final StoreSpec spec = new StoreSpec("customers", Serdes.strings(), Serdes.strings(), false, true, null)
             .withSourceTopic("customers");
@@ -42,31 +30,7 @@ class SourceChangelogStoreTest {
     }
 
     private void commit(long nextInputOffset) {
-        sink.commit(List.of(new CommitUnit() {
-            @Override
-            public void completeInFlight() {
-            }
-
-            @Override
-            public void sendPendingChangelog() {
-                store.sendChangelog(sink);
-            }
-
-            @Override
-            public Map<TopicPartition, OffsetAndMetadata> committableOffsets() {
-                return Map.of(CUSTOMERS, new OffsetAndMetadata(nextInputOffset));
-            }
-
-            @Override
-            public void onCommitted() {
-                store.commit(Map.of(CUSTOMERS, nextInputOffset));
-            }
-
-            @Override
-            public void onAborted() {
-                store.abort();
-            }
-        }));
+        harness.commit(store, CUSTOMERS, nextInputOffset);
     }
 
     @Test

@@ -4,27 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serdes;
-import io.weir.sink.DeliveryGuarantee;
-import io.weir.sink.internal.CommitObserver;
-import io.weir.sink.internal.CommitUnit;
-import io.weir.sink.internal.TransactionalSink;
 import io.weir.state.memory.MemoryStore;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import org.apache.kafka.clients.consumer.MockConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 class TaskStoreTest {
 
-    private final MockProducer<byte[], byte[]> producer =
-            new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-    private final TransactionalSink sink = new TransactionalSink(DeliveryGuarantee.EXACTLY_ONCE, () -> producer,
-            new MockConsumer<>("earliest"), CommitObserver.NONE, Duration.ofSeconds(1));
+    private final ChangelogHarness harness = new ChangelogHarness();
+    private final MockProducer<byte[], byte[]> producer = harness.producer;
     private final MemoryStore committed = MemoryStore.create("counts");
     private final TaskStore store = new TaskStore(
             new StoreSpec("counts", Serdes.strings(), Serdes.longs(), false, true, null), committed,
@@ -37,31 +25,7 @@ class TaskStoreTest {
 
     /** Runs the commit protocol over just this store. */
     private void commit() {
-        sink.commit(List.of(new CommitUnit() {
-            @Override
-            public void completeInFlight() {
-            }
-
-            @Override
-            public void sendPendingChangelog() {
-                store.sendChangelog(sink);
-            }
-
-            @Override
-            public Map<TopicPartition, OffsetAndMetadata> committableOffsets() {
-                return Map.of(new TopicPartition("in", 2), new OffsetAndMetadata(1));
-            }
-
-            @Override
-            public void onCommitted() {
-                store.commit();
-            }
-
-            @Override
-            public void onAborted() {
-                store.abort();
-            }
-        }));
+        harness.commit(store, new TopicPartition("in", 2), 1);
     }
 
     @Test

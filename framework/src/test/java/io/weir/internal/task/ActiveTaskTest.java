@@ -142,12 +142,12 @@ class ActiveTaskTest {
         task.addRecords(A, records(A, 5, 1, 2, 3));
         task.process(2, RETHROW);
         assertThat(task.committableOffsets()).isEqualTo(Map.of(A, new OffsetAndMetadata(7, "weir1:" + Long.MIN_VALUE + ":2")));
-        task.onCommitted();
+        task.committed();
         assertThat(task.committableOffsets()).isEmpty();
 
         task.process(1, RETHROW);
         task.addRecords(A, records(A, 8, 4));
-        task.onAborted();
+        task.aborted();
         assertThat(consumer.position(A)).isEqualTo(7);
         assertThat(task.hasBuffered()).isFalse();
         assertThat(task.committableOffsets()).isEmpty();
@@ -158,7 +158,7 @@ class ActiveTaskTest {
         ActiveTask task = task(100);
         task.addRecords(B, records(B, 42, 1, 2));
         task.process(1, RETHROW);
-        task.onAborted();
+        task.aborted();
         assertThat(consumer.position(B)).isEqualTo(42);
     }
 
@@ -211,7 +211,7 @@ class ActiveTaskTest {
         assertThat(offsets.get(A)).isEqualTo(new OffsetAndMetadata(2, "weir1:200:300"));
         assertThat(offsets.get(B)).isEqualTo(new OffsetAndMetadata(1, "weir1:200:200"));
         consumer.commitSync(offsets);
-        task.onCommitted();
+        task.committed();
 
         // A new task over the same partitions (after a restart) resumes the times.
         seen.clear();
@@ -231,7 +231,7 @@ class ActiveTaskTest {
         ActiveTask task = task(100);
         task.addRecords(A, records(A, 7, 100));
         task.process(100, RETHROW);
-        task.onCommitted();
+        task.committed();
         assertThat(task.committableOffsets()).isEmpty();
         clock.addAndGet(IDLE_MS);
         task.punctuate(clock.get());
@@ -246,12 +246,12 @@ class ActiveTaskTest {
         task.addRecords(A, records(A, 0, 100));
         task.addRecords(B, records(B, 0, 100));
         task.process(100, RETHROW);
-        task.onCommitted();
+        task.committed();
         task.addRecords(A, records(A, 1, 300));
         task.addRecords(B, records(B, 1, 300));
         task.process(100, RETHROW);
         assertThat(task.watermark()).isEqualTo(300);
-        task.onAborted();
+        task.aborted();
         assertThat(task.watermark()).isEqualTo(100);
         task.addRecords(A, records(A, 1, 300));
         task.addRecords(B, records(B, 1, 300));

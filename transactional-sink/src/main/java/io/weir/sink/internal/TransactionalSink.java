@@ -3,8 +3,6 @@ package io.weir.sink.internal;
 import io.weir.common.internal.Deadline;
 import io.weir.sink.DeliveryGuarantee;
 import java.time.Duration;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -20,7 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The commit protocol of one stream thread: its producer, the transaction around each commit
- * interval, and the four delivery guarantees.
+ * interval, and the four delivery guarantees. It offers the steps of DESIGN.md's commit that talk
+ * to Kafka ({@link #send}, {@link #flush}, {@link #sendOffsets}, {@link #commitTransaction},
+ * {@link #abort}); the framework's committer calls them in order and knows the tasks, which this
+ * class does not.
  *
  * <p>Under {@link DeliveryGuarantee#EXACTLY_ONCE} there is one transactional producer per thread
  * (EOS v2): every output and changelog record sent between two commits, together with the input
@@ -39,7 +40,6 @@ public final class TransactionalSink implements AutoCloseable {
     private final DeliveryGuarantee guarantee;
     private final Supplier<Producer<byte[], byte[]>> producerFactory;
     private final Consumer<byte[], byte[]> consumer;
-    private final CommitObserver observer;
     private final Duration commitRetryTimeout;
     private final Callback sendCallback = this::onSendCompleted;
 
@@ -58,12 +58,10 @@ public final class TransactionalSink implements AutoCloseable {
     public TransactionalSink(DeliveryGuarantee guarantee,
                              Supplier<Producer<byte[], byte[]>> producerFactory,
                              Consumer<byte[], byte[]> consumer,
-                             CommitObserver observer,
                              Duration commitRetryTimeout) {
         this.guarantee = guarantee;
         this.producerFactory = producerFactory;
         this.consumer = consumer;
-        this.observer = observer;
         this.commitRetryTimeout = commitRetryTimeout;
         openProducer();
     }
@@ -126,45 +124,100 @@ public final class TransactionalSink implements AutoCloseable {
     }
 
     /**
-     * Commits the work of {@code units}: DESIGN.md's five steps, in order.
+     * Step 2's end: flushes the producer, so every record sent in this transaction is
+     * acknowledged (under at-least-once, before the offsets are committed).
      *
-     * @return true if anything was committed
-     * @throws TaskMigratedException if this thread was fenced; nothing was committed and the
-     *     units were told to abort
-     * @throws CommitAbortedException if the commit failed otherwise; the transaction was aborted
-     *     and the units were told
+     * @throws TaskMigratedException if the producer was fenced
+     * @throws CommitAbortedException if a send failed
      */
-    public boolean commit(Collection<? extends CommitUnit> units) {
-        long start = System.nanoTime();
-        try {
-            finishInFlight(units);                       // step 1
-            Map<TopicPartition, OffsetAndMetadata> offsets = committableOffsets(units);
-            sendPendingChangelogsAndFlush(units);        // step 2
-            if (offsets.isEmpty() && !inTransaction) {
-                return false;
+    public void flush() {
+        if (inTransaction || guarantee == DeliveryGuarantee.AT_LEAST_ONCE) {
+            try {
+                producer.flush();
+            } catch (KafkaException e) {
+                throw failure("flush failed", e);
             }
-            sendOffsets(offsets);                        // step 3
-            commitTransaction();                         // step 4
-            applyCommittedState(units);                  // step 5
-            observer.committed(System.nanoTime() - start);
-            return true;
-        } catch (TaskMigratedException | CommitAbortedException e) {
-            abandon(units, e.getMessage());
-            throw e;
+        }
+        throwIfSendFailed();
+    }
+
+    /**
+     * Step 3: the next input offsets with the consumer's group metadata, in the transaction under
+     * exactly-once (which opens one if nothing was sent); committed through the consumer under
+     * at-least-once; nothing under at-most-once (committed at poll time) and none (auto-commit).
+     */
+    public void sendOffsets(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        if (offsets.isEmpty()) {
+            return;
+        }
+        try {
+            switch (guarantee) {
+                case EXACTLY_ONCE -> {
+                    if (!inTransaction) {
+                        producer.beginTransaction();
+                        inTransaction = true;
+                    }
+                    producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
+                }
+                case AT_LEAST_ONCE -> consumer.commitSync(offsets);
+                case AT_MOST_ONCE, NONE -> {
+                    // at-most-once committed at poll time; none leaves it to auto-commit
+                }
+            }
         } catch (KafkaException e) {
-            RuntimeException failure = failure("commit failed", e);
-            abandon(units, failure.getMessage());
-            throw failure;
+            throw failure("committing offsets failed", e);
         }
     }
 
     /**
-     * Aborts the open transaction (if any) and tells the units to drop their pending work and
-     * rewind; used for a processing error under exactly-once and for partitions lost in a
-     * rebalance.
+     * Step 4: commits the transaction (under exactly-once); a commit that times out is retried,
+     * not aborted, for the commit retry time-out, then the producer is replaced.
+     *
+     * @throws TaskMigratedException if the producer was fenced or kept timing out
+     * @throws CommitAbortedException if the commit failed otherwise
      */
-    public void abort(Collection<? extends CommitUnit> units, String reason) {
-        abandon(units, reason);
+    public void commitTransaction() {
+        if (guarantee != DeliveryGuarantee.EXACTLY_ONCE) {
+            inTransaction = false;
+            return;
+        }
+        Deadline deadline = Deadline.after(commitRetryTimeout);
+        while (true) {
+            try {
+                producer.commitTransaction();
+                inTransaction = false;
+                return;
+            } catch (TimeoutException e) {
+                // A timed-out commit must be retried, not aborted: its outcome is still pending.
+                if (deadline.expired()) {
+                    producerUsable = false;
+                    throw new TaskMigratedException("commitTransaction kept timing out for "
+                            + commitRetryTimeout.toMillis() + " ms; replacing the producer", e, true);
+                }
+                log.warn("commitTransaction timed out; retrying");
+            } catch (KafkaException e) {
+                throw failure("commit failed", e);
+            }
+        }
+    }
+
+    /**
+     * Aborts the open transaction, if any, and forgets a failed send: used for a processing error
+     * under exactly-once, a failed commit and partitions lost in a rebalance. A producer that
+     * cannot abort is marked for {@linkplain #replaceProducerIfFenced replacement}.
+     */
+    public void abort() {
+        if (inTransaction && guarantee == DeliveryGuarantee.EXACTLY_ONCE && producerUsable) {
+            try {
+                producer.abortTransaction();
+            } catch (KafkaException e) {
+                // Whatever the cause, a producer that cannot abort cannot start a clean transaction.
+                log.warn("aborting the transaction failed ({}); the producer will be replaced", e.toString());
+                producerUsable = false;
+            }
+        }
+        inTransaction = false;
+        sendError = null;
     }
 
     /**
@@ -196,99 +249,7 @@ public final class TransactionalSink implements AutoCloseable {
         closeProducerQuietly(timeout);
     }
 
-    // ---- the steps -------------------------------------------------------------------------
-
-    private static void finishInFlight(Collection<? extends CommitUnit> units) {
-        for (CommitUnit unit : units) {
-            unit.completeInFlight();
-        }
-    }
-
-    private static Map<TopicPartition, OffsetAndMetadata> committableOffsets(Collection<? extends CommitUnit> units) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (CommitUnit unit : units) {
-            offsets.putAll(unit.committableOffsets());
-        }
-        return offsets;
-    }
-
-    private void sendPendingChangelogsAndFlush(Collection<? extends CommitUnit> units) {
-        for (CommitUnit unit : units) {
-            unit.sendPendingChangelog();
-        }
-        if (inTransaction || guarantee == DeliveryGuarantee.AT_LEAST_ONCE) {
-            producer.flush();
-        }
-        throwIfSendFailed();
-    }
-
-    private void sendOffsets(Map<TopicPartition, OffsetAndMetadata> offsets) {
-        if (offsets.isEmpty()) {
-            return;
-        }
-        switch (guarantee) {
-            case EXACTLY_ONCE -> {
-                if (!inTransaction) {
-                    beginTransaction();
-                    inTransaction = true;
-                }
-                producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
-            }
-            case AT_LEAST_ONCE -> consumer.commitSync(offsets);
-            case AT_MOST_ONCE, NONE -> {
-                // at-most-once committed at poll time; none leaves it to auto-commit
-            }
-        }
-    }
-
-    private void commitTransaction() {
-        if (guarantee != DeliveryGuarantee.EXACTLY_ONCE) {
-            inTransaction = false;
-            return;
-        }
-        Deadline deadline = Deadline.after(commitRetryTimeout);
-        while (true) {
-            try {
-                producer.commitTransaction();
-                inTransaction = false;
-                return;
-            } catch (TimeoutException e) {
-                // A timed-out commit must be retried, not aborted: its outcome is still pending.
-                if (deadline.expired()) {
-                    producerUsable = false;
-                    throw new TaskMigratedException("commitTransaction kept timing out for "
-                            + commitRetryTimeout.toMillis() + " ms; replacing the producer", e, true);
-                }
-                log.warn("commitTransaction timed out; retrying");
-            }
-        }
-    }
-
-    private static void applyCommittedState(Collection<? extends CommitUnit> units) {
-        for (CommitUnit unit : units) {
-            unit.onCommitted();
-        }
-    }
-
     // ---- failure handling ------------------------------------------------------------------
-
-    private void abandon(Collection<? extends CommitUnit> units, String reason) {
-        if (inTransaction && guarantee == DeliveryGuarantee.EXACTLY_ONCE && producerUsable) {
-            try {
-                producer.abortTransaction();
-            } catch (KafkaException e) {
-                // Whatever the cause, a producer that cannot abort cannot start a clean transaction.
-                log.warn("aborting the transaction failed ({}); the producer will be replaced", e.toString());
-                producerUsable = false;
-            }
-        }
-        inTransaction = false;
-        sendError = null;
-        for (CommitUnit unit : units) {
-            unit.onAborted();
-        }
-        observer.aborted(reason);
-    }
 
     private void beginTransaction() {
         try {

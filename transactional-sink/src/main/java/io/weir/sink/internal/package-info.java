@@ -1,7 +1,7 @@
 /**
- * The commit protocol: the transactional sink that sends outputs and changelog records, commits
- * input offsets in the same transaction (EOS v2) in the design's numbered steps, handles fencing
- * and aborts, and the three weaker guarantees. Used by the framework's tasks; knows nothing of
- * them beyond {@code CommitUnit}.
+ * The commit protocol's calls to Kafka: the transactional sink that sends outputs and changelog
+ * records, commits input offsets in the same transaction (EOS v2), handles fencing and aborts,
+ * and the three weaker guarantees. The framework's committer ({@code io.weir.internal.commit})
+ * calls its steps in DESIGN.md's order; this package knows nothing of tasks.
  */
 package io.weir.sink.internal;

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.MockProducer;
@@ -22,55 +21,18 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The sink's steps against Kafka's mock clients: what each guarantee sends and commits, and how
+ * failures are classified (the order of the steps over tasks is {@code CommitterTest}'s, in the
+ * framework).
+ */
 class TransactionalSinkTest {
 
     private static final TopicPartition IN = new TopicPartition("in", 0);
+    private static final Map<TopicPartition, OffsetAndMetadata> OFFSETS = Map.of(IN, new OffsetAndMetadata(10));
 
     private final List<MockProducer<byte[], byte[]>> producers = new ArrayList<>();
     private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
-    private final AtomicInteger aborts = new AtomicInteger();
-    private final CommitObserver observer = new CommitObserver() {
-        @Override
-        public void committed(long nanos) {
-        }
-
-        @Override
-        public void aborted(String reason) {
-            aborts.incrementAndGet();
-        }
-    };
-
-    /** Records the order of the protocol's calls. */
-    static final class RecordingUnit implements CommitUnit {
-        final List<String> calls = new ArrayList<>();
-        Map<TopicPartition, OffsetAndMetadata> offsets = Map.of(IN, new OffsetAndMetadata(10));
-
-        @Override
-        public void completeInFlight() {
-            calls.add("complete");
-        }
-
-        @Override
-        public void sendPendingChangelog() {
-            calls.add("changelog");
-        }
-
-        @Override
-        public Map<TopicPartition, OffsetAndMetadata> committableOffsets() {
-            calls.add("offsets");
-            return offsets;
-        }
-
-        @Override
-        public void onCommitted() {
-            calls.add("committed");
-        }
-
-        @Override
-        public void onAborted() {
-            calls.add("aborted");
-        }
-    }
 
     private TransactionalSink sink(DeliveryGuarantee guarantee, Duration retry) {
         consumer.assign(List.of(IN));
@@ -78,11 +40,18 @@ class TransactionalSinkTest {
             MockProducer<byte[], byte[]> p = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
             producers.add(p);
             return (Producer<byte[], byte[]>) p;
-        }, consumer, observer, retry);
+        }, consumer, retry);
     }
 
     private static ProducerRecord<byte[], byte[]> record() {
         return new ProducerRecord<>("out", new byte[] {1}, new byte[] {2});
+    }
+
+    /** Steps 2 to 4. */
+    private static void commit(TransactionalSink sink) {
+        sink.flush();
+        sink.sendOffsets(OFFSETS);
+        sink.commitTransaction();
     }
 
     @Test
@@ -92,25 +61,23 @@ class TransactionalSinkTest {
                 new ByteArraySerializer());
         refused.initTransactionException = new org.apache.kafka.common.errors.TransactionalIdAuthorizationException(
                 "Transactional Id authorization failed.");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TransactionalSink(DeliveryGuarantee.EXACTLY_ONCE,
-                        () -> refused, consumer, observer, Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> new TransactionalSink(DeliveryGuarantee.EXACTLY_ONCE, () -> refused, consumer,
+                        Duration.ofSeconds(1)))
                 .isInstanceOf(org.apache.kafka.common.errors.TransactionalIdAuthorizationException.class);
         assertThat(refused.closed()).isTrue();
     }
 
     @Test
-    void commitsOutputsAndOffsetsInOneTransactionInTheDesignedOrder() {
+    void outputsAndOffsetsAreCommittedInOneTransaction() {
         TransactionalSink sink = sink(DeliveryGuarantee.EXACTLY_ONCE, Duration.ofSeconds(1));
         MockProducer<byte[], byte[]> producer = producers.get(0);
         assertThat(producer.transactionInitialized()).isTrue();
         sink.send(record());
         sink.send(record());
         assertThat(producer.transactionInFlight()).isTrue();
-        RecordingUnit unit = new RecordingUnit();
 
-        assertThat(sink.commit(List.of(unit))).isTrue();
+        commit(sink);
 
-        assertThat(unit.calls).containsExactly("complete", "offsets", "changelog", "committed");
         assertThat(producer.transactionCommitted()).isTrue();
         assertThat(producer.history()).hasSize(2);
         assertThat(producer.consumerGroupOffsetsHistory()).hasSize(1);
@@ -120,27 +87,24 @@ class TransactionalSinkTest {
     }
 
     @Test
-    void commitWithNothingToCommitDoesNotOpenATransaction() {
+    void offsetsAloneOpenTheirOwnTransaction() {
         TransactionalSink sink = sink(DeliveryGuarantee.EXACTLY_ONCE, Duration.ofSeconds(1));
-        RecordingUnit unit = new RecordingUnit();
-        unit.offsets = Map.of();
-        assertThat(sink.commit(List.of(unit))).isFalse();
-        assertThat(producers.get(0).transactionInFlight()).isFalse();
-        assertThat(producers.get(0).transactionCommitted()).isFalse();
+        assertThat(sink.inTransaction()).isFalse();
+        commit(sink);
+        assertThat(producers.get(0).transactionCommitted()).isTrue();
+        assertThat(producers.get(0).consumerGroupOffsetsHistory()).hasSize(1);
     }
 
     @Test
-    void fencedCommitAbortsTheUnitsAndTheProducerIsReplaced() {
+    void aFencedCommitIsAMigrationAndTheProducerIsReplaced() {
         TransactionalSink sink = sink(DeliveryGuarantee.EXACTLY_ONCE, Duration.ofSeconds(1));
         sink.send(record());
         producers.get(0).commitTransactionException = new ProducerFencedException("fenced");
-        RecordingUnit unit = new RecordingUnit();
 
-        assertThatThrownBy(() -> sink.commit(List.of(unit)))
+        assertThatThrownBy(() -> commit(sink))
                 .isInstanceOfSatisfying(TaskMigratedException.class, e -> assertThat(e.producerFenced()).isTrue());
-        assertThat(unit.calls).endsWith("aborted").doesNotContain("committed");
-        assertThat(aborts).hasValue(1);
 
+        sink.abort();
         sink.replaceProducerIfFenced();
         assertThat(producers).hasSize(2);
         assertThat(producers.get(0).closed()).isTrue();
@@ -148,15 +112,15 @@ class TransactionalSinkTest {
     }
 
     @Test
-    void otherCommitErrorsAbortTheTransactionAndKeepTheProducer() {
+    void otherCommitErrorsAreAbortedAndKeepTheProducer() {
         TransactionalSink sink = sink(DeliveryGuarantee.EXACTLY_ONCE, Duration.ofSeconds(1));
         sink.send(record());
         producers.get(0).sendOffsetsToTransactionException = new KafkaException("broker trouble");
-        RecordingUnit unit = new RecordingUnit();
 
-        assertThatThrownBy(() -> sink.commit(List.of(unit))).isInstanceOf(CommitAbortedException.class);
+        assertThatThrownBy(() -> commit(sink)).isInstanceOf(CommitAbortedException.class);
+        sink.abort();
+
         assertThat(producers.get(0).transactionAborted()).isTrue();
-        assertThat(unit.calls).endsWith("aborted");
         sink.replaceProducerIfFenced();
         assertThat(producers).hasSize(1);
     }
@@ -166,7 +130,7 @@ class TransactionalSinkTest {
         TransactionalSink sink = sink(DeliveryGuarantee.EXACTLY_ONCE, Duration.ZERO);
         sink.send(record());
         producers.get(0).commitTransactionException = new TimeoutException("slow");
-        assertThatThrownBy(() -> sink.commit(List.of(new RecordingUnit())))
+        assertThatThrownBy(() -> commit(sink))
                 .isInstanceOfSatisfying(TaskMigratedException.class, e -> assertThat(e.producerFenced()).isTrue());
         sink.replaceProducerIfFenced();
         assertThat(producers).hasSize(2);
@@ -176,10 +140,8 @@ class TransactionalSinkTest {
     void abortDiscardsTheOpenTransaction() {
         TransactionalSink sink = sink(DeliveryGuarantee.EXACTLY_ONCE, Duration.ofSeconds(1));
         sink.send(record());
-        RecordingUnit unit = new RecordingUnit();
-        sink.abort(List.of(unit), "test");
+        sink.abort();
         assertThat(producers.get(0).transactionAborted()).isTrue();
-        assertThat(unit.calls).containsExactly("aborted");
         assertThat(sink.inTransaction()).isFalse();
     }
 
@@ -187,7 +149,7 @@ class TransactionalSinkTest {
     void atLeastOnceFlushesThenCommitsOffsetsThroughTheConsumer() {
         TransactionalSink sink = sink(DeliveryGuarantee.AT_LEAST_ONCE, Duration.ofSeconds(1));
         sink.send(record());
-        sink.commit(List.of(new RecordingUnit()));
+        commit(sink);
         assertThat(producers.get(0).flushed()).isTrue();
         assertThat(producers.get(0).transactionInitialized()).isFalse();
         assertThat(consumer.committed(Set.of(IN))).containsEntry(IN, new OffsetAndMetadata(10));
@@ -198,8 +160,7 @@ class TransactionalSinkTest {
         TransactionalSink sink = sink(DeliveryGuarantee.AT_MOST_ONCE, Duration.ofSeconds(1));
         sink.afterPoll(Map.of(IN, new OffsetAndMetadata(5)));
         assertThat(consumer.committed(Set.of(IN))).containsEntry(IN, new OffsetAndMetadata(5));
-        RecordingUnit unit = new RecordingUnit();
-        sink.commit(List.of(unit));
+        commit(sink);
         assertThat(consumer.committed(Set.of(IN))).containsEntry(IN, new OffsetAndMetadata(5));
     }
 }
