@@ -1,11 +1,14 @@
 package io.weir.deploy.image;
 
+import io.weir.testkit.Command;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Map;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
@@ -48,8 +51,8 @@ final class ImageBuild {
         Path root = repositoryRoot();
         try {
             Path iidFile = Files.createTempFile("weir-image-", ".iid");
-            Podman.Result r = Podman.exec(List.of("bash", root.resolve("deploy/containers/build-image.sh").toString(),
-                    "--iidfile", iidFile.toString()), TIMEOUT);
+            Command.Result r = Command.run(List.of("bash", root.resolve("deploy/containers/build-image.sh").toString(),
+                    "--iidfile", iidFile.toString()), TIMEOUT, Map.of());
             System.out.println(r.output().lines().filter(l -> !l.startsWith("STEP ") && !l.startsWith("--> "))
                     .reduce("", (a, b) -> a + b + "\n"));
             if (r.exitCode() == EXIT_PREREQUISITES) {

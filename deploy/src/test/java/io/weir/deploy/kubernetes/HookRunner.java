@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.HostAliasBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.weir.testkit.Podman;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,6 +2,8 @@ package io.weir.deploy.kubernetes;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Probe;
+import io.weir.testkit.Command;
+import io.weir.testkit.Podman;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -117,7 +119,7 @@ final class Kubelet implements AutoCloseable {
 
     /** The pod's address on the pod network, while its container exists. */
     Optional<String> address() {
-        CommandLine.Result inspected = podman.run(PODMAN, "inspect", "--format",
+        Command.Result inspected = podman.run(PODMAN, "inspect", "--format",
                 "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", containerName);
         String address = inspected.output().strip();
         return inspected.exitCode() == 0 && !address.isEmpty() ? Optional.of(address) : Optional.empty();
@@ -278,7 +280,7 @@ final class Kubelet implements AutoCloseable {
         long started = System.nanoTime();
         List<String> cmd = new ArrayList<>(List.of("exec", containerName));
         cmd.addAll(lifecycle.getPreStop().getExec().getCommand());
-        CommandLine.Result r = podman.run(Duration.ofSeconds(graceSeconds), cmd.toArray(String[]::new));
+        Command.Result r = podman.run(Duration.ofSeconds(graceSeconds), cmd.toArray(String[]::new));
         long spent = (System.nanoTime() - started) / 1_000_000_000L;
         events.event("kubelet", pod.name(), "preStop hook exited " + r.exitCode() + " after " + spent + " s"
                 + (r.output().isBlank() ? "" : ": " + r.output().strip()));

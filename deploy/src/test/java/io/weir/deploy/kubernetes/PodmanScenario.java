@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.weir.samples.wordcount.WordCount;
 import io.weir.samples.wordcount.WordCountV2;
 import io.weir.testkit.KafkaTestClient;
+import io.weir.testkit.Podman;
 import io.weir.testkit.Records;
 import java.io.IOException;
 import java.net.URI;
@@ -69,7 +70,7 @@ public final class PodmanScenario {
     private PodmanScenario(Path root, Path work, PodBroker broker, KafkaTestClient kafka, ApiServer api) {
         this.root = root;
         this.work = work;
-        this.podman = Podman.forRepository(root);
+        this.podman = Podman.withContainersConf(root.resolve("deploy/compose/podman/containers.conf"));
         this.broker = broker;
         this.kafka = kafka;
         this.api = api;
@@ -80,7 +81,7 @@ public final class PodmanScenario {
         Path root = Release.chartDirectory().getParent().getParent();
         Path work = root.resolve("deploy/target/kubernetes-scenario");
         Files.createDirectories(work);
-        Podman podman = Podman.forRepository(root);
+        Podman podman = Podman.withContainersConf(root.resolve("deploy/compose/podman/containers.conf"));
         if (podman.run(Duration.ofSeconds(30), "image", "exists", IMAGE + ":latest").exitCode() != 0) {
             throw new IllegalStateException("no image " + IMAGE + ":latest: build it with deploy/containers/build-image.sh"
                     + " (after mvn -B package -DskipTests), or run deploy/kubernetes/run-scenario.sh --build-image");

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.weir.testkit.Podman;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

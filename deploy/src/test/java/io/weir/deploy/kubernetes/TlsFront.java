@@ -1,5 +1,6 @@
 package io.weir.deploy.kubernetes;
 
+import io.weir.testkit.Command;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -125,7 +126,7 @@ final class TlsFront implements AutoCloseable {
         List<String> command = new java.util.ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
         command.addAll(List.of(args));
-        CommandLine.Result r = CommandLine.run(command, java.time.Duration.ofSeconds(30), java.util.Map.of());
+        Command.Result r = Command.run(command, java.time.Duration.ofSeconds(30), java.util.Map.of());
         r.requireSuccess("keytool " + args[0]);
     }
 
