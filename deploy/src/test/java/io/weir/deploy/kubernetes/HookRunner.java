@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.weir.testkit.Podman;
+import io.weir.testkit.kubernetes.KubernetesApiServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -36,14 +37,14 @@ final class HookRunner {
     }
 
     private static final Duration PODMAN = Duration.ofSeconds(120);
-    private final ApiServer api;
+    private final KubernetesApiServer api;
     private final Podman podman;
     private final Path workDir;
     private final Events events;
     private final PlayManifest.Cluster cluster;
     private final Supplier<Map<String, String>> dns;
 
-    HookRunner(ApiServer api, Podman podman, Path workDir, Events events, PlayManifest.Cluster cluster,
+    HookRunner(KubernetesApiServer api, Podman podman, Path workDir, Events events, PlayManifest.Cluster cluster,
                Supplier<Map<String, String>> dns) {
         this.api = api;
         this.podman = podman;
@@ -69,7 +70,7 @@ final class HookRunner {
                 pod = p;
             }
             if (pod == null) {
-                api.adminClient().resource(hook).inNamespace(release.namespace()).createOr(r -> r.update());
+                api.client().resource(hook).inNamespace(release.namespace()).createOr(r -> r.update());
                 events.event("helm", hook.getKind() + "/" + hook.getMetadata().getName(), event + " hook object applied");
                 continue;
             }

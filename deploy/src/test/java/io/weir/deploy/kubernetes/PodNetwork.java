@@ -11,6 +11,8 @@ final class PodNetwork {
 
     static final String NAME = "podman-default-kube-network";
     static final String GATEWAY = "10.89.0.1";
+    /** The name {@code /etc/hosts} gives the gateway in every pod. */
+    static final String HOST_NAME = "host.containers.internal";
 
     private PodNetwork() {
     }

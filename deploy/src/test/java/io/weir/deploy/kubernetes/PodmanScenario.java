@@ -7,6 +7,7 @@ import io.weir.samples.wordcount.WordCountV2;
 import io.weir.testkit.KafkaTestClient;
 import io.weir.testkit.Podman;
 import io.weir.testkit.Records;
+import io.weir.testkit.kubernetes.KubernetesApiServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -61,13 +62,13 @@ public final class PodmanScenario {
     private final Podman podman;
     private final PodBroker broker;
     private final KafkaTestClient kafka;
-    private final ApiServer api;
+    private final KubernetesApiServer api;
     private final LoadGenerator load;
     private StatefulSetController controller;
     private HookRunner hooks;
     private String statefulSet;
 
-    private PodmanScenario(Path root, Path work, PodBroker broker, KafkaTestClient kafka, ApiServer api) {
+    private PodmanScenario(Path root, Path work, PodBroker broker, KafkaTestClient kafka, KubernetesApiServer api) {
         this.root = root;
         this.work = work;
         this.podman = Podman.withContainersConf(root.resolve("deploy/compose/podman/containers.conf"));
@@ -93,7 +94,8 @@ public final class PodmanScenario {
         int status = 1;
         try (PodBroker broker = PodBroker.start();
              KafkaTestClient kafka = KafkaTestClient.connect(broker.bootstrapServers());
-             ApiServer api = ApiServer.start(work)) {
+             KubernetesApiServer api = KubernetesApiServer.start(KubernetesApiServer.Options.namespace(NAMESPACE)
+                     .withAccessControl().withTlsName(PodNetwork.GATEWAY).withTlsName(PodNetwork.HOST_NAME))) {
             PodmanScenario scenario = new PodmanScenario(root, work, broker, kafka, api);
             try {
                 scenario.run();
@@ -183,7 +185,7 @@ public final class PodmanScenario {
         // 4. kubectl scale --replicas=2
         scaleDown("kubectl scale statefulset " + statefulSet + " --replicas=" + (REPLICAS - 1),
                 "the scale subresource PATCHed in the API server",
-                () -> api.adminClient().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).scale(REPLICAS - 1));
+                () -> api.client().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).scale(REPLICAS - 1));
 
         // 5. helm test: the values still say 3 replicas, 2 run.
         helmTest(release, "helm test (after kubectl scale: the values say " + REPLICAS + " replicas, "
@@ -337,7 +339,7 @@ public final class PodmanScenario {
             hooks.run(release, "pre-" + action, Duration.ofMinutes(10));
         }
         for (HasMetadata o : release.objects()) {
-            api.adminClient().resource(o).inNamespace(NAMESPACE).createOr(r -> r.update());
+            api.client().resource(o).inNamespace(NAMESPACE).createOr(r -> r.update());
         }
         events.event("helm", RELEASE, action + ": " + release.objects().size() + " objects applied " + release.kindCounts());
         if (hooks != null) {
@@ -346,7 +348,7 @@ public final class PodmanScenario {
     }
 
     private int replicasInApi() {
-        StatefulSet sts = api.adminClient().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).get();
+        StatefulSet sts = api.client().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).get();
         return sts.getSpec().getReplicas();
     }
 
@@ -354,7 +356,7 @@ public final class PodmanScenario {
     private void awaitRollout(int replicas) {
         Awaitility.await("rollout of " + replicas + " pods").atMost(READY.multipliedBy(replicas))
                 .pollInterval(Duration.ofMillis(500)).until(() -> {
-                    StatefulSet sts = api.adminClient().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).get();
+                    StatefulSet sts = api.client().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).get();
                     String revision = StatefulSetPods.revision(sts);
                     Map<Integer, Kubelet> pods = controller.pods();
                     return pods.size() == replicas && pods.values().stream()

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.weir.testkit.Podman;
+import io.weir.testkit.kubernetes.KubernetesApiServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -38,7 +39,7 @@ import java.util.concurrent.Executors;
 final class StatefulSetController implements AutoCloseable {
 
     private final KubernetesClient client;
-    private final ApiServer api;
+    private final KubernetesApiServer api;
     private final String namespace;
     private final String name;
     private final Podman podman;
@@ -58,9 +59,9 @@ final class StatefulSetController implements AutoCloseable {
     private volatile boolean closed;
     private volatile String lastError = "";
 
-    StatefulSetController(ApiServer api, String namespace, String name, Podman podman, Path workDir, Events events) {
+    StatefulSetController(KubernetesApiServer api, String namespace, String name, Podman podman, Path workDir, Events events) {
         this.api = api;
-        this.client = api.adminClient();
+        this.client = api.client();
         this.namespace = namespace;
         this.name = name;
         this.podman = podman;

@@ -1,4 +1,4 @@
-package io.weir.deploy.kubernetes;
+package io.weir.testkit.kubernetes;
 
 import io.weir.testkit.Command;
 import java.io.FileInputStream;
@@ -25,14 +25,16 @@ import javax.net.ssl.SSLServerSocket;
  * HTTPS in front of the mock API server, which serves plain HTTP on the loopback address: accepts
  * TLS on every address of the host (pods come from the Podman bridge) and forwards the decrypted
  * bytes to the mock server. The certificate is made with the JDK's keytool, self-signed, valid for
- * the addresses pods use ({@link PodNetwork#GATEWAY}, {@code host.containers.internal}) and the
- * loopback; its PEM is what pods get as {@code ca.crt}.
+ * the loopback, {@code kubernetes.default.svc} and the names pods use for the host (given: for
+ * Podman pods, the bridge's gateway and {@code host.containers.internal}); its PEM is what pods get
+ * as {@code ca.crt}.
  *
  * <p>One thread per connection and direction; connections are few (a pod's calls, the hooks').
  */
 final class TlsFront implements AutoCloseable {
 
     private static final String PASSWORD = "weir-runner";
+    private static final java.util.regex.Pattern IP_ADDRESS = java.util.regex.Pattern.compile("[0-9.]+|[0-9a-fA-F:]*:[0-9a-fA-F:]*");
 
     private final SSLServerSocket socket;
     private final String certificatePem;
@@ -48,14 +50,14 @@ final class TlsFront implements AutoCloseable {
         threads.execute(() -> accept(backendPort));
     }
 
-    static TlsFront start(Path workDir, int backendPort) {
+    /** {@code hostNames}: more IP addresses or DNS names the certificate is valid for. */
+    static TlsFront start(Path workDir, int backendPort, List<String> hostNames) {
         try {
             Path keyStore = workDir.resolve("apiserver.p12");
             Path pem = workDir.resolve("apiserver.crt");
             Files.deleteIfExists(keyStore);
             keytool("-genkeypair", "-alias", "apiserver", "-keyalg", "EC", "-groupname", "secp256r1",
-                    "-dname", "CN=kubernetes", "-ext", "SAN=ip:" + PodNetwork.GATEWAY
-                            + ",dns:host.containers.internal,ip:127.0.0.1,dns:localhost,dns:kubernetes.default.svc",
+                    "-dname", "CN=kubernetes", "-ext", "SAN=" + subjectAlternativeNames(hostNames),
                     "-validity", "2", "-keystore", keyStore.toString(), "-storetype", "PKCS12",
                     "-storepass", PASSWORD, "-keypass", PASSWORD);
             keytool("-exportcert", "-alias", "apiserver", "-rfc", "-file", pem.toString(),
@@ -120,6 +122,15 @@ final class TlsFront implements AutoCloseable {
         } catch (IOException e) {
             // either side closed
         }
+    }
+
+    private static String subjectAlternativeNames(List<String> hostNames) {
+        List<String> names = new java.util.ArrayList<>();
+        for (String host : hostNames) {
+            names.add((IP_ADDRESS.matcher(host).matches() ? "ip:" : "dns:") + host);
+        }
+        names.addAll(List.of("ip:127.0.0.1", "dns:localhost", "dns:kubernetes.default.svc"));
+        return String.join(",", names);
     }
 
     private static void keytool(String... args) {
