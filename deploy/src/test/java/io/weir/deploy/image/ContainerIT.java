@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.Test;
  * Prints {@code FIGURE} lines: image size, start to ready, the CLI's two runs, stop, restart to ready,
  * records restored.
  */
+@Tag("full")
 class ContainerIT {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);

@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.Test;
  * equal but {@code a}, and that after the promotion {@code word-counts} holds exactly v2's counts of
  * every line fed, with production's last count of {@code a}. Prints {@code FIGURE} lines.
  */
+@Tag("full")
 class ReplayWalkthroughIT {
 
     private static final String MARKER = "<!-- walkthrough: replay";
