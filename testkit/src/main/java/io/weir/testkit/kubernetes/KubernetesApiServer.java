@@ -115,7 +115,7 @@ public final class KubernetesApiServer implements AutoCloseable {
         try {
             dir = Files.createTempDirectory("weir-kubernetes-api-");
             serviceAccountDir = Files.createDirectory(dir.resolve("serviceaccount"));
-            tls = TlsFront.start(dir, server.getPort(), options.tlsNames());
+            tls = TlsFront.start(server.getPort(), options.tlsNames());
             Files.writeString(serviceAccountDir.resolve("ca.crt"), tls.certificatePem());
             Files.writeString(serviceAccountDir.resolve("namespace"), options.namespace());
             writeToken();

@@ -1,30 +1,48 @@
 package io.weir.testkit.kubernetes;
 
-import io.weir.testkit.Command;
-import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
 import java.security.KeyStore;
+import java.security.SecureRandom;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Date;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
  * HTTPS in front of the mock API server, which serves plain HTTP on the loopback address: accepts
  * TLS on every address of the host (pods come from the Podman bridge) and forwards the decrypted
- * bytes to the mock server. The certificate is made with the JDK's keytool, self-signed, valid for
+ * bytes to the mock server. The certificate is made in-process (Bouncy Castle), self-signed, valid for
  * the loopback, {@code kubernetes.default.svc} and the names pods use for the host (given: for
  * Podman pods, the bridge's gateway and {@code host.containers.internal}); its PEM is what pods get
  * as {@code ca.crt}.
@@ -34,7 +52,7 @@ import javax.net.ssl.SSLServerSocket;
 final class TlsFront implements AutoCloseable {
 
     private static final String PASSWORD = "weir-runner";
-    private static final java.util.regex.Pattern IP_ADDRESS = java.util.regex.Pattern.compile("[0-9.]+|[0-9a-fA-F:]*:[0-9a-fA-F:]*");
+    private static final Pattern IP_ADDRESS = Pattern.compile("[0-9.]+|[0-9a-fA-F:]*:[0-9a-fA-F:]*");
 
     private final SSLServerSocket socket;
     private final String certificatePem;
@@ -51,33 +69,54 @@ final class TlsFront implements AutoCloseable {
     }
 
     /** {@code hostNames}: more IP addresses or DNS names the certificate is valid for. */
-    static TlsFront start(Path workDir, int backendPort, List<String> hostNames) {
+    static TlsFront start(int backendPort, List<String> hostNames) {
         try {
-            Path keyStore = workDir.resolve("apiserver.p12");
-            Path pem = workDir.resolve("apiserver.crt");
-            Files.deleteIfExists(keyStore);
-            keytool("-genkeypair", "-alias", "apiserver", "-keyalg", "EC", "-groupname", "secp256r1",
-                    "-dname", "CN=kubernetes", "-ext", "SAN=" + subjectAlternativeNames(hostNames),
-                    "-validity", "2", "-keystore", keyStore.toString(), "-storetype", "PKCS12",
-                    "-storepass", PASSWORD, "-keypass", PASSWORD);
-            keytool("-exportcert", "-alias", "apiserver", "-rfc", "-file", pem.toString(),
-                    "-keystore", keyStore.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD);
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+            generator.initialize(new ECGenParameterSpec("secp256r1"));
+            KeyPair key = generator.generateKeyPair();
+            X509Certificate certificate = selfSigned(key, hostNames);
             KeyStore ks = KeyStore.getInstance("PKCS12");
-            try (InputStream in = new FileInputStream(keyStore.toFile())) {
-                ks.load(in, PASSWORD.toCharArray());
-            }
+            ks.load(null, null);
+            ks.setKeyEntry("apiserver", key.getPrivate(), PASSWORD.toCharArray(), new Certificate[] {certificate});
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(ks, PASSWORD.toCharArray());
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(kmf.getKeyManagers(), null, null);
             SSLServerSocket server = (SSLServerSocket) context.getServerSocketFactory().createServerSocket();
             server.bind(new InetSocketAddress("0.0.0.0", 0));
-            return new TlsFront(server, Files.readString(pem), backendPort);
+            String pem = "-----BEGIN CERTIFICATE-----\n"
+                    + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(certificate.getEncoded())
+                    + "\n-----END CERTIFICATE-----\n";
+            return new TlsFront(server, pem, backendPort);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the API server's TLS front", e);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot load the API server's certificate", e);
+        } catch (GeneralSecurityException | OperatorCreationException e) {
+            throw new IllegalStateException("cannot make the API server's certificate", e);
         }
+    }
+
+    /**
+     * A certificate for {@code CN=kubernetes}, signed by its own key, valid for two days and for the
+     * loopback, {@code kubernetes.default.svc} and {@code hostNames} (made in-process: a keytool run
+     * per server start cost seconds on a busy machine).
+     */
+    private static X509Certificate selfSigned(KeyPair key, List<String> hostNames)
+            throws GeneralSecurityException, OperatorCreationException, IOException {
+        List<GeneralName> names = new ArrayList<>();
+        for (String host : hostNames) {
+            names.add(new GeneralName(IP_ADDRESS.matcher(host).matches() ? GeneralName.iPAddress : GeneralName.dNSName, host));
+        }
+        names.add(new GeneralName(GeneralName.iPAddress, "127.0.0.1"));
+        names.add(new GeneralName(GeneralName.dNSName, "localhost"));
+        names.add(new GeneralName(GeneralName.dNSName, "kubernetes.default.svc"));
+        X500Name subject = new X500Name("CN=kubernetes");
+        Instant now = Instant.now();
+        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(subject,
+                BigInteger.valueOf(new SecureRandom().nextLong() & Long.MAX_VALUE), Date.from(now.minus(Duration.ofHours(1))),
+                Date.from(now.plus(Duration.ofDays(2))), subject, key.getPublic())
+                .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names.toArray(GeneralName[]::new)));
+        return new JcaX509CertificateConverter().getCertificate(
+                builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(key.getPrivate())));
     }
 
     int port() {
@@ -122,23 +161,6 @@ final class TlsFront implements AutoCloseable {
         } catch (IOException e) {
             // either side closed
         }
-    }
-
-    private static String subjectAlternativeNames(List<String> hostNames) {
-        List<String> names = new java.util.ArrayList<>();
-        for (String host : hostNames) {
-            names.add((IP_ADDRESS.matcher(host).matches() ? "ip:" : "dns:") + host);
-        }
-        names.addAll(List.of("ip:127.0.0.1", "dns:localhost", "dns:kubernetes.default.svc"));
-        return String.join(",", names);
-    }
-
-    private static void keytool(String... args) {
-        List<String> command = new java.util.ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        Command.Result r = Command.run(command, java.time.Duration.ofSeconds(30), java.util.Map.of());
-        r.requireSuccess("keytool " + args[0]);
     }
 
     @Override
