@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.weir.internal.kubernetes.KubernetesApi;
 import io.weir.testing.ExactCounts;
-import io.weir.testing.KubernetesApiServer;
+import io.weir.testkit.kubernetes.KubernetesApiServer;
 import io.weir.testing.OpsInstance;
 import io.weir.testing.SteadyInput;
 import io.weir.testkit.KafkaExtension;

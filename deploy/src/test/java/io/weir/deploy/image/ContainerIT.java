@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.common.KeyValue;
 import io.weir.samples.wordcount.WordCount;
+import io.weir.testkit.Command;
 import io.weir.testkit.EmbeddedKafka;
 import io.weir.testkit.HttpProbe;
 import io.weir.testkit.KafkaTestClient;
+import io.weir.testkit.Podman;
 import io.weir.testkit.Records;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,6 +24,7 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,6 +50,7 @@ import org.junit.jupiter.api.Test;
  * Prints {@code FIGURE} lines: image size, start to ready, the CLI's two runs, stop, restart to ready,
  * records restored.
  */
+@Tag("full")
 class ContainerIT {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
@@ -98,7 +102,7 @@ class ContainerIT {
             // 2. Exact counts of the test's lines and of the load generator's.
             List<String> lines = lines(random, 1500);
             feed(client, lines, 0);
-            Podman.Result load = podman.run(Duration.ofSeconds(90), container(kafka, run + "-load", "load", "word-count",
+            Command.Result load = podman.run(Duration.ofSeconds(90), container(kafka, run + "-load", "load", "word-count",
                     "--rate", "200", "--duration", "3").toArray(String[]::new)).requireSuccess("load word-count");
             assertThat(load.output()).containsPattern("LOAD word-count sent [1-9][0-9]* records to 'lines'");
             Map<String, Long> expected = expectedFromInput(client);
@@ -147,10 +151,10 @@ class ContainerIT {
     /** {@code weir --help}, then {@code weir describe} of the running word count, each in a container of the image. */
     private void checkCli(EmbeddedKafka kafka) {
         long started = System.nanoTime();
-        Podman.Result help = podman.run(PODMAN_TIMEOUT, cli(run + "-cli-help", "--help"))
+        Command.Result help = podman.run(PODMAN_TIMEOUT, cli(run + "-cli-help", "--help"))
                 .requireSuccess("weir --help");
         assertThat(help.output()).contains("Usage: weir", "describe", "savepoint", "reset");
-        Podman.Result describe = podman.run(PODMAN_TIMEOUT, cli(run + "-cli-describe",
+        Command.Result describe = podman.run(PODMAN_TIMEOUT, cli(run + "-cli-describe",
                 "describe", "--app", "word-count", "--bootstrap-servers", kafka.bootstrapServers()))
                 .requireSuccess("weir describe --app word-count");
         assertThat(describe.output())

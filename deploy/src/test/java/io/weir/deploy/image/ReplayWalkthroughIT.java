@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.samples.wordcount.WordCount;
 import io.weir.samples.wordcount.WordCountV2;
+import io.weir.testkit.Command;
 import io.weir.testkit.EmbeddedKafka;
 import io.weir.testkit.KafkaTestClient;
+import io.weir.testkit.Podman;
 import io.weir.testkit.Records;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,6 +25,7 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,6 +46,7 @@ import org.junit.jupiter.api.Test;
  * equal but {@code a}, and that after the promotion {@code word-counts} holds exactly v2's counts of
  * every line fed, with production's last count of {@code a}. Prints {@code FIGURE} lines.
  */
+@Tag("full")
 class ReplayWalkthroughIT {
 
     private static final String MARKER = "<!-- walkthrough: replay";
@@ -169,14 +173,14 @@ class ReplayWalkthroughIT {
             int i = without.indexOf("--map-store");
             without.remove(i + 1);
             without.remove(i);
-            Podman.Result refused = cli(without);
+            Command.Result refused = cli(without);
             assertThat(refused.exitCode()).as(refused.output()).isEqualTo(1);
             assertThat(refused.output()).contains("store word-counts is in the savepoint but not in the topology");
         }
         if (command.equals("describe") || command.equals("diff")) {
             awaitCaughtUp();
         }
-        Podman.Result r = cli(args);
+        Command.Result r = cli(args);
         System.out.println("$ weir " + arguments + "\n" + r.output() + "(exit " + r.exitCode() + ")");
         weirOutputs.put(command, r.output());
         switch (command) {
@@ -244,7 +248,7 @@ class ReplayWalkthroughIT {
         return counts;
     }
 
-    private Podman.Result cli(List<String> args) {
+    private Command.Result cli(List<String> args) {
         List<String> cmd = new ArrayList<>(List.of("run", "--rm", "--name", run + "-cli-" + UUID.randomUUID()
                 .toString().substring(0, 6), "--entrypoint", "weir"));
         cmd.addAll(Podman.ULIMITS);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.weir.testing.KubernetesApiServer;
+import io.weir.testkit.kubernetes.KubernetesApiServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -48,7 +48,7 @@ class KubernetesApiTest {
         server.createStatefulSet("orders", 3);
         server.takeRequest();
 
-        assertThat(server.api().statefulSetReplicas("orders")).isEqualTo(3);
+        assertThat(api().statefulSetReplicas("orders")).isEqualTo(3);
 
         RecordedRequest get = server.takeRequest();
         assertThat(get.getMethod()).isEqualTo("GET");
@@ -61,15 +61,15 @@ class KubernetesApiTest {
         server.createStatefulSet("orders", 3);
         server.takeRequest();
 
-        server.api().scaleStatefulSet("orders", 2);
+        api().scaleStatefulSet("orders", 2);
 
         RecordedRequest patch = server.takeRequest();
         assertThat(patch.getMethod()).isEqualTo("PATCH");
         assertThat(patch.getPath()).isEqualTo(SCALE);
         assertThat(patch.getHeader("Content-Type")).isEqualTo("application/merge-patch+json");
-        assertThat(server.api().statefulSetReplicas("orders")).isEqualTo(2);
-        server.api().scaleStatefulSet("orders", 0);
-        assertThat(server.api().statefulSetReplicas("orders")).isZero();
+        assertThat(api().statefulSetReplicas("orders")).isEqualTo(2);
+        api().scaleStatefulSet("orders", 0);
+        assertThat(api().statefulSetReplicas("orders")).isZero();
     }
 
     @Test
@@ -78,7 +78,7 @@ class KubernetesApiTest {
         server.expect().get().withPath(SCALE).andReturn(200,
                 "{\"kind\":\"Scale\",\"apiVersion\":\"autoscaling/v1\",\"spec\":{},\"status\":{\"replicas\":1}}").once();
 
-        assertThat(server.api().statefulSetReplicas("orders")).isZero();
+        assertThat(api().statefulSetReplicas("orders")).isZero();
     }
 
     @Test
@@ -126,7 +126,7 @@ class KubernetesApiTest {
         server.expect().patch().withPath(SCALE).andReturn(403,
                 "{\"kind\":\"Status\",\"reason\":\"Forbidden\",\"code\":403,\"message\":\"forbidden\"}").once();
 
-        assertThatThrownBy(() -> server.api().statefulSetReplicas("orders"))
+        assertThatThrownBy(() -> api().statefulSetReplicas("orders"))
                 .isInstanceOfSatisfying(KubernetesApiException.class, e -> {
                     assertThat(e.status()).hasValue(403);
                     assertThat(e.refused()).isTrue();
@@ -136,7 +136,7 @@ class KubernetesApiTest {
                 .hasMessageEndingWith("; the pod's service account needs a Role with the rule {apiGroups: [apps],"
                         + " resources: [statefulsets/scale], resourceNames: [orders], verbs: [get]} and a RoleBinding to"
                         + " it, in namespace shop");
-        assertThatThrownBy(() -> server.api().scaleStatefulSet("orders", 0))
+        assertThatThrownBy(() -> api().scaleStatefulSet("orders", 0))
                 .hasMessageContaining("PATCH statefulsets/orders/scale in namespace shop: HTTP 403 Forbidden (forbidden)")
                 .hasMessageContaining("{apiGroups: [apps], resources: [statefulsets/scale], resourceNames: [orders],"
                         + " verbs: [patch]}");
@@ -148,13 +148,13 @@ class KubernetesApiTest {
                 "{\"kind\":\"Status\",\"reason\":\"Unauthorized\",\"code\":401,\"message\":\"Unauthorized\"}").once();
         server.expect().get().withPath(SCALE).andReturn(503, "etcd is down").once();
 
-        assertThatThrownBy(() -> server.api().statefulSetReplicas("orders"))
+        assertThatThrownBy(() -> api().statefulSetReplicas("orders"))
                 .hasMessageContaining("HTTP 401 Unauthorized (Unauthorized); the API refused the service account token");
-        assertThatThrownBy(() -> server.api().statefulSetReplicas("orders"))
+        assertThatThrownBy(() -> api().statefulSetReplicas("orders"))
                 .isInstanceOfSatisfying(KubernetesApiException.class, e -> assertThat(e.refused()).isFalse())
                 .hasMessageEndingWith("HTTP 503 (etcd is down)");
         // No canned answer left: the stored objects answer, and there is no StatefulSet.
-        assertThatThrownBy(() -> server.api().statefulSetReplicas("orders"))
+        assertThatThrownBy(() -> api().statefulSetReplicas("orders"))
                 .isInstanceOfSatisfying(KubernetesApiException.class, e -> assertThat(e.status()).hasValue(404))
                 .hasMessageContaining("HTTP 404")
                 .hasMessageEndingWith("there is no StatefulSet 'orders' in namespace shop");
@@ -208,12 +208,18 @@ class KubernetesApiTest {
 
     @Test
     void namesAndCountsAreChecked() {
-        KubernetesApi api = server.api();
+        KubernetesApi api = api();
         assertThatThrownBy(() -> api.statefulSetReplicas("Orders/../x"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not a Kubernetes StatefulSet name");
         assertThatThrownBy(() -> api.scaleStatefulSet("orders", -1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be negative");
         assertThatThrownBy(() -> KubernetesApi.of(server.url(), "t", null, "Shop"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a Kubernetes namespace name");
+    }
+
+    /** A client of the server with the pod's token, CA and namespace. */
+    private static KubernetesApi api() {
+        return KubernetesApi.of(server.url(), KubernetesApiServer.TOKEN, server.serviceAccountDir().resolve("ca.crt"),
+                server.namespace());
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.errors.ConfigException;
-import io.weir.testing.KubernetesApiServer;
+import io.weir.testkit.kubernetes.KubernetesApiServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -1,4 +1,4 @@
-package io.weir.deploy.kubernetes;
+package io.weir.deploy.kubernetes.scenario;
 
 import java.util.Map;
 import java.util.TreeMap;

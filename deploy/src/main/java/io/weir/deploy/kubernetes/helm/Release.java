@@ -1,4 +1,4 @@
-package io.weir.deploy.kubernetes;
+package io.weir.deploy.kubernetes.helm;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -18,13 +18,13 @@ import java.util.Map;
  * {@code helm install}/{@code upgrade} apply, and its hooks (annotation {@code helm.sh/hook}),
  * which Helm runs at their events ({@code pre-upgrade}, {@code test}, ...).
  */
-record Release(String name, String namespace, List<HasMetadata> objects, List<HasMetadata> hooks) {
+public record Release(String name, String namespace, List<HasMetadata> objects, List<HasMetadata> hooks) {
 
-    static final String HOOK = "helm.sh/hook";
+    public static final String HOOK = "helm.sh/hook";
     private static final KubernetesSerialization YAML = new KubernetesSerialization();
 
     /** Renders {@code chart} with the values file and {@code --set} values given. */
-    static Release render(Path chart, String name, String namespace, Path valuesFile, Map<String, Object> sets) {
+    public static Release render(Path chart, String name, String namespace, Path valuesFile, Map<String, Object> sets) {
         String rendered = HelmTemplate.render(chart, name, namespace, List.of(valuesFile), sets);
         List<HasMetadata> objects = new ArrayList<>();
         List<HasMetadata> hooks = new ArrayList<>();
@@ -43,7 +43,7 @@ record Release(String name, String namespace, List<HasMetadata> objects, List<Ha
     }
 
     /** The chart directory above the working directory (the repository's {@code helm/weir}). */
-    static Path chartDirectory() {
+    public static Path chartDirectory() {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null && !Files.isRegularFile(dir.resolve("helm/weir/Chart.yaml"))) {
             dir = dir.getParent();
@@ -54,7 +54,7 @@ record Release(String name, String namespace, List<HasMetadata> objects, List<Ha
         return dir.resolve("helm/weir");
     }
 
-    StatefulSet statefulSet() {
+    public StatefulSet statefulSet() {
         List<StatefulSet> found = objects.stream().filter(StatefulSet.class::isInstance).map(StatefulSet.class::cast).toList();
         if (found.size() != 1) {
             throw new IllegalStateException("the release renders " + found.size() + " StatefulSets, expected 1");
@@ -63,7 +63,7 @@ record Release(String name, String namespace, List<HasMetadata> objects, List<Ha
     }
 
     /** Hooks run at {@code event} ({@code pre-upgrade}, {@code test}, ...), by their hook weight then name, as Helm orders them. */
-    List<HasMetadata> hooks(String event) {
+    public List<HasMetadata> hooks(String event) {
         return hooks.stream()
                 .filter(h -> Arrays.stream(h.getMetadata().getAnnotations().get(HOOK).split(","))
                         .map(String::trim).anyMatch(event::equals))
@@ -75,7 +75,7 @@ record Release(String name, String namespace, List<HasMetadata> objects, List<Ha
     }
 
     /** Kinds in this rendering, for the scenario's output. */
-    Map<String, Integer> kindCounts() {
+    public Map<String, Integer> kindCounts() {
         Map<String, Integer> counts = new LinkedHashMap<>();
         objects.forEach(o -> counts.merge(o.getKind(), 1, Integer::sum));
         hooks.forEach(o -> counts.merge(o.getKind() + " (hook)", 1, Integer::sum));

@@ -1,5 +1,6 @@
-package io.weir.deploy.kubernetes;
+package io.weir.deploy.kubernetes.scenario;
 
+import io.weir.deploy.kubernetes.cluster.PodNetwork;
 import io.weir.testkit.EmbeddedKafka;
 
 /**

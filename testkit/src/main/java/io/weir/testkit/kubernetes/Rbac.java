@@ -1,4 +1,4 @@
-package io.weir.deploy.kubernetes;
+package io.weir.testkit.kubernetes;
 
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;

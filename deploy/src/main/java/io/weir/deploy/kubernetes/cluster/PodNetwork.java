@@ -1,4 +1,4 @@
-package io.weir.deploy.kubernetes;
+package io.weir.deploy.kubernetes.cluster;
 
 /**
  * Where pods are and how they reach the host. {@code podman kube play} puts pods on the netavark
@@ -7,10 +7,12 @@ package io.weir.deploy.kubernetes;
  * {@code host.containers.internal}. Services on the host that pods call (the broker's pod
  * listener, the API server) bind every address and advertise this one.
  */
-final class PodNetwork {
+public final class PodNetwork {
 
-    static final String NAME = "podman-default-kube-network";
-    static final String GATEWAY = "10.89.0.1";
+    public static final String NAME = "podman-default-kube-network";
+    public static final String GATEWAY = "10.89.0.1";
+    /** The name {@code /etc/hosts} gives the gateway in every pod. */
+    public static final String HOST_NAME = "host.containers.internal";
 
     private PodNetwork() {
     }

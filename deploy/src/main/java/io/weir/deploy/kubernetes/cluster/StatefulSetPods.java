@@ -1,4 +1,4 @@
-package io.weir.deploy.kubernetes;
+package io.weir.deploy.kubernetes.cluster;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -28,12 +28,12 @@ import java.util.Map;
  * volume of that name. The revision is a hash of the pod template (Kubernetes hashes its
  * ControllerRevision; any change of the template changes both), so a new template rolls the pods.
  */
-final class StatefulSetPods {
+public final class StatefulSetPods {
 
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
     /** One pod of the set: its manifest, its ordinal, the template revision it was made from, its claims. */
-    record OrdinalPod(Pod pod, int ordinal, String revision, List<PersistentVolumeClaim> claims) {
+    public record OrdinalPod(Pod pod, int ordinal, String revision, List<PersistentVolumeClaim> claims) {
         String name() {
             return pod.getMetadata().getName();
         }
@@ -43,7 +43,7 @@ final class StatefulSetPods {
     }
 
     /** The revision of the set's current template: {@code <sts>-<hash>}. */
-    static String revision(StatefulSet sts) {
+    public static String revision(StatefulSet sts) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256")
                     .digest(JSON.asJson(sts.getSpec().getTemplate()).getBytes(StandardCharsets.UTF_8));
@@ -54,7 +54,7 @@ final class StatefulSetPods {
     }
 
     /** The pod of {@code ordinal} from the set's current template. */
-    static OrdinalPod pod(StatefulSet sts, int ordinal) {
+    public static OrdinalPod pod(StatefulSet sts, int ordinal) {
         String set = sts.getMetadata().getName();
         String namespace = sts.getMetadata().getNamespace();
         String name = set + "-" + ordinal;

@@ -1,4 +1,4 @@
-package io.weir.deploy.kubernetes;
+package io.weir.deploy.kubernetes.cluster;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -54,14 +54,14 @@ import java.util.function.Predicate;
  *       kubelet ({@link Kubelet}) and runs probes, hooks and restarts itself.</li>
  * </ul>
  */
-final class PlayManifest {
+public final class PlayManifest {
 
-    static final String SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
+    public static final String SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
     private static final int MAX_PODMAN_ANNOTATION = 63;
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     /** What the kubelet reads from the cluster while it sets a pod up. */
-    interface Cluster {
+    public interface Cluster {
         String apiHost();
 
         int apiPort();
@@ -79,7 +79,7 @@ final class PlayManifest {
     }
 
     /** The YAML to play, and the host port each container port ({@code name} or number) is published on. */
-    record Played(String yaml, Map<String, Integer> hostPorts) {
+    public record Played(String yaml, Map<String, Integer> hostPorts) {
         int hostPort(String portNameOrNumber) {
             Integer port = hostPorts.get(portNameOrNumber);
             if (port == null) {
@@ -92,7 +92,7 @@ final class PlayManifest {
     private PlayManifest() {
     }
 
-    static Played of(StatefulSetPods.OrdinalPod ordinalPod, Cluster cluster, Predicate<String> volumeExists) {
+    public static Played of(StatefulSetPods.OrdinalPod ordinalPod, Cluster cluster, Predicate<String> volumeExists) {
         Pod pod = SERIALIZATION.clone(ordinalPod.pod());
         String name = pod.getMetadata().getName();
         String namespace = pod.getMetadata().getNamespace();

@@ -1,7 +1,9 @@
-package io.weir.deploy.kubernetes;
+package io.weir.deploy.kubernetes.cluster;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Probe;
+import io.weir.testkit.Command;
+import io.weir.testkit.Podman;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -29,7 +31,7 @@ import java.util.Optional;
  * IP; Podman publishes the port there). Its loop runs on its own thread; {@link #delete} and
  * {@link #forceDelete} may be called from any thread.
  */
-final class Kubelet implements AutoCloseable {
+public final class Kubelet implements AutoCloseable {
 
     private static final Duration PODMAN = Duration.ofSeconds(120);
     private static final Duration TICK = Duration.ofMillis(250);
@@ -68,7 +70,7 @@ final class Kubelet implements AutoCloseable {
     }
 
     /** Plays the pod and starts probing it. */
-    static Kubelet start(Podman podman, StatefulSetPods.OrdinalPod pod, PlayManifest.Played played, Path workDir,
+    public static Kubelet start(Podman podman, StatefulSetPods.OrdinalPod pod, PlayManifest.Played played, Path workDir,
             Events events) {
         Kubelet k = new Kubelet(podman, pod, played, workDir, events);
         k.play();
@@ -76,48 +78,48 @@ final class Kubelet implements AutoCloseable {
         return k;
     }
 
-    StatefulSetPods.OrdinalPod pod() {
+    public StatefulSetPods.OrdinalPod pod() {
         return pod;
     }
 
-    String name() {
+    public String name() {
         return pod.name();
     }
 
-    boolean ready() {
+    public boolean ready() {
         return ready && !terminating;
     }
 
     /** Ready for at least {@code minReadySeconds}: what the StatefulSet controller counts as available. */
-    boolean available(int minReadySeconds) {
+    public boolean available(int minReadySeconds) {
         return ready() && System.nanoTime() - readySinceNanos >= minReadySeconds * 1_000_000_000L;
     }
 
     /** When the pod last turned ready ({@link System#nanoTime()}), or 0 before. */
-    long readySinceNanos() {
+    public long readySinceNanos() {
         return readySinceNanos;
     }
 
-    int restarts() {
+    public int restarts() {
         return restarts;
     }
 
-    boolean terminating() {
+    public boolean terminating() {
         return terminating;
     }
 
-    boolean gone() {
+    public boolean gone() {
         return gone;
     }
 
     /** The host port a container port (name or number) is published on. */
-    int hostPort(String port) {
+    public int hostPort(String port) {
         return played.hostPort(port);
     }
 
     /** The pod's address on the pod network, while its container exists. */
-    Optional<String> address() {
-        CommandLine.Result inspected = podman.run(PODMAN, "inspect", "--format",
+    public Optional<String> address() {
+        Command.Result inspected = podman.run(PODMAN, "inspect", "--format",
                 "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", containerName);
         String address = inspected.output().strip();
         return inspected.exitCode() == 0 && !address.isEmpty() ? Optional.of(address) : Optional.empty();
@@ -222,7 +224,7 @@ final class Kubelet implements AutoCloseable {
      * preStop hook, SIGTERM, SIGKILL once the grace period is over, then the pod and its emptyDirs
      * removed ({@code kube down}; claims and ConfigMaps stay). Returns the container's exit status.
      */
-    int delete(String why) {
+    public int delete(String why) {
         markTerminating();
         ready = false;
         events.event("kubelet", pod.name(), "deleting: " + why);
@@ -248,13 +250,13 @@ final class Kubelet implements AutoCloseable {
     }
 
     /** Marks the pod as being deleted (not ready, no more probes or restarts), as its deletionTimestamp does. */
-    void markTerminating() {
+    public void markTerminating() {
         terminating = true;
         ready = false;
     }
 
     /** {@code kubectl delete pod --grace-period=0 --force}: SIGKILL, no hook, the pod removed. */
-    void forceDelete() {
+    public void forceDelete() {
         terminating = true;
         ready = false;
         podman.run(PODMAN, "pod", "kill", "--signal", "KILL", pod.name());
@@ -278,7 +280,7 @@ final class Kubelet implements AutoCloseable {
         long started = System.nanoTime();
         List<String> cmd = new ArrayList<>(List.of("exec", containerName));
         cmd.addAll(lifecycle.getPreStop().getExec().getCommand());
-        CommandLine.Result r = podman.run(Duration.ofSeconds(graceSeconds), cmd.toArray(String[]::new));
+        Command.Result r = podman.run(Duration.ofSeconds(graceSeconds), cmd.toArray(String[]::new));
         long spent = (System.nanoTime() - started) / 1_000_000_000L;
         events.event("kubelet", pod.name(), "preStop hook exited " + r.exitCode() + " after " + spent + " s"
                 + (r.output().isBlank() ? "" : ": " + r.output().strip()));

@@ -1,4 +1,4 @@
-package io.weir.deploy.kubernetes;
+package io.weir.deploy.kubernetes.helm;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.HostAlias;
@@ -6,6 +6,11 @@ import io.fabric8.kubernetes.api.model.HostAliasBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.weir.deploy.kubernetes.cluster.Events;
+import io.weir.deploy.kubernetes.cluster.PlayManifest;
+import io.weir.deploy.kubernetes.cluster.StatefulSetPods;
+import io.weir.testkit.Podman;
+import io.weir.testkit.kubernetes.KubernetesApiServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -28,21 +33,21 @@ import java.util.function.Supplier;
  * exist when it starts as {@code hostAliases} (its {@code /etc/hosts}), so a {@code helm test} pod
  * finds them as it would through the cluster's DNS.
  */
-final class HookRunner {
+public final class HookRunner {
 
     /** What one hook pod did. */
-    record Outcome(String hook, int exitCode, double seconds, String logTail) {
+    public record Outcome(String hook, int exitCode, double seconds, String logTail) {
     }
 
     private static final Duration PODMAN = Duration.ofSeconds(120);
-    private final ApiServer api;
+    private final KubernetesApiServer api;
     private final Podman podman;
     private final Path workDir;
     private final Events events;
     private final PlayManifest.Cluster cluster;
     private final Supplier<Map<String, String>> dns;
 
-    HookRunner(ApiServer api, Podman podman, Path workDir, Events events, PlayManifest.Cluster cluster,
+    public HookRunner(KubernetesApiServer api, Podman podman, Path workDir, Events events, PlayManifest.Cluster cluster,
                Supplier<Map<String, String>> dns) {
         this.api = api;
         this.podman = podman;
@@ -53,7 +58,7 @@ final class HookRunner {
     }
 
     /** Runs the hooks of {@code event}; throws naming the first hook pod that failed. */
-    List<Outcome> run(Release release, String event, Duration timeout) {
+    public List<Outcome> run(Release release, String event, Duration timeout) {
         List<Outcome> outcomes = new ArrayList<>();
         for (HasMetadata hook : release.hooks(event)) {
             Pod pod = null;
@@ -68,7 +73,7 @@ final class HookRunner {
                 pod = p;
             }
             if (pod == null) {
-                api.adminClient().resource(hook).inNamespace(release.namespace()).createOr(r -> r.update());
+                api.client().resource(hook).inNamespace(release.namespace()).createOr(r -> r.update());
                 events.event("helm", hook.getKind() + "/" + hook.getMetadata().getName(), event + " hook object applied");
                 continue;
             }

@@ -1,4 +1,4 @@
-package io.weir.deploy.kubernetes;
+package io.weir.testkit.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,7 +11,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
@@ -19,17 +18,14 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The runner's API server as a pod calls it: HTTPS verified against the {@code ca.crt} pods get, a
- * bearer token, RBAC from the stored Roles, and the StatefulSet scale subresource.
+ * The API server with access control, as a pod calls it: HTTPS verified against the {@code ca.crt}
+ * pods get, a bearer token, RBAC from the stored Roles, and the StatefulSet scale subresource.
  */
-class ApiServerTest {
+class KubernetesApiServerTest {
 
-    @TempDir
-    Path dir;
-    private ApiServer api;
+    private KubernetesApiServer api;
 
     @AfterEach
     void close() {
@@ -40,7 +36,7 @@ class ApiServerTest {
 
     @Test
     void servesTheScaleSubresourceOverTlsToAServiceAccountItsRoleAllows() throws Exception {
-        api = ApiServer.start(dir);
+        api = KubernetesApiServer.start(KubernetesApiServer.Options.namespace("streaming").withAccessControl());
         storeStatefulSetAndRole(new String[] {"get", "patch"});
         HttpClient pod = podClient();
         String token = api.tokenFor("streaming", "weir");
@@ -52,13 +48,13 @@ class ApiServerTest {
         HttpResponse<String> patch = pod.send(request("PATCH", token, "{\"spec\":{\"replicas\":2}}"),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(patch.statusCode()).isEqualTo(200);
-        assertThat(api.adminClient().apps().statefulSets().inNamespace("streaming").withName("weir").get()
+        assertThat(api.client().apps().statefulSets().inNamespace("streaming").withName("weir").get()
                 .getSpec().getReplicas()).isEqualTo(2);
     }
 
     @Test
     void refusesAVerbTheRoleDoesNotGrantNamingIt() throws Exception {
-        api = ApiServer.start(dir);
+        api = KubernetesApiServer.start(KubernetesApiServer.Options.namespace("streaming").withAccessControl());
         storeStatefulSetAndRole(new String[] {"get"});
 
         HttpResponse<String> patch = podClient().send(request("PATCH", api.tokenFor("streaming", "weir"),
@@ -71,7 +67,7 @@ class ApiServerTest {
 
     @Test
     void refusesAnUnknownToken() throws Exception {
-        api = ApiServer.start(dir);
+        api = KubernetesApiServer.start(KubernetesApiServer.Options.namespace("streaming").withAccessControl());
         storeStatefulSetAndRole(new String[] {"get"});
 
         assertThat(podClient().send(request("GET", "not-a-token", null), HttpResponse.BodyHandlers.ofString()).statusCode())
@@ -79,7 +75,7 @@ class ApiServerTest {
     }
 
     private void storeStatefulSetAndRole(String[] verbs) {
-        var client = api.adminClient();
+        var client = api.client();
         client.apps().statefulSets().inNamespace("streaming").resource(new StatefulSetBuilder().withNewMetadata()
                 .withName("weir").withNamespace("streaming").endMetadata().withNewSpec().withReplicas(3).endSpec().build()).create();
         client.rbac().roles().inNamespace("streaming").resource(new RoleBuilder().withNewMetadata().withName("weir-scale")
@@ -112,5 +108,19 @@ class ApiServerTest {
         return mergePatch == null ? b.GET().build()
                 : b.header("Content-Type", "application/merge-patch+json")
                         .method(method, HttpRequest.BodyPublishers.ofString(mergePatch)).build();
+    }
+
+    @Test
+    void anOpenServerTakesAnyTokenAndGivesPodsItsCaAndNamespace() throws Exception {
+        api = KubernetesApiServer.start("streaming");
+        api.createStatefulSet("weir", 3);
+
+        HttpResponse<String> get = podClient().send(request("GET", "any-token", null), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(get.statusCode()).isEqualTo(200);
+        assertThat(get.body()).contains("\"kind\":\"Scale\"").contains("\"replicas\":3");
+        assertThat(java.nio.file.Files.readString(api.serviceAccountDir().resolve("ca.crt"))).isEqualTo(api.caCertificatePem());
+        assertThat(java.nio.file.Files.readString(api.serviceAccountDir().resolve("namespace"))).isEqualTo("streaming");
+        assertThat(api.podEnvironment()).containsEntry("KUBERNETES_SERVICE_PORT", Integer.toString(api.httpsPort()));
     }
 }

@@ -1,4 +1,4 @@
-package io.weir.deploy.kubernetes;
+package io.weir.deploy.kubernetes.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.weir.deploy.kubernetes.helm.Release;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,16 +1,19 @@
-package io.weir.deploy.kubernetes;
+package io.weir.deploy.kubernetes.scenario;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.weir.deploy.kubernetes.cluster.Events;
+import io.weir.deploy.kubernetes.cluster.Kubelet;
+import io.weir.deploy.kubernetes.cluster.PodNetwork;
+import io.weir.deploy.kubernetes.cluster.StatefulSetController;
+import io.weir.deploy.kubernetes.cluster.StatefulSetPods;
+import io.weir.deploy.kubernetes.helm.HookRunner;
+import io.weir.deploy.kubernetes.helm.Release;
 import io.weir.samples.wordcount.WordCount;
 import io.weir.samples.wordcount.WordCountV2;
 import io.weir.testkit.KafkaTestClient;
-import io.weir.testkit.Records;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.weir.testkit.Podman;
+import io.weir.testkit.kubernetes.KubernetesApiServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,14 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.awaitility.Awaitility;
 
@@ -51,8 +47,6 @@ public final class PodmanScenario {
     private static final String IMAGE = "localhost/weir-samples";
     private static final Duration READY = Duration.ofMinutes(4);
     private static final Duration COUNTS = Duration.ofMinutes(3);
-    private static final Pattern RESTORED = Pattern.compile("(?m)^weir_restore_records_total\\{[^}]*} ([0-9.E+-]+)$");
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Path root;
     private final Path work;
@@ -60,27 +54,33 @@ public final class PodmanScenario {
     private final Podman podman;
     private final PodBroker broker;
     private final KafkaTestClient kafka;
-    private final ApiServer api;
+    private final KubernetesApiServer api;
     private final LoadGenerator load;
     private StatefulSetController controller;
+    private final ConsumerGroupView group;
+    private final CountCheck counts;
+    private final HelmCommands helm;
     private HookRunner hooks;
     private String statefulSet;
 
-    private PodmanScenario(Path root, Path work, PodBroker broker, KafkaTestClient kafka, ApiServer api) {
+    private PodmanScenario(Path root, Path work, PodBroker broker, KafkaTestClient kafka, KubernetesApiServer api) {
         this.root = root;
         this.work = work;
-        this.podman = Podman.forRepository(root);
+        this.podman = Podman.withContainersConf(root.resolve("deploy/compose/podman/containers.conf"));
         this.broker = broker;
         this.kafka = kafka;
         this.api = api;
         this.load = new LoadGenerator(kafka, INPUT);
+        this.group = new ConsumerGroupView(kafka, APP, INPUT, PARTITIONS);
+        this.counts = new CountCheck(kafka, load, events, INPUT, OUTPUT, COUNTS);
+        this.helm = new HelmCommands(root, RELEASE, NAMESPACE, IMAGE, broker.podBootstrapServers(), api, events);
     }
 
     public static void main(String[] args) throws Exception {
         Path root = Release.chartDirectory().getParent().getParent();
         Path work = root.resolve("deploy/target/kubernetes-scenario");
         Files.createDirectories(work);
-        Podman podman = Podman.forRepository(root);
+        Podman podman = Podman.withContainersConf(root.resolve("deploy/compose/podman/containers.conf"));
         if (podman.run(Duration.ofSeconds(30), "image", "exists", IMAGE + ":latest").exitCode() != 0) {
             throw new IllegalStateException("no image " + IMAGE + ":latest: build it with deploy/containers/build-image.sh"
                     + " (after mvn -B package -DskipTests), or run deploy/kubernetes/run-scenario.sh --build-image");
@@ -92,7 +92,8 @@ public final class PodmanScenario {
         int status = 1;
         try (PodBroker broker = PodBroker.start();
              KafkaTestClient kafka = KafkaTestClient.connect(broker.bootstrapServers());
-             ApiServer api = ApiServer.start(work)) {
+             KubernetesApiServer api = KubernetesApiServer.start(KubernetesApiServer.Options.namespace(NAMESPACE)
+                     .withAccessControl().withTlsName(PodNetwork.GATEWAY).withTlsName(PodNetwork.HOST_NAME))) {
             PodmanScenario scenario = new PodmanScenario(root, work, broker, kafka, api);
             try {
                 scenario.run();
@@ -113,12 +114,13 @@ public final class PodmanScenario {
                 + broker.podBootstrapServers(), "none", Map.of("partitions", PARTITIONS));
 
         // 1. helm install
-        Release release = render("latest", Map.of());
+        Release release = helm.render("latest", Map.of());
         long started = System.nanoTime();
-        helm("install", release);
+        helm.apply("install", release, true);
         statefulSet = release.statefulSet().getMetadata().getName();
         controller = new StatefulSetController(api, NAMESPACE, statefulSet, podman, work, events);
         hooks = new HookRunner(api, podman, work, events, controller.cluster(), controller::dnsRecords);
+        helm.runHooksWith(hooks);
         awaitRollout(REPLICAS);
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("seconds_to_all_ready", seconds(started));
@@ -131,14 +133,14 @@ public final class PodmanScenario {
                         + " probes polled on the pods' published ports", f);
         load.start();
         load.runFor(Duration.ofSeconds(10));
-        checkCounts("counts after install");
+        counts.check("counts after install");
 
         // 2. helm upgrade with a new image tag
         podman.require(Duration.ofSeconds(60), "tag", IMAGE + ":latest", IMAGE + ":v2");
-        Map<TopicPartition, String> before = assignment();
-        AssignmentWatch watch = new AssignmentWatch(this::assignment, before);
+        Map<TopicPartition, String> before = group.assignment();
+        AssignmentWatch watch = new AssignmentWatch(group::assignment, before);
         started = System.nanoTime();
-        helm("upgrade", render("v2", Map.of()));
+        helm.apply("upgrade", helm.render("v2", Map.of()), true);
         awaitRollout(REPLICAS);
         double rollout = seconds(started);
         Map<TopicPartition, String> moved = watch.stop();
@@ -148,9 +150,9 @@ public final class PodmanScenario {
         f.put("moves", moved.entrySet().stream().map(e -> e.getKey() + "->" + e.getValue()).toList());
         f.put("seconds_each_pod_away", controller.secondsAway());
         f.put("session_timeout_seconds", sessionTimeoutSeconds(release));
-        f.put("restored_records_per_pod", restoredRecords());
-        f.put("assignment", owners(assignment()));
-        checkCounts("counts after the rollout");
+        f.put("restored_records_per_pod", PodMetrics.restoredRecords(controller.pods().values()));
+        f.put("assignment", group.owners());
+        counts.check("counts after the rollout");
         events.step("helm upgrade --set image.tag=v2 (rolling update)",
                 "pods replaced on their own claims by the new image (the same image tagged v2), Weir's static membership,"
                         + " local state kept, restore of the changelog tail only",
@@ -159,22 +161,22 @@ public final class PodmanScenario {
 
         // 3. kubectl delete pod --grace-period=0 --force
         String victim = statefulSet + "-1";
-        Set<TopicPartition> victims = partitionsOf(victim);
+        Set<TopicPartition> victims = group.partitionsOf(victim);
         started = System.nanoTime();
         controller.forceDelete(1);
         double forcedAt = seconds(started);
         Awaitility.await(victim + "'s tasks to move").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-                .until(() -> victims.stream().noneMatch(tp -> victim.equals(assignment().get(tp))) && assignedAll());
+                .until(() -> victims.stream().noneMatch(tp -> victim.equals(group.assignment().get(tp))) && group.assignedAll());
         double movedAfter = seconds(started);
         Awaitility.await(victim + " back with tasks").atMost(READY).pollInterval(Duration.ofMillis(500))
-                .until(() -> ready(victim) && !partitionsOf(victim).isEmpty());
+                .until(() -> ready(victim) && !group.partitionsOf(victim).isEmpty());
         f = new LinkedHashMap<>();
         f.put("seconds_sigkill_and_pod_removed", forcedAt);
         f.put("seconds_until_tasks_moved", movedAfter);
         f.put("seconds_until_back_with_tasks", seconds(started));
         f.put("tasks_of_victim", victims.size());
-        f.put("assignment", owners(assignment()));
-        checkCounts("counts after the forced deletion");
+        f.put("assignment", group.owners());
+        counts.check("counts after the forced deletion");
         events.step("kubectl delete pod " + victim + " --grace-period=0 --force",
                 "SIGKILL of the pod's processes (podman pod kill), Weir's failure detection and Kafka's rebalance",
                 "pod removal and re-creation on its claim by the runner's controller", f);
@@ -182,7 +184,7 @@ public final class PodmanScenario {
         // 4. kubectl scale --replicas=2
         scaleDown("kubectl scale statefulset " + statefulSet + " --replicas=" + (REPLICAS - 1),
                 "the scale subresource PATCHed in the API server",
-                () -> api.adminClient().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).scale(REPLICAS - 1));
+                () -> api.client().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).scale(REPLICAS - 1));
 
         // 5. helm test: the values still say 3 replicas, 2 run.
         helmTest(release, "helm test (after kubectl scale: the values say " + REPLICAS + " replicas, "
@@ -190,28 +192,28 @@ public final class PodmanScenario {
 
         // 6. helm upgrade --set replicaCount: back to 3, then down by one.
         started = System.nanoTime();
-        helm("upgrade", render("v2", Map.of("replicaCount", REPLICAS)));
+        helm.apply("upgrade", helm.render("v2", Map.of("replicaCount", REPLICAS)), true);
         awaitRollout(REPLICAS);
         String added = statefulSet + "-" + (REPLICAS - 1);
         Awaitility.await(added + " to get tasks").atMost(READY).pollInterval(Duration.ofMillis(200))
-                .until(() -> !partitionsOf(added).isEmpty() && assignedAll());
+                .until(() -> !group.partitionsOf(added).isEmpty() && group.assignedAll());
         f = new LinkedHashMap<>();
         f.put("seconds_until_tasks_on_new_pod", seconds(started));
-        f.put("assignment", owners(assignment()));
-        checkCounts("counts after the scale-up");
+        f.put("assignment", group.owners());
+        counts.check("counts after the scale-up");
         events.step("helm upgrade --set replicaCount=" + REPLICAS + " (scale up again)",
                 "the StatefulSet applied with 3 replicas; Weir's rebalance with warm-ups",
                 "the runner's controller created the missing ordinal on its claim", f);
         scaleDown("helm upgrade --set replicaCount=" + (REPLICAS - 1),
                 "the StatefulSet applied with " + (REPLICAS - 1) + " replicas, as helm upgrade applies it",
-                () -> helm("upgrade", render("v2", Map.of("replicaCount", REPLICAS - 1))));
+                () -> helm.apply("upgrade", helm.render("v2", Map.of("replicaCount", REPLICAS - 1)), true));
 
         // 7. The state-changing upgrade in savepoint mode, then helm test again.
         savepointUpgrade();
         helmTest(savepointRelease(), "helm test (after the savepoint upgrade)");
 
         load.stop();
-        checkCounts("counts exact throughout (final)");
+        counts.check("counts exact throughout (final)");
         events.step("load generator", "idempotent producer in the runner's JVM, 50 lines/s of six words,"
                 + " paused only while counts are compared", "none", Map.of("lines_fed", load.sent()));
     }
@@ -223,21 +225,21 @@ public final class PodmanScenario {
     private void scaleDown(String step, String real, Runnable action) {
         int replicas = controller.pods().size();
         String removed = statefulSet + "-" + (replicas - 1);
-        Set<TopicPartition> removedTasks = partitionsOf(removed);
+        Set<TopicPartition> removedTasks = group.partitionsOf(removed);
         long started = System.nanoTime();
         action.run();
         Awaitility.await(removed + " gone").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
                 .until(() -> controller.pods().size() == replicas - 1);
         double podGone = seconds(started);
         Awaitility.await(removed + "'s tasks to move").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-                .until(() -> removedTasks.stream().noneMatch(tp -> removed.equals(assignment().get(tp))) && assignedAll());
+                .until(() -> removedTasks.stream().noneMatch(tp -> removed.equals(group.assignment().get(tp))) && group.assignedAll());
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("seconds_until_pod_gone", podGone);
         f.put("seconds_until_tasks_moved", seconds(started));
         f.put("tasks_of_removed_pod", removedTasks.size());
         f.put("replicas_read_back", replicasInApi());
-        f.put("assignment", owners(assignment()));
-        checkCounts("counts after the scale-down");
+        f.put("assignment", group.owners());
+        counts.check("counts after the scale-down");
         events.step(step, real + "; preStop hook and SIGTERM in the real container; Weir read the replicas through"
                         + " the API (scale-in's Role) and left the group",
                 "the runner's controller read spec.replicas and deleted the highest ordinal", f);
@@ -270,15 +272,7 @@ public final class PodmanScenario {
      * counts stay exact across the change.
      */
     private Release savepointRelease() {
-        Map<String, Object> sets = new LinkedHashMap<>();
-        sets.put("replicaCount", REPLICAS - 1);
-        List<String> args = List.of("serve", "word-count", "--variant", "v2");
-        for (int i = 0; i < args.size(); i++) {
-            sets.put("args[" + i + "]", args.get(i)); // helm-java's set takes no list literal
-        }
-        sets.put("upgrade.mode", "savepoint");
-        sets.put("upgrade.mapStores." + WordCount.STORE, WordCountV2.STORE);
-        return render("v2", sets);
+        return helm.savepointRelease(REPLICAS - 1, WordCount.STORE, WordCountV2.STORE);
     }
 
     /**
@@ -296,17 +290,17 @@ public final class PodmanScenario {
         List<HookRunner.Outcome> ran = hooks.run(v2, "pre-upgrade", Duration.ofMinutes(10));
         double hooked = seconds(started);
         int replicasAfterHook = replicasInApi();
-        helm("upgrade", v2, false);
+        helm.apply("upgrade", v2, false);
         awaitRollout(replicas);
-        Awaitility.await("every task assigned").atMost(READY).pollInterval(Duration.ofMillis(200)).until(this::assignedAll);
+        Awaitility.await("every task assigned").atMost(READY).pollInterval(Duration.ofMillis(200)).until(group::assignedAll);
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("seconds_hook", hooked);
         f.put("replicas_after_hook", replicasAfterHook);
         f.put("seconds_until_processing", seconds(started));
         f.put("hook_output", ran.stream().flatMap(o -> o.logTail().lines())
                 .filter(l -> l.contains("Verdict") || l.contains("savepoint") || l.contains("restored")).toList());
-        f.put("restored_records_per_pod", restoredRecords());
-        f.putAll(checkCounts("counts after the savepoint upgrade"));
+        f.put("restored_records_per_pod", PodMetrics.restoredRecords(controller.pods().values()));
+        f.putAll(counts.check("counts after the savepoint upgrade"));
         events.step("helm upgrade --set args={serve,word-count,--variant,v2} --set upgrade.mode=savepoint"
                         + " --set upgrade.mapStores.word-counts=word-totals (state-changing upgrade)",
                 "the chart's pre-upgrade hook Job's pod in the new image: describe init container, weir upgrade calling"
@@ -315,37 +309,8 @@ public final class PodmanScenario {
                         + " runner's controller obeyed the scale to 0", f);
     }
 
-    // ------------------------------------------------------------------------------------ helm
-
-    private Release render(String tag, Map<String, Object> extra) {
-        Map<String, Object> sets = new LinkedHashMap<>();
-        sets.put("image.repository", IMAGE);
-        sets.put("image.tag", tag);
-        sets.put("kafka.bootstrapServers", broker.podBootstrapServers());
-        sets.putAll(extra);
-        return Release.render(root.resolve("helm/weir"), RELEASE, NAMESPACE, root.resolve("deploy/kubernetes/scenario-values.yaml"), sets);
-    }
-
-    /** helm install/upgrade: pre- hooks, the objects created or replaced, post- hooks. */
-    private void helm(String action, Release release) {
-        helm(action, release, true);
-    }
-
-    private void helm(String action, Release release, boolean preHooks) {
-        if (hooks != null && preHooks) {
-            hooks.run(release, "pre-" + action, Duration.ofMinutes(10));
-        }
-        for (HasMetadata o : release.objects()) {
-            api.adminClient().resource(o).inNamespace(NAMESPACE).createOr(r -> r.update());
-        }
-        events.event("helm", RELEASE, action + ": " + release.objects().size() + " objects applied " + release.kindCounts());
-        if (hooks != null) {
-            hooks.run(release, "post-" + action, Duration.ofMinutes(10));
-        }
-    }
-
     private int replicasInApi() {
-        StatefulSet sts = api.adminClient().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).get();
+        StatefulSet sts = api.client().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).get();
         return sts.getSpec().getReplicas();
     }
 
@@ -353,7 +318,7 @@ public final class PodmanScenario {
     private void awaitRollout(int replicas) {
         Awaitility.await("rollout of " + replicas + " pods").atMost(READY.multipliedBy(replicas))
                 .pollInterval(Duration.ofMillis(500)).until(() -> {
-                    StatefulSet sts = api.adminClient().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).get();
+                    StatefulSet sts = api.client().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).get();
                     String revision = StatefulSetPods.revision(sts);
                     Map<Integer, Kubelet> pods = controller.pods();
                     return pods.size() == replicas && pods.values().stream()
@@ -372,90 +337,7 @@ public final class PodmanScenario {
         return controller.pods().values().stream().anyMatch(k -> k.name().equals(pod) && k.ready());
     }
 
-    // ------------------------------------------------------------------------------------ Kafka
-
-    /**
-     * The consumer group's assignment: each topic partition and the pod holding it. Weir's stream
-     * threads are members with group.instance.id {@code <instance.id>-<thread>}, and instance.id is
-     * the pod name.
-     */
-    private Map<TopicPartition, String> assignment() {
-        try {
-            ConsumerGroupDescription group = kafka.admin().describeConsumerGroups(List.of(APP)).all()
-                    .get(10, TimeUnit.SECONDS).get(APP);
-            Map<TopicPartition, String> owners = new TreeMap<>(Comparator.TOPIC_PARTITION);
-            group.members().forEach(m -> m.assignment().topicPartitions()
-                    .forEach(tp -> owners.put(tp, m.groupInstanceId().map(id -> id.replaceFirst("-\\d+$", "")).orElse(m.consumerId()))));
-            return owners;
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot describe consumer group " + APP, e);
-        }
-    }
-
-    private boolean assignedAll() {
-        return assignment().keySet().stream().filter(tp -> tp.topic().equals(INPUT)).count() == PARTITIONS;
-    }
-
-    private Set<TopicPartition> partitionsOf(String pod) {
-        return assignment().entrySet().stream().filter(e -> e.getValue().equals(pod)).map(Map.Entry::getKey)
-                .collect(Collectors.toCollection(() -> new TreeSet<>(Comparator.TOPIC_PARTITION)));
-    }
-
-    private static Map<String, List<String>> owners(Map<TopicPartition, String> assignment) {
-        Map<String, List<String>> byPod = new TreeMap<>();
-        assignment.forEach((tp, pod) -> byPod.computeIfAbsent(pod, p -> new java.util.ArrayList<>()).add(tp.toString()));
-        return byPod;
-    }
-
-    /** Pauses the load, compares the last count of every word with the words of every committed line, resumes. */
-    private Map<String, Object> checkCounts(String what) {
-        long started = System.nanoTime();
-        load.pause();
-        try {
-            List<String> lines = kafka.readAllCommittedStrings(INPUT, COUNTS).stream().map(ConsumerRecord::value).toList();
-            Map<String, Long> expected = WordCount.expectedCounts(lines);
-            List<ConsumerRecord<byte[], byte[]>> read = kafka.readUntil(OUTPUT,
-                    records -> Records.lastLongPerKey(records).equals(expected), COUNTS);
-            if (!Records.lastLongPerKey(read).equals(expected)) {
-                throw new AssertionError(what + ": counts differ from the words of the committed lines");
-            }
-            Map<String, Object> f = new LinkedHashMap<>();
-            f.put("result", "exact");
-            f.put("lines", lines.size());
-            f.put("words", expected.values().stream().mapToLong(Long::longValue).sum());
-            f.put("distinct_words", expected.size());
-            f.put("seconds_to_converge", seconds(started));
-            events.step(what, "read_committed reads of the input and output topics; the last count of every word equals"
-                    + " the words of every committed line", "none", f);
-            return f;
-        } finally {
-            load.resume();
-        }
-    }
-
-    /** Each pod's weir_restore_records_total (records restored since its container started), from /metrics. */
-    private Map<String, Double> restoredRecords() {
-        Map<String, Double> restored = new TreeMap<>();
-        controller.pods().values().forEach(k -> {
-            try {
-                String body = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + k.hostPort("http") + "/metrics"))
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
-                Matcher m = RESTORED.matcher(body);
-                double sum = 0;
-                while (m.find()) {
-                    sum += Double.parseDouble(m.group(1));
-                }
-                restored.put(k.name(), sum);
-            } catch (IOException e) {
-                restored.put(k.name(), Double.NaN);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        return restored;
-    }
-
-    private static double seconds(long startedNanos) {
+    static double seconds(long startedNanos) {
         return Math.round((System.nanoTime() - startedNanos) / 1e8) / 10.0;
     }
 
@@ -476,11 +358,5 @@ public final class PodmanScenario {
         // Only this release's: claims state-weir-<n>, per-pod volumes weir-<n>-..., the ConfigMap weir.
         Pattern ours = Pattern.compile("state-" + RELEASE + "-\\d+|" + RELEASE + "-\\d+-.+|" + RELEASE);
         volumes.lines().filter(v -> ours.matcher(v).matches()).forEach(v -> podman.run(Duration.ofSeconds(30), "volume", "rm", "-f", v));
-    }
-
-    /** Orders topic partitions by topic, then partition. */
-    private static final class Comparator {
-        static final java.util.Comparator<TopicPartition> TOPIC_PARTITION =
-                java.util.Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
     }
 }

@@ -1,4 +1,4 @@
-package io.weir.deploy.kubernetes;
+package io.weir.deploy.kubernetes.cluster;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,17 +13,17 @@ import java.util.Map;
  * and what the runner stood in for; {@code event} lines are the controller's and the kubelet's
  * actions, as {@code kubectl get events} would show them. Thread-safe.
  */
-final class Events {
+public final class Events {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final PrintStream out;
     private final long startedNanos = System.nanoTime();
 
-    Events(PrintStream out) {
+    public Events(PrintStream out) {
         this.out = out;
     }
 
-    void event(String source, String object, String message) {
+    public void event(String source, String object, String message) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("event", message);
         line.put("source", source);
@@ -32,7 +32,7 @@ final class Events {
     }
 
     /** A scenario step: its name, what was real, what the runner did in Kubernetes' place, its figures. */
-    void step(String step, String real, String runner, Map<String, ?> figures) {
+    public void step(String step, String real, String runner, Map<String, ?> figures) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("step", step);
         line.putAll(figures);

@@ -1,4 +1,4 @@
-package io.weir.deploy.kubernetes;
+package io.weir.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,12 +10,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Runs a program with a time-out and returns its exit status and output (stdout and stderr together). */
-final class CommandLine {
+/**
+ * Runs a program to its end, bounded by a time-out, and returns its exit status and output (stdout
+ * and stderr together, collected in a file rather than streamed, so a failed check can show it).
+ * For tools a test or runner calls once ({@code podman}, {@code keytool}, a script); a process that
+ * lives beside the test is a {@link ChildJvm} or the test's own {@link ProcessBuilder}.
+ *
+ * <p>Thread-safe (stateless).
+ */
+public final class Command {
 
-    /** What a program returned. */
-    record Result(int exitCode, String output) {
-        Result requireSuccess(String what) {
+    /** What a program returned: its exit status ({@code -1} when killed at the time-out) and its output. */
+    public record Result(int exitCode, String output) {
+
+        /** This result when the status is 0; else fails naming {@code what}, the status and the output. */
+        public Result requireSuccess(String what) {
             if (exitCode != 0) {
                 throw new IllegalStateException(what + " failed with exit status " + exitCode + ":\n" + output.strip());
             }
@@ -23,13 +32,13 @@ final class CommandLine {
         }
     }
 
-    private CommandLine() {
+    private Command() {
     }
 
-    /** Runs {@code command} with {@code env} added; killed after {@code timeout} and reported as status -1. */
-    static Result run(List<String> command, Duration timeout, Map<String, String> env) {
+    /** Runs {@code command} with {@code env} added to this JVM's environment; killed after {@code timeout}. */
+    public static Result run(List<String> command, Duration timeout, Map<String, String> env) {
         try {
-            Path out = Files.createTempFile("weir-kube-", ".log");
+            Path out = Files.createTempFile("weir-command-", ".log");
             try {
                 ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
                 pb.environment().putAll(env);
@@ -39,8 +48,8 @@ final class CommandLine {
                     p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 }
                 String output = Files.readString(out, StandardCharsets.UTF_8);
-                return new Result(done ? p.exitValue() : -1,
-                        done ? output : output + "\n[killed after " + timeout.toSeconds() + " s: " + command + "]");
+                return new Result(done ? p.exitValue() : -1, done ? output
+                        : output + "\n[killed after " + timeout.toSeconds() + " s: " + String.join(" ", command) + "]");
             } finally {
                 Files.deleteIfExists(out);
             }

@@ -1,10 +1,12 @@
-package io.weir.deploy.kubernetes;
+package io.weir.deploy.kubernetes.cluster;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.weir.testkit.Podman;
+import io.weir.testkit.kubernetes.KubernetesApiServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -34,10 +36,10 @@ import java.util.concurrent.Executors;
  * Not done: PersistentVolumeClaim retention (claims always stay, as the chart's {@code Retain}),
  * OnDelete updates, maxUnavailable, CrashLoopBackOff. Thread-safe; one loop thread.
  */
-final class StatefulSetController implements AutoCloseable {
+public final class StatefulSetController implements AutoCloseable {
 
     private final KubernetesClient client;
-    private final ApiServer api;
+    private final KubernetesApiServer api;
     private final String namespace;
     private final String name;
     private final Podman podman;
@@ -57,9 +59,9 @@ final class StatefulSetController implements AutoCloseable {
     private volatile boolean closed;
     private volatile String lastError = "";
 
-    StatefulSetController(ApiServer api, String namespace, String name, Podman podman, Path workDir, Events events) {
+    public StatefulSetController(KubernetesApiServer api, String namespace, String name, Podman podman, Path workDir, Events events) {
         this.api = api;
-        this.client = api.adminClient();
+        this.client = api.client();
         this.namespace = namespace;
         this.name = name;
         this.podman = podman;
@@ -71,7 +73,7 @@ final class StatefulSetController implements AutoCloseable {
     }
 
     /** The pods that exist now (terminating ones included), by ordinal. */
-    Map<Integer, Kubelet> pods() {
+    public Map<Integer, Kubelet> pods() {
         return new TreeMap<>(pods);
     }
 
@@ -79,7 +81,7 @@ final class StatefulSetController implements AutoCloseable {
      * Seconds from the controller's deletion of each ordinal's previous pod to its new pod turning
      * ready: how long the instance was away (Weir keeps its tasks if it is back within the session timeout).
      */
-    Map<String, Double> secondsAway() {
+    public Map<String, Double> secondsAway() {
         Map<String, Double> away = new TreeMap<>();
         pods.forEach((ordinal, k) -> {
             Long deleted = deletedAt.get(ordinal);
@@ -96,7 +98,7 @@ final class StatefulSetController implements AutoCloseable {
      * address, ready or not, as a Service with {@code publishNotReadyAddresses} publishes it. The
      * runner has no cluster DNS; hook pods get these as {@code hostAliases} ({@link HookRunner}).
      */
-    Map<String, String> dnsRecords() {
+    public Map<String, String> dnsRecords() {
         String service = client.apps().statefulSets().inNamespace(namespace).withName(name).get().getSpec().getServiceName();
         Map<String, String> records = new TreeMap<>();
         pods.values().stream().filter(k -> !k.gone()).forEach(k -> k.address().ifPresent(address -> {
@@ -108,7 +110,7 @@ final class StatefulSetController implements AutoCloseable {
     }
 
     /** {@code kubectl delete pod --grace-period=0 --force}: the controller makes it again. */
-    void forceDelete(int ordinal) {
+    public void forceDelete(int ordinal) {
         Kubelet k = pods.get(ordinal);
         if (k != null) {
             k.forceDelete();
@@ -253,7 +255,7 @@ final class StatefulSetController implements AutoCloseable {
     }
 
     /** What the kubelet reads from the API server while it sets a pod up (also used for hook pods). */
-    PlayManifest.Cluster cluster() {
+    public PlayManifest.Cluster cluster() {
         return new PlayManifest.Cluster() {
             @Override
             public String apiHost() {

@@ -1,4 +1,4 @@
-package io.weir.deploy.kubernetes;
+package io.weir.deploy.kubernetes.scenario;
 
 import io.weir.common.KeyValue;
 import io.weir.testkit.KafkaTestClient;

@@ -1,0 +1,89 @@
+package io.weir.deploy.kubernetes.scenario;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.weir.deploy.kubernetes.cluster.Events;
+import io.weir.deploy.kubernetes.helm.HookRunner;
+import io.weir.deploy.kubernetes.helm.Release;
+import io.weir.testkit.kubernetes.KubernetesApiServer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code helm install}, {@code helm upgrade} and {@code --set} do for the scenario's release:
+ * the chart rendered with the scenario's values, image and broker; the pre- hooks, the objects
+ * created or replaced in the API server, the post- hooks. Hooks run once the cluster can run pods
+ * ({@link #runHooksWith}); before that (the install) there are none to run.
+ */
+final class HelmCommands {
+
+    private static final Duration HOOKS = Duration.ofMinutes(10);
+
+    private final Path root;
+    private final String release;
+    private final String namespace;
+    private final String image;
+    private final String podBootstrapServers;
+    private final KubernetesApiServer api;
+    private final Events events;
+    private HookRunner hooks;
+
+    HelmCommands(Path root, String release, String namespace, String image, String podBootstrapServers,
+            KubernetesApiServer api, Events events) {
+        this.root = root;
+        this.release = release;
+        this.namespace = namespace;
+        this.image = image;
+        this.podBootstrapServers = podBootstrapServers;
+        this.api = api;
+        this.events = events;
+    }
+
+    void runHooksWith(HookRunner hooks) {
+        this.hooks = hooks;
+    }
+
+    /** {@code helm template} of the release with image tag {@code tag} and {@code extra} {@code --set} values. */
+    Release render(String tag, Map<String, Object> extra) {
+        Map<String, Object> sets = new LinkedHashMap<>();
+        sets.put("image.repository", image);
+        sets.put("image.tag", tag);
+        sets.put("kafka.bootstrapServers", podBootstrapServers);
+        sets.putAll(extra);
+        return Release.render(root.resolve("helm/weir"), release, namespace,
+                root.resolve("deploy/kubernetes/scenario-values.yaml"), sets);
+    }
+
+    /**
+     * The release of the savepoint upgrade: word-count's v2 ({@code serve word-count --variant v2}),
+     * whose count store is renamed (a change of state), with {@code upgrade.mode=savepoint} and
+     * {@code upgrade.mapStores} carrying the counts over ({@code store} to {@code renamed}).
+     */
+    Release savepointRelease(int replicas, String store, String renamed) {
+        Map<String, Object> sets = new LinkedHashMap<>();
+        sets.put("replicaCount", replicas);
+        List<String> args = List.of("serve", "word-count", "--variant", "v2");
+        for (int i = 0; i < args.size(); i++) {
+            sets.put("args[" + i + "]", args.get(i)); // helm-java's set takes no list literal
+        }
+        sets.put("upgrade.mode", "savepoint");
+        sets.put("upgrade.mapStores." + store, renamed);
+        return render("v2", sets);
+    }
+
+    /** helm install/upgrade: pre- hooks (unless {@code preHooks} is false: the caller ran them), objects, post- hooks. */
+    void apply(String action, Release rendered, boolean preHooks) {
+        if (hooks != null && preHooks) {
+            hooks.run(rendered, "pre-" + action, HOOKS);
+        }
+        for (HasMetadata o : rendered.objects()) {
+            api.client().resource(o).inNamespace(namespace).createOr(r -> r.update());
+        }
+        events.event("helm", release, action + ": " + rendered.objects().size() + " objects applied " + rendered.kindCounts());
+        if (hooks != null) {
+            hooks.run(rendered, "post-" + action, HOOKS);
+        }
+    }
+}
