@@ -31,6 +31,11 @@ import org.apache.kafka.common.utils.Utils;
  *
  * <p>The partition of a key is the default partitioner's ({@code murmur2(key) % partitions}); the
  * generator sets it explicitly, so the model cannot disagree with the topic.
+ *
+ * <p>Not the sample apps' {@code io.weir.samples.common.WindowModel}, which lists the windows a
+ * record belongs to by the DSL's rules (hopping and session windows too) for their checks: this one
+ * is the ledger of one generated input (counts per key and 10 s window, partitions, which windows
+ * close), which that one has no part of.
  */
 public final class WindowModel {
 
