@@ -99,7 +99,7 @@ public final class Benchmark {
     private boolean run(Scenario scenario, KafkaTestClient client, Inputs inputs) {
         WorkloadTable.Entry entry = WorkloadTable.of(scenario.kind());
         List<SystemUnderTest> systems = entry.lineup().systems(scenario, options);
-        List<Workbench.Configuration> configurations = configurations(scenario, systems);
+        List<Workbench.Configuration> configurations = configurations(scenario, systems, options);
         // A workload that names no systems runs its own (queries); --systems does not apply to it.
         if (!systems.isEmpty() && configurations.isEmpty()) {
             log.warn("{}: none of its systems is among --systems; skipped", scenario.label());
@@ -113,7 +113,8 @@ public final class Benchmark {
      * Each guarantee of the workload with each of {@code systems} that {@code --systems} keeps (the
      * bare baseline only where the workload has one).
      */
-    private List<Workbench.Configuration> configurations(Scenario scenario, List<SystemUnderTest> systems) {
+    static List<Workbench.Configuration> configurations(Scenario scenario, List<SystemUnderTest> systems,
+            BenchmarkOptions options) {
         List<Workbench.Configuration> all = new ArrayList<>();
         for (Guarantee guarantee : scenario.guarantees()) {
             for (SystemUnderTest system : systems) {
