@@ -4,7 +4,7 @@ package io.weir.benchmarks;
  * The processing guarantee a run is configured with, spelled as in the JSON output
  * ({@code exactly_once}, {@code at_least_once}). Each system translates it to its own setting.
  */
-enum Guarantee {
+public enum Guarantee {
     EXACTLY_ONCE("exactly_once"),
     AT_LEAST_ONCE("at_least_once");
 
@@ -15,7 +15,7 @@ enum Guarantee {
     }
 
     /** The name used in JSON lines and in Weir's {@code processing.guarantee}. */
-    String label() {
+    public String label() {
         return label;
     }
 }

@@ -4,6 +4,15 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
+import io.weir.benchmarks.input.Workload;
+import io.weir.benchmarks.jobs.FailoverJob;
+import io.weir.benchmarks.jobs.MemoryJob;
+import io.weir.benchmarks.jobs.ProcessingJob;
+import io.weir.benchmarks.jobs.ReadyJob;
+import io.weir.benchmarks.jobs.RestartJob;
+import io.weir.benchmarks.jobs.RestoreJob;
+import io.weir.benchmarks.jobs.ScaleOutJob;
+
 /**
  * What a {@link RunExecutor} times, per workload kind: the topic the system reads, the number of
  * records (or keys) a run is counted over, what to prepare off the clock, and when the clock
@@ -17,7 +26,7 @@ import java.util.Optional;
  * <p>A {@link RunExecutor} runs one run at a time, so a job may keep the state of the current run
  * between {@link #prepare}, {@link #await} and {@link #details}.
  */
-interface Job {
+public interface Job {
 
     Scenario scenario();
 

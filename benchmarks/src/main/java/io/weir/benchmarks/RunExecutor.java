@@ -19,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.weir.testkit.KafkaTestClient;
+import io.weir.benchmarks.input.Workload;
 
 /**
  * Runs one system under test once on one {@link Job} (process an input, or restore a changelog)
@@ -34,7 +35,7 @@ import io.weir.testkit.KafkaTestClient;
  * its topics (every topic named after its application id: output, changelogs, a per-run input) and
  * state are removed either way.
  */
-final class RunExecutor {
+public final class RunExecutor {
 
     private static final Logger log = LoggerFactory.getLogger(RunExecutor.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
@@ -225,7 +226,7 @@ final class RunExecutor {
     }
 
     /** One line: the exception and, if different, its root cause. */
-    static String describe(Throwable e) {
+    public static String describe(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

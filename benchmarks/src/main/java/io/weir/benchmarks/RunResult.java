@@ -12,10 +12,10 @@ import java.util.Optional;
  * {@code details} are the job's further measurements ({@link Job#details}), in the order of the
  * JSON line.
  */
-record RunResult(Scenario scenario, String system, Guarantee guarantee, int run, long records, double seconds,
+public record RunResult(Scenario scenario, String system, Guarantee guarantee, int run, long records, double seconds,
         Optional<String> error, Map<String, Object> details) {
 
-    RunResult {
+    public RunResult {
         details = Collections.unmodifiableMap(new LinkedHashMap<>(details)); // keeps the order; allows nulls
     }
 
@@ -34,12 +34,12 @@ record RunResult(Scenario scenario, String system, Guarantee guarantee, int run,
         return new RunResult(scenario, system, guarantee, run, records, seconds, error, details);
     }
 
-    boolean ok() {
+    public boolean ok() {
         return error.isEmpty();
     }
 
     /** Records per second; NaN for a failed run. */
-    double rps() {
+    public double rps() {
         return records / seconds;
     }
 }

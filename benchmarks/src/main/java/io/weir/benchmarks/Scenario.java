@@ -5,6 +5,22 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
+import io.weir.benchmarks.input.WindowModel;
+import io.weir.benchmarks.jobs.FailoverJob;
+import io.weir.benchmarks.jobs.MemoryJob;
+import io.weir.benchmarks.jobs.QueryBench;
+import io.weir.benchmarks.jobs.ReadyJob;
+import io.weir.benchmarks.jobs.RestartJob;
+import io.weir.benchmarks.jobs.SavepointJob;
+import io.weir.benchmarks.jobs.ScaleOutJob;
+import io.weir.benchmarks.systems.BareLoop;
+import io.weir.benchmarks.systems.ChildCountRunner;
+import io.weir.benchmarks.systems.InstanceGroup;
+import io.weir.benchmarks.systems.WeirRunner;
+import io.weir.benchmarks.ysb.YsbEvents;
+import io.weir.benchmarks.ysb.YsbJob;
+import io.weir.benchmarks.ysb.YsbTopology;
+
 /**
  * A workload of the benchmark, named as in {@code --workload} and in the JSON {@code "workload"}
  * field: what the systems under test run, over which keys, under which guarantees.
@@ -18,7 +34,7 @@ import java.util.Locale;
  *   <li>{@code restore-1m}: the time to restore a changelog of 1,000,000 keys (or
  *       {@code --restore-keys}) into an empty store, for a {@code groupByKey → reduce("latest")}
  *       table, Weir and Kafka Streams, exactly-once, and as the floor a plain {@code read_committed}
- *       consumer reading the same changelog to its end ({@link BareRestore});</li>
+ *       consumer reading the same changelog to its end ({@code BareRestore});</li>
  *   <li>{@code window-count-10s}: {@code stream → groupByKey → 10 s tumbling windows (no grace) →
  *       count("counts")}, one result per key and window when the window closes (Weir
  *       {@code Emit.onWindowClose()}, Kafka Streams {@code suppress(untilWindowCloses)}), over an
@@ -43,7 +59,7 @@ import java.util.Locale;
  * <ul>
  *   <li>{@code http-overhead}: the stateless map (same input), exactly-once, in Weir without HTTP
  *       ({@code http.port=-1}), with HTTP idle, and with {@code /metrics} scraped every
- *       {@code --scrape-metrics-ms} ({@link MetricsScraper}); Kafka Streams beside them as the
+ *       {@code --scrape-metrics-ms} ({@code MetricsScraper}); Kafka Streams beside them as the
  *       peer;</li>
  *   <li>{@code start-to-ready}: the count topology in a child JVM with an empty state directory and
  *       an empty input, from process start to ready ({@link ReadyJob}: Weir's {@code /health/ready}
@@ -73,7 +89,7 @@ import java.util.Locale;
  *       output pause of any partition meanwhile ({@link ScaleOutJob}).</li>
  * </ul>
  */
-enum Scenario {
+public enum Scenario {
     STATELESS_MAP("stateless-map", Kind.MAP, 10_000, "all"),
     COUNT_10K("count-10k", Kind.COUNT, 10_000, "all"),
     COUNT_1M("count-1m", Kind.COUNT, 1_000_000, "all"),
@@ -98,7 +114,7 @@ enum Scenario {
     static final List<String> GROUPS = List.of("all", "extras", "ops", "scaling");
 
     /** The topology a scenario runs. */
-    enum Kind {
+    public enum Kind {
         /** {@code mapValues} of the value to upper case. */
         MAP,
         /** {@code groupByKey().count(COUNT_STORE)}, output value an 8-byte long. */
@@ -131,11 +147,11 @@ enum Scenario {
     }
 
     /** The store of the count topology; it names the changelog {@code <application.id>-counts-changelog}. */
-    static final String COUNT_STORE = "counts";
+    public static final String COUNT_STORE = "counts";
     /** The window size of the windowed count: tumbling, epoch-aligned, no grace (allowed lateness 0). */
-    static final Duration WINDOW_SIZE = Duration.ofSeconds(10);
+    public static final Duration WINDOW_SIZE = Duration.ofSeconds(10);
     /** The store of the restore topology; its changelog is {@code <application.id>-latest-changelog}. */
-    static final String RESTORE_STORE = "latest";
+    public static final String RESTORE_STORE = "latest";
 
     private final String label;
     private final Kind kind;
@@ -149,11 +165,11 @@ enum Scenario {
         this.group = group;
     }
 
-    String label() {
+    public String label() {
         return label;
     }
 
-    Kind kind() {
+    public Kind kind() {
         return kind;
     }
 
@@ -176,9 +192,9 @@ enum Scenario {
     /**
      * The bare kafka-clients baseline exists for the stateless map (a consume-transform-produce
      * loop, {@link BareLoop}) and the restore (a consumer reading the changelog to its end,
-     * {@link BareRestore}).
+     * {@code BareRestore}).
      */
-    boolean hasBare() {
+    public boolean hasBare() {
         return this == STATELESS_MAP || this == RESTORE_1M;
     }
 
@@ -188,7 +204,7 @@ enum Scenario {
      * the restore, where it tells the work a system adds to reading the changelog (bare) apart from
      * waiting, which matters on a machine with fewer cores than the restore has threads.
      */
-    boolean reportsCpu() {
+    public boolean reportsCpu() {
         return this == HTTP_OVERHEAD || this == RESTORE_1M;
     }
 
@@ -201,7 +217,7 @@ enum Scenario {
     }
 
     /** The changelog topic of the scenario's store for an application id (Weir and Kafka Streams name it alike). */
-    String changelogTopic(String applicationId) {
+    public String changelogTopic(String applicationId) {
         return switch (kind) {
             case MAP -> throw new IllegalStateException(label + " has no store");
             case COUNT, WINDOW_COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT, QUERIES ->
@@ -236,7 +252,7 @@ enum Scenario {
     }
 
     /** @throws IllegalArgumentException for an unknown label */
-    static Scenario byLabel(String name) {
+    public static Scenario byLabel(String name) {
         for (Scenario s : values()) {
             if (s.label.equals(name)) {
                 return s;

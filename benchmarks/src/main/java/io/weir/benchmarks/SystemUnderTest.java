@@ -5,6 +5,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
+import io.weir.benchmarks.systems.ChildCountRunner;
+
 /**
  * One of the compared stream processors, able to run the topology of {@link RunSpec#scenario()}
  * from an input topic to an output topic under a consumer group named
@@ -15,7 +17,7 @@ import java.util.OptionalLong;
  * systems are measured the same way; a restore's end through {@link Running#restoredRecords()}.
  * {@link Running#close()} stops processing and releases every client and thread.
  */
-interface SystemUnderTest {
+public interface SystemUnderTest {
 
     /**
      * The name in the JSON output: {@code weir}, {@code kafka_streams} or {@code bare}; a system in
@@ -76,7 +78,7 @@ interface SystemUnderTest {
         }
 
         /**
-         * The system's own measurements of the run (a {@link MetricsScraper}'s counts), in the order
+         * The system's own measurements of the run (a {@code MetricsScraper}'s counts), in the order
          * of the run's JSON line; read once the clock has stopped, before {@link #close()}.
          */
         default Map<String, Object> details() {

@@ -1,0 +1,94 @@
+package io.weir.benchmarks.verification;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Counts the committed records of an output topic below given offsets, incrementally: each call
+ * reads on from where the previous one stopped ({@link CompletionProbe#awaitCommittedOutput}).
+ * Reads with {@code read_committed} and no group, from the beginning; the consumer is created on
+ * first use, so a run that never gets that far does not pay for it.
+ */
+final class CommittedOutputCounter implements AutoCloseable {
+
+    private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
+
+    private final String bootstrapServers;
+    private final List<TopicPartition> partitions;
+    /** Offsets of records read past the bound of their call, to be counted when a later bound passes them. */
+    private final Map<TopicPartition, ArrayDeque<Long>> ahead = new HashMap<>();
+    private KafkaConsumer<byte[], byte[]> consumer;
+    private long counted;
+
+    CommittedOutputCounter(String bootstrapServers, String topic, int partitions) {
+        this.bootstrapServers = bootstrapServers;
+        this.partitions = IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(topic, p))
+                .collect(Collectors.toList());
+        this.partitions.forEach(tp -> ahead.put(tp, new ArrayDeque<>()));
+    }
+
+    /**
+     * The committed records below {@code bounds} (per partition; last stable offsets, so that every
+     * record below them is decided). Bounds must not decrease from one call to the next.
+     *
+     * @throws IllegalStateException if {@code deadlineNanos} passes first
+     */
+    long countBelow(Map<TopicPartition, Long> bounds, long deadlineNanos) {
+        KafkaConsumer<byte[], byte[]> c = consumer();
+        for (TopicPartition tp : partitions) {
+            ArrayDeque<Long> pending = ahead.get(tp);
+            long bound = bounds.get(tp);
+            while (!pending.isEmpty() && pending.peekFirst() < bound) {
+                pending.pollFirst();
+                counted++;
+            }
+        }
+        while (partitions.stream().anyMatch(tp -> c.position(tp) < bounds.get(tp))) {
+            if (System.nanoTime() - deadlineNanos > 0) {
+                throw new IllegalStateException("timed out counting the committed output after " + counted
+                        + " records");
+            }
+            for (ConsumerRecord<byte[], byte[]> r : c.poll(POLL_TIMEOUT)) {
+                TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                if (r.offset() < bounds.get(tp)) {
+                    counted++;
+                } else {
+                    ahead.get(tp).addLast(r.offset());
+                }
+            }
+        }
+        return counted;
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        if (consumer == null) {
+            Map<String, Object> settings = Map.of(
+                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                    ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+            consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+        }
+        return consumer;
+    }
+
+    @Override
+    public void close() {
+        if (consumer != null) {
+            consumer.close();
+        }
+    }
+}
