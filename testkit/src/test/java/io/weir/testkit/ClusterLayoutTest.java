@@ -15,7 +15,7 @@ class ClusterLayoutTest {
 
     @Test
     void singleBrokerSizesInternalTopicsForOneReplica() {
-        Map<String, String> settings = ClusterLayout.combined(1, dir).commonSettings();
+        Map<String, String> settings = ClusterLayout.combined(1, dir, ClusterLayout.BrokerPorts.PICKED_BEFORE_START).commonSettings();
         assertThat(settings).containsEntry("offsets.topic.replication.factor", "1")
                 .containsEntry("transaction.state.log.replication.factor", "1")
                 .containsEntry("transaction.state.log.min.isr", "1")
