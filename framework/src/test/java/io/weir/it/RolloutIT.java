@@ -36,7 +36,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * flow: a restart of A (SIGTERM, start again with the same instance id and state) moves no task
  * of B, gives A its own tasks back and restores at most a tail; a scale-in of A (the explicit
  * path: {@code POST /admin/leave}, or SIGTERM with {@code shutdown.leave.group=true}) hands A's
- * tasks to B within seconds. Every input is counted exactly once throughout.
+ * tasks to B by leaving the group: the consumer session timeout is set far beyond every deadline of
+ * the tests ({@link #SESSION_TIMEOUT}), and B removes no instance itself, so nothing else can move
+ * them. Every input is counted exactly once throughout.
+ *
+ * <p>Durations are printed, never asserted: a loaded machine makes a healthy run slower, and the
+ * deadlines of the waits only fail a run that hangs.
  *
  * <p>Prints the figures issue 8 asks for as {@code FIGURE name=value} lines.
  */
@@ -52,16 +57,17 @@ class RolloutIT {
             .collect(Collectors.toCollection(TreeSet::new));
     private static final Duration START = Duration.ofSeconds(60);
     private static final Duration SETTLED = Duration.ofSeconds(5);
+    /** Far beyond every wait of the tests: no member's session expires while they run. */
+    private static final Duration SESSION_TIMEOUT = Duration.ofMinutes(5);
 
     @Test
     void restartWithTheSameInstanceIdMovesNoTaskAndRestoresOnlyTheTail() throws Exception {
         // Static membership keeps A's tasks while A is away for less than the session timeout. The default
         // (10 s) is about what a restart takes on a loaded 2-core machine, so give it room: this test is about
-        // what happens within the timeout; the scale-in tests below keep the default.
+        // what happens within the timeout.
         // failure.detection.ms at its minimum: the restart (a JVM start) outlasts it, so only A's announcement
         // that it will be back keeps B from removing it.
-        OpsInstance.Spec spec = spec("rollout-restart").withEnv("WEIR_CONSUMER_SESSION_TIMEOUT_MS", "30000")
-                .withEnv("WEIR_FAILURE_DETECTION_MS", "1000");
+        OpsInstance.Spec spec = spec("rollout-restart").withEnv("WEIR_FAILURE_DETECTION_MS", "1000");
         Path stateA = Files.createTempDirectory("weir-rollout-a-");
         Path stateB = Files.createTempDirectory("weir-rollout-b-");
         // The input must flow until B has written past the end of the window, after A's restart: bounded well
@@ -98,7 +104,6 @@ class RolloutIT {
                 long ready = System.nanoTime();
                 long startToReadyMs = TimeUnit.NANOSECONDS.toMillis(ready - aAgain.startedNanos());
                 long downMs = TimeUnit.NANOSECONDS.toMillis(ready - terminated);
-                assertThat(downMs).as("A away for less than the session timeout").isLessThan(30_000);
                 assertThat(aAgain.tasks()).as("A's tasks after its restart").isEqualTo(tasksA);
                 // B keeps writing for a while after A is back: the window covers the whole rollout.
                 long windowEnd = ready + TimeUnit.SECONDS.toNanos(2);
@@ -126,7 +131,13 @@ class RolloutIT {
                 System.out.printf("FIGURE restart_start_to_ready_ms=%d (A down, SIGTERM to ready: %d ms)%n",
                         startToReadyMs, downMs);
                 System.out.printf("FIGURE restart_restored_records=%.0f (A holds %d keys)%n", restored, keysOfA);
-                assertThat(pauseMs).as("B's output pause during A's restart (ms)").isLessThan(3_000);
+                // B's output did not wait for A: every partition of B got committed output while A was
+                // down (SIGTERM to ready again, a JVM start at least), which a rebalance stopping B would prevent.
+                for (int partition : partitionsB) {
+                    assertThat(arrivals.count(Set.of(partition), terminated, ready))
+                            .as("B's committed outputs on partition %d between A's SIGTERM and A ready again",
+                                    partition).isPositive();
+                }
                 assertThat(restored).as("records A restored after a clean stop, of %d keys it holds", keysOfA)
                         .isLessThan(keysOfA / 10.0);
             }
@@ -136,7 +147,7 @@ class RolloutIT {
     }
 
     @Test
-    void adminLeaveHandsTheTasksOverWithinSeconds() throws Exception {
+    void adminLeaveHandsTheTasksOverByLeavingTheGroup() throws Exception {
         OpsInstance.Spec spec = spec("rollout-leave");
         scaleIn(spec, "admin_leave", a -> {
             HttpProbe.Response r = a.http().post("/admin/leave");
@@ -147,7 +158,7 @@ class RolloutIT {
     }
 
     @Test
-    void sigtermWithLeaveGroupHandsTheTasksOverWithinSeconds() throws Exception {
+    void sigtermWithLeaveGroupHandsTheTasksOverByLeavingTheGroup() throws Exception {
         OpsInstance.Spec spec = spec("rollout-sigterm-leave");
         scaleIn(spec.withEnv("WEIR_SHUTDOWN_LEAVE_GROUP", "true"), "sigterm_leave_group", a -> {
             a.jvm().terminate(Duration.ofSeconds(35));
@@ -155,7 +166,7 @@ class RolloutIT {
         });
     }
 
-    /** A leaves through {@code stop}; B owns every task soon after; the counts stay exact. */
+    /** A leaves through {@code stop}; B owns every task long before A's session could expire; the counts stay exact. */
     private static void scaleIn(OpsInstance.Spec spec, String figure, StopAction stop) throws Exception {
         try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000,
                 Duration.ofSeconds(120));
@@ -172,16 +183,16 @@ class RolloutIT {
                     throw new IllegalStateException(e);
                 }
             });
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+            await().atMost(START).pollInterval(Duration.ofMillis(50))
                     .until(() -> b.tasks().equals(ALL_TASKS));
             long handOverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
+            // Not a session expiry (far beyond the wait) nor B's failure detection: A left the group.
+            assertThat(b.metric("weir_failure_detection_removals_total")).as("instances B removed").isZero();
             await().atMost(START).pollInterval(Duration.ofMillis(50)).until(b::ready);
             long readyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
             stopping.get(40, TimeUnit.SECONDS);
             System.out.printf("FIGURE scale_in_%s_hand_over_ms=%d (B ready with all tasks: %d ms)%n", figure,
                     handOverMs, readyMs);
-            // The session timeout (10 s) is what a stop that keeps its membership would cost.
-            assertThat(handOverMs).as("hand-over time (ms)").isLessThan(8_000);
 
             ExactCounts.assertCountedOnce(KAFKA.client(), spec.output(), input.stop(Duration.ofSeconds(30)),
                     Duration.ofMinutes(1));
@@ -196,7 +207,8 @@ class RolloutIT {
     private static OpsInstance.Spec spec(String name) {
         String input = KAFKA.uniqueTopic(name + "-in", PARTITIONS);
         String output = KAFKA.uniqueTopic(name + "-out", PARTITIONS);
-        return new OpsInstance.Spec(KAFKA.bootstrapServers(), input, output, name + "-" + input);
+        return new OpsInstance.Spec(KAFKA.bootstrapServers(), input, output, name + "-" + input)
+                .withEnv("WEIR_CONSUMER_SESSION_TIMEOUT_MS", Long.toString(SESSION_TIMEOUT.toMillis()));
     }
 
     /** Both instances ready, each with a share of the tasks, together all of them. */
@@ -342,6 +354,12 @@ class RolloutIT {
 
         long count(Set<Integer> partitions) {
             return snapshot().stream().filter(a -> partitions.contains((int) a[1])).count();
+        }
+
+        /** Arrivals on {@code partitions} in [from, to] ({@link System#nanoTime()}). */
+        long count(Set<Integer> partitions, long from, long to) {
+            return snapshot().stream().filter(a -> partitions.contains((int) a[1]) && a[0] >= from && a[0] <= to)
+                    .count();
         }
 
         /** The {@link System#nanoTime()} of the latest arrival on {@code partitions}; MIN_VALUE if none. */

@@ -28,15 +28,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * application run as the pods {@code weir-0..2} of a StatefulSet {@code weir}: processes that see
  * the Kubernetes API as pods do ({@code KUBERNETES_SERVICE_HOST}/{@code _PORT}, a service account's
  * token, CA and namespace files), served by an in-memory API server holding the StatefulSet. Each
- * is stopped by SIGTERM, as the kubelet stops a pod, and the consumer session timeout is 60 s, so
- * a task that moves within seconds moved because its instance left the group:
+ * is stopped by SIGTERM, as the kubelet stops a pod, and the consumer session timeout is 5 minutes,
+ * beyond every wait of the test, so a task that moves moved because its instance left the group
+ * (or was removed by another's failure detection, which the test checks did not happen):
  * <ul>
  *   <li>a rollout restart of {@code weir-1} while the StatefulSet still wants 3 replicas keeps its
  *       membership: no task moves to the others, and {@code weir-1} gets its own tasks back;</li>
  *   <li>a scale-down to 2 replicas, then SIGTERM to {@code weir-2}: it leaves the group and its tasks
  *       move to {@code weir-0} and {@code weir-1} at once, not after the session timeout.</li>
  * </ul>
- * Every input is counted exactly once throughout.
+ * Every input is counted exactly once throughout. Durations are printed, never asserted: a loaded
+ * machine makes a healthy run slower, and the deadlines of the waits only fail a run that hangs.
  */
 class ScaleInIT {
 
@@ -48,7 +50,8 @@ class ScaleInIT {
     private static final int RATE = 300;
     private static final Set<String> ALL_TASKS = IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p)
             .collect(Collectors.toCollection(TreeSet::new));
-    private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(60);
+    /** Far beyond every wait of the test ({@link #START}): no member's session expires while it runs. */
+    private static final Duration SESSION_TIMEOUT = Duration.ofMinutes(5);
     private static final Duration START = Duration.ofSeconds(90);
     private static final Duration SETTLED = Duration.ofSeconds(5);
 
@@ -95,8 +98,6 @@ class ScaleInIT {
                 OpsInstance weir1Again = pods.add(OpsInstance.start(spec, "weir-1", state.get(1)));
                 await().atMost(START).pollInterval(Duration.ofMillis(100)).until(weir1Again::ready);
                 long awayMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - terminated);
-                assertThat(awayMs).as("weir-1 away for less than the session timeout")
-                        .isLessThan(SESSION_TIMEOUT.toMillis());
                 assertThat(weir1Again.tasks()).as("weir-1's tasks after its restart").isEqualTo(tasks1);
                 assertThat(weir0.tasks()).as("weir-0's tasks").isEqualTo(tasks0);
                 assertThat(weir2.tasks()).as("weir-2's tasks").isEqualTo(tasks2);
@@ -112,15 +113,16 @@ class ScaleInIT {
                 long asked = System.nanoTime();
                 CompletableFuture<Void> stopping = CompletableFuture.runAsync(
                         () -> weir2.jvm().terminate(Duration.ofSeconds(40)));
-                OpsInstance.awaitSplit(ALL_TASKS, Duration.ofSeconds(30), weir0, weir1Again);
+                OpsInstance.awaitSplit(ALL_TASKS, START, weir0, weir1Again);
                 long handOverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
                 stopping.get(45, TimeUnit.SECONDS);
                 assertThat(weir2.jvm().output()).contains("pod weir-2 (ordinal 2) is at or above the desired replicas"
                         + " of StatefulSet weir (2): removed by a scale-down", "leaving the consumer group");
                 System.out.printf("FIGURE kubernetes_scale_in_hand_over_ms=%d (SIGTERM to weir-0 and weir-1 ready with"
                         + " every task; session timeout %d ms)%n", handOverMs, SESSION_TIMEOUT.toMillis());
-                assertThat(handOverMs).as("hand-over time (ms), against a session timeout of 60 s")
-                        .isLessThan(20_000);
+                // Within START, far below the session timeout, and not by failure detection: weir-2 left.
+                assertThat(weir0.metric("weir_failure_detection_removals_total") + weir1Again.metric(
+                        "weir_failure_detection_removals_total")).as("instances weir-0 and weir-1 removed").isZero();
 
                 ExactCounts.assertCountedOnce(KAFKA.client(), output, records.stop(Duration.ofSeconds(30)),
                         Duration.ofMinutes(1));

@@ -232,11 +232,21 @@ public final class ChildProcessKafka implements KafkaCluster {
             return this;
         }
 
-        /** Formats storage, launches every node and waits until all brokers are registered. */
+        /**
+         * Formats storage, launches every node and waits until all brokers are registered; starts
+         * again with other ports if one picked was taken before its node bound it.
+         */
         public ChildProcessKafka start() {
+            return FreePorts.retryIfTaken("Kafka broker processes", this::startOnce);
+        }
+
+        private ChildProcessKafka startOnce() {
             long started = System.nanoTime();
             Path root = Dirs.createTemp("weir-kafka-proc-");
-            ChildProcessKafka kafka = new ChildProcessKafka(ClusterLayout.combined(nodes, root), root,
+            // Ports picked before the start: this JVM must find the processes, and a node comes back
+            // at the same address after restart(int).
+            ChildProcessKafka kafka = new ChildProcessKafka(ClusterLayout.combined(nodes, root,
+                    ClusterLayout.BrokerPorts.PICKED_BEFORE_START), root,
                     Map.copyOf(overrides), List.copyOf(jvmOptions), startTimeout);
             try {
                 kafka.startAll();

@@ -23,6 +23,11 @@ import org.apache.kafka.common.Uuid;
  * The shape of a cluster (which nodes, which roles, which ports), the broker settings every
  * backend shares, and formatting of each node's storage. Both {@link EmbeddedKafka} and
  * {@link ChildProcessKafka} go through here so the two backends behave the same.
+ *
+ * <p>Ports: a port of 0 is bound by the node itself at start and read back from it
+ * ({@link #withBoundPorts}); that is how in-process brokers listen, without a window in which
+ * another process can take a port picked for them. A port that must be known before the node
+ * starts is picked by {@link FreePorts} instead (see there why, and how a lost race is retried).
  */
 final class ClusterLayout {
 
@@ -61,45 +66,77 @@ final class ClusterLayout {
         return new ClusterLayout(nodes, Optional.of(security), external);
     }
 
-    /** This layout with an extra listener on every broker: bound to all addresses, advertised at {@code host}. */
+    /**
+     * This layout with an extra listener on every broker: bound to all addresses on a port each
+     * broker binds itself (0, read back with {@link #withBoundPorts}), advertised at {@code host}.
+     */
     ClusterLayout withExternalListener(String host) {
-        List<NodeSpec> brokers = brokers();
-        int[] ports = FreePorts.pick(brokers.size());
         Map<Integer, Integer> byNode = new LinkedHashMap<>();
-        for (int i = 0; i < brokers.size(); i++) {
-            byNode.put(brokers.get(i).nodeId(), ports[i]);
-        }
+        brokers().forEach(b -> byNode.put(b.nodeId(), 0));
         return new ClusterLayout(nodes, security, Optional.of(new ExternalListener(host, byNode)));
     }
 
+    /**
+     * This layout with the ports the brokers bound (for those of port 0): {@code brokerPorts} and
+     * {@code externalPorts} by node id; a node not in a map keeps its port.
+     */
+    ClusterLayout withBoundPorts(Map<Integer, Integer> brokerPorts, Map<Integer, Integer> externalPorts) {
+        List<NodeSpec> bound = nodes.stream().map(n -> new NodeSpec(n.nodeId(), n.role(),
+                brokerPorts.getOrDefault(n.nodeId(), n.brokerPort()), n.controllerPort(), n.dir())).toList();
+        Optional<ExternalListener> boundExternal = external.map(e -> {
+            Map<Integer, Integer> byNode = new LinkedHashMap<>(e.portByNode());
+            byNode.putAll(externalPorts);
+            return new ExternalListener(e.advertisedHost(), byNode);
+        });
+        return new ClusterLayout(bound, security, boundExternal);
+    }
+
     /** The listener clients connect to. */
-    private String brokerListener() {
+    String brokerListener() {
         return security.isPresent() ? KafkaSecurity.LISTENER : BROKER_LISTENER;
+    }
+
+    /** How a broker's listener port is chosen. */
+    enum BrokerPorts {
+        /** 0: the broker binds a free port itself, read back once it started (in-process brokers). */
+        BOUND_AT_START,
+        /**
+         * Picked before the start ({@link FreePorts}): a broker in another process must be found
+         * by this one, and comes back at the same address after a restart.
+         */
+        PICKED_BEFORE_START
     }
 
     /**
      * {@code count} nodes that are each broker and controller, ids 1..count. In one JVM this only
      * works for a single node: combined nodes start one after the other and the first one waits
      * for a controller quorum that the others would form. Separate processes start together.
+     * Controller ports are always picked before the start: every node's
+     * {@code controller.quorum.voters} lists them.
      */
-    static ClusterLayout combined(int count, Path root) {
-        int[] ports = FreePorts.pick(2 * count);
+    static ClusterLayout combined(int count, Path root, BrokerPorts brokerPorts) {
+        boolean pickBrokers = brokerPorts == BrokerPorts.PICKED_BEFORE_START;
+        int[] ports = FreePorts.pick(pickBrokers ? 2 * count : count);
         List<NodeSpec> nodes = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int id = i + 1;
-            nodes.add(new NodeSpec(id, NodeSpec.Role.COMBINED, ports[2 * i], ports[2 * i + 1],
-                    root.resolve("node-" + id)));
+            int brokerPort = pickBrokers ? ports[count + i] : 0;
+            nodes.add(new NodeSpec(id, NodeSpec.Role.COMBINED, brokerPort, ports[i], root.resolve("node-" + id)));
         }
         return new ClusterLayout(nodes);
     }
 
-    /** One controller-only node (id 0) and {@code brokers} broker-only nodes, ids 1..brokers. */
+    /**
+     * One controller-only node (id 0) and {@code brokers} broker-only nodes, ids 1..brokers; the
+     * brokers bind their ports at start, the controller's is picked before (the brokers' quorum
+     * voters name it).
+     */
     static ClusterLayout dedicatedController(int brokers, Path root) {
-        int[] ports = FreePorts.pick(brokers + 1);
+        int controllerPort = FreePorts.pick(1)[0];
         List<NodeSpec> nodes = new ArrayList<>();
-        nodes.add(new NodeSpec(0, NodeSpec.Role.CONTROLLER, -1, ports[0], root.resolve("controller-0")));
+        nodes.add(new NodeSpec(0, NodeSpec.Role.CONTROLLER, -1, controllerPort, root.resolve("controller-0")));
         for (int id = 1; id <= brokers; id++) {
-            nodes.add(new NodeSpec(id, NodeSpec.Role.BROKER, ports[id], -1, root.resolve("node-" + id)));
+            nodes.add(new NodeSpec(id, NodeSpec.Role.BROKER, 0, -1, root.resolve("node-" + id)));
         }
         return new ClusterLayout(nodes);
     }

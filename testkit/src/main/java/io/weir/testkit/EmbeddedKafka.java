@@ -1,6 +1,7 @@
 package io.weir.testkit;
 
 import io.weir.common.internal.KafkaCalls;
+import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,10 +12,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 
+import kafka.server.BrokerServer;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * <p>Guarantees: when {@code start} returns, every broker is registered and unfenced; transactions,
  * consumer groups and idempotent producers work (internal topics use replication factor
  * {@code min(3, brokers)} and {@code min.insync.replicas} 2 from three brokers on, 1 below);
- * topics are not auto-created; ports are free loopback ports chosen at start; data lives in a
+ * topics are not auto-created; brokers listen on loopback ports they bind themselves (port 0,
+ * read back once started), the controller on one picked just before (see {@link FreePorts}); data lives in a
  * temporary directory that {@link #close()} deletes. Thread-safe; {@code close} is idempotent.
  * A broker crash cannot be simulated in-process: use {@link ChildProcessKafka} for SIGKILL tests.
  */
@@ -41,7 +45,8 @@ public final class EmbeddedKafka implements KafkaCluster {
     /** Longer than the admin client's own {@code default.api.timeout.ms} here, which fails the call first. */
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(10);
 
-    private final ClusterLayout layout;
+    /** With the ports the brokers bound once they started. */
+    private volatile ClusterLayout layout;
     private final Path root;
     private final List<KafkaRaftServer> controllers = new ArrayList<>();
     private final List<KafkaRaftServer> brokers = new ArrayList<>();
@@ -129,11 +134,37 @@ public final class EmbeddedKafka implements KafkaCluster {
         // One node after the other: a controller-only node returns from startup at once, and a
         // broker's startup returns once the controller has unfenced it. Starting brokers in
         // parallel saves little and races on the JVM-wide Yammer metrics registry they share.
+        Map<Integer, Integer> brokerPorts = new LinkedHashMap<>();
+        Map<Integer, Integer> externalPorts = new LinkedHashMap<>();
         for (NodeSpec node : layout.nodes) {
             KafkaRaftServer server = startNode(props.get(node.nodeId()));
             (node.role() == NodeSpec.Role.CONTROLLER ? controllers : brokers).add(server);
+            if (node.role().isBroker()) {
+                brokerPorts.put(node.nodeId(), boundPort(server, layout.brokerListener()));
+                if (layout.external.isPresent()) {
+                    externalPorts.put(node.nodeId(), boundPort(server, ClusterLayout.EXTERNAL_LISTENER));
+                }
+            }
         }
+        layout = layout.withBoundPorts(brokerPorts, externalPorts);
         awaitBrokersRegistered(timeout);
+    }
+
+    /**
+     * The port a started node's broker bound for {@code listener}. {@link KafkaRaftServer} keeps
+     * its {@link BrokerServer} private, and only the broker knows the port it bound for a
+     * listener of port 0 (it advertises that port, so clients find it through the metadata).
+     */
+    private static int boundPort(KafkaRaftServer server, String listener) {
+        try {
+            Field field = KafkaRaftServer.class.getDeclaredField("broker");
+            field.setAccessible(true);
+            scala.Option<?> broker = (scala.Option<?>) field.get(server);
+            return ((BrokerServer) broker.get()).boundPort(ListenerName.normalised(listener));
+        } catch (ReflectiveOperationException | ClassCastException | java.util.NoSuchElementException e) {
+            throw new IllegalStateException("Cannot read the port the in-process broker bound for " + listener
+                    + " (has KafkaRaftServer's field 'broker' changed?)", e);
+        }
     }
 
     private static KafkaRaftServer startNode(Map<String, String> props) {
@@ -218,11 +249,18 @@ public final class EmbeddedKafka implements KafkaCluster {
             return this;
         }
 
-        /** Formats storage, starts every node and returns once all brokers are registered. */
+        /**
+         * Formats storage, starts every node and returns once all brokers are registered; starts
+         * again with another controller port if the one picked was taken before it was bound.
+         */
         public EmbeddedKafka start() {
+            return FreePorts.retryIfTaken("in-process Kafka", this::startOnce);
+        }
+
+        private EmbeddedKafka startOnce() {
             long started = System.nanoTime();
             Path root = Dirs.createTemp("weir-kafka-");
-            ClusterLayout plain = brokers == 1 ? ClusterLayout.combined(1, root)
+            ClusterLayout plain = brokers == 1 ? ClusterLayout.combined(1, root, ClusterLayout.BrokerPorts.BOUND_AT_START)
                     : ClusterLayout.dedicatedController(brokers, root);
             ClusterLayout layout = plain;
             if (security != null) {

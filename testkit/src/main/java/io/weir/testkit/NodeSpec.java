@@ -3,8 +3,10 @@ package io.weir.testkit;
 import java.nio.file.Path;
 
 /**
- * One KRaft node of a cluster this module starts: its id, roles, ports and directory. Ports are
- * fixed for the life of the cluster so that a restarted node comes back at the same address.
+ * One KRaft node of a cluster this module starts: its id, roles, ports and directory. A broker
+ * port of 0 is bound by the node at start ({@link ClusterLayout#withBoundPorts} then gives the
+ * real one); other ports are fixed for the life of the cluster so that a restarted node comes
+ * back at the same address.
  */
 record NodeSpec(int nodeId, Role role, int brokerPort, int controllerPort, Path dir) {
 
