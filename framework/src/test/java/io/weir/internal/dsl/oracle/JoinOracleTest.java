@@ -2,6 +2,7 @@ package io.weir.internal.dsl.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.testkit.TestSizes;
 import io.weir.internal.dsl.oracle.JoinOracleStream.Input;
 import io.weir.internal.dsl.oracle.JoinOracleStream.Kind;
 import java.util.ArrayList;
@@ -16,7 +17,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Kafka Streams as the oracle of Weir's tables and joins: {@value #INPUTS_PER_KIND} seeded random
+ * Kafka Streams as the oracle of Weir's tables and joins: 200 seeded
+ * (50 in the default build, all 200 under {@code -Pfull}) random
  * inputs per {@link Kind} (stream-table inner and left joins, table-table inner, left and outer
  * joins, a re-keyed count and a re-keyed sum behind a table filter and mapValues;
  * {@link JoinOracleStream}), interleaved over the input topics with out-of-order times,
@@ -31,13 +33,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class JoinOracleTest {
 
-    static final int INPUTS_PER_KIND = 200;
+    static final int INPUTS_PER_KIND = TestSizes.pick(50, 200);
 
     /** How many of the inputs also run with the other stores (below). */
     static final int STORE_CHECKS_PER_KIND = 10;
 
     /** How often each case below must occur among a kind's inputs for the oracle to say something about it. */
-    static final int MIN_CASES = 20;
+    static final int MIN_CASES = INPUTS_PER_KIND / 10;
 
     static Stream<Arguments> inputs() {
         return seeds(INPUTS_PER_KIND);
@@ -83,7 +85,7 @@ class JoinOracleTest {
 
     /**
      * The inputs of each kind reach the cases where tables and joins are easy to get wrong, each at
-     * least {@value #MIN_CASES} times (counted from the inputs alone, without running them).
+     * least {@link #MIN_CASES} times (counted from the inputs alone, without running them).
      */
     @ParameterizedTest
     @EnumSource(Kind.class)

@@ -2,6 +2,7 @@ package io.weir.internal.dsl.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.testkit.TestSizes;
 import io.weir.internal.dsl.oracle.StreamJoinOracleStream.Input;
 import io.weir.internal.dsl.oracle.StreamJoinOracleStream.Kind;
 import java.util.ArrayList;
@@ -19,7 +20,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Kafka Streams as the oracle of Weir's stream-stream joins: {@value #INPUTS_PER_KIND} seeded
+ * Kafka Streams as the oracle of Weir's stream-stream joins: 200 seeded
+ * (50 in the default build, all 200 under {@code -Pfull})
  * random inputs per join (inner, left, outer; {@link StreamJoinOracleStream}), with symmetric,
  * asymmetric and zero windows, records of both sides interleaved, out of order within and beyond
  * the grace, duplicates, records without a key or value, piped the same into Weir's
@@ -36,13 +38,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class StreamJoinOracleTest {
 
-    static final int INPUTS_PER_KIND = 200;
+    static final int INPUTS_PER_KIND = TestSizes.pick(50, 200);
 
     /** How many of the inputs also run with RocksDB stores, and with the join's task revoked and reassigned. */
     static final int CHECKS_PER_KIND = 10;
 
     /** How often each case below must occur among a kind's inputs for the oracle to say something about it. */
-    static final int MIN_CASES = 20;
+    static final int MIN_CASES = INPUTS_PER_KIND / 10;
 
     static Stream<Arguments> inputs() {
         return seeds(INPUTS_PER_KIND);
@@ -98,7 +100,7 @@ class StreamJoinOracleTest {
 
     /**
      * The inputs of each kind reach the cases where stream-stream joins are easy to get wrong, each
-     * at least {@value #MIN_CASES} times (counted from the inputs alone, without running them).
+     * at least {@link #MIN_CASES} times (counted from the inputs alone, without running them).
      */
     @ParameterizedTest
     @EnumSource(Kind.class)

@@ -2,6 +2,7 @@ package io.weir.internal.dsl.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.testkit.TestSizes;
 import io.weir.internal.dsl.oracle.OracleStream.WindowKind;
 import java.util.Arrays;
 import java.util.List;
@@ -12,7 +13,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Kafka Streams as the oracle of Weir's windows: {@value #STREAMS_PER_KIND} seeded random streams
+ * Kafka Streams as the oracle of Weir's windows: 200 seeded
+ * (50 in the default build, all 200 under {@code -Pfull}) random streams
  * per window kind (tumbling, hopping, sessions; {@link OracleStream}), with out-of-order records
  * within and beyond the allowed lateness, run through Weir's {@code TestDriver}
  * ({@code Emit.onWindowClose()}, {@code max.out.of.orderness.ms=0}, late records to the topic) and
@@ -27,10 +29,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class WindowOracleTest {
 
-    static final int STREAMS_PER_KIND = 200;
+    static final int STREAMS_PER_KIND = TestSizes.pick(50, 200);
 
     /** How many of the streams also run with the other stores (below). */
-    static final int STORE_CHECKS_PER_KIND = 20;
+    static final int STORE_CHECKS_PER_KIND = TestSizes.pick(10, 20);
 
     static Stream<Arguments> streams() {
         return seeds(STREAMS_PER_KIND);
