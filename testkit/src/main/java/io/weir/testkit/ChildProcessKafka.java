@@ -199,7 +199,7 @@ public final class ChildProcessKafka implements KafkaCluster {
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private final List<String> jvmOptions = new ArrayList<>(List.of(
                 "-Xms64m", "-Xmx512m", "-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError"));
-        private Duration startTimeout = Duration.ofSeconds(60);
+        private Duration startTimeout = Duration.ofSeconds(120);
 
         private Builder() {
         }
@@ -226,7 +226,7 @@ public final class ChildProcessKafka implements KafkaCluster {
             return this;
         }
 
-        /** How long start and restart wait for a node (default 60 s). */
+        /** How long start and restart wait for a node (default 120 s: several child JVMs starting at once on two busy cores take that long). */
         public Builder startTimeout(Duration startTimeout) {
             this.startTimeout = startTimeout;
             return this;
