@@ -8,7 +8,7 @@ import io.weir.errors.InstanceFailedException;
 import io.weir.errors.InstanceStateException;
 import io.weir.errors.WeirException;
 import io.weir.internal.bounded.BoundedRun;
-import io.weir.internal.cluster.AuthorizationFailures;
+import io.weir.internal.cluster.access.AuthorizationFailures;
 import io.weir.internal.http.PeerClient;
 import io.weir.internal.kubernetes.KubernetesApi;
 import io.weir.internal.kubernetes.ScaleInCheck;

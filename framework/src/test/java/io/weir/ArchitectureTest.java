@@ -44,7 +44,7 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
 
     /**
-     * The internal rooms and the root, lowest first: a room may use the rooms before it, never one
+     * The internal rooms, the root and the test driver (which runs the root's {@code Topology}), lowest first: a room may use the rooms before it, never one
      * after it, and never one of the same rank. The public leaves ({@link #PUBLIC_LEAVES}) come before
      * all of them.
      */
@@ -54,13 +54,21 @@ class ArchitectureTest {
             List.of("io.weir.internal.json"),
             List.of("io.weir.internal.topology"),
             List.of("io.weir.internal.state", "io.weir.internal.assign", "io.weir.internal.http",
-                    "io.weir.internal.kubernetes"),
-            List.of("io.weir.internal.cluster", "io.weir.internal.query"),
-            List.of("io.weir.internal.task"),
-            List.of("io.weir.internal.dsl", "io.weir.internal.restore", "io.weir.internal.savepoint"),
-            List.of("io.weir.internal.thread"),
-            List.of("io.weir.internal.bounded", "io.weir.internal.driver", "io.weir.internal.supervision"),
-            List.of("io.weir"));
+                    "io.weir.internal.kubernetes", "io.weir.internal.time"),
+            List.of("io.weir.internal.cluster", "io.weir.internal.cluster.topics", "io.weir.internal.cluster.access",
+                    "io.weir.internal.query"),
+            List.of("io.weir.internal.task", "io.weir.internal.state.restore"),
+            List.of("io.weir.internal.state.standby", "io.weir.internal.state.global",
+                    "io.weir.internal.operator.stateless"),
+            List.of("io.weir.internal.state.thread", "io.weir.internal.operator.table"),
+            List.of("io.weir.internal.operator.aggregate"),
+            List.of("io.weir.internal.operator.window"),
+            List.of("io.weir.internal.operator.join"),
+            List.of("io.weir.internal.dsl", "io.weir.internal.savepoint"),
+            List.of("io.weir.internal.commit", "io.weir.internal.thread"),
+            List.of("io.weir.internal.bounded", "io.weir.internal.supervision", "io.weir.testdriver.internal"),
+            List.of("io.weir"),
+            List.of("io.weir.testdriver"));
 
     /**
      * The leaves, below every room of the framework: the public packages of values and interfaces,
@@ -78,7 +86,8 @@ class ArchitectureTest {
      * ({@code io.weir.sink.internal}) are the framework's, not the applications': they may pass the
      * byte-level types of {@code io.weir.state.internal} between them.
      */
-    private static final List<String> APPLICATION_API = List.of("io.weir", "io.weir.config", "io.weir.dsl",
+    private static final List<String> APPLICATION_API = List.of("io.weir", "io.weir.testdriver", "io.weir.config",
+            "io.weir.dsl",
             "io.weir.processor", "io.weir.serde", "io.weir.time", "io.weir.state", "io.weir.errors", "io.weir.common",
             "io.weir.logging", "io.weir.sink", "io.weir.query");
 
@@ -161,7 +170,7 @@ class ArchitectureTest {
             "io.weir.internal.thread.StreamThread",
             "io.weir.internal.topology.TopologyRecord", "io.weir.internal.savepoint.SavepointClients",
             "io.weir.internal.savepoint.SavepointControl", "io.weir.internal.savepoint.SavepointRestore",
-            "io.weir.internal.restore.GlobalThread", "io.weir.internal.restore.StateConsumers");
+            "io.weir.internal.state.global.GlobalThread", "io.weir.internal.state.restore.StateConsumers");
 
     @Test
     void kafkaClientsAreCreatedOnlyWhereTheirSecuritySettingsAreChecked() {

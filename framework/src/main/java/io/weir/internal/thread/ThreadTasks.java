@@ -1,7 +1,7 @@
 package io.weir.internal.thread;
 
 import io.weir.config.WeirConfig;
-import io.weir.internal.cluster.RepartitionPurge;
+import io.weir.internal.cluster.topics.RepartitionPurge;
 import io.weir.internal.task.ActiveTask;
 import io.weir.internal.task.DeadLetters;
 import io.weir.internal.task.LateRecords;
