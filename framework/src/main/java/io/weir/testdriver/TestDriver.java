@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ConfigException;
 import io.weir.testdriver.internal.DriverRuntime;
-import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyAccess;
 import io.weir.internal.topology.TopologyModel;
@@ -89,23 +88,7 @@ import java.util.Set;
  * driver.reassign(counting);                  // restores "word-counts" from its changelog, counts on
  * }</pre>
  *
- * <p><b>Compared with Kafka Streams' {@code TopologyTestDriver}.</b> Both run on the calling
- * thread without a broker, pipe typed records in, read typed records out and expose stores. That
- * driver runs the whole topology as a single task with one partition per topic and without
- * transactions: it cannot show how records spread over partitions and tasks, how a repartition
- * topic routes them, or what an abort takes back (a processor that throws half-way leaves what it
- * forwarded before). This one runs every task, routes records as the producer partitions them,
- * and goes through the exactly-once commit, so a failing record is dead-lettered with no partial
- * output, as in production; tasks can be revoked and reassigned, restoring their state.
- *
- * <p><b>Not modelled.</b> The group protocol itself (assignments, several instances, standby
- * tasks), lost partitions and crashes, fenced producers and other guarantees than exactly-once
- * (use the {@code testkit} broker for those); topics created
- * while running (declare topics that pattern sources or topic extractors use with
- * {@link Builder#partitions}; writing to an undeclared topic fails as on a cluster without it); a
- * custom {@code partitioner.class}. Records without a key go to the partitions in turn (Kafka's
- * producer spreads them in batches). A topic's {@code max.message.bytes} is the broker default
- * (1048588), the dead-letter topic's {@code dead.letter.max.message.bytes}.
+ * <p>Compared with Kafka Streams' {@code TopologyTestDriver}, and what it does not model: see the package.
  *
  * <p>Threading: not thread-safe. Everything, processing included, runs on the thread that calls
  * the driver; use it from one thread (or synchronize).
@@ -113,9 +96,11 @@ import java.util.Set;
 public final class TestDriver implements AutoCloseable {
 
     private final DriverRuntime runtime;
+    private final InputPipe pipe;
 
     private TestDriver(DriverRuntime runtime) {
         this.runtime = runtime;
+        this.pipe = new InputPipe(runtime);
     }
 
     /** Starts describing a driver for {@code topology}. */
@@ -135,11 +120,7 @@ public final class TestDriver implements AutoCloseable {
      *     value is not of the type the source's serdes take
      */
     public <K, V> void pipe(String topic, K key, V value, long timestamp) {
-        runtime.requireInput(topic);
-        InputSerdes serdes = serdesOf(topic);
-        byte[] k = serialize(topic, "key", serdes.key(), key);
-        runtime.pipe(topic, runtime.partitionFor(topic, k), k, serialize(topic, "value", serdes.value(), value),
-                timestamp, Headers.empty().toArray());
+        pipe.pipe(topic, key, value, timestamp);
     }
 
     /** Pipes a record into a given partition; as {@link #pipe(String, Object, Object, long)}. */
@@ -153,11 +134,7 @@ public final class TestDriver implements AutoCloseable {
      * @throws IllegalArgumentException also if the partition does not exist
      */
     public <K, V> void pipe(String topic, int partition, K key, V value, long timestamp, Headers headers) {
-        runtime.requireInput(topic);
-        InputSerdes serdes = serdesOf(topic);
-        runtime.pipe(topic, partition, serialize(topic, "key", serdes.key(), key),
-                serialize(topic, "value", serdes.value(), value), timestamp,
-                Objects.requireNonNull(headers, "headers").toArray());
+        pipe.pipe(topic, partition, key, value, timestamp, headers);
     }
 
     /**
@@ -310,34 +287,6 @@ public final class TestDriver implements AutoCloseable {
     @Override
     public void close() {
         runtime.close();
-    }
-
-    // ---- helpers -----------------------------------------------------------------------------
-
-    /** The serdes an input topic is read with: its source's, or its global table's. */
-    private record InputSerdes(Serde<?> key, Serde<?> value) {
-    }
-
-    private InputSerdes serdesOf(String topic) {
-        var st = runtime.model().subtopologyFor(topic);
-        if (st != null) {
-            NodeSpec.Source source = st.sourceFor(topic);
-            return new InputSerdes(source.keySerde(), source.valueSerde());
-        }
-        var global = runtime.model().globalTables().values().stream().filter(g -> g.topic().equals(topic))
-                .findFirst().orElseThrow();
-        return new InputSerdes(global.keySerde(), global.valueSerde());
-    }
-
-    @SuppressWarnings("unchecked")
-    private static byte[] serialize(String topic, String what, Serde<?> serde, Object data) {
-        try {
-            return ((Serde<Object>) serde).serialize(topic, data);
-        } catch (ClassCastException e) {
-            throw new IllegalArgumentException("the " + what + " " + data + " is not of the type the serde of the"
-                    + " source reading '" + topic + "' takes (" + e.getMessage() + "); pipe with input(topic,"
-                    + " keySerde, valueSerde) to write another type", e);
-        }
     }
 
     /**
