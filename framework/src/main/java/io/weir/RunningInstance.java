@@ -6,12 +6,12 @@ import io.weir.config.WeirConfig;
 import io.weir.errors.ClusterException;
 import io.weir.internal.bounded.BoundedRun;
 import io.weir.internal.bounded.BoundedRunPlan;
-import io.weir.internal.cluster.AccessCheck;
-import io.weir.internal.cluster.ChangelogEnds;
+import io.weir.internal.cluster.access.AccessCheck;
+import io.weir.internal.cluster.topics.ChangelogEnds;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.cluster.InstanceMembers;
-import io.weir.internal.cluster.RepartitionPurge;
-import io.weir.internal.cluster.TopicSetup;
+import io.weir.internal.cluster.topics.RepartitionPurge;
+import io.weir.internal.cluster.topics.TopicSetup;
 import io.weir.internal.config.WeirVersion;
 import io.weir.internal.http.HttpOptions;
 import io.weir.internal.http.OpsHttpServer;
@@ -20,10 +20,10 @@ import io.weir.internal.http.security.HttpSecurityOptions;
 import io.weir.internal.http.security.PeerHttp;
 import io.weir.internal.query.AdvertisedUrl;
 import io.weir.internal.query.Ownership;
-import io.weir.internal.restore.GlobalTables;
-import io.weir.internal.restore.GlobalThread;
-import io.weir.internal.restore.InstanceTaskRegistry;
-import io.weir.internal.restore.StateThread;
+import io.weir.internal.state.global.GlobalTables;
+import io.weir.internal.state.global.GlobalThread;
+import io.weir.internal.state.thread.InstanceTaskRegistry;
+import io.weir.internal.state.thread.StateThread;
 import io.weir.internal.savepoint.SavepointControl;
 import io.weir.internal.state.ChangelogTopicIds;
 import io.weir.internal.state.InstanceDirectory;
@@ -41,7 +41,6 @@ import io.weir.internal.topology.TopologyModel;
 import io.weir.internal.topology.TopologyRecord;
 import io.weir.state.rocksdb.RocksDbResources;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -87,8 +86,7 @@ final class RunningInstance {
     private static final Duration GLOBAL_RESTORE_TIMEOUT = Duration.ofMinutes(10);
 
     private final WeirConfig config;
-    private final List<StreamThread> streamThreads = new ArrayList<>();
-    private final List<Thread> threads = new ArrayList<>();
+    private final StreamThreads threads = new StreamThreads();
     private InstanceDirectory instanceDir;
     private Admin admin;
     private HttpSecurity httpSecurity;
@@ -194,14 +192,11 @@ final class RunningInstance {
                         savepoints, new RepartitionPurge(admin, model, config.repartitionPurgeInterval()),
                         globalTables.views(), ownership, rejoins));
         for (int i = 0; i < config.numStreamThreads(); i++) {
-            StreamThread st = new StreamThread(ctx, i,
-                    bounded == null ? consumer -> RunEnd.STREAMING : bounded::endFor, owner::threadFailed);
-            Thread t = new Thread(st, st.name());
-            t.setUncaughtExceptionHandler((th, e) -> owner.threadFailed(e));
-            streamThreads.add(st);
-            threads.add(t);
+            threads.add(new StreamThread(ctx, i,
+                    bounded == null ? consumer -> RunEnd.STREAMING : bounded::endFor, owner::threadFailed),
+                    owner::threadFailed);
         }
-        monitor = new InstanceMonitor(ctx, streamThreads, threads, admin, owner::tick);
+        monitor = new InstanceMonitor(ctx, threads.streamThreads(), threads.threads(), admin, owner::tick);
         meters.bind(ctx.tags(), rocksDb, WeirApp.State.class, owner::state, () -> endpoints.readiness().ok(),
                 monitor::stalled);
         localStores.bindEntries(meters.registry(), ctx.tags(), model.stores().keySet());
@@ -219,7 +214,7 @@ final class RunningInstance {
         }
         savepoints.start();
         stateThread.start(taskRegistry);
-        threads.forEach(Thread::start);
+        threads.start();
         monitor.start();
         log.info("{} started as instance {} with {} thread(s), {}{}", config.applicationId(),
                 instanceDir.instanceId(), config.numStreamThreads(), config.guarantee().configValue(),
@@ -279,8 +274,7 @@ final class RunningInstance {
         if (liveness != null) {
             liveness.announceShutdown(leaveGroup);
         }
-        streamThreads.forEach(t -> t.shutdown(leaveGroup));
-        joinThreads(deadline);
+        threads.stop(leaveGroup, deadline);
         if (leaveGroup) {
             removeLeftoverMembers(deadline);
         }
@@ -288,31 +282,7 @@ final class RunningInstance {
 
     /** After a thread failed: stops the others without leaving the group, waiting up to {@code timeout} for each. */
     void stopAfterFailure(Duration timeout) {
-        streamThreads.forEach(t -> t.shutdown(false));
-        for (Thread t : threads) {
-            try {
-                t.join(timeout.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private void joinThreads(Deadline deadline) {
-        for (Thread t : threads) {
-            if (t == Thread.currentThread()) {
-                continue;
-            }
-            try {
-                t.join(Math.max(1, deadline.remaining().toMillis()));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            if (t.isAlive()) {
-                log.warn("{} did not stop within {}", t.getName(), deadline.timeout());
-            }
-        }
+        threads.stopAfterFailure(timeout);
     }
 
     /**
@@ -401,7 +371,7 @@ final class RunningInstance {
         if (instanceDir == null) {
             return;
         }
-        if (threads.stream().anyMatch(t -> t != Thread.currentThread() && t.isAlive())) {
+        if (threads.anyStillRunning()) {
             // A thread that did not stop may still write its stores: another instance must not
             // take the directory over while it does. The lock goes with the process.
             log.warn("{}: state directory {} stays locked: a stream thread is still running",

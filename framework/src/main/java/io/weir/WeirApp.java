@@ -1,14 +1,11 @@
 package io.weir;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.weir.common.internal.Deadline;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ConfigException;
 import io.weir.errors.InstanceFailedException;
 import io.weir.errors.InstanceStateException;
 import io.weir.errors.WeirException;
-import io.weir.internal.bounded.BoundedRun;
-import io.weir.internal.cluster.AuthorizationFailures;
 import io.weir.internal.http.PeerClient;
 import io.weir.internal.kubernetes.KubernetesApi;
 import io.weir.internal.kubernetes.ScaleInCheck;
@@ -28,9 +25,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A running Weir application instance: the composition root that wires a {@link Topology} and a
@@ -103,8 +97,6 @@ public final class WeirApp implements AutoCloseable {
         void onChange(State oldState, State newState);
     }
 
-    private static final Logger log = LoggerFactory.getLogger(WeirApp.class);
-
     /** How long a query forwarded to the instance that holds the key may take. */
     private static final Duration QUERY_FORWARD_TIMEOUT = Duration.ofSeconds(5);
 
@@ -112,21 +104,20 @@ public final class WeirApp implements AutoCloseable {
     private final WeirConfig config;
     private final InstanceMeters meters;
     private final Lifecycle lifecycle;
-    private final AtomicBoolean closing = new AtomicBoolean();
+    private final Shutdown shutdown;
     private final Endpoints endpoints;
     private final LocalStores localStores = new LocalStores(System::currentTimeMillis);
     private final Ownership ownership = new Ownership();
     private final StoreQueryService queries;
     /** The started parts; null before {@link #start()} wired them. */
     private volatile RunningInstance instance;
-    /** With {@code shutdown.leave.group=kubernetes_scale_in}, from {@link #start()}: decides at SIGTERM; else null. */
-    private volatile ScaleInCheck scaleIn;
 
     private WeirApp(Topology topology, WeirConfig config, MeterRegistry registry) {
         this.config = Objects.requireNonNull(config, "config");
         this.model = Objects.requireNonNull(topology, "topology").model().resolve(config.applicationId());
         this.meters = new InstanceMeters(registry);
         this.lifecycle = new Lifecycle(config.applicationId());
+        this.shutdown = new Shutdown(config, lifecycle, meters, () -> instance, this);
         this.queries = new StoreQueryService(model, localStores, ownership, new PeerClient(QUERY_FORWARD_TIMEOUT,
                 () -> running().flatMap(RunningInstance::peerHttp)),
                 this::store);
@@ -177,10 +168,11 @@ public final class WeirApp implements AutoCloseable {
         }
         try {
             if (config.shutdownLeaveGroupOnScaleIn()) {
-                scaleIn = ScaleInCheck.start(config.instanceId(), KubernetesApi::requireInCluster,
-                        config.shutdownTimeout());
+                shutdown.decideAtSignalWith(ScaleInCheck.start(config.instanceId(), KubernetesApi::requireInCluster,
+                        config.shutdownTimeout()));
             }
-            RunningInstance.start(config, model, meters, localStores, ownership, endpoints, new Owner(),
+            RunningInstance.start(config, model, meters, localStores, ownership, endpoints,
+                    new InstanceOwner(this, lifecycle, shutdown),
                     started -> instance = started);
         } catch (RuntimeException e) {
             lifecycle.fail(e);
@@ -324,34 +316,7 @@ public final class WeirApp implements AutoCloseable {
      * the first is under way waits for it (at most {@code timeout}).
      */
     public void close(Duration timeout, boolean leaveGroup) {
-        if (lifecycle.get() == State.CREATED && lifecycle.transition(State.CREATED, State.STOPPED)) {
-            lifecycle.stopped();
-            return;
-        }
-        if (!closing.compareAndSet(false, true)) {
-            lifecycle.awaitStoppedQuietly(timeout);
-            return;
-        }
-        State before = lifecycle.get();
-        if (before != State.FAILED && before != State.STOPPED) {
-            lifecycle.transition(before, State.STOPPING);
-        }
-        if (before != State.FAILED) {
-            log.info("{} stopping{}", config.applicationId(), leaveGroup
-                    ? " and leaving the consumer group: its tasks move to the other instances now"
-                    : "; keeping its group membership for a restart with the same instance.id");
-        }
-        RunningInstance i = instance;
-        if (i != null) {
-            i.stopThreads(leaveGroup, Deadline.after(timeout));
-            synchronized (this) {
-                i.release(true);
-            }
-        }
-        meters.close();
-        lifecycle.transition(State.STOPPING, State.STOPPED);
-        log.info("{} stopped", config.applicationId());
-        lifecycle.stopped();
+        shutdown.close(timeout, leaveGroup);
     }
 
     /**
@@ -368,43 +333,15 @@ public final class WeirApp implements AutoCloseable {
         if (lifecycle.get() == State.CREATED) {
             start();
         }
-        Thread hook = new Thread(this::closeOnSignal, config.applicationId() + "-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
+        shutdown.onSignalWhile(() -> {
             if (config.bounded()) {
                 runBounded();
             }
             lifecycle.awaitStopped();
-        } finally {
-            removeHook(hook);
-        }
+        });
         Throwable f = lifecycle.failure().orElse(null);
         if (f != null) {
             throw new InstanceFailedException("application " + config.applicationId() + " failed: " + f, f);
-        }
-    }
-
-    /**
-     * SIGTERM or SIGINT: leave the group if {@code shutdown.leave.group} says so, or (with
-     * {@code kubernetes_scale_in}) if the StatefulSet no longer wants this pod; the API call is
-     * counted in {@code shutdown.timeout.ms}. An instance already stopping (after
-     * {@code POST /admin/leave}, say) goes on as it chose.
-     */
-    private void closeOnSignal() {
-        Deadline deadline = Deadline.after(config.shutdownTimeout());
-        boolean leave = config.shutdownLeaveGroup();
-        ScaleInCheck check = scaleIn;
-        if (check != null && !closing.get()) {
-            leave = check.atShutdown().leave();
-        }
-        close(deadline.remaining(), leave);
-    }
-
-    private static void removeHook(Thread hook) {
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // the JVM is already running the hook
         }
     }
 
@@ -437,29 +374,7 @@ public final class WeirApp implements AutoCloseable {
         if (lifecycle.get() == State.CREATED) {
             start();
         }
-        RunningInstance i = instance;
-        BoundedRun run = i.bounded().orElseThrow();
-        run.awaitEnd(i.admin(), config.applicationId(), i.instanceId(),
-                () -> !lifecycle.isStopped() && !closing.get(),
-                problem -> onThreadFailed(new InstanceStateException(problem)));
-        Throwable f = lifecycle.failure().orElse(null);
-        if (f == null && !run.isComplete()) {
-            lifecycle.awaitStoppedQuietly(config.shutdownTimeout());
-            throw new InstanceStateException("the bounded run of " + config.applicationId() + " was closed before"
-                    + " the end of its input; what it committed stays, and a new run continues from there");
-        }
-        if (f == null) {
-            close(config.shutdownTimeout(), true);
-            f = lifecycle.failure().orElse(null);
-        }
-        if (f != null) {
-            lifecycle.awaitStoppedQuietly(config.shutdownTimeout());
-            throw new InstanceFailedException("the bounded run of " + config.applicationId() + " failed: " + f, f);
-        }
-        BoundedRunSummary summary = new BoundedRunSummary(config.applicationId(), run.inputRecords(),
-                run.repartitionRecords(), run.sentAtEnd(), run.duration(), run.endOffsets(), config.boundedUntil());
-        log.info("{}", summary);
-        return summary;
+        return BoundedRunner.awaitEnd(config, lifecycle, shutdown, instance);
     }
 
     // ---- for the endpoints and heartbeats, in this package -------------------------------------
@@ -471,73 +386,6 @@ public final class WeirApp implements AutoCloseable {
 
     /** Scale-in from outside ({@code POST /admin/leave}): close and leave the group, on a thread of its own. */
     boolean leaveGroupAndStop() {
-        State s = lifecycle.get();
-        if (closing.get() || s == State.CREATED || s == State.FAILED) {
-            return false;
-        }
-        closeInBackground("-leave");
-        return true;
-    }
-
-    // ---- life cycle ----------------------------------------------------------------------------
-
-    private void closeInBackground(String suffix) {
-        new Thread(() -> close(config.shutdownTimeout(), true), config.applicationId() + suffix).start();
-    }
-
-    private void onThreadFailed(Throwable failure) {
-        // A missing ACL the start-up check could not see (Write beyond Describe): say which.
-        Throwable e = AuthorizationFailures.explained(failure, config);
-        if (!lifecycle.fail(e)) {
-            return;
-        }
-        log.error("{}: a stream thread failed; stopping the instance", config.applicationId(), e);
-        Thread stopper = new Thread(() -> {
-            RunningInstance i = instance;
-            if (i != null) {
-                i.stopAfterFailure(config.shutdownTimeout());
-                synchronized (this) {
-                    // The HTTP endpoints stay: probes must see the failure (503) until the instance is closed.
-                    i.release(false);
-                }
-            }
-            lifecycle.stopped();
-        }, config.applicationId() + "-failure-stop");
-        stopper.start();
-    }
-
-    /** What the running instance tells this application, and asks of it. */
-    private final class Owner implements RunningInstance.Owner {
-
-        @Override
-        public void threadFailed(Throwable failure) {
-            onThreadFailed(failure);
-        }
-
-        @Override
-        public void tick() {
-            running().ifPresent(i -> lifecycle.follow(i.monitor()));
-        }
-
-        /**
-         * A savepoint requested with stop ({@code weir stop --savepoint}) was written: the instance
-         * closes and leaves the group, on a thread of its own, and {@link #runUntilShutdown()} returns.
-         */
-        @Override
-        public void stopAfterSavepoint() {
-            if (!closing.get()) {
-                closeInBackground("-savepoint-stop");
-            }
-        }
-
-        @Override
-        public State state() {
-            return lifecycle.get();
-        }
-
-        @Override
-        public String statusLine() {
-            return InstanceStatus.of(WeirApp.this);
-        }
+        return shutdown.leaveGroupAndStop();
     }
 }

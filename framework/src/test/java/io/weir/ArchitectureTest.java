@@ -44,9 +44,11 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
 
     /**
-     * The internal rooms and the root, lowest first: a room may use the rooms before it, never one
-     * after it, and never one of the same rank. The public leaves ({@link #PUBLIC_LEAVES}) come before
-     * all of them.
+     * The internal rooms, the root and the test driver (which runs the root's {@code Topology}),
+     * lowest first: a room may use the rooms before it, never one after it, and never one of the
+     * same rank. The public leaves ({@link #PUBLIC_LEAVES}) come before all of them. The commit
+     * ranks low: tasks and stores write into its open transaction, and its committer knows them
+     * only as {@code CommitUnit}s.
      */
     private static final List<List<String>> RANKS = List.of(
             List.of("io.weir.internal.config"),
@@ -55,13 +57,21 @@ class ArchitectureTest {
             List.of("io.weir.internal.topology"),
             List.of("io.weir.internal.commit"),
             List.of("io.weir.internal.state", "io.weir.internal.assign", "io.weir.internal.http",
-                    "io.weir.internal.kubernetes"),
-            List.of("io.weir.internal.cluster", "io.weir.internal.query"),
-            List.of("io.weir.internal.task"),
-            List.of("io.weir.internal.dsl", "io.weir.internal.restore", "io.weir.internal.savepoint"),
+                    "io.weir.internal.kubernetes", "io.weir.internal.time"),
+            List.of("io.weir.internal.cluster", "io.weir.internal.cluster.topics", "io.weir.internal.cluster.access",
+                    "io.weir.internal.query"),
+            List.of("io.weir.internal.task", "io.weir.internal.state.restore"),
+            List.of("io.weir.internal.state.standby", "io.weir.internal.state.global",
+                    "io.weir.internal.operator.stateless"),
+            List.of("io.weir.internal.state.thread", "io.weir.internal.operator.table"),
+            List.of("io.weir.internal.operator.aggregate"),
+            List.of("io.weir.internal.operator.window"),
+            List.of("io.weir.internal.operator.join"),
+            List.of("io.weir.internal.dsl", "io.weir.internal.savepoint"),
             List.of("io.weir.internal.thread"),
-            List.of("io.weir.internal.bounded", "io.weir.internal.driver", "io.weir.internal.supervision"),
-            List.of("io.weir"));
+            List.of("io.weir.internal.bounded", "io.weir.internal.supervision", "io.weir.testdriver.internal"),
+            List.of("io.weir"),
+            List.of("io.weir.testdriver"));
 
     /**
      * The leaves, below every room of the framework: the public packages of values and interfaces,
@@ -79,7 +89,8 @@ class ArchitectureTest {
      * ({@code io.weir.sink.internal}) are the framework's, not the applications': they may pass the
      * byte-level types of {@code io.weir.state.internal} between them.
      */
-    private static final List<String> APPLICATION_API = List.of("io.weir", "io.weir.config", "io.weir.dsl",
+    private static final List<String> APPLICATION_API = List.of("io.weir", "io.weir.testdriver", "io.weir.config",
+            "io.weir.dsl",
             "io.weir.processor", "io.weir.serde", "io.weir.time", "io.weir.state", "io.weir.errors", "io.weir.common",
             "io.weir.logging", "io.weir.sink", "io.weir.query");
 
@@ -162,7 +173,7 @@ class ArchitectureTest {
             "io.weir.internal.thread.StreamThread",
             "io.weir.internal.topology.TopologyRecord", "io.weir.internal.savepoint.SavepointClients",
             "io.weir.internal.savepoint.SavepointControl", "io.weir.internal.savepoint.SavepointRestore",
-            "io.weir.internal.restore.GlobalThread", "io.weir.internal.restore.StateConsumers");
+            "io.weir.internal.state.global.GlobalThread", "io.weir.internal.state.restore.StateConsumers");
 
     @Test
     void kafkaClientsAreCreatedOnlyWhereTheirSecuritySettingsAreChecked() {

@@ -1,8 +1,8 @@
 package io.weir.cli;
 
 import io.weir.config.WeirConfig;
-import io.weir.internal.cluster.Acl;
-import io.weir.internal.cluster.AclPlan;
+import io.weir.internal.cluster.access.Acl;
+import io.weir.internal.cluster.access.AclPlan;
 import io.weir.internal.topology.TopologyAccess;
 import io.weir.internal.topology.TopologyModel;
 import java.io.PrintWriter;

@@ -4,7 +4,7 @@ import io.weir.Topology;
 import io.weir.common.internal.KafkaCalls;
 import io.weir.common.internal.Poll;
 import io.weir.config.WeirConfig;
-import io.weir.internal.cluster.InternalTopics;
+import io.weir.internal.cluster.topics.InternalTopics;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.TopologyAccess;
 import java.io.PrintWriter;

@@ -1,7 +1,7 @@
 package io.weir.cli;
 
 import io.weir.config.WeirConfig;
-import io.weir.internal.cluster.InternalTopics;
+import io.weir.internal.cluster.topics.InternalTopics;
 import io.weir.internal.json.Json;
 import io.weir.internal.topology.TopologyAccess;
 import java.io.PrintWriter;

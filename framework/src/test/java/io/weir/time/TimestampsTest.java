@@ -3,7 +3,7 @@ package io.weir.time;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.weir.TestDriver;
+import io.weir.testdriver.TestDriver;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.serde.Serdes;

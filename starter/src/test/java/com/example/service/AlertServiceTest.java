@@ -6,8 +6,8 @@ import static com.example.service.AlertService.ALERT_COUNT_STORE;
 import static com.example.service.AlertService.READINGS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.TestDriver;
-import io.weir.TestRecord;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import io.weir.serde.Serdes;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -8,7 +8,7 @@ import io.weir.config.WeirConfig;
 import io.weir.dsl.Emit;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.TimeWindows;
-import io.weir.internal.cluster.InternalTopics;
+import io.weir.internal.cluster.topics.InternalTopics;
 import io.weir.internal.topology.TopologyAccess;
 import io.weir.serde.Serdes;
 import java.time.Duration;

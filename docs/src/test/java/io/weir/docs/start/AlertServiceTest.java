@@ -2,8 +2,8 @@ package io.weir.docs.start;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.TestDriver;
-import io.weir.TestRecord;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import io.weir.config.WeirConfig;
 import io.weir.docs.start.AlertService.Alert;
 import io.weir.docs.start.AlertService.Reading;

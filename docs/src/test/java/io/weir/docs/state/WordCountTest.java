@@ -2,7 +2,7 @@ package io.weir.docs.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.TestDriver;
+import io.weir.testdriver.TestDriver;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.serde.Serdes;

@@ -3,8 +3,8 @@ package io.weir.docs.tables;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.weir.TestDriver;
-import io.weir.TestRecord;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.dsl.Joined;

@@ -1,7 +1,7 @@
 /**
- * Talking to the cluster about the application: client configurations, the set-up and check of
- * internal topics and their leaders, the diagnosis of a stall, changelog end offsets, the purge
- * of repartition topics and the removal of an instance's group members. May use the rooms below
- * (topology, state, assign) and the configuration.
+ * Talking to the cluster about the instance: client configurations, the diagnosis of a stall and
+ * the removal of an instance's group members. Internal topics are in {@code .topics}, access
+ * checks in {@code .access}. May use the rooms below (topology, state, assign) and the
+ * configuration.
  */
 package io.weir.internal.cluster;

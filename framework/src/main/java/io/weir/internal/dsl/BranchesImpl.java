@@ -1,5 +1,6 @@
 package io.weir.internal.dsl;
 
+import io.weir.internal.operator.stateless.StatelessProcessors;
 import io.weir.dsl.Branches;
 import io.weir.dsl.RecordStream;
 import io.weir.errors.TopologyException;

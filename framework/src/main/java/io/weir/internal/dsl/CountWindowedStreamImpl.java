@@ -1,5 +1,8 @@
 package io.weir.internal.dsl;
 
+import io.weir.internal.operator.window.CountWindowKeys;
+import io.weir.internal.operator.window.CountWindowProcessor;
+import io.weir.internal.operator.window.SessionWindowProcessor;
 import io.weir.dsl.Aggregator;
 import io.weir.dsl.CountWindowedStream;
 import io.weir.dsl.CountWindows;

@@ -1,5 +1,11 @@
 package io.weir.internal.dsl;
 
+import io.weir.internal.operator.join.FkResponse;
+import io.weir.internal.operator.join.FkSubscription;
+import io.weir.internal.operator.join.FkSubscriptionKey;
+import io.weir.internal.operator.join.ForeignKeyJoinProcessors;
+import io.weir.internal.operator.table.TableChildren;
+import io.weir.internal.operator.table.TableProcessors;
 import io.weir.dsl.RecordTable;
 import io.weir.dsl.ValueJoiner;
 import io.weir.errors.TopologyException;
@@ -37,7 +43,7 @@ import java.util.function.BiFunction;
  * waited for the other's announcements through them, neither would ever move; the result table
  * needs no watermark, and a window after it runs on the left side's input times.
  */
-final class ForeignKeyJoin {
+public final class ForeignKeyJoin {
 
     private ForeignKeyJoin() {
     }

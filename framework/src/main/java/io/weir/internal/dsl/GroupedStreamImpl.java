@@ -1,5 +1,9 @@
 package io.weir.internal.dsl;
 
+import io.weir.internal.operator.aggregate.AggregateProcessor;
+import io.weir.internal.operator.table.TableChildren;
+import io.weir.internal.operator.table.VersionedLookup;
+import io.weir.internal.operator.table.VersionedTableProcessor;
 import io.weir.dsl.Aggregator;
 import io.weir.dsl.Emit;
 import io.weir.dsl.GroupedStream;

@@ -1,5 +1,9 @@
 package io.weir.internal.dsl;
 
+import io.weir.internal.operator.aggregate.AggregateProcessor;
+import io.weir.internal.operator.table.Change;
+import io.weir.internal.operator.table.ChangeSerde;
+import io.weir.internal.operator.table.TableChildren;
 import io.weir.dsl.Aggregator;
 import io.weir.dsl.GroupedTable;
 import io.weir.dsl.RecordTable;

@@ -1,5 +1,10 @@
 package io.weir.internal.dsl;
 
+import io.weir.internal.operator.join.JoinBuffer;
+import io.weir.internal.operator.join.StreamJoinProcessor;
+import io.weir.internal.operator.stateless.StatelessProcessors;
+import io.weir.internal.operator.table.TableLookup;
+import io.weir.internal.operator.table.TableProcessors;
 import io.weir.common.KeyValue;
 import io.weir.dsl.Branches;
 import io.weir.dsl.GlobalTable;

@@ -1,5 +1,10 @@
 package io.weir.internal.dsl;
 
+import io.weir.internal.operator.table.Change;
+import io.weir.internal.operator.table.TableChildren;
+import io.weir.internal.operator.table.TableLookup;
+import io.weir.internal.operator.table.TableProcessors;
+import io.weir.internal.operator.table.VersionedLookup;
 import io.weir.common.KeyValue;
 import io.weir.dsl.GroupedTable;
 import io.weir.dsl.RecordStream;

@@ -1,5 +1,6 @@
 package io.weir.internal.dsl;
 
+import io.weir.internal.operator.window.SessionWindowProcessor;
 import io.weir.dsl.Aggregator;
 import io.weir.dsl.Emit;
 import io.weir.dsl.Merger;

@@ -1,5 +1,7 @@
 package io.weir.internal.dsl;
 
+import io.weir.internal.operator.window.SessionWindowProcessor;
+import io.weir.internal.operator.window.TimeWindowProcessor;
 import io.weir.dsl.Aggregator;
 import io.weir.dsl.Emit;
 import io.weir.dsl.RecordStream;

@@ -1,5 +1,8 @@
 package io.weir.internal.dsl;
 
+import io.weir.internal.operator.join.AsOfJoinProcessor;
+import io.weir.internal.operator.join.GraceBuffer;
+import io.weir.internal.operator.table.VersionedLookup;
 import io.weir.dsl.Joined;
 import io.weir.dsl.ValueJoiner;
 import io.weir.errors.TopologyException;

@@ -1,5 +1,7 @@
 package io.weir.internal.dsl;
 
+import io.weir.internal.operator.aggregate.AggregateProcessor;
+import io.weir.internal.operator.window.SessionWindowProcessor;
 import io.weir.dsl.Aggregator;
 import io.weir.dsl.Merger;
 import io.weir.dsl.RecordStream;

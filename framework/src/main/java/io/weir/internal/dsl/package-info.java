@@ -1,7 +1,8 @@
 /**
- * The DSL's implementation: stream and grouped-stream builders that add nodes to the graph, and
- * the processors of aggregations and windows (time, session, count) with their triggers, and of
- * tables and their joins (foreign-key joins in {@code ForeignKeyJoin}). May use
- * the task's contracts, the topology and the stores.
+ * The DSL's graph building: the stream, table, grouped and windowed builders behind the public
+ * {@code io.weir.dsl} interfaces, which add nodes, stores and repartition topics to the graph and
+ * wire the operators of {@code io.weir.internal.operator} into it (foreign-key joins in
+ * {@code ForeignKeyJoin}, versioned joins in {@code VersionedJoins}). Graph building only: no
+ * processor runs here. May use the operators, the task's contracts, the topology and the stores.
  */
 package io.weir.internal.dsl;

@@ -3,7 +3,7 @@ package io.weir.internal.savepoint;
 import io.weir.common.internal.Deadline;
 import io.weir.config.WeirConfig;
 import io.weir.internal.cluster.ClientConfigs;
-import io.weir.internal.cluster.TopicSetup;
+import io.weir.internal.cluster.topics.TopicSetup;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;

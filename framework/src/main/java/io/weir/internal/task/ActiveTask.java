@@ -2,6 +2,9 @@ package io.weir.internal.task;
 
 import io.weir.internal.commit.CommitUnit;
 import io.weir.internal.commit.OpenTransaction;
+import io.weir.internal.time.WatermarkBroadcast;
+import io.weir.internal.time.WatermarkMarker;
+import io.weir.internal.time.Watermarks;
 import io.weir.internal.state.TaskStores;
 import io.weir.processor.TaskId;
 import java.util.ArrayList;
@@ -118,7 +121,7 @@ public final class ActiveTask implements CommitUnit {
         }
         PartitionState added = inputs.add(tp, source, context.wallClockMs());
         resumePending |= !added.resumed;
-        watermarks.setPartitions(inputs.states());
+        watermarks.setPartitions(inputs.times());
     }
 
     public void addRecords(TopicPartition tp, List<ConsumerRecord<byte[], byte[]>> records) {
@@ -169,7 +172,7 @@ public final class ActiveTask implements CommitUnit {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (PartitionState p : inputs.states()) {
             if (p.committed >= 0) {
-                offsets.put(p.tp, new OffsetAndMetadata(p.committed, watermarks.metadata(p)));
+                offsets.put(p.tp, new OffsetAndMetadata(p.committed, watermarks.metadata(p.time)));
             }
         }
         return offsets;
@@ -309,7 +312,7 @@ public final class ActiveTask implements CommitUnit {
                 if (p.committed < 0) {
                     p.committed = c.offset();
                 }
-                watermarks.resume(p, c.metadata());
+                watermarks.resume(p.time, c.metadata());
             }
             p.resumed = true;
         }
@@ -332,7 +335,7 @@ public final class ActiveTask implements CommitUnit {
         try {
             io.weir.processor.Record<Object, Object> typed = read != null ? read : p.source.read(record);
             // Only a partition's new largest time can move the watermark between two punctuations.
-            if (watermarks.observe(p, typed.timestamp()) && watermarks.advance(now)) {
+            if (watermarks.observe(p.time, typed.timestamp()) && watermarks.advance(now)) {
                 fireWatermark();
             }
             p.source.forward(typed);
@@ -386,7 +389,7 @@ public final class ActiveTask implements CommitUnit {
                     : !watermarkMoved ? -1
                     : p.committed >= 0 ? p.committed : p.firstFetched;
             if (offset >= 0) {
-                offsets.put(p.tp, new OffsetAndMetadata(offset, watermarks.metadata(p)));
+                offsets.put(p.tp, new OffsetAndMetadata(offset, watermarks.metadata(p.time)));
             }
         }
         return offsets;

@@ -1,6 +1,7 @@
 package io.weir.internal.task;
 
 import io.weir.internal.commit.OpenTransaction;
+import io.weir.internal.time.MarkerSink;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.utils.Utils;
@@ -9,7 +10,7 @@ import org.apache.kafka.common.utils.Utils;
  * Where sink nodes send records: checks the size against the topic's limit, then sends through
  * the thread's {@link OpenTransaction}, inside the current commit interval.
  */
-public final class OutputCollector {
+public final class OutputCollector implements MarkerSink {
 
     private final OpenTransaction transaction;
     private final TopicLimits limits;
@@ -45,7 +46,8 @@ public final class OutputCollector {
     }
 
     /** The partition count of {@code topic}. */
-    int partitions(String topic) {
+    @Override
+    public int partitions(String topic) {
         return limits.partitions(topic);
     }
 
@@ -53,7 +55,8 @@ public final class OutputCollector {
      * Sends a control record (no key, no value, one header) to a given partition, timed by the
      * producer's clock; it does not count as an output.
      */
-    void sendMarker(String topic, int partition, String header, byte[] value) {
+    @Override
+    public void sendMarker(String topic, int partition, String header, byte[] value) {
         transaction.send(new ProducerRecord<byte[], byte[]>(topic, partition, (Long) null, null, null,
                 java.util.List.of(new org.apache.kafka.common.header.internals.RecordHeader(header, value))));
     }

@@ -1,5 +1,8 @@
 package io.weir.internal.task;
 
+import io.weir.internal.time.PartitionTime;
+import io.weir.internal.time.UpstreamWatermarks;
+import io.weir.internal.time.WatermarkMarker;
 import java.util.ArrayDeque;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -20,16 +23,10 @@ final class PartitionState {
     /** Offset of the first record fetched since assignment: where a rewind goes before any commit. */
     long firstFetched = -1;
     boolean paused;
-    /**
-     * For a repartition partition, what its writing tasks announced: its time for the watermark
-     * (instead of {@link #maxTimestamp}); null for any other partition.
-     */
+    /** The partition's time for the task's watermark. */
+    final PartitionTime time;
+    /** For a repartition partition, what its writing tasks announced ({@code time.upstream}); else null. */
     final UpstreamWatermarks upstream;
-    /** Largest record time this partition delivered (see {@link Watermarks}); MIN_VALUE before any. */
-    long maxTimestamp = Long.MIN_VALUE;
-    long committedMaxTimestamp = Long.MIN_VALUE;
-    /** Wall-clock time this partition last delivered records or was (re)started; for idleness. */
-    long lastActiveMs;
     /** Records taken from this partition since the last commit, and committed ones not yet counted (bounded runs). */
     long takenSinceCommit;
     long committedTaken;
@@ -43,7 +40,8 @@ final class PartitionState {
     PartitionState(TopicPartition tp, SourceNode source) {
         this.tp = tp;
         this.source = source;
-        this.upstream = source.repartitioned ? new UpstreamWatermarks() : null;
+        this.time = new PartitionTime(source.eventTime, source.repartitioned, buffer);
+        this.upstream = time.upstream;
     }
 
     boolean advancedSinceCommit() {

@@ -1,5 +1,6 @@
 package io.weir.internal.task;
 
+import io.weir.internal.time.EventTimeProcessor;
 import io.weir.processor.Cancellable;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;

@@ -1,5 +1,7 @@
 package io.weir.internal.task;
 
+import io.weir.internal.time.Punctuations;
+import io.weir.internal.time.Watermarks;
 import io.weir.processor.TaskId;
 import java.util.function.LongSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -1,5 +1,7 @@
 package io.weir.internal.task;
 
+import io.weir.internal.time.WatermarkBroadcast;
+import io.weir.internal.time.Watermarks;
 import io.weir.errors.TopologyException;
 import io.weir.internal.state.TaskStores;
 import io.weir.internal.topology.NodeSpec;

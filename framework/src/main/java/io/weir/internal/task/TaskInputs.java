@@ -1,5 +1,6 @@
 package io.weir.internal.task;
 
+import io.weir.internal.time.PartitionTime;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -37,7 +38,7 @@ final class TaskInputs {
     /** Adds {@code tp} (if new), read by {@code source}; returns its state. */
     PartitionState add(TopicPartition tp, SourceNode source, long nowMs) {
         PartitionState added = partitions.computeIfAbsent(tp, k -> new PartitionState(k, source));
-        added.lastActiveMs = nowMs;
+        added.time.activeAt(nowMs);
         order = partitions.values().toArray(new PartitionState[0]);
         if (restoring) {
             consumer.pause(List.of(tp));
@@ -69,6 +70,15 @@ final class TaskInputs {
         return partitions.keySet();
     }
 
+    /** Every partition's time, in the order of {@link #states}. */
+    PartitionTime[] times() {
+        PartitionTime[] times = new PartitionTime[order.length];
+        for (int i = 0; i < order.length; i++) {
+            times[i] = order[i].time;
+        }
+        return times;
+    }
+
     /** Every partition's state, in a fixed order; the array is shared, not to be changed. */
     PartitionState[] states() {
         return order;
@@ -84,7 +94,7 @@ final class TaskInputs {
             p.firstFetched = records.get(0).offset();
         }
         p.buffer.addAll(records);
-        p.lastActiveMs = nowMs;
+        p.time.activeAt(nowMs);
         buffered += records.size();
         if (!p.paused && p.buffer.size() >= maxBuffered) {
             consumer.pause(List.of(tp));
@@ -153,7 +163,7 @@ final class TaskInputs {
     void finishRestoring(long nowMs) {
         restoring = false;
         for (PartitionState p : order) {
-            p.lastActiveMs = nowMs; // the restore kept it silent; idleness counts from now
+            p.time.activeAt(nowMs); // the restore kept it silent; idleness counts from now
             if (!p.paused) {
                 consumer.resume(List.of(p.tp));
             }

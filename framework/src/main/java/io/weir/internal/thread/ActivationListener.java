@@ -1,6 +1,6 @@
 package io.weir.internal.thread;
 
-import io.weir.internal.restore.InstanceTaskRegistry;
+import io.weir.internal.state.thread.InstanceTaskRegistry;
 import io.weir.internal.state.StoreHandOver;
 import io.weir.processor.TaskId;
 import java.util.Collection;

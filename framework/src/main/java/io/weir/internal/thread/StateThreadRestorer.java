@@ -2,8 +2,8 @@ package io.weir.internal.thread;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
-import io.weir.internal.restore.RestoreTicket;
-import io.weir.internal.restore.StateThread;
+import io.weir.internal.state.restore.RestoreTicket;
+import io.weir.internal.state.thread.StateThread;
 import io.weir.internal.state.TaskStore;
 import io.weir.internal.task.ActiveTask;
 import io.weir.processor.TaskId;

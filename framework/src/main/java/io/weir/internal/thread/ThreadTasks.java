@@ -1,7 +1,7 @@
 package io.weir.internal.thread;
 
 import io.weir.config.WeirConfig;
-import io.weir.internal.cluster.RepartitionPurge;
+import io.weir.internal.cluster.topics.RepartitionPurge;
 import io.weir.internal.commit.Committer;
 import io.weir.internal.commit.OpenTransaction;
 import io.weir.internal.task.ActiveTask;

@@ -2,6 +2,9 @@ package io.weir.internal.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.internal.time.EventTimeProcessor;
+import io.weir.internal.time.WatermarkBroadcast;
+import io.weir.internal.time.Watermarks;
 import io.weir.internal.state.TaskStores;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.processor.Processor;

@@ -2,6 +2,7 @@ package io.weir.internal.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.internal.time.Watermarks;
 import org.junit.jupiter.api.Test;
 
 class BacklogTest {

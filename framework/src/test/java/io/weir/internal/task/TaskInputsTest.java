@@ -93,7 +93,7 @@ class TaskInputsTest {
 
         assertThat(inputs.isRestoring()).isFalse();
         assertThat(consumer.paused()).containsExactly(A); // its buffer is still full
-        assertThat(inputs.states()).allSatisfy(p -> assertThat(p.lastActiveMs).isEqualTo(1_000));
+        assertThat(inputs.states()).allSatisfy(p -> assertThat(p.time.lastActiveMs()).isEqualTo(1_000));
     }
 
     @Test

@@ -63,7 +63,7 @@ class RepartitionCycleTest {
                 .containsEntry("app-joined-fk-response-repartition", 5)
                 .containsEntry("app-customers-repartition", 2)
                 .containsEntry("app-joined-fk-subscription-repartition", 2);
-        try (io.weir.TestDriver driver = io.weir.TestDriver.builder(topology).partitions("orders", 5)
+        try (io.weir.testdriver.TestDriver driver = io.weir.testdriver.TestDriver.builder(topology).partitions("orders", 5)
                 .partitions("customers", 2).build()) {
             driver.pipe("customers", "x", "c1", 1);   // the customer c1 (keyed by its value)
             driver.pipe("orders", "y", "c1", 2);      // the order c1, whose foreign key is c1

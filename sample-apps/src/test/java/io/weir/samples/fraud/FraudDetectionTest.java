@@ -2,8 +2,8 @@ package io.weir.samples.fraud;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.TestDriver;
-import io.weir.TestRecord;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import io.weir.serde.Serdes;
 import java.util.Map;
 import java.util.TreeMap;

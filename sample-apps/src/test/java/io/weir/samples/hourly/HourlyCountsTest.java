@@ -2,8 +2,8 @@ package io.weir.samples.hourly;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.TestDriver;
-import io.weir.TestRecord;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
 import io.weir.state.Windowed;

@@ -2,8 +2,8 @@ package io.weir.samples.sessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.TestDriver;
-import io.weir.TestRecord;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import io.weir.samples.common.WindowResults;
 import io.weir.serde.Serdes;
 import io.weir.state.Windowed;

@@ -1,7 +1,7 @@
 package io.weir.internal.dsl.oracle;
 
-import io.weir.TestDriver;
-import io.weir.TestRecord;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import io.weir.TopologyBuilder;
 import io.weir.common.KeyValue;
 import io.weir.dsl.RecordTable;

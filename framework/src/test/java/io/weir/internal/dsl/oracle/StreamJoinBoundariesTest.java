@@ -4,8 +4,8 @@ import static io.weir.internal.dsl.oracle.StreamJoinOracleStream.in;
 import static io.weir.internal.dsl.oracle.StreamJoinOracleStream.withoutValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.TestDriver;
-import io.weir.TestRecord;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import io.weir.internal.dsl.oracle.JoinResults.Output;
 import io.weir.internal.dsl.oracle.StreamJoinOracleStream.Input;
 import io.weir.internal.dsl.oracle.StreamJoinOracleStream.Kind;

@@ -2,8 +2,8 @@ package io.weir.internal.dsl.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.TestDriver;
-import io.weir.TestRecord;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import io.weir.TopologyBuilder;
 import io.weir.dsl.Joined;
 import io.weir.dsl.RecordStream;

@@ -2,7 +2,7 @@ package io.weir.internal.dsl.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.TestDriver;
+import io.weir.testdriver.TestDriver;
 import io.weir.internal.dsl.oracle.OracleStream.Input;
 import io.weir.internal.dsl.oracle.OracleStream.WindowKind;
 import io.weir.processor.TaskId;
