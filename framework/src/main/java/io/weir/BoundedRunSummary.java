@@ -21,16 +21,30 @@ import java.util.Optional;
  *                           (read_committed), in partition order
  * @param until              {@code bounded.until}, if the run was limited in time
  */
-public record BoundedRunSummary(String applicationId, long inputRecords, long repartitionRecords, long sentAtEnd,
-                                Duration duration, Map<String, List<Long>> endOffsets, Optional<Instant> until) {
+public record BoundedRunSummary(
+        String applicationId,
+        long inputRecords,
+        long repartitionRecords,
+        long sentAtEnd,
+        Duration duration,
+        Map<String, List<Long>> endOffsets,
+        Optional<Instant> until) {
 
     /** The one line the run logs at INFO. */
     @Override
     public String toString() {
         double seconds = duration.toNanos() / 1e9;
-        return String.format(java.util.Locale.ROOT, "bounded run of %s complete: %d input records (%.0f/s), %d"
+        return String.format(
+                java.util.Locale.ROOT,
+                "bounded run of %s complete: %d input records (%.0f/s), %d"
                         + " repartitioned, %d sent by windows and timers at the end, %.3f s%s; end offsets %s",
-                applicationId, inputRecords, seconds > 0 ? inputRecords / seconds : 0.0, repartitionRecords, sentAtEnd,
-                seconds, until.map(u -> ", until " + u).orElse(""), endOffsets);
+                applicationId,
+                inputRecords,
+                seconds > 0 ? inputRecords / seconds : 0.0,
+                repartitionRecords,
+                sentAtEnd,
+                seconds,
+                until.map(u -> ", until " + u).orElse(""),
+                endOffsets);
     }
 }

@@ -17,15 +17,18 @@ final class BoundedRunner {
     /** The summary line comes from the application's logger, as operators filter it. */
     private static final Logger log = LoggerFactory.getLogger(WeirApp.class);
 
-    private BoundedRunner() {
-    }
+    private BoundedRunner() {}
 
     /** Called on the thread that runs the application, once it started. */
     static BoundedRunSummary awaitEnd(WeirConfig config, Lifecycle lifecycle, Shutdown shutdown, RunningInstance i)
             throws InterruptedException {
         BoundedRun run = i.bounded().orElseThrow();
-        run.awaitEnd(i.admin(), config.applicationId(), i.instanceId(),
-                () -> !lifecycle.isStopped() && !shutdown.underWay(), shutdown::boundedRunFailed);
+        run.awaitEnd(
+                i.admin(),
+                config.applicationId(),
+                i.instanceId(),
+                () -> !lifecycle.isStopped() && !shutdown.underWay(),
+                shutdown::boundedRunFailed);
         Throwable f = lifecycle.failure().orElse(null);
         if (f == null && !run.isComplete()) {
             lifecycle.awaitStoppedQuietly(config.shutdownTimeout());
@@ -40,8 +43,14 @@ final class BoundedRunner {
             lifecycle.awaitStoppedQuietly(config.shutdownTimeout());
             throw new InstanceFailedException("the bounded run of " + config.applicationId() + " failed: " + f, f);
         }
-        BoundedRunSummary summary = new BoundedRunSummary(config.applicationId(), run.inputRecords(),
-                run.repartitionRecords(), run.sentAtEnd(), run.duration(), run.endOffsets(), config.boundedUntil());
+        BoundedRunSummary summary = new BoundedRunSummary(
+                config.applicationId(),
+                run.inputRecords(),
+                run.repartitionRecords(),
+                run.sentAtEnd(),
+                run.duration(),
+                run.endOffsets(),
+                config.boundedUntil());
         log.info("{}", summary);
         return summary;
     }

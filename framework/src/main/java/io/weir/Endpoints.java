@@ -41,10 +41,16 @@ final class Endpoints implements InstanceView {
         Throwable failure = app.failure().orElse(null);
         List<Problem> problems = new ArrayList<>();
         if (failure != null) {
-            problems.add(m == null ? Problem.of("failed", "the instance failed to start: " + failure)
-                    : new Problem("failed", "the instance stopped after a fatal error: " + failure,
-                            Map.of("error", String.valueOf(failure))));
-        } else if (m != null && s != WeirApp.State.STOPPING && s != WeirApp.State.STOPPED
+            problems.add(
+                    m == null
+                            ? Problem.of("failed", "the instance failed to start: " + failure)
+                            : new Problem(
+                                    "failed",
+                                    "the instance stopped after a fatal error: " + failure,
+                                    Map.of("error", String.valueOf(failure))));
+        } else if (m != null
+                && s != WeirApp.State.STOPPING
+                && s != WeirApp.State.STOPPED
                 && s != WeirApp.State.CREATED) {
             problems.addAll(m.deadThreads());
         }
@@ -58,16 +64,21 @@ final class Endpoints implements InstanceView {
         WeirApp.State s = app.state();
         Throwable failure = app.failure().orElse(null);
         if (m == null) {
-            return new HealthReport(false, s.name(), List.of(s == WeirApp.State.FAILED
-                    ? Problem.of("failed", "the instance failed to start: " + failure)
-                    : Problem.of("starting", "the instance is checking the cluster")));
+            return new HealthReport(
+                    false,
+                    s.name(),
+                    List.of(
+                            s == WeirApp.State.FAILED
+                                    ? Problem.of("failed", "the instance failed to start: " + failure)
+                                    : Problem.of("starting", "the instance is checking the cluster")));
         }
         List<Problem> problems = new ArrayList<>();
         switch (s) {
             case FAILED -> problems.add(Problem.of("failed", "the instance stopped after a fatal error: " + failure));
             case CREATED -> problems.add(Problem.of("starting", "the instance has not been started"));
-            case STOPPING, STOPPED -> problems.add(Problem.of("stopping", "the instance is "
-                    + s.name().toLowerCase(Locale.ROOT)));
+            case STOPPING, STOPPED ->
+                problems.add(
+                        Problem.of("stopping", "the instance is " + s.name().toLowerCase(Locale.ROOT)));
             default -> problems.addAll(m.threadProblems());
         }
         if (s != WeirApp.State.STOPPED) {
@@ -83,9 +94,15 @@ final class Endpoints implements InstanceView {
     @Override
     public InstanceInfo info() {
         InstanceMonitor m = app.running().map(RunningInstance::monitor).orElse(null);
-        return new InstanceInfo(io.weir.internal.config.WeirVersion.current(), app.config().applicationId(), app.instanceId().orElse(null),
-                app.config().guarantee().configValue(), app.state().name(), m == null ? Map.of() : m.tasksByThread(),
-                standbyTasks(false), standbyTasks(true));
+        return new InstanceInfo(
+                io.weir.internal.config.WeirVersion.current(),
+                app.config().applicationId(),
+                app.instanceId().orElse(null),
+                app.config().guarantee().configValue(),
+                app.state().name(),
+                m == null ? Map.of() : m.tasksByThread(),
+                standbyTasks(false),
+                standbyTasks(true));
     }
 
     @Override

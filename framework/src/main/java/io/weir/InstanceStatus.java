@@ -13,8 +13,7 @@ import java.util.TreeSet;
  */
 final class InstanceStatus {
 
-    private InstanceStatus() {
-    }
+    private InstanceStatus() {}
 
     static String of(WeirApp app) {
         List<String> words = new ArrayList<>();
@@ -26,7 +25,8 @@ final class InstanceStatus {
             words.add("active=" + String.join(",", active));
             words.add("restoring=" + String.join(",", m.restoreProgress()));
         }
-        words.add("standby=" + String.join(",", app.running().map(i -> i.standbyTasks(false)).orElse(List.of())));
+        words.add("standby="
+                + String.join(",", app.running().map(i -> i.standbyTasks(false)).orElse(List.of())));
         words.add("http=" + (app.httpPort().isPresent() ? app.httpPort().getAsInt() : -1));
         return String.join(" ", words);
     }

@@ -6,10 +6,10 @@ import io.weir.config.WeirConfig;
 import io.weir.errors.ClusterException;
 import io.weir.internal.bounded.BoundedRun;
 import io.weir.internal.bounded.BoundedRunPlan;
-import io.weir.internal.cluster.access.AccessCheck;
-import io.weir.internal.cluster.topics.ChangelogEnds;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.cluster.InstanceMembers;
+import io.weir.internal.cluster.access.AccessCheck;
+import io.weir.internal.cluster.topics.ChangelogEnds;
 import io.weir.internal.cluster.topics.RepartitionPurge;
 import io.weir.internal.cluster.topics.TopicSetup;
 import io.weir.internal.config.WeirVersion;
@@ -20,18 +20,18 @@ import io.weir.internal.http.security.HttpSecurityOptions;
 import io.weir.internal.http.security.PeerHttp;
 import io.weir.internal.query.AdvertisedUrl;
 import io.weir.internal.query.Ownership;
-import io.weir.internal.state.global.GlobalTables;
-import io.weir.internal.state.global.GlobalThread;
-import io.weir.internal.state.thread.InstanceTaskRegistry;
-import io.weir.internal.state.thread.StateThread;
 import io.weir.internal.savepoint.SavepointControl;
 import io.weir.internal.state.ChangelogTopicIds;
 import io.weir.internal.state.InstanceDirectory;
 import io.weir.internal.state.LocalStores;
+import io.weir.internal.state.global.GlobalTables;
+import io.weir.internal.state.global.GlobalThread;
+import io.weir.internal.state.thread.InstanceTaskRegistry;
+import io.weir.internal.state.thread.StateThread;
 import io.weir.internal.supervision.InstanceMeters;
-import io.weir.internal.task.TopicLimits;
 import io.weir.internal.supervision.InstanceMonitor;
 import io.weir.internal.supervision.LivenessWatch;
+import io.weir.internal.task.TopicLimits;
 import io.weir.internal.thread.GroupRejoins;
 import io.weir.internal.thread.RunEnd;
 import io.weir.internal.thread.StreamThread;
@@ -98,6 +98,7 @@ final class RunningInstance {
     private LivenessWatch liveness;
     /** Rebalances the instances start, heard through the liveness topic, for the threads to join at once. */
     private final GroupRejoins rejoins = new GroupRejoins();
+
     private RocksDbResources rocksDb;
     private InstanceMonitor monitor;
     private BoundedRun bounded;
@@ -113,9 +114,15 @@ final class RunningInstance {
      * {@code partsStarted} hears of the instance before its threads start, so that a failure of
      * theirs finds it.
      */
-    static RunningInstance start(WeirConfig config, TopologyModel model, InstanceMeters meters,
-                                 LocalStores localStores, Ownership ownership, Endpoints endpoints, Owner owner,
-                                 Consumer<RunningInstance> partsStarted) {
+    static RunningInstance start(
+            WeirConfig config,
+            TopologyModel model,
+            InstanceMeters meters,
+            LocalStores localStores,
+            Ownership ownership,
+            Endpoints endpoints,
+            Owner owner,
+            Consumer<RunningInstance> partsStarted) {
         RunningInstance instance = new RunningInstance(config);
         try {
             instance.startParts(model, meters, localStores, ownership, endpoints, owner);
@@ -128,8 +135,13 @@ final class RunningInstance {
         }
     }
 
-    private void startParts(TopologyModel declared, InstanceMeters meters, LocalStores localStores, Ownership ownership,
-                            Endpoints endpoints, Owner owner) {
+    private void startParts(
+            TopologyModel declared,
+            InstanceMeters meters,
+            LocalStores localStores,
+            Ownership ownership,
+            Endpoints endpoints,
+            Owner owner) {
         StartTimeline timeline = new StartTimeline(config.applicationId());
         instanceDir = InstanceDirectory.open(config.stateDir(), config.applicationId(), config.instanceId());
         String instanceId = instanceDir.instanceId();
@@ -143,8 +155,12 @@ final class RunningInstance {
         timeline.mark("HTTP server");
         // Before the stream threads join: their subscriptions carry the endpoint to the group. Queries
         // are served where /stores/ is: the admin port when there is one.
-        ownership.advertise(instanceId, http == null ? "" : AdvertisedUrl.of(config, http.scheme(),
-                http.adminPort().orElse(http.port())));
+        ownership.advertise(
+                instanceId,
+                http == null
+                        ? ""
+                        : AdvertisedUrl.of(
+                                config, http.scheme(), http.adminPort().orElse(http.port())));
         if (httpSecurity != null) {
             peerHttp = PeerHttp.of(httpSecurity);
         }
@@ -153,8 +169,8 @@ final class RunningInstance {
         TopicSetup topicSetup;
         TopologyRecord topologyRecord;
         // Read while the checks below run: a consumer's start and a round trip off a restart's path.
-        try (TopologyRecord.Recorded recorded = TopologyRecord.Recorded.readInBackground(config,
-                clients.plainConsumer("topology"))) {
+        try (TopologyRecord.Recorded recorded =
+                TopologyRecord.Recorded.readInBackground(config, clients.plainConsumer("topology"))) {
             // First: a missing ACL fails here with one message naming each, not later inside a client.
             AccessCheck.require(admin, config, declared, clients.threadName(0));
             timeline.mark("access check");
@@ -162,8 +178,11 @@ final class RunningInstance {
             // Which tables use their compacted source topic as changelog: every part runs with this.
             model = topicSetup.model();
             timeline.mark("topics described");
-            topologyRecord = TopologyRecord.check(config, clients.plainProducer("topology"),
-                    TopologyDescription.of(model, config.applicationId(), WeirVersion.current()), recorded);
+            topologyRecord = TopologyRecord.check(
+                    config,
+                    clients.plainProducer("topology"),
+                    TopologyDescription.of(model, config.applicationId(), WeirVersion.current()),
+                    recorded);
             timeline.mark("topology record read");
         }
         ChangelogTopicIds changelogIds = topicSetup.verifyAndCreate();
@@ -175,34 +194,70 @@ final class RunningInstance {
         }
         // Before any stream thread exists: no stream record is joined with a global table still loading.
         rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(config.rocksDbMemoryBytes()));
-        globalTables = GlobalTables.onDisk(model.globalTables().values(), instanceDir.dir().resolve("global"), rocksDb);
-        globalThread = GlobalThread.start(globalTables, clients, admin, config.deadLetterTopic(),
-                new TopicLimits(admin, clients.maxRequestSize()), meters.registry(),
-                Tags.of("application", config.applicationId(), "instance", instanceId), GLOBAL_RESTORE_TIMEOUT,
+        globalTables = GlobalTables.onDisk(
+                model.globalTables().values(), instanceDir.dir().resolve("global"), rocksDb);
+        globalThread = GlobalThread.start(
+                globalTables,
+                clients,
+                admin,
+                config.deadLetterTopic(),
+                new TopicLimits(admin, clients.maxRequestSize()),
+                meters.registry(),
+                Tags.of("application", config.applicationId(), "instance", instanceId),
+                GLOBAL_RESTORE_TIMEOUT,
                 owner::threadFailed);
         timeline.mark("global tables");
-        stateThread = new StateThread(config, model, clients, instanceDir.dir(), rocksDb, meters.registry(),
-                Tags.of("application", config.applicationId(), "instance", instanceId), localStores);
-        taskRegistry = new InstanceTaskRegistry(instanceDir.dir(), stateThread, new ChangelogEnds(admin)::endOffsets,
-                changelogIds);
+        stateThread = new StateThread(
+                config,
+                model,
+                clients,
+                instanceDir.dir(),
+                rocksDb,
+                meters.registry(),
+                Tags.of("application", config.applicationId(), "instance", instanceId),
+                localStores);
+        taskRegistry = new InstanceTaskRegistry(
+                instanceDir.dir(), stateThread, new ChangelogEnds(admin)::endOffsets, changelogIds);
         savepoints = new SavepointControl(config, clients, model, instanceId, admin, owner::stopAfterSavepoint);
         timeline.mark("state thread and savepoint control");
-        ThreadContext ctx = ThreadContext.create(config, model, instanceId, clients, admin,
-                new ThreadContext.Shared(meters.registry(), instanceDir.dir(), rocksDb, localStores, taskRegistry,
-                        savepoints, new RepartitionPurge(admin, model, config.repartitionPurgeInterval()),
-                        globalTables.views(), ownership, rejoins));
+        ThreadContext ctx = ThreadContext.create(
+                config,
+                model,
+                instanceId,
+                clients,
+                admin,
+                new ThreadContext.Shared(
+                        meters.registry(),
+                        instanceDir.dir(),
+                        rocksDb,
+                        localStores,
+                        taskRegistry,
+                        savepoints,
+                        new RepartitionPurge(admin, model, config.repartitionPurgeInterval()),
+                        globalTables.views(),
+                        ownership,
+                        rejoins));
         for (int i = 0; i < config.numStreamThreads(); i++) {
-            threads.add(new StreamThread(ctx, i,
-                    bounded == null ? consumer -> RunEnd.STREAMING : bounded::endFor, owner::threadFailed),
+            threads.add(
+                    new StreamThread(
+                            ctx,
+                            i,
+                            bounded == null ? consumer -> RunEnd.STREAMING : bounded::endFor,
+                            owner::threadFailed),
                     owner::threadFailed);
         }
         monitor = new InstanceMonitor(ctx, threads.streamThreads(), threads.threads(), admin, owner::tick);
-        meters.bind(ctx.tags(), rocksDb, WeirApp.State.class, owner::state, () -> endpoints.readiness().ok(),
+        meters.bind(
+                ctx.tags(),
+                rocksDb,
+                WeirApp.State.class,
+                owner::state,
+                () -> endpoints.readiness().ok(),
                 monitor::stalled);
         localStores.bindEntries(meters.registry(), ctx.tags(), model.stores().keySet());
         if (!config.failureDetection().isZero()) {
-            liveness = new LivenessWatch(config, clients, instanceId, admin, meters.registry(), ctx.tags(),
-                    owner::statusLine, rejoins);
+            liveness = new LivenessWatch(
+                    config, clients, instanceId, admin, meters.registry(), ctx.tags(), owner::statusLine, rejoins);
             rejoins.announceThrough(liveness::announceRebalance);
         }
         timeline.mark("threads and monitors created");
@@ -216,12 +271,20 @@ final class RunningInstance {
         stateThread.start(taskRegistry);
         threads.start();
         monitor.start();
-        log.info("{} started as instance {} with {} thread(s), {}{}", config.applicationId(),
-                instanceDir.instanceId(), config.numStreamThreads(), config.guarantee().configValue(),
-                http == null ? "; HTTP endpoints disabled (http.port=-1)"
+        log.info(
+                "{} started as instance {} with {} thread(s), {}{}",
+                config.applicationId(),
+                instanceDir.instanceId(),
+                config.numStreamThreads(),
+                config.guarantee().configValue(),
+                http == null
+                        ? "; HTTP endpoints disabled (http.port=-1)"
                         : "; health, metrics and topology on " + http.scheme() + "://" + config.httpBindAddress() + ":"
-                                + http.port() + http.adminPort().map(p -> ", admin and queries on " + http.scheme()
-                                        + "://" + config.httpAdminBindAddress() + ":" + p).orElse(""));
+                                + http.port()
+                                + http.adminPort()
+                                        .map(p -> ", admin and queries on " + http.scheme() + "://"
+                                                + config.httpAdminBindAddress() + ":" + p)
+                                        .orElse(""));
     }
 
     String instanceId() {
@@ -300,15 +363,20 @@ final class RunningInstance {
         long leftMs = deadline.remaining().toMillis();
         Duration timeout = Duration.ofMillis(Math.min(Math.max(leftMs, 1000), 5000));
         try {
-            int removed = InstanceMembers.removeLeftovers(admin, config.applicationId(), instanceDir.instanceId(),
-                    timeout);
+            int removed =
+                    InstanceMembers.removeLeftovers(admin, config.applicationId(), instanceDir.instanceId(), timeout);
             if (removed > 0) {
-                log.debug("{}: removed {} member(s) the coordinator still listed after their consumers closed",
-                        config.applicationId(), removed);
+                log.debug(
+                        "{}: removed {} member(s) the coordinator still listed after their consumers closed",
+                        config.applicationId(),
+                        removed);
             }
         } catch (ClusterException e) {
-            log.warn("{}: could not check that this instance left the consumer group ({}); a member it still has"
-                    + " there goes when its session times out", config.applicationId(), e.getMessage());
+            log.warn(
+                    "{}: could not check that this instance left the consumer group ({}); a member it still has"
+                            + " there goes when its session times out",
+                    config.applicationId(),
+                    e.getMessage());
         }
     }
 
@@ -374,8 +442,10 @@ final class RunningInstance {
         if (threads.anyStillRunning()) {
             // A thread that did not stop may still write its stores: another instance must not
             // take the directory over while it does. The lock goes with the process.
-            log.warn("{}: state directory {} stays locked: a stream thread is still running",
-                    config.applicationId(), config.stateDir());
+            log.warn(
+                    "{}: state directory {} stays locked: a stream thread is still running",
+                    config.applicationId(),
+                    config.stateDir());
         } else {
             instanceDir.close();
         }

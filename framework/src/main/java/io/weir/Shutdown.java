@@ -31,13 +31,18 @@ final class Shutdown {
     private final InstanceMeters meters;
     /** The started parts, or null before the application's start wired them. */
     private final Supplier<RunningInstance> instance;
+
     private final Object lock;
     private final AtomicBoolean closing = new AtomicBoolean();
     /** With {@code shutdown.leave.group=kubernetes_scale_in}, from start: decides at SIGTERM; else null. */
     private volatile ScaleInCheck scaleIn;
 
-    Shutdown(WeirConfig config, Lifecycle lifecycle, InstanceMeters meters, Supplier<RunningInstance> instance,
-             Object lock) {
+    Shutdown(
+            WeirConfig config,
+            Lifecycle lifecycle,
+            InstanceMeters meters,
+            Supplier<RunningInstance> instance,
+            Object lock) {
         this.config = config;
         this.lifecycle = lifecycle;
         this.meters = meters;
@@ -71,9 +76,12 @@ final class Shutdown {
             lifecycle.transition(before, WeirApp.State.STOPPING);
         }
         if (before != WeirApp.State.FAILED) {
-            log.info("{} stopping{}", config.applicationId(), leaveGroup
-                    ? " and leaving the consumer group: its tasks move to the other instances now"
-                    : "; keeping its group membership for a restart with the same instance.id");
+            log.info(
+                    "{} stopping{}",
+                    config.applicationId(),
+                    leaveGroup
+                            ? " and leaving the consumer group: its tasks move to the other instances now"
+                            : "; keeping its group membership for a restart with the same instance.id");
         }
         RunningInstance i = instance.get();
         if (i != null) {
@@ -156,17 +164,19 @@ final class Shutdown {
             return;
         }
         log.error("{}: a stream thread failed; stopping the instance", config.applicationId(), e);
-        Thread stopper = new Thread(() -> {
-            RunningInstance i = instance.get();
-            if (i != null) {
-                i.stopAfterFailure(config.shutdownTimeout());
-                synchronized (lock) {
-                    // The HTTP endpoints stay: probes must see the failure (503) until the instance is closed.
-                    i.release(false);
-                }
-            }
-            lifecycle.stopped();
-        }, config.applicationId() + "-failure-stop");
+        Thread stopper = new Thread(
+                () -> {
+                    RunningInstance i = instance.get();
+                    if (i != null) {
+                        i.stopAfterFailure(config.shutdownTimeout());
+                        synchronized (lock) {
+                            // The HTTP endpoints stay: probes must see the failure (503) until the instance is closed.
+                            i.release(false);
+                        }
+                    }
+                    lifecycle.stopped();
+                },
+                config.applicationId() + "-failure-stop");
         stopper.start();
     }
 

@@ -22,8 +22,12 @@ final class StartTimeline {
     void mark(String step) {
         long now = System.nanoTime();
         if (log.isDebugEnabled()) {
-            log.debug("{} start: {} in {} ms ({} ms since the start began)", application, step,
-                    (now - last) / 1_000_000, (now - started) / 1_000_000);
+            log.debug(
+                    "{} start: {} in {} ms ({} ms since the start began)",
+                    application,
+                    step,
+                    (now - last) / 1_000_000,
+                    (now - started) / 1_000_000);
         }
         last = now;
     }

@@ -44,9 +44,11 @@ public final class TopologyBuilder {
      * A stream of the records of one or more topics, timed by {@code timestamps} (event time from
      * the value, ingestion or processing time; see {@link io.weir.time.Timestamps}).
      */
-    public <K, V> RecordStream<K, V> stream(Serde<K> keySerde, Serde<V> valueSerde,
-                                            io.weir.time.TimestampExtractor<? super K, ? super V> timestamps,
-                                            String... topics) {
+    public <K, V> RecordStream<K, V> stream(
+            Serde<K> keySerde,
+            Serde<V> valueSerde,
+            io.weir.time.TimestampExtractor<? super K, ? super V> timestamps,
+            String... topics) {
         Objects.requireNonNull(timestamps, "timestamps");
         String name = graph.newName("source");
         graph.addSource(name, Arrays.asList(topics), null, keySerde, valueSerde, false, timestamps);
@@ -78,16 +80,19 @@ public final class TopologyBuilder {
      * stream-table joins read the value valid at each stream record's time; see
      * {@link RecordStream#toTable(String, io.weir.dsl.Versioned)}.
      */
-    public <K, V> RecordTable<K, V> table(Serde<K> keySerde, Serde<V> valueSerde, String topic, String storeName,
-                                          io.weir.dsl.Versioned versioned) {
+    public <K, V> RecordTable<K, V> table(
+            Serde<K> keySerde, Serde<V> valueSerde, String topic, String storeName, io.weir.dsl.Versioned versioned) {
         Objects.requireNonNull(topic, "topic");
         return stream(keySerde, valueSerde, topic).toTable(storeName, versioned);
     }
 
     /** As {@link #table(Serde, Serde, String, String)}, the rows timed by {@code timestamps}. */
-    public <K, V> RecordTable<K, V> table(Serde<K> keySerde, Serde<V> valueSerde,
-                                          io.weir.time.TimestampExtractor<? super K, ? super V> timestamps,
-                                          String topic, String storeName) {
+    public <K, V> RecordTable<K, V> table(
+            Serde<K> keySerde,
+            Serde<V> valueSerde,
+            io.weir.time.TimestampExtractor<? super K, ? super V> timestamps,
+            String topic,
+            String storeName) {
         Objects.requireNonNull(topic, "topic");
         return stream(keySerde, valueSerde, timestamps, topic).toTable(storeName);
     }
@@ -96,7 +101,8 @@ public final class TopologyBuilder {
      * A global table of every partition of {@code topic}, kept in full on every instance in the
      * store {@code storeName}; streams join it without co-partitioning (see {@link GlobalTable}).
      */
-    public <K, V> GlobalTable<K, V> globalTable(Serde<K> keySerde, Serde<V> valueSerde, String topic, String storeName) {
+    public <K, V> GlobalTable<K, V> globalTable(
+            Serde<K> keySerde, Serde<V> valueSerde, String topic, String storeName) {
         return GlobalTableImpl.add(graph, keySerde, valueSerde, topic, storeName);
     }
 
@@ -115,24 +121,27 @@ public final class TopologyBuilder {
     }
 
     /** Processor API: a named source node whose records are timed by {@code timestamps}. */
-    public TopologyBuilder addSource(String name, Serde<?> keySerde, Serde<?> valueSerde,
-                                     io.weir.time.TimestampExtractor<?, ?> timestamps, String... topics) {
+    public TopologyBuilder addSource(
+            String name,
+            Serde<?> keySerde,
+            Serde<?> valueSerde,
+            io.weir.time.TimestampExtractor<?, ?> timestamps,
+            String... topics) {
         Objects.requireNonNull(timestamps, "timestamps");
         graph.addSource(name, Arrays.asList(topics), null, keySerde, valueSerde, false, timestamps);
         return this;
     }
 
     /** Processor API: a named processor fed by the named parents. */
-    public <KIn, VIn, KOut, VOut> TopologyBuilder addProcessor(String name,
-                                                               ProcessorSupplier<KIn, VIn, KOut, VOut> supplier,
-                                                               String... parents) {
+    public <KIn, VIn, KOut, VOut> TopologyBuilder addProcessor(
+            String name, ProcessorSupplier<KIn, VIn, KOut, VOut> supplier, String... parents) {
         graph.addProcessor(name, supplier, Arrays.asList(parents));
         return this;
     }
 
     /** Processor API: a named sink writing what its parents forward to {@code topic}. */
-    public <K, V> TopologyBuilder addSink(String name, String topic, Serde<K> keySerde, Serde<V> valueSerde,
-                                          String... parents) {
+    public <K, V> TopologyBuilder addSink(
+            String name, String topic, Serde<K> keySerde, Serde<V> valueSerde, String... parents) {
         Objects.requireNonNull(topic, "topic");
         graph.addSink(name, topic, null, keySerde, valueSerde, Arrays.asList(parents));
         return this;
@@ -152,9 +161,8 @@ public final class TopologyBuilder {
     }
 
     /** Processor API: a named processor fed by {@code parents} that uses {@code stores}. */
-    public <KIn, VIn, KOut, VOut> TopologyBuilder addProcessor(String name,
-                                                               ProcessorSupplier<KIn, VIn, KOut, VOut> supplier,
-                                                               List<String> parents, List<String> stores) {
+    public <KIn, VIn, KOut, VOut> TopologyBuilder addProcessor(
+            String name, ProcessorSupplier<KIn, VIn, KOut, VOut> supplier, List<String> parents, List<String> stores) {
         graph.addProcessor(name, supplier, parents, stores);
         return this;
     }

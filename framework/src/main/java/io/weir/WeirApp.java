@@ -118,11 +118,14 @@ public final class WeirApp implements AutoCloseable {
         this.meters = new InstanceMeters(registry);
         this.lifecycle = new Lifecycle(config.applicationId());
         this.shutdown = new Shutdown(config, lifecycle, meters, () -> instance, this);
-        this.queries = new StoreQueryService(model, localStores, ownership, new PeerClient(QUERY_FORWARD_TIMEOUT,
-                () -> running().flatMap(RunningInstance::peerHttp)),
+        this.queries = new StoreQueryService(
+                model,
+                localStores,
+                ownership,
+                new PeerClient(QUERY_FORWARD_TIMEOUT, () -> running().flatMap(RunningInstance::peerHttp)),
                 this::store);
-        this.endpoints = new Endpoints(this, model, meters, new MeteredQueries(queries, meters.registry(),
-                config.applicationId(), ownership));
+        this.endpoints = new Endpoints(
+                this, model, meters, new MeteredQueries(queries, meters.registry(), config.applicationId(), ownership));
     }
 
     /** With a Prometheus registry of its own, served on {@code /metrics}. */
@@ -159,8 +162,8 @@ public final class WeirApp implements AutoCloseable {
      */
     public synchronized WeirApp start() {
         if (!lifecycle.transition(State.CREATED, State.STARTING)) {
-            throw new InstanceStateException("an application can be started once; " + config.applicationId()
-                    + " is " + lifecycle.get());
+            throw new InstanceStateException(
+                    "an application can be started once; " + config.applicationId() + " is " + lifecycle.get());
         }
         if (config.describeOnly()) {
             describeAndStop();
@@ -168,10 +171,16 @@ public final class WeirApp implements AutoCloseable {
         }
         try {
             if (config.shutdownLeaveGroupOnScaleIn()) {
-                shutdown.decideAtSignalWith(ScaleInCheck.start(config.instanceId(), KubernetesApi::requireInCluster,
-                        config.shutdownTimeout()));
+                shutdown.decideAtSignalWith(ScaleInCheck.start(
+                        config.instanceId(), KubernetesApi::requireInCluster, config.shutdownTimeout()));
             }
-            RunningInstance.start(config, model, meters, localStores, ownership, endpoints,
+            RunningInstance.start(
+                    config,
+                    model,
+                    meters,
+                    localStores,
+                    ownership,
+                    endpoints,
                     new InstanceOwner(this, lifecycle, shutdown),
                     started -> instance = started);
         } catch (RuntimeException e) {
@@ -368,8 +377,10 @@ public final class WeirApp implements AutoCloseable {
      */
     public BoundedRunSummary runBounded() throws InterruptedException {
         if (!config.bounded()) {
-            throw new ConfigException("run.mode", "runBounded() needs run.mode=bounded (WEIR_RUN_MODE=bounded); "
-                    + config.applicationId() + " has run.mode=streaming");
+            throw new ConfigException(
+                    "run.mode",
+                    "runBounded() needs run.mode=bounded (WEIR_RUN_MODE=bounded); " + config.applicationId()
+                            + " has run.mode=streaming");
         }
         if (lifecycle.get() == State.CREATED) {
             start();

@@ -56,12 +56,21 @@ class ArchitectureTest {
             List.of("io.weir.internal.json"),
             List.of("io.weir.internal.topology"),
             List.of("io.weir.internal.commit"),
-            List.of("io.weir.internal.state", "io.weir.internal.assign", "io.weir.internal.http",
-                    "io.weir.internal.kubernetes", "io.weir.internal.time"),
-            List.of("io.weir.internal.cluster", "io.weir.internal.cluster.topics", "io.weir.internal.cluster.access",
+            List.of(
+                    "io.weir.internal.state",
+                    "io.weir.internal.assign",
+                    "io.weir.internal.http",
+                    "io.weir.internal.kubernetes",
+                    "io.weir.internal.time"),
+            List.of(
+                    "io.weir.internal.cluster",
+                    "io.weir.internal.cluster.topics",
+                    "io.weir.internal.cluster.access",
                     "io.weir.internal.query"),
             List.of("io.weir.internal.task", "io.weir.internal.state.restore"),
-            List.of("io.weir.internal.state.standby", "io.weir.internal.state.global",
+            List.of(
+                    "io.weir.internal.state.standby",
+                    "io.weir.internal.state.global",
                     "io.weir.internal.operator.stateless"),
             List.of("io.weir.internal.state.thread", "io.weir.internal.operator.table"),
             List.of("io.weir.internal.operator.aggregate"),
@@ -79,9 +88,18 @@ class ArchitectureTest {
      * {@code io.weir.common.internal}'s waits on Kafka and {@code io.weir.state.internal}'s bytes
      * stores). Every room may use them; they use no room of the framework.
      */
-    private static final List<String> PUBLIC_LEAVES = List.of("io.weir.errors", "io.weir.common",
-            "io.weir.common.internal", "io.weir.state", "io.weir.sink", "io.weir.serde", "io.weir.time",
-            "io.weir.processor", "io.weir.dsl", "io.weir.logging", "io.weir.query");
+    private static final List<String> PUBLIC_LEAVES = List.of(
+            "io.weir.errors",
+            "io.weir.common",
+            "io.weir.common.internal",
+            "io.weir.state",
+            "io.weir.sink",
+            "io.weir.serde",
+            "io.weir.time",
+            "io.weir.processor",
+            "io.weir.dsl",
+            "io.weir.logging",
+            "io.weir.query");
 
     /**
      * The packages applications program against. The state store's engine ({@code io.weir.state.rocksdb},
@@ -89,14 +107,24 @@ class ArchitectureTest {
      * ({@code io.weir.sink.internal}) are the framework's, not the applications': they may pass the
      * byte-level types of {@code io.weir.state.internal} between them.
      */
-    private static final List<String> APPLICATION_API = List.of("io.weir", "io.weir.testdriver", "io.weir.config",
+    private static final List<String> APPLICATION_API = List.of(
+            "io.weir",
+            "io.weir.testdriver",
+            "io.weir.config",
             "io.weir.dsl",
-            "io.weir.processor", "io.weir.serde", "io.weir.time", "io.weir.state", "io.weir.errors", "io.weir.common",
-            "io.weir.logging", "io.weir.sink", "io.weir.query");
+            "io.weir.processor",
+            "io.weir.serde",
+            "io.weir.time",
+            "io.weir.state",
+            "io.weir.errors",
+            "io.weir.common",
+            "io.weir.logging",
+            "io.weir.sink",
+            "io.weir.query");
 
     /** The modules below the framework, which must not know it. */
-    private static final List<String> BELOW_FRAMEWORK = List.of("io.weir.errors", "io.weir.common",
-            "io.weir.state", "io.weir.sink");
+    private static final List<String> BELOW_FRAMEWORK =
+            List.of("io.weir.errors", "io.weir.common", "io.weir.state", "io.weir.sink");
 
     private static final JavaClasses WEIR = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -105,43 +133,68 @@ class ArchitectureTest {
 
     @Test
     void everyRoomIsKnownToTheMap() {
-        List<String> unknown = WEIR.stream().map(JavaClass::getPackageName).distinct()
-                .filter(p -> room(p).isEmpty()).sorted().toList();
-        assertThat(unknown).as("packages without a room in ArchitectureTest.RANKS or PUBLIC_LEAVES").isEmpty();
+        List<String> unknown = WEIR.stream()
+                .map(JavaClass::getPackageName)
+                .distinct()
+                .filter(p -> room(p).isEmpty())
+                .sorted()
+                .toList();
+        assertThat(unknown)
+                .as("packages without a room in ArchitectureTest.RANKS or PUBLIC_LEAVES")
+                .isEmpty();
     }
 
     @Test
     void publicPackagesDoNotDependOnInternals() {
-        check(noClasses().that().resideInAnyPackage("io.weir.dsl..", "io.weir.processor..", "io.weir.serde..",
-                        "io.weir.time..", "io.weir.errors..", "io.weir.logging..")
-                .or().resideInAnyPackage("io.weir.state", "io.weir.sink", "io.weir.common")
-                .should().dependOnClassesThat().resideInAPackage("..internal.."));
+        check(noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "io.weir.dsl..",
+                        "io.weir.processor..",
+                        "io.weir.serde..",
+                        "io.weir.time..",
+                        "io.weir.errors..",
+                        "io.weir.logging..")
+                .or()
+                .resideInAnyPackage("io.weir.state", "io.weir.sink", "io.weir.common")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("..internal.."));
     }
 
     @Test
     void stateStoreTransactionalSinkAndCommonDoNotKnowTheFramework() {
-        check(classes().that().resideInAnyPackage(packagesOf(BELOW_FRAMEWORK))
-                .should().onlyDependOnClassesThat(DescribedPredicate.describe("outside Weir, or in "
-                        + BELOW_FRAMEWORK, (JavaClass c) -> !c.getPackageName().startsWith("io.weir")
-                        || BELOW_FRAMEWORK.stream().anyMatch(p -> inPackage(c.getPackageName(), p)))));
+        check(classes()
+                .that()
+                .resideInAnyPackage(packagesOf(BELOW_FRAMEWORK))
+                .should()
+                .onlyDependOnClassesThat(DescribedPredicate.describe(
+                        "outside Weir, or in " + BELOW_FRAMEWORK,
+                        (JavaClass c) -> !c.getPackageName().startsWith("io.weir")
+                                || BELOW_FRAMEWORK.stream().anyMatch(p -> inPackage(c.getPackageName(), p)))));
     }
 
     @Test
     void roomsUseOnlyTheRoomsBelowThem() {
-        check(classes().that().resideInAnyPackage("io.weir", "io.weir.config", "io.weir.internal..")
+        check(classes()
+                .that()
+                .resideInAnyPackage("io.weir", "io.weir.config", "io.weir.internal..")
                 .should(new ArchCondition<JavaClass>("use only the rooms below their own") {
                     @Override
                     public void check(JavaClass origin, ConditionEvents events) {
                         int own = rank(origin.getPackageName());
                         for (Dependency d : origin.getDirectDependenciesFromSelf()) {
                             String target = d.getTargetClass().getPackageName();
-                            if (!target.startsWith("io.weir") || room(target).equals(room(origin.getPackageName()))
+                            if (!target.startsWith("io.weir")
+                                    || room(target).equals(room(origin.getPackageName()))
                                     || rank(target) < own) {
                                 continue;
                             }
-                            events.add(SimpleConditionEvent.violated(d, d.getDescription() + ": "
-                                    + room(target).orElse(target) + " is not below " + room(origin.getPackageName())
-                                    .orElseThrow()));
+                            events.add(SimpleConditionEvent.violated(
+                                    d,
+                                    d.getDescription() + ": "
+                                            + room(target).orElse(target) + " is not below "
+                                            + room(origin.getPackageName()).orElseThrow()));
                         }
                     }
                 }));
@@ -150,16 +203,18 @@ class ArchitectureTest {
     @Test
     void packagesFormNoCycles() {
         check(slices().assignedFrom(new SliceAssignment() {
-            @Override
-            public SliceIdentifier getIdentifierOf(JavaClass c) {
-                return SliceIdentifier.of(c.getPackageName());
-            }
+                    @Override
+                    public SliceIdentifier getIdentifierOf(JavaClass c) {
+                        return SliceIdentifier.of(c.getPackageName());
+                    }
 
-            @Override
-            public String getDescription() {
-                return "packages of Weir";
-            }
-        }).should().beFreeOfCycles());
+                    @Override
+                    public String getDescription() {
+                        return "packages of Weir";
+                    }
+                })
+                .should()
+                .beFreeOfCycles());
     }
 
     /**
@@ -168,28 +223,38 @@ class ArchitectureTest {
      * {@code SavepointClients}, or {@code WeirConfig}'s admin settings). A new class that creates a
      * client fails here: build its settings from {@code ClientConfigs}, then add it to the list.
      */
-    private static final List<String> CLIENT_MAKERS = List.of("io.weir.RunningInstance",
-            "io.weir.internal.supervision.LivenessWatch", "io.weir.internal.supervision.TransactionFence",
+    private static final List<String> CLIENT_MAKERS = List.of(
+            "io.weir.RunningInstance",
+            "io.weir.internal.supervision.LivenessWatch",
+            "io.weir.internal.supervision.TransactionFence",
             "io.weir.internal.thread.StreamThread",
-            "io.weir.internal.topology.TopologyRecord", "io.weir.internal.savepoint.SavepointClients",
-            "io.weir.internal.savepoint.SavepointControl", "io.weir.internal.savepoint.SavepointRestore",
-            "io.weir.internal.state.global.GlobalThread", "io.weir.internal.state.restore.StateConsumers");
+            "io.weir.internal.topology.TopologyRecord",
+            "io.weir.internal.savepoint.SavepointClients",
+            "io.weir.internal.savepoint.SavepointControl",
+            "io.weir.internal.savepoint.SavepointRestore",
+            "io.weir.internal.state.global.GlobalThread",
+            "io.weir.internal.state.restore.StateConsumers");
 
     @Test
     void kafkaClientsAreCreatedOnlyWhereTheirSecuritySettingsAreChecked() {
         List<String> makers = new ArrayList<>();
         for (JavaClass c : WEIR) {
-            boolean creates = c.getConstructorCallsFromSelf().stream().anyMatch(k -> List.of(
-                    "org.apache.kafka.clients.consumer.KafkaConsumer", "org.apache.kafka.clients.producer.KafkaProducer")
-                    .contains(k.getTargetOwner().getName()))
-                    || c.getMethodCallsFromSelf().stream().anyMatch(m -> m.getTargetOwner().getName().startsWith(
-                    "org.apache.kafka.clients.admin.") && m.getName().equals("create"));
+            boolean creates = c.getConstructorCallsFromSelf().stream()
+                            .anyMatch(k -> List.of(
+                                            "org.apache.kafka.clients.consumer.KafkaConsumer",
+                                            "org.apache.kafka.clients.producer.KafkaProducer")
+                                    .contains(k.getTargetOwner().getName()))
+                    || c.getMethodCallsFromSelf().stream()
+                            .anyMatch(m -> m.getTargetOwner().getName().startsWith("org.apache.kafka.clients.admin.")
+                                    && m.getName().equals("create"));
             String top = c.getName().replaceAll("\\$.*", "");
             if (creates && !CLIENT_MAKERS.contains(top)) {
                 makers.add(c.getName());
             }
         }
-        assertThat(makers).as("classes creating Kafka clients outside ArchitectureTest.CLIENT_MAKERS").isEmpty();
+        assertThat(makers)
+                .as("classes creating Kafka clients outside ArchitectureTest.CLIENT_MAKERS")
+                .isEmpty();
     }
 
     /** No public method, constructor or field of a public type of the application API names an internal type. */
@@ -295,7 +360,9 @@ class ArchitectureTest {
     }
 
     private static String[] packagesOf(List<String> rooms) {
-        return rooms.stream().flatMap(r -> java.util.stream.Stream.of(r, r + "..")).toArray(String[]::new);
+        return rooms.stream()
+                .flatMap(r -> java.util.stream.Stream.of(r, r + ".."))
+                .toArray(String[]::new);
     }
 
     private static void check(ArchRule rule) {

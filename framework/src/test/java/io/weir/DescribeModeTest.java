@@ -42,14 +42,19 @@ class DescribeModeTest {
     }
 
     private WeirConfig.Builder config() {
-        return WeirConfig.builder().environment(Map.of()).applicationId("wc").bootstrapServers("127.0.0.1:1")
-                .stateDir(dir.resolve("state")).set("run.mode", "describe");
+        return WeirConfig.builder()
+                .environment(Map.of())
+                .applicationId("wc")
+                .bootstrapServers("127.0.0.1:1")
+                .stateDir(dir.resolve("state"))
+                .set("run.mode", "describe");
     }
 
     @Test
     void writesTheDescriptionToTheFileAndStopsWithoutContactingKafka() {
         Path file = dir.resolve("topology.json");
-        WeirApp app = WeirApp.create(wordCount(), config().set("describe.file", file.toString()).build());
+        WeirApp app = WeirApp.create(
+                wordCount(), config().set("describe.file", file.toString()).build());
         // runUntilShutdown returns at once, so a main ending with it exits 0.
         assertTimeoutPreemptively(Duration.ofSeconds(10), app::runUntilShutdown);
         assertThat(app.state()).isEqualTo(WeirApp.State.STOPPED);
@@ -69,20 +74,37 @@ class DescribeModeTest {
     @Test
     void aProcessStartedThisWayExitsZeroWithTheDescription() throws Exception {
         Path file = dir.resolve("process.json");
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), Service.class.getName())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("process.log").toFile());
+        ProcessBuilder pb = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Service.class.getName())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("process.log").toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("WEIR_"));
-        pb.environment().putAll(Map.of("WEIR_RUN_MODE", "describe", "WEIR_DESCRIBE_FILE", file.toString(),
-                "WEIR_APPLICATION_ID", "wc", "WEIR_BOOTSTRAP_SERVERS", "127.0.0.1:1",
-                "WEIR_STATE_DIR", dir.resolve("state").toString()));
+        pb.environment()
+                .putAll(Map.of(
+                        "WEIR_RUN_MODE",
+                        "describe",
+                        "WEIR_DESCRIBE_FILE",
+                        file.toString(),
+                        "WEIR_APPLICATION_ID",
+                        "wc",
+                        "WEIR_BOOTSTRAP_SERVERS",
+                        "127.0.0.1:1",
+                        "WEIR_STATE_DIR",
+                        dir.resolve("state").toString()));
         Process process = pb.start();
         boolean exited = process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS);
         if (!exited) {
             process.destroyForcibly();
         }
-        assertThat(exited).as("exited; log: " + readString(dir.resolve("process.log"))).isTrue();
-        assertThat(process.exitValue()).as(readString(dir.resolve("process.log"))).isZero();
+        assertThat(exited)
+                .as("exited; log: " + readString(dir.resolve("process.log")))
+                .isTrue();
+        assertThat(process.exitValue())
+                .as(readString(dir.resolve("process.log")))
+                .isZero();
         assertThat(TopologyDescription.parse(readString(file))).isEqualTo(expected());
         assertThat(dir.resolve("state")).doesNotExist();
     }
@@ -99,23 +121,32 @@ class DescribeModeTest {
             System.setOut(stdout);
         }
         assertThat(app.state()).isEqualTo(WeirApp.State.STOPPED);
-        assertThat(TopologyDescription.parse(captured.toString(StandardCharsets.UTF_8))).isEqualTo(expected());
+        assertThat(TopologyDescription.parse(captured.toString(StandardCharsets.UTF_8)))
+                .isEqualTo(expected());
         assertThat(app.httpPort()).isEmpty();
     }
 
     @Test
     void aFileThatCannotBeWrittenFailsTheStartNamingTheSetting() throws Exception {
         Path notADirectory = Files.writeString(dir.resolve("plain"), "x");
-        WeirApp app = WeirApp.create(wordCount(),
-                config().set("describe.file", notADirectory.resolve("topology.json").toString()).build());
-        assertThatThrownBy(app::start).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("describe.file").hasMessageContaining("cannot write the topology description");
+        WeirApp app = WeirApp.create(
+                wordCount(),
+                config().set(
+                                "describe.file",
+                                notADirectory.resolve("topology.json").toString())
+                        .build());
+        assertThatThrownBy(app::start)
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("describe.file")
+                .hasMessageContaining("cannot write the topology description");
         assertThat(app.state()).isEqualTo(WeirApp.State.FAILED);
     }
 
     @Test
     void theFileSettingIsIgnoredByTheOtherModes() {
-        WeirConfig c = config().set("run.mode", "streaming").set("describe.file", "/tmp/x.json").build();
+        WeirConfig c = config().set("run.mode", "streaming")
+                .set("describe.file", "/tmp/x.json")
+                .build();
         assertThat(c.describeOnly()).isFalse();
         assertThat(config().build().describeOnly()).isTrue();
     }

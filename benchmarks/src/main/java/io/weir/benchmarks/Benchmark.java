@@ -1,20 +1,18 @@
 package io.weir.benchmarks;
 
-import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-
-import org.rocksdb.RocksDB;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.report.JsonReport;
 import io.weir.benchmarks.systems.ChildCountRunner;
 import io.weir.benchmarks.systems.InstanceGroup;
 import io.weir.testkit.ChildProcessKafka;
 import io.weir.testkit.KafkaTestClient;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.rocksdb.RocksDB;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Throughput of Weir, Kafka Streams and (for the stateless map and the restore) a bare kafka-clients
@@ -113,8 +111,8 @@ public final class Benchmark {
      * Each guarantee of the workload with each of {@code systems} that {@code --systems} keeps (the
      * bare baseline only where the workload has one).
      */
-    static List<Workbench.Configuration> configurations(Scenario scenario, List<SystemUnderTest> systems,
-            BenchmarkOptions options) {
+    static List<Workbench.Configuration> configurations(
+            Scenario scenario, List<SystemUnderTest> systems, BenchmarkOptions options) {
         List<Workbench.Configuration> all = new ArrayList<>();
         for (Guarantee guarantee : scenario.guarantees()) {
             for (SystemUnderTest system : systems) {

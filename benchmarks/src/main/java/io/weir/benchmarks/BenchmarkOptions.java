@@ -36,10 +36,21 @@ import java.util.stream.Collectors;
  * summary's ratios are then empty). Both
  * {@code --name value} and {@code --name=value} work.
  */
-record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecords, long restoreKeys,
-        long restoreWarmupKeys, int runs, Optional<Duration> explicitRunTimeout, boolean verify,
-        OptionalLong explicitKeys, Duration restartTrickle, Optional<Duration> explicitScrapeInterval, int rate,
-        Optional<Set<String>> systems, Ysb ysb) {
+record BenchmarkOptions(
+        List<Scenario> workloads,
+        long records,
+        long warmupRecords,
+        long restoreKeys,
+        long restoreWarmupKeys,
+        int runs,
+        Optional<Duration> explicitRunTimeout,
+        boolean verify,
+        OptionalLong explicitKeys,
+        Duration restartTrickle,
+        Optional<Duration> explicitScrapeInterval,
+        int rate,
+        Optional<Set<String>> systems,
+        Ysb ysb) {
 
     /**
      * The {@code ysb} workload's ladder: {@code --ysb-rates} (events a second, default
@@ -49,13 +60,20 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
      * windows, default 30).
      */
     record Ysb(List<Integer> rates, Duration warmup, Duration measured, Duration drain) {
-        static final Ysb DEFAULT = new Ysb(List.of(100_000, 200_000, 300_000, 400_000, 500_000),
-                Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofSeconds(30));
+        static final Ysb DEFAULT = new Ysb(
+                List.of(100_000, 200_000, 300_000, 400_000, 500_000),
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(30));
 
         Ysb {
             rates = List.copyOf(rates);
-            if (rates.isEmpty() || rates.stream().anyMatch(r -> r <= 0) || warmup.isNegative()
-                    || measured.isNegative() || measured.isZero() || drain.isNegative()) {
+            if (rates.isEmpty()
+                    || rates.stream().anyMatch(r -> r <= 0)
+                    || warmup.isNegative()
+                    || measured.isNegative()
+                    || measured.isZero()
+                    || drain.isNegative()) {
                 throw new IllegalArgumentException("--ysb-rates must be positive, --ysb-seconds positive and the"
                         + " ysb warm-up and drain not negative; " + USAGE);
             }
@@ -79,10 +97,19 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
         if (systems.filter(Set::isEmpty).isPresent()) {
             throw new IllegalArgumentException("--systems needs at least one system name; " + USAGE);
         }
-        if (workloads.isEmpty() || records <= 0 || warmupRecords < 0 || restoreKeys <= 0 || restoreWarmupKeys < 0
-                || runs <= 0 || explicitRunTimeout.filter(t -> t.isNegative() || t.isZero()).isPresent()
-                || (explicitKeys.isPresent() && explicitKeys.getAsLong() <= 0) || restartTrickle.isNegative()
-                || explicitScrapeInterval.filter(t -> t.isNegative() || t.isZero()).isPresent() || rate <= 0) {
+        if (workloads.isEmpty()
+                || records <= 0
+                || warmupRecords < 0
+                || restoreKeys <= 0
+                || restoreWarmupKeys < 0
+                || runs <= 0
+                || explicitRunTimeout.filter(t -> t.isNegative() || t.isZero()).isPresent()
+                || (explicitKeys.isPresent() && explicitKeys.getAsLong() <= 0)
+                || restartTrickle.isNegative()
+                || explicitScrapeInterval
+                        .filter(t -> t.isNegative() || t.isZero())
+                        .isPresent()
+                || rate <= 0) {
             throw new IllegalArgumentException("records, restore keys, keys, runs, the run timeout, the scrape"
                     + " interval and the rate must be positive, warm-up sizes and the restart trickle time not"
                     + " negative; " + USAGE);
@@ -115,7 +142,8 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
      * {@code n} plus the allowance.
      */
     Duration runTimeout(long n, Duration allowance) {
-        return explicitRunTimeout.orElseGet(() -> Duration.ofSeconds(60 + n / 10_000).plus(allowance));
+        return explicitRunTimeout.orElseGet(
+                () -> Duration.ofSeconds(60 + n / 10_000).plus(allowance));
     }
 
     /** @throws IllegalArgumentException with a message fit for the user */
@@ -166,28 +194,48 @@ record BenchmarkOptions(List<Scenario> workloads, long records, long warmupRecor
                 case "--restart-trickle-seconds" -> restartTrickle = parseLong(name, value);
                 case "--scrape-metrics-ms" -> scrapeMs = parseLong(name, value);
                 case "--rate" -> rate = parseLong(name, value);
-                case "--systems" -> systems = Arrays.stream(value.split(",")).map(String::trim)
-                        .filter(v -> !v.isEmpty()).collect(Collectors.toSet());
+                case "--systems" ->
+                    systems = Arrays.stream(value.split(","))
+                            .map(String::trim)
+                            .filter(v -> !v.isEmpty())
+                            .collect(Collectors.toSet());
                 case "--ysb-rates" -> {
                     String option = name;
-                    ysb = new Ysb(Arrays.stream(value.split(",")).map(String::trim).filter(v -> !v.isEmpty())
-                            .map(v -> Math.toIntExact(parseLong(option, v))).toList(), ysb.warmup(), ysb.measured(),
+                    ysb = new Ysb(
+                            Arrays.stream(value.split(","))
+                                    .map(String::trim)
+                                    .filter(v -> !v.isEmpty())
+                                    .map(v -> Math.toIntExact(parseLong(option, v)))
+                                    .toList(),
+                            ysb.warmup(),
+                            ysb.measured(),
                             ysb.drain());
                 }
-                case "--ysb-warmup-seconds" -> ysb = new Ysb(ysb.rates(), Duration.ofSeconds(parseLong(name, value)),
-                        ysb.measured(), ysb.drain());
-                case "--ysb-seconds" -> ysb = new Ysb(ysb.rates(), ysb.warmup(),
-                        Duration.ofSeconds(parseLong(name, value)), ysb.drain());
-                case "--ysb-drain-seconds" -> ysb = new Ysb(ysb.rates(), ysb.warmup(), ysb.measured(),
-                        Duration.ofSeconds(parseLong(name, value)));
+                case "--ysb-warmup-seconds" ->
+                    ysb = new Ysb(ysb.rates(), Duration.ofSeconds(parseLong(name, value)), ysb.measured(), ysb.drain());
+                case "--ysb-seconds" ->
+                    ysb = new Ysb(ysb.rates(), ysb.warmup(), Duration.ofSeconds(parseLong(name, value)), ysb.drain());
+                case "--ysb-drain-seconds" ->
+                    ysb = new Ysb(
+                            ysb.rates(), ysb.warmup(), ysb.measured(), Duration.ofSeconds(parseLong(name, value)));
                 default -> throw new IllegalArgumentException("unknown option " + name + "; " + USAGE);
             }
         }
-        return new BenchmarkOptions(workloads, records, warmup, restoreKeys, restoreWarmup, runs,
-                Optional.ofNullable(timeoutSeconds).map(Duration::ofSeconds), verify,
-                keys == null ? OptionalLong.empty() : OptionalLong.of(keys), Duration.ofSeconds(restartTrickle),
-                Optional.ofNullable(scrapeMs).map(Duration::ofMillis), Math.toIntExact(rate),
-                Optional.ofNullable(systems), ysb);
+        return new BenchmarkOptions(
+                workloads,
+                records,
+                warmup,
+                restoreKeys,
+                restoreWarmup,
+                runs,
+                Optional.ofNullable(timeoutSeconds).map(Duration::ofSeconds),
+                verify,
+                keys == null ? OptionalLong.empty() : OptionalLong.of(keys),
+                Duration.ofSeconds(restartTrickle),
+                Optional.ofNullable(scrapeMs).map(Duration::ofMillis),
+                Math.toIntExact(rate),
+                Optional.ofNullable(systems),
+                ysb);
     }
 
     private static long parseLong(String name, String value) {

@@ -1,15 +1,14 @@
 package io.weir.benchmarks;
 
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import io.weir.benchmarks.input.InputTopic;
 import io.weir.benchmarks.input.WindowModel;
 import io.weir.benchmarks.input.WindowedInput;
 import io.weir.benchmarks.input.Workload;
 import io.weir.testkit.KafkaTestClient;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The input topics on the broker, named by size and key count (and, for a windowed input, so
@@ -56,8 +55,7 @@ final class Inputs {
         keepOnly(names(true, records, keys, alsoKeep));
         String name = name(true, records, keys);
         if (!topics.containsKey(name)) {
-            WindowedInput created = workload.createWindowed(name, records, keys,
-                    Scenario.WINDOW_SIZE.toMillis());
+            WindowedInput created = workload.createWindowed(name, records, keys, Scenario.WINDOW_SIZE.toMillis());
             topics.put(name, created.topic());
             models.put(name, created.model());
         }

@@ -1,9 +1,5 @@
 package io.weir.benchmarks;
 
-import java.time.Duration;
-import java.util.Map;
-import java.util.Optional;
-
 import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.jobs.FailoverJob;
 import io.weir.benchmarks.jobs.MemoryJob;
@@ -12,6 +8,9 @@ import io.weir.benchmarks.jobs.ReadyJob;
 import io.weir.benchmarks.jobs.RestartJob;
 import io.weir.benchmarks.jobs.RestoreJob;
 import io.weir.benchmarks.jobs.ScaleOutJob;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * What a {@link RunExecutor} times, per workload kind: the topic the system reads, the number of
@@ -45,8 +44,7 @@ public interface Job {
      * Off the clock, before the timed start of {@code system}, with the run's topics and state
      * directory; {@code timeout} bounds what the job runs itself (the restart's first process).
      */
-    default void prepare(RunSpec spec, SystemUnderTest system, Duration timeout) throws Exception {
-    }
+    default void prepare(RunSpec spec, SystemUnderTest system, Duration timeout) throws Exception {}
 
     /**
      * The timed start, just after the clock started: by default the system's start; a scaling job

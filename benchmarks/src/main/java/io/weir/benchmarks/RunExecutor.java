@@ -1,5 +1,7 @@
 package io.weir.benchmarks;
 
+import io.weir.benchmarks.input.Workload;
+import io.weir.testkit.KafkaTestClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -14,12 +16,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.weir.testkit.KafkaTestClient;
-import io.weir.benchmarks.input.Workload;
 
 /**
  * Runs one system under test once on one {@link Job} (process an input, or restore a changelog)
@@ -65,25 +63,43 @@ public final class RunExecutor {
         try {
             Workload.createTopic(client, output, job.partitions(), Map.of());
             stateDir = Files.createTempDirectory(id + "-state-");
-            spec = new RunSpec(scenario, client.bootstrapServers(), job.inputTopic(id), output, id, guarantee,
-                    stateDir);
+            spec = new RunSpec(
+                    scenario, client.bootstrapServers(), job.inputTopic(id), output, id, guarantee, stateDir);
             job.prepare(spec, system, timeout);
             // Garbage from the previous run (or from writing the input) should not be collected on this run's clock.
             System.gc();
-            log.info("{} {} {} run {} on {} ({} records) ...", scenario.label(), system.name(), guarantee.label(), run,
-                    spec.inputTopic(), records);
+            log.info(
+                    "{} {} {} run {} on {} ({} records) ...",
+                    scenario.label(),
+                    system.name(),
+                    guarantee.label(),
+                    run,
+                    spec.inputTopic(),
+                    records);
             Measured measured = measure(system, spec);
             double seconds = measured.seconds();
             Optional<String> wrong = job.verify(spec);
             if (wrong.isPresent()) {
-                log.error("{} {} {} run {}: wrong output: {}", scenario.label(), system.name(), guarantee.label(), run,
+                log.error(
+                        "{} {} {} run {}: wrong output: {}",
+                        scenario.label(),
+                        system.name(),
+                        guarantee.label(),
+                        run,
                         wrong.get());
-                return RunResult.failed(scenario, system.name(), guarantee, run, records, "wrong output: "
-                        + wrong.get()).withDetails(merge(measured.details(), details(spec)));
+                return RunResult.failed(
+                                scenario, system.name(), guarantee, run, records, "wrong output: " + wrong.get())
+                        .withDetails(merge(measured.details(), details(spec)));
             }
-            log.info("{} {} {} run {}: {} s{}{}", scenario.label(), system.name(), guarantee.label(), run,
-                    String.format("%.3f", seconds), records == 0 ? "" : ", " + Math.round(records / seconds)
-                    + " records/s", measured.details().isEmpty() ? "" : " " + measured.details());
+            log.info(
+                    "{} {} {} run {}: {} s{}{}",
+                    scenario.label(),
+                    system.name(),
+                    guarantee.label(),
+                    run,
+                    String.format("%.3f", seconds),
+                    records == 0 ? "" : ", " + Math.round(records / seconds) + " records/s",
+                    measured.details().isEmpty() ? "" : " " + measured.details());
             return RunResult.succeeded(scenario, system.name(), guarantee, run, records, seconds)
                     .withDetails(merge(measured.details(), details(spec)));
         } catch (Exception e) {
@@ -110,8 +126,7 @@ public final class RunExecutor {
     }
 
     /** The seconds of a run and the system's own details of it ({@link SystemUnderTest.Running#details()}). */
-    private record Measured(double seconds, Map<String, Object> details) {
-    }
+    private record Measured(double seconds, Map<String, Object> details) {}
 
     private Measured measure(SystemUnderTest system, RunSpec spec) throws Exception {
         long cpuStarted = CPU.getProcessCpuTime();
@@ -143,16 +158,18 @@ public final class RunExecutor {
      * The job's timed start ({@link Job#start}: usually the system's), on another thread so that a
      * start that never returns fails the run, not the program.
      */
-    private static SystemUnderTest.Running startWithin(Job job, SystemUnderTest system, RunSpec spec,
-            Duration timeout) throws Exception {
+    private static SystemUnderTest.Running startWithin(Job job, SystemUnderTest system, RunSpec spec, Duration timeout)
+            throws Exception {
         CompletableFuture<SystemUnderTest.Running> starting = new CompletableFuture<>();
-        Thread starter = new Thread(() -> {
-            try {
-                starting.complete(job.start(system, spec));
-            } catch (Throwable e) {
-                starting.completeExceptionally(e);
-            }
-        }, system.name() + "-starter");
+        Thread starter = new Thread(
+                () -> {
+                    try {
+                        starting.complete(job.start(system, spec));
+                    } catch (Throwable e) {
+                        starting.completeExceptionally(e);
+                    }
+                },
+                system.name() + "-starter");
         starter.setDaemon(true);
         starter.start();
         try {
@@ -171,13 +188,15 @@ public final class RunExecutor {
      * remaining runs. It is logged, not failed: the measurement was already taken.
      */
     private static void closeWithin(SystemUnderTest.Running running, String name) {
-        Thread closer = new Thread(() -> {
-            try {
-                running.close();
-            } catch (Exception e) {
-                log.warn("{}: close failed: {}", name, describe(e));
-            }
-        }, name + "-closer");
+        Thread closer = new Thread(
+                () -> {
+                    try {
+                        running.close();
+                    } catch (Exception e) {
+                        log.warn("{}: close failed: {}", name, describe(e));
+                    }
+                },
+                name + "-closer");
         closer.setDaemon(true);
         closer.start();
         try {
@@ -186,8 +205,8 @@ public final class RunExecutor {
             Thread.currentThread().interrupt();
         }
         if (closer.isAlive()) {
-            log.warn("{}: close did not return within {} s; its threads may still run", name,
-                    CLOSE_TIMEOUT.toSeconds());
+            log.warn(
+                    "{}: close did not return within {} s; its threads may still run", name, CLOSE_TIMEOUT.toSeconds());
         }
     }
 

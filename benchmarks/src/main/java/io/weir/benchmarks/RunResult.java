@@ -12,20 +12,27 @@ import java.util.Optional;
  * {@code details} are the job's further measurements ({@link Job#details}), in the order of the
  * JSON line.
  */
-public record RunResult(Scenario scenario, String system, Guarantee guarantee, int run, long records, double seconds,
-        Optional<String> error, Map<String, Object> details) {
+public record RunResult(
+        Scenario scenario,
+        String system,
+        Guarantee guarantee,
+        int run,
+        long records,
+        double seconds,
+        Optional<String> error,
+        Map<String, Object> details) {
 
     public RunResult {
         details = Collections.unmodifiableMap(new LinkedHashMap<>(details)); // keeps the order; allows nulls
     }
 
-    static RunResult succeeded(Scenario scenario, String system, Guarantee guarantee, int run, long records,
-            double seconds) {
+    static RunResult succeeded(
+            Scenario scenario, String system, Guarantee guarantee, int run, long records, double seconds) {
         return new RunResult(scenario, system, guarantee, run, records, seconds, Optional.empty(), Map.of());
     }
 
-    static RunResult failed(Scenario scenario, String system, Guarantee guarantee, int run, long records,
-            String error) {
+    static RunResult failed(
+            Scenario scenario, String system, Guarantee guarantee, int run, long records, String error) {
         return new RunResult(scenario, system, guarantee, run, records, Double.NaN, Optional.of(error), Map.of());
     }
 

@@ -7,6 +7,11 @@ import java.nio.file.Path;
  * where to read and write, the consumer group (or application id) to commit under, the guarantee,
  * and a fresh directory for local state.
  */
-public record RunSpec(Scenario scenario, String bootstrapServers, String inputTopic, String outputTopic,
-        String applicationId, Guarantee guarantee, Path stateDir) {
-}
+public record RunSpec(
+        Scenario scenario,
+        String bootstrapServers,
+        String inputTopic,
+        String outputTopic,
+        String applicationId,
+        Guarantee guarantee,
+        Path stateDir) {}

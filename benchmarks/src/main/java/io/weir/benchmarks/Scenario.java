@@ -1,10 +1,5 @@
 package io.weir.benchmarks;
 
-import io.weir.internal.config.InternalTopic;
-import java.time.Duration;
-import java.util.List;
-import java.util.Locale;
-
 import io.weir.benchmarks.input.WindowModel;
 import io.weir.benchmarks.jobs.FailoverJob;
 import io.weir.benchmarks.jobs.MemoryJob;
@@ -20,6 +15,10 @@ import io.weir.benchmarks.systems.WeirRunner;
 import io.weir.benchmarks.ysb.YsbEvents;
 import io.weir.benchmarks.ysb.YsbJob;
 import io.weir.benchmarks.ysb.YsbTopology;
+import io.weir.internal.config.InternalTopic;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * A workload of the benchmark, named as in {@code --workload} and in the JSON {@code "workload"}
@@ -221,7 +220,7 @@ public enum Scenario {
         return switch (kind) {
             case MAP -> throw new IllegalStateException(label + " has no store");
             case COUNT, WINDOW_COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT, QUERIES ->
-                    InternalTopic.CHANGELOG.of(applicationId, COUNT_STORE);
+                InternalTopic.CHANGELOG.of(applicationId, COUNT_STORE);
             case RESTORE -> InternalTopic.CHANGELOG.of(applicationId, RESTORE_STORE);
             case YSB -> InternalTopic.CHANGELOG.of(applicationId, YsbTopology.COUNTS_STORE);
         };
@@ -240,7 +239,9 @@ public enum Scenario {
         for (String name : v.split(",")) {
             String n = name.trim();
             List<Scenario> named = GROUPS.contains(n)
-                    ? java.util.Arrays.stream(values()).filter(s -> s.group.equals(n)).toList()
+                    ? java.util.Arrays.stream(values())
+                            .filter(s -> s.group.equals(n))
+                            .toList()
                     : List.of(byLabel(n));
             for (Scenario s : named) {
                 if (!selected.contains(s)) {

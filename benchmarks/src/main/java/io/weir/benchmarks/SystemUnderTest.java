@@ -1,11 +1,10 @@
 package io.weir.benchmarks;
 
+import io.weir.benchmarks.systems.ChildCountRunner;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-
-import io.weir.benchmarks.systems.ChildCountRunner;
 
 /**
  * One of the compared stream processors, able to run the topology of {@link RunSpec#scenario()}
@@ -38,8 +37,7 @@ public interface SystemUnderTest {
      * writes itself), so that a restore run measures a restart on lost local state, not a first
      * start. Nothing by default.
      */
-    default void prepareExistingApplication(RunSpec spec) throws Exception {
-    }
+    default void prepareExistingApplication(RunSpec spec) throws Exception {}
 
     /** A started system; closing it stops processing. */
     interface Running extends AutoCloseable {

@@ -1,17 +1,15 @@
 package io.weir.benchmarks;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.weir.benchmarks.report.JsonReport;
 import io.weir.benchmarks.report.Summary;
 import io.weir.benchmarks.verification.OutputVerifier;
 import io.weir.testkit.KafkaTestClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a workload's line of the {@link WorkloadTable} runs with: the options, the broker's client,
@@ -24,8 +22,7 @@ final class Workbench {
     private static final Logger log = LoggerFactory.getLogger(Workbench.class);
 
     /** One system under one guarantee. */
-    record Configuration(SystemUnderTest system, Guarantee guarantee) {
-    }
+    record Configuration(SystemUnderTest system, Guarantee guarantee) {}
 
     private final Scenario scenario;
     private final BenchmarkOptions options;
@@ -34,7 +31,12 @@ final class Workbench {
     private final JsonReport report;
     private final List<Configuration> configurations;
 
-    Workbench(Scenario scenario, BenchmarkOptions options, KafkaTestClient client, Inputs inputs, JsonReport report,
+    Workbench(
+            Scenario scenario,
+            BenchmarkOptions options,
+            KafkaTestClient client,
+            Inputs inputs,
+            JsonReport report,
             List<Configuration> configurations) {
         this.scenario = scenario;
         this.options = options;
@@ -75,13 +77,20 @@ final class Workbench {
 
     /** Every configuration once, unreported. */
     void warmUp(Job job) {
-        log.info("Warm-up of {}: every configuration once over {} records", job.scenario().label(), job.records());
+        log.info(
+                "Warm-up of {}: every configuration once over {} records",
+                job.scenario().label(),
+                job.records());
         RunExecutor executor = new RunExecutor(client, job, options.runTimeout(job.records()));
         for (Configuration c : configurations) {
             RunResult r = executor.execute(c.system(), c.guarantee(), 0);
             if (!r.ok()) {
-                log.warn("Warm-up of {} {} {} failed: {}", job.scenario().label(), c.system().name(),
-                        c.guarantee().label(), r.error().get());
+                log.warn(
+                        "Warm-up of {} {} {} failed: {}",
+                        job.scenario().label(),
+                        c.system().name(),
+                        c.guarantee().label(),
+                        r.error().get());
             }
         }
     }

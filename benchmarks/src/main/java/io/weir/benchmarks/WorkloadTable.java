@@ -1,16 +1,5 @@
 package io.weir.benchmarks;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.List;
-import java.util.Map;
-
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.streams.StreamsConfig;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.weir.benchmarks.Scenario.Kind;
 import io.weir.benchmarks.input.InputTopic;
 import io.weir.benchmarks.input.WindowedInput;
@@ -28,6 +17,15 @@ import io.weir.benchmarks.systems.ChildCountRunner;
 import io.weir.benchmarks.systems.KafkaStreamsRunner;
 import io.weir.benchmarks.systems.WeirRunner;
 import io.weir.benchmarks.ysb.YsbJob;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Each kind of workload ({@link Scenario.Kind}) in one line: what it measures, the systems it
@@ -43,6 +41,7 @@ final class WorkloadTable {
     private static final Duration FAILOVER_ALLOWANCE = Duration.ofMinutes(2);
     /** A savepoint run loads its state, runs a baseline, takes the savepoint and restores it. */
     private static final Duration SAVEPOINT_ALLOWANCE = Duration.ofMinutes(3);
+
     private static final String RESTART_INSTANCE_ID = "bench-restart";
     /** The session timeout of the restart and scaling workloads, both systems: Weir's default. */
     private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
@@ -65,44 +64,82 @@ final class WorkloadTable {
     }
 
     /** One kind's line of the table. */
-    record Entry(String description, Lineup lineup, Plan plan) {
-    }
+    record Entry(String description, Lineup lineup, Plan plan) {}
 
     private static final Map<Kind, Entry> TABLE = new EnumMap<>(Map.ofEntries(
-            Map.entry(Kind.MAP, new Entry("process an input: the stateless map", WorkloadTable::inProcess,
-                    WorkloadTable::processing)),
-            Map.entry(Kind.COUNT, new Entry("process an input: the count", WorkloadTable::inProcess,
-                    WorkloadTable::processing)),
-            Map.entry(Kind.RESTORE, new Entry("restore a changelog into an empty store", WorkloadTable::restoring,
-                    WorkloadTable::restore)),
-            Map.entry(Kind.WINDOW_COUNT, new Entry("process a windowed input: count per window, emitted on close",
-                    WorkloadTable::inProcess, WorkloadTable::windowCount)),
-            Map.entry(Kind.RESTART, new Entry("restart a SIGKILLed process: start to first new output",
-                    (s, o) -> List.of(restartProcess("weir"), restartProcess("kafka_streams")),
-                    WorkloadTable::restart)),
-            Map.entry(Kind.MEMORY, new Entry("a process's peak RSS against its bound",
-                    (s, o) -> List.of(MemoryJob.system()), WorkloadTable::memory)),
-            Map.entry(Kind.READY, new Entry("a process with empty state: start to ready",
-                    (s, o) -> List.of(readyProcess("weir").withHttpPortPerRun(), readyProcess("kafka_streams")),
-                    WorkloadTable::ready)),
+            Map.entry(
+                    Kind.MAP,
+                    new Entry(
+                            "process an input: the stateless map",
+                            WorkloadTable::inProcess,
+                            WorkloadTable::processing)),
+            Map.entry(
+                    Kind.COUNT,
+                    new Entry("process an input: the count", WorkloadTable::inProcess, WorkloadTable::processing)),
+            Map.entry(
+                    Kind.RESTORE,
+                    new Entry(
+                            "restore a changelog into an empty store",
+                            WorkloadTable::restoring,
+                            WorkloadTable::restore)),
+            Map.entry(
+                    Kind.WINDOW_COUNT,
+                    new Entry(
+                            "process a windowed input: count per window, emitted on close",
+                            WorkloadTable::inProcess,
+                            WorkloadTable::windowCount)),
+            Map.entry(
+                    Kind.RESTART,
+                    new Entry(
+                            "restart a SIGKILLed process: start to first new output",
+                            (s, o) -> List.of(restartProcess("weir"), restartProcess("kafka_streams")),
+                            WorkloadTable::restart)),
+            Map.entry(
+                    Kind.MEMORY,
+                    new Entry(
+                            "a process's peak RSS against its bound",
+                            (s, o) -> List.of(MemoryJob.system()),
+                            WorkloadTable::memory)),
+            Map.entry(
+                    Kind.READY,
+                    new Entry(
+                            "a process with empty state: start to ready",
+                            (s, o) -> List.of(readyProcess("weir").withHttpPortPerRun(), readyProcess("kafka_streams")),
+                            WorkloadTable::ready)),
             // failover also with Weir's failure detection at 1 s, beside its default (3 s).
-            Map.entry(Kind.FAILOVER, new Entry("SIGKILL one of three instances: kill to new output",
-                    (s, o) -> List.of(scalingProcess("weir"), scalingProcess("weir").variant(
-                            ChildCountRunner.FAST_DETECTION, Map.of("failure.detection.ms", "1000")),
-                            scalingProcess("kafka_streams")),
-                    WorkloadTable::failover)),
-            Map.entry(Kind.SCALE_OUT, new Entry("a third instance joins two: start to balanced, longest pause",
-                    (s, o) -> List.of(scalingProcess("weir"), scalingProcess("kafka_streams")),
-                    WorkloadTable::scaleOut)),
-            Map.entry(Kind.SAVEPOINT, new Entry("a savepoint under live traffic and its restore",
-                    (s, o) -> List.of(new WeirRunner()), WorkloadTable::savepoint)),
-            Map.entry(Kind.YSB, new Entry("the Yahoo Streaming Benchmark at a ladder of rates",
-                    (s, o) -> List.of(new WeirRunner(), new KafkaStreamsRunner()), WorkloadTable::ysb)),
-            Map.entry(Kind.QUERIES, new Entry("key lookups over HTTP", (s, o) -> List.of(),
-                    WorkloadTable::queries))));
+            Map.entry(
+                    Kind.FAILOVER,
+                    new Entry(
+                            "SIGKILL one of three instances: kill to new output",
+                            (s, o) -> List.of(
+                                    scalingProcess("weir"),
+                                    scalingProcess("weir")
+                                            .variant(
+                                                    ChildCountRunner.FAST_DETECTION,
+                                                    Map.of("failure.detection.ms", "1000")),
+                                    scalingProcess("kafka_streams")),
+                            WorkloadTable::failover)),
+            Map.entry(
+                    Kind.SCALE_OUT,
+                    new Entry(
+                            "a third instance joins two: start to balanced, longest pause",
+                            (s, o) -> List.of(scalingProcess("weir"), scalingProcess("kafka_streams")),
+                            WorkloadTable::scaleOut)),
+            Map.entry(
+                    Kind.SAVEPOINT,
+                    new Entry(
+                            "a savepoint under live traffic and its restore",
+                            (s, o) -> List.of(new WeirRunner()),
+                            WorkloadTable::savepoint)),
+            Map.entry(
+                    Kind.YSB,
+                    new Entry(
+                            "the Yahoo Streaming Benchmark at a ladder of rates",
+                            (s, o) -> List.of(new WeirRunner(), new KafkaStreamsRunner()),
+                            WorkloadTable::ysb)),
+            Map.entry(Kind.QUERIES, new Entry("key lookups over HTTP", (s, o) -> List.of(), WorkloadTable::queries))));
 
-    private WorkloadTable() {
-    }
+    private WorkloadTable() {}
 
     /** The line of {@code kind}. */
     static Entry of(Kind kind) {
@@ -126,11 +163,17 @@ final class WorkloadTable {
             return List.of(new WeirRunner(), WeirRunner.bounded());
         }
         if (scenario == Scenario.HTTP_OVERHEAD) {
-            return List.of(WeirRunner.withoutHttp(), new WeirRunner(), WeirRunner.scraped(options.scrapeInterval()),
+            return List.of(
+                    WeirRunner.withoutHttp(),
+                    new WeirRunner(),
+                    WeirRunner.scraped(options.scrapeInterval()),
                     new KafkaStreamsRunner());
         }
         return options.explicitScrapeInterval().isPresent()
-                ? List.of(new WeirRunner(), WeirRunner.scraped(options.scrapeInterval()), new KafkaStreamsRunner(),
+                ? List.of(
+                        new WeirRunner(),
+                        WeirRunner.scraped(options.scrapeInterval()),
+                        new KafkaStreamsRunner(),
                         new BareLoop())
                 : List.of(new WeirRunner(), new KafkaStreamsRunner(), new BareLoop());
     }
@@ -153,8 +196,11 @@ final class WorkloadTable {
         String session = Long.toString(SESSION_TIMEOUT.toMillis());
         Map<String, String> settings = system.equals("weir")
                 ? Map.of("instance.id", RESTART_INSTANCE_ID, "consumer.session.timeout.ms", session)
-                : Map.of(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), RESTART_INSTANCE_ID,
-                        StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), session);
+                : Map.of(
+                        StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
+                        RESTART_INSTANCE_ID,
+                        StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
+                        session);
         return new ChildCountRunner(system, CHILD_JVM, settings);
     }
 
@@ -177,10 +223,14 @@ final class WorkloadTable {
      * {@code acceptable.recovery.lag} and {@code probing.rebalance.interval.ms} (10 minutes).
      */
     private static ChildCountRunner scalingProcess(String system) {
-        return new ChildCountRunner(system, CHILD_JVM, Map.of(
-                "num.standby.replicas", "1",
-                "consumer." + ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
-                Long.toString(SESSION_TIMEOUT.toMillis())));
+        return new ChildCountRunner(
+                system,
+                CHILD_JVM,
+                Map.of(
+                        "num.standby.replicas",
+                        "1",
+                        "consumer." + ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
+                        Long.toString(SESSION_TIMEOUT.toMillis())));
     }
 
     // The plans
@@ -204,8 +254,8 @@ final class WorkloadTable {
         Scenario scenario = b.scenario();
         BenchmarkOptions options = b.options();
         if (options.warmupRecords() > 0) {
-            WindowedInput warmup = b.inputs().windowed(options.warmupRecords(), scenario.distinctKeys(),
-                    options.records());
+            WindowedInput warmup =
+                    b.inputs().windowed(options.warmupRecords(), scenario.distinctKeys(), options.records());
             b.warmUp(ProcessingJob.windowed(b.client().admin(), scenario, warmup, b.verifier()));
         }
         WindowedInput input = b.inputs().windowed(options.records(), scenario.distinctKeys());
@@ -215,17 +265,22 @@ final class WorkloadTable {
     private static boolean restore(Workbench b) {
         InputTopic empty = b.inputs().only(0, b.scenario().distinctKeys());
         if (b.options().restoreWarmupKeys() > 0) {
-            b.warmUp(new RestoreJob(b.inputs().workload(), b.scenario(), empty, b.options().restoreWarmupKeys()));
+            b.warmUp(new RestoreJob(
+                    b.inputs().workload(), b.scenario(), empty, b.options().restoreWarmupKeys()));
         }
-        return b.measureAndSummarize(new RestoreJob(b.inputs().workload(), b.scenario(), empty,
-                b.options().restoreKeys()));
+        return b.measureAndSummarize(new RestoreJob(
+                b.inputs().workload(), b.scenario(), empty, b.options().restoreKeys()));
     }
 
     /** Each run starts fresh processes, so there is no JIT to warm up; each writes its own input. */
     private static boolean restart(Workbench b) {
         b.inputs().deleteAll();
-        return b.measureAndSummarize(new RestartJob(b.client(), b.inputs().workload(), b.scenario(),
-                b.options().keys(b.scenario()), b.options().restartTrickle()));
+        return b.measureAndSummarize(new RestartJob(
+                b.client(),
+                b.inputs().workload(),
+                b.scenario(),
+                b.options().keys(b.scenario()),
+                b.options().restartTrickle()));
     }
 
     /**
@@ -245,15 +300,27 @@ final class WorkloadTable {
     private static boolean failover(Workbench b) {
         b.inputs().deleteAll();
         long keys = b.options().keys(b.scenario());
-        return b.measureAndSummarize(new FailoverJob(b.client(), b.inputs().workload(), b.scenario(), keys,
-                b.options().rate()), b.options().runTimeout(keys, FAILOVER_ALLOWANCE));
+        return b.measureAndSummarize(
+                new FailoverJob(
+                        b.client(),
+                        b.inputs().workload(),
+                        b.scenario(),
+                        keys,
+                        b.options().rate()),
+                b.options().runTimeout(keys, FAILOVER_ALLOWANCE));
     }
 
     private static boolean scaleOut(Workbench b) {
         b.inputs().deleteAll();
         long keys = b.options().keys(b.scenario());
-        return b.measureAndSummarize(new ScaleOutJob(b.client(), b.inputs().workload(), b.scenario(), keys,
-                b.options().rate()), b.options().runTimeout(keys, ScaleOutJob.BALANCE_ALLOWANCE));
+        return b.measureAndSummarize(
+                new ScaleOutJob(
+                        b.client(),
+                        b.inputs().workload(),
+                        b.scenario(),
+                        keys,
+                        b.options().rate()),
+                b.options().runTimeout(keys, ScaleOutJob.BALANCE_ALLOWANCE));
     }
 
     /**
@@ -263,14 +330,21 @@ final class WorkloadTable {
     private static boolean savepoint(Workbench b) {
         b.inputs().deleteAll();
         long keys = b.options().keys(b.scenario());
-        return b.measureAndSummarize(new SavepointJob(b.client(), b.inputs().workload(), b.scenario(), keys,
-                b.options().rate()), b.options().runTimeout(keys, SAVEPOINT_ALLOWANCE));
+        return b.measureAndSummarize(
+                new SavepointJob(
+                        b.client(),
+                        b.inputs().workload(),
+                        b.scenario(),
+                        keys,
+                        b.options().rate()),
+                b.options().runTimeout(keys, SAVEPOINT_ALLOWANCE));
     }
 
     /** One run: one peak against one bound; the workload is long and its figure is not a median (no summary). */
     private static boolean memory(Workbench b) {
         b.inputs().deleteAll();
-        MemoryJob job = new MemoryJob(b.client(), b.inputs().workload(), b.scenario(), b.options().keys(b.scenario()));
+        MemoryJob job = new MemoryJob(
+                b.client(), b.inputs().workload(), b.scenario(), b.options().keys(b.scenario()));
         return Workbench.allOk(b.measure(job, b.options().runTimeout(job.records()), 1));
     }
 
@@ -284,8 +358,13 @@ final class WorkloadTable {
         List<Workbench.Configuration> configurations = b.configurations();
         List<RunResult> results = new ArrayList<>();
         for (int step = 0; step < ladder.rates().size(); step++) {
-            YsbJob job = new YsbJob(b.client(), b.scenario(), ladder.rates().get(step), ladder.warmup(),
-                    ladder.measured(), ladder.drain());
+            YsbJob job = new YsbJob(
+                    b.client(),
+                    b.scenario(),
+                    ladder.rates().get(step),
+                    ladder.warmup(),
+                    ladder.measured(),
+                    ladder.drain());
             RunExecutor executor = new RunExecutor(b.client(), job, job.timeout());
             for (int i = 0; i < configurations.size(); i++) {
                 Workbench.Configuration c = configurations.get((i + step) % configurations.size());
@@ -301,8 +380,13 @@ final class WorkloadTable {
     /** Two Weir instances asked for keys over HTTP ({@link QueryBench}), which reports its own lines. */
     private static boolean queries(Workbench b) {
         try {
-            return new QueryBench(b.client(), b.report(), (int) b.options().keys(b.scenario()),
-                    Duration.ofSeconds(5), Duration.ofSeconds(20)).run();
+            return new QueryBench(
+                            b.client(),
+                            b.report(),
+                            (int) b.options().keys(b.scenario()),
+                            Duration.ofSeconds(5),
+                            Duration.ofSeconds(20))
+                    .run();
         } catch (Exception e) {
             log.error("queries failed: {}", e.toString(), e);
             if (e instanceof InterruptedException) {

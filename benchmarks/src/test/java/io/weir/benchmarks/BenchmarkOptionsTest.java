@@ -30,11 +30,17 @@ class BenchmarkOptionsTest {
     @Test
     void theYsbLadderDefaultsToOneHundredToFiveHundredThousandAndTakesItsOptions() {
         assertThat(BenchmarkOptions.parse("--workload", "ysb").ysb()).isEqualTo(BenchmarkOptions.Ysb.DEFAULT);
-        assertThat(BenchmarkOptions.Ysb.DEFAULT.rates()).containsExactly(100_000, 200_000, 300_000, 400_000,
-                500_000);
+        assertThat(BenchmarkOptions.Ysb.DEFAULT.rates()).containsExactly(100_000, 200_000, 300_000, 400_000, 500_000);
 
-        BenchmarkOptions o = BenchmarkOptions.parse("--workload=ysb", "--ysb-rates", "50_000, 80000",
-                "--ysb-warmup-seconds", "5", "--ysb-seconds=10", "--ysb-drain-seconds", "7");
+        BenchmarkOptions o = BenchmarkOptions.parse(
+                "--workload=ysb",
+                "--ysb-rates",
+                "50_000, 80000",
+                "--ysb-warmup-seconds",
+                "5",
+                "--ysb-seconds=10",
+                "--ysb-drain-seconds",
+                "7");
         assertThat(o.workloads()).containsExactly(Scenario.YSB);
         assertThat(o.ysb().rates()).containsExactly(50_000, 80_000);
         assertThat(o.ysb().warmup()).hasSeconds(5);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class WorkloadTableTest {
@@ -13,9 +12,11 @@ class WorkloadTableTest {
     private static List<String> configurations(String... args) {
         BenchmarkOptions options = BenchmarkOptions.parse(args);
         Scenario scenario = options.workloads().get(0);
-        List<SystemUnderTest> lineup = WorkloadTable.of(scenario.kind()).lineup().systems(scenario, options);
+        List<SystemUnderTest> lineup =
+                WorkloadTable.of(scenario.kind()).lineup().systems(scenario, options);
         return Benchmark.configurations(scenario, lineup, options).stream()
-                .map(c -> c.system().name() + " " + c.guarantee().label()).toList();
+                .map(c -> c.system().name() + " " + c.guarantee().label())
+                .toList();
     }
 
     private static List<String> exactlyOnce(String... systems) {
@@ -35,9 +36,14 @@ class WorkloadTableTest {
      */
     @Test
     void eachWorkloadRunsTheSystemsAndGuaranteesTheReadmeNames() {
-        assertThat(configurations("--workload", "stateless-map")).containsExactly(
-                "weir exactly_once", "kafka_streams exactly_once", "bare exactly_once",
-                "weir at_least_once", "kafka_streams at_least_once", "bare at_least_once");
+        assertThat(configurations("--workload", "stateless-map"))
+                .containsExactly(
+                        "weir exactly_once",
+                        "kafka_streams exactly_once",
+                        "bare exactly_once",
+                        "weir at_least_once",
+                        "kafka_streams at_least_once",
+                        "bare at_least_once");
         assertThat(configurations("--workload", "count-1m")).isEqualTo(exactlyOnce("weir", "kafka_streams"));
         assertThat(configurations("--workload", "restore-1m"))
                 .isEqualTo(exactlyOnce("weir", "weir_batches", "kafka_streams", "bare"));
@@ -60,8 +66,9 @@ class WorkloadTableTest {
     void scrapeMetricsAddsWeirScrapedAndSystemsKeepsOnlyTheNamedOnes() {
         assertThat(configurations("--workload", "restore-1m", "--scrape-metrics-ms", "500"))
                 .isEqualTo(exactlyOnce("weir", "weir_batches", "weir_scraped", "kafka_streams", "bare"));
-        assertThat(configurations("--workload", "stateless-map", "--systems", "weir,bare")).containsExactly(
-                "weir exactly_once", "bare exactly_once", "weir at_least_once", "bare at_least_once");
-        assertThat(configurations("--workload", "scale-out", "--systems", "bare")).isEmpty();
+        assertThat(configurations("--workload", "stateless-map", "--systems", "weir,bare"))
+                .containsExactly("weir exactly_once", "bare exactly_once", "weir at_least_once", "bare at_least_once");
+        assertThat(configurations("--workload", "scale-out", "--systems", "bare"))
+                .isEmpty();
     }
 }

@@ -24,13 +24,17 @@ import picocli.CommandLine.Spec;
  * loaded here, and cover what a topology cannot say (the topics a pattern source matches). It
  * needs no cluster: the plan depends on names and settings only.
  */
-@Command(name = "acls", description = "Plans the Kafka ACLs of an application.", mixinStandardHelpOptions = true,
+@Command(
+        name = "acls",
+        description = "Plans the Kafka ACLs of an application.",
+        mixinStandardHelpOptions = true,
         subcommands = {AclsCommand.Plan.class})
 final class AclsCommand extends CommandGroup {
 
     /** How the plan is printed. */
     enum Format {
-        table, kafka_acls;
+        table,
+        kafka_acls;
 
         /** {@code kafka-acls} on the command line. */
         static Format parse(String value) {
@@ -38,7 +42,9 @@ final class AclsCommand extends CommandGroup {
         }
     }
 
-    @Command(name = "plan", mixinStandardHelpOptions = true,
+    @Command(
+            name = "plan",
+            mixinStandardHelpOptions = true,
             description = "Prints the minimal ACLs the application needs: Read on its inputs, Write on its outputs, All"
                     + " on its internal topics (prefix ID-), Read on its group, Write on its transactional ids (prefix"
                     + " ID-, exactly-once).")
@@ -46,24 +52,39 @@ final class AclsCommand extends CommandGroup {
         @Option(names = "--app", required = true, paramLabel = "ID", description = "the application id")
         String app;
 
-        @Option(names = "--principal", required = true, paramLabel = "PRINCIPAL",
+        @Option(
+                names = "--principal",
+                required = true,
+                paramLabel = "PRINCIPAL",
                 description = "who the ACLs allow, as Kafka names it: User:orders")
         String principal;
 
         @ArgGroup(exclusive = false)
         TopologyOptions topology;
 
-        @Option(names = "--input", paramLabel = "TOPIC", description = "an input topic (repeat; adds to the topology's)")
+        @Option(
+                names = "--input",
+                paramLabel = "TOPIC",
+                description = "an input topic (repeat; adds to the topology's)")
         List<String> inputs = new ArrayList<>();
 
-        @Option(names = "--output", paramLabel = "TOPIC", description = "an output topic (repeat; adds to the topology's)")
+        @Option(
+                names = "--output",
+                paramLabel = "TOPIC",
+                description = "an output topic (repeat; adds to the topology's)")
         List<String> outputs = new ArrayList<>();
 
-        @Option(names = "--tools", description = "add what weir reset and weir savepoint restore need when run as"
-                + " the same principal (Delete on the group)")
+        @Option(
+                names = "--tools",
+                description = "add what weir reset and weir savepoint restore need when run as"
+                        + " the same principal (Delete on the group)")
         boolean tools;
 
-        @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table", converter = FormatConverter.class,
+        @Option(
+                names = "--format",
+                paramLabel = "FORMAT",
+                defaultValue = "table",
+                converter = FormatConverter.class,
                 description = "table (default) or kafka-acls (kafka-acls.sh commands)")
         Format format;
 
@@ -76,16 +97,16 @@ final class AclsCommand extends CommandGroup {
         @Override
         public Integer call() {
             if (topology == null && inputs.isEmpty()) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                        "give the topology (--topology CLASS) or the input topics (--input TOPIC)");
+                throw new picocli.CommandLine.ParameterException(
+                        spec.commandLine(), "give the topology (--topology CLASS) or the input topics (--input TOPIC)");
             }
             if (!principal.contains(":")) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--principal '" + principal
-                        + "' needs a type, as in User:" + principal);
+                throw new picocli.CommandLine.ParameterException(
+                        spec.commandLine(), "--principal '" + principal + "' needs a type, as in User:" + principal);
             }
             WeirConfig config = cluster.config(app);
-            AclPlan.Topics topics = new AclPlan.Topics(java.util.Set.of(), java.util.Set.of(), java.util.Set.of(),
-                    false);
+            AclPlan.Topics topics =
+                    new AclPlan.Topics(java.util.Set.of(), java.util.Set.of(), java.util.Set.of(), false);
             PrintWriter err = spec.commandLine().getErr();
             if (topology != null) {
                 TopologyModel model = TopologyAccess.model(topology.load(), app);
@@ -108,8 +129,13 @@ final class AclsCommand extends CommandGroup {
                 return;
             }
             Table table = new Table("RESOURCE", "NAME", "PATTERN", "OPERATION", "PRINCIPAL", "WHY");
-            plan.forEach(a -> table.row(a.resourceLabel(), a.name(), a.pattern().name().toLowerCase(java.util.Locale.ROOT),
-                    a.operationName(), principal, a.why()));
+            plan.forEach(a -> table.row(
+                    a.resourceLabel(),
+                    a.name(),
+                    a.pattern().name().toLowerCase(java.util.Locale.ROOT),
+                    a.operationName(),
+                    principal,
+                    a.why()));
             table.print(out);
             out.println("Read and Write imply Describe; IdempotentWrite on the cluster is needed only by brokers"
                     + " before Kafka 2.8.");
@@ -123,8 +149,8 @@ final class AclsCommand extends CommandGroup {
             try {
                 return Format.parse(value);
             } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException("'" + value
-                        + "' is not a format; use table or kafka-acls");
+                throw new picocli.CommandLine.TypeConversionException(
+                        "'" + value + "' is not a format; use table or kafka-acls");
             }
         }
     }

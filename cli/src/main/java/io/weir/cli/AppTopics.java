@@ -15,13 +15,11 @@ import java.util.TreeSet;
  */
 final class AppTopics {
 
-    private AppTopics() {
-    }
+    private AppTopics() {}
 
     /** The kind of an internal topic of the application, or empty for any other topic. */
     static Optional<InternalTopic> kindOf(WeirConfig config, String topic) {
-        return InternalTopic.kindOf(config.applicationId(), topic, config.deadLetterTopic(),
-                config.lateRecordsTopic());
+        return InternalTopic.kindOf(config.applicationId(), topic, config.deadLetterTopic(), config.lateRecordsTopic());
     }
 
     /** As {@link #kindOf}, spelled for operators ({@code changelog}, {@code dead-letter}...), or null. */

@@ -23,11 +23,15 @@ final class ClusterOptions {
     /** How long a command waits for the cluster to answer one request. */
     static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    @Option(names = {"-b", "--bootstrap-servers"}, paramLabel = "HOST:PORT[,...]",
+    @Option(
+            names = {"-b", "--bootstrap-servers"},
+            paramLabel = "HOST:PORT[,...]",
             description = "Kafka brokers (default: bootstrap.servers of --config or WEIR_BOOTSTRAP_SERVERS)")
     String bootstrapServers;
 
-    @Option(names = "--config", paramLabel = "FILE",
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
             description = "properties file with the application's settings (default: WEIR_CONFIG_FILE)")
     Path configFile;
 

@@ -40,7 +40,9 @@ import picocli.CommandLine.Spec;
  * and its internal topics. Restore progress is not in Kafka: each instance's {@code /info} and
  * {@code /health/ready} endpoints report it.
  */
-@Command(name = "describe", mixinStandardHelpOptions = true,
+@Command(
+        name = "describe",
+        mixinStandardHelpOptions = true,
         description = "Describes an application: consumer group members (instance ids, hosts, partitions, tasks),"
                 + " input lag per partition, internal topics.")
 final class DescribeCommand implements Callable<Integer> {
@@ -61,8 +63,7 @@ final class DescribeCommand implements Callable<Integer> {
     CommandSpec spec;
 
     /** One member: instance id {@code <instance>-<thread>} when static membership is on. */
-    record Member(String memberId, String instanceId, String host, List<TopicPartition> partitions) {
-    }
+    record Member(String memberId, String instanceId, String host, List<TopicPartition> partitions) {}
 
     /** Committed vs end offset of one input partition; committed -1 when none. */
     record Lag(TopicPartition partition, long committed, long end) {
@@ -80,8 +81,11 @@ final class DescribeCommand implements Callable<Integer> {
             Map<TopicPartition, OffsetAndMetadata> committed = Groups.committed(admin, app);
             Set<String> topics = KafkaCalls.get(admin.listTopics().names(), ClusterOptions.TIMEOUT, "list topics");
             Set<String> internal = AppTopics.internal(config, topics);
-            Map<String, TopicDescription> described = internal.isEmpty() ? Map.of()
-                    : KafkaCalls.get(admin.describeTopics(internal).allTopicNames(), ClusterOptions.TIMEOUT,
+            Map<String, TopicDescription> described = internal.isEmpty()
+                    ? Map.of()
+                    : KafkaCalls.get(
+                            admin.describeTopics(internal).allTopicNames(),
+                            ClusterOptions.TIMEOUT,
                             "describe the internal topics");
             List<Lag> lags = lags(admin, committed, config);
             Map<String, Heartbeats.Heartbeat> heartbeats = Heartbeats.read(config);
@@ -105,19 +109,24 @@ final class DescribeCommand implements Callable<Integer> {
     /** Lag of every committed partition that is not an internal topic. */
     private static List<Lag> lags(Admin admin, Map<TopicPartition, OffsetAndMetadata> committed, WeirConfig config) {
         Map<TopicPartition, OffsetSpec> request = new LinkedHashMap<>();
-        committed.keySet().stream().filter(tp -> !AppTopics.isInternal(config, tp.topic()))
+        committed.keySet().stream()
+                .filter(tp -> !AppTopics.isInternal(config, tp.topic()))
                 .forEach(tp -> request.put(tp, OffsetSpec.latest()));
         if (request.isEmpty()) {
             return List.of();
         }
-        var ends = KafkaCalls.get(admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
-                .all(), ClusterOptions.TIMEOUT, "read the end offsets");
+        var ends = KafkaCalls.get(
+                admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                        .all(),
+                ClusterOptions.TIMEOUT,
+                "read the end offsets");
         List<Lag> lags = new ArrayList<>();
         for (TopicPartition tp : request.keySet()) {
             OffsetAndMetadata c = committed.get(tp);
             lags.add(new Lag(tp, c == null ? -1 : c.offset(), ends.get(tp).offset()));
         }
-        lags.sort(Comparator.comparing((Lag l) -> l.partition().topic()).thenComparingInt(l -> l.partition().partition()));
+        lags.sort(Comparator.comparing((Lag l) -> l.partition().topic())
+                .thenComparingInt(l -> l.partition().partition()));
         return lags;
     }
 
@@ -143,9 +152,15 @@ final class DescribeCommand implements Callable<Integer> {
         return tasks;
     }
 
-    private void printText(PrintWriter out, ConsumerGroupDescription group, List<Member> members, List<Lag> lags,
-                           Map<String, TopicDescription> internal, Topology topology, WeirConfig config,
-                           Map<String, Heartbeats.Heartbeat> heartbeats) {
+    private void printText(
+            PrintWriter out,
+            ConsumerGroupDescription group,
+            List<Member> members,
+            List<Lag> lags,
+            Map<String, TopicDescription> internal,
+            Topology topology,
+            WeirConfig config,
+            Map<String, Heartbeats.Heartbeat> heartbeats) {
         out.printf("Application %s: consumer group %s, %d member(s)%n%n", app, state(group), members.size());
         Table m = new Table("INSTANCE (group.instance.id)", "HOST", topology == null ? "PARTITIONS" : "TASKS");
         members.forEach(mb -> m.row(mb.instanceId(), mb.host(), assignment(mb, topology)));
@@ -157,8 +172,12 @@ final class DescribeCommand implements Callable<Integer> {
         out.println();
         out.println("Input lag (committed offset vs read_committed end):");
         Table l = new Table("TOPIC", "PARTITION", "COMMITTED", "END", "LAG");
-        lags.forEach(x -> l.row(x.partition().topic(), x.partition().partition(),
-                x.committed() < 0 ? "-" : x.committed(), x.end(), x.lag()));
+        lags.forEach(x -> l.row(
+                x.partition().topic(),
+                x.partition().partition(),
+                x.committed() < 0 ? "-" : x.committed(),
+                x.end(),
+                x.lag()));
         if (l.isEmpty()) {
             out.println("No committed input offsets.");
         } else {
@@ -168,19 +187,30 @@ final class DescribeCommand implements Callable<Integer> {
         out.println();
         out.println("Internal topics:");
         Table t = new Table("TOPIC", "KIND", "PARTITIONS");
-        new TreeMap<>(internal).forEach((name, d) -> t.row(name, AppTopics.label(config, name), d.partitions().size()));
+        new TreeMap<>(internal)
+                .forEach((name, d) -> t.row(
+                        name, AppTopics.label(config, name), d.partitions().size()));
         if (t.isEmpty()) {
             out.println("None.");
         } else {
             t.print(out);
         }
         out.println();
-        out.println("Instances, as their last heartbeats say (" + InternalTopic.LIVENESS.of(config.applicationId()) + "):");
-        Table h = new Table("INSTANCE", "HEARD", "STATE", "ACTIVE", "STANDBY", "RESTORING (task:store:records left)",
-                "HTTP PORT");
+        out.println(
+                "Instances, as their last heartbeats say (" + InternalTopic.LIVENESS.of(config.applicationId()) + "):");
+        Table h = new Table(
+                "INSTANCE", "HEARD", "STATE", "ACTIVE", "STANDBY", "RESTORING (task:store:records left)", "HTTP PORT");
         long now = System.currentTimeMillis();
-        heartbeats.values().forEach(b -> h.row(b.instance(), heard(now, b), status(b, "state"),
-                status(b, "active"), status(b, "standby"), status(b, "restoring"), status(b, "http")));
+        heartbeats
+                .values()
+                .forEach(b -> h.row(
+                        b.instance(),
+                        heard(now, b),
+                        status(b, "state"),
+                        status(b, "active"),
+                        status(b, "standby"),
+                        status(b, "restoring"),
+                        status(b, "http")));
         if (h.isEmpty()) {
             out.println("None heard (failure.detection.ms=0 turns heartbeats off; each instance also reports on its"
                     + " HTTP port: GET /info and /health/ready).");
@@ -204,9 +234,15 @@ final class DescribeCommand implements Callable<Integer> {
         return v == null || v.isEmpty() ? "-" : v;
     }
 
-    private void printJson(PrintWriter out, ConsumerGroupDescription group, List<Member> members, List<Lag> lags,
-                           Map<String, TopicDescription> internal, Topology topology, WeirConfig config,
-                           Map<String, Heartbeats.Heartbeat> heartbeats) {
+    private void printJson(
+            PrintWriter out,
+            ConsumerGroupDescription group,
+            List<Member> members,
+            List<Lag> lags,
+            Map<String, TopicDescription> internal,
+            Topology topology,
+            WeirConfig config,
+            Map<String, Heartbeats.Heartbeat> heartbeats) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("application", app);
         root.put("groupState", state(group));
@@ -216,7 +252,9 @@ final class DescribeCommand implements Callable<Integer> {
             j.put("instanceId", mb.instanceId());
             j.put("memberId", mb.memberId());
             j.put("host", mb.host());
-            j.put("partitions", mb.partitions().stream().map(TopicPartition::toString).toList());
+            j.put(
+                    "partitions",
+                    mb.partitions().stream().map(TopicPartition::toString).toList());
             if (topology != null) {
                 j.put("tasks", List.copyOf(tasks(mb, topology)));
             }

@@ -33,7 +33,9 @@ import picocli.CommandLine.Spec;
  * (null deletes the key). Keys and values compare as bytes; the deserializers only print them.
  * Exits 0 when the sides are equal, 1 when they differ, like {@code diff(1)}.
  */
-@Command(name = "diff", mixinStandardHelpOptions = true,
+@Command(
+        name = "diff",
+        mixinStandardHelpOptions = true,
         description = "Compares two topics by key (last value per key, tombstones delete): counts of equal, changed,"
                 + " only-left and only-right keys, with examples. Exit 0 when equal, 1 when they differ.")
 final class DiffCommand implements Callable<Integer> {
@@ -42,15 +44,18 @@ final class DiffCommand implements Callable<Integer> {
 
     /** How keys and values are printed. */
     enum Format {
-        string, long_, bytes;
+        string,
+        long_,
+        bytes;
 
         static Format of(String text) {
             return switch (text) {
                 case "string" -> string;
                 case "long" -> long_;
                 case "bytes" -> bytes;
-                default -> throw new picocli.CommandLine.TypeConversionException(
-                        "'" + text + "' is not one of string, long, bytes");
+                default ->
+                    throw new picocli.CommandLine.TypeConversionException(
+                            "'" + text + "' is not one of string, long, bytes");
             };
         }
 
@@ -60,7 +65,10 @@ final class DiffCommand implements Callable<Integer> {
             }
             return switch (this) {
                 case string -> new String(b, StandardCharsets.UTF_8);
-                case long_ -> b.length == 8 ? Long.toString(ByteBuffer.wrap(b).getLong()) : "0x" + HexFormat.of().formatHex(b);
+                case long_ ->
+                    b.length == 8
+                            ? Long.toString(ByteBuffer.wrap(b).getLong())
+                            : "0x" + HexFormat.of().formatHex(b);
                 case bytes -> "0x" + HexFormat.of().formatHex(b);
             };
         }
@@ -72,15 +80,26 @@ final class DiffCommand implements Callable<Integer> {
     @Option(names = "--right", required = true, paramLabel = "TOPIC", description = "the other topic")
     String right;
 
-    @Option(names = "--key-deserializer", paramLabel = "string|long|bytes", converter = FormatConverter.class,
-            defaultValue = "string", description = "how to print keys (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--key-deserializer",
+            paramLabel = "string|long|bytes",
+            converter = FormatConverter.class,
+            defaultValue = "string",
+            description = "how to print keys (default: ${DEFAULT-VALUE})")
     Format keys;
 
-    @Option(names = "--value-deserializer", paramLabel = "string|long|bytes", converter = FormatConverter.class,
-            defaultValue = "string", description = "how to print values (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--value-deserializer",
+            paramLabel = "string|long|bytes",
+            converter = FormatConverter.class,
+            defaultValue = "string",
+            description = "how to print values (default: ${DEFAULT-VALUE})")
     Format values;
 
-    @Option(names = "--examples", paramLabel = "N", defaultValue = "5",
+    @Option(
+            names = "--examples",
+            paramLabel = "N",
+            defaultValue = "5",
             description = "examples per category (default: ${DEFAULT-VALUE})")
     int examples;
 
@@ -103,8 +122,8 @@ final class DiffCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (examples < 0) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--examples must be 0 or more, not " + examples);
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--examples must be 0 or more, not " + examples);
         }
         WeirConfig config = cluster.config(ClusterOptions.NO_APPLICATION);
         KeyedDiff.Side l = read(config, left);
@@ -127,13 +146,15 @@ final class DiffCommand implements Callable<Integer> {
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, "weir-cli-diff");
         c.remove(ConsumerConfig.GROUP_ID_CONFIG);
         KeyedDiff.Side side = new KeyedDiff.Side();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<PartitionInfo> infos = consumer.partitionsFor(topic, ClusterOptions.TIMEOUT);
             if (infos == null || infos.isEmpty()) {
                 throw new CommandFailedException("topic '" + topic + "' does not exist");
             }
-            List<TopicPartition> partitions = infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            List<TopicPartition> partitions = infos.stream()
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> ends = new HashMap<>(consumer.endOffsets(partitions));
@@ -156,20 +177,27 @@ final class DiffCommand implements Callable<Integer> {
     }
 
     private void printText(PrintWriter out, KeyedDiff.Result r) {
-        out.printf("left:  %s (%d records)%nright: %s (%d records)%n%n", left, r.leftRecords(), right, r.rightRecords());
+        out.printf(
+                "left:  %s (%d records)%nright: %s (%d records)%n%n", left, r.leftRecords(), right, r.rightRecords());
         Table t = new Table("KEYS", "COUNT");
-        t.row("equal", r.equal()).row("changed", r.changed()).row("only-left", r.onlyLeft()).row("only-right", r.onlyRight());
+        t.row("equal", r.equal())
+                .row("changed", r.changed())
+                .row("only-left", r.onlyLeft())
+                .row("only-right", r.onlyRight());
         t.print(out);
-        examples(out, "changed", r.changedExamples(), e -> keys.show(e.key()) + ": " + values.show(e.left()) + " -> "
-                + values.show(e.right()));
+        examples(
+                out,
+                "changed",
+                r.changedExamples(),
+                e -> keys.show(e.key()) + ": " + values.show(e.left()) + " -> " + values.show(e.right()));
         examples(out, "only-left", r.onlyLeftExamples(), e -> keys.show(e.key()) + ": " + values.show(e.left()));
         examples(out, "only-right", r.onlyRightExamples(), e -> keys.show(e.key()) + ": " + values.show(e.right()));
         out.println();
         out.println(r.same() ? "The topics are equal by key." : "The topics differ.");
     }
 
-    private static void examples(PrintWriter out, String what, List<KeyedDiff.Example> list,
-                                 Function<KeyedDiff.Example, String> show) {
+    private static void examples(
+            PrintWriter out, String what, List<KeyedDiff.Example> list, Function<KeyedDiff.Example, String> show) {
         if (list.isEmpty()) {
             return;
         }

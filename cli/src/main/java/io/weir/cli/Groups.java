@@ -13,19 +13,25 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 /** An application's consumer group, which does not exist before its first start (or after it expired). */
 final class Groups {
 
-    private Groups() {
-    }
+    private Groups() {}
 
     /** The group's description; empty if the cluster has no such group. */
     static Optional<ConsumerGroupDescription> describe(Admin admin, String group) {
-        return KafkaCalls.getIfExists(admin.describeConsumerGroups(List.of(group)).all(), ClusterOptions.TIMEOUT,
-                "describe the consumer group " + group, GroupIdNotFoundException.class).map(m -> m.get(group));
+        return KafkaCalls.getIfExists(
+                        admin.describeConsumerGroups(List.of(group)).all(),
+                        ClusterOptions.TIMEOUT,
+                        "describe the consumer group " + group,
+                        GroupIdNotFoundException.class)
+                .map(m -> m.get(group));
     }
 
     /** The group's committed offsets; empty if the cluster has no such group. */
     static Map<TopicPartition, OffsetAndMetadata> committed(Admin admin, String group) {
-        return KafkaCalls.getIfExists(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(),
-                ClusterOptions.TIMEOUT, "read the committed offsets of " + group, GroupIdNotFoundException.class)
+        return KafkaCalls.getIfExists(
+                        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(),
+                        ClusterOptions.TIMEOUT,
+                        "read the committed offsets of " + group,
+                        GroupIdNotFoundException.class)
                 .orElse(Map.of());
     }
 }

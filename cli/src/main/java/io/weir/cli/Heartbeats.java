@@ -25,14 +25,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 final class Heartbeats {
 
     /** The last heartbeat of one instance, with its broker timestamp. */
-    record Heartbeat(String instance, long timestamp, Map<String, String> status) {
-    }
+    record Heartbeat(String instance, long timestamp, Map<String, String> status) {}
 
     /** Records read back from the end: many heartbeats per instance, enough for any group size. */
     private static final int TAIL = 2_000;
 
-    private Heartbeats() {
-    }
+    private Heartbeats() {}
 
     /** The last heartbeat of every instance heard in the topic's recent records, by instance id. */
     static Map<String, Heartbeat> read(WeirConfig config) {
@@ -42,8 +40,8 @@ final class Heartbeats {
         c.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, "weir-cli-heartbeats");
         Map<String, Heartbeat> last = new TreeMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             String topic = InternalTopic.LIVENESS.of(config.applicationId());
             List<PartitionInfo> infos = consumer.partitionsFor(topic, ClusterOptions.TIMEOUT);
             if (infos == null || infos.isEmpty()) {
@@ -61,8 +59,12 @@ final class Heartbeats {
                         continue;
                     }
                     String instance = new String(r.key(), StandardCharsets.UTF_8);
-                    last.put(instance, new Heartbeat(instance, r.timestamp(),
-                            LivenessWatch.parseHeartbeat(new String(r.value(), StandardCharsets.UTF_8))));
+                    last.put(
+                            instance,
+                            new Heartbeat(
+                                    instance,
+                                    r.timestamp(),
+                                    LivenessWatch.parseHeartbeat(new String(r.value(), StandardCharsets.UTF_8))));
                 }
             }
         }

@@ -45,20 +45,26 @@ final class KeyedDiff {
     }
 
     /** A key with its value on each side (null where absent). */
-    record Example(byte[] key, byte[] left, byte[] right) {
-    }
+    record Example(byte[] key, byte[] left, byte[] right) {}
 
     /** Counts and up to N examples per category. */
-    record Result(long leftRecords, long rightRecords, long equal, long changed, long onlyLeft, long onlyRight,
-                  List<Example> changedExamples, List<Example> onlyLeftExamples, List<Example> onlyRightExamples) {
+    record Result(
+            long leftRecords,
+            long rightRecords,
+            long equal,
+            long changed,
+            long onlyLeft,
+            long onlyRight,
+            List<Example> changedExamples,
+            List<Example> onlyLeftExamples,
+            List<Example> onlyRightExamples) {
 
         boolean same() {
             return changed == 0 && onlyLeft == 0 && onlyRight == 0;
         }
     }
 
-    private KeyedDiff() {
-    }
+    private KeyedDiff() {}
 
     static Result compare(Side left, Side right, int examples) {
         long equal = 0;

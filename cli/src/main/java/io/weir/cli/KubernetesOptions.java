@@ -15,20 +15,28 @@ import picocli.CommandLine.Option;
  */
 final class KubernetesOptions {
 
-    @Option(names = "--kubernetes-server", paramLabel = "URL",
+    @Option(
+            names = "--kubernetes-server",
+            paramLabel = "URL",
             description = "the Kubernetes API server (default: the pod's, from KUBERNETES_SERVICE_HOST and its"
                     + " service account)")
     URI server;
 
-    @Option(names = "--kubernetes-token-file", paramLabel = "FILE",
+    @Option(
+            names = "--kubernetes-token-file",
+            paramLabel = "FILE",
             description = "with --kubernetes-server: a file holding the bearer token")
     Path tokenFile;
 
-    @Option(names = "--kubernetes-ca-file", paramLabel = "FILE",
+    @Option(
+            names = "--kubernetes-ca-file",
+            paramLabel = "FILE",
             description = "with --kubernetes-server: the CA certificate of the server (default: the JDK's trust)")
     Path caFile;
 
-    @Option(names = "--namespace", paramLabel = "NAMESPACE",
+    @Option(
+            names = "--namespace",
+            paramLabel = "NAMESPACE",
             description = "with --kubernetes-server: the namespace of the StatefulSet")
     String namespace;
 

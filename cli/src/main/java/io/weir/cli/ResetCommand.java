@@ -42,7 +42,9 @@ import picocli.CommandLine.Spec;
  * their next start that each changelog is a new topic (its topic id changed) and wipe their stores:
  * stale state is never reused. Output topics are left alone: the replay appends to them.
  */
-@Command(name = "reset", mixinStandardHelpOptions = true,
+@Command(
+        name = "reset",
+        mixinStandardHelpOptions = true,
         description = "Resets an application for a replay: moves its input offsets, deletes its changelog and"
                 + " repartition topics. Refused while the application has running instances.")
 final class ResetCommand implements Callable<Integer> {
@@ -54,12 +56,19 @@ final class ResetCommand implements Callable<Integer> {
     @Option(names = "--app", required = true, paramLabel = "ID", description = "the application id")
     String app;
 
-    @Option(names = "--to", required = true, paramLabel = "POSITION", converter = ResetTarget.Converter.class,
+    @Option(
+            names = "--to",
+            required = true,
+            paramLabel = "POSITION",
+            converter = ResetTarget.Converter.class,
             description = "earliest, latest, an ISO-8601 instant (2024-05-01T10:00:00Z) or a duration before now"
                     + " (PT1H, 90m, 1h, 2d)")
     ResetTarget to;
 
-    @Option(names = "--topics", split = ",", paramLabel = "TOPIC",
+    @Option(
+            names = "--topics",
+            split = ",",
+            paramLabel = "TOPIC",
             description = "input topics to reset (default: the topology's source topics with --topology, else every"
                     + " non-internal topic the group has committed offsets for)")
     List<String> topics;
@@ -77,8 +86,7 @@ final class ResetCommand implements Callable<Integer> {
     CommandSpec spec;
 
     /** One input partition: committed offset before (-1: none) and after. */
-    record Move(TopicPartition partition, long before, long after) {
-    }
+    record Move(TopicPartition partition, long before, long after) {}
 
     @Override
     public Integer call() {
@@ -91,16 +99,17 @@ final class ResetCommand implements Callable<Integer> {
             Set<String> existing = listTopics(admin);
             Set<String> inputs = inputTopics(topology, committed, config, existing);
             List<Move> moves = plan(admin, inputs, committed);
-            Set<String> internal = neverInputs(internalTopics(admin, topology, config, existing), inputs, topology,
-                    committed, config);
+            Set<String> internal =
+                    neverInputs(internalTopics(admin, topology, config, existing), inputs, topology, committed, config);
             print(out, moves, internal);
             if (dryRun) {
                 out.println("Dry run: nothing was changed.");
                 return Weir.OK;
             }
             apply(admin, moves, committed, internal);
-            out.printf("Reset %s to %s: %d partition(s) moved, %d topic(s) deleted.%n", app, to, moves.size(),
-                    internal.size());
+            out.printf(
+                    "Reset %s to %s: %d partition(s) moved, %d topic(s) deleted.%n",
+                    app, to, moves.size(), internal.size());
         }
         return Weir.OK;
     }
@@ -109,22 +118,29 @@ final class ResetCommand implements Callable<Integer> {
         ConsumerGroupDescription group = Groups.describe(admin, app).orElse(null);
         if (group != null && !group.members().isEmpty()) {
             List<String> ids = group.members().stream()
-                    .map(m -> m.groupInstanceId().orElse(m.consumerId()) + "@" + m.host()).sorted().toList();
+                    .map(m -> m.groupInstanceId().orElse(m.consumerId()) + "@" + m.host())
+                    .sorted()
+                    .toList();
             throw new CommandFailedException("the application " + app + " has " + ids.size() + " active member(s) "
                     + ids + "; stop every instance before a reset (a running instance would commit over it)");
         }
     }
 
-    private Set<String> inputTopics(Topology topology, Map<TopicPartition, OffsetAndMetadata> committed,
-                                    WeirConfig config, Set<String> existing) {
+    private Set<String> inputTopics(
+            Topology topology,
+            Map<TopicPartition, OffsetAndMetadata> committed,
+            WeirConfig config,
+            Set<String> existing) {
         Set<String> inputs = new TreeSet<>();
         if (topics != null && !topics.isEmpty()) {
             inputs.addAll(topics);
         } else if (topology != null) {
             inputs.addAll(topology.sourceTopics());
         } else {
-            committed.keySet().stream().map(TopicPartition::topic)
-                    .filter(t -> !AppTopics.isInternal(config, t)).forEach(inputs::add);
+            committed.keySet().stream()
+                    .map(TopicPartition::topic)
+                    .filter(t -> !AppTopics.isInternal(config, t))
+                    .forEach(inputs::add);
         }
         Set<String> missing = new TreeSet<>(inputs);
         missing.removeAll(existing);
@@ -140,15 +156,17 @@ final class ResetCommand implements Callable<Integer> {
 
     /** The new offset of every partition of the inputs. */
     private List<Move> plan(Admin admin, Set<String> inputs, Map<TopicPartition, OffsetAndMetadata> committed) {
-        Map<String, TopicDescription> described = KafkaCalls.get(admin.describeTopics(inputs).allTopicNames(),
-                ClusterOptions.TIMEOUT, "describe the input topics");
+        Map<String, TopicDescription> described = KafkaCalls.get(
+                admin.describeTopics(inputs).allTopicNames(), ClusterOptions.TIMEOUT, "describe the input topics");
         List<TopicPartition> partitions = new ArrayList<>();
-        described.forEach((name, d) -> d.partitions().forEach(p -> partitions.add(new TopicPartition(name, p.partition()))));
+        described.forEach((name, d) ->
+                d.partitions().forEach(p -> partitions.add(new TopicPartition(name, p.partition()))));
         partitions.sort(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
         Map<TopicPartition, Long> ends = offsets(admin, partitions, OffsetSpec.latest());
         Map<TopicPartition, Long> targets;
         if (to instanceof ResetTarget.At at) {
-            targets = offsets(admin, partitions, OffsetSpec.forTimestamp(at.time().toEpochMilli()));
+            targets =
+                    offsets(admin, partitions, OffsetSpec.forTimestamp(at.time().toEpochMilli()));
         } else if (to instanceof ResetTarget.Earliest) {
             targets = offsets(admin, partitions, OffsetSpec.earliest());
         } else {
@@ -169,8 +187,10 @@ final class ResetCommand implements Callable<Integer> {
         Map<TopicPartition, OffsetSpec> request = new LinkedHashMap<>();
         partitions.forEach(tp -> request.put(tp, spec));
         Map<TopicPartition, ListOffsetsResultInfo> result = KafkaCalls.get(
-                admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(),
-                ClusterOptions.TIMEOUT, "look up offsets");
+                admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                        .all(),
+                ClusterOptions.TIMEOUT,
+                "look up offsets");
         Map<TopicPartition, Long> offsets = new HashMap<>();
         result.forEach((tp, info) -> offsets.put(tp, info.offset()));
         return offsets;
@@ -183,15 +203,22 @@ final class ResetCommand implements Callable<Integer> {
      * (Weir creates no {@code <store>-changelog} then): it is the user's data, never deleted, even
      * when its name looks like an internal topic's.
      */
-    static Set<String> neverInputs(Set<String> toDelete, Set<String> inputs, Topology topology,
-                                   Map<TopicPartition, OffsetAndMetadata> committed, WeirConfig config) {
+    static Set<String> neverInputs(
+            Set<String> toDelete,
+            Set<String> inputs,
+            Topology topology,
+            Map<TopicPartition, OffsetAndMetadata> committed,
+            WeirConfig config) {
         Set<String> kept = new TreeSet<>(toDelete);
         kept.removeAll(inputs);
         if (topology != null) {
             kept.removeAll(topology.sourceTopics());
         }
-        committed.keySet().stream().map(TopicPartition::topic)
-                .filter(t -> AppTopics.kindOf(config, t).filter(k -> k == InternalTopic.REPARTITION).isEmpty())
+        committed.keySet().stream()
+                .map(TopicPartition::topic)
+                .filter(t -> AppTopics.kindOf(config, t)
+                        .filter(k -> k == InternalTopic.REPARTITION)
+                        .isEmpty())
                 .forEach(kept::remove);
         return kept;
     }
@@ -200,15 +227,18 @@ final class ResetCommand implements Callable<Integer> {
     private Set<String> internalTopics(Admin admin, Topology topology, WeirConfig config, Set<String> existing) {
         Set<String> internal = new TreeSet<>();
         if (topology != null) {
-            for (InternalTopics.Topic t : TopicsCommand.run(() -> InternalTopics.plan(TopologyAccess.model(topology, config.applicationId()), config, admin))) {
+            for (InternalTopics.Topic t : TopicsCommand.run(
+                    () -> InternalTopics.plan(TopologyAccess.model(topology, config.applicationId()), config, admin))) {
                 if ((t.kind() == InternalTopic.CHANGELOG || t.kind() == InternalTopic.REPARTITION)
                         && existing.contains(t.name())) {
                     internal.add(t.name());
                 }
             }
         } else {
-            existing.stream().filter(t -> AppTopics.kindOf(config, t)
-                            .filter(k -> k == InternalTopic.CHANGELOG || k == InternalTopic.REPARTITION).isPresent())
+            existing.stream()
+                    .filter(t -> AppTopics.kindOf(config, t)
+                            .filter(k -> k == InternalTopic.CHANGELOG || k == InternalTopic.REPARTITION)
+                            .isPresent())
                     .forEach(internal::add);
         }
         // The recorded topology goes too: the replay usually runs changed code, which the start-up check
@@ -223,8 +253,8 @@ final class ResetCommand implements Callable<Integer> {
     private void print(PrintWriter out, List<Move> moves, Set<String> internal) {
         out.printf("Reset of %s to %s%s%n%n", app, to, dryRun ? " (dry run)" : "");
         Table table = new Table("TOPIC", "PARTITION", "COMMITTED BEFORE", "AFTER");
-        moves.forEach(m -> table.row(m.partition().topic(), m.partition().partition(),
-                m.before() < 0 ? "-" : m.before(), m.after()));
+        moves.forEach(m -> table.row(
+                m.partition().topic(), m.partition().partition(), m.before() < 0 ? "-" : m.before(), m.after()));
         table.print(out);
         out.println();
         if (internal.isEmpty()) {
@@ -237,25 +267,29 @@ final class ResetCommand implements Callable<Integer> {
         out.println();
     }
 
-    private void apply(Admin admin, List<Move> moves, Map<TopicPartition, OffsetAndMetadata> committed,
-                       Set<String> internal) {
+    private void apply(
+            Admin admin, List<Move> moves, Map<TopicPartition, OffsetAndMetadata> committed, Set<String> internal) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new LinkedHashMap<>();
         // Empty metadata: no watermark carried over; event time starts again with the replay.
         moves.forEach(m -> offsets.put(m.partition(), new OffsetAndMetadata(m.after(), "")));
-        KafkaCalls.get(admin.alterConsumerGroupOffsets(app, offsets).all(), ClusterOptions.TIMEOUT,
+        KafkaCalls.get(
+                admin.alterConsumerGroupOffsets(app, offsets).all(),
+                ClusterOptions.TIMEOUT,
                 "reset the committed offsets of " + app);
         Set<TopicPartition> stale = new java.util.HashSet<>();
         committed.keySet().stream().filter(tp -> internal.contains(tp.topic())).forEach(stale::add);
         if (!stale.isEmpty()) {
             // Offsets into repartition topics about to be deleted must not apply to their successors.
-            KafkaCalls.get(admin.deleteConsumerGroupOffsets(app, stale).all(), ClusterOptions.TIMEOUT,
+            KafkaCalls.get(
+                    admin.deleteConsumerGroupOffsets(app, stale).all(),
+                    ClusterOptions.TIMEOUT,
                     "delete the offsets of repartition topics");
         }
         if (internal.isEmpty()) {
             return;
         }
-        KafkaCalls.get(admin.deleteTopics(internal).all(), ClusterOptions.TIMEOUT,
-                "delete the internal topics " + internal);
+        KafkaCalls.get(
+                admin.deleteTopics(internal).all(), ClusterOptions.TIMEOUT, "delete the internal topics " + internal);
         awaitDeleted(admin, internal);
     }
 
@@ -264,12 +298,15 @@ final class ResetCommand implements Callable<Integer> {
         Set<String> left = new TreeSet<>();
         boolean gone;
         try {
-            gone = Poll.until(() -> {
-                left.clear();
-                left.addAll(topics);
-                left.retainAll(listTopics(admin));
-                return left.isEmpty();
-            }, DELETION_WAIT, DELETION_RECHECK);
+            gone = Poll.until(
+                    () -> {
+                        left.clear();
+                        left.addAll(topics);
+                        left.retainAll(listTopics(admin));
+                        return left.isEmpty();
+                    },
+                    DELETION_WAIT,
+                    DELETION_RECHECK);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CommandFailedException("interrupted while waiting for the deletion of " + topics, e);

@@ -80,8 +80,10 @@ sealed interface ResetTarget {
                 return new At(clock.instant().minus(d));
             }
             if (t.contains("T")) {
-                return new At(t.endsWith("Z") || t.endsWith("z") ? Instant.parse(t.toUpperCase(Locale.ROOT))
-                        : OffsetDateTime.parse(t).toInstant());
+                return new At(
+                        t.endsWith("Z") || t.endsWith("z")
+                                ? Instant.parse(t.toUpperCase(Locale.ROOT))
+                                : OffsetDateTime.parse(t).toInstant());
             }
         } catch (DateTimeException | NumberFormatException | ArithmeticException e) {
             // the message below

@@ -28,14 +28,23 @@ import picocli.CommandLine.Spec;
  * running instances at a consistent cut and restored into a stopped application of the same id
  * (roll back) or another (fork).
  */
-@Command(name = "savepoint", description = "Takes, lists, describes, deletes and restores savepoints kept in Kafka.",
-        subcommands = {SavepointCommand.Create.class, SavepointCommand.ListCommand.class,
-                SavepointCommand.Describe.class, SavepointCommand.Delete.class, SavepointCommand.Restore.class})
+@Command(
+        name = "savepoint",
+        description = "Takes, lists, describes, deletes and restores savepoints kept in Kafka.",
+        subcommands = {
+            SavepointCommand.Create.class,
+            SavepointCommand.ListCommand.class,
+            SavepointCommand.Describe.class,
+            SavepointCommand.Delete.class,
+            SavepointCommand.Restore.class
+        })
 final class SavepointCommand extends CommandGroup {
 
-    @Command(name = "create", description = "Takes a savepoint of the running application: every task pauses at a"
-            + " commit (repartition topics drained), its stores are copied in the background, the manifest is"
-            + " written last.")
+    @Command(
+            name = "create",
+            description = "Takes a savepoint of the running application: every task pauses at a"
+                    + " commit (repartition topics drained), its stores are copied in the background, the manifest is"
+                    + " written last.")
     static final class Create implements Callable<Integer> {
 
         @Mixin
@@ -47,7 +56,10 @@ final class SavepointCommand extends CommandGroup {
         @Option(names = "--id", paramLabel = "ID", description = "the savepoint's id (default: sp-<UTC time>)")
         String id;
 
-        @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "120",
+        @Option(
+                names = "--timeout",
+                paramLabel = "SECONDS",
+                defaultValue = "120",
                 description = "give up (and abort) after this long (default: ${DEFAULT-VALUE})")
         int timeoutSeconds;
 
@@ -62,23 +74,24 @@ final class SavepointCommand extends CommandGroup {
     }
 
     /** Takes a savepoint, printing its progress; a failure is one line, exit 1. */
-    static Manifest take(ClusterOptions cluster, String app, String id, boolean stop, int timeoutSeconds,
-                         picocli.CommandLine cmd) {
+    static Manifest take(
+            ClusterOptions cluster, String app, String id, boolean stop, int timeoutSeconds, picocli.CommandLine cmd) {
         if (timeoutSeconds <= 0) {
             throw new picocli.CommandLine.ParameterException(cmd, "--timeout must be positive, not " + timeoutSeconds);
         }
         if (id != null && !id.matches("[A-Za-z0-9._-]{1,100}")) {
-            throw new picocli.CommandLine.ParameterException(cmd,
-                    "--id must be 1 to 100 letters, digits, '.', '_' or '-', not '" + id + "'");
+            throw new picocli.CommandLine.ParameterException(
+                    cmd, "--id must be 1 to 100 letters, digits, '.', '_' or '-', not '" + id + "'");
         }
         PrintWriter out = cmd.getOut();
         WeirConfig config = cluster.config(app);
         String savepointId = id != null ? id : SavepointRequest.newId();
         try {
             Manifest m = new SavepointRequest(config, line -> {
-                out.println(line);
-                out.flush();
-            }).take(savepointId, stop, Duration.ofSeconds(timeoutSeconds), recordedTopology(config));
+                        out.println(line);
+                        out.flush();
+                    })
+                    .take(savepointId, stop, Duration.ofSeconds(timeoutSeconds), recordedTopology(config));
             out.println(m.id());
             return m;
         } catch (IllegalStateException e) {
@@ -90,7 +103,8 @@ final class SavepointCommand extends CommandGroup {
     private static com.fasterxml.jackson.databind.JsonNode recordedTopology(WeirConfig config) {
         try {
             return TopologyRecord.read(config.consumerOverrides(), config.applicationId(), Duration.ofSeconds(30))
-                    .map(TopologyDescription::toJsonTree).orElse(null);
+                    .map(TopologyDescription::toJsonTree)
+                    .orElse(null);
         } catch (RuntimeException e) {
             return null; // the manifest is complete without it; the restore checks stores by their formats
         }
@@ -114,8 +128,14 @@ final class SavepointCommand extends CommandGroup {
             PrintWriter out = spec.commandLine().getOut();
             out.printf("%-28s %-24s %6s %10s %12s %s%n", "ID", "CREATED", "TASKS", "ENTRIES", "BYTES", "STOPPED");
             for (Manifest m : all) {
-                out.printf("%-28s %-24s %6d %10d %12d %s%n", m.id(), Instant.ofEpochMilli(m.createdAt()),
-                        m.tasks().size(), m.records(), m.bytes(), m.stopped() ? "yes" : "no");
+                out.printf(
+                        "%-28s %-24s %6d %10d %12d %s%n",
+                        m.id(),
+                        Instant.ofEpochMilli(m.createdAt()),
+                        m.tasks().size(),
+                        m.records(),
+                        m.bytes(),
+                        m.stopped() ? "yes" : "no");
             }
             return Weir.OK;
         }
@@ -147,24 +167,33 @@ final class SavepointCommand extends CommandGroup {
                 out.println(Json.pretty(m));
                 return Weir.OK;
             }
-            out.printf("savepoint %s of %s, created %s by Weir %s%s%n", m.id(), m.applicationId(),
-                    Instant.ofEpochMilli(m.createdAt()), m.weirVersion(), m.stopped() ? ", application stopped after it" : "");
-            out.printf("%d tasks, %d entries, %d bytes; topology %s%n", m.tasks().size(), m.records(), m.bytes(),
-                    m.topology() == null ? "not recorded" : "recorded");
+            out.printf(
+                    "savepoint %s of %s, created %s by Weir %s%s%n",
+                    m.id(),
+                    m.applicationId(),
+                    Instant.ofEpochMilli(m.createdAt()),
+                    m.weirVersion(),
+                    m.stopped() ? ", application stopped after it" : "");
+            out.printf(
+                    "%d tasks, %d entries, %d bytes; topology %s%n",
+                    m.tasks().size(), m.records(), m.bytes(), m.topology() == null ? "not recorded" : "recorded");
             for (Manifest.TaskEntry t : m.tasks()) {
                 out.printf("task %s%n", t.task());
                 t.offsets().forEach((tp, o) -> out.printf("  input %s offset %d%n", tp, o.offset()));
                 for (ControlMessage.StoreCopy s : t.stores()) {
-                    out.printf("  store %s (%s, key %s, value %s): %d entries, %d bytes, crc32 %08x%n", s.name(), s.kind(),
-                            s.keySerde(), s.valueSerde(), s.records(), s.bytes(), s.crc32());
+                    out.printf(
+                            "  store %s (%s, key %s, value %s): %d entries, %d bytes, crc32 %08x%n",
+                            s.name(), s.kind(), s.keySerde(), s.valueSerde(), s.records(), s.bytes(), s.crc32());
                 }
             }
             return Weir.OK;
         }
     }
 
-    @Command(name = "delete", description = "Deletes a savepoint: it is no longer listed or restorable, and its data"
-            + " is tombstoned so that the savepoints topic's compaction reclaims the space.")
+    @Command(
+            name = "delete",
+            description = "Deletes a savepoint: it is no longer listed or restorable, and its data"
+                    + " is tombstoned so that the savepoints topic's compaction reclaims the space.")
     static final class Delete implements Callable<Integer> {
 
         @Mixin
@@ -187,20 +216,24 @@ final class SavepointCommand extends CommandGroup {
             PrintWriter out = spec.commandLine().getOut();
             out.println("deleted savepoint " + id + " of " + app + ": no longer listed or restorable");
             if (d.reclaimed()) {
-                out.printf("tombstoned its %d data records (%d bytes of entries); the log cleaner removes them from"
-                        + " %s once their segment closes (segment.ms, an hour), which reclaims the space%n",
+                out.printf(
+                        "tombstoned its %d data records (%d bytes of entries); the log cleaner removes them from"
+                                + " %s once their segment closes (segment.ms, an hour), which reclaims the space%n",
                         d.tombstones(), d.bytes(), topic);
             } else {
-                out.printf("space NOT reclaimed: %s has cleanup.policy=%s (created by an earlier Weir), so its %d data"
-                        + " records (%d bytes of entries) stay until the topic is deleted%n", topic, d.topicPolicy(),
-                        d.tombstones(), d.bytes());
+                out.printf(
+                        "space NOT reclaimed: %s has cleanup.policy=%s (created by an earlier Weir), so its %d data"
+                                + " records (%d bytes of entries) stay until the topic is deleted%n",
+                        topic, d.topicPolicy(), d.tombstones(), d.bytes());
             }
             return Weir.OK;
         }
     }
 
-    @Command(name = "restore", description = "Loads a savepoint into a stopped application: the same one (--from-app"
-            + " omitted: roll back) or a new one (fork). Checks the stores against --topology first.")
+    @Command(
+            name = "restore",
+            description = "Loads a savepoint into a stopped application: the same one (--from-app"
+                    + " omitted: roll back) or a new one (fork). Checks the stores against --topology first.")
     static final class Restore implements Callable<Integer> {
 
         @Mixin
@@ -209,12 +242,17 @@ final class SavepointCommand extends CommandGroup {
         @Mixin
         TopologyOptions topology;
 
-        @Option(names = "--app", paramLabel = "ID", required = true,
+        @Option(
+                names = "--app",
+                paramLabel = "ID",
+                required = true,
                 description = "the application.id to load into (must not be running)")
         String app;
 
-        @Option(names = "--from-app", paramLabel = "ID", description = "the application the savepoint was taken of"
-                + " (default: --app)")
+        @Option(
+                names = "--from-app",
+                paramLabel = "ID",
+                description = "the application the savepoint was taken of" + " (default: --app)")
         String fromApp;
 
         @Option(names = "--id", paramLabel = "ID", required = true, description = "the savepoint")
@@ -223,8 +261,11 @@ final class SavepointCommand extends CommandGroup {
         @Option(names = "--map-topic", paramLabel = "OLD=NEW", description = "read NEW where the savepoint read OLD")
         Map<String, String> topicMap = new LinkedHashMap<>();
 
-        @Option(names = "--map-store", paramLabel = "OLD=NEW", description = "load the savepoint's store OLD into"
-                + " the new topology's store NEW (a renamed store); checked like a store that kept its name")
+        @Option(
+                names = "--map-store",
+                paramLabel = "OLD=NEW",
+                description = "load the savepoint's store OLD into"
+                        + " the new topology's store NEW (a renamed store); checked like a store that kept its name")
         Map<String, String> storeMap = new LinkedHashMap<>();
 
         @Option(names = "--allow-dropped-state", description = "drop stores the new topology no longer has")
@@ -241,13 +282,16 @@ final class SavepointCommand extends CommandGroup {
             PrintWriter out = spec.commandLine().getOut();
             WeirConfig target = cluster.config(app);
             try {
-                SavepointRestore.Result r = new SavepointRestore(target,
-                        model, line -> {
+                SavepointRestore.Result r = new SavepointRestore(target, model, line -> {
                             out.println(line);
                             out.flush();
-                        }).restore(new SavepointCatalog(cluster.config(source)), m,
-                        new SavepointRestore.Options(allowDroppedState, topicMap, storeMap));
-                out.printf("restored savepoint %s of %s into %s: %d entries, %d input offsets; start the application%n",
+                        })
+                        .restore(
+                                new SavepointCatalog(cluster.config(source)),
+                                m,
+                                new SavepointRestore.Options(allowDroppedState, topicMap, storeMap));
+                out.printf(
+                        "restored savepoint %s of %s into %s: %d entries, %d input offsets; start the application%n",
                         id, source, app, r.entries(), r.offsetsCommitted());
             } catch (IllegalStateException e) {
                 throw new CommandFailedException(e.getMessage(), e);
@@ -257,7 +301,9 @@ final class SavepointCommand extends CommandGroup {
     }
 
     static Manifest find(ClusterOptions cluster, String app, String id) {
-        return new SavepointCatalog(cluster.config(app)).find(id).orElseThrow(() -> new CommandFailedException(
-                "no complete savepoint " + id + " of " + app + " (weir savepoint list --app " + app + ")"));
+        return new SavepointCatalog(cluster.config(app))
+                .find(id)
+                .orElseThrow(() -> new CommandFailedException(
+                        "no complete savepoint " + id + " of " + app + " (weir savepoint list --app " + app + ")"));
     }
 }

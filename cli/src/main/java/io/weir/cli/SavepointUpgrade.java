@@ -46,13 +46,21 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 final class SavepointUpgrade {
 
     private static final Duration GROUP_RECHECK = Duration.ofMillis(500);
-    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter ID_TIME =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     /** What the command was given. */
-    record Plan(String app, TopologyDescription next, TopologyModel nextModel, String savepointPrefix,
-                boolean allowDroppedState, Map<String, String> topicMap, Map<String, String> storeMap,
-                Duration savepointTimeout, Duration stopTimeout, String release) {
+    record Plan(
+            String app,
+            TopologyDescription next,
+            TopologyModel nextModel,
+            String savepointPrefix,
+            boolean allowDroppedState,
+            Map<String, String> topicMap,
+            Map<String, String> storeMap,
+            Duration savepointTimeout,
+            Duration stopTimeout,
+            String release) {
         Plan {
             topicMap = Map.copyOf(topicMap);
             storeMap = Map.copyOf(storeMap);
@@ -60,7 +68,11 @@ final class SavepointUpgrade {
     }
 
     /** How it ended, when it did not fail. */
-    enum Outcome { NO_RECORD, SAFE, RESTORED }
+    enum Outcome {
+        NO_RECORD,
+        SAFE,
+        RESTORED
+    }
 
     private final ClusterOptions cluster;
     private final WeirConfig config;
@@ -118,10 +130,11 @@ final class SavepointUpgrade {
             say("the version rolled back to can take over the running state: no restore; the pods roll as usual");
             return Outcome.SAFE;
         }
-        Manifest savepoint = newestFitting(plan).orElseThrow(() -> new CommandFailedException("rollback of "
-                + plan.app() + " refused: the state changed and no savepoint with the prefix '"
-                + plan.savepointPrefix() + "' fits the topology rolled back to (weir savepoint list --app "
-                + plan.app() + "); nothing was changed"));
+        Manifest savepoint = newestFitting(plan)
+                .orElseThrow(() -> new CommandFailedException("rollback of "
+                        + plan.app() + " refused: the state changed and no savepoint with the prefix '"
+                        + plan.savepointPrefix() + "' fits the topology rolled back to (weir savepoint list --app "
+                        + plan.app() + "); nothing was changed"));
         say("rolling back to savepoint " + savepoint.id() + " (taken " + Instant.ofEpochMilli(savepoint.createdAt())
                 + "): what was processed since is processed again by the version rolled back to");
         int replicas = replicas(plan);
@@ -150,17 +163,20 @@ final class SavepointUpgrade {
     /** The topology the running version recorded; empty when its topic does not exist or is empty. */
     private Optional<TopologyDescription> recorded(String app) {
         try (Admin admin = cluster.admin(config)) {
-            java.util.Set<String> topics = io.weir.common.internal.KafkaCalls.get(admin.listTopics().names(),
-                    ClusterOptions.TIMEOUT, "reach Kafka at " + config.bootstrapServers());
+            java.util.Set<String> topics = io.weir.common.internal.KafkaCalls.get(
+                    admin.listTopics().names(), ClusterOptions.TIMEOUT, "reach Kafka at " + config.bootstrapServers());
             if (!topics.contains(io.weir.internal.config.InternalTopic.TOPOLOGY.of(app))) {
                 return Optional.empty();
             }
         }
         try {
-            return io.weir.internal.topology.TopologyRecord.read(config.consumerOverrides(), app, ClusterOptions.TIMEOUT);
+            return io.weir.internal.topology.TopologyRecord.read(
+                    config.consumerOverrides(), app, ClusterOptions.TIMEOUT);
         } catch (RuntimeException e) {
-            throw new CommandFailedException(action + " of " + app + " refused: cannot read the recorded topology ("
-                    + e.getMessage() + "); nothing was changed", e);
+            throw new CommandFailedException(
+                    action + " of " + app + " refused: cannot read the recorded topology (" + e.getMessage()
+                            + "); nothing was changed",
+                    e);
         }
     }
 
@@ -179,10 +195,12 @@ final class SavepointUpgrade {
             TopologyDescription.StoreInfo a = diff.after().store(renamed);
             if (b == null || a == null) {
                 throw new CommandFailedException("upgrade of " + plan.app() + " refused: --map-store " + old + "="
-                        + renamed + " (upgrade.mapStores) names a store " + (b == null ? "the running version"
-                        : "the new version") + " does not have; nothing was changed, the old version keeps running");
+                        + renamed + " (upgrade.mapStores) names a store "
+                        + (b == null ? "the running version" : "the new version")
+                        + " does not have; nothing was changed, the old version keeps running");
             }
-            if (!Objects.equals(b.kind(), a.kind()) || !Objects.equals(b.keyFormat(), a.keyFormat())
+            if (!Objects.equals(b.kind(), a.kind())
+                    || !Objects.equals(b.keyFormat(), a.keyFormat())
                     || !Objects.equals(b.valueFormat(), a.valueFormat())
                     || !Objects.equals(b.windowSizeMs(), a.windowSizeMs())) {
                 throw new CommandFailedException("upgrade of " + plan.app() + " refused: store " + old + " cannot be"
@@ -193,8 +211,10 @@ final class SavepointUpgrade {
         });
         // A renamed store given in storeMap carries its state: not dropped.
         List<String> dropped = diff.storesRemoved().stream()
-                .filter(s -> diff.before().store(s) != null && diff.before().store(s).logged())
-                .filter(s -> !plan.storeMap().containsKey(s)).toList();
+                .filter(s ->
+                        diff.before().store(s) != null && diff.before().store(s).logged())
+                .filter(s -> !plan.storeMap().containsKey(s))
+                .toList();
         if (!dropped.isEmpty() && !plan.allowDroppedState()) {
             throw new CommandFailedException("upgrade of " + plan.app() + " refused: the new version drops the state"
                     + " of store(s) " + dropped + "; allow it with upgrade.allowDroppedState=true"
@@ -207,18 +227,23 @@ final class SavepointUpgrade {
         try {
             return statefulSet.replicas();
         } catch (RuntimeException e) {
-            throw new CommandFailedException(action + " of " + plan.app() + " refused: cannot read statefulset "
-                    + statefulSet.name() + " (" + e.getMessage() + "); nothing was changed", e);
+            throw new CommandFailedException(
+                    action + " of " + plan.app() + " refused: cannot read statefulset " + statefulSet.name() + " ("
+                            + e.getMessage() + "); nothing was changed",
+                    e);
         }
     }
 
     private Manifest takeSavepointAndStop(Plan plan, String id) {
         say("state change: taking savepoint " + id + " and stopping " + plan.app() + " after it");
         try {
-            return SavepointCommand.take(cluster, plan.app(), id, true, (int) plan.savepointTimeout().toSeconds(), cmd);
+            return SavepointCommand.take(
+                    cluster, plan.app(), id, true, (int) plan.savepointTimeout().toSeconds(), cmd);
         } catch (RuntimeException e) {
-            throw new CommandFailedException("upgrade of " + plan.app() + " failed: savepoint " + id + " could not be"
-                    + " taken (" + e.getMessage() + "); the old version keeps running; nothing was changed", e);
+            throw new CommandFailedException(
+                    "upgrade of " + plan.app() + " failed: savepoint " + id + " could not be" + " taken ("
+                            + e.getMessage() + "); the old version keeps running; nothing was changed",
+                    e);
         }
     }
 
@@ -227,8 +252,11 @@ final class SavepointUpgrade {
         try {
             statefulSet.scaleTo(0);
         } catch (RuntimeException e) {
-            throw failed(plan, savepoint, "scaling statefulset " + statefulSet.name() + " to 0 failed (" + e.getMessage()
-                    + "); Kubernetes restarts the old version, which goes on from the savepoint's offsets");
+            throw failed(
+                    plan,
+                    savepoint,
+                    "scaling statefulset " + statefulSet.name() + " to 0 failed (" + e.getMessage()
+                            + "); Kubernetes restarts the old version, which goes on from the savepoint's offsets");
         }
     }
 
@@ -236,16 +264,25 @@ final class SavepointUpgrade {
         say("waiting for the instances of " + plan.app() + " to leave the consumer group");
         boolean empty;
         try (Admin admin = cluster.admin(config)) {
-            empty = Poll.until(() -> Groups.describe(admin, plan.app()).map(ConsumerGroupDescription::members)
-                    .map(java.util.Collection::isEmpty).orElse(true), plan.stopTimeout(), GROUP_RECHECK);
+            empty = Poll.until(
+                    () -> Groups.describe(admin, plan.app())
+                            .map(ConsumerGroupDescription::members)
+                            .map(java.util.Collection::isEmpty)
+                            .orElse(true),
+                    plan.stopTimeout(),
+                    GROUP_RECHECK);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw failed(plan, savepoint, "interrupted while waiting for the instances to stop");
         }
         if (!empty) {
-            throw failed(plan, savepoint, "the consumer group " + plan.app() + " still has members "
-                    + plan.stopTimeout().toSeconds() + " s after the scale to 0 (pods not terminating, or static"
-                    + " members waiting out session.timeout.ms)");
+            throw failed(
+                    plan,
+                    savepoint,
+                    "the consumer group " + plan.app() + " still has members "
+                            + plan.stopTimeout().toSeconds()
+                            + " s after the scale to 0 (pods not terminating, or static"
+                            + " members waiting out session.timeout.ms)");
         }
     }
 
@@ -253,7 +290,9 @@ final class SavepointUpgrade {
         say("restoring savepoint " + savepoint.id() + " into " + into);
         try {
             SavepointRestore.Result r = new SavepointRestore(config, plan.nextModel(), this::say)
-                    .restore(new SavepointCatalog(config), savepoint,
+                    .restore(
+                            new SavepointCatalog(config),
+                            savepoint,
                             new SavepointRestore.Options(plan.allowDroppedState(), plan.topicMap(), plan.storeMap()));
             say("restored " + r.entries() + " entries and " + r.offsetsCommitted() + " input offsets");
         } catch (RuntimeException e) {
@@ -263,10 +302,13 @@ final class SavepointUpgrade {
 
     /** The newest complete savepoint with the plan's prefix whose stores the target topology can load. */
     private Optional<Manifest> newestFitting(Plan plan) {
-        return new SavepointCatalog(config).list().stream()
-                .filter(m -> m.id().startsWith(plan.savepointPrefix()))
-                .filter(m -> SavepointCompatibility.check(m, plan.nextModel()).problems(plan.allowDroppedState()).isEmpty())
-                .max(Comparator.comparingLong(Manifest::createdAt));
+        return new SavepointCatalog(config)
+                .list().stream()
+                        .filter(m -> m.id().startsWith(plan.savepointPrefix()))
+                        .filter(m -> SavepointCompatibility.check(m, plan.nextModel())
+                                .problems(plan.allowDroppedState())
+                                .isEmpty())
+                        .max(Comparator.comparingLong(Manifest::createdAt));
     }
 
     /** A failure after the savepoint: one line naming it, the application's state, and the way back. */

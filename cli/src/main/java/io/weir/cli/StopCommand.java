@@ -3,9 +3,9 @@ package io.weir.cli;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code weir stop --app ID --savepoint}: takes a final savepoint and stops every instance right
@@ -21,7 +21,9 @@ final class StopCommand implements Callable<Integer> {
     @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
     String app;
 
-    @Option(names = "--savepoint", required = true,
+    @Option(
+            names = "--savepoint",
+            required = true,
             description = "take a final savepoint and stop after it (the only way Weir stops an application;"
                     + " otherwise stop its processes)")
     boolean savepoint;
@@ -29,8 +31,12 @@ final class StopCommand implements Callable<Integer> {
     @Option(names = "--id", paramLabel = "ID", description = "the savepoint's id (default: sp-<UTC time>)")
     String id;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "120",
-            description = "give up (and abort; the application keeps running) after this long (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "120",
+            description =
+                    "give up (and abort; the application keeps running) after this long (default: ${DEFAULT-VALUE})")
     int timeoutSeconds;
 
     @Spec

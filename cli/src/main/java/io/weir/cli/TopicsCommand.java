@@ -22,8 +22,11 @@ import picocli.CommandLine.Spec;
  * {@code weir topics plan|create}: the internal topics of an application, planned by the same code
  * the application runs at start ({@link InternalTopics}), so operators can create them ahead.
  */
-@Command(name = "topics", description = "Plans or creates the internal topics of an application.",
-        mixinStandardHelpOptions = true, subcommands = {TopicsCommand.Plan.class, TopicsCommand.Create.class})
+@Command(
+        name = "topics",
+        description = "Plans or creates the internal topics of an application.",
+        mixinStandardHelpOptions = true,
+        subcommands = {TopicsCommand.Plan.class, TopicsCommand.Create.class})
 final class TopicsCommand extends CommandGroup {
 
     /** What both subcommands take. */
@@ -41,7 +44,9 @@ final class TopicsCommand extends CommandGroup {
         CommandSpec spec;
     }
 
-    @Command(name = "plan", mixinStandardHelpOptions = true,
+    @Command(
+            name = "plan",
+            mixinStandardHelpOptions = true,
             description = "Prints the internal topics the application needs: name, kind, partitions (from its input"
                     + " topics on the cluster), replication and configs, as the application would create them.")
     static final class Plan extends Base {
@@ -70,9 +75,12 @@ final class TopicsCommand extends CommandGroup {
         }
     }
 
-    @Command(name = "create", mixinStandardHelpOptions = true,
-            description = "Creates the internal topics that are missing; reports existing ones that differ from the plan"
-                    + " in a way the application would refuse to start with (exit 1 then).")
+    @Command(
+            name = "create",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Creates the internal topics that are missing; reports existing ones that differ from the plan"
+                            + " in a way the application would refuse to start with (exit 1 then).")
     static final class Create extends Base {
         @Override
         public Integer call() {
@@ -80,16 +88,28 @@ final class TopicsCommand extends CommandGroup {
             io.weir.Topology t = topology.load();
             InternalTopics.Report report;
             try (Admin admin = cluster.admin(config)) {
-                report = run(() -> InternalTopics.create(TopologyAccess.model(t, config.applicationId()), config, admin));
+                report = run(
+                        () -> InternalTopics.create(TopologyAccess.model(t, config.applicationId()), config, admin));
             }
             PrintWriter out = spec.commandLine().getOut();
             Table table = new Table("TOPIC", "KIND", "PARTITIONS", "REPLICATION", "CONFIGS", "STATUS");
-            report.created().forEach(p -> table.row(p.name(), kind(p), p.partitions(), replication(p), configs(p),
-                    "created"));
-            report.existing().forEach(p -> table.row(p.name(), kind(p), p.partitions(), replication(p), configs(p),
-                    report.problems().stream().anyMatch(m -> m.contains("'" + p.name() + "'")) ? "DIFFERS" : "exists"));
+            report.created()
+                    .forEach(p -> table.row(p.name(), kind(p), p.partitions(), replication(p), configs(p), "created"));
+            report.existing()
+                    .forEach(p -> table.row(
+                            p.name(),
+                            kind(p),
+                            p.partitions(),
+                            replication(p),
+                            configs(p),
+                            report.problems().stream().anyMatch(m -> m.contains("'" + p.name() + "'"))
+                                    ? "DIFFERS"
+                                    : "exists"));
             table.print(out);
-            out.printf("%d created, %d existed, %d differ%n", report.created().size(), report.existing().size(),
+            out.printf(
+                    "%d created, %d existed, %d differ%n",
+                    report.created().size(),
+                    report.existing().size(),
                     report.problems().size());
             if (!report.problems().isEmpty()) {
                 PrintWriter err = spec.commandLine().getErr();

@@ -24,8 +24,10 @@ import picocli.CommandLine.Spec;
  * {@code diff} exits {@value Weir#OK} when the change is safe for a rolling upgrade (or there is
  * none), {@value Weir#FAILED} when it needs a savepoint restore or a reset.
  */
-@Command(name = "topology", description = "Shows the topology an application recorded in Kafka, or compares it"
-        + " with a new version.", subcommands = {TopologyCommand.Show.class, TopologyCommand.Diff.class})
+@Command(
+        name = "topology",
+        description = "Shows the topology an application recorded in Kafka, or compares it" + " with a new version.",
+        subcommands = {TopologyCommand.Show.class, TopologyCommand.Diff.class})
 final class TopologyCommand extends CommandGroup {
 
     @Command(name = "show", description = "Prints the topology description the application recorded (JSON).")
@@ -48,10 +50,12 @@ final class TopologyCommand extends CommandGroup {
         }
     }
 
-    @Command(name = "diff", description = "Compares the recorded topology with the one built by --topology (or read"
-            + " from --topology-file): the"
-            + " changes, and whether a rolling upgrade is safe (exit 0) or a savepoint restore or a reset is needed"
-            + " (exit 1).")
+    @Command(
+            name = "diff",
+            description = "Compares the recorded topology with the one built by --topology (or read"
+                    + " from --topology-file): the"
+                    + " changes, and whether a rolling upgrade is safe (exit 0) or a savepoint restore or a reset is needed"
+                    + " (exit 1).")
     static final class Diff implements Callable<Integer> {
 
         @Mixin
@@ -81,19 +85,20 @@ final class TopologyCommand extends CommandGroup {
         WeirConfig config = cluster.config(app);
         String topic = InternalTopic.TOPOLOGY.of(app);
         try (Admin admin = cluster.admin(config)) {
-            Set<String> topics = KafkaCalls.get(admin.listTopics().names(), ClusterOptions.TIMEOUT,
-                    "reach Kafka at " + config.bootstrapServers());
+            Set<String> topics = KafkaCalls.get(
+                    admin.listTopics().names(), ClusterOptions.TIMEOUT, "reach Kafka at " + config.bootstrapServers());
             if (!topics.contains(topic)) {
                 throw new CommandFailedException("no topology recorded for " + app + ": topic " + topic
                         + " does not exist on " + config.bootstrapServers() + " (instances record it when they start)");
             }
         }
         try {
-            return TopologyRecord.read(config.consumerOverrides(), app, ClusterOptions.TIMEOUT).orElseThrow(() ->
-                    new CommandFailedException("no topology recorded for " + app + ": topic " + topic + " is empty"));
+            return TopologyRecord.read(config.consumerOverrides(), app, ClusterOptions.TIMEOUT)
+                    .orElseThrow(() -> new CommandFailedException(
+                            "no topology recorded for " + app + ": topic " + topic + " is empty"));
         } catch (ClusterException | IllegalStateException | IllegalArgumentException e) {
-            throw new CommandFailedException("cannot read the recorded topology of " + app + " from " + topic + ": "
-                    + e.getMessage(), e);
+            throw new CommandFailedException(
+                    "cannot read the recorded topology of " + app + " from " + topic + ": " + e.getMessage(), e);
         }
     }
 }

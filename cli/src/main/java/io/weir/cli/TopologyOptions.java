@@ -34,12 +34,16 @@ import picocli.CommandLine.Spec;
  */
 final class TopologyOptions {
 
-    @Option(names = "--topology", paramLabel = "CLASS",
+    @Option(
+            names = "--topology",
+            paramLabel = "CLASS",
             description = "class of the application giving its topology: a Supplier<Topology>, or a class with"
                     + " public static Topology topology()")
     String className;
 
-    @Option(names = "--topology-file", paramLabel = "FILE",
+    @Option(
+            names = "--topology-file",
+            paramLabel = "FILE",
             description = "instead of --topology: the topology's description (JSON), as the application writes it"
                     + " with run.mode=describe (WEIR_RUN_MODE=describe) or weir topology show prints it")
     Path file;
@@ -48,7 +52,10 @@ final class TopologyOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
-    @Option(names = "--classpath", paramLabel = "PATH", split = ":",
+    @Option(
+            names = "--classpath",
+            paramLabel = "PATH",
+            split = ":",
             description = "jars or directories holding the application's classes")
     List<File> classpath = new ArrayList<>();
 
@@ -103,7 +110,9 @@ final class TopologyOptions {
      */
     TopologyModel model(String applicationId) {
         requireOne();
-        return file != null ? DescribedModel.of(readFile(), applicationId) : TopologyAccess.model(load(), applicationId);
+        return file != null
+                ? DescribedModel.of(readFile(), applicationId)
+                : TopologyAccess.model(load(), applicationId);
     }
 
     /**
@@ -113,12 +122,13 @@ final class TopologyOptions {
     TopologyDescription description(String applicationId) {
         requireOne();
         if (file == null) {
-            return TopologyDescription.of(TopologyAccess.model(load(), applicationId), applicationId,
-                    WeirVersion.current());
+            return TopologyDescription.of(
+                    TopologyAccess.model(load(), applicationId), applicationId, WeirVersion.current());
         }
         TopologyDescription d = readFile();
         // A description written for the same application is used as written, Weir version included.
-        return d.applicationId().equals(applicationId) ? d
+        return d.applicationId().equals(applicationId)
+                ? d
                 : TopologyDescription.of(DescribedModel.of(d, applicationId), applicationId, d.weirVersion());
     }
 

@@ -17,14 +17,18 @@ import picocli.CommandLine.Spec;
  * record, a safe change, or the savepoint restored into the new topology) and {@value Weir#FAILED}
  * with one line naming the savepoint and the way back otherwise, so Helm aborts the upgrade.
  */
-@Command(name = "upgrade", description = "Carries an application's state into a new version that changes it"
-        + " (Kubernetes): compares the topologies; on a state change takes a savepoint, stops the application,"
-        + " scales its StatefulSet to 0 and restores the savepoint into the new topology. Exit 0: go on with the"
-        + " upgrade; 1: abort it.")
+@Command(
+        name = "upgrade",
+        description = "Carries an application's state into a new version that changes it"
+                + " (Kubernetes): compares the topologies; on a state change takes a savepoint, stops the application,"
+                + " scales its StatefulSet to 0 and restores the savepoint into the new topology. Exit 0: go on with the"
+                + " upgrade; 1: abort it.")
 final class UpgradeCommand implements Callable<Integer> {
 
     /** How the state reaches the new version. */
-    enum Mode { savepoint }
+    enum Mode {
+        savepoint
+    }
 
     @Mixin
     ClusterOptions cluster;
@@ -38,23 +42,36 @@ final class UpgradeCommand implements Callable<Integer> {
     @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
     String app;
 
-    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "savepoint",
+    @Option(
+            names = "--mode",
+            paramLabel = "MODE",
+            defaultValue = "savepoint",
             description = "savepoint: a state change goes through a savepoint (default: ${DEFAULT-VALUE})")
     Mode mode;
 
-    @Option(names = "--rollback", description = "the version given is the one rolled back to: on a state change,"
-            + " restore the newest savepoint with --savepoint-prefix that fits it (no new savepoint)")
+    @Option(
+            names = "--rollback",
+            description = "the version given is the one rolled back to: on a state change,"
+                    + " restore the newest savepoint with --savepoint-prefix that fits it (no new savepoint)")
     boolean rollback;
 
-    @Option(names = "--statefulset", paramLabel = "NAME", required = true,
+    @Option(
+            names = "--statefulset",
+            paramLabel = "NAME",
+            required = true,
             description = "the StatefulSet running the application, scaled to 0 before the restore")
     String statefulSet;
 
-    @Option(names = "--release", paramLabel = "NAME", description = "the Helm release, named in failure messages"
-            + " (default: the StatefulSet's name)")
+    @Option(
+            names = "--release",
+            paramLabel = "NAME",
+            description = "the Helm release, named in failure messages" + " (default: the StatefulSet's name)")
     String release;
 
-    @Option(names = "--savepoint-prefix", paramLabel = "PREFIX", defaultValue = "pre-upgrade-",
+    @Option(
+            names = "--savepoint-prefix",
+            paramLabel = "PREFIX",
+            defaultValue = "pre-upgrade-",
             description = "the savepoint's id is PREFIX<UTC time>; --rollback restores the newest with it"
                     + " (default: ${DEFAULT-VALUE})")
     String savepointPrefix;
@@ -62,19 +79,30 @@ final class UpgradeCommand implements Callable<Integer> {
     @Option(names = "--allow-dropped-state", description = "let the new version drop stores it no longer has")
     boolean allowDroppedState;
 
-    @Option(names = "--map-topic", paramLabel = "OLD=NEW", description = "the new version reads NEW where the old"
-            + " read OLD")
+    @Option(
+            names = "--map-topic",
+            paramLabel = "OLD=NEW",
+            description = "the new version reads NEW where the old" + " read OLD")
     Map<String, String> topicMap = new LinkedHashMap<>();
 
-    @Option(names = "--map-store", paramLabel = "OLD=NEW", description = "the new version keeps the state of store"
-            + " OLD under the name NEW (a renamed store): the savepoint's OLD is restored into NEW")
+    @Option(
+            names = "--map-store",
+            paramLabel = "OLD=NEW",
+            description = "the new version keeps the state of store"
+                    + " OLD under the name NEW (a renamed store): the savepoint's OLD is restored into NEW")
     Map<String, String> storeMap = new LinkedHashMap<>();
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "120",
+    @Option(
+            names = "--timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "120",
             description = "how long the savepoint may take (default: ${DEFAULT-VALUE})")
     int savepointTimeoutSeconds;
 
-    @Option(names = "--stop-timeout", paramLabel = "SECONDS", defaultValue = "300",
+    @Option(
+            names = "--stop-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "300",
             description = "how long the instances may take to leave the consumer group after the scale to 0"
                     + " (default: ${DEFAULT-VALUE})")
     int stopTimeoutSeconds;
@@ -85,19 +113,29 @@ final class UpgradeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (savepointTimeoutSeconds <= 0 || stopTimeoutSeconds <= 0) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--timeout and --stop-timeout must be positive");
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--timeout and --stop-timeout must be positive");
         }
         if (!savepointPrefix.matches("[A-Za-z0-9._-]{1,60}")) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--savepoint-prefix must be 1 to 60"
-                    + " letters, digits, '.', '_' or '-', not '" + savepointPrefix + "'");
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--savepoint-prefix must be 1 to 60" + " letters, digits, '.', '_' or '-', not '" + savepointPrefix
+                            + "'");
         }
         // The options and the topology first: a bad call fails before the cluster or Kubernetes is asked.
-        SavepointUpgrade.Plan plan = new SavepointUpgrade.Plan(app, topology.description(app), topology.model(app),
-                savepointPrefix, allowDroppedState, topicMap, storeMap, Duration.ofSeconds(savepointTimeoutSeconds),
-                Duration.ofSeconds(stopTimeoutSeconds), release != null ? release : statefulSet);
-        SavepointUpgrade steps = new SavepointUpgrade(cluster, kubernetes.statefulSet(statefulSet),
-                spec.commandLine(), app);
+        SavepointUpgrade.Plan plan = new SavepointUpgrade.Plan(
+                app,
+                topology.description(app),
+                topology.model(app),
+                savepointPrefix,
+                allowDroppedState,
+                topicMap,
+                storeMap,
+                Duration.ofSeconds(savepointTimeoutSeconds),
+                Duration.ofSeconds(stopTimeoutSeconds),
+                release != null ? release : statefulSet);
+        SavepointUpgrade steps =
+                new SavepointUpgrade(cluster, kubernetes.statefulSet(statefulSet), spec.commandLine(), app);
         if (rollback) {
             steps.rollback(plan);
         } else {

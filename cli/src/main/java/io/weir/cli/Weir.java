@@ -4,10 +4,10 @@ import io.weir.errors.ClusterException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /**
  * The {@code weir} command: operates Weir applications on a Kafka cluster, with Kafka as the only
@@ -20,13 +20,26 @@ import picocli.CommandLine;
  * message names the option, then the usage). {@code weir diff} also exits {@value #FAILED} when the
  * two sides differ, as {@code diff(1)} does.
  */
-@Command(name = "weir", mixinStandardHelpOptions = true, versionProvider = Weir.VersionProvider.class,
-        usageHelpAutoWidth = true, sortOptions = false,
+@Command(
+        name = "weir",
+        mixinStandardHelpOptions = true,
+        versionProvider = Weir.VersionProvider.class,
+        usageHelpAutoWidth = true,
+        sortOptions = false,
         description = "Operates Weir applications on a Kafka cluster: describe them, plan and create their"
                 + " topics, reset them for a replay, take and restore savepoints, compare outputs, plan their ACLs.",
-        subcommands = {CommandLine.HelpCommand.class, DescribeCommand.class, TopicsCommand.class, ResetCommand.class,
-                DiffCommand.class, TopologyCommand.class, SavepointCommand.class, StopCommand.class,
-                UpgradeCommand.class, AclsCommand.class})
+        subcommands = {
+            CommandLine.HelpCommand.class,
+            DescribeCommand.class,
+            TopicsCommand.class,
+            ResetCommand.class,
+            DiffCommand.class,
+            TopologyCommand.class,
+            SavepointCommand.class,
+            StopCommand.class,
+            UpgradeCommand.class,
+            AclsCommand.class
+        })
 public final class Weir implements Callable<Integer> {
 
     /** Done. */
@@ -82,8 +95,9 @@ public final class Weir implements Callable<Integer> {
                 // The cluster refused or did not answer: the message names the request and the reason.
                 err.println(commandLine.getCommandSpec().qualifiedName() + ": " + c.getMessage()
                         + (c.getCause() instanceof TimeoutException ? " (check --bootstrap-servers)" : "")
-                        + (c.getCause() instanceof org.apache.kafka.common.errors.AuthorizationException ? MISSING_ACL
-                        : ""));
+                        + (c.getCause() instanceof org.apache.kafka.common.errors.AuthorizationException
+                                ? MISSING_ACL
+                                : ""));
                 return FAILED;
             }
             if (e instanceof CommandLine.ParameterException p) {

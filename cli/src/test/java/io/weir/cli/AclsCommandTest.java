@@ -11,10 +11,20 @@ class AclsCommandTest {
 
     @Test
     void tablePlansInputsOutputsInternalTopicsGroupAndTransactionalIds() {
-        WeirTest.Outcome o = WeirTest.run("acls", "plan", "--app", "orders", "--principal", "User:orders",
-                "--topology", TOPOLOGY, "-b", "kafka:9093");
+        WeirTest.Outcome o = WeirTest.run(
+                "acls",
+                "plan",
+                "--app",
+                "orders",
+                "--principal",
+                "User:orders",
+                "--topology",
+                TOPOLOGY,
+                "-b",
+                "kafka:9093");
         assertThat(o.code()).as(o.err()).isEqualTo(Weir.OK);
-        assertThat(o.out()).containsPattern("RESOURCE\\s+NAME\\s+PATTERN\\s+OPERATION\\s+PRINCIPAL\\s+WHY")
+        assertThat(o.out())
+                .containsPattern("RESOURCE\\s+NAME\\s+PATTERN\\s+OPERATION\\s+PRINCIPAL\\s+WHY")
                 .containsPattern("topic\\s+" + CountingApp.INPUT + "\\s+literal\\s+Read\\s+User:orders")
                 .containsPattern("topic\\s+" + CountingApp.OUTPUT + "\\s+literal\\s+Write\\s+User:orders")
                 .containsPattern("topic\\s+orders-\\s+prefixed\\s+All\\s+User:orders")
@@ -25,25 +35,53 @@ class AclsCommandTest {
 
     @Test
     void kafkaAclsFormatPrintsOneCommandPerAcl() {
-        WeirTest.Outcome o = WeirTest.run("acls", "plan", "--app", "orders", "--principal", "User:orders",
-                "--topology", TOPOLOGY, "-b", "kafka:9093", "--format", "kafka-acls", "--tools");
+        WeirTest.Outcome o = WeirTest.run(
+                "acls",
+                "plan",
+                "--app",
+                "orders",
+                "--principal",
+                "User:orders",
+                "--topology",
+                TOPOLOGY,
+                "-b",
+                "kafka:9093",
+                "--format",
+                "kafka-acls",
+                "--tools");
         assertThat(o.code()).as(o.err()).isEqualTo(Weir.OK);
-        assertThat(o.out()).contains(
-                "kafka-acls.sh --bootstrap-server kafka:9093 --add --allow-principal User:orders --operation Read"
-                        + " --topic " + CountingApp.INPUT + "\n",
-                "--operation All --topic orders- --resource-pattern-type prefixed\n",
-                "--operation Read --group orders\n",
-                "--operation Delete --group orders\n",
-                "--operation Write --transactional-id orders- --resource-pattern-type prefixed\n");
+        assertThat(o.out())
+                .contains(
+                        "kafka-acls.sh --bootstrap-server kafka:9093 --add --allow-principal User:orders --operation Read"
+                                + " --topic " + CountingApp.INPUT + "\n",
+                        "--operation All --topic orders- --resource-pattern-type prefixed\n",
+                        "--operation Read --group orders\n",
+                        "--operation Delete --group orders\n",
+                        "--operation Write --transactional-id orders- --resource-pattern-type prefixed\n");
         assertThat(o.out().lines().filter(l -> l.startsWith("kafka-acls.sh"))).hasSize(10);
     }
 
     @Test
     void inputAndOutputOptionsServeWithoutATopologyAndAtLeastOnceNeedsNoTransactions() {
-        WeirTest.Outcome o = WeirTest.run("acls", "plan", "--app", "a", "--principal", "User:a", "--input", "in",
-                "--output", "out", "-b", "k:1", "-X", "processing.guarantee=at_least_once");
+        WeirTest.Outcome o = WeirTest.run(
+                "acls",
+                "plan",
+                "--app",
+                "a",
+                "--principal",
+                "User:a",
+                "--input",
+                "in",
+                "--output",
+                "out",
+                "-b",
+                "k:1",
+                "-X",
+                "processing.guarantee=at_least_once");
         assertThat(o.code()).as(o.err()).isEqualTo(Weir.OK);
-        assertThat(o.out()).containsPattern("topic\\s+in\\s+literal\\s+Read").containsPattern("topic\\s+out\\s+literal\\s+Write")
+        assertThat(o.out())
+                .containsPattern("topic\\s+in\\s+literal\\s+Read")
+                .containsPattern("topic\\s+out\\s+literal\\s+Write")
                 .doesNotContain("transactional id");
     }
 
@@ -52,12 +90,12 @@ class AclsCommandTest {
         WeirTest.Outcome none = WeirTest.run("acls", "plan", "--app", "a", "--principal", "User:a", "-b", "k:1");
         assertThat(none.code()).isEqualTo(Weir.USAGE);
         assertThat(none.err()).contains("--topology CLASS", "--input TOPIC");
-        WeirTest.Outcome bare = WeirTest.run("acls", "plan", "--app", "a", "--principal", "a", "--input", "x",
-                "-b", "k:1");
+        WeirTest.Outcome bare =
+                WeirTest.run("acls", "plan", "--app", "a", "--principal", "a", "--input", "x", "-b", "k:1");
         assertThat(bare.code()).isEqualTo(Weir.USAGE);
         assertThat(bare.err()).contains("User:a");
-        WeirTest.Outcome format = WeirTest.run("acls", "plan", "--app", "a", "--principal", "User:a", "--input", "x",
-                "--format", "yaml");
+        WeirTest.Outcome format =
+                WeirTest.run("acls", "plan", "--app", "a", "--principal", "User:a", "--input", "x", "--format", "yaml");
         assertThat(format.code()).isEqualTo(Weir.USAGE);
         assertThat(format.err()).contains("'yaml' is not a format");
     }

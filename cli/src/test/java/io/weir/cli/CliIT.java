@@ -31,8 +31,7 @@ class CliIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TOPOLOGY = CountingApp.class.getName();
 
-    record Outcome(int code, String out, String err) {
-    }
+    record Outcome(int code, String out, String err) {}
 
     private static Outcome weir(String... args) {
         StringWriter out = new StringWriter();
@@ -57,9 +56,11 @@ class CliIT {
         String app = "cli-topics-app";
         Outcome plan = weir("topics", "plan", "--app", app, "--topology", TOPOLOGY);
         assertThat(plan.code()).as(plan.err()).isEqualTo(Weir.OK);
-        assertThat(plan.out()).containsPattern(app + "-counts-changelog\\s+changelog\\s+3\\s+default\\s+cleanup.policy=compact")
+        assertThat(plan.out())
+                .containsPattern(app + "-counts-changelog\\s+changelog\\s+3\\s+default\\s+cleanup.policy=compact")
                 .containsPattern(app + "-dlq\\S*\\s+dead-letter\\s+1\\s+default\\s+max.message.bytes=\\d+");
-        JsonNode json = JSON.readTree(weir("topics", "plan", "--app", app, "--topology", TOPOLOGY, "--json").out());
+        JsonNode json = JSON.readTree(weir("topics", "plan", "--app", app, "--topology", TOPOLOGY, "--json")
+                .out());
         assertThat(json.get("topics").get(0).get("name").asText()).isEqualTo(app + "-counts-changelog");
         assertThat(json.get("topics").get(0).get("partitions").asInt()).isEqualTo(3);
 
@@ -77,7 +78,8 @@ class CliIT {
         Outcome differs = weir("topics", "create", "--app", bad, "--topology", TOPOLOGY);
         assertThat(differs.code()).isEqualTo(Weir.FAILED);
         assertThat(differs.out()).containsPattern(bad + "-counts-changelog.*DIFFERS");
-        assertThat(differs.err()).contains("'" + bad + "-counts-changelog' has 1 partitions but its sub-topology has 3");
+        assertThat(differs.err())
+                .contains("'" + bad + "-counts-changelog' has 1 partitions but its sub-topology has 3");
     }
 
     @Test
@@ -88,14 +90,22 @@ class CliIT {
             records.add(KeyValue.of("key" + i % 6, "v"));
         }
         KAFKA.client().produceStrings(CountingApp.INPUT, records);
-        try (WeirApp running = CountingApp.start(CountingApp.topology(), KAFKA.bootstrapServers(), app,
-                Files.createTempDirectory("weir-describe-"), "desc")) {
-            KAFKA.client().readUntil(CountingApp.OUTPUT, r -> Records.lastLongPerKey(r).getOrDefault("key0", 0L) >= 10,
-                    Duration.ofSeconds(40));
+        try (WeirApp running = CountingApp.start(
+                CountingApp.topology(),
+                KAFKA.bootstrapServers(),
+                app,
+                Files.createTempDirectory("weir-describe-"),
+                "desc")) {
+            KAFKA.client()
+                    .readUntil(
+                            CountingApp.OUTPUT,
+                            r -> Records.lastLongPerKey(r).getOrDefault("key0", 0L) >= 10,
+                            Duration.ofSeconds(40));
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 Outcome d = weir("describe", "--app", app);
                 assertThat(d.code()).as(d.err()).isEqualTo(Weir.OK);
-                assertThat(d.out()).contains("consumer group Stable, 1 member(s)", "Total lag: 0")
+                assertThat(d.out())
+                        .contains("consumer group Stable, 1 member(s)", "Total lag: 0")
                         .containsPattern("desc-0\\s+/\\S+\\s+" + CountingApp.INPUT + "-0, " + CountingApp.INPUT + "-1, "
                                 + CountingApp.INPUT + "-2")
                         .containsPattern(app + "-counts-changelog\\s+changelog\\s+3")
@@ -105,7 +115,8 @@ class CliIT {
             });
             Outcome tasks = weir("describe", "--app", app, "--topology", TOPOLOGY);
             assertThat(tasks.out()).containsPattern("desc-0\\s+/\\S+\\s+0_0, 0_1, 0_2");
-            JsonNode json = JSON.readTree(weir("describe", "--app", app, "--topology", TOPOLOGY, "--json").out());
+            JsonNode json = JSON.readTree(weir("describe", "--app", app, "--topology", TOPOLOGY, "--json")
+                    .out());
             assertThat(json.get("groupState").asText()).isEqualTo("Stable");
             assertThat(json.get("members").get(0).get("instanceId").asText()).isEqualTo("desc-0");
             assertThat(json.get("members").get(0).get("tasks").toString()).isEqualTo("[\"0_0\",\"0_1\",\"0_2\"]");
@@ -142,10 +153,14 @@ class CliIT {
 
         Outcome d = weir("diff", "--left", left, "--right", right, "--examples", "1");
         assertThat(d.code()).as(d.err()).isEqualTo(Weir.FAILED);
-        assertThat(d.out()).containsPattern("equal\\s+10").containsPattern("changed\\s+3")
-                .containsPattern("only-left\\s+1").containsPattern("only-right\\s+3")
+        assertThat(d.out())
+                .containsPattern("equal\\s+10")
+                .containsPattern("changed\\s+3")
+                .containsPattern("only-left\\s+1")
+                .containsPattern("only-right\\s+3")
                 .contains("left-only: 1", "The topics differ.");
-        JsonNode json = JSON.readTree(weir("diff", "--left", left, "--right", right, "--json").out());
+        JsonNode json = JSON.readTree(
+                weir("diff", "--left", left, "--right", right, "--json").out());
         assertThat(json.get("equal").asLong()).isEqualTo(10);
         assertThat(json.get("changed").asLong()).isEqualTo(3);
         assertThat(json.get("onlyLeft").asLong()).isEqualTo(1);
@@ -179,8 +194,8 @@ class CliIT {
     void describeOfAnApplicationThatNeverRanSaysSo() {
         Outcome o = weir("describe", "--app", "cli-never-ran");
         assertThat(o.code()).as(o.err()).isEqualTo(Weir.OK);
-        assertThat(o.out()).contains("consumer group none, 0 member(s)", "No active members.",
-                "No committed input offsets.");
+        assertThat(o.out())
+                .contains("consumer group none, 0 member(s)", "No active members.", "No committed input offsets.");
     }
 
     @Test
@@ -188,15 +203,18 @@ class CliIT {
         Outcome o = weir("reset", "--app", "cli-never-ran", "--to", "earliest");
         assertThat(o.code()).isEqualTo(Weir.FAILED);
         assertThat(o.err()).contains("no input topics to reset", "--topics");
-        Outcome dry = weir("reset", "--app", "cli-never-ran", "--to", "latest", "--topics", CountingApp.INPUT,
-                "--dry-run");
+        Outcome dry =
+                weir("reset", "--app", "cli-never-ran", "--to", "latest", "--topics", CountingApp.INPUT, "--dry-run");
         assertThat(dry.code()).as(dry.err()).isEqualTo(Weir.OK);
-        assertThat(dry.out()).containsPattern(CountingApp.INPUT + "\\s+2\\s+-\\s+\\d+")
+        assertThat(dry.out())
+                .containsPattern(CountingApp.INPUT + "\\s+2\\s+-\\s+\\d+")
                 .contains("No changelog or repartition topics to delete.");
     }
 
     private static ProducerRecord<byte[], byte[]> rec(String topic, String key, String value) {
-        return new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8),
+        return new ProducerRecord<>(
+                topic,
+                key.getBytes(StandardCharsets.UTF_8),
                 value == null ? null : value.getBytes(StandardCharsets.UTF_8));
     }
 }

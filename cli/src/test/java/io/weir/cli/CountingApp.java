@@ -19,8 +19,7 @@ public final class CountingApp {
     static final String INPUT = "cli-it-input";
     static final String OUTPUT = "cli-it-output";
 
-    private CountingApp() {
-    }
+    private CountingApp() {}
 
     public static Topology topology() {
         return topology(INPUT, OUTPUT);
@@ -38,8 +37,14 @@ public final class CountingApp {
 
     /** An instance with its own state directory and instance id, no HTTP port clash, no WEIR_* environment. */
     static WeirApp start(Topology topology, String bootstrap, String appId, Path stateDir, String instanceId) {
-        WeirConfig config = WeirConfig.builder().applicationId(appId).bootstrapServers(bootstrap).stateDir(stateDir)
-                .instanceId(instanceId).set("http.port", 0).environment(Map.of()).build();
+        WeirConfig config = WeirConfig.builder()
+                .applicationId(appId)
+                .bootstrapServers(bootstrap)
+                .stateDir(stateDir)
+                .instanceId(instanceId)
+                .set("http.port", 0)
+                .environment(Map.of())
+                .build();
         return WeirApp.create(topology, config).start();
     }
 }

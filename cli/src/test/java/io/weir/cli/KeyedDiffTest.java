@@ -35,7 +35,8 @@ class KeyedDiffTest {
             assertThat(e.left()).isEqualTo(b("1"));
             assertThat(e.right()).isEqualTo(b("5"));
         });
-        assertThat(r.onlyRightExamples()).extracting(e -> new String(e.key(), StandardCharsets.UTF_8))
+        assertThat(r.onlyRightExamples())
+                .extracting(e -> new String(e.key(), StandardCharsets.UTF_8))
                 .containsExactly("e");
     }
 

@@ -37,8 +37,14 @@ final class MockKubernetes implements AutoCloseable {
 
     /** {@code weir upgrade}'s options for this server. */
     String[] options() {
-        return new String[] {"--kubernetes-server", server.httpUrl().toString(), "--kubernetes-token-file",
-                tokenFile.toString(), "--namespace", NAMESPACE};
+        return new String[] {
+            "--kubernetes-server",
+            server.httpUrl().toString(),
+            "--kubernetes-token-file",
+            tokenFile.toString(),
+            "--namespace",
+            NAMESPACE
+        };
     }
 
     MockServerExpectation expect() {

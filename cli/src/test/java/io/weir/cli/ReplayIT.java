@@ -33,8 +33,7 @@ class ReplayIT {
 
     private static final Duration CATCH_UP = Duration.ofMinutes(1);
 
-    record Outcome(int code, String out, String err) {
-    }
+    record Outcome(int code, String out, String err) {}
 
     private static Outcome weir(String... args) {
         StringWriter out = new StringWriter();
@@ -72,8 +71,13 @@ class ReplayIT {
     }
 
     private static WeirApp start(java.util.function.Supplier<io.weir.Topology> version, String app) throws Exception {
-        WeirConfig config = WeirConfig.builder().applicationId(app).bootstrapServers(KAFKA.bootstrapServers())
-                .stateDir(Files.createTempDirectory("weir-replay-")).set("http.port", -1).environment(Map.of()).build();
+        WeirConfig config = WeirConfig.builder()
+                .applicationId(app)
+                .bootstrapServers(KAFKA.bootstrapServers())
+                .stateDir(Files.createTempDirectory("weir-replay-"))
+                .set("http.port", -1)
+                .environment(Map.of())
+                .build();
         return WeirApp.create(version.get(), config).start();
     }
 
@@ -108,12 +112,25 @@ class ReplayIT {
             assertThat(listed.code()).isEqualTo(Weir.OK);
             assertThat(listed.out()).contains("before-v2");
             Outcome described = weir("savepoint", "describe", "--app", v1, "-b", bootstrap, "--id", "before-v2");
-            assertThat(described.out()).contains("savepoint before-v2 of " + v1, "store word-counts (key_value, key string,"
-                    + " value long)");
+            assertThat(described.out())
+                    .contains(
+                            "savepoint before-v2 of " + v1,
+                            "store word-counts (key_value, key string," + " value long)");
 
             // v2 starts from the savepoint as a new application beside production.
-            Outcome restored = weir("savepoint", "restore", "--app", v2, "--from-app", v1, "--id", "before-v2",
-                    "--topology", ReplayTopologies.V2.class.getName(), "-b", bootstrap);
+            Outcome restored = weir(
+                    "savepoint",
+                    "restore",
+                    "--app",
+                    v2,
+                    "--from-app",
+                    v1,
+                    "--id",
+                    "before-v2",
+                    "--topology",
+                    ReplayTopologies.V2.class.getName(),
+                    "-b",
+                    bootstrap);
             assertThat(restored.code()).as(restored.err()).isEqualTo(Weir.OK);
             try (WeirApp candidate = start(new ReplayTopologies.V2(), v2)) {
                 // Every word once more: every key shows up in both outputs.
@@ -124,23 +141,42 @@ class ReplayIT {
                 Map<String, Long> production1 = counts(everything);
                 KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(production1), CATCH_UP);
                 // v2 agrees on every key but the v-words, which it weighs twice since the savepoint.
-                KAFKA.client().readUntil(shadow, r -> {
-                    Map<String, Long> v2Counts = Records.lastLongPerKey(r);
-                    return v2Counts.keySet().equals(production1.keySet()) && production1.entrySet().stream().allMatch(e ->
-                            e.getKey().startsWith("v") ? v2Counts.get(e.getKey()) > e.getValue()
-                                    : v2Counts.get(e.getKey()).equals(e.getValue()));
-                }, CATCH_UP);
+                KAFKA.client()
+                        .readUntil(
+                                shadow,
+                                r -> {
+                                    Map<String, Long> v2Counts = Records.lastLongPerKey(r);
+                                    return v2Counts.keySet().equals(production1.keySet())
+                                            && production1.entrySet().stream()
+                                                    .allMatch(e -> e.getKey().startsWith("v")
+                                                            ? v2Counts.get(e.getKey()) > e.getValue()
+                                                            : v2Counts.get(e.getKey())
+                                                                    .equals(e.getValue()));
+                                },
+                                CATCH_UP);
 
-                Outcome diff = weir("diff", "--left", output, "--right", shadow, "--value-deserializer", "long", "-b",
-                        bootstrap, "--json");
+                Outcome diff = weir(
+                        "diff",
+                        "--left",
+                        output,
+                        "--right",
+                        shadow,
+                        "--value-deserializer",
+                        "long",
+                        "-b",
+                        bootstrap,
+                        "--json");
                 assertThat(diff.code()).as("diff exits 1 when the sides differ").isEqualTo(Weir.FAILED);
-                assertThat(diff.out().replace(" ", "")).contains("\"equal\":51", "\"changed\":7", "\"onlyLeft\":0",
-                        "\"onlyRight\":0");
+                assertThat(diff.out().replace(" ", ""))
+                        .contains("\"equal\":51", "\"changed\":7", "\"onlyLeft\":0", "\"onlyRight\":0");
                 // Production's output is untouched: exactly the counts of v1 over every record. Read to its
                 // end: readAtLeast(1) would stop after its first poll, at most max.poll.records of it.
-                assertThat(Records.lastLongPerKey(KAFKA.client().readAllCommitted(output,
-                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(), CATCH_UP)))
+                assertThat(Records.lastLongPerKey(KAFKA.client()
+                                .readAllCommitted(
+                                        output,
+                                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                                        CATCH_UP)))
                         .isEqualTo(production1);
             }
         }
@@ -161,8 +197,8 @@ class ReplayIT {
         Outcome stopWithout = weir("stop", "--app", "x", "-b", bootstrap);
         assertThat(stopWithout.code()).isEqualTo(Weir.USAGE);
         assertThat(stopWithout.err()).contains("--savepoint");
-        Outcome nobodyRunning = weir("savepoint", "create", "--app", "nobody-" + System.nanoTime(), "--timeout", "3",
-                "-b", bootstrap);
+        Outcome nobodyRunning =
+                weir("savepoint", "create", "--app", "nobody-" + System.nanoTime(), "--timeout", "3", "-b", bootstrap);
         assertThat(nobodyRunning.code()).isEqualTo(Weir.FAILED);
         assertThat(nobodyRunning.err()).contains("has never run against");
     }

@@ -16,8 +16,7 @@ final class ReplayTopologies {
     static final String OUTPUT = "replay.output";
     static final String SHADOW = "replay.shadow";
 
-    private ReplayTopologies() {
-    }
+    private ReplayTopologies() {}
 
     /** Production: a count per word, to {@code replay.output}. */
     public static final class V1 implements Supplier<Topology> {
@@ -38,7 +37,10 @@ final class ReplayTopologies {
         public Topology get() {
             TopologyBuilder b = new TopologyBuilder();
             WordsByWord.of(b, INPUT)
-                    .aggregate(() -> 0L, (word, w, sum) -> sum + (word.startsWith("v") ? 2 : 1), Serdes.longs(),
+                    .aggregate(
+                            () -> 0L,
+                            (word, w, sum) -> sum + (word.startsWith("v") ? 2 : 1),
+                            Serdes.longs(),
                             "word-counts")
                     .toStream()
                     .to(System.getProperty(SHADOW), Serdes.strings(), Serdes.longs());

@@ -39,8 +39,7 @@ class ResetIT {
 
     private static final Duration WAIT = Duration.ofSeconds(40);
 
-    record Outcome(int code, String out, String err) {
-    }
+    record Outcome(int code, String out, String err) {}
 
     private static Outcome weir(String... args) {
         StringWriter out = new StringWriter();
@@ -50,12 +49,16 @@ class ResetIT {
     }
 
     /** Records of keys {@code prefix0..prefix<keys-1>}, round robin, all with timestamp {@code time}. */
-    private static List<ProducerRecord<byte[], byte[]>> batch(String topic, String prefix, int keys, int count,
-                                                              Instant time) {
+    private static List<ProducerRecord<byte[], byte[]>> batch(
+            String topic, String prefix, int keys, int count, Instant time) {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            records.add(new ProducerRecord<>(topic, null, time.toEpochMilli(), (prefix + (i % keys))
-                    .getBytes(StandardCharsets.UTF_8), ("v" + i).getBytes(StandardCharsets.UTF_8)));
+            records.add(new ProducerRecord<>(
+                    topic,
+                    null,
+                    time.toEpochMilli(),
+                    (prefix + (i % keys)).getBytes(StandardCharsets.UTF_8),
+                    ("v" + i).getBytes(StandardCharsets.UTF_8)));
         }
         return records;
     }
@@ -67,8 +70,10 @@ class ResetIT {
     }
 
     /** The last count per key among the output records at or after {@code from} (per partition). */
-    private static Map<String, Long> countsSince(List<ConsumerRecord<byte[], byte[]>> records, Map<Integer, Long> from) {
-        return Records.lastLongPerKey(records.stream().filter(r -> r.offset() >= from.getOrDefault(r.partition(), 0L))
+    private static Map<String, Long> countsSince(
+            List<ConsumerRecord<byte[], byte[]>> records, Map<Integer, Long> from) {
+        return Records.lastLongPerKey(records.stream()
+                .filter(r -> r.offset() >= from.getOrDefault(r.partition(), 0L))
                 .toList());
     }
 
@@ -105,8 +110,15 @@ class ResetIT {
             running.close(Duration.ofSeconds(30), true); // leaves the group
         }
         // The reset checks the group once; the coordinator may list the member that left for a moment.
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(KAFKA.admin()
-                .describeConsumerGroups(List.of(app)).all().get().get(app).members()).as("members of " + app).isEmpty());
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(KAFKA.admin()
+                                .describeConsumerGroups(List.of(app))
+                                .all()
+                                .get()
+                                .get(app)
+                                .members())
+                        .as("members of " + app)
+                        .isEmpty());
         Map<Integer, Long> oldChangelogEnds = ends(changelog);
 
         // 2. A dry run prints the plan and changes nothing.
@@ -123,11 +135,15 @@ class ResetIT {
         for (RecordMetadata m : afterAcks) {
             firstAfter.merge(new TopicPartition(input, m.partition()), m.offset(), Math::min);
         }
-        Map<TopicPartition, OffsetAndMetadata> committed = KAFKA.admin().listConsumerGroupOffsets(app)
-                .partitionsToOffsetAndMetadata().get();
+        Map<TopicPartition, OffsetAndMetadata> committed = KAFKA.admin()
+                .listConsumerGroupOffsets(app)
+                .partitionsToOffsetAndMetadata()
+                .get();
         firstAfter.forEach((tp, offset) -> {
             assertThat(committed.get(tp).offset()).as(tp.toString()).isEqualTo(offset);
-            assertThat(committed.get(tp).metadata()).as("watermark metadata of " + tp).isEmpty();
+            assertThat(committed.get(tp).metadata())
+                    .as("watermark metadata of " + tp)
+                    .isEmpty();
             assertThat(reset.out()).containsPattern(tp.topic() + "\\s+" + tp.partition() + "\\s+\\d+\\s+" + offset);
         });
         assertThat(KAFKA.admin().listTopics().names().get()).doesNotContain(changelog);
@@ -135,7 +151,11 @@ class ResetIT {
         // 4. Recompute on a fresh instance: the output from the reset on equals the model of what
         //    came after the time. More input with new keys makes the recreated changelog longer
         //    than the deleted one, so offsets alone could not tell the old state is stale.
-        int newKeys = (int) (2 * oldChangelogEnds.values().stream().mapToLong(Long::longValue).sum()) + 20;
+        int newKeys = (int) (2
+                        * oldChangelogEnds.values().stream()
+                                .mapToLong(Long::longValue)
+                                .sum())
+                + 20;
         List<ProducerRecord<byte[], byte[]>> more = batch(input, "u", newKeys, newKeys, Instant.now());
         try (WeirApp fresh = CountingApp.start(topology, bootstrap, app, stateB, "two")) {
             Map<String, Long> expected = model(List.of(after));
@@ -147,7 +167,8 @@ class ResetIT {
         }
         Map<Integer, Long> newChangelogEnds = ends(changelog);
         oldChangelogEnds.forEach((p, end) -> assertThat(newChangelogEnds.get(p))
-                .as("recreated changelog partition %d has outgrown the deleted one", p).isGreaterThan(end));
+                .as("recreated changelog partition %d has outgrown the deleted one", p)
+                .isGreaterThan(end));
 
         // 5. The first instance comes back with its state from before the reset: it must wipe it.
         List<ProducerRecord<byte[], byte[]>> last = batch(input, "k", 10, 30, Instant.now());

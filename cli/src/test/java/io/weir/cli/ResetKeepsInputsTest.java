@@ -18,8 +18,11 @@ import org.junit.jupiter.api.Test;
  */
 class ResetKeepsInputsTest {
 
-    private final WeirConfig config = WeirConfig.builder().environment(Map.of()).applicationId("shop")
-            .bootstrapServers("localhost:9092").build();
+    private final WeirConfig config = WeirConfig.builder()
+            .environment(Map.of())
+            .applicationId("shop")
+            .bootstrapServers("localhost:9092")
+            .build();
 
     @Test
     void aSourceTopicOfTheTopologyIsNeverDeleted() {
@@ -27,8 +30,8 @@ class ResetKeepsInputsTest {
         b.table(Serdes.strings(), Serdes.strings(), "shop-customers-changelog", "customers");
         Topology topology = b.build();
 
-        Set<String> kept = ResetCommand.neverInputs(Set.of("shop-customers-changelog", "shop-x-repartition"),
-                Set.of(), topology, Map.of(), config);
+        Set<String> kept = ResetCommand.neverInputs(
+                Set.of("shop-customers-changelog", "shop-x-repartition"), Set.of(), topology, Map.of(), config);
 
         assertThat(kept).containsExactly("shop-x-repartition");
     }
@@ -39,16 +42,20 @@ class ResetKeepsInputsTest {
                 new TopicPartition("shop-customers-changelog", 0), new OffsetAndMetadata(10),
                 new TopicPartition("shop-x-repartition", 0), new OffsetAndMetadata(3));
 
-        Set<String> kept = ResetCommand.neverInputs(Set.of("shop-customers-changelog", "shop-x-repartition",
-                "shop-counts-changelog"), Set.of(), null, committed, config);
+        Set<String> kept = ResetCommand.neverInputs(
+                Set.of("shop-customers-changelog", "shop-x-repartition", "shop-counts-changelog"),
+                Set.of(),
+                null,
+                committed,
+                config);
 
         assertThat(kept).containsExactlyInAnyOrder("shop-x-repartition", "shop-counts-changelog");
     }
 
     @Test
     void anInputBeingResetIsNeverDeleted() {
-        Set<String> kept = ResetCommand.neverInputs(Set.of("shop-customers-changelog"),
-                Set.of("shop-customers-changelog"), null, Map.of(), config);
+        Set<String> kept = ResetCommand.neverInputs(
+                Set.of("shop-customers-changelog"), Set.of("shop-customers-changelog"), null, Map.of(), config);
 
         assertThat(kept).isEmpty();
     }

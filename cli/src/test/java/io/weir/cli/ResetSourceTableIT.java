@@ -85,23 +85,34 @@ class ResetSourceTableIT {
 
         int before;
         try (WeirApp running = CountingApp.start(new Regions().get(), bootstrap, app, state, "one")) {
-            before = KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(expected), WAIT).size();
+            before = KAFKA.client()
+                    .readUntil(output, r -> Records.lastLongPerKey(r).equals(expected), WAIT)
+                    .size();
             running.close(Duration.ofSeconds(30), true);
         }
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(KAFKA.admin()
-                .describeConsumerGroups(List.of(app)).all().get().get(app).members()).isEmpty());
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(KAFKA.admin()
+                                .describeConsumerGroups(List.of(app))
+                                .all()
+                                .get()
+                                .get(app)
+                                .members())
+                        .isEmpty());
         assertThat(KAFKA.admin().listTopics().names().get()).contains(customers, perRegion);
 
         // Without the topology, its name alone would make it a changelog to delete (and no input).
-        ResetIT.Outcome byName = weir("reset", "-b", bootstrap, "--app", app, "--to", "earliest",
-                "--topics", customers);
+        ResetIT.Outcome byName =
+                weir("reset", "-b", bootstrap, "--app", app, "--to", "earliest", "--topics", customers);
         assertThat(byName.code()).as(byName.err()).isEqualTo(Weir.OK);
         assertThat(KAFKA.admin().listTopics().names().get()).contains(customers).doesNotContain(perRegion);
-        assertThat(KAFKA.client().countPerPartition(customers).values().stream().mapToLong(Long::longValue).sum())
-                .as("the source topic's records").isEqualTo(60);
+        assertThat(KAFKA.client().countPerPartition(customers).values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum())
+                .as("the source topic's records")
+                .isEqualTo(60);
 
-        ResetIT.Outcome byTopology = weir("reset", "-b", bootstrap, "--app", app, "--to", "earliest",
-                "--topology", Regions.class.getName());
+        ResetIT.Outcome byTopology =
+                weir("reset", "-b", bootstrap, "--app", app, "--to", "earliest", "--topology", Regions.class.getName());
         assertThat(byTopology.code()).as(byTopology.err()).isEqualTo(Weir.OK);
         assertThat(byTopology.out()).doesNotContain(customers + "\n");
         assertThat(KAFKA.admin().listTopics().names().get()).contains(customers);
@@ -112,8 +123,11 @@ class ResetSourceTableIT {
         try (WeirApp again = CountingApp.start(new Regions().get(), bootstrap, app, state, "one")) {
             // Each region's count lives in one partition: its last value is its recomputed count
             // (a table not rebuilt would reprocess every row as unchanged and end every count at 0).
-            KAFKA.client().readUntil(output, r -> r.size() > before && Records.lastLongPerKey(r).equals(expected),
-                    WAIT);
+            KAFKA.client()
+                    .readUntil(
+                            output,
+                            r -> r.size() > before && Records.lastLongPerKey(r).equals(expected),
+                            WAIT);
             again.close(Duration.ofSeconds(30), true);
         }
     }

@@ -46,7 +46,9 @@ class ResetTargetTest {
     @Test
     void anythingElseIsRefusedSayingWhatIsAccepted() {
         for (String bad : new String[] {"yesterday", "1w", "-PT1H", "2024-13-01T00:00:00Z", "", "h", "PT"}) {
-            assertThatThrownBy(() -> parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> parse(bad))
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("earliest, latest, an ISO-8601 instant");
         }
     }

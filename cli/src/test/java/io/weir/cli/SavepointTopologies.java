@@ -18,8 +18,7 @@ final class SavepointTopologies {
     static final String INPUT = "savepoints.input";
     static final String OUTPUT = "savepoints.output";
 
-    private SavepointTopologies() {
-    }
+    private SavepointTopologies() {}
 
     /** The one running: a count per word in store {@code word-counts} (string to long). */
     public static final class Counts implements Supplier<Topology> {

@@ -30,11 +30,11 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
@@ -120,19 +120,27 @@ class SecurityIT {
         input.add(KeyValue.of("user-x", SecuredCounting.POISON));
         admin.produceStrings(SecuredCounting.INPUT, input);
 
-        try (WeirApp first = start(app, "i1"); WeirApp second = start(app, "i2")) {
-            List<ConsumerRecord<String, Long>> out = admin.readUntil(SecuredCounting.OUTPUT, new StringDeserializer(),
-                    new LongDeserializer(), IsolationLevel.READ_COMMITTED, r -> lastPerKey(r).equals(expected), CATCH_UP);
+        try (WeirApp first = start(app, "i1");
+                WeirApp second = start(app, "i2")) {
+            List<ConsumerRecord<String, Long>> out = admin.readUntil(
+                    SecuredCounting.OUTPUT,
+                    new StringDeserializer(),
+                    new LongDeserializer(),
+                    IsolationLevel.READ_COMMITTED,
+                    r -> lastPerKey(r).equals(expected),
+                    CATCH_UP);
             // read_committed: every record counted once (the last count is the number of records) and
             // no count written twice (updates within a commit may be combined: the counts rise strictly).
             Map<String, List<Long>> perKey = new TreeMap<>();
-            out.forEach(r -> perKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.value()));
+            out.forEach(
+                    r -> perKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.value()));
             assertThat(perKey).hasSize(expected.size());
             perKey.forEach((region, counts) -> {
                 assertThat(counts).as(region).isSortedAccordingTo(Long::compare).doesNotHaveDuplicates();
                 assertThat(counts.get(counts.size() - 1)).as(region).isEqualTo(expected.get(region));
             });
-            assertThat(admin.readStringsAtLeast(app + "-dlq", 1, CATCH_UP)).singleElement()
+            assertThat(admin.readStringsAtLeast(app + "-dlq", 1, CATCH_UP))
+                    .singleElement()
                     .satisfies(r -> assertThat(r.value()).isEqualTo(SecuredCounting.POISON));
 
             Outcome savepoint = weir("savepoint", "create", "--app", app, "--id", "secured");
@@ -144,8 +152,9 @@ class SecurityIT {
                 assertThat(d.out()).contains("consumer group Stable, 2 member(s)");
             });
             // The second instance keeps a standby of the first one's counts (num.standby.replicas=1).
-            await().atMost(CATCH_UP).until(() -> logged().stream().anyMatch(e -> e.getFormattedMessage()
-                    .startsWith("standby task")));
+            await().atMost(CATCH_UP)
+                    .until(() -> logged().stream()
+                            .anyMatch(e -> e.getFormattedMessage().startsWith("standby task")));
             Outcome topology = weir("topology", "show", "--app", app);
             assertThat(topology.code()).as(topology.err()).isEqualTo(Weir.OK);
             assertThat(topology.out()).contains("region-counts");
@@ -157,10 +166,14 @@ class SecurityIT {
         // The application only writes its output: reading it for a diff is refused, naming the topic.
         Outcome refused = weir("diff", "--left", SecuredCounting.OUTPUT, "--right", SecuredCounting.OUTPUT);
         assertThat(refused.code()).isEqualTo(Weir.FAILED);
-        assertThat(refused.err()).contains("weir diff: the cluster refused: TopicAuthorizationException",
-                SecuredCounting.OUTPUT, "an ACL is missing");
-        grant(List.of(new AclBinding(new ResourcePattern(ResourceType.TOPIC, SecuredCounting.OUTPUT,
-                PatternType.LITERAL), new AccessControlEntry(PRINCIPAL, "*", AclOperation.READ, AclPermissionType.ALLOW))));
+        assertThat(refused.err())
+                .contains(
+                        "weir diff: the cluster refused: TopicAuthorizationException",
+                        SecuredCounting.OUTPUT,
+                        "an ACL is missing");
+        grant(List.of(new AclBinding(
+                new ResourcePattern(ResourceType.TOPIC, SecuredCounting.OUTPUT, PatternType.LITERAL),
+                new AccessControlEntry(PRINCIPAL, "*", AclOperation.READ, AclPermissionType.ALLOW))));
         Outcome diff = weir("diff", "--left", SecuredCounting.OUTPUT, "--right", SecuredCounting.OUTPUT);
         assertThat(diff.code()).as(diff.err()).isEqualTo(Weir.OK);
     }
@@ -175,37 +188,45 @@ class SecurityIT {
         assertThat(topics.code()).as(topics.err()).isEqualTo(Weir.OK);
 
         List<AclBinding> transactional = planned.stream()
-                .filter(b -> b.pattern().resourceType() == ResourceType.TRANSACTIONAL_ID).toList();
+                .filter(b -> b.pattern().resourceType() == ResourceType.TRANSACTIONAL_ID)
+                .toList();
         assertThat(transactional).hasSize(2);
         revoke(transactional);
-        assertThat(startFailure(app)).contains("secured-denied lacks ACLs on " + kafka.bootstrapServers(),
-                "not authorized to Write the transactional id prefix 'secured-denied-'"
-                        + " (TransactionalIdAuthorizationException)",
-                "kafka-acls.sh --bootstrap-server " + kafka.bootstrapServers() + " --add --allow-principal"
-                        + " '<principal>' --operation Write --transactional-id secured-denied- --resource-pattern-type"
-                        + " prefixed");
+        assertThat(startFailure(app))
+                .contains(
+                        "secured-denied lacks ACLs on " + kafka.bootstrapServers(),
+                        "not authorized to Write the transactional id prefix 'secured-denied-'"
+                                + " (TransactionalIdAuthorizationException)",
+                        "kafka-acls.sh --bootstrap-server " + kafka.bootstrapServers() + " --add --allow-principal"
+                                + " '<principal>' --operation Write --transactional-id secured-denied- --resource-pattern-type"
+                                + " prefixed");
         grant(transactional);
 
         // Describe alone passes the check (it cannot ask about Write); the first transaction is
         // refused, and the instance's failure names the prefix Kafka's error leaves out.
-        List<AclBinding> write = transactional.stream().filter(b -> b.entry().operation() == AclOperation.WRITE)
+        List<AclBinding> write = transactional.stream()
+                .filter(b -> b.entry().operation() == AclOperation.WRITE)
                 .toList();
         revoke(write);
         try (WeirApp refused = start(app, "i1")) {
             await().atMost(CATCH_UP).until(() -> refused.failure().isPresent());
             String failure = refused.failure().orElseThrow().getMessage();
             SHOWN.add(failure);
-            assertThat(failure).contains("secured-denied is not authorized to Write the transactional id prefix"
-                    + " 'secured-denied-' (TransactionalIdAuthorizationException)");
+            assertThat(failure)
+                    .contains("secured-denied is not authorized to Write the transactional id prefix"
+                            + " 'secured-denied-' (TransactionalIdAuthorizationException)");
         }
         grant(write);
 
         // The prefix allows All; a rule that denies writing the liveness topic takes that back.
-        AclBinding denyLiveness = new AclBinding(new ResourcePattern(ResourceType.TOPIC, app + "-liveness",
-                PatternType.LITERAL), new AccessControlEntry(PRINCIPAL, "*", AclOperation.WRITE, AclPermissionType.DENY));
+        AclBinding denyLiveness = new AclBinding(
+                new ResourcePattern(ResourceType.TOPIC, app + "-liveness", PatternType.LITERAL),
+                new AccessControlEntry(PRINCIPAL, "*", AclOperation.WRITE, AclPermissionType.DENY));
         grant(List.of(denyLiveness));
-        assertThat(startFailure(app)).contains("not authorized to Write the topic 'secured-denied-liveness'",
-                "--operation All --topic secured-denied- --resource-pattern-type prefixed")
+        assertThat(startFailure(app))
+                .contains(
+                        "not authorized to Write the topic 'secured-denied-liveness'",
+                        "--operation All --topic secured-denied- --resource-pattern-type prefixed")
                 .doesNotContain("transactional id");
         revoke(List.of(denyLiveness));
         try (WeirApp started = start(app, "i1")) {
@@ -223,7 +244,8 @@ class SecurityIT {
     /** The start's failure message, all causes included. */
     private static String startFailure(String app) {
         StringBuilder messages = new StringBuilder();
-        assertThatThrownBy(() -> start(app, "i1").close()).isInstanceOf(io.weir.errors.ClusterException.class)
+        assertThatThrownBy(() -> start(app, "i1").close())
+                .isInstanceOf(io.weir.errors.ClusterException.class)
                 .satisfies(e -> {
                     for (Throwable t = e; t != null; t = t.getCause()) {
                         messages.append(t).append('\n');
@@ -235,8 +257,18 @@ class SecurityIT {
 
     /** What {@code weir acls plan --format kafka-acls} prints, as ACL bindings. */
     private static List<AclBinding> plannedAcls(String app) {
-        Outcome plan = weir("acls", "plan", "--app", app, "--principal", PRINCIPAL, "--topology",
-                SecuredCounting.class.getName(), "--tools", "--format", "kafka-acls");
+        Outcome plan = weir(
+                "acls",
+                "plan",
+                "--app",
+                app,
+                "--principal",
+                PRINCIPAL,
+                "--topology",
+                SecuredCounting.class.getName(),
+                "--tools",
+                "--format",
+                "kafka-acls");
         assertThat(plan.code()).as(plan.err()).isEqualTo(Weir.OK);
         List<AclBinding> acls = new ArrayList<>();
         plan.out().lines().filter(l -> l.startsWith("kafka-acls.sh")).forEach(l -> acls.add(binding(l)));
@@ -246,16 +278,22 @@ class SecurityIT {
     /** One {@code kafka-acls.sh --add} line as Kafka's tool would read it. */
     private static AclBinding binding(String line) {
         List<String> words = List.of(line.split(" "));
-        String operation = words.get(words.indexOf("--operation") + 1).replaceAll("([a-z])([A-Z])", "$1_$2")
+        String operation = words.get(words.indexOf("--operation") + 1)
+                .replaceAll("([a-z])([A-Z])", "$1_$2")
                 .toUpperCase(Locale.ROOT);
-        ResourceType type = words.contains("--topic") ? ResourceType.TOPIC : words.contains("--group")
-                ? ResourceType.GROUP : ResourceType.TRANSACTIONAL_ID;
-        String flag = type == ResourceType.TOPIC ? "--topic" : type == ResourceType.GROUP ? "--group"
-                : "--transactional-id";
+        ResourceType type = words.contains("--topic")
+                ? ResourceType.TOPIC
+                : words.contains("--group") ? ResourceType.GROUP : ResourceType.TRANSACTIONAL_ID;
+        String flag =
+                type == ResourceType.TOPIC ? "--topic" : type == ResourceType.GROUP ? "--group" : "--transactional-id";
         PatternType pattern = words.contains("prefixed") ? PatternType.PREFIXED : PatternType.LITERAL;
-        return new AclBinding(new ResourcePattern(type, words.get(words.indexOf(flag) + 1), pattern),
-                new AccessControlEntry(words.get(words.indexOf("--allow-principal") + 1), "*",
-                        AclOperation.valueOf(operation), AclPermissionType.ALLOW));
+        return new AclBinding(
+                new ResourcePattern(type, words.get(words.indexOf(flag) + 1), pattern),
+                new AccessControlEntry(
+                        words.get(words.indexOf("--allow-principal") + 1),
+                        "*",
+                        AclOperation.valueOf(operation),
+                        AclPermissionType.ALLOW));
     }
 
     private static void grant(List<AclBinding> acls) throws Exception {
@@ -264,22 +302,30 @@ class SecurityIT {
     }
 
     private static void revoke(List<AclBinding> acls) throws Exception {
-        admin.admin().deleteAcls(acls.stream().map(AclBinding::toFilter).toList()).all().get();
+        admin.admin()
+                .deleteAcls(acls.stream().map(AclBinding::toFilter).toList())
+                .all()
+                .get();
         awaitAcls(acls, false);
     }
 
     /** Until the broker's authorizer has (or no longer has) every one of {@code acls}. */
     private static void awaitAcls(List<AclBinding> acls, boolean present) {
         await().atMost(Duration.ofSeconds(30)).until(() -> {
-            Set<AclBinding> now = new HashSet<>(admin.admin().describeAcls(AclBindingFilter.ANY).values().get());
+            Set<AclBinding> now = new HashSet<>(
+                    admin.admin().describeAcls(AclBindingFilter.ANY).values().get());
             return acls.stream().allMatch(a -> now.contains(a) == present);
         });
     }
 
     private static WeirApp start(String app, String instance) throws IOException {
-        WeirConfig.Builder b = WeirConfig.builder().applicationId(app).configFile(configFile)
-                .stateDir(Files.createTempDirectory("weir-secured-")).instanceId(instance)
-                .set("http.port", -1).set("num.standby.replicas", 1)
+        WeirConfig.Builder b = WeirConfig.builder()
+                .applicationId(app)
+                .configFile(configFile)
+                .stateDir(Files.createTempDirectory("weir-secured-"))
+                .instanceId(instance)
+                .set("http.port", -1)
+                .set("num.standby.replicas", 1)
                 .environment(Map.of());
         return WeirApp.create(new SecuredCounting().get(), b.build()).start();
     }
@@ -290,8 +336,7 @@ class SecurityIT {
         return last;
     }
 
-    record Outcome(int code, String out, String err) {
-    }
+    record Outcome(int code, String out, String err) {}
 
     /** A command as the application's principal, with its settings file. */
     private static Outcome weir(String... args) {

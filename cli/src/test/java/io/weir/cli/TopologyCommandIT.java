@@ -44,7 +44,7 @@ class TopologyCommandIT {
         @SuppressWarnings("unchecked")
         Serde<Object> values = (Serde<Object>) totalsValues;
         b.addSource("amounts", Serdes.strings(), Serdes.strings(), AMOUNTS)
-                .addProcessor("sum", () -> record -> { }, List.of("amounts"), List.of())
+                .addProcessor("sum", () -> record -> {}, List.of("amounts"), List.of())
                 .addStateStore(Stores.keyValueStore("totals", Serdes.strings(), values), "sum");
         return b.build();
     }
@@ -88,8 +88,12 @@ class TopologyCommandIT {
     }
 
     private static void startAndStop(Topology topology) throws Exception {
-        WeirConfig config = WeirConfig.builder().applicationId(APP).bootstrapServers(KAFKA.bootstrapServers())
-                .stateDir(Files.createTempDirectory("weir-cli-test-")).set("http.port", -1).environment(Map.of())
+        WeirConfig config = WeirConfig.builder()
+                .applicationId(APP)
+                .bootstrapServers(KAFKA.bootstrapServers())
+                .stateDir(Files.createTempDirectory("weir-cli-test-"))
+                .set("http.port", -1)
+                .environment(Map.of())
                 .build();
         try (WeirApp app = WeirApp.create(topology, config).start()) {
             app.close(Duration.ofSeconds(10));
@@ -100,15 +104,19 @@ class TopologyCommandIT {
     void showsAndDiffsTheRecordedTopology() throws Exception {
         Outcome none = weir("topology", "show", "--app", APP);
         assertThat(none.code()).isEqualTo(Weir.FAILED);
-        assertThat(none.err().strip()).isEqualTo("weir topology show: no topology recorded for " + APP + ": topic " + APP
-                + "-topology does not exist on " + KAFKA.bootstrapServers() + " (instances record it when they start)");
+        assertThat(none.err().strip())
+                .isEqualTo("weir topology show: no topology recorded for " + APP + ": topic " + APP
+                        + "-topology does not exist on " + KAFKA.bootstrapServers()
+                        + " (instances record it when they start)");
 
         startAndStop(new V1().get());
 
         Outcome show = weir("topology", "show", "--app", APP);
         assertThat(show.code()).as(show.err()).isEqualTo(Weir.OK);
         // The one document: as the instance recorded it (and as its GET /topology serves it).
-        String recorded = KAFKA.client().readAllCommittedStrings(APP + "-topology", Duration.ofSeconds(20)).get(0)
+        String recorded = KAFKA.client()
+                .readAllCommittedStrings(APP + "-topology", Duration.ofSeconds(20))
+                .get(0)
                 .value();
         assertThat(show.out().strip()).isEqualTo(recorded.strip());
         TopologyDescription shown = TopologyDescription.parse(show.out());
@@ -126,11 +134,15 @@ class TopologyCommandIT {
 
         Outcome unsafe = weir("topology", "diff", "--app", APP, "--topology", StringTotals.class.getName());
         assertThat(unsafe.code()).as(unsafe.err()).isEqualTo(Weir.FAILED);
-        assertThat(unsafe.out()).contains("  store totals: value format long -> string\n",
-                "Verdict: NEEDS_SAVEPOINT_OR_RESET\n", "  - store totals changed its value format (long -> string)");
+        assertThat(unsafe.out())
+                .contains(
+                        "  store totals: value format long -> string\n",
+                        "Verdict: NEEDS_SAVEPOINT_OR_RESET\n",
+                        "  - store totals changed its value format (long -> string)");
 
         Outcome missingClass = weir("topology", "diff", "--app", APP, "--topology", "no.such.Topology");
         assertThat(missingClass.code()).isEqualTo(Weir.FAILED);
-        assertThat(missingClass.err()).startsWith("weir topology diff: cannot load the topology class no.such.Topology");
+        assertThat(missingClass.err())
+                .startsWith("weir topology diff: cannot load the topology class no.such.Topology");
     }
 }

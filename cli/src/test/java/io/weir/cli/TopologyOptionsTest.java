@@ -24,23 +24,50 @@ class TopologyOptionsTest {
 
     @Test
     void bothTheClassAndTheFileAreAUsageError() throws Exception {
-        Outcome o = run("topology", "diff", "--app", "a", "-b", "localhost:1", "--topology", CountingApp.class.getName(),
-                "--topology-file", description("a").toString());
+        Outcome o = run(
+                "topology",
+                "diff",
+                "--app",
+                "a",
+                "-b",
+                "localhost:1",
+                "--topology",
+                CountingApp.class.getName(),
+                "--topology-file",
+                description("a").toString());
         assertThat(o.code()).isEqualTo(Weir.USAGE);
         assertThat(o.err()).contains("give --topology CLASS or --topology-file FILE, not both");
     }
 
     @Test
     void aClasspathWithTheFileIsAUsageError() throws Exception {
-        Outcome o = run("savepoint", "restore", "--app", "a", "--id", "x", "-b", "localhost:1",
-                "--topology-file", description("a").toString(), "--classpath", dir.toString());
+        Outcome o = run(
+                "savepoint",
+                "restore",
+                "--app",
+                "a",
+                "--id",
+                "x",
+                "-b",
+                "localhost:1",
+                "--topology-file",
+                description("a").toString(),
+                "--classpath",
+                dir.toString());
         assertThat(o.code()).isEqualTo(Weir.USAGE);
         assertThat(o.err()).contains("--classpath goes with --topology CLASS");
     }
 
     @Test
     void aMissingFileIsOneLineNamingIt() {
-        Outcome o = run("topology", "diff", "--app", "a", "-b", "localhost:1", "--topology-file",
+        Outcome o = run(
+                "topology",
+                "diff",
+                "--app",
+                "a",
+                "-b",
+                "localhost:1",
+                "--topology-file",
                 dir.resolve("none.json").toString());
         assertThat(o.code()).isEqualTo(Weir.FAILED);
         assertThat(o.err()).contains("cannot read --topology-file " + dir.resolve("none.json"));
@@ -56,7 +83,14 @@ class TopologyOptionsTest {
 
     @Test
     void aCommandThatNeedsTheCodeRefusesTheFile() throws Exception {
-        Outcome o = run("topics", "plan", "--app", "a", "-b", "localhost:1", "--topology-file",
+        Outcome o = run(
+                "topics",
+                "plan",
+                "--app",
+                "a",
+                "-b",
+                "localhost:1",
+                "--topology-file",
                 description("a").toString());
         assertThat(o.code()).isEqualTo(Weir.USAGE);
         assertThat(o.err()).contains("this command needs the topology's code: give --topology CLASS");
@@ -64,7 +98,14 @@ class TopologyOptionsTest {
 
     @Test
     void anOptionalTopologyGroupRefusesTheFileWhereTheCodeIsNeeded() throws Exception {
-        Outcome o = run("describe", "--app", "a", "-b", "localhost:1", "--topology-file", description("a").toString());
+        Outcome o = run(
+                "describe",
+                "--app",
+                "a",
+                "-b",
+                "localhost:1",
+                "--topology-file",
+                description("a").toString());
         assertThat(o.code()).isEqualTo(Weir.USAGE);
         assertThat(o.err()).contains("this command needs the topology's code");
     }
@@ -84,16 +125,24 @@ class TopologyOptionsTest {
     @Test
     void theHelpOfDiffAndRestoreNamesTheFileOption() {
         picocli.CommandLine weir = Weir.commandLine();
-        assertThat(weir.getSubcommands().get("topology").getSubcommands().get("diff").getUsageMessage())
+        assertThat(weir.getSubcommands()
+                        .get("topology")
+                        .getSubcommands()
+                        .get("diff")
+                        .getUsageMessage())
                 .contains("--topology-file=FILE");
-        assertThat(weir.getSubcommands().get("savepoint").getSubcommands().get("restore").getUsageMessage())
+        assertThat(weir.getSubcommands()
+                        .get("savepoint")
+                        .getSubcommands()
+                        .get("restore")
+                        .getUsageMessage())
                 .contains("--topology-file=FILE");
     }
 
     /** What CountingApp writes with run.mode=describe when its application id is {@code app}. */
     private Path description(String app) throws Exception {
-        TopologyDescription d = TopologyDescription.of(TopologyAccess.model(CountingApp.topology(), app), app,
-                WeirVersion.current());
+        TopologyDescription d =
+                TopologyDescription.of(TopologyAccess.model(CountingApp.topology(), app), app, WeirVersion.current());
         return Files.writeString(dir.resolve(app + ".json"), d.toJson());
     }
 }

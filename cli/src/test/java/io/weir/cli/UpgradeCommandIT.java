@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -66,8 +65,7 @@ class UpgradeCommandIT {
     private final List<WeirApp> running = new CopyOnWriteArrayList<>();
     private final Map<String, Long> produced = new TreeMap<>();
 
-    record Outcome(int code, String out, String err) {
-    }
+    record Outcome(int code, String out, String err) {}
 
     @BeforeEach
     void cluster() throws Exception {
@@ -89,7 +87,10 @@ class UpgradeCommandIT {
     /** v1: a count per key. */
     private Topology v1() {
         TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input).groupByKey().count("counts").toStream()
+        b.stream(Serdes.strings(), Serdes.strings(), input)
+                .groupByKey()
+                .count("counts")
+                .toStream()
                 .to(output, Serdes.strings(), Serdes.longs());
         return b.build();
     }
@@ -97,23 +98,33 @@ class UpgradeCommandIT {
     /** The same count after a filter: a stateless node added, safe for a rolling upgrade. */
     private Topology v1WithFilter() {
         TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input).filter((k, v) -> v != null).groupByKey().count("counts")
-                .toStream().to(output, Serdes.strings(), Serdes.longs());
+        b.stream(Serdes.strings(), Serdes.strings(), input)
+                .filter((k, v) -> v != null)
+                .groupByKey()
+                .count("counts")
+                .toStream()
+                .to(output, Serdes.strings(), Serdes.longs());
         return b.build();
     }
 
     /** v2: the same count, behind a repartition (by the same key): the store moves to sub-topology 1. */
     private Topology v2() {
         TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input).groupBy((k, v) -> k, Serdes.strings(), Serdes.strings())
-                .count("counts").toStream().to(output, Serdes.strings(), Serdes.longs());
+        b.stream(Serdes.strings(), Serdes.strings(), input)
+                .groupBy((k, v) -> k, Serdes.strings(), Serdes.strings())
+                .count("counts")
+                .toStream()
+                .to(output, Serdes.strings(), Serdes.longs());
         return b.build();
     }
 
     /** v1 with its store renamed: its state carries over only with --map-store counts=totals. */
     private Topology v1Renamed() {
         TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input).groupByKey().count("totals").toStream()
+        b.stream(Serdes.strings(), Serdes.strings(), input)
+                .groupByKey()
+                .count("totals")
+                .toStream()
                 .to(output, Serdes.strings(), Serdes.longs());
         return b.build();
     }
@@ -121,8 +132,10 @@ class UpgradeCommandIT {
     /** The store's values as strings: no savepoint can carry that. */
     private Topology v2WithStringCounts() {
         TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input).groupByKey()
-                .aggregate(() -> "", (k, v, agg) -> agg + "x", Serdes.strings(), "counts").toStream()
+        b.stream(Serdes.strings(), Serdes.strings(), input)
+                .groupByKey()
+                .aggregate(() -> "", (k, v, agg) -> agg + "x", Serdes.strings(), "counts")
+                .toStream()
                 .to(output + "-strings", Serdes.strings(), Serdes.strings());
         return b.build();
     }
@@ -130,8 +143,12 @@ class UpgradeCommandIT {
     // ---- fixtures --------------------------------------------------------------------------------
 
     private WeirConfig.Builder config(String instance) throws Exception {
-        return WeirConfig.builder().applicationId(app).bootstrapServers(KAFKA.bootstrapServers())
-                .stateDir(Files.createTempDirectory(dir, "state-")).instanceId(instance).set("http.port", -1)
+        return WeirConfig.builder()
+                .applicationId(app)
+                .bootstrapServers(KAFKA.bootstrapServers())
+                .stateDir(Files.createTempDirectory(dir, "state-"))
+                .instanceId(instance)
+                .set("http.port", -1)
                 .environment(Map.of());
     }
 
@@ -144,8 +161,13 @@ class UpgradeCommandIT {
     /** What the version writes with run.mode=describe, as the hook's init container runs it. */
     private Path describe(Topology topology, String name) throws Exception {
         Path file = dir.resolve(name + ".json");
-        WeirApp described = WeirApp.create(topology, config("describe").set("run.mode", "describe")
-                .set("describe.file", file.toString()).build()).start();
+        WeirApp described = WeirApp.create(
+                        topology,
+                        config("describe")
+                                .set("run.mode", "describe")
+                                .set("describe.file", file.toString())
+                                .build())
+                .start();
         assertThat(described.state()).isEqualTo(WeirApp.State.STOPPED);
         return file;
     }
@@ -166,9 +188,22 @@ class UpgradeCommandIT {
     }
 
     private Outcome upgrade(Path topologyFile, String... more) {
-        List<String> args = new ArrayList<>(List.of("upgrade", "--mode", "savepoint", "--app", app, "--topology-file",
-                topologyFile.toString(), "--statefulset", STATEFULSET, "--release", "counter", "-b",
-                KAFKA.bootstrapServers(), "--stop-timeout", "60"));
+        List<String> args = new ArrayList<>(List.of(
+                "upgrade",
+                "--mode",
+                "savepoint",
+                "--app",
+                app,
+                "--topology-file",
+                topologyFile.toString(),
+                "--statefulset",
+                STATEFULSET,
+                "--release",
+                "counter",
+                "-b",
+                KAFKA.bootstrapServers(),
+                "--stop-timeout",
+                "60"));
         args.addAll(List.of(kubernetes.options()));
         args.addAll(List.of(more));
         StringWriter out = new StringWriter();
@@ -186,8 +221,12 @@ class UpgradeCommandIT {
         KubernetesApi api = kubernetes.api();
         return CompletableFuture.runAsync(() -> {
             try {
-                assertThat(Poll.until(() -> api.statefulSetReplicas(STATEFULSET) == 0, Duration.ofMinutes(2),
-                        Duration.ofMillis(100))).as("scaled to 0").isTrue();
+                assertThat(Poll.until(
+                                () -> api.statefulSetReplicas(STATEFULSET) == 0,
+                                Duration.ofMinutes(2),
+                                Duration.ofMillis(100)))
+                        .as("scaled to 0")
+                        .isTrue();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
@@ -214,10 +253,16 @@ class UpgradeCommandIT {
         Outcome upgraded = upgrade(describe(v2(), "v2"));
 
         assertThat(upgraded.code()).as(upgraded.err()).isEqualTo(Weir.OK);
-        assertThat(upgraded.out()).contains("Verdict: NEEDS_SAVEPOINT_OR_RESET", "state change: taking savepoint"
-                + " pre-upgrade-", "scaling statefulset counter from 2 to 0 replicas", "restored savepoint pre-upgrade-");
+        assertThat(upgraded.out())
+                .contains(
+                        "Verdict: NEEDS_SAVEPOINT_OR_RESET",
+                        "state change: taking savepoint" + " pre-upgrade-",
+                        "scaling statefulset counter from 2 to 0 replicas",
+                        "restored savepoint pre-upgrade-");
         controller.get();
-        assertThat(kubernetes.api().statefulSetReplicas(STATEFULSET)).as("left at 0: Helm brings the replicas back").isZero();
+        assertThat(kubernetes.api().statefulSetReplicas(STATEFULSET))
+                .as("left at 0: Helm brings the replicas back")
+                .isZero();
         List<Manifest> taken = savepoints();
         assertThat(taken).singleElement().satisfies(m -> {
             assertThat(m.id()).startsWith("pre-upgrade-");
@@ -234,8 +279,10 @@ class UpgradeCommandIT {
         CompletableFuture<Void> again = controller(100);
         Outcome rolledBack = upgrade(describe(v1(), "v1"), "--rollback", "--savepoint-prefix", "pre-upgrade-");
         assertThat(rolledBack.code()).as(rolledBack.err()).isEqualTo(Weir.OK);
-        assertThat(rolledBack.out()).contains("rolling back to savepoint " + taken.get(0).id(),
-                "restored savepoint " + taken.get(0).id());
+        assertThat(rolledBack.out())
+                .contains(
+                        "rolling back to savepoint " + taken.get(0).id(),
+                        "restored savepoint " + taken.get(0).id());
         again.get();
         kubernetes.api().scaleStatefulSet(STATEFULSET, 2);
         startInstances(v1());
@@ -257,8 +304,11 @@ class UpgradeCommandIT {
         assertThat(unmapped.code()).isEqualTo(Weir.FAILED);
         assertThat(unmapped.err()).contains("refused: the new version drops the state of store(s) [counts]");
         assertThat(mistyped.code()).isEqualTo(Weir.FAILED);
-        assertThat(mistyped.err()).contains("refused: --map-store counts=total (upgrade.mapStores) names a store the"
-                + " new version does not have", "nothing was changed");
+        assertThat(mistyped.err())
+                .contains(
+                        "refused: --map-store counts=total (upgrade.mapStores) names a store the"
+                                + " new version does not have",
+                        "nothing was changed");
         assertThat(savepoints()).isEmpty();
         assertThat(kubernetes.api().statefulSetReplicas(STATEFULSET)).isEqualTo(2);
 
@@ -308,8 +358,11 @@ class UpgradeCommandIT {
         Outcome refused = upgrade(describe(v2WithStringCounts(), "v2-strings"));
 
         assertThat(refused.code()).isEqualTo(Weir.FAILED);
-        assertThat(refused.err()).contains("refused: a savepoint cannot carry store(s) [counts]",
-                "nothing was changed, the old version keeps running").doesNotContain("\n  caused by");
+        assertThat(refused.err())
+                .contains(
+                        "refused: a savepoint cannot carry store(s) [counts]",
+                        "nothing was changed, the old version keeps running")
+                .doesNotContain("\n  caused by");
         assertThat(refused.err().strip().lines()).hasSize(1);
         assertThat(savepoints()).isEmpty();
         assertThat(kubernetes.api().statefulSetReplicas(STATEFULSET)).isEqualTo(2);
@@ -322,12 +375,17 @@ class UpgradeCommandIT {
         startInstances(v1());
         produce(200);
         awaitExactCounts();
-        kubernetes.expect().patch().withPath("/apis/apps/v1/namespaces/" + MockKubernetes.NAMESPACE
-                + "/statefulsets/" + STATEFULSET + "/scale").andReturn(403, """
+        kubernetes
+                .expect()
+                .patch()
+                .withPath("/apis/apps/v1/namespaces/" + MockKubernetes.NAMESPACE + "/statefulsets/" + STATEFULSET
+                        + "/scale")
+                .andReturn(403, """
                 {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "Forbidden", "code": 403,
                  "message": "statefulsets.apps \\"counter\\" is forbidden: User \\"system:serviceaccount:streaming:x\\"\
                  cannot patch resource \\"statefulsets/scale\\""}
-                """).once();
+                """)
+                .once();
 
         Outcome failed = upgrade(describe(v2(), "v2"));
 
@@ -335,25 +393,33 @@ class UpgradeCommandIT {
         List<Manifest> taken = savepoints();
         assertThat(taken).hasSize(1);
         assertThat(failed.err().strip().lines()).hasSize(1);
-        assertThat(failed.err()).contains("upgrade of " + app + " failed: scaling statefulset counter to 0 failed",
-                "403", "Its state is in savepoint " + taken.get(0).id(), "helm rollback counter",
-                "weir savepoint restore --app " + app + " --id " + taken.get(0).id());
+        assertThat(failed.err())
+                .contains(
+                        "upgrade of " + app + " failed: scaling statefulset counter to 0 failed",
+                        "403",
+                        "Its state is in savepoint " + taken.get(0).id(),
+                        "helm rollback counter",
+                        "weir savepoint restore --app " + app + " --id "
+                                + taken.get(0).id());
         assertThat(failed.out()).doesNotContain("restoring");
         running.forEach(WeirApp::close); // the instances stopped after the savepoint
         running.clear();
 
         // The worst case for helm rollback: a restore that failed half-way (the record deleted) with the
         // StatefulSet at 0. The pre-rollback hook restores the pre-upgrade savepoint into v1.
-        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
-                Map.of("bootstrap.servers", KAFKA.bootstrapServers()))) {
+        try (org.apache.kafka.clients.admin.Admin admin =
+                org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", KAFKA.bootstrapServers()))) {
             admin.deleteTopics(List.of(app + "-topology")).all().get();
         }
         kubernetes.api().scaleStatefulSet(STATEFULSET, 0);
         produce(100);
         Outcome rolledBack = upgrade(describe(v1(), "v1"), "--rollback", "--savepoint-prefix", "pre-upgrade-");
         assertThat(rolledBack.code()).as(rolledBack.err()).isEqualTo(Weir.OK);
-        assertThat(rolledBack.out()).contains("no topology recorded", "is at 0 replicas",
-                "restored savepoint " + taken.get(0).id());
+        assertThat(rolledBack.out())
+                .contains(
+                        "no topology recorded",
+                        "is at 0 replicas",
+                        "restored savepoint " + taken.get(0).id());
         kubernetes.api().scaleStatefulSet(STATEFULSET, 2);
         startInstances(v1());
         produce(100);

@@ -12,8 +12,7 @@ import picocli.CommandLine;
 class WeirTest {
 
     /** What one command line printed and returned. */
-    record Outcome(int code, String out, String err) {
-    }
+    record Outcome(int code, String out, String err) {}
 
     static Outcome run(String... args) {
         StringWriter out = new StringWriter();
@@ -81,8 +80,8 @@ class WeirTest {
 
     @Test
     void aMissingAppIsNamedAndExitsTwo() {
-        for (String[] args : new String[][] {{"describe"}, {"reset", "--to", "earliest"}, {"topics", "plan",
-                "--topology", "x.Y"}}) {
+        for (String[] args :
+                new String[][] {{"describe"}, {"reset", "--to", "earliest"}, {"topics", "plan", "--topology", "x.Y"}}) {
             Outcome o = run(args);
             assertThat(o.code()).as(String.join(" ", args)).isEqualTo(Weir.USAGE);
             assertThat(o.err()).as(String.join(" ", args)).contains("Missing required option: '--app=ID'");
@@ -105,8 +104,17 @@ class WeirTest {
 
     @Test
     void aClusterThatCannotBeReachedIsOneLineNamingTheRequestAndExitsOne() {
-        Outcome o = run("topology", "show", "--app", "wc", "-b", "localhost:1",
-                "-X", "admin.default.api.timeout.ms=1000", "-X", "admin.request.timeout.ms=500");
+        Outcome o = run(
+                "topology",
+                "show",
+                "--app",
+                "wc",
+                "-b",
+                "localhost:1",
+                "-X",
+                "admin.default.api.timeout.ms=1000",
+                "-X",
+                "admin.request.timeout.ms=500");
         assertThat(o.code()).isEqualTo(Weir.FAILED);
         assertThat(o.err()).startsWith("weir topology show: cannot reach Kafka at localhost:1: ");
         assertThat(o.err().strip().lines()).hasSize(1);

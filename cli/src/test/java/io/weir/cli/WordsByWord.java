@@ -8,8 +8,7 @@ import java.util.List;
 /** The first half of every word count the CLI tests load: lines split into words, grouped by word. */
 final class WordsByWord {
 
-    private WordsByWord() {
-    }
+    private WordsByWord() {}
 
     /** The words of the lines in the topic named by system property {@code inputProperty}, grouped by word. */
     static GroupedStream<String, String> of(TopologyBuilder b, String inputProperty) {

@@ -412,8 +412,7 @@ public final class WeirConfig {
 
         private final ConfigSources sources = new ConfigSources();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder applicationId(String id) {
             return set(Settings.APPLICATION_ID.name(), id);

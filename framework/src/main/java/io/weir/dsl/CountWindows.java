@@ -27,8 +27,8 @@ public final class CountWindows {
             throw new IllegalArgumentException("a count window must hold at least 1 record, was " + size);
         }
         if (slide < 1 || slide > size) {
-            throw new IllegalArgumentException("a count window's slide must be between 1 and its size (" + size
-                    + "), was " + slide);
+            throw new IllegalArgumentException(
+                    "a count window's slide must be between 1 and its size (" + size + "), was " + slide);
         }
         if (timeout != null && timeout.toMillis() < 1) {
             throw new IllegalArgumentException("a count window's timeout must be at least 1 ms, was " + timeout);

@@ -34,7 +34,12 @@ import java.util.OptionalLong;
 public final class Emit {
 
     /** The emission modes; {@link #EARLY} comes with an interval of processing time or of records. */
-    public enum Kind { ON_WINDOW_CLOSE, AT_WATERMARK, EARLY, EVERY_UPDATE }
+    public enum Kind {
+        ON_WINDOW_CLOSE,
+        AT_WATERMARK,
+        EARLY,
+        EVERY_UPDATE
+    }
 
     private static final Emit ON_WINDOW_CLOSE = new Emit(Kind.ON_WINDOW_CLOSE, null, 0);
     private static final Emit AT_WATERMARK = new Emit(Kind.AT_WATERMARK, null, 0);
@@ -94,7 +99,9 @@ public final class Emit {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Emit e && kind == e.kind && Objects.equals(earlyInterval, e.earlyInterval)
+        return o instanceof Emit e
+                && kind == e.kind
+                && Objects.equals(earlyInterval, e.earlyInterval)
                 && earlyRecords == e.earlyRecords;
     }
 
@@ -109,8 +116,8 @@ public final class Emit {
             case ON_WINDOW_CLOSE -> "Emit.onWindowClose()";
             case AT_WATERMARK -> "Emit.atWatermark()";
             case EVERY_UPDATE -> "Emit.everyUpdate()";
-            case EARLY -> earlyInterval != null ? "Emit.early(" + earlyInterval + ")"
-                    : "Emit.earlyEvery(" + earlyRecords + ")";
+            case EARLY ->
+                earlyInterval != null ? "Emit.early(" + earlyInterval + ")" : "Emit.earlyEvery(" + earlyRecords + ")";
         };
     }
 }

@@ -22,8 +22,11 @@ public interface GroupedStream<K, V> {
     RecordTable<K, V> reduce(BinaryOperator<V> reducer, String storeName);
 
     /** Folds the values of a key into an aggregate that starts from {@code initializer}. */
-    <VA> RecordTable<K, VA> aggregate(Supplier<VA> initializer, Aggregator<? super K, ? super V, VA> aggregator,
-                                      Serde<VA> aggregateSerde, String storeName);
+    <VA> RecordTable<K, VA> aggregate(
+            Supplier<VA> initializer,
+            Aggregator<? super K, ? super V, VA> aggregator,
+            Serde<VA> aggregateSerde,
+            String storeName);
 
     /** Cuts the stream into time windows (tumbling or hopping) to aggregate per key and window. */
     WindowedStream<K, V> windowedBy(TimeWindows windows);

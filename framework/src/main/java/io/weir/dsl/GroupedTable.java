@@ -34,7 +34,10 @@ public interface GroupedTable<K, V> {
      * Folds the rows of a key into an aggregate that starts from {@code initializer}:
      * {@code adder} adds a row's value, {@code subtractor} takes a row's old value out.
      */
-    <VA> RecordTable<K, VA> aggregate(Supplier<VA> initializer, Aggregator<? super K, ? super V, VA> adder,
-                                      Aggregator<? super K, ? super V, VA> subtractor, Serde<VA> aggregateSerde,
-                                      String storeName);
+    <VA> RecordTable<K, VA> aggregate(
+            Supplier<VA> initializer,
+            Aggregator<? super K, ? super V, VA> adder,
+            Aggregator<? super K, ? super V, VA> subtractor,
+            Serde<VA> aggregateSerde,
+            String storeName);
 }

@@ -26,8 +26,8 @@ public final class JoinWindows {
         Objects.requireNonNull(after, "after");
         Objects.requireNonNull(allowedLateness, "allowedLateness");
         if (before.isNegative() || after.isNegative()) {
-            throw new IllegalArgumentException("a join window's bounds cannot be negative, were before " + before
-                    + " and after " + after);
+            throw new IllegalArgumentException(
+                    "a join window's bounds cannot be negative, were before " + before + " and after " + after);
         }
         if (allowedLateness.isNegative()) {
             throw new IllegalArgumentException("allowed lateness cannot be negative, was " + allowedLateness);
@@ -74,7 +74,9 @@ public final class JoinWindows {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof JoinWindows w && before.equals(w.before) && after.equals(w.after)
+        return o instanceof JoinWindows w
+                && before.equals(w.before)
+                && after.equals(w.after)
                 && allowedLateness.equals(w.allowedLateness);
     }
 

@@ -37,8 +37,7 @@ public interface RecordStream<K, V> {
 
     <VR> RecordStream<K, VR> flatMapValues(Function<? super V, ? extends Iterable<? extends VR>> mapper);
 
-    <VR> RecordStream<K, VR> flatMapValues(
-            BiFunction<? super K, ? super V, ? extends Iterable<? extends VR>> mapper);
+    <VR> RecordStream<K, VR> flatMapValues(BiFunction<? super K, ? super V, ? extends Iterable<? extends VR>> mapper);
 
     <KR> RecordStream<KR, V> selectKey(BiFunction<? super K, ? super V, ? extends KR> mapper);
 
@@ -55,8 +54,8 @@ public interface RecordStream<K, V> {
      * Adds a hand-written processor; {@code name} is its stable node name, {@code stores} the
      * state stores (added with {@code TopologyBuilder.addStateStore}) it may use.
      */
-    <KR, VR> RecordStream<KR, VR> process(ProcessorSupplier<? super K, ? super V, KR, VR> supplier, String name,
-                                          String... stores);
+    <KR, VR> RecordStream<KR, VR> process(
+            ProcessorSupplier<? super K, ? super V, KR, VR> supplier, String name, String... stores);
 
     /**
      * Groups by the current key, to aggregate. If an earlier step changed the key, the records
@@ -72,8 +71,8 @@ public interface RecordStream<K, V> {
     <KR> GroupedStream<KR, V> groupBy(BiFunction<? super K, ? super V, ? extends KR> keySelector, Serde<KR> keySerde);
 
     /** As {@link #groupBy(BiFunction, Serde)}, declaring the value serde for the repartition topic. */
-    <KR> GroupedStream<KR, V> groupBy(BiFunction<? super K, ? super V, ? extends KR> keySelector, Serde<KR> keySerde,
-                                      Serde<V> valueSerde);
+    <KR> GroupedStream<KR, V> groupBy(
+            BiFunction<? super K, ? super V, ? extends KR> keySelector, Serde<KR> keySerde, Serde<V> valueSerde);
 
     /**
      * This stream as a table kept in the store {@code storeName}: each record replaces its key's
@@ -107,11 +106,12 @@ public interface RecordStream<K, V> {
      * its inputs in timestamp order across partitions, so a table update with an earlier timestamp
      * than the record is seen if it has been fetched.
      */
-    <VT, VR> RecordStream<K, VR> join(RecordTable<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner);
+    <VT, VR> RecordStream<K, VR> join(
+            RecordTable<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner);
 
     /** As {@link #join(RecordTable, ValueJoiner)}, but every record gives a result, with {@code null} for no table value. */
-    <VT, VR> RecordStream<K, VR> leftJoin(RecordTable<K, VT> table,
-                                          ValueJoiner<? super V, ? super VT, ? extends VR> joiner);
+    <VT, VR> RecordStream<K, VR> leftJoin(
+            RecordTable<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner);
 
     /**
      * As {@link #join(RecordTable, ValueJoiner)} against a versioned table ({@link Versioned}), each
@@ -122,12 +122,12 @@ public interface RecordStream<K, V> {
      * exactly-once). Fails when the topology is built if the table is not versioned, or keeps less
      * history than the grace.
      */
-    <VT, VR> RecordStream<K, VR> join(RecordTable<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
-                                      Joined joined);
+    <VT, VR> RecordStream<K, VR> join(
+            RecordTable<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner, Joined joined);
 
     /** As {@link #join(RecordTable, ValueJoiner, Joined)}, but every record gives a result, with {@code null} for no table value. */
-    <VT, VR> RecordStream<K, VR> leftJoin(RecordTable<K, VT> table,
-                                          ValueJoiner<? super V, ? super VT, ? extends VR> joiner, Joined joined);
+    <VT, VR> RecordStream<K, VR> leftJoin(
+            RecordTable<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner, Joined joined);
 
     /**
      * Joins each record with the row of a global table whose key {@code keySelector} computes from
@@ -135,14 +135,16 @@ public interface RecordStream<K, V> {
      * or whose selected key is {@code null}, give no result. No repartition and no co-partitioning:
      * every instance holds the whole table. The result keeps the record's key, timestamp and headers.
      */
-    <KG, VG, VR> RecordStream<K, VR> join(GlobalTable<KG, VG> table,
-                                          BiFunction<? super K, ? super V, ? extends KG> keySelector,
-                                          ValueJoiner<? super V, ? super VG, ? extends VR> joiner);
+    <KG, VG, VR> RecordStream<K, VR> join(
+            GlobalTable<KG, VG> table,
+            BiFunction<? super K, ? super V, ? extends KG> keySelector,
+            ValueJoiner<? super V, ? super VG, ? extends VR> joiner);
 
     /** As {@link #join(GlobalTable, BiFunction, ValueJoiner)}, but every record gives a result, with {@code null} for no row. */
-    <KG, VG, VR> RecordStream<K, VR> leftJoin(GlobalTable<KG, VG> table,
-                                              BiFunction<? super K, ? super V, ? extends KG> keySelector,
-                                              ValueJoiner<? super V, ? super VG, ? extends VR> joiner);
+    <KG, VG, VR> RecordStream<K, VR> leftJoin(
+            GlobalTable<KG, VG> table,
+            BiFunction<? super K, ? super V, ? extends KG> keySelector,
+            ValueJoiner<? super V, ? super VG, ? extends VR> joiner);
 
     /**
      * Joins this stream with {@code other} within a time window: each pair of records of one key
@@ -160,8 +162,11 @@ public interface RecordStream<K, V> {
      *
      * @param name names the join's stores and topics; keep it stable across versions
      */
-    <VO, VR> RecordStream<K, VR> join(RecordStream<K, VO> other, ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                      JoinWindows windows, String name);
+    <VO, VR> RecordStream<K, VR> join(
+            RecordStream<K, VO> other,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            JoinWindows windows,
+            String name);
 
     /**
      * As {@link #join(RecordStream, ValueJoiner, JoinWindows, String)}, and each record of this
@@ -169,14 +174,18 @@ public interface RecordStream<K, V> {
      * watermark shows that none can any more (its timestamp plus {@code after} plus the allowed
      * lateness), never before: no unmatched result is followed by a match.
      */
-    <VO, VR> RecordStream<K, VR> leftJoin(RecordStream<K, VO> other,
-                                          ValueJoiner<? super V, ? super VO, ? extends VR> joiner, JoinWindows windows,
-                                          String name);
+    <VO, VR> RecordStream<K, VR> leftJoin(
+            RecordStream<K, VO> other,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            JoinWindows windows,
+            String name);
 
     /** As {@link #leftJoin(RecordStream, ValueJoiner, JoinWindows, String)}, for the unmatched records of both streams. */
-    <VO, VR> RecordStream<K, VR> outerJoin(RecordStream<K, VO> other,
-                                           ValueJoiner<? super V, ? super VO, ? extends VR> joiner, JoinWindows windows,
-                                           String name);
+    <VO, VR> RecordStream<K, VR> outerJoin(
+            RecordStream<K, VO> other,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            JoinWindows windows,
+            String name);
 
     /** Declares the serdes of this stream's keys and values, for a later {@code to}. */
     RecordStream<K, V> withSerdes(Serde<K> keySerde, Serde<V> valueSerde);

@@ -53,25 +53,32 @@ public interface RecordTable<K, V> {
      * (with its changelog), so that each update carries the value last forwarded. The two tables
      * must be co-partitioned (checked at start-up).
      */
-    <VO, VR> RecordTable<K, VR> join(RecordTable<K, VO> other, ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                     Serde<VR> resultSerde, String storeName);
+    <VO, VR> RecordTable<K, VR> join(
+            RecordTable<K, VO> other,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName);
 
     /** As {@link #join}, with a row for each key of this table; {@code joiner} sees {@code null} for no other row. */
-    <VO, VR> RecordTable<K, VR> leftJoin(RecordTable<K, VO> other,
-                                         ValueJoiner<? super V, ? super VO, ? extends VR> joiner, Serde<VR> resultSerde,
-                                         String storeName);
+    <VO, VR> RecordTable<K, VR> leftJoin(
+            RecordTable<K, VO> other,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName);
 
     /** As {@link #join}, with a row for each key either table has; {@code joiner} sees {@code null} for a missing side. */
-    <VO, VR> RecordTable<K, VR> outerJoin(RecordTable<K, VO> other,
-                                          ValueJoiner<? super V, ? super VO, ? extends VR> joiner, Serde<VR> resultSerde,
-                                          String storeName);
+    <VO, VR> RecordTable<K, VR> outerJoin(
+            RecordTable<K, VO> other,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName);
 
     /**
      * Groups the rows by a new key (and value) to aggregate them: see {@link GroupedTable}. The
      * serdes are those of the new key and value, for the repartition topic.
      */
-    <KR, VR> GroupedTable<KR, VR> groupBy(BiFunction<? super K, ? super V, KeyValue<KR, VR>> selector,
-                                          Serde<KR> keySerde, Serde<VR> valueSerde);
+    <KR, VR> GroupedTable<KR, VR> groupBy(
+            BiFunction<? super K, ? super V, KeyValue<KR, VR>> selector, Serde<KR> keySerde, Serde<VR> valueSerde);
 
     /**
      * Joins this table with {@code other} on a foreign key: each row of this table joins the row of
@@ -97,28 +104,38 @@ public interface RecordTable<K, V> {
      * key and value serdes (a table made by {@code mapValues} has no value serde; fails at build
      * time naming what is missing).
      */
-    <KO, VO, VR> RecordTable<K, VR> join(RecordTable<KO, VO> other, Function<? super V, ? extends KO> foreignKey,
-                                         ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                         Serde<VR> resultSerde, String storeName);
+    <KO, VO, VR> RecordTable<K, VR> join(
+            RecordTable<KO, VO> other,
+            Function<? super V, ? extends KO> foreignKey,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName);
 
     /** As {@link #join(RecordTable, Function, ValueJoiner, Serde, String)}, with a foreign key from the key and value. */
-    <KO, VO, VR> RecordTable<K, VR> join(RecordTable<KO, VO> other,
-                                         BiFunction<? super K, ? super V, ? extends KO> foreignKey,
-                                         ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                         Serde<VR> resultSerde, String storeName);
+    <KO, VO, VR> RecordTable<K, VR> join(
+            RecordTable<KO, VO> other,
+            BiFunction<? super K, ? super V, ? extends KO> foreignKey,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName);
 
     /**
      * As {@link #join(RecordTable, Function, ValueJoiner, Serde, String)}, with a row for each row of
      * this table: {@code joiner} sees {@code null} when {@code other} has no row for its foreign key,
      * or when the foreign key is {@code null}.
      */
-    <KO, VO, VR> RecordTable<K, VR> leftJoin(RecordTable<KO, VO> other, Function<? super V, ? extends KO> foreignKey,
-                                             ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                             Serde<VR> resultSerde, String storeName);
+    <KO, VO, VR> RecordTable<K, VR> leftJoin(
+            RecordTable<KO, VO> other,
+            Function<? super V, ? extends KO> foreignKey,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName);
 
     /** As {@link #leftJoin(RecordTable, Function, ValueJoiner, Serde, String)}, with a foreign key from the key and value. */
-    <KO, VO, VR> RecordTable<K, VR> leftJoin(RecordTable<KO, VO> other,
-                                             BiFunction<? super K, ? super V, ? extends KO> foreignKey,
-                                             ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                             Serde<VR> resultSerde, String storeName);
+    <KO, VO, VR> RecordTable<K, VR> leftJoin(
+            RecordTable<KO, VO> other,
+            BiFunction<? super K, ? super V, ? extends KO> foreignKey,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName);
 }

@@ -24,8 +24,10 @@ public interface SessionWindowedStream<K, V> {
 
     RecordStream<Windowed<K>, V> reduce(BinaryOperator<V> reducer, String storeName);
 
-    <VA> RecordStream<Windowed<K>, VA> aggregate(Supplier<VA> initializer,
-                                                Aggregator<? super K, ? super V, VA> aggregator,
-                                                Merger<? super K, VA> merger,
-                                                Serde<VA> aggregateSerde, String storeName);
+    <VA> RecordStream<Windowed<K>, VA> aggregate(
+            Supplier<VA> initializer,
+            Aggregator<? super K, ? super V, VA> aggregator,
+            Merger<? super K, VA> merger,
+            Serde<VA> aggregateSerde,
+            String storeName);
 }

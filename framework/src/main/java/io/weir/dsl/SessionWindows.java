@@ -21,8 +21,8 @@ public final class SessionWindows {
         Objects.requireNonNull(inactivityGap, "inactivityGap");
         Objects.requireNonNull(allowedLateness, "allowedLateness");
         if (inactivityGap.toMillis() < 1) {
-            throw new IllegalArgumentException("a session's inactivity gap must be at least 1 ms, was "
-                    + inactivityGap);
+            throw new IllegalArgumentException(
+                    "a session's inactivity gap must be at least 1 ms, was " + inactivityGap);
         }
         if (allowedLateness.isNegative()) {
             throw new IllegalArgumentException("allowed lateness cannot be negative, was " + allowedLateness);
@@ -52,7 +52,8 @@ public final class SessionWindows {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof SessionWindows w && inactivityGap.equals(w.inactivityGap)
+        return o instanceof SessionWindows w
+                && inactivityGap.equals(w.inactivityGap)
                 && allowedLateness.equals(w.allowedLateness);
     }
 

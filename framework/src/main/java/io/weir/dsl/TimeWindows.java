@@ -26,8 +26,8 @@ public final class TimeWindows {
             throw new IllegalArgumentException("a window's size must be at least 1 ms, was " + size);
         }
         if (advance.toMillis() < 1 || advance.compareTo(size) > 0) {
-            throw new IllegalArgumentException("a window's advance must be at least 1 ms and at most its size ("
-                    + size + "), was " + advance);
+            throw new IllegalArgumentException(
+                    "a window's advance must be at least 1 ms and at most its size (" + size + "), was " + advance);
         }
         if (allowedLateness.isNegative()) {
             throw new IllegalArgumentException("allowed lateness cannot be negative, was " + allowedLateness);
@@ -69,7 +69,9 @@ public final class TimeWindows {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof TimeWindows w && size.equals(w.size) && advance.equals(w.advance)
+        return o instanceof TimeWindows w
+                && size.equals(w.size)
+                && advance.equals(w.advance)
                 && allowedLateness.equals(w.allowedLateness);
     }
 

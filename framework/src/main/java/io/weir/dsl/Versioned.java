@@ -28,8 +28,8 @@ public record Versioned(Duration historyRetention) {
     public Versioned {
         Objects.requireNonNull(historyRetention, "historyRetention");
         if (historyRetention.isNegative() || historyRetention.isZero()) {
-            throw new IllegalArgumentException("a versioned table's history retention must be positive, was "
-                    + historyRetention);
+            throw new IllegalArgumentException(
+                    "a versioned table's history retention must be positive, was " + historyRetention);
         }
     }
 

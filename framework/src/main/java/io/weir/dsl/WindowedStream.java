@@ -21,7 +21,9 @@ public interface WindowedStream<K, V> {
 
     RecordStream<Windowed<K>, V> reduce(BinaryOperator<V> reducer, String storeName);
 
-    <VA> RecordStream<Windowed<K>, VA> aggregate(Supplier<VA> initializer,
-                                                Aggregator<? super K, ? super V, VA> aggregator,
-                                                Serde<VA> aggregateSerde, String storeName);
+    <VA> RecordStream<Windowed<K>, VA> aggregate(
+            Supplier<VA> initializer,
+            Aggregator<? super K, ? super V, VA> aggregator,
+            Serde<VA> aggregateSerde,
+            String storeName);
 }

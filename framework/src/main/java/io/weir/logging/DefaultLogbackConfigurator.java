@@ -70,8 +70,8 @@ public final class DefaultLogbackConfigurator extends ContextAwareBase implement
         this(DefaultLogbackConfigurator::findUserConfiguration, System::getProperty);
     }
 
-    DefaultLogbackConfigurator(Function<LoggerContext, Optional<URL>> userConfiguration,
-            UnaryOperator<String> systemProperties) {
+    DefaultLogbackConfigurator(
+            Function<LoggerContext, Optional<URL>> userConfiguration, UnaryOperator<String> systemProperties) {
         this.userConfiguration = userConfiguration;
         this.systemProperties = systemProperties;
     }

@@ -49,17 +49,22 @@ public final class ExpectedKafkaNoise extends TurboFilter {
 
     private static boolean isRetriedTransactionRace(String format, Object[] params) {
         String text = withParams(format, params);
-        return text.contains("retrying") && (text.contains("CONCURRENT_TRANSACTIONS")
-                || text.contains("OUT_OF_ORDER_SEQUENCE_NUMBER"));
+        return text.contains("retrying")
+                && (text.contains("CONCURRENT_TRANSACTIONS") || text.contains("OUT_OF_ORDER_SEQUENCE_NUMBER"));
     }
 
     private static boolean isTransactionsV2SequenceRace(Throwable t, Object[] params) {
         Throwable error = t;
-        if (error == null && params != null && params.length > 0 && params[params.length - 1] instanceof Throwable last) {
+        if (error == null
+                && params != null
+                && params.length > 0
+                && params[params.length - 1] instanceof Throwable last) {
             error = last;
         }
-        return error != null && error.getClass().getSimpleName().equals("OutOfOrderSequenceException")
-                && String.valueOf(error.getMessage()).contains("transactions v2 idempotent producer with no existing state");
+        return error != null
+                && error.getClass().getSimpleName().equals("OutOfOrderSequenceException")
+                && String.valueOf(error.getMessage())
+                        .contains("transactions v2 idempotent producer with no existing state");
     }
 
     /** The format and its arguments, whether the client formatted the message itself or not. */

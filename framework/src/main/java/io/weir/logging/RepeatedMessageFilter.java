@@ -52,6 +52,7 @@ public final class RepeatedMessageFilter extends TurboFilter {
     /** The format of the line that reports dropped repeats; compared by identity to let it pass. */
     private static final String SUPPRESSED = "Suppressed {} repeats of the next message in the last {} s"
             + " (RepeatedMessageFilter lets one through every {} s)";
+
     private static final String FQCN = RepeatedMessageFilter.class.getName();
     /** Longer messages are told apart by their beginning, so that a key's size is bounded. */
     static final int SHAPE_LENGTH = 200;
@@ -99,8 +100,8 @@ public final class RepeatedMessageFilter extends TurboFilter {
 
     /** How often a repeating message is let through, as a logback duration ("30 seconds", "2 minutes", "500"=ms). */
     public void setInterval(String interval) {
-        intervalNanos = TimeUnit.MILLISECONDS.toNanos(ch.qos.logback.core.util.Duration.valueOf(interval)
-                .getMilliseconds());
+        intervalNanos = TimeUnit.MILLISECONDS.toNanos(
+                ch.qos.logback.core.util.Duration.valueOf(interval).getMilliseconds());
     }
 
     /** How many distinct messages are remembered (default 1000). */
@@ -121,12 +122,15 @@ public final class RepeatedMessageFilter extends TurboFilter {
     }
 
     @Override
-    public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params,
-            Throwable t) {
+    public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
         // In this order so that the common case (a level below the limit, or an isXxxEnabled()
         // check, which has no format) returns after one comparison.
-        if (level == null || level.levelInt < minLevel || format == null || format == SUPPRESSED
-                || !level.isGreaterOrEqual(logger.getEffectiveLevel()) || !limits(logger.getName())) {
+        if (level == null
+                || level.levelInt < minLevel
+                || format == null
+                || format == SUPPRESSED
+                || !level.isGreaterOrEqual(logger.getEffectiveLevel())
+                || !limits(logger.getName())) {
             return FilterReply.NEUTRAL;
         }
         long now = nanoClock.getAsLong();
@@ -151,8 +155,15 @@ public final class RepeatedMessageFilter extends TurboFilter {
         if (dropped > 0) {
             // Logged outside the lock: the appender may block, and this call comes back through
             // decide(), which lets the SUPPRESSED format pass.
-            logger.log(marker, FQCN, Level.toLocationAwareLoggerInteger(level), SUPPRESSED, new Object[] {dropped,
-                    TimeUnit.NANOSECONDS.toSeconds(elapsed), TimeUnit.NANOSECONDS.toSeconds(intervalNanos)}, null);
+            logger.log(
+                    marker,
+                    FQCN,
+                    Level.toLocationAwareLoggerInteger(level),
+                    SUPPRESSED,
+                    new Object[] {
+                        dropped, TimeUnit.NANOSECONDS.toSeconds(elapsed), TimeUnit.NANOSECONDS.toSeconds(intervalNanos)
+                    },
+                    null);
         }
         return FilterReply.NEUTRAL;
     }
@@ -187,16 +198,16 @@ public final class RepeatedMessageFilter extends TurboFilter {
 
     private boolean limits(String loggerName) {
         for (String prefix : prefixes) {
-            if (prefix.equals("*") || loggerName.startsWith(prefix)
-                    && (loggerName.length() == prefix.length() || loggerName.charAt(prefix.length()) == '.')) {
+            if (prefix.equals("*")
+                    || loggerName.startsWith(prefix)
+                            && (loggerName.length() == prefix.length() || loggerName.charAt(prefix.length()) == '.')) {
                 return true;
             }
         }
         return false;
     }
 
-    private record Key(String logger, String format) {
-    }
+    private record Key(String logger, String format) {}
 
     /** When a message was last written and how many repeats were dropped since; guarded by the map. */
     private static final class Window {

@@ -64,7 +64,8 @@ public final class Headers {
 
     /** These headers without any header named {@code key}. */
     public Headers without(String key) {
-        return new Headers(Arrays.stream(headers).filter(h -> !h.key().equals(key)).toArray(Header[]::new));
+        return new Headers(
+                Arrays.stream(headers).filter(h -> !h.key().equals(key)).toArray(Header[]::new));
     }
 
     public int size() {
@@ -87,7 +88,8 @@ public final class Headers {
             if (i > 0) {
                 sb.append(", ");
             }
-            sb.append(headers[i].key()).append('=')
+            sb.append(headers[i].key())
+                    .append('=')
                     .append(headers[i].value() == null ? "null" : headers[i].value().length + "B");
         }
         return sb.append(']').toString();

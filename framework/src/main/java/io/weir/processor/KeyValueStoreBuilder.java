@@ -16,16 +16,20 @@ public final class KeyValueStoreBuilder<K, V> extends StoreDeclaration<K, V> {
 
     private final Duration ttl;
 
-    private KeyValueStoreBuilder(String name, Serde<K> keySerde, Serde<V> valueSerde, boolean persistent,
-                                 boolean logged, Duration ttl) {
+    private KeyValueStoreBuilder(
+            String name, Serde<K> keySerde, Serde<V> valueSerde, boolean persistent, boolean logged, Duration ttl) {
         super(name, keySerde, valueSerde, persistent, logged);
         this.ttl = ttl;
     }
 
     static <K, V> KeyValueStoreBuilder<K, V> of(String name, Serde<K> keySerde, Serde<V> valueSerde) {
-        return new KeyValueStoreBuilder<>(Objects.requireNonNull(name, "name"),
-                Objects.requireNonNull(keySerde, "keySerde"), Objects.requireNonNull(valueSerde, "valueSerde"),
-                true, true, null);
+        return new KeyValueStoreBuilder<>(
+                Objects.requireNonNull(name, "name"),
+                Objects.requireNonNull(keySerde, "keySerde"),
+                Objects.requireNonNull(valueSerde, "valueSerde"),
+                true,
+                true,
+                null);
     }
 
     /** Keeps the store in memory (restored from the changelog after every restart). */

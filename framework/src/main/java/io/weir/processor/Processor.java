@@ -13,11 +13,9 @@ package io.weir.processor;
 @FunctionalInterface
 public interface Processor<KIn, VIn, KOut, VOut> {
 
-    default void init(ProcessorContext<KOut, VOut> context) {
-    }
+    default void init(ProcessorContext<KOut, VOut> context) {}
 
     void process(Record<KIn, VIn> record);
 
-    default void close() {
-    }
+    default void close() {}
 }

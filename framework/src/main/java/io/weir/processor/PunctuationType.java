@@ -11,5 +11,6 @@ package io.weir.processor;
  * </ul>
  */
 public enum PunctuationType {
-    EVENT_TIME, WALL_CLOCK
+    EVENT_TIME,
+    WALL_CLOCK
 }

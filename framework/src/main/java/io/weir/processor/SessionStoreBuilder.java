@@ -19,18 +19,28 @@ public final class SessionStoreBuilder<K, V> extends StoreDeclaration<K, V> {
 
     private final Duration retention;
 
-    private SessionStoreBuilder(String name, Serde<K> keySerde, Serde<V> valueSerde, boolean persistent,
-                                boolean logged, Duration retention) {
+    private SessionStoreBuilder(
+            String name,
+            Serde<K> keySerde,
+            Serde<V> valueSerde,
+            boolean persistent,
+            boolean logged,
+            Duration retention) {
         super(name, keySerde, valueSerde, persistent, logged);
         this.retention = retention;
     }
 
-    static <K, V> SessionStoreBuilder<K, V> of(String name, Serde<K> keySerde, Serde<V> valueSerde,
-                                               Duration retention) {
+    static <K, V> SessionStoreBuilder<K, V> of(
+            String name, Serde<K> keySerde, Serde<V> valueSerde, Duration retention) {
         Objects.requireNonNull(name, "name");
         StoreDurations.checkRetention(name, retention);
-        return new SessionStoreBuilder<>(name, Objects.requireNonNull(keySerde, "keySerde"),
-                Objects.requireNonNull(valueSerde, "valueSerde"), true, true, retention);
+        return new SessionStoreBuilder<>(
+                name,
+                Objects.requireNonNull(keySerde, "keySerde"),
+                Objects.requireNonNull(valueSerde, "valueSerde"),
+                true,
+                true,
+                retention);
     }
 
     /** Keeps the store in memory (restored from the changelog after every restart). */

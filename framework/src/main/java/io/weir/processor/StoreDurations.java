@@ -6,8 +6,7 @@ import java.util.Objects;
 /** Checks of the durations that declare window and session stores, with messages naming the store. */
 final class StoreDurations {
 
-    private StoreDurations() {
-    }
+    private StoreDurations() {}
 
     /** {@code d} in whole milliseconds, at least one. */
     static long positiveMillis(String store, String what, Duration d) {
@@ -27,8 +26,8 @@ final class StoreDurations {
     static void checkRetention(String store, Duration retention) {
         Objects.requireNonNull(retention, "retention");
         if (retention.isNegative()) {
-            throw new IllegalArgumentException("store '" + store + "': retention must not be negative, was "
-                    + retention);
+            throw new IllegalArgumentException(
+                    "store '" + store + "': retention must not be negative, was " + retention);
         }
     }
 }

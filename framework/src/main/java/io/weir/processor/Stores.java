@@ -11,8 +11,7 @@ import java.time.Duration;
  */
 public final class Stores {
 
-    private Stores() {
-    }
+    private Stores() {}
 
     public static <K, V> KeyValueStoreBuilder<K, V> keyValueStore(String name, Serde<K> keySerde, Serde<V> valueSerde) {
         return KeyValueStoreBuilder.of(name, keySerde, valueSerde);
@@ -24,8 +23,8 @@ public final class Stores {
      *
      * @throws IllegalArgumentException if a duration is out of range; the message names the store
      */
-    public static <K, V> WindowStoreBuilder<K, V> windowStore(String name, Serde<K> keySerde, Serde<V> valueSerde,
-                                                              Duration windowSize, Duration retention) {
+    public static <K, V> WindowStoreBuilder<K, V> windowStore(
+            String name, Serde<K> keySerde, Serde<V> valueSerde, Duration windowSize, Duration retention) {
         return WindowStoreBuilder.of(name, keySerde, valueSerde, windowSize, retention);
     }
 
@@ -35,8 +34,8 @@ public final class Stores {
      *
      * @throws IllegalArgumentException if the retention is negative; the message names the store
      */
-    public static <K, V> SessionStoreBuilder<K, V> sessionStore(String name, Serde<K> keySerde, Serde<V> valueSerde,
-                                                                Duration retention) {
+    public static <K, V> SessionStoreBuilder<K, V> sessionStore(
+            String name, Serde<K> keySerde, Serde<V> valueSerde, Duration retention) {
         return SessionStoreBuilder.of(name, keySerde, valueSerde, retention);
     }
 }

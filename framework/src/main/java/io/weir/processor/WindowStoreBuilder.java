@@ -20,20 +20,32 @@ public final class WindowStoreBuilder<K, V> extends StoreDeclaration<K, V> {
     private final Duration windowSize;
     private final Duration retention;
 
-    private WindowStoreBuilder(String name, Serde<K> keySerde, Serde<V> valueSerde, boolean persistent,
-                               boolean logged, Duration windowSize, Duration retention) {
+    private WindowStoreBuilder(
+            String name,
+            Serde<K> keySerde,
+            Serde<V> valueSerde,
+            boolean persistent,
+            boolean logged,
+            Duration windowSize,
+            Duration retention) {
         super(name, keySerde, valueSerde, persistent, logged);
         this.windowSize = windowSize;
         this.retention = retention;
     }
 
-    static <K, V> WindowStoreBuilder<K, V> of(String name, Serde<K> keySerde, Serde<V> valueSerde,
-                                              Duration windowSize, Duration retention) {
+    static <K, V> WindowStoreBuilder<K, V> of(
+            String name, Serde<K> keySerde, Serde<V> valueSerde, Duration windowSize, Duration retention) {
         Objects.requireNonNull(name, "name");
         long sizeMs = StoreDurations.positiveMillis(name, "window size", windowSize);
         StoreDurations.checkRetention(name, retention);
-        return new WindowStoreBuilder<>(name, Objects.requireNonNull(keySerde, "keySerde"),
-                Objects.requireNonNull(valueSerde, "valueSerde"), true, true, Duration.ofMillis(sizeMs), retention);
+        return new WindowStoreBuilder<>(
+                name,
+                Objects.requireNonNull(keySerde, "keySerde"),
+                Objects.requireNonNull(valueSerde, "valueSerde"),
+                true,
+                true,
+                Duration.ofMillis(sizeMs),
+                retention);
     }
 
     /** Keeps the store in memory (restored from the changelog after every restart). */

@@ -20,6 +20,5 @@ public record KeyOwners(String store, TaskId task, Optional<Instance> active, Li
     }
 
     /** One instance of the application. */
-    public record Instance(String id, String endpoint) {
-    }
+    public record Instance(String id, String endpoint) {}
 }

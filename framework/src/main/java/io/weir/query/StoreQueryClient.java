@@ -45,8 +45,12 @@ public final class StoreQueryClient {
         this.endpoints = List.copyOf(b.endpoints);
         this.deadline = b.deadline;
         this.authorization = b.bearerToken == null ? null : "Bearer " + b.bearerToken;
-        this.http = b.http != null ? b.http : HttpClient.newBuilder().connectTimeout(b.requestTimeout)
-                .version(HttpClient.Version.HTTP_1_1).build();
+        this.http = b.http != null
+                ? b.http
+                : HttpClient.newBuilder()
+                        .connectTimeout(b.requestTimeout)
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .build();
         this.requestTimeout = b.requestTimeout;
     }
 
@@ -78,12 +82,14 @@ public final class StoreQueryClient {
 
     /** The windows of {@code key} in window store {@code store} that start in {@code [fromMs, toMs]}, one page. */
     public QueryAnswer windows(String store, String key, long fromMs, long toMs) {
-        return ask(path(store, key, "/windows") + "?from=" + fromMs + "&to=" + toMs).orElseThrow();
+        return ask(path(store, key, "/windows") + "?from=" + fromMs + "&to=" + toMs)
+                .orElseThrow();
     }
 
     /** The sessions of {@code key} in session store {@code store} that end at or after {@code fromMs} and start by {@code toMs}. */
     public QueryAnswer sessions(String store, String key, long fromMs, long toMs) {
-        return ask(path(store, key, "/sessions") + "?from=" + fromMs + "&to=" + toMs).orElseThrow();
+        return ask(path(store, key, "/sessions") + "?from=" + fromMs + "&to=" + toMs)
+                .orElseThrow();
     }
 
     /** Sends {@code pathAndQuery} until an instance answers it or the deadline passes; empty on no_such_key. */
@@ -97,8 +103,8 @@ public final class StoreQueryClient {
             for (int i = 0; i < endpoints.size(); i++) {
                 String endpoint = endpoints.get((start + i) % endpoints.size());
                 try {
-                    HttpResponse<byte[]> r = http.send(request(endpoint + pathAndQuery),
-                            HttpResponse.BodyHandlers.ofByteArray());
+                    HttpResponse<byte[]> r =
+                            http.send(request(endpoint + pathAndQuery), HttpResponse.BodyHandlers.ofByteArray());
                     JsonNode body = JSON.readTree(r.body());
                     if (r.statusCode() == 200) {
                         return Optional.of(answer(body));
@@ -108,8 +114,10 @@ public final class StoreQueryClient {
                         return Optional.empty();
                     }
                     if (r.statusCode() != 503) {
-                        throw new QueryException(r.statusCode(), error, body.path("message").asText(
-                                "HTTP " + r.statusCode() + " from " + endpoint));
+                        throw new QueryException(
+                                r.statusCode(),
+                                error,
+                                body.path("message").asText("HTTP " + r.statusCode() + " from " + endpoint));
                     }
                     lastStatus = 503;
                     last = endpoint + ": " + body.path("message").asText();
@@ -121,8 +129,10 @@ public final class StoreQueryClient {
                     throw new QueryException(0, "interrupted", "interrupted while asking " + endpoint);
                 }
                 if (System.nanoTime() - end > 0) {
-                    throw new QueryException(lastStatus, "unavailable", "no instance answered within " + deadline
-                            + "; the last said " + last);
+                    throw new QueryException(
+                            lastStatus,
+                            "unavailable",
+                            "no instance answered within " + deadline + "; the last said " + last);
                 }
             }
             try {
@@ -136,8 +146,10 @@ public final class StoreQueryClient {
     }
 
     private HttpRequest request(String url) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(requestTimeout)
-                .header("Accept", "application/json").GET();
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url))
+                .timeout(requestTimeout)
+                .header("Accept", "application/json")
+                .GET();
         if (authorization != null) {
             b.header("Authorization", authorization);
         }
@@ -145,7 +157,10 @@ public final class StoreQueryClient {
     }
 
     private static QueryAnswer answer(JsonNode body) {
-        return new QueryAnswer(body.path("instance").asText(), body.path("source").asText(), body.path("lag").asLong(),
+        return new QueryAnswer(
+                body.path("instance").asText(),
+                body.path("source").asText(),
+                body.path("lag").asLong(),
                 body);
     }
 
@@ -165,8 +180,7 @@ public final class StoreQueryClient {
         private String bearerToken;
         private HttpClient http;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** An instance's base URL, such as {@code http://app-0.app-headless:8080}; at least one. */
         public Builder endpoint(String baseUrl) {

@@ -7,8 +7,7 @@ import java.nio.charset.StandardCharsets;
 /** The fixed-format serdes behind {@link Serdes}. */
 final class FixedSerdes {
 
-    private FixedSerdes() {
-    }
+    private FixedSerdes() {}
 
     static final Serde<String> STRING = new Serde<>() {
         @Override
@@ -35,12 +34,16 @@ final class FixedSerdes {
 
         @Override
         public byte[] serialize(String topic, Long value) {
-            return value == null ? null : ByteBuffer.allocate(Long.BYTES).putLong(value).array();
+            return value == null
+                    ? null
+                    : ByteBuffer.allocate(Long.BYTES).putLong(value).array();
         }
 
         @Override
         public Long deserialize(String topic, byte[] bytes) {
-            return bytes == null ? null : ByteBuffer.wrap(checkLength(bytes, Long.BYTES, "long")).getLong();
+            return bytes == null
+                    ? null
+                    : ByteBuffer.wrap(checkLength(bytes, Long.BYTES, "long")).getLong();
         }
     };
 
@@ -52,12 +55,16 @@ final class FixedSerdes {
 
         @Override
         public byte[] serialize(String topic, Integer value) {
-            return value == null ? null : ByteBuffer.allocate(Integer.BYTES).putInt(value).array();
+            return value == null
+                    ? null
+                    : ByteBuffer.allocate(Integer.BYTES).putInt(value).array();
         }
 
         @Override
         public Integer deserialize(String topic, byte[] bytes) {
-            return bytes == null ? null : ByteBuffer.wrap(checkLength(bytes, Integer.BYTES, "int")).getInt();
+            return bytes == null
+                    ? null
+                    : ByteBuffer.wrap(checkLength(bytes, Integer.BYTES, "int")).getInt();
         }
     };
 
@@ -69,12 +76,17 @@ final class FixedSerdes {
 
         @Override
         public byte[] serialize(String topic, Double value) {
-            return value == null ? null : ByteBuffer.allocate(Double.BYTES).putDouble(value).array();
+            return value == null
+                    ? null
+                    : ByteBuffer.allocate(Double.BYTES).putDouble(value).array();
         }
 
         @Override
         public Double deserialize(String topic, byte[] bytes) {
-            return bytes == null ? null : ByteBuffer.wrap(checkLength(bytes, Double.BYTES, "double")).getDouble();
+            return bytes == null
+                    ? null
+                    : ByteBuffer.wrap(checkLength(bytes, Double.BYTES, "double"))
+                            .getDouble();
         }
     };
 

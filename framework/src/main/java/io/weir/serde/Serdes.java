@@ -14,8 +14,7 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class Serdes {
 
-    private Serdes() {
-    }
+    private Serdes() {}
 
     /** UTF-8 strings. */
     public static Serde<String> strings() {

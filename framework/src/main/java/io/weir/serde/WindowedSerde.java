@@ -34,7 +34,11 @@ final class WindowedSerde<K> implements Serde<Windowed<K>> {
         if (key == null) {
             throw new SerdeException("the inner serde turned the windowed key " + value.key() + " into null");
         }
-        return ByteBuffer.allocate(TIMES + key.length).putLong(value.start()).putLong(value.end()).put(key).array();
+        return ByteBuffer.allocate(TIMES + key.length)
+                .putLong(value.start())
+                .putLong(value.end())
+                .put(key)
+                .array();
     }
 
     @Override
@@ -43,8 +47,8 @@ final class WindowedSerde<K> implements Serde<Windowed<K>> {
             return null;
         }
         if (bytes.length < TIMES) {
-            throw new SerdeException("a windowed key needs at least " + TIMES + " bytes (start and end), got "
-                    + bytes.length);
+            throw new SerdeException(
+                    "a windowed key needs at least " + TIMES + " bytes (start and end), got " + bytes.length);
         }
         ByteBuffer b = ByteBuffer.wrap(bytes);
         long start = b.getLong();

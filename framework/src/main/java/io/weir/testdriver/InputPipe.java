@@ -23,13 +23,23 @@ final class InputPipe {
     void pipe(String topic, Object key, Object value, long timestamp) {
         runtime.requireInput(topic);
         byte[] k = key(topic, key);
-        runtime.pipe(topic, runtime.partitionFor(topic, k), k, value(topic, value), timestamp,
+        runtime.pipe(
+                topic,
+                runtime.partitionFor(topic, k),
+                k,
+                value(topic, value),
+                timestamp,
                 Headers.empty().toArray());
     }
 
     void pipe(String topic, int partition, Object key, Object value, long timestamp, Headers headers) {
         runtime.requireInput(topic);
-        runtime.pipe(topic, partition, key(topic, key), value(topic, value), timestamp,
+        runtime.pipe(
+                topic,
+                partition,
+                key(topic, key),
+                value(topic, value),
+                timestamp,
                 Objects.requireNonNull(headers, "headers").toArray());
     }
 
@@ -42,8 +52,7 @@ final class InputPipe {
     }
 
     /** The serdes an input topic is read with: its source's, or its global table's. */
-    private record InputSerdes(Serde<?> key, Serde<?> value) {
-    }
+    private record InputSerdes(Serde<?> key, Serde<?> value) {}
 
     private InputSerdes serdesOf(String topic) {
         var st = runtime.model().subtopologyFor(topic);
@@ -51,8 +60,10 @@ final class InputPipe {
             NodeSpec.Source source = st.sourceFor(topic);
             return new InputSerdes(source.keySerde(), source.valueSerde());
         }
-        var global = runtime.model().globalTables().values().stream().filter(g -> g.topic().equals(topic))
-                .findFirst().orElseThrow();
+        var global = runtime.model().globalTables().values().stream()
+                .filter(g -> g.topic().equals(topic))
+                .findFirst()
+                .orElseThrow();
         return new InputSerdes(global.keySerde(), global.valueSerde());
     }
 
@@ -61,9 +72,11 @@ final class InputPipe {
         try {
             return ((Serde<Object>) serde).serialize(topic, data);
         } catch (ClassCastException e) {
-            throw new IllegalArgumentException("the " + what + " " + data + " is not of the type the serde of the"
-                    + " source reading '" + topic + "' takes (" + e.getMessage() + "); pipe with input(topic,"
-                    + " keySerde, valueSerde) to write another type", e);
+            throw new IllegalArgumentException(
+                    "the " + what + " " + data + " is not of the type the serde of the"
+                            + " source reading '" + topic + "' takes (" + e.getMessage() + "); pipe with input(topic,"
+                            + " keySerde, valueSerde) to write another type",
+                    e);
         }
     }
 }

@@ -1,11 +1,10 @@
 package io.weir.testdriver;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.weir.Topology;
 import io.weir.WeirApp;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ConfigException;
-import io.weir.testdriver.internal.DriverRuntime;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyAccess;
 import io.weir.internal.topology.TopologyModel;
@@ -15,6 +14,7 @@ import io.weir.serde.Serde;
 import io.weir.state.ReadOnlyKeyValueStore;
 import io.weir.state.ReadOnlySessionStore;
 import io.weir.state.ReadOnlyWindowStore;
+import io.weir.testdriver.internal.DriverRuntime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -143,7 +143,10 @@ public final class TestDriver implements AutoCloseable {
      */
     public <K, V> TestInput<K, V> input(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
         runtime.requireInput(topic);
-        return new TestInput<>(runtime, topic, Objects.requireNonNull(keySerde, "keySerde"),
+        return new TestInput<>(
+                runtime,
+                topic,
+                Objects.requireNonNull(keySerde, "keySerde"),
                 Objects.requireNonNull(valueSerde, "valueSerde"));
     }
 
@@ -202,8 +205,10 @@ public final class TestDriver implements AutoCloseable {
      */
     public List<TestRecord<byte[], byte[]>> lateRecords() {
         if (!runtime.config().lateRecordsToTopic()) {
-            throw new ConfigException("late.records.mode", "drop: late records are counted in weir.records.late"
-                    + " (see meterRegistry()), not written; set late.records.mode=topic to read them here");
+            throw new ConfigException(
+                    "late.records.mode",
+                    "drop: late records are counted in weir.records.late"
+                            + " (see meterRegistry()), not written; set late.records.mode=topic to read them here");
         }
         return TestRecord.raw(runtime.read(runtime.config().lateRecordsTopic()));
     }
@@ -386,12 +391,12 @@ public final class TestDriver implements AutoCloseable {
             WeirConfig config = b.build();
             // The driver has no topic configs: a table read from a topic keeps a changelog of its
             // own there, as with a source topic that is not compacted.
-            TopologyModel model = TopologyAccess.model(topology, config.applicationId())
-                    .withStores(s -> s.withSourceTopic(null));
+            TopologyModel model =
+                    TopologyAccess.model(topology, config.applicationId()).withStores(s -> s.withSourceTopic(null));
             long start = startWallClockMs != null ? startWallClockMs : System.currentTimeMillis();
             Map<String, Integer> declared = Collections.unmodifiableMap(new LinkedHashMap<>(partitions));
-            return new TestDriver(DriverRuntime.start(new DriverRuntime.Setup(config, model, declared, start,
-                    inMemoryStores, commitEvery)));
+            return new TestDriver(DriverRuntime.start(
+                    new DriverRuntime.Setup(config, model, declared, start, inMemoryStores, commitEvery)));
         }
     }
 }

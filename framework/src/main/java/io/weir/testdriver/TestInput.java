@@ -1,8 +1,8 @@
 package io.weir.testdriver;
 
-import io.weir.testdriver.internal.DriverRuntime;
 import io.weir.processor.Headers;
 import io.weir.serde.Serde;
+import io.weir.testdriver.internal.DriverRuntime;
 import java.util.Objects;
 
 /**
@@ -29,14 +29,24 @@ public final class TestInput<K, V> {
     /** As {@link TestDriver#pipe(String, Object, Object, long)}, with this input's serdes. */
     public void pipe(K key, V value, long timestamp) {
         byte[] k = keySerde.serialize(topic, key);
-        runtime.pipe(topic, runtime.partitionFor(topic, k), k, valueSerde.serialize(topic, value), timestamp,
+        runtime.pipe(
+                topic,
+                runtime.partitionFor(topic, k),
+                k,
+                valueSerde.serialize(topic, value),
+                timestamp,
                 Headers.empty().toArray());
     }
 
     /** As {@link TestDriver#pipe(String, int, Object, Object, long, Headers)}, with this input's serdes. */
     public void pipe(int partition, K key, V value, long timestamp, Headers headers) {
-        runtime.pipe(topic, partition, keySerde.serialize(topic, key), valueSerde.serialize(topic, value),
-                timestamp, Objects.requireNonNull(headers, "headers").toArray());
+        runtime.pipe(
+                topic,
+                partition,
+                keySerde.serialize(topic, key),
+                valueSerde.serialize(topic, value),
+                timestamp,
+                Objects.requireNonNull(headers, "headers").toArray());
     }
 
     /** As {@link TestDriver#pipe(String, int, Object, Object, long)}, with this input's serdes. */

@@ -14,8 +14,7 @@ import java.util.function.ToLongFunction;
  */
 public final class Timestamps {
 
-    private Timestamps() {
-    }
+    private Timestamps() {}
 
     /** The record's Kafka timestamp, whatever its type. */
     public static <K, V> TimestampExtractor<K, V> recordTime() {

@@ -15,51 +15,74 @@ import org.junit.jupiter.api.io.TempDir;
 class WeirConfigTest {
 
     private static WeirConfig.Builder valid() {
-        return WeirConfig.builder().applicationId("app").bootstrapServers("localhost:9092").environment(Map.of());
+        return WeirConfig.builder()
+                .applicationId("app")
+                .bootstrapServers("localhost:9092")
+                .environment(Map.of());
     }
 
     @Test
     void missingBootstrapServersNamesTheSetting() {
-        assertThatThrownBy(() -> WeirConfig.builder().applicationId("app").environment(Map.of()).build())
+        assertThatThrownBy(() -> WeirConfig.builder()
+                        .applicationId("app")
+                        .environment(Map.of())
+                        .build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("'bootstrap.servers'")
                 .hasMessageContaining("required")
-                .extracting(e -> ((ConfigException) e).setting()).isEqualTo("bootstrap.servers");
+                .extracting(e -> ((ConfigException) e).setting())
+                .isEqualTo("bootstrap.servers");
     }
 
     @Test
     void runModeIsStreamingByDefaultAndBoundedFromTheEnvironment() {
         assertThat(valid().build().bounded()).isFalse();
         assertThat(valid().build().boundedUntil()).isEmpty();
-        WeirConfig bounded = valid().environment(Map.of("WEIR_RUN_MODE", "bounded",
-                "WEIR_BOUNDED_UNTIL", "2024-05-01T00:00:00Z")).build();
+        WeirConfig bounded = valid().environment(
+                        Map.of("WEIR_RUN_MODE", "bounded", "WEIR_BOUNDED_UNTIL", "2024-05-01T00:00:00Z"))
+                .build();
         assertThat(bounded.bounded()).isTrue();
         assertThat(bounded.boundedUntil()).contains(java.time.Instant.parse("2024-05-01T00:00:00Z"));
-        assertThat(valid().set("run.mode", "bounded").set("bounded.until", "").build().boundedUntil()).isEmpty();
+        assertThat(valid().set("run.mode", "bounded")
+                        .set("bounded.until", "")
+                        .build()
+                        .boundedUntil())
+                .isEmpty();
     }
 
     @Test
     void boundedSettingsAreValidatedAndNamed() {
         assertThatThrownBy(() -> valid().set("run.mode", "batch").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'run.mode'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'run.mode'")
                 .hasMessageContaining("streaming, bounded");
-        assertThatThrownBy(() -> valid().set("run.mode", "bounded").set("bounded.until", "yesterday").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'bounded.until'")
+        assertThatThrownBy(() -> valid().set("run.mode", "bounded")
+                        .set("bounded.until", "yesterday")
+                        .build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'bounded.until'")
                 .hasMessageContaining("ISO-8601");
-        assertThatThrownBy(() -> valid().set("bounded.until", "2024-05-01T00:00:00Z").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'bounded.until'")
+        assertThatThrownBy(() ->
+                        valid().set("bounded.until", "2024-05-01T00:00:00Z").build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'bounded.until'")
                 .hasMessageContaining("run.mode=bounded");
     }
 
     @Test
     void missingApplicationIdNamesTheSetting() {
-        assertThatThrownBy(() -> WeirConfig.builder().bootstrapServers("x:1").environment(Map.of()).build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'application.id'");
+        assertThatThrownBy(() -> WeirConfig.builder()
+                        .bootstrapServers("x:1")
+                        .environment(Map.of())
+                        .build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'application.id'");
     }
 
     @Test
     void unknownGuaranteeNamesTheSettingAndTheAllowedValues() {
-        assertThatThrownBy(() -> valid().set("processing.guarantee", "exactly_twice").build())
+        assertThatThrownBy(() ->
+                        valid().set("processing.guarantee", "exactly_twice").build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("'processing.guarantee'")
                 .hasMessageContaining("exactly_twice")
@@ -77,14 +100,18 @@ class WeirConfigTest {
     @Test
     void timeSettingsAreValidatedAndNamed() {
         assertThatThrownBy(() -> valid().set("max.out.of.orderness.ms", "-1").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'max.out.of.orderness.ms'");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'max.out.of.orderness.ms'");
         assertThatThrownBy(() -> valid().set("idle.timeout.ms", "soon").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'idle.timeout.ms'");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'idle.timeout.ms'");
         assertThatThrownBy(() -> valid().set("late.records.mode", "ignore").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'late.records.mode'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'late.records.mode'")
                 .hasMessageContaining("topic, drop");
         assertThatThrownBy(() -> valid().set("default.timestamp", "event").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'default.timestamp'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'default.timestamp'")
                 .hasMessageContaining("record, log_append, wall_clock");
     }
 
@@ -96,7 +123,9 @@ class WeirConfigTest {
         assertThat(c.lateRecordsToTopic()).isTrue();
         assertThat(c.lateRecordsTopic()).isEqualTo("app-late");
         assertThat(c.defaultTimestamp()).isEqualTo(io.weir.time.TimestampSource.RECORD);
-        assertThat(valid().set("late.records.mode", "drop").set("late.records.topic", "late-ones").build())
+        assertThat(valid().set("late.records.mode", "drop")
+                        .set("late.records.topic", "late-ones")
+                        .build())
                 .satisfies(d -> {
                     assertThat(d.lateRecordsToTopic()).isFalse();
                     assertThat(d.lateRecordsTopic()).isEqualTo("late-ones");
@@ -106,7 +135,8 @@ class WeirConfigTest {
     @Test
     void nonNumericThreadCountNamesTheSetting() {
         assertThatThrownBy(() -> valid().set("num.stream.threads", "many").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'num.stream.threads'");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'num.stream.threads'");
     }
 
     @Test
@@ -124,7 +154,8 @@ class WeirConfigTest {
                 .hasMessageContaining("'enable.auto.commit'")
                 .hasMessageContaining("processing.guarantee");
         assertThatThrownBy(() -> valid().set("consumer.group.id", "other").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("application.id");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("application.id");
     }
 
     @Test
@@ -140,8 +171,10 @@ class WeirConfigTest {
     @Test
     void environmentOverridesCodeWhichOverridesTheFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("app.properties");
-        Files.writeString(file, "application.id=from-file\nbootstrap.servers=file:1\nnum.stream.threads=3\n"
-                + "commit.interval.ms=7\n");
+        Files.writeString(
+                file,
+                "application.id=from-file\nbootstrap.servers=file:1\nnum.stream.threads=3\n"
+                        + "commit.interval.ms=7\n");
         WeirConfig c = WeirConfig.builder()
                 .propertiesFile(file)
                 .bootstrapServers("code:1")
@@ -156,18 +189,26 @@ class WeirConfigTest {
 
     @Test
     void kafkaSettingsPassThroughToTheRightClients() {
-        WeirConfig c = valid().set("compression.type", "lz4").set("consumer.max.poll.records", "50")
-                .set("producer.linger.ms", "10").build();
-        assertThat(c.producerOverrides()).containsEntry("compression.type", "lz4").containsEntry("linger.ms", "10");
-        assertThat(c.consumerOverrides()).containsEntry("max.poll.records", "50").doesNotContainKey("linger.ms");
+        WeirConfig c = valid().set("compression.type", "lz4")
+                .set("consumer.max.poll.records", "50")
+                .set("producer.linger.ms", "10")
+                .build();
+        assertThat(c.producerOverrides())
+                .containsEntry("compression.type", "lz4")
+                .containsEntry("linger.ms", "10");
+        assertThat(c.consumerOverrides())
+                .containsEntry("max.poll.records", "50")
+                .doesNotContainKey("linger.ms");
         assertThatThrownBy(() -> valid().set("consumer.linger.ms", "10").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'consumer.linger.ms'");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'consumer.linger.ms'");
     }
 
     @Test
     void applicationIdMustBeUsableInTopicNames() {
         assertThatThrownBy(() -> valid().applicationId("my app!").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'application.id'");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'application.id'");
     }
 
     @Test
@@ -177,15 +218,21 @@ class WeirConfigTest {
         assertThat(valid().set("default.timestamp", "WALL_CLOCK").build().defaultTimestamp())
                 .isEqualTo(io.weir.time.TimestampSource.WALL_CLOCK);
         assertThatThrownBy(() -> valid().set("default.timestamp", "log-append").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'default.timestamp'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'default.timestamp'")
                 .hasMessageContaining("is spelled log_append");
         assertThatThrownBy(() -> valid().set("error.mode", "dead-letter").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'error.mode'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'error.mode'")
                 .hasMessageContaining("is spelled dead_letter");
-        assertThatThrownBy(() -> valid().set("processing.guarantee", "at-least-once").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("is spelled at_least_once");
-        assertThatThrownBy(() -> valid().set("processing.guarantee", "exactly_once_v2").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'processing.guarantee'")
+        assertThatThrownBy(() ->
+                        valid().set("processing.guarantee", "at-least-once").build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("is spelled at_least_once");
+        assertThatThrownBy(() ->
+                        valid().set("processing.guarantee", "exactly_once_v2").build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'processing.guarantee'")
                 .hasMessageContaining("use exactly_once (Weir's exactly_once is Kafka's EOS v2)");
     }
 
@@ -196,13 +243,17 @@ class WeirConfigTest {
         assertThat(c.httpBindAddress()).isEqualTo("0.0.0.0");
         assertThat(c.shutdownLeaveGroup()).isFalse();
         assertThat(c.stallWarn()).isEqualTo(Duration.ofSeconds(5));
-        WeirConfig set = valid().set("http.port", "-1").set("http.bind.address", "127.0.0.1")
-                .set("shutdown.leave.group", "TRUE").set("stall.warn.ms", "1000").build();
+        WeirConfig set = valid().set("http.port", "-1")
+                .set("http.bind.address", "127.0.0.1")
+                .set("shutdown.leave.group", "TRUE")
+                .set("stall.warn.ms", "1000")
+                .build();
         assertThat(set.httpPort()).isEqualTo(-1);
         assertThat(set.httpBindAddress()).isEqualTo("127.0.0.1");
         assertThat(set.shutdownLeaveGroup()).isTrue();
         assertThat(set.shutdownLeaveGroupOnScaleIn()).isFalse();
-        WeirConfig onScaleIn = valid().set("shutdown.leave.group", "kubernetes_scale_in").build();
+        WeirConfig onScaleIn =
+                valid().set("shutdown.leave.group", "kubernetes_scale_in").build();
         assertThat(onScaleIn.shutdownLeaveGroup()).isFalse();
         assertThat(onScaleIn.shutdownLeaveGroupOnScaleIn()).isTrue();
         assertThat(c.shutdownLeaveGroupOnScaleIn()).isFalse();
@@ -213,31 +264,42 @@ class WeirConfigTest {
     @Test
     void operationsSettingsAreValidatedAndNamed() {
         assertThatThrownBy(() -> valid().set("http.port", "-2").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'http.port'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'http.port'")
                 .hasMessageContaining("from -1 to 65535");
         assertThatThrownBy(() -> valid().set("http.port", "65536").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'http.port'");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'http.port'");
         assertThatThrownBy(() -> valid().set("http.bind.address", " ").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'http.bind.address'");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'http.bind.address'");
         assertThatThrownBy(() -> valid().set("shutdown.leave.group", "yes").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'shutdown.leave.group'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'shutdown.leave.group'")
                 .hasMessageContaining("unknown value 'yes'; allowed: false, true, kubernetes_scale_in");
-        assertThatThrownBy(() -> valid().set("shutdown.leave.group", "kubernetes-scale-in").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("is spelled kubernetes_scale_in");
+        assertThatThrownBy(() -> valid().set("shutdown.leave.group", "kubernetes-scale-in")
+                        .build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("is spelled kubernetes_scale_in");
         assertThatThrownBy(() -> valid().set("stall.warn.ms", "999").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'stall.warn.ms'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'stall.warn.ms'")
                 .hasMessageContaining(">= 1000");
     }
 
     @Test
     void precedenceIsPackagedFileThenCodeThenDeploymentFileThenEnvironment(@TempDir Path dir) throws Exception {
-        Path packaged = Files.writeString(dir.resolve("defaults.properties"),
+        Path packaged = Files.writeString(
+                dir.resolve("defaults.properties"),
                 "application.id=packaged\npoll.ms=1\nnum.stream.threads=2\ncommit.interval.ms=1\n");
-        Path deployment = Files.writeString(dir.resolve("deploy.properties"),
-                "num.stream.threads=4\ncommit.interval.ms=4\n");
+        Path deployment =
+                Files.writeString(dir.resolve("deploy.properties"), "num.stream.threads=4\ncommit.interval.ms=4\n");
         WeirConfig c = WeirConfig.builder()
                 .propertiesFile(packaged)
-                .bootstrapServers("code:1").set("poll.ms", 3).set("num.stream.threads", 3).set("commit.interval.ms", 3)
+                .bootstrapServers("code:1")
+                .set("poll.ms", 3)
+                .set("num.stream.threads", 3)
+                .set("commit.interval.ms", 3)
                 .args("--config", deployment.toString())
                 .environment(Map.of("WEIR_COMMIT_INTERVAL_MS", "5"))
                 .build();
@@ -248,8 +310,7 @@ class WeirConfigTest {
     }
 
     @Test
-    void deploymentFileComesFromConfigArgumentOrTheEnvironmentAndTheArgumentWins(@TempDir Path dir)
-            throws Exception {
+    void deploymentFileComesFromConfigArgumentOrTheEnvironmentAndTheArgumentWins(@TempDir Path dir) throws Exception {
         Path fromArg = Files.writeString(dir.resolve("arg.properties"), "num.stream.threads=2\n");
         Path fromEnv = Files.writeString(dir.resolve("env.properties"), "num.stream.threads=3\npoll.ms=7\n");
         Map<String, String> env = Map.of("WEIR_CONFIG_FILE", fromEnv.toString());
@@ -257,7 +318,8 @@ class WeirConfigTest {
         WeirConfig both = valid().environment(env).args("--config=" + fromArg).build();
         assertThat(both.numStreamThreads()).isEqualTo(2);
         assertThat(both.pollTimeout()).isEqualTo(Duration.ofMillis(100));
-        assertThat(valid().configFile(fromArg).environment(env).build().numStreamThreads()).isEqualTo(2);
+        assertThat(valid().configFile(fromArg).environment(env).build().numStreamThreads())
+                .isEqualTo(2);
     }
 
     @Test
@@ -265,36 +327,42 @@ class WeirConfigTest {
         Path missing = dir.resolve("nope.properties");
         WeirConfig.Builder fromArg = valid().args("--config", missing.toString());
         assertThatThrownBy(fromArg::build)
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'--config'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'--config'")
                 .hasMessageContaining(missing.toString());
         WeirConfig.Builder fromEnv = valid().environment(Map.of("WEIR_CONFIG_FILE", missing.toString()));
         assertThatThrownBy(fromEnv::build)
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'WEIR_CONFIG_FILE'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'WEIR_CONFIG_FILE'")
                 .hasMessageContaining(missing.toString());
     }
 
     @Test
     void argumentsOtherThanConfigAreRejectedByName() {
         assertThatThrownBy(() -> valid().args("--follow"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'--follow'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'--follow'")
                 .hasMessageContaining("--config FILE or --config=FILE");
         assertThatThrownBy(() -> valid().args("--config"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'--config'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'--config'")
                 .hasMessageContaining("needs a file");
         assertThatThrownBy(() -> valid().args("--config=a", "--config=b"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("given twice");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("given twice");
         assertThat(valid().args().build().applicationId()).isEqualTo("app");
     }
 
     @Test
     void foreignWeirVariablesAreIgnoredAndDocumentedOnesApply() {
         WeirConfig c = valid().environment(Map.of(
-                "WEIR_X_SERVICE_HOST", "10.0.0.1",
-                "WEIR_X_PORT_8080_TCP_ADDR", "10.0.0.1",
-                "WEIR_HTTP_PORT", "tcp://10.0.0.1:8080",
-                "WEIR_PRODUCER_LINGER_MS", "25",
-                "WEIR_RESTORE_CONSUMER_MAX_POLL_RECORDS", "500",
-                "WEIR_STALL_WARN_MS", "2000")).build();
+                        "WEIR_X_SERVICE_HOST", "10.0.0.1",
+                        "WEIR_X_PORT_8080_TCP_ADDR", "10.0.0.1",
+                        "WEIR_HTTP_PORT", "tcp://10.0.0.1:8080",
+                        "WEIR_PRODUCER_LINGER_MS", "25",
+                        "WEIR_RESTORE_CONSUMER_MAX_POLL_RECORDS", "500",
+                        "WEIR_STALL_WARN_MS", "2000"))
+                .build();
         assertThat(c.httpPort()).isEqualTo(8080);
         assertThat(c.producerOverrides()).containsEntry("linger.ms", "25");
         assertThat(c.restoreConsumerOverrides()).containsEntry("max.poll.records", "500");
@@ -304,60 +372,84 @@ class WeirConfigTest {
     @Test
     void badKafkaPassThroughValuesFailBuildNamingTheSettingAsWritten() {
         assertThatThrownBy(() -> valid().set("producer.linger.ms", "abc").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'producer.linger.ms'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'producer.linger.ms'")
                 .hasMessageContaining("Not a number");
         assertThatThrownBy(() -> valid().set("consumer.max.poll.records", "-5").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'consumer.max.poll.records'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'consumer.max.poll.records'")
                 .hasMessageContaining("at least 1");
         assertThatThrownBy(() -> valid().set("compression.type", "zip").build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'compression.type'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'compression.type'")
                 .hasMessageContaining("gzip");
-        assertThatThrownBy(() -> valid().environment(Map.of("WEIR_PRODUCER_LINGER_MS", "soon")).build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("'producer.linger.ms'");
+        assertThatThrownBy(() -> valid().environment(Map.of("WEIR_PRODUCER_LINGER_MS", "soon"))
+                        .build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'producer.linger.ms'");
     }
 
     @Test
     void toStringHidesPasswords() {
-        WeirConfig c = valid().set("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule"
-                        + " required username=\"u\" password=\"s3cret\";")
-                .set("producer.ssl.key.password", "k3y").build();
-        assertThat(c.toString()).doesNotContain("s3cret", "k3y").contains("sasl.jaas.config=[hidden]",
-                "producer.ssl.key.password=[hidden]", "application.id=");
+        WeirConfig c = valid().set(
+                        "sasl.jaas.config",
+                        "org.apache.kafka.common.security.plain.PlainLoginModule"
+                                + " required username=\"u\" password=\"s3cret\";")
+                .set("producer.ssl.key.password", "k3y")
+                .build();
+        assertThat(c.toString())
+                .doesNotContain("s3cret", "k3y")
+                .contains("sasl.jaas.config=[hidden]", "producer.ssl.key.password=[hidden]", "application.id=");
     }
 
     @Test
     void toStringHidesTheHttpPasswordsAndTokens() {
-        WeirConfig c = valid().set("http.tls.keystore.path", "/tls/k.p12").set("http.tls.keystore.password", "kp4ss")
-                .set("http.tls.truststore.path", "/tls/t.p12").set("http.tls.truststore.password", "tp4ss")
-                .set("http.auth.token", "t0ken-a,t0ken-b").build();
-        assertThat(c.toString()).doesNotContain("kp4ss", "tp4ss", "t0ken").contains("http.auth.token=[hidden]",
-                "http.tls.keystore.password=[hidden]", "http.tls.truststore.password=[hidden]",
-                "http.tls.keystore.path=/tls/k.p12");
+        WeirConfig c = valid().set("http.tls.keystore.path", "/tls/k.p12")
+                .set("http.tls.keystore.password", "kp4ss")
+                .set("http.tls.truststore.path", "/tls/t.p12")
+                .set("http.tls.truststore.password", "tp4ss")
+                .set("http.auth.token", "t0ken-a,t0ken-b")
+                .build();
+        assertThat(c.toString())
+                .doesNotContain("kp4ss", "tp4ss", "t0ken")
+                .contains(
+                        "http.auth.token=[hidden]",
+                        "http.tls.keystore.password=[hidden]",
+                        "http.tls.truststore.password=[hidden]",
+                        "http.tls.keystore.path=/tls/k.p12");
     }
 
     @Test
     void aMalformedTokenIsRefusedWithoutShowingIt() {
-        assertThatThrownBy(() -> valid().set("http.auth.token", "good,has space-s3cret").build())
-                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.auth.token"))
+        assertThatThrownBy(() ->
+                        valid().set("http.auth.token", "good,has space-s3cret").build())
+                .isInstanceOfSatisfying(
+                        ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.auth.token"))
                 .hasMessageNotContaining("s3cret");
     }
 
     @Test
     void httpSecuritySettingsThatContradictEachOtherAreRefusedNamingTheSetting() {
-        assertThatThrownBy(() -> valid().set("http.tls.truststore.path", "/tls/t.p12").build())
-                .isInstanceOfSatisfying(ConfigException.class,
-                        e -> assertThat(e.setting()).isEqualTo("http.tls.truststore.path"))
+        assertThatThrownBy(() ->
+                        valid().set("http.tls.truststore.path", "/tls/t.p12").build())
+                .isInstanceOfSatisfying(
+                        ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.tls.truststore.path"))
                 .hasMessageContaining("http.tls.keystore.path");
         assertThatThrownBy(() -> valid().set("http.tls.keystore.path", "/tls/k.p12")
-                .set("http.tls.client.auth", "required").build())
-                .isInstanceOfSatisfying(ConfigException.class,
-                        e -> assertThat(e.setting()).isEqualTo("http.tls.client.auth"));
-        assertThatThrownBy(() -> valid().set("http.auth.token.file", "/run/token").set("http.admin.open", "true")
-                .build())
-                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.admin.open"));
-        WeirConfig mtls = valid().set("http.tls.keystore.path", "/tls/k.p12").set("http.tls.truststore.path",
-                "/tls/t.p12").build();
+                        .set("http.tls.client.auth", "required")
+                        .build())
+                .isInstanceOfSatisfying(
+                        ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.tls.client.auth"));
+        assertThatThrownBy(() -> valid().set("http.auth.token.file", "/run/token")
+                        .set("http.admin.open", "true")
+                        .build())
+                .isInstanceOfSatisfying(
+                        ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.admin.open"));
+        WeirConfig mtls = valid().set("http.tls.keystore.path", "/tls/k.p12")
+                .set("http.tls.truststore.path", "/tls/t.p12")
+                .build();
         assertThat(mtls.httpTlsClientAuth()).isEqualTo("optional");
-        assertThat(valid().build().httpAdminBindAddress()).isEqualTo(valid().build().httpBindAddress());
+        assertThat(valid().build().httpAdminBindAddress())
+                .isEqualTo(valid().build().httpBindAddress());
     }
 }

@@ -3,13 +3,13 @@ package io.weir.dsl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.weir.testdriver.TestDriver;
-import io.weir.testdriver.TestRecord;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.processor.TaskId;
 import io.weir.serde.Serdes;
 import io.weir.state.KeyValueIterator;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,7 +19,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** Stream-stream joins through the whole runtime (the test driver): windows, unmatched results, lateness, pruning. */
 class StreamJoinsTest {
 
-    enum Kind { INNER, LEFT, OUTER }
+    enum Kind {
+        INNER,
+        LEFT,
+        OUTER
+    }
 
     private static Topology topology(Kind kind, JoinWindows windows) {
         TopologyBuilder b = new TopologyBuilder();
@@ -46,10 +50,11 @@ class StreamJoinsTest {
             driver.pipe("left", "k", "a", 10);
             driver.pipe("right", "k", "x", 15);
             driver.pipe("right", "k", "y", 30);
-            driver.pipe("left", "k", "b", 25);     // x at 15 and y at 30 are both within 10
+            driver.pipe("left", "k", "b", 25); // x at 15 and y at 30 are both within 10
             driver.pipe("left", "other", "c", 26);
 
-            assertThat(joined(driver)).extracting(TestRecord::key, TestRecord::value, TestRecord::timestamp)
+            assertThat(joined(driver))
+                    .extracting(TestRecord::key, TestRecord::value, TestRecord::timestamp)
                     .containsExactly(tuple("k", "a+x", 15L), tuple("k", "b+x", 25L), tuple("k", "b+y", 30L));
         }
     }
@@ -57,7 +62,8 @@ class StreamJoinsTest {
     @Test
     void beforeAndAfterBoundTheOtherSidesTimesRelativeToThisSide() {
         JoinWindows onlyLater = JoinWindows.of(Duration.ofMillis(10)).before(Duration.ZERO);
-        try (TestDriver driver = TestDriver.builder(topology(Kind.INNER, onlyLater)).build()) {
+        try (TestDriver driver =
+                TestDriver.builder(topology(Kind.INNER, onlyLater)).build()) {
             driver.pipe("right", "k", "early", 5);
             driver.pipe("left", "k", "a", 10);
             driver.pipe("right", "k", "late", 20);
@@ -70,15 +76,16 @@ class StreamJoinsTest {
     @Test
     void aLeftJoinEmitsAnUnmatchedRecordOnlyOnceNoRecordCanMatchItAnyMore() {
         JoinWindows windows = JoinWindows.of(Duration.ofMillis(10)).allowedLateness(Duration.ofMillis(5));
-        try (TestDriver driver = TestDriver.builder(topology(Kind.LEFT, windows)).build()) {
+        try (TestDriver driver =
+                TestDriver.builder(topology(Kind.LEFT, windows)).build()) {
             driver.pipe("left", "k", "a", 10);
-            clock(driver, 24);                        // the watermark is 24
-            driver.pipe("right", "k", "x", 20);       // not late (24 - 5 <= 20): matches a
+            clock(driver, 24); // the watermark is 24
+            driver.pipe("right", "k", "x", 20); // not late (24 - 5 <= 20): matches a
             driver.pipe("left", "k", "b", 40);
-            clock(driver, 55);                        // 40 + 10 + 5 = 55: a record of the right at 50 could still come
+            clock(driver, 55); // 40 + 10 + 5 = 55: a record of the right at 50 could still come
             assertThat(ofKey(driver, "k")).containsExactly(tuple("a+x", 20L));
 
-            clock(driver, 56);                        // now none can
+            clock(driver, 56); // now none can
 
             assertThat(ofKey(driver, "k")).containsExactly(tuple("a+x", 20L), tuple("b+null", 40L));
         }
@@ -91,7 +98,9 @@ class StreamJoinsTest {
     }
 
     private static List<org.assertj.core.groups.Tuple> ofKey(TestDriver driver, String key) {
-        return driver.allOutput("joined", Serdes.strings(), Serdes.strings()).stream().filter(r -> key.equals(r.key())).map(r -> tuple(r.value(), r.timestamp()))
+        return driver.allOutput("joined", Serdes.strings(), Serdes.strings()).stream()
+                .filter(r -> key.equals(r.key()))
+                .map(r -> tuple(r.value(), r.timestamp()))
                 .toList();
     }
 
@@ -104,7 +113,8 @@ class StreamJoinsTest {
             driver.pipe("left", "end", "e", 100);
             driver.pipe("right", "end", "f", 100);
 
-            assertThat(joined(driver)).extracting(TestRecord::key, TestRecord::value, TestRecord::timestamp)
+            assertThat(joined(driver))
+                    .extracting(TestRecord::key, TestRecord::value, TestRecord::timestamp)
                     .containsExactly(tuple("k", "a+null", 10L), tuple("j", "null+x", 12L), tuple("end", "e+f", 100L));
         }
     }
@@ -115,7 +125,7 @@ class StreamJoinsTest {
                 .build()) {
             driver.pipe("left", "k", "a", 100);
             driver.pipe("right", "k", "x", 100);
-            driver.pipe("right", "k", "old", 99);   // 99 < watermark 100: late
+            driver.pipe("right", "k", "old", 99); // 99 < watermark 100: late
             driver.pipe("left", "k", "older", 60);
 
             assertThat(joined(driver)).extracting(TestRecord::value).containsExactly("a+x");
@@ -130,15 +140,14 @@ class StreamJoinsTest {
                 .build()) {
             driver.pipe("left", "k", "a", 10);
             driver.pipe("left", "k", "b", 30);
-            driver.pipe("right", "j", "x", 30);        // watermark 30: a is unmatchable
+            driver.pipe("right", "j", "x", 30); // watermark 30: a is unmatchable
             TaskId task = driver.tasks().iterator().next();
             driver.revoke(task);
             driver.reassign(task);
             driver.pipe("left", "j", "c", 50);
-            driver.pipe("right", "j", "y", 50);        // watermark 50: b is unmatchable
+            driver.pipe("right", "j", "y", 50); // watermark 50: b is unmatchable
 
-            assertThat(joined(driver)).extracting(TestRecord::value)
-                    .containsExactly("a+null", "b+null", "c+y");
+            assertThat(joined(driver)).extracting(TestRecord::value).containsExactly("a+null", "b+null", "c+y");
         }
     }
 
@@ -152,10 +161,13 @@ class StreamJoinsTest {
     @ParameterizedTest
     @EnumSource(Kind.class)
     void theBuffersKeepOnlyWhatCanStillJoinAsTimePasses(Kind kind) {
-        JoinWindows windows = JoinWindows.of(Duration.ofMillis(100)).after(Duration.ofMillis(20))
+        JoinWindows windows = JoinWindows.of(Duration.ofMillis(100))
+                .after(Duration.ofMillis(20))
                 .allowedLateness(Duration.ofMillis(30));
         long end = 500_000;
-        try (TestDriver driver = TestDriver.builder(topology(kind, windows)).inMemoryStores().commitEvery(100)
+        try (TestDriver driver = TestDriver.builder(topology(kind, windows))
+                .inMemoryStores()
+                .commitEvery(100)
                 .build()) {
             long unmatched = 0;
             for (long t = 0; t < end; t += 10) {
@@ -163,16 +175,24 @@ class StreamJoinsTest {
                 driver.pipe("left", "k" + left, "l", t);
                 driver.pipe("right", "k" + (t / 10) % 5, "r", t);
                 if (left >= 5 && t + 20 + 30 < end - 10) {
-                    unmatched++;                      // due once the watermark passes t + 20 + 30
+                    unmatched++; // due once the watermark passes t + 20 + 30
                 }
             }
             driver.commit();
             long last = end - 10;
-            assertThat(times(driver, "pairs-left")).allMatch(t -> t >= last - 30 - 20 - 1).hasSizeLessThan(8);
-            assertThat(times(driver, "pairs-right")).allMatch(t -> t >= last - 30 - 100 - 1).hasSizeLessThan(16);
+            assertThat(times(driver, "pairs-left"))
+                    .allMatch(t -> t >= last - 30 - 20 - 1)
+                    .hasSizeLessThan(8);
+            assertThat(times(driver, "pairs-right"))
+                    .allMatch(t -> t >= last - 30 - 100 - 1)
+                    .hasSizeLessThan(16);
             // What an operator sees: weir.store.entries of each buffer, bounded by retention, not by the 50,000 records
-            assertThat(entries(driver, "pairs-left")).isEqualTo(times(driver, "pairs-left").size()).isLessThan(8);
-            assertThat(entries(driver, "pairs-right")).isEqualTo(times(driver, "pairs-right").size()).isLessThan(16);
+            assertThat(entries(driver, "pairs-left"))
+                    .isEqualTo(times(driver, "pairs-left").size())
+                    .isLessThan(8);
+            assertThat(entries(driver, "pairs-right"))
+                    .isEqualTo(times(driver, "pairs-right").size())
+                    .isLessThan(16);
             List<TestRecord<String, String>> all = driver.allOutput("joined", Serdes.strings(), Serdes.strings());
             assertThat(all.stream().filter(r -> r.value().endsWith("+null")).count())
                     .isEqualTo(kind == Kind.INNER ? 0 : unmatched);
@@ -181,13 +201,17 @@ class StreamJoinsTest {
     }
 
     private static long entries(TestDriver driver, String store) {
-        return Math.round(driver.meterRegistry().get("weir.store.entries").tag("store", store).gauge().value());
+        return Math.round(driver.meterRegistry()
+                .get("weir.store.entries")
+                .tag("store", store)
+                .gauge()
+                .value());
     }
 
     private static List<Long> times(TestDriver driver, String store) {
         List<Long> times = new java.util.ArrayList<>();
         try (KeyValueIterator<io.weir.state.Windowed<String>, Object> all =
-                     driver.<String, Object>windowStore(store).fetchAll(Long.MIN_VALUE, Long.MAX_VALUE)) {
+                driver.<String, Object>windowStore(store).fetchAll(Long.MIN_VALUE, Long.MAX_VALUE)) {
             all.forEachRemaining(e -> times.add(e.key().start()));
         }
         return times;
@@ -197,18 +221,24 @@ class StreamJoinsTest {
     void twoReKeyedStreamsAreRepartitionedToOneCountBeforeTheyJoin() {
         TopologyBuilder b = new TopologyBuilder();
         RecordStream<String, String> clicks = b.stream(Serdes.strings(), Serdes.strings(), "clicks")
-                .selectKey((k, user) -> user).withSerdes(Serdes.strings(), Serdes.strings());
+                .selectKey((k, user) -> user)
+                .withSerdes(Serdes.strings(), Serdes.strings());
         RecordStream<String, String> views = b.stream(Serdes.strings(), Serdes.strings(), "views")
-                .selectKey((k, user) -> user).withSerdes(Serdes.strings(), Serdes.strings());
+                .selectKey((k, user) -> user)
+                .withSerdes(Serdes.strings(), Serdes.strings());
         clicks.join(views, (c, v) -> c + "|" + v, JoinWindows.of(Duration.ofMillis(5)), "click-view")
                 .to("joined", Serdes.strings(), Serdes.strings());
-        try (TestDriver driver = TestDriver.builder(b.build()).partitions("clicks", 2).partitions("views", 5).build()) {
+        try (TestDriver driver = TestDriver.builder(b.build())
+                .partitions("clicks", 2)
+                .partitions("views", 5)
+                .build()) {
             for (int i = 0; i < 10; i++) {
                 driver.pipe("clicks", i % 2, "c" + i, "u" + i, 100 + i);
                 driver.pipe("views", i % 5, "v" + i, "u" + i, 100 + i);
             }
-            assertThat(joined(driver)).extracting(TestRecord::key).containsExactlyInAnyOrder(
-                    "u0", "u1", "u2", "u3", "u4", "u5", "u6", "u7", "u8", "u9");
+            assertThat(joined(driver))
+                    .extracting(TestRecord::key)
+                    .containsExactlyInAnyOrder("u0", "u1", "u2", "u3", "u4", "u5", "u6", "u7", "u8", "u9");
         }
     }
 }

@@ -3,12 +3,12 @@ package io.weir.dsl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.weir.testdriver.TestDriver;
-import io.weir.testdriver.TestRecord;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.common.KeyValue;
 import io.weir.serde.Serdes;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -30,8 +30,12 @@ class TablesTest {
             driver.pipe("users", "u1", "Ada L.", 3);
             driver.pipe("users", "u2", null, 4);
 
-            assertThat(strings(driver, "user-updates")).extracting(TestRecord::key, TestRecord::value, TestRecord::timestamp)
-                    .containsExactly(tuple("u1", "Ada", 1L), tuple("u2", "Bob", 2L), tuple("u1", "Ada L.", 3L),
+            assertThat(strings(driver, "user-updates"))
+                    .extracting(TestRecord::key, TestRecord::value, TestRecord::timestamp)
+                    .containsExactly(
+                            tuple("u1", "Ada", 1L),
+                            tuple("u2", "Bob", 2L),
+                            tuple("u1", "Ada L.", 3L),
                             tuple("u2", null, 4L));
             assertThat(driver.<String, String>store("users-store").get("u1")).isEqualTo("Ada L.");
             assertThat(driver.<String, String>store("users-store").get("u2")).isNull();
@@ -43,13 +47,16 @@ class TablesTest {
     void updatesBetweenTwoCommitsGoDownstreamOncePerKey() {
         TopologyBuilder b = new TopologyBuilder();
         b.table(Serdes.strings(), Serdes.strings(), "users", "users-store")
-                .toStream().to("user-updates", Serdes.strings(), Serdes.strings());
+                .toStream()
+                .to("user-updates", Serdes.strings(), Serdes.strings());
         try (TestDriver driver = TestDriver.builder(b.build()).commitEvery(3).build()) {
             driver.pipe("users", "u1", "a", 1);
             driver.pipe("users", "u1", "b", 2);
             driver.pipe("users", "u1", "c", 3);
 
-            assertThat(strings(driver, "user-updates")).extracting(TestRecord::value).containsExactly("c");
+            assertThat(strings(driver, "user-updates"))
+                    .extracting(TestRecord::value)
+                    .containsExactly("c");
         }
     }
 
@@ -57,13 +64,16 @@ class TablesTest {
     void aRecordWithoutAKeyCannotBeARowAndGoesToTheDeadLetters() {
         TopologyBuilder b = new TopologyBuilder();
         b.table(Serdes.strings(), Serdes.strings(), "users", "users-store")
-                .toStream().to("user-updates", Serdes.strings(), Serdes.strings());
+                .toStream()
+                .to("user-updates", Serdes.strings(), Serdes.strings());
         try (TestDriver driver = TestDriver.builder(b.build()).build()) {
             driver.pipe("users", null, "nobody", 1);
             driver.pipe("users", "u1", "Ada", 2);
 
             assertThat(driver.deadLetters()).hasSize(1);
-            assertThat(strings(driver, "user-updates")).extracting(TestRecord::key).containsExactly("u1");
+            assertThat(strings(driver, "user-updates"))
+                    .extracting(TestRecord::key)
+                    .containsExactly("u1");
         }
     }
 
@@ -74,14 +84,17 @@ class TablesTest {
                 .selectKey((k, v) -> v.split("@")[0])
                 .withSerdes(Serdes.strings(), Serdes.strings())
                 .toTable("last-login")
-                .toStream().to("last-logins", Serdes.strings(), Serdes.strings());
+                .toStream()
+                .to("last-logins", Serdes.strings(), Serdes.strings());
         Topology topology = b.build();
         assertThat(topology.describe()).contains("last-login-repartition");
-        try (TestDriver driver = TestDriver.builder(topology).partitions("logins", 3).build()) {
+        try (TestDriver driver =
+                TestDriver.builder(topology).partitions("logins", 3).build()) {
             driver.pipe("logins", 0, "x", "ada@home", 1);
             driver.pipe("logins", 2, "y", "ada@work", 2);
 
-            assertThat(strings(driver, "last-logins")).extracting(TestRecord::key, TestRecord::value)
+            assertThat(strings(driver, "last-logins"))
+                    .extracting(TestRecord::key, TestRecord::value)
                     .containsExactly(tuple("ada", "ada@home"), tuple("ada", "ada@work"));
             assertThat(driver.<String, String>store("last-login").get("ada")).isEqualTo("ada@work");
         }
@@ -101,7 +114,8 @@ class TablesTest {
             driver.pipe("balances", "a", 3L, 4);
             driver.pipe("balances", "a", 4L, 5);
 
-            assertThat(strings(driver, "overdrawn")).extracting(TestRecord::key, TestRecord::value)
+            assertThat(strings(driver, "overdrawn"))
+                    .extracting(TestRecord::key, TestRecord::value)
                     .containsExactly(tuple("a", "owes 5"), tuple("a", "owes 7"), tuple("a", null));
         }
     }
@@ -113,8 +127,10 @@ class TablesTest {
         b.table(Serdes.strings(), Serdes.strings(), "user-cities", "user-cities-store")
                 .groupBy((user, city) -> KeyValue.of(city, user), Serdes.strings(), Serdes.strings())
                 .count("users-per-city")
-                .toStream().to("city-counts", Serdes.strings(), Serdes.longs());
-        try (TestDriver driver = TestDriver.builder(b.build()).partitions("user-cities", 2).build()) {
+                .toStream()
+                .to("city-counts", Serdes.strings(), Serdes.longs());
+        try (TestDriver driver =
+                TestDriver.builder(b.build()).partitions("user-cities", 2).build()) {
             driver.pipe("user-cities", 0, "u1", "Paris", 1);
             driver.pipe("user-cities", 1, "u2", "Paris", 2);
             driver.pipe("user-cities", 0, "u1", "Oslo", 3);
@@ -127,8 +143,14 @@ class TablesTest {
             assertThat(counts.get("Oslo")).isEqualTo(2);
             assertThat(driver.output("city-counts", Serdes.strings(), Serdes.longs()))
                     .extracting(TestRecord::key, TestRecord::value)
-                    .containsExactly(tuple("Paris", 1L), tuple("Paris", 2L), tuple("Paris", 1L), tuple("Oslo", 1L),
-                            tuple("Paris", 0L), tuple("Oslo", 2L), tuple("Oslo", 2L));
+                    .containsExactly(
+                            tuple("Paris", 1L),
+                            tuple("Paris", 2L),
+                            tuple("Paris", 1L),
+                            tuple("Oslo", 1L),
+                            tuple("Paris", 0L),
+                            tuple("Oslo", 2L),
+                            tuple("Oslo", 2L));
         }
     }
 
@@ -136,10 +158,18 @@ class TablesTest {
     void aReKeyedAggregateAndReduceFollowTheRowsOfEachGroup() {
         TopologyBuilder b = new TopologyBuilder();
         RecordTable<String, Long> salaries = b.table(Serdes.strings(), Serdes.longs(), "salaries", "salaries-store");
-        GroupedTable<String, Long> byTeam = salaries.groupBy((person, salary) -> KeyValue.of(
-                person.substring(0, person.indexOf('/')), salary), Serdes.strings(), Serdes.longs());
-        byTeam.aggregate(() -> "", (team, s, acc) -> acc + "+" + s, (team, s, acc) -> acc + "-" + s, Serdes.strings(),
-                "team-trail").toStream().to("trails", Serdes.strings(), Serdes.strings());
+        GroupedTable<String, Long> byTeam = salaries.groupBy(
+                (person, salary) -> KeyValue.of(person.substring(0, person.indexOf('/')), salary),
+                Serdes.strings(),
+                Serdes.longs());
+        byTeam.aggregate(
+                        () -> "",
+                        (team, s, acc) -> acc + "+" + s,
+                        (team, s, acc) -> acc + "-" + s,
+                        Serdes.strings(),
+                        "team-trail")
+                .toStream()
+                .to("trails", Serdes.strings(), Serdes.strings());
         byTeam.reduce(Long::sum, (acc, s) -> acc - s, "team-total");
         try (TestDriver driver = TestDriver.builder(b.build()).build()) {
             driver.pipe("salaries", "eng/ada", 100L, 1);
@@ -163,21 +193,25 @@ class TablesTest {
                 .to("enriched", Serdes.strings(), Serdes.strings());
         orders.leftJoin(customers.filter((id, name) -> !name.startsWith("x")), (order, name) -> order + " for " + name)
                 .to("enriched-left", Serdes.strings(), Serdes.strings());
-        try (TestDriver driver = TestDriver.builder(b.build()).partitions("customers", 2).partitions("orders", 2)
+        try (TestDriver driver = TestDriver.builder(b.build())
+                .partitions("customers", 2)
+                .partitions("orders", 2)
                 .build()) {
-            driver.pipe("orders", 0, "c1", "o1", 1);             // no customer yet
+            driver.pipe("orders", 0, "c1", "o1", 1); // no customer yet
             driver.pipe("customers", 0, "c1", "Ada", 2);
             driver.pipe("orders", 0, "c1", "o2", 3);
-            driver.pipe("customers", 0, "c1", "xAda", 4);        // filtered out of the left join's table
+            driver.pipe("customers", 0, "c1", "xAda", 4); // filtered out of the left join's table
             driver.pipe("orders", 0, "c1", "o3", 5);
             driver.pipe("customers", 0, "c1", null, 6);
             driver.pipe("orders", 0, "c1", "o4", 7);
-            driver.pipe("orders", 1, null, "o5", 8);             // no key: no match
+            driver.pipe("orders", 1, null, "o5", 8); // no key: no match
 
-            assertThat(strings(driver, "enriched")).extracting(TestRecord::key, TestRecord::value, TestRecord::timestamp)
+            assertThat(strings(driver, "enriched"))
+                    .extracting(TestRecord::key, TestRecord::value, TestRecord::timestamp)
                     .containsExactly(tuple("c1", "o2 for Ada", 3L), tuple("c1", "o3 for xAda", 5L));
-            assertThat(strings(driver, "enriched-left")).extracting(TestRecord::value).containsExactly(
-                    "o1 for null", "o2 for Ada", "o3 for null", "o4 for null", "o5 for null");
+            assertThat(strings(driver, "enriched-left"))
+                    .extracting(TestRecord::value)
+                    .containsExactly("o1 for null", "o2 for Ada", "o3 for null", "o4 for null", "o5 for null");
         }
     }
 
@@ -190,7 +224,9 @@ class TablesTest {
                 .withSerdes(Serdes.strings(), Serdes.strings())
                 .join(customers, (customer, name) -> name)
                 .to("names", Serdes.strings(), Serdes.strings());
-        try (TestDriver driver = TestDriver.builder(b.build()).partitions("customers", 3).partitions("orders", 5)
+        try (TestDriver driver = TestDriver.builder(b.build())
+                .partitions("customers", 3)
+                .partitions("orders", 5)
                 .build()) {
             for (int i = 0; i < 6; i++) {
                 driver.pipe("customers", "c" + i, "name" + i, i);
@@ -199,9 +235,15 @@ class TablesTest {
                 driver.pipe("orders", i % 5, "o" + i, "c" + i, 10 + i);
             }
 
-            assertThat(strings(driver, "names")).extracting(TestRecord::key, TestRecord::value).containsExactlyInAnyOrder(
-                    tuple("c0", "name0"), tuple("c1", "name1"), tuple("c2", "name2"), tuple("c3", "name3"),
-                    tuple("c4", "name4"), tuple("c5", "name5"));
+            assertThat(strings(driver, "names"))
+                    .extracting(TestRecord::key, TestRecord::value)
+                    .containsExactlyInAnyOrder(
+                            tuple("c0", "name0"),
+                            tuple("c1", "name1"),
+                            tuple("c2", "name2"),
+                            tuple("c3", "name3"),
+                            tuple("c4", "name4"),
+                            tuple("c5", "name5"));
         }
     }
 
@@ -211,22 +253,33 @@ class TablesTest {
         RecordTable<String, String> names = b.table(Serdes.strings(), Serdes.strings(), "names", "names");
         RecordTable<String, String> emails = b.table(Serdes.strings(), Serdes.strings(), "emails", "emails");
         ValueJoiner<String, String, String> both = (name, email) -> name + " <" + email + ">";
-        names.join(emails, both, Serdes.strings(), "inner").toStream().to("inner-out", Serdes.strings(), Serdes.strings());
-        names.leftJoin(emails, both, Serdes.strings(), "left").toStream().to("left-out", Serdes.strings(), Serdes.strings());
-        names.outerJoin(emails, both, Serdes.strings(), "outer").toStream().to("outer-out", Serdes.strings(),
-                Serdes.strings());
-        try (TestDriver driver = TestDriver.builder(b.build()).partitions("names", 2).partitions("emails", 2).build()) {
+        names.join(emails, both, Serdes.strings(), "inner")
+                .toStream()
+                .to("inner-out", Serdes.strings(), Serdes.strings());
+        names.leftJoin(emails, both, Serdes.strings(), "left")
+                .toStream()
+                .to("left-out", Serdes.strings(), Serdes.strings());
+        names.outerJoin(emails, both, Serdes.strings(), "outer")
+                .toStream()
+                .to("outer-out", Serdes.strings(), Serdes.strings());
+        try (TestDriver driver = TestDriver.builder(b.build())
+                .partitions("names", 2)
+                .partitions("emails", 2)
+                .build()) {
             driver.pipe("emails", 0, "u1", "ada@x", 1);
             driver.pipe("names", 0, "u1", "Ada", 2);
             driver.pipe("emails", 0, "u1", "ada@y", 3);
             driver.pipe("names", 0, "u1", null, 4);
             driver.pipe("emails", 0, "u1", null, 5);
 
-            assertThat(strings(driver, "inner-out")).extracting(TestRecord::value)
+            assertThat(strings(driver, "inner-out"))
+                    .extracting(TestRecord::value)
                     .containsExactly("Ada <ada@x>", "Ada <ada@y>", null);
-            assertThat(strings(driver, "left-out")).extracting(TestRecord::value)
+            assertThat(strings(driver, "left-out"))
+                    .extracting(TestRecord::value)
                     .containsExactly("Ada <ada@x>", "Ada <ada@y>", null);
-            assertThat(strings(driver, "outer-out")).extracting(TestRecord::value)
+            assertThat(strings(driver, "outer-out"))
+                    .extracting(TestRecord::value)
                     .containsExactly("null <ada@x>", "Ada <ada@x>", "Ada <ada@y>", "null <ada@y>", null);
             assertThat(driver.<String, String>store("outer").get("u1")).isNull();
         }

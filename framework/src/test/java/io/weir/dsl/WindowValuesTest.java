@@ -20,17 +20,22 @@ class WindowValuesTest {
         assertThat(Emit.early(Duration.ofSeconds(5)).earlyRecords()).isEmpty();
         assertThat(Emit.earlyEvery(100).earlyRecords()).isEqualTo(OptionalLong.of(100));
         assertThat(Emit.earlyEvery(100).earlyInterval()).isEmpty();
-        assertThat(Emit.earlyEvery(100)).isEqualTo(Emit.earlyEvery(100)).isNotEqualTo(Emit.earlyEvery(99))
-                .hasSameHashCodeAs(Emit.earlyEvery(100)).hasToString("Emit.earlyEvery(100)");
+        assertThat(Emit.earlyEvery(100))
+                .isEqualTo(Emit.earlyEvery(100))
+                .isNotEqualTo(Emit.earlyEvery(99))
+                .hasSameHashCodeAs(Emit.earlyEvery(100))
+                .hasToString("Emit.earlyEvery(100)");
         assertThat(Emit.onWindowClose()).isEqualTo(Emit.onWindowClose()).isNotEqualTo(Emit.everyUpdate());
     }
 
     @Test
     void earlyTriggersNeedAPositiveIntervalOrRecordCount() {
-        assertThatThrownBy(() -> Emit.early(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Emit.early(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at least 1 ms");
         assertThatThrownBy(() -> Emit.early(null)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> Emit.earlyEvery(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Emit.earlyEvery(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at least 1 record");
     }
 
@@ -50,7 +55,8 @@ class WindowValuesTest {
     @Test
     void countWindowsRefuseSizesSlidesAndTimeoutsOutOfRange() {
         assertThatThrownBy(() -> CountWindows.of(0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> CountWindows.of(10).slideBy(11)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> CountWindows.of(10).slideBy(11))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("between 1 and its size (10)");
         assertThatThrownBy(() -> CountWindows.of(10).timeout(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -65,11 +71,12 @@ class WindowValuesTest {
         assertThat(hopping.allowedLateness()).isZero();
         assertThat(hopping).isEqualTo(TimeWindows.of(Duration.ofMinutes(1)).advanceBy(Duration.ofSeconds(30)));
         assertThatThrownBy(() -> TimeWindows.of(Duration.ofMinutes(1)).advanceBy(Duration.ofMinutes(2)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most its size");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most its size");
         assertThatThrownBy(() -> TimeWindows.of(Duration.ofMinutes(1)).allowedLateness(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class);
-        SessionWindows sessions = SessionWindows.withInactivityGap(Duration.ofMinutes(5))
-                .allowedLateness(Duration.ofMinutes(1));
+        SessionWindows sessions =
+                SessionWindows.withInactivityGap(Duration.ofMinutes(5)).allowedLateness(Duration.ofMinutes(1));
         assertThat(sessions.inactivityGap()).isEqualTo(Duration.ofMinutes(5));
         assertThat(sessions.allowedLateness()).isEqualTo(Duration.ofMinutes(1));
         assertThatThrownBy(() -> SessionWindows.withInactivityGap(Duration.ZERO))

@@ -76,13 +76,16 @@ class AbortIT {
                 .process(FailingProcessor::new, "failing")
                 .to(output, Serdes.strings(), Serdes.strings());
 
-        try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
+        try (WeirApp app = TestApps.start(
+                b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
             String dlq = app.config().deadLetterTopic();
-            List<ConsumerRecord<byte[], byte[]>> dead = KAFKA.client().readAtLeast(dlq, bad.size(), Duration.ofMinutes(2));
+            List<ConsumerRecord<byte[], byte[]>> dead =
+                    KAFKA.client().readAtLeast(dlq, bad.size(), Duration.ofMinutes(2));
             KAFKA.client().readAtLeast(output, RECORDS - bad.size(), Duration.ofMinutes(2));
             app.close(Duration.ofSeconds(30));
 
-            Set<Integer> deadIds = dead.stream().map(r -> Integer.parseInt(new String(r.value(), StandardCharsets.UTF_8)))
+            Set<Integer> deadIds = dead.stream()
+                    .map(r -> Integer.parseInt(new String(r.value(), StandardCharsets.UTF_8)))
                     .collect(Collectors.toCollection(TreeSet::new));
             assertThat(deadIds).isEqualTo(bad);
             assertThat(dead).hasSize(bad.size());
@@ -96,10 +99,11 @@ class AbortIT {
             assertThat(header(first, "weir.source.timestamp")).isEqualTo(Long.toString(first.timestamp()));
         }
 
-        List<ConsumerRecord<String, String>> out = KAFKA.client().readAllCommittedStrings(output,
-                Duration.ofMinutes(1));
+        List<ConsumerRecord<String, String>> out =
+                KAFKA.client().readAllCommittedStrings(output, Duration.ofMinutes(1));
         assertThat(out).extracting(ConsumerRecord::value).noneMatch(v -> v.startsWith("partial-"));
-        List<Integer> ids = out.stream().map(r -> Integer.parseInt(r.value())).sorted().collect(Collectors.toList());
+        List<Integer> ids =
+                out.stream().map(r -> Integer.parseInt(r.value())).sorted().collect(Collectors.toList());
         List<Integer> expected = new ArrayList<>();
         for (int i = 1; i <= RECORDS; i++) {
             if (!bad.contains(i)) {

@@ -53,8 +53,11 @@ class BoundedRunIT {
      * so records timestamped years ago vanished from the input, repartition and output topics
      * part-way through the test. Two hours back, the markers an hour later are still in the past.
      */
-    private static final long BASE = Instant.now().minus(Duration.ofHours(2)).truncatedTo(ChronoUnit.HOURS)
+    private static final long BASE = Instant.now()
+            .minus(Duration.ofHours(2))
+            .truncatedTo(ChronoUnit.HOURS)
             .toEpochMilli();
+
     private static final Duration DEADLINE = Duration.ofSeconds(40);
 
     /** Counts per key (plain) and per value in 1 s windows (through a repartition topic). */
@@ -84,8 +87,8 @@ class BoundedRunIT {
     }
 
     private static Map<String, Long> committed(String topic) {
-        return Records.lastLongPerKey(KAFKA.client().readAllCommitted(topic, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer(), DEADLINE));
+        return Records.lastLongPerKey(KAFKA.client()
+                .readAllCommitted(topic, new ByteArrayDeserializer(), new ByteArrayDeserializer(), DEADLINE));
     }
 
     private static Map<String, Long> withoutMarkers(Map<String, Long> results) {
@@ -115,8 +118,12 @@ class BoundedRunIT {
 
         String boundedApp = "bounded-" + input;
         BoundedRunSummary summary;
-        try (WeirApp app = WeirApp.create(countsAndWindows(input, plain, windows), config(boundedApp)
-                .set("run.mode", "bounded").set("num.stream.threads", 2).build())) {
+        try (WeirApp app = WeirApp.create(
+                countsAndWindows(input, plain, windows),
+                config(boundedApp)
+                        .set("run.mode", "bounded")
+                        .set("num.stream.threads", 2)
+                        .build())) {
             summary = app.runBounded();
             assertThat(app.state()).isEqualTo(WeirApp.State.STOPPED);
         }
@@ -124,27 +131,38 @@ class BoundedRunIT {
         assertThat(summary.repartitionRecords()).isEqualTo(n);
         // The watermark trails the input by 60 s: every window fired only when the input ended.
         assertThat(summary.sentAtEnd()).isEqualTo(windowModel.size());
-        assertThat(summary.endOffsets().get(input).stream().mapToLong(Long::longValue).sum()).isEqualTo(n);
+        assertThat(summary.endOffsets().get(input).stream()
+                        .mapToLong(Long::longValue)
+                        .sum())
+                .isEqualTo(n);
         Map<String, Long> boundedPlain = committed(plain);
         Map<String, Long> boundedWindows = committed(windows);
         assertThat(boundedPlain).isEqualTo(plainModel);
         assertThat(boundedWindows).isEqualTo(windowModel);
         // Each thread's consumer leaves on close, and the close removes any member whose consumer was
         // still joining: once runBounded returned, the group is empty (well before a session timeout).
-        assertThat(KAFKA.admin().describeConsumerGroups(List.of(boundedApp)).all().get().get(boundedApp)
-                .members()).as("the bounded run left the group").isEmpty();
+        assertThat(KAFKA.admin()
+                        .describeConsumerGroups(List.of(boundedApp))
+                        .all()
+                        .get()
+                        .get(boundedApp)
+                        .members())
+                .as("the bounded run left the group")
+                .isEmpty();
 
         // Again, bounded, under the same id: nothing between the committed offsets and the ends, so
         // the run returns without waiting for input (the deadline only fails a run that hangs).
         long start = System.nanoTime();
-        try (WeirApp app = WeirApp.create(countsAndWindows(input, plain, windows), config(boundedApp)
-                .set("run.mode", "bounded").build())) {
+        try (WeirApp app = WeirApp.create(
+                countsAndWindows(input, plain, windows),
+                config(boundedApp).set("run.mode", "bounded").build())) {
             BoundedRunSummary empty = assertTimeoutPreemptively(Duration.ofMinutes(2), app::runBounded);
             assertThat(empty.inputRecords()).isZero();
             assertThat(empty.repartitionRecords()).isZero();
             assertThat(empty.sentAtEnd()).isZero();
         }
-        System.out.printf("FIGURE bounded_rerun_with_nothing_to_do_ms=%d%n",
+        System.out.printf(
+                "FIGURE bounded_rerun_with_nothing_to_do_ms=%d%n",
                 Duration.ofNanos(System.nanoTime() - start).toMillis());
         assertThat(committed(plain)).isEqualTo(boundedPlain);
         assertThat(committed(windows)).isEqualTo(boundedWindows);
@@ -156,13 +174,14 @@ class BoundedRunIT {
         String streamingPlain = KAFKA.uniqueTopic("streaming-plain", 3);
         String streamingWindows = KAFKA.uniqueTopic("streaming-windows", 3);
         String streamingApp = "streaming-" + input;
-        try (WeirApp app = TestApps.start(countsAndWindows(input, streamingPlain, streamingWindows),
+        try (WeirApp app = TestApps.start(
+                countsAndWindows(input, streamingPlain, streamingWindows),
                 config(streamingApp).build())) {
             awaitInputCommitted(streamingApp, input);
             List<ProducerRecord<byte[], byte[]>> markers = new ArrayList<>();
             for (int j = 0; j < 12; j++) { // values spread over every repartition partition
-                markers.add(new ProducerRecord<>(input, j % 3, BASE + 3_600_000, bytes("marker" + j),
-                        bytes("marker" + j)));
+                markers.add(
+                        new ProducerRecord<>(input, j % 3, BASE + 3_600_000, bytes("marker" + j), bytes("marker" + j)));
             }
             KAFKA.client().send(markers);
             await().atMost(DEADLINE).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
@@ -183,8 +202,10 @@ class BoundedRunIT {
      */
     private static void awaitInputCommitted(String appId, String input) {
         await().atMost(DEADLINE).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
-            Map<TopicPartition, OffsetAndMetadata> offsets = KAFKA.admin().listConsumerGroupOffsets(appId)
-                    .partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, OffsetAndMetadata> offsets = KAFKA.admin()
+                    .listConsumerGroupOffsets(appId)
+                    .partitionsToOffsetAndMetadata()
+                    .get();
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             for (int p = 0; p < 3; p++) {
                 latest.put(new TopicPartition(input, p), OffsetSpec.latest());
@@ -193,9 +214,13 @@ class BoundedRunIT {
             Map<Integer, Long> committed = new TreeMap<>();
             KAFKA.admin().listOffsets(latest).all().get().forEach((tp, info) -> {
                 ends.put(tp.partition(), info.offset());
-                committed.put(tp.partition(), offsets.containsKey(tp) ? offsets.get(tp).offset() : -1L);
+                committed.put(
+                        tp.partition(),
+                        offsets.containsKey(tp) ? offsets.get(tp).offset() : -1L);
             });
-            assertThat(committed).as("committed offsets of the input partitions").isEqualTo(ends);
+            assertThat(committed)
+                    .as("committed offsets of the input partitions")
+                    .isEqualTo(ends);
         });
     }
 
@@ -205,14 +230,18 @@ class BoundedRunIT {
         String plain = KAFKA.uniqueTopic("bounded-empty-plain", 2);
         String windows = KAFKA.uniqueTopic("bounded-empty-windows", 2);
         long start = System.nanoTime();
-        try (WeirApp app = WeirApp.create(countsAndWindows(input, plain, windows), TestApps.config(
-                KAFKA.bootstrapServers(), "bounded-empty-" + input).set("run.mode", "bounded").build())) {
+        try (WeirApp app = WeirApp.create(
+                countsAndWindows(input, plain, windows),
+                TestApps.config(KAFKA.bootstrapServers(), "bounded-empty-" + input)
+                        .set("run.mode", "bounded")
+                        .build())) {
             // The deadline only fails a run that hangs waiting for input that never comes.
             BoundedRunSummary summary = assertTimeoutPreemptively(Duration.ofMinutes(2), app::runBounded);
             assertThat(summary.inputRecords()).isZero();
             assertThat(summary.endOffsets().get(input)).containsExactly(0L, 0L);
         }
-        System.out.printf("FIGURE bounded_run_over_empty_topic_ms=%d%n",
+        System.out.printf(
+                "FIGURE bounded_run_over_empty_topic_ms=%d%n",
                 Duration.ofNanos(System.nanoTime() - start).toMillis());
     }
 
@@ -228,9 +257,12 @@ class BoundedRunIT {
         KAFKA.client().send(records);
         String appId = "bounded-until-" + input;
         BoundedRunSummary summary;
-        try (WeirApp app = WeirApp.create(countsAndWindows(input, plain, windows), TestApps.config(
-                KAFKA.bootstrapServers(), appId).set("run.mode", "bounded")
-                .set("bounded.until", Instant.ofEpochMilli(BASE + 4500).toString()).build())) {
+        try (WeirApp app = WeirApp.create(
+                countsAndWindows(input, plain, windows),
+                TestApps.config(KAFKA.bootstrapServers(), appId)
+                        .set("run.mode", "bounded")
+                        .set("bounded.until", Instant.ofEpochMilli(BASE + 4500).toString())
+                        .build())) {
             summary = app.runBounded();
         }
         // 0..4000 are processed; 5000 is the first later record: the partition ends there.
@@ -239,7 +271,10 @@ class BoundedRunIT {
         assertThat(committed(plain)).isEqualTo(Map.of("k", 5L));
         // Event time ends at the instant: [4000, 5000) is still open, the earlier windows fired.
         assertThat(committed(windows)).isEqualTo(Map.of("w@0", 1L, "w@1000", 1L, "w@2000", 1L, "w@3000", 1L));
-        OffsetAndMetadata offset = KAFKA.admin().listConsumerGroupOffsets(appId).partitionsToOffsetAndMetadata().get()
+        OffsetAndMetadata offset = KAFKA.admin()
+                .listConsumerGroupOffsets(appId)
+                .partitionsToOffsetAndMetadata()
+                .get()
                 .get(new TopicPartition(input, 0));
         assertThat(offset.offset()).isEqualTo(5);
     }
@@ -254,7 +289,11 @@ class BoundedRunIT {
         }
         KAFKA.client().produceStrings(input, records);
         try (ChildJvm main = ChildJvm.builder(BoundedApp.class)
-                .args(KAFKA.bootstrapServers(), input, output, Files.createTempDirectory("weir-bounded-main-").toString(),
+                .args(
+                        KAFKA.bootstrapServers(),
+                        input,
+                        output,
+                        Files.createTempDirectory("weir-bounded-main-").toString(),
                         "bounded-main-" + input)
                 .env("WEIR_RUN_MODE", "bounded")
                 .jvmOptions("-Xmx256m", "-XX:+UseSerialGC")

@@ -81,10 +81,18 @@ class CrashRecoveryIT {
         }
         try (ChildJvm app = startApp(input, output, stateDir, appId, guarantee)) {
             // Wait for every id (under at-least-once the count alone could be reached by repeats).
-            KAFKA.client().readStringsUntil(output,
-                    l -> l.size() >= RECORDS && l.stream().map(ConsumerRecord::value).distinct().count() >= RECORDS,
-                    Duration.ofMinutes(3));
-            assertThat(app.terminate()).as("exit code after SIGTERM (143 = ended by the signal, after the shutdown hook)")
+            KAFKA.client()
+                    .readStringsUntil(
+                            output,
+                            l -> l.size() >= RECORDS
+                                    && l.stream()
+                                                    .map(ConsumerRecord::value)
+                                                    .distinct()
+                                                    .count()
+                                            >= RECORDS,
+                            Duration.ofMinutes(3));
+            assertThat(app.terminate())
+                    .as("exit code after SIGTERM (143 = ended by the signal, after the shutdown hook)")
                     .isIn(0, 143);
         }
         assertThat(kills).as("kills (seed %d)", seed).isEqualTo(3);
@@ -92,16 +100,25 @@ class CrashRecoveryIT {
         // exactly-once the offsets are part of the last transaction, and the coordinator writes its
         // commit markers after the commit returned to the (by now exited) app: until the marker is
         // in, the group still shows the offsets of the transaction before. Wait for the end.
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(committedOffsets(appId))
-                .as("committed input offsets (seed %d)", seed).isEqualTo(RECORDS));
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> assertThat(committedOffsets(appId))
+                        .as("committed input offsets (seed %d)", seed)
+                        .isEqualTo(RECORDS));
         // Read everything committed, to the end: a late duplicate cannot hide.
         return KAFKA.client().readAllCommittedStrings(output, Duration.ofMinutes(1));
     }
 
     /** The sum of the group's committed offsets over the input's partitions. */
     private static long committedOffsets(String appId) throws Exception {
-        return KAFKA.admin().listConsumerGroupOffsets(appId).partitionsToOffsetAndMetadata()
-                .get(30, TimeUnit.SECONDS).values().stream().mapToLong(OffsetAndMetadata::offset).sum();
+        return KAFKA
+                .admin()
+                .listConsumerGroupOffsets(appId)
+                .partitionsToOffsetAndMetadata()
+                .get(30, TimeUnit.SECONDS)
+                .values()
+                .stream()
+                .mapToLong(OffsetAndMetadata::offset)
+                .sum();
     }
 
     private static ChildJvm startApp(String input, String output, Path stateDir, String appId, String guarantee) {
@@ -115,16 +132,20 @@ class CrashRecoveryIT {
     }
 
     private static long outputEndOffsets(String topic) {
-        return KAFKA.client().countPerPartition(topic).values().stream().mapToLong(Long::longValue).sum();
+        return KAFKA.client().countPerPartition(topic).values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 
     private static void awaitEndOffsetsAtLeast(String topic, long target, ChildJvm app) {
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(20)).until(() -> {
-            if (!app.isAlive()) {
-                throw new AssertionError("the app died by itself:\n" + app.outputTail(40));
-            }
-            return outputEndOffsets(topic) >= target;
-        });
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    if (!app.isAlive()) {
+                        throw new AssertionError("the app died by itself:\n" + app.outputTail(40));
+                    }
+                    return outputEndOffsets(topic) >= target;
+                });
     }
 
     private static void assertExactlyOnceInOrder(List<ConsumerRecord<String, String>> out) {

@@ -44,8 +44,8 @@ class FailureDetectionIT {
     private static final int PARTITIONS = 6;
     private static final int KEYS = 600;
     private static final int RATE = 300;
-    private static final Set<String> ALL_TASKS = IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p)
-            .collect(Collectors.toCollection(TreeSet::new));
+    private static final Set<String> ALL_TASKS =
+            IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p).collect(Collectors.toCollection(TreeSet::new));
     private static final Duration START = Duration.ofSeconds(60);
     /** Far beyond every wait of the tests: no session or transaction times out while they run. */
     private static final Duration TIMEOUTS = Duration.ofMinutes(5);
@@ -58,12 +58,12 @@ class FailureDetectionIT {
     void aKilledInstanceLosesItsTasksAfterTheDetectionTimeNotTheSessionTimeout() throws Exception {
         // Transactions time out after TIMEOUTS, longer than the test waits: only the fence can abort
         // the one A leaves open in time.
-        OpsInstance.Spec spec = spec("fd-kill").withEnv("WEIR_TRANSACTION_TIMEOUT_MS",
-                Long.toString(TIMEOUTS.toMillis()));
-        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000,
-                Duration.ofSeconds(120));
-             OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-fd-a-"));
-             OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-fd-b-"))) {
+        OpsInstance.Spec spec =
+                spec("fd-kill").withEnv("WEIR_TRANSACTION_TIMEOUT_MS", Long.toString(TIMEOUTS.toMillis()));
+        try (SteadyInput input = SteadyInput.start(
+                        KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000, Duration.ofSeconds(120));
+                OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-fd-a-"));
+                OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-fd-b-"))) {
             OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
             await().atMost(START).until(() -> input.acknowledged() >= 2L * KEYS);
 
@@ -71,52 +71,61 @@ class FailureDetectionIT {
             a.jvm().kill();
             // Everything A wrote is below these ends, committed or in the transaction it left open.
             Map<TopicPartition, Long> writtenAtKill = ends(spec.output(), IsolationLevel.READ_UNCOMMITTED);
-            await().atMost(HAND_OVER).pollInterval(Duration.ofMillis(50)).until(() -> b.tasks().equals(ALL_TASKS));
+            await().atMost(HAND_OVER)
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> b.tasks().equals(ALL_TASKS));
             long handOverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
-            System.out.printf("FIGURE failure_detection_hand_over_ms=%d (failure.detection.ms=2000,"
-                    + " consumer.session.timeout.ms=%d)%n", handOverMs, TIMEOUTS.toMillis());
+            System.out.printf(
+                    "FIGURE failure_detection_hand_over_ms=%d (failure.detection.ms=2000,"
+                            + " consumer.session.timeout.ms=%d)%n",
+                    handOverMs, TIMEOUTS.toMillis());
             // read_committed readers get past A's open transaction once B fenced A's transactional
             // ids: the last stable offsets pass every end at the kill, well before the timeout.
             await().atMost(HAND_OVER).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
                 Map<TopicPartition, Long> stable = ends(spec.output(), IsolationLevel.READ_COMMITTED);
-                writtenAtKill.forEach((tp, end) -> assertThat(stable.get(tp)).as("last stable offset of %s", tp)
+                writtenAtKill.forEach((tp, end) -> assertThat(stable.get(tp))
+                        .as("last stable offset of %s", tp)
                         .isGreaterThanOrEqualTo(end));
             });
-            System.out.printf("FIGURE failure_detection_output_resumed_ms=%d (transaction.timeout.ms=%d)%n",
+            System.out.printf(
+                    "FIGURE failure_detection_output_resumed_ms=%d (transaction.timeout.ms=%d)%n",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed), TIMEOUTS.toMillis());
-            await().atMost(AFTER_REMOVAL).untilAsserted(() ->
-                    assertThat(b.jvm().output()).contains("fenced its transactional ids"));
+            await().atMost(AFTER_REMOVAL)
+                    .untilAsserted(() -> assertThat(b.jvm().output()).contains("fenced its transactional ids"));
             // B counts the removal and logs it after the admin call returns, while the group already
             // rebalances: the tasks can show on B first. Wait for both (never longer than it takes to
             // run those two lines), then check the count is exactly one.
             await().atMost(AFTER_REMOVAL).until(() -> b.metric("weir_failure_detection_removals_total") >= 1.0);
-            assertThat(b.metric("weir_failure_detection_removals_total")).as("B removed A from the group")
+            assertThat(b.metric("weir_failure_detection_removals_total"))
+                    .as("B removed A from the group")
                     .isEqualTo(1.0);
-            await().atMost(AFTER_REMOVAL).untilAsserted(() ->
-                    assertThat(b.jvm().output()).contains("instance a sent no heartbeat"));
+            await().atMost(AFTER_REMOVAL)
+                    .untilAsserted(() -> assertThat(b.jvm().output()).contains("instance a sent no heartbeat"));
 
-            ExactCounts.assertCountedOnce(KAFKA.client(), spec.output(), input.stop(Duration.ofSeconds(30)),
-                    Duration.ofMinutes(1));
+            ExactCounts.assertCountedOnce(
+                    KAFKA.client(), spec.output(), input.stop(Duration.ofSeconds(30)), Duration.ofMinutes(1));
         }
     }
 
     @Test
     void aFrozenInstanceRemovedByMistakeIsFencedAndNothingIsLostOrDoubled() throws Exception {
         OpsInstance.Spec spec = spec("fd-freeze");
-        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000,
-                Duration.ofSeconds(120));
-             OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-fd-a-"));
-             OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-fd-b-"))) {
+        try (SteadyInput input = SteadyInput.start(
+                        KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000, Duration.ofSeconds(120));
+                OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-fd-a-"));
+                OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-fd-b-"))) {
             OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
             await().atMost(START).until(() -> input.acknowledged() >= 2L * KEYS);
 
             a.suspend();
             try {
-                await().atMost(HAND_OVER).pollInterval(Duration.ofMillis(50))
+                await().atMost(HAND_OVER)
+                        .pollInterval(Duration.ofMillis(50))
                         .until(() -> b.tasks().equals(ALL_TASKS));
                 // Counted after the removal call returns, maybe after the tasks moved (see above).
                 await().atMost(AFTER_REMOVAL).until(() -> b.metric("weir_failure_detection_removals_total") >= 1.0);
-                assertThat(b.metric("weir_failure_detection_removals_total")).as("B removed the frozen A")
+                assertThat(b.metric("weir_failure_detection_removals_total"))
+                        .as("B removed the frozen A")
                         .isEqualTo(1.0);
             } finally {
                 a.resume();
@@ -125,8 +134,8 @@ class FailureDetectionIT {
             // group splits the tasks again.
             OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
 
-            ExactCounts.assertCountedOnce(KAFKA.client(), spec.output(), input.stop(Duration.ofSeconds(30)),
-                    Duration.ofMinutes(1));
+            ExactCounts.assertCountedOnce(
+                    KAFKA.client(), spec.output(), input.stop(Duration.ofSeconds(30)), Duration.ofMinutes(1));
         }
     }
 
@@ -137,7 +146,11 @@ class FailureDetectionIT {
             request.put(new TopicPartition(topic, p), OffsetSpec.latest());
         }
         Map<TopicPartition, Long> ends = new TreeMap<>(Comparator.comparing(TopicPartition::toString));
-        KAFKA.client().admin().listOffsets(request, new ListOffsetsOptions(isolation)).all().get(30, TimeUnit.SECONDS)
+        KAFKA.client()
+                .admin()
+                .listOffsets(request, new ListOffsetsOptions(isolation))
+                .all()
+                .get(30, TimeUnit.SECONDS)
                 .forEach((tp, info) -> ends.put(tp, info.offset()));
         return ends;
     }

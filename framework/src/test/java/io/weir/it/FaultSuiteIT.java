@@ -69,9 +69,11 @@ class FaultSuiteIT {
     private static final int PARTITIONS = 6;
     /** The instances' consumer session timeout, set explicitly: the zombie stays frozen longer. */
     private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
+
     private static final Duration SETTLE = Duration.ofMinutes(3);
     /** How long the outputs may stop growing before the wait for completion gives up. */
     private static final Duration STALL = Duration.ofMinutes(2);
+
     private static final Path REPORTS = Path.of("target", "fault-suite");
 
     @Test
@@ -87,8 +89,10 @@ class FaultSuiteIT {
             run.execute();
         } catch (Throwable t) {
             run.saveBrokerLogs();
-            throw new AssertionError("FaultSuiteIT seed=" + seed + " (replay: -Dweir.fault.seed=" + seed + ") failed "
-                    + run.where + ": " + t.getMessage() + "\n" + run.state(), t);
+            throw new AssertionError(
+                    "FaultSuiteIT seed=" + seed + " (replay: -Dweir.fault.seed=" + seed + ") failed " + run.where + ": "
+                            + t.getMessage() + "\n" + run.state(),
+                    t);
         } finally {
             run.close();
         }
@@ -129,8 +133,8 @@ class FaultSuiteIT {
             workload = AggregatesWorkload.generate(seed, s.records(), s.keys());
             kafka = ChildProcessKafka.builder().nodes(3).start();
             client = KafkaTestClient.connect(kafka.bootstrapServers());
-            log("3 brokers up at " + kafka.bootstrapServers() + "; input: " + s.records() + " records over "
-                    + s.keys() + " keys, longest key history " + workload.longestHistory());
+            log("3 brokers up at " + kafka.bootstrapServers() + "; input: " + s.records() + " records over " + s.keys()
+                    + " keys, longest key history " + workload.longestHistory());
             client.createTopics(List.of(topic(input), topic(echo), topic(aggregates)));
             OpsInstance.Spec spec = new OpsInstance.Spec(kafka.bootstrapServers(), input, echo, applicationId)
                     .withApp(EosAggregatesApp.class, aggregates)
@@ -142,8 +146,8 @@ class FaultSuiteIT {
                     .withEnv("WEIR_RESTORE_BULK_MIN_RECORDS", "1")
                     .withEnv("WEIR_CONSUMER_SESSION_TIMEOUT_MS", Long.toString(SESSION_TIMEOUT.toMillis()));
             group = new InstanceGroup(spec, PARTITIONS);
-            producer = SteadyInput.start(kafka.bootstrapServers(), input, workload::record, s.rate(), s.records(),
-                    Duration.ofHours(3));
+            producer = SteadyInput.start(
+                    kafka.bootstrapServers(), input, workload::record, s.rate(), s.records(), Duration.ofHours(3));
             producer.holdAt(plan.firstHold());
             where = "starting " + plan.initialInstances();
             plan.initialInstances().forEach(group::start);
@@ -154,7 +158,8 @@ class FaultSuiteIT {
             for (int i = 0; i < plan.steps().size(); i++) {
                 Planned p = plan.steps().get(i);
                 where = "at step " + (i + 1) + "/" + plan.steps().size() + " (" + p.step() + ")";
-                await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(100))
+                await().atMost(Duration.ofMinutes(5))
+                        .pollInterval(Duration.ofMillis(100))
                         .alias(where + ": the producer reaching input record " + p.trigger())
                         .until(() -> producer.sent() >= p.trigger());
                 producer.holdAt(p.holdAt());
@@ -166,21 +171,24 @@ class FaultSuiteIT {
             }
 
             where = "after the schedule, waiting for the input";
-            await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(200)).alias(where)
+            await().atMost(Duration.ofMinutes(10))
+                    .pollInterval(Duration.ofMillis(200))
+                    .alias(where)
                     .until(() -> producer.sent() == s.records());
             // A send can time out although the broker wrote it (its leader was killed with the request in
             // flight, and the producer gave up on the answer). The check reads the input back: a record
             // missing or written twice there is reported as the harness's fault, not Weir's.
             long uncertain = producer.stopUncertain(Duration.ofMinutes(2));
             if (uncertain > 0) {
-                log(uncertain + " input records were not acknowledged; the input check tells whether they were written");
+                log(uncertain
+                        + " input records were not acknowledged; the input check tells whether they were written");
             }
             where = "waiting for every output";
             log("input complete; " + check.progress());
-            await().atMost(Duration.ofMinutes(30)).pollInterval(Duration.ofMillis(500))
+            await().atMost(Duration.ofMinutes(30))
+                    .pollInterval(Duration.ofMillis(500))
                     .alias(where + " (stopped when no output came for " + STALL.toSeconds() + " s)")
-                    .until(() -> check.complete()
-                            || System.nanoTime() - check.lastRecordNanos() > STALL.toNanos());
+                    .until(() -> check.complete() || System.nanoTime() - check.lastRecordNanos() > STALL.toNanos());
             log("outputs " + (check.complete() ? "complete" : "stalled") + "; " + check.progress());
             where = "stopping the instances";
             for (String id : group.runningIds()) {
@@ -190,32 +198,49 @@ class FaultSuiteIT {
             where = "reading the outputs to their end";
             check.finish(Duration.ofMinutes(3));
             where = "checking the outputs";
-            assertThat(check.problems()).as("outputs that differ from the model (seed %d; %s)", seed, check.progress())
+            assertThat(check.problems())
+                    .as("outputs that differ from the model (seed %d; %s)", seed, check.progress())
                     .isEmpty();
-            assertThat(check.missing()).as("keys whose inputs, echoes or aggregates are not all there (seed %d; %s)",
-                    seed, check.progress()).isEmpty();
+            assertThat(check.missing())
+                    .as(
+                            "keys whose inputs, echoes or aggregates are not all there (seed %d; %s)",
+                            seed, check.progress())
+                    .isEmpty();
             where = "checking the dead-letter topic";
             List<String> deadLetters = new ArrayList<>();
-            long dead = client.forEachCommitted(applicationId + "-dlq", new ByteArrayDeserializer(),
-                    new ByteArrayDeserializer(), Duration.ofMinutes(1), r -> {
+            long dead = client.forEachCommitted(
+                    applicationId + "-dlq",
+                    new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer(),
+                    Duration.ofMinutes(1),
+                    r -> {
                         if (deadLetters.size() < 5) {
                             deadLetters.add(r.headers().toString());
                         }
                     });
-            assertThat(dead).as("records dead-lettered (seed %d): %s", seed, deadLetters).isZero();
+            assertThat(dead)
+                    .as("records dead-lettered (seed %d): %s", seed, deadLetters)
+                    .isZero();
             where = "checking the store's changelog";
             List<String> wrong = storeDifferences();
-            assertThat(wrong).as("keys whose changelog does not end at their final aggregate (seed %d)", seed)
+            assertThat(wrong)
+                    .as("keys whose changelog does not end at their final aggregate (seed %d)", seed)
                     .isEmpty();
             where = "counting the stores standbys handed over open";
             long handOvers = handOvers();
             // Kills move tasks to their standbys and scale-outs to warm-ups: the exact results above
             // came through stores handed over open, not closed and reopened.
-            assertThat(handOvers).as("standby copies that handed their open stores to an active task (seed %d)",
-                    seed).isPositive();
-            log(String.format(Locale.ROOT, "PASSED: %d records, %d keys, %d steps; every echo and aggregate exactly"
-                    + " once in order, store exact; %d standby stores handed over open", s.records(), s.keys(),
-                    plan.steps().size(), handOvers));
+            assertThat(handOvers)
+                    .as("standby copies that handed their open stores to an active task (seed %d)", seed)
+                    .isPositive();
+            log(String.format(
+                    Locale.ROOT,
+                    "PASSED: %d records, %d keys, %d steps; every echo and aggregate exactly"
+                            + " once in order, store exact; %d standby stores handed over open",
+                    s.records(),
+                    s.keys(),
+                    plan.steps().size(),
+                    handOvers));
         }
 
         private void perform(Step step) throws Exception {
@@ -246,9 +271,12 @@ class FaultSuiteIT {
         private void zombie(String id) {
             long frozen = System.nanoTime();
             group.suspend(id);
-            await().atMost(SESSION_TIMEOUT.plus(SETTLE)).pollInterval(Duration.ofMillis(250))
-                    .alias(where + ": the others owning every task while " + id + " is frozen, past the session timeout")
-                    .until(() -> System.nanoTime() - frozen > SESSION_TIMEOUT.plusSeconds(2).toNanos()
+            await().atMost(SESSION_TIMEOUT.plus(SETTLE))
+                    .pollInterval(Duration.ofMillis(250))
+                    .alias(where + ": the others owning every task while " + id
+                            + " is frozen, past the session timeout")
+                    .until(() -> System.nanoTime() - frozen
+                                    > SESSION_TIMEOUT.plusSeconds(2).toNanos()
                             && group.settled(Set.of(id)));
             awaitProgress("while " + id + " is frozen");
             String before = group.get(id).jvm().output();
@@ -260,18 +288,21 @@ class FaultSuiteIT {
             // The outputs prove that nothing the zombie did after SIGCONT was committed; its log shows how
             // it learnt (a refused offset commit, lost partitions, a fenced producer), or that it had nothing
             // in flight.
-            List<String> evidence = since.lines().filter(l -> l.toLowerCase(Locale.ROOT)
-                    .matches(".*(fenc|migrat|generation|commit failed|not aware of this member|lost|abort).*"))
-                    .limit(8).toList();
-            log("what the zombie " + id + " said after SIGCONT: " + (evidence.isEmpty() ? "nothing about fencing"
-                    : "\n    " + String.join("\n    ", evidence)));
+            List<String> evidence = since.lines()
+                    .filter(l -> l.toLowerCase(Locale.ROOT)
+                            .matches(".*(fenc|migrat|generation|commit failed|not aware of this member|lost|abort).*"))
+                    .limit(8)
+                    .toList();
+            log("what the zombie " + id + " said after SIGCONT: "
+                    + (evidence.isEmpty() ? "nothing about fencing" : "\n    " + String.join("\n    ", evidence)));
         }
 
         private void scaleIn(ScaleIn in) {
             String first = in.instances().get(0);
             OpsInstance byTerm = group.get(first);
             byTerm.jvm().terminate(Duration.ofSeconds(60));
-            assertThat(byTerm.jvm().output()).as("%s stopped by SIGTERM (seed %d)", first, seed)
+            assertThat(byTerm.jvm().output())
+                    .as("%s stopped by SIGTERM (seed %d)", first, seed)
                     .contains("leaving the consumer group");
             group.exited(first);
             log(first + " left the group on SIGTERM");
@@ -279,8 +310,11 @@ class FaultSuiteIT {
                 group.awaitSettled(SETTLE, where + ": after " + first + " left");
                 OpsInstance leaving = group.get(id);
                 HttpProbe.Response r = leaving.http().post("/admin/leave");
-                assertThat(r.status()).as("POST /admin/leave to %s: %s (seed %d)", id, r.body(), seed).isEqualTo(202);
-                assertThat(leaving.jvm().awaitExit(Duration.ofSeconds(60))).as("exit code of %s after /admin/leave", id)
+                assertThat(r.status())
+                        .as("POST /admin/leave to %s: %s (seed %d)", id, r.body(), seed)
+                        .isEqualTo(202);
+                assertThat(leaving.jvm().awaitExit(Duration.ofSeconds(60)))
+                        .as("exit code of %s after /admin/leave", id)
                         .isZero();
                 group.exited(id);
                 log(id + " left the group on POST /admin/leave");
@@ -292,7 +326,8 @@ class FaultSuiteIT {
             int leader = leaderOf(topic, bounce.partition());
             kafka.kill(leader);
             log("SIGKILLed broker " + leader + ", leader of " + topic + "-" + bounce.partition());
-            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofMinutes(1))
+                    .pollInterval(Duration.ofMillis(200))
                     .alias(where + ": a new leader for " + topic + "-" + bounce.partition())
                     .ignoreExceptions()
                     .until(() -> {
@@ -301,7 +336,9 @@ class FaultSuiteIT {
                     });
             awaitProgress("while broker " + leader + " is down");
             kafka.restart(leader);
-            await().atMost(SETTLE).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+            await().atMost(SETTLE)
+                    .pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions()
                     .alias(where + ": every partition fully in sync again after broker " + leader + " came back")
                     .until(this::fullyReplicated);
             log("broker " + leader + " back, every partition in sync");
@@ -310,7 +347,8 @@ class FaultSuiteIT {
         /** Waits until the committed outputs grow (or have caught up with every input acknowledged). */
         private void awaitProgress(String when) {
             long before = check.outputsRead();
-            await().atMost(SETTLE).pollInterval(Duration.ofMillis(200))
+            await().atMost(SETTLE)
+                    .pollInterval(Duration.ofMillis(200))
                     .alias(where + ": committed outputs growing " + when + " (from " + before + ")")
                     .until(() -> check.outputsRead() >= before + 1_000
                             || check.outputsRead() >= 2 * producer.acknowledged());
@@ -322,8 +360,11 @@ class FaultSuiteIT {
         }
 
         private boolean fullyReplicated() throws Exception {
-            Map<String, TopicDescription> topics = client.admin().describeTopics(List.of(input, echo, aggregates,
-                    changelog, "__consumer_offsets", "__transaction_state")).allTopicNames().get(10, TimeUnit.SECONDS);
+            Map<String, TopicDescription> topics = client.admin()
+                    .describeTopics(
+                            List.of(input, echo, aggregates, changelog, "__consumer_offsets", "__transaction_state"))
+                    .allTopicNames()
+                    .get(10, TimeUnit.SECONDS);
             for (TopicDescription d : topics.values()) {
                 for (TopicPartitionInfo p : d.partitions()) {
                     if (p.isr().size() < p.replicas().size() || p.leader() == null) {
@@ -342,7 +383,8 @@ class FaultSuiteIT {
                 Path log = OpsInstance.LOGS.resolve(applicationId + "-" + id + ".log");
                 if (Files.exists(log)) {
                     try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
-                        n += lines.filter(l -> l.contains("handed its open stores to the active task")).count();
+                        n += lines.filter(l -> l.contains("handed its open stores to the active task"))
+                                .count();
                     }
                 }
             }
@@ -351,8 +393,12 @@ class FaultSuiteIT {
 
         private List<String> storeDifferences() {
             Map<String, byte[]> last = new HashMap<>();
-            client.forEachCommitted(changelog, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
-                    Duration.ofMinutes(3), r -> last.put(new String(r.key(), StandardCharsets.UTF_8), r.value()));
+            client.forEachCommitted(
+                    changelog,
+                    new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer(),
+                    Duration.ofMinutes(3),
+                    r -> last.put(new String(r.key(), StandardCharsets.UTF_8), r.value()));
             List<String> wrong = new ArrayList<>();
             int count = 0;
             for (int k = 0; k < workload.keys(); k++) {
@@ -379,8 +425,12 @@ class FaultSuiteIT {
         }
 
         private void log(String message) {
-            System.out.printf(Locale.ROOT, "FaultSuiteIT seed=%d [+%.1f s] %s%n", seed,
-                    (System.nanoTime() - started) / 1e9, message);
+            System.out.printf(
+                    Locale.ROOT,
+                    "FaultSuiteIT seed=%d [+%.1f s] %s%n",
+                    seed,
+                    (System.nanoTime() - started) / 1e9,
+                    message);
         }
 
         /** What the run looked like, for a failure message. */
@@ -391,7 +441,10 @@ class FaultSuiteIT {
                 check.problems().forEach(p -> b.append("  ").append(p).append('\n'));
             }
             if (producer != null) {
-                b.append("input sent ").append(producer.sent()).append(", acknowledged ").append(producer.acknowledged())
+                b.append("input sent ")
+                        .append(producer.sent())
+                        .append(", acknowledged ")
+                        .append(producer.acknowledged())
                         .append('\n');
             }
             if (group != null) {
@@ -402,8 +455,12 @@ class FaultSuiteIT {
                 }
             }
             if (kafka != null) {
-                b.append("brokers alive: ").append(kafka.nodeIds().stream().filter(kafka::isAlive)
-                        .map(String::valueOf).collect(Collectors.joining(", "))).append("; logs in ")
+                b.append("brokers alive: ")
+                        .append(kafka.nodeIds().stream()
+                                .filter(kafka::isAlive)
+                                .map(String::valueOf)
+                                .collect(Collectors.joining(", ")))
+                        .append("; logs in ")
                         .append(REPORTS.resolve(tag).toAbsolutePath());
             }
             return b.toString();
@@ -417,7 +474,9 @@ class FaultSuiteIT {
                 Path dir = Files.createDirectories(REPORTS.resolve(tag));
                 for (int node : kafka.nodeIds()) {
                     if (Files.exists(kafka.logFile(node))) {
-                        Files.copy(kafka.logFile(node), dir.resolve("broker-" + node + ".log"),
+                        Files.copy(
+                                kafka.logFile(node),
+                                dir.resolve("broker-" + node + ".log"),
                                 StandardCopyOption.REPLACE_EXISTING);
                     }
                 }

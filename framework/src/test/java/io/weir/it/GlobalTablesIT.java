@@ -59,24 +59,28 @@ class GlobalTablesIT {
         }
         KAFKA.client().produceStrings(events, eventRecords);
 
-        try (WeirApp app = TestApps.start(GlobalJoinApp.topology(events, reference, output),
+        try (WeirApp app = TestApps.start(
+                GlobalJoinApp.topology(events, reference, output),
                 TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
-            List<ConsumerRecord<String, String>> joined = KAFKA.client().readStringsAtLeast(output, ROWS,
-                    Duration.ofMinutes(2));
+            List<ConsumerRecord<String, String>> joined =
+                    KAFKA.client().readStringsAtLeast(output, ROWS, Duration.ofMinutes(2));
             Map<String, String> expected = new HashMap<>();
-            eventRecords.forEach(e -> expected.put(e.key(), e.value() + "=v" + e.value().substring(1)));
+            eventRecords.forEach(
+                    e -> expected.put(e.key(), e.value() + "=v" + e.value().substring(1)));
             Map<String, String> actual = new HashMap<>();
             joined.forEach(r -> actual.put(r.key(), r.value()));
             assertThat(joined).hasSize(ROWS);
             assertThat(actual).isEqualTo(expected);
 
             KAFKA.client().produceStrings(reference, List.of(KeyValue.of("r1", "updated"), KeyValue.of(null, "bad")));
-            await().atMost(Duration.ofMinutes(1)).until(() -> "updated".equals(app.<String, String>store("reference")
-                    .get("r1")));
+            await().atMost(Duration.ofMinutes(1))
+                    .until(() -> "updated"
+                            .equals(app.<String, String>store("reference").get("r1")));
             KAFKA.client().produceStrings(events, List.of(KeyValue.of("late", "r1")));
             assertThat(KAFKA.client().readStringsAtLeast(output, ROWS + 1, Duration.ofMinutes(1)))
                     .anyMatch(r -> r.key().equals("late") && r.value().equals("r1=updated"));
-            assertThat(KAFKA.client().readAtLeast(appId + "-dlq", 1, Duration.ofMinutes(1))).hasSize(1);
+            assertThat(KAFKA.client().readAtLeast(appId + "-dlq", 1, Duration.ofMinutes(1)))
+                    .hasSize(1);
         }
     }
 
@@ -105,8 +109,8 @@ class GlobalTablesIT {
         }
         KAFKA.client().produceStrings(events, eventRecords);
 
-        WindowCrashes.killWhileWindowsAreOpen(() -> start(events, reference, output, stateDir, appId), KAFKA.client(),
-                output, 2, random, count);
+        WindowCrashes.killWhileWindowsAreOpen(
+                () -> start(events, reference, output, stateDir, appId), KAFKA.client(), output, 2, random, count);
         List<ConsumerRecord<byte[], byte[]>> out = WindowCrashes.runToTheEnd(
                 () -> start(events, reference, output, stateDir, appId), KAFKA.client(), output, count);
 
@@ -166,20 +170,30 @@ class GlobalTablesIT {
     }
 
     private static WeirApp startIn(Path stateDir, String events, String reference, String output, String appId) {
-        return TestApps.start(GlobalJoinApp.topology(events, reference, output),
-                TestApps.config(KAFKA.bootstrapServers(), appId).stateDir(stateDir).build());
+        return TestApps.start(
+                GlobalJoinApp.topology(events, reference, output),
+                TestApps.config(KAFKA.bootstrapServers(), appId)
+                        .stateDir(stateDir)
+                        .build());
     }
 
     private static long restoredRecords(WeirApp app, String topic) {
-        return Math.round(app.meterRegistry().get("weir.global.restored.records").tag("topic", topic).gauge().value());
+        return Math.round(app.meterRegistry()
+                .get("weir.global.restored.records")
+                .tag("topic", topic)
+                .gauge()
+                .value());
     }
 
     @Test
     void aMissingReferenceTopicFailsTheStartNamingIt() {
         String events = KAFKA.uniqueTopic("global-missing-events", 1);
-        assertThatThrownBy(() -> TestApps.start(GlobalJoinApp.topology(events, "no-such-reference", "unused-out"),
-                TestApps.config(KAFKA.bootstrapServers(), "global-missing-" + events).build()))
-                .isInstanceOf(ClusterException.class).hasMessageContaining("no-such-reference");
+        assertThatThrownBy(() -> TestApps.start(
+                        GlobalJoinApp.topology(events, "no-such-reference", "unused-out"),
+                        TestApps.config(KAFKA.bootstrapServers(), "global-missing-" + events)
+                                .build()))
+                .isInstanceOf(ClusterException.class)
+                .hasMessageContaining("no-such-reference");
     }
 
     private static ChildJvm start(String events, String reference, String output, Path stateDir, String appId) {

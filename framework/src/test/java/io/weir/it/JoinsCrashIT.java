@@ -48,17 +48,28 @@ class JoinsCrashIT {
     private static final int REGION_NAME_PARTITIONS = 3;
     /** Customers c0 to c(STABLE-1) keep their region and place the orders; the others move. */
     private static final int STABLE = 200;
+
     private static final int CUSTOMERS = 400;
     private static final int REGIONS = 7;
     private static final int ORDERS = 60_000;
     private static final int MOVES = 20_000;
-    private static final long BASE = java.time.Instant.now().minus(Duration.ofHours(2)).toEpochMilli();
+    private static final long BASE =
+            java.time.Instant.now().minus(Duration.ofHours(2)).toEpochMilli();
 
     @Test
     void everyJoinKindIsExactAfterSigkills() throws Exception {
         String prefix = "joins-" + Long.toHexString(System.nanoTime());
-        for (String t : List.of("customers", "limits", "orders", "payments", "enriched", "customer-limits",
-                "region-counts", "paid", "customer-region-names", "customer-region-names-left")) {
+        for (String t : List.of(
+                "customers",
+                "limits",
+                "orders",
+                "payments",
+                "enriched",
+                "customer-limits",
+                "region-counts",
+                "paid",
+                "customer-region-names",
+                "customer-region-names-left")) {
             KAFKA.client().createTopic(prefix + "-" + t, PARTITIONS);
         }
         KAFKA.client().createTopic(prefix + "-region-names", REGION_NAME_PARTITIONS);
@@ -80,7 +91,7 @@ class JoinsCrashIT {
         }
         Map<String, String> regionNames = new TreeMap<>();
         List<KeyValue<String, String>> regionNameRecords = new ArrayList<>();
-        for (int i = 0; i < REGIONS - 1; i++) {   // the last region has no name yet
+        for (int i = 0; i < REGIONS - 1; i++) { // the last region has no name yet
             regionNames.put("r" + i, "region-" + i);
             regionNameRecords.add(KeyValue.of("r" + i, "region-" + i));
         }
@@ -90,9 +101,12 @@ class JoinsCrashIT {
 
         // the orders join a loaded table: start once and wait for every customer to be counted
         try (ChildJvm app = start(prefix, stateDir, appId)) {
-            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> lastPerKey(prefix + "-region-counts", new LongDeserializer()).values().stream()
-                            .mapToLong(Long::longValue).sum() == CUSTOMERS);
+                                    .mapToLong(Long::longValue)
+                                    .sum()
+                            == CUSTOMERS);
             app.kill();
         }
 
@@ -151,8 +165,8 @@ class JoinsCrashIT {
         KAFKA.client().send(orders);
         KAFKA.client().send(payments);
 
-        WindowCrashes.killWhileWindowsAreOpen(() -> start(prefix, stateDir, appId), KAFKA.client(),
-                prefix + "-enriched", 2, random, ORDERS);
+        WindowCrashes.killWhileWindowsAreOpen(
+                () -> start(prefix, stateDir, appId), KAFKA.client(), prefix + "-enriched", 2, random, ORDERS);
 
         Map<String, Long> regionCounts = new TreeMap<>();
         for (int i = 0; i < REGIONS; i++) {
@@ -173,13 +187,14 @@ class JoinsCrashIT {
             awaitOrReport(() ->
                     committed(prefix + "-enriched", new StringDeserializer()).size() >= ORDERS
                             && paidOrders(prefix).size() >= ORDERS
-                            && lastPerKey(prefix + "-region-counts", new LongDeserializer()).equals(regionCounts)
+                            && lastPerKey(prefix + "-region-counts", new LongDeserializer())
+                                    .equals(regionCounts)
                             && present(lastPerKey(prefix + "-customer-limits", new StringDeserializer()))
-                            .equals(customerLimits)
+                                    .equals(customerLimits)
                             && present(lastPerKey(prefix + "-customer-region-names", new StringDeserializer()))
-                            .equals(customerRegionNames)
+                                    .equals(customerRegionNames)
                             && present(lastPerKey(prefix + "-customer-region-names-left", new StringDeserializer()))
-                            .equals(customerRegionNamesLeft));
+                                    .equals(customerRegionNamesLeft));
             app.terminate();
         }
 
@@ -200,19 +215,25 @@ class JoinsCrashIT {
                 paidTwice.add(r.key());
             }
         }
-        assertThat(paidTwice).as("orders joined with payments twice (seed %d)", seed).isEmpty();
+        assertThat(paidTwice)
+                .as("orders joined with payments twice (seed %d)", seed)
+                .isEmpty();
         assertThat(paid).as("orders paid or unpaid (seed %d)", seed).isEqualTo(expectedPaid);
-        assertThat(lastPerKey(prefix + "-region-counts", new LongDeserializer())).as("region counts (seed %d)", seed)
+        assertThat(lastPerKey(prefix + "-region-counts", new LongDeserializer()))
+                .as("region counts (seed %d)", seed)
                 .isEqualTo(regionCounts);
         Map<String, String> joined = lastPerKey(prefix + "-customer-limits", new StringDeserializer());
         assertThat(present(joined)).as("customer limits (seed %d)", seed).isEqualTo(customerLimits);
-        assertThat(joined.keySet()).as("deleted customers end with a tombstone (seed %d)", seed)
+        assertThat(joined.keySet())
+                .as("deleted customers end with a tombstone (seed %d)", seed)
                 .allMatch(c -> customerLimits.containsKey(c) || joined.get(c) == null);
         Map<String, String> named = lastPerKey(prefix + "-customer-region-names", new StringDeserializer());
-        assertThat(present(named)).as("customers with their region's name (seed %d)", seed)
+        assertThat(present(named))
+                .as("customers with their region's name (seed %d)", seed)
                 .isEqualTo(customerRegionNames);
         Map<String, String> namedLeft = lastPerKey(prefix + "-customer-region-names-left", new StringDeserializer());
-        assertThat(present(namedLeft)).as("every customer with its region's name or null (seed %d)", seed)
+        assertThat(present(namedLeft))
+                .as("every customer with its region's name or null (seed %d)", seed)
                 .isEqualTo(customerRegionNamesLeft);
     }
 
@@ -222,7 +243,9 @@ class JoinsCrashIT {
      */
     private static void awaitOrReport(java.util.concurrent.Callable<Boolean> done) {
         try {
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(done);
+            await().atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(done);
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             System.err.println("JoinsCrashIT: outputs incomplete after 3 minutes; the assertions say which");
         }
@@ -231,12 +254,17 @@ class JoinsCrashIT {
     /** The stream-stream join's results, without those of the flush records. */
     private static List<ConsumerRecord<String, String>> paidOrders(String prefix) {
         return committed(prefix + "-paid", new StringDeserializer()).stream()
-                .filter(r -> !r.key().startsWith("flush")).toList();
+                .filter(r -> !r.key().startsWith("flush"))
+                .toList();
     }
 
-    private static ProducerRecord<byte[], byte[]> record(String topic, Integer partition, long timestamp, String key,
-                                                         String value) {
-        return new ProducerRecord<>(topic, partition, timestamp, key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+    private static ProducerRecord<byte[], byte[]> record(
+            String topic, Integer partition, long timestamp, String key, String value) {
+        return new ProducerRecord<>(
+                topic,
+                partition,
+                timestamp,
+                key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
@@ -248,40 +276,51 @@ class JoinsCrashIT {
         io.weir.TopologyBuilder b = new io.weir.TopologyBuilder();
         var table = b.table(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings(), customers, "customers");
         b.stream(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings(), orders)
-                .join(table, (o, c) -> o + c).to(orders + "-out", io.weir.serde.Serdes.strings(),
-                        io.weir.serde.Serdes.strings());
+                .join(table, (o, c) -> o + c)
+                .to(orders + "-out", io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings());
         KAFKA.client().createTopic(orders + "-out", 1);
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.weir.testing.TestApps.start(b.build(),
-                        io.weir.testing.TestApps.config(KAFKA.bootstrapServers(), "copart-" + orders).build()))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.weir.testing.TestApps.start(
+                        b.build(),
+                        io.weir.testing.TestApps.config(KAFKA.bootstrapServers(), "copart-" + orders)
+                                .build()))
                 .isInstanceOf(io.weir.errors.TopologyException.class)
-                .hasMessageContaining(orders + " has 3 partitions").hasMessageContaining(customers + " has 2 partitions")
+                .hasMessageContaining(orders + " has 3 partitions")
+                .hasMessageContaining(customers + " has 2 partitions")
                 .hasMessageContaining("selectKey");
 
         // the fix the message gives: the re-keyed orders are repartitioned to the table's count
         io.weir.TopologyBuilder fixed = new io.weir.TopologyBuilder();
-        var fixedTable = fixed.table(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings(), customers,
-                "customers");
+        var fixedTable =
+                fixed.table(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings(), customers, "customers");
         fixed.stream(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings(), orders)
-                .selectKey((k, v) -> k).withSerdes(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings())
-                .join(fixedTable, (o, c) -> o + "@" + c).to(orders + "-out", io.weir.serde.Serdes.strings(),
-                        io.weir.serde.Serdes.strings());
+                .selectKey((k, v) -> k)
+                .withSerdes(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings())
+                .join(fixedTable, (o, c) -> o + "@" + c)
+                .to(orders + "-out", io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings());
         KAFKA.client().produceStrings(customers, List.of(KeyValue.of("c1", "north")));
-        try (io.weir.WeirApp app = io.weir.testing.TestApps.start(fixed.build(),
-                io.weir.testing.TestApps.config(KAFKA.bootstrapServers(), "copart-fixed-" + orders).build())) {
-            await().atMost(Duration.ofMinutes(1)).until(() -> "north".equals(app.<String, String>store("customers")
-                    .get("c1")));
+        try (io.weir.WeirApp app = io.weir.testing.TestApps.start(
+                fixed.build(),
+                io.weir.testing.TestApps.config(KAFKA.bootstrapServers(), "copart-fixed-" + orders)
+                        .build())) {
+            await().atMost(Duration.ofMinutes(1))
+                    .until(() -> "north"
+                            .equals(app.<String, String>store("customers").get("c1")));
             KAFKA.client().produceStrings(orders, List.of(KeyValue.of("c1", "o1")));
             assertThat(KAFKA.client().readStringsAtLeast(orders + "-out", 1, Duration.ofMinutes(1)))
-                    .extracting(ConsumerRecord::value).containsExactly("o1@north");
+                    .extracting(ConsumerRecord::value)
+                    .containsExactly("o1@north");
         }
     }
 
     private static void produceLongs(String topic, List<KeyValue<String, String>> records) {
         List<KeyValue<byte[], byte[]>> bytes = new ArrayList<>();
         for (KeyValue<String, String> kv : records) {
-            bytes.add(KeyValue.of(kv.key().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                    java.nio.ByteBuffer.allocate(8).putLong(Long.parseLong(kv.value())).array()));
+            bytes.add(KeyValue.of(
+                    kv.key().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    java.nio.ByteBuffer.allocate(8)
+                            .putLong(Long.parseLong(kv.value()))
+                            .array()));
         }
         KAFKA.client().produce(topic, bytes);
     }

@@ -41,6 +41,7 @@ class OpsIT {
 
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static Topology counting(String input, String output) {
@@ -68,7 +69,8 @@ class OpsIT {
 
     private static JsonNode restoringProblem(JsonNode readiness, String task) {
         for (JsonNode problem : readiness.get("problems")) {
-            if (problem.get("kind").asText().equals("restoring") && problem.has("store")
+            if (problem.get("kind").asText().equals("restoring")
+                    && problem.has("store")
                     && problem.get("task").asText().equals(task)) {
                 return problem;
             }
@@ -84,7 +86,8 @@ class OpsIT {
         int keys = 20_000;
         KAFKA.client().produceStrings(input, distinctKeys(keys));
         Topology topology = counting(input, output);
-        try (WeirApp first = TestApps.start(topology, TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
+        try (WeirApp first = TestApps.start(
+                topology, TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
             KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).size() == keys, Duration.ofMinutes(1));
         }
         // An open transaction on the changelog holds the restore of partition 0 until the test ends it
@@ -94,15 +97,17 @@ class OpsIT {
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "ops-holder-" + appId);
         p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 60_000);
-        try (KafkaProducer<byte[], byte[]> holder = new KafkaProducer<>(p, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> holder =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             holder.initTransactions();
             holder.beginTransaction();
-            holder.send(new ProducerRecord<>(changelog, 0, "held".getBytes(StandardCharsets.UTF_8), new byte[8])).get();
+            holder.send(new ProducerRecord<>(changelog, 0, "held".getBytes(StandardCharsets.UTF_8), new byte[8]))
+                    .get();
 
             List<WeirApp.State> states = new CopyOnWriteArrayList<>();
             WeirConfig fresh = TestApps.config(KAFKA.bootstrapServers(), appId) // a new state directory: full restore
-                    .set("transaction.timeout.ms", 60_000).build();
+                    .set("transaction.timeout.ms", 60_000)
+                    .build();
             try (WeirApp second = WeirApp.create(topology, fresh)) {
                 second.addStateListener((from, to) -> states.add(to));
                 second.start();
@@ -117,7 +122,9 @@ class OpsIT {
                     assertThat(ready.status()).isEqualTo(503);
                     body.set(json(ready));
                     restoring.set(restoringProblem(body.get(), "0_0"));
-                    assertThat(restoring.get()).as("task 0_0 restoring in %s", body.get()).isNotNull();
+                    assertThat(restoring.get())
+                            .as("task 0_0 restoring in %s", body.get())
+                            .isNotNull();
                 });
                 assertThat(body.get().get("status").asText()).isEqualTo("DOWN");
                 assertThat(body.get().get("state").asText()).isEqualTo("RESTORING");
@@ -130,10 +137,13 @@ class OpsIT {
                 assertThat(second.state()).isEqualTo(WeirApp.State.RUNNING);
                 assertThat(json(http.get("/health/ready")).get("problems")).isEmpty();
                 // The state is set before its listeners are told: the RUNNING entry may follow a moment later.
-                await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(states)
-                        .containsSubsequence(WeirApp.State.STARTING, WeirApp.State.RESTORING, WeirApp.State.RUNNING));
+                await().atMost(Duration.ofSeconds(10))
+                        .untilAsserted(() -> assertThat(states)
+                                .containsSubsequence(
+                                        WeirApp.State.STARTING, WeirApp.State.RESTORING, WeirApp.State.RUNNING));
                 double restored = second.meterRegistry().find("weir.restore.records").counters().stream()
-                        .mapToDouble(c -> c.count()).sum();
+                        .mapToDouble(c -> c.count())
+                        .sum();
                 assertThat(restored).isEqualTo(keys);
             }
         }
@@ -153,7 +163,8 @@ class OpsIT {
                 })
                 .to(output, Serdes.strings(), Serdes.strings());
         WeirConfig config = TestApps.config(KAFKA.bootstrapServers(), "ops-fatal-" + input)
-                .set("error.mode", "fail").build();
+                .set("error.mode", "fail")
+                .build();
         try (WeirApp app = TestApps.start(b.build(), config)) {
             HttpProbe http = HttpProbe.localhost(app.httpPort().orElseThrow());
             await().atMost(Duration.ofSeconds(30)).until(() -> http.status("/health/ready") == 200);
@@ -176,33 +187,50 @@ class OpsIT {
         String input = KAFKA.uniqueTopic("ops-metrics-in", 2);
         String output = KAFKA.uniqueTopic("ops-metrics-out", 2);
         KAFKA.client().produceStrings(input, distinctKeys(100));
-        try (WeirApp app = TestApps.start(counting(input, output),
-                TestApps.config(KAFKA.bootstrapServers(), "ops-metrics-" + input).build())) {
+        try (WeirApp app = TestApps.start(
+                counting(input, output),
+                TestApps.config(KAFKA.bootstrapServers(), "ops-metrics-" + input)
+                        .build())) {
             KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).size() == 100, Duration.ofMinutes(1));
             HttpProbe http = HttpProbe.localhost(app.httpPort().orElseThrow());
             // Lag is sampled about once a second, after the records were fetched. The instance's state (and so
             // weir_instance_ready and weir_instance_state) moves on the monitor's tick, which can come after
             // the output: wait for readiness too before reading the metrics once.
-            await().atMost(Duration.ofSeconds(30)).until(() -> lags(http).values().stream().allMatch(v -> v == 0.0)
-                    && lags(http).size() == 2 && http.status("/health/ready") == 200);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> lags(http).values().stream().allMatch(v -> v == 0.0)
+                            && lags(http).size() == 2
+                            && http.status("/health/ready") == 200);
             HttpProbe.Response r = http.get("/metrics");
             assertThat(r.status()).isEqualTo(200);
             assertThat(r.contentType()).startsWith("text/plain");
             List<PrometheusText.Sample> samples = PrometheusText.parse(r.body());
             Map<String, List<PrometheusText.Sample>> byName = new HashMap<>();
-            samples.forEach(s -> byName.computeIfAbsent(s.name(), n -> new ArrayList<>()).add(s));
+            samples.forEach(s ->
+                    byName.computeIfAbsent(s.name(), n -> new ArrayList<>()).add(s));
 
-            String thread = app.config().applicationId() + "-" + app.instanceId().orElseThrow() + "-0";
-            Map<String, String> threadLabels = Map.of("application", app.config().applicationId(),
-                    "instance", app.instanceId().orElseThrow(), "thread", thread);
+            String thread =
+                    app.config().applicationId() + "-" + app.instanceId().orElseThrow() + "-0";
+            Map<String, String> threadLabels = Map.of(
+                    "application",
+                    app.config().applicationId(),
+                    "instance",
+                    app.instanceId().orElseThrow(),
+                    "thread",
+                    thread);
             assertThat(byName.get("weir_records_in_total")).singleElement().satisfies(s -> {
                 assertThat(s.labels()).containsAllEntriesOf(threadLabels);
                 assertThat(s.value()).isEqualTo(100.0);
             });
-            for (String name : List.of("weir_records_out_total", "weir_commit_latency_seconds_count",
-                    "weir_time_since_last_commit_seconds", "weir_restore_records_total", "weir_rebalances_total",
+            for (String name : List.of(
+                    "weir_records_out_total",
+                    "weir_commit_latency_seconds_count",
+                    "weir_time_since_last_commit_seconds",
+                    "weir_restore_records_total",
+                    "weir_rebalances_total",
                     "weir_records_dead_lettered_total")) {
-                assertThat(byName.get(name)).as(name).isNotEmpty()
+                assertThat(byName.get(name))
+                        .as(name)
+                        .isNotEmpty()
                         .allSatisfy(s -> assertThat(s.labels()).containsAllEntriesOf(threadLabels));
             }
             // The thread keeps committing (with nothing to commit too): the gauge comes to show a commit
@@ -212,28 +240,44 @@ class OpsIT {
             long mark = System.nanoTime();
             await().atMost(Duration.ofSeconds(30)).until(() -> {
                 double sinceMark = (System.nanoTime() - mark) / 1e9;
-                List<PrometheusText.Sample> since = PrometheusText.parse(http.get("/metrics").body()).stream()
-                        .filter(s -> s.name().equals("weir_time_since_last_commit_seconds")).toList();
+                List<PrometheusText.Sample> since = PrometheusText.parse(
+                                http.get("/metrics").body())
+                        .stream()
+                        .filter(s -> s.name().equals("weir_time_since_last_commit_seconds"))
+                        .toList();
                 return !since.isEmpty() && since.stream().allMatch(s -> s.value() < sinceMark);
             });
             assertThat(byName.get("weir_consumer_lag_records")).hasSize(2).allSatisfy(s -> {
-                assertThat(s.labels()).containsAllEntriesOf(threadLabels).containsEntry("topic", input)
+                assertThat(s.labels())
+                        .containsAllEntriesOf(threadLabels)
+                        .containsEntry("topic", input)
                         .containsKeys("task", "partition");
                 assertThat(s.labels().get("task")).isEqualTo("0_" + s.labels().get("partition"));
             });
-            assertThat(byName.get("weir_instance_ready")).singleElement()
+            assertThat(byName.get("weir_instance_ready"))
+                    .singleElement()
                     .satisfies(s -> assertThat(s.value()).isEqualTo(1.0));
             // RocksDB's estimate over the two tasks' stores: near the 100 keys, not exact
             assertThat(byName.get("weir_store_entries")).singleElement().satisfies(s -> {
-                assertThat(s.labels()).containsEntry("store", "counts")
+                assertThat(s.labels())
+                        .containsEntry("store", "counts")
                         .containsEntry("application", app.config().applicationId());
                 assertThat(s.value()).isBetween(50.0, 200.0);
             });
-            assertThat(byName.get("weir_instance_state")).filteredOn(s -> s.value() == 1.0).singleElement()
+            assertThat(byName.get("weir_instance_state"))
+                    .filteredOn(s -> s.value() == 1.0)
+                    .singleElement()
                     .satisfies(s -> assertThat(s.labels()).containsEntry("state", "RUNNING"));
-            assertThat(byName).containsKeys("weir_rocksdb_memory_usage_bytes", "weir_rocksdb_memory_limit_bytes",
-                    "weir_instance_stalled", "jvm_memory_used_bytes", "jvm_threads_live_threads",
-                    "process_cpu_usage", "process_uptime_seconds", "jvm_gc_max_data_size_bytes");
+            assertThat(byName)
+                    .containsKeys(
+                            "weir_rocksdb_memory_usage_bytes",
+                            "weir_rocksdb_memory_limit_bytes",
+                            "weir_instance_stalled",
+                            "jvm_memory_used_bytes",
+                            "jvm_threads_live_threads",
+                            "process_cpu_usage",
+                            "process_uptime_seconds",
+                            "jvm_gc_max_data_size_bytes");
             assertThat(byName.get("jvm_memory_used_bytes").get(0).labels())
                     .containsEntry("application", app.config().applicationId());
         }
@@ -260,7 +304,8 @@ class OpsIT {
                 .count("by-value")
                 .toStream()
                 .to(output, Serdes.strings(), Serdes.longs());
-        try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
+        try (WeirApp app = TestApps.start(
+                b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
             HttpProbe http = HttpProbe.localhost(app.httpPort().orElseThrow());
             JsonNode topology = json(http.get("/topology"));
             assertThat(topology.get("applicationId").asText()).isEqualTo(appId);
@@ -284,14 +329,16 @@ class OpsIT {
                 assertThat(s.get("changelogTopic").asText()).isEqualTo(appId + "-by-value-changelog");
             });
             List<String> internal = new ArrayList<>();
-            topology.get("internalTopics").forEach(t -> internal.add(t.get("name").asText()));
+            topology.get("internalTopics")
+                    .forEach(t -> internal.add(t.get("name").asText()));
             assertThat(internal).containsExactlyInAnyOrder(repartition, appId + "-by-value-changelog");
             // One document: what the instance recorded in Kafka at start-up, which weir topology show prints.
-            var recorded = KAFKA.client().readAllCommittedStrings(InternalTopic.TOPOLOGY.of(appId),
-                    Duration.ofSeconds(20));
+            var recorded =
+                    KAFKA.client().readAllCommittedStrings(InternalTopic.TOPOLOGY.of(appId), Duration.ofSeconds(20));
             assertThat(recorded).hasSize(1);
             assertThat(http.get("/topology").body()).isEqualTo(recorded.get(0).value());
-            assertThat(TopologyDescription.parse(recorded.get(0).value()).toJson()).isEqualTo(recorded.get(0).value());
+            assertThat(TopologyDescription.parse(recorded.get(0).value()).toJson())
+                    .isEqualTo(recorded.get(0).value());
 
             HttpProbe.Response mermaid = http.get("/topology?format=mermaid");
             assertThat(mermaid.status()).isEqualTo(200);
@@ -300,7 +347,8 @@ class OpsIT {
             await().atMost(Duration.ofSeconds(30)).until(() -> http.status("/health/ready") == 200);
             JsonNode info = json(http.get("/info"));
             assertThat(info.get("applicationId").asText()).isEqualTo(appId);
-            assertThat(info.get("instanceId").asText()).isEqualTo(app.instanceId().orElseThrow());
+            assertThat(info.get("instanceId").asText())
+                    .isEqualTo(app.instanceId().orElseThrow());
             assertThat(info.get("guarantee").asText()).isEqualTo("exactly_once");
             assertThat(info.get("version").asText()).isNotBlank().isNotEqualTo("unknown");
             List<String> tasks = new ArrayList<>();
@@ -312,7 +360,8 @@ class OpsIT {
     @Test
     void badRequestsGetJsonErrors() throws Exception {
         String input = KAFKA.uniqueTopic("ops-errors-in", 1);
-        try (WeirApp app = TestApps.start(counting(input, KAFKA.uniqueTopic("ops-errors-out", 1)),
+        try (WeirApp app = TestApps.start(
+                counting(input, KAFKA.uniqueTopic("ops-errors-out", 1)),
                 TestApps.config(KAFKA.bootstrapServers(), "ops-errors-" + input).build())) {
             HttpProbe http = HttpProbe.localhost(app.httpPort().orElseThrow());
             HttpProbe.Response notFound = http.get("/no/such/path");

@@ -13,7 +13,6 @@ import io.weir.testkit.Records;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -48,30 +47,43 @@ class PlacementBalanceIT {
             WeirApp b = TestApps.start(topology, configB);
             awaitBalanced(a, b);
             b.close(); // leaves the group: a takes every task, its state included
-            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofMinutes(1))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> activeTasks(a).size() == 2 * PARTITIONS);
             produceLines(input, 1);
 
             try (WeirApp back = TestApps.start(topology, configB)) { // the same instance id and state directory
                 awaitBalanced(a, back);
-                KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).values().stream()
-                        .allMatch(c -> c == 2L) && Records.lastLongPerKey(r).size() == 100, Duration.ofMinutes(2));
+                KAFKA.client()
+                        .readUntil(
+                                output,
+                                r -> Records.lastLongPerKey(r).values().stream().allMatch(c -> c == 2L)
+                                        && Records.lastLongPerKey(r).size() == 100,
+                                Duration.ofMinutes(2));
             }
         }
     }
 
     /** Each instance two of the four stateful tasks (1_*) and two of the four stateless ones (0_*), nothing on both. */
     private static void awaitBalanced(WeirApp a, WeirApp b) {
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            Set<String> onA = activeTasks(a);
-            Set<String> onB = activeTasks(b);
-            Set<String> both = new TreeSet<>(onA);
-            both.retainAll(onB);
-            assertThat(both).as("tasks active on a and on b").isEmpty();
-            assertThat(onA.size() + onB.size()).as("tasks placed (a: %s, b: %s)", onA, onB).isEqualTo(2 * PARTITIONS);
-            assertThat(subtopology(onA, "1_")).as("a's stateful tasks (b: %s)", onB).hasSize(PARTITIONS / 2);
-            assertThat(subtopology(onA, "0_")).as("a's stateless tasks (b: %s)", onB).hasSize(PARTITIONS / 2);
-        });
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> {
+                    Set<String> onA = activeTasks(a);
+                    Set<String> onB = activeTasks(b);
+                    Set<String> both = new TreeSet<>(onA);
+                    both.retainAll(onB);
+                    assertThat(both).as("tasks active on a and on b").isEmpty();
+                    assertThat(onA.size() + onB.size())
+                            .as("tasks placed (a: %s, b: %s)", onA, onB)
+                            .isEqualTo(2 * PARTITIONS);
+                    assertThat(subtopology(onA, "1_"))
+                            .as("a's stateful tasks (b: %s)", onB)
+                            .hasSize(PARTITIONS / 2);
+                    assertThat(subtopology(onA, "0_"))
+                            .as("a's stateless tasks (b: %s)", onB)
+                            .hasSize(PARTITIONS / 2);
+                });
     }
 
     private static Set<String> subtopology(Set<String> tasks, String prefix) {
@@ -81,7 +93,8 @@ class PlacementBalanceIT {
     /** The instance's active tasks: its consumer-lag meters carry one task tag per input partition it reads. */
     private static Set<String> activeTasks(WeirApp app) {
         return app.meterRegistry().find("weir.consumer.lag").gauges().stream()
-                .map(g -> g.getId().getTag("task")).collect(Collectors.toCollection(TreeSet::new));
+                .map(g -> g.getId().getTag("task"))
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** 100 lines "w<i>" (i below 100), one word each: every word counted once per call. */
@@ -94,7 +107,9 @@ class PlacementBalanceIT {
     }
 
     private static WeirConfig config(String appId, String instance) {
-        return TestApps.config(KAFKA.bootstrapServers(), appId).instanceId(instance)
-                .set("shutdown.leave.group", "true").build();
+        return TestApps.config(KAFKA.bootstrapServers(), appId)
+                .instanceId(instance)
+                .set("shutdown.leave.group", "true")
+                .build();
     }
 }

@@ -58,12 +58,20 @@ class QueryFailoverIT {
     private static final int MAX_LAG = 100;
     /** Distinct keys, never queried, each once after the first half: about 300 per partition. */
     private static final int FILLER = 1800;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One answer a client got. */
-    record Answer(int client, long atNanos, String key, int status, long count, String source, long lag,
-                  String retryAfter, String body) {
-    }
+    record Answer(
+            int client,
+            long atNanos,
+            String key,
+            int status,
+            long count,
+            String source,
+            long lag,
+            String retryAfter,
+            String body) {}
 
     @Test
     void noQueryIsAnsweredWronglyThroughAKillAndBoundedQueriesAreServedByStandbys() throws Exception {
@@ -90,20 +98,26 @@ class QueryFailoverIT {
             produceRounds(input, filler, 0, 1);
             KAFKA.client().readAtLeast(aggregates, KEYS * ROUNDS / 2 + FILLER, Duration.ofMinutes(2));
             // Standbys caught up too, so the lag a standby answers with counts the filler.
-            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofMinutes(1))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> List.of("a", "b", "c").stream()
                             .map(id -> group.get(id).samples("weir_standby_lag_records"))
-                            .allMatch(lags -> lags != null && !lags.isEmpty()
+                            .allMatch(lags -> lags != null
+                                    && !lags.isEmpty()
                                     && lags.stream().allMatch(l -> l.value() == 0)));
             assertThat(keys).allMatch(k -> count(group.get("b"), k, "") == ROUNDS / 2);
 
             List<Thread> clients = new ArrayList<>();
-            clients.add(new Thread(() -> query(0, "", keys, List.of(group.get("b"), group.get("c")), querying,
-                    answers), "query-client-0"));
+            clients.add(new Thread(
+                    () -> query(0, "", keys, List.of(group.get("b"), group.get("c")), querying, answers),
+                    "query-client-0"));
             // Given every instance, as a client is: the dead one's refusals are retried elsewhere.
-            StoreQueryClient queries = StoreQueryClient.builder().endpoint(group.get("a").http().base())
-                    .endpoint(group.get("b").http().base()).endpoint(group.get("c").http().base())
-                    .deadline(Duration.ofSeconds(10)).build();
+            StoreQueryClient queries = StoreQueryClient.builder()
+                    .endpoint(group.get("a").http().base())
+                    .endpoint(group.get("b").http().base())
+                    .endpoint(group.get("c").http().base())
+                    .deadline(Duration.ofSeconds(10))
+                    .build();
             clients.add(new Thread(() -> queryWithClient(1, keys, queries, querying, answers), "query-client-1"));
             clients.forEach(Thread::start);
             int beforeKill = answers.size() + 100;
@@ -111,12 +125,15 @@ class QueryFailoverIT {
             long killedAt = System.nanoTime();
             group.kill("a");
             produceRounds(input, keys, ROUNDS / 2, ROUNDS);
-            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> keys.stream().allMatch(k -> count(group.get("b"), k, "") == ROUNDS
-                            && count(group.get("c"), k, "") == ROUNDS));
+            await().atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> keys.stream()
+                            .allMatch(k ->
+                                    count(group.get("b"), k, "") == ROUNDS && count(group.get("c"), k, "") == ROUNDS));
             group.awaitSettled(Duration.ofMinutes(1), "two instances", List.of("a"));
             int afterFailover = answers.size() + 100;
-            await().atMost(Duration.ofSeconds(30)).until(() -> answers.size() >= afterFailover); // and after the failover
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> answers.size() >= afterFailover); // and after the failover
             querying.set(false);
             for (Thread t : clients) {
                 t.join(10_000);
@@ -128,15 +145,19 @@ class QueryFailoverIT {
             int unboundedAnswers = 0;
             for (Answer a : answers) {
                 if (a.status() == 200) {
-                    assertThat(a.count()).as("count of %s: %s", a.key(), a.body()).isBetween((long) ROUNDS / 2,
-                            (long) ROUNDS);
+                    assertThat(a.count())
+                            .as("count of %s: %s", a.key(), a.body())
+                            .isBetween((long) ROUNDS / 2, (long) ROUNDS);
                     if (a.source().equals("active")) {
                         String k = a.client() + "/" + a.key();
-                        assertThat(a.count()).as("active answers for %s go forward: %s", k, a.body())
+                        assertThat(a.count())
+                                .as("active answers for %s go forward: %s", k, a.body())
                                 .isGreaterThanOrEqualTo(lastActive.getOrDefault(k, 0L));
                         lastActive.put(k, a.count());
                     } else {
-                        assertThat(a.client()).as("only a client with a bound gets a standby's answer").isEqualTo(1);
+                        assertThat(a.client())
+                                .as("only a client with a bound gets a standby's answer")
+                                .isEqualTo(1);
                         assertThat(a.source()).isIn("standby", "restoring");
                         assertThat(a.lag()).isBetween(0L, (long) MAX_LAG);
                         standbyAnswers++;
@@ -147,20 +168,28 @@ class QueryFailoverIT {
                 } else {
                     if (a.client() == 1) {
                         failedBounded++;
-                        System.out.printf("QueryFailoverIT: a bounded query failed %.1f s after the kill: %s%n",
+                        System.out.printf(
+                                "QueryFailoverIT: a bounded query failed %.1f s after the kill: %s%n",
                                 (a.atNanos() - killedAt) / 1e9, a.body());
                         continue;
                     }
-                    assertThat(a.status()).as("a query not answered: %s", a.body()).isEqualTo(503);
+                    assertThat(a.status())
+                            .as("a query not answered: %s", a.body())
+                            .isEqualTo(503);
                     assertThat(a.retryAfter()).as("Retry-After of %s", a.body()).isEqualTo("1");
                 }
             }
-            System.out.printf("QueryFailoverIT: %d answers, %d unbounded answered, %d standby answers,"
-                    + " %d bounded failures%n", answers.size(), unboundedAnswers, standbyAnswers,
-                    failedBounded);
+            System.out.printf(
+                    "QueryFailoverIT: %d answers, %d unbounded answered, %d standby answers,"
+                            + " %d bounded failures%n",
+                    answers.size(), unboundedAnswers, standbyAnswers, failedBounded);
             assertThat(unboundedAnswers).isPositive();
-            assertThat(failedBounded).as("bounded queries through the client that failed").isZero();
-            assertThat(standbyAnswers).as("answers of standbys or restoring copies").isPositive();
+            assertThat(failedBounded)
+                    .as("bounded queries through the client that failed")
+                    .isZero();
+            assertThat(standbyAnswers)
+                    .as("answers of standbys or restoring copies")
+                    .isPositive();
         } finally {
             querying.set(false);
         }
@@ -171,28 +200,46 @@ class QueryFailoverIT {
         List<KeyValue<byte[], byte[]>> records = new ArrayList<>();
         for (int r = from; r < to; r++) {
             for (String k : keys) {
-                records.add(KeyValue.of(k.getBytes(StandardCharsets.UTF_8), ByteBuffer.allocate(8).putLong(1L).array()));
+                records.add(KeyValue.of(
+                        k.getBytes(StandardCharsets.UTF_8),
+                        ByteBuffer.allocate(8).putLong(1L).array()));
             }
         }
         KAFKA.client().produce(input, records);
     }
 
-    private static void query(int client, String bound, List<String> keys, List<OpsInstance> via,
-                              AtomicBoolean querying, ConcurrentLinkedQueue<Answer> answers) {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static void query(
+            int client,
+            String bound,
+            List<String> keys,
+            List<OpsInstance> via,
+            AtomicBoolean querying,
+            ConcurrentLinkedQueue<Answer> answers) {
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         Random random = new Random(client);
         while (querying.get()) {
             String key = keys.get(random.nextInt(keys.size()));
             OpsInstance instance = via.get(random.nextInt(via.size()));
             long at = System.nanoTime();
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(instance.http().base()
-                        + "/stores/" + EosAggregatesApp.STORE + "/keys/" + key + bound))
-                        .timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = http.send(
+                        HttpRequest.newBuilder(URI.create(instance.http().base() + "/stores/" + EosAggregatesApp.STORE
+                                        + "/keys/" + key + bound))
+                                .timeout(Duration.ofSeconds(15))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 JsonNode body = JSON.readTree(r.body());
-                answers.add(new Answer(client, at, key, r.statusCode(), body.path("value").path("count").asLong(-1),
-                        body.path("source").asText(), body.path("lag").asLong(-1),
-                        r.headers().firstValue("Retry-After").orElse(null), r.body()));
+                answers.add(new Answer(
+                        client,
+                        at,
+                        key,
+                        r.statusCode(),
+                        body.path("value").path("count").asLong(-1),
+                        body.path("source").asText(),
+                        body.path("lag").asLong(-1),
+                        r.headers().firstValue("Retry-After").orElse(null),
+                        r.body()));
             } catch (Exception e) {
                 answers.add(new Answer(client, at, key, 0, -1, "", -1, null, e.toString()));
             }
@@ -200,31 +247,48 @@ class QueryFailoverIT {
     }
 
     /** Queries through the shipped client, which retries across the instances it is given. */
-    private static void queryWithClient(int client, List<String> keys, StoreQueryClient queries,
-                                        AtomicBoolean querying, ConcurrentLinkedQueue<Answer> answers) {
+    private static void queryWithClient(
+            int client,
+            List<String> keys,
+            StoreQueryClient queries,
+            AtomicBoolean querying,
+            ConcurrentLinkedQueue<Answer> answers) {
         Random random = new Random(client);
         while (querying.get()) {
             String key = keys.get(random.nextInt(keys.size()));
             long at = System.nanoTime();
             try {
                 Optional<QueryAnswer> a = queries.get(EosAggregatesApp.STORE, key, MAX_LAG);
-                answers.add(a.map(x -> new Answer(client, at, key, 200, x.value().path("count").asLong(-1), x.source(),
-                        x.lag(), null, x.body().toString()))
+                answers.add(a.map(x -> new Answer(
+                                client,
+                                at,
+                                key,
+                                200,
+                                x.value().path("count").asLong(-1),
+                                x.source(),
+                                x.lag(),
+                                null,
+                                x.body().toString()))
                         .orElseGet(() -> new Answer(client, at, key, 404, -1, "", -1, null, "no such key")));
             } catch (QueryException e) {
-                answers.add(new Answer(client, at, key, e.status() == 0 ? 599 : e.status(), -1, "", -1, null,
-                        e.getMessage()));
+                answers.add(new Answer(
+                        client, at, key, e.status() == 0 ? 599 : e.status(), -1, "", -1, null, e.getMessage()));
             }
         }
     }
 
     private static long count(OpsInstance instance, String key, String params) {
         try {
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                    instance.http().base() + "/stores/" + EosAggregatesApp.STORE + "/keys/"
-                            + key + params)).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() == 200 ? JSON.readTree(r.body()).path("value").path("count").asLong() : -1;
+            HttpResponse<String> r = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(instance.http().base() + "/stores/"
+                                            + EosAggregatesApp.STORE + "/keys/" + key + params))
+                                    .timeout(Duration.ofSeconds(10))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200
+                    ? JSON.readTree(r.body()).path("value").path("count").asLong()
+                    : -1;
         } catch (Exception e) {
             return -1;
         }

@@ -63,8 +63,8 @@ class RebalanceIT {
         second.close(Duration.ofSeconds(30));
         third.close(Duration.ofSeconds(30));
 
-        List<ConsumerRecord<String, String>> out = KAFKA.client().readAllCommittedStrings(output,
-                Duration.ofMinutes(1));
+        List<ConsumerRecord<String, String>> out =
+                KAFKA.client().readAllCommittedStrings(output, Duration.ofMinutes(1));
         Set<String> seen = new HashSet<>();
         List<String> duplicates = new ArrayList<>();
         for (ConsumerRecord<String, String> r : out) {
@@ -77,8 +77,12 @@ class RebalanceIT {
     }
 
     private static WeirApp start(Topology topology, String appId, String instance) {
-        return TestApps.start(topology, TestApps.config(KAFKA.bootstrapServers(), appId)
-                .instanceId(instance).numStreamThreads(2).build());
+        return TestApps.start(
+                topology,
+                TestApps.config(KAFKA.bootstrapServers(), appId)
+                        .instanceId(instance)
+                        .numStreamThreads(2)
+                        .build());
     }
 
     private static void produceChunk(String topic, int chunk) {

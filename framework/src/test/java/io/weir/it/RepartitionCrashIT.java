@@ -52,21 +52,32 @@ class RepartitionCrashIT {
 
         try (ChildJvm b = start(input, output, dirB, appId)) {
             try (ChildJvm a = start(input, output, dirA, appId)) {
-                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(50))
+                await().atMost(Duration.ofMinutes(2))
+                        .pollInterval(Duration.ofMillis(50))
                         .until(() -> Outputs.endOffsets(KAFKA.client(), output) >= GROUPS);
                 a.kill();
             }
             try (ChildJvm a = start(input, output, dirA, appId)) {
-                List<ConsumerRecord<byte[], byte[]>> out = KAFKA.client().readUntil(output, new ByteArrayDeserializer(),
-                        new ByteArrayDeserializer(), org.apache.kafka.common.IsolationLevel.READ_COMMITTED,
-                        r -> Records.lastLongPerKey(r).equals(model), Duration.ofMinutes(3));
+                List<ConsumerRecord<byte[], byte[]>> out = KAFKA.client()
+                        .readUntil(
+                                output,
+                                new ByteArrayDeserializer(),
+                                new ByteArrayDeserializer(),
+                                org.apache.kafka.common.IsolationLevel.READ_COMMITTED,
+                                r -> Records.lastLongPerKey(r).equals(model),
+                                Duration.ofMinutes(3));
                 assertThat(Records.lastLongPerKey(out)).isEqualTo(model);
                 a.terminate();
             }
             b.terminate();
         }
-        assertThat(Records.lastLongPerKey(KAFKA.client().readAllCommitted(output, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer(), Duration.ofMinutes(1)))).isEqualTo(model);
+        assertThat(Records.lastLongPerKey(KAFKA.client()
+                        .readAllCommitted(
+                                output,
+                                new ByteArrayDeserializer(),
+                                new ByteArrayDeserializer(),
+                                Duration.ofMinutes(1))))
+                .isEqualTo(model);
     }
 
     private static ChildJvm start(String input, String output, Path stateDir, String appId) {

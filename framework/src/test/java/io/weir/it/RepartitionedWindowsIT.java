@@ -50,8 +50,10 @@ class RepartitionedWindowsIT {
     private static final int PARTITIONS = 4;
     private static final int GROUPS = 40;
     private static final int PER_PARTITION = 40_000;
-    private static final long BASE = java.time.Instant.now().minus(Duration.ofHours(2))
-            .truncatedTo(java.time.temporal.ChronoUnit.HOURS).toEpochMilli();
+    private static final long BASE = java.time.Instant.now()
+            .minus(Duration.ofHours(2))
+            .truncatedTo(java.time.temporal.ChronoUnit.HOURS)
+            .toEpochMilli();
     private static final long OUT_OF_ORDERNESS = 100;
 
     @Test
@@ -68,10 +70,10 @@ class RepartitionedWindowsIT {
         KAFKA.client().send(data.records());
         KAFKA.client().send(data.flush());
 
-        WindowCrashes.killWhileWindowsAreOpen(() -> start(input, output, stateDir, appId), KAFKA.client(), output, 2,
-                random, model.size());
-        List<ConsumerRecord<byte[], byte[]>> out = WindowCrashes.runToTheEnd(() -> start(input, output, stateDir, appId),
-                KAFKA.client(), output, model.size());
+        WindowCrashes.killWhileWindowsAreOpen(
+                () -> start(input, output, stateDir, appId), KAFKA.client(), output, 2, random, model.size());
+        List<ConsumerRecord<byte[], byte[]>> out = WindowCrashes.runToTheEnd(
+                () -> start(input, output, stateDir, appId), KAFKA.client(), output, model.size());
         assertExactAndNoneLate(out, appId, model, seed);
     }
 
@@ -93,14 +95,17 @@ class RepartitionedWindowsIT {
         Skewed data = Skewed.generate(input, new Random(seed), PER_PARTITION / 2);
         int half = data.records().size() / 2;
         KAFKA.client().send(data.records().subList(0, half));
-        WeirConfig v1Config = TestApps.config(KAFKA.bootstrapServers(), v1).instanceId("one")
-                .set("max.out.of.orderness.ms", OUT_OF_ORDERNESS).build();
+        WeirConfig v1Config = TestApps.config(KAFKA.bootstrapServers(), v1)
+                .instanceId("one")
+                .set("max.out.of.orderness.ms", OUT_OF_ORDERNESS)
+                .build();
 
         Manifest manifest;
         try (WeirApp app = TestApps.start(WindowingApp.topology(input, out1, true), v1Config)) {
             KAFKA.client().readUntil(out1, r -> !r.isEmpty(), Duration.ofMinutes(1));
             CompletableFuture<Void> flowing = CompletableFuture.runAsync(() -> {
-                List<ProducerRecord<byte[], byte[]>> rest = data.records().subList(half, data.records().size());
+                List<ProducerRecord<byte[], byte[]>> rest =
+                        data.records().subList(half, data.records().size());
                 for (int i = 0; i < rest.size(); i += 2_000) {
                     KAFKA.client().send(rest.subList(i, Math.min(rest.size(), i + 2_000)));
                 }
@@ -109,26 +114,43 @@ class RepartitionedWindowsIT {
             manifest = new SavepointRequest(v1Config, System.out::println)
                     .take(SavepointRequest.newId(), true, Duration.ofSeconds(60), null);
             flowing.get();
-            assertThat(app.awaitTermination(Duration.ofSeconds(30))).as("stopped at the savepoint").isTrue();
+            assertThat(app.awaitTermination(Duration.ofSeconds(30)))
+                    .as("stopped at the savepoint")
+                    .isTrue();
         }
-        List<ConsumerRecord<byte[], byte[]>> before = KAFKA.client().readAllCommitted(out1,
-                new ByteArrayDeserializer(), new ByteArrayDeserializer(), Duration.ofMinutes(1));
+        List<ConsumerRecord<byte[], byte[]>> before = KAFKA.client()
+                .readAllCommitted(
+                        out1, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Duration.ofMinutes(1));
 
         Topology forkTopology = WindowingApp.topology(input, out2, true);
         WeirConfig forkConfig = TestApps.config(KAFKA.bootstrapServers(), fork)
-                .set("max.out.of.orderness.ms", OUT_OF_ORDERNESS).build();
+                .set("max.out.of.orderness.ms", OUT_OF_ORDERNESS)
+                .build();
         new SavepointRestore(forkConfig, TopologyModels.resolved(forkTopology, fork), System.out::println)
                 .restore(new SavepointCatalog(v1Config), manifest, new SavepointRestore.Options(false, Map.of()));
         int remaining = data.model().size() - before.size();
         try (WeirApp app = TestApps.start(forkTopology, forkConfig)) {
-            KAFKA.client().readUntil(out2, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
-                    IsolationLevel.READ_COMMITTED, all -> all.size() >= remaining, Duration.ofMinutes(3));
+            KAFKA.client()
+                    .readUntil(
+                            out2,
+                            new ByteArrayDeserializer(),
+                            new ByteArrayDeserializer(),
+                            IsolationLevel.READ_COMMITTED,
+                            all -> all.size() >= remaining,
+                            Duration.ofMinutes(3));
         }
         List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>(before);
-        all.addAll(KAFKA.client().readAllCommitted(out2, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
-                Duration.ofMinutes(1)));
-        assertThat(KAFKA.client().readAllCommitted(v1 + "-late", new ByteArrayDeserializer(),
-                new ByteArrayDeserializer(), Duration.ofMinutes(1))).as("late before the cut (seed %d)", seed).isEmpty();
+        all.addAll(KAFKA.client()
+                .readAllCommitted(
+                        out2, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Duration.ofMinutes(1)));
+        assertThat(KAFKA.client()
+                        .readAllCommitted(
+                                v1 + "-late",
+                                new ByteArrayDeserializer(),
+                                new ByteArrayDeserializer(),
+                                Duration.ofMinutes(1)))
+                .as("late before the cut (seed %d)", seed)
+                .isEmpty();
         assertExactAndNoneLate(all, fork, data.model(), seed);
     }
 
@@ -138,8 +160,10 @@ class RepartitionedWindowsIT {
      * counts each (value, 1 s window). The flush records, far ahead on every partition, close
      * every window of the model.
      */
-    private record Skewed(List<ProducerRecord<byte[], byte[]>> records, List<ProducerRecord<byte[], byte[]>> flush,
-                          Map<String, Long> model) {
+    private record Skewed(
+            List<ProducerRecord<byte[], byte[]>> records,
+            List<ProducerRecord<byte[], byte[]>> flush,
+            Map<String, Long> model) {
 
         static Skewed generate(String input, Random random, int perPartition) {
             Map<String, Long> model = new HashMap<>();
@@ -161,11 +185,17 @@ class RepartitionedWindowsIT {
         }
     }
 
-    private static void assertExactAndNoneLate(List<ConsumerRecord<byte[], byte[]>> out, String appId,
-                                               Map<String, Long> model, long seed) {
-        List<ConsumerRecord<byte[], byte[]>> late = KAFKA.client().readAllCommitted(appId + "-late",
-                new ByteArrayDeserializer(), new ByteArrayDeserializer(), Duration.ofMinutes(1));
-        assertThat(late).as("records late after the repartition (seed %d)", seed).isEmpty();
+    private static void assertExactAndNoneLate(
+            List<ConsumerRecord<byte[], byte[]>> out, String appId, Map<String, Long> model, long seed) {
+        List<ConsumerRecord<byte[], byte[]>> late = KAFKA.client()
+                .readAllCommitted(
+                        appId + "-late",
+                        new ByteArrayDeserializer(),
+                        new ByteArrayDeserializer(),
+                        Duration.ofMinutes(1));
+        assertThat(late)
+                .as("records late after the repartition (seed %d)", seed)
+                .isEmpty();
         WindowCrashes.assertEveryWindowOnce(out, model, seed);
     }
 
@@ -175,8 +205,14 @@ class RepartitionedWindowsIT {
 
     private static ChildJvm start(String input, String output, Path stateDir, String appId) {
         ChildJvm app = ChildJvm.builder(WindowingApp.class)
-                .args(KAFKA.bootstrapServers(), input, output, stateDir.toString(), appId,
-                        Long.toString(OUT_OF_ORDERNESS), "by-value")
+                .args(
+                        KAFKA.bootstrapServers(),
+                        input,
+                        output,
+                        stateDir.toString(),
+                        appId,
+                        Long.toString(OUT_OF_ORDERNESS),
+                        "by-value")
                 .jvmOptions("-Xmx512m", "-XX:+UseParallelGC")
                 .quietLogging()
                 .start();

@@ -53,8 +53,8 @@ class RolloutIT {
     private static final int PARTITIONS = 6;
     private static final int KEYS = 600;
     private static final int RATE = 300;
-    private static final Set<String> ALL_TASKS = IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p)
-            .collect(Collectors.toCollection(TreeSet::new));
+    private static final Set<String> ALL_TASKS =
+            IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p).collect(Collectors.toCollection(TreeSet::new));
     private static final Duration START = Duration.ofSeconds(60);
     private static final Duration SETTLED = Duration.ofSeconds(5);
     /** Far beyond every wait of the tests: no member's session expires while they run. */
@@ -72,14 +72,16 @@ class RolloutIT {
         Path stateB = Files.createTempDirectory("weir-rollout-b-");
         // The input must flow until B has written past the end of the window, after A's restart: bounded well
         // past the test's own deadlines (two starts, the split, the settling, the restart), not at 120 s.
-        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 180_000,
-                Duration.ofMinutes(10));
-             OutputArrivals arrivals = OutputArrivals.start(KAFKA.bootstrapServers(), spec.output());
-             Processes processes = new Processes()) {
+        try (SteadyInput input = SteadyInput.start(
+                        KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 180_000, Duration.ofMinutes(10));
+                OutputArrivals arrivals = OutputArrivals.start(KAFKA.bootstrapServers(), spec.output());
+                Processes processes = new Processes()) {
             OpsInstance a = processes.add(OpsInstance.start(spec, "a", stateA));
             await().atMost(START).pollInterval(Duration.ofMillis(50)).until(a::ready);
-            System.out.printf("FIGURE empty_state_start_to_ready_ms=%d (first instance of the group, process start"
-                    + " to /health/ready 200)%n", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - a.startedNanos()));
+            System.out.printf(
+                    "FIGURE empty_state_start_to_ready_ms=%d (first instance of the group, process start"
+                            + " to /health/ready 200)%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - a.startedNanos()));
             OpsInstance b = processes.add(OpsInstance.start(spec, "b", stateB));
             awaitSplit(a, b);
             // A cooperative join can take a further round after the split (a commit of the old generation is
@@ -89,8 +91,8 @@ class RolloutIT {
             Set<String> tasksB = b.tasks();
             Set<Integer> partitionsB = partitions(tasksB);
             // Every key had records three times over and A wrote results: its stores hold its share of the keys.
-            await().atMost(START).until(() -> input.acknowledged() >= 3L * KEYS
-                    && arrivals.count(partitions(tasksA)) >= KEYS / 2);
+            await().atMost(START)
+                    .until(() -> input.acknowledged() >= 3L * KEYS && arrivals.count(partitions(tasksA)) >= KEYS / 2);
             long flowing = System.nanoTime();
             double rebalancesB = b.metric("weir_rebalances_total");
             double restoredB = b.metric("weir_restore_records_total");
@@ -107,42 +109,54 @@ class RolloutIT {
                 assertThat(aAgain.tasks()).as("A's tasks after its restart").isEqualTo(tasksA);
                 // B keeps writing for a while after A is back: the window covers the whole rollout.
                 long windowEnd = ready + TimeUnit.SECONDS.toNanos(2);
-                await().atMost(Duration.ofSeconds(20)).until(() -> System.nanoTime() > windowEnd
-                        && arrivals.lastArrival(partitionsB) > windowEnd);
+                await().atMost(Duration.ofSeconds(20))
+                        .until(() -> System.nanoTime() > windowEnd && arrivals.lastArrival(partitionsB) > windowEnd);
                 samplerB.stop();
 
-                assertThat(samplerB.seen()).as("B's tasks sampled every 200 ms during A's restart")
+                assertThat(samplerB.seen())
+                        .as("B's tasks sampled every 200 ms during A's restart")
                         .containsOnly(tasksB);
                 assertThat(samplerB.samples()).isGreaterThan(5);
-                assertThat(b.metric("weir_rebalances_total")).as("B's rebalances").isEqualTo(rebalancesB);
+                assertThat(b.metric("weir_rebalances_total"))
+                        .as("B's rebalances")
+                        .isEqualTo(rebalancesB);
                 assertThat(b.metric("weir_failure_detection_removals_total"))
-                        .as("instances B removed from the group while A restarted (A announced its restart)").isZero();
-                assertThat(b.metric("weir_restore_records_total")).as("B's restores").isEqualTo(restoredB);
+                        .as("instances B removed from the group while A restarted (A announced its restart)")
+                        .isZero();
+                assertThat(b.metric("weir_restore_records_total"))
+                        .as("B's restores")
+                        .isEqualTo(restoredB);
 
                 long pauseMs = arrivals.longestGapMs(partitionsB, terminated, windowEnd);
                 long before = Math.max(flowing, terminated - (windowEnd - terminated));
                 long usualMs = arrivals.longestGapMs(partitionsB, before, terminated);
                 double restored = aAgain.metric("weir_restore_records_total");
-                long keysOfA = IntStream.range(0, KEYS).filter(k -> partitions(tasksA).contains(partition("k" + k)))
+                long keysOfA = IntStream.range(0, KEYS)
+                        .filter(k -> partitions(tasksA).contains(partition("k" + k)))
                         .count();
-                System.out.printf("FIGURE restart_output_pause_ms=%d (longest gap between B's committed outputs"
+                System.out.printf(
+                        "FIGURE restart_output_pause_ms=%d (longest gap between B's committed outputs"
                                 + " from A's SIGTERM to 2 s after A is ready; before the SIGTERM: %d ms)%n",
                         pauseMs, usualMs);
-                System.out.printf("FIGURE restart_start_to_ready_ms=%d (A down, SIGTERM to ready: %d ms)%n",
+                System.out.printf(
+                        "FIGURE restart_start_to_ready_ms=%d (A down, SIGTERM to ready: %d ms)%n",
                         startToReadyMs, downMs);
                 System.out.printf("FIGURE restart_restored_records=%.0f (A holds %d keys)%n", restored, keysOfA);
                 // B's output did not wait for A: every partition of B got committed output while A was
                 // down (SIGTERM to ready again, a JVM start at least), which a rebalance stopping B would prevent.
                 for (int partition : partitionsB) {
                     assertThat(arrivals.count(Set.of(partition), terminated, ready))
-                            .as("B's committed outputs on partition %d between A's SIGTERM and A ready again",
-                                    partition).isPositive();
+                            .as(
+                                    "B's committed outputs on partition %d between A's SIGTERM and A ready again",
+                                    partition)
+                            .isPositive();
                 }
-                assertThat(restored).as("records A restored after a clean stop, of %d keys it holds", keysOfA)
+                assertThat(restored)
+                        .as("records A restored after a clean stop, of %d keys it holds", keysOfA)
                         .isLessThan(keysOfA / 10.0);
             }
-            ExactCounts.assertCountedOnce(KAFKA.client(), spec.output(), input.stop(Duration.ofSeconds(30)),
-                    Duration.ofMinutes(1));
+            ExactCounts.assertCountedOnce(
+                    KAFKA.client(), spec.output(), input.stop(Duration.ofSeconds(30)), Duration.ofMinutes(1));
         }
     }
 
@@ -152,7 +166,9 @@ class RolloutIT {
         scaleIn(spec, "admin_leave", a -> {
             HttpProbe.Response r = a.http().post("/admin/leave");
             assertThat(r.status()).as("POST /admin/leave: %s", r.body()).isEqualTo(202);
-            assertThat(a.jvm().awaitExit(Duration.ofSeconds(35))).as("exit code after /admin/leave").isZero();
+            assertThat(a.jvm().awaitExit(Duration.ofSeconds(35)))
+                    .as("exit code after /admin/leave")
+                    .isZero();
             assertThat(a.jvm().output()).contains("leaving the consumer group", "STOPPED");
         });
     }
@@ -168,10 +184,10 @@ class RolloutIT {
 
     /** A leaves through {@code stop}; B owns every task long before A's session could expire; the counts stay exact. */
     private static void scaleIn(OpsInstance.Spec spec, String figure, StopAction stop) throws Exception {
-        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000,
-                Duration.ofSeconds(120));
-             OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-scale-in-a-"));
-             OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-scale-in-b-"))) {
+        try (SteadyInput input = SteadyInput.start(
+                        KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000, Duration.ofSeconds(120));
+                OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-scale-in-a-"));
+                OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-scale-in-b-"))) {
             awaitSplit(a, b);
             await().atMost(START).until(() -> input.acknowledged() >= 2L * KEYS);
 
@@ -183,19 +199,23 @@ class RolloutIT {
                     throw new IllegalStateException(e);
                 }
             });
-            await().atMost(START).pollInterval(Duration.ofMillis(50))
+            await().atMost(START)
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> b.tasks().equals(ALL_TASKS));
             long handOverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
             // Not a session expiry (far beyond the wait) nor B's failure detection: A left the group.
-            assertThat(b.metric("weir_failure_detection_removals_total")).as("instances B removed").isZero();
+            assertThat(b.metric("weir_failure_detection_removals_total"))
+                    .as("instances B removed")
+                    .isZero();
             await().atMost(START).pollInterval(Duration.ofMillis(50)).until(b::ready);
             long readyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
             stopping.get(40, TimeUnit.SECONDS);
-            System.out.printf("FIGURE scale_in_%s_hand_over_ms=%d (B ready with all tasks: %d ms)%n", figure,
-                    handOverMs, readyMs);
+            System.out.printf(
+                    "FIGURE scale_in_%s_hand_over_ms=%d (B ready with all tasks: %d ms)%n",
+                    figure, handOverMs, readyMs);
 
-            ExactCounts.assertCountedOnce(KAFKA.client(), spec.output(), input.stop(Duration.ofSeconds(30)),
-                    Duration.ofMinutes(1));
+            ExactCounts.assertCountedOnce(
+                    KAFKA.client(), spec.output(), input.stop(Duration.ofSeconds(30)), Duration.ofMinutes(1));
         }
     }
 
@@ -232,7 +252,9 @@ class RolloutIT {
     }
 
     private static Set<Integer> partitions(Set<String> tasks) {
-        return tasks.stream().map(t -> Integer.parseInt(t.substring(t.indexOf('_') + 1))).collect(Collectors.toSet());
+        return tasks.stream()
+                .map(t -> Integer.parseInt(t.substring(t.indexOf('_') + 1)))
+                .collect(Collectors.toSet());
     }
 
     /** The partition a key goes to, input and output alike (same partition count, default partitioner). */
@@ -263,16 +285,18 @@ class RolloutIT {
         private int samples;
 
         private TaskSampler(OpsInstance instance) {
-            thread = new Thread(() -> {
-                while (running.get()) {
-                    Set<String> tasks = instance.tasks();
-                    synchronized (this) {
-                        seen.add(tasks);
-                        samples++;
-                    }
-                    java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
-                }
-            }, "task-sampler-" + instance.id());
+            thread = new Thread(
+                    () -> {
+                        while (running.get()) {
+                            Set<String> tasks = instance.tasks();
+                            synchronized (this) {
+                                seen.add(tasks);
+                                samples++;
+                            }
+                            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+                        }
+                    },
+                    "task-sampler-" + instance.id());
             thread.setDaemon(true);
         }
 
@@ -315,28 +339,33 @@ class RolloutIT {
         private final Thread thread;
 
         private OutputArrivals(String bootstrap, String topic) {
-            thread = new Thread(() -> {
-                try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20"),
-                        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-                    List<TopicPartition> partitions = IntStream.range(0, PARTITIONS)
-                            .mapToObj(p -> new TopicPartition(topic, p)).toList();
-                    consumer.assign(partitions);
-                    consumer.seekToEnd(partitions);
-                    while (running.get()) {
-                        var records = consumer.poll(Duration.ofMillis(50));
-                        long now = System.nanoTime();
-                        synchronized (arrivals) {
-                            for (ConsumerRecord<byte[], byte[]> r : records) {
-                                arrivals.add(new long[] {now, r.partition()});
+            thread = new Thread(
+                    () -> {
+                        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                                Map.of(
+                                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                                        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                                        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20"),
+                                new ByteArrayDeserializer(),
+                                new ByteArrayDeserializer())) {
+                            List<TopicPartition> partitions = IntStream.range(0, PARTITIONS)
+                                    .mapToObj(p -> new TopicPartition(topic, p))
+                                    .toList();
+                            consumer.assign(partitions);
+                            consumer.seekToEnd(partitions);
+                            while (running.get()) {
+                                var records = consumer.poll(Duration.ofMillis(50));
+                                long now = System.nanoTime();
+                                synchronized (arrivals) {
+                                    for (ConsumerRecord<byte[], byte[]> r : records) {
+                                        arrivals.add(new long[] {now, r.partition()});
+                                    }
+                                }
                             }
                         }
-                    }
-                }
-            }, "output-arrivals-" + topic);
+                    },
+                    "output-arrivals-" + topic);
             thread.setDaemon(true);
         }
 
@@ -353,19 +382,25 @@ class RolloutIT {
         }
 
         long count(Set<Integer> partitions) {
-            return snapshot().stream().filter(a -> partitions.contains((int) a[1])).count();
+            return snapshot().stream()
+                    .filter(a -> partitions.contains((int) a[1]))
+                    .count();
         }
 
         /** Arrivals on {@code partitions} in [from, to] ({@link System#nanoTime()}). */
         long count(Set<Integer> partitions, long from, long to) {
-            return snapshot().stream().filter(a -> partitions.contains((int) a[1]) && a[0] >= from && a[0] <= to)
+            return snapshot().stream()
+                    .filter(a -> partitions.contains((int) a[1]) && a[0] >= from && a[0] <= to)
                     .count();
         }
 
         /** The {@link System#nanoTime()} of the latest arrival on {@code partitions}; MIN_VALUE if none. */
         long lastArrival(Set<Integer> partitions) {
-            return snapshot().stream().filter(a -> partitions.contains((int) a[1])).mapToLong(a -> a[0])
-                    .max().orElse(Long.MIN_VALUE);
+            return snapshot().stream()
+                    .filter(a -> partitions.contains((int) a[1]))
+                    .mapToLong(a -> a[0])
+                    .max()
+                    .orElse(Long.MIN_VALUE);
         }
 
         /** The longest time in [from, to] without an arrival on {@code partitions}, edges included. */

@@ -84,7 +84,8 @@ class SavepointIT {
         String fork = "sp-fork-" + input;
         List<String> all = lines(0, 4000);
         produce(input, all.subList(0, 1500));
-        WeirConfig v1Config = TestApps.config(KAFKA.bootstrapServers(), v1).instanceId("one").build();
+        WeirConfig v1Config =
+                TestApps.config(KAFKA.bootstrapServers(), v1).instanceId("one").build();
 
         Manifest manifest;
         try (WeirApp app = TestApps.start(wordCount(input, out1), v1Config)) {
@@ -102,12 +103,14 @@ class SavepointIT {
         }
         assertThat(manifest.tasks()).as("tasks of both sub-topologies").hasSize(6);
         assertThat(manifest.records()).as("words counted at the cut").isPositive();
-        assertThat(new SavepointCatalog(v1Config).list()).extracting(Manifest::id).containsExactly(manifest.id());
+        assertThat(new SavepointCatalog(v1Config).list())
+                .extracting(Manifest::id)
+                .containsExactly(manifest.id());
 
         WeirConfig.Builder forkConfig = TestApps.config(KAFKA.bootstrapServers(), fork);
         Topology forkTopology = wordCount(input, out2);
-        SavepointRestore.Result restored = new SavepointRestore(forkConfig.build(),
-                TopologyModels.resolved(forkTopology, fork), System.out::println)
+        SavepointRestore.Result restored = new SavepointRestore(
+                        forkConfig.build(), TopologyModels.resolved(forkTopology, fork), System.out::println)
                 .restore(new SavepointCatalog(v1Config), manifest, new SavepointRestore.Options(false, Map.of()));
         assertThat(restored.entries()).isEqualTo(manifest.records());
 
@@ -117,8 +120,16 @@ class SavepointIT {
         List<String> everything = new ArrayList<>(all);
         everything.addAll(last);
         Map<String, Long> expected = model(everything);
-        try (WeirApp a = TestApps.start(forkTopology, TestApps.config(KAFKA.bootstrapServers(), fork).instanceId("a").build());
-             WeirApp b = TestApps.start(forkTopology, TestApps.config(KAFKA.bootstrapServers(), fork).instanceId("b").build())) {
+        try (WeirApp a = TestApps.start(
+                        forkTopology,
+                        TestApps.config(KAFKA.bootstrapServers(), fork)
+                                .instanceId("a")
+                                .build());
+                WeirApp b = TestApps.start(
+                        forkTopology,
+                        TestApps.config(KAFKA.bootstrapServers(), fork)
+                                .instanceId("b")
+                                .build())) {
             KAFKA.client().readUntil(out2, r -> Records.lastLongPerKey(r).equals(expected), CATCH_UP);
         }
     }

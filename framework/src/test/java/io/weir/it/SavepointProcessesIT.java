@@ -49,8 +49,8 @@ class SavepointProcessesIT {
     private static final int PARTITIONS = 6;
     private static final int KEYS = 300;
     private static final int RATE = 400;
-    private static final Set<String> ALL_TASKS = IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p)
-            .collect(Collectors.toCollection(TreeSet::new));
+    private static final Set<String> ALL_TASKS =
+            IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p).collect(Collectors.toCollection(TreeSet::new));
     private static final Duration START = Duration.ofSeconds(60);
     private static final Duration CATCH_UP = Duration.ofMinutes(2);
 
@@ -61,10 +61,10 @@ class SavepointProcessesIT {
         Path stateB = Files.createTempDirectory("weir-sp-b-");
         WeirConfig config = config(spec.applicationId());
         SavepointCatalog catalog = new SavepointCatalog(config);
-        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 1_000_000,
-                Duration.ofMinutes(3));
-             OpsInstance a = OpsInstance.start(spec, "a", stateA);
-             OpsInstance b = OpsInstance.start(spec, "b", stateB)) {
+        try (SteadyInput input = SteadyInput.start(
+                        KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 1_000_000, Duration.ofMinutes(3));
+                OpsInstance a = OpsInstance.start(spec, "a", stateA);
+                OpsInstance b = OpsInstance.start(spec, "b", stateB)) {
             OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
             await().atMost(START).until(() -> input.acknowledged() >= 1_000);
 
@@ -74,20 +74,28 @@ class SavepointProcessesIT {
             await().atMost(START).until(() -> input.acknowledged() >= atFirst + 1_000);
             Manifest last = take(config, true);
 
-            assertThat(a.jvm().awaitExit(START)).as("exit code of A after stop with a savepoint").isZero();
-            assertThat(b.jvm().awaitExit(START)).as("exit code of B after stop with a savepoint").isZero();
+            assertThat(a.jvm().awaitExit(START))
+                    .as("exit code of A after stop with a savepoint")
+                    .isZero();
+            assertThat(b.jvm().awaitExit(START))
+                    .as("exit code of B after stop with a savepoint")
+                    .isZero();
             assertThat(a.jvm().output()).contains("STOPPED");
             assertThat(last.stopped()).isTrue();
             assertThat(catalog.list()).extracting(Manifest::id).containsExactly(first.id(), last.id());
 
             // Roll back to the first savepoint, same application id, one instance on A's old state.
-            new SavepointRestore(config, TopologyModels.resolved(OpsApp.topology(spec.input(), spec.output()),
-                    spec.applicationId()), System.out::println)
+            new SavepointRestore(
+                            config,
+                            TopologyModels.resolved(OpsApp.topology(spec.input(), spec.output()), spec.applicationId()),
+                            System.out::println)
                     .restore(catalog, first, new SavepointRestore.Options(false, Map.of()));
             try (OpsInstance again = OpsInstance.start(spec, "a", stateA)) {
                 Map<String, Long> model = input.stop(Duration.ofSeconds(30));
-                KAFKA.client().readUntil(spec.output(), r -> Records.lastLongPerKey(r).equals(model), CATCH_UP);
-                assertThat(again.jvm().output()).as("A's local state after the roll back")
+                KAFKA.client()
+                        .readUntil(spec.output(), r -> Records.lastLongPerKey(r).equals(model), CATCH_UP);
+                assertThat(again.jvm().output())
+                        .as("A's local state after the roll back")
                         .contains("deleted and recreated");
             }
         }
@@ -98,23 +106,24 @@ class SavepointProcessesIT {
         OpsInstance.Spec spec = spec("sp-kill");
         WeirConfig config = config(spec.applicationId());
         SavepointCatalog catalog = new SavepointCatalog(config);
-        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 1_000_000,
-                Duration.ofMinutes(3));
-             OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-sp-a-"));
-             OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-sp-b-"))) {
+        try (SteadyInput input = SteadyInput.start(
+                        KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 1_000_000, Duration.ofMinutes(3));
+                OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-sp-a-"));
+                OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-sp-b-"))) {
             OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
             await().atMost(START).until(() -> input.acknowledged() >= 1_000);
 
             String id = SavepointRequest.newId();
-            CompletableFuture<Manifest> taking = CompletableFuture.supplyAsync(() -> new SavepointRequest(config,
-                    System.out::println).take(id, false, Duration.ofSeconds(30), null));
+            CompletableFuture<Manifest> taking = CompletableFuture.supplyAsync(() ->
+                    new SavepointRequest(config, System.out::println).take(id, false, Duration.ofSeconds(30), null));
             KAFKA.client().readAtLeast(InternalTopic.CONTROL.of(spec.applicationId()), 1, START);
             a.jvm().kill();
             Manifest taken;
             try {
                 taken = taking.get(2, TimeUnit.MINUTES);
             } catch (ExecutionException e) {
-                System.out.println("FIGURE savepoint with a SIGKILL during it: failed (" + e.getCause().getMessage() + ")");
+                System.out.println("FIGURE savepoint with a SIGKILL during it: failed ("
+                        + e.getCause().getMessage() + ")");
                 taken = null;
             }
             List<Manifest> listed = catalog.list();
@@ -134,10 +143,10 @@ class SavepointProcessesIT {
         OpsInstance.Spec spec = spec("sp-takeover");
         WeirConfig config = config(spec.applicationId());
         SavepointCatalog catalog = new SavepointCatalog(config);
-        try (SteadyInput input = SteadyInput.start(KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 1_000_000,
-                Duration.ofMinutes(3));
-             OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-sp-a-"));
-             OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-sp-b-"))) {
+        try (SteadyInput input = SteadyInput.start(
+                        KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 1_000_000, Duration.ofMinutes(3));
+                OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-sp-a-"));
+                OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-sp-b-"))) {
             OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
             await().atMost(START).until(() -> input.acknowledged() >= 1_000);
 
@@ -146,14 +155,16 @@ class SavepointProcessesIT {
             // them for the cut before processing anything.
             a.suspend();
             String id = SavepointRequest.newId();
-            CompletableFuture<Manifest> taking = CompletableFuture.supplyAsync(() -> new SavepointRequest(config,
-                    System.out::println).take(id, false, Duration.ofSeconds(90), null));
+            CompletableFuture<Manifest> taking = CompletableFuture.supplyAsync(() ->
+                    new SavepointRequest(config, System.out::println).take(id, false, Duration.ofSeconds(90), null));
             KAFKA.client().readAtLeast(InternalTopic.CONTROL.of(spec.applicationId()), 1, START);
             a.jvm().kill();
             Manifest taken = taking.get(2, TimeUnit.MINUTES);
             assertThat(taken.tasks()).hasSize(PARTITIONS);
-            assertThat(taken.tasks()).allSatisfy(t -> assertThat(t.offsets()).as("input offsets of task " + t.task())
-                    .hasSize(1));
+            assertThat(taken.tasks())
+                    .allSatisfy(t -> assertThat(t.offsets())
+                            .as("input offsets of task " + t.task())
+                            .hasSize(1));
             assertThat(catalog.list()).extracting(Manifest::id).containsExactly(id);
             assertForkCountsExactly(spec, catalog, taken, input);
         }
@@ -163,12 +174,15 @@ class SavepointProcessesIT {
      * Restores {@code taken} into a new application, stops the input, sends one more record per key
      * (so every key's count shows up in the fork's output) and checks every count against the input.
      */
-    private static void assertForkCountsExactly(OpsInstance.Spec spec, SavepointCatalog catalog, Manifest taken,
-                                                SteadyInput input) throws Exception {
+    private static void assertForkCountsExactly(
+            OpsInstance.Spec spec, SavepointCatalog catalog, Manifest taken, SteadyInput input) throws Exception {
         String fork = "fork-" + spec.applicationId();
         String forkOutput = KAFKA.uniqueTopic(fork + "-out", PARTITIONS);
-        new SavepointRestore(config(fork), TopologyModels.resolved(OpsApp.topology(spec.input(), forkOutput), fork),
-                System.out::println).restore(catalog, taken, new SavepointRestore.Options(false, Map.of()));
+        new SavepointRestore(
+                        config(fork),
+                        TopologyModels.resolved(OpsApp.topology(spec.input(), forkOutput), fork),
+                        System.out::println)
+                .restore(catalog, taken, new SavepointRestore.Options(false, Map.of()));
         Map<String, Long> model = new TreeMap<>(input.stop(Duration.ofSeconds(30)));
         List<KeyValue<String, String>> more = new ArrayList<>();
         for (int k = 0; k < KEYS; k++) {
@@ -183,13 +197,16 @@ class SavepointProcessesIT {
     }
 
     private static Manifest take(WeirConfig config, boolean stop) {
-        return new SavepointRequest(config, System.out::println).take(SavepointRequest.newId(), stop,
-                Duration.ofSeconds(60), null);
+        return new SavepointRequest(config, System.out::println)
+                .take(SavepointRequest.newId(), stop, Duration.ofSeconds(60), null);
     }
 
     private static WeirConfig config(String applicationId) {
-        return WeirConfig.builder().applicationId(applicationId).bootstrapServers(KAFKA.bootstrapServers())
-                .environment(Map.of()).build();
+        return WeirConfig.builder()
+                .applicationId(applicationId)
+                .bootstrapServers(KAFKA.bootstrapServers())
+                .environment(Map.of())
+                .build();
     }
 
     private static OpsInstance.Spec spec(String name) {

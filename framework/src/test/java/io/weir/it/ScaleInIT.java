@@ -5,10 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.weir.internal.kubernetes.KubernetesApi;
 import io.weir.testing.ExactCounts;
-import io.weir.testkit.kubernetes.KubernetesApiServer;
 import io.weir.testing.OpsInstance;
 import io.weir.testing.SteadyInput;
 import io.weir.testkit.KafkaExtension;
+import io.weir.testkit.kubernetes.KubernetesApiServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,10 +48,11 @@ class ScaleInIT {
     private static final int PARTITIONS = 6;
     private static final int KEYS = 600;
     private static final int RATE = 300;
-    private static final Set<String> ALL_TASKS = IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p)
-            .collect(Collectors.toCollection(TreeSet::new));
+    private static final Set<String> ALL_TASKS =
+            IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p).collect(Collectors.toCollection(TreeSet::new));
     /** Far beyond every wait of the test ({@link #START}): no member's session expires while it runs. */
     private static final Duration SESSION_TIMEOUT = Duration.ofMinutes(5);
+
     private static final Duration START = Duration.ofSeconds(90);
     private static final Duration SETTLED = Duration.ofSeconds(5);
 
@@ -64,8 +65,8 @@ class ScaleInIT {
             OpsInstance.Spec spec = new OpsInstance.Spec(KAFKA.bootstrapServers(), input, output, "scale-in-" + input)
                     .withEnv("WEIR_SHUTDOWN_LEAVE_GROUP", "kubernetes_scale_in")
                     .withEnv("WEIR_CONSUMER_SESSION_TIMEOUT_MS", Long.toString(SESSION_TIMEOUT.toMillis()))
-                    .withJvmOption("-D" + KubernetesApi.SERVICE_ACCOUNT_DIR_PROPERTY + "="
-                            + kubernetes.serviceAccountDir());
+                    .withJvmOption(
+                            "-D" + KubernetesApi.SERVICE_ACCOUNT_DIR_PROPERTY + "=" + kubernetes.serviceAccountDir());
             for (var e : kubernetes.podEnvironment().entrySet()) {
                 spec = spec.withEnv(e.getKey(), e.getValue());
             }
@@ -73,15 +74,16 @@ class ScaleInIT {
             for (int i = 0; i < 3; i++) {
                 state.add(Files.createTempDirectory("weir-scale-in-" + i + "-"));
             }
-            try (SteadyInput records = SteadyInput.start(KAFKA.bootstrapServers(), input, KEYS, RATE, 180_000,
-                    Duration.ofMinutes(10));
-                 Processes pods = new Processes()) {
+            try (SteadyInput records = SteadyInput.start(
+                            KAFKA.bootstrapServers(), input, KEYS, RATE, 180_000, Duration.ofMinutes(10));
+                    Processes pods = new Processes()) {
                 OpsInstance weir0 = pods.add(OpsInstance.start(spec, "weir-0", state.get(0)));
                 OpsInstance weir1 = pods.add(OpsInstance.start(spec, "weir-1", state.get(1)));
                 OpsInstance weir2 = pods.add(OpsInstance.start(spec, "weir-2", state.get(2)));
                 OpsInstance.awaitSplit(ALL_TASKS, START, weir0, weir1, weir2);
-                assertThat(weir2.jvm().output()).contains("shutdown.leave.group=kubernetes_scale_in: pod weir-2"
-                        + " (ordinal 2) of StatefulSet weir in namespace weir-it, desired replicas 3 now");
+                assertThat(weir2.jvm().output())
+                        .contains("shutdown.leave.group=kubernetes_scale_in: pod weir-2"
+                                + " (ordinal 2) of StatefulSet weir in namespace weir-it, desired replicas 3 now");
                 awaitSettled(weir0, weir1, weir2);
                 await().atMost(START).until(() -> records.acknowledged() >= 2L * KEYS);
 
@@ -93,39 +95,54 @@ class ScaleInIT {
                 double rebalances2 = weir2.metric("weir_rebalances_total");
                 long terminated = System.nanoTime();
                 weir1.jvm().terminate(Duration.ofSeconds(40));
-                assertThat(weir1.jvm().output()).contains("pod weir-1 (ordinal 1) is below the desired replicas of"
-                        + " StatefulSet weir (3): a restart", "keeping its group membership");
+                assertThat(weir1.jvm().output())
+                        .contains(
+                                "pod weir-1 (ordinal 1) is below the desired replicas of"
+                                        + " StatefulSet weir (3): a restart",
+                                "keeping its group membership");
                 OpsInstance weir1Again = pods.add(OpsInstance.start(spec, "weir-1", state.get(1)));
                 await().atMost(START).pollInterval(Duration.ofMillis(100)).until(weir1Again::ready);
                 long awayMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - terminated);
-                assertThat(weir1Again.tasks()).as("weir-1's tasks after its restart").isEqualTo(tasks1);
+                assertThat(weir1Again.tasks())
+                        .as("weir-1's tasks after its restart")
+                        .isEqualTo(tasks1);
                 assertThat(weir0.tasks()).as("weir-0's tasks").isEqualTo(tasks0);
                 assertThat(weir2.tasks()).as("weir-2's tasks").isEqualTo(tasks2);
-                assertThat(weir0.metric("weir_rebalances_total")).as("weir-0's rebalances while weir-1 restarted")
+                assertThat(weir0.metric("weir_rebalances_total"))
+                        .as("weir-0's rebalances while weir-1 restarted")
                         .isEqualTo(rebalances0);
-                assertThat(weir2.metric("weir_rebalances_total")).as("weir-2's rebalances while weir-1 restarted")
+                assertThat(weir2.metric("weir_rebalances_total"))
+                        .as("weir-2's rebalances while weir-1 restarted")
                         .isEqualTo(rebalances2);
-                System.out.printf("FIGURE kubernetes_rollout_restart_away_ms=%d (SIGTERM to ready again, no task"
-                        + " moved)%n", awayMs);
+                System.out.printf(
+                        "FIGURE kubernetes_rollout_restart_away_ms=%d (SIGTERM to ready again, no task" + " moved)%n",
+                        awayMs);
 
                 // kubectl scale --replicas=2: the controller lowers spec.replicas, then deletes weir-2.
                 kubernetes.setReplicas("weir", 2);
                 long asked = System.nanoTime();
-                CompletableFuture<Void> stopping = CompletableFuture.runAsync(
-                        () -> weir2.jvm().terminate(Duration.ofSeconds(40)));
+                CompletableFuture<Void> stopping =
+                        CompletableFuture.runAsync(() -> weir2.jvm().terminate(Duration.ofSeconds(40)));
                 OpsInstance.awaitSplit(ALL_TASKS, START, weir0, weir1Again);
                 long handOverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
                 stopping.get(45, TimeUnit.SECONDS);
-                assertThat(weir2.jvm().output()).contains("pod weir-2 (ordinal 2) is at or above the desired replicas"
-                        + " of StatefulSet weir (2): removed by a scale-down", "leaving the consumer group");
-                System.out.printf("FIGURE kubernetes_scale_in_hand_over_ms=%d (SIGTERM to weir-0 and weir-1 ready with"
-                        + " every task; session timeout %d ms)%n", handOverMs, SESSION_TIMEOUT.toMillis());
+                assertThat(weir2.jvm().output())
+                        .contains(
+                                "pod weir-2 (ordinal 2) is at or above the desired replicas"
+                                        + " of StatefulSet weir (2): removed by a scale-down",
+                                "leaving the consumer group");
+                System.out.printf(
+                        "FIGURE kubernetes_scale_in_hand_over_ms=%d (SIGTERM to weir-0 and weir-1 ready with"
+                                + " every task; session timeout %d ms)%n",
+                        handOverMs, SESSION_TIMEOUT.toMillis());
                 // Within START, far below the session timeout, and not by failure detection: weir-2 left.
-                assertThat(weir0.metric("weir_failure_detection_removals_total") + weir1Again.metric(
-                        "weir_failure_detection_removals_total")).as("instances weir-0 and weir-1 removed").isZero();
+                assertThat(weir0.metric("weir_failure_detection_removals_total")
+                                + weir1Again.metric("weir_failure_detection_removals_total"))
+                        .as("instances weir-0 and weir-1 removed")
+                        .isZero();
 
-                ExactCounts.assertCountedOnce(KAFKA.client(), output, records.stop(Duration.ofSeconds(30)),
-                        Duration.ofMinutes(1));
+                ExactCounts.assertCountedOnce(
+                        KAFKA.client(), output, records.stop(Duration.ofSeconds(30)), Duration.ofMinutes(1));
             }
         }
     }

@@ -51,7 +51,8 @@ class SourceChangelogIT {
     private static final int ORDERS = 30_000;
     private static final int MOVES = 10_000;
     private static final String BAD_CUSTOMER = "c" + (CUSTOMERS - 1);
-    private static final long BASE = java.time.Instant.now().minus(Duration.ofHours(2)).toEpochMilli();
+    private static final long BASE =
+            java.time.Instant.now().minus(Duration.ofHours(2)).toEpochMilli();
 
     @Test
     void tablesOfCompactedTopicsRestoreFromThemExactlyAcrossSigkills() throws Exception {
@@ -59,9 +60,16 @@ class SourceChangelogIT {
         Map<String, String> compacted = Map.of("cleanup.policy", "compact");
         KAFKA.client().createTopic(prefix + "-customers", PARTITIONS, compacted);
         KAFKA.client().createTopic(prefix + "-limits", PARTITIONS, compacted);
-        KAFKA.client().createTopic(prefix + "-region-names", 3, compacted);   // JoinsApp's foreign-key join
-        for (String t : List.of("orders", "payments", "enriched", "customer-limits", "region-counts", "paid",
-                "customer-region-names", "customer-region-names-left")) {
+        KAFKA.client().createTopic(prefix + "-region-names", 3, compacted); // JoinsApp's foreign-key join
+        for (String t : List.of(
+                "orders",
+                "payments",
+                "enriched",
+                "customer-limits",
+                "region-counts",
+                "paid",
+                "customer-region-names",
+                "customer-region-names-left")) {
             KAFKA.client().createTopic(prefix + "-" + t, PARTITIONS);
         }
         String appId = "srccl-" + prefix;
@@ -84,15 +92,19 @@ class SourceChangelogIT {
         KAFKA.client().produce(prefix + "-limits", limitRecords);
 
         try (ChildJvm app = start(prefix, stateDir, appId)) {
-            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> lastPerKey(prefix + "-region-counts", new LongDeserializer()).values().stream()
-                            .mapToLong(Long::longValue).sum() == CUSTOMERS);
+                                    .mapToLong(Long::longValue)
+                                    .sum()
+                            == CUSTOMERS);
             app.kill();
         }
         Set<String> topics = KAFKA.client().admin().listTopics().names().get();
-        assertThat(topics).as("no second copy of a compacted source topic")
-                .doesNotContain(appId + "-customers-changelog", appId + "-limits-changelog",
-                        appId + "-region-names-changelog")
+        assertThat(topics)
+                .as("no second copy of a compacted source topic")
+                .doesNotContain(
+                        appId + "-customers-changelog", appId + "-limits-changelog", appId + "-region-names-changelog")
                 .contains(appId + "-customers-per-region-changelog", appId + "-customer-limits-changelog");
 
         List<KeyValue<String, String>> moves = new ArrayList<>();
@@ -102,8 +114,8 @@ class SourceChangelogIT {
             int dice = random.nextInt(100);
             if (i == MOVES / 2) {
                 // a limit the table's serde cannot read: dead-lettered, the row keeps its limit
-                limitChanges.add(KeyValue.of(BAD_CUSTOMER.getBytes(StandardCharsets.UTF_8),
-                        "bad".getBytes(StandardCharsets.UTF_8)));
+                limitChanges.add(KeyValue.of(
+                        BAD_CUSTOMER.getBytes(StandardCharsets.UTF_8), "bad".getBytes(StandardCharsets.UTF_8)));
             } else if (dice < 15) {
                 regions.remove(customer);
                 moves.add(KeyValue.of(customer, null));
@@ -135,8 +147,8 @@ class SourceChangelogIT {
         KAFKA.client().send(orders);
         KAFKA.client().send(payments);
 
-        WindowCrashes.killWhileWindowsAreOpen(() -> start(prefix, stateDir, appId), KAFKA.client(),
-                prefix + "-enriched", 2, random, ORDERS);
+        WindowCrashes.killWhileWindowsAreOpen(
+                () -> start(prefix, stateDir, appId), KAFKA.client(), prefix + "-enriched", 2, random, ORDERS);
 
         Map<String, Long> regionCounts = new TreeMap<>();
         for (int i = 0; i < REGIONS; i++) {
@@ -146,15 +158,22 @@ class SourceChangelogIT {
         Map<String, String> customerLimits = new TreeMap<>();
         regions.forEach((c, r) -> customerLimits.put(c, r + ":" + limits.get(c)));
         try (ChildJvm app = start(prefix, stateDir, appId)) {
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-                assertThat(app.isAlive()).as("the app runs:\n%s", app.outputTail(40)).isTrue();
-                assertThat(committed(prefix + "-enriched", new StringDeserializer())).as("enriched orders")
-                        .hasSizeGreaterThanOrEqualTo(ORDERS);
-                assertThat(lastPerKey(prefix + "-region-counts", new LongDeserializer())).as("region counts (seed %d)",
-                        seed).isEqualTo(regionCounts);
-                assertThat(present(lastPerKey(prefix + "-customer-limits", new StringDeserializer())))
-                        .as("customer limits (seed %d)", seed).isEqualTo(customerLimits);
-            });
+            await().atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofMillis(500))
+                    .untilAsserted(() -> {
+                        assertThat(app.isAlive())
+                                .as("the app runs:\n%s", app.outputTail(40))
+                                .isTrue();
+                        assertThat(committed(prefix + "-enriched", new StringDeserializer()))
+                                .as("enriched orders")
+                                .hasSizeGreaterThanOrEqualTo(ORDERS);
+                        assertThat(lastPerKey(prefix + "-region-counts", new LongDeserializer()))
+                                .as("region counts (seed %d)", seed)
+                                .isEqualTo(regionCounts);
+                        assertThat(present(lastPerKey(prefix + "-customer-limits", new StringDeserializer())))
+                                .as("customer limits (seed %d)", seed)
+                                .isEqualTo(customerLimits);
+                    });
             app.terminate();
         }
 
@@ -171,13 +190,21 @@ class SourceChangelogIT {
         }
         assertThat(duplicates).as("orders enriched twice (seed %d)", seed).isEmpty();
         assertThat(enriched).as("enriched orders (seed %d)", seed).isEqualTo(expectedOrders);
-        assertThat(lastPerKey(prefix + "-region-counts", new LongDeserializer())).as("region counts (seed %d)", seed)
+        assertThat(lastPerKey(prefix + "-region-counts", new LongDeserializer()))
+                .as("region counts (seed %d)", seed)
                 .isEqualTo(regionCounts);
         assertThat(present(lastPerKey(prefix + "-customer-limits", new StringDeserializer())))
-                .as("customer limits (seed %d)", seed).isEqualTo(customerLimits);
-        List<ConsumerRecord<byte[], byte[]>> deadLetters = KAFKA.client().readAllCommitted(appId + "-dlq",
-                new ByteArrayDeserializer(), new ByteArrayDeserializer(), Duration.ofMinutes(1));
-        assertThat(deadLetters).as("the unreadable limit, dead-lettered once (seed %d)", seed).hasSize(1);
+                .as("customer limits (seed %d)", seed)
+                .isEqualTo(customerLimits);
+        List<ConsumerRecord<byte[], byte[]>> deadLetters = KAFKA.client()
+                .readAllCommitted(
+                        appId + "-dlq",
+                        new ByteArrayDeserializer(),
+                        new ByteArrayDeserializer(),
+                        Duration.ofMinutes(1));
+        assertThat(deadLetters)
+                .as("the unreadable limit, dead-lettered once (seed %d)", seed)
+                .hasSize(1);
         assertThat(new String(deadLetters.get(0).key(), StandardCharsets.UTF_8)).isEqualTo(BAD_CUSTOMER);
 
         // An empty state directory: every table rebuilt from its topic up to the committed
@@ -185,29 +212,48 @@ class SourceChangelogIT {
         Path fresh = Files.createTempDirectory("weir-srccl-fresh-");
         int before = committed(prefix + "-enriched", new StringDeserializer()).size();
         try (ChildJvm app = start(prefix, fresh, appId)) {
-            KAFKA.client().produceStrings(prefix + "-orders", List.of(KeyValue.of("c0", "late-order"),
-                    KeyValue.of("c1", "late-order-2")));
-            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> committed(prefix + "-enriched", new StringDeserializer()).size() >= before + 2);
+            KAFKA.client()
+                    .produceStrings(
+                            prefix + "-orders",
+                            List.of(KeyValue.of("c0", "late-order"), KeyValue.of("c1", "late-order-2")));
+            await().atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> committed(prefix + "-enriched", new StringDeserializer())
+                                    .size()
+                            >= before + 2);
             app.terminate();
         }
         Map<String, String> late = new HashMap<>();
-        committed(prefix + "-enriched", new StringDeserializer()).stream().skip(0)
+        committed(prefix + "-enriched", new StringDeserializer()).stream()
+                .skip(0)
                 .filter(r -> r.value().startsWith("late-order"))
                 .forEach(r -> late.put(r.value().split("@")[0], r.value().split("@")[1]));
-        assertThat(late).as("orders joined with the rebuilt table (seed %d)", seed)
+        assertThat(late)
+                .as("orders joined with the rebuilt table (seed %d)", seed)
                 .isEqualTo(Map.of("late-order", regions.get("c0"), "late-order-2", regions.get("c1")));
-        assertThat(KAFKA.client().readAllCommitted(appId + "-dlq", new ByteArrayDeserializer(),
-                new ByteArrayDeserializer(), Duration.ofMinutes(1))).as("no new dead letter from the rebuild").hasSize(1);
+        assertThat(KAFKA.client()
+                        .readAllCommitted(
+                                appId + "-dlq",
+                                new ByteArrayDeserializer(),
+                                new ByteArrayDeserializer(),
+                                Duration.ofMinutes(1)))
+                .as("no new dead letter from the rebuild")
+                .hasSize(1);
     }
 
     private static KeyValue<byte[], byte[]> longRecord(String key, long value) {
-        return KeyValue.of(key.getBytes(StandardCharsets.UTF_8), java.nio.ByteBuffer.allocate(8).putLong(value).array());
+        return KeyValue.of(
+                key.getBytes(StandardCharsets.UTF_8),
+                java.nio.ByteBuffer.allocate(8).putLong(value).array());
     }
 
-    private static ProducerRecord<byte[], byte[]> record(String topic, Integer partition, long timestamp, String key,
-                                                         String value) {
-        return new ProducerRecord<>(topic, partition, timestamp, key.getBytes(StandardCharsets.UTF_8),
+    private static ProducerRecord<byte[], byte[]> record(
+            String topic, Integer partition, long timestamp, String key, String value) {
+        return new ProducerRecord<>(
+                topic,
+                partition,
+                timestamp,
+                key.getBytes(StandardCharsets.UTF_8),
                 value.getBytes(StandardCharsets.UTF_8));
     }
 

@@ -61,15 +61,16 @@ class StandbyFailoverIT {
                 .withEnv("WEIR_ACCEPTABLE_RECOVERY_LAG", "0");
         int half = RECORDS / 2;
         try (InstanceGroup group = new InstanceGroup(spec, PARTITIONS);
-             SteadyInput producer = SteadyInput.start(KAFKA.bootstrapServers(), input, workload::record, 5_000,
-                     RECORDS, Duration.ofMinutes(10));
-             AggregatesCheck check = AggregatesCheck.start(KAFKA.bootstrapServers(), workload, input, echo,
-                     aggregates)) {
+                SteadyInput producer = SteadyInput.start(
+                        KAFKA.bootstrapServers(), input, workload::record, 5_000, RECORDS, Duration.ofMinutes(10));
+                AggregatesCheck check =
+                        AggregatesCheck.start(KAFKA.bootstrapServers(), workload, input, echo, aggregates)) {
             producer.holdAt(half);
             List.of("a", "b", "c").forEach(group::start);
             group.awaitSettled(SETTLE, "three instances (seed " + seed + ")");
             // Half the input processed and committed; the input is held, so the changelog ends stay put.
-            await().atMost(SETTLE).alias("outputs of the first half (seed " + seed + ")")
+            await().atMost(SETTLE)
+                    .alias("outputs of the first half (seed " + seed + ")")
                     .until(() -> check.outputsRead() >= 2L * half);
             OpsInstance victim = group.get("a");
             Set<String> victimTasks = new TreeSet<>(); // a's tasks at the kill
@@ -81,9 +82,10 @@ class StandbyFailoverIT {
             // settled: after the group first settled, a warm-up that catches up still moves a task (its
             // rebalance comes when it catches up), so tasks read once could be a's no longer at the kill,
             // and a restore under way on b or c would count in the restores after the kill.
-            await().atMost(SETTLE).pollInterval(Duration.ofMillis(500))
-                    .alias("a's tasks stable, their standbys on b or c caught up, every instance ready (seed "
-                            + seed + ")")
+            await().atMost(SETTLE)
+                    .pollInterval(Duration.ofMillis(500))
+                    .alias("a's tasks stable, their standbys on b or c caught up, every instance ready (seed " + seed
+                            + ")")
                     .until(() -> {
                         Set<String> owned = victim.tasks();
                         standbyOf.clear();
@@ -96,9 +98,12 @@ class StandbyFailoverIT {
                                 }
                             });
                         }
-                        boolean caughtUp = !owned.isEmpty() && standbyOf.keySet().equals(owned)
+                        boolean caughtUp = !owned.isEmpty()
+                                && standbyOf.keySet().equals(owned)
                                 && lagAtKill.values().stream().allMatch(lag -> lag <= 1);
-                        if (!caughtUp || !group.settled(Set.of()) || !victim.tasks().equals(owned)) {
+                        if (!caughtUp
+                                || !group.settled(Set.of())
+                                || !victim.tasks().equals(owned)) {
                             return false;
                         }
                         victimTasks.clear();
@@ -106,8 +111,10 @@ class StandbyFailoverIT {
                         return true;
                     });
             assertThat(victimTasks).as("a's tasks (seed %d)", seed).isNotEmpty();
-            double restoredBefore = group.get("b").metric(RESTORED) + group.get("c").metric(RESTORED);
-            double lag = lagAtKill.values().stream().mapToDouble(Double::doubleValue).sum();
+            double restoredBefore =
+                    group.get("b").metric(RESTORED) + group.get("c").metric(RESTORED);
+            double lag =
+                    lagAtKill.values().stream().mapToDouble(Double::doubleValue).sum();
 
             group.kill("a");
             group.awaitSettled(SETTLE, "b and c owning every task after a's SIGKILL (seed " + seed + ")");
@@ -117,13 +124,17 @@ class StandbyFailoverIT {
             // two does not matter; that nothing more than the standby lag is restored does (below).
             Set<String> resumed = new TreeSet<>();
             tasks.values().forEach(resumed::addAll);
-            assertThat(resumed).as("tasks running on b and c after a's SIGKILL (seed %d)", seed)
+            assertThat(resumed)
+                    .as("tasks running on b and c after a's SIGKILL (seed %d)", seed)
                     .containsAll(victimTasks);
             double restored = group.get("b").metric(RESTORED) + group.get("c").metric(RESTORED) - restoredBefore;
-            System.out.printf("StandbyFailoverIT seed=%d: a's tasks %s moved to their standbys %s; restored %.0f"
-                    + " records, standby lag at the kill %.0f%n", seed, victimTasks, standbyOf, restored, lag);
-            assertThat(restored).as("records restored after the failover, standby lag at the kill %s (seed %d)",
-                    lagAtKill, seed).isLessThanOrEqualTo(lag);
+            System.out.printf(
+                    "StandbyFailoverIT seed=%d: a's tasks %s moved to their standbys %s; restored %.0f"
+                            + " records, standby lag at the kill %.0f%n",
+                    seed, victimTasks, standbyOf, restored, lag);
+            assertThat(restored)
+                    .as("records restored after the failover, standby lag at the kill %s (seed %d)", lagAtKill, seed)
+                    .isLessThanOrEqualTo(lag);
 
             producer.holdAt(Long.MAX_VALUE);
             await().atMost(SETTLE).until(() -> producer.sent() == RECORDS);
@@ -134,8 +145,9 @@ class StandbyFailoverIT {
                 group.exited(id);
             }
             check.finish(Duration.ofMinutes(1));
-            assertThat(check.problems()).as("outputs that differ from the model (seed %d; %s)", seed,
-                    check.progress()).isEmpty();
+            assertThat(check.problems())
+                    .as("outputs that differ from the model (seed %d; %s)", seed, check.progress())
+                    .isEmpty();
             assertThat(check.missing()).as("keys not all there (seed %d)", seed).isEmpty();
         }
     }

@@ -54,21 +54,30 @@ class StandbyIT {
         KAFKA.client().produceStrings(input, keys("x"));
 
         try (WeirApp a = TestApps.start(topology, config(appId, "a"));
-             WeirApp b = TestApps.start(topology, config(appId, "b"))) {
+                WeirApp b = TestApps.start(topology, config(appId, "b"))) {
             KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).size() == KEYS, Duration.ofMinutes(2));
             // Every task active on one instance and standing by on the other, the copies caught up.
-            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                assertThat(sum(a.meterRegistry(), "weir.standby.tasks") + sum(b.meterRegistry(), "weir.standby.tasks"))
-                        .as("standby tasks of both instances").isEqualTo(PARTITIONS);
-                assertThat(sum(a.meterRegistry(), "weir.standby.tasks")).as("standby tasks of a").isPositive();
-                assertThat(sum(a.meterRegistry(), "weir.standby.lag.records")
-                        + sum(b.meterRegistry(), "weir.standby.lag.records")).as("standby lag").isZero();
-            });
+            await().atMost(Duration.ofMinutes(1))
+                    .pollInterval(Duration.ofMillis(200))
+                    .untilAsserted(() -> {
+                        assertThat(sum(a.meterRegistry(), "weir.standby.tasks")
+                                        + sum(b.meterRegistry(), "weir.standby.tasks"))
+                                .as("standby tasks of both instances")
+                                .isEqualTo(PARTITIONS);
+                        assertThat(sum(a.meterRegistry(), "weir.standby.tasks"))
+                                .as("standby tasks of a")
+                                .isPositive();
+                        assertThat(sum(a.meterRegistry(), "weir.standby.lag.records")
+                                        + sum(b.meterRegistry(), "weir.standby.lag.records"))
+                                .as("standby lag")
+                                .isZero();
+                    });
             double restoredBefore = sum(a.meterRegistry(), "weir.restore.records");
 
             b.close(); // leaves the group: a takes b's tasks over from its standby copies
-            await().atMost(Duration.ofMinutes(1)).until(() -> a.state() == WeirApp.State.RUNNING
-                    && sum(a.meterRegistry(), "weir.standby.tasks") == 0);
+            await().atMost(Duration.ofMinutes(1))
+                    .until(() ->
+                            a.state() == WeirApp.State.RUNNING && sum(a.meterRegistry(), "weir.standby.tasks") == 0);
             KAFKA.client().produceStrings(input, keys("y"));
             Map<String, Long> twice = new HashMap<>();
             for (int k = 0; k < KEYS; k++) {
@@ -76,7 +85,8 @@ class StandbyIT {
             }
             KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(twice), Duration.ofMinutes(2));
             double restored = sum(a.meterRegistry(), "weir.restore.records") - restoredBefore;
-            assertThat(restored).as("records a restored to take over b's half of %d keys", KEYS)
+            assertThat(restored)
+                    .as("records a restored to take over b's half of %d keys", KEYS)
                     .isLessThan(KEYS / 20.0);
         }
     }
@@ -93,17 +103,24 @@ class StandbyIT {
             KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).size() == KEYS, Duration.ofMinutes(2));
             try (WeirApp b = TestApps.start(topology, warmupConfig(appId, "b"))) {
                 // b has no state: rather than restore there, a keeps the tasks while b warms copies up.
-                await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
+                await().atMost(Duration.ofMinutes(1))
+                        .pollInterval(Duration.ofMillis(50))
                         .until(() -> sum(b.meterRegistry(), "weir.warmup.tasks") > 0);
-                assertThat(activeTasks(b)).as("b's active tasks while it warms up").isZero();
+                assertThat(activeTasks(b))
+                        .as("b's active tasks while it warms up")
+                        .isZero();
                 // Caught up, the warm-ups hand their tasks over: b runs its share, restoring no more than a tail.
-                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-                        .until(() -> activeTasks(b) == PARTITIONS / 2 && b.state() == WeirApp.State.RUNNING
+                await().atMost(Duration.ofMinutes(2))
+                        .pollInterval(Duration.ofMillis(200))
+                        .until(() -> activeTasks(b) == PARTITIONS / 2
+                                && b.state() == WeirApp.State.RUNNING
                                 && sum(b.meterRegistry(), "weir.warmup.tasks") == 0);
-                assertThat(sum(b.meterRegistry(), "weir.restore.records")).as("records b restored as active")
+                assertThat(sum(b.meterRegistry(), "weir.restore.records"))
+                        .as("records b restored as active")
                         .isLessThan(KEYS / 20.0);
                 assertThat(sum(b.meterRegistry(), "weir.standby.handovers"))
-                        .as("warm-ups that handed their open stores to the tasks").isEqualTo(PARTITIONS / 2);
+                        .as("warm-ups that handed their open stores to the tasks")
+                        .isEqualTo(PARTITIONS / 2);
                 KAFKA.client().produceStrings(input, keys("y"));
                 Map<String, Long> twice = new HashMap<>();
                 for (int k = 0; k < KEYS; k++) {
@@ -116,19 +133,25 @@ class StandbyIT {
 
     /** One standby, and a recovery lag small enough that an empty instance is not caught up. */
     private static WeirConfig warmupConfig(String appId, String instance) {
-        return TestApps.config(KAFKA.bootstrapServers(), appId).instanceId(instance)
-                .set("acceptable.recovery.lag", 100).build();
+        return TestApps.config(KAFKA.bootstrapServers(), appId)
+                .instanceId(instance)
+                .set("acceptable.recovery.lag", 100)
+                .build();
     }
 
     /** The instance's active tasks: its consumer-lag meters have one per input partition of each. */
     private static long activeTasks(WeirApp app) {
         return app.meterRegistry().find("weir.consumer.lag").gauges().stream()
-                .map(g -> g.getId().getTag("task")).distinct().count();
+                .map(g -> g.getId().getTag("task"))
+                .distinct()
+                .count();
     }
 
     private static WeirConfig config(String appId, String instance) {
-        return TestApps.config(KAFKA.bootstrapServers(), appId).instanceId(instance)
-                .set("num.standby.replicas", 1).build();
+        return TestApps.config(KAFKA.bootstrapServers(), appId)
+                .instanceId(instance)
+                .set("num.standby.replicas", 1)
+                .build();
     }
 
     private static List<KeyValue<String, String>> keys(String value) {
@@ -141,6 +164,8 @@ class StandbyIT {
 
     private static double sum(MeterRegistry registry, String name) {
         return registry.find(name).gauges().stream().mapToDouble(Gauge::value).sum()
-                + registry.find(name).counters().stream().mapToDouble(c -> c.count()).sum();
+                + registry.find(name).counters().stream()
+                        .mapToDouble(c -> c.count())
+                        .sum();
     }
 }

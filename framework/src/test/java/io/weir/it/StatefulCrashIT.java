@@ -69,31 +69,57 @@ class StatefulCrashIT {
             long changelogBefore = Outputs.endOffsets(KAFKA.client(), changelog);
             try (ChildJvm app = start(input, output, stateDir, appId)) {
                 long target = Outputs.endOffsets(KAFKA.client(), output) + 50_000 + random.nextInt(200_000);
-                await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50)).until(() -> {
-                    if (!app.isAlive()) {
-                        throw new AssertionError("the app died:\n" + app.outputTail(40));
-                    }
-                    return Outputs.endOffsets(KAFKA.client(), output) >= target;
-                });
+                await().atMost(Duration.ofMinutes(3))
+                        .pollInterval(Duration.ofMillis(50))
+                        .until(() -> {
+                            if (!app.isAlive()) {
+                                throw new AssertionError("the app died:\n" + app.outputTail(40));
+                            }
+                            return Outputs.endOffsets(KAFKA.client(), output) >= target;
+                        });
                 app.kill();
                 checkTailOnly(app.output(), changelogBefore, restores, seed);
             }
         }
         long changelogBefore = Outputs.endOffsets(KAFKA.client(), changelog);
         try (ChildJvm app = start(input, output, stateDir, appId)) {
-            KAFKA.client().readUntil(output, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
-                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED, new Matches(model), Duration.ofMinutes(5));
+            KAFKA.client()
+                    .readUntil(
+                            output,
+                            new ByteArrayDeserializer(),
+                            new ByteArrayDeserializer(),
+                            org.apache.kafka.common.IsolationLevel.READ_COMMITTED,
+                            new Matches(model),
+                            Duration.ofMinutes(5));
             checkTailOnly(app.output(), changelogBefore, restores, seed);
             app.terminate();
         }
         System.out.println("StatefulCrashIT restores (records restored of changelog end offsets): " + restores);
-        KAFKA.client().readUntil(changelog, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
-                org.apache.kafka.common.IsolationLevel.READ_COMMITTED, new Matches(model), Duration.ofMinutes(2));
+        KAFKA.client()
+                .readUntil(
+                        changelog,
+                        new ByteArrayDeserializer(),
+                        new ByteArrayDeserializer(),
+                        org.apache.kafka.common.IsolationLevel.READ_COMMITTED,
+                        new Matches(model),
+                        Duration.ofMinutes(2));
         // The output and the changelog, read to their ends, hold exactly the model's counts.
-        assertThat(Records.lastLongPerKey(KAFKA.client().readAllCommitted(output, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer(), Duration.ofMinutes(2)))).as("output").isEqualTo(model);
-        assertThat(Records.lastLongPerKey(KAFKA.client().readAllCommitted(changelog, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer(), Duration.ofMinutes(2)))).as("store contents (its changelog)").isEqualTo(model);
+        assertThat(Records.lastLongPerKey(KAFKA.client()
+                        .readAllCommitted(
+                                output,
+                                new ByteArrayDeserializer(),
+                                new ByteArrayDeserializer(),
+                                Duration.ofMinutes(2))))
+                .as("output")
+                .isEqualTo(model);
+        assertThat(Records.lastLongPerKey(KAFKA.client()
+                        .readAllCommitted(
+                                changelog,
+                                new ByteArrayDeserializer(),
+                                new ByteArrayDeserializer(),
+                                Duration.ofMinutes(2))))
+                .as("store contents (its changelog)")
+                .isEqualTo(model);
     }
 
     /** A restart may replay the tail the store had not flushed, never (close to) the whole changelog. */
@@ -105,7 +131,8 @@ class StatefulCrashIT {
         }
         restores.add(restored + " of " + changelogEndAtStart);
         if (changelogEndAtStart > 0) {
-            assertThat(restored).as("restored on restart (seed %d; restores so far %s)", seed, restores)
+            assertThat(restored)
+                    .as("restored on restart (seed %d; restores so far %s)", seed, restores)
                     .isLessThan(changelogEndAtStart / 2);
         }
     }
@@ -151,5 +178,4 @@ class StatefulCrashIT {
             return matching == model.size() && last.size() == model.size();
         }
     }
-
 }

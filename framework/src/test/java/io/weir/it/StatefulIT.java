@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
-import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
@@ -82,7 +81,10 @@ class StatefulIT {
         }
         KAFKA.client().produceStrings(input, lines(batch1));
         Topology topology = wordCount(input, output);
-        WeirConfig config = TestApps.config(KAFKA.bootstrapServers(), appId).stateDir(stateDir).instanceId("one").build();
+        WeirConfig config = TestApps.config(KAFKA.bootstrapServers(), appId)
+                .stateDir(stateDir)
+                .instanceId("one")
+                .build();
 
         Map<String, Long> expected1 = modelWordCount(batch1);
         try (WeirApp app = TestApps.start(topology, config)) {
@@ -104,8 +106,9 @@ class StatefulIT {
         }
         // Lose the local state: the store is rebuilt from its changelog and counting goes on exactly.
         deleteRecursively(stateDir.resolve(appId).resolve("one"));
-        int changelogRecords = KAFKA.client().readAllCommittedStrings(appId + "-word-counts-changelog",
-                Duration.ofSeconds(30)).size();
+        int changelogRecords = KAFKA.client()
+                .readAllCommittedStrings(appId + "-word-counts-changelog", Duration.ofSeconds(30))
+                .size();
         assertThat(changelogRecords).isGreaterThanOrEqualTo(expected1.size());
         List<String> batch2 = List.of("the end", "The Fox returns");
         KAFKA.client().produceStrings(input, lines(batch2));
@@ -115,14 +118,19 @@ class StatefulIT {
         try (WeirApp app = TestApps.start(topology, config)) {
             KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(expected2), Duration.ofMinutes(1));
             double restored = app.meterRegistry().get("weir.restore.records").counters().stream()
-                    .mapToDouble(c -> c.count()).sum();
-            assertThat(restored).as("records restored into the rebuilt store: the whole changelog")
+                    .mapToDouble(c -> c.count())
+                    .sum();
+            assertThat(restored)
+                    .as("records restored into the rebuilt store: the whole changelog")
                     .isEqualTo(changelogRecords);
         }
         // The whole output as committed, to its end: a read that stops at its first poll may hold only part of it.
-        assertThat(Records.lastLongPerKey(KAFKA.client().readAllCommitted(output,
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer(), Duration.ofSeconds(30))))
+        assertThat(Records.lastLongPerKey(KAFKA.client()
+                        .readAllCommitted(
+                                output,
+                                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                                Duration.ofSeconds(30))))
                 .isEqualTo(expected2);
     }
 
@@ -135,18 +143,30 @@ class StatefulIT {
         List<String> batch = List.of("a b c", "a b", "a");
         KAFKA.client().produceStrings(input, lines(batch));
         Topology topology = wordCount(input, output);
-        WeirConfig config = TestApps.config(KAFKA.bootstrapServers(), appId).stateDir(stateDir).instanceId("one").build();
+        WeirConfig config = TestApps.config(KAFKA.bootstrapServers(), appId)
+                .stateDir(stateDir)
+                .instanceId("one")
+                .build();
         try (WeirApp app = TestApps.start(topology, config)) {
-            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(Map.of("a", 3L, "b", 2L, "c", 1L)),
-                    Duration.ofMinutes(1));
+            KAFKA.client()
+                    .readUntil(
+                            output,
+                            r -> Records.lastLongPerKey(r).equals(Map.of("a", 3L, "b", 2L, "c", 1L)),
+                            Duration.ofMinutes(1));
         }
         KAFKA.client().produceStrings(input, lines(List.of("c")));
         try (WeirApp app = TestApps.start(topology, config)) {
-            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(Map.of("a", 3L, "b", 2L, "c", 2L)),
-                    Duration.ofMinutes(1));
+            KAFKA.client()
+                    .readUntil(
+                            output,
+                            r -> Records.lastLongPerKey(r).equals(Map.of("a", 3L, "b", 2L, "c", 2L)),
+                            Duration.ofMinutes(1));
             double restored = app.meterRegistry().get("weir.restore.records").counters().stream()
-                    .mapToDouble(c -> c.count()).sum();
-            assertThat(restored).as("a clean close flushed the store: nothing to replay").isZero();
+                    .mapToDouble(c -> c.count())
+                    .sum();
+            assertThat(restored)
+                    .as("a clean close flushed the store: nothing to replay")
+                    .isZero();
         }
     }
 
@@ -164,36 +184,52 @@ class StatefulIT {
         KAFKA.createTopic(input, 2, Map.of("retention.ms", "-1"));
         KAFKA.createTopic(output, 2, Map.of("retention.ms", "-1"));
         String appId = "purge-" + input;
-        long monthAgo = System.currentTimeMillis() - java.time.Duration.ofDays(30).toMillis();
+        long monthAgo =
+                System.currentTimeMillis() - java.time.Duration.ofDays(30).toMillis();
         List<org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]>> old = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
-            old.add(new org.apache.kafka.clients.producer.ProducerRecord<>(input, null, monthAgo + i,
+            old.add(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                    input,
+                    null,
+                    monthAgo + i,
                     ("line-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8),
                     ("old " + (i % 5)).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         }
         KAFKA.client().send(old);
-        WeirConfig config = TestApps.config(KAFKA.bootstrapServers(), appId).instanceId("one")
-                .set("repartition.purge.interval.ms", 200).build();
+        WeirConfig config = TestApps.config(KAFKA.bootstrapServers(), appId)
+                .instanceId("one")
+                .set("repartition.purge.interval.ms", 200)
+                .build();
         String repartition = appId + "-word-counts-repartition";
         try (WeirApp app = TestApps.start(wordCount(input, output), config)) {
             Map<String, Long> expected = modelWordCount(old.stream()
-                    .map(r -> new String(r.value(), java.nio.charset.StandardCharsets.UTF_8)).toList());
+                    .map(r -> new String(r.value(), java.nio.charset.StandardCharsets.UTF_8))
+                    .toList());
             KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(expected), Duration.ofMinutes(1));
             var admin = KAFKA.client().admin();
             var resource = new org.apache.kafka.common.config.ConfigResource(
                     org.apache.kafka.common.config.ConfigResource.Type.TOPIC, repartition);
-            assertThat(admin.describeConfigs(List.of(resource)).all().get().get(resource).get("retention.ms").value())
-                    .as("retention.ms of " + repartition).isEqualTo("-1");
+            assertThat(admin.describeConfigs(List.of(resource))
+                            .all()
+                            .get()
+                            .get(resource)
+                            .get("retention.ms")
+                            .value())
+                    .as("retention.ms of " + repartition)
+                    .isEqualTo("-1");
             // A later commit (the next record) carries the purge of what the first commits covered.
             KAFKA.client().produceStrings(input, lines(List.of("new")));
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 var earliest = admin.listOffsets(Map.of(
-                        new org.apache.kafka.common.TopicPartition(repartition, 0),
-                        org.apache.kafka.clients.admin.OffsetSpec.earliest(),
-                        new org.apache.kafka.common.TopicPartition(repartition, 1),
-                        org.apache.kafka.clients.admin.OffsetSpec.earliest())).all().get();
+                                new org.apache.kafka.common.TopicPartition(repartition, 0),
+                                org.apache.kafka.clients.admin.OffsetSpec.earliest(),
+                                new org.apache.kafka.common.TopicPartition(repartition, 1),
+                                org.apache.kafka.clients.admin.OffsetSpec.earliest()))
+                        .all()
+                        .get();
                 assertThat(earliest.values().stream().mapToLong(i -> i.offset()).sum())
-                        .as("log start offsets of " + repartition + " (records deleted after their commit)").isPositive();
+                        .as("log start offsets of " + repartition + " (records deleted after their commit)")
+                        .isPositive();
             });
         }
     }
@@ -223,14 +259,18 @@ class StatefulIT {
         KAFKA.client().produce(input, records);
         Map<String, Long> finalSums = new TreeMap<>();
         running.forEach((k, sums) -> finalSums.put(k, sums.get(sums.size() - 1)));
-        try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), "counter-" + input).build())) {
-            List<ConsumerRecord<byte[], byte[]>> out = KAFKA.client().readUntil(output,
-                    r -> Records.lastLongPerKey(r).equals(finalSums), Duration.ofMinutes(1));
+        try (WeirApp app = TestApps.start(
+                b.build(),
+                TestApps.config(KAFKA.bootstrapServers(), "counter-" + input).build())) {
+            List<ConsumerRecord<byte[], byte[]>> out = KAFKA.client()
+                    .readUntil(output, r -> Records.lastLongPerKey(r).equals(finalSums), Duration.ofMinutes(1));
             Map<String, Long> previous = new HashMap<>();
             for (ConsumerRecord<byte[], byte[]> r : out) {
                 String k = new String(r.key());
                 long sum = ByteBuffer.wrap(r.value()).getLong();
-                assertThat(running.get(k)).as("an emitted sum of %s is one of its true running sums", k).contains(sum);
+                assertThat(running.get(k))
+                        .as("an emitted sum of %s is one of its true running sums", k)
+                        .contains(sum);
                 assertThat(sum).as("sums of %s only grow", k).isGreaterThan(previous.getOrDefault(k, 0L));
                 previous.put(k, sum);
             }
@@ -280,9 +320,13 @@ class StatefulIT {
             }
         }
         KAFKA.client().produceStrings(input, records);
-        try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), "abort-state-" + input).build())) {
+        try (WeirApp app = TestApps.start(
+                b.build(),
+                TestApps.config(KAFKA.bootstrapServers(), "abort-state-" + input)
+                        .build())) {
             KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(expected), Duration.ofMinutes(1));
-            assertThat(KAFKA.client().readAtLeast(app.config().deadLetterTopic(), 21, Duration.ofSeconds(30))).hasSize(21);
+            assertThat(KAFKA.client().readAtLeast(app.config().deadLetterTopic(), 21, Duration.ofSeconds(30)))
+                    .hasSize(21);
         }
     }
 
@@ -291,7 +335,8 @@ class StatefulIT {
             throw new AssertionError("expected state in " + dir);
         }
         try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            paths.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         }
     }
     /** Remembers the last value per key for a while; forwards what it remembered before. */
@@ -321,22 +366,33 @@ class StatefulIT {
         TopologyBuilder b = new TopologyBuilder();
         b.addSource("in", Serdes.strings(), Serdes.strings(), input)
                 .addProcessor("remember", Remember::new, "in")
-                .addStateStore(Stores.keyValueStore("recent", Serdes.strings(), Serdes.strings())
-                        .inMemory().withTtl(Duration.ofMillis(300)), "remember")
+                .addStateStore(
+                        Stores.keyValueStore("recent", Serdes.strings(), Serdes.strings())
+                                .inMemory()
+                                .withTtl(Duration.ofMillis(300)),
+                        "remember")
                 .addSink("out", output, Serdes.strings(), Serdes.strings(), "remember");
-        try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
-            KAFKA.client().produceStrings(input, List.of(io.weir.common.KeyValue.of("k", "v1"),
-                    io.weir.common.KeyValue.of("k", "v2")));
+        try (WeirApp app = TestApps.start(
+                b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
+            KAFKA.client()
+                    .produceStrings(
+                            input,
+                            List.of(io.weir.common.KeyValue.of("k", "v1"), io.weir.common.KeyValue.of("k", "v2")));
             assertThat(KAFKA.client().readStringsAtLeast(output, 2, Duration.ofSeconds(30)))
-                    .extracting(ConsumerRecord::value).containsExactly("none", "v1");
+                    .extracting(ConsumerRecord::value)
+                    .containsExactly("none", "v1");
             ReadOnlyKeyValueStore<String, String> recent = app.store("recent");
             await().atMost(Duration.ofSeconds(30)).until(() -> recent.get("k") == null);
             KAFKA.client().produceStrings(input, List.of(io.weir.common.KeyValue.of("k", "v3")));
             assertThat(KAFKA.client().readStringsAtLeast(output, 3, Duration.ofSeconds(30)))
-                    .extracting(ConsumerRecord::value).containsExactly("none", "v1", "none");
+                    .extracting(ConsumerRecord::value)
+                    .containsExactly("none", "v1", "none");
             // The sweep deletes expired entries through the changelog: a tombstone follows v2.
-            List<ConsumerRecord<String, String>> log = KAFKA.client().readStringsUntil(appId + "-recent-changelog",
-                    r -> r.stream().anyMatch(x -> x.value() == null), Duration.ofSeconds(30));
+            List<ConsumerRecord<String, String>> log = KAFKA.client()
+                    .readStringsUntil(
+                            appId + "-recent-changelog",
+                            r -> r.stream().anyMatch(x -> x.value() == null),
+                            Duration.ofSeconds(30));
             assertThat(log).anyMatch(x -> x.value() == null);
         }
     }

@@ -47,15 +47,14 @@ class StatelessOperationsIT {
         RecordStream<String, String> merged = first.merge(second)
                 .filter((k, v) -> !v.isEmpty())
                 .filterNot((k, v) -> v.equals("skip"))
-                .peek((k, v) -> { })
+                .peek((k, v) -> {})
                 .flatMapValues(v -> List.of(v.split(" ")))
                 .selectKey((k, v) -> k + ":" + v.length())
                 .map((k, v) -> KeyValue.of(k, v.toUpperCase()))
                 .withSerdes(Serdes.strings(), Serdes.strings());
         merged.to(upper);
-        Map<String, RecordStream<String, String>> branches = merged.split()
-                .branch("small", (k, v) -> v.length() <= 3)
-                .otherwise("big");
+        Map<String, RecordStream<String, String>> branches =
+                merged.split().branch("small", (k, v) -> v.length() <= 3).otherwise("big");
         branches.get("small").to(small);
         branches.get("big").mapValues((k, v) -> v.length()).to(big, Serdes.strings(), Serdes.integers());
         merged.flatMap((k, v) -> List.of(KeyValue.of(v, "x"))).to(r -> dyn, Serdes.strings(), Serdes.strings());
@@ -63,17 +62,25 @@ class StatelessOperationsIT {
         KAFKA.client().produceStrings(in, words("a", "hello big world", "b", "skip", "c", ""));
         KAFKA.client().produceStrings(in2, words("d", "tiny cat"));
 
-        try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), "ops-" + in).build())) {
-            List<ConsumerRecord<String, String>> up = KAFKA.client().readStringsAtLeast(upper, 5, Duration.ofSeconds(60));
-            assertThat(up).extracting(r -> r.key() + "=" + r.value()).containsExactlyInAnyOrder(
-                    "a:5=HELLO", "a:3=BIG", "a:5=WORLD", "d:4=TINY", "d:3=CAT");
+        try (WeirApp app = TestApps.start(
+                b.build(),
+                TestApps.config(KAFKA.bootstrapServers(), "ops-" + in).build())) {
+            List<ConsumerRecord<String, String>> up =
+                    KAFKA.client().readStringsAtLeast(upper, 5, Duration.ofSeconds(60));
+            assertThat(up)
+                    .extracting(r -> r.key() + "=" + r.value())
+                    .containsExactlyInAnyOrder("a:5=HELLO", "a:3=BIG", "a:5=WORLD", "d:4=TINY", "d:3=CAT");
             assertThat(KAFKA.client().readStringsAtLeast(small, 2, Duration.ofSeconds(30)))
-                    .extracting(ConsumerRecord::value).containsExactlyInAnyOrder("BIG", "CAT");
+                    .extracting(ConsumerRecord::value)
+                    .containsExactlyInAnyOrder("BIG", "CAT");
             List<ConsumerRecord<byte[], byte[]>> bigs = KAFKA.client().readAtLeast(big, 3, Duration.ofSeconds(30));
-            assertThat(bigs.stream().map(r -> java.nio.ByteBuffer.wrap(r.value()).getInt()).collect(Collectors.toList()))
+            assertThat(bigs.stream()
+                            .map(r -> java.nio.ByteBuffer.wrap(r.value()).getInt())
+                            .collect(Collectors.toList()))
                     .containsExactlyInAnyOrder(5, 5, 4);
             assertThat(KAFKA.client().readStringsAtLeast(dyn, 5, Duration.ofSeconds(30)))
-                    .extracting(ConsumerRecord::key).contains("HELLO", "CAT");
+                    .extracting(ConsumerRecord::key)
+                    .contains("HELLO", "CAT");
             // RUNNING follows the threads: it is reached within a tick of the monitor (generous deadline:
             // a slow machine may be rebalancing a moment longer).
             await().atMost(Duration.ofSeconds(60)).until(() -> app.state() == WeirApp.State.RUNNING);

@@ -38,8 +38,10 @@ class TimeAndWindowsIT {
     static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
     // Recent times: records older than the broker's retention (a week) would be deleted mid-test.
-    private static final long BASE = java.time.Instant.now().minus(java.time.Duration.ofHours(2))
-            .truncatedTo(java.time.temporal.ChronoUnit.HOURS).toEpochMilli();
+    private static final long BASE = java.time.Instant.now()
+            .minus(java.time.Duration.ofHours(2))
+            .truncatedTo(java.time.temporal.ChronoUnit.HOURS)
+            .toEpochMilli();
 
     /** Counts per key in 1 s tumbling windows, emitted on close, as "key@start" -> count. */
     private static Topology windowedCount(String output, String... inputs) {
@@ -69,19 +71,25 @@ class TimeAndWindowsIT {
     private static Map<String, Long> windows(List<ConsumerRecord<byte[], byte[]>> records) {
         Map<String, Long> m = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : records) {
-            m.put(new String(r.key(), StandardCharsets.UTF_8), java.nio.ByteBuffer.wrap(r.value()).getLong());
+            m.put(
+                    new String(r.key(), StandardCharsets.UTF_8),
+                    java.nio.ByteBuffer.wrap(r.value()).getLong());
         }
         return m;
     }
 
     /** Waits until the application committed every input record (processed them all). */
     private static void awaitCommitted(String appId, String topic, int partition, long endOffset) {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            Map<TopicPartition, OffsetAndMetadata> c = KAFKA.admin().listConsumerGroupOffsets(appId)
-                    .partitionsToOffsetAndMetadata().get();
-            OffsetAndMetadata o = c.get(new TopicPartition(topic, partition));
-            return o != null && o.offset() >= endOffset;
-        });
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    Map<TopicPartition, OffsetAndMetadata> c = KAFKA.admin()
+                            .listConsumerGroupOffsets(appId)
+                            .partitionsToOffsetAndMetadata()
+                            .get();
+                    OffsetAndMetadata o = c.get(new TopicPartition(topic, partition));
+                    return o != null && o.offset() >= endOffset;
+                });
     }
 
     @Test
@@ -97,22 +105,37 @@ class TimeAndWindowsIT {
         // With a long idle timeout the silent partition holds every window back, though the other
         // has moved three windows on and all its records are processed.
         String stalledApp = "idle-stalled-" + clicks;
-        try (WeirApp app = TestApps.start(windowedCount(stalledOut, clicks, views),
-                TestApps.config(KAFKA.bootstrapServers(), stalledApp).set("idle.timeout.ms", 3_600_000).build())) {
+        try (WeirApp app = TestApps.start(
+                windowedCount(stalledOut, clicks, views),
+                TestApps.config(KAFKA.bootstrapServers(), stalledApp)
+                        .set("idle.timeout.ms", 3_600_000)
+                        .build())) {
             awaitCommitted(stalledApp, clicks, 0, 5);
             // The offsets are committed in the same transaction as any output: nothing was emitted.
-            assertThat(KAFKA.client().readAllCommitted(stalledOut, new org.apache.kafka.common.serialization
-                    .ByteArrayDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                    Duration.ofSeconds(30))).isEmpty();
+            assertThat(KAFKA.client()
+                            .readAllCommitted(
+                                    stalledOut,
+                                    new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                                    new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                                    Duration.ofSeconds(30)))
+                    .isEmpty();
         }
 
         // With a short idle timeout the silent partition stops holding it back.
         String releasedApp = "idle-released-" + clicks;
-        try (WeirApp app = TestApps.start(windowedCount(releasedOut, clicks, views),
-                TestApps.config(KAFKA.bootstrapServers(), releasedApp).set("idle.timeout.ms", 500).build())) {
-            var out = KAFKA.client().readUntil(releasedOut, new org.apache.kafka.common.serialization
-                    .ByteArrayDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED, all -> all.size() >= 3, Duration.ofSeconds(60));
+        try (WeirApp app = TestApps.start(
+                windowedCount(releasedOut, clicks, views),
+                TestApps.config(KAFKA.bootstrapServers(), releasedApp)
+                        .set("idle.timeout.ms", 500)
+                        .build())) {
+            var out = KAFKA.client()
+                    .readUntil(
+                            releasedOut,
+                            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                            org.apache.kafka.common.IsolationLevel.READ_COMMITTED,
+                            all -> all.size() >= 3,
+                            Duration.ofSeconds(60));
             assertThat(windows(out)).isEqualTo(Map.of("k@0", 2L, "k@1000", 1L, "k@2000", 1L));
         }
     }
@@ -125,14 +148,20 @@ class TimeAndWindowsIT {
         // 100 and 1200, then 2300 moves the watermark to 2300: [0,1000) and [1000,2000) close.
         // 900 is late for [0,1000), 1500 late for [1000,2000); 2100 is on time.
         KAFKA.client().send(onPartition(input, 0, 100, 1200, 2300, 900, 1500, 2100, 5000));
-        try (WeirApp app = TestApps.start(windowedCount(output, input),
+        try (WeirApp app = TestApps.start(
+                windowedCount(output, input),
                 TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
-            var out = KAFKA.client().readUntil(output, new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                    new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED, all -> all.size() >= 3, Duration.ofSeconds(60));
+            var out = KAFKA.client()
+                    .readUntil(
+                            output,
+                            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                            org.apache.kafka.common.IsolationLevel.READ_COMMITTED,
+                            all -> all.size() >= 3,
+                            Duration.ofSeconds(60));
             assertThat(windows(out)).isEqualTo(Map.of("k@0", 1L, "k@1000", 1L, "k@2000", 2L));
-            List<ConsumerRecord<String, String>> late = KAFKA.client().readStringsAtLeast(appId + "-late", 2,
-                    Duration.ofSeconds(60));
+            List<ConsumerRecord<String, String>> late =
+                    KAFKA.client().readStringsAtLeast(appId + "-late", 2, Duration.ofSeconds(60));
             assertThat(late).extracting(ConsumerRecord::value).containsExactly("v900", "v1500");
             ConsumerRecord<String, String> first = late.get(0);
             assertThat(header(first, "weir.late.window.start")).isEqualTo(Long.toString(BASE));
@@ -141,13 +170,17 @@ class TimeAndWindowsIT {
             assertThat(header(first, "weir.late.operator")).isEqualTo("counts");
             assertThat(header(first, "weir.source.offset")).isEqualTo("3");
             assertThat(first.timestamp()).isEqualTo(BASE + 900);
-            await().atMost(Duration.ofSeconds(30)).until(() -> app.meterRegistry().find("weir.records.late")
-                    .counters().stream().mapToDouble(c -> c.count()).sum() == 2.0);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> app.meterRegistry().find("weir.records.late").counters().stream()
+                                    .mapToDouble(c -> c.count())
+                                    .sum()
+                            == 2.0);
             // The watermark is the last record's time, BASE + 5000 (no out-of-orderness allowed), and the
             // gauge is the wall clock at its reading minus it: between the clock before and after the read.
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 long before = System.currentTimeMillis();
-                double lag = app.meterRegistry().get("weir.watermark.lag").gauge().value();
+                double lag =
+                        app.meterRegistry().get("weir.watermark.lag").gauge().value();
                 long after = System.currentTimeMillis();
                 assertThat(lag).isBetween((double) (before - BASE - 5000), (double) (after - BASE - 5000));
             });
@@ -171,10 +204,16 @@ class TimeAndWindowsIT {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(onPartition(input, 0, 0, 1, 2, 3, 4, 5, 6));
         records.add(new ProducerRecord<>(input, 0, BASE + 20_000, bytes("other"), bytes("x")));
         KAFKA.client().send(records);
-        try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
-            var out = KAFKA.client().readUntil(output, new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                    new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED, all -> all.size() >= 3, Duration.ofSeconds(60));
+        try (WeirApp app = TestApps.start(
+                b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
+            var out = KAFKA.client()
+                    .readUntil(
+                            output,
+                            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                            org.apache.kafka.common.IsolationLevel.READ_COMMITTED,
+                            all -> all.size() >= 3,
+                            Duration.ofSeconds(60));
             assertThat(windows(out)).isEqualTo(Map.of("k@0-2", 3L, "k@3-5", 3L, "k@6-6", 1L));
             assertThat(out).extracting(r -> header(r, "weir.pane")).containsExactly("final", "final", "timeout");
         }
@@ -191,15 +230,22 @@ class TimeAndWindowsIT {
         // delete records of 1970 from the output topic before the test reads them.
         b.stream(Serdes.strings(), Serdes.strings(), Timestamps.eventTime(Long::parseLong), input)
                 .to(output);
-        KAFKA.client().produceStrings(input, List.of(io.weir.common.KeyValue.of("a", Long.toString(BASE + 1000)),
-                io.weir.common.KeyValue.of("b", "-5"), io.weir.common.KeyValue.of("c", "soon"),
-                io.weir.common.KeyValue.of("d", Long.toString(BASE + 2000))));
-        try (WeirApp app = TestApps.start(b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
+        KAFKA.client()
+                .produceStrings(
+                        input,
+                        List.of(
+                                io.weir.common.KeyValue.of("a", Long.toString(BASE + 1000)),
+                                io.weir.common.KeyValue.of("b", "-5"),
+                                io.weir.common.KeyValue.of("c", "soon"),
+                                io.weir.common.KeyValue.of("d", Long.toString(BASE + 2000))));
+        try (WeirApp app = TestApps.start(
+                b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
             var out = KAFKA.client().readStringsAtLeast(output, 2, Duration.ofSeconds(60));
             assertThat(out).extracting(ConsumerRecord::timestamp).containsExactly(BASE + 1000, BASE + 2000);
             var dlq = KAFKA.client().readStringsAtLeast(appId + "-dlq", 2, Duration.ofSeconds(60));
             assertThat(dlq).extracting(ConsumerRecord::key).containsExactly("b", "c");
-            assertThat(dlq).allSatisfy(r -> assertThat(header(r, "weir.error.stage")).isEqualTo("timestamp"));
+            assertThat(dlq)
+                    .allSatisfy(r -> assertThat(header(r, "weir.error.stage")).isEqualTo("timestamp"));
             assertThat(header(dlq.get(0), "weir.error.message")).contains("-5", "0 or more");
             assertThat(header(dlq.get(1), "weir.error.class")).isEqualTo(NumberFormatException.class.getName());
             assertThat(header(dlq.get(1), "weir.error.message")).contains("soon");

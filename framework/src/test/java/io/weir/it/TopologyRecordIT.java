@@ -69,7 +69,7 @@ class TopologyRecordIT {
             @SuppressWarnings("unchecked")
             Serde<Object> values = (Serde<Object>) totalsValues;
             b.addSource("amounts", Serdes.strings(), Serdes.strings(), amounts)
-                    .addProcessor("sum", () -> record -> { }, List.of("amounts"), List.of())
+                    .addProcessor("sum", () -> record -> {}, List.of("amounts"), List.of())
                     .addStateStore(Stores.keyValueStore("totals", Serdes.strings(), values), "sum");
         }
         return b.build();
@@ -77,7 +77,8 @@ class TopologyRecordIT {
 
     /** Starts and stops an instance: the check and the record happen in start(). */
     private void startAndStop(Topology topology) {
-        WeirApp instance = TestApps.start(topology, TestApps.config(KAFKA.bootstrapServers(), app).build());
+        WeirApp instance = TestApps.start(
+                topology, TestApps.config(KAFKA.bootstrapServers(), app).build());
         instance.close(Duration.ofSeconds(10));
     }
 
@@ -108,8 +109,14 @@ class TopologyRecordIT {
         assertRecorded(v1);
         String topic = InternalTopic.TOPOLOGY.of(app);
         assertThat(KAFKA.client().describePartitions(topic)).hasSize(1);
-        var configs = KAFKA.client().admin().describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC,
-                topic))).all().get().values().iterator().next();
+        var configs = KAFKA.client()
+                .admin()
+                .describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, topic)))
+                .all()
+                .get()
+                .values()
+                .iterator()
+                .next();
         assertThat(configs.get("cleanup.policy").value()).isEqualTo("compact");
 
         // The same again: nothing to say, and nothing to write (the record is already this version's).
@@ -117,23 +124,27 @@ class TopologyRecordIT {
         startAndStop(topology(false, Serdes.longs()));
         assertThat(events()).isEmpty();
         assertThat(KAFKA.client().countPerPartition(topic).get(0))
-                .as("records in %s after a restart of the same version", topic).isEqualTo(recordsBefore);
+                .as("records in %s after a restart of the same version", topic)
+                .isEqualTo(recordsBefore);
 
         // A stateless filter added: one INFO line.
         Topology v2 = topology(true, Serdes.longs());
         startAndStop(v2);
         assertThat(events()).singleElement().satisfies(e -> {
             assertThat(e.getLevel()).isEqualTo(Level.INFO);
-            assertThat(e.getFormattedMessage()).startsWith(app + ": the topology changed since the recorded version;"
-                    + " safe for a rolling upgrade: node ");
+            assertThat(e.getFormattedMessage())
+                    .startsWith(app + ": the topology changed since the recorded version;"
+                            + " safe for a rolling upgrade: node ");
         });
         assertRecorded(v2);
         logs.list.clear();
 
         // The store's values now strings: its kept longs would be misread, so the start fails, naming it.
-        WeirApp refused = WeirApp.create(topology(true, Serdes.strings()),
+        WeirApp refused = WeirApp.create(
+                topology(true, Serdes.strings()),
                 TestApps.config(KAFKA.bootstrapServers(), app).build());
-        assertThatThrownBy(refused::start).isInstanceOf(TopologyException.class)
+        assertThatThrownBy(refused::start)
+                .isInstanceOf(TopologyException.class)
                 .hasMessageStartingWith(app + " cannot start: the state of store(s) [totals] cannot be read")
                 .hasMessageContaining("value format (long -> string)");
         assertThat(refused.state()).isEqualTo(WeirApp.State.FAILED);
@@ -144,8 +155,8 @@ class TopologyRecordIT {
         startAndStop(v3);
         assertThat(events()).singleElement().satisfies(e -> {
             assertThat(e.getLevel()).isEqualTo(Level.WARN);
-            assertThat(e.getFormattedMessage()).contains("store totals was removed", "--allow-dropped-state",
-                    "weir reset", "starting anyway");
+            assertThat(e.getFormattedMessage())
+                    .contains("store totals was removed", "--allow-dropped-state", "weir reset", "starting anyway");
         });
         assertRecorded(v3);
     }

@@ -41,7 +41,8 @@ class VersionedJoinCrashIT {
     private static final int ORDERS = 30_000;
     private static final long ORDER_EVERY_MS = 20;
     private static final long SPAN_MS = ORDERS * ORDER_EVERY_MS;
-    private static final long BASE = java.time.Instant.now().minus(Duration.ofHours(2)).toEpochMilli();
+    private static final long BASE =
+            java.time.Instant.now().minus(Duration.ofHours(2)).toEpochMilli();
 
     @Test
     void everyOrderIsPricedOnceAsOfItsTimeAfterSigkills() throws Exception {
@@ -56,18 +57,19 @@ class VersionedJoinCrashIT {
 
         // a version per product and second, from a second before the first order; sent in the order
         // of time plus up to 3 s of jitter, so a version arrives after records up to 3 s later
-        record Sent(ProducerRecord<byte[], byte[]> record, long sortKey) {
-        }
+        record Sent(ProducerRecord<byte[], byte[]> record, long sortKey) {}
         List<Sent> prices = new ArrayList<>();
         for (long second = -1; second * 1000 <= SPAN_MS; second++) {
             for (int p = 0; p < PRODUCTS; p++) {
                 long ts = BASE + second * 1000;
-                prices.add(new Sent(record(prefix + "-prices", null, ts, "product" + p, price(p, second)),
+                prices.add(new Sent(
+                        record(prefix + "-prices", null, ts, "product" + p, price(p, second)),
                         ts + random.nextInt(3000)));
             }
         }
         prices.sort(Comparator.comparingLong(Sent::sortKey));
-        List<ProducerRecord<byte[], byte[]>> priceRecords = new ArrayList<>(prices.stream().map(Sent::record).toList());
+        List<ProducerRecord<byte[], byte[]>> priceRecords =
+                new ArrayList<>(prices.stream().map(Sent::record).toList());
         List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
         Map<String, String> expected = new HashMap<>();
         for (int i = 0; i < ORDERS; i++) {
@@ -85,10 +87,11 @@ class VersionedJoinCrashIT {
         KAFKA.client().send(priceRecords);
         KAFKA.client().send(orders);
 
-        WindowCrashes.killWhileWindowsAreOpen(() -> start(prefix, stateDir, appId), KAFKA.client(),
-                prefix + "-priced", 2, random, ORDERS);
+        WindowCrashes.killWhileWindowsAreOpen(
+                () -> start(prefix, stateDir, appId), KAFKA.client(), prefix + "-priced", 2, random, ORDERS);
         try (ChildJvm app = start(prefix, stateDir, appId)) {
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
+            await().atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofMillis(500))
                     .until(() -> priced(prefix).size() >= ORDERS);
             app.terminate();
         }
@@ -110,13 +113,22 @@ class VersionedJoinCrashIT {
     }
 
     private static List<ConsumerRecord<String, String>> priced(String prefix) {
-        return KAFKA.client().readAllCommitted(prefix + "-priced", new StringDeserializer(), new StringDeserializer(),
-                Duration.ofMinutes(1)).stream().filter(r -> !r.key().startsWith("flush")).toList();
+        return KAFKA
+                .client()
+                .readAllCommitted(
+                        prefix + "-priced", new StringDeserializer(), new StringDeserializer(), Duration.ofMinutes(1))
+                .stream()
+                .filter(r -> !r.key().startsWith("flush"))
+                .toList();
     }
 
-    private static ProducerRecord<byte[], byte[]> record(String topic, Integer partition, long timestamp, String key,
-                                                         String value) {
-        return new ProducerRecord<>(topic, partition, timestamp, key.getBytes(StandardCharsets.UTF_8),
+    private static ProducerRecord<byte[], byte[]> record(
+            String topic, Integer partition, long timestamp, String key, String value) {
+        return new ProducerRecord<>(
+                topic,
+                partition,
+                timestamp,
+                key.getBytes(StandardCharsets.UTF_8),
                 value.getBytes(StandardCharsets.UTF_8));
     }
 

@@ -34,8 +34,10 @@ class WindowCrashIT {
     private static final int KEYS = 200;
     private static final int RECORDS = 300_000;
     // Recent times: records older than the broker's retention (a week) would be deleted mid-test.
-    private static final long BASE = java.time.Instant.now().minus(java.time.Duration.ofHours(2))
-            .truncatedTo(java.time.temporal.ChronoUnit.HOURS).toEpochMilli();
+    private static final long BASE = java.time.Instant.now()
+            .minus(java.time.Duration.ofHours(2))
+            .truncatedTo(java.time.temporal.ChronoUnit.HOURS)
+            .toEpochMilli();
     private static final long OUT_OF_ORDERNESS = 100;
 
     @Test
@@ -65,10 +67,10 @@ class WindowCrashIT {
         }
         KAFKA.client().send(records);
 
-        WindowCrashes.killWhileWindowsAreOpen(() -> start(input, output, stateDir, appId), KAFKA.client(), output, 3,
-                random, model.size());
-        List<ConsumerRecord<byte[], byte[]>> out = WindowCrashes.runToTheEnd(() -> start(input, output, stateDir, appId),
-                KAFKA.client(), output, model.size());
+        WindowCrashes.killWhileWindowsAreOpen(
+                () -> start(input, output, stateDir, appId), KAFKA.client(), output, 3, random, model.size());
+        List<ConsumerRecord<byte[], byte[]>> out = WindowCrashes.runToTheEnd(
+                () -> start(input, output, stateDir, appId), KAFKA.client(), output, model.size());
         WindowCrashes.assertEveryWindowOnce(out, model, seed);
     }
 
@@ -78,7 +80,12 @@ class WindowCrashIT {
 
     private static ChildJvm start(String input, String output, Path stateDir, String appId) {
         ChildJvm app = ChildJvm.builder(WindowingApp.class)
-                .args(KAFKA.bootstrapServers(), input, output, stateDir.toString(), appId,
+                .args(
+                        KAFKA.bootstrapServers(),
+                        input,
+                        output,
+                        stateDir.toString(),
+                        appId,
                         Long.toString(OUT_OF_ORDERNESS))
                 .jvmOptions("-Xmx512m", "-XX:+UseParallelGC")
                 .quietLogging()

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.spi.Configurator.ExecutionStatus;
 import ch.qos.logback.classic.spi.Configurator;
+import ch.qos.logback.classic.spi.Configurator.ExecutionStatus;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.ConsoleAppender;
@@ -48,11 +48,14 @@ class DefaultLogbackConfiguratorTest {
         });
         assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getLevel()).isEqualTo(Level.INFO);
         assertThat(context.getLogger("io.weir.WeirApp").getEffectiveLevel()).isEqualTo(Level.INFO);
-        assertThat(context.getLogger("org.apache.kafka.clients.consumer.ConsumerConfig").getEffectiveLevel())
+        assertThat(context.getLogger("org.apache.kafka.clients.consumer.ConsumerConfig")
+                        .getEffectiveLevel())
                 .isEqualTo(Level.WARN);
-        assertThat(context.getLogger("kafka.server.KafkaBroker").getEffectiveLevel()).isEqualTo(Level.WARN);
+        assertThat(context.getLogger("kafka.server.KafkaBroker").getEffectiveLevel())
+                .isEqualTo(Level.WARN);
         assertThat(context.getTurboFilterList()).hasSize(2).allMatch(f -> f.isStarted());
-        assertThat(context.getTurboFilterList().get(0)).as("expected noise is dropped before it counts as a repeat")
+        assertThat(context.getTurboFilterList().get(0))
+                .as("expected noise is dropped before it counts as a repeat")
                 .isInstanceOf(ExpectedKafkaNoise.class);
         assertThat(context.getTurboFilterList().get(1)).isInstanceOf(RepeatedMessageFilter.class);
     }
@@ -68,8 +71,8 @@ class DefaultLogbackConfiguratorTest {
 
     @Test
     void theConfigurationFilePropertyWinsEvenWhenTheFileIsMissing() {
-        ExecutionStatus status = configure(configurator(Optional.empty(),
-                Map.of("logback.configurationFile", "/nowhere/logback.xml")));
+        ExecutionStatus status =
+                configure(configurator(Optional.empty(), Map.of("logback.configurationFile", "/nowhere/logback.xml")));
 
         assertThat(status).isEqualTo(ExecutionStatus.INVOKE_NEXT_IF_ANY);
         assertThat(rootAppenders()).isEmpty();
@@ -81,7 +84,8 @@ class DefaultLogbackConfiguratorTest {
 
         assertThat(context.getLogger("io.weir.internal.thread.StreamThread").getEffectiveLevel())
                 .isEqualTo(Level.DEBUG);
-        assertThat(context.getLogger("com.example.MyService").getEffectiveLevel()).isEqualTo(Level.INFO);
+        assertThat(context.getLogger("com.example.MyService").getEffectiveLevel())
+                .isEqualTo(Level.INFO);
     }
 
     @Test

@@ -20,20 +20,44 @@ class ExpectedKafkaNoiseTest {
     void dropsTheRetriedTransactionRacesOfTheProducer() {
         String format = "[Producer clientId=p, transactionalId=t] Got error produce response with correlation id {} on"
                 + " topic-partition {}, retrying ({} attempts left). Error: {}";
-        assertThat(filter.decide(null, sender, Level.WARN, format, new Object[] {19, "alerts-2", 2147483646,
-                "CONCURRENT_TRANSACTIONS"}, null)).isEqualTo(FilterReply.DENY);
-        assertThat(filter.decide(null, sender, Level.WARN, "Got error produce response with correlation id 21 on"
-                + " topic-partition alerts-3, retrying (2147483646 attempts left). Error: OUT_OF_ORDER_SEQUENCE_NUMBER",
-                null, null)).isEqualTo(FilterReply.DENY);
+        assertThat(filter.decide(
+                        null,
+                        sender,
+                        Level.WARN,
+                        format,
+                        new Object[] {19, "alerts-2", 2147483646, "CONCURRENT_TRANSACTIONS"},
+                        null))
+                .isEqualTo(FilterReply.DENY);
+        assertThat(filter.decide(
+                        null,
+                        sender,
+                        Level.WARN,
+                        "Got error produce response with correlation id 21 on"
+                                + " topic-partition alerts-3, retrying (2147483646 attempts left). Error: OUT_OF_ORDER_SEQUENCE_NUMBER",
+                        null,
+                        null))
+                .isEqualTo(FilterReply.DENY);
     }
 
     @Test
     void keepsOtherProducerWarnings() {
-        assertThat(filter.decide(null, sender, Level.WARN, "Got error produce response with correlation id {} on"
-                + " topic-partition {}, retrying ({} attempts left). Error: {}", new Object[] {3, "a-0", 5,
-                "NOT_LEADER_OR_FOLLOWER"}, null)).isEqualTo(FilterReply.NEUTRAL);
-        assertThat(filter.decide(null, sender, Level.ERROR, "Uncaught error in kafka producer I/O thread: ", null,
-                new IllegalStateException())).isEqualTo(FilterReply.NEUTRAL);
+        assertThat(filter.decide(
+                        null,
+                        sender,
+                        Level.WARN,
+                        "Got error produce response with correlation id {} on"
+                                + " topic-partition {}, retrying ({} attempts left). Error: {}",
+                        new Object[] {3, "a-0", 5, "NOT_LEADER_OR_FOLLOWER"},
+                        null))
+                .isEqualTo(FilterReply.NEUTRAL);
+        assertThat(filter.decide(
+                        null,
+                        sender,
+                        Level.ERROR,
+                        "Uncaught error in kafka producer I/O thread: ",
+                        null,
+                        new IllegalStateException()))
+                .isEqualTo(FilterReply.NEUTRAL);
     }
 
     @Test

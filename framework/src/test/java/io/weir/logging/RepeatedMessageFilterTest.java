@@ -67,10 +67,12 @@ class RepeatedMessageFilterTest {
         advance(Duration.ofSeconds(11)); // 31 s after the first
         client.warn("Broker {} unreachable", 1);
 
-        assertThat(lines()).containsExactly("Broker 1 unreachable",
-                "Suppressed 4 repeats of the next message in the last 31 s"
-                        + " (RepeatedMessageFilter lets one through every 30 s)",
-                "Broker 1 unreachable");
+        assertThat(lines())
+                .containsExactly(
+                        "Broker 1 unreachable",
+                        "Suppressed 4 repeats of the next message in the last 31 s"
+                                + " (RepeatedMessageFilter lets one through every 30 s)",
+                        "Broker 1 unreachable");
         ILoggingEvent report = written.list.get(1);
         assertThat(report.getLoggerName()).isEqualTo("org.apache.kafka.clients.NetworkClient");
         assertThat(report.getLevel()).isEqualTo(Level.WARN);
@@ -111,8 +113,8 @@ class RepeatedMessageFilterTest {
         network.warn("Disconnected from node {}", 1);
         fetcher.warn("Connection to node {} lost", 1);
         network.warn("Connection to node {} lost", 2); // same format: a repeat
-        assertThat(lines()).containsExactly("Connection to node 1 lost", "Disconnected from node 1",
-                "Connection to node 1 lost");
+        assertThat(lines())
+                .containsExactly("Connection to node 1 lost", "Disconnected from node 1", "Connection to node 1 lost");
     }
 
     @Test
@@ -177,10 +179,14 @@ class RepeatedMessageFilterTest {
         client.warn("Retrying");
         advance(Duration.ofSeconds(2));
         sample.info("Waiting");
-        assertThat(lines()).containsExactly("Waiting", "Retrying", "Retrying",
-                "Suppressed 1 repeats of the next message in the last 2 s"
-                        + " (RepeatedMessageFilter lets one through every 2 s)",
-                "Waiting");
+        assertThat(lines())
+                .containsExactly(
+                        "Waiting",
+                        "Retrying",
+                        "Retrying",
+                        "Suppressed 1 repeats of the next message in the last 2 s"
+                                + " (RepeatedMessageFilter lets one through every 2 s)",
+                        "Waiting");
     }
 
     @Test

@@ -15,8 +15,8 @@ class WindowedStoreBuildersTest {
 
     @Test
     void aWindowStoreIsPersistentAndLoggedByDefaultWithItsSizeAndRetention() {
-        WindowStoreBuilder<String, Long> b = Stores.windowStore("clicks", Serdes.strings(), Serdes.longs(),
-                Duration.ofMinutes(1), Duration.ofHours(1));
+        WindowStoreBuilder<String, Long> b = Stores.windowStore(
+                "clicks", Serdes.strings(), Serdes.longs(), Duration.ofMinutes(1), Duration.ofHours(1));
         StoreSpec spec = StoreSpec.of(b);
         assertThat(spec.kind()).isEqualTo(StoreSpec.Kind.WINDOW);
         assertThat(spec.windowSizeMs()).isEqualTo(60_000);
@@ -34,8 +34,8 @@ class WindowedStoreBuildersTest {
 
     @Test
     void aSessionStoreHasARetentionAndNoWindowSize() {
-        SessionStoreBuilder<String, Long> b = Stores.sessionStore("visits", Serdes.strings(), Serdes.longs(),
-                Duration.ZERO);
+        SessionStoreBuilder<String, Long> b =
+                Stores.sessionStore("visits", Serdes.strings(), Serdes.longs(), Duration.ZERO);
         StoreSpec spec = StoreSpec.of(b.inMemory());
         assertThat(spec.kind()).isEqualTo(StoreSpec.Kind.SESSION);
         assertThat(spec.windowSizeMs()).isZero();
@@ -46,16 +46,23 @@ class WindowedStoreBuildersTest {
 
     @Test
     void durationsOutOfRangeAreRefusedNamingTheStore() {
-        assertThatThrownBy(() -> Stores.windowStore("w", Serdes.strings(), Serdes.longs(), Duration.ZERO,
-                Duration.ofHours(1))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'w'").hasMessageContaining("window size");
-        assertThatThrownBy(() -> Stores.windowStore("w", Serdes.strings(), Serdes.longs(), Duration.ofNanos(1),
-                Duration.ofHours(1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 ms");
-        assertThatThrownBy(() -> Stores.windowStore("w", Serdes.strings(), Serdes.longs(), Duration.ofSeconds(1),
-                Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'w'").hasMessageContaining("retention");
+        assertThatThrownBy(() ->
+                        Stores.windowStore("w", Serdes.strings(), Serdes.longs(), Duration.ZERO, Duration.ofHours(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'w'")
+                .hasMessageContaining("window size");
+        assertThatThrownBy(() -> Stores.windowStore(
+                        "w", Serdes.strings(), Serdes.longs(), Duration.ofNanos(1), Duration.ofHours(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1 ms");
+        assertThatThrownBy(() -> Stores.windowStore(
+                        "w", Serdes.strings(), Serdes.longs(), Duration.ofSeconds(1), Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'w'")
+                .hasMessageContaining("retention");
         assertThatThrownBy(() -> Stores.sessionStore("s", Serdes.strings(), Serdes.longs(), Duration.ofMillis(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'s'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'s'");
         assertThatThrownBy(() -> Stores.sessionStore("s", Serdes.strings(), Serdes.longs(), null))
                 .isInstanceOf(NullPointerException.class);
     }
@@ -64,23 +71,33 @@ class WindowedStoreBuildersTest {
     void theTopologyBuilderTakesWindowAndSessionStores() {
         TopologyBuilder builder = new TopologyBuilder()
                 .addSource("in", Serdes.strings(), Serdes.strings(), "events")
-                .addProcessor("p", () -> new Processor<String, String, Void, Void>() {
-                    @Override
-                    public void init(ProcessorContext<Void, Void> context) {
-                        WindowStore<String, Long> w = context.getStateStore("per-minute");
-                        SessionStore<String, Long> s = context.getStateStore("visits");
-                    }
+                .addProcessor(
+                        "p",
+                        () -> new Processor<String, String, Void, Void>() {
+                            @Override
+                            public void init(ProcessorContext<Void, Void> context) {
+                                WindowStore<String, Long> w = context.getStateStore("per-minute");
+                                SessionStore<String, Long> s = context.getStateStore("visits");
+                            }
 
-                    @Override
-                    public void process(Record<String, String> record) {
-                    }
-                }, "in")
-                .addStateStore(Stores.windowStore("per-minute", Serdes.strings(), Serdes.longs(), Duration.ofMinutes(1),
-                        Duration.ofHours(1)), "p")
-                .addStateStore(Stores.sessionStore("visits", Serdes.strings(), Serdes.longs(), Duration.ofHours(1)), "p");
+                            @Override
+                            public void process(Record<String, String> record) {}
+                        },
+                        "in")
+                .addStateStore(
+                        Stores.windowStore(
+                                "per-minute",
+                                Serdes.strings(),
+                                Serdes.longs(),
+                                Duration.ofMinutes(1),
+                                Duration.ofHours(1)),
+                        "p")
+                .addStateStore(
+                        Stores.sessionStore("visits", Serdes.strings(), Serdes.longs(), Duration.ofHours(1)), "p");
         // registered under their names: a second store of one of them is refused
-        assertThatThrownBy(() -> builder.addStateStore(Stores.sessionStore("per-minute", Serdes.strings(),
-                Serdes.longs(), Duration.ZERO))).hasMessageContaining("already exists");
+        assertThatThrownBy(() -> builder.addStateStore(
+                        Stores.sessionStore("per-minute", Serdes.strings(), Serdes.longs(), Duration.ZERO)))
+                .hasMessageContaining("already exists");
         assertThat(builder.build().describe()).contains("Processor: p");
     }
 }

@@ -45,7 +45,9 @@ class TestDriverRevocationTest {
 
     /** A driver whose input {@code topic} has two partitions. */
     private static TestDriver driver(Topology topology, String topic, boolean inMemory, int commitEvery) {
-        TestDriver.Builder b = TestDriver.builder(topology).partitions(topic, 2).startWallClock(T0)
+        TestDriver.Builder b = TestDriver.builder(topology)
+                .partitions(topic, 2)
+                .startWallClock(T0)
                 .commitEvery(commitEvery);
         return (inMemory ? b.inMemoryStores() : b).build();
     }
@@ -72,7 +74,9 @@ class TestDriverRevocationTest {
 
             driver.revoke(TASK_0);
             assertThat(driver.tasks()).containsExactly(TASK_1);
-            assertThat(driver.<String, Long>store("clicks-per-user").get("alice")).as("revoked: not here").isNull();
+            assertThat(driver.<String, Long>store("clicks-per-user").get("alice"))
+                    .as("revoked: not here")
+                    .isNull();
             assertThat(driver.<String, Long>store("clicks-per-user").get("bob")).isEqualTo(1L);
 
             driver.reassign(TASK_0);
@@ -81,8 +85,10 @@ class TestDriverRevocationTest {
             // the store came back empty and replayed them all; RocksDB reopened at its stored offset,
             // the changelog's end, and had no tail to replay.
             assertThat(restoredRecords(driver)).isEqualTo(inMemory ? 3 : 0);
-            assertThat(driver.<String, Long>store("clicks-per-user").get("alice")).isEqualTo(2L);
-            assertThat(driver.<String, Long>store("clicks-per-user").get("carol")).isEqualTo(1L);
+            assertThat(driver.<String, Long>store("clicks-per-user").get("alice"))
+                    .isEqualTo(2L);
+            assertThat(driver.<String, Long>store("clicks-per-user").get("carol"))
+                    .isEqualTo(1L);
 
             driver.pipe("clicks", 0, "alice", "c", 50);
             driver.pipe("clicks", 0, "carol", "c", 60);
@@ -90,7 +96,8 @@ class TestDriverRevocationTest {
             assertThat(driver.output("click-counts", Serdes.strings(), Serdes.longs()))
                     .extracting(TestRecord::key, TestRecord::value)
                     .containsExactly(tuple("alice", 3L), tuple("carol", 2L), tuple("bob", 2L));
-            assertThat(driver.<String, Long>store("clicks-per-user").get("alice")).isEqualTo(3L);
+            assertThat(driver.<String, Long>store("clicks-per-user").get("alice"))
+                    .isEqualTo(3L);
         }
     }
 
@@ -100,7 +107,8 @@ class TestDriverRevocationTest {
         try (TestDriver driver = driver(clicksPerUser(), "clicks", inMemory, 100)) {
             driver.pipe("clicks", 0, "alice", "c", 10);
             driver.pipe("clicks", 1, "bob", "c", 20);
-            assertThat(driver.output("click-counts", Serdes.strings(), Serdes.longs())).as("not committed yet")
+            assertThat(driver.output("click-counts", Serdes.strings(), Serdes.longs()))
+                    .as("not committed yet")
                     .isEmpty();
             assertThat(driver.<String, Long>store("clicks-per-user").get("bob")).isNull();
 
@@ -111,7 +119,8 @@ class TestDriverRevocationTest {
             assertThat(driver.<String, Long>store("clicks-per-user").get("bob")).isEqualTo(1L);
 
             driver.reassign(TASK_0);
-            assertThat(driver.<String, Long>store("clicks-per-user").get("alice")).isEqualTo(1L);
+            assertThat(driver.<String, Long>store("clicks-per-user").get("alice"))
+                    .isEqualTo(1L);
         }
     }
 
@@ -128,13 +137,16 @@ class TestDriverRevocationTest {
             driver.pipe("clicks", 0, "alice", "c", 50);
             driver.pipe("clicks", 1, "bob", "c", 60);
             assertThat(driver.output("click-counts", Serdes.strings(), Serdes.longs()))
-                    .extracting(TestRecord::key).containsExactly("bob");
-            assertThatThrownBy(() -> driver.watermark(TASK_0)).isInstanceOf(IllegalArgumentException.class)
+                    .extracting(TestRecord::key)
+                    .containsExactly("bob");
+            assertThatThrownBy(() -> driver.watermark(TASK_0))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("revoked");
 
             driver.reassign(TASK_0);
             assertThat(driver.output("click-counts", Serdes.strings(), Serdes.longs()))
-                    .extracting(TestRecord::key, TestRecord::value).containsExactly(tuple("alice", 3L));
+                    .extracting(TestRecord::key, TestRecord::value)
+                    .containsExactly(tuple("alice", 3L));
             assertThat(watermark).isEqualTo(40);
             assertThat(driver.watermark(TASK_0)).isEqualTo(50);
         }
@@ -159,11 +171,13 @@ class TestDriverRevocationTest {
             driver.pipe("lines", 0, "l", "a a", 10);
             driver.revoke(counter);
             driver.pipe("lines", 1, "l", "a", 20);
-            assertThat(latestPerKey(driver.output("counts", Serdes.strings(), Serdes.longs()))).containsEntry("a", 2L);
+            assertThat(latestPerKey(driver.output("counts", Serdes.strings(), Serdes.longs())))
+                    .containsEntry("a", 2L);
 
             driver.reassign(counter);
             assertThat(driver.output("counts", Serdes.strings(), Serdes.longs()))
-                    .extracting(TestRecord::key, TestRecord::value).containsExactly(tuple("a", 3L));
+                    .extracting(TestRecord::key, TestRecord::value)
+                    .containsExactly(tuple("a", 3L));
             assertThat(driver.<String, Long>store("word-counts").get("a")).isEqualTo(3L);
         }
     }
@@ -178,29 +192,38 @@ class TestDriverRevocationTest {
                 .count("window-counts")
                 .map((w, c) -> KeyValue.of(w.key() + "@" + w.start(), c))
                 .to("out", Serdes.strings(), Serdes.longs());
-        try (TestDriver driver = TestDriver.builder(b.build()).startWallClock(T0).inMemoryStores().build()) {
+        try (TestDriver driver = TestDriver.builder(b.build())
+                .startWallClock(T0)
+                .inMemoryStores()
+                .build()) {
             driver.pipe("in", "k", "a", 100);
             driver.pipe("in", "k", "b", 500);
 
             driver.revoke(TASK_0);
             driver.reassign(TASK_0);
-            assertThat(driver.<String, Long>windowStore("window-counts").fetch("k", 0)).isEqualTo(2L);
+            assertThat(driver.<String, Long>windowStore("window-counts").fetch("k", 0))
+                    .isEqualTo(2L);
 
             driver.pipe("in", "k", "c", 1_200); // the watermark passes the end of [0, 1000)
             assertThat(driver.output("out", Serdes.strings(), Serdes.longs()))
-                    .extracting(TestRecord::key, TestRecord::value).containsExactly(tuple("k@0", 2L));
+                    .extracting(TestRecord::key, TestRecord::value)
+                    .containsExactly(tuple("k@0", 2L));
         }
     }
 
     @Test
     void revokingAndReassigningTheWrongTasksFailsClearly() {
         try (TestDriver driver = driver(clicksPerUser(), "clicks", true, 1)) {
-            assertThatThrownBy(() -> driver.revoke(new TaskId(7, 0))).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> driver.revoke(new TaskId(7, 0)))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("no task 7_0");
-            assertThatThrownBy(() -> driver.reassign(TASK_0)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("was not revoked").hasMessageContaining("running");
+            assertThatThrownBy(() -> driver.reassign(TASK_0))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("was not revoked")
+                    .hasMessageContaining("running");
             driver.revoke(TASK_0);
-            assertThatThrownBy(() -> driver.revoke(TASK_0)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> driver.revoke(TASK_0))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("revoked");
             driver.reassign(TASK_0);
             assertThat(driver.tasks()).containsExactly(TASK_0, TASK_1);

@@ -74,36 +74,46 @@ class TestDriverTest {
 
     @Test
     void runsOneTaskPerInputPartitionAndPartitionsOutputsByKey() {
-        try (TestDriver driver = TestDriver.builder(upperCase()).partitions("in", 4).partitions("out", 3)
-                .startWallClock(T0).inMemoryStores().build()) {
-            assertThat(driver.tasks()).containsExactly(new TaskId(0, 0), new TaskId(0, 1), new TaskId(0, 2),
-                    new TaskId(0, 3));
+        try (TestDriver driver = TestDriver.builder(upperCase())
+                .partitions("in", 4)
+                .partitions("out", 3)
+                .startWallClock(T0)
+                .inMemoryStores()
+                .build()) {
+            assertThat(driver.tasks())
+                    .containsExactly(new TaskId(0, 0), new TaskId(0, 1), new TaskId(0, 2), new TaskId(0, 3));
 
             driver.pipe("in", 2, "k1", "a", 100);
-            driver.pipe("in", 0, "k2", "", 150);   // filtered out
+            driver.pipe("in", 0, "k2", "", 150); // filtered out
             driver.pipe("in", 0, "k2", "b", 200);
-            driver.pipe("in", "k3", "c", 300);     // partition picked by the key
+            driver.pipe("in", "k3", "c", 300); // partition picked by the key
 
             List<TestRecord<String, String>> out = driver.output("out", Serdes.strings(), Serdes.strings());
             assertThat(out).extracting(TestRecord::key).containsExactly("k1", "k2", "k3");
             assertThat(out).extracting(TestRecord::value).containsExactly("A", "B", "C");
             assertThat(out).extracting(TestRecord::timestamp).containsExactly(100L, 200L, 300L);
-            assertThat(out).extracting(TestRecord::partition).containsExactly(partitionOf("k1", 3),
-                    partitionOf("k2", 3), partitionOf("k3", 3));
+            assertThat(out)
+                    .extracting(TestRecord::partition)
+                    .containsExactly(partitionOf("k1", 3), partitionOf("k2", 3), partitionOf("k3", 3));
             assertThat(driver.watermark("in", partitionOf("k3", 4))).isEqualTo(300);
             assertThat(driver.watermark(new TaskId(0, 2))).isEqualTo(100);
 
-            assertThat(driver.output("out", Serdes.strings(), Serdes.strings())).as("read already").isEmpty();
+            assertThat(driver.output("out", Serdes.strings(), Serdes.strings()))
+                    .as("read already")
+                    .isEmpty();
             driver.pipe("in", 1, "k4", "d", 400);
-            assertThat(driver.output("out", Serdes.strings(), Serdes.strings())).extracting(TestRecord::value)
+            assertThat(driver.output("out", Serdes.strings(), Serdes.strings()))
+                    .extracting(TestRecord::value)
                     .containsExactly("D");
-            assertThat(driver.allOutput("out", Serdes.strings(), Serdes.strings())).hasSize(4);
+            assertThat(driver.allOutput("out", Serdes.strings(), Serdes.strings()))
+                    .hasSize(4);
         }
     }
 
     @Test
     void keepsHeadersAndOffsetsPerPartition() {
-        try (TestDriver driver = TestDriver.builder(upperCase()).inMemoryStores().build()) {
+        try (TestDriver driver =
+                TestDriver.builder(upperCase()).inMemoryStores().build()) {
             driver.pipe("in", 0, "k", "x", 10, Headers.empty().with("trace", "t-1"));
             driver.pipe("in", 0, "k", "y", 20);
             List<TestRecord<String, String>> out = driver.output("out", Serdes.strings(), Serdes.strings());
@@ -116,13 +126,18 @@ class TestDriverTest {
     @Test
     void patternSourcesReadTheDeclaredTopicsTheyMatch() {
         TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), Pattern.compile("events-.*")).to("out");
-        try (TestDriver driver = TestDriver.builder(b.build()).partitions("events-a", 2).partitions("events-b", 3)
-                .inMemoryStores().build()) {
+        b.stream(Serdes.strings(), Serdes.strings(), Pattern.compile("events-.*"))
+                .to("out");
+        try (TestDriver driver = TestDriver.builder(b.build())
+                .partitions("events-a", 2)
+                .partitions("events-b", 3)
+                .inMemoryStores()
+                .build()) {
             assertThat(driver.tasks()).hasSize(3); // as many as the largest matching topic has partitions
             driver.pipe("events-b", 2, "k", "v", 1);
             driver.pipe("events-a", 1, "k", "w", 2);
-            assertThat(driver.output("out", Serdes.strings(), Serdes.strings())).extracting(TestRecord::value)
+            assertThat(driver.output("out", Serdes.strings(), Serdes.strings()))
+                    .extracting(TestRecord::value)
                     .containsExactly("v", "w");
             assertThatThrownBy(() -> driver.pipe("events-c", "k", "v", 1)).hasMessageContaining("unknown topic");
         }
@@ -130,12 +145,16 @@ class TestDriverTest {
 
     @Test
     void logAppendTimeTopicsStampRecordsWithTheWallClock() {
-        try (TestDriver driver = TestDriver.builder(upperCase()).config("default.timestamp", "log_append")
-                .startWallClock(T0).inMemoryStores().build()) {
+        try (TestDriver driver = TestDriver.builder(upperCase())
+                .config("default.timestamp", "log_append")
+                .startWallClock(T0)
+                .inMemoryStores()
+                .build()) {
             driver.pipe("in", "k", "a", 5);
             driver.advanceWallClock(Duration.ofSeconds(1));
             driver.pipe("in", "k", "b", 5);
-            assertThat(driver.output("out", Serdes.strings(), Serdes.strings())).extracting(TestRecord::timestamp)
+            assertThat(driver.output("out", Serdes.strings(), Serdes.strings()))
+                    .extracting(TestRecord::timestamp)
                     .containsExactly(T0, T0 + 1_000);
         }
     }
@@ -144,7 +163,10 @@ class TestDriverTest {
 
     @Test
     void countsPerKeyThroughTheRepartitionTopic() {
-        try (TestDriver driver = TestDriver.builder(wordCount()).partitions("lines", 3).startWallClock(T0).build()) {
+        try (TestDriver driver = TestDriver.builder(wordCount())
+                .partitions("lines", 3)
+                .startWallClock(T0)
+                .build()) {
             assertThat(driver.tasks()).hasSize(6); // 3 tasks reading lines, 3 reading the repartition topic
 
             driver.pipe("lines", 0, "l1", "a b a", 10);
@@ -154,7 +176,9 @@ class TestDriverTest {
             List<TestRecord<String, Long>> counts = driver.output("counts", Serdes.strings(), Serdes.longs());
             assertThat(latestPerKey(counts)).isEqualTo(Map.of("a", 3L, "b", 2L, "c", 1L));
             // One update per key and commit: the first line counted "a" twice but emitted it once.
-            assertThat(counts).filteredOn(r -> r.key().equals("a")).extracting(TestRecord::value)
+            assertThat(counts)
+                    .filteredOn(r -> r.key().equals("a"))
+                    .extracting(TestRecord::value)
                     .containsExactly(2L, 3L);
 
             ReadOnlyKeyValueStore<String, Long> store = driver.store("word-counts");
@@ -163,9 +187,11 @@ class TestDriverTest {
             assertThat(store.get("zzz")).isNull();
 
             // Records were routed to the repartition partition of their new key.
-            List<TestRecord<String, String>> routed = driver.allOutput("test-app-word-counts-repartition",
-                    Serdes.strings(), Serdes.strings());
-            assertThat(routed).hasSize(6).allSatisfy(r -> assertThat(r.partition()).isEqualTo(partitionOf(r.key(), 3)));
+            List<TestRecord<String, String>> routed =
+                    driver.allOutput("test-app-word-counts-repartition", Serdes.strings(), Serdes.strings());
+            assertThat(routed)
+                    .hasSize(6)
+                    .allSatisfy(r -> assertThat(r.partition()).isEqualTo(partitionOf(r.key(), 3)));
             // A counting task's event time is the slowest of the three tasks writing to its partition.
             assertThat(driver.watermark(new TaskId(1, partitionOf("c", 3)))).isEqualTo(10);
         }
@@ -173,14 +199,19 @@ class TestDriverTest {
 
     @Test
     void aLongerCommitIntervalShowsTableUpdatesAtTheCommit() {
-        try (TestDriver driver = TestDriver.builder(wordCount()).commitEvery(3).inMemoryStores().build()) {
+        try (TestDriver driver =
+                TestDriver.builder(wordCount()).commitEvery(3).inMemoryStores().build()) {
             driver.pipe("lines", "l", "a", 1);
             driver.pipe("lines", "l", "a", 2);
-            assertThat(driver.output("counts", Serdes.strings(), Serdes.longs())).isEmpty();
-            assertThat(driver.<String, Long>store("word-counts").get("a")).as("committed state only").isNull();
+            assertThat(driver.output("counts", Serdes.strings(), Serdes.longs()))
+                    .isEmpty();
+            assertThat(driver.<String, Long>store("word-counts").get("a"))
+                    .as("committed state only")
+                    .isNull();
 
             driver.pipe("lines", "l", "a", 3);
-            assertThat(driver.output("counts", Serdes.strings(), Serdes.longs())).extracting(TestRecord::value)
+            assertThat(driver.output("counts", Serdes.strings(), Serdes.longs()))
+                    .extracting(TestRecord::value)
                     .containsExactly(3L);
 
             driver.pipe("lines", "l", "a b", 4);
@@ -220,14 +251,18 @@ class TestDriverTest {
 
     @Test
     void aFailingRecordIsDeadLetteredWithoutPartialOutput() {
-        try (TestDriver driver = TestDriver.builder(forwardThenFail()).commitEvery(3).inMemoryStores().build()) {
+        try (TestDriver driver = TestDriver.builder(forwardThenFail())
+                .commitEvery(3)
+                .inMemoryStores()
+                .build()) {
             driver.pipe("in", 0, "k", "a", 10);
             driver.pipe("in", 0, "k", "boom", 20, Headers.empty().with("trace", "t-9"));
             driver.pipe("in", 0, "k", "b", 30);
 
             // The abort took back "a-out" and "boom-out"; the replay wrote "a-out" once, and "boom" went
             // to the dead-letter topic instead.
-            assertThat(driver.allOutput("out", Serdes.strings(), Serdes.strings())).extracting(TestRecord::value)
+            assertThat(driver.allOutput("out", Serdes.strings(), Serdes.strings()))
+                    .extracting(TestRecord::value)
                     .containsExactly("a-out", "b-out");
             List<TestRecord<byte[], byte[]>> dead = driver.deadLetters();
             assertThat(dead).hasSize(1);
@@ -249,42 +284,58 @@ class TestDriverTest {
     @Test
     void undeserializableInputIsDeadLetteredAndProcessingGoesOn() {
         TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.longs(), "numbers").mapValues(n -> n * 2)
+        b.stream(Serdes.strings(), Serdes.longs(), "numbers")
+                .mapValues(n -> n * 2)
                 .to("doubled", Serdes.strings(), Serdes.longs());
         try (TestDriver driver = TestDriver.builder(b.build()).inMemoryStores().build()) {
             driver.input("numbers", Serdes.strings(), Serdes.bytes()).pipe("k", new byte[] {1, 2}, 5);
             driver.pipe("numbers", "k", 21L, 6);
-            assertThat(driver.output("doubled", Serdes.strings(), Serdes.longs())).extracting(TestRecord::value)
+            assertThat(driver.output("doubled", Serdes.strings(), Serdes.longs()))
+                    .extracting(TestRecord::value)
                     .containsExactly(42L);
-            assertThat(driver.deadLetters()).singleElement()
-                    .satisfies(r -> assertThat(r.headers().lastString("weir.error.stage")).isEqualTo("deserialize"));
+            assertThat(driver.deadLetters())
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.headers().lastString("weir.error.stage"))
+                            .isEqualTo("deserialize"));
         }
     }
 
     @Test
     void writingToATopicThatDoesNotExistIsDeadLettered() {
         TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), "in").to(r -> "out-" + r.value(), Serdes.strings(),
-                Serdes.strings());
-        try (TestDriver driver = TestDriver.builder(b.build()).partitions("out-x", 2).inMemoryStores().build()) {
+        b.stream(Serdes.strings(), Serdes.strings(), "in")
+                .to(r -> "out-" + r.value(), Serdes.strings(), Serdes.strings());
+        try (TestDriver driver = TestDriver.builder(b.build())
+                .partitions("out-x", 2)
+                .inMemoryStores()
+                .build()) {
             driver.pipe("in", "k", "x", 1);
             driver.pipe("in", "k", "y", 2);
-            assertThat(driver.output("out-x", Serdes.strings(), Serdes.strings())).hasSize(1);
-            assertThat(driver.deadLetters()).singleElement().satisfies(r -> assertThat(
-                    r.headers().lastString("weir.error.message")).contains("output topic 'out-y' does not exist"));
+            assertThat(driver.output("out-x", Serdes.strings(), Serdes.strings()))
+                    .hasSize(1);
+            assertThat(driver.deadLetters())
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.headers().lastString("weir.error.message"))
+                            .contains("output topic 'out-y' does not exist"));
         }
     }
 
     @Test
     void withErrorModeFailAFailureStopsTheDriver() {
-        try (TestDriver driver = TestDriver.builder(forwardThenFail()).config("error.mode", "fail")
-                .inMemoryStores().build()) {
+        try (TestDriver driver = TestDriver.builder(forwardThenFail())
+                .config("error.mode", "fail")
+                .inMemoryStores()
+                .build()) {
             driver.pipe("in", "k", "a", 1);
-            assertThatThrownBy(() -> driver.pipe("in", "k", "boom", 2)).isInstanceOf(ProcessingException.class)
-                    .hasMessageContaining("error.mode=fail").hasRootCauseMessage("cannot handle boom");
-            assertThatThrownBy(() -> driver.pipe("in", "k", "b", 3)).isInstanceOf(InstanceFailedException.class)
+            assertThatThrownBy(() -> driver.pipe("in", "k", "boom", 2))
+                    .isInstanceOf(ProcessingException.class)
+                    .hasMessageContaining("error.mode=fail")
+                    .hasRootCauseMessage("cannot handle boom");
+            assertThatThrownBy(() -> driver.pipe("in", "k", "b", 3))
+                    .isInstanceOf(InstanceFailedException.class)
                     .hasMessageContaining("stopped after a failure");
-            assertThat(driver.allOutput("out", Serdes.strings(), Serdes.strings())).extracting(TestRecord::value)
+            assertThat(driver.allOutput("out", Serdes.strings(), Serdes.strings()))
+                    .extracting(TestRecord::value)
                     .containsExactly("a-out");
         }
     }
@@ -305,8 +356,7 @@ class TestDriverTest {
         }
 
         @Override
-        public void process(Record<String, String> record) {
-        }
+        public void process(Record<String, String> record) {}
     }
 
     private static Topology ticker(PunctuationType type, String... topics) {
@@ -318,18 +368,22 @@ class TestDriverTest {
     }
 
     private static List<Long> ticks(TestDriver driver) {
-        return driver.output("ticks", Serdes.strings(), Serdes.longs()).stream().map(TestRecord::value).toList();
+        return driver.output("ticks", Serdes.strings(), Serdes.longs()).stream()
+                .map(TestRecord::value)
+                .toList();
     }
 
     @Test
     void advancingTheWallClockFiresWallClockPunctuations() {
-        try (TestDriver driver = TestDriver.builder(ticker(PunctuationType.WALL_CLOCK)).startWallClock(T0)
-                .inMemoryStores().build()) {
+        try (TestDriver driver = TestDriver.builder(ticker(PunctuationType.WALL_CLOCK))
+                .startWallClock(T0)
+                .inMemoryStores()
+                .build()) {
             driver.advanceWallClock(Duration.ofSeconds(9));
             assertThat(ticks(driver)).isEmpty();
             driver.advanceWallClock(Duration.ofSeconds(1));
             assertThat(ticks(driver)).containsExactly(T0 + 10_000);
-            driver.pipe("in", "k", "v", 5);  // same wall clock: nothing due
+            driver.pipe("in", "k", "v", 5); // same wall clock: nothing due
             assertThat(ticks(driver)).isEmpty();
             driver.advanceWallClock(Duration.ofSeconds(25)); // fell behind: fires once, keeps its cadence
             assertThat(ticks(driver)).containsExactly(T0 + 35_000);
@@ -339,8 +393,10 @@ class TestDriverTest {
 
     @Test
     void pipedTimestampsAdvanceTheWatermarkAndFireEventTimePunctuations() {
-        try (TestDriver driver = TestDriver.builder(ticker(PunctuationType.EVENT_TIME)).startWallClock(T0)
-                .inMemoryStores().build()) {
+        try (TestDriver driver = TestDriver.builder(ticker(PunctuationType.EVENT_TIME))
+                .startWallClock(T0)
+                .inMemoryStores()
+                .build()) {
             assertThat(driver.watermark("in", 0)).isEqualTo(Long.MIN_VALUE);
             driver.pipe("in", "k", "v", 5_000);
             ticks(driver);
@@ -349,7 +405,7 @@ class TestDriverTest {
             driver.pipe("in", "k", "v", 13_000);
             driver.advanceWallClock(Duration.ofMinutes(5)); // wall-clock time moves no event-time schedule
             assertThat(ticks(driver)).isEmpty();
-            driver.pipe("in", "k", "v", 35_000);            // jumped two intervals: fires once, the latest
+            driver.pipe("in", "k", "v", 35_000); // jumped two intervals: fires once, the latest
             assertThat(ticks(driver)).containsExactly(30_000L);
             assertThat(driver.watermark("in", 0)).isEqualTo(35_000);
         }
@@ -359,13 +415,19 @@ class TestDriverTest {
     void anIdlePartitionHoldsTheWatermarkUntilTheIdleTimeout() {
         // One source reads two topics: each task has two input partitions, left-p and right-p.
         try (TestDriver driver = TestDriver.builder(ticker(PunctuationType.EVENT_TIME, "left", "right"))
-                .partitions("left", 2).partitions("right", 2)
-                .config("idle.timeout.ms", 10_000).config("max.out.of.orderness.ms", 1_000).startWallClock(T0)
-                .inMemoryStores().build()) {
+                .partitions("left", 2)
+                .partitions("right", 2)
+                .config("idle.timeout.ms", 10_000)
+                .config("max.out.of.orderness.ms", 1_000)
+                .startWallClock(T0)
+                .inMemoryStores()
+                .build()) {
             TaskId task = new TaskId(0, 1);
             driver.pipe("left", 1, "k", "v", 21_000);
             driver.pipe("left", 1, "k", "v", 25_000);
-            assertThat(driver.watermark(task)).as("right-1 has delivered nothing yet").isEqualTo(Long.MIN_VALUE);
+            assertThat(driver.watermark(task))
+                    .as("right-1 has delivered nothing yet")
+                    .isEqualTo(Long.MIN_VALUE);
 
             driver.advanceWallClock(Duration.ofMillis(9_999));
             assertThat(driver.watermark(task)).isEqualTo(Long.MIN_VALUE);
@@ -385,8 +447,11 @@ class TestDriverTest {
 
     @Test
     void eachTaskKeepsItsOwnWatermark() {
-        try (TestDriver driver = TestDriver.builder(ticker(PunctuationType.EVENT_TIME)).partitions("in", 2)
-                .startWallClock(T0).inMemoryStores().build()) {
+        try (TestDriver driver = TestDriver.builder(ticker(PunctuationType.EVENT_TIME))
+                .partitions("in", 2)
+                .startWallClock(T0)
+                .inMemoryStores()
+                .build()) {
             TaskId task = new TaskId(0, 1);
             driver.pipe("in", 1, "k", "v", 30_000);
             assertThat(driver.watermark(task)).isEqualTo(30_000); // its only partition
@@ -415,52 +480,73 @@ class TestDriverTest {
 
     @Test
     void aRepartitionedWindowWaitsForTheSlowestTaskWritingToIt() {
-        try (TestDriver driver = TestDriver.builder(windowedCount(true)).partitions("in", 2)
-                .startWallClock(T0).build()) {
+        try (TestDriver driver = TestDriver.builder(windowedCount(true))
+                .partitions("in", 2)
+                .startWallClock(T0)
+                .build()) {
             TaskId counting = new TaskId(1, partitionOf("x", 2)); // reads the repartition partition of "x"
             driver.pipe("in", 0, "a", "x", 5_000); // the task reading in-0 runs ahead
-            assertThat(driver.watermark(counting)).as("in-1's task has said nothing yet").isEqualTo(Long.MIN_VALUE);
-            assertThat(driver.meterRegistry().get("weir.watermark.awaiting.writers").gauge().value())
-                    .as("both counting partitions wait for in-1's task").isEqualTo(2);
+            assertThat(driver.watermark(counting))
+                    .as("in-1's task has said nothing yet")
+                    .isEqualTo(Long.MIN_VALUE);
+            assertThat(driver.meterRegistry()
+                            .get("weir.watermark.awaiting.writers")
+                            .gauge()
+                            .value())
+                    .as("both counting partitions wait for in-1's task")
+                    .isEqualTo(2);
 
             // Behind, but not late where it comes from: counted, not late downstream either.
             driver.pipe("in", 1, "b", "x", 300);
             assertThat(driver.watermark(counting)).isEqualTo(300);
-            assertThat(driver.meterRegistry().get("weir.watermark.awaiting.writers").gauge().value()).isZero();
+            assertThat(driver.meterRegistry()
+                            .get("weir.watermark.awaiting.writers")
+                            .gauge()
+                            .value())
+                    .isZero();
             assertThat(driver.lateRecords()).isEmpty();
             assertThat(driver.output("out", Serdes.strings(), Serdes.longs())).isEmpty();
 
             driver.pipe("in", 1, "b", "x", 1_200); // in-1's task catches up: [0, 1000) closes
             assertThat(driver.watermark(counting)).isEqualTo(1_200);
             assertThat(driver.output("out", Serdes.strings(), Serdes.longs()))
-                    .extracting(TestRecord::key, TestRecord::value).containsExactly(tuple("x@0", 1L));
+                    .extracting(TestRecord::key, TestRecord::value)
+                    .containsExactly(tuple("x@0", 1L));
 
             // Late where it comes from (in-0's task is at 5 000): late downstream too.
             driver.pipe("in", 0, "a", "x", 100);
-            assertThat(driver.lateRecords()).singleElement().satisfies(r ->
-                    assertThat(r.headers().lastString("weir.late.watermark")).isEqualTo("1200"));
+            assertThat(driver.lateRecords())
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.headers().lastString("weir.late.watermark"))
+                            .isEqualTo("1200"));
 
             // Once both writing tasks are idle, nothing holds the window at [1000, 2000) open.
             driver.advanceWallClock(Duration.ofSeconds(30));
             assertThat(driver.watermark(counting)).isEqualTo(5_000);
             assertThat(driver.output("out", Serdes.strings(), Serdes.longs()))
-                    .extracting(TestRecord::key, TestRecord::value).containsExactly(tuple("x@1000", 1L));
+                    .extracting(TestRecord::key, TestRecord::value)
+                    .containsExactly(tuple("x@1000", 1L));
             assertThat(driver.output("test-app-window-counts-repartition", Serdes.strings(), Serdes.strings()))
-                    .as("markers are not records").extracting(TestRecord::value).containsOnly("x");
+                    .as("markers are not records")
+                    .extracting(TestRecord::value)
+                    .containsOnly("x");
         }
     }
 
     @Test
     void windowsCloseWithTheWatermarkAndLateRecordsAreWrittenAside() {
-        try (TestDriver driver = TestDriver.builder(windowedCount()).startWallClock(T0).build()) {
+        try (TestDriver driver =
+                TestDriver.builder(windowedCount()).startWallClock(T0).build()) {
             driver.pipe("in", "k", "a", 100);
             driver.pipe("in", "k", "b", 500);
-            assertThat(driver.<String, Long>windowStore("window-counts").fetch("k", 0)).isEqualTo(2L);
+            assertThat(driver.<String, Long>windowStore("window-counts").fetch("k", 0))
+                    .isEqualTo(2L);
             assertThat(driver.output("out", Serdes.strings(), Serdes.longs())).isEmpty();
 
             driver.pipe("in", "k", "c", 1_200); // the watermark passes the end of [0, 1000)
             assertThat(driver.output("out", Serdes.strings(), Serdes.longs()))
-                    .extracting(TestRecord::key, TestRecord::value).containsExactly(tuple("k@0", 2L));
+                    .extracting(TestRecord::key, TestRecord::value)
+                    .containsExactly(tuple("k@0", 2L));
 
             driver.pipe("in", "k", "late", 300);
             assertThat(driver.output("out", Serdes.strings(), Serdes.longs())).isEmpty();
@@ -474,13 +560,18 @@ class TestDriverTest {
 
     @Test
     void droppedLateRecordsAreCounted() {
-        try (TestDriver driver = TestDriver.builder(windowedCount()).config("late.records.mode", "drop")
-                .inMemoryStores().build()) {
+        try (TestDriver driver = TestDriver.builder(windowedCount())
+                .config("late.records.mode", "drop")
+                .inMemoryStores()
+                .build()) {
             driver.pipe("in", "k", "a", 1_500);
             driver.pipe("in", "k", "late", 300);
-            assertThat(driver.meterRegistry().get("weir.records.late").counter().count()).isEqualTo(1);
-            assertThatThrownBy(driver::lateRecords).isInstanceOf(ConfigException.class)
-                    .hasMessageContaining("'late.records.mode'").hasMessageContaining("drop");
+            assertThat(driver.meterRegistry().get("weir.records.late").counter().count())
+                    .isEqualTo(1);
+            assertThatThrownBy(driver::lateRecords)
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("'late.records.mode'")
+                    .hasMessageContaining("drop");
         }
     }
 
@@ -508,9 +599,14 @@ class TestDriverTest {
         TopologyBuilder b = new TopologyBuilder();
         b.addSource("in", Serdes.strings(), Serdes.strings(), "in")
                 .addProcessor("remember", Remember::new, "in")
-                .addStateStore(Stores.keyValueStore("recent", Serdes.strings(), Serdes.strings())
-                        .withTtl(Duration.ofMinutes(5)), "remember");
-        try (TestDriver driver = TestDriver.builder(b.build()).startWallClock(T0).inMemoryStores().build()) {
+                .addStateStore(
+                        Stores.keyValueStore("recent", Serdes.strings(), Serdes.strings())
+                                .withTtl(Duration.ofMinutes(5)),
+                        "remember");
+        try (TestDriver driver = TestDriver.builder(b.build())
+                .startWallClock(T0)
+                .inMemoryStores()
+                .build()) {
             driver.pipe("in", "k", "v1", 1);
             ReadOnlyKeyValueStore<String, String> recent = driver.store("recent");
             assertThat(recent.get("k")).isEqualTo("v1");
@@ -531,45 +627,69 @@ class TestDriverTest {
 
     @Test
     void badUsageFailsWithClearErrors() {
-        try (TestDriver driver = TestDriver.builder(wordCount()).partitions("lines", 4).inMemoryStores().build()) {
-            assertThatThrownBy(() -> driver.pipe("nope", "k", "v", 1)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("unknown topic 'nope'").hasMessageContaining("[lines]");
-            assertThatThrownBy(() -> driver.pipe("lines", 4, "k", "v", 1)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("has 4 partition(s)").hasMessageContaining("no partition 4");
+        try (TestDriver driver = TestDriver.builder(wordCount())
+                .partitions("lines", 4)
+                .inMemoryStores()
+                .build()) {
+            assertThatThrownBy(() -> driver.pipe("nope", "k", "v", 1))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("unknown topic 'nope'")
+                    .hasMessageContaining("[lines]");
+            assertThatThrownBy(() -> driver.pipe("lines", 4, "k", "v", 1))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("has 4 partition(s)")
+                    .hasMessageContaining("no partition 4");
             assertThatThrownBy(() -> driver.pipe("lines", -1, "k", "v", 1))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> driver.pipe("test-app-word-counts-repartition", "k", "v", 1))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("internal topic");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("internal topic");
             assertThatThrownBy(() -> driver.pipe("test-app-word-counts-changelog", "k", "v", 1))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("internal topic");
-            assertThatThrownBy(() -> driver.pipe("counts", "k", "v", 1)).isInstanceOf(IllegalArgumentException.class)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("internal topic");
+            assertThatThrownBy(() -> driver.pipe("counts", "k", "v", 1))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("not an input");
             assertThatThrownBy(() -> driver.pipe("lines", "k", 42L, 1)).isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> driver.pipe("lines", "k", "v", -5)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> driver.pipe("lines", "k", "v", -5))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("negative");
             assertThatThrownBy(() -> driver.output("nope", Serdes.strings(), Serdes.strings()))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown topic 'nope'");
-            assertThatThrownBy(() -> driver.store("nope")).isInstanceOf(IllegalArgumentException.class)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("unknown topic 'nope'");
+            assertThatThrownBy(() -> driver.store("nope"))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("no store named 'nope'");
-            assertThatThrownBy(() -> driver.windowStore("word-counts")).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> driver.windowStore("word-counts"))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("not a window store");
-            assertThatThrownBy(() -> driver.watermark(new TaskId(7, 0))).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> driver.watermark(new TaskId(7, 0)))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("no task 7_0");
             assertThatThrownBy(() -> driver.advanceWallClock(Duration.ofSeconds(-1)))
                     .isInstanceOf(IllegalArgumentException.class);
             // None of that broke the driver.
             driver.pipe("lines", "k", "v", 1);
-            assertThat(driver.output("counts", Serdes.strings(), Serdes.longs())).hasSize(1);
+            assertThat(driver.output("counts", Serdes.strings(), Serdes.longs()))
+                    .hasSize(1);
         }
     }
 
     @Test
     void badOptionsFailAtBuild() {
-        assertThatThrownBy(() -> TestDriver.builder(wordCount()).partitions("test-app-word-counts-repartition", 2)
-                .build()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("internal topic");
-        assertThatThrownBy(() -> TestDriver.builder(wordCount()).config("processing.guarantee", "at_least_once")
-                .build()).isInstanceOf(ConfigException.class).hasMessageContaining("exactly_once");
-        assertThatThrownBy(() -> TestDriver.builder(wordCount()).config("no.such.setting", 1).build())
+        assertThatThrownBy(() -> TestDriver.builder(wordCount())
+                        .partitions("test-app-word-counts-repartition", 2)
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("internal topic");
+        assertThatThrownBy(() -> TestDriver.builder(wordCount())
+                        .config("processing.guarantee", "at_least_once")
+                        .build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("exactly_once");
+        assertThatThrownBy(() -> TestDriver.builder(wordCount())
+                        .config("no.such.setting", 1)
+                        .build())
                 .isInstanceOf(ConfigException.class);
         assertThatThrownBy(() -> TestDriver.builder(wordCount()).partitions("lines", 0))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -580,18 +700,23 @@ class TestDriverTest {
         TestDriver driver = TestDriver.builder(upperCase()).inMemoryStores().build();
         driver.close();
         driver.close(); // idempotent
-        assertThatThrownBy(() -> driver.pipe("in", "k", "v", 1)).isInstanceOf(InstanceStateException.class)
+        assertThatThrownBy(() -> driver.pipe("in", "k", "v", 1))
+                .isInstanceOf(InstanceStateException.class)
                 .hasMessageContaining("closed");
     }
 
     @Test
     void manyRecordsOverManyPartitionsAreAllCounted() {
-        try (TestDriver driver = TestDriver.builder(wordCount()).partitions("lines", 5).commitEvery(50).build()) {
+        try (TestDriver driver = TestDriver.builder(wordCount())
+                .partitions("lines", 5)
+                .commitEvery(50)
+                .build()) {
             IntStream.range(0, 1_000).forEach(i -> driver.pipe("lines", "l" + i, "w" + (i % 7), i));
             driver.commit();
             Map<String, Long> counts = latestPerKey(driver.output("counts", Serdes.strings(), Serdes.longs()));
             assertThat(counts).hasSize(7);
-            assertThat(counts.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1_000);
+            assertThat(counts.values().stream().mapToLong(Long::longValue).sum())
+                    .isEqualTo(1_000);
             assertThat(driver.<String, Long>store("word-counts").get("w0")).isEqualTo(143L);
         }
     }

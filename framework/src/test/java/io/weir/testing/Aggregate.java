@@ -44,7 +44,12 @@ public record Aggregate(long min, long max, long sum, long count) {
     }
 
     public byte[] toBytes() {
-        return ByteBuffer.allocate(32).putLong(min).putLong(max).putLong(sum).putLong(count).array();
+        return ByteBuffer.allocate(32)
+                .putLong(min)
+                .putLong(max)
+                .putLong(sum)
+                .putLong(count)
+                .array();
     }
 
     public static Aggregate fromBytes(byte[] bytes) {

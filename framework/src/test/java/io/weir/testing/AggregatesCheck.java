@@ -47,26 +47,33 @@ public final class AggregatesCheck implements AutoCloseable {
     private volatile boolean running = true;
     private volatile boolean finishing;
 
-    private AggregatesCheck(String bootstrap, AggregatesWorkload workload, String input, String echo,
-                            String aggregates) {
+    private AggregatesCheck(
+            String bootstrap, AggregatesWorkload workload, String input, String echo, String aggregates) {
         this.workload = workload;
-        this.byTopic = Map.of(input, new Sequences("input", false), echo, new Sequences("echo", false),
-                aggregates, new Sequences("aggregates", true));
-        this.consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.CLIENT_ID_CONFIG, "aggregates-check-" + UUID.randomUUID(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000"),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.byTopic = Map.of(
+                input,
+                new Sequences("input", false),
+                echo,
+                new Sequences("echo", false),
+                aggregates,
+                new Sequences("aggregates", true));
+        this.consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                        ConsumerConfig.CLIENT_ID_CONFIG, "aggregates-check-" + UUID.randomUUID(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000"),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
         this.reader = new Thread(this::read, "aggregates-check");
         this.reader.setDaemon(true);
     }
 
     /** Starts reading the three topics (which must exist) from their beginning. */
-    public static AggregatesCheck start(String bootstrap, AggregatesWorkload workload, String input, String echo,
-                                        String aggregates) {
+    public static AggregatesCheck start(
+            String bootstrap, AggregatesWorkload workload, String input, String echo, String aggregates) {
         AggregatesCheck check = new AggregatesCheck(bootstrap, workload, input, echo, aggregates);
         check.reader.start();
         return check;
@@ -80,7 +87,10 @@ public final class AggregatesCheck implements AutoCloseable {
 
     /** Committed echo and aggregate records read so far: what the application has delivered. */
     public long outputsRead() {
-        return byTopic.values().stream().filter(s -> !s.name.equals("input")).mapToLong(s -> s.readTotal.get()).sum();
+        return byTopic.values().stream()
+                .filter(s -> !s.name.equals("input"))
+                .mapToLong(s -> s.readTotal.get())
+                .sum();
     }
 
     /** Nanos ({@link System#nanoTime()}) of the latest record read from any topic. */
@@ -110,7 +120,10 @@ public final class AggregatesCheck implements AutoCloseable {
         }
         List<String> missing = new ArrayList<>();
         for (String name : List.of("input", "echo", "aggregates")) {
-            Sequences s = byTopic.values().stream().filter(x -> x.name.equals(name)).findFirst().orElseThrow();
+            Sequences s = byTopic.values().stream()
+                    .filter(x -> x.name.equals(name))
+                    .findFirst()
+                    .orElseThrow();
             int listed = 0;
             for (int k = 0; k < workload.keys(); k++) {
                 int read = s.readPerKey[k];
@@ -131,9 +144,19 @@ public final class AggregatesCheck implements AutoCloseable {
     public String progress() {
         StringBuilder b = new StringBuilder();
         for (String name : List.of("input", "echo", "aggregates")) {
-            Sequences s = byTopic.values().stream().filter(x -> x.name.equals(name)).findFirst().orElseThrow();
-            b.append(name).append(' ').append(s.readTotal.get()).append('/').append(workload.records())
-                    .append(" (keys complete ").append(s.keysDone.get()).append('/').append(workload.keys())
+            Sequences s = byTopic.values().stream()
+                    .filter(x -> x.name.equals(name))
+                    .findFirst()
+                    .orElseThrow();
+            b.append(name)
+                    .append(' ')
+                    .append(s.readTotal.get())
+                    .append('/')
+                    .append(workload.records())
+                    .append(" (keys complete ")
+                    .append(s.keysDone.get())
+                    .append('/')
+                    .append(workload.keys())
                     .append("), ");
         }
         return b.append("problems ").append(problemCount.get()).toString();
@@ -152,8 +175,8 @@ public final class AggregatesCheck implements AutoCloseable {
         if (reader.isAlive()) {
             running = false;
             reader.join(TimeUnit.SECONDS.toMillis(10));
-            throw new AssertionError("could not read the topics to their end within " + timeout.toMillis()
-                    + " ms; " + progress());
+            throw new AssertionError(
+                    "could not read the topics to their end within " + timeout.toMillis() + " ms; " + progress());
         }
         failIfReaderDied();
     }

@@ -26,8 +26,8 @@ class AggregatesCheckIT {
         Topics t = topics("check-ok");
         KAFKA.client().produce(t.echo, echo(WORKLOAD, -1, -1, -1));
         KAFKA.client().produce(t.aggregates, aggregates(WORKLOAD, -1));
-        try (AggregatesCheck check = AggregatesCheck.start(KAFKA.bootstrapServers(), WORKLOAD, t.input, t.echo,
-                t.aggregates)) {
+        try (AggregatesCheck check =
+                AggregatesCheck.start(KAFKA.bootstrapServers(), WORKLOAD, t.input, t.echo, t.aggregates)) {
             check.finish(TIMEOUT);
             assertThat(check.problems()).isEmpty();
             assertThat(check.complete()).isTrue();
@@ -45,27 +45,31 @@ class AggregatesCheckIT {
         int wrong = 3; // key k3: its aggregate #1 is written twice
         KAFKA.client().produce(t.echo, echo(WORKLOAD, duplicated, lost, swapped));
         KAFKA.client().produce(t.aggregates, aggregates(WORKLOAD, wrong));
-        try (AggregatesCheck check = AggregatesCheck.start(KAFKA.bootstrapServers(), WORKLOAD, t.input, t.echo,
-                t.aggregates)) {
+        try (AggregatesCheck check =
+                AggregatesCheck.start(KAFKA.bootstrapServers(), WORKLOAD, t.input, t.echo, t.aggregates)) {
             check.finish(TIMEOUT);
-            assertThat(check.problems()).anySatisfy(p -> assertThat(p).startsWith("echo k0 #3").contains("repeats #2"))
+            assertThat(check.problems())
+                    .anySatisfy(p -> assertThat(p).startsWith("echo k0 #3").contains("repeats #2"))
                     .anySatisfy(p -> assertThat(p).startsWith("echo k1 #1").contains("lost or reordered"))
                     .anySatisfy(p -> assertThat(p).startsWith("echo k2 #0").contains("that is #1"))
-                    .anySatisfy(p -> assertThat(p).startsWith("aggregates k3 #2").contains("repeats #1"))
+                    .anySatisfy(
+                            p -> assertThat(p).startsWith("aggregates k3 #2").contains("repeats #1"))
                     .anySatisfy(p -> assertThat(p).startsWith("echo k0: record #" + WORKLOAD.countOf(0)))
                     .noneMatch(p -> p.startsWith("input"));
             assertThat(check.complete()).as("k1 lacks an echo").isFalse();
-            assertThat(check.missing()).containsExactly("echo k1: " + (WORKLOAD.countOf(1) - 1) + " of "
-                    + WORKLOAD.countOf(1) + ", missing from #" + (WORKLOAD.countOf(1) - 1) + " (input record "
-                    + WORKLOAD.recordNumber(1, WORKLOAD.countOf(1) - 1) + ")");
+            assertThat(check.missing())
+                    .containsExactly("echo k1: " + (WORKLOAD.countOf(1) - 1) + " of "
+                            + WORKLOAD.countOf(1) + ", missing from #" + (WORKLOAD.countOf(1) - 1) + " (input record "
+                            + WORKLOAD.recordNumber(1, WORKLOAD.countOf(1) - 1) + ")");
         }
     }
 
-    private record Topics(String input, String echo, String aggregates) {
-    }
+    private record Topics(String input, String echo, String aggregates) {}
 
     private static Topics topics(String prefix) {
-        Topics t = new Topics(KAFKA.uniqueTopic(prefix + "-in", 3), KAFKA.uniqueTopic(prefix + "-echo", 3),
+        Topics t = new Topics(
+                KAFKA.uniqueTopic(prefix + "-in", 3),
+                KAFKA.uniqueTopic(prefix + "-echo", 3),
                 KAFKA.uniqueTopic(prefix + "-agg", 3));
         List<KeyValue<byte[], byte[]>> input = new ArrayList<>();
         for (int n = 0; n < WORKLOAD.records(); n++) {

@@ -26,6 +26,7 @@ public final class AggregatesWorkload {
     private final long[] valueOf;
     /** Record numbers grouped by key, in input order: key i owns byKey[start[i] .. start[i + 1]). */
     private final int[] byKey;
+
     private final int[] start;
 
     private AggregatesWorkload(long seed, int keys, int[] keyOf, long[] valueOf) {
@@ -50,8 +51,8 @@ public final class AggregatesWorkload {
     /** {@code records} records over exactly {@code keys} keys (each at least once), from {@code seed}. */
     public static AggregatesWorkload generate(long seed, int records, int keys) {
         if (keys < 1 || records < keys) {
-            throw new IllegalArgumentException("need at least one record per key: " + records + " records, "
-                    + keys + " keys");
+            throw new IllegalArgumentException(
+                    "need at least one record per key: " + records + " records, " + keys + " keys");
         }
         Random random = new Random(seed);
         int hot = Math.max(1, keys / 100);
@@ -106,7 +107,8 @@ public final class AggregatesWorkload {
     /** Record {@code n} as the producer sends it: UTF-8 key, 8-byte big-endian value. */
     public KeyValue<byte[], byte[]> record(long n) {
         int i = Math.toIntExact(n);
-        return KeyValue.of(keyName(keyOf[i]).getBytes(StandardCharsets.UTF_8),
+        return KeyValue.of(
+                keyName(keyOf[i]).getBytes(StandardCharsets.UTF_8),
                 ByteBuffer.allocate(8).putLong(valueOf[i]).array());
     }
 

@@ -13,8 +13,7 @@ import java.nio.file.Path;
  */
 public final class BoundedApp {
 
-    private BoundedApp() {
-    }
+    private BoundedApp() {}
 
     public static void main(String[] args) throws Exception {
         TopologyBuilder b = new TopologyBuilder();

@@ -15,8 +15,7 @@ import java.nio.file.Path;
  */
 public final class CountingApp {
 
-    private CountingApp() {
-    }
+    private CountingApp() {}
 
     public static void main(String[] args) throws Exception {
         TopologyBuilder b = new TopologyBuilder();
@@ -24,9 +23,7 @@ public final class CountingApp {
         var grouped = args.length > 5 && args[5].equals("by-value")
                 ? stream.groupBy((k, v) -> v, Serdes.strings())
                 : stream.groupByKey();
-        grouped.count("counts")
-                .toStream()
-                .to(args[2], Serdes.strings(), Serdes.longs());
+        grouped.count("counts").toStream().to(args[2], Serdes.strings(), Serdes.longs());
         WeirConfig config = WeirConfig.builder()
                 .bootstrapServers(args[0])
                 .stateDir(Path.of(args[3]))

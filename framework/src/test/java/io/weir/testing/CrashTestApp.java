@@ -14,8 +14,7 @@ import java.nio.file.Path;
  */
 public final class CrashTestApp {
 
-    private CrashTestApp() {
-    }
+    private CrashTestApp() {}
 
     public static void main(String[] args) throws Exception {
         String bootstrap = args[0];

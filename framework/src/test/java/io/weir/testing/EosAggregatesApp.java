@@ -29,8 +29,7 @@ public final class EosAggregatesApp {
     /** The store of the aggregates; its changelog is {@code <application.id>-aggregates-changelog}. */
     public static final String STORE = "aggregates";
 
-    private EosAggregatesApp() {
-    }
+    private EosAggregatesApp() {}
 
     public static void main(String[] args) throws Exception {
         String input = args[1];
@@ -53,7 +52,8 @@ public final class EosAggregatesApp {
                 .set("http.port", 0)
                 .build();
         WeirApp app = WeirApp.create(b.build(), config).start();
-        System.out.println(OpsApp.STARTED + app.httpPort().orElseThrow() + " instance=" + app.instanceId().orElseThrow());
+        System.out.println(OpsApp.STARTED + app.httpPort().orElseThrow() + " instance="
+                + app.instanceId().orElseThrow());
         System.out.flush();
         app.runUntilShutdown();
         System.out.println("STOPPED");

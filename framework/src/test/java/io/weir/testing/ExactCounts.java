@@ -17,8 +17,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /** The exactly-once check of a count per key written to a topic (UTF-8 keys, 8-byte long counts). */
 public final class ExactCounts {
 
-    private ExactCounts() {
-    }
+    private ExactCounts() {}
 
     /**
      * Waits until the committed output shows {@code model}'s count for every key, then reads the
@@ -26,12 +25,14 @@ public final class ExactCounts {
      * key equals the model, and each key's committed counts strictly increase (a record counted
      * twice, or a result written twice, would break one or the other).
      */
-    public static void assertCountedOnce(KafkaTestClient client, String output, Map<String, Long> model,
-                                         Duration timeout) {
+    public static void assertCountedOnce(
+            KafkaTestClient client, String output, Map<String, Long> model, Duration timeout) {
         client.readUntil(output, records -> Records.lastLongPerKey(records).equals(model), timeout);
-        List<ConsumerRecord<byte[], byte[]>> all = client.readAllCommitted(output, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer(), timeout);
-        assertThat(Records.lastLongPerKey(all)).as("last committed count per key").isEqualTo(model);
+        List<ConsumerRecord<byte[], byte[]>> all =
+                client.readAllCommitted(output, new ByteArrayDeserializer(), new ByteArrayDeserializer(), timeout);
+        assertThat(Records.lastLongPerKey(all))
+                .as("last committed count per key")
+                .isEqualTo(model);
         Map<String, Long> previous = new HashMap<>();
         List<String> notIncreasing = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : all) {

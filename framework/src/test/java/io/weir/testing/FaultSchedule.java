@@ -71,7 +71,8 @@ public record FaultSchedule(long seed, Settings settings, List<Planned> steps) {
          */
         public static Settings fromSystemProperties() {
             Settings base = TestSizes.full() ? FULL : CI;
-            return new Settings(Integer.getInteger("weir.fault.records", base.records),
+            return new Settings(
+                    Integer.getInteger("weir.fault.records", base.records),
                     Integer.getInteger("weir.fault.keys", base.keys),
                     Integer.getInteger("weir.fault.rate", base.rate),
                     Integer.getInteger("weir.fault.kills", base.kills),
@@ -88,8 +89,7 @@ public record FaultSchedule(long seed, Settings settings, List<Planned> steps) {
     }
 
     /** One fault or scale step. */
-    public sealed interface Step permits ScaleOut, ScaleIn, Kill, Zombie, BrokerBounce {
-    }
+    public sealed interface Step permits ScaleOut, ScaleIn, Kill, Zombie, BrokerBounce {}
 
     /** Start these instances (fresh state). */
     public record ScaleOut(List<String> instances) implements Step {
@@ -111,7 +111,8 @@ public record FaultSchedule(long seed, Settings settings, List<Planned> steps) {
     public record Kill(String instance, boolean afterTakeover) implements Step {
         @Override
         public String toString() {
-            return "SIGKILL " + instance + ", restart " + (afterTakeover ? "once the others took its tasks" : "at once");
+            return "SIGKILL " + instance + ", restart "
+                    + (afterTakeover ? "once the others took its tasks" : "at once");
         }
     }
 
@@ -132,8 +133,7 @@ public record FaultSchedule(long seed, Settings settings, List<Planned> steps) {
     }
 
     /** A step, the input record count that triggers it, and the count the producer may reach until the next one. */
-    public record Planned(Step step, long trigger, long holdAt) {
-    }
+    public record Planned(Step step, long trigger, long holdAt) {}
 
     /** The instances running before the first step. */
     public List<String> initialInstances() {
@@ -167,7 +167,8 @@ public record FaultSchedule(long seed, Settings settings, List<Planned> steps) {
             int last = kinds.size() - 1;
             int in = kinds.get(last) == 'Z' || kinds.get(last) == 'O' ? kinds.size() : kinds.size() - random.nextInt(2);
             kinds.add(in, 'I');
-            if (settings.kills > 0 && kinds.subList(kinds.indexOf('O'), kinds.indexOf('I')).indexOf('K') < 0) {
+            if (settings.kills > 0
+                    && kinds.subList(kinds.indexOf('O'), kinds.indexOf('I')).indexOf('K') < 0) {
                 // Every kill would strike a lone instance: none could restart after a takeover.
                 kinds.remove(Character.valueOf('O'));
                 kinds.remove(Character.valueOf('I'));
@@ -181,40 +182,41 @@ public record FaultSchedule(long seed, Settings settings, List<Planned> steps) {
         List<String> running = new ArrayList<>(settings.scale ? INSTANCES.subList(0, 1) : INSTANCES);
         List<Step> steps = new ArrayList<>();
         for (char kind : kinds) {
-            steps.add(switch (kind) {
-                case 'O' -> {
-                    List<String> add = new ArrayList<>(INSTANCES.subList(running.size(), INSTANCES.size()));
-                    running.addAll(add);
-                    yield new ScaleOut(add);
-                }
-                case 'I' -> {
-                    List<String> stop = new ArrayList<>(running);
-                    stop.remove(random.nextInt(stop.size()));
-                    running.removeAll(stop);
-                    yield new ScaleIn(stop);
-                }
-                case 'K' -> {
-                    // Both kinds of restart happen once before chance decides: after a takeover first
-                    // (it needs a second instance, which a later kill may not have), then at once.
-                    killsLeft--;
-                    boolean afterTakeover;
-                    if (running.size() < 2) {
-                        afterTakeover = false;
-                    } else if (!takeover && (atOnce || killsLeft > 0)) {
-                        afterTakeover = true;
-                    } else if (!atOnce) {
-                        afterTakeover = false;
-                    } else {
-                        afterTakeover = random.nextInt(3) == 0;
-                    }
-                    atOnce |= !afterTakeover;
-                    takeover |= afterTakeover;
-                    yield new Kill(running.get(random.nextInt(running.size())), afterTakeover);
-                }
-                case 'Z' -> new Zombie(running.get(random.nextInt(running.size())));
-                case 'B' -> new BrokerBounce(random.nextBoolean(), random.nextInt(partitions));
-                default -> throw new IllegalStateException("kind " + kind);
-            });
+            steps.add(
+                    switch (kind) {
+                        case 'O' -> {
+                            List<String> add = new ArrayList<>(INSTANCES.subList(running.size(), INSTANCES.size()));
+                            running.addAll(add);
+                            yield new ScaleOut(add);
+                        }
+                        case 'I' -> {
+                            List<String> stop = new ArrayList<>(running);
+                            stop.remove(random.nextInt(stop.size()));
+                            running.removeAll(stop);
+                            yield new ScaleIn(stop);
+                        }
+                        case 'K' -> {
+                            // Both kinds of restart happen once before chance decides: after a takeover first
+                            // (it needs a second instance, which a later kill may not have), then at once.
+                            killsLeft--;
+                            boolean afterTakeover;
+                            if (running.size() < 2) {
+                                afterTakeover = false;
+                            } else if (!takeover && (atOnce || killsLeft > 0)) {
+                                afterTakeover = true;
+                            } else if (!atOnce) {
+                                afterTakeover = false;
+                            } else {
+                                afterTakeover = random.nextInt(3) == 0;
+                            }
+                            atOnce |= !afterTakeover;
+                            takeover |= afterTakeover;
+                            yield new Kill(running.get(random.nextInt(running.size())), afterTakeover);
+                        }
+                        case 'Z' -> new Zombie(running.get(random.nextInt(running.size())));
+                        case 'B' -> new BrokerBounce(random.nextBoolean(), random.nextInt(partitions));
+                        default -> throw new IllegalStateException("kind " + kind);
+                    });
         }
         long segment = settings.records / (steps.size() + 1);
         List<Planned> planned = new ArrayList<>();

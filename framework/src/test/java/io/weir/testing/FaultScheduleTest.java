@@ -23,7 +23,8 @@ class FaultScheduleTest {
     @Test
     void theSameSeedGivesTheSamePlanAndAnotherSeedAnother() {
         assertThat(FaultSchedule.plan(42, Settings.CI, 6)).isEqualTo(FaultSchedule.plan(42, Settings.CI, 6));
-        assertThat(FaultSchedule.plan(42, FULL, 6).steps()).isNotEqualTo(FaultSchedule.plan(43, FULL, 6).steps());
+        assertThat(FaultSchedule.plan(42, FULL, 6).steps())
+                .isNotEqualTo(FaultSchedule.plan(43, FULL, 6).steps());
     }
 
     @Test
@@ -32,7 +33,8 @@ class FaultScheduleTest {
             List<Step> steps = steps(FaultSchedule.plan(seed, Settings.CI, 6));
             assertThat(steps).hasSize(6);
             assertThat(count(steps, Kill.class)).isEqualTo(2);
-            assertThat(steps).as("seed %d: a kill restarted at once and one after a takeover", seed)
+            assertThat(steps)
+                    .as("seed %d: a kill restarted at once and one after a takeover", seed)
                     .anyMatch(s -> s instanceof Kill k && !k.afterTakeover())
                     .anyMatch(s -> s instanceof Kill k && k.afterTakeover());
             assertThat(count(steps, Zombie.class)).isEqualTo(1);
@@ -57,10 +59,14 @@ class FaultScheduleTest {
                     s.instances().forEach(running::remove);
                 } else if (step instanceof Kill k) {
                     assertThat(running).as("seed %d: %s", seed, k).contains(k.instance());
-                    assertThat(!k.afterTakeover() || running.size() > 1).as("seed %d: %s", seed, k).isTrue();
+                    assertThat(!k.afterTakeover() || running.size() > 1)
+                            .as("seed %d: %s", seed, k)
+                            .isTrue();
                 } else if (step instanceof Zombie z) {
                     assertThat(running).as("seed %d: %s", seed, z).contains(z.instance());
-                    assertThat(running).as("a zombie's tasks need another instance").hasSizeGreaterThan(1);
+                    assertThat(running)
+                            .as("a zombie's tasks need another instance")
+                            .hasSizeGreaterThan(1);
                 } else if (step instanceof BrokerBounce b) {
                     assertThat(b.partition()).isBetween(0, 5);
                 }
@@ -81,7 +87,9 @@ class FaultScheduleTest {
             long hold = plan.firstHold();
             long previous = 0;
             for (Planned p : plan.steps()) {
-                assertThat(p.trigger()).isGreaterThan(previous).isLessThanOrEqualTo(hold)
+                assertThat(p.trigger())
+                        .isGreaterThan(previous)
+                        .isLessThanOrEqualTo(hold)
                         .isGreaterThanOrEqualTo(hold - segment / 2);
                 assertThat(p.holdAt()).isGreaterThan(hold);
                 previous = p.trigger();

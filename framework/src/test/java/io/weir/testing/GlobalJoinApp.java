@@ -16,8 +16,7 @@ import java.nio.file.Path;
  */
 public final class GlobalJoinApp {
 
-    private GlobalJoinApp() {
-    }
+    private GlobalJoinApp() {}
 
     public static Topology topology(String events, String reference, String output) {
         TopologyBuilder b = new TopologyBuilder();
@@ -36,7 +35,8 @@ public final class GlobalJoinApp {
                 .set("num.stream.threads", 2)
                 .set("http.port", 0)
                 .build();
-        WeirApp app = WeirApp.create(topology(args[1], args[2], args[3]), config).start();
+        WeirApp app =
+                WeirApp.create(topology(args[1], args[2], args[3]), config).start();
         System.out.println("READY instance=" + app.instanceId().orElseThrow());
         System.out.flush();
         app.runUntilShutdown();

@@ -47,8 +47,8 @@ public final class InstanceGroup implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        this.allTasks = IntStream.range(0, partitions).mapToObj(p -> "0_" + p)
-                .collect(Collectors.toCollection(TreeSet::new));
+        this.allTasks =
+                IntStream.range(0, partitions).mapToObj(p -> "0_" + p).collect(Collectors.toCollection(TreeSet::new));
     }
 
     public Set<String> allTasks() {
@@ -156,7 +156,8 @@ public final class InstanceGroup implements AutoCloseable {
 
     /** Waits until {@link #settled} holds for the running instances other than {@code except}. */
     public void awaitSettled(Duration timeout, String context, Collection<String> except) {
-        await().atMost(timeout).pollInterval(Duration.ofMillis(250))
+        await().atMost(timeout)
+                .pollInterval(Duration.ofMillis(250))
                 .alias(context + ": instances " + running.keySet() + " (but " + except + ", suspended " + suspended
                         + ") ready with every task once")
                 .until(() -> settled(except));
@@ -172,9 +173,14 @@ public final class InstanceGroup implements AutoCloseable {
             } else if (suspended.contains(id)) {
                 b.append('-');
             } else {
-                b.append("ready ").append(instance.readyStatus()).append(", tasks ").append(instance.tasks());
+                b.append("ready ")
+                        .append(instance.readyStatus())
+                        .append(", tasks ")
+                        .append(instance.tasks());
             }
-            b.append("; log ").append(instance.jvm().outputFile().toAbsolutePath()).append('\n');
+            b.append("; log ")
+                    .append(instance.jvm().outputFile().toAbsolutePath())
+                    .append('\n');
         });
         return b.toString();
     }

@@ -36,35 +36,53 @@ import java.time.Duration;
  */
 public final class JoinsApp {
 
-    private JoinsApp() {
-    }
+    private JoinsApp() {}
 
     public static Topology topology(String prefix) {
         TopologyBuilder b = new TopologyBuilder();
-        RecordTable<String, String> customers = b.table(Serdes.strings(), Serdes.strings(), prefix + "-customers",
-                "customers");
+        RecordTable<String, String> customers =
+                b.table(Serdes.strings(), Serdes.strings(), prefix + "-customers", "customers");
         RecordTable<String, Long> limits = b.table(Serdes.strings(), Serdes.longs(), prefix + "-limits", "limits");
         RecordStream<String, String> orders = b.stream(Serdes.strings(), Serdes.strings(), prefix + "-orders");
         orders.join(customers, (order, region) -> order + "@" + region)
                 .to(prefix + "-enriched", Serdes.strings(), Serdes.strings());
-        orders.selectKey((customer, order) -> order).withSerdes(Serdes.strings(), Serdes.strings())
-                .leftJoin(b.stream(Serdes.strings(), Serdes.strings(), prefix + "-payments"),
+        orders.selectKey((customer, order) -> order)
+                .withSerdes(Serdes.strings(), Serdes.strings())
+                .leftJoin(
+                        b.stream(Serdes.strings(), Serdes.strings(), prefix + "-payments"),
                         (order, payment) -> payment == null ? "unpaid" : "paid",
-                        JoinWindows.of(Duration.ofSeconds(2)).allowedLateness(Duration.ofSeconds(2)), "order-payments")
+                        JoinWindows.of(Duration.ofSeconds(2)).allowedLateness(Duration.ofSeconds(2)),
+                        "order-payments")
                 .to(prefix + "-paid", Serdes.strings(), Serdes.strings());
-        customers.join(limits, (region, limit) -> region + ":" + limit, Serdes.strings(), "customer-limits")
-                .toStream().to(prefix + "-customer-limits", Serdes.strings(), Serdes.strings());
-        RecordTable<String, String> regionNames = b.table(Serdes.strings(), Serdes.strings(), prefix + "-region-names",
-                "region-names");
-        customers.join(regionNames, region -> region, (region, name) -> region + "=" + name, Serdes.strings(),
+        customers
+                .join(limits, (region, limit) -> region + ":" + limit, Serdes.strings(), "customer-limits")
+                .toStream()
+                .to(prefix + "-customer-limits", Serdes.strings(), Serdes.strings());
+        RecordTable<String, String> regionNames =
+                b.table(Serdes.strings(), Serdes.strings(), prefix + "-region-names", "region-names");
+        customers
+                .join(
+                        regionNames,
+                        region -> region,
+                        (region, name) -> region + "=" + name,
+                        Serdes.strings(),
                         "customer-region-names")
-                .toStream().to(prefix + "-customer-region-names", Serdes.strings(), Serdes.strings());
-        customers.leftJoin(regionNames, region -> region, (region, name) -> region + "=" + name, Serdes.strings(),
+                .toStream()
+                .to(prefix + "-customer-region-names", Serdes.strings(), Serdes.strings());
+        customers
+                .leftJoin(
+                        regionNames,
+                        region -> region,
+                        (region, name) -> region + "=" + name,
+                        Serdes.strings(),
                         "customer-region-names-left")
-                .toStream().to(prefix + "-customer-region-names-left", Serdes.strings(), Serdes.strings());
-        customers.groupBy((customer, region) -> KeyValue.of(region, customer), Serdes.strings(), Serdes.strings())
+                .toStream()
+                .to(prefix + "-customer-region-names-left", Serdes.strings(), Serdes.strings());
+        customers
+                .groupBy((customer, region) -> KeyValue.of(region, customer), Serdes.strings(), Serdes.strings())
                 .count("customers-per-region")
-                .toStream().to(prefix + "-region-counts", Serdes.strings(), Serdes.longs());
+                .toStream()
+                .to(prefix + "-region-counts", Serdes.strings(), Serdes.longs());
         return b.build();
     }
 

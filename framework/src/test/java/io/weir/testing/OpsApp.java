@@ -24,8 +24,7 @@ public final class OpsApp {
     /** The line printed once started; the port follows it. */
     public static final String STARTED = "HTTP port=";
 
-    private OpsApp() {
-    }
+    private OpsApp() {}
 
     /** The count per key, from {@code input} to {@code output}. */
     public static Topology topology(String input, String output) {
@@ -49,7 +48,8 @@ public final class OpsApp {
                 .set("http.port", 0)
                 .build();
         WeirApp app = WeirApp.create(topology, config).start();
-        System.out.println(STARTED + app.httpPort().orElseThrow() + " instance=" + app.instanceId().orElseThrow());
+        System.out.println(STARTED + app.httpPort().orElseThrow() + " instance="
+                + app.instanceId().orElseThrow());
         System.out.flush();
         app.runUntilShutdown();
         System.out.println("STOPPED");

@@ -28,6 +28,7 @@ public final class OpsInstance implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Where the instances' output stays after the run (appended across restarts), to read when a test fails. */
     public static final Path LOGS = Path.of("target", "ops-instances");
+
     private static final Pattern PORT = Pattern.compile(Pattern.quote(OpsApp.STARTED) + "(\\d+)");
 
     private final String id;
@@ -47,8 +48,16 @@ public final class OpsInstance implements AutoCloseable {
      * {@link #withApp} says otherwise), its topics and threads, {@code WEIR_*} settings in
      * {@code env}, arguments the main class takes after OpsApp's, and extra JVM options.
      */
-    public record Spec(Class<?> app, String bootstrap, String input, String output, String applicationId, int threads,
-                       Map<String, String> env, List<String> extraArgs, List<String> jvmOptions) {
+    public record Spec(
+            Class<?> app,
+            String bootstrap,
+            String input,
+            String output,
+            String applicationId,
+            int threads,
+            Map<String, String> env,
+            List<String> extraArgs,
+            List<String> jvmOptions) {
 
         public Spec {
             env = Map.copyOf(env);
@@ -78,8 +87,8 @@ public final class OpsInstance implements AutoCloseable {
          * {@code extraArgs}, and prints {@link OpsApp#STARTED} with its HTTP port once started.
          */
         public Spec withApp(Class<?> mainClass, String... extraArgs) {
-            return new Spec(mainClass, bootstrap, input, output, applicationId, threads, env, List.of(extraArgs),
-                    jvmOptions);
+            return new Spec(
+                    mainClass, bootstrap, input, output, applicationId, threads, env, List.of(extraArgs), jvmOptions);
         }
     }
 
@@ -87,7 +96,13 @@ public final class OpsInstance implements AutoCloseable {
     public static OpsInstance start(Spec spec, String id, Path stateDir) {
         long started = System.nanoTime();
         ChildJvm.Builder builder = ChildJvm.builder(spec.app())
-                .args(spec.bootstrap(), spec.input(), spec.output(), stateDir.toString(), spec.applicationId(), id,
+                .args(
+                        spec.bootstrap(),
+                        spec.input(),
+                        spec.output(),
+                        stateDir.toString(),
+                        spec.applicationId(),
+                        id,
                         Integer.toString(spec.threads()))
                 .args(spec.extraArgs())
                 .jvmOptions("-Xmx256m", "-XX:+UseSerialGC")
@@ -134,8 +149,8 @@ public final class OpsInstance implements AutoCloseable {
     /** True when {@code /health/ready} answers 200; throws with the output tail if the process died. */
     public boolean ready() {
         if (!jvm.isAlive()) {
-            throw new AssertionError("instance " + id + " exited with " + jvm.exitCode().getAsInt() + ":\n"
-                    + jvm.outputTail(40));
+            throw new AssertionError(
+                    "instance " + id + " exited with " + jvm.exitCode().getAsInt() + ":\n" + jvm.outputTail(40));
         }
         return readyStatus() == 200;
     }
@@ -159,7 +174,9 @@ public final class OpsInstance implements AutoCloseable {
     /** The sum of a meter's samples in {@code /metrics} (over threads, tasks, ...); NaN when nothing answers. */
     public double metric(String name) {
         List<PrometheusText.Sample> samples = samples(name);
-        return samples == null ? Double.NaN : samples.stream().mapToDouble(PrometheusText.Sample::value).sum();
+        return samples == null
+                ? Double.NaN
+                : samples.stream().mapToDouble(PrometheusText.Sample::value).sum();
     }
 
     /** A meter's samples in {@code /metrics}, with their labels; null when nothing answers. */
@@ -168,7 +185,9 @@ public final class OpsInstance implements AutoCloseable {
         if (r.status() != 200) {
             return null;
         }
-        return PrometheusText.parse(r.body()).stream().filter(s -> s.name().equals(name)).toList();
+        return PrometheusText.parse(r.body()).stream()
+                .filter(s -> s.name().equals(name))
+                .toList();
     }
 
     /** SIGSTOPs the process (a frozen JVM, as in a long GC pause); {@link #resume()} continues it. */
@@ -186,22 +205,25 @@ public final class OpsInstance implements AutoCloseable {
      * {@code allTasks}, each task on one instance.
      */
     public static void awaitSplit(Set<String> allTasks, Duration timeout, OpsInstance... instances) {
-        org.awaitility.Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(100)).until(() -> {
-            Set<String> union = new TreeSet<>();
-            int total = 0;
-            for (OpsInstance i : instances) {
-                if (!i.ready()) {
-                    return false;
-                }
-                Set<String> tasks = i.tasks();
-                if (tasks.isEmpty()) {
-                    return false;
-                }
-                union.addAll(tasks);
-                total += tasks.size();
-            }
-            return union.equals(allTasks) && total == allTasks.size();
-        });
+        org.awaitility.Awaitility.await()
+                .atMost(timeout)
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    Set<String> union = new TreeSet<>();
+                    int total = 0;
+                    for (OpsInstance i : instances) {
+                        if (!i.ready()) {
+                            return false;
+                        }
+                        Set<String> tasks = i.tasks();
+                        if (tasks.isEmpty()) {
+                            return false;
+                        }
+                        union.addAll(tasks);
+                        total += tasks.size();
+                    }
+                    return union.equals(allTasks) && total == allTasks.size();
+                });
     }
 
     /** SIGKILLs the process if it still runs. */

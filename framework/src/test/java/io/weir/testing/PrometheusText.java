@@ -15,16 +15,15 @@ import java.util.regex.Pattern;
 public final class PrometheusText {
 
     /** One sample: metric name, labels and value. */
-    public record Sample(String name, Map<String, String> labels, double value) {
-    }
+    public record Sample(String name, Map<String, String> labels, double value) {}
 
     private static final String NAME = "[a-zA-Z_:][a-zA-Z0-9_:]*";
     private static final Pattern SAMPLE = Pattern.compile("(" + NAME + ")(\\{(.*)\\})? (\\S+)( -?\\d+)?");
-    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\[\\\\\"n])*)\",?");
+    private static final Pattern LABEL =
+            Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\[\\\\\"n])*)\",?");
     private static final Pattern META = Pattern.compile("# (HELP|TYPE) (" + NAME + ") .*");
 
-    private PrometheusText() {
-    }
+    private PrometheusText() {}
 
     /** @throws IllegalArgumentException naming the first line that is not valid */
     public static List<Sample> parse(String text) {

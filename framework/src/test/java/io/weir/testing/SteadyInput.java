@@ -51,19 +51,21 @@ public final class SteadyInput implements AutoCloseable {
     private final AtomicLong hold = new AtomicLong(Long.MAX_VALUE);
     private final AtomicReference<Exception> failure = new AtomicReference<>();
 
-    private SteadyInput(String bootstrap, String topic, Generator generator, int perSecond, long maxRecords,
-                        Duration maxTime) {
+    private SteadyInput(
+            String bootstrap, String topic, Generator generator, int perSecond, long maxRecords, Duration maxTime) {
         this.topic = topic;
         this.generator = generator;
         this.perTick = Math.max(1, (int) (perSecond * TICK.toMillis() / 1000));
         this.maxRecords = maxRecords;
         this.deadlineNanos = System.nanoTime() + maxTime.toNanos();
-        this.producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
-                ProducerConfig.LINGER_MS_CONFIG, "5"),
-                new ByteArraySerializer(), new ByteArraySerializer());
+        this.producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                        ProducerConfig.ACKS_CONFIG, "all",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
+                        ProducerConfig.LINGER_MS_CONFIG, "5"),
+                new ByteArraySerializer(),
+                new ByteArraySerializer());
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "steady-input-" + topic);
             t.setDaemon(true);
@@ -76,15 +78,20 @@ public final class SteadyInput implements AutoCloseable {
      * {@code maxRecords} were sent, {@code maxTime} passed or {@link #stop} is called: keys
      * {@code k0..k<keys-1>} in turn, values {@code v<n>}.
      */
-    public static SteadyInput start(String bootstrap, String topic, int keys, int perSecond, long maxRecords,
-                                    Duration maxTime) {
-        return start(bootstrap, topic, n -> KeyValue.of(utf8("k" + (n % keys)), utf8("v" + n)), perSecond, maxRecords,
+    public static SteadyInput start(
+            String bootstrap, String topic, int keys, int perSecond, long maxRecords, Duration maxTime) {
+        return start(
+                bootstrap,
+                topic,
+                n -> KeyValue.of(utf8("k" + (n % keys)), utf8("v" + n)),
+                perSecond,
+                maxRecords,
                 maxTime);
     }
 
     /** As {@link #start(String, String, int, int, long, Duration)}, with record {@code n} from {@code generator}. */
-    public static SteadyInput start(String bootstrap, String topic, Generator generator, int perSecond,
-                                    long maxRecords, Duration maxTime) {
+    public static SteadyInput start(
+            String bootstrap, String topic, Generator generator, int perSecond, long maxRecords, Duration maxTime) {
         SteadyInput input = new SteadyInput(bootstrap, topic, generator, perSecond, maxRecords, maxTime);
         input.ticker.scheduleAtFixedRate(input::tick, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
         return input;
@@ -138,12 +145,12 @@ public final class SteadyInput implements AutoCloseable {
     public Map<String, Long> stop(Duration timeout) throws InterruptedException {
         finish(timeout);
         if (failure.get() != null) {
-            throw new IllegalStateException("a record for " + topic + " may or may not have been written",
-                    failure.get());
+            throw new IllegalStateException(
+                    "a record for " + topic + " may or may not have been written", failure.get());
         }
         if (acked.get() != sent.get()) {
-            throw new IllegalStateException(acked.get() + " of " + sent.get() + " records for " + topic
-                    + " acknowledged");
+            throw new IllegalStateException(
+                    acked.get() + " of " + sent.get() + " records for " + topic + " acknowledged");
         }
         return new TreeMap<>(acknowledged);
     }

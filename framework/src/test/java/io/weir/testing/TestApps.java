@@ -10,8 +10,7 @@ import java.util.Map;
 /** Factory for application instances in tests: fresh state directory, no WEIR_* environment. */
 public final class TestApps {
 
-    private TestApps() {
-    }
+    private TestApps() {}
 
     public static WeirConfig.Builder config(String bootstrap, String applicationId) {
         try {

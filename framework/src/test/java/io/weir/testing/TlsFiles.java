@@ -76,8 +76,12 @@ public final class TlsFiles {
     public Path keyStore(String fileName, String commonName) {
         try {
             KeyPair key = keyPair();
-            X509Certificate cert = sign(new X500Name("CN=" + commonName), key, new X500Name(
-                    ca.getSubjectX500Principal().getName()), caKey, false);
+            X509Certificate cert = sign(
+                    new X500Name("CN=" + commonName),
+                    key,
+                    new X500Name(ca.getSubjectX500Principal().getName()),
+                    caKey,
+                    false);
             KeyStore store = empty();
             store.setKeyEntry("key", key.getPrivate(), PASSWORD.toCharArray(), new Certificate[] {cert, ca});
             return write(store, dir.resolve(fileName));
@@ -145,18 +149,23 @@ public final class TlsFiles {
         }
     }
 
-    private static X509Certificate sign(X500Name subject, KeyPair subjectKey, X500Name issuer, KeyPair issuerKey,
-                                        boolean isCa) {
+    private static X509Certificate sign(
+            X500Name subject, KeyPair subjectKey, X500Name issuer, KeyPair issuerKey, boolean isCa) {
         try {
             Instant now = Instant.now();
-            var builder = new JcaX509v3CertificateBuilder(issuer, BigInteger.valueOf(SERIAL.incrementAndGet()),
-                    Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(1))), subject,
-                    subjectKey.getPublic())
+            var builder = new JcaX509v3CertificateBuilder(
+                            issuer,
+                            BigInteger.valueOf(SERIAL.incrementAndGet()),
+                            Date.from(now.minus(Duration.ofHours(1))),
+                            Date.from(now.plus(Duration.ofDays(1))),
+                            subject,
+                            subjectKey.getPublic())
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(isCa));
             if (!isCa) {
                 builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
-                        new GeneralName(GeneralName.dNSName, "localhost"),
-                        new GeneralName(GeneralName.iPAddress, "127.0.0.1")}));
+                    new GeneralName(GeneralName.dNSName, "localhost"),
+                    new GeneralName(GeneralName.iPAddress, "127.0.0.1")
+                }));
             }
             var signer = new JcaContentSignerBuilder("SHA256withECDSA").build(issuerKey.getPrivate());
             return new JcaX509CertificateConverter().getCertificate(builder.build(signer));

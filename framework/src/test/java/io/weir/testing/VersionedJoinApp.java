@@ -24,12 +24,15 @@ public final class VersionedJoinApp {
     /** How long an order waits for prices out of order; the test's prices are at most 3 s out of order. */
     public static final Duration GRACE = Duration.ofSeconds(5);
 
-    private VersionedJoinApp() {
-    }
+    private VersionedJoinApp() {}
 
     public static Topology topology(String prefix) {
         TopologyBuilder b = new TopologyBuilder();
-        RecordTable<String, String> prices = b.table(Serdes.strings(), Serdes.strings(), prefix + "-prices", "prices",
+        RecordTable<String, String> prices = b.table(
+                Serdes.strings(),
+                Serdes.strings(),
+                prefix + "-prices",
+                "prices",
                 Versioned.history(Duration.ofHours(1)));
         b.stream(Serdes.strings(), Serdes.strings(), prefix + "-orders")
                 .leftJoin(prices, (order, price) -> order + "@" + price, Joined.grace(GRACE, "order-prices"))

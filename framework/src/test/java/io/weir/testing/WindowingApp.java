@@ -21,8 +21,7 @@ import java.time.Duration;
  */
 public final class WindowingApp {
 
-    private WindowingApp() {
-    }
+    private WindowingApp() {}
 
     /** The windowed count, per key or ({@code byValue}) per value through a repartition topic. */
     public static Topology topology(String input, String output, boolean byValue) {

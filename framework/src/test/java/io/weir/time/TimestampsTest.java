@@ -3,15 +3,15 @@ package io.weir.time;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.weir.testdriver.TestDriver;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.serde.Serdes;
+import io.weir.testdriver.TestDriver;
 import org.junit.jupiter.api.Test;
 
 class TimestampsTest {
 
-    record Reading(String sensor, long measuredAt) { }
+    record Reading(String sensor, long measuredAt) {}
 
     @Test
     void eventTimeReadsTheValueAndATombstoneKeepsItsRecordTime() {

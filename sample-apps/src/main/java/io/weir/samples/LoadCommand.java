@@ -16,9 +16,14 @@ import picocli.CommandLine.Spec;
  * {@code load <sample>}: feeds the sample's input topic at a steady rate until SIGTERM or the end
  * of {@code --duration}; the load generator beside served instances. See {@link SampleLoad}.
  */
-@Command(name = "load", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0", sortOptions = false,
+@Command(
+        name = "load",
+        mixinStandardHelpOptions = true,
+        version = "Weir sample 0.1.0",
+        sortOptions = false,
         usageHelpAutoWidth = true,
-        description = "Feeds a sample's input topic at a steady rate until SIGTERM (or --duration). The topic must exist.",
+        description =
+                "Feeds a sample's input topic at a steady rate until SIGTERM (or --duration). The topic must exist.",
         footer = "Samples: word-count (lines of text to 'lines'), temperature-alerts (readings to 'readings'), ysb"
                 + " (campaigns to 'ad-campaigns' first, then ad events to 'ad-events'), fraud-detection (card holders"
                 + " to 'card-holders' first, then payments to 'card-transactions').")
@@ -30,19 +35,27 @@ final class LoadCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<sample>", description = "word-count, temperature-alerts, ysb or fraud-detection")
+    @Parameters(
+            index = "0",
+            paramLabel = "<sample>",
+            description = "word-count, temperature-alerts, ysb or fraud-detection")
     String sampleName;
 
     @Option(names = "--rate", defaultValue = "50", description = "Records per second (default: ${DEFAULT-VALUE}).")
     int rate;
 
-    @Option(names = "--duration", paramLabel = "SECONDS", description = "Stop after this many seconds (default: until SIGTERM).")
+    @Option(
+            names = "--duration",
+            paramLabel = "SECONDS",
+            description = "Stop after this many seconds (default: until SIGTERM).")
     Long durationSeconds;
 
     @Option(names = "--input-topic", paramLabel = "TOPIC", description = "Topic to feed (default: the sample's).")
     String inputTopic;
 
-    @Option(names = "--bootstrap-servers", defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
+    @Option(
+            names = "--bootstrap-servers",
+            defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
             description = "Kafka cluster (default: env WEIR_BOOTSTRAP_SERVERS; required).")
     String bootstrapServers;
 
@@ -54,10 +67,13 @@ final class LoadCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cmd, "--rate and --duration must be at least 1");
         }
         if (bootstrapServers == null || bootstrapServers.isBlank()) {
-            throw new CommandLine.ParameterException(cmd, "no Kafka cluster: set WEIR_BOOTSTRAP_SERVERS or --bootstrap-servers");
+            throw new CommandLine.ParameterException(
+                    cmd, "no Kafka cluster: set WEIR_BOOTSTRAP_SERVERS or --bootstrap-servers");
         }
-        SampleLoad.Options options = new SampleLoad.Options(bootstrapServers,
-                inputTopic != null ? inputTopic : sample.inputTopic(), rate,
+        SampleLoad.Options options = new SampleLoad.Options(
+                bootstrapServers,
+                inputTopic != null ? inputTopic : sample.inputTopic(),
+                rate,
                 durationSeconds == null ? null : Duration.ofSeconds(durationSeconds));
         // The hook waits for the producer to flush, so SIGTERM loses no record already handed to it.
         try (ShutdownSignal signal = ShutdownSignal.install(GRACE)) {

@@ -4,8 +4,8 @@ import io.weir.samples.alerts.TemperatureAlertsApp;
 import io.weir.samples.common.SampleMain;
 import io.weir.samples.counter.KeyedCounterApp;
 import io.weir.samples.fraud.FraudDetectionApp;
-import io.weir.samples.sensors.SensorSumsApp;
 import io.weir.samples.hourly.HourlyCountsApp;
+import io.weir.samples.sensors.SensorSumsApp;
 import io.weir.samples.sessions.ClickSessionsApp;
 import io.weir.samples.wordcount.WordCountApp;
 import io.weir.samples.ysb.YsbApp;
@@ -24,12 +24,27 @@ import picocli.CommandLine.Spec;
  * {@code temperature-alerts}) and {@code -Dargs="<options>"}; the container image calls it with
  * the container's arguments, or without any, with those the variable {@code SAMPLE} holds.
  */
-@Command(name = "weir-samples", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0",
+@Command(
+        name = "weir-samples",
+        mixinStandardHelpOptions = true,
+        version = "Weir sample 0.1.0",
         usageHelpAutoWidth = true,
-        description = {"Runs a Weir sample application on an in-process broker (or --bootstrap-servers),",
-                "or serves one (serve <sample>) or feeds one (load <sample>) on an existing cluster."},
-        subcommands = {TemperatureAlertsApp.class, WordCountApp.class, KeyedCounterApp.class, SensorSumsApp.class,
-                ClickSessionsApp.class, HourlyCountsApp.class, YsbApp.class, FraudDetectionApp.class, ServeCommand.class, LoadCommand.class})
+        description = {
+            "Runs a Weir sample application on an in-process broker (or --bootstrap-servers),",
+            "or serves one (serve <sample>) or feeds one (load <sample>) on an existing cluster."
+        },
+        subcommands = {
+            TemperatureAlertsApp.class,
+            WordCountApp.class,
+            KeyedCounterApp.class,
+            SensorSumsApp.class,
+            ClickSessionsApp.class,
+            HourlyCountsApp.class,
+            YsbApp.class,
+            FraudDetectionApp.class,
+            ServeCommand.class,
+            LoadCommand.class
+        })
 public final class Samples implements Callable<Integer> {
 
     @Spec
@@ -56,7 +71,8 @@ public final class Samples implements Callable<Integer> {
 
     /** The names of the samples, as given on the command line (without the modes serve and load). */
     public static Set<String> names() {
-        Set<String> names = new TreeSet<>(new CommandLine(new Samples()).getSubcommands().keySet());
+        Set<String> names =
+                new TreeSet<>(new CommandLine(new Samples()).getSubcommands().keySet());
         names.removeAll(MODES);
         return names;
     }

@@ -15,11 +15,17 @@ import picocli.CommandLine.Spec;
  * {@code serve <sample>}: runs only the sample's topology as a long-running service (containers,
  * docker compose, Kubernetes). See {@link SampleService}.
  */
-@Command(name = "serve", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0", sortOptions = false,
+@Command(
+        name = "serve",
+        mixinStandardHelpOptions = true,
+        version = "Weir sample 0.1.0",
+        sortOptions = false,
         usageHelpAutoWidth = true,
-        description = {"Runs a sample's topology as a service until SIGTERM: no broker of its own, no input, no check.",
-                "Settings from WEIR_* variables (WEIR_BOOTSTRAP_SERVERS is required, WEIR_INSTANCE_ID,"
-                        + " WEIR_STATE_DIR, WEIR_HTTP_PORT, ...) and --config FILE. The topics must exist."},
+        description = {
+            "Runs a sample's topology as a service until SIGTERM: no broker of its own, no input, no check.",
+            "Settings from WEIR_* variables (WEIR_BOOTSTRAP_SERVERS is required, WEIR_INSTANCE_ID,"
+                    + " WEIR_STATE_DIR, WEIR_HTTP_PORT, ...) and --config FILE. The topics must exist."
+        },
         footer = "Samples: word-count (lines -> word-counts), temperature-alerts (readings -> alerts), ysb (ad-events"
                 + " and ad-campaigns -> campaign-window-counts), fraud-detection (card-transactions and card-holders ->"
                 + " fraud-alerts).")
@@ -28,7 +34,10 @@ final class ServeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<sample>", description = "word-count, temperature-alerts, ysb or fraud-detection")
+    @Parameters(
+            index = "0",
+            paramLabel = "<sample>",
+            description = "word-count, temperature-alerts, ysb or fraud-detection")
     String sampleName;
 
     @Option(names = "--input-topic", paramLabel = "TOPIC", description = "Topic to read (default: the sample's).")
@@ -37,12 +46,17 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--output-topic", paramLabel = "TOPIC", description = "Topic to write (default: the sample's).")
     String outputTopic;
 
-    @Option(names = "--variant", paramLabel = "NAME", defaultValue = ServedSample.DEFAULT_VARIANT,
+    @Option(
+            names = "--variant",
+            paramLabel = "NAME",
+            defaultValue = ServedSample.DEFAULT_VARIANT,
             description = "Version of the sample's topology (default: ${DEFAULT-VALUE}); word-count has v2, a changed"
                     + " version to try beside production from a savepoint.")
     String variant;
 
-    @Option(names = "--config", paramLabel = "FILE",
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
             description = "Properties file of Weir and Kafka settings (default: env WEIR_CONFIG_FILE); WEIR_* win.")
     Path configFile;
 
@@ -50,10 +64,15 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         ServedSample sample = ServedSamples.named(spec.commandLine(), sampleName);
         if (!sample.variants().containsKey(variant)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "unknown --variant '" + variant + "' of "
-                    + sampleName + "; it has " + String.join(", ", sample.variants().keySet()));
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "unknown --variant '" + variant + "' of " + sampleName + "; it has "
+                            + String.join(", ", sample.variants().keySet()));
         }
-        SampleService.run(sample, variant, inputTopic != null ? inputTopic : sample.inputTopic(),
+        SampleService.run(
+                sample,
+                variant,
+                inputTopic != null ? inputTopic : sample.inputTopic(),
                 outputTopic != null ? outputTopic : sample.outputTopic(),
                 SampleService.config(sample, configFile, System.getenv()));
         return 0;

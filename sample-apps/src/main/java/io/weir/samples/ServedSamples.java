@@ -12,14 +12,17 @@ import picocli.CommandLine;
 /** The samples that {@code serve} and {@code load} run, by name. */
 final class ServedSamples {
 
-    private ServedSamples() {
-    }
+    private ServedSamples() {}
 
     /** Every served sample, in the order the help lists them. */
     static Map<String, ServedSample> all() {
         Map<String, ServedSample> samples = new LinkedHashMap<>();
-        for (ServedSample s : new ServedSample[] {WordCountService.sample(), TemperatureAlertsService.sample(),
-                YsbService.sample(), FraudDetectionService.sample()}) {
+        for (ServedSample s : new ServedSample[] {
+            WordCountService.sample(),
+            TemperatureAlertsService.sample(),
+            YsbService.sample(),
+            FraudDetectionService.sample()
+        }) {
             samples.put(s.name(), s);
         }
         return samples;
@@ -33,8 +36,10 @@ final class ServedSamples {
     static ServedSample named(CommandLine cmd, String name) {
         ServedSample sample = all().get(name);
         if (sample == null) {
-            throw new CommandLine.ParameterException(cmd, "unknown sample '" + name + "' for "
-                    + cmd.getCommandName() + "; it runs " + String.join(", ", all().keySet()));
+            throw new CommandLine.ParameterException(
+                    cmd,
+                    "unknown sample '" + name + "' for " + cmd.getCommandName() + "; it runs "
+                            + String.join(", ", all().keySet()));
         }
         return sample;
     }

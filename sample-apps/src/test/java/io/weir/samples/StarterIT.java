@@ -56,9 +56,19 @@ class StarterIT {
         Path root = repositoryRoot();
         Path repository = isolatedLocalRepository(sharedLocalRepository(), work.resolve("repository"));
 
-        maven("install-weir", root, repository, INSTALL_DEADLINE,
-                "-q", "install", "-Dmaven.test.skip=true", "-pl", "framework,testkit", "-am");
-        assertThat(repository.resolve("io/weir/weir-framework")).as("Weir installed in the test's repository")
+        maven(
+                "install-weir",
+                root,
+                repository,
+                INSTALL_DEADLINE,
+                "-q",
+                "install",
+                "-Dmaven.test.skip=true",
+                "-pl",
+                "framework,testkit",
+                "-am");
+        assertThat(repository.resolve("io/weir/weir-framework"))
+                .as("Weir installed in the test's repository")
                 .isDirectory();
         Path service = work.resolve("my-service");
         copyStarter(root.resolve("starter"), service);
@@ -66,7 +76,9 @@ class StarterIT {
 
         assertPassed(service.resolve("target/surefire-reports"), "unit tests");
         assertPassed(service.resolve("target/failsafe-reports"), "integration tests");
-        assertThat(service.resolve("target/my-weir-service.jar")).as("the packaged service").isRegularFile();
+        assertThat(service.resolve("target/my-weir-service.jar"))
+                .as("the packaged service")
+                .isRegularFile();
     }
 
     // ---- the builds --------------------------------------------------------------------------
@@ -76,8 +88,10 @@ class StarterIT {
         List<String> command = new ArrayList<>(List.of(mvn(), "-B", "-Dmaven.repo.local=" + repository));
         command.addAll(List.of(args));
         Path log = work.resolve(name + ".log");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         long started = System.nanoTime();
         Process process = builder.start();
@@ -95,9 +109,11 @@ class StarterIT {
 
     /** The running Maven's {@code bin/mvn}, else Maven of {@code MAVEN_HOME}/{@code M2_HOME}, else {@code PATH}'s. */
     private static String mvn() {
-        String script = System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("windows") ? "mvn.cmd" : "mvn";
-        for (String home : new String[] {System.getProperty("weir.maven.home"), System.getenv("MAVEN_HOME"),
-                System.getenv("M2_HOME")}) {
+        String script =
+                System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("windows") ? "mvn.cmd" : "mvn";
+        for (String home : new String[] {
+            System.getProperty("weir.maven.home"), System.getenv("MAVEN_HOME"), System.getenv("M2_HOME")
+        }) {
             if (home != null && !home.isBlank() && Files.isExecutable(Path.of(home, "bin", script))) {
                 return Path.of(home, "bin", script).toString();
             }
@@ -108,8 +124,10 @@ class StarterIT {
     /** The end of a build's output, for the failure message. */
     private static String tail(Path log) throws IOException {
         List<String> lines = Files.readAllLines(log);
-        return "---- last " + LOG_LINES_SHOWN + " lines of " + log + System.lineSeparator() + String.join(
-                System.lineSeparator(), lines.subList(Math.max(0, lines.size() - LOG_LINES_SHOWN), lines.size()));
+        return "---- last " + LOG_LINES_SHOWN + " lines of " + log + System.lineSeparator()
+                + String.join(
+                        System.lineSeparator(),
+                        lines.subList(Math.max(0, lines.size() - LOG_LINES_SHOWN), lines.size()));
     }
 
     // ---- the local repository ----------------------------------------------------------------
@@ -154,14 +172,17 @@ class StarterIT {
     private static Path repositoryRoot() {
         Path module = Path.of(System.getProperty("basedir", "")).toAbsolutePath(); // failsafe sets basedir
         Path root = module.getParent();
-        assertThat(root.resolve("starter/pom.xml")).as("the starter, from %s", module).isRegularFile();
+        assertThat(root.resolve("starter/pom.xml"))
+                .as("the starter, from %s", module)
+                .isRegularFile();
         return root;
     }
 
     /** Copies the starter as {@code cp -r} would, without the output of a build run inside it. */
     private static void copyStarter(Path starter, Path copy) throws IOException {
         try (Stream<Path> files = Files.walk(starter)) {
-            for (Path from : files.filter(p -> !starter.relativize(p).startsWith("target")).toList()) {
+            for (Path from : files.filter(p -> !starter.relativize(p).startsWith("target"))
+                    .toList()) {
                 Path to = copy.resolve(starter.relativize(from).toString());
                 if (Files.isDirectory(from)) {
                     Files.createDirectories(to);
@@ -179,9 +200,12 @@ class StarterIT {
         int failed = 0;
         List<String> suites = new ArrayList<>();
         try (Stream<Path> reports = Files.list(dir)) {
-            for (Path report : reports.filter(p -> p.getFileName().toString().matches("TEST-.*\\.xml")).toList()) {
-                Element suite = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-                        .parse(report.toFile()).getDocumentElement();
+            for (Path report : reports.filter(p -> p.getFileName().toString().matches("TEST-.*\\.xml"))
+                    .toList()) {
+                Element suite = DocumentBuilderFactory.newInstance()
+                        .newDocumentBuilder()
+                        .parse(report.toFile())
+                        .getDocumentElement();
                 int suiteTests = count(suite, "tests");
                 int suiteFailed = count(suite, "failures") + count(suite, "errors") + count(suite, "skipped");
                 tests += suiteTests;
@@ -190,7 +214,9 @@ class StarterIT {
             }
         }
         assertThat(tests).as("%s run: %s", what, suites).isPositive();
-        assertThat(failed).as("%s failed, in error or skipped: %s", what, suites).isZero();
+        assertThat(failed)
+                .as("%s failed, in error or skipped: %s", what, suites)
+                .isZero();
     }
 
     private static int count(Element suite, String attribute) {

@@ -47,13 +47,15 @@ class TopologyProvidersTest {
             assertThat(describe(load(PROVIDERS.get(s.name())))).as(s.name()).isEqualTo(describe(served));
         }
         ServedSample wordCount = ServedSamples.all().get("word-count");
-        assertThat(describe(load("io.weir.samples.wordcount.WordCountV2"))).isEqualTo(
-                describe(wordCount.variants().get("v2").apply(wordCount.inputTopic(), wordCount.outputTopic())));
+        assertThat(describe(load("io.weir.samples.wordcount.WordCountV2")))
+                .isEqualTo(describe(
+                        wordCount.variants().get("v2").apply(wordCount.inputTopic(), wordCount.outputTopic())));
     }
 
     @Test
     void wordCountV2ChangesTheStateSoTheDiffAsksForASavepoint() throws Exception {
-        TopologyDiff diff = TopologyDiff.between(describeModel(load("io.weir.samples.wordcount.WordCount")),
+        TopologyDiff diff = TopologyDiff.between(
+                describeModel(load("io.weir.samples.wordcount.WordCount")),
                 describeModel(load("io.weir.samples.wordcount.WordCountV2")));
         assertThat(diff.verdict()).isEqualTo(TopologyDiff.Verdict.NEEDS_SAVEPOINT_OR_RESET);
         assertThat(diff.report()).contains("store word-counts was removed (or renamed)", "store word-totals: added");
@@ -62,7 +64,9 @@ class TopologyProvidersTest {
     /** As the CLI does it (TopologyOptions): a public static no-argument method returning a Topology. */
     private static Topology load(String className) throws Exception {
         Method m = Class.forName(className).getMethod("topology");
-        assertThat(Modifier.isStatic(m.getModifiers()) && Modifier.isPublic(m.getModifiers())).as(className).isTrue();
+        assertThat(Modifier.isStatic(m.getModifiers()) && Modifier.isPublic(m.getModifiers()))
+                .as(className)
+                .isTrue();
         assertThat(m.getReturnType()).isEqualTo(Topology.class);
         return (Topology) m.invoke(null);
     }

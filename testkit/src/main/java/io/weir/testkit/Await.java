@@ -26,8 +26,7 @@ final class Await {
     /** The polling interval, not a guess at how long work takes. */
     private static final Duration POLL = Duration.ofMillis(50);
 
-    private Await() {
-    }
+    private Await() {}
 
     /**
      * Returns once {@code check} holds; throws {@link IllegalStateException} with the last
@@ -37,16 +36,19 @@ final class Await {
         Exception[] last = {null};
         boolean held;
         try {
-            held = Poll.until(() -> {
-                try {
-                    return check.holds();
-                } catch (GiveUp | InterruptedException e) {
-                    throw new Stop(e);
-                } catch (Exception e) {
-                    last[0] = e;
-                    return false;
-                }
-            }, timeout, POLL);
+            held = Poll.until(
+                    () -> {
+                        try {
+                            return check.holds();
+                        } catch (GiveUp | InterruptedException e) {
+                            throw new Stop(e);
+                        } catch (Exception e) {
+                            last[0] = e;
+                            return false;
+                        }
+                    },
+                    timeout,
+                    POLL);
         } catch (Stop stop) {
             if (stop.getCause() instanceof GiveUp giveUp) {
                 throw new IllegalStateException(description.get() + ": " + giveUp.getMessage(), giveUp);
@@ -56,8 +58,8 @@ final class Await {
             throw interrupted(description, e);
         }
         if (!held) {
-            throw new IllegalStateException(description.get() + ": not reached within " + timeout.toMillis() + " ms",
-                    last[0]);
+            throw new IllegalStateException(
+                    description.get() + ": not reached within " + timeout.toMillis() + " ms", last[0]);
         }
     }
 

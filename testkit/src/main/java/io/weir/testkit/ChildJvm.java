@@ -91,8 +91,8 @@ public final class ChildJvm implements AutoCloseable {
     public int kill() {
         process.destroyForcibly();
         if (!waitFor(EXIT_TIMEOUT)) {
-            throw new IllegalStateException(mainClass + " (pid " + pid() + ") survived SIGKILL for "
-                    + EXIT_TIMEOUT.toSeconds() + " s");
+            throw new IllegalStateException(
+                    mainClass + " (pid " + pid() + ") survived SIGKILL for " + EXIT_TIMEOUT.toSeconds() + " s");
         }
         return process.exitValue();
     }
@@ -117,7 +117,8 @@ public final class ChildJvm implements AutoCloseable {
         }
         try {
             Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid()))
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
             String said = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
             if (!kill.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) || kill.exitValue() != 0) {
                 throw new IllegalStateException("kill -" + name + " " + pid() + " failed: " + said);
@@ -326,7 +327,8 @@ public final class ChildJvm implements AutoCloseable {
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(jvmOptions);
             systemProperties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
-            cmd.add("-D" + ParentWatch.PARENT_PID_PROPERTY + "=" + ProcessHandle.current().pid());
+            cmd.add("-D" + ParentWatch.PARENT_PID_PROPERTY + "="
+                    + ProcessHandle.current().pid());
             cmd.add("-cp");
             cmd.add(withTestkit(classpath));
             cmd.add(ParentWatch.class.getName());
@@ -338,7 +340,11 @@ public final class ChildJvm implements AutoCloseable {
         /** The classpath plus testkit's own location, which holds {@link ParentWatch}. */
         private static String withTestkit(String classpath) {
             try {
-                String self = Path.of(ParentWatch.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                String self = Path.of(ParentWatch.class
+                                .getProtectionDomain()
+                                .getCodeSource()
+                                .getLocation()
+                                .toURI())
                         .toString();
                 return classpath == null || classpath.isEmpty() ? self : classpath + File.pathSeparator + self;
             } catch (URISyntaxException | RuntimeException e) {

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Node;
@@ -46,7 +45,11 @@ public final class ChildProcessKafka implements KafkaCluster {
     private final Map<Integer, ChildJvm> processes = new LinkedHashMap<>();
     private boolean closed;
 
-    private ChildProcessKafka(ClusterLayout layout, Path root, Map<String, String> overrides, List<String> jvmOptions,
+    private ChildProcessKafka(
+            ClusterLayout layout,
+            Path root,
+            Map<String, String> overrides,
+            List<String> jvmOptions,
             Duration startTimeout) {
         this.layout = layout;
         this.root = root;
@@ -179,16 +182,24 @@ public final class ChildProcessKafka implements KafkaCluster {
                     AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000",
                     AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000",
                     AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200"))) {
-                Await.until(startTimeout, () -> "broker process " + node.nodeId() + " at " + node.brokerAddress()
-                        + " ready, log " + node.logFile() + ":\n" + processes.get(node.nodeId()).outputTail(40), () -> {
-                    ChildJvm process = processes.get(node.nodeId());
-                    if (!process.isAlive()) {
-                        throw new Await.GiveUp("exited with " + process.exitCode().getAsInt());
-                    }
-                    Set<Integer> ids = KafkaCalls.get(admin.describeCluster().nodes(), ADMIN_TIMEOUT,
-                            "describe the cluster").stream().map(Node::id).collect(Collectors.toSet());
-                    return ids.equals(expected);
-                });
+                Await.until(
+                        startTimeout,
+                        () -> "broker process " + node.nodeId() + " at " + node.brokerAddress() + " ready, log "
+                                + node.logFile() + ":\n"
+                                + processes.get(node.nodeId()).outputTail(40),
+                        () -> {
+                            ChildJvm process = processes.get(node.nodeId());
+                            if (!process.isAlive()) {
+                                throw new Await.GiveUp(
+                                        "exited with " + process.exitCode().getAsInt());
+                            }
+                            Set<Integer> ids = KafkaCalls.get(
+                                            admin.describeCluster().nodes(), ADMIN_TIMEOUT, "describe the cluster")
+                                    .stream()
+                                    .map(Node::id)
+                                    .collect(Collectors.toSet());
+                            return ids.equals(expected);
+                        });
             }
         }
     }
@@ -197,12 +208,11 @@ public final class ChildProcessKafka implements KafkaCluster {
     public static final class Builder {
         private int nodes = 1;
         private final Map<String, String> overrides = new LinkedHashMap<>();
-        private final List<String> jvmOptions = new ArrayList<>(List.of(
-                "-Xms64m", "-Xmx512m", "-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError"));
+        private final List<String> jvmOptions =
+                new ArrayList<>(List.of("-Xms64m", "-Xmx512m", "-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError"));
         private Duration startTimeout = Duration.ofSeconds(120);
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** 1 (default) or 3 broker+controller processes. */
         public Builder nodes(int nodes) {
@@ -245,16 +255,22 @@ public final class ChildProcessKafka implements KafkaCluster {
             Path root = Dirs.createTemp("weir-kafka-proc-");
             // Ports picked before the start: this JVM must find the processes, and a node comes back
             // at the same address after restart(int).
-            ChildProcessKafka kafka = new ChildProcessKafka(ClusterLayout.combined(nodes, root,
-                    ClusterLayout.BrokerPorts.PICKED_BEFORE_START), root,
-                    Map.copyOf(overrides), List.copyOf(jvmOptions), startTimeout);
+            ChildProcessKafka kafka = new ChildProcessKafka(
+                    ClusterLayout.combined(nodes, root, ClusterLayout.BrokerPorts.PICKED_BEFORE_START),
+                    root,
+                    Map.copyOf(overrides),
+                    List.copyOf(jvmOptions),
+                    startTimeout);
             try {
                 kafka.startAll();
             } catch (RuntimeException e) {
                 kafka.close();
                 throw e;
             }
-            log.debug("Started {} broker processes at {} in {} ms", nodes, kafka.bootstrapServers(),
+            log.debug(
+                    "Started {} broker processes at {} in {} ms",
+                    nodes,
+                    kafka.bootstrapServers(),
                     (System.nanoTime() - started) / 1_000_000);
             return kafka;
         }

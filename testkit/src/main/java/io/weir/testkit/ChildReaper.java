@@ -15,8 +15,7 @@ final class ChildReaper {
         Runtime.getRuntime().addShutdownHook(new Thread(ChildReaper::killAll, "weir-testkit-child-reaper"));
     }
 
-    private ChildReaper() {
-    }
+    private ChildReaper() {}
 
     static void register(Process process) {
         LIVE.add(process);

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Collectors;
-
 import kafka.tools.StorageTool;
 import org.apache.kafka.common.Uuid;
 
@@ -81,8 +80,14 @@ final class ClusterLayout {
      * {@code externalPorts} by node id; a node not in a map keeps its port.
      */
     ClusterLayout withBoundPorts(Map<Integer, Integer> brokerPorts, Map<Integer, Integer> externalPorts) {
-        List<NodeSpec> bound = nodes.stream().map(n -> new NodeSpec(n.nodeId(), n.role(),
-                brokerPorts.getOrDefault(n.nodeId(), n.brokerPort()), n.controllerPort(), n.dir())).toList();
+        List<NodeSpec> bound = nodes.stream()
+                .map(n -> new NodeSpec(
+                        n.nodeId(),
+                        n.role(),
+                        brokerPorts.getOrDefault(n.nodeId(), n.brokerPort()),
+                        n.controllerPort(),
+                        n.dir()))
+                .toList();
         Optional<ExternalListener> boundExternal = external.map(e -> {
             Map<Integer, Integer> byNode = new LinkedHashMap<>(e.portByNode());
             byNode.putAll(externalPorts);
@@ -146,7 +151,9 @@ final class ClusterLayout {
     }
 
     NodeSpec node(int nodeId) {
-        return nodes.stream().filter(n -> n.nodeId() == nodeId).findFirst()
+        return nodes.stream()
+                .filter(n -> n.nodeId() == nodeId)
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("No node " + nodeId + " in this cluster"));
     }
 
@@ -155,7 +162,9 @@ final class ClusterLayout {
     }
 
     private String voters() {
-        return nodes.stream().filter(n -> n.role().isController()).map(NodeSpec::voter)
+        return nodes.stream()
+                .filter(n -> n.role().isController())
+                .map(NodeSpec::voter)
                 .collect(Collectors.joining(","));
     }
 
@@ -194,15 +203,18 @@ final class ClusterLayout {
         p.put("controller.quorum.voters", voters());
         p.put("controller.listener.names", CONTROLLER_LISTENER);
         String listener = brokerListener();
-        p.put("listener.security.protocol.map", listener + ":" + listener + "," + CONTROLLER_LISTENER + ":PLAINTEXT"
-                + (external.isPresent() ? "," + EXTERNAL_LISTENER + ":PLAINTEXT" : ""));
+        p.put(
+                "listener.security.protocol.map",
+                listener + ":" + listener + "," + CONTROLLER_LISTENER + ":PLAINTEXT"
+                        + (external.isPresent() ? "," + EXTERNAL_LISTENER + ":PLAINTEXT" : ""));
         List<String> listeners = new ArrayList<>();
         if (node.role().isBroker()) {
             listeners.add(listener + "://" + node.brokerAddress());
             String advertised = listener + "://" + node.brokerAddress();
             if (external.isPresent()) {
                 // Clients on another network (containers) bootstrap here and are told this address back.
-                listeners.add(EXTERNAL_LISTENER + "://0.0.0.0:" + external.get().portByNode().get(node.nodeId()));
+                listeners.add(EXTERNAL_LISTENER + "://0.0.0.0:"
+                        + external.get().portByNode().get(node.nodeId()));
                 advertised += "," + EXTERNAL_LISTENER + "://" + external.get().address(node.nodeId());
             }
             p.put("advertised.listeners", advertised);
@@ -241,20 +253,22 @@ final class ClusterLayout {
      */
     void format(NodeSpec node) {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        List<String> arguments = new ArrayList<>(List.of("format", "--config", node.propertiesFile().toString(),
-                "--cluster-id", clusterId));
+        List<String> arguments = new ArrayList<>(
+                List.of("format", "--config", node.propertiesFile().toString(), "--cluster-id", clusterId));
         security.ifPresent(sec -> arguments.addAll(sec.formatArguments()));
         String[] args = arguments.toArray(String[]::new);
         int code;
         try (PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
             code = StorageTool.execute(args, out);
         } catch (Exception e) {
-            throw new IllegalStateException("Formatting storage of node " + node.nodeId() + " failed: "
-                    + captured.toString(StandardCharsets.UTF_8), e);
+            throw new IllegalStateException(
+                    "Formatting storage of node " + node.nodeId() + " failed: "
+                            + captured.toString(StandardCharsets.UTF_8),
+                    e);
         }
         if (code != 0) {
-            throw new IllegalStateException("Formatting storage of node " + node.nodeId() + " exited with "
-                    + code + ": " + captured.toString(StandardCharsets.UTF_8));
+            throw new IllegalStateException("Formatting storage of node " + node.nodeId() + " exited with " + code
+                    + ": " + captured.toString(StandardCharsets.UTF_8));
         }
     }
 }

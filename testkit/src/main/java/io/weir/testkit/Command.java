@@ -32,15 +32,15 @@ public final class Command {
         }
     }
 
-    private Command() {
-    }
+    private Command() {}
 
     /** Runs {@code command} with {@code env} added to this JVM's environment; killed after {@code timeout}. */
     public static Result run(List<String> command, Duration timeout, Map<String, String> env) {
         try {
             Path out = Files.createTempFile("weir-command-", ".log");
             try {
-                ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
+                ProcessBuilder pb =
+                        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
                 pb.environment().putAll(env);
                 Process p = pb.start();
                 boolean done = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -48,8 +48,12 @@ public final class Command {
                     p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 }
                 String output = Files.readString(out, StandardCharsets.UTF_8);
-                return new Result(done ? p.exitValue() : -1, done ? output
-                        : output + "\n[killed after " + timeout.toSeconds() + " s: " + String.join(" ", command) + "]");
+                return new Result(
+                        done ? p.exitValue() : -1,
+                        done
+                                ? output
+                                : output + "\n[killed after " + timeout.toSeconds() + " s: " + String.join(" ", command)
+                                        + "]");
             } finally {
                 Files.deleteIfExists(out);
             }

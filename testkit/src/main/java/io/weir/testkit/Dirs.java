@@ -10,8 +10,7 @@ import java.util.stream.Stream;
 /** File helpers for the temporary directories brokers and child JVMs write to. */
 final class Dirs {
 
-    private Dirs() {
-    }
+    private Dirs() {}
 
     static Path createTemp(String prefix) {
         try {

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
-
 import kafka.server.BrokerServer;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -47,6 +46,7 @@ public final class EmbeddedKafka implements KafkaCluster {
 
     /** With the ports the brokers bound once they started. */
     private volatile ClusterLayout layout;
+
     private final Path root;
     private final List<KafkaRaftServer> controllers = new ArrayList<>();
     private final List<KafkaRaftServer> brokers = new ArrayList<>();
@@ -79,8 +79,8 @@ public final class EmbeddedKafka implements KafkaCluster {
      * @throws IllegalStateException if the cluster was started without one
      */
     public String externalBootstrapServers() {
-        ClusterLayout.ExternalListener external = layout.external.orElseThrow(
-                () -> new IllegalStateException("started without externalListener"));
+        ClusterLayout.ExternalListener external =
+                layout.external.orElseThrow(() -> new IllegalStateException("started without externalListener"));
         return layout.brokers().stream().map(n -> external.address(n.nodeId())).collect(Collectors.joining(","));
     }
 
@@ -162,8 +162,10 @@ public final class EmbeddedKafka implements KafkaCluster {
             scala.Option<?> broker = (scala.Option<?>) field.get(server);
             return ((BrokerServer) broker.get()).boundPort(ListenerName.normalised(listener));
         } catch (ReflectiveOperationException | ClassCastException | java.util.NoSuchElementException e) {
-            throw new IllegalStateException("Cannot read the port the in-process broker bound for " + listener
-                    + " (has KafkaRaftServer's field 'broker' changed?)", e);
+            throw new IllegalStateException(
+                    "Cannot read the port the in-process broker bound for " + listener
+                            + " (has KafkaRaftServer's field 'broker' changed?)",
+                    e);
         }
     }
 
@@ -181,7 +183,9 @@ public final class EmbeddedKafka implements KafkaCluster {
     /** The super user's security settings on a secured cluster ({@link Builder#security}); else none. */
     @Override
     public Map<String, String> clientSettings() {
-        return layout.security.map(s -> s.clientSettings(KafkaSecurity.SUPER_USER)).orElse(Map.of());
+        return layout.security
+                .map(s -> s.clientSettings(KafkaSecurity.SUPER_USER))
+                .orElse(Map.of());
     }
 
     private void awaitBrokersRegistered(Duration timeout) {
@@ -191,8 +195,11 @@ public final class EmbeddedKafka implements KafkaCluster {
         settings.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000");
         settings.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         try (Admin admin = Admin.create(settings)) {
-            Await.until(timeout, () -> expected + " in-process brokers registered",
-                    () -> KafkaCalls.get(admin.describeCluster().nodes(), ADMIN_TIMEOUT, "describe the cluster").size()
+            Await.until(
+                    timeout,
+                    () -> expected + " in-process brokers registered",
+                    () -> KafkaCalls.get(admin.describeCluster().nodes(), ADMIN_TIMEOUT, "describe the cluster")
+                                    .size()
                             == expected);
         }
     }
@@ -205,8 +212,7 @@ public final class EmbeddedKafka implements KafkaCluster {
         private KafkaSecurity security;
         private String externalHost;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Number of brokers; 1 (default) runs one combined node, more add a dedicated controller. */
         public Builder brokers(int brokers) {
@@ -260,7 +266,8 @@ public final class EmbeddedKafka implements KafkaCluster {
         private EmbeddedKafka startOnce() {
             long started = System.nanoTime();
             Path root = Dirs.createTemp("weir-kafka-");
-            ClusterLayout plain = brokers == 1 ? ClusterLayout.combined(1, root, ClusterLayout.BrokerPorts.BOUND_AT_START)
+            ClusterLayout plain = brokers == 1
+                    ? ClusterLayout.combined(1, root, ClusterLayout.BrokerPorts.BOUND_AT_START)
                     : ClusterLayout.dedicatedController(brokers, root);
             ClusterLayout layout = plain;
             if (security != null) {
@@ -280,7 +287,10 @@ public final class EmbeddedKafka implements KafkaCluster {
                 kafka.close();
                 throw e;
             }
-            log.debug("Started in-process Kafka ({} brokers) at {} in {} ms", brokers, kafka.bootstrapServers(),
+            log.debug(
+                    "Started in-process Kafka ({} brokers) at {} in {} ms",
+                    brokers,
+                    kafka.bootstrapServers(),
                     (System.nanoTime() - started) / 1_000_000);
             return kafka;
         }

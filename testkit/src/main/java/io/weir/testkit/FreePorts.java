@@ -33,8 +33,7 @@ final class FreePorts {
     /** Starts with freshly picked ports, before giving up: losing the race twice in a row is rare already. */
     static final int ATTEMPTS = 3;
 
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     static int[] pick(int count) {
         List<ServerSocket> sockets = new ArrayList<>();
@@ -72,8 +71,12 @@ final class FreePorts {
                 if (attempt >= ATTEMPTS || !portTaken(e)) {
                     throw e;
                 }
-                log.warn("{}: a port picked for it was taken before it was bound; starting again with new ports"
-                        + " (attempt {} of {})", what, attempt + 1, ATTEMPTS);
+                log.warn(
+                        "{}: a port picked for it was taken before it was bound; starting again with new ports"
+                                + " (attempt {} of {})",
+                        what,
+                        attempt + 1,
+                        ATTEMPTS);
             }
         }
     }
@@ -81,7 +84,8 @@ final class FreePorts {
     /** Whether {@code e} says that a port could not be bound because it is in use. */
     static boolean portTaken(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof BindException || (t.getMessage() != null && t.getMessage().contains("Address already in use"))) {
+            if (t instanceof BindException
+                    || (t.getMessage() != null && t.getMessage().contains("Address already in use"))) {
                 return true;
             }
         }

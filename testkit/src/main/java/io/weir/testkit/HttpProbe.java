@@ -18,11 +18,11 @@ import java.time.Duration;
 public final class HttpProbe {
 
     public static final Duration TIMEOUT = Duration.ofSeconds(10);
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
     /** A response: status (0 when nothing answered), content type and body. */
-    public record Response(int status, String contentType, String body) {
-    }
+    public record Response(int status, String contentType, String body) {}
 
     private final String base;
 
@@ -55,8 +55,10 @@ public final class HttpProbe {
 
     private static Response send(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> r = CLIENT.send(request.timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
-            return new Response(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""), r.body());
+            HttpResponse<String> r =
+                    CLIENT.send(request.timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+            return new Response(
+                    r.statusCode(), r.headers().firstValue("Content-Type").orElse(""), r.body());
         } catch (java.net.ConnectException | java.net.http.HttpTimeoutException e) {
             return new Response(0, "", e.toString());
         } catch (IOException e) {

@@ -1,7 +1,6 @@
 package io.weir.testkit;
 
 import java.util.Locale;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,14 +34,13 @@ public final class KafkaClusters {
             try {
                 return valueOf(name.trim().toUpperCase(Locale.ROOT).replace("-", ""));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("Unknown " + BACKEND_PROPERTY + " '" + name
-                        + "'; use inprocess, process or testcontainers", e);
+                throw new IllegalArgumentException(
+                        "Unknown " + BACKEND_PROPERTY + " '" + name + "'; use inprocess, process or testcontainers", e);
             }
         }
     }
 
-    private KafkaClusters() {
-    }
+    private KafkaClusters() {}
 
     /** The backend named by {@value #BACKEND_PROPERTY}, {@code INPROCESS} when unset. */
     public static Backend backendFromSystemProperty() {
@@ -75,8 +73,10 @@ public final class KafkaClusters {
                 if (testcontainersUsable()) {
                     return TestcontainersKafka.start();
                 }
-                log.warn("{}=testcontainers but Testcontainers or a Docker engine is not available; "
-                        + "using an in-process broker", BACKEND_PROPERTY);
+                log.warn(
+                        "{}=testcontainers but Testcontainers or a Docker engine is not available; "
+                                + "using an in-process broker",
+                        BACKEND_PROPERTY);
                 return EmbeddedKafka.start();
             case INPROCESS:
             default:

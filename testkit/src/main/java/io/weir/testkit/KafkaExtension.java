@@ -1,6 +1,5 @@
 package io.weir.testkit;
 
-import io.weir.common.KeyValue;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -68,7 +67,8 @@ public final class KafkaExtension implements BeforeAllCallback, AfterAllCallback
             return; // a @Nested class inherits the extension; it keeps the enclosing class's cluster
         }
         if (shared) {
-            running = context.getRoot().getStore(NAMESPACE)
+            running = context.getRoot()
+                    .getStore(NAMESPACE)
                     .getOrComputeIfAbsent(Running.class, key -> new Running(factory.get()), Running.class);
         } else {
             running = new Running(factory.get());

@@ -124,24 +124,70 @@ public final class KafkaSecurity {
         keyStore = dir.resolve("broker.p12");
         trustStore = dir.resolve("truststore.p12");
         Path certificate = dir.resolve("broker.pem");
-        keytool("-genkeypair", "-alias", "broker", "-keyalg", "EC", "-groupname", "secp256r1",
-                "-dname", "CN=localhost", "-ext", "SAN=ip:" + NodeSpec.HOST + ",dns:localhost", "-validity", "2",
-                "-keystore", keyStore.toString(), "-storetype", "PKCS12", "-storepass", keyStorePassword,
-                "-keypass", keyStorePassword);
-        keytool("-exportcert", "-alias", "broker", "-rfc", "-file", certificate.toString(),
-                "-keystore", keyStore.toString(), "-storetype", "PKCS12", "-storepass", keyStorePassword);
-        keytool("-importcert", "-noprompt", "-alias", "broker", "-file", certificate.toString(),
-                "-keystore", trustStore.toString(), "-storetype", "PKCS12", "-storepass", trustStorePassword);
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "broker",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=localhost",
+                "-ext",
+                "SAN=ip:" + NodeSpec.HOST + ",dns:localhost",
+                "-validity",
+                "2",
+                "-keystore",
+                keyStore.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                keyStorePassword,
+                "-keypass",
+                keyStorePassword);
+        keytool(
+                "-exportcert",
+                "-alias",
+                "broker",
+                "-rfc",
+                "-file",
+                certificate.toString(),
+                "-keystore",
+                keyStore.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                keyStorePassword);
+        keytool(
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                "broker",
+                "-file",
+                certificate.toString(),
+                "-keystore",
+                trustStore.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                trustStorePassword);
     }
 
     /** The broker's listener, TLS, SASL and authorizer settings. */
     Map<String, String> brokerSettings() {
         requireStarted();
         String mech = mechanism.kafkaName;
-        String prefix = "listener.name." + LISTENER.toLowerCase(Locale.ROOT) + "." + mech.toLowerCase(Locale.ROOT) + ".";
+        String prefix =
+                "listener.name." + LISTENER.toLowerCase(Locale.ROOT) + "." + mech.toLowerCase(Locale.ROOT) + ".";
         StringBuilder plainUsers = new StringBuilder();
         if (mechanism == Mechanism.PLAIN) {
-            passwords.forEach((u, p) -> plainUsers.append(" user_").append(u).append("=\"").append(p).append('"'));
+            passwords.forEach((u, p) -> plainUsers
+                    .append(" user_")
+                    .append(u)
+                    .append("=\"")
+                    .append(p)
+                    .append('"'));
         }
         Map<String, String> s = new LinkedHashMap<>();
         s.put("sasl.enabled.mechanisms", mech);

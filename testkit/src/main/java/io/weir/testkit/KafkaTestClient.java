@@ -69,6 +69,7 @@ public final class KafkaTestClient implements AutoCloseable {
     private final String bootstrapServers;
     /** Security settings every client of this one gets (empty on a plaintext cluster). */
     private final Map<String, String> security;
+
     private Admin admin;
     private KafkaProducer<byte[], byte[]> producer;
 
@@ -130,14 +131,21 @@ public final class KafkaTestClient implements AutoCloseable {
                 throw e;
             }
         }
-        Await.until(ADMIN_TIMEOUT, () -> "topic " + name + " gone", () -> !KafkaCalls.get(admin().listTopics().names(),
-                Duration.ofSeconds(5), "list the topics").contains(name));
+        Await.until(
+                ADMIN_TIMEOUT,
+                () -> "topic " + name + " gone",
+                () -> !KafkaCalls.get(admin().listTopics().names(), Duration.ofSeconds(5), "list the topics")
+                        .contains(name));
     }
 
     /** The partitions of {@code topic} in partition order, with leader, replicas and ISR. */
     public List<TopicPartitionInfo> describePartitions(String topic) {
-        return KafkaCalls.get(admin().describeTopics(List.of(topic)).allTopicNames(), ADMIN_TIMEOUT,
-                "describe topic " + topic).get(topic).partitions();
+        return KafkaCalls.get(
+                        admin().describeTopics(List.of(topic)).allTopicNames(),
+                        ADMIN_TIMEOUT,
+                        "describe topic " + topic)
+                .get(topic)
+                .partitions();
     }
 
     /**
@@ -146,8 +154,8 @@ public final class KafkaTestClient implements AutoCloseable {
      * {@code read_committed} to count what an application sees.
      */
     public Map<Integer, Long> countPerPartition(String topic) {
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer(IsolationLevel.READ_UNCOMMITTED,
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                consumer(IsolationLevel.READ_UNCOMMITTED, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = partitions(consumer, topic, Deadline.after(ADMIN_TIMEOUT));
             Map<TopicPartition, Long> start = consumer.beginningOffsets(partitions, ADMIN_TIMEOUT);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions, ADMIN_TIMEOUT);
@@ -197,12 +205,18 @@ public final class KafkaTestClient implements AutoCloseable {
     private synchronized KafkaProducer<byte[], byte[]> producer() {
         if (producer == null) {
             producer = new KafkaProducer<>(settings(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                    ProducerConfig.ACKS_CONFIG, "all",
-                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
-                    ProducerConfig.LINGER_MS_CONFIG, "5",
-                    ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName(),
-                    ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName())));
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    bootstrapServers,
+                    ProducerConfig.ACKS_CONFIG,
+                    "all",
+                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                    "true",
+                    ProducerConfig.LINGER_MS_CONFIG,
+                    "5",
+                    ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                    ByteArraySerializer.class.getName(),
+                    ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                    ByteArraySerializer.class.getName())));
         }
         return producer;
     }
@@ -212,8 +226,13 @@ public final class KafkaTestClient implements AutoCloseable {
     /** Reads committed records from the beginning until {@code condition} holds on all read so far. */
     public List<ConsumerRecord<byte[], byte[]>> readUntil(
             String topic, Predicate<List<ConsumerRecord<byte[], byte[]>>> condition, Duration timeout) {
-        return readUntil(topic, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
-                IsolationLevel.READ_COMMITTED, condition, timeout);
+        return readUntil(
+                topic,
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer(),
+                IsolationLevel.READ_COMMITTED,
+                condition,
+                timeout);
     }
 
     /** Reads committed records from the beginning until at least {@code count} were read. */
@@ -224,8 +243,13 @@ public final class KafkaTestClient implements AutoCloseable {
     /** Like {@link #readUntil(String, Predicate, Duration)} but also sees open and aborted transactions. */
     public List<ConsumerRecord<byte[], byte[]>> readUncommittedUntil(
             String topic, Predicate<List<ConsumerRecord<byte[], byte[]>>> condition, Duration timeout) {
-        return readUntil(topic, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
-                IsolationLevel.READ_UNCOMMITTED, condition, timeout);
+        return readUntil(
+                topic,
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer(),
+                IsolationLevel.READ_UNCOMMITTED,
+                condition,
+                timeout);
     }
 
     /** Like {@link #readAtLeast(String, int, Duration)} but {@code read_uncommitted}. */
@@ -236,8 +260,13 @@ public final class KafkaTestClient implements AutoCloseable {
     /** {@link #readUntil(String, Predicate, Duration)} with UTF-8 String keys and values. */
     public List<ConsumerRecord<String, String>> readStringsUntil(
             String topic, Predicate<List<ConsumerRecord<String, String>>> condition, Duration timeout) {
-        return readUntil(topic, new StringDeserializer(), new StringDeserializer(),
-                IsolationLevel.READ_COMMITTED, condition, timeout);
+        return readUntil(
+                topic,
+                new StringDeserializer(),
+                new StringDeserializer(),
+                IsolationLevel.READ_COMMITTED,
+                condition,
+                timeout);
     }
 
     /** {@link #readAtLeast(String, int, Duration)} with UTF-8 String keys and values. */
@@ -253,8 +282,13 @@ public final class KafkaTestClient implements AutoCloseable {
      * @throws AssertionError if the deadline passes first; the message says how many records
      *                        were seen per partition and shows the last few
      */
-    public <K, V> List<ConsumerRecord<K, V>> readUntil(String topic, Deserializer<K> keys, Deserializer<V> values,
-            IsolationLevel isolation, Predicate<List<ConsumerRecord<K, V>>> condition, Duration timeout) {
+    public <K, V> List<ConsumerRecord<K, V>> readUntil(
+            String topic,
+            Deserializer<K> keys,
+            Deserializer<V> values,
+            IsolationLevel isolation,
+            Predicate<List<ConsumerRecord<K, V>>> condition,
+            Duration timeout) {
         Deadline deadline = Deadline.after(timeout);
         List<ConsumerRecord<K, V>> seen = new ArrayList<>();
         List<ConsumerRecord<K, V>> view = Collections.unmodifiableList(seen);
@@ -290,8 +324,8 @@ public final class KafkaTestClient implements AutoCloseable {
     }
 
     /** {@link #readAllCommittedStrings} with the given deserializers. */
-    public <K, V> List<ConsumerRecord<K, V>> readAllCommitted(String topic, Deserializer<K> keys, Deserializer<V> values,
-                                                           Duration timeout) {
+    public <K, V> List<ConsumerRecord<K, V>> readAllCommitted(
+            String topic, Deserializer<K> keys, Deserializer<V> values, Duration timeout) {
         List<ConsumerRecord<K, V>> seen = new ArrayList<>();
         forEachCommitted(topic, keys, values, timeout, seen::add);
         return seen;
@@ -304,8 +338,12 @@ public final class KafkaTestClient implements AutoCloseable {
      *
      * @throws AssertionError if the end is not reached within {@code timeout}
      */
-    public <K, V> long forEachCommitted(String topic, Deserializer<K> keys, Deserializer<V> values, Duration timeout,
-                                        java.util.function.Consumer<ConsumerRecord<K, V>> action) {
+    public <K, V> long forEachCommitted(
+            String topic,
+            Deserializer<K> keys,
+            Deserializer<V> values,
+            Duration timeout,
+            java.util.function.Consumer<ConsumerRecord<K, V>> action) {
         Deadline deadline = Deadline.after(timeout);
         try (KafkaConsumer<K, V> consumer = consumer(IsolationLevel.READ_COMMITTED, keys, values)) {
             List<TopicPartition> partitions = partitions(consumer, topic, deadline);
@@ -334,8 +372,8 @@ public final class KafkaTestClient implements AutoCloseable {
         return records -> records.size() >= count;
     }
 
-    private static String describeTimeout(String topic, IsolationLevel isolation, Duration timeout,
-            List<? extends ConsumerRecord<?, ?>> seen) {
+    private static String describeTimeout(
+            String topic, IsolationLevel isolation, Duration timeout, List<? extends ConsumerRecord<?, ?>> seen) {
         Map<Integer, Long> perPartition = seen.stream()
                 .collect(Collectors.groupingBy(ConsumerRecord::partition, TreeMap::new, Collectors.counting()));
         String last = seen.subList(Math.max(0, seen.size() - 5), seen.size()).stream()
@@ -351,13 +389,22 @@ public final class KafkaTestClient implements AutoCloseable {
         return s.length() > 60 ? s.substring(0, 60) + "..." : s;
     }
 
-    private <K, V> KafkaConsumer<K, V> consumer(IsolationLevel isolation, Deserializer<K> keys, Deserializer<V> values) {
-        return new KafkaConsumer<>(settings(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.CLIENT_ID_CONFIG, "weir-testkit-reader-" + UUID.randomUUID(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString().toLowerCase(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest")), keys, values);
+    private <K, V> KafkaConsumer<K, V> consumer(
+            IsolationLevel isolation, Deserializer<K> keys, Deserializer<V> values) {
+        return new KafkaConsumer<>(
+                settings(Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ConsumerConfig.CLIENT_ID_CONFIG,
+                        "weir-testkit-reader-" + UUID.randomUUID(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        isolation.toString().toLowerCase(),
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        "false",
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest")),
+                keys,
+                values);
     }
 
     /** {@code client} with the security settings added. */
@@ -373,11 +420,17 @@ public final class KafkaTestClient implements AutoCloseable {
         try {
             // An unknown topic is answered at once: without a pause between the look-ups, metadata
             // requests would go back to back until the deadline.
-            partitions = Poll.untilPresent(() -> {
-                List<PartitionInfo> infos = consumer.partitionsFor(topic, POLL.multipliedBy(10));
-                return infos == null || infos.isEmpty() ? Optional.empty() : Optional.of(infos.stream()
-                        .map(i -> new TopicPartition(topic, i.partition())).collect(Collectors.toList()));
-            }, deadline.remaining(), POLL);
+            partitions = Poll.untilPresent(
+                    () -> {
+                        List<PartitionInfo> infos = consumer.partitionsFor(topic, POLL.multipliedBy(10));
+                        return infos == null || infos.isEmpty()
+                                ? Optional.empty()
+                                : Optional.of(infos.stream()
+                                        .map(i -> new TopicPartition(topic, i.partition()))
+                                        .collect(Collectors.toList()));
+                    },
+                    deadline.remaining(),
+                    POLL);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for a topic", e);
@@ -413,8 +466,8 @@ public final class KafkaTestClient implements AutoCloseable {
                 return; // a broker outage (tests make them on purpose) says nothing about the topic
             }
             if (infos == null || infos.isEmpty()) {
-                throw new AssertionError("Topic '" + topic + "' was deleted while being read; read " + seen
-                        + " records before");
+                throw new AssertionError(
+                        "Topic '" + topic + "' was deleted while being read; read " + seen + " records before");
             }
         }
     }

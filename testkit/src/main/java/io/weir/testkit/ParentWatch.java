@@ -19,8 +19,7 @@ final class ParentWatch {
     static final String PARENT_PID_PROPERTY = "weir.testkit.parentPid";
     private static final long POLL_MILLIS = 200;
 
-    private ParentWatch() {
-    }
+    private ParentWatch() {}
 
     public static void main(String[] args) throws Throwable {
         watchParent(Long.getLong(PARENT_PID_PROPERTY, -1));
@@ -46,16 +45,18 @@ final class ParentWatch {
         // with a back-off of several seconds. halt, not exit: no shutdown work of the child (which
         // may hang without its parent) should delay the stop. Daemon: never keeps the child up.
         ProcessHandle handle = parent.get();
-        Thread watcher = new Thread(() -> {
-            while (handle.isAlive()) {
-                try {
-                    Thread.sleep(POLL_MILLIS);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-            Runtime.getRuntime().halt(137);
-        }, "weir-testkit-parent-watch");
+        Thread watcher = new Thread(
+                () -> {
+                    while (handle.isAlive()) {
+                        try {
+                            Thread.sleep(POLL_MILLIS);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                    Runtime.getRuntime().halt(137);
+                },
+                "weir-testkit-parent-watch");
         watcher.setDaemon(true);
         watcher.start();
     }

@@ -35,8 +35,9 @@ public final class Podman {
 
     /** With runc when it is installed, as deploy/containers/lib.sh chooses. */
     public static Podman withRuncWhenPresent() {
-        return new Podman(Files.isExecutable(Path.of("/usr/sbin/runc"))
-                ? List.of("--runtime", "/usr/sbin/runc") : List.of(), Map.of());
+        return new Podman(
+                Files.isExecutable(Path.of("/usr/sbin/runc")) ? List.of("--runtime", "/usr/sbin/runc") : List.of(),
+                Map.of());
     }
 
     /** Every command with {@code CONTAINERS_CONF=containersConf}; fails if that file does not exist. */
@@ -58,6 +59,8 @@ public final class Podman {
 
     /** Runs and returns the output; fails with Podman's output when the status is not 0. */
     public String require(Duration timeout, String... args) {
-        return run(timeout, args).requireSuccess("podman " + String.join(" ", args)).output();
+        return run(timeout, args)
+                .requireSuccess("podman " + String.join(" ", args))
+                .output();
     }
 }

@@ -22,8 +22,7 @@ import java.util.List;
  */
 public final class QuietLogging {
 
-    private QuietLogging() {
-    }
+    private QuietLogging() {}
 
     /** A logback configuration file for {@code -Dlogback.configurationFile}. */
     public static Path logbackConfigFile() {
@@ -37,7 +36,8 @@ public final class QuietLogging {
 
     /** The JVM options that point a child at both files. */
     public static List<String> jvmOptions() {
-        return List.of("-Dlogback.configurationFile=" + logbackConfigFile(),
+        return List.of(
+                "-Dlogback.configurationFile=" + logbackConfigFile(),
                 "-Dlog4j2.configurationFile=" + log4j2ConfigFile());
     }
 
@@ -56,8 +56,10 @@ public final class QuietLogging {
                     throw new IllegalStateException("Missing resource " + resource + " in weir-testkit");
                 }
                 // Expected Kafka noise is dropped before it counts as a repeat.
-                String filter = filterAvailable() ? "<turboFilter class=\"" + NOISE_CLASS + "\"/>\n  <turboFilter class=\""
-                        + FILTER_CLASS + "\"/>" : "";
+                String filter = filterAvailable()
+                        ? "<turboFilter class=\"" + NOISE_CLASS + "\"/>\n  <turboFilter class=\"" + FILTER_CLASS
+                                + "\"/>"
+                        : "";
                 String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace(FILTER_PLACEHOLDER, filter);
                 Path file = Files.createTempFile("weir-" + resource.replace(".xml", "-"), ".xml");
                 Files.writeString(file, text);

@@ -10,8 +10,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 /** Views of records read back in tests. */
 public final class Records {
 
-    private Records() {
-    }
+    private Records() {}
 
     /**
      * The last value per key of records with UTF-8 keys and 8-byte big-endian long values (what a
@@ -20,7 +19,9 @@ public final class Records {
     public static Map<String, Long> lastLongPerKey(List<ConsumerRecord<byte[], byte[]>> records) {
         Map<String, Long> last = new TreeMap<>();
         for (ConsumerRecord<byte[], byte[]> r : records) {
-            last.put(new String(r.key(), StandardCharsets.UTF_8), ByteBuffer.wrap(r.value()).getLong());
+            last.put(
+                    new String(r.key(), StandardCharsets.UTF_8),
+                    ByteBuffer.wrap(r.value()).getLong());
         }
         return last;
     }

@@ -15,8 +15,7 @@ public final class TestSizes {
     /** The system property the root pom's {@code full} profile sets. */
     public static final String FULL_PROPERTY = "weir.test.full";
 
-    private TestSizes() {
-    }
+    private TestSizes() {}
 
     /** True under {@code -Pfull}. */
     public static boolean full() {

@@ -13,6 +13,7 @@ final class TestcontainersKafka implements KafkaCluster {
 
     /** The image, overridable with {@code -Dweir.testkit.kafkaImage=apache/kafka:<tag>}. */
     static final String IMAGE_PROPERTY = "weir.testkit.kafkaImage";
+
     static final String DEFAULT_IMAGE = "apache/kafka:4.4.0";
 
     private final KafkaContainer container;
@@ -27,7 +28,7 @@ final class TestcontainersKafka implements KafkaCluster {
 
     static TestcontainersKafka start() {
         KafkaContainer container = new KafkaContainer(
-                DockerImageName.parse(System.getProperty(IMAGE_PROPERTY, DEFAULT_IMAGE)))
+                        DockerImageName.parse(System.getProperty(IMAGE_PROPERTY, DEFAULT_IMAGE)))
                 // The same single-broker settings as the other backends, so transactions work.
                 .withEnv("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "1")
                 .withEnv("KAFKA_OFFSETS_TOPIC_NUM_PARTITIONS", "5")

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +14,8 @@ class ChildJvmIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
     private static ChildJvm startReady() {
-        return ChildJvm.builder(ChildMain.class).args("ready")
+        return ChildJvm.builder(ChildMain.class)
+                .args("ready")
                 .systemProperty("weir.test.property", "p1")
                 .env("WEIR_TEST_ENV", "e1")
                 .jvmOptions("-Xmx64m")
@@ -69,7 +69,9 @@ class ChildJvmIT {
         child.awaitOutput("ready", TIMEOUT);
         child.suspend();
         assertThat(child.kill()).isEqualTo(137);
-        assertThatThrownBy(child::resume).isInstanceOf(IllegalStateException.class).hasMessageContaining("exited");
+        assertThatThrownBy(child::resume)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("exited");
     }
 
     /** The state letter of {@code /proc/<pid>/stat} (Linux): {@code T} while stopped by a signal. */

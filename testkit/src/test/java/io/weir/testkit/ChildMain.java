@@ -8,8 +8,7 @@ import java.util.concurrent.CountDownLatch;
  */
 final class ChildMain {
 
-    private ChildMain() {
-    }
+    private ChildMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         switch (args[0]) {

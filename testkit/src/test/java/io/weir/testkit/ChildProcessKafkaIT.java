@@ -18,7 +18,7 @@ class ChildProcessKafkaIT {
     @Test
     void brokerKilledWithSigkillServesItsDataAgainAfterRestart() {
         try (ChildProcessKafka kafka = ChildProcessKafka.start(1);
-             KafkaTestClient client = KafkaTestClient.connect(kafka.bootstrapServers())) {
+                KafkaTestClient client = KafkaTestClient.connect(kafka.bootstrapServers())) {
             client.createTopic("survivor", 2);
             client.produceStrings("survivor", records(0, 50));
 
@@ -37,7 +37,7 @@ class ChildProcessKafkaIT {
     @Test
     void threeNodeClusterKeepsServingWhileOneNodeIsKilledAndTheNodeRejoins() {
         try (ChildProcessKafka kafka = ChildProcessKafka.start(3);
-             KafkaTestClient client = KafkaTestClient.connect(kafka.bootstrapServers())) {
+                KafkaTestClient client = KafkaTestClient.connect(kafka.bootstrapServers())) {
             client.createTopics(List.of(new NewTopic("replicated", 3, (short) 3)));
             client.produceStrings("replicated", records(0, 30));
 
@@ -46,14 +46,17 @@ class ChildProcessKafkaIT {
             client.produceStrings("replicated", records(30, 60));
             kafka.restart(2);
 
-            Awaitility.await().atMost(TIMEOUT).untilAsserted(() ->
-                    assertThat(client.describePartitions("replicated"))
+            Awaitility.await()
+                    .atMost(TIMEOUT)
+                    .untilAsserted(() -> assertThat(client.describePartitions("replicated"))
                             .allSatisfy(p -> assertThat(p.isr()).hasSize(3)));
             assertThat(client.readStringsAtLeast("replicated", 60, TIMEOUT)).hasSize(60);
         }
     }
 
     private static List<KeyValue<String, String>> records(int from, int to) {
-        return IntStream.range(from, to).mapToObj(i -> KeyValue.of("k" + i, "v" + i)).collect(Collectors.toList());
+        return IntStream.range(from, to)
+                .mapToObj(i -> KeyValue.of("k" + i, "v" + i))
+                .collect(Collectors.toList());
     }
 }

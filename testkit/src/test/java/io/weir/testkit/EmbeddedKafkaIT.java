@@ -45,10 +45,13 @@ class EmbeddedKafkaIT {
     void readCommittedSeesCommittedTransactionsButNotAbortedOnes() {
         String topic = "txn-" + System.nanoTime();
         client.createTopic(topic, 2);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, "testkit-txn",
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, "20000"), new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                        ProducerConfig.TRANSACTIONAL_ID_CONFIG, "testkit-txn",
+                        ProducerConfig.MAX_BLOCK_MS_CONFIG, "20000"),
+                new StringSerializer(),
+                new StringSerializer())) {
             producer.initTransactions();
             producer.beginTransaction();
             producer.send(new ProducerRecord<>(topic, "k1", "committed-1"));
@@ -63,21 +66,28 @@ class EmbeddedKafkaIT {
             producer.commitTransaction();
         }
 
-        List<ConsumerRecord<String, String>> committed = client.readStringsUntil(topic,
-                records -> values(records).contains("committed-3"), TIMEOUT);
+        List<ConsumerRecord<String, String>> committed =
+                client.readStringsUntil(topic, records -> values(records).contains("committed-3"), TIMEOUT);
         assertThat(values(committed)).containsExactlyInAnyOrder("committed-1", "committed-2", "committed-3");
 
         assertThat(values(client.readAllCommittedStrings(topic, TIMEOUT)))
                 .containsExactlyInAnyOrder("committed-1", "committed-2", "committed-3");
         List<String> streamed = new java.util.ArrayList<>();
-        assertThat(client.forEachCommitted(topic, new StringDeserializer(), new StringDeserializer(), TIMEOUT,
-                r -> streamed.add(r.value()))).isEqualTo(3);
+        assertThat(client.forEachCommitted(
+                        topic,
+                        new StringDeserializer(),
+                        new StringDeserializer(),
+                        TIMEOUT,
+                        r -> streamed.add(r.value())))
+                .isEqualTo(3);
         assertThat(streamed).containsExactlyInAnyOrder("committed-1", "committed-2", "committed-3");
 
         List<ConsumerRecord<byte[], byte[]>> uncommitted = client.readUncommittedAtLeast(topic, 4, TIMEOUT);
         assertThat(uncommitted).hasSize(4);
         // 4 data records and 3 transaction markers, each marker written to both partitions touched
-        assertThat(client.countPerPartition(topic).values().stream().mapToLong(Long::longValue).sum())
+        assertThat(client.countPerPartition(topic).values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum())
                 .isGreaterThan(4);
     }
 
@@ -108,19 +118,23 @@ class EmbeddedKafkaIT {
         client.createTopic(topic, 2);
         client.produceStrings(topic, List.of(KeyValue.of("a", "1")));
         CountDownLatch reading = new CountDownLatch(1);
-        CompletableFuture<List<ConsumerRecord<String, String>>> read = CompletableFuture.supplyAsync(
-                () -> client.readStringsUntil(topic, records -> {
-                    if (!records.isEmpty()) {
-                        reading.countDown(); // the reader has its partitions: now the topic may go
-                    }
-                    return records.size() >= 2;
-                }, Duration.ofSeconds(60)));
+        CompletableFuture<List<ConsumerRecord<String, String>>> read =
+                CompletableFuture.supplyAsync(() -> client.readStringsUntil(
+                        topic,
+                        records -> {
+                            if (!records.isEmpty()) {
+                                reading.countDown(); // the reader has its partitions: now the topic may go
+                            }
+                            return records.size() >= 2;
+                        },
+                        Duration.ofSeconds(60)));
         assertThat(reading.await(30, TimeUnit.SECONDS)).isTrue();
         client.deleteTopic(topic);
 
         assertThatThrownBy(() -> read.get(15, TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(AssertionError.class)
+                .cause()
+                .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("'" + topic + "' was deleted while being read");
     }
 

@@ -6,7 +6,6 @@ import java.io.File;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.Test;
 
 class KafkaClustersIT {
@@ -15,7 +14,8 @@ class KafkaClustersIT {
     static final class WithoutTestcontainers {
         public static void main(String[] args) {
             try (KafkaCluster cluster = KafkaClusters.start(KafkaClusters.Backend.TESTCONTAINERS)) {
-                System.out.println("started " + cluster.getClass().getSimpleName() + " at " + cluster.bootstrapServers());
+                System.out.println(
+                        "started " + cluster.getClass().getSimpleName() + " at " + cluster.bootstrapServers());
             }
         }
     }
@@ -25,10 +25,16 @@ class KafkaClustersIT {
         String classpath = Arrays.stream(testClasspath().split(File.pathSeparator))
                 .filter(entry -> !entry.contains("testcontainers") && !entry.contains("docker-java"))
                 .collect(Collectors.joining(File.pathSeparator));
-        try (ChildJvm child = ChildJvm.builder(WithoutTestcontainers.class).classpath(classpath).quietLogging()
-                .jvmOptions("-Xmx512m").start()) {
-            assertThat(child.awaitExit(Duration.ofSeconds(60))).as(child.outputTail(30)).isZero();
-            assertThat(child.output()).contains("started EmbeddedKafka at 127.0.0.1:")
+        try (ChildJvm child = ChildJvm.builder(WithoutTestcontainers.class)
+                .classpath(classpath)
+                .quietLogging()
+                .jvmOptions("-Xmx512m")
+                .start()) {
+            assertThat(child.awaitExit(Duration.ofSeconds(60)))
+                    .as(child.outputTail(30))
+                    .isZero();
+            assertThat(child.output())
+                    .contains("started EmbeddedKafka at 127.0.0.1:")
                     .doesNotContain("NoClassDefFoundError");
         }
     }

@@ -25,8 +25,10 @@ class KafkaExtensionIT {
         String second = KAFKA.uniqueTopic("orders", 1);
 
         assertThat(first).startsWith("orders-").isNotEqualTo(second);
-        Map<String, TopicDescription> described = KAFKA.admin().describeTopics(List.of(first, second))
-                .allTopicNames().get();
+        Map<String, TopicDescription> described = KAFKA.admin()
+                .describeTopics(List.of(first, second))
+                .allTopicNames()
+                .get();
         assertThat(described.get(first).partitions()).hasSize(3);
         assertThat(described.get(second).partitions()).hasSize(1);
     }
@@ -36,7 +38,8 @@ class KafkaExtensionIT {
         KAFKA.createTopic("compacted-" + System.nanoTime(), 1, Map.of("cleanup.policy", "compact"));
         String topic = KAFKA.uniqueTopic("words", 2);
         KAFKA.client().produceStrings(topic, List.of(KeyValue.of("a", "1"), KeyValue.of("b", "2")));
-        assertThat(KAFKA.client().readStringsAtLeast(topic, 2, Duration.ofSeconds(30))).hasSize(2);
+        assertThat(KAFKA.client().readStringsAtLeast(topic, 2, Duration.ofSeconds(30)))
+                .hasSize(2);
     }
 
     @Test

@@ -18,6 +18,7 @@ class PerClassKafkaExtensionIT {
         String topic = KAFKA.uniqueTopic("per-class", 1);
         KAFKA.client().produceStrings(topic, List.of(KeyValue.of("k", "v")));
         assertThat(KAFKA.client().readStringsAtLeast(topic, 1, Duration.ofSeconds(30)))
-                .singleElement().satisfies(r -> assertThat(r.value()).isEqualTo("v"));
+                .singleElement()
+                .satisfies(r -> assertThat(r.value()).isEqualTo("v"));
     }
 }

@@ -3,7 +3,6 @@ package io.weir.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
-
 import org.junit.jupiter.api.Test;
 
 class QuietLoggingTest {
@@ -12,9 +11,10 @@ class QuietLoggingTest {
     void writesWarnLevelConfigurationsForBothFrameworks() throws Exception {
         assertThat(Files.readString(QuietLogging.logbackConfigFile())).contains("<root level=\"WARN\">");
         assertThat(Files.readString(QuietLogging.log4j2ConfigFile())).contains("<Root level=\"WARN\">");
-        assertThat(QuietLogging.jvmOptions()).containsExactly(
-                "-Dlogback.configurationFile=" + QuietLogging.logbackConfigFile(),
-                "-Dlog4j2.configurationFile=" + QuietLogging.log4j2ConfigFile());
+        assertThat(QuietLogging.jvmOptions())
+                .containsExactly(
+                        "-Dlogback.configurationFile=" + QuietLogging.logbackConfigFile(),
+                        "-Dlog4j2.configurationFile=" + QuietLogging.log4j2ConfigFile());
     }
 
     @Test

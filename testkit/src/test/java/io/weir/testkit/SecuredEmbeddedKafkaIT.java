@@ -31,22 +31,36 @@ class SecuredEmbeddedKafkaIT {
     void superUserWorksOthersNeedAclsAndWrongPasswordsFail(KafkaSecurity.Mechanism mechanism) throws Exception {
         KafkaSecurity security = KafkaSecurity.saslSsl(mechanism).user("app");
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().security(security).start();
-             KafkaTestClient admin = KafkaTestClient.connect(kafka)) {
+                KafkaTestClient admin = KafkaTestClient.connect(kafka)) {
             assertThat(kafka.bootstrapServers()).startsWith(NodeSpec.HOST);
             admin.createTopic("secured", 1);
             admin.produceStrings("secured", List.of(KeyValue.of("k", "v")));
-            assertThat(admin.readStringsAtLeast("secured", 1, Duration.ofSeconds(30))).hasSize(1);
+            assertThat(admin.readStringsAtLeast("secured", 1, Duration.ofSeconds(30)))
+                    .hasSize(1);
 
             try (Admin app = Admin.create(settings(kafka, security.clientSettings("app")))) {
-                assertThatThrownBy(() -> app.describeTopics(List.of("secured")).allTopicNames().get())
-                        .isInstanceOf(ExecutionException.class).cause().isInstanceOf(TopicAuthorizationException.class);
-                admin.admin().createAcls(List.of(new AclBinding(
-                        new ResourcePattern(ResourceType.TOPIC, "secured", PatternType.LITERAL),
-                        new AccessControlEntry(KafkaSecurity.principal("app"), "*", AclOperation.DESCRIBE,
-                                AclPermissionType.ALLOW)))).all().get();
+                assertThatThrownBy(() -> app.describeTopics(List.of("secured"))
+                                .allTopicNames()
+                                .get())
+                        .isInstanceOf(ExecutionException.class)
+                        .cause()
+                        .isInstanceOf(TopicAuthorizationException.class);
+                admin.admin()
+                        .createAcls(List.of(new AclBinding(
+                                new ResourcePattern(ResourceType.TOPIC, "secured", PatternType.LITERAL),
+                                new AccessControlEntry(
+                                        KafkaSecurity.principal("app"),
+                                        "*",
+                                        AclOperation.DESCRIBE,
+                                        AclPermissionType.ALLOW))))
+                        .all()
+                        .get();
                 Await.until(Duration.ofSeconds(30), () -> "app may describe the topic", () -> {
                     try {
-                        return app.describeTopics(List.of("secured")).allTopicNames().get().containsKey("secured");
+                        return app.describeTopics(List.of("secured"))
+                                .allTopicNames()
+                                .get()
+                                .containsKey("secured");
                     } catch (ExecutionException e) {
                         return false;
                     }
@@ -56,7 +70,8 @@ class SecuredEmbeddedKafkaIT {
             wrong.put("sasl.jaas.config", wrong.get("sasl.jaas.config").replace(security.password("app"), "wrong"));
             try (Admin intruder = Admin.create(settings(kafka, wrong))) {
                 assertThatThrownBy(() -> intruder.listTopics().names().get())
-                        .cause().isInstanceOf(SaslAuthenticationException.class);
+                        .cause()
+                        .isInstanceOf(SaslAuthenticationException.class);
             }
         }
     }

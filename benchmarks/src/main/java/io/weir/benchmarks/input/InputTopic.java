@@ -1,7 +1,6 @@
 package io.weir.benchmarks.input;
 
 import java.util.Map;
-
 import org.apache.kafka.common.TopicPartition;
 
 /**

@@ -1,5 +1,6 @@
 package io.weir.benchmarks.input;
 
+import io.weir.benchmarks.systems.ClientSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -7,13 +8,10 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-
-import io.weir.benchmarks.systems.ClientSettings;
 
 /**
  * Live traffic at a fixed rate for the scaling workloads: {@code rate} records a second to keys
@@ -69,8 +67,8 @@ public final class SteadyInput implements AutoCloseable {
         int digits = Workload.keyDigits(keys);
         SplittableRandom random = new SplittableRandom(SEED);
         long intervalNanos = 1_000_000_000L / rate;
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(settings, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer())) {
             long start = System.nanoTime();
             long n = 0;
             while (!stopping && failure.get() == null) {

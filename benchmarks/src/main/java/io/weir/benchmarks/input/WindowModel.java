@@ -3,7 +3,6 @@ package io.weir.benchmarks.input;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
-
 import org.apache.kafka.common.utils.Utils;
 
 /**
@@ -43,7 +42,11 @@ public final class WindowModel {
     static final int RECORDS_PER_MS = 10;
 
     /** Whether a (key, window) must, may or must not have been emitted once the whole input is processed. */
-    public enum Closure { OPEN, CLOSED, EITHER }
+    public enum Closure {
+        OPEN,
+        CLOSED,
+        EITHER
+    }
 
     private final long baseMs;
     private final long windowMs;
@@ -52,6 +55,7 @@ public final class WindowModel {
     private final int windows;
     /** Records per key and window, at {@code window * keys + key}. */
     private final int[] counts;
+
     private final int[] keyPartition;
     private final long[] partitionMaxTimestamp;
     private long records;

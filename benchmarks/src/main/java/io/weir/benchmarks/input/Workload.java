@@ -1,5 +1,7 @@
 package io.weir.benchmarks.input;
 
+import io.weir.benchmarks.systems.ClientSettings;
+import io.weir.testkit.KafkaTestClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.BitSet;
@@ -11,7 +13,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -21,9 +22,6 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.weir.testkit.KafkaTestClient;
-import io.weir.benchmarks.systems.ClientSettings;
 
 /**
  * Writes the benchmark's topics, with the same producer settings the systems under test use,
@@ -59,6 +57,7 @@ public final class Workload {
     private static final Logger log = LoggerFactory.getLogger(Workload.class);
     /** 32 symbols: each takes 5 bits of a random long, so one long fills 12 bytes of a value. */
     private static final byte[] ALPHABET = "abcdefghijklmnopqrstuvwxyz012345".getBytes(StandardCharsets.US_ASCII);
+
     private static final long SEED = 42;
 
     private final KafkaTestClient client;
@@ -81,7 +80,11 @@ public final class Workload {
         if (input.records() != records) {
             throw new IllegalStateException(topic + " holds " + input.records() + " records, expected " + records);
         }
-        log.info("Wrote {} records ({} distinct keys) to {} in {} s", records, used, topic,
+        log.info(
+                "Wrote {} records ({} distinct keys) to {} in {} s",
+                records,
+                used,
+                topic,
                 String.format("%.1f", (System.nanoTime() - started) / 1e9));
         return input;
     }
@@ -114,8 +117,13 @@ public final class Workload {
         if (input.records() != records) {
             throw new IllegalStateException(topic + " holds " + input.records() + " records, expected " + records);
         }
-        log.info("Wrote {} records ({} distinct keys) to {} in {} s: {}", records, input.distinctKeys(), topic,
-                String.format("%.1f", (System.nanoTime() - started) / 1e9), model);
+        log.info(
+                "Wrote {} records ({} distinct keys) to {} in {} s: {}",
+                records,
+                input.distinctKeys(),
+                topic,
+                String.format("%.1f", (System.nanoTime() - started) / 1e9),
+                model);
         return new WindowedInput(input, model);
     }
 
@@ -124,8 +132,11 @@ public final class Workload {
      * once, with a 100-byte value: a store's changelog as the store would have written it.
      */
     public void createChangelog(String topic, long keys) {
-        createTopic(client, topic, PARTITIONS, Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
-                TopicConfig.CLEANUP_POLICY_COMPACT));
+        createTopic(
+                client,
+                topic,
+                PARTITIONS,
+                Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
         writeEachKeyOnce(topic, keys);
         log.info("Wrote a changelog of {} keys to {}", keys, topic);
     }
@@ -170,7 +181,8 @@ public final class Workload {
      * 100-byte values; runs {@code check} before each send (it may throw to stop) and returns once
      * every record is acknowledged, with their number.
      */
-    public long trickle(String topic, Duration duration, int recordsPerSecond, Runnable check) throws InterruptedException {
+    public long trickle(String topic, Duration duration, int recordsPerSecond, Runnable check)
+            throws InterruptedException {
         Map<String, Object> settings = new HashMap<>(ClientSettings.producer());
         settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, client.bootstrapServers());
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -179,8 +191,8 @@ public final class Workload {
         long intervalNanos = 1_000_000_000L / recordsPerSecond;
         long start = System.nanoTime();
         long sent = 0;
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(settings, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer())) {
             while (System.nanoTime() - start < duration.toNanos() && failure.get() == null) {
                 check.run();
                 byte[] key = ("tick-" + sent % 100).getBytes(StandardCharsets.US_ASCII);
@@ -209,11 +221,15 @@ public final class Workload {
         int digits = keyDigits(keys);
         SplittableRandom random = new SplittableRandom(SEED);
         send(topic, keys, i -> key(i, digits), () -> value(random));
-        long written = endOffsets(topic).values().stream().mapToLong(Long::longValue).sum();
+        long written =
+                endOffsets(topic).values().stream().mapToLong(Long::longValue).sum();
         if (written != keys) {
             throw new IllegalStateException(topic + " holds " + written + " records, expected " + keys);
         }
-        log.info("  {} keys written to {} in {} s", keys, topic,
+        log.info(
+                "  {} keys written to {} in {} s",
+                keys,
+                topic,
                 String.format("%.1f", (System.nanoTime() - started) / 1e9));
     }
 
@@ -225,11 +241,15 @@ public final class Workload {
         byte[][] keys = keys(distinctKeys);
         BitSet seen = new BitSet(distinctKeys);
         SplittableRandom random = new SplittableRandom(SEED);
-        send(topic, records, i -> {
-            int k = random.nextInt(distinctKeys);
-            seen.set(k);
-            return keys[k];
-        }, () -> value(random));
+        send(
+                topic,
+                records,
+                i -> {
+                    int k = random.nextInt(distinctKeys);
+                    seen.set(k);
+                    return keys[k];
+                },
+                () -> value(random));
         return seen.cardinality();
     }
 
@@ -247,8 +267,8 @@ public final class Workload {
         settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, client.bootstrapServers());
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
         AtomicReference<Exception> failure = new AtomicReference<>();
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(settings, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (long i = 0; i < records; i++) {
                 if (failure.get() != null) {
                     break;
@@ -338,7 +358,8 @@ public final class Workload {
                 .collect(Collectors.toMap(p -> new TopicPartition(topic, p.partition()), p -> OffsetSpec.latest()));
         try {
             return client.admin().listOffsets(request).all().get().entrySet().stream()
-                    .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+                    .collect(Collectors.toMap(
+                            Map.Entry::getKey, e -> e.getValue().offset()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while reading end offsets of " + topic, e);

@@ -1,5 +1,13 @@
 package io.weir.benchmarks.jobs;
 
+import io.weir.benchmarks.RunSpec;
+import io.weir.benchmarks.Scenario;
+import io.weir.benchmarks.SystemUnderTest;
+import io.weir.benchmarks.input.Workload;
+import io.weir.benchmarks.systems.GroupAssignment;
+import io.weir.benchmarks.systems.InstanceGroup;
+import io.weir.benchmarks.verification.OutputPauseWatch;
+import io.weir.testkit.KafkaTestClient;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -11,7 +19,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
-
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -19,15 +26,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-
-import io.weir.testkit.KafkaTestClient;
-import io.weir.benchmarks.RunSpec;
-import io.weir.benchmarks.Scenario;
-import io.weir.benchmarks.SystemUnderTest;
-import io.weir.benchmarks.input.Workload;
-import io.weir.benchmarks.systems.GroupAssignment;
-import io.weir.benchmarks.systems.InstanceGroup;
-import io.weir.benchmarks.verification.OutputPauseWatch;
 
 /**
  * Failover (the failover workload): the time from SIGKILLing one of three instances, for good,
@@ -67,6 +65,7 @@ public final class FailoverJob extends ScalingJob {
     private static final Duration POLL = Duration.ofMillis(20);
     /** How often the reassignment and the victim's transactions are checked while waiting. */
     private static final Duration CHECK_INTERVAL = Duration.ofMillis(100);
+
     private static final long REQUEST_TIMEOUT_MS = 10_000;
 
     /** The state of the current run, from {@link #prepare} to {@link #details}. */
@@ -94,7 +93,8 @@ public final class FailoverJob extends ScalingJob {
             }
         }
         run.consumer = OutputPauseWatch.readCommittedConsumer(client.bootstrapServers());
-        List<TopicPartition> partitions = run.killed.stream().map(p -> new TopicPartition(spec.outputTopic(), p))
+        List<TopicPartition> partitions = run.killed.stream()
+                .map(p -> new TopicPartition(spec.outputTopic(), p))
                 .toList();
         run.consumer.assign(partitions);
         run.consumer.seekToEnd(partitions);
@@ -122,8 +122,8 @@ public final class FailoverJob extends ScalingJob {
             if (System.nanoTime() - deadlineNanos > 0) {
                 throw new IllegalStateException("timed out with " + back.size() + " of the " + run.killed.size()
                         + " partitions of " + VICTIM + " " + run.killed + " back: " + back.keySet()
-                        + (run.reassignedNanos < 0 ? "; not reassigned" : "") + (run.abortedNanos < 0
-                        ? "; its transactions still open" : ""));
+                        + (run.reassignedNanos < 0 ? "; not reassigned" : "")
+                        + (run.abortedNanos < 0 ? "; its transactions still open" : ""));
             }
             var records = run.consumer.poll(POLL);
             long now = System.nanoTime();
@@ -137,7 +137,8 @@ public final class FailoverJob extends ScalingJob {
         }
         long last = back.values().stream().mapToLong(Long::longValue).max().getAsLong();
         observe(spec, run, ends); // both happened before the last partition was back; a check may have missed it
-        run.firstSeconds = (back.values().stream().mapToLong(Long::longValue).min().getAsLong() - startedNanos) / 1e9;
+        run.firstSeconds =
+                (back.values().stream().mapToLong(Long::longValue).min().getAsLong() - startedNanos) / 1e9;
         run.startedNanos = startedNanos;
         // Off the clock: the processes report their restored records every 100 ms.
         Thread.sleep(300);
@@ -167,8 +168,8 @@ public final class FailoverJob extends ScalingJob {
             }
         }
         if (run.abortedNanos < 0) {
-            Map<TopicPartition, Long> stable = endOffsets(spec.outputTopic(), run.killed,
-                    IsolationLevel.READ_COMMITTED);
+            Map<TopicPartition, Long> stable =
+                    endOffsets(spec.outputTopic(), run.killed, IsolationLevel.READ_COMMITTED);
             if (endsAtKill.entrySet().stream().allMatch(e -> stable.get(e.getKey()) >= e.getValue())) {
                 run.abortedNanos = System.nanoTime();
             }
@@ -186,12 +187,18 @@ public final class FailoverJob extends ScalingJob {
         Map<TopicPartition, OffsetSpec> request = partitions.stream()
                 .collect(Collectors.toMap(p -> new TopicPartition(topic, p), p -> OffsetSpec.latest()));
         try {
-            return client.admin().listOffsets(request, new ListOffsetsOptions(isolation)).all()
+            return client
+                    .admin()
+                    .listOffsets(request, new ListOffsetsOptions(isolation))
+                    .all()
                     .get(REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                    .entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+                    .entrySet()
+                    .stream()
+                    .collect(Collectors.toMap(
+                            Map.Entry::getKey, e -> e.getValue().offset()));
         } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot read the end offsets of " + topic + ": " + e.getCause(),
-                    e.getCause());
+            throw new IllegalStateException(
+                    "cannot read the end offsets of " + topic + ": " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
             throw new IllegalStateException("reading the end offsets of " + topic + " timed out", e);
         }
@@ -209,8 +216,9 @@ public final class FailoverJob extends ScalingJob {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("rate", (long) rate);
         d.put("killed_partitions", run == null || run.killed == null ? null : (long) run.killed.size());
-        d.put("first_partition_seconds", run == null || Double.isNaN(run.firstSeconds) ? null
-                : round(run.firstSeconds));
+        d.put(
+                "first_partition_seconds",
+                run == null || Double.isNaN(run.firstSeconds) ? null : round(run.firstSeconds));
         d.put("reassigned_seconds", run == null ? null : run.since(run.reassignedNanos));
         d.put("aborted_seconds", run == null ? null : run.since(run.abortedNanos));
         d.put("restored_records", run == null || run.restored < 0 ? null : run.restored);

@@ -1,14 +1,5 @@
 package io.weir.benchmarks.jobs;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
-import io.weir.testkit.KafkaTestClient;
 import io.weir.benchmarks.Job;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
@@ -17,6 +8,14 @@ import io.weir.benchmarks.input.InputTopic;
 import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.systems.ChildCountRunner;
 import io.weir.benchmarks.verification.CompletionProbe;
+import io.weir.testkit.KafkaTestClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Memory (the memory workload): the peak RSS of a Weir process counting {@code keys} distinct keys,
@@ -38,6 +37,7 @@ public final class MemoryJob implements Job {
     static final long XMX_BYTES = 512L << 20;
     /** Metaspace, code cache, thread stacks, GC structures, NIO buffers, malloc overhead: see benchmarks/README.md. */
     static final long NON_HEAP_ALLOWANCE_BYTES = 256L << 20;
+
     static final Duration SAMPLE_INTERVAL = Duration.ofMillis(200);
 
     private final KafkaTestClient client;
@@ -59,7 +59,9 @@ public final class MemoryJob implements Job {
 
     /** The Weir process of the workload. */
     public static ChildCountRunner system() {
-        return new ChildCountRunner("weir", List.of("-Xmx" + (XMX_BYTES >> 20) + "m", "-XX:+UseG1GC"),
+        return new ChildCountRunner(
+                "weir",
+                List.of("-Xmx" + (XMX_BYTES >> 20) + "m", "-XX:+UseG1GC"),
                 Map.of("rocksdb.memory.bytes", Long.toString(ROCKSDB_MEMORY_BYTES)));
     }
 
@@ -91,22 +93,25 @@ public final class MemoryJob implements Job {
     public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
             throws InterruptedException {
         Run run = current;
-        long pid = running.pid().orElseThrow(() -> new IllegalStateException("the system runs in no process of its own"));
-        Thread sampler = new Thread(() -> {
-            try {
-                while (!Thread.currentThread().isInterrupted()) {
-                    run.sample(pid);
-                    Thread.sleep(SAMPLE_INTERVAL.toMillis());
-                }
-            } catch (InterruptedException e) {
-                // stopped
-            }
-        }, "rss-sampler");
+        long pid =
+                running.pid().orElseThrow(() -> new IllegalStateException("the system runs in no process of its own"));
+        Thread sampler = new Thread(
+                () -> {
+                    try {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            run.sample(pid);
+                            Thread.sleep(SAMPLE_INTERVAL.toMillis());
+                        }
+                    } catch (InterruptedException e) {
+                        // stopped
+                    }
+                },
+                "rss-sampler");
         sampler.setDaemon(true);
         sampler.start();
         try {
-            new CompletionProbe(client.admin(), run.input, keys).await(spec.applicationId(), spec.outputTopic(),
-                    Workload.PARTITIONS, running, deadlineNanos);
+            new CompletionProbe(client.admin(), run.input, keys)
+                    .await(spec.applicationId(), spec.outputTopic(), Workload.PARTITIONS, running, deadlineNanos);
             return System.nanoTime();
         } finally {
             sampler.interrupt();

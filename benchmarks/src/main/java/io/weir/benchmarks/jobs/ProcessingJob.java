@@ -1,9 +1,5 @@
 package io.weir.benchmarks.jobs;
 
-import java.util.Optional;
-
-import org.apache.kafka.clients.admin.Admin;
-
 import io.weir.benchmarks.Job;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
@@ -14,6 +10,8 @@ import io.weir.benchmarks.input.WindowedInput;
 import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.verification.CompletionProbe;
 import io.weir.benchmarks.verification.OutputVerifier;
+import java.util.Optional;
+import org.apache.kafka.clients.admin.Admin;
 
 /**
  * Process every record of an input topic (the map, count and windowed-count workloads). The clock
@@ -28,6 +26,7 @@ public final class ProcessingJob implements Job {
     private final InputTopic input;
     /** The windowed count's model; null for the map and count. */
     private final WindowModel model;
+
     private final CompletionProbe probe;
     private final Optional<OutputVerifier> verifier;
 
@@ -42,22 +41,25 @@ public final class ProcessingJob implements Job {
         return scenario;
     }
 
-    private ProcessingJob(Admin admin, Scenario scenario, InputTopic input, WindowModel model,
-            Optional<OutputVerifier> verifier) {
+    private ProcessingJob(
+            Admin admin, Scenario scenario, InputTopic input, WindowModel model, Optional<OutputVerifier> verifier) {
         this.scenario = scenario;
         this.input = input;
         this.model = model;
-        this.probe = new CompletionProbe(admin, input, switch (scenario.kind()) {
-            case MAP -> input.records();
-            case WINDOW_COUNT -> model.closedResults();
-            default -> input.distinctKeys();
-        });
+        this.probe = new CompletionProbe(
+                admin,
+                input,
+                switch (scenario.kind()) {
+                    case MAP -> input.records();
+                    case WINDOW_COUNT -> model.closedResults();
+                    default -> input.distinctKeys();
+                });
         this.verifier = verifier;
     }
 
     /** The windowed count over {@code input}. */
-    public static ProcessingJob windowed(Admin admin, Scenario scenario, WindowedInput input,
-            Optional<OutputVerifier> verifier) {
+    public static ProcessingJob windowed(
+            Admin admin, Scenario scenario, WindowedInput input, Optional<OutputVerifier> verifier) {
         if (scenario.kind() != Scenario.Kind.WINDOW_COUNT) {
             throw new IllegalArgumentException(scenario.label() + " is not a windowed workload");
         }
@@ -84,8 +86,13 @@ public final class ProcessingJob implements Job {
             throws InterruptedException {
         if (model != null) {
             // Committed output, counted: the emissions on window close are the work.
-            return probe.awaitCommittedOutput(spec.applicationId(), spec.bootstrapServers(), spec.outputTopic(),
-                    Workload.PARTITIONS, running, deadlineNanos);
+            return probe.awaitCommittedOutput(
+                    spec.applicationId(),
+                    spec.bootstrapServers(),
+                    spec.outputTopic(),
+                    Workload.PARTITIONS,
+                    running,
+                    deadlineNanos);
         }
         probe.await(spec.applicationId(), spec.outputTopic(), Workload.PARTITIONS, running, deadlineNanos);
         return System.nanoTime();
@@ -96,8 +103,7 @@ public final class ProcessingJob implements Job {
         return verifier.flatMap(v -> switch (scenario.kind()) {
             case MAP -> v.verify(spec.outputTopic(), Workload.PARTITIONS, input.records(), spec.guarantee());
             case WINDOW_COUNT -> v.verifyWindowCounts(spec.outputTopic(), Workload.PARTITIONS, model);
-            default -> v.verifyCounts(spec.outputTopic(), Workload.PARTITIONS, input.records(),
-                    input.distinctKeys());
+            default -> v.verifyCounts(spec.outputTopic(), Workload.PARTITIONS, input.records(), input.distinctKeys());
         });
     }
 }

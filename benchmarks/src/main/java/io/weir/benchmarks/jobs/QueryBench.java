@@ -6,6 +6,9 @@ import com.sun.net.httpserver.HttpServer;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
+import io.weir.benchmarks.input.Workload;
+import io.weir.benchmarks.report.BenchmarkJson;
+import io.weir.benchmarks.report.JsonReport;
 import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
 import io.weir.serde.Serdes;
@@ -35,10 +38,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.weir.benchmarks.input.Workload;
-import io.weir.benchmarks.report.BenchmarkJson;
-import io.weir.benchmarks.report.JsonReport;
 
 /**
  * The {@code queries} workload: key lookups over HTTP against a running application. Two Weir
@@ -102,21 +101,32 @@ public final class QueryBench {
         }
         client.produce(input, records);
         TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.bytes(), input).groupByKey().count(STORE).toStream()
+        b.stream(Serdes.strings(), Serdes.bytes(), input)
+                .groupByKey()
+                .count(STORE)
+                .toStream()
                 .to(id + "-out", Serdes.strings(), Serdes.longs());
         Topology topology = b.build();
         Path state = Files.createTempDirectory(id);
         try (WeirApp a = WeirApp.create(topology, config(id, "a", state)).start();
-             WeirApp bApp = WeirApp.create(topology, config(id, "b", state)).start()) {
+                WeirApp bApp = WeirApp.create(topology, config(id, "b", state)).start()) {
             awaitCounted(id, input);
             String base = "http://127.0.0.1:" + a.httpPort().orElseThrow();
-            log.info("queries: {} keys counted by two instances; {} s warm-up, then {} s with {} clients", keys,
-                    warmup.toSeconds(), measured.toSeconds(), CLIENTS);
+            log.info(
+                    "queries: {} keys counted by two instances; {} s warm-up, then {} s with {} clients",
+                    keys,
+                    warmup.toSeconds(),
+                    measured.toSeconds(),
+                    CLIENTS);
             List<String> all = new ArrayList<>();
             List<String> onA = new ArrayList<>();
             for (int k = 0; k < keys; k++) {
                 all.add(key(k));
-                if (a.keyOwners(STORE, key(k)).flatMap(o -> o.active()).map(i -> i.id()).orElse("").equals("a")) {
+                if (a.keyOwners(STORE, key(k))
+                        .flatMap(o -> o.active())
+                        .map(i -> i.id())
+                        .orElse("")
+                        .equals("a")) {
                     onA.add(key(k));
                 }
             }
@@ -128,13 +138,21 @@ public final class QueryBench {
             report.line(line("weir_local_keys", weirLocal, false));
             Phase bare = bare();
             report.line(line("bare_http", bare, false));
-            ObjectNode summary = BenchmarkJson.MAPPER.createObjectNode().put("summary", true)
-                    .put("workload", "queries").put("clients", CLIENTS).put("keys", keys);
+            ObjectNode summary = BenchmarkJson.MAPPER
+                    .createObjectNode()
+                    .put("summary", true)
+                    .put("workload", "queries")
+                    .put("clients", CLIENTS)
+                    .put("keys", keys);
             summary.put("weir_qps", Math.round(weir.all.getTotalCount() / weir.seconds));
             summary.put("bare_http_qps", Math.round(bare.all.getTotalCount() / bare.seconds));
             summary.put("weir_local_keys_qps", Math.round(weirLocal.all.getTotalCount() / weirLocal.seconds));
-            summary.put("weir_local_keys_vs_bare_http", Math.round(1000.0 * (weirLocal.all.getTotalCount()
-                    / weirLocal.seconds) / (bare.all.getTotalCount() / bare.seconds)) / 1000.0);
+            summary.put(
+                    "weir_local_keys_vs_bare_http",
+                    Math.round(1000.0
+                                    * (weirLocal.all.getTotalCount() / weirLocal.seconds)
+                                    / (bare.all.getTotalCount() / bare.seconds))
+                            / 1000.0);
             summary.put("weir_local_keys_p50_ms", ms(weirLocal.all.getValueAtPercentile(50)));
             summary.put("weir_local_keys_p99_ms", ms(weirLocal.all.getValueAtPercentile(99)));
             summary.put("weir_local_p50_ms", ms(weir.local.getValueAtPercentile(50)));
@@ -151,12 +169,19 @@ public final class QueryBench {
     }
 
     private ObjectNode line(String system, Phase p, boolean split) {
-        ObjectNode line = BenchmarkJson.MAPPER.createObjectNode().put("workload", "queries").put("system", system)
-                .put("clients", CLIENTS).put("seconds", Math.round(p.seconds * 10) / 10.0)
-                .put("answers", p.all.getTotalCount()).put("qps", Math.round(p.all.getTotalCount() / p.seconds))
-                .put("p50_ms", ms(p.all.getValueAtPercentile(50))).put("p99_ms", ms(p.all.getValueAtPercentile(99)));
+        ObjectNode line = BenchmarkJson.MAPPER
+                .createObjectNode()
+                .put("workload", "queries")
+                .put("system", system)
+                .put("clients", CLIENTS)
+                .put("seconds", Math.round(p.seconds * 10) / 10.0)
+                .put("answers", p.all.getTotalCount())
+                .put("qps", Math.round(p.all.getTotalCount() / p.seconds))
+                .put("p50_ms", ms(p.all.getValueAtPercentile(50)))
+                .put("p99_ms", ms(p.all.getValueAtPercentile(99)));
         if (split) {
-            line.put("local", p.local.getTotalCount()).put("local_p50_ms", ms(p.local.getValueAtPercentile(50)))
+            line.put("local", p.local.getTotalCount())
+                    .put("local_p50_ms", ms(p.local.getValueAtPercentile(50)))
                     .put("local_p99_ms", ms(p.local.getValueAtPercentile(99)))
                     .put("forwarded", p.forwarded.getTotalCount())
                     .put("forwarded_p50_ms", ms(p.forwarded.getValueAtPercentile(50)))
@@ -168,40 +193,47 @@ public final class QueryBench {
     /** {@link #CLIENTS} closed-loop clients against {@code base} for {@code time}. */
     private Phase load(String base, String localInstance, List<String> keyList, Duration time)
             throws InterruptedException {
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
         Phase total = new Phase();
         long end = System.nanoTime() + time.toNanos();
         long start = System.nanoTime();
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < CLIENTS; c++) {
-            Thread t = new Thread(() -> {
-                Phase mine = new Phase();
-                while (System.nanoTime() < end) {
-                    String key = keyList.get(ThreadLocalRandom.current().nextInt(keyList.size()));
-                    long t0 = System.nanoTime();
-                    try {
-                        HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(base + "/stores/" + STORE
-                                + "/keys/" + key)).timeout(Duration.ofSeconds(10)).GET().build(),
-                                HttpResponse.BodyHandlers.ofByteArray());
-                        long took = System.nanoTime() - t0;
-                        if (r.statusCode() != 200) {
-                            mine.errors.incrementAndGet();
-                            continue;
+            Thread t = new Thread(
+                    () -> {
+                        Phase mine = new Phase();
+                        while (System.nanoTime() < end) {
+                            String key = keyList.get(ThreadLocalRandom.current().nextInt(keyList.size()));
+                            long t0 = System.nanoTime();
+                            try {
+                                HttpResponse<byte[]> r = http.send(
+                                        HttpRequest.newBuilder(URI.create(base + "/stores/" + STORE + "/keys/" + key))
+                                                .timeout(Duration.ofSeconds(10))
+                                                .GET()
+                                                .build(),
+                                        HttpResponse.BodyHandlers.ofByteArray());
+                                long took = System.nanoTime() - t0;
+                                if (r.statusCode() != 200) {
+                                    mine.errors.incrementAndGet();
+                                    continue;
+                                }
+                                mine.all.recordValue(took);
+                                JsonNode body = BenchmarkJson.MAPPER.readTree(r.body());
+                                (localInstance.equals(body.path("instance").asText()) ? mine.local : mine.forwarded)
+                                        .recordValue(took);
+                            } catch (IOException e) {
+                                mine.errors.incrementAndGet();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                                return;
+                            }
                         }
-                        mine.all.recordValue(took);
-                        JsonNode body = BenchmarkJson.MAPPER.readTree(r.body());
-                        (localInstance.equals(body.path("instance").asText()) ? mine.local : mine.forwarded)
-                                .recordValue(took);
-                    } catch (IOException e) {
-                        mine.errors.incrementAndGet();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                }
-                total.add(mine);
-            }, "query-client-" + c);
+                        total.add(mine);
+                    },
+                    "query-client-" + c);
             t.start();
             threads.add(t);
         }
@@ -225,10 +257,17 @@ public final class QueryBench {
         server.createContext("/", exchange -> {
             try (exchange) {
                 String key = exchange.getRequestURI().getPath().substring(prefix.length());
-                ObjectNode body = BenchmarkJson.MAPPER.createObjectNode().put("store", STORE).put("instance", "bare")
-                        .put("task", "0_0").put("source", "active").put("lag", 0).put("key", key);
+                ObjectNode body = BenchmarkJson.MAPPER
+                        .createObjectNode()
+                        .put("store", STORE)
+                        .put("instance", "bare")
+                        .put("task", "0_0")
+                        .put("source", "active")
+                        .put("lag", 0)
+                        .put("key", key);
                 body.put("value", counts.get(key));
-                byte[] bytes = BenchmarkJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(body);
+                byte[] bytes =
+                        BenchmarkJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(body);
                 exchange.getResponseHeaders().set("Content-Type", "application/json");
                 exchange.sendResponseHeaders(200, bytes.length);
                 try (OutputStream out = exchange.getResponseBody()) {
@@ -251,10 +290,14 @@ public final class QueryBench {
     private void awaitCounted(String applicationId, String input) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (System.nanoTime() < deadline) {
-            Map<TopicPartition, OffsetAndMetadata> offsets = client.admin().listConsumerGroupOffsets(applicationId)
-                    .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-            long committed = offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(input)
-                    && e.getValue() != null).mapToLong(e -> e.getValue().offset()).sum();
+            Map<TopicPartition, OffsetAndMetadata> offsets = client.admin()
+                    .listConsumerGroupOffsets(applicationId)
+                    .partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS);
+            long committed = offsets.entrySet().stream()
+                    .filter(e -> e.getKey().topic().equals(input) && e.getValue() != null)
+                    .mapToLong(e -> e.getValue().offset())
+                    .sum();
             if (committed >= keys) {
                 return;
             }
@@ -264,9 +307,14 @@ public final class QueryBench {
     }
 
     private WeirConfig config(String applicationId, String instance, Path state) {
-        return WeirConfig.builder().bootstrapServers(client.bootstrapServers())
-                .applicationId(applicationId).instanceId(instance).stateDir(state.resolve(instance))
-                .set("http.port", 0).set("http.bind.address", "127.0.0.1").build();
+        return WeirConfig.builder()
+                .bootstrapServers(client.bootstrapServers())
+                .applicationId(applicationId)
+                .instanceId(instance)
+                .stateDir(state.resolve(instance))
+                .set("http.port", 0)
+                .set("http.bind.address", "127.0.0.1")
+                .build();
     }
 
     private static String key(int k) {
@@ -279,7 +327,8 @@ public final class QueryBench {
 
     private static void deleteQuietly(Path dir) {
         try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            paths.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             log.debug("could not delete {}: {}", dir, e.toString());
         }

@@ -1,15 +1,14 @@
 package io.weir.benchmarks.jobs;
 
-import java.time.Duration;
-import java.util.Map;
-
-import io.weir.testkit.KafkaTestClient;
 import io.weir.benchmarks.Job;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
 import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.systems.ChildCountRunner;
+import io.weir.testkit.KafkaTestClient;
+import java.time.Duration;
+import java.util.Map;
 
 /**
  * Process start to ready with empty state (the start-to-ready workload): the time from starting an
@@ -72,8 +71,8 @@ public final class ReadyJob implements Job {
                 throw new IllegalStateException("failed before it was ready: " + failure, failure);
             }
             if (System.nanoTime() - deadlineNanos > 0) {
-                throw new IllegalStateException("not ready within " + Duration.ofNanos(deadlineNanos - startedNanos)
-                        .toSeconds() + " s");
+                throw new IllegalStateException("not ready within "
+                        + Duration.ofNanos(deadlineNanos - startedNanos).toSeconds() + " s");
             }
             Thread.sleep(POLL.toMillis());
         }

@@ -1,5 +1,14 @@
 package io.weir.benchmarks.jobs;
 
+import io.weir.benchmarks.Job;
+import io.weir.benchmarks.RunSpec;
+import io.weir.benchmarks.Scenario;
+import io.weir.benchmarks.SystemUnderTest;
+import io.weir.benchmarks.input.InputTopic;
+import io.weir.benchmarks.input.Workload;
+import io.weir.benchmarks.systems.ChildCountRunner;
+import io.weir.benchmarks.verification.CompletionProbe;
+import io.weir.testkit.KafkaTestClient;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -12,22 +21,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.IntStream;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-
-import io.weir.testkit.KafkaTestClient;
-import io.weir.benchmarks.Job;
-import io.weir.benchmarks.RunSpec;
-import io.weir.benchmarks.Scenario;
-import io.weir.benchmarks.SystemUnderTest;
-import io.weir.benchmarks.input.InputTopic;
-import io.weir.benchmarks.input.Workload;
-import io.weir.benchmarks.systems.ChildCountRunner;
-import io.weir.benchmarks.verification.CompletionProbe;
 
 /**
  * Restart after SIGKILL (the restart workload): the time from starting a killed application
@@ -103,8 +101,8 @@ public final class RestartJob implements Job {
         long deadline = started + timeout.toNanos();
         SystemUnderTest.Running first = system.start(spec);
         try {
-            new CompletionProbe(client.admin(), input, keys).await(spec.applicationId(), spec.outputTopic(),
-                    Workload.PARTITIONS, first, deadline);
+            new CompletionProbe(client.admin(), input, keys)
+                    .await(spec.applicationId(), spec.outputTopic(), Workload.PARTITIONS, first, deadline);
             run.initialSeconds = (System.nanoTime() - started) / 1e9;
             run.trickled = workload.trickle(spec.inputTopic(), trickle, TRICKLE_PER_SECOND, () -> {
                 Throwable failure = first.failure().orElse(null);
@@ -126,12 +124,13 @@ public final class RestartJob implements Job {
         while (true) {
             Throwable failure = running.failure().orElse(null);
             if (failure != null) {
-                throw new IllegalStateException("failed after " + run.seen.size() + " of " + run.batchKeys.size()
-                        + " new counts: " + failure, failure);
+                throw new IllegalStateException(
+                        "failed after " + run.seen.size() + " of " + run.batchKeys.size() + " new counts: " + failure,
+                        failure);
             }
             if (System.nanoTime() - deadlineNanos > 0) {
-                throw new IllegalStateException("timed out with " + run.seen.size() + " of " + run.batchKeys.size()
-                        + " new counts visible");
+                throw new IllegalStateException(
+                        "timed out with " + run.seen.size() + " of " + run.batchKeys.size() + " new counts visible");
             }
             var records = run.consumer.poll(POLL);
             long now = System.nanoTime();
@@ -209,11 +208,12 @@ public final class RestartJob implements Job {
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         // The broker answers a fetch as soon as committed data is there; this bounds the wait otherwise.
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer());
+        KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         try {
             List<TopicPartition> partitions = IntStream.range(0, Workload.PARTITIONS)
-                    .mapToObj(p -> new TopicPartition(topic, p)).toList();
+                    .mapToObj(p -> new TopicPartition(topic, p))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToEnd(partitions);
             partitions.forEach(p -> consumer.position(p, Duration.ofSeconds(30))); // resolve now, not on the clock

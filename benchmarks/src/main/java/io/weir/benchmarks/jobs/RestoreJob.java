@@ -1,13 +1,12 @@
 package io.weir.benchmarks.jobs;
 
-import java.time.Duration;
-
 import io.weir.benchmarks.Job;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
 import io.weir.benchmarks.input.InputTopic;
 import io.weir.benchmarks.input.Workload;
+import java.time.Duration;
 
 /**
  * Restore a changelog of {@code keys} distinct keys into an empty store (the restore workload).
@@ -68,8 +67,8 @@ public final class RestoreJob implements Job {
         while (true) {
             Throwable failure = running.failure().orElse(null);
             if (failure != null) {
-                throw new IllegalStateException("failed after restoring " + restored + " of " + keys + " records: "
-                        + failure, failure);
+                throw new IllegalStateException(
+                        "failed after restoring " + restored + " of " + keys + " records: " + failure, failure);
             }
             restored = running.restoredRecords();
             if (restored >= keys) {

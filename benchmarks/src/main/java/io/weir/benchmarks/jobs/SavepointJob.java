@@ -1,5 +1,17 @@
 package io.weir.benchmarks.jobs;
 
+import io.weir.benchmarks.Job;
+import io.weir.benchmarks.RunExecutor;
+import io.weir.benchmarks.RunSpec;
+import io.weir.benchmarks.Scenario;
+import io.weir.benchmarks.SystemUnderTest;
+import io.weir.benchmarks.input.InputTopic;
+import io.weir.benchmarks.input.SteadyInput;
+import io.weir.benchmarks.input.Workload;
+import io.weir.benchmarks.systems.WeirRunner;
+import io.weir.benchmarks.verification.CompletionProbe;
+import io.weir.benchmarks.verification.OutputPauseWatch;
+import io.weir.benchmarks.verification.PauseTracker;
 import io.weir.config.WeirConfig;
 import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
@@ -15,19 +27,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.weir.benchmarks.Job;
-import io.weir.benchmarks.RunExecutor;
-import io.weir.benchmarks.RunSpec;
-import io.weir.benchmarks.Scenario;
-import io.weir.benchmarks.SystemUnderTest;
-import io.weir.benchmarks.input.InputTopic;
-import io.weir.benchmarks.input.SteadyInput;
-import io.weir.benchmarks.input.Workload;
-import io.weir.benchmarks.systems.WeirRunner;
-import io.weir.benchmarks.verification.CompletionProbe;
-import io.weir.benchmarks.verification.OutputPauseWatch;
-import io.weir.benchmarks.verification.PauseTracker;
 
 /**
  * A savepoint of 1,000,000 keys (the savepoint workload) and its restore into a new application.
@@ -76,6 +75,7 @@ public final class SavepointJob implements Job {
     static final Duration BASELINE = Duration.ofSeconds(10);
     /** How long the output is watched past the manifest (the copy's load may slow processing). */
     static final Duration AFTER = Duration.ofSeconds(3);
+
     private static final Duration POLL = Duration.ofMillis(5);
     private static final Pattern CUT = Pattern.compile("cut complete: .* (\\d+) ms after the request");
     private static final Pattern COMPLETE = Pattern.compile("savepoint .* complete: .* (\\d+) ms after the request");
@@ -126,11 +126,14 @@ public final class SavepointJob implements Job {
         long loadStarted = System.nanoTime();
         InputTopic input = workload.createDistinct(spec.inputTopic(), keys);
         run.app = weir.start(spec);
-        new CompletionProbe(client.admin(), input, keys).await(spec.applicationId(), spec.outputTopic(),
-                partitions(), run.app, deadline);
+        new CompletionProbe(client.admin(), input, keys)
+                .await(spec.applicationId(), spec.outputTopic(), partitions(), run.app, deadline);
         run.loadSeconds = (System.nanoTime() - loadStarted) / 1e9;
-        log.info("savepoint: {} keys counted in {} s; live traffic of {} records/s from now", keys,
-                ScalingJob.round(run.loadSeconds), rate);
+        log.info(
+                "savepoint: {} keys counted in {} s; live traffic of {} records/s from now",
+                keys,
+                ScalingJob.round(run.loadSeconds),
+                rate);
         run.watch = OutputPauseWatch.start(client.bootstrapServers(), spec.outputTopic(), partitions());
         run.traffic = SteadyInput.start(client.bootstrapServers(), spec.inputTopic(), keys, rate);
         runFor(run, WATCH_SETTLE, deadline);
@@ -173,8 +176,8 @@ public final class SavepointJob implements Job {
         }
         String id = SavepointRequest.newId();
         long requested = System.nanoTime();
-        run.manifest = new SavepointRequest(source, listener).take(id, false,
-                Duration.ofNanos(Math.max(1, deadlineNanos - requested)), null);
+        run.manifest = new SavepointRequest(source, listener)
+                .take(id, false, Duration.ofNanos(Math.max(1, deadlineNanos - requested)), null);
         long written = System.nanoTime();
         runFor(run, AFTER, deadlineNanos);
         run.baseline = run.watch.longest(run.baselineFrom, run.baselineTo);
@@ -191,16 +194,24 @@ public final class SavepointJob implements Job {
         String forkId = spec.applicationId() + "-fork";
         RunSpec fork;
         try {
-            fork = new RunSpec(scenario, spec.bootstrapServers(), spec.inputTopic(), forkId + "-out", forkId,
-                    spec.guarantee(), Files.createTempDirectory(spec.stateDir(), "fork-"));
+            fork = new RunSpec(
+                    scenario,
+                    spec.bootstrapServers(),
+                    spec.inputTopic(),
+                    forkId + "-out",
+                    forkId,
+                    spec.guarantee(),
+                    Files.createTempDirectory(spec.stateDir(), "fork-"));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
         Workload.createTopic(client, fork.outputTopic(), partitions(), Map.of());
         WeirConfig target = run.weir.config(fork);
         long stepStarted = System.nanoTime();
-        SavepointRestore.Result result = new SavepointRestore(target,
-                TopologyAccess.model(WeirRunner.topology(fork), forkId), line -> log.info("restore: {}", line))
+        SavepointRestore.Result result = new SavepointRestore(
+                        target,
+                        TopologyAccess.model(WeirRunner.topology(fork), forkId),
+                        line -> log.info("restore: {}", line))
                 .restore(new SavepointCatalog(source), run.manifest, new SavepointRestore.Options(false, Map.of()));
         run.stepNanos = System.nanoTime() - stepStarted;
         run.restoredEntries = result.entries();
@@ -210,8 +221,10 @@ public final class SavepointJob implements Job {
         while (run.restoreNanos < 0 || run.runningNanos < 0) {
             Throwable failure = run.fork.failure().orElse(null);
             if (failure != null) {
-                throw new IllegalStateException("the restored application failed after restoring " + restored + " of "
-                        + result.entries() + " entries: " + failure, failure);
+                throw new IllegalStateException(
+                        "the restored application failed after restoring " + restored + " of " + result.entries()
+                                + " entries: " + failure,
+                        failure);
             }
             long now = System.nanoTime();
             restored = run.fork.restoredRecords();
@@ -258,8 +271,9 @@ public final class SavepointJob implements Job {
         d.put("copy_seconds", copy == null ? null : ScalingJob.round(copy));
         d.put("write_rps", copy == null || copy <= 0 ? null : (long) Math.round(m.records() / copy));
         d.put("write_mb_per_s", copy == null || copy <= 0 ? null : Math.round(m.bytes() / copy / 1e4) / 100.0);
-        d.put("baseline_max_pause_seconds", run == null || run.baseline == null ? null
-                : ScalingJob.round(run.baseline.seconds()));
+        d.put(
+                "baseline_max_pause_seconds",
+                run == null || run.baseline == null ? null : ScalingJob.round(run.baseline.seconds()));
         d.put("max_pause_seconds", run == null || run.during == null ? null : ScalingJob.round(run.during.seconds()));
         double step = run == null || run.stepNanos < 0 ? Double.NaN : run.stepNanos / 1e9;
         d.put("restore_step_seconds", Double.isNaN(step) ? null : ScalingJob.round(step));
@@ -268,11 +282,15 @@ public final class SavepointJob implements Job {
         d.put("restore_seconds", Double.isNaN(restore) ? null : ScalingJob.round(restore));
         Long restoreRps = Double.isNaN(restore) ? null : (long) Math.round(run.restoredEntries / restore);
         d.put("restore_rps", restoreRps);
-        d.put("restored_running_seconds", run == null || run.runningNanos < 0 ? null
-                : ScalingJob.round(run.runningNanos / 1e9));
+        d.put(
+                "restored_running_seconds",
+                run == null || run.runningNanos < 0 ? null : ScalingJob.round(run.runningNanos / 1e9));
         Object writeRps = d.get("write_rps");
-        d.put("restore_vs_write", restoreRps == null || writeRps == null ? null
-                : Math.round(1000.0 * restoreRps / (Long) writeRps) / 1000.0);
+        d.put(
+                "restore_vs_write",
+                restoreRps == null || writeRps == null
+                        ? null
+                        : Math.round(1000.0 * restoreRps / (Long) writeRps) / 1000.0);
         d.put("load_seconds", run == null || Double.isNaN(run.loadSeconds) ? null : ScalingJob.round(run.loadSeconds));
         d.put("peer", null);
         d.put("peer_note", PEER_NOTE);
@@ -294,6 +312,7 @@ public final class SavepointJob implements Job {
         Manifest manifest;
         /** Whether the executor got {@link #app} from {@link #start}, and so closes it. */
         boolean handedOver;
+
         long baselineTo;
         long cutMs = -1;
         long totalMs = -1;

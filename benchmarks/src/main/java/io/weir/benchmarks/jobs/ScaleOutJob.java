@@ -1,12 +1,5 @@
 package io.weir.benchmarks.jobs;
 
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
-
-import io.weir.testkit.KafkaTestClient;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
@@ -15,6 +8,12 @@ import io.weir.benchmarks.systems.GroupAssignment;
 import io.weir.benchmarks.systems.InstanceGroup;
 import io.weir.benchmarks.verification.OutputPauseWatch;
 import io.weir.benchmarks.verification.PauseTracker;
+import io.weir.testkit.KafkaTestClient;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Scale-out (the scale-out workload): a third instance joins two that hold the state; the time
@@ -113,7 +112,8 @@ public final class ScaleOutJob extends ScalingJob {
         run.pause = run.watch.longest(startedNanos, System.nanoTime());
         run.restored = run.scaling.group().instance(ADDED).restoredRecords();
         GroupAssignment a = run.scaling.group().assignment();
-        run.split = a.partitionsByInstance().values().stream().map(p -> Integer.toString(p.size()))
+        run.split = a.partitionsByInstance().values().stream()
+                .map(p -> Integer.toString(p.size()))
                 .collect(Collectors.joining("/"));
     }
 

@@ -1,9 +1,9 @@
 package io.weir.benchmarks.jobs;
 
-import io.weir.testkit.KafkaTestClient;
 import io.weir.benchmarks.Job;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.input.Workload;
+import io.weir.testkit.KafkaTestClient;
 
 /**
  * What the scaling workloads ({@link FailoverJob}, {@link ScaleOutJob}) share: a group of
@@ -18,11 +18,9 @@ abstract class ScalingJob implements Job {
     final int rate;
     private final Scenario scenario;
 
-    ScalingJob(KafkaTestClient client, Workload workload, Scenario scenario, Scenario.Kind kind, long keys,
-               int rate) {
+    ScalingJob(KafkaTestClient client, Workload workload, Scenario scenario, Scenario.Kind kind, long keys, int rate) {
         if (scenario.kind() != kind || keys <= 0 || rate <= 0) {
-            throw new IllegalArgumentException("a " + kind + " job needs the " + kind
-                    + " workload, keys and a rate");
+            throw new IllegalArgumentException("a " + kind + " job needs the " + kind + " workload, keys and a rate");
         }
         this.client = client;
         this.workload = workload;

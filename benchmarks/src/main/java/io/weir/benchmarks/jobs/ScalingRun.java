@@ -1,10 +1,5 @@
 package io.weir.benchmarks.jobs;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
-import io.weir.testkit.KafkaTestClient;
 import io.weir.benchmarks.Job;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.SystemUnderTest;
@@ -14,6 +9,10 @@ import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.systems.ChildCountRunner;
 import io.weir.benchmarks.systems.InstanceGroup;
 import io.weir.benchmarks.verification.CompletionProbe;
+import io.weir.testkit.KafkaTestClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 /**
  * What a run of a scaling workload ({@link FailoverJob}, {@link ScaleOutJob}) sets up off the
@@ -63,21 +62,29 @@ final class ScalingRun implements AutoCloseable {
      * @throws IllegalArgumentException if {@code system} does not run in child processes
      * @throws IllegalStateException if an instance fails or {@code deadlineNanos} passes first
      */
-    static ScalingRun start(KafkaTestClient client, Workload workload, RunSpec spec, SystemUnderTest system,
-            List<String> instances, long keys, int rate, long deadlineNanos) throws InterruptedException {
+    static ScalingRun start(
+            KafkaTestClient client,
+            Workload workload,
+            RunSpec spec,
+            SystemUnderTest system,
+            List<String> instances,
+            long keys,
+            int rate,
+            long deadlineNanos)
+            throws InterruptedException {
         if (!(system instanceof ChildCountRunner runner)) {
-            throw new IllegalArgumentException(spec.scenario().label() + " runs its instances in child processes, not "
-                    + system.name());
+            throw new IllegalArgumentException(
+                    spec.scenario().label() + " runs its instances in child processes, not " + system.name());
         }
         Workload.createTopic(client, spec.inputTopic(), PARTITIONS, Map.of());
         ScalingRun run = new ScalingRun(new InstanceGroup(runner, spec, client.admin(), PARTITIONS));
         try {
             instances.forEach(run.group::start);
-            run.group.awaitSettled(SUSTAIN, deadlineNanos, () -> { });
+            run.group.awaitSettled(SUSTAIN, deadlineNanos, () -> {});
             long loading = System.nanoTime();
             InputTopic input = workload.fillDistinct(spec.inputTopic(), keys);
-            new CompletionProbe(client.admin(), input, keys).await(spec.applicationId(), spec.outputTopic(),
-                    PARTITIONS, run.group, deadlineNanos);
+            new CompletionProbe(client.admin(), input, keys)
+                    .await(spec.applicationId(), spec.outputTopic(), PARTITIONS, run.group, deadlineNanos);
             run.loadSeconds = (System.nanoTime() - loading) / 1e9;
             run.traffic = SteadyInput.start(client.bootstrapServers(), spec.inputTopic(), keys, rate);
             return run;

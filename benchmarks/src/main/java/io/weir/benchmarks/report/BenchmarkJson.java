@@ -1,7 +1,6 @@
 package io.weir.benchmarks.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import io.weir.benchmarks.systems.ChildCountRunner;
 
 /**
@@ -13,6 +12,5 @@ public final class BenchmarkJson {
 
     public static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private BenchmarkJson() {
-    }
+    private BenchmarkJson() {}
 }

@@ -1,11 +1,7 @@
 package io.weir.benchmarks.report;
 
-import java.io.PrintStream;
-import java.util.OptionalDouble;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.weir.benchmarks.Guarantee;
 import io.weir.benchmarks.RunResult;
 import io.weir.benchmarks.Scenario;
@@ -14,6 +10,8 @@ import io.weir.benchmarks.jobs.SavepointJob;
 import io.weir.benchmarks.systems.ChildCountRunner;
 import io.weir.benchmarks.systems.WeirRunner;
 import io.weir.benchmarks.ysb.YsbJob;
+import java.io.PrintStream;
+import java.util.OptionalDouble;
 
 /**
  * Writes results as JSON lines to the given stream (stdout), one object per line, flushed at once
@@ -93,7 +91,8 @@ public final class JsonReport {
 
     /** The fields every run line starts with. */
     private ObjectNode runLine(RunResult r) {
-        return BenchmarkJson.MAPPER.createObjectNode()
+        return BenchmarkJson.MAPPER
+                .createObjectNode()
                 .put("workload", r.scenario().label())
                 .put("guarantee", r.guarantee().label())
                 .put("system", r.system())
@@ -116,7 +115,8 @@ public final class JsonReport {
     }
 
     private void memoryRun(RunResult r) {
-        ObjectNode line = BenchmarkJson.MAPPER.createObjectNode()
+        ObjectNode line = BenchmarkJson.MAPPER
+                .createObjectNode()
                 .put("workload", r.scenario().label())
                 .put("system", r.system())
                 .put("keys", r.records());
@@ -157,7 +157,8 @@ public final class JsonReport {
      * the median {@code started_seconds} of each.
      */
     private void secondsSummary(Summary s) {
-        ObjectNode line = BenchmarkJson.MAPPER.createObjectNode()
+        ObjectNode line = BenchmarkJson.MAPPER
+                .createObjectNode()
                 .put("summary", true)
                 .put("workload", s.scenario().label())
                 .put("guarantee", s.guarantee().label());
@@ -169,8 +170,11 @@ public final class JsonReport {
         putRounded(line, "kafka_streams_vs_weir", s.secondsRatio("kafka_streams", "weir"), 3);
         if (s.systems().contains(ChildCountRunner.FAST_DETECTION)) {
             putRounded(line, "weir_detection_1s_seconds", s.seconds(ChildCountRunner.FAST_DETECTION), 3);
-            putRounded(line, "kafka_streams_vs_weir_detection_1s", s.secondsRatio("kafka_streams",
-                    ChildCountRunner.FAST_DETECTION), 3);
+            putRounded(
+                    line,
+                    "kafka_streams_vs_weir_detection_1s",
+                    s.secondsRatio("kafka_streams", ChildCountRunner.FAST_DETECTION),
+                    3);
         }
         if (s.scenario().kind() == Scenario.Kind.READY) {
             putRounded(line, "weir_started_seconds", s.detail("weir", "started_seconds"), 3);
@@ -184,7 +188,8 @@ public final class JsonReport {
      * instance's start to balanced.
      */
     private void scaleOutSummary(Summary s) {
-        ObjectNode line = BenchmarkJson.MAPPER.createObjectNode()
+        ObjectNode line = BenchmarkJson.MAPPER
+                .createObjectNode()
                 .put("summary", true)
                 .put("workload", s.scenario().label())
                 .put("guarantee", s.guarantee().label());
@@ -201,7 +206,8 @@ public final class JsonReport {
      * restore rate; {@code "peer": null} (Kafka Streams has no savepoints).
      */
     private void savepointSummary(Summary s) {
-        ObjectNode line = BenchmarkJson.MAPPER.createObjectNode()
+        ObjectNode line = BenchmarkJson.MAPPER
+                .createObjectNode()
                 .put("summary", true)
                 .put("workload", s.scenario().label())
                 .put("guarantee", s.guarantee().label())
@@ -227,7 +233,8 @@ public final class JsonReport {
     private void throughputSummary(Summary s) {
         boolean noHttp = s.systems().contains(WeirRunner.NO_HTTP);
         boolean scraped = s.systems().contains(WeirRunner.SCRAPED);
-        ObjectNode line = BenchmarkJson.MAPPER.createObjectNode()
+        ObjectNode line = BenchmarkJson.MAPPER
+                .createObjectNode()
                 .put("summary", true)
                 .put("workload", s.scenario().label())
                 .put("guarantee", s.guarantee().label())
@@ -263,8 +270,7 @@ public final class JsonReport {
         if (scraped) {
             putRounded(line, "weir_scraped_vs_weir", s.rpsRatio(WeirRunner.SCRAPED, "weir"), 3);
             if (noHttp) {
-                putRounded(line, "weir_scraped_vs_weir_no_http", s.rpsRatio(WeirRunner.SCRAPED,
-                        WeirRunner.NO_HTTP), 3);
+                putRounded(line, "weir_scraped_vs_weir_no_http", s.rpsRatio(WeirRunner.SCRAPED, WeirRunner.NO_HTTP), 3);
             }
         }
         if (s.scenario().reportsCpu()) {
@@ -272,20 +278,26 @@ public final class JsonReport {
                 putRounded(line, system + "_cpu_seconds", s.detail(system, "cpu_seconds"), 3);
             }
             if (noHttp) {
-                putRounded(line, "weir_vs_weir_no_http_cpu", s.detailRatio("weir", WeirRunner.NO_HTTP, "cpu_seconds"), 3);
+                putRounded(
+                        line, "weir_vs_weir_no_http_cpu", s.detailRatio("weir", WeirRunner.NO_HTTP, "cpu_seconds"), 3);
             }
             if (scraped) {
-                putRounded(line, "weir_scraped_vs_weir_cpu", s.detailRatio(WeirRunner.SCRAPED, "weir", "cpu_seconds"), 3);
+                putRounded(
+                        line, "weir_scraped_vs_weir_cpu", s.detailRatio(WeirRunner.SCRAPED, "weir", "cpu_seconds"), 3);
             }
         }
         if (scraped) {
-            s.scrapes().ifPresentOrElse(c -> {
-                line.put("scrape_interval_ms", c.intervalMs());
-                putRounded(line, "scrapes", OptionalDouble.of(c.medianScrapes()), 1);
-                putRounded(line, "scrape_bytes", c.medianBytes(), 0);
-                putRounded(line, "scrape_median_ms", s.detail(WeirRunner.SCRAPED, "scrape_median_ms"), 1);
-                line.put("scrape_failures", c.failures());
-            }, () -> line.putNull("scrapes"));
+            s.scrapes()
+                    .ifPresentOrElse(
+                            c -> {
+                                line.put("scrape_interval_ms", c.intervalMs());
+                                putRounded(line, "scrapes", OptionalDouble.of(c.medianScrapes()), 1);
+                                putRounded(line, "scrape_bytes", c.medianBytes(), 0);
+                                putRounded(
+                                        line, "scrape_median_ms", s.detail(WeirRunner.SCRAPED, "scrape_median_ms"), 1);
+                                line.put("scrape_failures", c.failures());
+                            },
+                            () -> line.putNull("scrapes"));
         }
         write(line);
     }
@@ -299,45 +311,74 @@ public final class JsonReport {
      * should not fall once the offered rate passes what the system sustains).
      */
     public void ysbSummary(java.util.List<RunResult> results) {
-        ObjectNode line = BenchmarkJson.MAPPER.createObjectNode().put("summary", true).put("workload", "ysb")
+        ObjectNode line = BenchmarkJson.MAPPER
+                .createObjectNode()
+                .put("summary", true)
+                .put("workload", "ysb")
                 .put("guarantee", Guarantee.EXACTLY_ONCE.label());
         OptionalDouble weir = ysbSustained(results, "weir");
         OptionalDouble streams = ysbSustained(results, "kafka_streams");
         putRounded(line, "weir_sustained_eps", weir, 0);
         putRounded(line, "kafka_streams_sustained_eps", streams, 0);
-        putRounded(line, "weir_vs_kafka_streams", weir.isPresent() && streams.isPresent()
-                ? OptionalDouble.of(weir.getAsDouble() / streams.getAsDouble()) : OptionalDouble.empty(), 3);
+        putRounded(
+                line,
+                "weir_vs_kafka_streams",
+                weir.isPresent() && streams.isPresent()
+                        ? OptionalDouble.of(weir.getAsDouble() / streams.getAsDouble())
+                        : OptionalDouble.empty(),
+                3);
         putRounded(line, "weir_p99_ms_at_200k", ysbAt(results, "weir", 200_000, "p99_ms"), 0);
         putRounded(line, "kafka_streams_p99_ms_at_200k", ysbAt(results, "kafka_streams", 200_000, "p99_ms"), 0);
         putRounded(line, "weir_final_p99_ms_at_200k", ysbAt(results, "weir", 200_000, "final_p99_ms"), 0);
-        OptionalDouble oneAndAHalf = streams.isEmpty() ? OptionalDouble.empty() : results.stream()
-                .mapToDouble(r -> ((Number) r.details().getOrDefault("offered_eps", 0L)).doubleValue())
-                .filter(rate -> rate >= 1.5 * streams.getAsDouble()).min();
+        OptionalDouble oneAndAHalf = streams.isEmpty()
+                ? OptionalDouble.empty()
+                : results.stream()
+                        .mapToDouble(r -> ((Number) r.details().getOrDefault("offered_eps", 0L)).doubleValue())
+                        .filter(rate -> rate >= 1.5 * streams.getAsDouble())
+                        .min();
         putRounded(line, "at_1_5x_kafka_streams_eps", oneAndAHalf, 0);
-        putRounded(line, "weir_p99_ms_at_1_5x_kafka_streams", oneAndAHalf.isEmpty() ? OptionalDouble.empty()
-                : ysbAt(results, "weir", (long) oneAndAHalf.getAsDouble(), "p99_ms"), 0);
-        putRounded(line, "weir_final_p99_ms_at_1_5x_kafka_streams", oneAndAHalf.isEmpty() ? OptionalDouble.empty()
-                : ysbAt(results, "weir", (long) oneAndAHalf.getAsDouble(), "final_p99_ms"), 0);
+        putRounded(
+                line,
+                "weir_p99_ms_at_1_5x_kafka_streams",
+                oneAndAHalf.isEmpty()
+                        ? OptionalDouble.empty()
+                        : ysbAt(results, "weir", (long) oneAndAHalf.getAsDouble(), "p99_ms"),
+                0);
+        putRounded(
+                line,
+                "weir_final_p99_ms_at_1_5x_kafka_streams",
+                oneAndAHalf.isEmpty()
+                        ? OptionalDouble.empty()
+                        : ysbAt(results, "weir", (long) oneAndAHalf.getAsDouble(), "final_p99_ms"),
+                0);
         for (String system : java.util.List.of("weir", "kafka_streams")) {
             ObjectNode achieved = line.putObject(system + "_achieved_eps");
-            results.stream().filter(r -> r.system().equals(system) && r.details().get("achieved_eps") != null)
-                    .forEach(r -> achieved.put(String.valueOf(r.details().get("offered_eps")),
+            results.stream()
+                    .filter(r -> r.system().equals(system) && r.details().get("achieved_eps") != null)
+                    .forEach(r -> achieved.put(
+                            String.valueOf(r.details().get("offered_eps")),
                             ((Number) r.details().get("achieved_eps")).longValue()));
         }
         write(line);
     }
 
     private static OptionalDouble ysbSustained(java.util.List<RunResult> results, String system) {
-        return results.stream().filter(r -> r.system().equals(system) && r.ok()
+        return results.stream()
+                .filter(r -> r.system().equals(system)
+                        && r.ok()
                         && Boolean.TRUE.equals(r.details().get("sustained")))
-                .mapToDouble(r -> ((Number) r.details().get("offered_eps")).doubleValue()).max();
+                .mapToDouble(r -> ((Number) r.details().get("offered_eps")).doubleValue())
+                .max();
     }
 
     private static OptionalDouble ysbAt(java.util.List<RunResult> results, String system, long rate, String field) {
-        return results.stream().filter(r -> r.system().equals(system) && r.ok()
+        return results.stream()
+                .filter(r -> r.system().equals(system)
+                        && r.ok()
                         && r.details().get(field) instanceof Number
                         && ((Number) r.details().get("offered_eps")).longValue() == rate)
-                .mapToDouble(r -> ((Number) r.details().get(field)).doubleValue()).findFirst();
+                .mapToDouble(r -> ((Number) r.details().get(field)).doubleValue())
+                .findFirst();
     }
 
     private static void putRounded(ObjectNode line, String field, OptionalDouble value, int decimals) {

@@ -1,15 +1,14 @@
 package io.weir.benchmarks.report;
 
+import io.weir.benchmarks.Guarantee;
+import io.weir.benchmarks.RunResult;
+import io.weir.benchmarks.Scenario;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.ToDoubleFunction;
-
-import io.weir.benchmarks.Guarantee;
-import io.weir.benchmarks.RunResult;
-import io.weir.benchmarks.Scenario;
 
 /**
  * The medians of one workload's and guarantee's successful runs per system (by the system's name
@@ -23,8 +22,14 @@ import io.weir.benchmarks.Scenario;
  * records per second. {@link #scrapes()} sums up the {@code /metrics} scrapes of the scraped runs,
  * if any ran.
  */
-public record Summary(Scenario scenario, Guarantee guarantee, long records, List<String> systems,
-        Map<String, Double> rps, Map<String, Double> seconds, Map<String, Map<String, Double>> details,
+public record Summary(
+        Scenario scenario,
+        Guarantee guarantee,
+        long records,
+        List<String> systems,
+        Map<String, Double> rps,
+        Map<String, Double> seconds,
+        Map<String, Map<String, Double>> details,
         Optional<Scrapes> scrapes) {
 
     /**
@@ -32,8 +37,7 @@ public record Summary(Scenario scenario, Guarantee guarantee, long records, List
      * per run, the median body size of one scrape (a run's last) in bytes, and failed scrapes over
      * all runs.
      */
-    record Scrapes(long intervalMs, double medianScrapes, OptionalDouble medianBytes, long failures) {
-    }
+    record Scrapes(long intervalMs, double medianScrapes, OptionalDouble medianBytes, long failures) {}
 
     public Summary {
         systems = List.copyOf(systems);
@@ -52,7 +56,8 @@ public record Summary(Scenario scenario, Guarantee guarantee, long records, List
         Map<String, Map<String, Double>> details = new LinkedHashMap<>();
         List<String> systems = ran.stream().map(RunResult::system).distinct().toList();
         for (String system : systems) {
-            List<RunResult> runs = ok.stream().filter(r -> r.system().equals(system)).toList();
+            List<RunResult> runs =
+                    ok.stream().filter(r -> r.system().equals(system)).toList();
             median(runs, RunResult::rps).ifPresent(m -> rps.put(system, m));
             median(runs, RunResult::seconds).ifPresent(m -> seconds.put(system, m));
             details.put(system, detailMedians(runs));
@@ -81,9 +86,16 @@ public record Summary(Scenario scenario, Guarantee guarantee, long records, List
     /** The median of each numeric detail, over the runs that have it. */
     private static Map<String, Double> detailMedians(List<RunResult> runs) {
         Map<String, Double> medians = new LinkedHashMap<>();
-        for (String name : runs.stream().flatMap(r -> r.details().keySet().stream()).distinct().toList()) {
-            median(runs.stream().filter(r -> r.details().get(name) instanceof Number).toList(),
-                    r -> ((Number) r.details().get(name)).doubleValue()).ifPresent(m -> medians.put(name, m));
+        for (String name : runs.stream()
+                .flatMap(r -> r.details().keySet().stream())
+                .distinct()
+                .toList()) {
+            median(
+                            runs.stream()
+                                    .filter(r -> r.details().get(name) instanceof Number)
+                                    .toList(),
+                            r -> ((Number) r.details().get(name)).doubleValue())
+                    .ifPresent(m -> medians.put(name, m));
         }
         return medians;
     }
@@ -99,15 +111,22 @@ public record Summary(Scenario scenario, Guarantee guarantee, long records, List
     }
 
     private static Optional<Scrapes> scrapes(List<RunResult> ok) {
-        List<RunResult> scraped = ok.stream().filter(r -> r.details().get("scrapes") instanceof Number).toList();
+        List<RunResult> scraped = ok.stream()
+                .filter(r -> r.details().get("scrapes") instanceof Number)
+                .toList();
         if (scraped.isEmpty()) {
             return Optional.empty();
         }
         long interval = ((Number) scraped.get(0).details().get("scrape_interval_ms")).longValue();
-        double count = median(scraped, r -> ((Number) r.details().get("scrapes")).doubleValue()).getAsDouble();
-        OptionalDouble bytes = median(scraped.stream().filter(r -> r.details().get("scrape_bytes") != null).toList(),
+        double count = median(scraped, r -> ((Number) r.details().get("scrapes")).doubleValue())
+                .getAsDouble();
+        OptionalDouble bytes = median(
+                scraped.stream()
+                        .filter(r -> r.details().get("scrape_bytes") != null)
+                        .toList(),
                 r -> ((Number) r.details().get("scrape_bytes")).doubleValue());
-        long failures = scraped.stream().mapToLong(r -> ((Number) r.details().get("scrape_failures")).longValue())
+        long failures = scraped.stream()
+                .mapToLong(r -> ((Number) r.details().get("scrape_failures")).longValue())
                 .sum();
         return Optional.of(new Scrapes(interval, count, bytes, failures));
     }
@@ -117,7 +136,8 @@ public record Summary(Scenario scenario, Guarantee guarantee, long records, List
     }
 
     private static OptionalDouble ratio(OptionalDouble a, OptionalDouble b) {
-        return a.isPresent() && b.isPresent() ? OptionalDouble.of(a.getAsDouble() / b.getAsDouble())
+        return a.isPresent() && b.isPresent()
+                ? OptionalDouble.of(a.getAsDouble() / b.getAsDouble())
                 : OptionalDouble.empty();
     }
 

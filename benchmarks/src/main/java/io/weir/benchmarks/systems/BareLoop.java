@@ -1,5 +1,9 @@
 package io.weir.benchmarks.systems;
 
+import io.weir.benchmarks.Guarantee;
+import io.weir.benchmarks.RunSpec;
+import io.weir.benchmarks.Scenario;
+import io.weir.benchmarks.SystemUnderTest;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -7,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -21,11 +24,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-
-import io.weir.benchmarks.Guarantee;
-import io.weir.benchmarks.RunSpec;
-import io.weir.benchmarks.Scenario;
-import io.weir.benchmarks.SystemUnderTest;
 
 /**
  * The baseline: the consume-transform-produce loop a careful engineer writes with kafka-clients
@@ -91,10 +89,10 @@ public final class BareLoop implements SystemUnderTest {
 
         @Override
         public void run() {
-            try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerSettings(), new ByteArrayDeserializer(),
-                    new ByteArrayDeserializer());
-                    KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(producerSettings(), new ByteArraySerializer(),
-                            new ByteArraySerializer())) {
+            try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
+                            consumerSettings(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+                    KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(
+                            producerSettings(), new ByteArraySerializer(), new ByteArraySerializer())) {
                 consumer = c;
                 producer = p;
                 process();
@@ -130,7 +128,8 @@ public final class BareLoop implements SystemUnderTest {
                 inTransaction = true;
             }
             for (ConsumerRecord<byte[], byte[]> r : records) {
-                producer.send(new ProducerRecord<>(spec.outputTopic(), r.key(), ValueTransform.apply(r.value())), onSent);
+                producer.send(
+                        new ProducerRecord<>(spec.outputTopic(), r.key(), ValueTransform.apply(r.value())), onSent);
             }
             for (TopicPartition tp : records.partitions()) {
                 List<ConsumerRecord<byte[], byte[]>> forPartition = records.records(tp);
@@ -205,8 +204,7 @@ public final class BareLoop implements SystemUnderTest {
             }
 
             @Override
-            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            }
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {}
 
             @Override
             public void onPartitionsLost(Collection<TopicPartition> partitions) {

@@ -1,5 +1,9 @@
 package io.weir.benchmarks.systems;
 
+import io.weir.benchmarks.RunSpec;
+import io.weir.benchmarks.Scenario;
+import io.weir.benchmarks.SystemUnderTest;
+import io.weir.benchmarks.jobs.RestoreJob;
 import io.weir.internal.cluster.ClientConfigs;
 import java.time.Duration;
 import java.util.HashMap;
@@ -11,17 +15,11 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-
-import io.weir.benchmarks.RunSpec;
-import io.weir.benchmarks.Scenario;
-import io.weir.benchmarks.SystemUnderTest;
-import io.weir.benchmarks.jobs.RestoreJob;
 
 /**
  * The restore workload's baseline ({@code bare}): a plain {@code read_committed} consumer that
@@ -46,18 +44,19 @@ final class BareRestore {
 
     /** As {@code ClientConfigs.restoreConsumer} of Weir. */
     static final int MAX_POLL_RECORDS = 10_000;
+
     static final int FETCH_MAX_WAIT_MS = 10;
 
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
-    private BareRestore() {
-    }
+    private BareRestore() {}
 
     /** Starts reading the changelog of {@code spec}'s restore scenario; returns at once. */
     static SystemUnderTest.Running start(RunSpec spec) {
         if (spec.scenario().kind() != Scenario.Kind.RESTORE) {
-            throw new IllegalArgumentException("not a restore: " + spec.scenario().label());
+            throw new IllegalArgumentException(
+                    "not a restore: " + spec.scenario().label());
         }
         Reader reader = new Reader(spec);
         reader.thread.start();
@@ -86,6 +85,7 @@ final class BareRestore {
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         /** The records read, set once every partition has been read to its end; zero before. */
         private final AtomicLong restored = new AtomicLong();
+
         private final CountDownLatch stop = new CountDownLatch(1);
         private volatile boolean stopping;
 
@@ -97,8 +97,8 @@ final class BareRestore {
 
         @Override
         public void run() {
-            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerSettings(spec),
-                    new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                    consumerSettings(spec), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
                 long records = readToEnd(consumer);
                 restored.set(records);
                 // The consumer stays open until the run closes it: its close is not charged to the
@@ -118,7 +118,8 @@ final class BareRestore {
                 throw new IllegalStateException("no partitions of " + topic);
             }
             List<TopicPartition> partitions = infos.stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);

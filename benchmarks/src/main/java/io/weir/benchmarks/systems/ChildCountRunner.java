@@ -1,5 +1,11 @@
 package io.weir.benchmarks.systems;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weir.benchmarks.RunSpec;
+import io.weir.benchmarks.SystemUnderTest;
+import io.weir.benchmarks.report.BenchmarkJson;
+import io.weir.testkit.ChildJvm;
+import io.weir.testkit.HttpProbe;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -13,17 +19,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import io.weir.testkit.ChildJvm;
-import io.weir.testkit.HttpProbe;
-import io.weir.benchmarks.RunSpec;
-import io.weir.benchmarks.SystemUnderTest;
-import io.weir.benchmarks.report.BenchmarkJson;
 
 /**
  * Weir or Kafka Streams running the count topology in a child JVM ({@link CountApp}, started with
@@ -56,6 +53,7 @@ public final class ChildCountRunner implements SystemUnderTest {
     private final String system;
     /** The name in the results: the system's, or a variant's ({@link #variant}). */
     private final String label;
+
     private final List<String> jvmOptions;
     private final Map<String, String> settings;
     private final boolean httpPortPerRun;
@@ -71,8 +69,13 @@ public final class ChildCountRunner implements SystemUnderTest {
         this(system, system, jvmOptions, settings, false, null);
     }
 
-    private ChildCountRunner(String system, String label, List<String> jvmOptions, Map<String, String> settings,
-            boolean httpPortPerRun, String instance) {
+    private ChildCountRunner(
+            String system,
+            String label,
+            List<String> jvmOptions,
+            Map<String, String> settings,
+            boolean httpPortPerRun,
+            String instance) {
         if (!system.equals("weir") && !system.equals("kafka_streams")) {
             throw new IllegalArgumentException("unknown system " + system);
         }
@@ -111,8 +114,11 @@ public final class ChildCountRunner implements SystemUnderTest {
      */
     ChildCountRunner instance(String name) {
         Map<String, String> s = new HashMap<>(settings);
-        s.put(system.equals("weir") ? "instance.id"
-                : StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), name);
+        s.put(
+                system.equals("weir")
+                        ? "instance.id"
+                        : StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
+                name);
         return new ChildCountRunner(system, label, jvmOptions, s, true, name);
     }
 
@@ -129,8 +135,14 @@ public final class ChildCountRunner implements SystemUnderTest {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create " + stateDir, e);
         }
-        List<String> args = new ArrayList<>(List.of(system, spec.scenario().label(), spec.bootstrapServers(),
-                spec.inputTopic(), spec.outputTopic(), spec.applicationId(), stateDir.toString()));
+        List<String> args = new ArrayList<>(List.of(
+                system,
+                spec.scenario().label(),
+                spec.bootstrapServers(),
+                spec.inputTopic(),
+                spec.outputTopic(),
+                spec.applicationId(),
+                stateDir.toString()));
         settings.forEach((k, v) -> args.add(k + "=" + v));
         int httpPort = httpPortPerRun && system.equals("weir") ? freePort() : -1;
         if (httpPort > 0) {
@@ -199,7 +211,8 @@ public final class ChildCountRunner implements SystemUnderTest {
                         return OptionalInt.empty();
                     }
                     int tasks = 0;
-                    for (JsonNode thread : BenchmarkJson.MAPPER.readTree(info.body()).path("tasksByThread")) {
+                    for (JsonNode thread :
+                            BenchmarkJson.MAPPER.readTree(info.body()).path("tasksByThread")) {
                         tasks += thread.size();
                     }
                     return OptionalInt.of(tasks);

@@ -2,7 +2,6 @@ package io.weir.benchmarks.systems;
 
 import java.time.Duration;
 import java.util.Map;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
@@ -21,21 +20,25 @@ public final class ClientSettings {
      */
     static final int MAX_POLL_RECORDS = 1000;
 
-    private ClientSettings() {
-    }
+    private ClientSettings() {}
 
     /** Producer settings without the {@code producer.} prefix. */
     public static Map<String, Object> producer() {
         return Map.of(
-                ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4",
-                ProducerConfig.LINGER_MS_CONFIG, 10,
-                ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
+                ProducerConfig.COMPRESSION_TYPE_CONFIG,
+                "lz4",
+                ProducerConfig.LINGER_MS_CONFIG,
+                10,
+                ProducerConfig.BATCH_SIZE_CONFIG,
+                128 * 1024);
     }
 
     /** Consumer settings without the {@code consumer.} prefix. */
     static Map<String, Object> consumer() {
         return Map.of(
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                MAX_POLL_RECORDS);
     }
 }

@@ -1,14 +1,13 @@
 package io.weir.benchmarks.systems;
 
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Optional;
-
 import io.weir.benchmarks.Guarantee;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The application process of the restart, memory and start-to-ready workloads, started by
@@ -37,12 +36,12 @@ final class CountApp {
     static final String READY = "count-app ready";
     /** Printed when a system that was ready stops being so; it does not contain {@link #READY}. */
     static final String NOT_READY = "count-app not ready";
+
     static final long READY_POLL_MS = 5;
     static final long READY_CHECK_MS = 20;
     private static final long CHECK_INTERVAL_MS = 100;
 
-    private CountApp() {
-    }
+    private CountApp() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length < 7) {
@@ -64,17 +63,27 @@ final class CountApp {
             case "kafka_streams" -> new KafkaStreamsRunner(extra);
             default -> throw new IllegalArgumentException("unknown system " + args[0]);
         };
-        RunSpec spec = new RunSpec(Scenario.byLabel(args[1]), args[2], args[3], args[4], args[5],
-                Guarantee.EXACTLY_ONCE, Path.of(args[6]));
+        RunSpec spec = new RunSpec(
+                Scenario.byLabel(args[1]),
+                args[2],
+                args[3],
+                args[4],
+                args[5],
+                Guarantee.EXACTLY_ONCE,
+                Path.of(args[6]));
         SystemUnderTest.Running running = system.start(spec);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                running.close();
-            } catch (Exception e) {
-                e.printStackTrace();
-            }
-        }, "count-app-shutdown"));
-        System.out.println(STARTED + " (" + args[0] + ", pid " + ProcessHandle.current().pid() + ")");
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                running.close();
+                            } catch (Exception e) {
+                                e.printStackTrace();
+                            }
+                        },
+                        "count-app-shutdown"));
+        System.out.println(
+                STARTED + " (" + args[0] + ", pid " + ProcessHandle.current().pid() + ")");
         System.out.flush();
         long restored = 0;
         boolean ready = false;

@@ -11,7 +11,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
@@ -37,14 +36,13 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
  * @param members the members of listed instances
  * @param otherMembers members of no listed instance
  */
-public record GroupAssignment(GroupState state, Map<String, Set<Integer>> partitionsByInstance, int members,
-        int otherMembers) {
+public record GroupAssignment(
+        GroupState state, Map<String, Set<Integer>> partitionsByInstance, int members, int otherMembers) {
 
     private static final long REQUEST_TIMEOUT_MS = 10_000;
 
     /** One member as the coordinator lists it: its static id, if any, and its partitions of the input. */
-    record Member(Optional<String> groupInstanceId, Set<Integer> partitions) {
-    }
+    record Member(Optional<String> groupInstanceId, Set<Integer> partitions) {}
 
     public GroupAssignment {
         Map<String, Set<Integer>> copy = new LinkedHashMap<>();
@@ -57,7 +55,9 @@ public record GroupAssignment(GroupState state, Map<String, Set<Integer>> partit
             throws InterruptedException {
         ConsumerGroupDescription d;
         try {
-            d = admin.describeConsumerGroups(List.of(groupId)).describedGroups().get(groupId)
+            d = admin.describeConsumerGroups(List.of(groupId))
+                    .describedGroups()
+                    .get(groupId)
                     .get(REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof GroupIdNotFoundException) {
@@ -87,7 +87,8 @@ public record GroupAssignment(GroupState state, Map<String, Set<Integer>> partit
         int known = 0;
         int other = 0;
         for (Member m : members) {
-            String instance = m.groupInstanceId().map(id -> instanceOf(id, instances)).orElse(null);
+            String instance =
+                    m.groupInstanceId().map(id -> instanceOf(id, instances)).orElse(null);
             if (instance == null) {
                 other++;
             } else {
@@ -149,8 +150,8 @@ public record GroupAssignment(GroupState state, Map<String, Set<Integer>> partit
     /** {@code instance-0=4, instance-1=4, ...}: partitions per instance, for messages. */
     String counts() {
         StringBuilder s = new StringBuilder();
-        partitionsByInstance.forEach((i, p) -> s.append(s.length() == 0 ? "" : ", ").append(i).append('=')
-                .append(p.size()));
+        partitionsByInstance.forEach((i, p) ->
+                s.append(s.length() == 0 ? "" : ", ").append(i).append('=').append(p.size()));
         return s.toString();
     }
 }

@@ -1,5 +1,7 @@
 package io.weir.benchmarks.systems;
 
+import io.weir.benchmarks.RunSpec;
+import io.weir.benchmarks.SystemUnderTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,13 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.weir.benchmarks.RunSpec;
-import io.weir.benchmarks.SystemUnderTest;
 
 /**
  * The instances of one system's application in one consumer group, each a child JVM
@@ -38,6 +36,7 @@ public final class InstanceGroup implements SystemUnderTest.Running {
     public static final Duration CHECK_INTERVAL = Duration.ofMillis(100);
     /** How often a long wait logs what it is waiting for. */
     private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(30);
+
     private static final Logger log = LoggerFactory.getLogger(InstanceGroup.class);
 
     private final ChildCountRunner runner;
@@ -170,7 +169,8 @@ public final class InstanceGroup implements SystemUnderTest.Running {
         for (Map.Entry<String, SystemUnderTest.Running> e : running.entrySet()) {
             Optional<Throwable> f = e.getValue().failure();
             if (f.isPresent()) {
-                return Optional.of(new IllegalStateException(e.getKey() + ": " + f.get().getMessage(), f.get()));
+                return Optional.of(
+                        new IllegalStateException(e.getKey() + ": " + f.get().getMessage(), f.get()));
             }
         }
         return Optional.empty();

@@ -1,5 +1,10 @@
 package io.weir.benchmarks.systems;
 
+import io.weir.benchmarks.Guarantee;
+import io.weir.benchmarks.RunSpec;
+import io.weir.benchmarks.Scenario;
+import io.weir.benchmarks.SystemUnderTest;
+import io.weir.benchmarks.ysb.YsbTopology;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Map;
@@ -7,7 +12,6 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -24,12 +28,6 @@ import org.apache.kafka.streams.kstream.Suppressed;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.processor.StateRestoreListener;
-
-import io.weir.benchmarks.Guarantee;
-import io.weir.benchmarks.RunSpec;
-import io.weir.benchmarks.Scenario;
-import io.weir.benchmarks.SystemUnderTest;
-import io.weir.benchmarks.ysb.YsbTopology;
 
 /**
  * The workloads in Kafka Streams, with byte-array serdes, one stream thread,
@@ -93,13 +91,11 @@ public final class KafkaStreamsRunner implements SystemUnderTest {
         AtomicLong restored = new AtomicLong();
         streams.setGlobalStateRestoreListener(new StateRestoreListener() {
             @Override
-            public void onRestoreStart(TopicPartition partition, String store, long startOffset, long endOffset) {
-            }
+            public void onRestoreStart(TopicPartition partition, String store, long startOffset, long endOffset) {}
 
             @Override
-            public void onBatchRestored(TopicPartition partition, String store, long batchEndOffset,
-                    long numRestored) {
-            }
+            public void onBatchRestored(
+                    TopicPartition partition, String store, long batchEndOffset, long numRestored) {}
 
             @Override
             public void onRestoreEnd(TopicPartition partition, String store, long totalRestored) {
@@ -143,27 +139,33 @@ public final class KafkaStreamsRunner implements SystemUnderTest {
 
     /** The topology of the run's workload other than ysb. */
     private static void build(StreamsBuilder builder, RunSpec spec) {
-        KStream<byte[], byte[]> input = builder.stream(spec.inputTopic(),
-                Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()));
+        KStream<byte[], byte[]> input =
+                builder.stream(spec.inputTopic(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()));
         switch (spec.scenario().kind()) {
-            case MAP -> input.mapValues(v -> ValueTransform.apply(v))
-                    .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-            case COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT -> input.groupByKey()
-                    .count(Materialized.as(Scenario.COUNT_STORE))
-                    .toStream()
-                    .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.Long()));
-            case RESTORE -> input.groupByKey()
-                    .reduce((a, b) -> b, Materialized.as(Scenario.RESTORE_STORE))
-                    .toStream()
-                    .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-            case WINDOW_COUNT -> input.groupByKey()
-                    .windowedBy(TimeWindows.ofSizeAndGrace(Scenario.WINDOW_SIZE, Duration.ZERO))
-                    .count(Materialized.as(Scenario.COUNT_STORE))
-                    .suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()))
-                    .toStream()
-                    .to(spec.outputTopic(), Produced.with(
-                            Serdes.serdeFrom(new WindowedKeySerializer(), new WindowedKeyDeserializer()),
-                            Serdes.Long()));
+            case MAP ->
+                input.mapValues(v -> ValueTransform.apply(v))
+                        .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+            case COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT ->
+                input.groupByKey()
+                        .count(Materialized.as(Scenario.COUNT_STORE))
+                        .toStream()
+                        .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.Long()));
+            case RESTORE ->
+                input.groupByKey()
+                        .reduce((a, b) -> b, Materialized.as(Scenario.RESTORE_STORE))
+                        .toStream()
+                        .to(spec.outputTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+            case WINDOW_COUNT ->
+                input.groupByKey()
+                        .windowedBy(TimeWindows.ofSizeAndGrace(Scenario.WINDOW_SIZE, Duration.ZERO))
+                        .count(Materialized.as(Scenario.COUNT_STORE))
+                        .suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()))
+                        .toStream()
+                        .to(
+                                spec.outputTopic(),
+                                Produced.with(
+                                        Serdes.serdeFrom(new WindowedKeySerializer(), new WindowedKeyDeserializer()),
+                                        Serdes.Long()));
         }
     }
 
@@ -179,7 +181,10 @@ public final class KafkaStreamsRunner implements SystemUnderTest {
             }
             byte[] key = data.key();
             return ByteBuffer.allocate(2 * Long.BYTES + key.length)
-                    .putLong(data.window().start()).putLong(data.window().end()).put(key).array();
+                    .putLong(data.window().start())
+                    .putLong(data.window().end())
+                    .put(key)
+                    .array();
         }
     }
 
@@ -195,8 +200,11 @@ public final class KafkaStreamsRunner implements SystemUnderTest {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, spec.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, spec.bootstrapServers());
-        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, spec.guarantee() == Guarantee.EXACTLY_ONCE
-                ? StreamsConfig.EXACTLY_ONCE_V2 : StreamsConfig.AT_LEAST_ONCE);
+        p.put(
+                StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
+                spec.guarantee() == Guarantee.EXACTLY_ONCE
+                        ? StreamsConfig.EXACTLY_ONCE_V2
+                        : StreamsConfig.AT_LEAST_ONCE);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, ClientSettings.COMMIT_INTERVAL.toMillis());
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         p.put(StreamsConfig.STATE_DIR_CONFIG, spec.stateDir().toString());

@@ -40,6 +40,7 @@ final class MetricsScraper implements AutoCloseable {
     private volatile long maxNanos;
     /** The duration of every scrape so far, answered or not; guarded by itself. */
     private final List<Long> durations = new ArrayList<>();
+
     private volatile String lastFailure;
 
     private MetricsScraper(int port, Duration interval) {
@@ -56,8 +57,8 @@ final class MetricsScraper implements AutoCloseable {
     /** Starts scraping {@code /metrics} on {@code port} every {@code interval}. */
     static MetricsScraper start(int port, Duration interval) {
         if (port <= 0 || interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("a scraper needs a port and a positive interval, got port " + port
-                    + " and " + interval);
+            throw new IllegalArgumentException(
+                    "a scraper needs a port and a positive interval, got port " + port + " and " + interval);
         }
         MetricsScraper scraper = new MetricsScraper(port, interval);
         scraper.thread.start();

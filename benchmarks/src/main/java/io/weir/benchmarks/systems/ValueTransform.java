@@ -7,8 +7,7 @@ package io.weir.benchmarks.systems;
  */
 final class ValueTransform {
 
-    private ValueTransform() {
-    }
+    private ValueTransform() {}
 
     static byte[] apply(byte[] value) {
         if (value == null) {

@@ -4,6 +4,10 @@ import io.micrometer.core.instrument.Counter;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
+import io.weir.benchmarks.RunSpec;
+import io.weir.benchmarks.Scenario;
+import io.weir.benchmarks.SystemUnderTest;
+import io.weir.benchmarks.ysb.YsbTopology;
 import io.weir.config.WeirConfig;
 import io.weir.dsl.Emit;
 import io.weir.dsl.RecordStream;
@@ -16,11 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-
-import io.weir.benchmarks.RunSpec;
-import io.weir.benchmarks.Scenario;
-import io.weir.benchmarks.SystemUnderTest;
-import io.weir.benchmarks.ysb.YsbTopology;
 
 /**
  * The workloads in Weir, with byte-array serdes, one stream thread, {@code exactly_once} or
@@ -124,10 +123,11 @@ public final class WeirRunner implements SystemUnderTest {
     public void prepareExistingApplication(RunSpec spec) {
         WeirConfig config = config(spec);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, spec.bootstrapServers()))) {
-            InternalTopics.Report report = InternalTopics.create(
-                    TopologyAccess.model(topology(spec), config.applicationId()), config, admin);
+            InternalTopics.Report report =
+                    InternalTopics.create(TopologyAccess.model(topology(spec), config.applicationId()), config, admin);
             if (!report.problems().isEmpty()) {
-                throw new IllegalStateException("internal topics of " + config.applicationId() + ": " + report.problems());
+                throw new IllegalStateException(
+                        "internal topics of " + config.applicationId() + ": " + report.problems());
             }
         }
     }
@@ -136,19 +136,23 @@ public final class WeirRunner implements SystemUnderTest {
     public Running start(RunSpec spec) {
         WeirApp app = WeirApp.create(topology(spec), config(spec)).start();
         if (app.config().bounded()) {
-            Thread runner = new Thread(() -> {
-                try {
-                    app.runBounded(); // returns once complete, committed and closed; logs the summary
-                } catch (InterruptedException | RuntimeException e) {
-                    // failure() reports it: the application records what stopped it
-                }
-            }, spec.applicationId() + "-bounded");
+            Thread runner = new Thread(
+                    () -> {
+                        try {
+                            app.runBounded(); // returns once complete, committed and closed; logs the summary
+                        } catch (InterruptedException | RuntimeException e) {
+                            // failure() reports it: the application records what stopped it
+                        }
+                    },
+                    spec.applicationId() + "-bounded");
             runner.setDaemon(true);
             runner.start();
         }
         MetricsScraper scraper;
         try {
-            scraper = scrapeInterval.map(interval -> MetricsScraper.start(httpPort(app), interval)).orElse(null);
+            scraper = scrapeInterval
+                    .map(interval -> MetricsScraper.start(httpPort(app), interval))
+                    .orElse(null);
         } catch (RuntimeException e) {
             app.close(CLOSE_TIMEOUT);
             throw e;
@@ -167,7 +171,8 @@ public final class WeirRunner implements SystemUnderTest {
             @Override
             public long restoredRecords() {
                 return Math.round(app.meterRegistry().find("weir.restore.records").counters().stream()
-                        .mapToDouble(Counter::count).sum());
+                        .mapToDouble(Counter::count)
+                        .sum());
             }
 
             @Override
@@ -199,21 +204,25 @@ public final class WeirRunner implements SystemUnderTest {
         TopologyBuilder builder = new TopologyBuilder();
         RecordStream<byte[], byte[]> input = builder.stream(Serdes.bytes(), Serdes.bytes(), spec.inputTopic());
         switch (spec.scenario().kind()) {
-            case MAP -> input.mapValues((byte[] v) -> ValueTransform.apply(v))
-                    .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
-            case COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT -> input.groupByKey()
-                    .count(Scenario.COUNT_STORE)
-                    .toStream()
-                    .to(spec.outputTopic(), Serdes.bytes(), Serdes.longs());
-            case RESTORE -> input.groupByKey()
-                    .reduce((a, b) -> b, Scenario.RESTORE_STORE)
-                    .toStream()
-                    .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
-            case WINDOW_COUNT -> input.groupByKey()
-                    .windowedBy(TimeWindows.of(Scenario.WINDOW_SIZE))
-                    .emit(Emit.onWindowClose())
-                    .count(Scenario.COUNT_STORE)
-                    .to(spec.outputTopic(), Serdes.windowed(Serdes.bytes()), Serdes.longs());
+            case MAP ->
+                input.mapValues((byte[] v) -> ValueTransform.apply(v))
+                        .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
+            case COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT ->
+                input.groupByKey()
+                        .count(Scenario.COUNT_STORE)
+                        .toStream()
+                        .to(spec.outputTopic(), Serdes.bytes(), Serdes.longs());
+            case RESTORE ->
+                input.groupByKey()
+                        .reduce((a, b) -> b, Scenario.RESTORE_STORE)
+                        .toStream()
+                        .to(spec.outputTopic(), Serdes.bytes(), Serdes.bytes());
+            case WINDOW_COUNT ->
+                input.groupByKey()
+                        .windowedBy(TimeWindows.of(Scenario.WINDOW_SIZE))
+                        .emit(Emit.onWindowClose())
+                        .count(Scenario.COUNT_STORE)
+                        .to(spec.outputTopic(), Serdes.windowed(Serdes.bytes()), Serdes.longs());
         }
         return builder.build();
     }
@@ -238,7 +247,8 @@ public final class WeirRunner implements SystemUnderTest {
                 .set("state.dir", spec.stateDir().toString())
                 .set("http.port", 0)
                 .environment(Map.of());
-        if (spec.scenario().kind() == Scenario.Kind.WINDOW_COUNT || spec.scenario().kind() == Scenario.Kind.YSB) {
+        if (spec.scenario().kind() == Scenario.Kind.WINDOW_COUNT
+                || spec.scenario().kind() == Scenario.Kind.YSB) {
             b.set("max.out.of.orderness.ms", 0);
         }
         ClientSettings.producer().forEach((k, v) -> b.set("producer." + k, v));

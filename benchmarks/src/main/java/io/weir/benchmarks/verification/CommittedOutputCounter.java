@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -28,12 +27,14 @@ final class CommittedOutputCounter implements AutoCloseable {
     private final List<TopicPartition> partitions;
     /** Offsets of records read past the bound of their call, to be counted when a later bound passes them. */
     private final Map<TopicPartition, ArrayDeque<Long>> ahead = new HashMap<>();
+
     private KafkaConsumer<byte[], byte[]> consumer;
     private long counted;
 
     CommittedOutputCounter(String bootstrapServers, String topic, int partitions) {
         this.bootstrapServers = bootstrapServers;
-        this.partitions = IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(topic, p))
+        this.partitions = IntStream.range(0, partitions)
+                .mapToObj(p -> new TopicPartition(topic, p))
                 .collect(Collectors.toList());
         this.partitions.forEach(tp -> ahead.put(tp, new ArrayDeque<>()));
     }
@@ -56,8 +57,8 @@ final class CommittedOutputCounter implements AutoCloseable {
         }
         while (partitions.stream().anyMatch(tp -> c.position(tp) < bounds.get(tp))) {
             if (System.nanoTime() - deadlineNanos > 0) {
-                throw new IllegalStateException("timed out counting the committed output after " + counted
-                        + " records");
+                throw new IllegalStateException(
+                        "timed out counting the committed output after " + counted + " records");
             }
             for (ConsumerRecord<byte[], byte[]> r : c.poll(POLL_TIMEOUT)) {
                 TopicPartition tp = new TopicPartition(r.topic(), r.partition());
@@ -74,10 +75,14 @@ final class CommittedOutputCounter implements AutoCloseable {
     private KafkaConsumer<byte[], byte[]> consumer() {
         if (consumer == null) {
             Map<String, Object> settings = Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                    ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    bootstrapServers,
+                    ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                    "read_committed",
+                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                    false,
+                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                    10_000);
             consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);

@@ -1,5 +1,7 @@
 package io.weir.benchmarks.verification;
 
+import io.weir.benchmarks.SystemUnderTest;
+import io.weir.benchmarks.input.InputTopic;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -7,16 +9,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-
-import io.weir.benchmarks.SystemUnderTest;
-import io.weir.benchmarks.input.InputTopic;
 
 /**
  * Decides, from outside the system under test, when a processing run is done: the group's
@@ -57,8 +55,13 @@ public final class CompletionProbe {
      * @throws IllegalStateException if the system fails or {@code deadlineNanos} passes first,
      *         with how far it got
      */
-    public void await(String groupId, String outputTopic, int outputPartitions, SystemUnderTest.Running running,
-            long deadlineNanos) throws InterruptedException {
+    public void await(
+            String groupId,
+            String outputTopic,
+            int outputPartitions,
+            SystemUnderTest.Running running,
+            long deadlineNanos)
+            throws InterruptedException {
         long committed = 0;
         while (true) {
             checkRunning(running, committed);
@@ -70,8 +73,8 @@ public final class CompletionProbe {
                 }
             }
             if (System.nanoTime() - deadlineNanos > 0) {
-                throw new IllegalStateException("timed out after committing " + committed + " of " + input.records()
-                        + " records");
+                throw new IllegalStateException(
+                        "timed out after committing " + committed + " of " + input.records() + " records");
             }
             Thread.sleep(INTERVAL.toMillis()); // a polling interval, not a hope: the loop re-checks the condition
         }
@@ -92,20 +95,27 @@ public final class CompletionProbe {
      *
      * @throws IllegalStateException if the system fails or {@code deadlineNanos} passes first
      */
-    public long awaitCommittedOutput(String groupId, String bootstrapServers, String outputTopic, int outputPartitions,
-            SystemUnderTest.Running running, long deadlineNanos) throws InterruptedException {
+    public long awaitCommittedOutput(
+            String groupId,
+            String bootstrapServers,
+            String outputTopic,
+            int outputPartitions,
+            SystemUnderTest.Running running,
+            long deadlineNanos)
+            throws InterruptedException {
         long committed = 0;
         long counted = 0;
-        try (CommittedOutputCounter counter = new CommittedOutputCounter(bootstrapServers, outputTopic,
-                outputPartitions)) {
+        try (CommittedOutputCounter counter =
+                new CommittedOutputCounter(bootstrapServers, outputTopic, outputPartitions)) {
             while (true) {
                 checkRunning(running, committed);
                 committed = committedRecords(groupId);
                 if (committed >= input.records()) {
-                    Map<TopicPartition, Long> stable = outputOffsets(outputTopic, outputPartitions,
-                            IsolationLevel.READ_COMMITTED);
+                    Map<TopicPartition, Long> stable =
+                            outputOffsets(outputTopic, outputPartitions, IsolationLevel.READ_COMMITTED);
                     long at = System.nanoTime();
-                    long bound = stable.values().stream().mapToLong(Long::longValue).sum();
+                    long bound =
+                            stable.values().stream().mapToLong(Long::longValue).sum();
                     if (bound >= minOutputOffsets) {
                         counted = counter.countBelow(stable, deadlineNanos);
                         if (counted >= minOutputOffsets) {
@@ -126,15 +136,16 @@ public final class CompletionProbe {
     private void checkRunning(SystemUnderTest.Running running, long committed) {
         Throwable failure = running.failure().orElse(null);
         if (failure != null) {
-            throw new IllegalStateException("failed after committing " + committed + " of " + input.records()
-                    + " records: " + failure, failure);
+            throw new IllegalStateException(
+                    "failed after committing " + committed + " of " + input.records() + " records: " + failure,
+                    failure);
         }
     }
 
     /** Records processed per the group's committed offsets, counting each partition up to its end. */
     private long committedRecords(String groupId) throws InterruptedException {
-        Map<TopicPartition, OffsetAndMetadata> offsets = get(
-                admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata());
+        Map<TopicPartition, OffsetAndMetadata> offsets =
+                get(admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata());
         long sum = 0;
         for (Map.Entry<TopicPartition, Long> end : input.endOffsets().entrySet()) {
             OffsetAndMetadata committed = offsets.get(end.getKey());
@@ -145,13 +156,15 @@ public final class CompletionProbe {
 
     private long outputOffsets(String topic, int partitions) throws InterruptedException {
         return outputOffsets(topic, partitions, IsolationLevel.READ_UNCOMMITTED).values().stream()
-                .mapToLong(Long::longValue).sum();
+                .mapToLong(Long::longValue)
+                .sum();
     }
 
     /** The end offsets (read_uncommitted) or last stable offsets (read_committed) of the output. */
     private Map<TopicPartition, Long> outputOffsets(String topic, int partitions, IsolationLevel isolation)
             throws InterruptedException {
-        Map<TopicPartition, OffsetSpec> request = IntStream.range(0, partitions).boxed()
+        Map<TopicPartition, OffsetSpec> request = IntStream.range(0, partitions)
+                .boxed()
                 .collect(Collectors.toMap(p -> new TopicPartition(topic, p), p -> OffsetSpec.latest()));
         return get(admin.listOffsets(request, new ListOffsetsOptions(isolation)).all()).entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -48,7 +47,8 @@ public final class OutputPauseWatch implements AutoCloseable {
     public static OutputPauseWatch start(String bootstrapServers, String topic, int partitions) {
         KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer(bootstrapServers);
         try {
-            List<TopicPartition> all = IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(topic, p))
+            List<TopicPartition> all = IntStream.range(0, partitions)
+                    .mapToObj(p -> new TopicPartition(topic, p))
                     .toList();
             consumer.assign(all);
             consumer.seekToEnd(all);

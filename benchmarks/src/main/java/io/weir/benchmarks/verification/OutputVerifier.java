@@ -1,5 +1,8 @@
 package io.weir.benchmarks.verification;
 
+import io.weir.benchmarks.Guarantee;
+import io.weir.benchmarks.input.WindowModel;
+import io.weir.benchmarks.input.Workload;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,16 +13,11 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-
-import io.weir.benchmarks.Guarantee;
-import io.weir.benchmarks.input.WindowModel;
-import io.weir.benchmarks.input.Workload;
 
 /**
  * Checks, off the clock, that a run really did the work it was timed for: the output holds the
@@ -82,7 +80,8 @@ public final class OutputVerifier {
                 if (r.key() == null || r.value() == null || r.value().length != Long.BYTES) {
                     malformed[0]++;
                 } else {
-                    latest.put(ByteBuffer.wrap(r.key()), ByteBuffer.wrap(r.value()).getLong());
+                    latest.put(
+                            ByteBuffer.wrap(r.key()), ByteBuffer.wrap(r.value()).getLong());
                 }
             });
         } catch (IllegalStateException e) {
@@ -93,8 +92,8 @@ public final class OutputVerifier {
         }
         long sum = latest.values().stream().mapToLong(Long::longValue).sum();
         if (latest.size() != expectedKeys || sum != expectedRecords) {
-            return Optional.of("the latest counts cover " + latest.size() + " keys and add up to " + sum
-                    + "; expected " + expectedKeys + " keys and " + expectedRecords + " records");
+            return Optional.of("the latest counts cover " + latest.size() + " keys and add up to " + sum + "; expected "
+                    + expectedKeys + " keys and " + expectedRecords + " records");
         }
         return Optional.empty();
     }
@@ -143,9 +142,15 @@ public final class OutputVerifier {
                 if (value != model.count(cell)) {
                     wrong[0]++;
                     if (example.isEmpty()) {
-                        example.append(" (e.g. ").append(model.keyName(cell)).append(" in the window from ")
-                                .append(start).append(": ").append(value).append(", expected ")
-                                .append(model.count(cell)).append(')');
+                        example.append(" (e.g. ")
+                                .append(model.keyName(cell))
+                                .append(" in the window from ")
+                                .append(start)
+                                .append(": ")
+                                .append(value)
+                                .append(", expected ")
+                                .append(model.count(cell))
+                                .append(')');
                     }
                 }
             });
@@ -197,27 +202,33 @@ public final class OutputVerifier {
      *
      * @throws IllegalStateException if that takes longer than a time scaled by {@code expected}
      */
-    private long readCommitted(String topic, int partitions, long expected,
-            Consumer<ConsumerRecord<byte[], byte[]>> sink) {
+    private long readCommitted(
+            String topic, int partitions, long expected, Consumer<ConsumerRecord<byte[], byte[]>> sink) {
         Map<String, Object> settings = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
-        List<TopicPartition> tps = IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(topic, p))
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                10_000);
+        List<TopicPartition> tps = IntStream.range(0, partitions)
+                .mapToObj(p -> new TopicPartition(topic, p))
                 .collect(Collectors.toList());
-        long deadline = System.nanoTime() + Duration.ofSeconds(60 + expected / 50_000).toNanos();
+        long deadline =
+                System.nanoTime() + Duration.ofSeconds(60 + expected / 50_000).toNanos();
         long count = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(tps);
             consumer.seekToBeginning(tps);
             // With read_committed these are the last stable offsets: every committed record is below them.
             Map<TopicPartition, Long> end = consumer.endOffsets(tps);
             while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
                 if (System.nanoTime() - deadline > 0) {
-                    throw new IllegalStateException("verification timed out after reading " + count
-                            + " output records");
+                    throw new IllegalStateException(
+                            "verification timed out after reading " + count + " output records");
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL_TIMEOUT)) {
                     count++;

@@ -28,6 +28,7 @@ public final class PauseTracker {
     private final long startedNanos;
     /** Per partition, the reception times in order; {@code counts[p]} of them are used. */
     private final long[][] receptions;
+
     private final int[] counts;
 
     PauseTracker(int partitions, long startedNanos) {

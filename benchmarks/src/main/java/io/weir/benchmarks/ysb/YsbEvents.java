@@ -1,5 +1,6 @@
 package io.weir.benchmarks.ysb;
 
+import io.weir.benchmarks.systems.ClientSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -9,14 +10,11 @@ import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-
-import io.weir.benchmarks.systems.ClientSettings;
 
 /**
  * The Yahoo Streaming Benchmark's generator: {@value #CAMPAIGNS} campaigns of {@value #ADS_PER_CAMPAIGN}
@@ -60,6 +58,7 @@ public final class YsbEvents implements AutoCloseable {
     };
     /** Views per window start, per campaign index. */
     private final Map<Long, long[]> views = new HashMap<>();
+
     private final StringBuilder json = new StringBuilder(256);
     private long startNanos = -1;
     private long sent;
@@ -128,11 +127,16 @@ public final class YsbEvents implements AutoCloseable {
         int user = random.nextInt(USERS);
         int ad = random.nextInt(ads.length);
         int eventType = random.nextInt(EVENT_TYPES.length);
-        byte[] value = event(user, random.nextInt(100), ads[ad], AD_TYPES[random.nextInt(AD_TYPES.length)],
-                EVENT_TYPES[eventType], eventTime);
+        byte[] value = event(
+                user,
+                random.nextInt(100),
+                ads[ad],
+                AD_TYPES[random.nextInt(AD_TYPES.length)],
+                EVENT_TYPES[eventType],
+                eventTime);
         if (eventType == 0) {
-            views.computeIfAbsent(Math.floorDiv(eventTime, windowMs) * windowMs, w -> new long[CAMPAIGNS])
-                    [ad / ADS_PER_CAMPAIGN]++;
+            views.computeIfAbsent(Math.floorDiv(eventTime, windowMs) * windowMs, w -> new long[CAMPAIGNS])[
+                    ad / ADS_PER_CAMPAIGN]++;
         }
         producer.send(new ProducerRecord<>(topic, users[user], value), onSent);
         sent++;
@@ -140,12 +144,18 @@ public final class YsbEvents implements AutoCloseable {
 
     private byte[] event(int user, int page, String ad, String adType, String eventType, long eventTime) {
         json.setLength(0);
-        json.append("{\"userId\":\"user-").append(user)
-                .append("\",\"pageId\":\"page-").append(page)
-                .append("\",\"adId\":\"").append(ad)
-                .append("\",\"adType\":\"").append(adType)
-                .append("\",\"eventType\":\"").append(eventType)
-                .append("\",\"eventTime\":").append(eventTime)
+        json.append("{\"userId\":\"user-")
+                .append(user)
+                .append("\",\"pageId\":\"page-")
+                .append(page)
+                .append("\",\"adId\":\"")
+                .append(ad)
+                .append("\",\"adType\":\"")
+                .append(adType)
+                .append("\",\"eventType\":\"")
+                .append(eventType)
+                .append("\",\"eventTime\":")
+                .append(eventTime)
                 .append(",\"ipAddress\":\"1.2.3.4\"}");
         return json.toString().getBytes(StandardCharsets.US_ASCII);
     }

@@ -1,5 +1,10 @@
 package io.weir.benchmarks.ysb;
 
+import io.weir.benchmarks.Job;
+import io.weir.benchmarks.RunSpec;
+import io.weir.benchmarks.Scenario;
+import io.weir.benchmarks.SystemUnderTest;
+import io.weir.benchmarks.input.Workload;
 import io.weir.testkit.KafkaTestClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,18 +12,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.weir.benchmarks.Job;
-import io.weir.benchmarks.RunSpec;
-import io.weir.benchmarks.Scenario;
-import io.weir.benchmarks.SystemUnderTest;
-import io.weir.benchmarks.input.Workload;
 
 /**
  * One step of the {@code ysb} workload: the Yahoo Streaming Benchmark's job ({@link YsbTopology})
@@ -60,7 +58,8 @@ public final class YsbJob implements Job {
     private final Duration drain;
     private Run current;
 
-    public YsbJob(KafkaTestClient client, Scenario scenario, int rate, Duration warmup, Duration measured, Duration drain) {
+    public YsbJob(
+            KafkaTestClient client, Scenario scenario, int rate, Duration warmup, Duration measured, Duration drain) {
         this.client = client;
         this.scenario = scenario;
         this.rate = rate;
@@ -119,14 +118,23 @@ public final class YsbJob implements Job {
         Workload.createTopic(client, spec.inputTopic(), Workload.PARTITIONS, Map.of());
         String campaigns = YsbTopology.campaignsTopic(spec.inputTopic());
         Workload.createTopic(client, campaigns, 1, Map.of("cleanup.policy", "compact"));
-        YsbEvents events = new YsbEvents(client.bootstrapServers(), spec.inputTopic(), Workload.PARTITIONS, rate,
-                YsbTopology.WINDOW.toMillis(), SEED);
+        YsbEvents events = new YsbEvents(
+                client.bootstrapServers(),
+                spec.inputTopic(),
+                Workload.PARTITIONS,
+                rate,
+                YsbTopology.WINDOW.toMillis(),
+                SEED);
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        events.campaignOfAd().forEach((ad, campaign) -> records.add(new ProducerRecord<>(campaigns,
-                io.weir.serde.Serdes.strings().serialize(campaigns, ad),
-                io.weir.serde.Serdes.strings().serialize(campaigns, campaign))));
+        events.campaignOfAd()
+                .forEach((ad, campaign) -> records.add(new ProducerRecord<>(
+                        campaigns,
+                        io.weir.serde.Serdes.strings().serialize(campaigns, ad),
+                        io.weir.serde.Serdes.strings().serialize(campaigns, campaign))));
         client.send(records);
-        current = new Run(events, new YsbOutput(client.bootstrapServers(), spec.outputTopic(), partitions()),
+        current = new Run(
+                events,
+                new YsbOutput(client.bootstrapServers(), spec.outputTopic(), partitions()),
                 system.name().startsWith("weir"));
     }
 
@@ -151,8 +159,13 @@ public final class YsbJob implements Job {
         run.toMs = System.currentTimeMillis();
         run.achievedEps = (committedAfter - committedBefore) / run.measuredSeconds;
         run.lagAtEnd = endOffsets(spec) - committedAfter;
-        log.info("ysb {} at {} events/s: sent {}/s, processed {}/s, {} behind; draining", spec.applicationId(), rate,
-                Math.round(run.sentMeasured / run.measuredSeconds), Math.round(run.achievedEps), run.lagAtEnd);
+        log.info(
+                "ysb {} at {} events/s: sent {}/s, processed {}/s, {} behind; draining",
+                spec.applicationId(),
+                rate,
+                Math.round(run.sentMeasured / run.measuredSeconds),
+                Math.round(run.achievedEps),
+                run.lagAtEnd);
         Map<String, Long> expected = run.events.expectedCounts();
         long giveUp = System.nanoTime() + drain.toNanos();
         long nextCheck = 0;
@@ -187,17 +200,22 @@ public final class YsbJob implements Job {
     private long committed(RunSpec spec) {
         try {
             Map<TopicPartition, OffsetAndMetadata> offsets = client.admin()
-                    .listConsumerGroupOffsets(spec.applicationId()).partitionsToOffsetAndMetadata()
+                    .listConsumerGroupOffsets(spec.applicationId())
+                    .partitionsToOffsetAndMetadata()
                     .get(30, TimeUnit.SECONDS);
-            return offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(spec.inputTopic())
-                    && e.getValue() != null).mapToLong(e -> e.getValue().offset()).sum();
+            return offsets.entrySet().stream()
+                    .filter(e -> e.getKey().topic().equals(spec.inputTopic()) && e.getValue() != null)
+                    .mapToLong(e -> e.getValue().offset())
+                    .sum();
         } catch (Exception e) {
             throw new IllegalStateException("cannot read the committed offsets of " + spec.applicationId(), e);
         }
     }
 
     private long endOffsets(RunSpec spec) {
-        return Workload.endOffsets(client, spec.inputTopic()).values().stream().mapToLong(Long::longValue).sum();
+        return Workload.endOffsets(client, spec.inputTopic()).values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 
     @Override
@@ -218,8 +236,14 @@ public final class YsbJob implements Job {
         if (run.measuredSeconds == 0) {
             return details; // failed before the measured time
         }
-        YsbWindows.Verdict v = YsbWindows.judge(run.events.expectedCounts(), run.output.seen(), run.finalPanes,
-                YsbTopology.WINDOW.toMillis(), run.fromMs, run.toMs, run.giveUpMs);
+        YsbWindows.Verdict v = YsbWindows.judge(
+                run.events.expectedCounts(),
+                run.output.seen(),
+                run.finalPanes,
+                YsbTopology.WINDOW.toMillis(),
+                run.fromMs,
+                run.toMs,
+                run.giveUpMs);
         long sentEps = Math.round(run.sentMeasured / run.measuredSeconds);
         long achievedEps = Math.round(run.achievedEps);
         details.put("sent_eps", sentEps);
@@ -234,10 +258,14 @@ public final class YsbJob implements Job {
         details.put("final_p99_ms", v.finalP99().isPresent() ? v.finalP99().getAsLong() : null);
         details.put("updates_per_window", Math.round(v.updatesPerWindow() * 10) / 10.0);
         details.put("checker_passed", v.passed());
-        details.put("problems", v.problemCount() == 0 ? null : v.problemCount() + ": " + String.join("; ",
-                v.problems()));
-        details.put("sustained", sentEps >= KEPT_UP * rate && achievedEps >= KEPT_UP * rate && v.passed()
-                && v.p99() <= MAX_P99.toMillis());
+        details.put(
+                "problems", v.problemCount() == 0 ? null : v.problemCount() + ": " + String.join("; ", v.problems()));
+        details.put(
+                "sustained",
+                sentEps >= KEPT_UP * rate
+                        && achievedEps >= KEPT_UP * rate
+                        && v.passed()
+                        && v.p99() <= MAX_P99.toMillis());
         log.info("ysb {} at {} events/s: {}", spec.applicationId(), rate, details);
         return details;
     }

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -27,8 +26,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 final class YsbOutput implements AutoCloseable {
 
     /** One count of a window as the reader saw it. */
-    record Seen(long count, long atMs, boolean finalPane) {
-    }
+    record Seen(long count, long atMs, boolean finalPane) {}
 
     private static final String PANE_HEADER = "weir.pane";
     private static final byte[] FINAL = "final".getBytes(StandardCharsets.UTF_8);
@@ -40,17 +38,20 @@ final class YsbOutput implements AutoCloseable {
 
     YsbOutput(String bootstrapServers, String topic, int partitions) {
         Map<String, Object> settings = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed",
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+                10);
         reader = new Thread(() -> read(settings, topic, partitions), "ysb-output-reader");
         reader.setDaemon(true);
         reader.start();
     }
 
     private void read(Map<String, Object> settings, String topic, int partitions) {
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(settings, new StringDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> all = new ArrayList<>();
             for (int p = 0; p < partitions; p++) {
                 all.add(new TopicPartition(topic, p));
@@ -64,9 +65,11 @@ final class YsbOutput implements AutoCloseable {
                 synchronized (seen) {
                     for (ConsumerRecord<String, byte[]> r : records) {
                         Header pane = r.headers().lastHeader(PANE_HEADER);
-                        seen.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(new Seen(
-                                counts.deserialize(topic, r.value()), now,
-                                pane != null && java.util.Arrays.equals(FINAL, pane.value())));
+                        seen.computeIfAbsent(r.key(), k -> new ArrayList<>())
+                                .add(new Seen(
+                                        counts.deserialize(topic, r.value()),
+                                        now,
+                                        pane != null && java.util.Arrays.equals(FINAL, pane.value())));
                     }
                 }
             }

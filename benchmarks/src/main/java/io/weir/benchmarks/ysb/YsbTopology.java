@@ -2,12 +2,13 @@ package io.weir.benchmarks.ysb;
 
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
+import io.weir.benchmarks.RunSpec;
+import io.weir.benchmarks.systems.ClientSettings;
 import io.weir.dsl.Emit;
 import io.weir.dsl.GlobalTable;
 import io.weir.serde.Serde;
 import io.weir.time.Timestamps;
 import java.time.Duration;
-
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -17,9 +18,6 @@ import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.TimeWindows;
-
-import io.weir.benchmarks.RunSpec;
-import io.weir.benchmarks.systems.ClientSettings;
 
 /**
  * The Yahoo Streaming Benchmark's job in both systems, operator for operator: read the ad events
@@ -51,14 +49,18 @@ public final class YsbTopology {
     public static final String COUNTS_STORE = "ysb-campaign-counts";
 
     /** An ad event as the benchmark's generator writes it ({@link YsbEvents}). */
-    record AdEvent(String userId, String pageId, String adId, String adType, String eventType, long eventTime,
-                   String ipAddress) {
-    }
+    record AdEvent(
+            String userId,
+            String pageId,
+            String adId,
+            String adType,
+            String eventType,
+            long eventTime,
+            String ipAddress) {}
 
     private static final Serde<AdEvent> EVENTS = io.weir.serde.Serdes.json(AdEvent.class);
 
-    private YsbTopology() {
-    }
+    private YsbTopology() {}
 
     /** The compacted topic of ad to campaign that goes with the run's input. */
     static String campaignsTopic(String eventsTopic) {
@@ -67,8 +69,11 @@ public final class YsbTopology {
 
     public static Topology weir(RunSpec spec) {
         TopologyBuilder b = new TopologyBuilder();
-        GlobalTable<String, String> campaignOfAd = b.globalTable(io.weir.serde.Serdes.strings(),
-                io.weir.serde.Serdes.strings(), campaignsTopic(spec.inputTopic()), CAMPAIGNS_STORE);
+        GlobalTable<String, String> campaignOfAd = b.globalTable(
+                io.weir.serde.Serdes.strings(),
+                io.weir.serde.Serdes.strings(),
+                campaignsTopic(spec.inputTopic()),
+                CAMPAIGNS_STORE);
         b.stream(io.weir.serde.Serdes.strings(), EVENTS, Timestamps.eventTime(AdEvent::eventTime), spec.inputTopic())
                 .filter((k, e) -> "view".equals(e.eventType()))
                 .mapValues(AdEvent::adId)
@@ -83,10 +88,14 @@ public final class YsbTopology {
     }
 
     public static void kafkaStreams(StreamsBuilder builder, RunSpec spec) {
-        GlobalKTable<String, String> campaignOfAd = builder.globalTable(campaignsTopic(spec.inputTopic()),
-                Consumed.with(Serdes.String(), Serdes.String()), Materialized.as(CAMPAIGNS_STORE));
-        builder.stream(spec.inputTopic(), Consumed.with(Serdes.String(), Serdes.serdeFrom(EVENTS::serialize,
-                        EVENTS::deserialize)).withTimestampExtractor((r, previous) -> ((AdEvent) r.value()).eventTime()))
+        GlobalKTable<String, String> campaignOfAd = builder.globalTable(
+                campaignsTopic(spec.inputTopic()),
+                Consumed.with(Serdes.String(), Serdes.String()),
+                Materialized.as(CAMPAIGNS_STORE));
+        builder.stream(
+                        spec.inputTopic(),
+                        Consumed.with(Serdes.String(), Serdes.serdeFrom(EVENTS::serialize, EVENTS::deserialize))
+                                .withTimestampExtractor((r, previous) -> ((AdEvent) r.value()).eventTime()))
                 .filter((k, e) -> "view".equals(e.eventType()))
                 .mapValues(AdEvent::adId)
                 .join(campaignOfAd, (k, ad) -> ad, (ad, campaign) -> campaign)

@@ -30,16 +30,24 @@ final class YsbWindows {
     /** The problems listed in full; beyond these, only counted. */
     private static final int PROBLEMS_LISTED = 5;
 
-    private YsbWindows() {
-    }
+    private YsbWindows() {}
 
     /**
      * The outcome of a run: the windows measured and how many of them were incomplete, the
      * problems over all windows, the latency quantiles (milliseconds) of completion and, for a
      * system that marks final results, of the final result, and the counts seen per window.
      */
-    record Verdict(int windows, int incomplete, int problemCount, List<String> problems, long p50, long p99,
-                   long max, OptionalLong finalP50, OptionalLong finalP99, double updatesPerWindow) {
+    record Verdict(
+            int windows,
+            int incomplete,
+            int problemCount,
+            List<String> problems,
+            long p50,
+            long p99,
+            long max,
+            OptionalLong finalP50,
+            OptionalLong finalP99,
+            double updatesPerWindow) {
 
         boolean passed() {
             return problemCount == 0 && incomplete == 0;
@@ -61,8 +69,14 @@ final class YsbWindows {
      * Judges a run whose measured windows end in {@code (fromMs, toMs]}, given up at {@code giveUpMs};
      * {@code finalPanes}: the system marks final results.
      */
-    static Verdict judge(Map<String, Long> expected, Map<String, List<YsbOutput.Seen>> seen, boolean finalPanes,
-                         long windowMs, long fromMs, long toMs, long giveUpMs) {
+    static Verdict judge(
+            Map<String, Long> expected,
+            Map<String, List<YsbOutput.Seen>> seen,
+            boolean finalPanes,
+            long windowMs,
+            long fromMs,
+            long toMs,
+            long giveUpMs) {
         List<String> problems = new ArrayList<>();
         List<Long> visible = new ArrayList<>();
         List<Long> finals = new ArrayList<>();
@@ -96,8 +110,14 @@ final class YsbWindows {
                 problems.add(window + ": counts for a window without views");
             }
         }
-        return new Verdict(windows, incomplete, problemCount, List.copyOf(problems), quantile(visible, 0.5),
-                quantile(visible, 0.99), quantile(visible, 1.0),
+        return new Verdict(
+                windows,
+                incomplete,
+                problemCount,
+                List.copyOf(problems),
+                quantile(visible, 0.5),
+                quantile(visible, 0.99),
+                quantile(visible, 1.0),
                 finalPanes ? OptionalLong.of(quantile(finals, 0.5)) : OptionalLong.empty(),
                 finalPanes ? OptionalLong.of(quantile(finals, 0.99)) : OptionalLong.empty(),
                 expected.isEmpty() ? 0 : (double) updates / expected.size());
@@ -121,7 +141,9 @@ final class YsbWindows {
             }
         }
         if (finalPanes) {
-            List<Long> finalCounts = counts.stream().filter(YsbOutput.Seen::finalPane).map(YsbOutput.Seen::count)
+            List<Long> finalCounts = counts.stream()
+                    .filter(YsbOutput.Seen::finalPane)
+                    .map(YsbOutput.Seen::count)
                     .toList();
             if (finalCounts.size() > 1) {
                 return "final count written " + finalCounts.size() + " times " + finalCounts;
@@ -130,8 +152,7 @@ final class YsbWindows {
                 return "final count " + finalCounts.get(0) + ", expected " + want;
             }
         }
-        if (!counts.isEmpty() && counts.get(counts.size() - 1).count() != want
-                && firstAt(counts, want, false) >= 0) {
+        if (!counts.isEmpty() && counts.get(counts.size() - 1).count() != want && firstAt(counts, want, false) >= 0) {
             return "last count " + counts.get(counts.size() - 1).count() + " after " + want;
         }
         return null;

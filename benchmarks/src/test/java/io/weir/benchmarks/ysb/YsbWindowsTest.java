@@ -52,8 +52,8 @@ class YsbWindowsTest {
 
     @Test
     void aWindowNeverCompleteCountsAtTheGiveUpTimeAndFailsTheCheck() {
-        Map<String, List<YsbOutput.Seen>> seen = Map.of("a@0", List.of(early(3, 10_010)), "a@10000",
-                List.of(early(1, 20_050)));
+        Map<String, List<YsbOutput.Seen>> seen =
+                Map.of("a@0", List.of(early(3, 10_010)), "a@10000", List.of(early(1, 20_050)));
 
         YsbWindows.Verdict v = YsbWindows.judge(EXPECTED, seen, false, WINDOW, 0, 20_000, 25_000);
 
@@ -65,8 +65,8 @@ class YsbWindowsTest {
 
     @Test
     void aSystemThatMarksFinalCountsIsIncompleteUntilItHasMarkedThem() {
-        Map<String, List<YsbOutput.Seen>> seen = Map.of("a@0", List.of(early(3, 10_010)), "a@10000",
-                List.of(fin(2, 20_050)));
+        Map<String, List<YsbOutput.Seen>> seen =
+                Map.of("a@0", List.of(early(3, 10_010)), "a@10000", List.of(fin(2, 20_050)));
 
         assertThat(YsbWindows.complete(EXPECTED, seen, true)).isFalse();
         assertThat(YsbWindows.complete(EXPECTED, seen, false)).isTrue();
@@ -83,15 +83,16 @@ class YsbWindowsTest {
 
         assertThat(v.passed()).isFalse();
         assertThat(v.problemCount()).isEqualTo(3);
-        assertThat(v.problems()).anySatisfy(p -> assertThat(p).contains("a@0: final count written 2 times"))
+        assertThat(v.problems())
+                .anySatisfy(p -> assertThat(p).contains("a@0: final count written 2 times"))
                 .anySatisfy(p -> assertThat(p).contains("a@10000: count 4 above the 2 views"))
                 .anySatisfy(p -> assertThat(p).contains("b@0: counts for a window without views"));
     }
 
     @Test
     void aCountThatFallsBackAfterReachingTheViewsIsAProblem() {
-        Map<String, List<YsbOutput.Seen>> seen = Map.of("a@0", List.of(early(3, 10_010), early(2, 10_020)),
-                "a@10000", List.of(early(2, 20_060)));
+        Map<String, List<YsbOutput.Seen>> seen =
+                Map.of("a@0", List.of(early(3, 10_010), early(2, 10_020)), "a@10000", List.of(early(2, 20_060)));
 
         YsbWindows.Verdict v = YsbWindows.judge(EXPECTED, seen, false, WINDOW, 0, 20_000, 30_000);
 

@@ -29,8 +29,7 @@ import java.util.concurrent.TimeoutException;
  */
 public final class KafkaCalls {
 
-    private KafkaCalls() {
-    }
+    private KafkaCalls() {}
 
     /**
      * The future's value.
@@ -42,13 +41,14 @@ public final class KafkaCalls {
         Objects.requireNonNull(future, "future");
         Objects.requireNonNull(what, "what");
         try {
-            return future.get(TimeUnit.NANOSECONDS.convert(timeout), TimeUnit.NANOSECONDS); // saturates, never overflows
+            return future.get(
+                    TimeUnit.NANOSECONDS.convert(timeout), TimeUnit.NANOSECONDS); // saturates, never overflows
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new ClusterException("cannot " + what + ": " + describe(cause), cause);
         } catch (TimeoutException e) {
-            throw new ClusterException("cannot " + what + ": no answer from the cluster within "
-                    + Deadline.format(timeout), e);
+            throw new ClusterException(
+                    "cannot " + what + ": no answer from the cluster within " + Deadline.format(timeout), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ClusterException("interrupted while trying to " + what, e);
@@ -64,8 +64,8 @@ public final class KafkaCalls {
      *
      * @throws ClusterException as {@link #get} does, for any other failure
      */
-    public static <T> Optional<T> getIfExists(Future<T> future, Duration timeout, String what,
-                                              Class<? extends Throwable> notFound) {
+    public static <T> Optional<T> getIfExists(
+            Future<T> future, Duration timeout, String what, Class<? extends Throwable> notFound) {
         Objects.requireNonNull(notFound, "notFound");
         try {
             return Optional.ofNullable(get(future, timeout, what));

@@ -25,8 +25,7 @@ import java.util.function.Supplier;
  */
 public final class Poll {
 
-    private Poll() {
-    }
+    private Poll() {}
 
     /**
      * Returns {@code true} as soon as {@code condition} holds; {@code false} if it still does not
@@ -35,8 +34,11 @@ public final class Poll {
     public static boolean until(BooleanSupplier condition, Duration timeout, Duration interval)
             throws InterruptedException {
         Objects.requireNonNull(condition, "condition");
-        return untilPresent(() -> condition.getAsBoolean() ? Optional.of(Boolean.TRUE) : Optional.empty(),
-                timeout, interval).isPresent();
+        return untilPresent(
+                        () -> condition.getAsBoolean() ? Optional.of(Boolean.TRUE) : Optional.empty(),
+                        timeout,
+                        interval)
+                .isPresent();
     }
 
     /**
@@ -63,8 +65,9 @@ public final class Poll {
      * exception once {@code timeout} has passed, and any other at once. {@code retriable} is not
      * asked about the last failure, so it may log each retry.
      */
-    public static <T> T retrying(Supplier<T> attempt, Predicate<? super RuntimeException> retriable, Duration timeout,
-                                 Duration interval) throws InterruptedException {
+    public static <T> T retrying(
+            Supplier<T> attempt, Predicate<? super RuntimeException> retriable, Duration timeout, Duration interval)
+            throws InterruptedException {
         Objects.requireNonNull(attempt, "attempt");
         Objects.requireNonNull(retriable, "retriable");
         Deadline deadline = Deadline.after(timeout);

@@ -25,8 +25,7 @@ public final class TopicLeaders {
 
     private static final Duration POLL = Duration.ofMillis(50);
 
-    private TopicLeaders() {
-    }
+    private TopicLeaders() {}
 
     /**
      * Returns once every partition of {@code topics} has a leader that serves it. Each request to
@@ -46,8 +45,8 @@ public final class TopicLeaders {
             throw new ClusterException("interrupted while waiting for the leaders of topics " + topics, e);
         }
         if (!led) {
-            throw new ClusterException("topics " + topics + " have partitions without a leader after "
-                    + Deadline.format(timeout));
+            throw new ClusterException(
+                    "topics " + topics + " have partitions without a leader after " + Deadline.format(timeout));
         }
     }
 
@@ -58,8 +57,8 @@ public final class TopicLeaders {
      */
     private static boolean led(Admin admin, Collection<String> topics, Duration timeout) {
         try {
-            Map<String, TopicDescription> described = KafkaCalls.get(admin.describeTopics(topics).allTopicNames(),
-                    timeout, "describe topics " + topics);
+            Map<String, TopicDescription> described =
+                    KafkaCalls.get(admin.describeTopics(topics).allTopicNames(), timeout, "describe topics " + topics);
             Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
             for (TopicDescription t : described.values()) {
                 for (TopicPartitionInfo p : t.partitions()) {

@@ -43,7 +43,8 @@ class DeadlineTest {
 
     @Test
     void refusesANegativeTimeOut() {
-        assertThatThrownBy(() -> Deadline.after(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Deadline.after(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("negative");
     }
 

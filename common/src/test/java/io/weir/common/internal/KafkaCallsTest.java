@@ -21,8 +21,10 @@ class KafkaCallsTest {
 
     @Test
     void returnsTheValue() {
-        assertThat(KafkaCalls.get(KafkaFuture.completedFuture("v"), TIMEOUT, "read v")).isEqualTo("v");
-        assertThat(KafkaCalls.get(CompletableFuture.completedFuture(1), TIMEOUT, "count")).isEqualTo(1);
+        assertThat(KafkaCalls.get(KafkaFuture.completedFuture("v"), TIMEOUT, "read v"))
+                .isEqualTo("v");
+        assertThat(KafkaCalls.get(CompletableFuture.completedFuture(1), TIMEOUT, "count"))
+                .isEqualTo(1);
     }
 
     @Test
@@ -74,16 +76,21 @@ class KafkaCallsTest {
         missing.completeExceptionally(new GroupIdNotFoundException("Group g not found."));
         assertThat(KafkaCalls.getIfExists(missing, TIMEOUT, "describe group g", GroupIdNotFoundException.class))
                 .isEmpty();
-        assertThat(KafkaCalls.getIfExists(KafkaFuture.completedFuture(Map.of("g", "x")), TIMEOUT, "describe group g",
-                GroupIdNotFoundException.class)).contains(Map.of("g", "x"));
+        assertThat(KafkaCalls.getIfExists(
+                        KafkaFuture.completedFuture(Map.of("g", "x")),
+                        TIMEOUT,
+                        "describe group g",
+                        GroupIdNotFoundException.class))
+                .contains(Map.of("g", "x"));
     }
 
     @Test
     void getIfExistsThrowsOtherErrors() {
         KafkaFutureImpl<String> refused = new KafkaFutureImpl<>();
         refused.completeExceptionally(new TopicAuthorizationException("denied"));
-        assertThatThrownBy(() -> KafkaCalls.getIfExists(refused, TIMEOUT, "describe group g",
-                GroupIdNotFoundException.class))
-                .isInstanceOf(ClusterException.class).hasCauseInstanceOf(TopicAuthorizationException.class);
+        assertThatThrownBy(() ->
+                        KafkaCalls.getIfExists(refused, TIMEOUT, "describe group g", GroupIdNotFoundException.class))
+                .isInstanceOf(ClusterException.class)
+                .hasCauseInstanceOf(TopicAuthorizationException.class);
     }
 }

@@ -16,7 +16,8 @@ class PollTest {
     @Test
     void returnsAsSoonAsTheConditionHolds() throws Exception {
         AtomicInteger tries = new AtomicInteger();
-        assertThat(Poll.until(() -> tries.incrementAndGet() == 3, LONG, INTERVAL)).isTrue();
+        assertThat(Poll.until(() -> tries.incrementAndGet() == 3, LONG, INTERVAL))
+                .isTrue();
         assertThat(tries).hasValue(3);
     }
 
@@ -33,7 +34,8 @@ class PollTest {
     @Test
     void triesOnceWithAZeroTimeOut() throws Exception {
         AtomicInteger tries = new AtomicInteger();
-        assertThat(Poll.until(() -> tries.incrementAndGet() < 0, Duration.ZERO, INTERVAL)).isFalse();
+        assertThat(Poll.until(() -> tries.incrementAndGet() < 0, Duration.ZERO, INTERVAL))
+                .isFalse();
         assertThat(tries).hasValue(1);
         assertThat(Poll.until(() -> true, Duration.ZERO, INTERVAL)).isTrue();
     }
@@ -41,18 +43,25 @@ class PollTest {
     @Test
     void untilPresentReturnsTheFirstValueOrEmpty() throws Exception {
         AtomicInteger tries = new AtomicInteger();
-        assertThat(Poll.untilPresent(() -> tries.incrementAndGet() == 2 ? Optional.of("found") : Optional.empty(),
-                LONG, INTERVAL)).contains("found");
-        assertThat(Poll.untilPresent(Optional::empty, Duration.ofMillis(20), INTERVAL)).isEmpty();
+        assertThat(Poll.untilPresent(
+                        () -> tries.incrementAndGet() == 2 ? Optional.of("found") : Optional.empty(), LONG, INTERVAL))
+                .contains("found");
+        assertThat(Poll.untilPresent(Optional::empty, Duration.ofMillis(20), INTERVAL))
+                .isEmpty();
     }
 
     @Test
     void whatATryThrowsEndsTheWait() {
         AtomicInteger tries = new AtomicInteger();
-        assertThatThrownBy(() -> Poll.until(() -> {
-            tries.incrementAndGet();
-            throw new IllegalStateException("broken");
-        }, LONG, INTERVAL)).isInstanceOf(IllegalStateException.class).hasMessage("broken");
+        assertThatThrownBy(() -> Poll.until(
+                        () -> {
+                            tries.incrementAndGet();
+                            throw new IllegalStateException("broken");
+                        },
+                        LONG,
+                        INTERVAL))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("broken");
         assertThat(tries).hasValue(1);
     }
 
@@ -70,12 +79,16 @@ class PollTest {
     void retryingReturnsOnceTheAttemptStopsFailingRetriably() throws Exception {
         AtomicInteger tries = new AtomicInteger();
         AtomicInteger asked = new AtomicInteger();
-        String result = Poll.retrying(() -> {
-            if (tries.incrementAndGet() < 3) {
-                throw new IllegalStateException("locked");
-            }
-            return "opened";
-        }, e -> asked.incrementAndGet() > 0 && e.getMessage().equals("locked"), LONG, INTERVAL);
+        String result = Poll.retrying(
+                () -> {
+                    if (tries.incrementAndGet() < 3) {
+                        throw new IllegalStateException("locked");
+                    }
+                    return "opened";
+                },
+                e -> asked.incrementAndGet() > 0 && e.getMessage().equals("locked"),
+                LONG,
+                INTERVAL);
         assertThat(result).isEqualTo("opened");
         assertThat(tries).hasValue(3);
         assertThat(asked).hasValue(2);
@@ -85,9 +98,13 @@ class PollTest {
     void retryingRethrowsTheLastRetriableFailureAtTheDeadlineWithoutAskingAboutIt() {
         AtomicInteger tries = new AtomicInteger();
         AtomicInteger asked = new AtomicInteger();
-        assertThatThrownBy(() -> Poll.retrying(() -> {
-            throw new IllegalStateException("locked " + tries.incrementAndGet());
-        }, e -> asked.incrementAndGet() > 0, Duration.ofMillis(50), INTERVAL))
+        assertThatThrownBy(() -> Poll.retrying(
+                        () -> {
+                            throw new IllegalStateException("locked " + tries.incrementAndGet());
+                        },
+                        e -> asked.incrementAndGet() > 0,
+                        Duration.ofMillis(50),
+                        INTERVAL))
                 .isInstanceOf(IllegalStateException.class)
                 .satisfies(e -> assertThat(e.getMessage()).isEqualTo("locked " + tries.get()));
         assertThat(asked.get()).isEqualTo(tries.get() - 1);
@@ -96,16 +113,22 @@ class PollTest {
     @Test
     void retryingRethrowsOtherFailuresAtOnce() {
         AtomicInteger tries = new AtomicInteger();
-        assertThatThrownBy(() -> Poll.retrying(() -> {
-            tries.incrementAndGet();
-            throw new UnsupportedOperationException("fatal");
-        }, e -> e instanceof IllegalStateException, LONG, INTERVAL)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> Poll.retrying(
+                        () -> {
+                            tries.incrementAndGet();
+                            throw new UnsupportedOperationException("fatal");
+                        },
+                        e -> e instanceof IllegalStateException,
+                        LONG,
+                        INTERVAL))
+                .isInstanceOf(UnsupportedOperationException.class);
         assertThat(tries).hasValue(1);
     }
 
     @Test
     void refusesAnIntervalThatIsNotPositive() {
         assertThatThrownBy(() -> Poll.until(() -> false, LONG, Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("interval");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("interval");
     }
 }

@@ -42,7 +42,9 @@ class TopicLeadersTest {
         int listed;
 
         Admin admin() {
-            return (Admin) Proxy.newProxyInstance(Admin.class.getClassLoader(), new Class<?>[] {Admin.class},
+            return (Admin) Proxy.newProxyInstance(
+                    Admin.class.getClassLoader(),
+                    new Class<?>[] {Admin.class},
                     (proxy, method, args) -> switch (method.getName()) {
                         case "describeTopics" -> describe((Collection<?>) args[0]);
                         case "listOffsets" -> list(cast(args[0]));
@@ -60,7 +62,7 @@ class TopicLeadersTest {
             for (Object t : topics) {
                 futures.put((String) t, next(describes).get());
             }
-            return new DescribeTopicsResult(null, futures) { };
+            return new DescribeTopicsResult(null, futures) {};
         }
 
         private ListOffsetsResult list(Map<TopicPartition, OffsetSpec> partitions) {
@@ -76,8 +78,10 @@ class TopicLeadersTest {
     }
 
     private static Supplier<KafkaFuture<TopicDescription>> described(Node leader) {
-        return () -> KafkaFuture.completedFuture(new TopicDescription("t", false, List.of(
-                new TopicPartitionInfo(0, leader, leader == null ? List.of() : List.of(leader), List.of()))));
+        return () -> KafkaFuture.completedFuture(new TopicDescription(
+                "t",
+                false,
+                List.of(new TopicPartitionInfo(0, leader, leader == null ? List.of() : List.of(leader), List.of()))));
     }
 
     private static <T> Supplier<KafkaFuture<T>> failing(RuntimeException error) {

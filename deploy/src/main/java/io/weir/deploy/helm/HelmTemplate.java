@@ -23,13 +23,14 @@ public final class HelmTemplate {
     private static final String HOOK_STAND_IN = "hook.test.weir.io/helm-sh-hook";
     private static final Map<Path, Path> COPIES = new HashMap<>();
 
-    private HelmTemplate() {
-    }
+    private HelmTemplate() {}
 
     /** The rendered YAML of {@code chart} for one release, or an IllegalStateException with Helm's message. */
-    public static String render(Path chart, String release, String namespace, List<Path> valuesFiles,
-                                Map<String, Object> sets) {
-        TemplateCommand command = new Helm(withHooksAsManifests(chart)).template().withName(release)
+    public static String render(
+            Path chart, String release, String namespace, List<Path> valuesFiles, Map<String, Object> sets) {
+        TemplateCommand command = new Helm(withHooksAsManifests(chart))
+                .template()
+                .withName(release)
                 .withNamespace(namespace);
         valuesFiles.forEach(command::withValuesFile);
         sets.forEach(command::set);

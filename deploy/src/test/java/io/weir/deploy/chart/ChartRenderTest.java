@@ -13,37 +13,54 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** The chart lints, renders for every kind of installation, and renders only valid manifests. */
 class ChartRenderTest {
 
-  @Test
-  void lintsCleanInStrictMode() {
-    LintResult lint = WeirChart.helm().lint().strict().call();
+    @Test
+    void lintsCleanInStrictMode() {
+        LintResult lint = WeirChart.helm().lint().strict().call();
 
-    assertThat(lint.isFailed()).as("lint messages: %s", lint.getMessages()).isFalse();
-    assertThat(lint.getMessages()).noneMatch(m -> m.contains("[ERROR]") || m.contains("[WARNING]"));
-  }
+        assertThat(lint.isFailed()).as("lint messages: %s", lint.getMessages()).isFalse();
+        assertThat(lint.getMessages()).noneMatch(m -> m.contains("[ERROR]") || m.contains("[WARNING]"));
+    }
 
-  @Test
-  void rendersTheDefaultsWithOnlyTheRequiredValues() {
-    WeirChart.Manifests manifests = chart().render();
+    @Test
+    void rendersTheDefaultsWithOnlyTheRequiredValues() {
+        WeirChart.Manifests manifests = chart().render();
 
-    assertThat(manifests.kinds()).containsExactlyInAnyOrder(
-        "ServiceAccount", "ConfigMap", "Service", "StatefulSet", "PodDisruptionBudget", "Role", "RoleBinding",
-        "NetworkPolicy", "ConfigMap", "Pod"); // the last two only for `helm test`
-    assertThat(manifests.only(StatefulSet.class).getMetadata().getName()).isEqualTo(WeirChart.FULLNAME);
-  }
+        assertThat(manifests.kinds())
+                .containsExactlyInAnyOrder(
+                        "ServiceAccount",
+                        "ConfigMap",
+                        "Service",
+                        "StatefulSet",
+                        "PodDisruptionBudget",
+                        "Role",
+                        "RoleBinding",
+                        "NetworkPolicy",
+                        "ConfigMap",
+                        "Pod"); // the last two only for `helm test`
+        assertThat(manifests.only(StatefulSet.class).getMetadata().getName()).isEqualTo(WeirChart.FULLNAME);
+    }
 
-  @ParameterizedTest
-  @ValueSource(strings = {
-      "persistence-off.yaml", "persistence-custom.yaml", "keda.yaml", "servicemonitor.yaml", "sasl.yaml", "tls.yaml",
-      "monitoring.yaml", "production.yaml"})
-  void rendersEveryValuesFileIntoStrictlyValidManifests(String valuesFile) {
-    WeirChart.Manifests manifests = chart().values(valuesFile).render();
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "persistence-off.yaml",
+                "persistence-custom.yaml",
+                "keda.yaml",
+                "servicemonitor.yaml",
+                "sasl.yaml",
+                "tls.yaml",
+                "monitoring.yaml",
+                "production.yaml"
+            })
+    void rendersEveryValuesFileIntoStrictlyValidManifests(String valuesFile) {
+        WeirChart.Manifests manifests = chart().values(valuesFile).render();
 
-    assertThat(manifests.kinds()).contains("StatefulSet", "Service", "ConfigMap");
-  }
+        assertThat(manifests.kinds()).contains("StatefulSet", "Service", "ConfigMap");
+    }
 
-  @Test
-  void strictParsingRejectsAFieldTheModelDoesNotKnow() {
-    String misspelt = """
+    @Test
+    void strictParsingRejectsAFieldTheModelDoesNotKnow() {
+        String misspelt = """
         apiVersion: apps/v1
         kind: StatefulSet
         metadata: { name: x }
@@ -51,17 +68,17 @@ class ChartRenderTest {
           replica: 2
         """;
 
-    assertThatThrownBy(() -> StrictManifests.parse(misspelt))
-        .isInstanceOf(AssertionError.class)
-        .hasMessageContaining("replica");
-  }
+        assertThatThrownBy(() -> StrictManifests.parse(misspelt))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("replica");
+    }
 
-  @Test
-  void strictParsingRejectsAnUnknownFieldDeepInThePodTemplate() {
-    String misspelt = chart().template().replace("imagePullPolicy:", "imagePullPolicyy:");
+    @Test
+    void strictParsingRejectsAnUnknownFieldDeepInThePodTemplate() {
+        String misspelt = chart().template().replace("imagePullPolicy:", "imagePullPolicyy:");
 
-    assertThatThrownBy(() -> StrictManifests.parse(misspelt))
-        .isInstanceOf(AssertionError.class)
-        .hasMessageContaining("imagePullPolicyy");
-  }
+        assertThatThrownBy(() -> StrictManifests.parse(misspelt))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("imagePullPolicyy");
+    }
 }

@@ -19,83 +19,120 @@ import org.junit.jupiter.api.Test;
  */
 class MonitoringTest {
 
-  static final String COMPOSE_DASHBOARD = "../../deploy/compose/grafana/dashboards/weir.json";
-  static final String CHART_DASHBOARD = "files/dashboards/weir.json";
+    static final String COMPOSE_DASHBOARD = "../../deploy/compose/grafana/dashboards/weir.json";
+    static final String CHART_DASHBOARD = "files/dashboards/weir.json";
 
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> endpoint(GenericKubernetesResource monitor) {
-    List<Map<String, Object>> endpoints = monitor.get("spec", "endpoints");
-    assertThat(endpoints).hasSize(1);
-    return endpoints.get(0);
-  }
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> endpoint(GenericKubernetesResource monitor) {
+        List<Map<String, Object>> endpoints = monitor.get("spec", "endpoints");
+        assertThat(endpoints).hasSize(1);
+        return endpoints.get(0);
+    }
 
-  @Test
-  void serviceMonitorHonorsWeirsInstanceLabel() {
-    Map<String, Object> endpoint = endpoint(chart().set("serviceMonitor.enabled", true).render().custom("ServiceMonitor"));
+    @Test
+    void serviceMonitorHonorsWeirsInstanceLabel() {
+        Map<String, Object> endpoint =
+                endpoint(chart().set("serviceMonitor.enabled", true).render().custom("ServiceMonitor"));
 
-    // Weir's `instance` (the instance id) wins over the target's pod address.
-    assertThat(endpoint).containsEntry("honorLabels", true).doesNotContainKeys("relabelings", "metricRelabelings");
-    assertThat(endpoint(chart().set("serviceMonitor.enabled", true).set("serviceMonitor.honorLabels", false)
-        .render().custom("ServiceMonitor"))).containsEntry("honorLabels", false);
-  }
+        // Weir's `instance` (the instance id) wins over the target's pod address.
+        assertThat(endpoint).containsEntry("honorLabels", true).doesNotContainKeys("relabelings", "metricRelabelings");
+        assertThat(endpoint(chart().set("serviceMonitor.enabled", true)
+                        .set("serviceMonitor.honorLabels", false)
+                        .render()
+                        .custom("ServiceMonitor")))
+                .containsEntry("honorLabels", false);
+    }
 
-  @Test
-  void serviceMonitorTakesRelabelings() {
-    Map<String, Object> endpoint = endpoint(chart().values("monitoring.yaml").render().custom("ServiceMonitor"));
+    @Test
+    void serviceMonitorTakesRelabelings() {
+        Map<String, Object> endpoint =
+                endpoint(chart().values("monitoring.yaml").render().custom("ServiceMonitor"));
 
-    assertThat(endpoint).containsEntry("relabelings",
-        List.of(Map.of("sourceLabels", List.of("__meta_kubernetes_pod_node_name"), "targetLabel", "node")));
-    assertThat(endpoint).containsEntry("metricRelabelings",
-        List.of(Map.of("sourceLabels", List.of("__name__"), "regex", "jvm_gc_pause_seconds_bucket", "action", "drop")));
-    assertThatThrownBy(() -> chart().set("serviceMonitor.relabelings", "drop").template())
-        .hasMessageContaining("serviceMonitor.relabelings: Invalid type. Expected: array");
-  }
+        assertThat(endpoint)
+                .containsEntry(
+                        "relabelings",
+                        List.of(Map.of(
+                                "sourceLabels", List.of("__meta_kubernetes_pod_node_name"), "targetLabel", "node")));
+        assertThat(endpoint)
+                .containsEntry(
+                        "metricRelabelings",
+                        List.of(Map.of(
+                                "sourceLabels",
+                                List.of("__name__"),
+                                "regex",
+                                "jvm_gc_pause_seconds_bucket",
+                                "action",
+                                "drop")));
+        assertThatThrownBy(
+                        () -> chart().set("serviceMonitor.relabelings", "drop").template())
+                .hasMessageContaining("serviceMonitor.relabelings: Invalid type. Expected: array");
+    }
 
-  @Test
-  void theChartsDashboardIsTheOneComposeProvisions() throws IOException {
-    Path chart = WeirChart.directory();
+    @Test
+    void theChartsDashboardIsTheOneComposeProvisions() throws IOException {
+        Path chart = WeirChart.directory();
 
-    assertThat(Files.readString(chart.resolve(CHART_DASHBOARD)))
-        .as("%s must be a copy of %s: copy it again after changing the dashboard", CHART_DASHBOARD, COMPOSE_DASHBOARD)
-        .isEqualTo(Files.readString(chart.resolve(COMPOSE_DASHBOARD).normalize()));
-  }
+        assertThat(Files.readString(chart.resolve(CHART_DASHBOARD)))
+                .as(
+                        "%s must be a copy of %s: copy it again after changing the dashboard",
+                        CHART_DASHBOARD, COMPOSE_DASHBOARD)
+                .isEqualTo(Files.readString(chart.resolve(COMPOSE_DASHBOARD).normalize()));
+    }
 
-  @Test
-  void dashboardConfigMapCarriesTheSidecarsLabelAndTheDashboard() throws IOException {
-    WeirChart.Manifests manifests = chart().values("monitoring.yaml").render();
-    List<ConfigMap> configMaps = manifests.all(ConfigMap.class);
-    ConfigMap dashboard = configMaps.stream().filter(c -> c.getMetadata().getName().equals(WeirChart.FULLNAME + "-dashboard"))
-        .findFirst().orElseThrow(() -> new AssertionError("no dashboard ConfigMap in " + configMaps));
+    @Test
+    void dashboardConfigMapCarriesTheSidecarsLabelAndTheDashboard() throws IOException {
+        WeirChart.Manifests manifests = chart().values("monitoring.yaml").render();
+        List<ConfigMap> configMaps = manifests.all(ConfigMap.class);
+        ConfigMap dashboard = configMaps.stream()
+                .filter(c -> c.getMetadata().getName().equals(WeirChart.FULLNAME + "-dashboard"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no dashboard ConfigMap in " + configMaps));
 
-    assertThat(dashboard.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1");
-    assertThat(dashboard.getMetadata().getAnnotations()).containsEntry("grafana_folder", "Streaming");
-    assertThat(dashboard.getMetadata().getNamespace()).isEqualTo("monitoring");
-    assertThat(dashboard.getData()).containsOnlyKeys("weir.json");
-    assertThat(dashboard.getData().get("weir.json"))
-        .isEqualTo(Files.readString(WeirChart.directory().resolve(COMPOSE_DASHBOARD).normalize()).stripTrailing());
-    // The dashboard is not part of the pods' configuration: changing it rolls no pod. (The third
-    // ConfigMap is the helm test's script, created only by `helm test`.)
-    assertThat(configMaps).extracting(c -> c.getMetadata().getName()).containsExactlyInAnyOrder(
-        WeirChart.FULLNAME, WeirChart.FULLNAME + "-dashboard", WeirChart.FULLNAME + "-test");
-  }
+        assertThat(dashboard.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1");
+        assertThat(dashboard.getMetadata().getAnnotations()).containsEntry("grafana_folder", "Streaming");
+        assertThat(dashboard.getMetadata().getNamespace()).isEqualTo("monitoring");
+        assertThat(dashboard.getData()).containsOnlyKeys("weir.json");
+        assertThat(dashboard.getData().get("weir.json"))
+                .isEqualTo(Files.readString(
+                                WeirChart.directory().resolve(COMPOSE_DASHBOARD).normalize())
+                        .stripTrailing());
+        // The dashboard is not part of the pods' configuration: changing it rolls no pod. (The third
+        // ConfigMap is the helm test's script, created only by `helm test`.)
+        assertThat(configMaps)
+                .extracting(c -> c.getMetadata().getName())
+                .containsExactlyInAnyOrder(
+                        WeirChart.FULLNAME, WeirChart.FULLNAME + "-dashboard", WeirChart.FULLNAME + "-test");
+    }
 
-  @Test
-  void dashboardLabelAndNamespaceFollowTheValues() {
-    ConfigMap dashboard = chart().set("grafanaDashboard.enabled", true)
-        .set("grafanaDashboard.labels.grafana_dashboard", "null").set("grafanaDashboard.labels.dashboards", "weir")
-        .render().all(ConfigMap.class).stream().filter(c -> c.getMetadata().getName().endsWith("-dashboard"))
-        .findFirst().orElseThrow();
+    @Test
+    void dashboardLabelAndNamespaceFollowTheValues() {
+        ConfigMap dashboard = chart()
+                .set("grafanaDashboard.enabled", true)
+                .set("grafanaDashboard.labels.grafana_dashboard", "null")
+                .set("grafanaDashboard.labels.dashboards", "weir")
+                .render()
+                .all(ConfigMap.class)
+                .stream()
+                .filter(c -> c.getMetadata().getName().endsWith("-dashboard"))
+                .findFirst()
+                .orElseThrow();
 
-    assertThat(dashboard.getMetadata().getLabels()).containsEntry("dashboards", "weir").doesNotContainKey("grafana_dashboard");
-    assertThat(dashboard.getMetadata().getNamespace()).isEqualTo(WeirChart.NAMESPACE);
-    assertThat(chart().render().all(ConfigMap.class)).noneMatch(c -> c.getMetadata().getName().endsWith("-dashboard"));
-  }
+        assertThat(dashboard.getMetadata().getLabels())
+                .containsEntry("dashboards", "weir")
+                .doesNotContainKey("grafana_dashboard");
+        assertThat(dashboard.getMetadata().getNamespace()).isEqualTo(WeirChart.NAMESPACE);
+        assertThat(chart().render().all(ConfigMap.class))
+                .noneMatch(c -> c.getMetadata().getName().endsWith("-dashboard"));
+    }
 
-  @Test
-  void badDashboardValuesFailTheSchema() {
-    assertThatThrownBy(() -> chart().set("grafanaDashboard.labels.grafana_dashboard", 1).template())
-        .hasMessageContaining("grafanaDashboard.labels.grafana_dashboard: Invalid type. Expected: string, given: integer");
-    assertThatThrownBy(() -> chart().set("grafanaDashboard.folder", "Streaming").template())
-        .hasMessageContaining("grafanaDashboard: Additional property folder is not allowed");
-  }
+    @Test
+    void badDashboardValuesFailTheSchema() {
+        assertThatThrownBy(() -> chart().set("grafanaDashboard.labels.grafana_dashboard", 1)
+                        .template())
+                .hasMessageContaining(
+                        "grafanaDashboard.labels.grafana_dashboard: Invalid type. Expected: string, given: integer");
+        assertThatThrownBy(() ->
+                        chart().set("grafanaDashboard.folder", "Streaming").template())
+                .hasMessageContaining("grafanaDashboard: Additional property folder is not allowed");
+    }
 }

@@ -34,164 +34,199 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PrometheusRuleTest {
 
-  static final List<String> ALERTS = List.of("WeirInstanceDown", "WeirInstanceNotReady", "WeirInstanceStalled",
-      "WeirConsumerLagGrowing", "WeirCommitsStopped", "WeirRecordsDeadLettered", "WeirRestoreRunningLong");
-  private static final Set<String> FROM_PROMETHEUS = Set.of("up");
-  private static final Set<String> LABELS = Set.of("namespace", "application", "instance", "store");
-  private static final Pattern DURATION = Pattern.compile("([0-9]+(ms|s|m|h|d|w|y))+");
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    static final List<String> ALERTS = List.of(
+            "WeirInstanceDown",
+            "WeirInstanceNotReady",
+            "WeirInstanceStalled",
+            "WeirConsumerLagGrowing",
+            "WeirCommitsStopped",
+            "WeirRecordsDeadLettered",
+            "WeirRestoreRunningLong");
+    private static final Set<String> FROM_PROMETHEUS = Set.of("up");
+    private static final Set<String> LABELS = Set.of("namespace", "application", "instance", "store");
+    private static final Pattern DURATION = Pattern.compile("([0-9]+(ms|s|m|h|d|w|y))+");
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
-  @TempDir
-  Path tmp;
+    @TempDir
+    Path tmp;
 
-  static List<Map<String, Object>> rules(GenericKubernetesResource rule) {
-    List<Map<String, Object>> groups = rule.get("spec", "groups");
-    assertThat(groups).hasSize(1);
+    static List<Map<String, Object>> rules(GenericKubernetesResource rule) {
+        List<Map<String, Object>> groups = rule.get("spec", "groups");
+        assertThat(groups).hasSize(1);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rules =
+                (List<Map<String, Object>>) groups.get(0).get("rules");
+        return rules;
+    }
+
     @SuppressWarnings("unchecked")
-    List<Map<String, Object>> rules = (List<Map<String, Object>>) groups.get(0).get("rules");
-    return rules;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, String> map(Object o) {
-    return (Map<String, String>) o;
-  }
-
-  @Test
-  void offByDefault() {
-    assertThat(chart().render().kinds()).doesNotContain("PrometheusRule");
-  }
-
-  @Test
-  void everyAlertHasASeverityASummaryAndARunbook() {
-    GenericKubernetesResource rule = chart().values("monitoring.yaml").render().custom("PrometheusRule");
-
-    assertThat(rule.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
-    assertThat(rule.getMetadata().getNamespace()).isEqualTo(WeirChart.NAMESPACE);
-    assertThat(rule.getMetadata().getLabels()).containsEntry("release", "prometheus");
-    List<Map<String, Object>> rules = rules(rule);
-    assertThat(rules).extracting(r -> r.get("alert")).containsExactlyElementsOf(ALERTS);
-    for (Map<String, Object> alert : rules) {
-      assertThat(alert.keySet()).containsExactlyInAnyOrder("alert", "expr", "for", "labels", "annotations");
-      assertThat((String) alert.get("for")).matches(DURATION);
-      assertThat(map(alert.get("labels")))
-          .containsEntry("team", "payments")
-          .hasEntrySatisfying("severity", s -> assertThat(s).isIn("warning", "critical"));
-      assertThat(map(alert.get("annotations")))
-          .containsKeys("summary", "description")
-          .containsEntry("runbook_url", "https://git.example.com/platform/weir/blob/main/helm/weir/README.md#"
-              + ((String) alert.get("alert")).toLowerCase());
+    private static Map<String, String> map(Object o) {
+        return (Map<String, String>) o;
     }
-  }
 
-  @Test
-  void alertsSelectTheReleasesSeriesAndUseTheThresholdsOfTheValues() {
-    List<Map<String, Object>> rules = rules(chart().values("monitoring.yaml")
-        .set("prometheusRule.lagRecords", 50000).set("prometheusRule.commitAgeSeconds", 120)
-        .set("prometheusRule.deadLettersPerSecond", 2).set("prometheusRule.restoreLongerThan", "1h")
-        .render().custom("PrometheusRule"));
-
-    for (Map<String, Object> alert : rules) {
-      String expr = (String) alert.get("expr");
-      if (alert.get("alert").equals("WeirInstanceDown")) {
-        assertThat(expr).isEqualTo("up{namespace=\"streaming\", service=\"orders-weir\"} == 0");
-      } else {
-        assertThat(expr).contains("{namespace=\"streaming\", application=\"orders\"}")
-            .doesNotContain("{{").doesNotContain("}}");
-      }
+    @Test
+    void offByDefault() {
+        assertThat(chart().render().kinds()).doesNotContain("PrometheusRule");
     }
-    assertThat(expr(rules, "WeirConsumerLagGrowing")).contains(") > 50000 and ");
-    assertThat(expr(rules, "WeirCommitsStopped")).endsWith(" > 120");
-    assertThat(expr(rules, "WeirRecordsDeadLettered")).endsWith("[5m])) > 2");
-    assertThat(rules).filteredOn(r -> r.get("alert").equals("WeirRestoreRunningLong"))
-        .singleElement().satisfies(r -> assertThat(r.get("for")).isEqualTo("1h"));
-    // Without a runbook URL the annotation is left out rather than pointing nowhere.
-    assertThat(rules(chart().set("prometheusRule.enabled", true).render().custom("PrometheusRule")))
-        .allSatisfy(r -> assertThat(map(r.get("annotations"))).doesNotContainKey("runbook_url"));
-  }
 
-  private static String expr(List<Map<String, Object>> rules, String alert) {
-    return rules.stream().filter(r -> r.get("alert").equals(alert)).map(r -> (String) r.get("expr"))
-        .findFirst().orElseThrow();
-  }
+    @Test
+    void everyAlertHasASeverityASummaryAndARunbook() {
+        GenericKubernetesResource rule =
+                chart().values("monitoring.yaml").render().custom("PrometheusRule");
 
-  @Test
-  void alertsQueryOnlyMetricsWeirExportsAndGroupByTheirLabels() throws IOException {
-    Path dashboard = WeirChart.directory().resolve("../../deploy/compose/grafana/dashboards/weir.json").normalize();
-    Set<String> exported = new HashSet<>(DashboardQueries.of(new ObjectMapper().readTree(dashboard.toFile())).metricNames());
-    exported.addAll(FROM_PROMETHEUS);
-    Set<String> queried = new HashSet<>();
-
-    for (Map<String, Object> alert : rules(chart().values("monitoring.yaml").render().custom("PrometheusRule"))) {
-      String expr = (String) alert.get("expr");
-      assertThat(PromQl.metricNames(expr)).as(expr).isNotEmpty().isSubsetOf(exported);
-      assertThat(PromQl.groupingLabels(expr)).as(expr).isSubsetOf(LABELS);
-      assertBalanced(expr);
-      queried.addAll(PromQl.metricNames(expr));
-    }
-    assertThat(queried).contains("weir_instance_ready", "weir_instance_stalled", "weir_consumer_lag_records",
-        "weir_time_since_last_commit_seconds", "weir_records_dead_lettered_total", "weir_restore_remaining_records");
-  }
-
-  private static void assertBalanced(String expr) {
-    String pairs = "(){}[]";
-    StringBuilder open = new StringBuilder();
-    boolean quoted = false;
-    for (char c : expr.toCharArray()) {
-      if (c == '"') {
-        quoted = !quoted;
-      } else if (!quoted && pairs.indexOf(c) >= 0) {
-        int i = pairs.indexOf(c);
-        if (i % 2 == 0) {
-          open.append(c);
-        } else {
-          assertThat(open.length() > 0 && open.charAt(open.length() - 1) == pairs.charAt(i - 1))
-              .as("balanced brackets in %s", expr).isTrue();
-          open.setLength(open.length() - 1);
+        assertThat(rule.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
+        assertThat(rule.getMetadata().getNamespace()).isEqualTo(WeirChart.NAMESPACE);
+        assertThat(rule.getMetadata().getLabels()).containsEntry("release", "prometheus");
+        List<Map<String, Object>> rules = rules(rule);
+        assertThat(rules).extracting(r -> r.get("alert")).containsExactlyElementsOf(ALERTS);
+        for (Map<String, Object> alert : rules) {
+            assertThat(alert.keySet()).containsExactlyInAnyOrder("alert", "expr", "for", "labels", "annotations");
+            assertThat((String) alert.get("for")).matches(DURATION);
+            assertThat(map(alert.get("labels")))
+                    .containsEntry("team", "payments")
+                    .hasEntrySatisfying("severity", s -> assertThat(s).isIn("warning", "critical"));
+            assertThat(map(alert.get("annotations")))
+                    .containsKeys("summary", "description")
+                    .containsEntry(
+                            "runbook_url",
+                            "https://git.example.com/platform/weir/blob/main/helm/weir/README.md#"
+                                    + ((String) alert.get("alert")).toLowerCase());
         }
-      }
     }
-    assertThat(open).as("unclosed brackets in %s", expr).isEmpty();
-    assertThat(quoted).as("unclosed string in %s", expr).isFalse();
-  }
 
-  @Test
-  void promtoolAcceptsTheRules() throws Exception {
-    Path promtool = Path.of("/usr/bin/promtool");
-    Assumptions.assumeTrue(Files.isExecutable(promtool), "promtool (Debian's package prometheus) is not installed");
-    GenericKubernetesResource rule = chart().values("monitoring.yaml").render().custom("PrometheusRule");
-    Path file = tmp.resolve("rules.yaml");
-    YAML.writeValue(file.toFile(), Map.of("groups", rule.get("spec", "groups")));
+    @Test
+    void alertsSelectTheReleasesSeriesAndUseTheThresholdsOfTheValues() {
+        List<Map<String, Object>> rules = rules(chart().values("monitoring.yaml")
+                .set("prometheusRule.lagRecords", 50000)
+                .set("prometheusRule.commitAgeSeconds", 120)
+                .set("prometheusRule.deadLettersPerSecond", 2)
+                .set("prometheusRule.restoreLongerThan", "1h")
+                .render()
+                .custom("PrometheusRule"));
 
-    Process check = new ProcessBuilder(promtool.toString(), "check", "rules", file.toString())
-        .redirectErrorStream(true).start();
-    String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(check.waitFor(60, TimeUnit.SECONDS)).isTrue();
-
-    assertThat(check.exitValue()).as(output).isZero();
-    assertThat(output).contains("SUCCESS: " + ALERTS.size() + " rules found");
-  }
-
-  @Test
-  void everyAlertIsDocumentedWithWhatToDo() throws IOException {
-    String readme = Files.readString(WeirChart.directory().resolve("README.md"));
-
-    for (String alert : ALERTS) {
-      int heading = readme.indexOf("\n### " + alert + "\n");
-      assertThat(heading).as("README.md has a section '### %s'", alert).isPositive();
-      int next = readme.indexOf("\n#", heading + 1);
-      String section = readme.substring(heading, next < 0 ? readme.length() : next);
-      assertThat(section).as("what to do on %s", alert).contains("What to do");
+        for (Map<String, Object> alert : rules) {
+            String expr = (String) alert.get("expr");
+            if (alert.get("alert").equals("WeirInstanceDown")) {
+                assertThat(expr).isEqualTo("up{namespace=\"streaming\", service=\"orders-weir\"} == 0");
+            } else {
+                assertThat(expr)
+                        .contains("{namespace=\"streaming\", application=\"orders\"}")
+                        .doesNotContain("{{")
+                        .doesNotContain("}}");
+            }
+        }
+        assertThat(expr(rules, "WeirConsumerLagGrowing")).contains(") > 50000 and ");
+        assertThat(expr(rules, "WeirCommitsStopped")).endsWith(" > 120");
+        assertThat(expr(rules, "WeirRecordsDeadLettered")).endsWith("[5m])) > 2");
+        assertThat(rules)
+                .filteredOn(r -> r.get("alert").equals("WeirRestoreRunningLong"))
+                .singleElement()
+                .satisfies(r -> assertThat(r.get("for")).isEqualTo("1h"));
+        // Without a runbook URL the annotation is left out rather than pointing nowhere.
+        assertThat(rules(chart().set("prometheusRule.enabled", true).render().custom("PrometheusRule")))
+                .allSatisfy(r -> assertThat(map(r.get("annotations"))).doesNotContainKey("runbook_url"));
     }
-  }
 
-  @Test
-  void badThresholdsFailTheSchema() {
-    assertThatThrownBy(() -> chart().set("prometheusRule.stalledFor", "5 minutes").template())
-        .hasMessageContaining("prometheusRule.stalledFor: Does not match pattern");
-    assertThatThrownBy(() -> chart().set("prometheusRule.lagRecords", -1).template())
-        .hasMessageContaining("prometheusRule.lagRecords: Must be greater than or equal to 0");
-    assertThatThrownBy(() -> chart().set("prometheusRule.runbookUrl", "README.md").template())
-        .hasMessageContaining("prometheusRule.runbookUrl: Does not match pattern");
-  }
+    private static String expr(List<Map<String, Object>> rules, String alert) {
+        return rules.stream()
+                .filter(r -> r.get("alert").equals(alert))
+                .map(r -> (String) r.get("expr"))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void alertsQueryOnlyMetricsWeirExportsAndGroupByTheirLabels() throws IOException {
+        Path dashboard = WeirChart.directory()
+                .resolve("../../deploy/compose/grafana/dashboards/weir.json")
+                .normalize();
+        Set<String> exported = new HashSet<>(DashboardQueries.of(new ObjectMapper().readTree(dashboard.toFile()))
+                .metricNames());
+        exported.addAll(FROM_PROMETHEUS);
+        Set<String> queried = new HashSet<>();
+
+        for (Map<String, Object> alert :
+                rules(chart().values("monitoring.yaml").render().custom("PrometheusRule"))) {
+            String expr = (String) alert.get("expr");
+            assertThat(PromQl.metricNames(expr)).as(expr).isNotEmpty().isSubsetOf(exported);
+            assertThat(PromQl.groupingLabels(expr)).as(expr).isSubsetOf(LABELS);
+            assertBalanced(expr);
+            queried.addAll(PromQl.metricNames(expr));
+        }
+        assertThat(queried)
+                .contains(
+                        "weir_instance_ready",
+                        "weir_instance_stalled",
+                        "weir_consumer_lag_records",
+                        "weir_time_since_last_commit_seconds",
+                        "weir_records_dead_lettered_total",
+                        "weir_restore_remaining_records");
+    }
+
+    private static void assertBalanced(String expr) {
+        String pairs = "(){}[]";
+        StringBuilder open = new StringBuilder();
+        boolean quoted = false;
+        for (char c : expr.toCharArray()) {
+            if (c == '"') {
+                quoted = !quoted;
+            } else if (!quoted && pairs.indexOf(c) >= 0) {
+                int i = pairs.indexOf(c);
+                if (i % 2 == 0) {
+                    open.append(c);
+                } else {
+                    assertThat(open.length() > 0 && open.charAt(open.length() - 1) == pairs.charAt(i - 1))
+                            .as("balanced brackets in %s", expr)
+                            .isTrue();
+                    open.setLength(open.length() - 1);
+                }
+            }
+        }
+        assertThat(open).as("unclosed brackets in %s", expr).isEmpty();
+        assertThat(quoted).as("unclosed string in %s", expr).isFalse();
+    }
+
+    @Test
+    void promtoolAcceptsTheRules() throws Exception {
+        Path promtool = Path.of("/usr/bin/promtool");
+        Assumptions.assumeTrue(Files.isExecutable(promtool), "promtool (Debian's package prometheus) is not installed");
+        GenericKubernetesResource rule =
+                chart().values("monitoring.yaml").render().custom("PrometheusRule");
+        Path file = tmp.resolve("rules.yaml");
+        YAML.writeValue(file.toFile(), Map.of("groups", rule.get("spec", "groups")));
+
+        Process check = new ProcessBuilder(promtool.toString(), "check", "rules", file.toString())
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(check.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(check.exitValue()).as(output).isZero();
+        assertThat(output).contains("SUCCESS: " + ALERTS.size() + " rules found");
+    }
+
+    @Test
+    void everyAlertIsDocumentedWithWhatToDo() throws IOException {
+        String readme = Files.readString(WeirChart.directory().resolve("README.md"));
+
+        for (String alert : ALERTS) {
+            int heading = readme.indexOf("\n### " + alert + "\n");
+            assertThat(heading).as("README.md has a section '### %s'", alert).isPositive();
+            int next = readme.indexOf("\n#", heading + 1);
+            String section = readme.substring(heading, next < 0 ? readme.length() : next);
+            assertThat(section).as("what to do on %s", alert).contains("What to do");
+        }
+    }
+
+    @Test
+    void badThresholdsFailTheSchema() {
+        assertThatThrownBy(() ->
+                        chart().set("prometheusRule.stalledFor", "5 minutes").template())
+                .hasMessageContaining("prometheusRule.stalledFor: Does not match pattern");
+        assertThatThrownBy(() -> chart().set("prometheusRule.lagRecords", -1).template())
+                .hasMessageContaining("prometheusRule.lagRecords: Must be greater than or equal to 0");
+        assertThatThrownBy(() ->
+                        chart().set("prometheusRule.runbookUrl", "README.md").template())
+                .hasMessageContaining("prometheusRule.runbookUrl: Does not match pattern");
+    }
 }

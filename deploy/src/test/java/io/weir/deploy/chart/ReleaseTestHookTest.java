@@ -41,236 +41,268 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReleaseTestHookTest {
 
-  private static final Path SCRIPT = WeirChart.directory().resolve("files/helm-test.sh");
+    private static final Path SCRIPT = WeirChart.directory().resolve("files/helm-test.sh");
 
-  @TempDir Path dir;
-  private final List<HttpServer> servers = new ArrayList<>();
-  private final List<String> hosts = new ArrayList<>();
-  private final int port;
+    @TempDir
+    Path dir;
 
-  ReleaseTestHookTest() throws IOException {
-    port = freePort();
-  }
+    private final List<HttpServer> servers = new ArrayList<>();
+    private final List<String> hosts = new ArrayList<>();
+    private final int port;
 
-  @AfterEach
-  void stopServers() {
-    servers.forEach(s -> s.stop(0));
-  }
-
-  // ---- the rendered objects ---------------------------------------------------------------------
-
-  @Test
-  void rendersATestPodThatChecksEveryReplicaAndNothingSelectsIt() throws IOException {
-    WeirChart.Manifests manifests = chart().set("replicaCount", 3).render();
-    Pod test = manifests.only(Pod.class);
-    ConfigMap script = manifests.named(ConfigMap.class, WeirChart.FULLNAME + "-test");
-
-    assertThat(test.getMetadata().getAnnotations()).containsEntry("helm.sh/hook", "test")
-        .containsEntry("helm.sh/hook-delete-policy", "before-hook-creation,hook-succeeded");
-    assertThat(script.getMetadata().getAnnotations()).containsEntry("helm.sh/hook", "test")
-        .containsEntry("helm.sh/hook-weight", "-1");
-    assertThat(script.getData().get("helm-test.sh")).isEqualTo(Files.readString(SCRIPT));
-    assertThat(test.getSpec().getRestartPolicy()).isEqualTo("Never");
-    Container container = test.getSpec().getContainers().get(0);
-    assertThat(container.getImage()).isEqualTo(
-        manifests.only(StatefulSet.class).getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
-    assertThat(container.getCommand()).containsExactly("/bin/bash", "/etc/weir/test/helm-test.sh");
-    // The pods are found in DNS, not counted from the values: nothing in the test says 3.
-    assertThat(env(container)).containsEntry("WEIR_TEST_POD_PREFIX", "orders-weir-")
-        .containsEntry("WEIR_TEST_POD_DOMAIN", "orders-weir.streaming.svc")
-        .containsEntry("WEIR_TEST_PORT", "8080")
-        .containsEntry("WEIR_TEST_APPLICATION_ID", "orders");
-    assertThat(manifests.only(StatefulSet.class).getSpec().getServiceName()).isEqualTo("orders-weir");
-    assertThat(manifests.only(Service.class).getSpec().getPublishNotReadyAddresses())
-        .as("restoring pods resolve too").isTrue();
-    assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
-    // Not an endpoint of the headless Service, not counted by the PodDisruptionBudget.
-    Map<String, String> selector = manifests.only(Service.class).getSpec().getSelector();
-    assertThat(selector.entrySet()).as("the Service's selector").isNotEmpty()
-        .anySatisfy(e -> assertThat(test.getMetadata().getLabels()).doesNotContainEntry(e.getKey(), e.getValue()));
-  }
-
-  @Test
-  void isLeftOutWhenDisabledOrWhenTheHttpServerSpeaksTls() {
-    assertThat(chart().set("tests.enabled", false).render().all(Pod.class)).isEmpty();
-    assertThat(chart().set("config.http\\.tls\\.keystore\\.path", "/etc/weir/tls/http.p12").render().all(Pod.class))
-        .isEmpty();
-  }
-
-  // ---- the script ---------------------------------------------------------------------------------
-
-  @Test
-  void passesWhenEveryPodIsReadyAndRunsItsOwnTasks() throws Exception {
-    pod(0, "orders", 200, "0_0", "0_3");
-    pod(1, "orders", 200, "0_1", "1_0");
-    pod(2, "orders", 200, "0_2");
-
-    Result result = runTest(10);
-
-    assertThat(result.exit()).as(result.output()).isZero();
-    assertThat(result.output()).contains(name(0) + ": ready, RUNNING, 2 active tasks")
-        .contains("passed (3 pods of orders)");
-  }
-
-  @Test
-  void checksThePodsThatExistWhateverTheReplicaCount() throws Exception {
-    // Scaled out by hand or by KEDA to 5: every one is found and checked.
-    for (int ordinal = 0; ordinal < 5; ordinal++) {
-      pod(ordinal, "orders", 200, "0_" + ordinal);
+    ReleaseTestHookTest() throws IOException {
+        port = freePort();
     }
 
-    Result result = runTest(10);
-
-    assertThat(result.exit()).as(result.output()).isZero();
-    assertThat(result.output()).contains(name(4) + ": ready").contains("passed (5 pods of orders)");
-  }
-
-  @Test
-  void failsNamingAnOrdinalMissingBelowOneThatExists() throws Exception {
-    pod(0, "orders", 200, "0_0");
-    pod(2, "orders", 200, "0_2");
-
-    Result result = runTest(2);
-
-    assertThat(result.exit()).isEqualTo(1);
-    assertThat(result.output()).contains(name(1) + ": does not resolve, though " + name(2) + " does");
-  }
-
-  @Test
-  void failsWhenNoPodResolves() throws Exception {
-    Result result = runTest(2);
-
-    assertThat(result.exit()).isEqualTo(1);
-    assertThat(result.output()).contains("no pod found: " + name(0) + " does not resolve");
-  }
-
-  @Test
-  void waitsForAPodThatIsStillRestoring() throws Exception {
-    AtomicInteger asked = new AtomicInteger();
-    pod(0, "orders", 200, "0_0");
-    serve(1, path -> path.equals("/health/ready") && asked.incrementAndGet() < 3
-        ? new Answer(503, json(Json.object().put("status", "DOWN").put("state", "RESTORING"))) : info("orders", "0_1"));
-
-    Result result = runTest(30);
-
-    assertThat(result.exit()).as(result.output()).isZero();
-    assertThat(asked.get()).isGreaterThanOrEqualTo(3);
-  }
-
-  @Test
-  void failsNamingAPodThatNeverBecomesReady() throws Exception {
-    pod(0, "orders", 200, "0_0");
-    pod(1, "orders", 503, "0_1");
-
-    Result result = runTest(3);
-
-    assertThat(result.exit()).isEqualTo(1);
-    assertThat(result.output()).contains(name(1) + ": /health/ready answered 503").contains("FAILED after 3 s");
-  }
-
-  @Test
-  void failsWhenATaskIsActiveOnTwoPods() throws Exception {
-    pod(0, "orders", 200, "0_0", "0_1");
-    pod(1, "orders", 200, "0_1");
-
-    Result result = runTest(2);
-
-    assertThat(result.exit()).isEqualTo(1);
-    assertThat(result.output()).contains("task 0_1 is active on both");
-  }
-
-  @Test
-  void failsWhenAPodRunsAnotherApplication() throws Exception {
-    pod(0, "payments", 200, "0_0");
-
-    Result result = runTest(2);
-
-    assertThat(result.exit()).isEqualTo(1);
-    assertThat(result.output()).contains("runs application.id payments, not orders");
-  }
-
-  @Test
-  void failsWhenNothingAnswers() throws Exception {
-    hosts.add(address(0) + " " + name(0));
-
-    Result result = runTest(2);
-
-    assertThat(result.exit()).isEqualTo(1);
-    assertThat(result.output()).contains(name(0) + ": nothing answers on " + address(0) + ":" + port);
-  }
-
-  // ---- helpers ------------------------------------------------------------------------------------
-
-  private record Answer(int status, String body) {
-  }
-
-  private interface Route {
-    Answer answer(String path);
-  }
-
-  /** A stand-in for pod {@code ordinal}: /health/ready answers {@code readyStatus}, /info lists {@code tasks} on one thread. */
-  private void pod(int ordinal, String applicationId, int readyStatus, String... tasks) throws IOException {
-    serve(ordinal, path -> path.equals("/health/ready")
-        ? new Answer(readyStatus, json(Json.object().put("status", readyStatus == 200 ? "UP" : "DOWN")
-            .put("state", "RUNNING")))
-        : info(applicationId, tasks));
-  }
-
-  /** /info with Weir's fields, written as Weir writes it (Json.prettyBytes: one field per line, "key" : value). */
-  private static Answer info(String applicationId, String... tasks) {
-    ObjectNode info = Json.object().put("version", "0.1.0").put("applicationId", applicationId)
-        .put("instanceId", "x").put("guarantee", "exactly_once").put("state", "RUNNING");
-    ArrayNode active = info.putObject("tasksByThread").putArray(applicationId + "-x-0");
-    java.util.Arrays.stream(tasks).forEach(active::add);
-    info.putArray("standbyTasks").add("9_9");
-    info.putArray("warmupTasks");
-    return new Answer(200, json(info));
-  }
-
-  private static String json(ObjectNode node) {
-    return new String(Json.prettyBytes(node), StandardCharsets.UTF_8);
-  }
-
-  /** Serves {@code route} at pod {@code ordinal}'s address and the shared port, and puts its name in DNS. */
-  private void serve(int ordinal, Route route) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(address(ordinal), port), 0);
-    server.createContext("/", exchange -> {
-      Answer answer = route.answer(exchange.getRequestURI().getPath());
-      byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "application/json");
-      exchange.sendResponseHeaders(answer.status(), body.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-    });
-    server.start();
-    servers.add(server);
-    hosts.add(address(ordinal) + " " + name(ordinal));
-  }
-
-  private static String name(int ordinal) {
-    return "orders-weir-" + ordinal + ".orders-weir.streaming.svc";
-  }
-
-  private static String address(int ordinal) {
-    return "127.0.0." + (ordinal + 2);
-  }
-
-  /** A port free on the loopback addresses the stand-ins use. */
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(address(0)))) {
-      return socket.getLocalPort();
+    @AfterEach
+    void stopServers() {
+        servers.forEach(s -> s.stop(0));
     }
-  }
 
-  private record Result(int exit, String output) {
-  }
+    // ---- the rendered objects ---------------------------------------------------------------------
 
-  private Result runTest(int timeoutSeconds) throws Exception {
-    // getent hosts NAME, as the cluster's DNS would answer for the headless Service.
-    Path bin = Files.createDirectories(dir.resolve("bin"));
-    Path hostsFile = Files.write(dir.resolve("hosts"), hosts);
-    Path getent = Files.writeString(bin.resolve("getent"), """
+    @Test
+    void rendersATestPodThatChecksEveryReplicaAndNothingSelectsIt() throws IOException {
+        WeirChart.Manifests manifests = chart().set("replicaCount", 3).render();
+        Pod test = manifests.only(Pod.class);
+        ConfigMap script = manifests.named(ConfigMap.class, WeirChart.FULLNAME + "-test");
+
+        assertThat(test.getMetadata().getAnnotations())
+                .containsEntry("helm.sh/hook", "test")
+                .containsEntry("helm.sh/hook-delete-policy", "before-hook-creation,hook-succeeded");
+        assertThat(script.getMetadata().getAnnotations())
+                .containsEntry("helm.sh/hook", "test")
+                .containsEntry("helm.sh/hook-weight", "-1");
+        assertThat(script.getData().get("helm-test.sh")).isEqualTo(Files.readString(SCRIPT));
+        assertThat(test.getSpec().getRestartPolicy()).isEqualTo("Never");
+        Container container = test.getSpec().getContainers().get(0);
+        assertThat(container.getImage())
+                .isEqualTo(manifests
+                        .only(StatefulSet.class)
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getImage());
+        assertThat(container.getCommand()).containsExactly("/bin/bash", "/etc/weir/test/helm-test.sh");
+        // The pods are found in DNS, not counted from the values: nothing in the test says 3.
+        assertThat(env(container))
+                .containsEntry("WEIR_TEST_POD_PREFIX", "orders-weir-")
+                .containsEntry("WEIR_TEST_POD_DOMAIN", "orders-weir.streaming.svc")
+                .containsEntry("WEIR_TEST_PORT", "8080")
+                .containsEntry("WEIR_TEST_APPLICATION_ID", "orders");
+        assertThat(manifests.only(StatefulSet.class).getSpec().getServiceName()).isEqualTo("orders-weir");
+        assertThat(manifests.only(Service.class).getSpec().getPublishNotReadyAddresses())
+                .as("restoring pods resolve too")
+                .isTrue();
+        assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        // Not an endpoint of the headless Service, not counted by the PodDisruptionBudget.
+        Map<String, String> selector = manifests.only(Service.class).getSpec().getSelector();
+        assertThat(selector.entrySet())
+                .as("the Service's selector")
+                .isNotEmpty()
+                .anySatisfy(
+                        e -> assertThat(test.getMetadata().getLabels()).doesNotContainEntry(e.getKey(), e.getValue()));
+    }
+
+    @Test
+    void isLeftOutWhenDisabledOrWhenTheHttpServerSpeaksTls() {
+        assertThat(chart().set("tests.enabled", false).render().all(Pod.class)).isEmpty();
+        assertThat(chart().set("config.http\\.tls\\.keystore\\.path", "/etc/weir/tls/http.p12")
+                        .render()
+                        .all(Pod.class))
+                .isEmpty();
+    }
+
+    // ---- the script ---------------------------------------------------------------------------------
+
+    @Test
+    void passesWhenEveryPodIsReadyAndRunsItsOwnTasks() throws Exception {
+        pod(0, "orders", 200, "0_0", "0_3");
+        pod(1, "orders", 200, "0_1", "1_0");
+        pod(2, "orders", 200, "0_2");
+
+        Result result = runTest(10);
+
+        assertThat(result.exit()).as(result.output()).isZero();
+        assertThat(result.output())
+                .contains(name(0) + ": ready, RUNNING, 2 active tasks")
+                .contains("passed (3 pods of orders)");
+    }
+
+    @Test
+    void checksThePodsThatExistWhateverTheReplicaCount() throws Exception {
+        // Scaled out by hand or by KEDA to 5: every one is found and checked.
+        for (int ordinal = 0; ordinal < 5; ordinal++) {
+            pod(ordinal, "orders", 200, "0_" + ordinal);
+        }
+
+        Result result = runTest(10);
+
+        assertThat(result.exit()).as(result.output()).isZero();
+        assertThat(result.output()).contains(name(4) + ": ready").contains("passed (5 pods of orders)");
+    }
+
+    @Test
+    void failsNamingAnOrdinalMissingBelowOneThatExists() throws Exception {
+        pod(0, "orders", 200, "0_0");
+        pod(2, "orders", 200, "0_2");
+
+        Result result = runTest(2);
+
+        assertThat(result.exit()).isEqualTo(1);
+        assertThat(result.output()).contains(name(1) + ": does not resolve, though " + name(2) + " does");
+    }
+
+    @Test
+    void failsWhenNoPodResolves() throws Exception {
+        Result result = runTest(2);
+
+        assertThat(result.exit()).isEqualTo(1);
+        assertThat(result.output()).contains("no pod found: " + name(0) + " does not resolve");
+    }
+
+    @Test
+    void waitsForAPodThatIsStillRestoring() throws Exception {
+        AtomicInteger asked = new AtomicInteger();
+        pod(0, "orders", 200, "0_0");
+        serve(
+                1,
+                path -> path.equals("/health/ready") && asked.incrementAndGet() < 3
+                        ? new Answer(
+                                503, json(Json.object().put("status", "DOWN").put("state", "RESTORING")))
+                        : info("orders", "0_1"));
+
+        Result result = runTest(30);
+
+        assertThat(result.exit()).as(result.output()).isZero();
+        assertThat(asked.get()).isGreaterThanOrEqualTo(3);
+    }
+
+    @Test
+    void failsNamingAPodThatNeverBecomesReady() throws Exception {
+        pod(0, "orders", 200, "0_0");
+        pod(1, "orders", 503, "0_1");
+
+        Result result = runTest(3);
+
+        assertThat(result.exit()).isEqualTo(1);
+        assertThat(result.output())
+                .contains(name(1) + ": /health/ready answered 503")
+                .contains("FAILED after 3 s");
+    }
+
+    @Test
+    void failsWhenATaskIsActiveOnTwoPods() throws Exception {
+        pod(0, "orders", 200, "0_0", "0_1");
+        pod(1, "orders", 200, "0_1");
+
+        Result result = runTest(2);
+
+        assertThat(result.exit()).isEqualTo(1);
+        assertThat(result.output()).contains("task 0_1 is active on both");
+    }
+
+    @Test
+    void failsWhenAPodRunsAnotherApplication() throws Exception {
+        pod(0, "payments", 200, "0_0");
+
+        Result result = runTest(2);
+
+        assertThat(result.exit()).isEqualTo(1);
+        assertThat(result.output()).contains("runs application.id payments, not orders");
+    }
+
+    @Test
+    void failsWhenNothingAnswers() throws Exception {
+        hosts.add(address(0) + " " + name(0));
+
+        Result result = runTest(2);
+
+        assertThat(result.exit()).isEqualTo(1);
+        assertThat(result.output()).contains(name(0) + ": nothing answers on " + address(0) + ":" + port);
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------------
+
+    private record Answer(int status, String body) {}
+
+    private interface Route {
+        Answer answer(String path);
+    }
+
+    /** A stand-in for pod {@code ordinal}: /health/ready answers {@code readyStatus}, /info lists {@code tasks} on one thread. */
+    private void pod(int ordinal, String applicationId, int readyStatus, String... tasks) throws IOException {
+        serve(
+                ordinal,
+                path -> path.equals("/health/ready")
+                        ? new Answer(
+                                readyStatus,
+                                json(Json.object()
+                                        .put("status", readyStatus == 200 ? "UP" : "DOWN")
+                                        .put("state", "RUNNING")))
+                        : info(applicationId, tasks));
+    }
+
+    /** /info with Weir's fields, written as Weir writes it (Json.prettyBytes: one field per line, "key" : value). */
+    private static Answer info(String applicationId, String... tasks) {
+        ObjectNode info = Json.object()
+                .put("version", "0.1.0")
+                .put("applicationId", applicationId)
+                .put("instanceId", "x")
+                .put("guarantee", "exactly_once")
+                .put("state", "RUNNING");
+        ArrayNode active = info.putObject("tasksByThread").putArray(applicationId + "-x-0");
+        java.util.Arrays.stream(tasks).forEach(active::add);
+        info.putArray("standbyTasks").add("9_9");
+        info.putArray("warmupTasks");
+        return new Answer(200, json(info));
+    }
+
+    private static String json(ObjectNode node) {
+        return new String(Json.prettyBytes(node), StandardCharsets.UTF_8);
+    }
+
+    /** Serves {@code route} at pod {@code ordinal}'s address and the shared port, and puts its name in DNS. */
+    private void serve(int ordinal, Route route) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(address(ordinal), port), 0);
+        server.createContext("/", exchange -> {
+            Answer answer = route.answer(exchange.getRequestURI().getPath());
+            byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(answer.status(), body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+        servers.add(server);
+        hosts.add(address(ordinal) + " " + name(ordinal));
+    }
+
+    private static String name(int ordinal) {
+        return "orders-weir-" + ordinal + ".orders-weir.streaming.svc";
+    }
+
+    private static String address(int ordinal) {
+        return "127.0.0." + (ordinal + 2);
+    }
+
+    /** A port free on the loopback addresses the stand-ins use. */
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(address(0)))) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private record Result(int exit, String output) {}
+
+    private Result runTest(int timeoutSeconds) throws Exception {
+        // getent hosts NAME, as the cluster's DNS would answer for the headless Service.
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path hostsFile = Files.write(dir.resolve("hosts"), hosts);
+        Path getent = Files.writeString(bin.resolve("getent"), """
         #!/bin/bash
         [[ "$1" == hosts ]] || exit 2
         while read -r address name; do
@@ -278,23 +310,26 @@ class ReleaseTestHookTest {
         done < "%s"
         exit 2
         """.formatted(hostsFile));
-    assertThat(getent.toFile().setExecutable(true)).isTrue();
-    Path output = dir.resolve("output-" + System.nanoTime());
-    ProcessBuilder builder = new ProcessBuilder("bash", SCRIPT.toString());
-    builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
-    builder.environment().put("WEIR_TEST_POD_PREFIX", "orders-weir-");
-    builder.environment().put("WEIR_TEST_POD_DOMAIN", "orders-weir.streaming.svc");
-    builder.environment().put("WEIR_TEST_PORT", String.valueOf(port));
-    builder.environment().put("WEIR_TEST_APPLICATION_ID", "orders");
-    builder.environment().put("WEIR_TEST_TIMEOUT_SECONDS", String.valueOf(timeoutSeconds));
-    builder.redirectErrorStream(true).redirectOutput(output.toFile());
-    Process test = builder.start();
-    assertThat(test.waitFor(timeoutSeconds + 30L, TimeUnit.SECONDS)).as("the test ends after its timeout").isTrue();
-    return new Result(test.exitValue(), Files.readString(output));
-  }
+        assertThat(getent.toFile().setExecutable(true)).isTrue();
+        Path output = dir.resolve("output-" + System.nanoTime());
+        ProcessBuilder builder = new ProcessBuilder("bash", SCRIPT.toString());
+        builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        builder.environment().put("WEIR_TEST_POD_PREFIX", "orders-weir-");
+        builder.environment().put("WEIR_TEST_POD_DOMAIN", "orders-weir.streaming.svc");
+        builder.environment().put("WEIR_TEST_PORT", String.valueOf(port));
+        builder.environment().put("WEIR_TEST_APPLICATION_ID", "orders");
+        builder.environment().put("WEIR_TEST_TIMEOUT_SECONDS", String.valueOf(timeoutSeconds));
+        builder.redirectErrorStream(true).redirectOutput(output.toFile());
+        Process test = builder.start();
+        assertThat(test.waitFor(timeoutSeconds + 30L, TimeUnit.SECONDS))
+                .as("the test ends after its timeout")
+                .isTrue();
+        return new Result(test.exitValue(), Files.readString(output));
+    }
 
-  private static Map<String, String> env(Container container) {
-    return container.getEnv().stream().filter(e -> e.getValue() != null)
-        .collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue));
-  }
+    private static Map<String, String> env(Container container) {
+        return container.getEnv().stream()
+                .filter(e -> e.getValue() != null)
+                .collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue));
+    }
 }

@@ -1,8 +1,8 @@
 package io.weir.deploy.chart;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.DeserializationConfig;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -40,82 +40,83 @@ import java.util.Map;
  */
 final class StrictManifests {
 
-  /** The kinds the chart may render, with the model class each must parse into. */
-  private static final Map<String, Class<? extends HasMetadata>> MODEL_BY_KIND = Map.ofEntries(
-      Map.entry("StatefulSet", StatefulSet.class),
-      Map.entry("Service", Service.class),
-      Map.entry("ConfigMap", ConfigMap.class),
-      Map.entry("ServiceAccount", ServiceAccount.class),
-      Map.entry("PodDisruptionBudget", PodDisruptionBudget.class),
-      Map.entry("Pod", Pod.class),
-      Map.entry("Role", Role.class),
-      Map.entry("RoleBinding", RoleBinding.class),
-      Map.entry("NetworkPolicy", NetworkPolicy.class),
-      Map.entry("ServiceMonitor", GenericKubernetesResource.class),
-      Map.entry("PrometheusRule", GenericKubernetesResource.class),
-      Map.entry("ScaledObject", GenericKubernetesResource.class),
-      // upgrade.mode=savepoint's hooks
-      Map.entry("Job", io.fabric8.kubernetes.api.model.batch.v1.Job.class));
+    /** The kinds the chart may render, with the model class each must parse into. */
+    private static final Map<String, Class<? extends HasMetadata>> MODEL_BY_KIND = Map.ofEntries(
+            Map.entry("StatefulSet", StatefulSet.class),
+            Map.entry("Service", Service.class),
+            Map.entry("ConfigMap", ConfigMap.class),
+            Map.entry("ServiceAccount", ServiceAccount.class),
+            Map.entry("PodDisruptionBudget", PodDisruptionBudget.class),
+            Map.entry("Pod", Pod.class),
+            Map.entry("Role", Role.class),
+            Map.entry("RoleBinding", RoleBinding.class),
+            Map.entry("NetworkPolicy", NetworkPolicy.class),
+            Map.entry("ServiceMonitor", GenericKubernetesResource.class),
+            Map.entry("PrometheusRule", GenericKubernetesResource.class),
+            Map.entry("ScaledObject", GenericKubernetesResource.class),
+            // upgrade.mode=savepoint's hooks
+            Map.entry("Job", io.fabric8.kubernetes.api.model.batch.v1.Job.class));
 
-  // A key twice in one mapping: Jackson keeps the last, but Helm and kubectl refuse the manifest
-  // ("key ... already set in map"), so the tests refuse it too.
-  private static final YAMLFactory NO_DUPLICATE_KEYS = YAMLFactory.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
-  private static final ObjectMapper YAML = new ObjectMapper(NO_DUPLICATE_KEYS);
-  private static final ObjectMapper STRICT = new ObjectMapper(NO_DUPLICATE_KEYS)
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-      .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-      .registerModule(new SimpleModule().setDeserializerModifier(new NoAdditionalProperties()));
+    // A key twice in one mapping: Jackson keeps the last, but Helm and kubectl refuse the manifest
+    // ("key ... already set in map"), so the tests refuse it too.
+    private static final YAMLFactory NO_DUPLICATE_KEYS = YAMLFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+    private static final ObjectMapper YAML = new ObjectMapper(NO_DUPLICATE_KEYS);
+    private static final ObjectMapper STRICT = new ObjectMapper(NO_DUPLICATE_KEYS)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+            .registerModule(new SimpleModule().setDeserializerModifier(new NoAdditionalProperties()));
 
-  private StrictManifests() {}
+    private StrictManifests() {}
 
-  /** Splits {@code helm template}'s output into documents and parses each strictly by its kind. */
-  static List<HasMetadata> parse(String multiDocumentYaml) {
-    List<HasMetadata> resources = new ArrayList<>();
-    for (String document : multiDocumentYaml.split("(?m)^---\\s*$")) {
-      JsonNode tree = readTree(document);
-      if (tree == null || tree.isNull() || tree.isEmpty()) {
-        continue; // a template that rendered nothing (a feature switched off)
-      }
-      String kind = tree.path("kind").asText();
-      Class<? extends HasMetadata> model = MODEL_BY_KIND.get(kind);
-      if (model == null) {
-        throw new AssertionError("the chart rendered a kind no test knows: " + kind + "\n" + document);
-      }
-      resources.add(parse(document, model));
+    /** Splits {@code helm template}'s output into documents and parses each strictly by its kind. */
+    static List<HasMetadata> parse(String multiDocumentYaml) {
+        List<HasMetadata> resources = new ArrayList<>();
+        for (String document : multiDocumentYaml.split("(?m)^---\\s*$")) {
+            JsonNode tree = readTree(document);
+            if (tree == null || tree.isNull() || tree.isEmpty()) {
+                continue; // a template that rendered nothing (a feature switched off)
+            }
+            String kind = tree.path("kind").asText();
+            Class<? extends HasMetadata> model = MODEL_BY_KIND.get(kind);
+            if (model == null) {
+                throw new AssertionError("the chart rendered a kind no test knows: " + kind + "\n" + document);
+            }
+            resources.add(parse(document, model));
+        }
+        return resources;
     }
-    return resources;
-  }
 
-  static <T> T parse(String document, Class<T> model) {
-    try {
-      return STRICT.readValue(document, model);
-    } catch (IOException e) {
-      throw new AssertionError("not a valid " + model.getSimpleName() + ": " + e.getMessage()
-          + "\n" + document, e);
+    static <T> T parse(String document, Class<T> model) {
+        try {
+            return STRICT.readValue(document, model);
+        } catch (IOException e) {
+            throw new AssertionError(
+                    "not a valid " + model.getSimpleName() + ": " + e.getMessage() + "\n" + document, e);
+        }
     }
-  }
 
-  private static JsonNode readTree(String document) {
-    try {
-      return YAML.readTree(document);
-    } catch (IOException e) {
-      throw new UncheckedIOException("not YAML:\n" + document, e);
+    private static JsonNode readTree(String document) {
+        try {
+            return YAML.readTree(document);
+        } catch (IOException e) {
+            throw new UncheckedIOException("not YAML:\n" + document, e);
+        }
     }
-  }
 
-  /** Removes the "any setter" of fabric8's model classes, except where free fields are the point. */
-  private static final class NoAdditionalProperties extends BeanDeserializerModifier {
-    @Override
-    public BeanDeserializerBuilder updateBuilder(
-        DeserializationConfig config, BeanDescription description, BeanDeserializerBuilder builder) {
-      Class<?> type = description.getBeanClass();
-      if (type.getName().startsWith("io.fabric8.") && type != GenericKubernetesResource.class) {
-        builder.setAnySetter(null);
-        builder.setIgnoreUnknownProperties(false);
-      }
-      return builder;
+    /** Removes the "any setter" of fabric8's model classes, except where free fields are the point. */
+    private static final class NoAdditionalProperties extends BeanDeserializerModifier {
+        @Override
+        public BeanDeserializerBuilder updateBuilder(
+                DeserializationConfig config, BeanDescription description, BeanDeserializerBuilder builder) {
+            Class<?> type = description.getBeanClass();
+            if (type.getName().startsWith("io.fabric8.") && type != GenericKubernetesResource.class) {
+                builder.setAnySetter(null);
+                builder.setIgnoreUnknownProperties(false);
+            }
+            return builder;
+        }
     }
-  }
 }

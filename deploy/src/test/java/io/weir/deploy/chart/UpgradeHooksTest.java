@@ -32,188 +32,294 @@ import org.junit.jupiter.api.Test;
  */
 class UpgradeHooksTest {
 
-  private static WeirChart savepoint() {
-    return chart().values("sasl.yaml").values("upgrade-savepoint.yaml");
-  }
-
-  private static Job job(WeirChart.Manifests m, String name) {
-    return m.all(Job.class).stream().filter(j -> j.getMetadata().getName().equals(name)).findFirst()
-        .orElseThrow(() -> new AssertionError("no Job " + name));
-  }
-
-  private static Map<String, String> env(Container c) {
-    return c.getEnv().stream().filter(e -> e.getValue() != null)
-        .collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue));
-  }
-
-  @Test
-  void rollingRendersNoHook() {
-    WeirChart.Manifests m = chart().render();
-    assertThat(m.kinds()).doesNotContain("Job");
-    assertThat(m.all(HasMetadata.class)).noneMatch(r -> r.getMetadata().getName().startsWith(FULLNAME + "-upgrade"));
-    assertThat(m.all(HasMetadata.class)).noneMatch(r -> r.getMetadata().getAnnotations() != null
-        && r.getMetadata().getAnnotations().getOrDefault("helm.sh/hook", "").matches(".*pre-(upgrade|rollback).*"));
-  }
-
-  @Test
-  void savepointRendersTheHooksWithWeightsAndDeletePolicies() {
-    WeirChart.Manifests m = savepoint().render();
-    String name = FULLNAME + "-upgrade";
-    List<HasMetadata> hooks = m.all(HasMetadata.class).stream().filter(r -> r.getMetadata().getAnnotations() != null
-        && r.getMetadata().getAnnotations().getOrDefault("helm.sh/hook", "").matches(".*pre-(upgrade|rollback).*")).toList();
-    assertThat(hooks).extracting(r -> r.getKind() + "/" + r.getMetadata().getName()).containsExactlyInAnyOrder(
-        "ServiceAccount/" + name, "Role/" + name, "RoleBinding/" + name, "ConfigMap/" + name,
-        "Job/" + name, "Job/" + name + "-rollback");
-    for (HasMetadata h : hooks) {
-      Map<String, String> a = h.getMetadata().getAnnotations();
-      assertThat(a.get("helm.sh/hook-delete-policy")).as(h.getKind()).isEqualTo("before-hook-creation,hook-succeeded");
-      int weight = Integer.parseInt(a.get("helm.sh/hook-weight"));
-      // what the Jobs need exists before them
-      assertThat(weight).as(h.getKind()).isEqualTo(h instanceof Job ? 0 : weight).isLessThanOrEqualTo(0);
-      if (!(h instanceof Job)) {
-        assertThat(weight).as(h.getKind()).isNegative();
-        assertThat(a.get("helm.sh/hook")).isEqualTo("pre-upgrade,pre-rollback");
-      }
-      assertThat(h.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+    private static WeirChart savepoint() {
+        return chart().values("sasl.yaml").values("upgrade-savepoint.yaml");
     }
-    assertThat(job(m, name).getMetadata().getAnnotations()).containsEntry("helm.sh/hook", "pre-upgrade");
-    assertThat(job(m, name + "-rollback").getMetadata().getAnnotations()).containsEntry("helm.sh/hook", "pre-rollback");
-    // the release's own objects are not hooks
-    assertThat(m.only(StatefulSet.class).getMetadata().getAnnotations()).isNullOrEmpty();
-  }
 
-  @Test
-  void theRoleCanOnlyReadAndScaleTheReleasesStatefulSet() {
-    WeirChart.Manifests m = savepoint().render();
-    Role role = m.named(Role.class, FULLNAME + "-upgrade"); // beside scale-in's Role of the pods
-    assertThat(role.getRules()).hasSize(1);
-    PolicyRule rule = role.getRules().get(0);
-    assertThat(rule.getApiGroups()).containsExactly("apps");
-    assertThat(rule.getResources()).containsExactlyInAnyOrder("statefulsets", "statefulsets/scale");
-    assertThat(rule.getResourceNames()).containsExactly(m.only(StatefulSet.class).getMetadata().getName());
-    assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "patch");
-
-    RoleBinding binding = m.named(RoleBinding.class, FULLNAME + "-upgrade");
-    assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
-    assertThat(binding.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
-    assertThat(binding.getSubjects()).singleElement().satisfies(s -> {
-      assertThat(s.getKind()).isEqualTo("ServiceAccount");
-      assertThat(s.getName()).isEqualTo(FULLNAME + "-upgrade");
-      assertThat(s.getNamespace()).isEqualTo(NAMESPACE);
-    });
-    // the application's own pods never get this account: theirs has only scale-in's read-only Role
-    StatefulSet sts = m.only(StatefulSet.class);
-    assertThat(sts.getSpec().getTemplate().getSpec().getServiceAccountName()).isNotEqualTo(FULLNAME + "-upgrade");
-    assertThat(m.all(ServiceAccount.class)).extracting(a -> a.getMetadata().getName())
-        .contains(FULLNAME + "-upgrade");
-  }
-
-  @Test
-  void theUpgradeJobDescribesTheNewImageAndRunsTheCliOnIt() {
-    WeirChart.Manifests m = savepoint().set("image.tag", "2.0").set("args[0]", "serve").set("args[1]", "word-count")
-        .render();
-    Job job = job(m, FULLNAME + "-upgrade");
-    assertThat(job.getSpec().getBackoffLimit()).isZero();
-    assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(1800L);
-    PodSpec pod = job.getSpec().getTemplate().getSpec();
-    assertThat(pod.getRestartPolicy()).isEqualTo("Never");
-    assertThat(pod.getServiceAccountName()).isEqualTo(FULLNAME + "-upgrade");
-    assertThat(pod.getAutomountServiceAccountToken()).isTrue();
-
-    Container describe = pod.getInitContainers().get(0);
-    Container app = m.only(StatefulSet.class).getSpec().getTemplate().getSpec().getContainers().get(0);
-    assertThat(describe.getImage()).isEqualTo("registry.example.com/orders-app:2.0").isEqualTo(app.getImage());
-    assertThat(describe.getArgs()).isEqualTo(app.getArgs()).containsExactly("serve", "word-count");
-    assertThat(env(describe)).containsEntry("WEIR_RUN_MODE", "describe")
-        .containsEntry("WEIR_DESCRIBE_FILE", "/work/topology.json")
-        .containsEntry("WEIR_CONFIG_FILE", "/etc/weir/config/weir.properties");
-    // the release's secrets, as the pods get them
-    assertThat(describe.getEnv()).anySatisfy(e -> {
-      assertThat(e.getName()).isEqualTo("WEIR_SASL_JAAS_CONFIG");
-      assertThat(e.getValueFrom().getSecretKeyRef().getName()).isEqualTo("kafka-credentials");
-    });
-    assertThat(describe.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
-
-    Container cli = pod.getContainers().get(0);
-    assertThat(cli.getImage()).isEqualTo("registry.example.com/orders-app:2.0");
-    assertThat(cli.getCommand()).containsExactly("weir");
-    assertThat(cli.getArgs()).containsExactly("upgrade", "--mode", "savepoint", "--app", "orders",
-        "--topology-file", "/work/topology.json", "--statefulset", FULLNAME, "--release", RELEASE,
-        "--savepoint-prefix", "pre-upgrade-r1-", "--timeout", "120", "--stop-timeout", "300",
-        "--allow-dropped-state", "--map-topic", "orders=orders-v2", "--map-store", "totals=order-totals");
-    assertThat(cli.getEnv()).anySatisfy(e -> assertThat(e.getName()).isEqualTo("WEIR_SASL_JAAS_CONFIG"));
-    assertThat(env(cli)).doesNotContainKey("WEIR_RUN_MODE");
-    for (Container c : List.of(describe, cli)) {
-      assertThat(c.getVolumeMounts()).extracting(v -> v.getName() + ":" + v.getMountPath())
-          .contains("work:/work", "tmp:/tmp", "config:/etc/weir/config", "tls:/etc/weir/tls");
+    private static Job job(WeirChart.Manifests m, String name) {
+        return m.all(Job.class).stream()
+                .filter(j -> j.getMetadata().getName().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no Job " + name));
     }
-    assertThat(pod.getVolumes()).anySatisfy(v -> {
-      assertThat(v.getName()).isEqualTo("config");
-      assertThat(v.getConfigMap().getName()).isEqualTo(FULLNAME + "-upgrade");
-    });
-  }
 
-  @Test
-  void theHookConfigHoldsTheNewValuesAsThePodsWillReadThem() {
-    WeirChart.Manifests m = savepoint().set("config.num\\.stream\\.threads", 4).render();
-    List<ConfigMap> maps = m.all(ConfigMap.class);
-    String release = maps.stream().filter(c -> c.getMetadata().getName().equals(FULLNAME)).findFirst().orElseThrow()
-        .getData().get("weir.properties");
-    String hook = maps.stream().filter(c -> c.getMetadata().getName().equals(FULLNAME + "-upgrade")).findFirst()
-        .orElseThrow().getData().get("weir.properties");
-    assertThat(hook.strip()).isEqualTo(release.strip()).contains("num.stream.threads=4")
-        .contains("ssl.truststore.location=/etc/weir/tls/truststore.p12");
-  }
-
-  @Test
-  void theRollbackJobRestoresTheNewestPreUpgradeSavepoint() {
-    Job rollback = job(savepoint().render(), FULLNAME + "-upgrade-rollback");
-    List<String> args = rollback.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
-    assertThat(args).contains("--rollback").containsSequence("--savepoint-prefix", "pre-upgrade-");
-    assertThat(rollback.getSpec().getTemplate().getSpec().getContainers().get(0).getName()).isEqualTo("rollback");
-
-    WeirChart.Manifests without = savepoint().set("upgrade.rollbackHook", false).render();
-    assertThat(without.all(Job.class)).extracting(j -> j.getMetadata().getName())
-        .containsExactly(FULLNAME + "-upgrade");
-  }
-
-  @Test
-  void aCliImageOfItsOwnRunsTheCli() {
-    Container cli = job(savepoint().set("upgrade.cli.image.repository", "registry.example.com/weir-cli")
-        .set("upgrade.cli.image.tag", "0.2.0").set("upgrade.cli.command[0]", "/opt/weir/bin/weir").render(),
-        FULLNAME + "-upgrade").getSpec().getTemplate().getSpec().getContainers().get(0);
-    assertThat(cli.getImage()).isEqualTo("registry.example.com/weir-cli:0.2.0");
-    assertThat(cli.getCommand()).containsExactly("/opt/weir/bin/weir");
-  }
-
-  @Test
-  void theHookPodIsNeitherAnEndpointNorCountedByTheDisruptionBudget() {
-    WeirChart.Manifests m = savepoint().render();
-    Map<String, String> labels = m.named(Job.class, FULLNAME + "-upgrade").getSpec().getTemplate().getMetadata()
-        .getLabels();
-
-    assertThat(labels).containsEntry("app.kubernetes.io/component", "upgrade")
-        .containsEntry("app.kubernetes.io/instance", RELEASE);
-    for (Map<String, String> selector : List.of(m.only(Service.class).getSpec().getSelector(),
-        m.only(PodDisruptionBudget.class).getSpec().getSelector().getMatchLabels())) {
-      assertThat(selector.entrySet()).isNotEmpty()
-          .anySatisfy(e -> assertThat(labels).doesNotContainEntry(e.getKey(), e.getValue()));
+    private static Map<String, String> env(Container c) {
+        return c.getEnv().stream()
+                .filter(e -> e.getValue() != null)
+                .collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue));
     }
-  }
 
-  @Test
-  void badUpgradeValuesFailNamingTheValue() {
-    assertThatThrownBy(() -> chart().set("upgrade.mode", "stateless").template())
-        .hasMessageContaining("upgrade.mode").hasMessageContaining("rolling");
-    assertThatThrownBy(() -> chart().set("upgrade.frobnicate", true).template())
-        .hasMessageContaining("Additional property frobnicate is not allowed");
-    assertThatThrownBy(() -> chart().values("keda.yaml").set("upgrade.mode", "savepoint").template())
-        .hasMessageContaining("upgrade.mode=savepoint cannot be used with keda.enabled");
-    assertThatThrownBy(() -> savepoint().set("upgrade.mapTopics.orders", "orders").template())
-        .hasMessageContaining("upgrade.mapTopics.orders: give the topic the new version reads instead of orders");
-    assertThatThrownBy(() -> savepoint().set("upgrade.mapStores.totals", "totals").template())
-        .hasMessageContaining("upgrade.mapStores.totals: give the store's new name");
-    assertThatThrownBy(() -> savepoint().set("upgrade.stopTimeoutSeconds", 0).template())
-        .hasMessageContaining("stopTimeoutSeconds: Must be greater than or equal to 1");
-  }
+    @Test
+    void rollingRendersNoHook() {
+        WeirChart.Manifests m = chart().render();
+        assertThat(m.kinds()).doesNotContain("Job");
+        assertThat(m.all(HasMetadata.class))
+                .noneMatch(r -> r.getMetadata().getName().startsWith(FULLNAME + "-upgrade"));
+        assertThat(m.all(HasMetadata.class))
+                .noneMatch(r -> r.getMetadata().getAnnotations() != null
+                        && r.getMetadata()
+                                .getAnnotations()
+                                .getOrDefault("helm.sh/hook", "")
+                                .matches(".*pre-(upgrade|rollback).*"));
+    }
+
+    @Test
+    void savepointRendersTheHooksWithWeightsAndDeletePolicies() {
+        WeirChart.Manifests m = savepoint().render();
+        String name = FULLNAME + "-upgrade";
+        List<HasMetadata> hooks = m.all(HasMetadata.class).stream()
+                .filter(r -> r.getMetadata().getAnnotations() != null
+                        && r.getMetadata()
+                                .getAnnotations()
+                                .getOrDefault("helm.sh/hook", "")
+                                .matches(".*pre-(upgrade|rollback).*"))
+                .toList();
+        assertThat(hooks)
+                .extracting(r -> r.getKind() + "/" + r.getMetadata().getName())
+                .containsExactlyInAnyOrder(
+                        "ServiceAccount/" + name,
+                        "Role/" + name,
+                        "RoleBinding/" + name,
+                        "ConfigMap/" + name,
+                        "Job/" + name,
+                        "Job/" + name + "-rollback");
+        for (HasMetadata h : hooks) {
+            Map<String, String> a = h.getMetadata().getAnnotations();
+            assertThat(a.get("helm.sh/hook-delete-policy"))
+                    .as(h.getKind())
+                    .isEqualTo("before-hook-creation,hook-succeeded");
+            int weight = Integer.parseInt(a.get("helm.sh/hook-weight"));
+            // what the Jobs need exists before them
+            assertThat(weight)
+                    .as(h.getKind())
+                    .isEqualTo(h instanceof Job ? 0 : weight)
+                    .isLessThanOrEqualTo(0);
+            if (!(h instanceof Job)) {
+                assertThat(weight).as(h.getKind()).isNegative();
+                assertThat(a.get("helm.sh/hook")).isEqualTo("pre-upgrade,pre-rollback");
+            }
+            assertThat(h.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+        }
+        assertThat(job(m, name).getMetadata().getAnnotations()).containsEntry("helm.sh/hook", "pre-upgrade");
+        assertThat(job(m, name + "-rollback").getMetadata().getAnnotations())
+                .containsEntry("helm.sh/hook", "pre-rollback");
+        // the release's own objects are not hooks
+        assertThat(m.only(StatefulSet.class).getMetadata().getAnnotations()).isNullOrEmpty();
+    }
+
+    @Test
+    void theRoleCanOnlyReadAndScaleTheReleasesStatefulSet() {
+        WeirChart.Manifests m = savepoint().render();
+        Role role = m.named(Role.class, FULLNAME + "-upgrade"); // beside scale-in's Role of the pods
+        assertThat(role.getRules()).hasSize(1);
+        PolicyRule rule = role.getRules().get(0);
+        assertThat(rule.getApiGroups()).containsExactly("apps");
+        assertThat(rule.getResources()).containsExactlyInAnyOrder("statefulsets", "statefulsets/scale");
+        assertThat(rule.getResourceNames())
+                .containsExactly(m.only(StatefulSet.class).getMetadata().getName());
+        assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "patch");
+
+        RoleBinding binding = m.named(RoleBinding.class, FULLNAME + "-upgrade");
+        assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
+        assertThat(binding.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
+        assertThat(binding.getSubjects()).singleElement().satisfies(s -> {
+            assertThat(s.getKind()).isEqualTo("ServiceAccount");
+            assertThat(s.getName()).isEqualTo(FULLNAME + "-upgrade");
+            assertThat(s.getNamespace()).isEqualTo(NAMESPACE);
+        });
+        // the application's own pods never get this account: theirs has only scale-in's read-only Role
+        StatefulSet sts = m.only(StatefulSet.class);
+        assertThat(sts.getSpec().getTemplate().getSpec().getServiceAccountName())
+                .isNotEqualTo(FULLNAME + "-upgrade");
+        assertThat(m.all(ServiceAccount.class))
+                .extracting(a -> a.getMetadata().getName())
+                .contains(FULLNAME + "-upgrade");
+    }
+
+    @Test
+    void theUpgradeJobDescribesTheNewImageAndRunsTheCliOnIt() {
+        WeirChart.Manifests m = savepoint()
+                .set("image.tag", "2.0")
+                .set("args[0]", "serve")
+                .set("args[1]", "word-count")
+                .render();
+        Job job = job(m, FULLNAME + "-upgrade");
+        assertThat(job.getSpec().getBackoffLimit()).isZero();
+        assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(1800L);
+        PodSpec pod = job.getSpec().getTemplate().getSpec();
+        assertThat(pod.getRestartPolicy()).isEqualTo("Never");
+        assertThat(pod.getServiceAccountName()).isEqualTo(FULLNAME + "-upgrade");
+        assertThat(pod.getAutomountServiceAccountToken()).isTrue();
+
+        Container describe = pod.getInitContainers().get(0);
+        Container app = m.only(StatefulSet.class)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
+        assertThat(describe.getImage())
+                .isEqualTo("registry.example.com/orders-app:2.0")
+                .isEqualTo(app.getImage());
+        assertThat(describe.getArgs()).isEqualTo(app.getArgs()).containsExactly("serve", "word-count");
+        assertThat(env(describe))
+                .containsEntry("WEIR_RUN_MODE", "describe")
+                .containsEntry("WEIR_DESCRIBE_FILE", "/work/topology.json")
+                .containsEntry("WEIR_CONFIG_FILE", "/etc/weir/config/weir.properties");
+        // the release's secrets, as the pods get them
+        assertThat(describe.getEnv()).anySatisfy(e -> {
+            assertThat(e.getName()).isEqualTo("WEIR_SASL_JAAS_CONFIG");
+            assertThat(e.getValueFrom().getSecretKeyRef().getName()).isEqualTo("kafka-credentials");
+        });
+        assertThat(describe.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+
+        Container cli = pod.getContainers().get(0);
+        assertThat(cli.getImage()).isEqualTo("registry.example.com/orders-app:2.0");
+        assertThat(cli.getCommand()).containsExactly("weir");
+        assertThat(cli.getArgs())
+                .containsExactly(
+                        "upgrade",
+                        "--mode",
+                        "savepoint",
+                        "--app",
+                        "orders",
+                        "--topology-file",
+                        "/work/topology.json",
+                        "--statefulset",
+                        FULLNAME,
+                        "--release",
+                        RELEASE,
+                        "--savepoint-prefix",
+                        "pre-upgrade-r1-",
+                        "--timeout",
+                        "120",
+                        "--stop-timeout",
+                        "300",
+                        "--allow-dropped-state",
+                        "--map-topic",
+                        "orders=orders-v2",
+                        "--map-store",
+                        "totals=order-totals");
+        assertThat(cli.getEnv()).anySatisfy(e -> assertThat(e.getName()).isEqualTo("WEIR_SASL_JAAS_CONFIG"));
+        assertThat(env(cli)).doesNotContainKey("WEIR_RUN_MODE");
+        for (Container c : List.of(describe, cli)) {
+            assertThat(c.getVolumeMounts())
+                    .extracting(v -> v.getName() + ":" + v.getMountPath())
+                    .contains("work:/work", "tmp:/tmp", "config:/etc/weir/config", "tls:/etc/weir/tls");
+        }
+        assertThat(pod.getVolumes()).anySatisfy(v -> {
+            assertThat(v.getName()).isEqualTo("config");
+            assertThat(v.getConfigMap().getName()).isEqualTo(FULLNAME + "-upgrade");
+        });
+    }
+
+    @Test
+    void theHookConfigHoldsTheNewValuesAsThePodsWillReadThem() {
+        WeirChart.Manifests m =
+                savepoint().set("config.num\\.stream\\.threads", 4).render();
+        List<ConfigMap> maps = m.all(ConfigMap.class);
+        String release = maps.stream()
+                .filter(c -> c.getMetadata().getName().equals(FULLNAME))
+                .findFirst()
+                .orElseThrow()
+                .getData()
+                .get("weir.properties");
+        String hook = maps.stream()
+                .filter(c -> c.getMetadata().getName().equals(FULLNAME + "-upgrade"))
+                .findFirst()
+                .orElseThrow()
+                .getData()
+                .get("weir.properties");
+        assertThat(hook.strip())
+                .isEqualTo(release.strip())
+                .contains("num.stream.threads=4")
+                .contains("ssl.truststore.location=/etc/weir/tls/truststore.p12");
+    }
+
+    @Test
+    void theRollbackJobRestoresTheNewestPreUpgradeSavepoint() {
+        Job rollback = job(savepoint().render(), FULLNAME + "-upgrade-rollback");
+        List<String> args = rollback.getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getArgs();
+        assertThat(args).contains("--rollback").containsSequence("--savepoint-prefix", "pre-upgrade-");
+        assertThat(rollback.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getName())
+                .isEqualTo("rollback");
+
+        WeirChart.Manifests without =
+                savepoint().set("upgrade.rollbackHook", false).render();
+        assertThat(without.all(Job.class))
+                .extracting(j -> j.getMetadata().getName())
+                .containsExactly(FULLNAME + "-upgrade");
+    }
+
+    @Test
+    void aCliImageOfItsOwnRunsTheCli() {
+        Container cli = job(
+                        savepoint()
+                                .set("upgrade.cli.image.repository", "registry.example.com/weir-cli")
+                                .set("upgrade.cli.image.tag", "0.2.0")
+                                .set("upgrade.cli.command[0]", "/opt/weir/bin/weir")
+                                .render(),
+                        FULLNAME + "-upgrade")
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
+        assertThat(cli.getImage()).isEqualTo("registry.example.com/weir-cli:0.2.0");
+        assertThat(cli.getCommand()).containsExactly("/opt/weir/bin/weir");
+    }
+
+    @Test
+    void theHookPodIsNeitherAnEndpointNorCountedByTheDisruptionBudget() {
+        WeirChart.Manifests m = savepoint().render();
+        Map<String, String> labels = m.named(Job.class, FULLNAME + "-upgrade")
+                .getSpec()
+                .getTemplate()
+                .getMetadata()
+                .getLabels();
+
+        assertThat(labels)
+                .containsEntry("app.kubernetes.io/component", "upgrade")
+                .containsEntry("app.kubernetes.io/instance", RELEASE);
+        for (Map<String, String> selector : List.of(
+                m.only(Service.class).getSpec().getSelector(),
+                m.only(PodDisruptionBudget.class).getSpec().getSelector().getMatchLabels())) {
+            assertThat(selector.entrySet())
+                    .isNotEmpty()
+                    .anySatisfy(e -> assertThat(labels).doesNotContainEntry(e.getKey(), e.getValue()));
+        }
+    }
+
+    @Test
+    void badUpgradeValuesFailNamingTheValue() {
+        assertThatThrownBy(() -> chart().set("upgrade.mode", "stateless").template())
+                .hasMessageContaining("upgrade.mode")
+                .hasMessageContaining("rolling");
+        assertThatThrownBy(() -> chart().set("upgrade.frobnicate", true).template())
+                .hasMessageContaining("Additional property frobnicate is not allowed");
+        assertThatThrownBy(() -> chart().values("keda.yaml")
+                        .set("upgrade.mode", "savepoint")
+                        .template())
+                .hasMessageContaining("upgrade.mode=savepoint cannot be used with keda.enabled");
+        assertThatThrownBy(() ->
+                        savepoint().set("upgrade.mapTopics.orders", "orders").template())
+                .hasMessageContaining(
+                        "upgrade.mapTopics.orders: give the topic the new version reads instead of orders");
+        assertThatThrownBy(() ->
+                        savepoint().set("upgrade.mapStores.totals", "totals").template())
+                .hasMessageContaining("upgrade.mapStores.totals: give the store's new name");
+        assertThatThrownBy(
+                        () -> savepoint().set("upgrade.stopTimeoutSeconds", 0).template())
+                .hasMessageContaining("stopTimeoutSeconds: Must be greater than or equal to 1");
+    }
 }

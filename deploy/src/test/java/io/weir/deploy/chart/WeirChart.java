@@ -18,103 +18,109 @@ import java.util.Map;
  */
 final class WeirChart {
 
-  static final String RELEASE = "orders";
-  /** The StatefulSet's name, hence the prefix of every pod name and instance.id. */
-  static final String FULLNAME = "orders-weir";
-  static final String NAMESPACE = "streaming";
+    static final String RELEASE = "orders";
+    /** The StatefulSet's name, hence the prefix of every pod name and instance.id. */
+    static final String FULLNAME = "orders-weir";
 
-  private final List<Path> valuesFiles = new ArrayList<>();
-  private final Map<String, Object> sets = new LinkedHashMap<>();
+    static final String NAMESPACE = "streaming";
 
-  private WeirChart() {}
+    private final List<Path> valuesFiles = new ArrayList<>();
+    private final Map<String, Object> sets = new LinkedHashMap<>();
 
-  /** The chart with only what the operator must give (image, application id, bootstrap servers). */
-  static WeirChart chart() {
-    return bare().values("required.yaml");
-  }
+    private WeirChart() {}
 
-  /** The chart with its own values.yaml alone. */
-  static WeirChart bare() {
-    return new WeirChart();
-  }
-
-  static Path directory() {
-    Path dir = Path.of("").toAbsolutePath();
-    while (dir != null && !Files.isRegularFile(dir.resolve("helm/weir/Chart.yaml"))) {
-      dir = dir.getParent();
-    }
-    if (dir == null) {
-      throw new IllegalStateException("helm/weir/Chart.yaml not found above " + Path.of("").toAbsolutePath());
-    }
-    return dir.resolve("helm/weir");
-  }
-
-  static Helm helm() {
-    return new Helm(directory());
-  }
-
-  WeirChart values(String fileInTestResources) {
-    try {
-      var url = WeirChart.class.getResource("/chart/" + fileInTestResources);
-      if (url == null) {
-        throw new IllegalArgumentException("no values file chart/" + fileInTestResources);
-      }
-      valuesFiles.add(Path.of(url.toURI()));
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException(e);
-    }
-    return this;
-  }
-
-  /** A {@code --set} value; dots in a key that is itself a setting name need escaping ({@code config.a\.b}). */
-  WeirChart set(String key, Object value) {
-    sets.put(key, value);
-    return this;
-  }
-
-  /**
-   * {@code helm template}: the rendered YAML, hooks included as the helm command prints them, or an
-   * IllegalStateException with Helm's message.
-   */
-  String template() {
-    return HelmTemplate.render(directory(), RELEASE, NAMESPACE, valuesFiles, sets);
-  }
-
-  /** Renders and parses every manifest strictly into the Kubernetes model. */
-  Manifests render() {
-    return new Manifests(StrictManifests.parse(template()));
-  }
-
-  record Manifests(List<HasMetadata> resources) {
-    <T extends HasMetadata> T only(Class<T> type) {
-      List<T> found = all(type);
-      if (found.size() != 1) {
-        throw new AssertionError("expected one " + type.getSimpleName() + ", found " + found.size());
-      }
-      return found.get(0);
+    /** The chart with only what the operator must give (image, application id, bootstrap servers). */
+    static WeirChart chart() {
+        return bare().values("required.yaml");
     }
 
-    /** The resource of this type and name (the chart renders several ConfigMaps). */
-    <T extends HasMetadata> T named(Class<T> type, String name) {
-      return all(type).stream().filter(r -> name.equals(r.getMetadata().getName())).findFirst()
-          .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " named " + name + "; kinds: " + kinds()));
+    /** The chart with its own values.yaml alone. */
+    static WeirChart bare() {
+        return new WeirChart();
     }
 
-    <T extends HasMetadata> List<T> all(Class<T> type) {
-      return resources.stream().filter(type::isInstance).map(type::cast).toList();
+    static Path directory() {
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null && !Files.isRegularFile(dir.resolve("helm/weir/Chart.yaml"))) {
+            dir = dir.getParent();
+        }
+        if (dir == null) {
+            throw new IllegalStateException(
+                    "helm/weir/Chart.yaml not found above " + Path.of("").toAbsolutePath());
+        }
+        return dir.resolve("helm/weir");
     }
 
-    List<String> kinds() {
-      return resources.stream().map(HasMetadata::getKind).toList();
+    static Helm helm() {
+        return new Helm(directory());
     }
 
-    /** A resource of a custom kind (read as a generic resource). */
-    io.fabric8.kubernetes.api.model.GenericKubernetesResource custom(String kind) {
-      return resources.stream()
-          .filter(r -> r instanceof io.fabric8.kubernetes.api.model.GenericKubernetesResource && kind.equals(r.getKind()))
-          .map(io.fabric8.kubernetes.api.model.GenericKubernetesResource.class::cast)
-          .findFirst()
-          .orElseThrow(() -> new AssertionError("no " + kind + " rendered; kinds: " + kinds()));
+    WeirChart values(String fileInTestResources) {
+        try {
+            var url = WeirChart.class.getResource("/chart/" + fileInTestResources);
+            if (url == null) {
+                throw new IllegalArgumentException("no values file chart/" + fileInTestResources);
+            }
+            valuesFiles.add(Path.of(url.toURI()));
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+        return this;
     }
-  }
+
+    /** A {@code --set} value; dots in a key that is itself a setting name need escaping ({@code config.a\.b}). */
+    WeirChart set(String key, Object value) {
+        sets.put(key, value);
+        return this;
+    }
+
+    /**
+     * {@code helm template}: the rendered YAML, hooks included as the helm command prints them, or an
+     * IllegalStateException with Helm's message.
+     */
+    String template() {
+        return HelmTemplate.render(directory(), RELEASE, NAMESPACE, valuesFiles, sets);
+    }
+
+    /** Renders and parses every manifest strictly into the Kubernetes model. */
+    Manifests render() {
+        return new Manifests(StrictManifests.parse(template()));
+    }
+
+    record Manifests(List<HasMetadata> resources) {
+        <T extends HasMetadata> T only(Class<T> type) {
+            List<T> found = all(type);
+            if (found.size() != 1) {
+                throw new AssertionError("expected one " + type.getSimpleName() + ", found " + found.size());
+            }
+            return found.get(0);
+        }
+
+        /** The resource of this type and name (the chart renders several ConfigMaps). */
+        <T extends HasMetadata> T named(Class<T> type, String name) {
+            return all(type).stream()
+                    .filter(r -> name.equals(r.getMetadata().getName()))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError(
+                            "no " + type.getSimpleName() + " named " + name + "; kinds: " + kinds()));
+        }
+
+        <T extends HasMetadata> List<T> all(Class<T> type) {
+            return resources.stream().filter(type::isInstance).map(type::cast).toList();
+        }
+
+        List<String> kinds() {
+            return resources.stream().map(HasMetadata::getKind).toList();
+        }
+
+        /** A resource of a custom kind (read as a generic resource). */
+        io.fabric8.kubernetes.api.model.GenericKubernetesResource custom(String kind) {
+            return resources.stream()
+                    .filter(r -> r instanceof io.fabric8.kubernetes.api.model.GenericKubernetesResource
+                            && kind.equals(r.getKind()))
+                    .map(io.fabric8.kubernetes.api.model.GenericKubernetesResource.class::cast)
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no " + kind + " rendered; kinds: " + kinds()));
+        }
+    }
 }

@@ -47,8 +47,12 @@ class ComposeAppServicesIT {
         Path root = RepositoryFiles.root();
         Path log = root.resolve("deploy/target/run-app-services.log");
         Files.createDirectories(log.getParent());
-        ProcessBuilder script = new ProcessBuilder("bash", root.resolve("deploy/compose/run-app-services.sh").toString())
-                .directory(root.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder script = new ProcessBuilder(
+                        "bash",
+                        root.resolve("deploy/compose/run-app-services.sh").toString())
+                .directory(root.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         script.environment().put("WEIR_BOOTSTRAP_SERVERS", KAFKA.bootstrapServers());
         String image = System.getProperty("weir.compose.image");
         if (image != null && !image.isBlank()) {
@@ -63,17 +67,31 @@ class ComposeAppServicesIT {
         }
         String output = read(log);
         System.out.println(output);
-        assertThat(finished).as("run-app-services.sh finished within %s; its output:%n%s", SCRIPT_TIMEOUT, output).isTrue();
-        assertThat(process.exitValue()).as("run-app-services.sh found no Weir image to run (build it with"
-                + " deploy/containers/build-image.sh, or name one with -Dweir.compose.image); its output:%n%s", output)
+        assertThat(finished)
+                .as("run-app-services.sh finished within %s; its output:%n%s", SCRIPT_TIMEOUT, output)
+                .isTrue();
+        assertThat(process.exitValue())
+                .as(
+                        "run-app-services.sh found no Weir image to run (build it with"
+                                + " deploy/containers/build-image.sh, or name one with -Dweir.compose.image); its output:%n%s",
+                        output)
                 .isNotEqualTo(NO_IMAGE);
-        assertThat(process.exitValue()).as("run-app-services.sh exit status; its output:%n%s", output).isZero();
-        assertThat(output).contains("RESULT up_to_ready_seconds=", "RESULT takeover_seconds=", "RESULT restart_to_ready_seconds=");
+        assertThat(process.exitValue())
+                .as("run-app-services.sh exit status; its output:%n%s", output)
+                .isZero();
+        assertThat(output)
+                .contains(
+                        "RESULT up_to_ready_seconds=", "RESULT takeover_seconds=", "RESULT restart_to_ready_seconds=");
 
         // The counts the replicas committed are in the output topic, readable with read_committed.
-        assertThat(KAFKA.client().readAllCommitted("word-counts", new StringDeserializer(), new LongDeserializer(),
-                Duration.ofSeconds(30)))
-                .as("committed counts in word-counts").isNotEmpty()
+        assertThat(KAFKA.client()
+                        .readAllCommitted(
+                                "word-counts",
+                                new StringDeserializer(),
+                                new LongDeserializer(),
+                                Duration.ofSeconds(30)))
+                .as("committed counts in word-counts")
+                .isNotEmpty()
                 .allSatisfy(r -> assertThat(r.value()).isPositive());
     }
 

@@ -55,7 +55,10 @@ record ComposeFile(JsonNode root) {
         Map<String, String> env = new LinkedHashMap<>();
         JsonNode node = service.path("environment");
         if (node.isObject()) {
-            node.fields().forEachRemaining(e -> env.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
+            node.fields()
+                    .forEachRemaining(e -> env.put(
+                            e.getKey(),
+                            e.getValue().isNull() ? null : e.getValue().asText()));
         } else if (node.isArray()) {
             node.forEach(item -> {
                 String[] kv = item.asText().split("=", 2);
@@ -109,14 +112,15 @@ record ComposeFile(JsonNode root) {
         int end = 0;
         while (m.find() && m.start() == end) {
             long n = Long.parseLong(m.group(1));
-            total = total.plus(switch (m.group(2)) {
-                case "h" -> Duration.ofHours(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "ms" -> Duration.ofMillis(n);
-                case "us" -> Duration.ofNanos(n * 1000);
-                default -> Duration.ofNanos(n);
-            });
+            total = total.plus(
+                    switch (m.group(2)) {
+                        case "h" -> Duration.ofHours(n);
+                        case "m" -> Duration.ofMinutes(n);
+                        case "s" -> Duration.ofSeconds(n);
+                        case "ms" -> Duration.ofMillis(n);
+                        case "us" -> Duration.ofNanos(n * 1000);
+                        default -> Duration.ofNanos(n);
+                    });
             end = m.end();
         }
         if (end == 0 || end != text.length()) {

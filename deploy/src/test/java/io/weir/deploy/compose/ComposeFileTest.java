@@ -49,7 +49,9 @@ class ComposeFileTest {
                 }
             });
             if (service.has("restart")) {
-                assertThat(service.get("restart").asText()).as(name + ".restart").matches(ComposeSpec.RESTART);
+                assertThat(service.get("restart").asText())
+                        .as(name + ".restart")
+                        .matches(ComposeSpec.RESTART);
             }
         });
         assertThat(unknown).as("keys the Compose Specification does not define").isEmpty();
@@ -79,13 +81,16 @@ class ComposeFileTest {
     @Test
     void runsKafkaInKraftModeForOneNode() {
         Map<String, String> env = ComposeFile.environment(compose.service("kafka"));
-        assertThat(env).containsEntry("KAFKA_PROCESS_ROLES", "broker,controller")
+        assertThat(env)
+                .containsEntry("KAFKA_PROCESS_ROLES", "broker,controller")
                 .containsEntry("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "1")
                 .containsEntry("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", "1")
                 .containsEntry("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR", "1")
                 .containsEntry("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0");
         assertThat(env.get("KAFKA_CONTROLLER_QUORUM_VOTERS")).isEqualTo(env.get("KAFKA_NODE_ID") + "@kafka:9093");
-        Set<String> advertised = Set.of(env.get("KAFKA_ADVERTISED_LISTENERS").replaceAll("[A-Z_]+://", "").split(","));
+        Set<String> advertised = Set.of(env.get("KAFKA_ADVERTISED_LISTENERS")
+                .replaceAll("[A-Z_]+://", "")
+                .split(","));
         // Every client in the compose network bootstraps from an address the broker advertises.
         compose.services().forEach((name, service) -> {
             String servers = ComposeFile.environment(service).get("WEIR_BOOTSTRAP_SERVERS");
@@ -98,13 +103,19 @@ class ComposeFileTest {
     @Test
     void createsTheTopicsTheSampleReadsAndWrites() {
         JsonNode topics = compose.service("topics");
-        assertThat(ComposeFile.environment(topics).get("TOPICS").split(" ")).containsExactlyInAnyOrder("lines",
-                "word-counts");
+        assertThat(ComposeFile.environment(topics).get("TOPICS").split(" "))
+                .containsExactlyInAnyOrder("lines", "word-counts");
         assertThat(Integer.parseInt(ComposeFile.environment(topics).get("PARTITIONS")))
-                .as("partitions: at least one task per replica").isGreaterThanOrEqualTo(compose.replicas().size());
+                .as("partitions: at least one task per replica")
+                .isGreaterThanOrEqualTo(compose.replicas().size());
         for (String service : List.of("word-count-1", "word-count-2", "load")) {
-            assertThat(compose.service(service).path("depends_on").path("topics").path("condition").asText())
-                    .as(service + " waits for the topics").isEqualTo("service_completed_successfully");
+            assertThat(compose.service(service)
+                            .path("depends_on")
+                            .path("topics")
+                            .path("condition")
+                            .asText())
+                    .as(service + " waits for the topics")
+                    .isEqualTo("service_completed_successfully");
         }
     }
 
@@ -121,8 +132,12 @@ class ComposeFileTest {
                     .orElseThrow(() -> new AssertionError(replica + " mounts no volume at " + ComposeFile.STATE_DIR));
             // A named volume, declared at the top level: it outlives the container, so a restarted
             // replica finds its RocksDB state and restores only the tail.
-            assertThat(compose.root().path("volumes").has(volume)).as(volume + " declared").isTrue();
-            assertThat(volumes.add(volume)).as("volume " + volume + " shared by two replicas").isTrue();
+            assertThat(compose.root().path("volumes").has(volume))
+                    .as(volume + " declared")
+                    .isTrue();
+            assertThat(volumes.add(volume))
+                    .as("volume " + volume + " shared by two replicas")
+                    .isTrue();
         }
         assertThat(ids).hasSize(2);
     }
@@ -132,7 +147,8 @@ class ComposeFileTest {
         for (String replica : compose.replicas()) {
             JsonNode grace = compose.service(replica).path("stop_grace_period");
             assertThat(grace.isMissingNode()).as(replica + " stop_grace_period").isFalse();
-            assertThat(ComposeFile.duration(grace.asText())).as(replica + " stop_grace_period")
+            assertThat(ComposeFile.duration(grace.asText()))
+                    .as(replica + " stop_grace_period")
                     .isGreaterThanOrEqualTo(Duration.ofSeconds(45));
         }
     }
@@ -148,16 +164,23 @@ class ComposeFileTest {
             } else {
                 deps.fields().forEachRemaining(e -> {
                     named.add(e.getKey());
-                    e.getValue().fieldNames().forEachRemaining(key ->
-                            assertThat(ComposeSpec.DEPENDS_ON).as(name + ".depends_on." + e.getKey()).contains(key));
+                    e.getValue()
+                            .fieldNames()
+                            .forEachRemaining(key -> assertThat(ComposeSpec.DEPENDS_ON)
+                                    .as(name + ".depends_on." + e.getKey())
+                                    .contains(key));
                     String condition = e.getValue().path("condition").asText("service_started");
                     assertThat(ComposeSpec.CONDITIONS).as(name + " condition").contains(condition);
                     JsonNode dependency = services.get(e.getKey());
                     if (dependency != null && condition.equals("service_healthy")) {
-                        assertThat(dependency.has("healthcheck")).as(e.getKey() + " has a health check").isTrue();
+                        assertThat(dependency.has("healthcheck"))
+                                .as(e.getKey() + " has a health check")
+                                .isTrue();
                     }
                     if (dependency != null && condition.equals("service_completed_successfully")) {
-                        assertThat(dependency.path("restart").asText()).as(e.getKey() + " is a one-shot").isEqualTo("no");
+                        assertThat(dependency.path("restart").asText())
+                                .as(e.getKey() + " is a one-shot")
+                                .isEqualTo("no");
                     }
                 });
             }
@@ -168,25 +191,42 @@ class ComposeFileTest {
     @Test
     void publishesEachReplicasHttpPortOnItsOwnHostPort() {
         Map<Integer, String> hostPorts = new HashMap<>();
-        compose.services().forEach((name, service) -> ComposeFile.publishedPorts(service).keySet().forEach(port ->
-                assertThat(hostPorts.put(port, name)).as("host port " + port + " published twice").isNull()));
+        compose.services()
+                .forEach((name, service) -> ComposeFile.publishedPorts(service)
+                        .keySet()
+                        .forEach(port -> assertThat(hostPorts.put(port, name))
+                                .as("host port " + port + " published twice")
+                                .isNull()));
         for (String replica : compose.replicas()) {
             JsonNode service = compose.service(replica);
             int httpPort = Integer.parseInt(ComposeFile.environment(service).getOrDefault("WEIR_HTTP_PORT", "8080"));
-            assertThat(ComposeFile.publishedPorts(service)).as(replica + " ports").containsValue(httpPort);
+            assertThat(ComposeFile.publishedPorts(service))
+                    .as(replica + " ports")
+                    .containsValue(httpPort);
         }
-        assertThat(hostPorts).containsEntry(8081, "word-count-1").containsEntry(8082, "word-count-2")
-                .containsEntry(3000, "grafana").containsEntry(9090, "prometheus");
+        assertThat(hostPorts)
+                .containsEntry(8081, "word-count-1")
+                .containsEntry(8082, "word-count-2")
+                .containsEntry(3000, "grafana")
+                .containsEntry(9090, "prometheus");
     }
 
     @Test
     void mountsFilesThatExist() {
-        compose.services().forEach((name, service) -> ComposeFile.bindMounts(service).keySet().forEach(source ->
-                assertThat(Files.exists(RepositoryFiles.root().resolve(source))).as(name + " mounts " + source).isTrue()));
+        compose.services()
+                .forEach((name, service) -> ComposeFile.bindMounts(service)
+                        .keySet()
+                        .forEach(source -> assertThat(
+                                        Files.exists(RepositoryFiles.root().resolve(source)))
+                                .as(name + " mounts " + source)
+                                .isTrue()));
         compose.services().forEach((name, service) -> {
             if (service.has("build")) {
-                assertThat(RepositoryFiles.root().resolve(service.path("build").path("context").asText())
-                        .resolve(service.path("build").path("dockerfile").asText("Dockerfile")).normalize())
+                assertThat(RepositoryFiles.root()
+                                .resolve(service.path("build").path("context").asText())
+                                .resolve(
+                                        service.path("build").path("dockerfile").asText("Dockerfile"))
+                                .normalize())
                         .as(name + " builds from the top-level Dockerfile")
                         .isEqualTo(RepositoryFiles.root().resolve("Dockerfile"));
             }

@@ -46,6 +46,7 @@ class DashboardMetricsIT {
 
     /** Series Prometheus adds itself, not scraped from Weir (`up`: was the target reachable). */
     private static final Set<String> FROM_PROMETHEUS = Set.of("up");
+
     private static final Pattern SERIES = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)})?\\s");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"");
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -58,15 +59,18 @@ class DashboardMetricsIT {
         String input = KAFKA.uniqueTopic("lines", 2);
         String output = KAFKA.uniqueTopic("word-counts", 2);
         String applicationId = "dashboard-" + input;
-        KAFKA.client().produceStrings(input, List.of(KeyValue.of("1", "the quick brown fox"),
-                KeyValue.of("2", "jumps over the lazy dog")));
+        KAFKA.client()
+                .produceStrings(
+                        input,
+                        List.of(KeyValue.of("1", "the quick brown fox"), KeyValue.of("2", "jumps over the lazy dog")));
 
         Map<String, Set<String>> exposed = new HashMap<>();
         String changelog;
         WeirApp processing = start(applicationId, input, output);
         try {
             HttpProbe http = HttpProbe.localhost(processing.httpPort().orElseThrow());
-            await("records counted and committed to " + output).atMost(WAIT)
+            await("records counted and committed to " + output)
+                    .atMost(WAIT)
                     .until(() -> sum(http.get("/metrics").body(), "weir_records_out_total") > 0);
             scrape(http, exposed);
             changelog = changelogOf(http);
@@ -78,7 +82,8 @@ class DashboardMetricsIT {
             WeirApp restoring = start(applicationId, input, output);
             try {
                 HttpProbe http = HttpProbe.localhost(restoring.httpPort().orElseThrow());
-                await("the store restoring from " + changelog).atMost(WAIT)
+                await("the store restoring from " + changelog)
+                        .atMost(WAIT)
                         .until(() -> http.get("/metrics").body().contains("weir_restore_remaining_records{"));
                 scrape(http, exposed);
             } finally {
@@ -91,25 +96,30 @@ class DashboardMetricsIT {
         Set<String> unknown = new HashSet<>(queries.metricNames());
         unknown.removeAll(exposed.keySet());
         unknown.removeAll(FROM_PROMETHEUS);
-        assertThat(unknown).as("metrics the dashboard queries that Weir does not expose (exposed: %s)",
-                exposed.keySet()).isEmpty();
+        assertThat(unknown)
+                .as("metrics the dashboard queries that Weir does not expose (exposed: %s)", exposed.keySet())
+                .isEmpty();
 
         for (String expr : queries.exprs()) {
             Set<String> labels = new HashSet<>();
             PromQl.metricNames(expr).forEach(name -> labels.addAll(exposed.getOrDefault(name, Set.of())));
             if (!PromQl.metricNames(expr).stream().allMatch(FROM_PROMETHEUS::contains)) {
-                assertThat(labels).as("labels of the metrics in %s", expr).contains("application")
+                assertThat(labels)
+                        .as("labels of the metrics in %s", expr)
+                        .contains("application")
                         .containsAll(PromQl.groupingLabels(expr));
             }
         }
     }
 
     private WeirApp start(String applicationId, String input, String output) {
-        return WeirApp.create(WordCount.topology(input, output),
-                SampleConfigs.exactlyOnce(applicationId, KAFKA.bootstrapServers(), stateDir)
-                        .instanceId("dashboard-1")
-                        .set("http.port", 0)
-                        .build()).start();
+        return WeirApp.create(
+                        WordCount.topology(input, output),
+                        SampleConfigs.exactlyOnce(applicationId, KAFKA.bootstrapServers(), stateDir)
+                                .instanceId("dashboard-1")
+                                .set("http.port", 0)
+                                .build())
+                .start();
     }
 
     /** Adds every series name on /metrics, with the label names seen on it. */
@@ -153,8 +163,8 @@ class DashboardMetricsIT {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "dashboard-it-open-" + topic);
         props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 120_000);
-        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer());
+        KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
         producer.initTransactions();
         producer.beginTransaction();
         int partitions = producer.partitionsFor(topic).size();

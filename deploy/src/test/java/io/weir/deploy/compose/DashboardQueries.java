@@ -18,7 +18,8 @@ public record DashboardQueries(List<String> exprs, Set<String> variableMetrics) 
         collect(dashboard.path("panels"), exprs);
         Set<String> variableMetrics = new LinkedHashSet<>();
         dashboard.path("templating").path("list").forEach(v -> {
-            Matcher m = LABEL_VALUES.matcher(v.path("definition").asText() + " " + v.path("query").path("query").asText());
+            Matcher m = LABEL_VALUES.matcher(v.path("definition").asText() + " "
+                    + v.path("query").path("query").asText());
             while (m.find()) {
                 variableMetrics.add(m.group(1));
             }

@@ -32,47 +32,73 @@ class GrafanaProvisioningTest {
         assertThat(panels()).isNotEmpty();
         Set<Integer> ids = new HashSet<>();
         for (JsonNode panel : dashboard.path("panels")) {
-            assertThat(ids.add(panel.path("id").asInt())).as("panel id " + panel.path("id") + " unique").isTrue();
-            assertThat(panel.path("gridPos").path("w").asInt()).as(panel.path("title").asText()).isPositive();
+            assertThat(ids.add(panel.path("id").asInt()))
+                    .as("panel id " + panel.path("id") + " unique")
+                    .isTrue();
+            assertThat(panel.path("gridPos").path("w").asInt())
+                    .as(panel.path("title").asText())
+                    .isPositive();
         }
         for (JsonNode panel : panels()) {
-            assertThat(panel.path("targets")).as(panel.path("title") + " queries").isNotEmpty();
-            panel.path("targets").forEach(t -> assertThat(t.path("expr").asText()).as(panel.path("title").asText()).isNotBlank());
+            assertThat(panel.path("targets"))
+                    .as(panel.path("title") + " queries")
+                    .isNotEmpty();
+            panel.path("targets")
+                    .forEach(t -> assertThat(t.path("expr").asText())
+                            .as(panel.path("title").asText())
+                            .isNotBlank());
         }
     }
 
     @Test
     void queriesTheProvisionedPrometheus() {
-        JsonNode datasource = RepositoryFiles.yaml(DATASOURCES).path("datasources").path(0);
+        JsonNode datasource =
+                RepositoryFiles.yaml(DATASOURCES).path("datasources").path(0);
         assertThat(datasource.path("type").asText()).isEqualTo("prometheus");
         assertThat(datasource.path("url").asText()).isEqualTo("http://prometheus:9090");
         assertThat(compose.services()).containsKey("prometheus");
         String uid = datasource.path("uid").asText();
         for (JsonNode panel : panels()) {
-            assertThat(panel.path("datasource").path("uid").asText()).as(panel.path("title").asText()).isEqualTo(uid);
-            panel.path("targets").forEach(t ->
-                    assertThat(t.path("datasource").path("uid").asText()).as(panel.path("title").asText()).isEqualTo(uid));
+            assertThat(panel.path("datasource").path("uid").asText())
+                    .as(panel.path("title").asText())
+                    .isEqualTo(uid);
+            panel.path("targets")
+                    .forEach(t -> assertThat(t.path("datasource").path("uid").asText())
+                            .as(panel.path("title").asText())
+                            .isEqualTo(uid));
         }
-        dashboard.path("templating").path("list").forEach(v ->
-                assertThat(v.path("datasource").path("uid").asText()).as("variable " + v.path("name")).isEqualTo(uid));
+        dashboard
+                .path("templating")
+                .path("list")
+                .forEach(v -> assertThat(v.path("datasource").path("uid").asText())
+                        .as("variable " + v.path("name"))
+                        .isEqualTo(uid));
     }
 
     @Test
     void showsThroughputLagCommitsRestoresDeadLettersAndReadiness() {
-        assertThat(DashboardQueries.of(dashboard).metricNames()).contains(
-                "weir_records_in_total", "weir_records_out_total",
-                "weir_consumer_lag_records",
-                "weir_commit_latency_seconds_sum", "weir_commit_latency_seconds_count", "weir_commit_latency_seconds_max",
-                "weir_restore_remaining_records", "weir_restore_records_total",
-                "weir_records_dead_lettered_total",
-                "weir_instance_ready", "weir_instance_state", "weir_instance_stalled",
-                "weir_time_since_last_commit_seconds");
+        assertThat(DashboardQueries.of(dashboard).metricNames())
+                .contains(
+                        "weir_records_in_total",
+                        "weir_records_out_total",
+                        "weir_consumer_lag_records",
+                        "weir_commit_latency_seconds_sum",
+                        "weir_commit_latency_seconds_count",
+                        "weir_commit_latency_seconds_max",
+                        "weir_restore_remaining_records",
+                        "weir_restore_records_total",
+                        "weir_records_dead_lettered_total",
+                        "weir_instance_ready",
+                        "weir_instance_state",
+                        "weir_instance_stalled",
+                        "weir_time_since_last_commit_seconds");
     }
 
     @Test
     void provisioningPointsAtTheDashboardFile() {
         Map<String, String> mounts = ComposeFile.bindMounts(compose.service("grafana"));
-        JsonNode provider = RepositoryFiles.yaml(DASHBOARD_PROVIDERS).path("providers").path(0);
+        JsonNode provider =
+                RepositoryFiles.yaml(DASHBOARD_PROVIDERS).path("providers").path(0);
         assertThat(provider.path("type").asText()).isEqualTo("file");
         Path dashboards = hostPath(mounts, provider.path("options").path("path").asText());
         assertThat(dashboards.resolve("weir.json")).isEqualTo(RepositoryFiles.file(DASHBOARD));
@@ -82,22 +108,27 @@ class GrafanaProvisioningTest {
         assertThat(provisioning.resolve("datasources/prometheus.yml")).isEqualTo(RepositoryFiles.file(DATASOURCES));
         assertThat(provisioning.resolve("dashboards/weir.yml")).isEqualTo(RepositoryFiles.file(DASHBOARD_PROVIDERS));
 
-        String home = ComposeFile.environment(compose.service("grafana")).get("GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH");
+        String home =
+                ComposeFile.environment(compose.service("grafana")).get("GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH");
         assertThat(hostPath(mounts, home)).isEqualTo(RepositoryFiles.file(DASHBOARD));
     }
 
     @Test
     void letsAnonymousVisitorsOnlyView() {
         Map<String, String> env = ComposeFile.environment(compose.service("grafana"));
-        assertThat(env).containsEntry("GF_AUTH_ANONYMOUS_ENABLED", "true").containsEntry("GF_AUTH_ANONYMOUS_ORG_ROLE", "Viewer");
+        assertThat(env)
+                .containsEntry("GF_AUTH_ANONYMOUS_ENABLED", "true")
+                .containsEntry("GF_AUTH_ANONYMOUS_ORG_ROLE", "Viewer");
     }
 
     /** The host file behind a container path, through the service's bind mounts. */
     private static Path hostPath(Map<String, String> mounts, String containerPath) {
         for (Map.Entry<String, String> m : mounts.entrySet()) {
             if (containerPath.equals(m.getValue()) || containerPath.startsWith(m.getValue() + "/")) {
-                return RepositoryFiles.root().resolve(m.getKey()).resolve(containerPath.substring(m.getValue().length())
-                        .replaceFirst("^/", "")).normalize();
+                return RepositoryFiles.root()
+                        .resolve(m.getKey())
+                        .resolve(containerPath.substring(m.getValue().length()).replaceFirst("^/", ""))
+                        .normalize();
             }
         }
         throw new AssertionError(containerPath + " is not mounted from the repository: " + mounts);

@@ -14,13 +14,12 @@ import java.util.regex.Pattern;
  */
 public final class PromQl {
 
-    private static final Pattern GROUPING = Pattern.compile(
-            "\\b(by|without|on|ignoring|group_left|group_right)\\s*\\(([^)]*)\\)");
+    private static final Pattern GROUPING =
+            Pattern.compile("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\(([^)]*)\\)");
     private static final Pattern IDENTIFIER = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*(\\s*\\()?");
     private static final Set<String> KEYWORDS = Set.of("and", "or", "unless", "offset", "bool", "inf", "nan");
 
-    private PromQl() {
-    }
+    private PromQl() {}
 
     public static Set<String> metricNames(String expr) {
         String rest = withoutLiterals(expr);
@@ -28,7 +27,8 @@ public final class PromQl {
         Set<String> names = new LinkedHashSet<>();
         Matcher m = IDENTIFIER.matcher(rest);
         while (m.find()) {
-            if (m.group(1) == null && !KEYWORDS.contains(m.group().toLowerCase())
+            if (m.group(1) == null
+                    && !KEYWORDS.contains(m.group().toLowerCase())
                     && !Character.isDigit(rest.charAt(Math.max(0, m.start() - 1)))) {
                 names.add(m.group());
             }

@@ -9,8 +9,10 @@ class PromQlTest {
     @Test
     void findsMetricNamesButNotFunctionsLabelsOrVariables() {
         assertThat(PromQl.metricNames("sum by (instance) (rate(weir_records_in_total{application=~\"$application\"}"
-                + "[$__rate_interval]))")).containsExactly("weir_records_in_total");
-        assertThat(PromQl.metricNames("sum by (instance) (rate(a_sum{x=\"y\"}[5m])) / sum by (instance) (rate(a_count[1m]))"))
+                        + "[$__rate_interval]))"))
+                .containsExactly("weir_records_in_total");
+        assertThat(PromQl.metricNames(
+                        "sum by (instance) (rate(a_sum{x=\"y\"}[5m])) / sum by (instance) (rate(a_count[1m]))"))
                 .containsExactly("a_sum", "a_count");
         assertThat(PromQl.metricNames("max by (instance, state) (weir_instance_state) == 1"))
                 .containsExactly("weir_instance_state");

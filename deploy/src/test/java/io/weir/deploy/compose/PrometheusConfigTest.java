@@ -23,8 +23,10 @@ class PrometheusConfigTest {
             assertThat(job.path("metrics_path").asText("/metrics")).isEqualTo("/metrics");
             job.path("static_configs").forEach(sc -> sc.path("targets").forEach(t -> targets.add(t.asText())));
         }
-        List<String> expected = compose.replicas().stream().map(replica -> replica + ":"
-                + ComposeFile.environment(compose.service(replica)).getOrDefault("WEIR_HTTP_PORT", "8080")).toList();
+        List<String> expected = compose.replicas().stream()
+                .map(replica -> replica + ":"
+                        + ComposeFile.environment(compose.service(replica)).getOrDefault("WEIR_HTTP_PORT", "8080"))
+                .toList();
         assertThat(targets).containsExactlyInAnyOrderElementsOf(expected);
     }
 
@@ -32,7 +34,8 @@ class PrometheusConfigTest {
     void keepsWeirsInstanceLabel() {
         // Weir labels every series with its instance id; without honor_labels Prometheus would
         // rename it exported_instance and the dashboard's "by (instance)" would group by target.
-        assertThat(config.path("scrape_configs").path(0).path("honor_labels").asBoolean()).isTrue();
+        assertThat(config.path("scrape_configs").path(0).path("honor_labels").asBoolean())
+                .isTrue();
     }
 
     @Test

@@ -20,8 +20,7 @@ final class RepositoryFiles {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private RepositoryFiles() {
-    }
+    private RepositoryFiles() {}
 
     /** The repository root: the nearest directory upwards with docker-compose.yml and a pom.xml. */
     static Path root() {

@@ -58,6 +58,7 @@ class ContainerIT {
     private static final Duration PODMAN_TIMEOUT = Duration.ofSeconds(60);
     /** Longer than Weir's shutdown.timeout.ms (30 s), as docs/operating.md advises for any orchestrator. */
     private static final int STOP_GRACE_SECONDS = 45;
+
     private static final int JVM_EXIT_AFTER_SIGTERM = 143;
     private static final int VOCABULARY = 3000;
     private static final Pattern RESTORED = Pattern.compile("(?m)^weir_restore_records_total\\{[^}]*} ([0-9.E]+)$");
@@ -86,10 +87,13 @@ class ContainerIT {
     @Test
     void servesWordCountDescribedByTheImagesCliStopsGracefullyAndRestoresOnlyTheTailOnItsVolume() {
         try (EmbeddedKafka kafka = EmbeddedKafka.start();
-             KafkaTestClient client = KafkaTestClient.connect(kafka.bootstrapServers())) {
+                KafkaTestClient client = KafkaTestClient.connect(kafka.bootstrapServers())) {
             client.createTopic("lines", 4);
             client.createTopic("word-counts", 4);
-            volume = podman.run(PODMAN_TIMEOUT, "volume", "create", run).requireSuccess("volume create").output().trim();
+            volume = podman.run(PODMAN_TIMEOUT, "volume", "create", run)
+                    .requireSuccess("volume create")
+                    .output()
+                    .trim();
             int port = freePort();
             Random random = new Random(42);
 
@@ -102,8 +106,11 @@ class ContainerIT {
             // 2. Exact counts of the test's lines and of the load generator's.
             List<String> lines = lines(random, 1500);
             feed(client, lines, 0);
-            Command.Result load = podman.run(Duration.ofSeconds(90), container(kafka, run + "-load", "load", "word-count",
-                    "--rate", "200", "--duration", "3").toArray(String[]::new)).requireSuccess("load word-count");
+            Command.Result load = podman.run(
+                            Duration.ofSeconds(90),
+                            container(kafka, run + "-load", "load", "word-count", "--rate", "200", "--duration", "3")
+                                    .toArray(String[]::new))
+                    .requireSuccess("load word-count");
             assertThat(load.output()).containsPattern("LOAD word-count sent [1-9][0-9]* records to 'lines'");
             Map<String, Long> expected = expectedFromInput(client);
             awaitCounts(client, expected);
@@ -126,9 +133,10 @@ class ContainerIT {
             figure("container restart on its volume to ready", restarted);
             awaitCounts(client, expectedAfter);
             double restoredRecords = restoredRecords(port);
-            System.out.printf("FIGURE records restored on restart: %.0f, keys held: %d%n", restoredRecords,
-                    expected.size());
-            assertThat(restoredRecords).as("only the changelog tail is restored, not the %d counts held", expected.size())
+            System.out.printf(
+                    "FIGURE records restored on restart: %.0f, keys held: %d%n", restoredRecords, expected.size());
+            assertThat(restoredRecords)
+                    .as("only the changelog tail is restored, not the %d counts held", expected.size())
                     .isLessThan(expected.size() / 10.0);
             stopGracefully(second);
         }
@@ -138,11 +146,20 @@ class ContainerIT {
     private String serve(EmbeddedKafka kafka, int port, String name) {
         List<String> cmd = new ArrayList<>(List.of("run", "-d", "--name", name));
         cmd.addAll(Podman.ULIMITS);
-        cmd.addAll(List.of("--network", "host", "-v", volume + ":/var/lib/weir",
-                "-e", "WEIR_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
-                "-e", "WEIR_INSTANCE_ID=word-count-1",
-                "-e", "WEIR_HTTP_PORT=" + port,
-                image, "serve", "word-count"));
+        cmd.addAll(List.of(
+                "--network",
+                "host",
+                "-v",
+                volume + ":/var/lib/weir",
+                "-e",
+                "WEIR_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
+                "-e",
+                "WEIR_INSTANCE_ID=word-count-1",
+                "-e",
+                "WEIR_HTTP_PORT=" + port,
+                image,
+                "serve",
+                "word-count"));
         podman.run(PODMAN_TIMEOUT, cmd.toArray(String[]::new)).requireSuccess("podman run serve word-count");
         containers.add(name);
         return name;
@@ -151,15 +168,26 @@ class ContainerIT {
     /** {@code weir --help}, then {@code weir describe} of the running word count, each in a container of the image. */
     private void checkCli(EmbeddedKafka kafka) {
         long started = System.nanoTime();
-        Command.Result help = podman.run(PODMAN_TIMEOUT, cli(run + "-cli-help", "--help"))
-                .requireSuccess("weir --help");
+        Command.Result help =
+                podman.run(PODMAN_TIMEOUT, cli(run + "-cli-help", "--help")).requireSuccess("weir --help");
         assertThat(help.output()).contains("Usage: weir", "describe", "savepoint", "reset");
-        Command.Result describe = podman.run(PODMAN_TIMEOUT, cli(run + "-cli-describe",
-                "describe", "--app", "word-count", "--bootstrap-servers", kafka.bootstrapServers()))
+        Command.Result describe = podman.run(
+                        PODMAN_TIMEOUT,
+                        cli(
+                                run + "-cli-describe",
+                                "describe",
+                                "--app",
+                                "word-count",
+                                "--bootstrap-servers",
+                                kafka.bootstrapServers()))
                 .requireSuccess("weir describe --app word-count");
         assertThat(describe.output())
-                .contains("Application word-count: consumer group Stable, 1 member(s)", "word-count-1",
-                        "Total lag:", "Internal topics:", "changelog")
+                .contains(
+                        "Application word-count: consumer group Stable, 1 member(s)",
+                        "word-count-1",
+                        "Total lag:",
+                        "Internal topics:",
+                        "changelog")
                 .as("the CLI's logging (warnings only), not the samples' or Kafka's INFO lines")
                 .doesNotContain(" INFO ", "AdminClientConfig values");
         figure("weir --help and weir describe in containers of the image", started);
@@ -188,10 +216,12 @@ class ContainerIT {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (probe.status("/health/ready") != 200) {
             String state = podman.run(PODMAN_TIMEOUT, "inspect", "--format", "{{.State.Running}}", container)
-                    .output().trim();
+                    .output()
+                    .trim();
             if (!state.equals("true") || System.nanoTime() - deadline > 0) {
-                throw new AssertionError(container + (state.equals("true") ? " not ready within " + READY_TIMEOUT
-                        : " is not running") + "; its log:\n" + logs(container));
+                throw new AssertionError(
+                        container + (state.equals("true") ? " not ready within " + READY_TIMEOUT : " is not running")
+                                + "; its log:\n" + logs(container));
             }
             pause(); // polling interval of the probe, not a guess at how long start-up takes
         }
@@ -199,17 +229,26 @@ class ContainerIT {
 
     private void stopGracefully(String container) {
         long started = System.nanoTime();
-        podman.run(Duration.ofSeconds(STOP_GRACE_SECONDS + 30), "stop", "-t", Integer.toString(STOP_GRACE_SECONDS),
-                container).requireSuccess("podman stop");
+        podman.run(
+                        Duration.ofSeconds(STOP_GRACE_SECONDS + 30),
+                        "stop",
+                        "-t",
+                        Integer.toString(STOP_GRACE_SECONDS),
+                        container)
+                .requireSuccess("podman stop");
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.printf("FIGURE podman stop (SIGTERM) to exited: %.1f s%n", seconds);
         int exit = Integer.parseInt(podman.run(PODMAN_TIMEOUT, "inspect", "--format", "{{.State.ExitCode}}", container)
-                .requireSuccess("inspect").output().trim());
+                .requireSuccess("inspect")
+                .output()
+                .trim());
         String log = logs(container);
-        assertThat(exit).as("exit status after SIGTERM (137 would be SIGKILL after the grace period); log:\n%s", log)
+        assertThat(exit)
+                .as("exit status after SIGTERM (137 would be SIGKILL after the grace period); log:\n%s", log)
                 .isIn(0, JVM_EXIT_AFTER_SIGTERM);
         assertThat(seconds).as("stopped within the grace period, by itself").isLessThan(STOP_GRACE_SECONDS - 5);
-        assertThat(log).contains("keeping its group membership for a restart with the same instance.id")
+        assertThat(log)
+                .contains("keeping its group membership for a restart with the same instance.id")
                 .contains("word-count stopped");
     }
 
@@ -218,15 +257,16 @@ class ContainerIT {
     }
 
     private static void awaitCounts(KafkaTestClient client, Map<String, Long> expected) {
-        List<ConsumerRecord<byte[], byte[]>> read = client.readUntil("word-counts",
-                records -> Records.lastLongPerKey(records).equals(expected), COUNTS_TIMEOUT);
+        List<ConsumerRecord<byte[], byte[]>> read = client.readUntil(
+                "word-counts", records -> Records.lastLongPerKey(records).equals(expected), COUNTS_TIMEOUT);
         assertThat(Records.lastLongPerKey(read)).isEqualTo(expected);
     }
 
     /** What the counts must end at: the words of every line on the input topic (the test's and the load's). */
     private static Map<String, Long> expectedFromInput(KafkaTestClient client) {
         return WordCount.expectedCounts(client.readAllCommittedStrings("lines", COUNTS_TIMEOUT).stream()
-                .map(ConsumerRecord::value).toList());
+                .map(ConsumerRecord::value)
+                .toList());
     }
 
     /** Lines of six words from a vocabulary of {@value #VOCABULARY}, so the store holds thousands of counts. */

@@ -21,10 +21,10 @@ final class ImageBuild {
 
     /** Includes making the base image on a machine's first run (about a minute) and installing Podman. */
     private static final Duration TIMEOUT = Duration.ofMinutes(12);
+
     private static final int EXIT_PREREQUISITES = 3;
 
-    private ImageBuild() {
-    }
+    private ImageBuild() {}
 
     /** The repository root: Failsafe runs in the module's directory, deploy/. */
     static Path repositoryRoot() {
@@ -50,13 +50,25 @@ final class ImageBuild {
         Path root = repositoryRoot();
         try {
             Path iidFile = Files.createTempFile("weir-image-", ".iid");
-            Command.Result r = Command.run(List.of("bash", root.resolve("deploy/containers/build-image.sh").toString(),
-                    "--iidfile", iidFile.toString()), TIMEOUT, Map.of());
-            System.out.println(r.output().lines().filter(l -> !l.startsWith("STEP ") && !l.startsWith("--> "))
+            Command.Result r = Command.run(
+                    List.of(
+                            "bash",
+                            root.resolve("deploy/containers/build-image.sh").toString(),
+                            "--iidfile",
+                            iidFile.toString()),
+                    TIMEOUT,
+                    Map.of());
+            System.out.println(r.output()
+                    .lines()
+                    .filter(l -> !l.startsWith("STEP ") && !l.startsWith("--> "))
                     .reduce("", (a, b) -> a + b + "\n"));
             if (r.exitCode() == EXIT_PREREQUISITES) {
-                String reason = "cannot run containers here: " + r.output().lines()
-                        .filter(l -> l.contains("ERROR")).findFirst().orElse("prerequisites missing");
+                String reason = "cannot run containers here: "
+                        + r.output()
+                                .lines()
+                                .filter(l -> l.contains("ERROR"))
+                                .findFirst()
+                                .orElse("prerequisites missing");
                 Assertions.fail(reason + " (a test of the full group: run it where build-image.sh can install"
                         + " Podman and build the image, as root with apt-get)");
             }

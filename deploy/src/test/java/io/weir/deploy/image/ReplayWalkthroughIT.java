@@ -54,16 +54,17 @@ class ReplayWalkthroughIT {
     private static final Duration CATCH_UP = Duration.ofSeconds(120);
     private static final int PARTITIONS = 6;
 
-    private static final Pattern DEFINE_WEIR = Pattern.compile(
-            "weir\\(\\) \\{ docker compose run --rm --no-deps --entrypoint weir load \"\\$@\"; }");
+    private static final Pattern DEFINE_WEIR =
+            Pattern.compile("weir\\(\\) \\{ docker compose run --rm --no-deps --entrypoint weir load \"\\$@\"; }");
     private static final Pattern WEIR = Pattern.compile("weir (.+)");
     private static final Pattern STOP_LOAD = Pattern.compile("docker compose stop load");
     private static final Pattern START_LOAD = Pattern.compile("docker compose start load");
-    private static final Pattern LOAD_FOR = Pattern.compile(
-            "docker compose start load && sleep (\\d+) && docker compose stop load");
-    private static final Pattern CREATE_TOPIC = Pattern.compile("docker compose run --rm --no-deps -e TOPICS=(\\S+) topics");
-    private static final Pattern RUN_SERVICE = Pattern.compile(
-            "docker compose run -d --no-deps --name (\\S+)((?: -e \\S+=\\S+)*) load (serve .+)");
+    private static final Pattern LOAD_FOR =
+            Pattern.compile("docker compose start load && sleep (\\d+) && docker compose stop load");
+    private static final Pattern CREATE_TOPIC =
+            Pattern.compile("docker compose run --rm --no-deps -e TOPICS=(\\S+) topics");
+    private static final Pattern RUN_SERVICE =
+            Pattern.compile("docker compose run -d --no-deps --name (\\S+)((?: -e \\S+=\\S+)*) load (serve .+)");
     private static final Pattern STOP_PRODUCTION = Pattern.compile("docker compose stop word-count-1 word-count-2");
     private static final Pattern DOCKER_STOP = Pattern.compile("docker stop -t (\\d+) (\\S+)");
 
@@ -72,6 +73,7 @@ class ReplayWalkthroughIT {
     private final String run = "weir-walk-" + UUID.randomUUID().toString().substring(0, 8);
     /** Containers by the name the page gives them (production is "word-count-1", the load generator "load"). */
     private final Map<String, String> containers = new LinkedHashMap<>();
+
     private final Map<String, String> weirOutputs = new HashMap<>();
     private EmbeddedKafka kafka;
     private KafkaTestClient client;
@@ -116,8 +118,9 @@ class ReplayWalkthroughIT {
             step(line);
             figure(line.length() > 70 ? line.substring(0, 70) + "..." : line, lineStarted);
         }
-        assertThat(weirOutputs).as("every weir command of the walk-through ran").containsKeys("topology diff",
-                "savepoint create", "savepoint restore", "describe", "diff");
+        assertThat(weirOutputs)
+                .as("every weir command of the walk-through ran")
+                .containsKeys("topology diff", "savepoint create", "savepoint restore", "describe", "diff");
         checkPromoted();
         figure("whole walk-through", started);
     }
@@ -128,7 +131,9 @@ class ReplayWalkthroughIT {
         if (DEFINE_WEIR.matcher(line).matches()) {
             weirDefined = true;
         } else if ((m = WEIR.matcher(line)).matches()) {
-            assertThat(weirDefined).as("the page defines weir before it uses it").isTrue();
+            assertThat(weirDefined)
+                    .as("the page defines weir before it uses it")
+                    .isTrue();
             weir(m.group(1));
         } else if (LOAD_FOR.matcher(line).matches()) {
             m = LOAD_FOR.matcher(line);
@@ -166,7 +171,8 @@ class ReplayWalkthroughIT {
     private void weir(String arguments) throws Exception {
         List<String> args = List.of(arguments.split(" "));
         String command = args.get(0).equals("topology") || args.get(0).equals("savepoint")
-                ? args.get(0) + " " + args.get(1) : args.get(0);
+                ? args.get(0) + " " + args.get(1)
+                : args.get(0);
         if (command.equals("savepoint restore")) {
             // The page says a restore without --map-store is refused and changes nothing.
             List<String> without = new ArrayList<>(args);
@@ -186,14 +192,17 @@ class ReplayWalkthroughIT {
         switch (command) {
             case "topology diff" -> {
                 assertThat(r.exitCode()).as(r.output()).isEqualTo(1);
-                assertThat(r.output()).contains("store word-counts: removed", "store word-totals: added",
-                        "Verdict: NEEDS_SAVEPOINT_OR_RESET",
-                        "store word-counts was removed (or renamed): its state would be abandoned");
+                assertThat(r.output())
+                        .contains(
+                                "store word-counts: removed",
+                                "store word-totals: added",
+                                "Verdict: NEEDS_SAVEPOINT_OR_RESET",
+                                "store word-counts was removed (or renamed): its state would be abandoned");
             }
             case "savepoint create" -> {
                 assertThat(r.exitCode()).as(r.output()).isZero();
-                assertThat(r.output()).contains("cut complete: 12 tasks paused at a commit",
-                        "savepoint before-v2 complete");
+                assertThat(r.output())
+                        .contains("cut complete: 12 tasks paused at a commit", "savepoint before-v2 complete");
             }
             case "savepoint restore" -> {
                 assertThat(r.exitCode()).as(r.output()).isZero();
@@ -204,14 +213,20 @@ class ReplayWalkthroughIT {
                 assertThat(r.output()).contains("Application word-count-v2", "Total lag: 0");
             }
             case "diff" -> {
-                assertThat(r.exitCode()).as("diff exits 1: the sides differ\n%s", r.output()).isEqualTo(1);
-                assertThat(r.output()).containsPattern("changed\\s+0\\b").containsPattern("only-left\\s+1\\b")
-                        .containsPattern("only-right\\s+0\\b").contains("The topics differ.");
+                assertThat(r.exitCode())
+                        .as("diff exits 1: the sides differ\n%s", r.output())
+                        .isEqualTo(1);
+                assertThat(r.output())
+                        .containsPattern("changed\\s+0\\b")
+                        .containsPattern("only-left\\s+1\\b")
+                        .containsPattern("only-right\\s+0\\b")
+                        .contains("The topics differ.");
                 Map<String, Long> counts = WordCount.expectedCounts(inputLines());
                 assertThat(r.output()).containsPattern("equal\\s+" + (counts.size() - 1) + "\\b");
             }
-            default -> throw new AssertionError("the walk-through runs weir " + command + ", which this test does not"
-                    + " check; teach it what the page says it prints");
+            default ->
+                throw new AssertionError("the walk-through runs weir " + command + ", which this test does not"
+                        + " check; teach it what the page says it prints");
         }
     }
 
@@ -226,7 +241,8 @@ class ReplayWalkthroughIT {
         }
         if (containers.containsKey("word-count-v2-shadow") && running("word-count-v2-shadow")) {
             Map<String, Long> v2 = v2Counts(inputLines());
-            client.readUntil("word-counts-shadow", r -> Records.lastLongPerKey(r).equals(v2), CATCH_UP);
+            client.readUntil(
+                    "word-counts-shadow", r -> Records.lastLongPerKey(r).equals(v2), CATCH_UP);
         }
     }
 
@@ -238,8 +254,9 @@ class ReplayWalkthroughIT {
         Map<String, Long> expected = new HashMap<>(v2Counts(inputLines()));
         expected.put("a", WordCount.expectedCounts(linesAtPromotion).get("a"));
         client.readUntil("word-counts", r -> Records.lastLongPerKey(r).equals(expected), CATCH_UP);
-        System.out.printf("FIGURE promoted v2 counts %d words of %d lines exactly%n", expected.size(),
-                inputLines().size());
+        System.out.printf(
+                "FIGURE promoted v2 counts %d words of %d lines exactly%n",
+                expected.size(), inputLines().size());
     }
 
     private static Map<String, Long> v2Counts(List<String> lines) {
@@ -249,8 +266,13 @@ class ReplayWalkthroughIT {
     }
 
     private Command.Result cli(List<String> args) {
-        List<String> cmd = new ArrayList<>(List.of("run", "--rm", "--name", run + "-cli-" + UUID.randomUUID()
-                .toString().substring(0, 6), "--entrypoint", "weir"));
+        List<String> cmd = new ArrayList<>(List.of(
+                "run",
+                "--rm",
+                "--name",
+                run + "-cli-" + UUID.randomUUID().toString().substring(0, 6),
+                "--entrypoint",
+                "weir"));
         cmd.addAll(Podman.ULIMITS);
         cmd.addAll(List.of("--network", "host", "-e", "WEIR_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(), image));
         cmd.addAll(args);
@@ -262,8 +284,13 @@ class ReplayWalkthroughIT {
         String container = run + "-" + name;
         List<String> cmd = new ArrayList<>(List.of("run", "-d", "--name", container));
         cmd.addAll(Podman.ULIMITS);
-        cmd.addAll(List.of("--network", "host", "-e", "WEIR_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
-                "-e", "WEIR_HTTP_PORT=" + freePort()));
+        cmd.addAll(List.of(
+                "--network",
+                "host",
+                "-e",
+                "WEIR_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
+                "-e",
+                "WEIR_HTTP_PORT=" + freePort()));
         cmd.addAll(env);
         cmd.add(image);
         cmd.addAll(args);
@@ -273,14 +300,18 @@ class ReplayWalkthroughIT {
 
     private void stop(String name, int graceSeconds) {
         String container = containers.get(name);
-        assertThat(container).as("the walk-through stops %s, which it started", name).isNotNull();
+        assertThat(container)
+                .as("the walk-through stops %s, which it started", name)
+                .isNotNull();
         podman.run(Duration.ofSeconds(graceSeconds + 30), "stop", "-t", Integer.toString(graceSeconds), container)
                 .requireSuccess("podman stop " + name);
     }
 
     private boolean running(String name) {
         return podman.run(PODMAN_TIMEOUT, "inspect", "--format", "{{.State.Running}}", containers.get(name))
-                .output().trim().equals("true");
+                .output()
+                .trim()
+                .equals("true");
     }
 
     /** Waits until the input holds at least {@code count} committed lines. */
@@ -293,7 +324,9 @@ class ReplayWalkthroughIT {
     }
 
     private List<String> inputLines() {
-        return client.readAllCommittedStrings("lines", CATCH_UP).stream().map(ConsumerRecord::value).toList();
+        return client.readAllCommittedStrings("lines", CATCH_UP).stream()
+                .map(ConsumerRecord::value)
+                .toList();
     }
 
     /** The lines of the walk-through's block, without blank lines and comments. */
@@ -301,11 +334,16 @@ class ReplayWalkthroughIT {
         try {
             String page = Files.readString(ImageBuild.repositoryRoot().resolve("docs/deploying.md"));
             int marker = page.indexOf(MARKER);
-            assertThat(marker).as("docs/deploying.md marks the walk-through with " + MARKER).isNotNegative();
+            assertThat(marker)
+                    .as("docs/deploying.md marks the walk-through with " + MARKER)
+                    .isNotNegative();
             int open = page.indexOf("```bash\n", marker);
             int close = page.indexOf("\n```", open + 1);
-            return page.substring(open + "```bash\n".length(), close).lines().map(String::strip)
-                    .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+            return page.substring(open + "```bash\n".length(), close)
+                    .lines()
+                    .map(String::strip)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -18,8 +18,7 @@ final class Guide {
     /** The command that rewrites every generated part of the guide, for messages. */
     static final String UPDATE_COMMAND = "mvn -B -q -pl docs -am process-test-classes -Pupdate-docs";
 
-    private Guide() {
-    }
+    private Guide() {}
 
     /** The nearest directory at or above the working directory that holds docs/pom.xml and README.md. */
     static Path root() {
@@ -29,8 +28,8 @@ final class Guide {
                 return dir;
             }
         }
-        throw new IllegalStateException("no repository root (a directory with docs/pom.xml and README.md) at or above "
-                + start);
+        throw new IllegalStateException(
+                "no repository root (a directory with docs/pom.xml and README.md) at or above " + start);
     }
 
     /** README.md, then the Markdown files directly in docs/, by name. */
@@ -38,7 +37,8 @@ final class Guide {
         List<Path> pages = new ArrayList<>(List.of(root.resolve("README.md")));
         try (Stream<Path> docs = Files.list(root.resolve("docs"))) {
             docs.filter(p -> p.getFileName().toString().endsWith(".md") && Files.isRegularFile(p))
-                    .sorted().forEach(pages::add);
+                    .sorted()
+                    .forEach(pages::add);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -25,8 +25,12 @@ class GuideLinksTest {
     @Test
     void theReadmeMapsEveryDocsPage() {
         Page readme = Page.read(root.resolve("README.md"));
-        List<String> linked = readme.links().stream().map(l -> l.target().split("#", 2)[0]).toList();
-        List<String> pages = Guide.pages(root).stream().skip(1).map(p -> Guide.relative(root, p)).toList();
+        List<String> linked =
+                readme.links().stream().map(l -> l.target().split("#", 2)[0]).toList();
+        List<String> pages = Guide.pages(root).stream()
+                .skip(1)
+                .map(p -> Guide.relative(root, p))
+                .toList();
         assertThat(linked).as("README.md links every page of docs/").containsAll(pages);
     }
 }

@@ -18,14 +18,18 @@ class GuideSnippetsTest {
         for (Path page : Guide.pages(root)) {
             problems.addAll(Snippets.check(root, Page.read(page)));
         }
-        assertThat(problems).as("code blocks of README.md and docs/*.md; rewrite marked blocks with: "
-                + Guide.UPDATE_COMMAND).isEmpty();
+        assertThat(problems)
+                .as("code blocks of README.md and docs/*.md; rewrite marked blocks with: " + Guide.UPDATE_COMMAND)
+                .isEmpty();
     }
 
     @Test
     void theGuideHasSnippets() {
-        long marked = Guide.pages(root).stream().map(Page::read).flatMap(p -> p.fences().stream())
-                .filter(f -> f.snippet().isPresent()).count();
+        long marked = Guide.pages(root).stream()
+                .map(Page::read)
+                .flatMap(p -> p.fences().stream())
+                .filter(f -> f.snippet().isPresent())
+                .count();
         assertThat(marked).as("marked code blocks in the guide").isGreaterThan(10);
     }
 }

@@ -27,8 +27,9 @@ final class Links {
     List<String> check(Page page) {
         List<String> problems = new ArrayList<>();
         for (Page.Link link : page.links()) {
-            problem(page, link.target()).ifPresent(p -> problems.add(Guide.relative(root, page.path()) + ":"
-                    + (link.line() + 1) + ": link " + link.target() + ": " + p));
+            problem(page, link.target())
+                    .ifPresent(p -> problems.add(Guide.relative(root, page.path()) + ":" + (link.line() + 1) + ": link "
+                            + link.target() + ": " + p));
         }
         return problems;
     }
@@ -38,7 +39,8 @@ final class Links {
             return Optional.empty();
         }
         String[] parts = target.split("#", 2);
-        Path file = parts[0].isEmpty() ? page.path().toAbsolutePath().normalize()
+        Path file = parts[0].isEmpty()
+                ? page.path().toAbsolutePath().normalize()
                 : page.path().toAbsolutePath().getParent().resolve(parts[0]).normalize();
         if (!file.startsWith(root)) {
             return Optional.of("points outside the repository");

@@ -50,8 +50,7 @@ record Page(Path path, List<String> lines) {
     }
 
     /** A link's target as written, and the line it is on (0-based). */
-    record Link(int line, String target) {
-    }
+    record Link(int line, String target) {}
 
     static Page read(Path path) {
         try {
@@ -108,7 +107,9 @@ record Page(Path path, List<String> lines) {
             if (inCode[i]) {
                 continue;
             }
-            String line = CODE_SPAN.matcher(lines.get(i)).replaceAll(m -> " ".repeat(m.group().length()));
+            String line = CODE_SPAN
+                    .matcher(lines.get(i))
+                    .replaceAll(m -> " ".repeat(m.group().length()));
             Matcher reference = REFERENCE_DEFINITION.matcher(line);
             if (reference.matches()) {
                 links.add(new Link(i, reference.group(1)));
@@ -146,7 +147,9 @@ record Page(Path path, List<String> lines) {
     /** GitHub's anchor of a heading whose Markdown text is {@code heading}. */
     static String slug(String heading) {
         String text = LINK_TEXT.matcher(heading).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
-        return text.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{M}\\p{N}\\p{Pc} -]", "").replace(' ', '-');
+        return text.toLowerCase(Locale.ROOT)
+                .replaceAll("[^\\p{L}\\p{M}\\p{N}\\p{Pc} -]", "")
+                .replace(' ', '-');
     }
 
     /** Which lines belong to a fenced code block, fences included. */

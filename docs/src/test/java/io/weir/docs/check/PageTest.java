@@ -23,15 +23,16 @@ class PageTest {
 
     @Test
     void repeatedHeadingsGetNumberedAnchorsAndHeadingsInCodeAreNone() {
-        Page page = new Page(Path.of("p.md"), List.of("# Title", "## Limits", "```sh", "# a comment", "```",
-                "## Limits"));
+        Page page =
+                new Page(Path.of("p.md"), List.of("# Title", "## Limits", "```sh", "# a comment", "```", "## Limits"));
         assertThat(page.anchors()).containsExactly("title", "limits", "limits-1");
     }
 
     @Test
     void fencesCarryTheirLanguageAndMarker() {
-        Page page = new Page(Path.of("p.md"), List.of("text", "<!-- snippet: docs/A.java#one -->", "```java",
-                "int a;", "```", "```sh", "ls", "```"));
+        Page page = new Page(
+                Path.of("p.md"),
+                List.of("text", "<!-- snippet: docs/A.java#one -->", "```java", "int a;", "```", "```sh", "ls", "```"));
         assertThat(page.fences()).hasSize(2);
         assertThat(page.fences().get(0).snippet()).contains(new Page.SnippetRef("docs/A.java", "one"));
         assertThat(page.fences().get(0).body(page.lines())).containsExactly("int a;");
@@ -41,8 +42,8 @@ class PageTest {
 
     @Test
     void linksInCodeAreNotLinks() {
-        Page page = new Page(Path.of("p.md"), List.of("See [a](a.md#x) and `[b](b.md)`.", "```", "[c](c.md)", "```",
-                "[ref]: d.md"));
+        Page page = new Page(
+                Path.of("p.md"), List.of("See [a](a.md#x) and `[b](b.md)`.", "```", "[c](c.md)", "```", "[ref]: d.md"));
         assertThat(page.links()).extracting(Page.Link::target).containsExactly("a.md#x", "d.md");
     }
 

@@ -17,8 +17,7 @@ final class Regions {
 
     private static final Pattern ANY_TAG = Pattern.compile(".*\\b(?:tag|end)::[\\w.-]+\\[\\].*");
 
-    private Regions() {
-    }
+    private Regions() {}
 
     /** A region that cannot be read: the file or the region is missing, or the region is not closed. */
     static final class RegionException extends Exception {
@@ -78,7 +77,11 @@ final class Regions {
             to--;
         }
         List<String> kept = lines.subList(from, to);
-        int indent = kept.stream().filter(l -> !l.isBlank()).mapToInt(Regions::indentation).min().orElse(0);
+        int indent = kept.stream()
+                .filter(l -> !l.isBlank())
+                .mapToInt(Regions::indentation)
+                .min()
+                .orElse(0);
         return kept.stream().map(l -> l.isBlank() ? "" : l.substring(indent)).toList();
     }
 

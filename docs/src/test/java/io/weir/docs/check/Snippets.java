@@ -30,8 +30,7 @@ final class Snippets {
     /** The languages whose blocks must come from a compiled source. */
     static final Set<String> MARKED_LANGUAGES = Set.of("java");
 
-    private Snippets() {
-    }
+    private Snippets() {}
 
     /** One problem per line: a java block without marker, a marker without block or region, a stale block. */
     static List<String> check(Path root, Page page) {
@@ -53,8 +52,9 @@ final class Snippets {
             try {
                 List<String> expected = indented(Regions.read(root.resolve(ref.file()), ref.region()), fence.indent());
                 if (!fence.body(page.lines()).equals(expected)) {
-                    problems.add(where + ": the block differs from its source " + ref + firstDifference(
-                            fence.body(page.lines()), expected) + "; regenerate it with: " + Guide.UPDATE_COMMAND);
+                    problems.add(where + ": the block differs from its source " + ref
+                            + firstDifference(fence.body(page.lines()), expected) + "; regenerate it with: "
+                            + Guide.UPDATE_COMMAND);
                 }
             } catch (RegionException e) {
                 problems.add(where + ": snippet " + ref + ": " + e.getMessage());
@@ -103,7 +103,8 @@ final class Snippets {
     private static String firstDifference(List<String> actual, List<String> expected) {
         for (int i = 0; i < Math.min(actual.size(), expected.size()); i++) {
             if (!actual.get(i).equals(expected.get(i))) {
-                return " (line " + (i + 1) + " of the block is \"" + actual.get(i).strip() + "\", the source has \""
+                return " (line " + (i + 1) + " of the block is \""
+                        + actual.get(i).strip() + "\", the source has \""
                         + expected.get(i).strip() + "\")";
             }
         }

@@ -21,10 +21,10 @@ public final class UpdateDocs {
 
     /** The line right before the settings table of docs/configuration.md. */
     static final String SETTINGS_TABLE_MARKER = "<!-- generated: io.weir.internal.config.SettingsTable -->";
+
     static final String CONFIGURATION_PAGE = "docs/configuration.md";
 
-    private UpdateDocs() {
-    }
+    private UpdateDocs() {}
 
     public static void main(String[] args) throws IOException {
         Path root = args.length > 0 ? Path.of(args[0]).toAbsolutePath().normalize() : Guide.root();

@@ -11,12 +11,14 @@ final class Counter implements Processor<String, String, String, Long> {
     private ProcessorContext<String, Long> context;
     private long count;
 
-    @Override public void init(ProcessorContext<String, Long> context) {
+    @Override
+    public void init(ProcessorContext<String, Long> context) {
         this.context = context;
         context.schedule(Duration.ofSeconds(10), now -> context.forward(new Record<>("count", count, now)));
     }
 
-    @Override public void process(Record<String, String> record) {
+    @Override
+    public void process(Record<String, String> record) {
         count++;
         if (record.headers().lastString("priority") != null) {
             context.forward(record.withValue(count));

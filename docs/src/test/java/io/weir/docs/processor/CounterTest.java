@@ -3,13 +3,13 @@ package io.weir.docs.processor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.weir.testdriver.TestDriver;
-import io.weir.testdriver.TestRecord;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.dsl.RecordStream;
 import io.weir.processor.Headers;
 import io.weir.serde.Serdes;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,8 +26,8 @@ class CounterTest {
         stream.process(Counter::new, "counter").to("counts", Serdes.strings(), Serdes.longs());
         // or node by node:
         builder.addSource("in", Serdes.strings(), Serdes.strings(), "events")
-               .addProcessor("counter", Counter::new, "in")
-               .addSink("out", "counts", Serdes.strings(), Serdes.longs(), "counter");
+                .addProcessor("counter", Counter::new, "in")
+                .addSink("out", "counts", Serdes.strings(), Serdes.longs(), "counter");
         // end::wiring[]
         return List.of(dsl.build(), builder.build());
     }

@@ -2,8 +2,6 @@ package io.weir.docs.processor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.testdriver.TestDriver;
-import io.weir.testdriver.TestRecord;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.processor.Processor;
@@ -11,6 +9,8 @@ import io.weir.processor.ProcessorContext;
 import io.weir.processor.PunctuationType;
 import io.weir.processor.Record;
 import io.weir.serde.Serdes;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -36,8 +36,7 @@ class TimersTest {
         }
 
         @Override
-        public void process(Record<String, String> record) {
-        }
+        public void process(Record<String, String> record) {}
 
         private void fired(String kind, long time) {
             context.forward(new Record<>(kind, time, time));
@@ -56,10 +55,12 @@ class TimersTest {
     void eventTimeTimersFollowTheWatermark() {
         try (TestDriver driver = TestDriver.builder(topology()).build()) {
             driver.pipe("events", "k", "v", 30_000);
-            driver.pipe("events", "k", "v", 160_000);   // the watermark passes two minutes and the deadline
+            driver.pipe("events", "k", "v", 160_000); // the watermark passes two minutes and the deadline
 
             assertThat(driver.output("fired", Serdes.strings(), Serdes.longs()))
-                    .extracting(TestRecord::key).contains("minute", "deadline").doesNotContain("10s");
+                    .extracting(TestRecord::key)
+                    .contains("minute", "deadline")
+                    .doesNotContain("10s");
         }
     }
 
@@ -70,7 +71,8 @@ class TimersTest {
             driver.advanceWallClock(Duration.ofSeconds(10));
 
             assertThat(driver.output("fired", Serdes.strings(), Serdes.longs()))
-                    .extracting(TestRecord::key).contains("10s");
+                    .extracting(TestRecord::key)
+                    .contains("10s");
         }
     }
 }

@@ -16,12 +16,12 @@ class QueryClientTest {
     static Optional<QueryAnswer> count(String user) {
         // tag::client[]
         StoreQueryClient queries = StoreQueryClient.builder()
-                .endpoint("http://127.0.0.1:1")        // any instances; more than one to survive one's loss
+                .endpoint("http://127.0.0.1:1") // any instances; more than one to survive one's loss
                 .endpoint("http://127.0.0.1:2")
-                .deadline(Duration.ofMillis(300))     // retries included
+                .deadline(Duration.ofMillis(300)) // retries included
                 .build();
-        Optional<QueryAnswer> clicks = queries.get("clicks-per-user", user);          // the active copy
-        Optional<QueryAnswer> recent = queries.get("clicks-per-user", user, 1_000);   // or a copy <= 1,000 records behind
+        Optional<QueryAnswer> clicks = queries.get("clicks-per-user", user); // the active copy
+        Optional<QueryAnswer> recent = queries.get("clicks-per-user", user, 1_000); // or a copy <= 1,000 records behind
         // end::client[]
         return clicks.or(() -> recent);
     }

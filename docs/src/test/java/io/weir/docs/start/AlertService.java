@@ -13,21 +13,21 @@ import io.weir.serde.Serdes;
 // tag::first-topology[]
 public final class AlertService {
 
-    public record Reading(String sensor, double temperature, long timestamp) { }
-    public record Alert(String sensor, double temperature, long timestamp) { }
+    public record Reading(String sensor, double temperature, long timestamp) {}
+
+    public record Alert(String sensor, double temperature, long timestamp) {}
 
     // tag::topology[]
     public static Topology topology() {
         TopologyBuilder b = new TopologyBuilder();
-        RecordStream<String, Alert> alerts = b
-                .stream(Serdes.strings(), Serdes.json(Reading.class), "readings")
-                .filter((sensor, r) -> r != null && r.temperature() > 90)   // null: a tombstone
+        RecordStream<String, Alert> alerts = b.stream(Serdes.strings(), Serdes.json(Reading.class), "readings")
+                .filter((sensor, r) -> r != null && r.temperature() > 90) // null: a tombstone
                 .mapValues(r -> new Alert(r.sensor(), r.temperature(), r.timestamp()));
         alerts.to("alerts", Serdes.strings(), Serdes.json(Alert.class));
         alerts.groupByKey()
-              .count("alert-counts")          // a table in a store, kept in a changelog topic
-              .toStream()
-              .to("alert-counts", Serdes.strings(), Serdes.longs());
+                .count("alert-counts") // a table in a store, kept in a changelog topic
+                .toStream()
+                .to("alert-counts", Serdes.strings(), Serdes.longs());
         return b.build();
     }
     // end::topology[]
@@ -35,7 +35,7 @@ public final class AlertService {
     public static WeirConfig.Builder config() {
         return WeirConfig.builder()
                 .applicationId("my-weir-service")
-                .bootstrapServers("localhost:9092");   // WEIR_BOOTSTRAP_SERVERS overrides it
+                .bootstrapServers("localhost:9092"); // WEIR_BOOTSTRAP_SERVERS overrides it
     }
 
     public static void main(String[] args) throws InterruptedException {

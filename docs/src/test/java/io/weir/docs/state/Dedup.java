@@ -11,13 +11,15 @@ final class Dedup implements Processor<String, String, String, String> {
     private ProcessorContext<String, String> context;
     private KeyValueStore<String, Long> seen;
 
-    @Override public void init(ProcessorContext<String, String> context) {
+    @Override
+    public void init(ProcessorContext<String, String> context) {
         this.context = context;
         this.seen = context.getStateStore("seen");
     }
 
-    @Override public void process(Record<String, String> record) {
-        if (seen.putIfAbsent(record.key(), record.timestamp()) == null) {   // a key not seen within the TTL
+    @Override
+    public void process(Record<String, String> record) {
+        if (seen.putIfAbsent(record.key(), record.timestamp()) == null) { // a key not seen within the TTL
             context.forward(record);
         }
     }

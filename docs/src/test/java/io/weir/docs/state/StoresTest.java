@@ -2,8 +2,6 @@ package io.weir.docs.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.testdriver.TestDriver;
-import io.weir.testdriver.TestRecord;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.processor.Processor;
@@ -12,6 +10,8 @@ import io.weir.processor.Record;
 import io.weir.processor.Stores;
 import io.weir.serde.Serdes;
 import io.weir.state.WindowStore;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -22,11 +22,12 @@ class StoresTest {
         TopologyBuilder builder = new TopologyBuilder();
         // tag::key-value-store[]
         builder.addSource("in", Serdes.strings(), Serdes.strings(), "events")
-               .addProcessor("dedup", Dedup::new, "in")
-               .addStateStore(Stores.keyValueStore("seen", Serdes.strings(), Serdes.longs())
-                                      .withTtl(Duration.ofHours(1)),       // optional
-                              "dedup")
-               .addSink("out", "unique-events", Serdes.strings(), Serdes.strings(), "dedup");
+                .addProcessor("dedup", Dedup::new, "in")
+                .addStateStore(
+                        Stores.keyValueStore("seen", Serdes.strings(), Serdes.longs())
+                                .withTtl(Duration.ofHours(1)), // optional
+                        "dedup")
+                .addSink("out", "unique-events", Serdes.strings(), Serdes.strings(), "dedup");
         // end::key-value-store[]
         return builder.build();
     }
@@ -51,15 +52,22 @@ class StoresTest {
     static Topology windowAndSessionStores() {
         TopologyBuilder builder = new TopologyBuilder();
         builder.addSource("in", Serdes.strings(), Serdes.strings(), "clicks")
-               .addProcessor("counter", ClicksPerMinute::new, "in")
-               .addProcessor("sessionizer", () -> (Processor<String, String, Void, Void>) record -> { }, "in")
-               // tag::window-stores[]
-               .addStateStore(Stores.windowStore("clicks-per-minute", Serdes.strings(), Serdes.longs(),
-                                                 Duration.ofMinutes(1), Duration.ofHours(1)), "counter")
-               .addStateStore(Stores.sessionStore("visits", Serdes.strings(), Serdes.longs(), Duration.ofHours(1)),
-                              "sessionizer")
-               // end::window-stores[]
-               ;
+                .addProcessor("counter", ClicksPerMinute::new, "in")
+                .addProcessor("sessionizer", () -> (Processor<String, String, Void, Void>) record -> {}, "in")
+                // tag::window-stores[]
+                .addStateStore(
+                        Stores.windowStore(
+                                "clicks-per-minute",
+                                Serdes.strings(),
+                                Serdes.longs(),
+                                Duration.ofMinutes(1),
+                                Duration.ofHours(1)),
+                        "counter")
+                .addStateStore(
+                        Stores.sessionStore("visits", Serdes.strings(), Serdes.longs(), Duration.ofHours(1)),
+                        "sessionizer")
+        // end::window-stores[]
+        ;
         return builder.build();
     }
 
@@ -71,7 +79,8 @@ class StoresTest {
             driver.pipe("events", "k2", "other", 3_000);
 
             assertThat(driver.output("unique-events", Serdes.strings(), Serdes.strings()))
-                    .extracting(TestRecord::value).containsExactly("first", "other");
+                    .extracting(TestRecord::value)
+                    .containsExactly("first", "other");
         }
     }
 
@@ -82,8 +91,10 @@ class StoresTest {
             driver.pipe("clicks", "page-1", "click", 90_000);
             driver.pipe("clicks", "page-1", "click", 120_000);
 
-            assertThat(driver.<String, Long>windowStore("clicks-per-minute").fetch("page-1", 60_000)).isEqualTo(2L);
-            assertThat(driver.<String, Long>windowStore("clicks-per-minute").fetch("page-1", 120_000)).isEqualTo(1L);
+            assertThat(driver.<String, Long>windowStore("clicks-per-minute").fetch("page-1", 60_000))
+                    .isEqualTo(2L);
+            assertThat(driver.<String, Long>windowStore("clicks-per-minute").fetch("page-1", 120_000))
+                    .isEqualTo(1L);
         }
     }
 }

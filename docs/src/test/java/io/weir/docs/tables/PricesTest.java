@@ -3,14 +3,14 @@ package io.weir.docs.tables;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.weir.testdriver.TestDriver;
-import io.weir.testdriver.TestRecord;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.dsl.Joined;
 import io.weir.dsl.RecordTable;
 import io.weir.dsl.Versioned;
 import io.weir.serde.Serdes;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -20,12 +20,18 @@ class PricesTest {
     static Topology topology() {
         TopologyBuilder b = new TopologyBuilder();
         // tag::versioned[]
-        RecordTable<String, Long> prices = b.table(Serdes.strings(), Serdes.longs(), "prices", "prices",
-                Versioned.history(Duration.ofHours(1)));                 // an hour of each symbol's prices
-        b.stream(Serdes.strings(), Serdes.longs(), "trades")             // symbol -> quantity
-         .join(prices, (quantity, price) -> quantity * price,
-               Joined.grace(Duration.ofSeconds(5), "trade-prices"))      // wait 5 s for late price updates
-         .to("trade-values", Serdes.strings(), Serdes.longs());
+        RecordTable<String, Long> prices = b.table(
+                Serdes.strings(),
+                Serdes.longs(),
+                "prices",
+                "prices",
+                Versioned.history(Duration.ofHours(1))); // an hour of each symbol's prices
+        b.stream(Serdes.strings(), Serdes.longs(), "trades") // symbol -> quantity
+                .join(
+                        prices,
+                        (quantity, price) -> quantity * price,
+                        Joined.grace(Duration.ofSeconds(5), "trade-prices")) // wait 5 s for late price updates
+                .to("trade-values", Serdes.strings(), Serdes.longs());
         // end::versioned[]
         return b.build();
     }
@@ -33,13 +39,16 @@ class PricesTest {
     @Test
     void aTradeIsPricedAtItsTimeEvenByAPriceThatArrivesLater() {
         long t = 1_700_000_000_000L;
-        try (TestDriver driver = TestDriver.builder(topology()).config("max.out.of.orderness.ms", 0)
-                .config("idle.timeout.ms", 0).startWallClock(0).build()) {
+        try (TestDriver driver = TestDriver.builder(topology())
+                .config("max.out.of.orderness.ms", 0)
+                .config("idle.timeout.ms", 0)
+                .startWallClock(0)
+                .build()) {
             driver.pipe("prices", "ACME", 10L, t);
             driver.pipe("trades", "ACME", 3L, t + 2_000);
-            driver.pipe("prices", "ACME", 11L, t + 1_000);   // late, but valid before the trade
+            driver.pipe("prices", "ACME", 11L, t + 1_000); // late, but valid before the trade
             driver.pipe("prices", "ACME", 12L, t + 9_000);
-            driver.pipe("trades", "ACME", 1L, t + 9_000);    // the watermark passes the first trade's grace
+            driver.pipe("trades", "ACME", 1L, t + 9_000); // the watermark passes the first trade's grace
 
             assertThat(driver.output("trade-values", Serdes.strings(), Serdes.longs()))
                     .extracting(TestRecord::key, TestRecord::value, TestRecord::timestamp)

@@ -18,14 +18,14 @@ class KafkaExtensionExample {
 
     // tag::testkit[]
     @RegisterExtension
-    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();   // one broker per test JVM
+    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun(); // one broker per test JVM
 
     @Test
     void alertsAreWritten() {
         String in = KAFKA.uniqueTopic("readings", 4);
         KAFKA.client().produceStrings(in, List.of(KeyValue.of("s1", "{...}")));
         // start your WeirApp with KAFKA.bootstrapServers(), then:
-        KAFKA.client().readStringsAtLeast("alerts", 1, Duration.ofSeconds(30));   // read_committed
+        KAFKA.client().readStringsAtLeast("alerts", 1, Duration.ofSeconds(30)); // read_committed
     }
     // end::testkit[]
 }

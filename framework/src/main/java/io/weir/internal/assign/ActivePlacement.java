@@ -33,8 +33,7 @@ import java.util.TreeSet;
 final class ActivePlacement {
 
     /** Active tasks per instance, and the warm-ups (task to instance) that prepare the next moves. */
-    record Result(SortedMap<String, SortedSet<TaskId>> actives, SortedMap<TaskId, String> warmups) {
-    }
+    record Result(SortedMap<String, SortedSet<TaskId>> actives, SortedMap<TaskId, String> warmups) {}
 
     private final List<Instance> instances;
     private final Lags lags;
@@ -42,13 +41,16 @@ final class ActivePlacement {
     private final Map<String, Integer> threads = new HashMap<>();
     /** The instance running each task now. */
     private final SortedMap<TaskId, String> previous = new TreeMap<>();
+
     private final Map<String, Integer> ownedCount = new HashMap<>();
     /** The shares this pass keeps to: its own tasks' and, in the stateful pass, all tasks'. */
     private final List<Shares> shares;
+
     private final SortedMap<String, SortedSet<TaskId>> assigned = new TreeMap<>();
     private final Set<TaskId> placed = new TreeSet<>();
     /** Room kept on an instance for each task warming up there: the task moves into it later. */
     private final Map<String, Integer> reserved = new HashMap<>();
+
     private final SortedMap<TaskId, String> warmups = new TreeMap<>();
 
     /**
@@ -78,8 +80,8 @@ final class ActivePlacement {
      * @param shares the shares to keep to, this pass's first
      * @param before the earlier pass, whose tasks, warm-ups and reserved room count as load here
      */
-    private ActivePlacement(PlacementInput in, Lags lags, Set<TaskId> tasks, List<Shares> shares,
-                            ActivePlacement before) {
+    private ActivePlacement(
+            PlacementInput in, Lags lags, Set<TaskId> tasks, List<Shares> shares, ActivePlacement before) {
         this.instances = in.instances();
         this.lags = lags;
         this.maxWarmups = in.settings().maxWarmupReplicas();
@@ -110,8 +112,9 @@ final class ActivePlacement {
         Shares all = Shares.of(in.instances(), in.tasks().size());
         // The stateful pass keeps to the shares of all tasks too: its extras must not go to more
         // instances than all tasks have extras for, or the stateless ones could not even it out.
-        ActivePlacement first = new ActivePlacement(in, lags, stateful,
-                List.of(Shares.of(in.instances(), stateful.size()), all), null).run(stateful);
+        ActivePlacement first = new ActivePlacement(
+                        in, lags, stateful, List.of(Shares.of(in.instances(), stateful.size()), all), null)
+                .run(stateful);
         ActivePlacement second = new ActivePlacement(in, lags, stateless, List.of(all), first).run(stateless);
         return new Result(second.assigned, second.warmups);
     }
@@ -157,7 +160,8 @@ final class ActivePlacement {
     /** Another instance is caught up on the task and runs fewer tasks than its share. */
     private boolean hasCaughtUpAlternative(TaskId task, String owner) {
         for (Instance j : instances) {
-            if (!j.id().equals(owner) && lags.caughtUp(j.id(), task)
+            if (!j.id().equals(owner)
+                    && lags.caughtUp(j.id(), task)
                     && ownedCount.getOrDefault(j.id(), 0) < shares.get(0).floor(j.id())) {
                 return true;
             }
@@ -174,13 +178,20 @@ final class ActivePlacement {
         Map<TaskId, List<String>> caughtUp = new HashMap<>();
         for (TaskId t : tasks) {
             if (!placed.contains(t)) {
-                caughtUp.put(t, instances.stream().map(Instance::id).filter(i -> lags.caughtUp(i, t)).toList());
+                caughtUp.put(
+                        t,
+                        instances.stream()
+                                .map(Instance::id)
+                                .filter(i -> lags.caughtUp(i, t))
+                                .toList());
             }
         }
         List<TaskId> rest = new ArrayList<>(caughtUp.keySet());
-        rest.sort(Comparator.comparingInt((TaskId t) -> caughtUp.get(t).size()).thenComparing(Comparator.naturalOrder()));
+        rest.sort(
+                Comparator.comparingInt((TaskId t) -> caughtUp.get(t).size()).thenComparing(Comparator.naturalOrder()));
         for (TaskId t : rest) {
-            List<String> withRoom = caughtUp.get(t).stream().filter(this::hasRoom).toList();
+            List<String> withRoom =
+                    caughtUp.get(t).stream().filter(this::hasRoom).toList();
             if (caughtUp.get(t).isEmpty()) {
                 nowhereCaughtUp.add(t);
             } else if (withRoom.isEmpty()) {
@@ -200,14 +211,21 @@ final class ActivePlacement {
      */
     private void keepOnCaughtUpAndWarmUp(List<TaskId> stuck) {
         for (TaskId t : stuck) {
-            String home = best(instances.stream().map(Instance::id).filter(i -> lags.caughtUp(i, t)).toList(), t);
+            String home = best(
+                    instances.stream()
+                            .map(Instance::id)
+                            .filter(i -> lags.caughtUp(i, t))
+                            .toList(),
+                    t);
             assign(t, home);
             // A stateless task has nothing to warm up: it simply stays until there is room.
             if (!lags.stateful(t) || warmups.size() >= maxWarmups) {
                 continue;
             }
-            List<String> withRoom = instances.stream().map(Instance::id)
-                    .filter(i -> !i.equals(home) && hasRoom(i)).toList();
+            List<String> withRoom = instances.stream()
+                    .map(Instance::id)
+                    .filter(i -> !i.equals(home) && hasRoom(i))
+                    .toList();
             if (!withRoom.isEmpty()) {
                 String warm = best(withRoom, t);
                 warmups.put(t, warm);
@@ -219,9 +237,16 @@ final class ActivePlacement {
     /** Step 4: a task caught up nowhere restores wherever it goes: an instance with room, least behind. */
     private void placeForRestore(List<TaskId> nowhereCaughtUp) {
         for (TaskId t : nowhereCaughtUp) {
-            List<String> withRoom = instances.stream().map(Instance::id).filter(this::hasRoom).toList();
+            List<String> withRoom =
+                    instances.stream().map(Instance::id).filter(this::hasRoom).toList();
             // Warm-ups reserve room, so every instance may be full: then any instance will do.
-            assign(t, best(withRoom.isEmpty() ? instances.stream().map(Instance::id).toList() : withRoom, t));
+            assign(
+                    t,
+                    best(
+                            withRoom.isEmpty()
+                                    ? instances.stream().map(Instance::id).toList()
+                                    : withRoom,
+                            t));
         }
     }
 
@@ -241,7 +266,9 @@ final class ActivePlacement {
         int room = Integer.MAX_VALUE;
         for (Shares share : shares) {
             int floor = share.floor(instance);
-            int usedExtras = (int) instances.stream().filter(i -> load(i.id()) > share.floor(i.id())).count();
+            int usedExtras = (int) instances.stream()
+                    .filter(i -> load(i.id()) > share.floor(i.id()))
+                    .count();
             int most = floor + (load > floor || usedExtras < share.extras() ? 1 : 0);
             room = Math.min(room, most - load);
         }

@@ -27,8 +27,7 @@ public final class AssignmentInfo {
     /** The oldest version this code reads. */
     private static final byte FIRST = 1;
 
-    private AssignmentInfo() {
-    }
+    private AssignmentInfo() {}
 
     public static ByteBuffer encode(MemberAssignment assignment) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -57,8 +56,8 @@ public final class AssignmentInfo {
             List<TaskId> standbys = Varints.readTasks(in);
             List<TaskId> warmups = Varints.readTasks(in);
             if (!standbys.containsAll(warmups)) {
-                throw new IllegalArgumentException("warm-ups " + warmups + " are not all among the standbys "
-                        + standbys);
+                throw new IllegalArgumentException(
+                        "warm-ups " + warmups + " are not all among the standbys " + standbys);
             }
             TaskOwners owners = version >= 2 ? TaskOwners.decode(in) : TaskOwners.NONE;
             return new MemberAssignment(Set.copyOf(standbys), Set.copyOf(warmups), owners);

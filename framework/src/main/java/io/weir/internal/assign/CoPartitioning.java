@@ -22,8 +22,7 @@ import java.util.stream.Collectors;
  */
 public final class CoPartitioning {
 
-    private CoPartitioning() {
-    }
+    private CoPartitioning() {}
 
     /**
      * Checks the rule for the topics whose partition counts are known; topics without a count are
@@ -58,10 +57,12 @@ public final class CoPartitioning {
                 }
             });
             if (new TreeSet<>(inputs.values()).size() > 1) {
-                problems.add("sub-topology " + st.id() + " (stores " + stores.stream().map(StoreSpec::name).toList()
-                        + ") reads topics that are not co-partitioned: " + inputs.entrySet().stream()
-                        .map(e -> e.getKey() + " has " + e.getValue() + " partitions")
-                        .collect(Collectors.joining(", ")));
+                problems.add("sub-topology " + st.id() + " (stores "
+                        + stores.stream().map(StoreSpec::name).toList()
+                        + ") reads topics that are not co-partitioned: "
+                        + inputs.entrySet().stream()
+                                .map(e -> e.getKey() + " has " + e.getValue() + " partitions")
+                                .collect(Collectors.joining(", ")));
             }
         }
         return problems;

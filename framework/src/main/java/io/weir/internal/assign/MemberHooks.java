@@ -26,8 +26,7 @@ public interface MemberHooks {
      * The member is about to (re)join the group: called first when the consumer prepares its
      * JoinGroup request, while the member's current generation is still valid.
      */
-    default void onJoinPrepare() {
-    }
+    default void onJoinPrepare() {}
 
     /** The stable id of the member's instance (shared by its threads). */
     String instanceId();
@@ -86,6 +85,5 @@ public interface MemberHooks {
      * @param maxWarmupReplicas     warm-ups in the whole group at once
      * @param acceptableRecoveryLag changelog records an instance may lack and still be caught up
      */
-    record AssignmentSettings(int numStandbyReplicas, int maxWarmupReplicas, long acceptableRecoveryLag) {
-    }
+    record AssignmentSettings(int numStandbyReplicas, int maxWarmupReplicas, long acceptableRecoveryLag) {}
 }

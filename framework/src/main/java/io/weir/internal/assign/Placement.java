@@ -21,8 +21,11 @@ import java.util.TreeSet;
  * @param withheld  per task that changes member: the instance it goes to once its current owner
  *                  has revoked it (the next rebalance)
  */
-public record Placement(SortedMap<String, Tasks> members, SortedMap<String, Tasks> instances,
-                        SortedMap<TaskId, Warmup> warmups, SortedMap<TaskId, String> withheld) {
+public record Placement(
+        SortedMap<String, Tasks> members,
+        SortedMap<String, Tasks> instances,
+        SortedMap<TaskId, Warmup> warmups,
+        SortedMap<TaskId, String> withheld) {
 
     public Placement {
         members = Collections.unmodifiableSortedMap(new TreeMap<>(members));
@@ -50,8 +53,7 @@ public record Placement(SortedMap<String, Tasks> members, SortedMap<String, Task
     }
 
     /** A warm-up: the instance restoring the task, and the changelog records it lacked. */
-    public record Warmup(String instance, long lag) {
-    }
+    public record Warmup(String instance, long lag) {}
 
     /**
      * One line for operators: per instance its active tasks (and how many arrive in the next
@@ -60,11 +62,12 @@ public record Placement(SortedMap<String, Tasks> members, SortedMap<String, Task
      * 1 warm-up; warm-ups: 1_2 on b (lag 52000)}.
      */
     public String describe() {
-        StringJoiner line = new StringJoiner("; ", instances.size() + " instance" + (instances.size() == 1 ? "" : "s")
-                + ": ", "");
+        StringJoiner line =
+                new StringJoiner("; ", instances.size() + " instance" + (instances.size() == 1 ? "" : "s") + ": ", "");
         instances.forEach((id, t) -> {
             long arriving = withheld.values().stream().filter(id::equals).count();
-            StringBuilder sb = new StringBuilder(id).append(' ').append(t.active().size()).append(" active");
+            StringBuilder sb =
+                    new StringBuilder(id).append(' ').append(t.active().size()).append(" active");
             if (arriving > 0) {
                 sb.append(" (").append(arriving).append(" arriving)");
             }

@@ -22,13 +22,15 @@ import java.util.TreeSet;
  *                      partitions' end offsets; a task missing here is stateless
  * @param settings      standby, warm-up and recovery-lag settings
  */
-public record PlacementInput(List<Instance> instances, Set<TaskId> tasks, Map<TaskId, Long> changelogEnds,
-                             AssignmentSettings settings) {
+public record PlacementInput(
+        List<Instance> instances, Set<TaskId> tasks, Map<TaskId, Long> changelogEnds, AssignmentSettings settings) {
 
     public PlacementInput {
-        instances = instances.stream().sorted(Comparator.comparing(Instance::id)).toList();
+        instances =
+                instances.stream().sorted(Comparator.comparing(Instance::id)).toList();
         if (instances.stream().map(Instance::id).distinct().count() != instances.size()) {
-            throw new IllegalArgumentException("instance ids repeat: " + instances.stream().map(Instance::id).toList());
+            throw new IllegalArgumentException("instance ids repeat: "
+                    + instances.stream().map(Instance::id).toList());
         }
         tasks = Collections.unmodifiableSortedSet(new TreeSet<>(tasks));
         changelogEnds = Collections.unmodifiableSortedMap(new TreeMap<>(changelogEnds));
@@ -49,7 +51,8 @@ public record PlacementInput(List<Instance> instances, Set<TaskId> tasks, Map<Ta
                 throw new IllegalArgumentException("instance " + id + " has no members");
             }
             members = members.stream()
-                    .sorted(Comparator.comparingInt(Member::threadIndex).thenComparing(Member::id)).toList();
+                    .sorted(Comparator.comparingInt(Member::threadIndex).thenComparing(Member::id))
+                    .toList();
             offsetSums = Collections.unmodifiableSortedMap(new TreeMap<>(offsetSums));
         }
 

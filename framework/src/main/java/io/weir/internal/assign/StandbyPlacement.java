@@ -21,16 +21,15 @@ import java.util.TreeSet;
  */
 final class StandbyPlacement {
 
-    private StandbyPlacement() {
-    }
+    private StandbyPlacement() {}
 
     /**
      * @param active  the active instance of every task
      * @param warmups the warm-up instance of the tasks warming up
      * @return standby tasks per instance (every instance present), warm-ups included
      */
-    static SortedMap<String, SortedSet<TaskId>> place(PlacementInput in, Lags lags, Map<TaskId, String> active,
-                                                      Map<TaskId, String> warmups) {
+    static SortedMap<String, SortedSet<TaskId>> place(
+            PlacementInput in, Lags lags, Map<TaskId, String> active, Map<TaskId, String> warmups) {
         List<Instance> instances = in.instances();
         SortedMap<String, SortedSet<TaskId>> standbys = new TreeMap<>();
         Map<String, Integer> threads = new HashMap<>();
@@ -52,10 +51,12 @@ final class StandbyPlacement {
             }
             for (; copies < replicas; copies++) {
                 // Least behind first (it holds the state already), then fewest standbys per thread.
-                Optional<String> next = instances.stream().map(Instance::id)
+                Optional<String> next = instances.stream()
+                        .map(Instance::id)
                         .filter(i -> !i.equals(home) && !standbys.get(i).contains(t))
                         .min(Comparator.comparingLong((String i) -> lags.lag(i, t))
-                                .thenComparingDouble(i -> (double) standbys.get(i).size() / threads.get(i))
+                                .thenComparingDouble(
+                                        i -> (double) standbys.get(i).size() / threads.get(i))
                                 .thenComparing(Comparator.naturalOrder()));
                 if (next.isEmpty()) {
                     break;

@@ -70,7 +70,8 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
                     + " assignor needs the stream thread's hooks to report state and receive standbys");
         }
         if (configs.get(ConsumerConfig.GROUP_ID_CONFIG) == null) {
-            throw new IllegalStateException(ConsumerConfig.GROUP_ID_CONFIG + " missing from the consumer configuration");
+            throw new IllegalStateException(
+                    ConsumerConfig.GROUP_ID_CONFIG + " missing from the consumer configuration");
         }
         this.model = tm;
         this.hooks = h;
@@ -103,8 +104,8 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
         CoPartitioning.require(model, partitionCounts);
         SortedMap<TaskId, List<TopicPartition>> tasks = tasks(partitionCounts);
         List<PlacementInput.Instance> instances = instances(subs);
-        PlacementInput input = new PlacementInput(instances, tasks.keySet(), changelogEnds(tasks.keySet(), instances),
-                hooks.settings());
+        PlacementInput input = new PlacementInput(
+                instances, tasks.keySet(), changelogEnds(tasks.keySet(), instances), hooks.settings());
         Placement placement = TaskPlacement.place(input);
         if (!placement.instances().equals(lastLogged)) {
             log.info("task placement changed: {}", placement.describe());
@@ -115,8 +116,10 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
         placement.members().forEach((member, t) -> {
             List<TopicPartition> partitions = new ArrayList<>();
             t.active().forEach(task -> partitions.addAll(tasks.get(task)));
-            result.put(member, new Assignment(partitions,
-                    AssignmentInfo.encode(new MemberAssignment(t.standby(), t.warmup(), owners))));
+            result.put(
+                    member,
+                    new Assignment(
+                            partitions, AssignmentInfo.encode(new MemberAssignment(t.standby(), t.warmup(), owners))));
         });
         return new GroupAssignment(result);
     }
@@ -130,8 +133,8 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
         Map<String, String> instanceOfMember = new HashMap<>();
         Map<String, String> endpoints = new TreeMap<>();
         subs.forEach((memberId, sub) -> {
-            SubscriptionInfo info = SubscriptionInfo.decode(sub.userData())
-                    .orElse(new SubscriptionInfo(memberId, 0, Map.of()));
+            SubscriptionInfo info =
+                    SubscriptionInfo.decode(sub.userData()).orElse(new SubscriptionInfo(memberId, 0, Map.of()));
             instanceOfMember.put(memberId, info.instanceId());
             endpoints.merge(info.instanceId(), info.endpoint(), (a, b) -> a.isEmpty() ? b : a);
         });
@@ -143,8 +146,12 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
             standby.computeIfAbsent(instance, k -> new TreeSet<>()).addAll(t.standby());
         });
         SortedMap<String, TaskOwners.Instance> instances = new TreeMap<>();
-        endpoints.forEach((id, endpoint) -> instances.put(id, new TaskOwners.Instance(endpoint,
-                active.getOrDefault(id, new TreeSet<>()), standby.getOrDefault(id, new TreeSet<>()))));
+        endpoints.forEach((id, endpoint) -> instances.put(
+                id,
+                new TaskOwners.Instance(
+                        endpoint,
+                        active.getOrDefault(id, new TreeSet<>()),
+                        standby.getOrDefault(id, new TreeSet<>()))));
         SortedMap<Integer, Integer> counts = new TreeMap<>();
         tasks.forEach(t -> counts.merge(t.subtopology(), t.partition() + 1, Math::max));
         return new TaskOwners(-1, instances, counts);
@@ -160,18 +167,21 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
             log.warn("cannot read the standby tasks in this assignment, running none: {}", e.getMessage());
             mine = MemberAssignment.NONE;
         }
-        hooks.onAssignment(new MemberAssignment(mine.standbys(), mine.warmups(),
+        hooks.onAssignment(new MemberAssignment(
+                mine.standbys(),
+                mine.warmups(),
                 mine.owners().withGeneration(metadata == null ? -1 : metadata.generationId())));
     }
 
     private static Map<String, Integer> partitionCounts(Cluster metadata, Map<String, Subscription> subs) {
         Map<String, Integer> counts = new TreeMap<>();
-        subs.values().forEach(s -> s.topics().forEach(topic -> {
-            Integer count = metadata.partitionCountForTopic(topic);
-            if (count != null) {
-                counts.put(topic, count);
-            }
-        }));
+        subs.values()
+                .forEach(s -> s.topics().forEach(topic -> {
+                    Integer count = metadata.partitionCountForTopic(topic);
+                    if (count != null) {
+                        counts.put(topic, count);
+                    }
+                }));
         return counts;
     }
 
@@ -181,7 +191,8 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
         partitionCounts.forEach((topic, count) -> {
             Subtopology st = model.subtopologyFor(topic);
             for (int p = 0; st != null && p < count; p++) {
-                tasks.computeIfAbsent(new TaskId(st.id(), p), k -> new ArrayList<>()).add(new TopicPartition(topic, p));
+                tasks.computeIfAbsent(new TaskId(st.id(), p), k -> new ArrayList<>())
+                        .add(new TopicPartition(topic, p));
             }
         });
         return tasks;
@@ -195,14 +206,19 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
         Map<String, List<PlacementInput.Member>> members = new TreeMap<>();
         Map<String, Map<TaskId, Long>> sums = new TreeMap<>();
         subs.forEach((memberId, sub) -> {
-            SubscriptionInfo info = SubscriptionInfo.decode(sub.userData())
-                    .orElse(new SubscriptionInfo(memberId, 0, Map.of()));
+            SubscriptionInfo info =
+                    SubscriptionInfo.decode(sub.userData()).orElse(new SubscriptionInfo(memberId, 0, Map.of()));
             members.computeIfAbsent(info.instanceId(), k -> new ArrayList<>())
                     .add(new PlacementInput.Member(memberId, info.threadIndex(), ownedTasks(sub)));
             // Threads report the same instance-wide sums, read at slightly different times.
             Map<TaskId, Long> instanceSums = sums.computeIfAbsent(info.instanceId(), k -> new TreeMap<>());
-            info.offsetSums().forEach((t, s) -> instanceSums.merge(t, s,
-                    (a, b) -> a == MemberHooks.RUNNING || b == MemberHooks.RUNNING ? MemberHooks.RUNNING : Math.max(a, b)));
+            info.offsetSums()
+                    .forEach((t, s) -> instanceSums.merge(
+                            t,
+                            s,
+                            (a, b) -> a == MemberHooks.RUNNING || b == MemberHooks.RUNNING
+                                    ? MemberHooks.RUNNING
+                                    : Math.max(a, b)));
         });
         List<PlacementInput.Instance> instances = new ArrayList<>();
         members.forEach((id, ms) -> instances.add(new PlacementInput.Instance(id, ms, sums.get(id))));
@@ -234,7 +250,8 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
                 // sums (TaskStores.changelogOffsetSum) and the standbys: its end is not what a
                 // caught-up copy holds (that is the committed input offset).
                 if (store.logged() && !store.changelogIsSource()) {
-                    changelogs.computeIfAbsent(t, k -> new ArrayList<>())
+                    changelogs
+                            .computeIfAbsent(t, k -> new ArrayList<>())
                             .add(new TopicPartition(store.changelogTopic(applicationId), t.partition()));
                 }
             }
@@ -247,11 +264,21 @@ public final class TaskAssignor implements ConsumerPartitionAssignor, Configurab
         changelogs.values().forEach(all::addAll);
         try {
             Map<TopicPartition, Long> offsets = hooks.endOffsets(Set.copyOf(all));
-            changelogs.forEach((t, tps) -> ends.put(t, tps.stream().mapToLong(tp -> offsets.getOrDefault(tp, 0L)).sum()));
+            changelogs.forEach((t, tps) -> ends.put(
+                    t,
+                    tps.stream().mapToLong(tp -> offsets.getOrDefault(tp, 0L)).sum()));
         } catch (RuntimeException e) {
-            log.warn("cannot read the changelogs' end offsets ({}); placing tasks by the state instances report", e.toString());
-            changelogs.keySet().forEach(t -> ends.put(t, instances.stream()
-                    .mapToLong(i -> Math.max(0, i.offsetSums().getOrDefault(t, 0L))).max().orElse(0L)));
+            log.warn(
+                    "cannot read the changelogs' end offsets ({}); placing tasks by the state instances report",
+                    e.toString());
+            changelogs
+                    .keySet()
+                    .forEach(t -> ends.put(
+                            t,
+                            instances.stream()
+                                    .mapToLong(i -> Math.max(0, i.offsetSums().getOrDefault(t, 0L)))
+                                    .max()
+                                    .orElse(0L)));
         }
         return ends;
     }

@@ -52,14 +52,18 @@ public record TaskOwners(int generation, SortedMap<String, Instance> instances, 
 
     /** The instance running {@code task} as active, if any does in this view. */
     public Optional<String> activeOf(TaskId task) {
-        return instances.entrySet().stream().filter(e -> e.getValue().active().contains(task))
-                .map(java.util.Map.Entry::getKey).findFirst();
+        return instances.entrySet().stream()
+                .filter(e -> e.getValue().active().contains(task))
+                .map(java.util.Map.Entry::getKey)
+                .findFirst();
     }
 
     /** The instances keeping a standby of {@code task}, in id order. */
     public List<String> standbysOf(TaskId task) {
-        return instances.entrySet().stream().filter(e -> e.getValue().standby().contains(task))
-                .map(java.util.Map.Entry::getKey).toList();
+        return instances.entrySet().stream()
+                .filter(e -> e.getValue().standby().contains(task))
+                .map(java.util.Map.Entry::getKey)
+                .toList();
     }
 
     /** The endpoint {@code instance} advertised; empty if it is not in the view or advertised none. */
@@ -95,8 +99,9 @@ public record TaskOwners(int generation, SortedMap<String, Instance> instances, 
         for (int i = 0; i < n; i++) {
             String id = Varints.readString(in);
             String endpoint = Varints.readString(in);
-            instances.put(id, new Instance(endpoint, new TreeSet<>(Varints.readTasks(in)),
-                    new TreeSet<>(Varints.readTasks(in))));
+            instances.put(
+                    id,
+                    new Instance(endpoint, new TreeSet<>(Varints.readTasks(in)), new TreeSet<>(Varints.readTasks(in))));
         }
         return new TaskOwners(-1, instances, tasks);
     }

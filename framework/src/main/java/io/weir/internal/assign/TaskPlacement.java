@@ -36,8 +36,7 @@ import java.util.TreeSet;
  */
 public final class TaskPlacement {
 
-    private TaskPlacement() {
-    }
+    private TaskPlacement() {}
 
     public static Placement place(PlacementInput in) {
         Lags lags = new Lags(in);
@@ -94,7 +93,9 @@ public final class TaskPlacement {
         Map<TaskId, Set<String>> owners = new HashMap<>();
         for (Instance i : in.instances()) {
             for (Member m : i.members()) {
-                m.owned().forEach(t -> owners.computeIfAbsent(t, k -> new TreeSet<>()).add(m.id()));
+                m.owned()
+                        .forEach(t ->
+                                owners.computeIfAbsent(t, k -> new TreeSet<>()).add(m.id()));
             }
         }
         return owners;

@@ -23,12 +23,11 @@ import java.util.TreeSet;
  */
 final class ThreadSpread {
 
-    private ThreadSpread() {
-    }
+    private ThreadSpread() {}
 
     /** Per member of the instance: its target active tasks, standbys and warm-ups. */
-    static SortedMap<String, Placement.Tasks> spread(Instance instance, SortedSet<TaskId> actives,
-                                                     SortedSet<TaskId> standbys, Set<TaskId> warmups) {
+    static SortedMap<String, Placement.Tasks> spread(
+            Instance instance, SortedSet<TaskId> actives, SortedSet<TaskId> standbys, Set<TaskId> warmups) {
         List<String> members = instance.members().stream().map(Member::id).toList();
         Map<TaskId, String> owner = new HashMap<>();
         for (Member m : instance.members()) {
@@ -38,9 +37,12 @@ final class ThreadSpread {
         Map<String, SortedSet<TaskId>> standby = new HashMap<>();
         members.forEach(m -> standby.put(m, new TreeSet<>()));
         Comparator<String> leastLoaded = Comparator.comparingInt(
-                (String m) -> active.get(m).size() + standby.get(m).size()).thenComparingInt(members::indexOf);
+                        (String m) -> active.get(m).size() + standby.get(m).size())
+                .thenComparingInt(members::indexOf);
         for (TaskId t : standbys) {
-            String m = owner.containsKey(t) ? owner.get(t) : members.stream().min(leastLoaded).orElseThrow();
+            String m = owner.containsKey(t)
+                    ? owner.get(t)
+                    : members.stream().min(leastLoaded).orElseThrow();
             standby.get(m).add(t);
         }
         SortedMap<String, Placement.Tasks> result = new TreeMap<>();
@@ -53,8 +55,8 @@ final class ThreadSpread {
     }
 
     /** Target member of every task: sticky up to each member's share, then least-loaded first. */
-    static Map<String, List<TaskId>> balance(List<String> members, SortedSet<TaskId> tasks,
-                                             Map<TaskId, String> previousOwner) {
+    static Map<String, List<TaskId>> balance(
+            List<String> members, SortedSet<TaskId> tasks, Map<TaskId, String> previousOwner) {
         Map<String, List<TaskId>> target = new HashMap<>();
         members.forEach(m -> target.put(m, new ArrayList<>()));
         int floor = tasks.size() / members.size();

@@ -18,8 +18,7 @@ import java.util.TreeMap;
  */
 final class Varints {
 
-    private Varints() {
-    }
+    private Varints() {}
 
     static void writeInt(ByteArrayOutputStream out, int value) {
         writeLong(out, value & 0xFFFFFFFFL);
@@ -86,7 +85,8 @@ final class Varints {
     /** Tasks with a long each, grouped by sub-topology: groups, then per group its tasks. */
     static void writeTaskLongs(ByteArrayOutputStream out, Map<TaskId, Long> values) {
         SortedMap<Integer, SortedMap<Integer, Long>> bySubtopology = new TreeMap<>();
-        values.forEach((t, v) -> bySubtopology.computeIfAbsent(t.subtopology(), k -> new TreeMap<>())
+        values.forEach((t, v) -> bySubtopology
+                .computeIfAbsent(t.subtopology(), k -> new TreeMap<>())
                 .put(t.partition(), v));
         writeInt(out, bySubtopology.size());
         bySubtopology.forEach((subtopology, partitions) -> {
@@ -115,7 +115,9 @@ final class Varints {
     /** Tasks grouped by sub-topology, as {@link #writeTaskLongs} without the values. */
     static void writeTasks(ByteArrayOutputStream out, Iterable<TaskId> tasks) {
         SortedMap<Integer, List<Integer>> bySubtopology = new TreeMap<>();
-        tasks.forEach(t -> bySubtopology.computeIfAbsent(t.subtopology(), k -> new ArrayList<>()).add(t.partition()));
+        tasks.forEach(t -> bySubtopology
+                .computeIfAbsent(t.subtopology(), k -> new ArrayList<>())
+                .add(t.partition()));
         writeInt(out, bySubtopology.size());
         bySubtopology.forEach((subtopology, partitions) -> {
             writeInt(out, subtopology);

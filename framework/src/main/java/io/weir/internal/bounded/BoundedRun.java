@@ -50,9 +50,11 @@ public final class BoundedRun {
     }
 
     /** What the run is made of; see {@link BoundedRunPlan}. */
-    record Plan(Map<TopicPartition, Long> inputEnds, Map<Integer, Set<TaskId>> tasksBySubtopology,
-                Map<String, Set<Integer>> writersByRepartitionTopic, long endWatermark) {
-    }
+    record Plan(
+            Map<TopicPartition, Long> inputEnds,
+            Map<Integer, Set<TaskId>> tasksBySubtopology,
+            Map<String, Set<Integer>> writersByRepartitionTopic,
+            long endWatermark) {}
 
     private final Plan plan;
     private final Function<String, Map<TopicPartition, Long>> repartitionEnds;
@@ -74,7 +76,8 @@ public final class BoundedRun {
         this.plan = plan;
         this.repartitionEnds = repartitionEnds;
         this.ends.putAll(plan.inputEnds());
-        this.taskCount = plan.tasksBySubtopology().values().stream().mapToInt(Set::size).sum();
+        this.taskCount =
+                plan.tasksBySubtopology().values().stream().mapToInt(Set::size).sum();
         if (taskCount == 0) {
             finish();
         }
@@ -156,8 +159,13 @@ public final class BoundedRun {
      * seconds, it checks that no other instance joined the consumer group: one would take tasks the
      * run waits for, so {@code onIntruder} hears what joined instead of the run waiting for ever.
      */
-    public void awaitEnd(Admin admin, String applicationId, String instanceId, BooleanSupplier keepWaiting,
-                         Consumer<String> onIntruder) throws InterruptedException {
+    public void awaitEnd(
+            Admin admin,
+            String applicationId,
+            String instanceId,
+            BooleanSupplier keepWaiting,
+            Consumer<String> onIntruder)
+            throws InterruptedException {
         while (!awaitComplete(Duration.ofSeconds(2)) && keepWaiting.getAsBoolean()) {
             try {
                 BoundedRunPlan.otherMembers(admin, applicationId, instanceId).ifPresent(onIntruder);
@@ -190,7 +198,8 @@ public final class BoundedRun {
     /** The end offset of each partition known now, per topic, in partition order (-1 where unknown). */
     public Map<String, List<Long>> endOffsets() {
         Map<String, TreeMap<Integer, Long>> byTopic = new TreeMap<>();
-        ends.forEach((tp, end) -> byTopic.computeIfAbsent(tp.topic(), t -> new TreeMap<>()).put(tp.partition(), end));
+        ends.forEach((tp, end) ->
+                byTopic.computeIfAbsent(tp.topic(), t -> new TreeMap<>()).put(tp.partition(), end));
         Map<String, List<Long>> result = new TreeMap<>();
         byTopic.forEach((topic, parts) -> {
             int size = parts.lastKey() + 1;

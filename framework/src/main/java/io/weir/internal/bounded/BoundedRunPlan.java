@@ -38,8 +38,7 @@ public final class BoundedRunPlan {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private BoundedRunPlan() {
-    }
+    private BoundedRunPlan() {}
 
     /**
      * Reads the plan and returns the run.
@@ -89,7 +88,8 @@ public final class BoundedRunPlan {
                 }
             });
         }
-        return new BoundedRun(new BoundedRun.Plan(ends, tasks(model, partitions), writers(model), endWatermark),
+        return new BoundedRun(
+                new BoundedRun.Plan(ends, tasks(model, partitions), writers(model), endWatermark),
                 topic -> repartitionEnds(admin, topic, partitions.getOrDefault(topic, 0)));
     }
 
@@ -101,8 +101,12 @@ public final class BoundedRunPlan {
      */
     public static Optional<String> otherMembers(Admin admin, String applicationId, String instanceId) {
         Optional<ConsumerGroupDescription> described = KafkaCalls.getIfExists(
-                admin.describeConsumerGroups(List.of(applicationId)).describedGroups().get(applicationId), TIMEOUT,
-                "describe the consumer group " + applicationId, GroupIdNotFoundException.class);
+                admin.describeConsumerGroups(List.of(applicationId))
+                        .describedGroups()
+                        .get(applicationId),
+                TIMEOUT,
+                "describe the consumer group " + applicationId,
+                GroupIdNotFoundException.class);
         if (described.isEmpty()) {
             return Optional.empty();
         }
@@ -172,14 +176,16 @@ public final class BoundedRunPlan {
         return offsets(admin, request, IsolationLevel.READ_UNCOMMITTED);
     }
 
-    private static Map<TopicPartition, Long> offsets(Admin admin, Map<TopicPartition, OffsetSpec> request,
-                                                     IsolationLevel isolation) {
+    private static Map<TopicPartition, Long> offsets(
+            Admin admin, Map<TopicPartition, OffsetSpec> request, IsolationLevel isolation) {
         Map<TopicPartition, Long> result = new HashMap<>();
         if (request.isEmpty()) {
             return result;
         }
-        call(admin.listOffsets(request, new ListOffsetsOptions(isolation)).all(),
-                "list the offsets of " + request.size() + " partitions")
+        call(
+                        admin.listOffsets(request, new ListOffsetsOptions(isolation))
+                                .all(),
+                        "list the offsets of " + request.size() + " partitions")
                 .forEach((tp, info) -> result.put(tp, info.offset()));
         return result;
     }

@@ -89,13 +89,15 @@ public final class ClientConfigs {
         // heartbeat interval is up to a second of pause on each rebalance (Kafka's default is 3 s).
         c.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500);
         c.putAll(config.consumerOverrides());
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG,
+        c.put(
+                ConsumerConfig.CLIENT_ID_CONFIG,
                 clientId(config.consumerOverrides().get(ConsumerConfig.CLIENT_ID_CONFIG), index, "consumer"));
         c.put(ConsumerConfig.GROUP_ID_CONFIG, config.applicationId());
         // Static membership: a restarted instance takes its tasks back without a rebalance.
         c.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId + "-" + index);
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, config.guarantee() == DeliveryGuarantee.NONE);
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+        c.put(
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                 config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE ? "read_committed" : "read_uncommitted");
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
@@ -119,8 +121,9 @@ public final class ClientConfigs {
         // request on the same connection (offset look-ups queue behind it at the broker).
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
         c.putAll(config.restoreConsumerOverrides());
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId(c.get(ConsumerConfig.CLIENT_ID_CONFIG), index,
-                "restore-consumer"));
+        c.put(
+                ConsumerConfig.CLIENT_ID_CONFIG,
+                clientId(c.get(ConsumerConfig.CLIENT_ID_CONFIG), index, "restore-consumer"));
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
@@ -136,8 +139,10 @@ public final class ClientConfigs {
      */
     public Map<String, Object> plainConsumer(String role) {
         Map<String, Object> c = restoreConsumer(0);
-        Object user = config.restoreConsumerOverrides().getOrDefault(ConsumerConfig.CLIENT_ID_CONFIG,
-                config.consumerOverrides().get(ConsumerConfig.CLIENT_ID_CONFIG));
+        Object user = config.restoreConsumerOverrides()
+                .getOrDefault(
+                        ConsumerConfig.CLIENT_ID_CONFIG,
+                        config.consumerOverrides().get(ConsumerConfig.CLIENT_ID_CONFIG));
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientIdPrefix(user) + "-" + role + "-consumer");
         return c;
     }
@@ -151,8 +156,10 @@ public final class ClientConfigs {
         Map<String, Object> p = producer(0);
         p.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
         p.remove(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientIdPrefix(config.producerOverrides().get(ProducerConfig.CLIENT_ID_CONFIG))
-                + "-" + role + "-producer");
+        p.put(
+                ProducerConfig.CLIENT_ID_CONFIG,
+                clientIdPrefix(config.producerOverrides().get(ProducerConfig.CLIENT_ID_CONFIG)) + "-" + role
+                        + "-producer");
         return p;
     }
 
@@ -162,13 +169,15 @@ public final class ClientConfigs {
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, config.deadLetterMaxMessageBytes() + 65_536);
         p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, PRODUCER_RETRY_BACKOFF_MS);
         p.putAll(config.producerOverrides());
-        p.put(ProducerConfig.CLIENT_ID_CONFIG,
+        p.put(
+                ProducerConfig.CLIENT_ID_CONFIG,
                 clientId(config.producerOverrides().get(ProducerConfig.CLIENT_ID_CONFIG), index, "producer"));
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         if (config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
             p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, threadName(index));
-            p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) config.transactionTimeout().toMillis());
+            p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int)
+                    config.transactionTimeout().toMillis());
             // WeirConfig allows the user only these two values here, so nothing is overwritten.
             p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
             p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -186,7 +195,9 @@ public final class ClientConfigs {
 
     public Map<String, Object> admin() {
         Map<String, Object> a = new HashMap<>(config.adminOverrides());
-        a.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientIdPrefix(a.get(CommonClientConfigs.CLIENT_ID_CONFIG)) + "-admin");
+        a.put(
+                CommonClientConfigs.CLIENT_ID_CONFIG,
+                clientIdPrefix(a.get(CommonClientConfigs.CLIENT_ID_CONFIG)) + "-admin");
         return a;
     }
 }

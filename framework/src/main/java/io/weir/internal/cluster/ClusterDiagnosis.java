@@ -63,11 +63,13 @@ public final class ClusterDiagnosis {
     /** The cause found, in one sentence, or null if the cluster and the topics look healthy. */
     public String diagnose() {
         try {
-            if (KafkaCalls.get(admin.describeCluster().nodes(), TIMEOUT, "describe the cluster").isEmpty()) {
+            if (KafkaCalls.get(admin.describeCluster().nodes(), TIMEOUT, "describe the cluster")
+                    .isEmpty()) {
                 return "the Kafka cluster at " + bootstrapServers + " has no broker up";
             }
         } catch (ClusterException e) {
-            return interrupted(e) ? null
+            return interrupted(e)
+                    ? null
                     : "cannot reach the Kafka cluster at " + bootstrapServers + " (" + reason(e) + ")";
         }
         Set<String> all = new LinkedHashSet<>(outputs);
@@ -76,7 +78,8 @@ public final class ClusterDiagnosis {
         if (all.isEmpty()) {
             return null;
         }
-        Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(all).topicNameValues();
+        Map<String, KafkaFuture<TopicDescription>> described =
+                admin.describeTopics(all).topicNameValues();
         List<String> missing = new ArrayList<>();
         List<String> leaderless = new ArrayList<>();
         for (String topic : all) {
@@ -102,8 +105,8 @@ public final class ClusterDiagnosis {
         }
         List<String> causes = new ArrayList<>();
         for (String topic : missing) {
-            causes.add(role(topic) + " topic '" + topic + "' does not exist" + (outputs.contains(topic)
-                    ? " (deleted?): records for it cannot be written" : ""));
+            causes.add(role(topic) + " topic '" + topic + "' does not exist"
+                    + (outputs.contains(topic) ? " (deleted?): records for it cannot be written" : ""));
         }
         if (!leaderless.isEmpty()) {
             causes.add("partition" + (leaderless.size() > 1 ? "s " : " ") + list(leaderless) + " ha"
@@ -118,8 +121,8 @@ public final class ClusterDiagnosis {
 
     private static String list(Collection<String> items) {
         List<String> shown = items.stream().limit(MAX_LISTED).toList();
-        return String.join(", ", shown) + (items.size() > MAX_LISTED ? " and " + (items.size() - MAX_LISTED)
-                + " more" : "");
+        return String.join(", ", shown)
+                + (items.size() > MAX_LISTED ? " and " + (items.size() - MAX_LISTED) + " more" : "");
     }
 
     private static boolean interrupted(ClusterException e) {

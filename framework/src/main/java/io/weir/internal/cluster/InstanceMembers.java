@@ -23,8 +23,7 @@ import org.apache.kafka.common.errors.UnknownMemberIdException;
  */
 public final class InstanceMembers {
 
-    private InstanceMembers() {
-    }
+    private InstanceMembers() {}
 
     /** Static member ids are {@code <instance.id>-<thread>}; an id like "a-1-0" is not a member of "a". */
     static boolean isMemberOf(String staticId, String instance) {
@@ -54,12 +53,14 @@ public final class InstanceMembers {
      * @throws ClusterException if the removal failed for another reason, took longer than
      *     {@code timeout}, or the wait was interrupted (the interrupt flag is then set)
      */
-    public static boolean remove(Admin admin, String groupId, List<MemberToRemove> members, String reason,
-                                 Duration timeout) {
+    public static boolean remove(
+            Admin admin, String groupId, List<MemberToRemove> members, String reason, Duration timeout) {
         RemoveMembersFromConsumerGroupOptions options = new RemoveMembersFromConsumerGroupOptions(members);
         options.reason(reason);
         try {
-            KafkaCalls.get(admin.removeMembersFromConsumerGroup(groupId, options).all(), timeout,
+            KafkaCalls.get(
+                    admin.removeMembersFromConsumerGroup(groupId, options).all(),
+                    timeout,
                     "remove " + members.size() + " member(s) from the consumer group " + groupId);
             return true;
         } catch (ClusterException e) {
@@ -81,13 +82,17 @@ public final class InstanceMembers {
      */
     public static int removeLeftovers(Admin admin, String groupId, String instance, Duration timeout) {
         Optional<ConsumerGroupDescription> group = KafkaCalls.getIfExists(
-                admin.describeConsumerGroups(List.of(groupId)).all(), timeout, "describe the consumer group " + groupId,
-                GroupIdNotFoundException.class).map(groups -> groups.get(groupId));
+                        admin.describeConsumerGroups(List.of(groupId)).all(),
+                        timeout,
+                        "describe the consumer group " + groupId,
+                        GroupIdNotFoundException.class)
+                .map(groups -> groups.get(groupId));
         List<MemberToRemove> members = group.map(g -> in(g, instance)).orElse(List.of());
         if (members.isEmpty()) {
             return 0;
         }
         return remove(admin, groupId, members, "instance " + instance + " closed leaving the group", timeout)
-                ? members.size() : 0;
+                ? members.size()
+                : 0;
     }
 }

@@ -15,11 +15,9 @@ public interface CommitObserver {
     /** Observes nothing. */
     CommitObserver NONE = new CommitObserver() {
         @Override
-        public void committed(long nanos) {
-        }
+        public void committed(long nanos) {}
 
         @Override
-        public void aborted(String reason) {
-        }
+        public void aborted(String reason) {}
     };
 }

@@ -11,8 +11,7 @@ public final class BearerTokenSyntax {
 
     private static final Pattern B64TOKEN = Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
 
-    private BearerTokenSyntax() {
-    }
+    private BearerTokenSyntax() {}
 
     /** True if {@code token} can be sent as {@code Authorization: Bearer <token>}. */
     public static boolean valid(String token) {

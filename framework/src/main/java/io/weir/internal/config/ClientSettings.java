@@ -24,8 +24,11 @@ import java.util.TreeMap;
  * @param producer        settings of the producers
  * @param admin           settings of the admin client
  */
-public record ClientSettings(Map<String, Object> consumer, Map<String, Object> restoreConsumer,
-        Map<String, Object> producer, Map<String, Object> admin) {
+public record ClientSettings(
+        Map<String, Object> consumer,
+        Map<String, Object> restoreConsumer,
+        Map<String, Object> producer,
+        Map<String, Object> admin) {
 
     /** Settings Weir sets itself for its guarantees, with what to set instead. */
     private static final Map<String, String> MANAGED = Map.ofEntries(
@@ -48,7 +51,8 @@ public record ClientSettings(Map<String, Object> consumer, Map<String, Object> r
      * @param bootstrapServers added to the consumer, producer and admin settings
      * @throws ConfigException naming the first bad setting as written
      */
-    public static ClientSettings from(Map<String, String> values, DeliveryGuarantee guarantee, String bootstrapServers) {
+    public static ClientSettings from(
+            Map<String, String> values, DeliveryGuarantee guarantee, String bootstrapServers) {
         Map<KafkaClient, Map<String, Object>> settings = new EnumMap<>(KafkaClient.class);
         Map<KafkaClient, Map<String, String>> written = new EnumMap<>(KafkaClient.class);
         for (KafkaClient c : KafkaClient.values()) {
@@ -61,7 +65,8 @@ public record ClientSettings(Map<String, Object> consumer, Map<String, Object> r
                 if (!KafkaClient.anyKnows(name)) {
                     throw unknown(name);
                 }
-                for (KafkaClient c : new KafkaClient[] {KafkaClient.CONSUMER, KafkaClient.PRODUCER, KafkaClient.ADMIN}) {
+                for (KafkaClient c :
+                        new KafkaClient[] {KafkaClient.CONSUMER, KafkaClient.PRODUCER, KafkaClient.ADMIN}) {
                     if (c.knows(name)) {
                         put(c, name, name, value, settings, written);
                     }
@@ -74,13 +79,15 @@ public record ClientSettings(Map<String, Object> consumer, Map<String, Object> r
                 put(c, name, name.substring(c.prefix().length()), value, settings, written);
             }
         });
-        ClientSettingsValidator.checkProducer(settings.get(KafkaClient.PRODUCER), written.get(KafkaClient.PRODUCER),
-                guarantee);
+        ClientSettingsValidator.checkProducer(
+                settings.get(KafkaClient.PRODUCER), written.get(KafkaClient.PRODUCER), guarantee);
         for (KafkaClient c : new KafkaClient[] {KafkaClient.CONSUMER, KafkaClient.PRODUCER, KafkaClient.ADMIN}) {
             settings.get(c).put("bootstrap.servers", bootstrapServers);
         }
-        return new ClientSettings(frozen(settings.get(KafkaClient.CONSUMER)),
-                frozen(settings.get(KafkaClient.RESTORE_CONSUMER)), frozen(settings.get(KafkaClient.PRODUCER)),
+        return new ClientSettings(
+                frozen(settings.get(KafkaClient.CONSUMER)),
+                frozen(settings.get(KafkaClient.RESTORE_CONSUMER)),
+                frozen(settings.get(KafkaClient.PRODUCER)),
                 frozen(settings.get(KafkaClient.ADMIN)));
     }
 
@@ -109,22 +116,27 @@ public record ClientSettings(Map<String, Object> consumer, Map<String, Object> r
         return c != null && c.knows(name.substring(c.prefix().length()));
     }
 
-    private static void put(KafkaClient client, String written, String name, String value,
-            Map<KafkaClient, Map<String, Object>> settings, Map<KafkaClient, Map<String, String>> writtenNames) {
+    private static void put(
+            KafkaClient client,
+            String written,
+            String name,
+            String value,
+            Map<KafkaClient, Map<String, Object>> settings,
+            Map<KafkaClient, Map<String, String>> writtenNames) {
         if (!client.knows(name)) {
             throw new ConfigException(written, "'" + name + "' is not a Kafka " + client.label() + " setting");
         }
         if (!written.equals(name) && Settings.ALL.containsKey(name)) {
             // bootstrap.servers and transaction.timeout.ms: one value for all clients, set by Weir.
-            throw new ConfigException(written, "is set for every client by the Weir setting " + name + "; set " + name
-                    + " instead");
+            throw new ConfigException(
+                    written, "is set for every client by the Weir setting " + name + "; set " + name + " instead");
         }
         if (MANAGED.containsKey(name)) {
             throw new ConfigException(written, "is managed by Weir; set " + MANAGED.get(name) + " instead");
         }
         if (client == KafkaClient.RESTORE_CONSUMER && name.equals("auto.offset.reset")) {
-            throw new ConfigException(written, "is managed by Weir: the restore consumer seeks to the offsets it"
-                    + " restores from");
+            throw new ConfigException(
+                    written, "is managed by Weir: the restore consumer seeks to the offsets it" + " restores from");
         }
         ClientSettingsValidator.check(client, written, name, value);
         settings.get(client).put(name, value);
@@ -132,9 +144,11 @@ public record ClientSettings(Map<String, Object> consumer, Map<String, Object> r
     }
 
     private static ConfigException unknown(String name) {
-        return new ConfigException(name, "unknown setting; Weir settings are " + String.join(", ",
-                new TreeMap<>(Settings.ALL).keySet()) + "; Kafka client settings pass through, unprefixed or with"
-                + " a consumer., producer., admin. or restore.consumer. prefix");
+        return new ConfigException(
+                name,
+                "unknown setting; Weir settings are " + String.join(", ", new TreeMap<>(Settings.ALL).keySet())
+                        + "; Kafka client settings pass through, unprefixed or with"
+                        + " a consumer., producer., admin. or restore.consumer. prefix");
     }
 
     private static Map<String, Object> frozen(Map<String, Object> m) {

@@ -24,8 +24,7 @@ final class ClientSettingsValidator {
     /** The idempotent producer Kafka allows has at most this many requests in flight. */
     private static final int MAX_IDEMPOTENT_IN_FLIGHT = 5;
 
-    private ClientSettingsValidator() {
-    }
+    private ClientSettingsValidator() {}
 
     /**
      * Parses {@code value} as the client's setting {@code name}.
@@ -45,11 +44,11 @@ final class ClientSettingsValidator {
         } catch (KafkaException e) {
             if (KafkaClient.isPassword(name)) {
                 // Kafka's message repeats the value, and the value is a secret.
-                throw new ConfigException(written, "the Kafka " + client.label() + " rejects its value (not shown:"
-                        + " it is a secret)");
+                throw new ConfigException(
+                        written, "the Kafka " + client.label() + " rejects its value (not shown:" + " it is a secret)");
             }
-            throw new ConfigException(written, "the Kafka " + client.label() + " rejects '" + value + "': "
-                    + e.getMessage());
+            throw new ConfigException(
+                    written, "the Kafka " + client.label() + " rejects '" + value + "': " + e.getMessage());
         }
     }
 
@@ -68,27 +67,39 @@ final class ClientSettingsValidator {
         Object acks = producer.get(ProducerConfig.ACKS_CONFIG);
         boolean acksAll = acks == null || isAll(acks);
         Object idempotence = producer.get(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG);
-        boolean idempotent = idempotence != null && Boolean.parseBoolean(String.valueOf(idempotence).trim());
+        boolean idempotent = idempotence != null
+                && Boolean.parseBoolean(String.valueOf(idempotence).trim());
         if (exactlyOnce && !acksAll) {
-            throw new ConfigException(written.get(ProducerConfig.ACKS_CONFIG), "'" + acks + "' is not allowed under"
-                    + " processing.guarantee=exactly_once: exactly_once needs acks=all (or -1)");
+            throw new ConfigException(
+                    written.get(ProducerConfig.ACKS_CONFIG),
+                    "'" + acks + "' is not allowed under"
+                            + " processing.guarantee=exactly_once: exactly_once needs acks=all (or -1)");
         }
         if (exactlyOnce && idempotence != null && !idempotent) {
-            throw new ConfigException(written.get(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG), "'" + idempotence
-                    + "' is not allowed under processing.guarantee=exactly_once: exactly_once needs"
-                    + " enable.idempotence=true");
+            throw new ConfigException(
+                    written.get(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG),
+                    "'" + idempotence
+                            + "' is not allowed under processing.guarantee=exactly_once: exactly_once needs"
+                            + " enable.idempotence=true");
         }
         if (idempotent && !acksAll) {
-            throw new ConfigException(written.get(ProducerConfig.ACKS_CONFIG), "'" + acks + "' is not allowed with "
-                    + written.get(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG) + "=true: the idempotent producer needs"
-                    + " acks=all (or -1)");
+            throw new ConfigException(
+                    written.get(ProducerConfig.ACKS_CONFIG),
+                    "'" + acks + "' is not allowed with "
+                            + written.get(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG)
+                            + "=true: the idempotent producer needs"
+                            + " acks=all (or -1)");
         }
         Object inFlight = producer.get(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION);
-        if ((exactlyOnce || idempotent) && inFlight != null
+        if ((exactlyOnce || idempotent)
+                && inFlight != null
                 && Integer.parseInt(String.valueOf(inFlight).trim()) > MAX_IDEMPOTENT_IN_FLIGHT) {
-            throw new ConfigException(written.get(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION), "'" + inFlight
-                    + "' is too large for the idempotent producer (" + (exactlyOnce ? "exactly_once needs it"
-                    : "enable.idempotence=true") + "); allowed: 1 to " + MAX_IDEMPOTENT_IN_FLIGHT);
+            throw new ConfigException(
+                    written.get(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION),
+                    "'" + inFlight
+                            + "' is too large for the idempotent producer ("
+                            + (exactlyOnce ? "exactly_once needs it" : "enable.idempotence=true") + "); allowed: 1 to "
+                            + MAX_IDEMPOTENT_IN_FLIGHT);
         }
     }
 

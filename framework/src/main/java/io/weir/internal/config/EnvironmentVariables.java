@@ -38,12 +38,10 @@ final class EnvironmentVariables {
      */
     private static final Pattern SERVICE_LINK = Pattern.compile("(?i)(tcp|udp|sctp)://.*");
 
-    private EnvironmentVariables() {
-    }
+    private EnvironmentVariables() {}
 
     /** The settings {@code environment} sets, and the {@code WEIR_*} variables it ignored (sorted). */
-    record Mapping(Map<String, String> settings, SortedSet<String> ignored) {
-    }
+    record Mapping(Map<String, String> settings, SortedSet<String> ignored) {}
 
     /**
      * Maps the {@code WEIR_*} variables of {@code environment} to settings and logs one WARN if it
@@ -57,7 +55,8 @@ final class EnvironmentVariables {
                 return;
             }
             String name = settingName(variable);
-            if (DOCUMENTED_FORM.matcher(variable).matches() && ClientSettings.isKnown(name)
+            if (DOCUMENTED_FORM.matcher(variable).matches()
+                    && ClientSettings.isKnown(name)
                     && !SERVICE_LINK.matcher(value.trim()).matches()) {
                 settings.put(name, value);
             } else {
@@ -65,8 +64,9 @@ final class EnvironmentVariables {
             }
         });
         if (!ignored.isEmpty()) {
-            LOG.warn("Ignoring environment variables {}: not WEIR_<NAME> for a Weir or Kafka client setting, or a"
-                    + " service link (tcp://...); see docs/configuration.md, section Environment variables",
+            LOG.warn(
+                    "Ignoring environment variables {}: not WEIR_<NAME> for a Weir or Kafka client setting, or a"
+                            + " service link (tcp://...); see docs/configuration.md, section Environment variables",
                     String.join(", ", ignored));
         }
         return new Mapping(Collections.unmodifiableMap(settings), Collections.unmodifiableSortedSet(ignored));

@@ -36,8 +36,14 @@ public enum InternalTopic {
     /** The topology the instances last started with, for the compatibility check: one record, kept. */
     TOPOLOGY("-topology", 1, Map.of("cleanup.policy", "compact")),
     /** Savepoint requests and progress; they matter only while a savepoint is taken. */
-    CONTROL("-control", 1, Map.of("cleanup.policy", "delete",
-            "retention.ms", Long.toString(Duration.ofDays(7).toMillis()))),
+    CONTROL(
+            "-control",
+            1,
+            Map.of(
+                    "cleanup.policy",
+                    "delete",
+                    "retention.ms",
+                    Long.toString(Duration.ofDays(7).toMillis()))),
     /**
      * Savepoints: compacted, never deleted by time or size, so a savepoint lasts until it is deleted;
      * every record has a key of its own ({@code <id>/...}), so compaction removes only what a
@@ -45,9 +51,18 @@ public enum InternalTopic {
      * about that; records up to {@link #SAVEPOINT_RECORD_BYTES}. (Topics created before deletions
      * reclaimed space have {@code cleanup.policy=delete}: their records stay until the topic goes.)
      */
-    SAVEPOINTS("-savepoints", 2, Map.of("cleanup.policy", "compact", "segment.ms", "3600000",
-            "min.cleanable.dirty.ratio", "0.1",
-            "max.message.bytes", Integer.toString(InternalTopic.SAVEPOINT_RECORD_BYTES)));
+    SAVEPOINTS(
+            "-savepoints",
+            2,
+            Map.of(
+                    "cleanup.policy",
+                    "compact",
+                    "segment.ms",
+                    "3600000",
+                    "min.cleanable.dirty.ratio",
+                    "0.1",
+                    "max.message.bytes",
+                    Integer.toString(InternalTopic.SAVEPOINT_RECORD_BYTES)));
 
     /** The largest record the savepoints topic accepts. */
     public static final int SAVEPOINT_RECORD_BYTES = 4 << 20;
@@ -116,8 +131,8 @@ public enum InternalTopic {
      * @param deadLetterTopic  the application's dead-letter topic ({@code dead.letter.topic})
      * @param lateRecordsTopic the application's late-records topic ({@code late.records.topic})
      */
-    public static Optional<InternalTopic> kindOf(String applicationId, String topic, String deadLetterTopic,
-                                                 String lateRecordsTopic) {
+    public static Optional<InternalTopic> kindOf(
+            String applicationId, String topic, String deadLetterTopic, String lateRecordsTopic) {
         if (topic.equals(deadLetterTopic)) {
             return Optional.of(DEAD_LETTER);
         }
@@ -129,7 +144,8 @@ public enum InternalTopic {
         }
         for (InternalTopic kind : values()) {
             boolean named = kind == REPARTITION || kind == CHANGELOG;
-            if (named ? topic.endsWith(kind.suffix) && topic.length() > applicationId.length() + 1 + kind.suffix.length()
+            if (named
+                    ? topic.endsWith(kind.suffix) && topic.length() > applicationId.length() + 1 + kind.suffix.length()
                     : kind != DEAD_LETTER && kind != LATE_RECORDS && topic.equals(applicationId + kind.suffix)) {
                 return Optional.of(kind);
             }

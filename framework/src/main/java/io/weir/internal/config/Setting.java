@@ -21,8 +21,13 @@ import java.util.stream.Collectors;
  * {@code WEIR_<NAME>} maps to a setting by turning {@code _} into {@code .}, so an underscore in a
  * name could not be set from the environment.
  */
-public record Setting<T>(String name, String defaultValue, String documentedDefault, Function<String, T> parser,
-        String doc, Function<SettingValues, T> derivedDefault) {
+public record Setting<T>(
+        String name,
+        String defaultValue,
+        String documentedDefault,
+        Function<String, T> parser,
+        String doc,
+        Function<SettingValues, T> derivedDefault) {
 
     public Setting {
         if (defaultValue != null && derivedDefault != null) {
@@ -36,20 +41,23 @@ public record Setting<T>(String name, String defaultValue, String documentedDefa
     }
 
     /** A setting with a fixed default documented in words. */
-    public Setting(String name, String defaultValue, String documentedDefault, Function<String, T> parser,
-            String doc) {
+    public Setting(String name, String defaultValue, String documentedDefault, Function<String, T> parser, String doc) {
         this(name, defaultValue, documentedDefault, parser, doc, null);
     }
 
     /** A setting that, when no source sets it, takes a value computed from the settings declared before it. */
-    static <T> Setting<T> derived(String name, String documentedDefault, Function<String, T> parser,
-            Function<SettingValues, T> derivedDefault, String doc) {
+    static <T> Setting<T> derived(
+            String name,
+            String documentedDefault,
+            Function<String, T> parser,
+            Function<SettingValues, T> derivedDefault,
+            String doc) {
         return new Setting<>(name, null, documentedDefault, parser, doc, derivedDefault);
     }
 
     /** A setting that is absent (empty) unless a source sets it. */
-    static <T> Setting<Optional<T>> optional(String name, String documentedDefault, Function<String, T> parser,
-            String doc) {
+    static <T> Setting<Optional<T>> optional(
+            String name, String documentedDefault, Function<String, T> parser, String doc) {
         return new Setting<>(name, null, documentedDefault, parser.andThen(Optional::of), doc, v -> Optional.empty());
     }
 
@@ -159,14 +167,14 @@ public record Setting<T>(String name, String defaultValue, String documentedDefa
                 }
             }
             if (refused.containsKey(v)) {
-                throw new IllegalArgumentException("'" + s + "' is not a value: " + refused.get(v)
-                        + "; allowed: " + allowed);
+                throw new IllegalArgumentException(
+                        "'" + s + "' is not a value: " + refused.get(v) + "; allowed: " + allowed);
             }
             String underscored = v.replace('-', '_');
             for (E e : constants) {
                 if (spelling(e).equals(underscored)) {
-                    throw new IllegalArgumentException("'" + s + "' is spelled " + underscored
-                            + " (values use underscores); allowed: " + allowed);
+                    throw new IllegalArgumentException(
+                            "'" + s + "' is spelled " + underscored + " (values use underscores); allowed: " + allowed);
                 }
             }
             throw new IllegalArgumentException("unknown value '" + s + "'; allowed: " + allowed);

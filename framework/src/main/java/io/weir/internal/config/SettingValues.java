@@ -16,8 +16,7 @@ public final class SettingValues {
 
     private final Map<Setting<?>, Object> values = new IdentityHashMap<>();
 
-    private SettingValues() {
-    }
+    private SettingValues() {}
 
     /**
      * Resolves every Weir setting from the raw values of all sources (names that are not Weir
@@ -32,7 +31,8 @@ public final class SettingValues {
     static SettingValues resolve(Collection<Setting<?>> settings, List<SettingCheck> checks, Map<String, String> raw) {
         for (SettingCheck c : checks) {
             if (!settings.contains(c.setting())) {
-                throw new IllegalArgumentException("a check reports on " + c.setting().name() + ", not declared");
+                throw new IllegalArgumentException(
+                        "a check reports on " + c.setting().name() + ", not declared");
             }
         }
         SettingValues resolved = new SettingValues();

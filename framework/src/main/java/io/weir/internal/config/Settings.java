@@ -23,32 +23,38 @@ import java.util.Set;
  */
 public final class Settings {
 
-    private Settings() {
-    }
+    private Settings() {}
 
     /** What happens to a record that cannot be deserialized, processed or produced. */
     public enum ErrorMode {
-        DEAD_LETTER, FAIL
+        DEAD_LETTER,
+        FAIL
     }
 
     /** Whether an instance runs until it is stopped, or to the end of its input and then stops. */
     public enum RunMode {
-        STREAMING, BOUNDED, DESCRIBE
+        STREAMING,
+        BOUNDED,
+        DESCRIBE
     }
 
     /** The format of a key store or trust store file. */
     public enum StoreType {
-        PKCS12, JKS
+        PKCS12,
+        JKS
     }
 
     /** Whether the HTTP server asks clients for a certificate (mTLS). */
     public enum ClientAuth {
-        NONE, OPTIONAL, REQUIRED
+        NONE,
+        OPTIONAL,
+        REQUIRED
     }
 
     /** Which endpoints need credentials. */
     public enum AuthScope {
-        ADMIN, ALL
+        ADMIN,
+        ALL
     }
 
     /**
@@ -56,244 +62,441 @@ public final class Settings {
      * always ({@code true}), or when the Kubernetes StatefulSet no longer wants this pod.
      */
     public enum ShutdownLeaveGroup {
-        FALSE, TRUE, KUBERNETES_SCALE_IN
+        FALSE,
+        TRUE,
+        KUBERNETES_SCALE_IN
     }
 
     /** What happens to a record too late for a window (past its allowed lateness). */
     public enum LateRecordsMode {
-        TOPIC, DROP
+        TOPIC,
+        DROP
     }
 
-    public static final Setting<String> APPLICATION_ID = new Setting<>("application.id", null,
+    public static final Setting<String> APPLICATION_ID = new Setting<>(
+            "application.id",
+            null,
             Setting.nonEmpty().andThen(Settings::checkApplicationId),
             "consumer group id and prefix of internal topics; letters, digits, `.`, `_`, `-`");
-    public static final Setting<String> BOOTSTRAP_SERVERS = new Setting<>("bootstrap.servers", null,
-            Setting.nonEmpty(), "`host:port` pairs of the Kafka cluster");
-    public static final Setting<DeliveryGuarantee> PROCESSING_GUARANTEE = new Setting<>("processing.guarantee",
-            "exactly_once", Setting.enumOf(DeliveryGuarantee.class,
+    public static final Setting<String> BOOTSTRAP_SERVERS =
+            new Setting<>("bootstrap.servers", null, Setting.nonEmpty(), "`host:port` pairs of the Kafka cluster");
+    public static final Setting<DeliveryGuarantee> PROCESSING_GUARANTEE = new Setting<>(
+            "processing.guarantee",
+            "exactly_once",
+            Setting.enumOf(
+                    DeliveryGuarantee.class,
                     Map.of("exactly_once_v2", "use exactly_once (Weir's exactly_once is Kafka's EOS v2)")),
             "`exactly_once` (Kafka's EOS v2), `at_least_once`, `at_most_once` or `none`");
-    public static final Setting<Integer> NUM_STREAM_THREADS = new Setting<>("num.stream.threads", "1",
-            Setting.intAtLeast(1), "stream threads per instance, each with its own consumer and producer");
-    public static final Setting<Duration> COMMIT_INTERVAL_MS = Setting.derived("commit.interval.ms",
+    public static final Setting<Integer> NUM_STREAM_THREADS = new Setting<>(
+            "num.stream.threads",
+            "1",
+            Setting.intAtLeast(1),
+            "stream threads per instance, each with its own consumer and producer");
+    public static final Setting<Duration> COMMIT_INTERVAL_MS = Setting.derived(
+            "commit.interval.ms",
             "`" + commitInterval(DeliveryGuarantee.EXACTLY_ONCE).toMillis() + "` under `exactly_once`, else `"
-            + commitInterval(DeliveryGuarantee.AT_LEAST_ONCE).toMillis() + "`", Setting.millisAtLeast(0),
-            v -> commitInterval(v.get(PROCESSING_GUARANTEE)), "how often each thread commits");
-    public static final Setting<Path> STATE_DIR = new Setting<>("state.dir",
-            System.getProperty("java.io.tmpdir") + "/weir", "`${java.io.tmpdir}/weir`",
+                    + commitInterval(DeliveryGuarantee.AT_LEAST_ONCE).toMillis() + "`",
+            Setting.millisAtLeast(0),
+            v -> commitInterval(v.get(PROCESSING_GUARANTEE)),
+            "how often each thread commits");
+    public static final Setting<Path> STATE_DIR = new Setting<>(
+            "state.dir",
+            System.getProperty("java.io.tmpdir") + "/weir",
+            "`${java.io.tmpdir}/weir`",
             Setting.nonEmpty().andThen(Path::of),
             "instance id and local state (`<state.dir>/<application.id>/[<instance.id>/]<task>/<store>`)");
-    public static final Setting<Optional<String>> INSTANCE_ID = Setting.optional("instance.id",
-            "generated, kept in `state.dir`", Setting.nonEmpty(),
+    public static final Setting<Optional<String>> INSTANCE_ID = Setting.optional(
+            "instance.id",
+            "generated, kept in `state.dir`",
+            Setting.nonEmpty(),
             "stable id of this instance: names its static group membership and transactional ids");
-    public static final Setting<RunMode> RUN_MODE = new Setting<>("run.mode", "streaming",
-            Setting.enumOf(RunMode.class), "`streaming`: run until stopped; `bounded`: process every input to its end"
-            + " offsets taken at start (or to `bounded.until`), fire every window and timer, commit, leave the group"
-            + " and stop (one instance must hold every task; see Bounded runs); `describe`: build the topology, print its"
-            + " description (the JSON `weir topology diff --topology-file` reads) to stdout or `describe.file`, and stop"
-            + " without contacting Kafka");
-    public static final Setting<Optional<Instant>> BOUNDED_UNTIL = new Setting<>("bounded.until",
-            "", "empty (no time limit)", Settings::instantOrEmpty, "with `run.mode=bounded`: an ISO-8601 instant"
-            + " (`2024-05-01T00:00:00Z`); each input partition ends at its first record with a later timestamp, and the"
-            + " watermark ends at this instant instead of the end of time");
-    public static final Setting<Optional<Path>> DESCRIBE_FILE = Setting.optional("describe.file", "empty (stdout)",
-            Setting.nonEmpty().andThen(Path::of), "with `run.mode=describe`: the file the topology description is"
-            + " written to (replaced), instead of stdout; ignored by the other modes");
-    public static final Setting<Duration> SHUTDOWN_TIMEOUT_MS = new Setting<>("shutdown.timeout.ms", "30000",
-            Setting.millisAtLeast(0), "time a graceful shutdown may take to commit and close");
-    public static final Setting<ShutdownLeaveGroup> SHUTDOWN_LEAVE_GROUP = new Setting<>("shutdown.leave.group",
-            "false", Setting.enumOf(ShutdownLeaveGroup.class), "`false`: SIGTERM keeps the static membership, so a"
-            + " restart with the same `instance.id` moves no task; `true`: the instance leaves the group so its tasks"
-            + " move at once (scale-in); `kubernetes_scale_in`: in a StatefulSet's pod (`instance.id` is the pod name,"
-            + " `<statefulset>-<ordinal>`), SIGTERM leaves only if the pod's ordinal is at or above the StatefulSet's"
-            + " desired replicas, read through the Kubernetes API (a scale-down), and keeps the membership otherwise"
-            + " (a rollout, an eviction); needs the service account token and `get` on `statefulsets/scale`;"
-            + " see [Scaling](scaling.md#scale-in-on-kubernetes)");
-    public static final Setting<Duration> STALL_WARN_MS = new Setting<>("stall.warn.ms", "5000",
-            Setting.millisAtLeast(1000), "how long an instance may make no progress before it logs a WARN and"
-            + " turns not ready; at least `1000`");
-    public static final Setting<Integer> HTTP_PORT = new Setting<>("http.port", "8080", Setting.intBetween(-1, 65535),
+    public static final Setting<RunMode> RUN_MODE = new Setting<>(
+            "run.mode",
+            "streaming",
+            Setting.enumOf(RunMode.class),
+            "`streaming`: run until stopped; `bounded`: process every input to its end"
+                    + " offsets taken at start (or to `bounded.until`), fire every window and timer, commit, leave the group"
+                    + " and stop (one instance must hold every task; see Bounded runs); `describe`: build the topology, print its"
+                    + " description (the JSON `weir topology diff --topology-file` reads) to stdout or `describe.file`, and stop"
+                    + " without contacting Kafka");
+    public static final Setting<Optional<Instant>> BOUNDED_UNTIL = new Setting<>(
+            "bounded.until",
+            "",
+            "empty (no time limit)",
+            Settings::instantOrEmpty,
+            "with `run.mode=bounded`: an ISO-8601 instant"
+                    + " (`2024-05-01T00:00:00Z`); each input partition ends at its first record with a later timestamp, and the"
+                    + " watermark ends at this instant instead of the end of time");
+    public static final Setting<Optional<Path>> DESCRIBE_FILE = Setting.optional(
+            "describe.file",
+            "empty (stdout)",
+            Setting.nonEmpty().andThen(Path::of),
+            "with `run.mode=describe`: the file the topology description is"
+                    + " written to (replaced), instead of stdout; ignored by the other modes");
+    public static final Setting<Duration> SHUTDOWN_TIMEOUT_MS = new Setting<>(
+            "shutdown.timeout.ms",
+            "30000",
+            Setting.millisAtLeast(0),
+            "time a graceful shutdown may take to commit and close");
+    public static final Setting<ShutdownLeaveGroup> SHUTDOWN_LEAVE_GROUP = new Setting<>(
+            "shutdown.leave.group",
+            "false",
+            Setting.enumOf(ShutdownLeaveGroup.class),
+            "`false`: SIGTERM keeps the static membership, so a"
+                    + " restart with the same `instance.id` moves no task; `true`: the instance leaves the group so its tasks"
+                    + " move at once (scale-in); `kubernetes_scale_in`: in a StatefulSet's pod (`instance.id` is the pod name,"
+                    + " `<statefulset>-<ordinal>`), SIGTERM leaves only if the pod's ordinal is at or above the StatefulSet's"
+                    + " desired replicas, read through the Kubernetes API (a scale-down), and keeps the membership otherwise"
+                    + " (a rollout, an eviction); needs the service account token and `get` on `statefulsets/scale`;"
+                    + " see [Scaling](scaling.md#scale-in-on-kubernetes)");
+    public static final Setting<Duration> STALL_WARN_MS = new Setting<>(
+            "stall.warn.ms",
+            "5000",
+            Setting.millisAtLeast(1000),
+            "how long an instance may make no progress before it logs a WARN and"
+                    + " turns not ready; at least `1000`");
+    public static final Setting<Integer> HTTP_PORT = new Setting<>(
+            "http.port",
+            "8080",
+            Setting.intBetween(-1, 65535),
             "port of the instance's HTTP server (health, metrics, topology); `0` picks a free port, `-1` disables"
-            + " the server");
-    public static final Setting<String> HTTP_BIND_ADDRESS = new Setting<>("http.bind.address", "0.0.0.0",
-            Setting.nonEmpty(), "address the HTTP server listens on");
-    public static final Setting<Optional<java.net.URI>> HTTP_ADVERTISED_URL = Setting.optional("http.advertised.url",
-            "`http://<host name>:<http.port>`", Settings::advertisedUrl, "base URL other instances reach this one's"
-            + " HTTP server at, to forward queries for the keys it holds (in Kubernetes the pod's stable DNS name,"
-            + " such as `http://app-0.app-headless:8080`)");
-    public static final Setting<Optional<Integer>> HTTP_ADMIN_PORT = Setting.optional("http.admin.port",
-            "empty (on `http.port`)", Setting.intBetween(0, 65535), "a second port for `/admin/` and `/stores/` (the"
-            + " endpoints that change or read the application's data), so a network policy can keep them from the"
-            + " clients of health and metrics; `0` picks a free port");
-    public static final Setting<String> HTTP_ADMIN_BIND_ADDRESS = Setting.derived("http.admin.bind.address",
-            "`http.bind.address`", Setting.nonEmpty(), v -> v.get(HTTP_BIND_ADDRESS),
+                    + " the server");
+    public static final Setting<String> HTTP_BIND_ADDRESS =
+            new Setting<>("http.bind.address", "0.0.0.0", Setting.nonEmpty(), "address the HTTP server listens on");
+    public static final Setting<Optional<java.net.URI>> HTTP_ADVERTISED_URL = Setting.optional(
+            "http.advertised.url",
+            "`http://<host name>:<http.port>`",
+            Settings::advertisedUrl,
+            "base URL other instances reach this one's"
+                    + " HTTP server at, to forward queries for the keys it holds (in Kubernetes the pod's stable DNS name,"
+                    + " such as `http://app-0.app-headless:8080`)");
+    public static final Setting<Optional<Integer>> HTTP_ADMIN_PORT = Setting.optional(
+            "http.admin.port",
+            "empty (on `http.port`)",
+            Setting.intBetween(0, 65535),
+            "a second port for `/admin/` and `/stores/` (the"
+                    + " endpoints that change or read the application's data), so a network policy can keep them from the"
+                    + " clients of health and metrics; `0` picks a free port");
+    public static final Setting<String> HTTP_ADMIN_BIND_ADDRESS = Setting.derived(
+            "http.admin.bind.address",
+            "`http.bind.address`",
+            Setting.nonEmpty(),
+            v -> v.get(HTTP_BIND_ADDRESS),
             "with `http.admin.port`: the address its server listens on (`127.0.0.1`: from the host or pod only)");
-    public static final Setting<Optional<Path>> HTTP_TLS_KEYSTORE_PATH = Setting.optional("http.tls.keystore.path",
-            "empty (plain HTTP)", Setting.nonEmpty().andThen(Path::of), "key store with the server's private key"
-            + " and certificate chain: set, the HTTP server(s) speak HTTPS only; re-read when the file changes, so a"
-            + " renewed certificate needs no restart");
-    public static final Setting<StoreType> HTTP_TLS_KEYSTORE_TYPE = new Setting<>("http.tls.keystore.type", "pkcs12",
-            Setting.enumOf(StoreType.class), "`pkcs12` or `jks`");
-    public static final Setting<String> HTTP_TLS_KEYSTORE_PASSWORD = new Setting<>("http.tls.keystore.password", "",
-            "empty", s -> s, "password of the key store and of its key (secret: never shown)");
+    public static final Setting<Optional<Path>> HTTP_TLS_KEYSTORE_PATH = Setting.optional(
+            "http.tls.keystore.path",
+            "empty (plain HTTP)",
+            Setting.nonEmpty().andThen(Path::of),
+            "key store with the server's private key"
+                    + " and certificate chain: set, the HTTP server(s) speak HTTPS only; re-read when the file changes, so a"
+                    + " renewed certificate needs no restart");
+    public static final Setting<StoreType> HTTP_TLS_KEYSTORE_TYPE =
+            new Setting<>("http.tls.keystore.type", "pkcs12", Setting.enumOf(StoreType.class), "`pkcs12` or `jks`");
+    public static final Setting<String> HTTP_TLS_KEYSTORE_PASSWORD = new Setting<>(
+            "http.tls.keystore.password",
+            "",
+            "empty",
+            s -> s,
+            "password of the key store and of its key (secret: never shown)");
     public static final Setting<Optional<Path>> HTTP_TLS_TRUSTSTORE_PATH = Setting.optional(
-            "http.tls.truststore.path", "empty", Setting.nonEmpty().andThen(Path::of), "certificates (a CA) that"
-            + " client certificates must chain to (mTLS), and that peers' server certificates must chain to when an"
-            + " instance forwards a query; needs `http.tls.keystore.path`; re-read when the file changes");
-    public static final Setting<StoreType> HTTP_TLS_TRUSTSTORE_TYPE = new Setting<>("http.tls.truststore.type",
-            "pkcs12", Setting.enumOf(StoreType.class), "`pkcs12` or `jks`");
-    public static final Setting<String> HTTP_TLS_TRUSTSTORE_PASSWORD = new Setting<>("http.tls.truststore.password",
-            "", "empty", s -> s, "password of the trust store (secret: never shown)");
-    public static final Setting<ClientAuth> HTTP_TLS_CLIENT_AUTH = Setting.derived("http.tls.client.auth",
-            "`optional` with a trust store, else `none`", Setting.enumOf(ClientAuth.class),
+            "http.tls.truststore.path",
+            "empty",
+            Setting.nonEmpty().andThen(Path::of),
+            "certificates (a CA) that"
+                    + " client certificates must chain to (mTLS), and that peers' server certificates must chain to when an"
+                    + " instance forwards a query; needs `http.tls.keystore.path`; re-read when the file changes");
+    public static final Setting<StoreType> HTTP_TLS_TRUSTSTORE_TYPE =
+            new Setting<>("http.tls.truststore.type", "pkcs12", Setting.enumOf(StoreType.class), "`pkcs12` or `jks`");
+    public static final Setting<String> HTTP_TLS_TRUSTSTORE_PASSWORD = new Setting<>(
+            "http.tls.truststore.password", "", "empty", s -> s, "password of the trust store (secret: never shown)");
+    public static final Setting<ClientAuth> HTTP_TLS_CLIENT_AUTH = Setting.derived(
+            "http.tls.client.auth",
+            "`optional` with a trust store, else `none`",
+            Setting.enumOf(ClientAuth.class),
             v -> v.get(HTTP_TLS_TRUSTSTORE_PATH).isPresent() ? ClientAuth.OPTIONAL : ClientAuth.NONE,
             "`none`: no client certificates; `optional`: a client certificate that chains to the trust store"
-            + " authenticates its request; `required`: the TLS handshake refuses a client without one");
-    public static final Setting<List<String>> HTTP_AUTH_TOKEN = new Setting<>("http.auth.token", "", "empty",
-            Settings::tokens, "bearer tokens (comma-separated) that authenticate requests to the protected endpoints;"
-            + " the first is sent to peers (secret: never shown)");
-    public static final Setting<Optional<Path>> HTTP_AUTH_TOKEN_FILE = Setting.optional("http.auth.token.file",
-            "empty", Setting.nonEmpty().andThen(Path::of), "a file of bearer tokens, one a line (a mounted"
-            + " Secret); re-read when it changes; the first line is sent to peers");
-    public static final Setting<AuthScope> HTTP_AUTH_SCOPE = new Setting<>("http.auth.scope", "admin",
-            Setting.enumOf(AuthScope.class), "`admin`: `/admin/` and `/stores/` need credentials; `all`:"
-            + " everything but `/health/` does (`/metrics`, `/info`, `/topology` too)");
-    public static final Setting<Boolean> HTTP_ADMIN_OPEN = new Setting<>("http.admin.open", "false", Setting.bool(),
+                    + " authenticates its request; `required`: the TLS handshake refuses a client without one");
+    public static final Setting<List<String>> HTTP_AUTH_TOKEN = new Setting<>(
+            "http.auth.token",
+            "",
+            "empty",
+            Settings::tokens,
+            "bearer tokens (comma-separated) that authenticate requests to the protected endpoints;"
+                    + " the first is sent to peers (secret: never shown)");
+    public static final Setting<Optional<Path>> HTTP_AUTH_TOKEN_FILE = Setting.optional(
+            "http.auth.token.file",
+            "empty",
+            Setting.nonEmpty().andThen(Path::of),
+            "a file of bearer tokens, one a line (a mounted"
+                    + " Secret); re-read when it changes; the first line is sent to peers");
+    public static final Setting<AuthScope> HTTP_AUTH_SCOPE = new Setting<>(
+            "http.auth.scope",
+            "admin",
+            Setting.enumOf(AuthScope.class),
+            "`admin`: `/admin/` and `/stores/` need credentials; `all`:"
+                    + " everything but `/health/` does (`/metrics`, `/info`, `/topology` too)");
+    public static final Setting<Boolean> HTTP_ADMIN_OPEN = new Setting<>(
+            "http.admin.open",
+            "false",
+            Setting.bool(),
             "`true`: the protected endpoints answer anyone without credentials; `false`: without a token or a trust"
-            + " store they answer requests from loopback addresses only (403 to others); see [HTTP security](http-security.md)");
-    public static final Setting<Duration> HTTP_RELOAD_INTERVAL_MS = new Setting<>("http.reload.interval.ms", "5000",
-            Setting.millisAtLeast(100), "how often the key store, trust store and token file are checked for changes");
-    public static final Setting<Integer> NUM_STANDBY_REPLICAS = new Setting<>("num.standby.replicas", "0",
-            Setting.intAtLeast(0), "copies of each task's stores kept warm on other instances by tailing their"
-            + " changelogs; a failed instance's tasks move to the instance with a copy and restore only the tail");
-    public static final Setting<Integer> MAX_WARMUP_REPLICAS = new Setting<>("max.warmup.replicas", "2",
-            Setting.intAtLeast(1), "tasks restoring at once on their future owner while they stay active where their"
-            + " state is (balance moves a task only once its new owner has caught up)");
-    public static final Setting<Long> ACCEPTABLE_RECOVERY_LAG = new Setting<>("acceptable.recovery.lag", "10000",
-            Setting.longAtLeast(0), "changelog records an instance may lack and still count as caught up for a task;"
-            + " a task never moves to an instance further behind while a caught-up one exists");
-    public static final Setting<Duration> PROBING_REBALANCE_INTERVAL_MS = new Setting<>("probing.rebalance.interval.ms",
-            "60000", Setting.millisAtLeast(5000), "while warm-ups run, how often the instance rebalances even if none"
-            + " caught up (a warm-up that catches up rebalances within two seconds, with the other warm-ups of its"
-            + " instance that caught up meanwhile); at least `5000`");
-    public static final Setting<Long> RESTORE_BULK_MIN_RECORDS = new Setting<>("restore.bulk.min.records", "100000",
-            Setting.longAtLeast(0), "a store this many changelog records or more behind (a new one, or one far"
-            + " behind) restores by ingestion: sorted files written and linked into RocksDB, no memtable or flush;"
-            + " closer to the end, and standbys, write batches; `0` always writes batches");
-    public static final Setting<Duration> FAILURE_DETECTION_MS = new Setting<>("failure.detection.ms", "3000",
-            Setting.millisAtLeast(0).andThen(Settings::checkFailureDetection), "an instance silent this long without"
-            + " a clean shutdown is removed from the group by the others, so its tasks move without waiting for"
-            + " `consumer.session.timeout.ms`; `0` waits for the session timeout");
-    public static final Setting<ErrorMode> ERROR_MODE = new Setting<>("error.mode", "dead_letter",
+                    + " store they answer requests from loopback addresses only (403 to others); see [HTTP security](http-security.md)");
+    public static final Setting<Duration> HTTP_RELOAD_INTERVAL_MS = new Setting<>(
+            "http.reload.interval.ms",
+            "5000",
+            Setting.millisAtLeast(100),
+            "how often the key store, trust store and token file are checked for changes");
+    public static final Setting<Integer> NUM_STANDBY_REPLICAS = new Setting<>(
+            "num.standby.replicas",
+            "0",
+            Setting.intAtLeast(0),
+            "copies of each task's stores kept warm on other instances by tailing their"
+                    + " changelogs; a failed instance's tasks move to the instance with a copy and restore only the tail");
+    public static final Setting<Integer> MAX_WARMUP_REPLICAS = new Setting<>(
+            "max.warmup.replicas",
+            "2",
+            Setting.intAtLeast(1),
+            "tasks restoring at once on their future owner while they stay active where their"
+                    + " state is (balance moves a task only once its new owner has caught up)");
+    public static final Setting<Long> ACCEPTABLE_RECOVERY_LAG = new Setting<>(
+            "acceptable.recovery.lag",
+            "10000",
+            Setting.longAtLeast(0),
+            "changelog records an instance may lack and still count as caught up for a task;"
+                    + " a task never moves to an instance further behind while a caught-up one exists");
+    public static final Setting<Duration> PROBING_REBALANCE_INTERVAL_MS = new Setting<>(
+            "probing.rebalance.interval.ms",
+            "60000",
+            Setting.millisAtLeast(5000),
+            "while warm-ups run, how often the instance rebalances even if none"
+                    + " caught up (a warm-up that catches up rebalances within two seconds, with the other warm-ups of its"
+                    + " instance that caught up meanwhile); at least `5000`");
+    public static final Setting<Long> RESTORE_BULK_MIN_RECORDS = new Setting<>(
+            "restore.bulk.min.records",
+            "100000",
+            Setting.longAtLeast(0),
+            "a store this many changelog records or more behind (a new one, or one far"
+                    + " behind) restores by ingestion: sorted files written and linked into RocksDB, no memtable or flush;"
+                    + " closer to the end, and standbys, write batches; `0` always writes batches");
+    public static final Setting<Duration> FAILURE_DETECTION_MS = new Setting<>(
+            "failure.detection.ms",
+            "3000",
+            Setting.millisAtLeast(0).andThen(Settings::checkFailureDetection),
+            "an instance silent this long without"
+                    + " a clean shutdown is removed from the group by the others, so its tasks move without waiting for"
+                    + " `consumer.session.timeout.ms`; `0` waits for the session timeout");
+    public static final Setting<ErrorMode> ERROR_MODE = new Setting<>(
+            "error.mode",
+            "dead_letter",
             Setting.enumOf(ErrorMode.class),
             "`dead_letter`: failed records go to the dead-letter topic; `fail`: the instance stops");
-    public static final Setting<String> DEAD_LETTER_TOPIC = Setting.derived("dead.letter.topic",
-            "`" + InternalTopic.DEAD_LETTER.of("<application.id>") + "`", Setting.nonEmpty(),
-            v -> InternalTopic.DEAD_LETTER.of(v.get(APPLICATION_ID)), "where failed records go");
-    public static final Setting<Integer> DEAD_LETTER_MAX_MESSAGE_BYTES = new Setting<>("dead.letter.max.message.bytes",
-            "16777216", Setting.intAtLeast(1024), "`max.message.bytes` of the dead-letter topic when Weir creates it");
+    public static final Setting<String> DEAD_LETTER_TOPIC = Setting.derived(
+            "dead.letter.topic",
+            "`" + InternalTopic.DEAD_LETTER.of("<application.id>") + "`",
+            Setting.nonEmpty(),
+            v -> InternalTopic.DEAD_LETTER.of(v.get(APPLICATION_ID)),
+            "where failed records go");
+    public static final Setting<Integer> DEAD_LETTER_MAX_MESSAGE_BYTES = new Setting<>(
+            "dead.letter.max.message.bytes",
+            "16777216",
+            Setting.intAtLeast(1024),
+            "`max.message.bytes` of the dead-letter topic when Weir creates it");
     public static final Setting<Integer> BUFFERED_RECORDS_PER_PARTITION = new Setting<>(
-            "buffered.records.per.partition", "1000", Setting.intAtLeast(1),
+            "buffered.records.per.partition",
+            "1000",
+            Setting.intAtLeast(1),
             "buffered records per input partition before it is paused (back-pressure)");
-    public static final Setting<Duration> POLL_MS = new Setting<>("poll.ms", "100", Setting.millisAtLeast(1),
-            "longest a poll waits for records");
-    public static final Setting<Duration> TRANSACTION_TIMEOUT_MS = new Setting<>("transaction.timeout.ms", "10000",
-            Setting.millisAtLeast(1000), "broker-side timeout of an open transaction whose producer vanished");
-    public static final Setting<Duration> COMMIT_RETRY_TIMEOUT_MS = new Setting<>("commit.retry.timeout.ms", "30000",
-            Setting.millisAtLeast(0), "how long a timed-out commit is retried before the producer is replaced");
+    public static final Setting<Duration> POLL_MS =
+            new Setting<>("poll.ms", "100", Setting.millisAtLeast(1), "longest a poll waits for records");
+    public static final Setting<Duration> TRANSACTION_TIMEOUT_MS = new Setting<>(
+            "transaction.timeout.ms",
+            "10000",
+            Setting.millisAtLeast(1000),
+            "broker-side timeout of an open transaction whose producer vanished");
+    public static final Setting<Duration> COMMIT_RETRY_TIMEOUT_MS = new Setting<>(
+            "commit.retry.timeout.ms",
+            "30000",
+            Setting.millisAtLeast(0),
+            "how long a timed-out commit is retried before the producer is replaced");
     public static final Setting<Integer> INTERNAL_TOPIC_REPLICATION_FACTOR = new Setting<>(
-            "internal.topic.replication.factor", "-1", Setting.intAtLeast(-1),
+            "internal.topic.replication.factor",
+            "-1",
+            Setting.intAtLeast(-1),
             "replication factor of changelog and repartition topics; `-1` takes the broker's default");
-    public static final Setting<Long> STATE_CACHE_MAX_BYTES = new Setting<>("state.cache.max.bytes", "67108864",
-            Setting.longAtLeast(0), "uncommitted store writes a thread holds before it commits early");
-    public static final Setting<Duration> STATE_FLUSH_INTERVAL_MS = new Setting<>("state.flush.interval.ms", "10000",
+    public static final Setting<Long> STATE_CACHE_MAX_BYTES = new Setting<>(
+            "state.cache.max.bytes",
+            "67108864",
+            Setting.longAtLeast(0),
+            "uncommitted store writes a thread holds before it commits early");
+    public static final Setting<Duration> STATE_FLUSH_INTERVAL_MS = new Setting<>(
+            "state.flush.interval.ms",
+            "10000",
             Setting.millisAtLeast(1),
             "how often stores flush to local disk; bounds the changelog tail a crash replays");
-    public static final Setting<Duration> STATE_CLEANUP_DELAY_MS = new Setting<>("state.cleanup.delay.ms", "600000",
-            Setting.millisAtLeast(0), "how long the local state of a task that is neither active nor standby on this"
-            + " instance is kept (it may come back) before its directory is deleted");
-    public static final Setting<Duration> REPARTITION_PURGE_INTERVAL_MS = new Setting<>("repartition.purge.interval.ms",
-            "30000", Setting.millisAtLeast(0), "how often records that every reader of a repartition topic has"
-            + " committed are deleted from it (repartition topics keep records without a time limit until then);"
-            + " 0 never");
-    public static final Setting<Long> ROCKSDB_MEMORY_BYTES = new Setting<>("rocksdb.memory.bytes", "268435456",
+    public static final Setting<Duration> STATE_CLEANUP_DELAY_MS = new Setting<>(
+            "state.cleanup.delay.ms",
+            "600000",
+            Setting.millisAtLeast(0),
+            "how long the local state of a task that is neither active nor standby on this"
+                    + " instance is kept (it may come back) before its directory is deleted");
+    public static final Setting<Duration> REPARTITION_PURGE_INTERVAL_MS = new Setting<>(
+            "repartition.purge.interval.ms",
+            "30000",
+            Setting.millisAtLeast(0),
+            "how often records that every reader of a repartition topic has"
+                    + " committed are deleted from it (repartition topics keep records without a time limit until then);"
+                    + " 0 never");
+    public static final Setting<Long> ROCKSDB_MEMORY_BYTES = new Setting<>(
+            "rocksdb.memory.bytes",
+            "268435456",
             Setting.longAtLeast(16L << 20),
             "memory for all RocksDB stores of the instance (block cache and memtables); at least 16 MiB");
-    public static final Setting<Long> STORE_READ_CACHE_BYTES = new Setting<>("store.read.cache.bytes", "4194304",
+    public static final Setting<Long> STORE_READ_CACHE_BYTES = new Setting<>(
+            "store.read.cache.bytes",
+            "4194304",
             Setting.longAtLeast(0),
             "committed entries each store of each task keeps on the heap for reads (`0`: none)");
-    public static final Setting<TimestampSource> DEFAULT_TIMESTAMP = new Setting<>("default.timestamp", "record",
-            Setting.enumOf(TimestampSource.class), "time of records from sources without an extractor: `record`"
-            + " (the Kafka timestamp), `log_append` (the topic must use `LogAppendTime`) or `wall_clock`");
-    public static final Setting<Duration> MAX_OUT_OF_ORDERNESS_MS = new Setting<>("max.out.of.orderness.ms", "0",
-            Setting.millisAtLeast(0), "how far the watermark trails the largest time seen");
-    public static final Setting<Duration> IDLE_TIMEOUT_MS = new Setting<>("idle.timeout.ms", "30000",
-            Setting.millisAtLeast(0), "wall-clock time after which a partition without records stops holding the"
-            + " watermark back");
-    public static final Setting<Long> EARLY_RESULTS_MAX_LAG_RECORDS = new Setting<>("early.results.max.lag.records",
-            "50000", Setting.longAtLeast(0), "records an instance's tasks together may be behind their inputs"
-            + " (buffered, or still on the brokers) and still write the early results of `Emit.early(interval)`;"
-            + " further behind they skip them until it has caught up (`0`: never skips)");
-    public static final Setting<LateRecordsMode> LATE_RECORDS_MODE = new Setting<>("late.records.mode", "topic",
-            Setting.enumOf(LateRecordsMode.class), "`topic`: records too late for their window go to"
-            + " `late.records.topic`; `drop`: counted in `weir.records.late` and dropped");
-    public static final Setting<String> LATE_RECORDS_TOPIC = Setting.derived("late.records.topic",
-            "`" + InternalTopic.LATE_RECORDS.of("<application.id>") + "`", Setting.nonEmpty(),
-            v -> InternalTopic.LATE_RECORDS.of(v.get(APPLICATION_ID)), "where records too late for their window go");
+    public static final Setting<TimestampSource> DEFAULT_TIMESTAMP = new Setting<>(
+            "default.timestamp",
+            "record",
+            Setting.enumOf(TimestampSource.class),
+            "time of records from sources without an extractor: `record`"
+                    + " (the Kafka timestamp), `log_append` (the topic must use `LogAppendTime`) or `wall_clock`");
+    public static final Setting<Duration> MAX_OUT_OF_ORDERNESS_MS = new Setting<>(
+            "max.out.of.orderness.ms",
+            "0",
+            Setting.millisAtLeast(0),
+            "how far the watermark trails the largest time seen");
+    public static final Setting<Duration> IDLE_TIMEOUT_MS = new Setting<>(
+            "idle.timeout.ms",
+            "30000",
+            Setting.millisAtLeast(0),
+            "wall-clock time after which a partition without records stops holding the" + " watermark back");
+    public static final Setting<Long> EARLY_RESULTS_MAX_LAG_RECORDS = new Setting<>(
+            "early.results.max.lag.records",
+            "50000",
+            Setting.longAtLeast(0),
+            "records an instance's tasks together may be behind their inputs"
+                    + " (buffered, or still on the brokers) and still write the early results of `Emit.early(interval)`;"
+                    + " further behind they skip them until it has caught up (`0`: never skips)");
+    public static final Setting<LateRecordsMode> LATE_RECORDS_MODE = new Setting<>(
+            "late.records.mode",
+            "topic",
+            Setting.enumOf(LateRecordsMode.class),
+            "`topic`: records too late for their window go to"
+                    + " `late.records.topic`; `drop`: counted in `weir.records.late` and dropped");
+    public static final Setting<String> LATE_RECORDS_TOPIC = Setting.derived(
+            "late.records.topic",
+            "`" + InternalTopic.LATE_RECORDS.of("<application.id>") + "`",
+            Setting.nonEmpty(),
+            v -> InternalTopic.LATE_RECORDS.of(v.get(APPLICATION_ID)),
+            "where records too late for their window go");
     public static final Setting<Duration> WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS = new Setting<>(
-            "window.changelog.additional.retention.ms", "86400000", Setting.millisAtLeast(0),
+            "window.changelog.additional.retention.ms",
+            "86400000",
+            Setting.millisAtLeast(0),
             "how much longer than its store a window or session changelog keeps records (its `retention.ms`"
-            + " runs on wall-clock time, the store's on event time)");
+                    + " runs on wall-clock time, the store's on event time)");
 
     /** All settings by name, in documentation order (the order of docs/configuration.md's table). */
-    public static final Map<String, Setting<?>> ALL = index(APPLICATION_ID, BOOTSTRAP_SERVERS,
-            PROCESSING_GUARANTEE, NUM_STREAM_THREADS, COMMIT_INTERVAL_MS, STATE_DIR, INSTANCE_ID,
-            RUN_MODE, BOUNDED_UNTIL, DESCRIBE_FILE, SHUTDOWN_TIMEOUT_MS, SHUTDOWN_LEAVE_GROUP, STALL_WARN_MS, HTTP_PORT,
-            HTTP_BIND_ADDRESS, HTTP_ADVERTISED_URL, HTTP_ADMIN_PORT, HTTP_ADMIN_BIND_ADDRESS, HTTP_TLS_KEYSTORE_PATH, HTTP_TLS_KEYSTORE_TYPE,
-            HTTP_TLS_KEYSTORE_PASSWORD, HTTP_TLS_TRUSTSTORE_PATH, HTTP_TLS_TRUSTSTORE_TYPE, HTTP_TLS_TRUSTSTORE_PASSWORD,
-            HTTP_TLS_CLIENT_AUTH, HTTP_AUTH_TOKEN, HTTP_AUTH_TOKEN_FILE, HTTP_AUTH_SCOPE, HTTP_ADMIN_OPEN,
+    public static final Map<String, Setting<?>> ALL = index(
+            APPLICATION_ID,
+            BOOTSTRAP_SERVERS,
+            PROCESSING_GUARANTEE,
+            NUM_STREAM_THREADS,
+            COMMIT_INTERVAL_MS,
+            STATE_DIR,
+            INSTANCE_ID,
+            RUN_MODE,
+            BOUNDED_UNTIL,
+            DESCRIBE_FILE,
+            SHUTDOWN_TIMEOUT_MS,
+            SHUTDOWN_LEAVE_GROUP,
+            STALL_WARN_MS,
+            HTTP_PORT,
+            HTTP_BIND_ADDRESS,
+            HTTP_ADVERTISED_URL,
+            HTTP_ADMIN_PORT,
+            HTTP_ADMIN_BIND_ADDRESS,
+            HTTP_TLS_KEYSTORE_PATH,
+            HTTP_TLS_KEYSTORE_TYPE,
+            HTTP_TLS_KEYSTORE_PASSWORD,
+            HTTP_TLS_TRUSTSTORE_PATH,
+            HTTP_TLS_TRUSTSTORE_TYPE,
+            HTTP_TLS_TRUSTSTORE_PASSWORD,
+            HTTP_TLS_CLIENT_AUTH,
+            HTTP_AUTH_TOKEN,
+            HTTP_AUTH_TOKEN_FILE,
+            HTTP_AUTH_SCOPE,
+            HTTP_ADMIN_OPEN,
             HTTP_RELOAD_INTERVAL_MS,
-            NUM_STANDBY_REPLICAS, MAX_WARMUP_REPLICAS, ACCEPTABLE_RECOVERY_LAG, PROBING_REBALANCE_INTERVAL_MS,
-            FAILURE_DETECTION_MS, RESTORE_BULK_MIN_RECORDS,
-            ERROR_MODE, DEAD_LETTER_TOPIC, DEAD_LETTER_MAX_MESSAGE_BYTES,
-            BUFFERED_RECORDS_PER_PARTITION, POLL_MS, TRANSACTION_TIMEOUT_MS, COMMIT_RETRY_TIMEOUT_MS,
-            INTERNAL_TOPIC_REPLICATION_FACTOR, STATE_CACHE_MAX_BYTES, STATE_FLUSH_INTERVAL_MS, STATE_CLEANUP_DELAY_MS,
+            NUM_STANDBY_REPLICAS,
+            MAX_WARMUP_REPLICAS,
+            ACCEPTABLE_RECOVERY_LAG,
+            PROBING_REBALANCE_INTERVAL_MS,
+            FAILURE_DETECTION_MS,
+            RESTORE_BULK_MIN_RECORDS,
+            ERROR_MODE,
+            DEAD_LETTER_TOPIC,
+            DEAD_LETTER_MAX_MESSAGE_BYTES,
+            BUFFERED_RECORDS_PER_PARTITION,
+            POLL_MS,
+            TRANSACTION_TIMEOUT_MS,
+            COMMIT_RETRY_TIMEOUT_MS,
+            INTERNAL_TOPIC_REPLICATION_FACTOR,
+            STATE_CACHE_MAX_BYTES,
+            STATE_FLUSH_INTERVAL_MS,
+            STATE_CLEANUP_DELAY_MS,
             REPARTITION_PURGE_INTERVAL_MS,
             ROCKSDB_MEMORY_BYTES,
-            STORE_READ_CACHE_BYTES, DEFAULT_TIMESTAMP, MAX_OUT_OF_ORDERNESS_MS, IDLE_TIMEOUT_MS, EARLY_RESULTS_MAX_LAG_RECORDS,
+            STORE_READ_CACHE_BYTES,
+            DEFAULT_TIMESTAMP,
+            MAX_OUT_OF_ORDERNESS_MS,
+            IDLE_TIMEOUT_MS,
+            EARLY_RESULTS_MAX_LAG_RECORDS,
             LATE_RECORDS_MODE,
-            LATE_RECORDS_TOPIC, WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS);
+            LATE_RECORDS_TOPIC,
+            WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS);
 
     /**
      * The rules between settings, each reported on the setting it names and checked as soon as that
      * setting has its value (so in declaration order).
      */
     static final List<SettingCheck> CHECKS = List.of(
-            new SettingCheck(BOUNDED_UNTIL, v -> v.get(BOUNDED_UNTIL).isEmpty() || v.get(RUN_MODE) == RunMode.BOUNDED,
+            new SettingCheck(
+                    BOUNDED_UNTIL,
+                    v -> v.get(BOUNDED_UNTIL).isEmpty() || v.get(RUN_MODE) == RunMode.BOUNDED,
                     v -> "applies only to bounded runs, but run.mode is " + Setting.spelling(v.get(RUN_MODE))
                             + "; set run.mode=bounded, or leave bounded.until empty"),
-            new SettingCheck(HTTP_TLS_TRUSTSTORE_PATH, v -> v.get(HTTP_TLS_TRUSTSTORE_PATH).isEmpty()
-                    || v.get(HTTP_TLS_KEYSTORE_PATH).isPresent(),
+            new SettingCheck(
+                    HTTP_TLS_TRUSTSTORE_PATH,
+                    v -> v.get(HTTP_TLS_TRUSTSTORE_PATH).isEmpty()
+                            || v.get(HTTP_TLS_KEYSTORE_PATH).isPresent(),
                     v -> "client certificates need TLS, but http.tls.keystore.path is empty; set it too, or leave"
                             + " http.tls.truststore.path empty"),
-            new SettingCheck(HTTP_TLS_CLIENT_AUTH, v -> v.get(HTTP_TLS_CLIENT_AUTH) == ClientAuth.NONE
-                    || v.get(HTTP_TLS_TRUSTSTORE_PATH).isPresent(),
+            new SettingCheck(
+                    HTTP_TLS_CLIENT_AUTH,
+                    v -> v.get(HTTP_TLS_CLIENT_AUTH) == ClientAuth.NONE
+                            || v.get(HTTP_TLS_TRUSTSTORE_PATH).isPresent(),
                     v -> Setting.spelling(v.get(HTTP_TLS_CLIENT_AUTH)) + " needs a trust store to verify client"
                             + " certificates against; set http.tls.truststore.path, or http.tls.client.auth=none"),
-            new SettingCheck(HTTP_ADMIN_OPEN, v -> !v.get(HTTP_ADMIN_OPEN) || !credentialsConfigured(v),
+            new SettingCheck(
+                    HTTP_ADMIN_OPEN,
+                    v -> !v.get(HTTP_ADMIN_OPEN) || !credentialsConfigured(v),
                     v -> "true opens the protected endpoints to anyone, but credentials are configured"
                             + " (http.auth.token, http.auth.token.file or client certificates); remove one or the"
                             + " other"));
 
     /** True if a bearer token or client certificates can authenticate a request. */
     static boolean credentialsConfigured(SettingValues v) {
-        return !v.get(HTTP_AUTH_TOKEN).isEmpty() || v.get(HTTP_AUTH_TOKEN_FILE).isPresent()
+        return !v.get(HTTP_AUTH_TOKEN).isEmpty()
+                || v.get(HTTP_AUTH_TOKEN_FILE).isPresent()
                 || v.get(HTTP_TLS_CLIENT_AUTH) != ClientAuth.NONE;
     }
 
     /** Settings whose values are secrets: never logged, shown or put in an error message. */
-    public static final Set<String> SECRETS = Set.of(HTTP_TLS_KEYSTORE_PASSWORD.name(),
-            HTTP_TLS_TRUSTSTORE_PASSWORD.name(), HTTP_AUTH_TOKEN.name());
+    public static final Set<String> SECRETS =
+            Set.of(HTTP_TLS_KEYSTORE_PASSWORD.name(), HTTP_TLS_TRUSTSTORE_PASSWORD.name(), HTTP_AUTH_TOKEN.name());
 
     private static Map<String, Setting<?>> index(Setting<?>... settings) {
         // Map.copyOf would lose the documentation order.
@@ -308,8 +511,8 @@ public final class Settings {
 
     private static String checkApplicationId(String id) {
         if (!id.matches("[a-zA-Z0-9._-]+")) {
-            throw new IllegalArgumentException("'" + id
-                    + "' may only contain letters, digits, '.', '_' and '-' (it names topics)");
+            throw new IllegalArgumentException(
+                    "'" + id + "' may only contain letters, digits, '.', '_' and '-' (it names topics)");
         }
         return id;
     }
@@ -354,8 +557,8 @@ public final class Settings {
         try {
             return Optional.of(Instant.parse(s));
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("'" + s + "' is not an ISO-8601 instant; allowed: empty, or for"
-                    + " example 2024-05-01T00:00:00Z");
+            throw new IllegalArgumentException(
+                    "'" + s + "' is not an ISO-8601 instant; allowed: empty, or for" + " example 2024-05-01T00:00:00Z");
         }
     }
 
@@ -366,11 +569,14 @@ public final class Settings {
         } catch (java.net.URISyntaxException e) {
             throw new IllegalArgumentException("is not a URL: " + e.getMessage());
         }
-        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
-                || (uri.getPath() != null && !uri.getPath().isEmpty() && !uri.getPath().equals("/"))
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+                || uri.getHost() == null
+                || (uri.getPath() != null
+                        && !uri.getPath().isEmpty()
+                        && !uri.getPath().equals("/"))
                 || uri.getQuery() != null) {
-            throw new IllegalArgumentException("must be http(s)://host[:port] with no path, such as"
-                    + " http://app-0.app-headless:8080");
+            throw new IllegalArgumentException(
+                    "must be http(s)://host[:port] with no path, such as" + " http://app-0.app-headless:8080");
         }
         return uri;
     }

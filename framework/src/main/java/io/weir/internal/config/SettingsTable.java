@@ -13,13 +13,12 @@ public final class SettingsTable {
     /** The table's header and separator lines. */
     static final String HEADER = "| Setting | Default | Meaning |\n|---|---|---|";
 
-    private SettingsTable() {
-    }
+    private SettingsTable() {}
 
     /** The whole table, header included, one line per row, ending in a newline. */
     public static String markdown() {
-        return HEADER + "\n" + Settings.ALL.values().stream().map(SettingsTable::row)
-                .collect(Collectors.joining("\n")) + "\n";
+        return HEADER + "\n"
+                + Settings.ALL.values().stream().map(SettingsTable::row).collect(Collectors.joining("\n")) + "\n";
     }
 
     /** A setting's row, for example {@code | `poll.ms` | `100` | longest a poll waits for records |}. */

@@ -13,8 +13,7 @@ public final class WeirVersion {
 
     private static final String CURRENT = read();
 
-    private WeirVersion() {
-    }
+    private WeirVersion() {}
 
     public static String current() {
         return CURRENT;

@@ -1,9 +1,9 @@
 package io.weir.internal.dsl;
 
-import io.weir.internal.operator.stateless.StatelessProcessors;
 import io.weir.dsl.Branches;
 import io.weir.dsl.RecordStream;
 import io.weir.errors.TopologyException;
+import io.weir.internal.operator.stateless.StatelessProcessors;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -59,9 +59,11 @@ final class BranchesImpl<K, V> implements Branches<K, V> {
             childNodes.add(splitNode + "-" + n);
         }
         String defaultNode = defaultName == null ? null : splitNode + "-" + defaultName;
-        parent.graph().addProcessor(splitNode,
-                StatelessProcessors.<K, V>branch(List.copyOf(predicates), List.copyOf(childNodes), defaultNode),
-                List.of(parent.node()));
+        parent.graph()
+                .addProcessor(
+                        splitNode,
+                        StatelessProcessors.<K, V>branch(List.copyOf(predicates), List.copyOf(childNodes), defaultNode),
+                        List.of(parent.node()));
         Map<String, RecordStream<K, V>> result = new LinkedHashMap<>();
         for (int i = 0; i < names.size(); i++) {
             result.put(names.get(i), addChild(splitNode, childNodes.get(i)));

@@ -1,12 +1,12 @@
 package io.weir.internal.dsl;
 
-import io.weir.internal.operator.window.CountWindowKeys;
-import io.weir.internal.operator.window.CountWindowProcessor;
-import io.weir.internal.operator.window.SessionWindowProcessor;
 import io.weir.dsl.Aggregator;
 import io.weir.dsl.CountWindowedStream;
 import io.weir.dsl.CountWindows;
 import io.weir.dsl.RecordStream;
+import io.weir.internal.operator.window.CountWindowKeys;
+import io.weir.internal.operator.window.CountWindowProcessor;
+import io.weir.internal.operator.window.SessionWindowProcessor;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
@@ -32,17 +32,22 @@ final class CountWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> imple
     }
 
     @Override
-    public <VA> RecordStream<Windowed<K>, VA> aggregate(Supplier<VA> initializer,
-                                                       Aggregator<? super K, ? super V, VA> aggregator,
-                                                       Serde<VA> aggregateSerde, String storeName) {
+    public <VA> RecordStream<Windowed<K>, VA> aggregate(
+            Supplier<VA> initializer,
+            Aggregator<? super K, ? super V, VA> aggregator,
+            Serde<VA> aggregateSerde,
+            String storeName) {
         return aggregateUnmerged(initializer, aggregator, aggregateSerde, storeName);
     }
 
     @Override
-    <VA> RecordStream<Windowed<K>, VA> add(String storeName, Serde<VA> aggregateSerde,
-                                           SessionWindowProcessor.Aggregation<K, V, VA> aggregation) {
+    <VA> RecordStream<Windowed<K>, VA> add(
+            String storeName, Serde<VA> aggregateSerde, SessionWindowProcessor.Aggregation<K, V, VA> aggregation) {
         StoreSpec store = new StoreSpec(storeName, Serdes.bytes(), Serdes.bytes(), true, true, null);
-        return addWindowed(List.of(store), CountWindowProcessor.supplier(storeName, windows, grouped.keySerde(), aggregateSerde,
-                aggregation.aggregator()), aggregateSerde);
+        return addWindowed(
+                List.of(store),
+                CountWindowProcessor.supplier(
+                        storeName, windows, grouped.keySerde(), aggregateSerde, aggregation.aggregator()),
+                aggregateSerde);
     }
 }

@@ -1,15 +1,15 @@
 package io.weir.internal.dsl;
 
+import io.weir.dsl.RecordTable;
+import io.weir.dsl.ValueJoiner;
+import io.weir.errors.TopologyException;
+import io.weir.internal.config.InternalTopic;
 import io.weir.internal.operator.join.FkResponse;
 import io.weir.internal.operator.join.FkSubscription;
 import io.weir.internal.operator.join.FkSubscriptionKey;
 import io.weir.internal.operator.join.ForeignKeyJoinProcessors;
 import io.weir.internal.operator.table.TableChildren;
 import io.weir.internal.operator.table.TableProcessors;
-import io.weir.dsl.RecordTable;
-import io.weir.dsl.ValueJoiner;
-import io.weir.errors.TopologyException;
-import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
@@ -45,12 +45,15 @@ import java.util.function.BiFunction;
  */
 public final class ForeignKeyJoin {
 
-    private ForeignKeyJoin() {
-    }
+    private ForeignKeyJoin() {}
 
     static <K, V, KO, VO, VR> RecordTable<K, VR> add(
-            RecordTableImpl<K, V> left, RecordTable<KO, VO> other, BiFunction<? super K, ? super V, ? extends KO> foreignKey,
-            ValueJoiner<? super V, ? super VO, ? extends VR> joiner, Serde<VR> resultSerde, String storeName,
+            RecordTableImpl<K, V> left,
+            RecordTable<KO, VO> other,
+            BiFunction<? super K, ? super V, ? extends KO> foreignKey,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName,
             TableProcessors.JoinKind kind) {
         RecordTableImpl<KO, VO> right = (RecordTableImpl<KO, VO>) Objects.requireNonNull(other, "other");
         Objects.requireNonNull(joiner, "joiner");
@@ -67,8 +70,8 @@ public final class ForeignKeyJoin {
         String subscriptionTopic = InternalTopic.REPARTITION.relative(storeName + "-fk-subscription");
         String responseTopic = InternalTopic.REPARTITION.relative(storeName + "-fk-response");
         String subscriptions = storeName + "-fk-subscriptions";
-        ForeignKeyJoinProcessors.Spec<K, V, KO> spec = new ForeignKeyJoinProcessors.Spec<>(foreignKey,
-                right.keySerde(), left.valueSerde(), subscriptionTopic);
+        ForeignKeyJoinProcessors.Spec<K, V, KO> spec =
+                new ForeignKeyJoinProcessors.Spec<>(foreignKey, right.keySerde(), left.valueSerde(), subscriptionTopic);
         var subscriptionKeys = new FkSubscriptionKey.FkSubscriptionKeySerde<KO, K>(right.keySerde(), left.keySerde());
         var subscriptionSerde = new FkSubscription.FkSubscriptionSerde<>(left.keySerde());
         var responseSerde = new FkResponse.FkResponseSerde<>(right.valueSerde());
@@ -79,23 +82,41 @@ public final class ForeignKeyJoin {
         String subscribe = storeName + "-fk-subscribe";
         graph.addProcessor(subscribe, ForeignKeyJoinProcessors.subscribe(spec), List.of(left.node()));
         left.children().addChangeChild(subscribe);
-        graph.addSink(subscriptionTopic + "-sink", subscriptionTopic, null, right.keySerde(), subscriptionSerde,
-                List.of(subscribe), true);
+        graph.addSink(
+                subscriptionTopic + "-sink",
+                subscriptionTopic,
+                null,
+                right.keySerde(),
+                subscriptionSerde,
+                List.of(subscribe),
+                true);
 
         // right side: subscriptions in, responses out
-        graph.addSourceWithoutEventTime(subscriptionTopic + "-source", subscriptionTopic, right.keySerde(),
-                subscriptionSerde);
+        graph.addSourceWithoutEventTime(
+                subscriptionTopic + "-source", subscriptionTopic, right.keySerde(), subscriptionSerde);
         String respond = storeName + "-fk-respond";
         List<String> respondStores = new ArrayList<>(List.of(subscriptions));
         respondStores.addAll(right.lookup().stores());
-        graph.addProcessor(respond, ForeignKeyJoinProcessors.<K, KO, VO>respond(subscriptions, right.lookup()),
-                List.of(subscriptionTopic + "-source"), respondStores);
+        graph.addProcessor(
+                respond,
+                ForeignKeyJoinProcessors.<K, KO, VO>respond(subscriptions, right.lookup()),
+                List.of(subscriptionTopic + "-source"),
+                respondStores);
         String rightChanges = storeName + "-fk-right-changes";
-        graph.addProcessor(rightChanges, ForeignKeyJoinProcessors.<K, KO, VO>fanOut(subscriptions, subscriptionKeys),
-                List.of(right.node()), List.of(subscriptions));
+        graph.addProcessor(
+                rightChanges,
+                ForeignKeyJoinProcessors.<K, KO, VO>fanOut(subscriptions, subscriptionKeys),
+                List.of(right.node()),
+                List.of(subscriptions));
         right.children().addChangeChild(rightChanges);
-        graph.addSink(responseTopic + "-sink", responseTopic, null, left.keySerde(), responseSerde,
-                List.of(respond, rightChanges), true);
+        graph.addSink(
+                responseTopic + "-sink",
+                responseTopic,
+                null,
+                left.keySerde(),
+                responseSerde,
+                List.of(respond, rightChanges),
+                true);
 
         // left side: responses in, the result
         graph.addSourceWithoutEventTime(responseTopic + "-source", responseTopic, left.keySerde(), responseSerde);
@@ -103,8 +124,12 @@ public final class ForeignKeyJoin {
         List<String> joinStores = new ArrayList<>(List.of(storeName));
         joinStores.addAll(left.lookup().stores());
         TableChildren resultChildren = new TableChildren();
-        graph.addProcessor(join, ForeignKeyJoinProcessors.<K, V, KO, VO, VR>join(spec, left.lookup(), joiner, kind,
-                storeName, resultChildren), List.of(left.node(), responseTopic + "-source"), joinStores);
+        graph.addProcessor(
+                join,
+                ForeignKeyJoinProcessors.<K, V, KO, VO, VR>join(
+                        spec, left.lookup(), joiner, kind, storeName, resultChildren),
+                List.of(left.node(), responseTopic + "-source"),
+                joinStores);
         left.children().addChangeChild(join);
         return RecordTableImpl.stored(graph, join, left.keySerde(), resultSerde, storeName, resultChildren);
     }

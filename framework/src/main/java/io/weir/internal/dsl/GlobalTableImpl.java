@@ -17,8 +17,8 @@ public final class GlobalTableImpl<K, V> implements GlobalTable<K, V> {
     }
 
     /** Declares the global table of {@code topic} in {@code graph}. */
-    public static <K, V> GlobalTable<K, V> add(GraphBuilder graph, Serde<K> keySerde, Serde<V> valueSerde, String topic,
-                                               String storeName) {
+    public static <K, V> GlobalTable<K, V> add(
+            GraphBuilder graph, Serde<K> keySerde, Serde<V> valueSerde, String topic, String storeName) {
         graph.addGlobalTable(new GlobalTableSpec(storeName, topic, keySerde, valueSerde));
         return new GlobalTableImpl<>(graph, storeName);
     }

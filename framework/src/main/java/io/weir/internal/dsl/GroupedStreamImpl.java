@@ -1,9 +1,5 @@
 package io.weir.internal.dsl;
 
-import io.weir.internal.operator.aggregate.AggregateProcessor;
-import io.weir.internal.operator.table.TableChildren;
-import io.weir.internal.operator.table.VersionedLookup;
-import io.weir.internal.operator.table.VersionedTableProcessor;
 import io.weir.dsl.Aggregator;
 import io.weir.dsl.Emit;
 import io.weir.dsl.GroupedStream;
@@ -11,6 +7,10 @@ import io.weir.dsl.RecordStream;
 import io.weir.dsl.RecordTable;
 import io.weir.errors.TopologyException;
 import io.weir.internal.config.InternalTopic;
+import io.weir.internal.operator.aggregate.AggregateProcessor;
+import io.weir.internal.operator.table.TableChildren;
+import io.weir.internal.operator.table.VersionedLookup;
+import io.weir.internal.operator.table.VersionedTableProcessor;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.ProcessorSupplier;
@@ -56,8 +56,11 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
     }
 
     @Override
-    public <VA> RecordTable<K, VA> aggregate(Supplier<VA> initializer, Aggregator<? super K, ? super V, VA> aggregator,
-                                             Serde<VA> aggregateSerde, String storeName) {
+    public <VA> RecordTable<K, VA> aggregate(
+            Supplier<VA> initializer,
+            Aggregator<? super K, ? super V, VA> aggregator,
+            Serde<VA> aggregateSerde,
+            String storeName) {
         Objects.requireNonNull(initializer, "initializer");
         Objects.requireNonNull(aggregator, "aggregator");
         Objects.requireNonNull(aggregateSerde, "aggregateSerde");
@@ -91,23 +94,25 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
         long retentionMs = versioned.historyRetention().toMillis();
         String history = VersionedLookup.historyStoreOf(storeName);
         TableChildren children = new TableChildren();
-        String node = addAggregation(List.of(new StoreSpec(storeName, keySerde, values, true, true, null),
+        String node = addAggregation(
+                List.of(
+                        new StoreSpec(storeName, keySerde, values, true, true, null),
                         new StoreSpec(history, Serdes.bytes(), Serdes.bytes(), true, true, null)),
                 VersionedTableProcessor.supplier(storeName, keySerde, values, retentionMs, children));
         return RecordTableImpl.stored(graph, node, keySerde, values, storeName, children)
                 .withVersions(VersionedLookup.history(history, keySerde, values, retentionMs));
     }
 
-    private <VA> RecordTable<K, VA> add(String storeName, Serde<VA> aggregateSerde,
-                                        AggregateProcessor.Step<K, V, VA> step) {
+    private <VA> RecordTable<K, VA> add(
+            String storeName, Serde<VA> aggregateSerde, AggregateProcessor.Step<K, V, VA> step) {
         return add(storeName, aggregateSerde, step, null);
     }
 
-    private <VA> RecordTable<K, VA> add(String storeName, Serde<VA> aggregateSerde,
-                                        AggregateProcessor.Step<K, V, VA> step, String sourceTopic) {
+    private <VA> RecordTable<K, VA> add(
+            String storeName, Serde<VA> aggregateSerde, AggregateProcessor.Step<K, V, VA> step, String sourceTopic) {
         TableChildren children = new TableChildren();
-        StoreSpec spec = new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null)
-                .withSourceTopic(sourceTopic);
+        StoreSpec spec =
+                new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null).withSourceTopic(sourceTopic);
         String node = addAggregation(List.of(spec), AggregateProcessor.supplier(storeName, step, children));
         return RecordTableImpl.stored(graph, node, keySerde, aggregateSerde, storeName, children);
     }
@@ -119,19 +124,32 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
      * and windowed aggregations (sessions keep a second store beside their session store).
      */
     String addAggregation(List<StoreSpec> stores, ProcessorSupplier<?, ?, ?, ?> processor) {
-        return addAggregate(graph, groupedInput(graph, parent, keySerde, valueSerde, repartition, stores.get(0).name()),
-                stores, processor);
+        return addAggregate(
+                graph,
+                groupedInput(
+                        graph,
+                        parent,
+                        keySerde,
+                        valueSerde,
+                        repartition,
+                        stores.get(0).name()),
+                stores,
+                processor);
     }
 
     /**
      * Adds {@code stores} and the processor {@code <first store>-aggregate} reading {@code input}
      * and using them; returns its name.
      */
-    static String addAggregate(GraphBuilder graph, String input, List<StoreSpec> stores,
-                               ProcessorSupplier<?, ?, ?, ?> processor) {
+    static String addAggregate(
+            GraphBuilder graph, String input, List<StoreSpec> stores, ProcessorSupplier<?, ?, ?, ?> processor) {
         stores.forEach(graph::addStore);
         String node = stores.get(0).name() + "-aggregate";
-        graph.addProcessor(node, processor, List.of(input), stores.stream().map(StoreSpec::name).toList());
+        graph.addProcessor(
+                node,
+                processor,
+                List.of(input),
+                stores.stream().map(StoreSpec::name).toList());
         return node;
     }
 
@@ -141,8 +159,13 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
      * {@code <store>-repartition} (a sink and a source, which cut the graph into two
      * sub-topologies). Checks the serdes the aggregation needs.
      */
-    static String groupedInput(GraphBuilder graph, String parent, Serde<?> keySerde, Serde<?> valueSerde,
-                               boolean repartition, String storeName) {
+    static String groupedInput(
+            GraphBuilder graph,
+            String parent,
+            Serde<?> keySerde,
+            Serde<?> valueSerde,
+            boolean repartition,
+            String storeName) {
         Objects.requireNonNull(storeName, "storeName");
         if (keySerde == null) {
             throw new TopologyException("the aggregation into store '" + storeName + "' needs the key serde:"

@@ -1,12 +1,12 @@
 package io.weir.internal.dsl;
 
+import io.weir.dsl.Aggregator;
+import io.weir.dsl.GroupedTable;
+import io.weir.dsl.RecordTable;
 import io.weir.internal.operator.aggregate.AggregateProcessor;
 import io.weir.internal.operator.table.Change;
 import io.weir.internal.operator.table.ChangeSerde;
 import io.weir.internal.operator.table.TableChildren;
-import io.weir.dsl.Aggregator;
-import io.weir.dsl.GroupedTable;
-import io.weir.dsl.RecordTable;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
@@ -45,7 +45,8 @@ final class GroupedTableImpl<K, V> implements GroupedTable<K, V> {
         Objects.requireNonNull(adder, "adder");
         Objects.requireNonNull(subtractor, "subtractor");
         return add(storeName, valueSerde, (k, change, current) -> {
-            V acc = change.oldValue() != null && current != null ? subtractor.apply(current, change.oldValue())
+            V acc = change.oldValue() != null && current != null
+                    ? subtractor.apply(current, change.oldValue())
                     : current;
             if (change.newValue() != null) {
                 acc = acc == null ? change.newValue() : adder.apply(acc, change.newValue());
@@ -55,15 +56,19 @@ final class GroupedTableImpl<K, V> implements GroupedTable<K, V> {
     }
 
     @Override
-    public <VA> RecordTable<K, VA> aggregate(Supplier<VA> initializer, Aggregator<? super K, ? super V, VA> adder,
-                                             Aggregator<? super K, ? super V, VA> subtractor, Serde<VA> aggregateSerde,
-                                             String storeName) {
+    public <VA> RecordTable<K, VA> aggregate(
+            Supplier<VA> initializer,
+            Aggregator<? super K, ? super V, VA> adder,
+            Aggregator<? super K, ? super V, VA> subtractor,
+            Serde<VA> aggregateSerde,
+            String storeName) {
         Objects.requireNonNull(initializer, "initializer");
         Objects.requireNonNull(adder, "adder");
         Objects.requireNonNull(subtractor, "subtractor");
         Objects.requireNonNull(aggregateSerde, "aggregateSerde");
         return add(storeName, aggregateSerde, (k, change, current) -> {
-            VA acc = change.oldValue() != null && current != null ? subtractor.apply(k, change.oldValue(), current)
+            VA acc = change.oldValue() != null && current != null
+                    ? subtractor.apply(k, change.oldValue(), current)
                     : current;
             if (change.newValue() != null) {
                 acc = adder.apply(k, change.newValue(), acc == null ? initializer.get() : acc);
@@ -72,12 +77,14 @@ final class GroupedTableImpl<K, V> implements GroupedTable<K, V> {
         });
     }
 
-    private <VA> RecordTable<K, VA> add(String storeName, Serde<VA> aggregateSerde,
-                                        AggregateProcessor.Step<K, Change<V>, VA> step) {
-        String input = GroupedStreamImpl.groupedInput(graph, parent, keySerde, new ChangeSerde<>(valueSerde), true,
-                storeName);
+    private <VA> RecordTable<K, VA> add(
+            String storeName, Serde<VA> aggregateSerde, AggregateProcessor.Step<K, Change<V>, VA> step) {
+        String input =
+                GroupedStreamImpl.groupedInput(graph, parent, keySerde, new ChangeSerde<>(valueSerde), true, storeName);
         TableChildren children = new TableChildren();
-        String node = GroupedStreamImpl.addAggregate(graph, input,
+        String node = GroupedStreamImpl.addAggregate(
+                graph,
+                input,
                 java.util.List.of(new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null)),
                 AggregateProcessor.supplier(storeName, step, children));
         return RecordTableImpl.stored(graph, node, keySerde, aggregateSerde, storeName, children);

@@ -1,10 +1,5 @@
 package io.weir.internal.dsl;
 
-import io.weir.internal.operator.join.JoinBuffer;
-import io.weir.internal.operator.join.StreamJoinProcessor;
-import io.weir.internal.operator.stateless.StatelessProcessors;
-import io.weir.internal.operator.table.TableLookup;
-import io.weir.internal.operator.table.TableProcessors;
 import io.weir.common.KeyValue;
 import io.weir.dsl.Branches;
 import io.weir.dsl.GlobalTable;
@@ -15,6 +10,11 @@ import io.weir.dsl.RecordTable;
 import io.weir.dsl.TopicNameExtractor;
 import io.weir.dsl.ValueJoiner;
 import io.weir.errors.TopologyException;
+import io.weir.internal.operator.join.JoinBuffer;
+import io.weir.internal.operator.join.StreamJoinProcessor;
+import io.weir.internal.operator.stateless.StatelessProcessors;
+import io.weir.internal.operator.table.TableLookup;
+import io.weir.internal.operator.table.TableProcessors;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.ProcessorSupplier;
@@ -91,8 +91,11 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
     @Override
     public <VR> RecordStream<K, VR> flatMapValues(Function<? super V, ? extends Iterable<? extends VR>> mapper) {
         Objects.requireNonNull(mapper, "mapper");
-        return add("flat-map-values",
-                StatelessProcessors.<K, V, VR>flatMapValues((k, v) -> mapper.apply(v)), keySerde, null);
+        return add(
+                "flat-map-values",
+                StatelessProcessors.<K, V, VR>flatMapValues((k, v) -> mapper.apply(v)),
+                keySerde,
+                null);
     }
 
     @Override
@@ -127,15 +130,17 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
         }
         String name = graph.newName("merge");
         graph.addProcessor(name, StatelessProcessors.passThrough(), List.of(node, o.node));
-        return new RecordStreamImpl<>(graph, name,
+        return new RecordStreamImpl<>(
+                graph,
+                name,
                 Objects.equals(keySerde, o.keySerde) ? keySerde : null,
                 Objects.equals(valueSerde, o.valueSerde) ? valueSerde : null,
                 keyChanged || o.keyChanged);
     }
 
     @Override
-    public <KR, VR> RecordStream<KR, VR> process(ProcessorSupplier<? super K, ? super V, KR, VR> supplier, String name,
-                                                 String... stores) {
+    public <KR, VR> RecordStream<KR, VR> process(
+            ProcessorSupplier<? super K, ? super V, KR, VR> supplier, String name, String... stores) {
         graph.addProcessor(name, supplier, List.of(node), List.of(stores));
         return new RecordStreamImpl<>(graph, name, null, null, true);
     }
@@ -146,14 +151,14 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
     }
 
     @Override
-    public <KR> GroupedStream<KR, V> groupBy(BiFunction<? super K, ? super V, ? extends KR> keySelector,
-                                             Serde<KR> keySerde) {
+    public <KR> GroupedStream<KR, V> groupBy(
+            BiFunction<? super K, ? super V, ? extends KR> keySelector, Serde<KR> keySerde) {
         return groupBy(keySelector, keySerde, valueSerde);
     }
 
     @Override
-    public <KR> GroupedStream<KR, V> groupBy(BiFunction<? super K, ? super V, ? extends KR> keySelector,
-                                             Serde<KR> keySerde, Serde<V> valueSerde) {
+    public <KR> GroupedStream<KR, V> groupBy(
+            BiFunction<? super K, ? super V, ? extends KR> keySelector, Serde<KR> keySerde, Serde<V> valueSerde) {
         Objects.requireNonNull(keySelector, "keySelector");
         Objects.requireNonNull(keySerde, "keySerde");
         String name = graph.newName("group-by");
@@ -181,41 +186,44 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
     }
 
     @Override
-    public <VT, VR> RecordStream<K, VR> join(RecordTable<K, VT> table,
-                                             ValueJoiner<? super V, ? super VT, ? extends VR> joiner) {
+    public <VT, VR> RecordStream<K, VR> join(
+            RecordTable<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner) {
         return joinTable(table, joiner, false);
     }
 
     @Override
-    public <VT, VR> RecordStream<K, VR> join(RecordTable<K, VT> table,
-                                             ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
-                                             io.weir.dsl.Joined joined) {
+    public <VT, VR> RecordStream<K, VR> join(
+            RecordTable<K, VT> table,
+            ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
+            io.weir.dsl.Joined joined) {
         return joinTable(table, joiner, false, Objects.requireNonNull(joined, "joined"));
     }
 
     @Override
-    public <VT, VR> RecordStream<K, VR> leftJoin(RecordTable<K, VT> table,
-                                                 ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
-                                                 io.weir.dsl.Joined joined) {
+    public <VT, VR> RecordStream<K, VR> leftJoin(
+            RecordTable<K, VT> table,
+            ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
+            io.weir.dsl.Joined joined) {
         return joinTable(table, joiner, true, Objects.requireNonNull(joined, "joined"));
     }
 
     @Override
-    public <VT, VR> RecordStream<K, VR> leftJoin(RecordTable<K, VT> table,
-                                                 ValueJoiner<? super V, ? super VT, ? extends VR> joiner) {
+    public <VT, VR> RecordStream<K, VR> leftJoin(
+            RecordTable<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner) {
         return joinTable(table, joiner, true);
     }
 
-    private <VT, VR> RecordStream<K, VR> joinTable(RecordTable<K, VT> table,
-                                                   ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
-                                                   boolean left) {
+    private <VT, VR> RecordStream<K, VR> joinTable(
+            RecordTable<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner, boolean left) {
         return joinTable(table, joiner, left, null);
     }
 
     /** A stream-table join; as of each record's time when the table is versioned, after a grace with {@code joined}. */
-    private <VT, VR> RecordStream<K, VR> joinTable(RecordTable<K, VT> table,
-                                                   ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
-                                                   boolean left, io.weir.dsl.Joined joined) {
+    private <VT, VR> RecordStream<K, VR> joinTable(
+            RecordTable<K, VT> table,
+            ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
+            boolean left,
+            io.weir.dsl.Joined joined) {
         RecordTableImpl<K, VT> t = (RecordTableImpl<K, VT>) Objects.requireNonNull(table, "table");
         Objects.requireNonNull(joiner, "joiner");
         if (t.graph() != graph) {
@@ -229,12 +237,14 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
         if (keyChanged) {
             String name = lookup.stores().get(0) + "-join";
             if (graph.hasNode(name + "-repartition-sink")) {
-                throw new TopologyException("two streams with changed keys join table store '" + lookup.stores().get(0)
+                throw new TopologyException("two streams with changed keys join table store '"
+                        + lookup.stores().get(0)
                         + "': each would repartition through " + name + "-repartition; group or re-key one of them"
                         + " through a join of its own (merge the two streams first, then join once)");
             }
             if (keySerde == null || valueSerde == null) {
-                throw new TopologyException("joining table store '" + lookup.stores().get(0) + "' repartitions this"
+                throw new TopologyException("joining table store '"
+                        + lookup.stores().get(0) + "' repartitions this"
                         + " stream by its changed key through " + name + "-repartition, which needs the stream's key"
                         + " and value serdes: call withSerdes(...) before the join");
             }
@@ -245,29 +255,35 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
             return new RecordStreamImpl<>(graph, name, keySerde, null);
         }
         String name = graph.newName(left ? "left-join" : "join");
-        graph.addProcessor(name, TableProcessors.<K, V, K, VT, VR>streamTableJoin(lookup, (k, v) -> k, joiner, left), List.of(input),
+        graph.addProcessor(
+                name,
+                TableProcessors.<K, V, K, VT, VR>streamTableJoin(lookup, (k, v) -> k, joiner, left),
+                List.of(input),
                 lookup.stores());
         return new RecordStreamImpl<>(graph, name, keySerde, null);
     }
 
     @Override
-    public <KG, VG, VR> RecordStream<K, VR> join(GlobalTable<KG, VG> table,
-                                                 BiFunction<? super K, ? super V, ? extends KG> keySelector,
-                                                 ValueJoiner<? super V, ? super VG, ? extends VR> joiner) {
+    public <KG, VG, VR> RecordStream<K, VR> join(
+            GlobalTable<KG, VG> table,
+            BiFunction<? super K, ? super V, ? extends KG> keySelector,
+            ValueJoiner<? super V, ? super VG, ? extends VR> joiner) {
         return joinGlobal(table, keySelector, joiner, false);
     }
 
     @Override
-    public <KG, VG, VR> RecordStream<K, VR> leftJoin(GlobalTable<KG, VG> table,
-                                                     BiFunction<? super K, ? super V, ? extends KG> keySelector,
-                                                     ValueJoiner<? super V, ? super VG, ? extends VR> joiner) {
+    public <KG, VG, VR> RecordStream<K, VR> leftJoin(
+            GlobalTable<KG, VG> table,
+            BiFunction<? super K, ? super V, ? extends KG> keySelector,
+            ValueJoiner<? super V, ? super VG, ? extends VR> joiner) {
         return joinGlobal(table, keySelector, joiner, true);
     }
 
-    private <KG, VG, VR> RecordStream<K, VR> joinGlobal(GlobalTable<KG, VG> table,
-                                                        BiFunction<? super K, ? super V, ? extends KG> keySelector,
-                                                        ValueJoiner<? super V, ? super VG, ? extends VR> joiner,
-                                                        boolean left) {
+    private <KG, VG, VR> RecordStream<K, VR> joinGlobal(
+            GlobalTable<KG, VG> table,
+            BiFunction<? super K, ? super V, ? extends KG> keySelector,
+            ValueJoiner<? super V, ? super VG, ? extends VR> joiner,
+            boolean left) {
         GlobalTableImpl<KG, VG> g = (GlobalTableImpl<KG, VG>) Objects.requireNonNull(table, "table");
         Objects.requireNonNull(keySelector, "keySelector");
         Objects.requireNonNull(joiner, "joiner");
@@ -276,31 +292,42 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
         }
         String name = graph.newName(left ? "global-left-join" : "global-join");
         // a record without a value selects no row (the selector would only see null)
-        graph.addProcessor(name, TableProcessors.<K, V, KG, VG, VR>streamTableJoin(
-                TableLookup.<KG, VG>store(g.storeName()), (K k, V v) -> v == null ? null : keySelector.apply(k, v),
-                joiner, left), List.of(node),
+        graph.addProcessor(
+                name,
+                TableProcessors.<K, V, KG, VG, VR>streamTableJoin(
+                        TableLookup.<KG, VG>store(g.storeName()),
+                        (K k, V v) -> v == null ? null : keySelector.apply(k, v),
+                        joiner,
+                        left),
+                List.of(node),
                 List.of(g.storeName()));
         return new RecordStreamImpl<>(graph, name, keySerde, null, keyChanged);
     }
 
     @Override
-    public <VO, VR> RecordStream<K, VR> join(RecordStream<K, VO> other,
-                                             ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                             JoinWindows windows, String name) {
+    public <VO, VR> RecordStream<K, VR> join(
+            RecordStream<K, VO> other,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            JoinWindows windows,
+            String name) {
         return joinStream(other, joiner, windows, name, false, false);
     }
 
     @Override
-    public <VO, VR> RecordStream<K, VR> leftJoin(RecordStream<K, VO> other,
-                                                 ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                                 JoinWindows windows, String name) {
+    public <VO, VR> RecordStream<K, VR> leftJoin(
+            RecordStream<K, VO> other,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            JoinWindows windows,
+            String name) {
         return joinStream(other, joiner, windows, name, true, false);
     }
 
     @Override
-    public <VO, VR> RecordStream<K, VR> outerJoin(RecordStream<K, VO> other,
-                                                  ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                                  JoinWindows windows, String name) {
+    public <VO, VR> RecordStream<K, VR> outerJoin(
+            RecordStream<K, VO> other,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            JoinWindows windows,
+            String name) {
         return joinStream(other, joiner, windows, name, true, true);
     }
 
@@ -309,10 +336,13 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
      * {@link StreamJoinProcessor} ({@code <name>-left-join}, {@code <name>-right-join}), both using the
      * two buffer stores, and both forward to the pass-through node {@code <name>}, the result.
      */
-    private <VO, VR> RecordStream<K, VR> joinStream(RecordStream<K, VO> other,
-                                                    ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                                    JoinWindows windows, String name, boolean leftOuter,
-                                                    boolean rightOuter) {
+    private <VO, VR> RecordStream<K, VR> joinStream(
+            RecordStream<K, VO> other,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            JoinWindows windows,
+            String name,
+            boolean leftOuter,
+            boolean rightOuter) {
         RecordStreamImpl<K, VO> o = (RecordStreamImpl<K, VO>) Objects.requireNonNull(other, "other");
         Objects.requireNonNull(joiner, "joiner");
         Objects.requireNonNull(windows, "windows");
@@ -336,24 +366,51 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
         graph.addStore(bufferStore(leftStore, keys, valueSerde, StreamJoinProcessor.retentionMs(after, lateness)));
         graph.addStore(bufferStore(rightStore, keys, o.valueSerde, StreamJoinProcessor.retentionMs(before, lateness)));
         List<String> stores = List.of(leftStore, rightStore);
-        graph.addProcessor(leftStore + "-join", StreamJoinProcessor.<K, V, VO, VR>supplier(name, leftStore, rightStore,
-                before, after, lateness, leftOuter, rightOuter, joiner::apply), List.of(leftInput), stores);
-        graph.addProcessor(rightStore + "-join", StreamJoinProcessor.<K, VO, V, VR>supplier(name, rightStore, leftStore,
-                after, before, lateness, rightOuter, leftOuter, (vo, v) -> joiner.apply(v, vo)), List.of(rightInput),
+        graph.addProcessor(
+                leftStore + "-join",
+                StreamJoinProcessor.<K, V, VO, VR>supplier(
+                        name, leftStore, rightStore, before, after, lateness, leftOuter, rightOuter, joiner::apply),
+                List.of(leftInput),
+                stores);
+        graph.addProcessor(
+                rightStore + "-join",
+                StreamJoinProcessor.<K, VO, V, VR>supplier(
+                        name,
+                        rightStore,
+                        leftStore,
+                        after,
+                        before,
+                        lateness,
+                        rightOuter,
+                        leftOuter,
+                        (vo, v) -> joiner.apply(v, vo)),
+                List.of(rightInput),
                 stores);
         graph.addProcessor(name, StatelessProcessors.passThrough(), List.of(leftStore + "-join", rightStore + "-join"));
         return new RecordStreamImpl<>(graph, name, keys, null);
     }
 
     private static <K, V> StoreSpec bufferStore(String name, Serde<K> keySerde, Serde<V> valueSerde, long retentionMs) {
-        return new StoreSpec(name, keySerde, new JoinBuffer.BufferSerde<>(valueSerde), true, true, null,
-                StoreSpec.Kind.WINDOW, 1, java.time.Duration.ofMillis(retentionMs));
+        return new StoreSpec(
+                name,
+                keySerde,
+                new JoinBuffer.BufferSerde<>(valueSerde),
+                true,
+                true,
+                null,
+                StoreSpec.Kind.WINDOW,
+                1,
+                java.time.Duration.ofMillis(retentionMs));
     }
 
     @Override
     public RecordStream<K, V> withSerdes(Serde<K> keySerde, Serde<V> valueSerde) {
-        return new RecordStreamImpl<>(graph, node, Objects.requireNonNull(keySerde, "keySerde"),
-                Objects.requireNonNull(valueSerde, "valueSerde"), keyChanged);
+        return new RecordStreamImpl<>(
+                graph,
+                node,
+                Objects.requireNonNull(keySerde, "keySerde"),
+                Objects.requireNonNull(valueSerde, "valueSerde"),
+                keyChanged);
     }
 
     @Override
@@ -390,13 +447,13 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
         return new RecordStreamImpl<>(graph, name, keySerde, valueSerde, keyChanged);
     }
 
-    private <KR, VR> RecordStream<KR, VR> add(String kind, ProcessorSupplier<?, ?, ?, ?> supplier,
-                                              Serde<KR> ks, Serde<VR> vs) {
+    private <KR, VR> RecordStream<KR, VR> add(
+            String kind, ProcessorSupplier<?, ?, ?, ?> supplier, Serde<KR> ks, Serde<VR> vs) {
         return add(kind, supplier, ks, vs, keyChanged);
     }
 
-    private <KR, VR> RecordStream<KR, VR> add(String kind, ProcessorSupplier<?, ?, ?, ?> supplier,
-                                              Serde<KR> ks, Serde<VR> vs, boolean changesKey) {
+    private <KR, VR> RecordStream<KR, VR> add(
+            String kind, ProcessorSupplier<?, ?, ?, ?> supplier, Serde<KR> ks, Serde<VR> vs, boolean changesKey) {
         String name = graph.newName(kind);
         graph.addProcessor(name, supplier, List.of(node));
         return new RecordStreamImpl<>(graph, name, ks, vs, changesKey);

@@ -1,16 +1,16 @@
 package io.weir.internal.dsl;
 
-import io.weir.internal.operator.table.Change;
-import io.weir.internal.operator.table.TableChildren;
-import io.weir.internal.operator.table.TableLookup;
-import io.weir.internal.operator.table.TableProcessors;
-import io.weir.internal.operator.table.VersionedLookup;
 import io.weir.common.KeyValue;
 import io.weir.dsl.GroupedTable;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.RecordTable;
 import io.weir.dsl.ValueJoiner;
 import io.weir.errors.TopologyException;
+import io.weir.internal.operator.table.Change;
+import io.weir.internal.operator.table.TableChildren;
+import io.weir.internal.operator.table.TableLookup;
+import io.weir.internal.operator.table.TableProcessors;
+import io.weir.internal.operator.table.VersionedLookup;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
@@ -40,8 +40,14 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
     /** How to read values as of a time, for a versioned table (and tables derived from one); else null. */
     private VersionedLookup<K, V> versions;
 
-    private RecordTableImpl(GraphBuilder graph, String node, Serde<K> keySerde, Serde<V> valueSerde,
-                            TableLookup<K, V> lookup, String storeName, TableChildren children) {
+    private RecordTableImpl(
+            GraphBuilder graph,
+            String node,
+            Serde<K> keySerde,
+            Serde<V> valueSerde,
+            TableLookup<K, V> lookup,
+            String storeName,
+            TableChildren children) {
         this.graph = graph;
         this.node = node;
         this.keySerde = keySerde;
@@ -55,10 +61,15 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
      * The table kept in {@code storeName} by node {@code node} (a store-writing processor made
      * with {@code children}).
      */
-    static <K, V> RecordTableImpl<K, V> stored(GraphBuilder graph, String node, Serde<K> keySerde, Serde<V> valueSerde,
-                                               String storeName, TableChildren children) {
-        return new RecordTableImpl<>(graph, node, keySerde, valueSerde, TableLookup.store(storeName), storeName,
-                children);
+    static <K, V> RecordTableImpl<K, V> stored(
+            GraphBuilder graph,
+            String node,
+            Serde<K> keySerde,
+            Serde<V> valueSerde,
+            String storeName,
+            TableChildren children) {
+        return new RecordTableImpl<>(
+                graph, node, keySerde, valueSerde, TableLookup.store(storeName), storeName, children);
     }
 
     /** This table, read as of a time through {@code versions}: a versioned table. */
@@ -108,8 +119,8 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
     }
 
     @Override
-    public <KR, VR> GroupedTable<KR, VR> groupBy(BiFunction<? super K, ? super V, KeyValue<KR, VR>> selector,
-                                                 Serde<KR> keySerde, Serde<VR> valueSerde) {
+    public <KR, VR> GroupedTable<KR, VR> groupBy(
+            BiFunction<? super K, ? super V, KeyValue<KR, VR>> selector, Serde<KR> keySerde, Serde<VR> valueSerde) {
         Objects.requireNonNull(selector, "selector");
         Objects.requireNonNull(keySerde, "keySerde");
         Objects.requireNonNull(valueSerde, "valueSerde");
@@ -120,30 +131,38 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
     }
 
     @Override
-    public <VO, VR> RecordTable<K, VR> join(RecordTable<K, VO> other,
-                                            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                            Serde<VR> resultSerde, String storeName) {
+    public <VO, VR> RecordTable<K, VR> join(
+            RecordTable<K, VO> other,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName) {
         return joinTable(other, joiner, resultSerde, storeName, TableProcessors.JoinKind.INNER);
     }
 
     @Override
-    public <VO, VR> RecordTable<K, VR> leftJoin(RecordTable<K, VO> other,
-                                                ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                                Serde<VR> resultSerde, String storeName) {
+    public <VO, VR> RecordTable<K, VR> leftJoin(
+            RecordTable<K, VO> other,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName) {
         return joinTable(other, joiner, resultSerde, storeName, TableProcessors.JoinKind.LEFT);
     }
 
     @Override
-    public <VO, VR> RecordTable<K, VR> outerJoin(RecordTable<K, VO> other,
-                                                 ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                                 Serde<VR> resultSerde, String storeName) {
+    public <VO, VR> RecordTable<K, VR> outerJoin(
+            RecordTable<K, VO> other,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName) {
         return joinTable(other, joiner, resultSerde, storeName, TableProcessors.JoinKind.OUTER);
     }
 
-    private <VO, VR> RecordTable<K, VR> joinTable(RecordTable<K, VO> other,
-                                                  ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                                  Serde<VR> resultSerde, String storeName,
-                                                  TableProcessors.JoinKind kind) {
+    private <VO, VR> RecordTable<K, VR> joinTable(
+            RecordTable<K, VO> other,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName,
+            TableProcessors.JoinKind kind) {
         RecordTableImpl<K, VO> o = (RecordTableImpl<K, VO>) Objects.requireNonNull(other, "other");
         Objects.requireNonNull(joiner, "joiner");
         Objects.requireNonNull(resultSerde, "resultSerde");
@@ -157,21 +176,24 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
         o.lookup.stores().stream().filter(s -> !stores.contains(s)).forEach(stores::add);
         String name = storeName + "-join";
         TableChildren joinChildren = new TableChildren();
-        graph.addProcessor(name, TableProcessors.tableTableJoin(lookup, o.lookup, joiner, kind, storeName,
-                joinChildren), List.of(node, o.node), stores);
+        graph.addProcessor(
+                name,
+                TableProcessors.tableTableJoin(lookup, o.lookup, joiner, kind, storeName, joinChildren),
+                List.of(node, o.node),
+                stores);
         children.addChangeChild(name);
         o.children.addChangeChild(name);
         return stored(graph, name, keySerde, resultSerde, storeName, joinChildren);
     }
 
-    private <VR> RecordTable<K, VR> derive(String kind, BiFunction<? super K, ? super V, ? extends VR> view,
-                                           Serde<VR> derivedValueSerde) {
+    private <VR> RecordTable<K, VR> derive(
+            String kind, BiFunction<? super K, ? super V, ? extends VR> view, Serde<VR> derivedValueSerde) {
         String name = graph.newName(kind);
         TableChildren derivedChildren = new TableChildren();
         graph.addProcessor(name, TableProcessors.view(view, derivedChildren), List.of(node));
         children.addChangeChild(name);
-        RecordTableImpl<K, VR> derived = new RecordTableImpl<>(graph, name, keySerde, derivedValueSerde,
-                lookup.through(view), null, derivedChildren);
+        RecordTableImpl<K, VR> derived = new RecordTableImpl<>(
+                graph, name, keySerde, derivedValueSerde, lookup.through(view), null, derivedChildren);
         return versions == null ? derived : derived.withVersions(versions.through(view));
     }
 
@@ -201,41 +223,62 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
     }
 
     @Override
-    public <KO, VO, VR> RecordTable<K, VR> join(RecordTable<KO, VO> other, Function<? super V, ? extends KO> foreignKey,
-                                                ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                                Serde<VR> resultSerde, String storeName) {
+    public <KO, VO, VR> RecordTable<K, VR> join(
+            RecordTable<KO, VO> other,
+            Function<? super V, ? extends KO> foreignKey,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName) {
         Objects.requireNonNull(foreignKey, "foreignKey");
-        return ForeignKeyJoin.add(this, other, (k, v) -> foreignKey.apply(v), joiner, resultSerde, storeName,
+        return ForeignKeyJoin.add(
+                this,
+                other,
+                (k, v) -> foreignKey.apply(v),
+                joiner,
+                resultSerde,
+                storeName,
                 TableProcessors.JoinKind.INNER);
     }
 
     @Override
-    public <KO, VO, VR> RecordTable<K, VR> join(RecordTable<KO, VO> other,
-                                                BiFunction<? super K, ? super V, ? extends KO> foreignKey,
-                                                ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                                Serde<VR> resultSerde, String storeName) {
+    public <KO, VO, VR> RecordTable<K, VR> join(
+            RecordTable<KO, VO> other,
+            BiFunction<? super K, ? super V, ? extends KO> foreignKey,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName) {
         Objects.requireNonNull(foreignKey, "foreignKey");
-        return ForeignKeyJoin.add(this, other, foreignKey, joiner, resultSerde, storeName,
-                TableProcessors.JoinKind.INNER);
+        return ForeignKeyJoin.add(
+                this, other, foreignKey, joiner, resultSerde, storeName, TableProcessors.JoinKind.INNER);
     }
 
     @Override
-    public <KO, VO, VR> RecordTable<K, VR> leftJoin(RecordTable<KO, VO> other,
-                                                    Function<? super V, ? extends KO> foreignKey,
-                                                    ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                                    Serde<VR> resultSerde, String storeName) {
+    public <KO, VO, VR> RecordTable<K, VR> leftJoin(
+            RecordTable<KO, VO> other,
+            Function<? super V, ? extends KO> foreignKey,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName) {
         Objects.requireNonNull(foreignKey, "foreignKey");
-        return ForeignKeyJoin.add(this, other, (k, v) -> foreignKey.apply(v), joiner, resultSerde, storeName,
+        return ForeignKeyJoin.add(
+                this,
+                other,
+                (k, v) -> foreignKey.apply(v),
+                joiner,
+                resultSerde,
+                storeName,
                 TableProcessors.JoinKind.LEFT);
     }
 
     @Override
-    public <KO, VO, VR> RecordTable<K, VR> leftJoin(RecordTable<KO, VO> other,
-                                                    BiFunction<? super K, ? super V, ? extends KO> foreignKey,
-                                                    ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-                                                    Serde<VR> resultSerde, String storeName) {
+    public <KO, VO, VR> RecordTable<K, VR> leftJoin(
+            RecordTable<KO, VO> other,
+            BiFunction<? super K, ? super V, ? extends KO> foreignKey,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            Serde<VR> resultSerde,
+            String storeName) {
         Objects.requireNonNull(foreignKey, "foreignKey");
-        return ForeignKeyJoin.add(this, other, foreignKey, joiner, resultSerde, storeName,
-                TableProcessors.JoinKind.LEFT);
+        return ForeignKeyJoin.add(
+                this, other, foreignKey, joiner, resultSerde, storeName, TableProcessors.JoinKind.LEFT);
     }
 }

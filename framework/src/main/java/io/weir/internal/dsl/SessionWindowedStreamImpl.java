@@ -1,12 +1,12 @@
 package io.weir.internal.dsl;
 
-import io.weir.internal.operator.window.SessionWindowProcessor;
 import io.weir.dsl.Aggregator;
 import io.weir.dsl.Emit;
 import io.weir.dsl.Merger;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.SessionWindowedStream;
 import io.weir.dsl.SessionWindows;
+import io.weir.internal.operator.window.SessionWindowProcessor;
 import io.weir.serde.Serde;
 import io.weir.state.Windowed;
 import java.util.Objects;
@@ -40,17 +40,21 @@ final class SessionWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> imp
     }
 
     @Override
-    public <VA> RecordStream<Windowed<K>, VA> aggregate(Supplier<VA> initializer,
-                                                       Aggregator<? super K, ? super V, VA> aggregator,
-                                                       Merger<? super K, VA> merger,
-                                                       Serde<VA> aggregateSerde, String storeName) {
+    public <VA> RecordStream<Windowed<K>, VA> aggregate(
+            Supplier<VA> initializer,
+            Aggregator<? super K, ? super V, VA> aggregator,
+            Merger<? super K, VA> merger,
+            Serde<VA> aggregateSerde,
+            String storeName) {
         return aggregateMerging(initializer, aggregator, merger, aggregateSerde, storeName);
     }
 
     @Override
-    <VA> RecordStream<Windowed<K>, VA> add(String storeName, Serde<VA> aggregateSerde,
-                                           SessionWindowProcessor.Aggregation<K, V, VA> aggregation) {
-        return addWindowed(SessionWindowProcessor.stores(storeName, grouped.keySerde(), aggregateSerde, windows),
-                SessionWindowProcessor.supplier(storeName, windows, emit, aggregation), aggregateSerde);
+    <VA> RecordStream<Windowed<K>, VA> add(
+            String storeName, Serde<VA> aggregateSerde, SessionWindowProcessor.Aggregation<K, V, VA> aggregation) {
+        return addWindowed(
+                SessionWindowProcessor.stores(storeName, grouped.keySerde(), aggregateSerde, windows),
+                SessionWindowProcessor.supplier(storeName, windows, emit, aggregation),
+                aggregateSerde);
     }
 }

@@ -1,12 +1,12 @@
 package io.weir.internal.dsl;
 
-import io.weir.internal.operator.window.SessionWindowProcessor;
-import io.weir.internal.operator.window.TimeWindowProcessor;
 import io.weir.dsl.Aggregator;
 import io.weir.dsl.Emit;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.TimeWindows;
 import io.weir.dsl.WindowedStream;
+import io.weir.internal.operator.window.SessionWindowProcessor;
+import io.weir.internal.operator.window.TimeWindowProcessor;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
 import io.weir.state.Windowed;
@@ -38,19 +38,31 @@ final class TimeWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> implem
     }
 
     @Override
-    public <VA> RecordStream<Windowed<K>, VA> aggregate(Supplier<VA> initializer,
-                                                       Aggregator<? super K, ? super V, VA> aggregator,
-                                                       Serde<VA> aggregateSerde, String storeName) {
+    public <VA> RecordStream<Windowed<K>, VA> aggregate(
+            Supplier<VA> initializer,
+            Aggregator<? super K, ? super V, VA> aggregator,
+            Serde<VA> aggregateSerde,
+            String storeName) {
         return aggregateUnmerged(initializer, aggregator, aggregateSerde, storeName);
     }
 
     @Override
-    <VA> RecordStream<Windowed<K>, VA> add(String storeName, Serde<VA> aggregateSerde,
-                                           SessionWindowProcessor.Aggregation<K, V, VA> aggregation) {
+    <VA> RecordStream<Windowed<K>, VA> add(
+            String storeName, Serde<VA> aggregateSerde, SessionWindowProcessor.Aggregation<K, V, VA> aggregation) {
         // a window is dropped once closed (end + allowed lateness reached), whatever the trigger
-        StoreSpec store = new StoreSpec(storeName, grouped.keySerde(), aggregateSerde, true, true, null,
-                StoreSpec.Kind.WINDOW, windows.size().toMillis(), windows.allowedLateness());
-        return addWindowed(List.of(store), TimeWindowProcessor.supplier(storeName, windows, emit, aggregation.aggregator()),
+        StoreSpec store = new StoreSpec(
+                storeName,
+                grouped.keySerde(),
+                aggregateSerde,
+                true,
+                true,
+                null,
+                StoreSpec.Kind.WINDOW,
+                windows.size().toMillis(),
+                windows.allowedLateness());
+        return addWindowed(
+                List.of(store),
+                TimeWindowProcessor.supplier(storeName, windows, emit, aggregation.aggregator()),
                 aggregateSerde);
     }
 }

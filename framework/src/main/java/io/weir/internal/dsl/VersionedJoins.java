@@ -1,11 +1,11 @@
 package io.weir.internal.dsl;
 
-import io.weir.internal.operator.join.AsOfJoinProcessor;
-import io.weir.internal.operator.join.GraceBuffer;
-import io.weir.internal.operator.table.VersionedLookup;
 import io.weir.dsl.Joined;
 import io.weir.dsl.ValueJoiner;
 import io.weir.errors.TopologyException;
+import io.weir.internal.operator.join.AsOfJoinProcessor;
+import io.weir.internal.operator.join.GraceBuffer;
+import io.weir.internal.operator.table.VersionedLookup;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
@@ -20,8 +20,7 @@ import java.util.List;
  */
 final class VersionedJoins {
 
-    private VersionedJoins() {
-    }
+    private VersionedJoins() {}
 
     /**
      * Fails naming the table and the fix unless a join with {@code joined}'s grace can run: the
@@ -54,9 +53,15 @@ final class VersionedJoins {
      * Adds the join reading {@code input}, named {@code joined.name()} with a grace period (its
      * buffer store {@code <name>-buffer}) or a generated name without; returns the node's name.
      */
-    static <K, V, VT, VR> String add(GraphBuilder graph, String input, VersionedLookup<K, VT> table,
-                                     ValueJoiner<? super V, ? super VT, ? extends VR> joiner, boolean left,
-                                     Joined joined, Serde<K> keySerde, Serde<V> valueSerde) {
+    static <K, V, VT, VR> String add(
+            GraphBuilder graph,
+            String input,
+            VersionedLookup<K, VT> table,
+            ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
+            boolean left,
+            Joined joined,
+            Serde<K> keySerde,
+            Serde<V> valueSerde) {
         if (joined == null) {
             String name = graph.newName(left ? "left-join" : "join");
             graph.addProcessor(name, AsOfJoinProcessor.immediate(table, joiner, left), List.of(input), table.stores());
@@ -69,12 +74,23 @@ final class VersionedJoins {
                     + " for its grace period and needs the stream's key serde: call withSerdes(...) before the join");
         }
         // a window of 1 ms per record time; kept a grace past its time, then dropped after it was joined
-        graph.addStore(new StoreSpec(buffer, keySerde, new GraceBuffer.BufferSerde<>(valueSerde), true, true, null,
-                StoreSpec.Kind.WINDOW, 1, Duration.ofMillis(graceMs)));
+        graph.addStore(new StoreSpec(
+                buffer,
+                keySerde,
+                new GraceBuffer.BufferSerde<>(valueSerde),
+                true,
+                true,
+                null,
+                StoreSpec.Kind.WINDOW,
+                1,
+                Duration.ofMillis(graceMs)));
         List<String> stores = new ArrayList<>(table.stores());
         stores.add(buffer);
-        graph.addProcessor(joined.name(), AsOfJoinProcessor.withGrace(table, joiner, left, buffer, graceMs),
-                List.of(input), stores);
+        graph.addProcessor(
+                joined.name(),
+                AsOfJoinProcessor.withGrace(table, joiner, left, buffer, graceMs),
+                List.of(input),
+                stores);
         return joined.name();
     }
 }

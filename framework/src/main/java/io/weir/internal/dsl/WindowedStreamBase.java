@@ -1,10 +1,10 @@
 package io.weir.internal.dsl;
 
-import io.weir.internal.operator.aggregate.AggregateProcessor;
-import io.weir.internal.operator.window.SessionWindowProcessor;
 import io.weir.dsl.Aggregator;
 import io.weir.dsl.Merger;
 import io.weir.dsl.RecordStream;
+import io.weir.internal.operator.aggregate.AggregateProcessor;
+import io.weir.internal.operator.window.SessionWindowProcessor;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.serde.Serde;
@@ -40,41 +40,56 @@ abstract class WindowedStreamBase<K, V> {
     }
 
     public final RecordStream<Windowed<K>, Long> count(String storeName) {
-        return add(storeName, Serdes.longs(), new SessionWindowProcessor.Aggregation<K, V, Long>(
-                () -> 0L, AggregateProcessor.countStep(), (k, a, b) -> a + b));
+        return add(
+                storeName,
+                Serdes.longs(),
+                new SessionWindowProcessor.Aggregation<K, V, Long>(
+                        () -> 0L, AggregateProcessor.countStep(), (k, a, b) -> a + b));
     }
 
     public final RecordStream<Windowed<K>, V> reduce(BinaryOperator<V> reducer, String storeName) {
         Objects.requireNonNull(reducer, "reducer");
-        return add(storeName, grouped.requireValueSerde("reduce", storeName), new SessionWindowProcessor.Aggregation<K, V, V>(
-                () -> null, AggregateProcessor.reduceStep(reducer), (k, a, b) -> a == null ? b : reducer.apply(a, b)));
+        return add(
+                storeName,
+                grouped.requireValueSerde("reduce", storeName),
+                new SessionWindowProcessor.Aggregation<K, V, V>(
+                        () -> null,
+                        AggregateProcessor.reduceStep(reducer),
+                        (k, a, b) -> a == null ? b : reducer.apply(a, b)));
     }
 
     /** {@code aggregate} of windows that never merge. */
     @SuppressWarnings("unchecked")
-    final <VA> RecordStream<Windowed<K>, VA> aggregateUnmerged(Supplier<VA> initializer,
-                                                              Aggregator<? super K, ? super V, VA> aggregator,
-                                                              Serde<VA> aggregateSerde, String storeName) {
-        return aggregateMerging(initializer, aggregator, (Merger<? super K, VA>) (Merger<?, ?>) NOT_MERGED,
-                aggregateSerde, storeName);
+    final <VA> RecordStream<Windowed<K>, VA> aggregateUnmerged(
+            Supplier<VA> initializer,
+            Aggregator<? super K, ? super V, VA> aggregator,
+            Serde<VA> aggregateSerde,
+            String storeName) {
+        return aggregateMerging(
+                initializer, aggregator, (Merger<? super K, VA>) (Merger<?, ?>) NOT_MERGED, aggregateSerde, storeName);
     }
 
     /** {@code aggregate} of windows that merge (sessions): {@code merger} combines their aggregates. */
-    final <VA> RecordStream<Windowed<K>, VA> aggregateMerging(Supplier<VA> initializer,
-                                                             Aggregator<? super K, ? super V, VA> aggregator,
-                                                             Merger<? super K, VA> merger,
-                                                             Serde<VA> aggregateSerde, String storeName) {
+    final <VA> RecordStream<Windowed<K>, VA> aggregateMerging(
+            Supplier<VA> initializer,
+            Aggregator<? super K, ? super V, VA> aggregator,
+            Merger<? super K, VA> merger,
+            Serde<VA> aggregateSerde,
+            String storeName) {
         Objects.requireNonNull(initializer, "initializer");
         Objects.requireNonNull(aggregator, "aggregator");
         Objects.requireNonNull(merger, "merger");
         Objects.requireNonNull(aggregateSerde, "aggregateSerde");
-        return add(storeName, aggregateSerde, new SessionWindowProcessor.Aggregation<>(
-                initializer, AggregateProcessor.aggregateStep(initializer, aggregator), merger));
+        return add(
+                storeName,
+                aggregateSerde,
+                new SessionWindowProcessor.Aggregation<>(
+                        initializer, AggregateProcessor.aggregateStep(initializer, aggregator), merger));
     }
 
     /** Adds the stores and the aggregating processor of this kind of window; see {@link #addWindowed}. */
-    abstract <VA> RecordStream<Windowed<K>, VA> add(String storeName, Serde<VA> aggregateSerde,
-                                                   SessionWindowProcessor.Aggregation<K, V, VA> aggregation);
+    abstract <VA> RecordStream<Windowed<K>, VA> add(
+            String storeName, Serde<VA> aggregateSerde, SessionWindowProcessor.Aggregation<K, V, VA> aggregation);
 
     /**
      * Adds {@code stores} (the first names the aggregation) and {@code processor} as an aggregation
@@ -82,9 +97,8 @@ abstract class WindowedStreamBase<K, V> {
      * {@code Serdes.windowed(keySerde)}, values with the aggregate serde. Fails, naming the store,
      * if an earlier step lost the key serde.
      */
-    final <VA> RecordStream<Windowed<K>, VA> addWindowed(List<StoreSpec> stores,
-                                                        ProcessorSupplier<K, V, Windowed<K>, VA> processor,
-                                                        Serde<VA> aggregateSerde) {
+    final <VA> RecordStream<Windowed<K>, VA> addWindowed(
+            List<StoreSpec> stores, ProcessorSupplier<K, V, Windowed<K>, VA> processor, Serde<VA> aggregateSerde) {
         String node = grouped.addAggregation(stores, processor);
         return grouped.resultStream(node, Serdes.windowed(grouped.keySerde()), aggregateSerde);
     }

@@ -29,7 +29,8 @@ final class AccessFilter extends Filter {
 
     @Override
     public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
-        String path = Request.of(exchange.getRequestMethod(), exchange.getRequestURI()).path();
+        String path = Request.of(exchange.getRequestMethod(), exchange.getRequestURI())
+                .path();
         AccessPolicy.Verdict verdict = policy.decide(path, caller(exchange));
         Reply refusal = switch (verdict.outcome()) {
             case ALLOWED -> null;
@@ -42,7 +43,11 @@ final class AccessFilter extends Filter {
             return;
         }
         // Never the Authorization header: it may hold a valid token sent to the wrong path.
-        log.debug("refused {} {} from {}: {}", exchange.getRequestMethod(), path, exchange.getRemoteAddress(),
+        log.debug(
+                "refused {} {} from {}: {}",
+                exchange.getRequestMethod(),
+                path,
+                exchange.getRemoteAddress(),
                 verdict.outcome());
         try (exchange) {
             Router.write(exchange, refusal, exchange.getRequestMethod().equals("HEAD"));
@@ -59,8 +64,10 @@ final class AccessFilter extends Filter {
                 verified = false;
             }
         }
-        return new Caller(exchange.getRemoteAddress().getAddress(),
-                Optional.ofNullable(exchange.getRequestHeaders().getFirst("Authorization")), verified);
+        return new Caller(
+                exchange.getRemoteAddress().getAddress(),
+                Optional.ofNullable(exchange.getRequestHeaders().getFirst("Authorization")),
+                verified);
     }
 
     @Override

@@ -20,7 +20,7 @@ public record HttpOptions(String bindAddress, int port, String adminBindAddress,
     }
 
     public static HttpOptions of(WeirConfig config) {
-        return new HttpOptions(config.httpBindAddress(), config.httpPort(), config.httpAdminBindAddress(),
-                config.httpAdminPort());
+        return new HttpOptions(
+                config.httpBindAddress(), config.httpPort(), config.httpAdminBindAddress(), config.httpAdminPort());
     }
 }

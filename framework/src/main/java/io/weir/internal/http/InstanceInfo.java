@@ -15,9 +15,15 @@ import java.util.Map;
  * @param standbyTasks  the standby tasks this instance keeps (warm-ups included), sorted
  * @param warmupTasks   the standbys placed here to take their task over once caught up, sorted
  */
-public record InstanceInfo(String version, String applicationId, String instanceId, String guarantee, String state,
-                           Map<String, List<String>> tasksByThread, List<String> standbyTasks,
-                           List<String> warmupTasks) {
+public record InstanceInfo(
+        String version,
+        String applicationId,
+        String instanceId,
+        String guarantee,
+        String state,
+        Map<String, List<String>> tasksByThread,
+        List<String> standbyTasks,
+        List<String> warmupTasks) {
 
     public InstanceInfo {
         tasksByThread = Map.copyOf(tasksByThread);

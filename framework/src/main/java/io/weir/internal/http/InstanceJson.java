@@ -10,17 +10,15 @@ import java.util.TreeMap;
 /** JSON of the health reports and of {@link InstanceInfo}, as the endpoints show them. */
 final class InstanceJson {
 
-    private InstanceJson() {
-    }
+    private InstanceJson() {}
 
     /**
      * {@code {"status":"UP"|"DOWN","state":"RUNNING","problems":[{"kind":..,"message":..,...}]}};
      * a problem's details sit beside kind and message, sorted by name, and cannot override them.
      */
     static ObjectNode health(HealthReport report) {
-        ObjectNode json = Json.object()
-                .put("status", report.ok() ? "UP" : "DOWN")
-                .put("state", report.state());
+        ObjectNode json =
+                Json.object().put("status", report.ok() ? "UP" : "DOWN").put("state", report.state());
         ArrayNode problems = json.putArray("problems");
         for (Problem p : report.problems()) {
             ObjectNode problem = problems.addObject().put("kind", p.kind()).put("message", p.message());

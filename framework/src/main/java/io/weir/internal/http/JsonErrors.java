@@ -9,8 +9,7 @@ import io.weir.internal.json.Json;
  */
 final class JsonErrors {
 
-    private JsonErrors() {
-    }
+    private JsonErrors() {}
 
     static Reply notFound(String path, java.util.Collection<String> known) {
         return error(404, "not_found", "no endpoint at " + path + "; the endpoints are " + String.join(", ", known));
@@ -41,9 +40,13 @@ final class JsonErrors {
     }
 
     static Reply internalError(String method, String path, Throwable cause) {
-        return error(500, "internal_error", "the instance failed to answer " + method + " " + path + " ("
-                + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
-                + "); see its log");
+        return error(
+                500,
+                "internal_error",
+                "the instance failed to answer " + method + " " + path + " ("
+                        + cause.getClass().getSimpleName()
+                        + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
+                        + "); see its log");
     }
 
     /** An error of any status with its stable word, for the query endpoints' answers. */

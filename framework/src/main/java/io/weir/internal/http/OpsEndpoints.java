@@ -20,9 +20,10 @@ final class OpsEndpoints {
     }
 
     Router routes() {
-        Router router = view.storeQueries().map(q -> new QueryEndpoints(q).addTo(new Router())).orElseGet(Router::new);
-        return router
-                .get("/health/live", request -> health(view.liveness()))
+        Router router = view.storeQueries()
+                .map(q -> new QueryEndpoints(q).addTo(new Router()))
+                .orElseGet(Router::new);
+        return router.get("/health/live", request -> health(view.liveness()))
                 .get("/health/ready", request -> health(view.readiness()))
                 .get("/metrics", request -> Reply.text(200, PROMETHEUS, view.prometheusText()))
                 .get("/topology", this::topology)
@@ -38,11 +39,14 @@ final class OpsEndpoints {
         String format = request.query().getOrDefault("format", "json");
         return switch (format) {
             // The document the instance records in Kafka, which weir topology show prints.
-            case "json" -> Reply.json(200, TopologyDescription.of(view.topology(), view.info().applicationId(),
-                    WeirVersion.current()));
+            case "json" ->
+                Reply.json(
+                        200,
+                        TopologyDescription.of(view.topology(), view.info().applicationId(), WeirVersion.current()));
             case "mermaid" -> Reply.text(200, Reply.TEXT, TopologyMermaid.render(view.topology()));
-            default -> JsonErrors.badRequest("unknown format '" + format
-                    + "'; use format=json (the default) or format=mermaid");
+            default ->
+                JsonErrors.badRequest(
+                        "unknown format '" + format + "'; use format=json (the default) or format=mermaid");
         };
     }
 
@@ -50,9 +54,13 @@ final class OpsEndpoints {
         if (!view.leaveGroupAndStop()) {
             return JsonErrors.conflict("the instance is already stopping; nothing was changed");
         }
-        return Reply.json(202, Json.object()
-                .put("status", "LEAVING")
-                .put("message", "committing, leaving the consumer group and stopping; the instance's tasks"
-                        + " move to the remaining instances at once"));
+        return Reply.json(
+                202,
+                Json.object()
+                        .put("status", "LEAVING")
+                        .put(
+                                "message",
+                                "committing, leaving the consumer group and stopping; the instance's tasks"
+                                        + " move to the remaining instances at once"));
     }
 }

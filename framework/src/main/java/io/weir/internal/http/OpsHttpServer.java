@@ -73,12 +73,10 @@ public final class OpsHttpServer implements AutoCloseable {
     private static final long DRAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     /** One listening port: {@code http.port}, or {@code http.admin.port}. */
-    private record Listener(HttpServer server, Router router) {
-    }
+    private record Listener(HttpServer server, Router router) {}
 
     /** The settings a port is configured by, named in its errors. */
-    private record PortSettings(String bindAddressSetting, String portSetting) {
-    }
+    private record PortSettings(String bindAddressSetting, String portSetting) {}
 
     private static final PortSettings MAIN = new PortSettings("http.bind.address", "http.port");
     private static final PortSettings ADMIN = new PortSettings("http.admin.bind.address", "http.admin.port");
@@ -117,11 +115,22 @@ public final class OpsHttpServer implements AutoCloseable {
         List<HttpServer> bound = new ArrayList<>();
         ThreadPoolExecutor executor = executor();
         try {
-            Listener main = listen(options.bindAddress(), options.port(), MAIN, security,
-                    options.adminPort().isPresent() ? routes.select(p -> !AccessPolicy.adminPath(p)) : routes, bound);
-            Optional<Listener> admin = options.adminPort().isEmpty() ? Optional.empty()
-                    : Optional.of(listen(options.adminBindAddress(), options.adminPort().get(), ADMIN, security,
-                            routes.select(AccessPolicy::adminPath), bound));
+            Listener main = listen(
+                    options.bindAddress(),
+                    options.port(),
+                    MAIN,
+                    security,
+                    options.adminPort().isPresent() ? routes.select(p -> !AccessPolicy.adminPath(p)) : routes,
+                    bound);
+            Optional<Listener> admin = options.adminPort().isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(listen(
+                            options.adminBindAddress(),
+                            options.adminPort().get(),
+                            ADMIN,
+                            security,
+                            routes.select(AccessPolicy::adminPath),
+                            bound));
             for (HttpServer server : bound) {
                 server.setExecutor(executor);
                 // The JDK's dispatcher thread inherits daemon status from the thread that starts it;
@@ -136,16 +145,23 @@ public final class OpsHttpServer implements AutoCloseable {
             throw new IllegalStateException("interrupted while starting the HTTP server", e);
         } catch (ExecutionException e) {
             abandon(bound, executor);
-            throw new IllegalStateException("could not start the HTTP server on " + options.bindAddress() + ":"
-                    + options.port() + ": " + e.getCause(), e.getCause());
+            throw new IllegalStateException(
+                    "could not start the HTTP server on " + options.bindAddress() + ":" + options.port() + ": "
+                            + e.getCause(),
+                    e.getCause());
         } catch (RuntimeException e) {
             abandon(bound, executor);
             throw e;
         }
     }
 
-    private static Listener listen(String bindAddress, int port, PortSettings settings, HttpSecurity security,
-                                   Router router, List<HttpServer> bound) {
+    private static Listener listen(
+            String bindAddress,
+            int port,
+            PortSettings settings,
+            HttpSecurity security,
+            Router router,
+            List<HttpServer> bound) {
         HttpServer server = bind(address(bindAddress, port, settings), bindAddress, port, settings, security);
         bound.add(server);
         HttpContext context = server.createContext("/", router);
@@ -205,21 +221,27 @@ public final class OpsHttpServer implements AutoCloseable {
 
     private static InetSocketAddress address(String bindAddress, int port, PortSettings settings) {
         if (port < 0 || port > 65_535) {
-            throw new ConfigException(settings.portSetting(), port + " is not a port to listen on; use 1-65535, 0 for"
-                    + " any free port" + (settings == MAIN ? ", or -1 to disable the HTTP server (which then must not"
-                    + " be started)" : ""));
+            throw new ConfigException(
+                    settings.portSetting(),
+                    port + " is not a port to listen on; use 1-65535, 0 for"
+                            + " any free port"
+                            + (settings == MAIN
+                                    ? ", or -1 to disable the HTTP server (which then must not" + " be started)"
+                                    : ""));
         }
         InetSocketAddress address = new InetSocketAddress(bindAddress, port);
         if (address.isUnresolved()) {
-            throw new ConfigException(settings.bindAddressSetting(), "'" + bindAddress + "' does not resolve to an"
-                    + " address of this host; use an IP of one of its interfaces, 0.0.0.0 for all, or 127.0.0.1 for"
-                    + " local access only");
+            throw new ConfigException(
+                    settings.bindAddressSetting(),
+                    "'" + bindAddress + "' does not resolve to an"
+                            + " address of this host; use an IP of one of its interfaces, 0.0.0.0 for all, or 127.0.0.1 for"
+                            + " local access only");
         }
         return address;
     }
 
-    private static HttpServer bind(InetSocketAddress address, String bindAddress, int port, PortSettings settings,
-                                   HttpSecurity security) {
+    private static HttpServer bind(
+            InetSocketAddress address, String bindAddress, int port, PortSettings settings, HttpSecurity security) {
         try {
             Optional<SSLContext> tls = security.serverContext();
             if (tls.isEmpty()) {
@@ -238,25 +260,31 @@ public final class OpsHttpServer implements AutoCloseable {
             String portSetting = settings.portSetting();
             String bindSetting = settings.bindAddressSetting();
             ConfigException error = port != 0 && String.valueOf(e.getMessage()).contains("in use")
-                    ? new ConfigException(portSetting, "cannot listen on " + where + " (" + bindSetting + "="
-                            + bindAddress + ", " + portSetting + "=" + port + "): the port is already in use, maybe by"
-                            + " another instance on this host; choose another " + portSetting + ", " + portSetting
-                            + "=0 for any free port, or http.port=-1 to disable the HTTP server")
-                    : new ConfigException(bindSetting, "cannot listen on " + where + ": " + e.getMessage()
-                            + "; set " + bindSetting + " to an address of this host (0.0.0.0 for all"
-                            + " interfaces), or http.port=-1 to disable the HTTP server");
+                    ? new ConfigException(
+                            portSetting,
+                            "cannot listen on " + where + " (" + bindSetting + "="
+                                    + bindAddress + ", " + portSetting + "=" + port
+                                    + "): the port is already in use, maybe by"
+                                    + " another instance on this host; choose another " + portSetting + ", "
+                                    + portSetting
+                                    + "=0 for any free port, or http.port=-1 to disable the HTTP server")
+                    : new ConfigException(
+                            bindSetting,
+                            "cannot listen on " + where + ": " + e.getMessage()
+                                    + "; set " + bindSetting + " to an address of this host (0.0.0.0 for all"
+                                    + " interfaces), or http.port=-1 to disable the HTTP server");
             error.initCause(e);
             throw error;
         } catch (IOException e) {
-            throw new IllegalStateException("could not open the HTTP server on " + bindAddress + ":" + port + ": "
-                    + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "could not open the HTTP server on " + bindAddress + ":" + port + ": " + e.getMessage(), e);
         }
     }
 
     private static ThreadPoolExecutor executor() {
         AtomicInteger count = new AtomicInteger();
-        ThreadPoolExecutor executor = new ThreadPoolExecutor(THREADS, THREADS, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(QUEUE), runnable -> {
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(
+                THREADS, THREADS, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(QUEUE), runnable -> {
                     Thread t = new Thread(runnable, "weir-http-" + count.incrementAndGet());
                     t.setDaemon(true);
                     return t;

@@ -36,8 +36,8 @@ public final class PeerClient {
     public PeerClient(Duration timeout, Supplier<Optional<PeerHttp>> peers) {
         this.timeout = timeout;
         this.peers = peers;
-        this.plain = new LazyHttpClient(HttpClient.newBuilder().connectTimeout(timeout)
-                .version(HttpClient.Version.HTTP_1_1));
+        this.plain = new LazyHttpClient(
+                HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1));
     }
 
     /**
@@ -49,7 +49,9 @@ public final class PeerClient {
     public QueryAnswer get(String endpoint, String pathAndQuery) {
         Optional<PeerHttp> http = peers.get();
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(stripSlash(endpoint) + pathAndQuery))
-                .timeout(timeout).header("Accept", "application/json").GET();
+                .timeout(timeout)
+                .header("Accept", "application/json")
+                .GET();
         http.flatMap(PeerHttp::authorization).ifPresent(token -> request.header("Authorization", token));
         HttpClient client = http.map(PeerHttp::client).orElseGet(plain::get);
         try {
@@ -62,8 +64,8 @@ public final class PeerClient {
             response.headers().firstValue("Retry-After").ifPresent(v -> headers.put("Retry-After", v));
             return new QueryAnswer(response.statusCode(), body, headers);
         } catch (IOException e) {
-            throw new UncheckedIOException(e.getClass().getSimpleName() + (e.getMessage() == null ? ""
-                    : ": " + e.getMessage()), e);
+            throw new UncheckedIOException(
+                    e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UncheckedIOException(new java.io.InterruptedIOException("interrupted"));

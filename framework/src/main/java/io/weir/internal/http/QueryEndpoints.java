@@ -51,11 +51,17 @@ final class QueryEndpoints {
         if (parts.length == 2 && parts[1].equals("keys") && !parts[0].isEmpty()) {
             return view.scan(segment(parts[0]), request.query()).reply();
         }
-        if (parts.length < 3 || parts.length > 4 || !parts[1].equals("keys") || parts[0].isEmpty()
+        if (parts.length < 3
+                || parts.length > 4
+                || !parts[1].equals("keys")
+                || parts[0].isEmpty()
                 || parts[2].isEmpty()) {
-            return JsonErrors.error(404, "not_found", "no endpoint at " + request.path() + "; scan a store with"
-                    + " /stores/{store}/keys, query a key with /stores/{store}/keys/{key}, its windows with /stores/{store}/keys/{key}/windows and its"
-                    + " sessions with /stores/{store}/keys/{key}/sessions");
+            return JsonErrors.error(
+                    404,
+                    "not_found",
+                    "no endpoint at " + request.path() + "; scan a store with"
+                            + " /stores/{store}/keys, query a key with /stores/{store}/keys/{key}, its windows with /stores/{store}/keys/{key}/windows and its"
+                            + " sessions with /stores/{store}/keys/{key}/sessions");
         }
         Target target = Target.VALUE;
         if (parts.length == 4) {
@@ -63,12 +69,16 @@ final class QueryEndpoints {
                 case "windows" -> target = Target.WINDOWS;
                 case "sessions" -> target = Target.SESSIONS;
                 default -> {
-                    return JsonErrors.error(404, "not_found", "no endpoint at " + request.path() + "; after the key"
-                            + " comes nothing, /windows or /sessions");
+                    return JsonErrors.error(
+                            404,
+                            "not_found",
+                            "no endpoint at " + request.path() + "; after the key"
+                                    + " comes nothing, /windows or /sessions");
                 }
             }
         }
-        return view.answer(new KeyQuery(segment(parts[0]), segment(parts[2]), target, request.query())).reply();
+        return view.answer(new KeyQuery(segment(parts[0]), segment(parts[2]), target, request.query()))
+                .reply();
     }
 
     /** A path segment decoded: {@code %XX} escapes only ({@code +} is a plus in a path). */

@@ -30,15 +30,18 @@ record Request(String method, String path, String rawPath, Map<String, String> q
                 }
             }
         }
-        return new Request(method, uri.getPath() == null ? "/" : uri.getPath(),
-                uri.getRawPath() == null ? "/" : uri.getRawPath(), query);
+        return new Request(
+                method,
+                uri.getPath() == null ? "/" : uri.getPath(),
+                uri.getRawPath() == null ? "/" : uri.getRawPath(),
+                query);
     }
 
     static String decode(String s) {
         try {
             return URLDecoder.decode(s, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException badEscape) {
-            return s;   // a malformed %-escape is kept as typed; the endpoint rejects the value if it matters
+            return s; // a malformed %-escape is kept as typed; the endpoint rejects the value if it matters
         }
     }
 }

@@ -47,8 +47,8 @@ final class Router implements HttpHandler {
     private final Map<String, Route> routes = new LinkedHashMap<>();
     /** Routes for every path under a prefix ({@code /stores/}), tried when no exact path matches. */
     private final Map<String, Route> prefixes = new LinkedHashMap<>();
-    private final ThrottledWarning failures =
-            new ThrottledWarning(log, TimeUnit.MINUTES.toNanos(1), System::nanoTime);
+
+    private final ThrottledWarning failures = new ThrottledWarning(log, TimeUnit.MINUTES.toNanos(1), System::nanoTime);
     private int inFlight;
 
     Router get(String path, Endpoint endpoint) {
@@ -76,7 +76,8 @@ final class Router implements HttpHandler {
             write(exchange, reply, request.method().equals("HEAD"));
         } catch (IOException e) {
             // The client went away or the server is closing: nobody is left to answer.
-            log.debug("could not answer {} {}: {}", exchange.getRequestMethod(), exchange.getRequestURI(), e.toString());
+            log.debug(
+                    "could not answer {} {}: {}", exchange.getRequestMethod(), exchange.getRequestURI(), e.toString());
         } finally {
             exit();
         }
@@ -85,8 +86,11 @@ final class Router implements HttpHandler {
     Reply answer(Request request) {
         Route route = routes.get(request.path());
         if (route == null) {
-            route = prefixes.entrySet().stream().filter(e -> request.path().startsWith(e.getKey()))
-                    .map(Map.Entry::getValue).findFirst().orElse(null);
+            route = prefixes.entrySet().stream()
+                    .filter(e -> request.path().startsWith(e.getKey()))
+                    .map(Map.Entry::getValue)
+                    .findFirst()
+                    .orElse(null);
         }
         if (route == null) {
             java.util.List<String> known = new java.util.ArrayList<>(routes.keySet());
@@ -103,8 +107,8 @@ final class Router implements HttpHandler {
         } catch (Throwable e) {
             // Anything else thrown by the view is a bug or a transient failure of the instance, not
             // a reason to lose this executor thread: answer 500 and keep serving.
-            failures.warn(request.path(), "HTTP " + request.method() + " " + request.path()
-                    + " failed; answering 500", e);
+            failures.warn(
+                    request.path(), "HTTP " + request.method() + " " + request.path() + " failed; answering 500", e);
             return JsonErrors.internalError(request.method(), request.path(), e);
         }
     }

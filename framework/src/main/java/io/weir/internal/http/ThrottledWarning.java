@@ -46,7 +46,8 @@ final class ThrottledWarning {
             w.loggedAt = now;
             w.suppressed = 0;
         }
-        log.warn(suppressed == 0 ? message : message + " (" + suppressed + " more like it since the last warning)",
+        log.warn(
+                suppressed == 0 ? message : message + " (" + suppressed + " more like it since the last warning)",
                 cause);
     }
 }

@@ -35,8 +35,7 @@ import java.util.Set;
  */
 public final class TopologyMermaid {
 
-    private TopologyMermaid() {
-    }
+    private TopologyMermaid() {}
 
     /**
      * The topology as Mermaid text, one statement per line.
@@ -56,7 +55,7 @@ public final class TopologyMermaid {
         private final StringBuilder out = new StringBuilder("graph TD\n");
         private final Map<String, String> ids = new HashMap<>();
         private final Set<String> usedIds = new HashSet<>();
-        private final Map<String, String> topics = new LinkedHashMap<>();   // id -> label
+        private final Map<String, String> topics = new LinkedHashMap<>(); // id -> label
         private final List<String> edges = new ArrayList<>();
 
         Drawing(TopologyModel model) {
@@ -65,25 +64,36 @@ public final class TopologyMermaid {
 
         String draw() {
             for (Subtopology st : model.subtopologies()) {
-                out.append("  subgraph ").append(id("st", Integer.toString(st.id())))
-                        .append(" [\"sub-topology ").append(st.id()).append("\"]\n");
+                out.append("  subgraph ")
+                        .append(id("st", Integer.toString(st.id())))
+                        .append(" [\"sub-topology ")
+                        .append(st.id())
+                        .append("\"]\n");
                 model.nodes().values().stream()
                         .filter(n -> st.nodeNames().contains(n.name()))
                         .forEach(this::node);
                 for (StoreSpec s : model.storesOf(st)) {
-                    out.append("    ").append(id("s", s.name())).append("[(\"").append(label(s.name()))
+                    out.append("    ")
+                            .append(id("s", s.name()))
+                            .append("[(\"")
+                            .append(label(s.name()))
                             .append("\")]\n");
                 }
                 out.append("  end\n");
             }
-            topics.forEach((id, label) -> out.append("  ").append(id).append("([\"").append(label).append("\"])\n"));
+            topics.forEach((id, label) ->
+                    out.append("  ").append(id).append("([\"").append(label).append("\"])\n"));
             edges.forEach(e -> out.append("  ").append(e).append('\n'));
             return out.toString();
         }
 
         private void node(NodeSpec node) {
             String id = id("n", node.name());
-            out.append("    ").append(id).append("[\"").append(label(node.name())).append("\"]\n");
+            out.append("    ")
+                    .append(id)
+                    .append("[\"")
+                    .append(label(node.name()))
+                    .append("\"]\n");
             if (node instanceof NodeSpec.Source s) {
                 s.topics().forEach(t -> edges.add(topic(t, t) + " --> " + id));
                 if (s.pattern() != null) {
@@ -93,8 +103,10 @@ public final class TopologyMermaid {
             } else if (node instanceof NodeSpec.Processing p) {
                 p.stores().forEach(store -> edges.add(id + " -.- " + id("s", store)));
             } else if (node instanceof NodeSpec.Sink s) {
-                edges.add(id + " --> " + (s.topic() != null ? topic(s.topic(), s.topic())
-                        : topic("extracted:" + s.name(), "topic chosen per record")));
+                edges.add(id + " --> "
+                        + (s.topic() != null
+                                ? topic(s.topic(), s.topic())
+                                : topic("extracted:" + s.name(), "topic chosen per record")));
             }
             model.children(node.name()).forEach(child -> edges.add(id + " --> " + id("n", child)));
         }

@@ -35,14 +35,12 @@ public final class Json {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
 
-    private static final ObjectWriter PRETTY = MAPPER.writer(new DefaultPrettyPrinter(
-            Separators.createDefaultInstance()
-                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
-                    .withObjectEmptySeparator("")
-                    .withArrayEmptySeparator("")));
+    private static final ObjectWriter PRETTY = MAPPER.writer(new DefaultPrettyPrinter(Separators.createDefaultInstance()
+            .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+            .withObjectEmptySeparator("")
+            .withArrayEmptySeparator("")));
 
-    private Json() {
-    }
+    private Json() {}
 
     /** Reads with this configuration: {@code reader().forType(X.class).readValue(...)}, {@code readTree}. */
     public static ObjectReader reader() {

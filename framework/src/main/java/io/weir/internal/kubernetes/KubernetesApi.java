@@ -173,8 +173,8 @@ public final class KubernetesApi {
                 .build();
         int now = replicas(call, send(call, request));
         if (now != replicas) {
-            throw new KubernetesApiException(call + ": the API answered spec.replicas " + now + " instead of "
-                    + replicas);
+            throw new KubernetesApiException(
+                    call + ": the API answered spec.replicas " + now + " instead of " + replicas);
         }
     }
 
@@ -214,8 +214,8 @@ public final class KubernetesApi {
         // An IPv6 service address needs brackets in a URL.
         String authority = (host.contains(":") ? "[" + host + "]" : host) + ":" + port.trim();
         URI server = URI.create("https://" + authority);
-        return new KubernetesApi(server, () -> readToken(tokenFile), Files.exists(ca) ? ca : null, namespace,
-                DEFAULT_TIMEOUT);
+        return new KubernetesApi(
+                server, () -> readToken(tokenFile), Files.exists(ca) ? ca : null, namespace, DEFAULT_TIMEOUT);
     }
 
     private static String readToken(Path file) {
@@ -234,8 +234,8 @@ public final class KubernetesApi {
 
     private static SSLContext trusting(Path caCertificate) {
         try (InputStream in = Files.newInputStream(caCertificate)) {
-            Collection<? extends Certificate> certificates = CertificateFactory.getInstance("X.509")
-                    .generateCertificates(in);
+            Collection<? extends Certificate> certificates =
+                    CertificateFactory.getInstance("X.509").generateCertificates(in);
             if (certificates.isEmpty()) {
                 throw new KubernetesApiException("no certificate in the Kubernetes CA file " + caCertificate);
             }
@@ -281,8 +281,8 @@ public final class KubernetesApi {
         }
 
         HttpRequest.Builder request(HttpRequest.BodyPublisher body) {
-            return HttpRequest.newBuilder(URI.create(server.toString().replaceAll("/+$", "") + "/apis/apps/v1/namespaces/"
-                            + namespace + "/statefulsets/" + name + "/scale"))
+            return HttpRequest.newBuilder(URI.create(server.toString().replaceAll("/+$", "")
+                            + "/apis/apps/v1/namespaces/" + namespace + "/statefulsets/" + name + "/scale"))
                     .method(method, body)
                     .timeout(timeout)
                     .header("Accept", "application/json")
@@ -291,8 +291,8 @@ public final class KubernetesApi {
 
         /** The rule, as a Role lists it. */
         String rule() {
-            return "{apiGroups: [apps], resources: [" + resource + "], resourceNames: [" + name + "], verbs: ["
-                    + verb + "]}";
+            return "{apiGroups: [apps], resources: [" + resource + "], resourceNames: [" + name + "], verbs: [" + verb
+                    + "]}";
         }
 
         @Override
@@ -307,23 +307,28 @@ public final class KubernetesApi {
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
         } catch (HttpConnectTimeoutException e) {
-            throw new KubernetesApiException(call + ": no connection to " + server + " within "
-                    + Deadline.format(timeout), 0, e);
+            throw new KubernetesApiException(
+                    call + ": no connection to " + server + " within " + Deadline.format(timeout), 0, e);
         } catch (HttpTimeoutException e) {
-            throw new KubernetesApiException(call + ": no answer from " + server + " within "
-                    + Deadline.format(timeout), 0, e);
+            throw new KubernetesApiException(
+                    call + ": no answer from " + server + " within " + Deadline.format(timeout), 0, e);
         } catch (SSLException e) {
-            throw new KubernetesApiException(call + ": the TLS handshake with " + server + " failed (is "
-                    + (caCertificate == null ? "the server's certificate signed by a CA the JDK trusts" : caCertificate
-                    + " the CA of the cluster") + "?): " + e.getMessage(), 0, e);
+            throw new KubernetesApiException(
+                    call + ": the TLS handshake with " + server + " failed (is "
+                            + (caCertificate == null
+                                    ? "the server's certificate signed by a CA the JDK trusts"
+                                    : caCertificate + " the CA of the cluster")
+                            + "?): " + e.getMessage(),
+                    0,
+                    e);
         } catch (ConnectException e) {
             throw new KubernetesApiException(call + ": cannot connect to " + server + ": " + e, 0, e);
         } catch (IOException e) {
             throw new KubernetesApiException(call + ": " + e, 0, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new KubernetesApiException(call + ": interrupted after "
-                    + Deadline.format(timeout.minus(deadline.remaining())), 0, e);
+            throw new KubernetesApiException(
+                    call + ": interrupted after " + Deadline.format(timeout.minus(deadline.remaining())), 0, e);
         }
         int status = response.statusCode();
         if (status / 100 != 2) {
@@ -353,14 +358,20 @@ public final class KubernetesApi {
             m.append(" (").append(message).append(')');
         }
         switch (status) {
-            case 401 -> m.append("; the API refused the service account token (missing, expired or not a token of"
-                    + " this cluster)");
-            case 403 -> m.append("; the pod's service account needs a Role with the rule ").append(call.rule())
-                    .append(" and a RoleBinding to it, in namespace ").append(namespace);
-            case 404 -> m.append("; there is no StatefulSet '").append(call.name).append("' in namespace ")
-                    .append(namespace);
-            default -> {
-            }
+            case 401 ->
+                m.append("; the API refused the service account token (missing, expired or not a token of"
+                        + " this cluster)");
+            case 403 ->
+                m.append("; the pod's service account needs a Role with the rule ")
+                        .append(call.rule())
+                        .append(" and a RoleBinding to it, in namespace ")
+                        .append(namespace);
+            case 404 ->
+                m.append("; there is no StatefulSet '")
+                        .append(call.name)
+                        .append("' in namespace ")
+                        .append(namespace);
+            default -> {}
         }
         return new KubernetesApiException(m.toString(), status, null);
     }
@@ -375,20 +386,20 @@ public final class KubernetesApi {
         try {
             body = Json.reader().readTree(response.body());
         } catch (IOException e) {
-            throw new KubernetesApiException(call + ": the answer is not JSON: " + e.getMessage(),
-                    response.statusCode(), e);
+            throw new KubernetesApiException(
+                    call + ": the answer is not JSON: " + e.getMessage(), response.statusCode(), e);
         }
         if (body == null || !body.path("spec").isObject()) {
-            throw new KubernetesApiException(call + ": the answer has no spec: " + abbreviated(response.body()),
-                    response.statusCode(), null);
+            throw new KubernetesApiException(
+                    call + ": the answer has no spec: " + abbreviated(response.body()), response.statusCode(), null);
         }
         JsonNode replicas = body.path("spec").path("replicas");
         if (replicas.isMissingNode() || replicas.isNull()) {
             return 0;
         }
         if (!replicas.canConvertToInt() || !replicas.isIntegralNumber() || replicas.intValue() < 0) {
-            throw new KubernetesApiException(call + ": spec.replicas is not a count: " + replicas,
-                    response.statusCode(), null);
+            throw new KubernetesApiException(
+                    call + ": spec.replicas is not a count: " + replicas, response.statusCode(), null);
         }
         return replicas.intValue();
     }

@@ -51,8 +51,7 @@ public final class ScaleInCheck {
     }
 
     /** The decision at SIGTERM, and why, for the log. */
-    public record Decision(boolean leave, String reason) {
-    }
+    public record Decision(boolean leave, String reason) {}
 
     /**
      * Checks that this instance can decide at SIGTERM, and returns the check that will: the
@@ -63,39 +62,57 @@ public final class ScaleInCheck {
      *
      * @throws ConfigException on {@code shutdown.leave.group}, saying what to change, when it cannot
      */
-    public static ScaleInCheck start(Optional<String> instanceId, Supplier<KubernetesApi> inCluster,
-            Duration shutdownTimeout) {
-        String podName = instanceId.orElseThrow(() -> new ConfigException(SETTING, "kubernetes_scale_in needs"
-                + " instance.id set to the pod's name (<statefulset>-<ordinal>, for example from the downward API's"
-                + " metadata.name as WEIR_INSTANCE_ID), but instance.id is not set"));
-        StatefulSetPod pod = StatefulSetPod.of(podName).orElseThrow(() -> new ConfigException(SETTING,
-                "kubernetes_scale_in needs instance.id to be the name of a StatefulSet's pod, <statefulset>-<ordinal>,"
-                        + " but it is '" + podName + "'; set instance.id to the pod's name, or"
-                        + " shutdown.leave.group=false outside a StatefulSet"));
+    public static ScaleInCheck start(
+            Optional<String> instanceId, Supplier<KubernetesApi> inCluster, Duration shutdownTimeout) {
+        String podName = instanceId.orElseThrow(() -> new ConfigException(
+                SETTING,
+                "kubernetes_scale_in needs"
+                        + " instance.id set to the pod's name (<statefulset>-<ordinal>, for example from the downward API's"
+                        + " metadata.name as WEIR_INSTANCE_ID), but instance.id is not set"));
+        StatefulSetPod pod = StatefulSetPod.of(podName)
+                .orElseThrow(() -> new ConfigException(
+                        SETTING,
+                        "kubernetes_scale_in needs instance.id to be the name of a StatefulSet's pod, <statefulset>-<ordinal>,"
+                                + " but it is '" + podName + "'; set instance.id to the pod's name, or"
+                                + " shutdown.leave.group=false outside a StatefulSet"));
         KubernetesApi api;
         try {
             api = inCluster.get();
         } catch (KubernetesApiException e) {
-            throw new ConfigException(SETTING, "kubernetes_scale_in reads the StatefulSet's desired replicas through"
-                    + " the Kubernetes API, but " + e.getMessage() + " (it needs get on statefulsets/scale for "
-                    + pod.statefulSet() + "); or set shutdown.leave.group=false and leave the group before removing"
-                    + " a pod for good (POST /admin/leave)");
+            throw new ConfigException(
+                    SETTING,
+                    "kubernetes_scale_in reads the StatefulSet's desired replicas through"
+                            + " the Kubernetes API, but " + e.getMessage() + " (it needs get on statefulsets/scale for "
+                            + pod.statefulSet()
+                            + "); or set shutdown.leave.group=false and leave the group before removing"
+                            + " a pod for good (POST /admin/leave)");
         }
         ScaleInCheck check = new ScaleInCheck(pod, api.withTimeout(shutdownCallTimeout(shutdownTimeout)));
         try {
             int replicas = api.statefulSetReplicas(pod.statefulSet());
-            log.info("{}=kubernetes_scale_in: pod {} (ordinal {}) of StatefulSet {} in namespace {}, desired replicas"
+            log.info(
+                    "{}=kubernetes_scale_in: pod {} (ordinal {}) of StatefulSet {} in namespace {}, desired replicas"
                             + " {} now; at SIGTERM this instance leaves the consumer group only if its ordinal is then at"
                             + " or above the desired replicas (a scale-down), and keeps its membership otherwise",
-                    SETTING, pod.name(), pod.ordinal(), pod.statefulSet(), api.namespace(), replicas);
+                    SETTING,
+                    pod.name(),
+                    pod.ordinal(),
+                    pod.statefulSet(),
+                    api.namespace(),
+                    replicas);
         } catch (KubernetesApiException e) {
             if (e.refused()) {
-                throw new ConfigException(SETTING, "kubernetes_scale_in cannot read the StatefulSet's desired"
-                        + " replicas: " + e.getMessage());
+                throw new ConfigException(
+                        SETTING,
+                        "kubernetes_scale_in cannot read the StatefulSet's desired" + " replicas: " + e.getMessage());
             }
             // An API server restarting or a network blip must not stop the instance: the call is made again at SIGTERM.
-            log.warn("{}=kubernetes_scale_in: cannot read the desired replicas of StatefulSet {} now ({}); starting"
-                    + " anyway, the check runs again at SIGTERM", SETTING, pod.statefulSet(), e.getMessage());
+            log.warn(
+                    "{}=kubernetes_scale_in: cannot read the desired replicas of StatefulSet {} now ({}); starting"
+                            + " anyway, the check runs again at SIGTERM",
+                    SETTING,
+                    pod.statefulSet(),
+                    e.getMessage());
         }
         return check;
     }
@@ -118,12 +135,17 @@ public final class ScaleInCheck {
         } catch (KubernetesApiException e) {
             if (e.status().orElse(0) == 404) {
                 // Deleted StatefulSets (helm uninstall, kubectl delete) take their pods with them: none comes back.
-                return logged(new Decision(true, "StatefulSet " + pod.statefulSet() + " no longer exists, so pod "
-                        + pod.name() + " will not come back: leaving the consumer group"));
+                return logged(new Decision(
+                        true,
+                        "StatefulSet " + pod.statefulSet() + " no longer exists, so pod " + pod.name()
+                                + " will not come back: leaving the consumer group"));
             }
-            Decision keep = new Decision(false, "cannot read the desired replicas of StatefulSet " + pod.statefulSet()
-                    + " (" + e.getMessage() + "); keeping the group membership, as for a restart: if pod " + pod.name()
-                    + " is being removed for good, its tasks move once consumer.session.timeout.ms has passed");
+            Decision keep = new Decision(
+                    false,
+                    "cannot read the desired replicas of StatefulSet " + pod.statefulSet()
+                            + " (" + e.getMessage() + "); keeping the group membership, as for a restart: if pod "
+                            + pod.name()
+                            + " is being removed for good, its tasks move once consumer.session.timeout.ms has passed");
             log.warn("{}=kubernetes_scale_in: {}", SETTING, keep.reason());
             return keep;
         }
@@ -132,11 +154,15 @@ public final class ScaleInCheck {
                 + (pod.removedAt(replicas) ? "at or above" : "below") + " the desired replicas of StatefulSet "
                 + pod.statefulSet() + " (" + replicas + "): ";
         if (pod.removedAt(replicas)) {
-            return logged(new Decision(true, facts + "removed by a scale-down, leaving the consumer group (the API"
-                    + " answered in " + took + ")"));
+            return logged(new Decision(
+                    true,
+                    facts + "removed by a scale-down, leaving the consumer group (the API" + " answered in " + took
+                            + ")"));
         }
-        return logged(new Decision(false, facts + "a restart (rollout, eviction or deleted pod), keeping the group"
-                + " membership (the API answered in " + took + ")"));
+        return logged(new Decision(
+                false,
+                facts + "a restart (rollout, eviction or deleted pod), keeping the group"
+                        + " membership (the API answered in " + took + ")"));
     }
 
     private static Decision logged(Decision d) {
@@ -146,7 +172,8 @@ public final class ScaleInCheck {
 
     /** A quarter of the shutdown's time, between 250 ms and 2 s: the rest is for the commit and the close. */
     static Duration shutdownCallTimeout(Duration shutdownTimeout) {
-        Duration quarter = Objects.requireNonNull(shutdownTimeout, "shutdownTimeout").dividedBy(4);
+        Duration quarter =
+                Objects.requireNonNull(shutdownTimeout, "shutdownTimeout").dividedBy(4);
         if (quarter.compareTo(MAX_SHUTDOWN_CALL) > 0) {
             return MAX_SHUTDOWN_CALL;
         }

@@ -17,7 +17,8 @@ record StatefulSetPod(String statefulSet, int ordinal) {
     /** The pod named {@code podName}; empty when the name is not {@code <statefulset>-<ordinal>}. */
     static Optional<StatefulSetPod> of(String podName) {
         Matcher m = NAME.matcher(podName);
-        return m.matches() ? Optional.of(new StatefulSetPod(m.group(1), Integer.parseInt(m.group(2))))
+        return m.matches()
+                ? Optional.of(new StatefulSetPod(m.group(1), Integer.parseInt(m.group(2))))
                 : Optional.empty();
     }
 

@@ -14,8 +14,7 @@ import java.net.UnknownHostException;
  */
 public final class AdvertisedUrl {
 
-    private AdvertisedUrl() {
-    }
+    private AdvertisedUrl() {}
 
     /**
      * @param scheme {@code http}, or {@code https} with TLS
@@ -23,7 +22,8 @@ public final class AdvertisedUrl {
      */
     public static String of(WeirConfig config, String scheme, int port) {
         String bind = config.httpAdminPort().isPresent() ? config.httpAdminBindAddress() : config.httpBindAddress();
-        return config.httpAdvertisedUrl().map(u -> strip(u.toString()))
+        return config.httpAdvertisedUrl()
+                .map(u -> strip(u.toString()))
                 .orElseGet(() -> scheme + "://" + host(bind) + ":" + port);
     }
 

@@ -21,8 +21,7 @@ final class Answers {
 
     static final String RETRY_AFTER_SECONDS = "1";
 
-    private Answers() {
-    }
+    private Answers() {}
 
     /** A request that cannot be answered as asked: a 400 with the message. */
     static final class BadQuery extends RuntimeException {
@@ -95,8 +94,8 @@ final class Answers {
      * Asks {@code instance} for {@code pathAndQuery}; null (and a problem noted) if it advertises
      * no endpoint or did not answer. A 503 is returned, with its reason noted.
      */
-    static QueryAnswer ask(PeerClient peers, TaskOwners owners, String instance, String pathAndQuery,
-                           List<String> problems) {
+    static QueryAnswer ask(
+            PeerClient peers, TaskOwners owners, String instance, String pathAndQuery, List<String> problems) {
         String endpoint = owners.endpointOf(instance);
         if (endpoint.isEmpty()) {
             problems.add("instance " + instance + " advertises no HTTP endpoint (set http.advertised.url on it)");

@@ -22,8 +22,7 @@ import java.util.UUID;
  */
 public final class KeyText {
 
-    private KeyText() {
-    }
+    private KeyText() {}
 
     /** How a key is spelled in a request. */
     public enum Encoding {
@@ -55,11 +54,15 @@ public final class KeyText {
                 return Base64.getUrlDecoder().decode(text);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("'" + text + "' is not base64url"
-                        + (encoding == Encoding.BASE64 ? "" : " (keys of serde " + serde.formatId()
-                        + " are given as their serialized bytes in base64url)") + ": " + e.getMessage());
+                        + (encoding == Encoding.BASE64
+                                ? ""
+                                : " (keys of serde " + serde.formatId()
+                                        + " are given as their serialized bytes in base64url)")
+                        + ": " + e.getMessage());
             }
         }
-        @SuppressWarnings("unchecked") Serde<Object> s = (Serde<Object>) serde;
+        @SuppressWarnings("unchecked")
+        Serde<Object> s = (Serde<Object>) serde;
         try {
             Object key = switch (serde.formatId()) {
                 case "string" -> text;
@@ -74,8 +77,10 @@ public final class KeyText {
             }
             return s.serialize(null, key);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("'" + text + "' is not a key of this store (its keys are "
-                    + describe(serde) + "): " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "'" + text + "' is not a key of this store (its keys are " + describe(serde) + "): "
+                            + e.getMessage(),
+                    e);
         }
     }
 

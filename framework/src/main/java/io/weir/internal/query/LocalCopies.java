@@ -17,8 +17,7 @@ final class LocalCopies {
      * @param source {@code active}, {@code restoring} or {@code standby}
      * @param lag    changelog records the copy had not applied when asked (0 for the active copy)
      */
-    record Copy(BytesReader reader, String source, long lag) {
-    }
+    record Copy(BytesReader reader, String source, long lag) {}
 
     private final LocalStores local;
 
@@ -34,10 +33,13 @@ final class LocalCopies {
         if (!bound.allowsStandby()) {
             return Optional.empty();
         }
-        Optional<Copy> restoring = local.restoring(spec, task).filter(r -> bound.admits(r.lagRecords(), r.lagMillis()))
-                .map(r -> new Copy(r.reader(), "restoring", r.lagRecords()));
-        return restoring.isPresent() ? restoring : local.standby(spec, task)
+        Optional<Copy> restoring = local.restoring(spec, task)
                 .filter(r -> bound.admits(r.lagRecords(), r.lagMillis()))
-                .map(r -> new Copy(r.reader(), "standby", r.lagRecords()));
+                .map(r -> new Copy(r.reader(), "restoring", r.lagRecords()));
+        return restoring.isPresent()
+                ? restoring
+                : local.standby(spec, task)
+                        .filter(r -> bound.admits(r.lagRecords(), r.lagMillis()))
+                        .map(r -> new Copy(r.reader(), "standby", r.lagRecords()));
     }
 }

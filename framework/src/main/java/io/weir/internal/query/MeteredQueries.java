@@ -21,7 +21,8 @@ public final class MeteredQueries implements StoreQueryView {
     private final String applicationId;
     private final Ownership ownership;
     /** The timers by kind and outcome, built once each: a query should not rebuild a meter id. */
-    private final java.util.concurrent.ConcurrentMap<String, Timer> timers = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.ConcurrentMap<String, Timer> timers =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public MeteredQueries(StoreQueryView queries, MeterRegistry registry, String applicationId, Ownership ownership) {
         this.queries = queries;
@@ -49,10 +50,20 @@ public final class MeteredQueries implements StoreQueryView {
     private void record(String kind, QueryAnswer a, long startNanos) {
         String outcome = outcome(a);
         String instance = ownership.instanceId();
-        timers.computeIfAbsent(instance + "/" + kind + "/" + outcome, k -> Timer.builder("weir.query.requests")
-                        .description("queries this instance answered, by kind and outcome")
-                        .tags("application", applicationId, "instance", instance, "kind", kind, "outcome", outcome)
-                        .register(registry))
+        timers.computeIfAbsent(
+                        instance + "/" + kind + "/" + outcome,
+                        k -> Timer.builder("weir.query.requests")
+                                .description("queries this instance answered, by kind and outcome")
+                                .tags(
+                                        "application",
+                                        applicationId,
+                                        "instance",
+                                        instance,
+                                        "kind",
+                                        kind,
+                                        "outcome",
+                                        outcome)
+                                .register(registry))
                 .record(System.nanoTime() - startNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
     }
 

@@ -31,8 +31,9 @@ record Staleness(long maxLag, long maxStalenessMs) {
 
     @Override
     public String toString() {
-        return (maxLag == UNBOUNDED ? "" : "maxLag=" + maxLag) + (maxLag != UNBOUNDED && maxStalenessMs != UNBOUNDED
-                ? " and " : "") + (maxStalenessMs == UNBOUNDED ? "" : "maxStalenessMs=" + maxStalenessMs);
+        return (maxLag == UNBOUNDED ? "" : "maxLag=" + maxLag)
+                + (maxLag != UNBOUNDED && maxStalenessMs != UNBOUNDED ? " and " : "")
+                + (maxStalenessMs == UNBOUNDED ? "" : "maxStalenessMs=" + maxStalenessMs);
     }
 
     private static long parse(Map<String, String> params, String name) {
@@ -48,7 +49,7 @@ record Staleness(long maxLag, long maxStalenessMs) {
         } catch (NumberFormatException e) {
             // answered below
         }
-        throw new IllegalArgumentException(name + " must be a number of " + (name.equals("maxLag") ? "records"
-                : "milliseconds") + ", 0 or more, not '" + v + "'");
+        throw new IllegalArgumentException(name + " must be a number of "
+                + (name.equals("maxLag") ? "records" : "milliseconds") + ", 0 or more, not '" + v + "'");
     }
 }

@@ -60,8 +60,12 @@ public final class StoreQueryService implements StoreQueryView {
     /**
      * @param globals the read view of a global table's store by name (the instance holds it in full)
      */
-    public StoreQueryService(TopologyModel model, LocalStores local, Ownership ownership, PeerClient peers,
-                             Function<String, ReadOnlyKeyValueStore<Object, Object>> globals) {
+    public StoreQueryService(
+            TopologyModel model,
+            LocalStores local,
+            Ownership ownership,
+            PeerClient peers,
+            Function<String, ReadOnlyKeyValueStore<Object, Object>> globals) {
         this.model = model;
         this.local = local;
         this.ownership = ownership;
@@ -100,25 +104,31 @@ public final class StoreQueryService implements StoreQueryView {
         StoreSpec spec = model.stores().get(store);
         if (spec == null || locator.subtopologyOf(store).isEmpty()) {
             throw new IllegalArgumentException("no task holds a store named '" + store + "'"
-                    + (model.globalTables().containsKey(store) ? " (a global table is on every instance)"
-                    : "; the stores: " + new java.util.TreeSet<>(queryable())));
+                    + (model.globalTables().containsKey(store)
+                            ? " (a global table is on every instance)"
+                            : "; the stores: " + new java.util.TreeSet<>(queryable())));
         }
-        @SuppressWarnings("unchecked") Serde<Object> keySerde = (Serde<Object>) spec.keySerde();
+        @SuppressWarnings("unchecked")
+        Serde<Object> keySerde = (Serde<Object>) spec.keySerde();
         TaskOwners owners = ownership.current();
         TaskId task = locator.taskOf(store, keySerde.serialize(store, key), owners);
         if (task == null) {
             return Optional.empty();
         }
-        Optional<KeyOwners.Instance> active = owners.activeOf(task)
-                .map(i -> new KeyOwners.Instance(i, owners.endpointOf(i)));
+        Optional<KeyOwners.Instance> active =
+                owners.activeOf(task).map(i -> new KeyOwners.Instance(i, owners.endpointOf(i)));
         List<KeyOwners.Instance> standbys = owners.standbysOf(task).stream()
-                .map(i -> new KeyOwners.Instance(i, owners.endpointOf(i))).toList();
+                .map(i -> new KeyOwners.Instance(i, owners.endpointOf(i)))
+                .toList();
         return Optional.of(new KeyOwners(store, task, active, standbys));
     }
 
     private QueryAnswer unknownStore(String store) {
-        return Answers.error(404, "unknown_store", "the application has no store named '" + store + "'; its stores: "
-                + new java.util.TreeSet<>(queryable()));
+        return Answers.error(
+                404,
+                "unknown_store",
+                "the application has no store named '" + store + "'; its stores: "
+                        + new java.util.TreeSet<>(queryable()));
     }
 
     @Override
@@ -149,21 +159,32 @@ public final class StoreQueryService implements StoreQueryView {
         Staleness bound = Answers.staleness(q.params());
         Optional<LocalCopies.Copy> copy = copies.find(spec, task, bound);
         if (copy.isPresent()) {
-            return readHere(spec, q, key, task, copy.get().reader(), copy.get().source(), copy.get().lag());
+            return readHere(
+                    spec,
+                    q,
+                    key,
+                    task,
+                    copy.get().reader(),
+                    copy.get().source(),
+                    copy.get().lag());
         }
         boolean forwarded = "true".equals(q.params().get("forwarded"));
         if (forwarded) {
-            return Answers.unavailable("this instance does not run task " + task + " of store '" + spec.name() + "' (it moved"
-                    + " or is restoring)" + (bound.allowsStandby() ? " and keeps no copy within " + bound : ""), task == null ? null : task.toString());
+            return Answers.unavailable(
+                    "this instance does not run task " + task + " of store '" + spec.name() + "' (it moved"
+                            + " or is restoring)" + (bound.allowsStandby() ? " and keeps no copy within " + bound : ""),
+                    task == null ? null : task.toString());
         }
         List<String> problems = new ArrayList<>();
         Optional<String> owner = owners.activeOf(task);
         if (owner.isEmpty()) {
             problems.add("task " + task + " is moving between instances");
         } else if (owner.get().equals(ownership.instanceId())) {
-            long left = local.restoring(spec, task).map(LocalStores.LaggingRead::lagRecords).orElse(-1L);
-            problems.add("task " + task + " is restoring here (" + (left < 0 ? "its restore has not started"
-                    : left + " changelog records left") + ")");
+            long left = local.restoring(spec, task)
+                    .map(LocalStores.LaggingRead::lagRecords)
+                    .orElse(-1L);
+            problems.add("task " + task + " is restoring here ("
+                    + (left < 0 ? "its restore has not started" : left + " changelog records left") + ")");
         } else {
             QueryAnswer a = Answers.ask(peers, owners, owner.get(), forwardPath(q), problems);
             if (a != null && a.status() != 503) {
@@ -180,31 +201,37 @@ public final class StoreQueryService implements StoreQueryView {
                 }
             }
         }
-        return Answers.unavailable("no instance can answer for task " + task + " of store '" + spec.name() + "' now: "
-                + String.join("; ", problems) + "; retry" + (bound.allowsStandby() ? ""
-                : ", or accept a standby's answer with maxLag or maxStalenessMs"), task == null ? null : task.toString());
+        return Answers.unavailable(
+                "no instance can answer for task " + task + " of store '" + spec.name() + "' now: "
+                        + String.join("; ", problems) + "; retry"
+                        + (bound.allowsStandby() ? "" : ", or accept a standby's answer with maxLag or maxStalenessMs"),
+                task == null ? null : task.toString());
     }
 
-    private QueryAnswer readHere(StoreSpec spec, KeyQuery q, Object key, TaskId task, BytesReader reader,
-                                 String source, long lag) {
+    private QueryAnswer readHere(
+            StoreSpec spec, KeyQuery q, Object key, TaskId task, BytesReader reader, String source, long lag) {
         ObjectNode body = answered(spec.name(), task, source, lag);
         body.set("key", ValueJson.of(spec.keySerde(), key));
         try {
             return read(spec, q, reader, key, body);
         } catch (StoreClosedException closing) {
-            return Answers.unavailable("task " + task + " closed on this instance while it was read (it moved)", task == null ? null : task.toString());
+            return Answers.unavailable(
+                    "task " + task + " closed on this instance while it was read (it moved)",
+                    task == null ? null : task.toString());
         }
     }
 
     private QueryAnswer read(StoreSpec spec, KeyQuery q, BytesReader reader, Object key, ObjectNode body) {
-        @SuppressWarnings("unchecked") Serde<Object> keySerde = (Serde<Object>) spec.keySerde();
-        @SuppressWarnings("unchecked") Serde<Object> valueSerde = (Serde<Object>) spec.valueSerde();
+        @SuppressWarnings("unchecked")
+        Serde<Object> keySerde = (Serde<Object>) spec.keySerde();
+        @SuppressWarnings("unchecked")
+        Serde<Object> valueSerde = (Serde<Object>) spec.valueSerde();
         switch (q.target()) {
             case VALUE -> {
                 Object value = new TypedReader<>(spec.name(), spec.name(), reader, keySerde, valueSerde).get(key);
                 if (value == null) {
-                    body.put("error", "no_such_key").put("message", "store '" + spec.name() + "' has no value for"
-                            + " this key");
+                    body.put("error", "no_such_key")
+                            .put("message", "store '" + spec.name() + "' has no value for" + " this key");
                     return new QueryAnswer(404, body, Map.of());
                 }
                 body.set("value", ValueJson.of(valueSerde, value));
@@ -213,17 +240,21 @@ public final class StoreQueryService implements StoreQueryView {
             case WINDOWS -> {
                 long from = time(q, "from", 0);
                 long to = time(q, "to", Long.MAX_VALUE);
-                try (KeyValueIterator<Windowed<Object>, Object> it = new TypedWindowReader<>(spec.name(), spec.name(),
-                        reader, keySerde, valueSerde, spec.windowSizeMs()).fetch(key, from, to)) {
-                    return QueryAnswer.ok(list(body, "windows", it, valueSerde, Answers.limit(q.params(), DEFAULT_LIMIT, 100_000)));
+                try (KeyValueIterator<Windowed<Object>, Object> it = new TypedWindowReader<>(
+                                spec.name(), spec.name(), reader, keySerde, valueSerde, spec.windowSizeMs())
+                        .fetch(key, from, to)) {
+                    return QueryAnswer.ok(
+                            list(body, "windows", it, valueSerde, Answers.limit(q.params(), DEFAULT_LIMIT, 100_000)));
                 }
             }
             default -> {
                 long from = time(q, "from", 0);
                 long to = time(q, "to", Long.MAX_VALUE);
-                try (KeyValueIterator<Windowed<Object>, Object> it = new TypedSessionReader<>(spec.name(),
-                        spec.name(), reader, keySerde, valueSerde).findSessions(key, from, to)) {
-                    return QueryAnswer.ok(list(body, "sessions", it, valueSerde, Answers.limit(q.params(), DEFAULT_LIMIT, 100_000)));
+                try (KeyValueIterator<Windowed<Object>, Object> it = new TypedSessionReader<>(
+                                spec.name(), spec.name(), reader, keySerde, valueSerde)
+                        .findSessions(key, from, to)) {
+                    return QueryAnswer.ok(
+                            list(body, "sessions", it, valueSerde, Answers.limit(q.params(), DEFAULT_LIMIT, 100_000)));
                 }
             }
         }
@@ -233,8 +264,12 @@ public final class StoreQueryService implements StoreQueryView {
      * Up to {@code limit} windows or sessions in start order; {@code next_from}, when there are
      * more, is the {@code from} of the next page (the start of the first one left out).
      */
-    private static ObjectNode list(ObjectNode body, String field, KeyValueIterator<Windowed<Object>, Object> it,
-                                   Serde<Object> valueSerde, int limit) {
+    private static ObjectNode list(
+            ObjectNode body,
+            String field,
+            KeyValueIterator<Windowed<Object>, Object> it,
+            Serde<Object> valueSerde,
+            int limit) {
         ArrayNode items = body.putArray(field);
         Long next = null;
         while (it.hasNext()) {
@@ -267,7 +302,8 @@ public final class StoreQueryService implements StoreQueryView {
         body.set("key", ValueJson.of(spec.keySerde(), key));
         Object value = globals.apply(q.store()).get(key);
         if (value == null) {
-            body.put("error", "no_such_key").put("message", "global table '" + q.store() + "' has no value for this key");
+            body.put("error", "no_such_key")
+                    .put("message", "global table '" + q.store() + "' has no value for this key");
             return new QueryAnswer(404, body, Map.of());
         }
         body.set("value", ValueJson.of(spec.valueSerde(), value));
@@ -293,18 +329,21 @@ public final class StoreQueryService implements StoreQueryView {
             case SESSIONS -> StoreSpec.Kind.SESSION;
         };
         if (spec.kind() != wanted) {
-            String path = "/stores/" + spec.name() + "/keys/{key}" + switch (spec.kind()) {
-                case KEY_VALUE -> "";
-                case WINDOW -> "/windows";
-                case SESSION -> "/sessions";
-            };
-            throw new Answers.BadQuery("'" + spec.name() + "' is a " + spec.kind().label() + " store; query it with " + path);
+            String path = "/stores/" + spec.name() + "/keys/{key}"
+                    + switch (spec.kind()) {
+                        case KEY_VALUE -> "";
+                        case WINDOW -> "/windows";
+                        case SESSION -> "/sessions";
+                    };
+            throw new Answers.BadQuery(
+                    "'" + spec.name() + "' is a " + spec.kind().label() + " store; query it with " + path);
         }
     }
 
     private static byte[] keyBytes(Serde<?> serde, KeyQuery q) {
         try {
-            return KeyText.bytes(serde, q.key(), KeyText.Encoding.parse(q.params().get("keyEncoding")));
+            return KeyText.bytes(
+                    serde, q.key(), KeyText.Encoding.parse(q.params().get("keyEncoding")));
         } catch (IllegalArgumentException e) {
             throw new Answers.BadQuery(e.getMessage());
         }
@@ -317,7 +356,8 @@ public final class StoreQueryService implements StoreQueryView {
             return absent;
         }
         try {
-            return v.chars().allMatch(c -> c == '-' || Character.isDigit(c)) ? Long.parseLong(v)
+            return v.chars().allMatch(c -> c == '-' || Character.isDigit(c))
+                    ? Long.parseLong(v)
                     : Instant.parse(v).toEpochMilli();
         } catch (NumberFormatException | DateTimeParseException e) {
             throw new Answers.BadQuery(name + " must be epoch milliseconds or an ISO-8601 instant"
@@ -327,25 +367,24 @@ public final class StoreQueryService implements StoreQueryView {
 
     /** The same request for the owner, marked forwarded so it is not forwarded again. */
     static String forwardPath(KeyQuery q) {
-        StringBuilder path = new StringBuilder("/stores/").append(Answers.encode(q.store())).append("/keys/")
+        StringBuilder path = new StringBuilder("/stores/")
+                .append(Answers.encode(q.store()))
+                .append("/keys/")
                 .append(Answers.encode(q.key()));
         switch (q.target()) {
             case WINDOWS -> path.append("/windows");
             case SESSIONS -> path.append("/sessions");
-            default -> { }
+            default -> {}
         }
         return Answers.forwarded(path.toString(), q.params());
     }
 
-
     private java.util.Set<String> queryable() {
-        java.util.Set<String> names = new java.util.HashSet<>(model.globalTables().keySet());
-        model.stores().keySet().stream().filter(n -> locator.subtopologyOf(n).isPresent()).forEach(names::add);
+        java.util.Set<String> names =
+                new java.util.HashSet<>(model.globalTables().keySet());
+        model.stores().keySet().stream()
+                .filter(n -> locator.subtopologyOf(n).isPresent())
+                .forEach(names::add);
         return names;
     }
-
-
-
-
-
 }

@@ -52,15 +52,16 @@ final class StoreScans {
     }
 
     /** One entry read: its serialized key (the merge order and the cursor) and its JSON. */
-    private record Entry(byte[] key, JsonNode json) {
-    }
+    private record Entry(byte[] key, JsonNode json) {}
 
     QueryAnswer scan(StoreSpec spec, Map<String, String> params) {
         if (spec.kind() != StoreSpec.Kind.KEY_VALUE) {
-            throw new Answers.BadQuery("'" + spec.name() + "' is a " + spec.kind().label() + " store; only key-value"
-                    + " stores are scanned (query a key's " + (spec.kind() == StoreSpec.Kind.WINDOW ? "windows with"
-                    + " /stores/" + spec.name() + "/keys/{key}/windows)" : "sessions with /stores/" + spec.name()
-                    + "/keys/{key}/sessions)"));
+            throw new Answers.BadQuery(
+                    "'" + spec.name() + "' is a " + spec.kind().label() + " store; only key-value"
+                            + " stores are scanned (query a key's "
+                            + (spec.kind() == StoreSpec.Kind.WINDOW
+                                    ? "windows with" + " /stores/" + spec.name() + "/keys/{key}/windows)"
+                                    : "sessions with /stores/" + spec.name() + "/keys/{key}/sessions)"));
         }
         Bounds bounds = Bounds.of(spec.keySerde(), params);
         int limit = Answers.limit(params, DEFAULT_LIMIT, MAX_LIMIT);
@@ -82,42 +83,58 @@ final class StoreScans {
                 try {
                     parts.add(scanTask(spec, read.get().reader(), bounds, limit));
                 } catch (StoreClosedException closing) {
-                    return Answers.unavailable("task " + task + " closed on this instance while it was read (it"
-                            + " moved); retry", task.toString());
+                    return Answers.unavailable(
+                            "task " + task + " closed on this instance while it was read (it" + " moved); retry",
+                            task.toString());
                 }
                 maxLag = Math.max(maxLag, read.get().lag());
-                from.addObject().put("task", task.toString()).put("instance", ownership.instanceId())
-                        .put("source", read.get().source()).put("lag", read.get().lag());
+                from.addObject()
+                        .put("task", task.toString())
+                        .put("instance", ownership.instanceId())
+                        .put("source", read.get().source())
+                        .put("lag", read.get().lag());
             } else if (forwarded) {
-                return Answers.unavailable("this instance does not run task " + task + " of store '" + spec.name()
-                        + "' (it moved or is restoring)" + (bound.allowsStandby() ? " and keeps no copy within "
-                        + bound : ""), task.toString());
+                return Answers.unavailable(
+                        "this instance does not run task " + task + " of store '" + spec.name()
+                                + "' (it moved or is restoring)"
+                                + (bound.allowsStandby() ? " and keeps no copy within " + bound : ""),
+                        task.toString());
             } else {
                 Optional<String> owner = owners.activeOf(task);
                 if (owner.isEmpty() || owner.get().equals(ownership.instanceId())) {
-                    problems.add("task " + task + (owner.isEmpty() ? " is moving between instances" : " is restoring here"));
+                    problems.add(
+                            "task " + task + (owner.isEmpty() ? " is moving between instances" : " is restoring here"));
                 } else {
                     remote.computeIfAbsent(owner.get(), k -> new ArrayList<>()).add(task);
                 }
             }
         }
         if (!problems.isEmpty()) {
-            return Answers.unavailable("cannot scan store '" + spec.name() + "' now: " + String.join("; ", problems)
-                    + "; retry", null);
+            return Answers.unavailable(
+                    "cannot scan store '" + spec.name() + "' now: " + String.join("; ", problems) + "; retry", null);
         }
         boolean more = false;
         for (Map.Entry<String, List<TaskId>> r : remote.entrySet()) {
             Map<String, String> asked = new TreeMap<>(params);
             asked.put("tasks", r.getValue().stream().map(TaskId::toString).collect(Collectors.joining(",")));
-            QueryAnswer a = Answers.ask(peers, owners, r.getKey(), Answers.forwarded("/stores/"
-                    + Answers.encode(spec.name()) + "/keys", asked), problems);
+            QueryAnswer a = Answers.ask(
+                    peers,
+                    owners,
+                    r.getKey(),
+                    Answers.forwarded("/stores/" + Answers.encode(spec.name()) + "/keys", asked),
+                    problems);
             if (a == null || a.status() != 200) {
-                return a != null && a.status() != 503 ? a : Answers.unavailable("cannot scan store '" + spec.name()
-                        + "' now: " + String.join("; ", problems) + "; retry", null);
+                return a != null && a.status() != 503
+                        ? a
+                        : Answers.unavailable(
+                                "cannot scan store '" + spec.name() + "' now: " + String.join("; ", problems)
+                                        + "; retry",
+                                null);
             }
             List<Entry> entries = new ArrayList<>();
             for (JsonNode e : a.body().path("entries")) {
-                entries.add(new Entry(Base64.getUrlDecoder().decode(e.path("cursor").asText()), e));
+                entries.add(
+                        new Entry(Base64.getUrlDecoder().decode(e.path("cursor").asText()), e));
             }
             parts.add(entries);
             more |= !a.body().path("next").isNull();
@@ -138,7 +155,12 @@ final class StoreScans {
         merged.stream().limit(limit).forEach(e -> entries.add(e.json()));
         boolean hasNext = merged.size() > limit || (more && !merged.isEmpty());
         if (hasNext) {
-            body.put("next", merged.get(Math.min(limit, merged.size()) - 1).json().path("cursor").asText());
+            body.put(
+                    "next",
+                    merged.get(Math.min(limit, merged.size()) - 1)
+                            .json()
+                            .path("cursor")
+                            .asText());
         } else {
             body.putNull("next");
         }
@@ -148,12 +170,15 @@ final class StoreScans {
 
     /** Up to {@code limit} entries of one task after the cursor, in key order. */
     private static List<Entry> scanTask(StoreSpec spec, BytesReader reader, Bounds bounds, int limit) {
-        @SuppressWarnings("unchecked") Serde<Object> keySerde = (Serde<Object>) spec.keySerde();
-        @SuppressWarnings("unchecked") Serde<Object> valueSerde = (Serde<Object>) spec.valueSerde();
+        @SuppressWarnings("unchecked")
+        Serde<Object> keySerde = (Serde<Object>) spec.keySerde();
+        @SuppressWarnings("unchecked")
+        Serde<Object> valueSerde = (Serde<Object>) spec.valueSerde();
         List<Entry> out = new ArrayList<>();
         byte[] prefix = bounds.prefix();
         // With a cursor, a prefix scan seeks to the cursor rather than skipping every key before it.
-        try (BytesIterator it = prefix != null && bounds.after() == null ? reader.prefix(prefix)
+        try (BytesIterator it = prefix != null && bounds.after() == null
+                ? reader.prefix(prefix)
                 : reader.range(bounds.start(), bounds.to(), false)) {
             while (it.hasNext() && out.size() < limit) {
                 KeyValue<byte[], byte[]> e = it.next();
@@ -240,7 +265,8 @@ final class StoreScans {
                 if (from != null || to != null) {
                     throw new Answers.BadQuery("give either prefix or from/to, not both");
                 }
-                prefix = encoding == KeyText.Encoding.BASE64 ? key(keySerde, prefixText, encoding, "prefix")
+                prefix = encoding == KeyText.Encoding.BASE64
+                        ? key(keySerde, prefixText, encoding, "prefix")
                         : prefixText.getBytes(java.nio.charset.StandardCharsets.UTF_8);
             }
             byte[] after = null;
@@ -249,8 +275,8 @@ final class StoreScans {
                 try {
                     after = Base64.getUrlDecoder().decode(cursor);
                 } catch (IllegalArgumentException e) {
-                    throw new Answers.BadQuery("after must be the cursor (next) of a previous page, not '" + cursor
-                            + "'");
+                    throw new Answers.BadQuery(
+                            "after must be the cursor (next) of a previous page, not '" + cursor + "'");
                 }
             }
             return new Bounds(from, to, prefix, after);

@@ -16,8 +16,7 @@ public final class ValueJson {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private ValueJson() {
-    }
+    private ValueJson() {}
 
     /** {@code value} (already deserialized by {@code serde}) as JSON; null as JSON null. */
     @SuppressWarnings("unchecked")
@@ -49,7 +48,8 @@ public final class ValueJson {
         try {
             return Json.tree(value);
         } catch (RuntimeException e) {
-            return NODES.objectNode().put("base64", Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
+            return NODES.objectNode()
+                    .put("base64", Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
         }
     }
 

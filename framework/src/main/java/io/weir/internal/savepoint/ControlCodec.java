@@ -13,8 +13,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class ControlCodec {
 
-    private ControlCodec() {
-    }
+    private ControlCodec() {}
 
     public static byte[] encode(ControlMessage m) {
         ObjectNode node = Json.tree(m);

@@ -26,8 +26,7 @@ public sealed interface ControlMessage {
      * @param timeoutMs   instances give up (and resume) if the cut is not complete this long after they saw it
      * @param requestedAt wall-clock time of the request, epoch ms
      */
-    record Request(String id, boolean stop, long timeoutMs, long requestedAt) implements ControlMessage {
-    }
+    record Request(String id, boolean stop, long timeoutMs, long requestedAt) implements ControlMessage {}
 
     /**
      * A task stopped at a commit for the cut.
@@ -37,25 +36,20 @@ public sealed interface ControlMessage {
      * @param offsets   the task's committed input offsets at the cut, by {@code topic-partition}
      */
     record Paused(String id, String task, String instance, int taskCount, Map<String, Offset> offsets)
-            implements ControlMessage {
-    }
+            implements ControlMessage {}
 
     /** A task's stores are in the savepoint topic. */
     record Done(String id, String task, String instance, Map<String, Offset> offsets, List<StoreCopy> stores)
-            implements ControlMessage {
-    }
+            implements ControlMessage {}
 
     /** The savepoint failed and will never complete; paused tasks resume. */
-    record Aborted(String id, String reason) implements ControlMessage {
-    }
+    record Aborted(String id, String reason) implements ControlMessage {}
 
     /** The manifest is written: the savepoint is complete. */
-    record Completed(String id) implements ControlMessage {
-    }
+    record Completed(String id) implements ControlMessage {}
 
     /** A committed input offset and its metadata (which carries the task's watermark). */
-    record Offset(long offset, String metadata) {
-    }
+    record Offset(long offset, String metadata) {}
 
     /**
      * One store of a task, as copied into the savepoint topic.
@@ -70,7 +64,15 @@ public sealed interface ControlMessage {
      * @param firstOffset offset of its first data record in the savepoint topic
      * @param lastOffset  offset of its last data record
      */
-    record StoreCopy(String name, String kind, String keySerde, String valueSerde, long records, long bytes,
-                     long crc32, int chunks, long firstOffset, long lastOffset) {
-    }
+    record StoreCopy(
+            String name,
+            String kind,
+            String keySerde,
+            String valueSerde,
+            long records,
+            long bytes,
+            long crc32,
+            int chunks,
+            long firstOffset,
+            long lastOffset) {}
 }

@@ -20,13 +20,18 @@ import java.util.Map;
  * @param topology      the application's topology description when recorded, else null
  * @param tasks         per task: its committed input offsets at the cut and its stores
  */
-public record Manifest(String id, String applicationId, long createdAt, boolean stopped, String weirVersion,
-                       JsonNode topology, List<TaskEntry> tasks) {
+public record Manifest(
+        String id,
+        String applicationId,
+        long createdAt,
+        boolean stopped,
+        String weirVersion,
+        JsonNode topology,
+        List<TaskEntry> tasks) {
 
     /** One task of the savepoint. */
-    public record TaskEntry(String task, Map<String, ControlMessage.Offset> offsets,
-                            List<ControlMessage.StoreCopy> stores) {
-    }
+    public record TaskEntry(
+            String task, Map<String, ControlMessage.Offset> offsets, List<ControlMessage.StoreCopy> stores) {}
 
     public Manifest {
         topology = topology == null || topology.isNull() ? null : topology; // JSON null reads as a NullNode
@@ -35,12 +40,18 @@ public record Manifest(String id, String applicationId, long createdAt, boolean 
 
     @JsonIgnore
     public long records() {
-        return tasks.stream().flatMap(t -> t.stores().stream()).mapToLong(ControlMessage.StoreCopy::records).sum();
+        return tasks.stream()
+                .flatMap(t -> t.stores().stream())
+                .mapToLong(ControlMessage.StoreCopy::records)
+                .sum();
     }
 
     @JsonIgnore
     public long bytes() {
-        return tasks.stream().flatMap(t -> t.stores().stream()).mapToLong(ControlMessage.StoreCopy::bytes).sum();
+        return tasks.stream()
+                .flatMap(t -> t.stores().stream())
+                .mapToLong(ControlMessage.StoreCopy::bytes)
+                .sum();
     }
 
     public byte[] encode() {

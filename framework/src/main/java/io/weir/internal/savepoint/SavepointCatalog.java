@@ -85,8 +85,7 @@ public final class SavepointCatalog {
      *                    false for a topic created with {@code cleanup.policy=delete} by an earlier Weir
      * @param topicPolicy the topic's {@code cleanup.policy}
      */
-    public record Deletion(long tombstones, long bytes, boolean reclaimed, String topicPolicy) {
-    }
+    public record Deletion(long tombstones, long bytes, boolean reclaimed, String topicPolicy) {}
 
     /**
      * Deletes a savepoint: writes a tombstone for every data record it has (the keys follow from its
@@ -98,8 +97,8 @@ public final class SavepointCatalog {
      * @throws IllegalArgumentException if there is no such savepoint
      */
     public Deletion delete(String id) {
-        Manifest manifest = find(id).orElseThrow(() ->
-                new IllegalArgumentException("no savepoint " + id + " of " + config.applicationId()));
+        Manifest manifest = find(id).orElseThrow(
+                        () -> new IllegalArgumentException("no savepoint " + id + " of " + config.applicationId()));
         String policy = cleanupPolicy();
         long tombstones = 0;
         try (KafkaProducer<byte[], byte[]> producer = SavepointClients.producer(config, "savepoint-catalog")) {
@@ -107,8 +106,13 @@ public final class SavepointCatalog {
             for (Manifest.TaskEntry task : manifest.tasks()) {
                 for (ControlMessage.StoreCopy store : task.stores()) {
                     for (int seq = 0; seq < store.chunks(); seq++) {
-                        producer.send(new ProducerRecord<>(topic, SavepointTopics.DATA_PARTITION,
-                                SavepointTopics.dataKey(id, task.task(), store.name(), seq), null), (md, e) -> {
+                        producer.send(
+                                new ProducerRecord<>(
+                                        topic,
+                                        SavepointTopics.DATA_PARTITION,
+                                        SavepointTopics.dataKey(id, task.task(), store.name(), seq),
+                                        null),
+                                (md, e) -> {
                                     if (e != null) {
                                         failure.compareAndSet(null, e);
                                     }
@@ -120,11 +124,14 @@ public final class SavepointCatalog {
             producer.flush();
             if (failure.get() != null) {
                 // Not marked deleted: it stays listed, so the deletion can be run again.
-                throw new ClusterException("writing the tombstones of savepoint " + id + " to " + topic + " failed: "
-                        + failure.get(), failure.get());
+                throw new ClusterException(
+                        "writing the tombstones of savepoint " + id + " to " + topic + " failed: " + failure.get(),
+                        failure.get());
             }
-            KafkaCalls.get(producer.send(new ProducerRecord<>(topic, SavepointTopics.CATALOG_PARTITION,
-                    SavepointTopics.deletedKey(id), new byte[0])), SavepointClients.SEND_TIMEOUT,
+            KafkaCalls.get(
+                    producer.send(new ProducerRecord<>(
+                            topic, SavepointTopics.CATALOG_PARTITION, SavepointTopics.deletedKey(id), new byte[0])),
+                    SavepointClients.SEND_TIMEOUT,
                     "delete savepoint " + id);
         }
         return new Deletion(tombstones, manifest.bytes(), policy.contains("compact"), policy);
@@ -134,8 +141,11 @@ public final class SavepointCatalog {
     private String cleanupPolicy() {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         try (Admin admin = SavepointClients.admin(config, "savepoint-catalog")) {
-            Config configs = KafkaCalls.get(admin.describeConfigs(List.of(resource)).all(), Duration.ofSeconds(30),
-                    "describe the topic " + topic).get(resource);
+            Config configs = KafkaCalls.get(
+                            admin.describeConfigs(List.of(resource)).all(),
+                            Duration.ofSeconds(30),
+                            "describe the topic " + topic)
+                    .get(resource);
             ConfigEntry policy = configs.get("cleanup.policy");
             return policy == null ? "delete" : policy.value();
         }
@@ -159,8 +169,13 @@ public final class SavepointCatalog {
         }
     }
 
-    private void readStore(KafkaConsumer<byte[], byte[]> consumer, TopicPartition data, String id,
-                           Manifest.TaskEntry task, ControlMessage.StoreCopy store, EntrySink sink) {
+    private void readStore(
+            KafkaConsumer<byte[], byte[]> consumer,
+            TopicPartition data,
+            String id,
+            Manifest.TaskEntry task,
+            ControlMessage.StoreCopy store,
+            EntrySink sink) {
         String prefix = id + "/" + task.task() + "/" + store.name() + "/";
         Map<Integer, byte[]> chunks = new HashMap<>();
         long[] read = {0};
@@ -196,8 +211,11 @@ public final class SavepointCatalog {
         }
     }
 
-    private static void readAll(KafkaConsumer<byte[], byte[]> consumer, TopicPartition tp, long from,
-                                java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
+    private static void readAll(
+            KafkaConsumer<byte[], byte[]> consumer,
+            TopicPartition tp,
+            long from,
+            java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
         consumer.assign(List.of(tp));
         long end = consumer.endOffsets(List.of(tp)).get(tp);
         consumer.seek(tp, from);

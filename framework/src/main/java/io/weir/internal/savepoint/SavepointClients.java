@@ -28,8 +28,7 @@ final class SavepointClients {
      */
     static final Duration SEND_TIMEOUT = Duration.ofMinutes(5);
 
-    private SavepointClients() {
-    }
+    private SavepointClients() {}
 
     static KafkaConsumer<byte[], byte[]> consumer(WeirConfig config, String role) {
         return new KafkaConsumer<>(consumerConfig(config, role));

@@ -20,8 +20,8 @@ import java.util.TreeSet;
  * @param badRenames store renames naming a store the savepoint lacks, one line each (a typo would
  *                  otherwise drop the state it meant to keep)
  */
-public record SavepointCompatibility(List<String> dropped, List<String> conflicts, List<String> empty,
-                                     List<String> badRenames) {
+public record SavepointCompatibility(
+        List<String> dropped, List<String> conflicts, List<String> empty, List<String> badRenames) {
 
     /** With no store renamed. */
     public static SavepointCompatibility check(Manifest manifest, TopologyModel target) {
@@ -73,8 +73,8 @@ public record SavepointCompatibility(List<String> dropped, List<String> conflict
                 empty.add(e.getKey());
             }
         }
-        return new SavepointCompatibility(List.copyOf(dropped), List.copyOf(conflicts), List.copyOf(empty),
-                List.copyOf(badRenames));
+        return new SavepointCompatibility(
+                List.copyOf(dropped), List.copyOf(conflicts), List.copyOf(empty), List.copyOf(badRenames));
     }
 
     /** A serde's format id ({@link io.weir.serde.Serde#formatId()}); a store without one holds bytes. */

@@ -47,10 +47,12 @@ public final class SavepointControl implements AutoCloseable {
         final SavepointCut cut;
         /** When the cut must be complete, or the savepoint is aborted. */
         final Deadline cutDeadline;
+
         volatile String abortedReason;
         volatile boolean written;
         /** Stream threads that handed their tasks' copies over (or had none). */
         final AtomicInteger threadsSubmitted = new AtomicInteger();
+
         final AtomicInteger writesPending = new AtomicInteger();
 
         Progress(ControlMessage.Request request, SavepointCut cut, Deadline cutDeadline) {
@@ -84,8 +86,13 @@ public final class SavepointControl implements AutoCloseable {
     /**
      * @param onStop called once when a savepoint with {@code stop} has been written by this instance
      */
-    public SavepointControl(WeirConfig config, ClientConfigs clients, TopologyModel model, String instanceId,
-                            Admin admin, Runnable onStop) {
+    public SavepointControl(
+            WeirConfig config,
+            ClientConfigs clients,
+            TopologyModel model,
+            String instanceId,
+            Admin admin,
+            Runnable onStop) {
         this.config = config;
         this.model = model;
         this.instanceId = instanceId;
@@ -177,11 +184,17 @@ public final class SavepointControl implements AutoCloseable {
     }
 
     void send(ControlMessage m) {
-        producer.send(new ProducerRecord<>(controlPartition.topic(), 0, m.id().getBytes(StandardCharsets.UTF_8),
-                ControlCodec.encode(m)), (md, e) -> {
+        producer.send(
+                new ProducerRecord<>(
+                        controlPartition.topic(), 0, m.id().getBytes(StandardCharsets.UTF_8), ControlCodec.encode(m)),
+                (md, e) -> {
                     if (e != null) {
-                        log.warn("savepoint {}: sending {} to {} failed: {}", m.id(), m.getClass().getSimpleName(),
-                                controlPartition.topic(), e.toString());
+                        log.warn(
+                                "savepoint {}: sending {} to {} failed: {}",
+                                m.id(),
+                                m.getClass().getSimpleName(),
+                                controlPartition.topic(),
+                                e.toString());
                     }
                 });
     }
@@ -203,10 +216,13 @@ public final class SavepointControl implements AutoCloseable {
                 }
                 Progress p = current;
                 if (p != null && !p.aborted() && !p.cut.complete() && p.cutDeadline.expired()) {
-                    abort(p, "the cut was not complete within " + p.request.timeoutMs() + " ms (" + p.cut.pausedCount()
-                            + " of " + p.cut.taskCount() + " tasks paused)");
+                    abort(
+                            p,
+                            "the cut was not complete within " + p.request.timeoutMs() + " ms (" + p.cut.pausedCount()
+                                    + " of " + p.cut.taskCount() + " tasks paused)");
                 }
-            } catch (org.apache.kafka.common.errors.WakeupException | org.apache.kafka.common.errors.InterruptException e) {
+            } catch (org.apache.kafka.common.errors.WakeupException
+                    | org.apache.kafka.common.errors.InterruptException e) {
                 break;
             } catch (RuntimeException e) {
                 log.warn("reading the control topic {} failed: {}", controlPartition.topic(), e.toString());
@@ -222,13 +238,19 @@ public final class SavepointControl implements AutoCloseable {
                 send(new ControlMessage.Aborted(r.id(), "savepoint " + p.id() + " is under way"));
                 return;
             }
-            log.info("savepoint {} requested{}: pausing tasks at their next commit", r.id(),
+            log.info(
+                    "savepoint {} requested{}: pausing tasks at their next commit",
+                    r.id(),
                     r.stop() ? " (stop after it)" : "");
-            current = new Progress(r, SavepointCut.of(model, new TopicSetup(admin, config, model).tasksPerSubtopology()),
+            current = new Progress(
+                    r,
+                    SavepointCut.of(model, new TopicSetup(admin, config, model).tasksPerSubtopology()),
                     Deadline.after(Duration.ofMillis(r.timeoutMs())));
             // the cut drains repartition topics in their writers' order, which a cycle has not
-            model.repartitionCycle().ifPresent(cycle -> abort(current, cycle
-                    + " (a foreign-key join): savepoints of such a topology are not supported yet"));
+            model.repartitionCycle()
+                    .ifPresent(cycle -> abort(
+                            current,
+                            cycle + " (a foreign-key join): savepoints of such a topology are not supported yet"));
             return;
         }
         if (p == null || !p.id().equals(m.id())) {

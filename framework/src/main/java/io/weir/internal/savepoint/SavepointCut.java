@@ -34,7 +34,9 @@ public final class SavepointCut {
     SavepointCut(Map<Integer, Set<Integer>> upstream, Map<Integer, Integer> tasksPerSubtopology) {
         this.upstream = upstream;
         this.tasksPerSubtopology = Map.copyOf(tasksPerSubtopology);
-        this.taskCount = tasksPerSubtopology.values().stream().mapToInt(Integer::intValue).sum();
+        this.taskCount = tasksPerSubtopology.values().stream()
+                .mapToInt(Integer::intValue)
+                .sum();
     }
 
     /**

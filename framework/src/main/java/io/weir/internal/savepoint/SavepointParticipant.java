@@ -39,8 +39,10 @@ public final class SavepointParticipant {
     private boolean submitted;
     private boolean holdUntilClose;
 
-    public SavepointParticipant(SavepointControl control, Consumer<byte[], byte[]> consumer,
-                         io.weir.internal.topology.TopologyModel model) {
+    public SavepointParticipant(
+            SavepointControl control,
+            Consumer<byte[], byte[]> consumer,
+            io.weir.internal.topology.TopologyModel model) {
         this.control = control;
         this.consumer = consumer;
         for (NodeSpec.Source s : model.internalSources()) {
@@ -190,8 +192,7 @@ public final class SavepointParticipant {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 }

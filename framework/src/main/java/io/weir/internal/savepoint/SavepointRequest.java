@@ -56,18 +56,23 @@ public final class SavepointRequest {
         }
         TopicPartition control = new TopicPartition(InternalTopic.CONTROL.of(app), 0);
         try (KafkaConsumer<byte[], byte[]> consumer = SavepointClients.consumer(config, "savepoint");
-             KafkaProducer<byte[], byte[]> producer = SavepointClients.producer(config, "savepoint")) {
+                KafkaProducer<byte[], byte[]> producer = SavepointClients.producer(config, "savepoint")) {
             if (consumer.partitionsFor(control.topic(), Duration.ofSeconds(30)).isEmpty()) {
                 throw new IllegalStateException("application " + app + " has no control topic " + control.topic()
-                        + ": it has never run against " + config.bootstrapServers() + " (is the application id right?)");
+                        + ": it has never run against " + config.bootstrapServers()
+                        + " (is the application id right?)");
             }
             consumer.assign(List.of(control));
             consumer.seekToEnd(List.of(control));
             consumer.position(control);
             long requestedAt = System.currentTimeMillis();
-            send(producer, control.topic(), id, ControlCodec.encode(
-                    new ControlMessage.Request(id, stop, timeout.toMillis(), requestedAt)));
-            listener.progress("requested savepoint " + id + " of " + app + (stop ? " (the application stops after it)" : ""));
+            send(
+                    producer,
+                    control.topic(),
+                    id,
+                    ControlCodec.encode(new ControlMessage.Request(id, stop, timeout.toMillis(), requestedAt)));
+            listener.progress(
+                    "requested savepoint " + id + " of " + app + (stop ? " (the application stops after it)" : ""));
             Deadline deadline = Deadline.after(timeout);
             Map<String, ControlMessage.Done> done = new TreeMap<>();
             int taskCount = -1;
@@ -103,12 +108,23 @@ public final class SavepointRequest {
             }
             List<Manifest.TaskEntry> tasks = new ArrayList<>();
             done.values().forEach(d -> tasks.add(new Manifest.TaskEntry(d.task(), d.offsets(), d.stores())));
-            Manifest manifest = new Manifest(id, app, cutAt > 0 ? cutAt : System.currentTimeMillis(), stop,
-                    io.weir.internal.config.WeirVersion.current(), topology, tasks);
+            Manifest manifest = new Manifest(
+                    id,
+                    app,
+                    cutAt > 0 ? cutAt : System.currentTimeMillis(),
+                    stop,
+                    io.weir.internal.config.WeirVersion.current(),
+                    topology,
+                    tasks);
             // Acknowledged before "complete" is announced: a manifest the broker refused must fail the
             // request, not leave a savepoint reported as taken that no catalog lists.
-            send(producer, new ProducerRecord<>(InternalTopic.SAVEPOINTS.of(app), SavepointTopics.CATALOG_PARTITION,
-                    SavepointTopics.manifestKey(id), manifest.encode()));
+            send(
+                    producer,
+                    new ProducerRecord<>(
+                            InternalTopic.SAVEPOINTS.of(app),
+                            SavepointTopics.CATALOG_PARTITION,
+                            SavepointTopics.manifestKey(id),
+                            manifest.encode()));
             send(producer, control.topic(), id, ControlCodec.encode(new ControlMessage.Completed(id)));
             listener.progress("savepoint " + id + " complete: " + tasks.size() + " tasks, " + manifest.records()
                     + " entries, " + manifest.bytes() + " bytes, " + (System.currentTimeMillis() - requestedAt)
@@ -127,7 +143,9 @@ public final class SavepointRequest {
 
     /** A new savepoint id: {@code sp-<UTC time>}, sortable and readable. */
     public static String newId() {
-        return "sp-" + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")
-                .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
+        return "sp-"
+                + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")
+                        .withZone(java.time.ZoneOffset.UTC)
+                        .format(java.time.Instant.now());
     }
 }

@@ -76,12 +76,12 @@ public final class SavepointRestore {
     }
 
     /** What was loaded. */
-    public record Result(long entries, Map<String, Long> entriesPerStore, int offsetsCommitted) {
-    }
+    public record Result(long entries, Map<String, Long> entriesPerStore, int offsetsCommitted) {}
 
     private final WeirConfig target;
     /** Its tables read from a topic resolved ({@link SourceChangelogs}) once the cluster is reached. */
     private TopologyModel model;
+
     private final SavepointRequest.Listener listener;
 
     /**
@@ -124,11 +124,16 @@ public final class SavepointRestore {
     private void requireNoMembers(Admin admin) {
         // A new application has no group yet: nothing to stop.
         ConsumerGroupDescription group = KafkaCalls.getIfExists(
-                admin.describeConsumerGroups(List.of(target.applicationId())).all(), TIMEOUT,
-                "describe the consumer group " + target.applicationId(), GroupIdNotFoundException.class)
-                .map(groups -> groups.get(target.applicationId())).orElse(null);
+                        admin.describeConsumerGroups(List.of(target.applicationId()))
+                                .all(),
+                        TIMEOUT,
+                        "describe the consumer group " + target.applicationId(),
+                        GroupIdNotFoundException.class)
+                .map(groups -> groups.get(target.applicationId()))
+                .orElse(null);
         if (group != null && !group.members().isEmpty()) {
-            throw new IllegalStateException("application " + target.applicationId() + " has " + group.members().size()
+            throw new IllegalStateException("application " + target.applicationId() + " has "
+                    + group.members().size()
                     + " live member(s) in its consumer group; stop every instance before a restore");
         }
     }
@@ -156,10 +161,14 @@ public final class SavepointRestore {
         try {
             // Creates the internal topics with the runtime's own rule; a deleted topic may still be
             // on its way out, which the broker reports as "already exists" or a failed creation.
-            Poll.retrying(() -> {
-                awaitGone(admin, internal, deadline);
-                return new TopicSetup(admin, target, model).verifyAndCreate();
-            }, e -> e instanceof IllegalStateException || e instanceof ClusterException, TIMEOUT, RECHECK);
+            Poll.retrying(
+                    () -> {
+                        awaitGone(admin, internal, deadline);
+                        return new TopicSetup(admin, target, model).verifyAndCreate();
+                    },
+                    e -> e instanceof IllegalStateException || e instanceof ClusterException,
+                    TIMEOUT,
+                    RECHECK);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ClusterException("interrupted while recreating the topics " + internal, e);
@@ -175,8 +184,8 @@ public final class SavepointRestore {
             throw new ClusterException("interrupted while waiting for the deletion of " + topics, e);
         }
         if (!gone) {
-            throw new ClusterException("topics " + topics + " are still being deleted after "
-                    + Deadline.format(deadline.timeout()));
+            throw new ClusterException(
+                    "topics " + topics + " are still being deleted after " + Deadline.format(deadline.timeout()));
         }
     }
 
@@ -184,14 +193,17 @@ public final class SavepointRestore {
         return KafkaCalls.get(admin.listTopics().names(), TIMEOUT, "list the topics");
     }
 
-    private Map<String, Long> writeChangelogs(SavepointCatalog catalog, Manifest manifest, Map<String, String> storeMap,
-                                              Admin admin) {
+    private Map<String, Long> writeChangelogs(
+            SavepointCatalog catalog, Manifest manifest, Map<String, String> storeMap, Admin admin) {
         Map<String, Integer> partitions = new HashMap<>();
         for (StoreSpec s : model.stores().values()) {
             if (s.logged() && !s.changelogIsSource()) {
                 String topic = s.changelogTopic(target.applicationId());
-                TopicDescription d = KafkaCalls.get(admin.describeTopics(List.of(topic)).allTopicNames(), TIMEOUT,
-                        "describe the changelog topic " + topic).get(topic);
+                TopicDescription d = KafkaCalls.get(
+                                admin.describeTopics(List.of(topic)).allTopicNames(),
+                                TIMEOUT,
+                                "describe the changelog topic " + topic)
+                        .get(topic);
                 partitions.put(s.name(), d.partitions().size());
             }
         }
@@ -210,14 +222,19 @@ public final class SavepointRestore {
         AtomicReference<Exception> failure = new AtomicReference<>();
         long now = System.currentTimeMillis();
         // So that the first writes find a leader; see TopicLeaders.
-        TopicLeaders.await(admin, partitions.keySet().stream().map(n -> model.stores().get(n).changelogTopic(
-                target.applicationId())).toList(), TIMEOUT);
+        TopicLeaders.await(
+                admin,
+                partitions.keySet().stream()
+                        .map(n -> model.stores().get(n).changelogTopic(target.applicationId()))
+                        .toList(),
+                TIMEOUT);
         Map<String, Object> oneInFlight = Map.of(
                 // Freshly created partitions can refuse a first request (no leader yet) while a later
                 // one is accepted; the first one's retries then fail as out of order until the batch
                 // expires (seen in the savepoint benchmark). One request in flight keeps them in order.
                 org.apache.kafka.clients.producer.ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
-        try (KafkaProducer<byte[], byte[]> producer = SavepointClients.producer(target, "savepoint-restore", oneInFlight)) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                SavepointClients.producer(target, "savepoint-restore", oneInFlight)) {
             catalog.read(manifest, (task, store, key, value) -> {
                 String name = storeMap.getOrDefault(store.name(), store.name());
                 StoreSpec spec = model.stores().get(name);
@@ -226,8 +243,14 @@ public final class SavepointRestore {
                     // source topic up to the restored input offsets
                     return;
                 }
-                producer.send(new ProducerRecord<>(spec.changelogTopic(target.applicationId()),
-                        TaskId.parse(task.task()).partition(), now, key, value), (md, e) -> {
+                producer.send(
+                        new ProducerRecord<>(
+                                spec.changelogTopic(target.applicationId()),
+                                TaskId.parse(task.task()).partition(),
+                                now,
+                                key,
+                                value),
+                        (md, e) -> {
                             if (e != null) {
                                 failure.compareAndSet(null, e);
                             }
@@ -252,7 +275,9 @@ public final class SavepointRestore {
                 int dash = name.lastIndexOf('-');
                 String topic = name.substring(0, dash);
                 int partition = Integer.parseInt(name.substring(dash + 1));
-                if (InternalTopic.kindOf(manifest.applicationId(), topic, null, null).orElse(null) == InternalTopic.REPARTITION) {
+                if (InternalTopic.kindOf(manifest.applicationId(), topic, null, null)
+                                .orElse(null)
+                        == InternalTopic.REPARTITION) {
                     continue; // drained at the cut; the new repartition topics start empty
                 }
                 String mapped = topicMap.getOrDefault(topic, topic);
@@ -260,19 +285,25 @@ public final class SavepointRestore {
                     listener.progress("input " + topic + " is not read by the topology: its offsets are dropped");
                     continue;
                 }
-                offsets.put(new TopicPartition(mapped, partition),
-                        new OffsetAndMetadata(e.getValue().offset(), e.getValue().metadata()));
+                offsets.put(
+                        new TopicPartition(mapped, partition),
+                        new OffsetAndMetadata(
+                                e.getValue().offset(), e.getValue().metadata()));
             }
         }
         try {
-            KafkaCalls.get(admin.deleteConsumerGroups(List.of(target.applicationId())).all(), TIMEOUT,
+            KafkaCalls.get(
+                    admin.deleteConsumerGroups(List.of(target.applicationId())).all(),
+                    TIMEOUT,
                     "delete the consumer group " + target.applicationId());
         } catch (ClusterException e) {
             if (!(e.getCause() instanceof GroupIdNotFoundException)) {
                 throw e;
             }
         }
-        KafkaCalls.get(admin.alterConsumerGroupOffsets(target.applicationId(), offsets).all(), TIMEOUT,
+        KafkaCalls.get(
+                admin.alterConsumerGroupOffsets(target.applicationId(), offsets).all(),
+                TIMEOUT,
                 "commit the savepoint's offsets for group " + target.applicationId());
         listener.progress("committed " + offsets.size() + " input offsets (with their watermarks) for group "
                 + target.applicationId());

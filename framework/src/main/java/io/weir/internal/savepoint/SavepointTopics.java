@@ -26,8 +26,7 @@ public final class SavepointTopics {
     /** Data records are about this big; the topic accepts four times that. */
     public static final int CHUNK_BYTES = InternalTopic.SAVEPOINT_RECORD_BYTES / 4;
 
-    private SavepointTopics() {
-    }
+    private SavepointTopics() {}
 
     public static byte[] dataKey(String id, String task, String store, int seq) {
         return (id + "/" + task + "/" + store + "/" + seq).getBytes(StandardCharsets.UTF_8);

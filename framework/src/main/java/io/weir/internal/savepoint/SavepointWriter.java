@@ -36,16 +36,13 @@ final class SavepointWriter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SavepointWriter.class);
 
     /** One store of a paused task: its spec and its entries as of the cut. */
-    record StoreSource(StoreSpec spec, KeyValueIterator<byte[], byte[]> entries) {
-    }
+    record StoreSource(StoreSpec spec, KeyValueIterator<byte[], byte[]> entries) {}
 
     /** What a stream thread hands over for one paused task. */
-    record TaskCopy(TaskId task, Map<TopicPartition, OffsetAndMetadata> offsets, List<StoreSource> stores) {
-    }
+    record TaskCopy(TaskId task, Map<TopicPartition, OffsetAndMetadata> offsets, List<StoreSource> stores) {}
 
     /** A store sent, awaiting its acknowledgements. */
-    private record Sent(StoreSpec spec, Chunks chunks, AtomicLong firstOffset, AtomicLong lastOffset) {
-    }
+    private record Sent(StoreSpec spec, Chunks chunks, AtomicLong firstOffset, AtomicLong lastOffset) {}
 
     private final String applicationId;
     private final String instanceId;
@@ -53,8 +50,8 @@ final class SavepointWriter implements AutoCloseable {
     private final SavepointControl control;
     private final ExecutorService executor;
 
-    SavepointWriter(String applicationId, String instanceId, KafkaProducer<byte[], byte[]> producer,
-                    SavepointControl control) {
+    SavepointWriter(
+            String applicationId, String instanceId, KafkaProducer<byte[], byte[]> producer, SavepointControl control) {
         this.applicationId = applicationId;
         this.instanceId = instanceId;
         this.producer = producer;
@@ -87,17 +84,26 @@ final class SavepointWriter implements AutoCloseable {
         for (StoreSource s : copy.stores()) {
             AtomicLong first = new AtomicLong(Long.MAX_VALUE);
             AtomicLong last = new AtomicLong(-1);
-            Chunks chunks = new Chunks(SavepointTopics.CHUNK_BYTES, (seq, bytes) -> producer.send(
-                    new ProducerRecord<>(topic, SavepointTopics.DATA_PARTITION,
-                            SavepointTopics.dataKey(p.id(), copy.task().toString(), s.spec().name(), seq), bytes),
-                    (md, e) -> {
-                        if (e != null) {
-                            failure.compareAndSet(null, e);
-                        } else {
-                            first.accumulateAndGet(md.offset(), Math::min);
-                            last.accumulateAndGet(md.offset(), Math::max);
-                        }
-                    }));
+            Chunks chunks = new Chunks(
+                    SavepointTopics.CHUNK_BYTES,
+                    (seq, bytes) -> producer.send(
+                            new ProducerRecord<>(
+                                    topic,
+                                    SavepointTopics.DATA_PARTITION,
+                                    SavepointTopics.dataKey(
+                                            p.id(),
+                                            copy.task().toString(),
+                                            s.spec().name(),
+                                            seq),
+                                    bytes),
+                            (md, e) -> {
+                                if (e != null) {
+                                    failure.compareAndSet(null, e);
+                                } else {
+                                    first.accumulateAndGet(md.offset(), Math::min);
+                                    last.accumulateAndGet(md.offset(), Math::max);
+                                }
+                            }));
             while (s.entries().hasNext()) {
                 if (p.aborted()) {
                     throw new IllegalStateException("the savepoint was aborted: " + p.abortedReason);
@@ -118,15 +124,27 @@ final class SavepointWriter implements AutoCloseable {
             StoreSpec spec = sent.spec();
             Chunks c = sent.chunks();
             records += c.records();
-            stores.add(new ControlMessage.StoreCopy(spec.name(), spec.kind().name().toLowerCase(Locale.ROOT),
+            stores.add(new ControlMessage.StoreCopy(
+                    spec.name(),
+                    spec.kind().name().toLowerCase(Locale.ROOT),
                     SavepointCompatibility.formatId(spec.keySerde()),
-                    SavepointCompatibility.formatId(spec.valueSerde()), c.records(), c.bytes(), c.crc32(),
-                    c.chunks(), sent.firstOffset().get(), sent.lastOffset().get()));
+                    SavepointCompatibility.formatId(spec.valueSerde()),
+                    c.records(),
+                    c.bytes(),
+                    c.crc32(),
+                    c.chunks(),
+                    sent.firstOffset().get(),
+                    sent.lastOffset().get()));
         }
-        control.send(new ControlMessage.Done(p.id(), copy.task().toString(), instanceId,
-                SavepointControl.offsets(copy.offsets()), stores));
-        log.info("savepoint {}: task {} written ({} entries in {} stores) in {} ms", p.id(), copy.task(), records,
-                stores.size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        control.send(new ControlMessage.Done(
+                p.id(), copy.task().toString(), instanceId, SavepointControl.offsets(copy.offsets()), stores));
+        log.info(
+                "savepoint {}: task {} written ({} entries in {} stores) in {} ms",
+                p.id(),
+                copy.task(),
+                records,
+                stores.size(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
 
     @Override

@@ -31,16 +31,18 @@ public final class Checkpoint {
     static final String FILE = ".checkpoint";
 
     /** Where a store stands in its changelog; {@code topicId} null when unknown. */
-    record Entry(long offset, String topicId) {
-    }
+    record Entry(long offset, String topicId) {}
 
-    private Checkpoint() {
-    }
+    private Checkpoint() {}
 
     static void write(Path taskDir, Map<TopicPartition, Entry> entries) {
         StringBuilder text = new StringBuilder();
         entries.forEach((tp, e) -> {
-            text.append(tp.topic()).append(' ').append(tp.partition()).append(' ').append(e.offset());
+            text.append(tp.topic())
+                    .append(' ')
+                    .append(tp.partition())
+                    .append(' ')
+                    .append(e.offset());
             if (e.topicId() != null) {
                 text.append(' ').append(e.topicId());
             }
@@ -72,7 +74,8 @@ public final class Checkpoint {
                 return Map.of(); // torn or foreign: know nothing rather than something wrong
             }
             try {
-                entries.put(new TopicPartition(parts[0], Integer.parseInt(parts[1])),
+                entries.put(
+                        new TopicPartition(parts[0], Integer.parseInt(parts[1])),
                         new Entry(Long.parseLong(parts[2]), parts.length == 4 ? parts[3] : null));
             } catch (NumberFormatException e) {
                 return Map.of();

@@ -35,7 +35,8 @@ public final class InstanceDirectory implements AutoCloseable {
     }
 
     public static InstanceDirectory open(Path stateDir, String applicationId, Optional<String> configuredId) {
-        Path dir = configuredId.map(id -> stateDir.resolve(applicationId).resolve(id))
+        Path dir = configuredId
+                .map(id -> stateDir.resolve(applicationId).resolve(id))
                 .orElse(stateDir.resolve(applicationId));
         FileChannel channel = null;
         try {
@@ -48,8 +49,10 @@ public final class InstanceDirectory implements AutoCloseable {
                 lock = null;
             }
             if (lock == null) {
-                throw new ConfigException("state.dir", dir + " is in use by another running instance; give each"
-                        + " instance its own state.dir or instance.id");
+                throw new ConfigException(
+                        "state.dir",
+                        dir + " is in use by another running instance; give each"
+                                + " instance its own state.dir or instance.id");
             }
             String id = configuredId.isPresent() ? configuredId.get() : readOrCreateId(dir);
             return new InstanceDirectory(dir, id, channel, lock);
@@ -91,7 +94,11 @@ public final class InstanceDirectory implements AutoCloseable {
         String id = UUID.randomUUID().toString().substring(0, 8);
         Path tmp = dir.resolve("instance.id.tmp");
         Files.writeString(tmp, id, StandardCharsets.UTF_8);
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+                tmp,
+                file,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         return id;
     }
 

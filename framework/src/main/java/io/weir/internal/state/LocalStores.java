@@ -40,8 +40,8 @@ public final class LocalStores {
     /** Per registered task: whether its stores restore (when they lag behind its committed state), and how far. */
     private final ConcurrentMap<TaskId, Restoring> restoring = new ConcurrentHashMap<>();
 
-    private record Restoring(java.util.function.BooleanSupplier now, java.util.function.LongSupplier remaining) {
-    }
+    private record Restoring(java.util.function.BooleanSupplier now, java.util.function.LongSupplier remaining) {}
+
     private final LongSupplier clock;
 
     /** @param clock the processing clock (epoch ms) that hides expired TTL entries; read by the reading thread */
@@ -59,8 +59,11 @@ public final class LocalStores {
      * caught up before it is. {@code remaining} tells how many changelog records it has still to
      * restore (-1: not known yet).
      */
-    public void register(TaskId task, TaskStores stores, java.util.function.BooleanSupplier restoring,
-                         java.util.function.LongSupplier remaining) {
+    public void register(
+            TaskId task,
+            TaskStores stores,
+            java.util.function.BooleanSupplier restoring,
+            java.util.function.LongSupplier remaining) {
         this.restoring.put(task, new Restoring(restoring, remaining));
         for (TaskStore s : stores.all()) {
             byName.computeIfAbsent(s.name(), n -> new ConcurrentHashMap<>()).put(task, s);
@@ -99,8 +102,7 @@ public final class LocalStores {
      * A copy behind its changelog read by a query (a standby, or an active task still restoring):
      * its committed reader and its lag when it was asked.
      */
-    public record LaggingRead(BytesReader reader, long lagRecords, long lagMillis) {
-    }
+    public record LaggingRead(BytesReader reader, long lagRecords, long lagMillis) {}
 
     /**
      * The stores of {@code spec} of {@code task}, registered and still restoring here, with the
@@ -119,12 +121,11 @@ public final class LocalStores {
             return java.util.Optional.empty();
         }
         BytesReader committed = s.committed();
-        return java.util.Optional.of(new LaggingRead(spec.ttl() == null ? committed : new TtlReader(committed, clock),
-                left, 0));
+        return java.util.Optional.of(
+                new LaggingRead(spec.ttl() == null ? committed : new TtlReader(committed, clock), left, 0));
     }
 
-    private record Standby(TaskStores stores, StandbyLag lag) {
-    }
+    private record Standby(TaskStores stores, StandbyLag lag) {}
 
     /** A standby copy of {@code task} opened on this instance (the state thread's). */
     public void registerStandby(TaskId task, TaskStores stores, StandbyLag lag) {
@@ -153,8 +154,10 @@ public final class LocalStores {
         for (TaskStore store : s.stores().all()) {
             if (store.name().equals(spec.name())) {
                 BytesReader committed = store.committed();
-                return java.util.Optional.of(new LaggingRead(spec.ttl() == null ? committed
-                        : new TtlReader(committed, clock), records, s.lag().millis()));
+                return java.util.Optional.of(new LaggingRead(
+                        spec.ttl() == null ? committed : new TtlReader(committed, clock),
+                        records,
+                        s.lag().millis()));
             }
         }
         return java.util.Optional.empty();
@@ -179,8 +182,8 @@ public final class LocalStores {
     public <K, V> ReadOnlyKeyValueStore<K, V> view(StoreSpec spec) {
         requireKind(spec, StoreSpec.Kind.KEY_VALUE);
         UnionReader union = new UnionReader(() -> readers(spec));
-        return new TypedReader<>(spec.name(), spec.name(), union, (Serde<K>) spec.keySerde(),
-                (Serde<V>) spec.valueSerde());
+        return new TypedReader<>(
+                spec.name(), spec.name(), union, (Serde<K>) spec.keySerde(), (Serde<V>) spec.valueSerde());
     }
 
     /**
@@ -193,8 +196,13 @@ public final class LocalStores {
     public <K, V> ReadOnlyWindowStore<K, V> windowView(StoreSpec spec) {
         requireKind(spec, StoreSpec.Kind.WINDOW);
         UnionReader union = new UnionReader(() -> readers(spec));
-        return new TypedWindowReader<>(spec.name(), spec.name(), union, (Serde<K>) spec.keySerde(),
-                (Serde<V>) spec.valueSerde(), spec.windowSizeMs());
+        return new TypedWindowReader<>(
+                spec.name(),
+                spec.name(),
+                union,
+                (Serde<K>) spec.keySerde(),
+                (Serde<V>) spec.valueSerde(),
+                spec.windowSizeMs());
     }
 
     /**
@@ -207,14 +215,14 @@ public final class LocalStores {
     public <K, V> ReadOnlySessionStore<K, V> sessionView(StoreSpec spec) {
         requireKind(spec, StoreSpec.Kind.SESSION);
         UnionReader union = new UnionReader(() -> readers(spec));
-        return new TypedSessionReader<>(spec.name(), spec.name(), union, (Serde<K>) spec.keySerde(),
-                (Serde<V>) spec.valueSerde());
+        return new TypedSessionReader<>(
+                spec.name(), spec.name(), union, (Serde<K>) spec.keySerde(), (Serde<V>) spec.valueSerde());
     }
 
     private static void requireKind(StoreSpec spec, StoreSpec.Kind kind) {
         if (spec.kind() != kind) {
-            throw new IllegalArgumentException("store '" + spec.name() + "' is a " + spec.kind().label()
-                    + " store, not a " + kind.label() + " store");
+            throw new IllegalArgumentException("store '" + spec.name() + "' is a "
+                    + spec.kind().label() + " store, not a " + kind.label() + " store");
         }
     }
 
@@ -228,7 +236,8 @@ public final class LocalStores {
         for (String name : storeNames) {
             Gauge.builder("weir.store.entries", () -> approximateEntries(name))
                     .description("entries of a store over this instance's tasks (an estimate)")
-                    .tags(tags.and("store", name)).register(registry);
+                    .tags(tags.and("store", name))
+                    .register(registry);
         }
     }
 

@@ -30,8 +30,7 @@ final class SessionKeys {
     private static final int TIMES = 2 * Long.BYTES;
     private static final int PRIMARY_HEADER = 1 + Integer.BYTES;
 
-    private SessionKeys() {
-    }
+    private SessionKeys() {}
 
     /** The primary key of {@code key}'s session from {@code start} to {@code end}. */
     static byte[] primary(byte[] key, long start, long end) {

@@ -50,8 +50,11 @@ public final class StoreHandOver {
                 try {
                     s.close();
                 } catch (RuntimeException failure) {
-                    log.warn("closing store {} of task {}, handed over by its standby and not opened, failed: {}",
-                            s.name(), e.getKey(), failure.toString());
+                    log.warn(
+                            "closing store {} of task {}, handed over by its standby and not opened, failed: {}",
+                            s.name(),
+                            e.getKey(),
+                            failure.toString());
                 }
             }
         }

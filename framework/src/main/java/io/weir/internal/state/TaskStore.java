@@ -1,8 +1,8 @@
 package io.weir.internal.state;
 
+import io.weir.internal.commit.OpenTransaction;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serde;
-import io.weir.internal.commit.OpenTransaction;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.internal.PendingStore;
 import io.weir.state.internal.TtlStore;
@@ -42,17 +42,19 @@ public final class TaskStore {
     private final Expiry expiry;
     /** The typed view processors see: a key-value, window or session store, by the spec's kind. */
     private final Object typed;
+
     private final TopicPartition changelog;
     /** Highest changelog offset acknowledged since the last commit; written by the producer's thread. */
     private final AtomicLong lastChangelogOffset = new AtomicLong(-1);
     /** What a store whose changelog is its source topic keeps of the topic's records; null otherwise. */
     private io.weir.state.changelog.SourceRecords sourceRecords;
-    private final Callback onChangelogAck = (metadata, e) -> lastChangelogOffset.accumulateAndGet(metadata.offset(), Math::max);
+
+    private final Callback onChangelogAck =
+            (metadata, e) -> lastChangelogOffset.accumulateAndGet(metadata.offset(), Math::max);
 
     /** @param clock the processing clock (epoch ms) that stamps and hides entries of a store with a TTL */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    TaskStore(StoreSpec spec, BytesStore committed, TopicPartition changelog, long readCacheBytes,
-              LongSupplier clock) {
+    TaskStore(StoreSpec spec, BytesStore committed, TopicPartition changelog, long readCacheBytes, LongSupplier clock) {
         this.spec = spec;
         this.committed = committed;
         this.pending = new PendingStore(committed, readCacheBytes);
@@ -63,8 +65,8 @@ public final class TaskStore {
         switch (spec.kind()) {
             case WINDOW -> {
                 this.expiry = new WindowExpiry(pending, spec.windowSizeMs(), spec.retentionMs());
-                this.typed = new TypedWindowStore(spec.name(), topic, pending, keys, values, spec.windowSizeMs(),
-                        expiry::observe);
+                this.typed = new TypedWindowStore(
+                        spec.name(), topic, pending, keys, values, spec.windowSizeMs(), expiry::observe);
             }
             case SESSION -> {
                 this.expiry = new SessionExpiry(pending, spec.retentionMs());
@@ -160,9 +162,12 @@ public final class TaskStore {
             return false;
         }
         long last = lastChangelogOffset.getAndSet(-1);
-        long offset = changelog == null ? committed.changelogOffset().orElse(0L)
-                : spec.changelogIsSource() ? inputOffsets.getOrDefault(changelog, committed.changelogOffset().orElse(0L))
-                : last + 1;
+        long offset = changelog == null
+                ? committed.changelogOffset().orElse(0L)
+                : spec.changelogIsSource()
+                        ? inputOffsets.getOrDefault(
+                                changelog, committed.changelogOffset().orElse(0L))
+                        : last + 1;
         pending.commit(offset);
         return true;
     }

@@ -3,9 +3,9 @@ package io.weir.internal.state;
 import io.weir.common.internal.Poll;
 import io.weir.errors.StoreCorruptedException;
 import io.weir.errors.StoreLockedException;
+import io.weir.internal.commit.OpenTransaction;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.TaskId;
-import io.weir.internal.commit.OpenTransaction;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.memory.MemoryStore;
 import io.weir.state.rocksdb.RocksDbResources;
@@ -33,6 +33,7 @@ public final class TaskStores {
 
     /** Where the task keeps its {@link Checkpoint}; null when nothing of it is on disk. */
     private final Path dir;
+
     private final Map<String, TaskStore> stores;
     private final long flushIntervalNanos;
     private long lastFlush = System.nanoTime();
@@ -62,12 +63,21 @@ public final class TaskStores {
      *                       changelog since deleted and recreated ({@link ChangelogTopicIds#UNKNOWN}:
      *                       no such check)
      */
-    public record Options(String applicationId, RocksDbResources resources, java.time.Duration flushInterval,
-                          long readCacheBytes, LongSupplier clock, ChangelogTopicIds topicIds) {
+    public record Options(
+            String applicationId,
+            RocksDbResources resources,
+            java.time.Duration flushInterval,
+            long readCacheBytes,
+            LongSupplier clock,
+            ChangelogTopicIds topicIds) {
 
         /** Without topic ids: local state is judged by its changelog offsets only. */
-        public Options(String applicationId, RocksDbResources resources, java.time.Duration flushInterval,
-                       long readCacheBytes, LongSupplier clock) {
+        public Options(
+                String applicationId,
+                RocksDbResources resources,
+                java.time.Duration flushInterval,
+                long readCacheBytes,
+                LongSupplier clock) {
             this(applicationId, resources, flushInterval, readCacheBytes, clock, ChangelogTopicIds.UNKNOWN);
         }
     }
@@ -84,8 +94,8 @@ public final class TaskStores {
      * As {@link #open(List, TaskId, Path, Options)}, starting from the stores in {@code handedOver}
      * (see {@link #open(List, TaskId, Path, Options, java.time.Duration, Map)}).
      */
-    public static TaskStores open(List<StoreSpec> specs, TaskId task, Path taskDir, Options options,
-                                  Map<String, BytesStore> handedOver) {
+    public static TaskStores open(
+            List<StoreSpec> specs, TaskId task, Path taskDir, Options options, Map<String, BytesStore> handedOver) {
         return open(specs, task, taskDir, options, LOCK_WAIT, handedOver);
     }
 
@@ -99,8 +109,8 @@ public final class TaskStores {
      * @param lockWait how long to wait while another open store holds a store's directory
      * @throws StoreLockedException if one is still held after {@code lockWait}
      */
-    public static TaskStores open(List<StoreSpec> specs, TaskId task, Path taskDir, Options options,
-                                  java.time.Duration lockWait) {
+    public static TaskStores open(
+            List<StoreSpec> specs, TaskId task, Path taskDir, Options options, java.time.Duration lockWait) {
         return open(specs, task, taskDir, options, lockWait, Map.of());
     }
 
@@ -110,18 +120,29 @@ public final class TaskStores {
      * name; the persistent ones of {@code specs}); the others are opened. This takes ownership of
      * {@code handedOver}: closed here if the task's stores cannot all be opened.
      */
-    public static TaskStores open(List<StoreSpec> specs, TaskId task, Path taskDir, Options options,
-                                  java.time.Duration lockWait, Map<String, BytesStore> handedOver) {
+    public static TaskStores open(
+            List<StoreSpec> specs,
+            TaskId task,
+            Path taskDir,
+            Options options,
+            java.time.Duration lockWait,
+            Map<String, BytesStore> handedOver) {
         Map<String, BytesStore> given = new java.util.HashMap<>(handedOver);
         Map<String, TaskStore> opened = new LinkedHashMap<>();
         try {
             for (StoreSpec spec : specs) {
                 TopicPartition changelog = spec.logged()
-                        ? new TopicPartition(spec.changelogTopic(options.applicationId()), task.partition()) : null;
+                        ? new TopicPartition(spec.changelogTopic(options.applicationId()), task.partition())
+                        : null;
                 BytesStore open = spec.persistent() ? given.remove(spec.name()) : null;
-                opened.put(spec.name(), new TaskStore(spec, open != null ? open
-                        : openBytes(spec, taskDir, options.resources(), lockWait),
-                        changelog, options.readCacheBytes(), options.clock()));
+                opened.put(
+                        spec.name(),
+                        new TaskStore(
+                                spec,
+                                open != null ? open : openBytes(spec, taskDir, options.resources(), lockWait),
+                                changelog,
+                                options.readCacheBytes(),
+                                options.clock()));
             }
         } catch (RuntimeException e) {
             opened.values().forEach(TaskStore::close);
@@ -137,25 +158,31 @@ public final class TaskStores {
             throw e;
         }
         boolean onDisk = specs.stream().anyMatch(StoreSpec::persistent);
-        return new TaskStores(onDisk ? taskDir : null, Collections.unmodifiableMap(opened),
+        return new TaskStores(
+                onDisk ? taskDir : null,
+                Collections.unmodifiableMap(opened),
                 options.flushInterval().toNanos());
     }
 
     /** Wipes the task's stores if one follows a recreated changelog; records the current ids. */
-    private static void followCurrentChangelogs(TaskId task, java.util.Collection<TaskStore> stores,
-                                                ChangelogTopicIds ids) {
+    private static void followCurrentChangelogs(
+            TaskId task, java.util.Collection<TaskStore> stores, ChangelogTopicIds ids) {
         List<String> recreated = new ArrayList<>();
         for (TaskStore s : stores) {
             if (s.changelog() != null
-                    && ids.recreated(s.changelog().topic(), s.committed().changelogTopicId().orElse(null))) {
+                    && ids.recreated(
+                            s.changelog().topic(),
+                            s.committed().changelogTopicId().orElse(null))) {
                 recreated.add(s.changelog().topic() + " (local state follows topic id "
                         + s.committed().changelogTopicId().orElseThrow() + ", the topic now has "
                         + ids.current(s.changelog().topic()).orElseThrow() + ")");
             }
         }
         if (!recreated.isEmpty()) {
-            log.warn("task {}: changelog {} was deleted and recreated since this instance last ran the task (a reset);"
-                    + " wiping the task's local stores and restoring them from the beginning", task,
+            log.warn(
+                    "task {}: changelog {} was deleted and recreated since this instance last ran the task (a reset);"
+                            + " wiping the task's local stores and restoring them from the beginning",
+                    task,
                     String.join(", ", recreated));
             for (TaskStore s : stores) {
                 if (s.changelog() != null) {
@@ -168,14 +195,15 @@ public final class TaskStores {
                 continue;
             }
             String current = ids.current(s.changelog().topic()).orElse(null);
-            if (current != null && !current.equals(s.committed().changelogTopicId().orElse(null))) {
+            if (current != null
+                    && !current.equals(s.committed().changelogTopicId().orElse(null))) {
                 s.committed().recordChangelogTopicId(current);
             }
         }
     }
 
-    private static BytesStore openBytes(StoreSpec spec, Path taskDir, RocksDbResources resources,
-                                        java.time.Duration lockWait) {
+    private static BytesStore openBytes(
+            StoreSpec spec, Path taskDir, RocksDbResources resources, java.time.Duration lockWait) {
         if (!spec.persistent()) {
             return MemoryStore.create(spec.name());
         }
@@ -183,8 +211,11 @@ public final class TaskStores {
         try {
             return openWhenUnlocked(dir, spec.name(), resources, lockWait);
         } catch (StoreCorruptedException e) {
-            log.warn("store {} in {} cannot be opened ({}); wiping it to rebuild it from its changelog",
-                    spec.name(), dir, e.getMessage());
+            log.warn(
+                    "store {} in {} cannot be opened ({}); wiping it to rebuild it from its changelog",
+                    spec.name(),
+                    dir,
+                    e.getMessage());
             RocksDbStore.deleteRecursively(dir);
             return RocksDbStore.open(dir, spec.name(), resources);
         }
@@ -195,21 +226,27 @@ public final class TaskStores {
      * whose partitions were lost by one thread of this instance can be assigned to another before
      * the first has closed it. Gives up after {@code lockWait}, or when the thread is interrupted.
      */
-    private static BytesStore openWhenUnlocked(Path dir, String name, RocksDbResources resources,
-                                               java.time.Duration lockWait) {
+    private static BytesStore openWhenUnlocked(
+            Path dir, String name, RocksDbResources resources, java.time.Duration lockWait) {
         try {
             // Nothing to wait on: the other holder closes the store on its own thread. Re-checks the lock.
-            return Poll.retrying(() -> RocksDbStore.open(dir, name, resources), e -> {
-                if (!(e instanceof StoreLockedException)) {
-                    return false;
-                }
-                log.info("store {} in {} is still held by another task; waiting for it to close", name, dir);
-                return true;
-            }, lockWait, LOCK_RECHECK);
+            return Poll.retrying(
+                    () -> RocksDbStore.open(dir, name, resources),
+                    e -> {
+                        if (!(e instanceof StoreLockedException)) {
+                            return false;
+                        }
+                        log.info("store {} in {} is still held by another task; waiting for it to close", name, dir);
+                        return true;
+                    },
+                    lockWait,
+                    LOCK_RECHECK);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new StoreLockedException("interrupted while waiting for store " + name + " in " + dir
-                    + " to be closed by the task holding it", e);
+            throw new StoreLockedException(
+                    "interrupted while waiting for store " + name + " in " + dir
+                            + " to be closed by the task holding it",
+                    e);
         }
     }
 
@@ -352,8 +389,11 @@ public final class TaskStores {
         Map<TopicPartition, Checkpoint.Entry> offsets = new LinkedHashMap<>();
         for (TaskStore s : stores.values()) {
             if (s.changelog() != null && s.spec().persistent() && !s.spec().changelogIsSource()) {
-                offsets.put(s.changelog(), new Checkpoint.Entry(s.committed().changelogOffset().orElse(0L),
-                        s.committed().changelogTopicId().orElse(null)));
+                offsets.put(
+                        s.changelog(),
+                        new Checkpoint.Entry(
+                                s.committed().changelogOffset().orElse(0L),
+                                s.committed().changelogTopicId().orElse(null)));
             }
         }
         return offsets;

@@ -31,13 +31,14 @@ public class TypedSessionReader<K, V> extends TypedStoreReader<K, V> implements 
         byte[] prefix = SessionKeys.primaryPrefix(k);
         int length = prefix.length + 2 * Long.BYTES;
         // the prefix end is an inclusive bound here: a key equal to it, if any, is not the key's and is skipped
-        return new DecodingIterator<>(reader.range(SessionKeys.primaryFrom(k, earliestEnd), ByteKeys.prefixEnd(prefix),
-                false), (p, v) -> {
+        return new DecodingIterator<>(
+                reader.range(SessionKeys.primaryFrom(k, earliestEnd), ByteKeys.prefixEnd(prefix), false), (p, v) -> {
                     if (p.length != length || !Arrays.equals(p, 0, prefix.length, prefix, 0, prefix.length)) {
                         return null;
                     }
                     long start = SessionKeys.primaryStart(p);
-                    return start > latestStart ? null
+                    return start > latestStart
+                            ? null
                             : new KeyValue<>(new Windowed<>(key, start, SessionKeys.primaryEnd(p)), value(v));
                 });
     }
@@ -49,7 +50,8 @@ public class TypedSessionReader<K, V> extends TypedStoreReader<K, V> implements 
 
     @Override
     public KeyValueIterator<Windowed<K>, V> fetchAll(long fromEnd, long toEnd) {
-        byte[] upper = toEnd == Long.MAX_VALUE ? ByteKeys.prefixEnd(SessionKeys.INDEX_PREFIX)
+        byte[] upper = toEnd == Long.MAX_VALUE
+                ? ByteKeys.prefixEnd(SessionKeys.INDEX_PREFIX)
                 : SessionKeys.indexFrom(toEnd + 1);
         return new DecodingIterator<>(reader.range(SessionKeys.indexFrom(fromEnd), upper, false), (i, empty) -> {
             if (!SessionKeys.isIndex(i) || SessionKeys.indexEnd(i) > toEnd) {

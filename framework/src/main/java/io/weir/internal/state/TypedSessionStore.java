@@ -21,8 +21,8 @@ public final class TypedSessionStore<K, V> extends TypedSessionReader<K, V> impl
     /**
      * @param onPut told the end of every session written (for expiry to know the earliest end)
      */
-    public TypedSessionStore(String name, String topic, BytesMap map, Serde<K> keySerde, Serde<V> valueSerde,
-                             LongConsumer onPut) {
+    public TypedSessionStore(
+            String name, String topic, BytesMap map, Serde<K> keySerde, Serde<V> valueSerde, LongConsumer onPut) {
         super(name, topic, map, keySerde, valueSerde);
         this.map = map;
         this.onPut = onPut;

@@ -16,8 +16,8 @@ public class TypedWindowReader<K, V> extends TypedStoreReader<K, V> implements R
     private final long windowSize;
 
     /** {@code topic} is what the serdes are told (the changelog topic). */
-    public TypedWindowReader(String name, String topic, BytesReader reader, Serde<K> keySerde, Serde<V> valueSerde,
-                             long windowSize) {
+    public TypedWindowReader(
+            String name, String topic, BytesReader reader, Serde<K> keySerde, Serde<V> valueSerde, long windowSize) {
         super(name, topic, reader, keySerde, valueSerde);
         if (windowSize <= 0) {
             throw new IllegalArgumentException("store '" + name + "': window size must be positive, was " + windowSize);

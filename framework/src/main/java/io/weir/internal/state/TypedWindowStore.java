@@ -17,8 +17,14 @@ public final class TypedWindowStore<K, V> extends TypedWindowReader<K, V> implem
     /**
      * @param onPut told the start of every window written (for expiry to know the earliest start)
      */
-    public TypedWindowStore(String name, String topic, BytesMap map, Serde<K> keySerde, Serde<V> valueSerde,
-                            long windowSize, LongConsumer onPut) {
+    public TypedWindowStore(
+            String name,
+            String topic,
+            BytesMap map,
+            Serde<K> keySerde,
+            Serde<V> valueSerde,
+            long windowSize,
+            LongConsumer onPut) {
         super(name, topic, map, keySerde, valueSerde, windowSize);
         this.map = map;
         this.onPut = onPut;

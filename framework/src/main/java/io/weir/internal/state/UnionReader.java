@@ -86,8 +86,8 @@ final class UnionReader implements BytesReader {
 
         Merged(List<BytesIterator> its, Comparator<byte[]> order) {
             this.all = its;
-            this.heads = new PriorityQueue<>(Math.max(1, its.size()),
-                    (a, b) -> order.compare(a.peekNextKey(), b.peekNextKey()));
+            this.heads = new PriorityQueue<>(
+                    Math.max(1, its.size()), (a, b) -> order.compare(a.peekNextKey(), b.peekNextKey()));
             for (BytesIterator it : its) {
                 if (it.hasNext()) {
                     heads.add(it);

@@ -57,8 +57,12 @@ public final class VersionedStore<K, V> {
     /** Where the next {@link #sweep} starts; {@code null} for the beginning. */
     private byte[] sweepFrom;
 
-    public VersionedStore(KeyValueStore<byte[], byte[]> bytes, Serde<K> keySerde, Serde<V> valueSerde, String topic,
-                          long historyRetentionMs) {
+    public VersionedStore(
+            KeyValueStore<byte[], byte[]> bytes,
+            Serde<K> keySerde,
+            Serde<V> valueSerde,
+            String topic,
+            long historyRetentionMs) {
         this.bytes = bytes;
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
@@ -95,7 +99,9 @@ public final class VersionedStore<K, V> {
             return PutResult.EXPIRED;
         }
         if (timestamp > observedTime()) {
-            bytes.put(OBSERVED_KEY, ByteBuffer.allocate(Long.BYTES).putLong(timestamp).array());
+            bytes.put(
+                    OBSERVED_KEY,
+                    ByteBuffer.allocate(Long.BYTES).putLong(timestamp).array());
         }
         byte[] k = keySerde.serialize(topic, key);
         List<byte[]> versions = versionKeys(k);
@@ -135,8 +141,8 @@ public final class VersionedStore<K, V> {
     public List<KeyValue<Long, V>> versions(K key) {
         byte[] k = keySerde.serialize(topic, key);
         List<KeyValue<Long, V>> out = new ArrayList<>();
-        try (KeyValueIterator<byte[], byte[]> it = bytes.range(versionKey(k, Long.MIN_VALUE),
-                versionKey(k, Long.MAX_VALUE))) {
+        try (KeyValueIterator<byte[], byte[]> it =
+                bytes.range(versionKey(k, Long.MIN_VALUE), versionKey(k, Long.MAX_VALUE))) {
             while (it.hasNext()) {
                 KeyValue<byte[], byte[]> e = it.next();
                 out.add(KeyValue.of(validFrom(e.key()), decode(e.value())));
@@ -208,8 +214,8 @@ public final class VersionedStore<K, V> {
 
     private List<byte[]> versionKeys(byte[] k) {
         List<byte[]> keys = new ArrayList<>();
-        try (KeyValueIterator<byte[], byte[]> it = bytes.range(versionKey(k, Long.MIN_VALUE),
-                versionKey(k, Long.MAX_VALUE))) {
+        try (KeyValueIterator<byte[], byte[]> it =
+                bytes.range(versionKey(k, Long.MIN_VALUE), versionKey(k, Long.MAX_VALUE))) {
             while (it.hasNext()) {
                 keys.add(it.next().key());
             }

@@ -16,8 +16,7 @@ final class WindowKeys {
     /** The smallest composite key: start {@link Long#MIN_VALUE}, empty key. */
     static final byte[] MIN = timeBytes(Long.MIN_VALUE);
 
-    private WindowKeys() {
-    }
+    private WindowKeys() {}
 
     /** The store key of {@code key}'s window starting at {@code start}. */
     static byte[] key(long start, byte[] key) {

@@ -60,8 +60,13 @@ public final class InstanceMeters implements AutoCloseable {
      *
      * @param states the instance's states: one {@code weir.instance.state} gauge each, 1 for the current one
      */
-    public <S extends Enum<S>> void bind(Tags instanceTags, RocksDbResources rocksDb, Class<S> states,
-                                         Supplier<S> state, BooleanSupplier ready, BooleanSupplier stalled) {
+    public <S extends Enum<S>> void bind(
+            Tags instanceTags,
+            RocksDbResources rocksDb,
+            Class<S> states,
+            Supplier<S> state,
+            BooleanSupplier ready,
+            BooleanSupplier stalled) {
         new JvmMemoryMetrics(instanceTags).bindTo(prometheus);
         gc = new JvmGcMetrics(instanceTags);
         gc.bindTo(prometheus);
@@ -73,19 +78,28 @@ public final class InstanceMeters implements AutoCloseable {
         new FileDescriptorMetrics(instanceTags).bindTo(prometheus);
         for (S s : states.getEnumConstants()) {
             Gauge.builder("weir.instance.state", () -> state.get() == s ? 1 : 0)
-                    .description("1 for the instance's current state").tags(instanceTags.and("state", s.name()))
+                    .description("1 for the instance's current state")
+                    .tags(instanceTags.and("state", s.name()))
                     .register(registry);
         }
         Gauge.builder("weir.instance.ready", () -> ready.getAsBoolean() ? 1 : 0)
-                .description("1 while /health/ready answers 200").tags(instanceTags).register(registry);
+                .description("1 while /health/ready answers 200")
+                .tags(instanceTags)
+                .register(registry);
         Gauge.builder("weir.instance.stalled", () -> stalled.getAsBoolean() ? 1 : 0)
-                .description("1 while the instance cannot make progress (see its WARN log)").tags(instanceTags)
+                .description("1 while the instance cannot make progress (see its WARN log)")
+                .tags(instanceTags)
                 .register(registry);
         Gauge.builder("weir.rocksdb.memory.usage", rocksDb::usage)
                 .description("bytes held in the block cache and memtables shared by every RocksDB store")
-                .baseUnit("bytes").tags(instanceTags).register(registry);
+                .baseUnit("bytes")
+                .tags(instanceTags)
+                .register(registry);
         Gauge.builder("weir.rocksdb.memory.limit", () -> rocksDb.config().totalBytes())
-                .description("rocksdb.memory.bytes").baseUnit("bytes").tags(instanceTags).register(registry);
+                .description("rocksdb.memory.bytes")
+                .baseUnit("bytes")
+                .tags(instanceTags)
+                .register(registry);
     }
 
     /** Every meter in the Prometheus text format (version 0.0.4). */

@@ -42,8 +42,8 @@ public final class InstanceMonitor implements AutoCloseable {
      * @param admin         the instance's admin client, for the diagnosis of stalls
      * @param onTick        called on the monitor thread after each tick (the instance updates its state)
      */
-    public InstanceMonitor(ThreadContext ctx, List<StreamThread> streamThreads, List<Thread> threads, Admin admin,
-                           Runnable onTick) {
+    public InstanceMonitor(
+            ThreadContext ctx, List<StreamThread> streamThreads, List<Thread> threads, Admin admin, Runnable onTick) {
         this.streamThreads = List.copyOf(streamThreads);
         this.threads = List.copyOf(threads);
         this.onTick = onTick;
@@ -88,8 +88,10 @@ public final class InstanceMonitor implements AutoCloseable {
         List<Problem> problems = new ArrayList<>();
         for (int i = 0; i < threads.size(); i++) {
             if (!threads.get(i).isAlive()) {
-                problems.add(new Problem("thread_dead", "stream thread " + streamThreads.get(i).name()
-                        + " is not running", Map.of("thread", streamThreads.get(i).name())));
+                problems.add(new Problem(
+                        "thread_dead",
+                        "stream thread " + streamThreads.get(i).name() + " is not running",
+                        Map.of("thread", streamThreads.get(i).name())));
             }
         }
         return problems;
@@ -98,9 +100,18 @@ public final class InstanceMonitor implements AutoCloseable {
     /** The current stall as a problem of the readiness probe; empty while the instance makes progress. */
     public Optional<Problem> stall() {
         StallWatch.Stall stall = stallWatch.current();
-        return stall == null ? Optional.empty() : Optional.of(new Problem("stalled", "cannot make progress: "
-                + stall.cause(), Map.of("cause", stall.cause(), "tasks", stall.tasks(),
-                "seconds", stall.seconds(System.nanoTime()))));
+        return stall == null
+                ? Optional.empty()
+                : Optional.of(new Problem(
+                        "stalled",
+                        "cannot make progress: " + stall.cause(),
+                        Map.of(
+                                "cause",
+                                stall.cause(),
+                                "tasks",
+                                stall.tasks(),
+                                "seconds",
+                                stall.seconds(System.nanoTime()))));
     }
 
     /** Why the threads are not ready: a thread without an assignment, rebalancing, or restoring stores. */
@@ -114,23 +125,44 @@ public final class InstanceMonitor implements AutoCloseable {
         for (StreamThread st : streamThreads) {
             ThreadHealth h = st.health();
             switch (h.phase()) {
-                case STARTING -> problems.add(new Problem("no_assignment", st.name()
-                        + " has not received its assignment from the consumer group yet", Map.of("thread", st.name())));
-                case REBALANCING -> problems.add(new Problem("rebalancing", st.name()
-                        + " gave up partitions and waits for its new assignment", Map.of("thread", st.name())));
+                case STARTING ->
+                    problems.add(new Problem(
+                            "no_assignment",
+                            st.name() + " has not received its assignment from the consumer group yet",
+                            Map.of("thread", st.name())));
+                case REBALANCING ->
+                    problems.add(new Problem(
+                            "rebalancing",
+                            st.name() + " gave up partitions and waits for its new assignment",
+                            Map.of("thread", st.name())));
                 default -> {
                     // restores are listed below
                 }
             }
             List<ThreadHealth.Restore> restores = h.restores();
             if (h.phase() == ThreadHealth.Phase.RESTORING && restores.isEmpty()) {
-                problems.add(new Problem("restoring", st.name() + " restores stores (looking up their changelogs)",
+                problems.add(new Problem(
+                        "restoring",
+                        st.name() + " restores stores (looking up their changelogs)",
                         Map.of("thread", st.name())));
             }
             for (ThreadHealth.Restore r : restores) {
-                problems.add(new Problem("restoring", "task " + r.task() + " restores store " + r.store() + " from "
-                        + r.changelog(), Map.of("thread", st.name(), "task", r.task().toString(), "store", r.store(),
-                        "changelog", r.changelog(), "restored", r.restored(), "remaining", r.remaining())));
+                problems.add(new Problem(
+                        "restoring",
+                        "task " + r.task() + " restores store " + r.store() + " from " + r.changelog(),
+                        Map.of(
+                                "thread",
+                                st.name(),
+                                "task",
+                                r.task().toString(),
+                                "store",
+                                r.store(),
+                                "changelog",
+                                r.changelog(),
+                                "restored",
+                                r.restored(),
+                                "remaining",
+                                r.remaining())));
             }
         }
     }
@@ -155,7 +187,9 @@ public final class InstanceMonitor implements AutoCloseable {
     public Map<String, List<String>> tasksByThread() {
         Map<String, List<String>> result = new LinkedHashMap<>();
         for (StreamThread st : streamThreads) {
-            result.put(st.name(), st.health().tasks().stream().map(Object::toString).toList());
+            result.put(
+                    st.name(),
+                    st.health().tasks().stream().map(Object::toString).toList());
         }
         return result;
     }

@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -72,6 +71,7 @@ public final class LivenessWatch implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LivenessWatch.class);
     /** The topic keeps only recent heartbeats: an hour is plenty to learn who was alive. */
     private static final int HISTORY = 500;
+
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(5);
     /** The word of an {@code alive} heartbeat that says its sender just started a rebalance. */
     static final String REBALANCE = "rebalance=started";
@@ -89,6 +89,7 @@ public final class LivenessWatch implements AutoCloseable {
     private final Counter removals;
     /** Under exactly-once only: other guarantees leave no transaction open. */
     private final TransactionFence fence;
+
     private final Map<String, Peer> peers = new HashMap<>();
     private volatile int livePeers;
     private volatile boolean running = true;
@@ -98,10 +99,12 @@ public final class LivenessWatch implements AutoCloseable {
      * restarting instance once it had been silent for the detection time.
      */
     private volatile boolean announced;
+
     private final java.util.function.Supplier<String> status;
     private final GroupRejoins rejoins;
     /** The topic's end when this instance started: rebalances announced before are history. */
     private long liveFrom;
+
     private long lastOwnBeatSeenNanos = System.nanoTime();
     private long lastBeatNanos;
     private long retryRemovalAfterNanos = System.nanoTime();
@@ -114,14 +117,19 @@ public final class LivenessWatch implements AutoCloseable {
         boolean left;
     }
 
-
     /**
      * @param status what the instance is doing, as {@code key=value} words without spaces, sent
      *               with every heartbeat so that tools ({@code weir describe}) can show it
      */
-    public LivenessWatch(WeirConfig config, ClientConfigs clients, String instanceId, Admin admin,
-                         MeterRegistry registry, Tags tags, java.util.function.Supplier<String> status,
-                         GroupRejoins rejoins) {
+    public LivenessWatch(
+            WeirConfig config,
+            ClientConfigs clients,
+            String instanceId,
+            Admin admin,
+            MeterRegistry registry,
+            Tags tags,
+            java.util.function.Supplier<String> status,
+            GroupRejoins rejoins) {
         this.rejoins = rejoins;
         this.config = config;
         this.instanceId = instanceId;
@@ -136,13 +144,15 @@ public final class LivenessWatch implements AutoCloseable {
         this.consumer = new KafkaConsumer<>(consumerConfig(clients));
         this.thread = new Thread(this::run, config.applicationId() + "-" + instanceId + "-liveness");
         this.thread.setDaemon(true);
-        this.fence = config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE
-                ? new TransactionFence(clients) : null;
+        this.fence = config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE ? new TransactionFence(clients) : null;
         this.removals = Counter.builder("weir.failure.detection.removals")
-                .description("silent instances this instance removed from the consumer group").tags(tags)
+                .description("silent instances this instance removed from the consumer group")
+                .tags(tags)
                 .register(registry);
         Gauge.builder("weir.failure.detection.peers", this, w -> w.livePeers)
-                .description("other instances heard from within failure.detection.ms").tags(tags).register(registry);
+                .description("other instances heard from within failure.detection.ms")
+                .tags(tags)
+                .register(registry);
     }
 
     private static Map<String, Object> producerConfig(ClientConfigs clients) {
@@ -235,7 +245,10 @@ public final class LivenessWatch implements AutoCloseable {
 
     private void beat(String message) {
         try {
-            producer.send(new ProducerRecord<>(partition.topic(), 0, instanceId.getBytes(StandardCharsets.UTF_8),
+            producer.send(new ProducerRecord<>(
+                    partition.topic(),
+                    0,
+                    instanceId.getBytes(StandardCharsets.UTF_8),
                     message.getBytes(StandardCharsets.UTF_8)));
         } catch (RuntimeException e) {
             log.debug("sending a heartbeat failed", e); // silence is what the others act on
@@ -258,7 +271,8 @@ public final class LivenessWatch implements AutoCloseable {
                     heard(r, System.nanoTime());
                 }
                 check(System.nanoTime());
-            } catch (org.apache.kafka.common.errors.WakeupException | org.apache.kafka.common.errors.InterruptException e) {
+            } catch (org.apache.kafka.common.errors.WakeupException
+                    | org.apache.kafka.common.errors.InterruptException e) {
                 break;
             } catch (RuntimeException e) {
                 log.debug("liveness round failed", e);
@@ -283,8 +297,10 @@ public final class LivenessWatch implements AutoCloseable {
         peer.seenNanos = now;
         peer.left = words[0].equals("left");
         peer.awayUntilNanos = words[0].equals("away") && words.length > 1
-                ? now + TimeUnit.MILLISECONDS.toNanos(parse(words[1], 0)) : now;
-        String threads = words[0].equals("away") ? (words.length > 2 ? words[2] : "1") : (words.length > 1 ? words[1] : "1");
+                ? now + TimeUnit.MILLISECONDS.toNanos(parse(words[1], 0))
+                : now;
+        String threads =
+                words[0].equals("away") ? (words.length > 2 ? words[2] : "1") : (words.length > 1 ? words[1] : "1");
         peer.threads = (int) parse(threads, 1);
     }
 
@@ -327,8 +343,12 @@ public final class LivenessWatch implements AutoCloseable {
     private void removeFromGroup(Map<String, Peer> suspects, long now) {
         ConsumerGroupDescription group;
         try {
-            group = KafkaCalls.get(admin.describeConsumerGroups(List.of(config.applicationId())).all(), ADMIN_TIMEOUT,
-                    "describe the consumer group " + config.applicationId()).get(config.applicationId());
+            group = KafkaCalls.get(
+                            admin.describeConsumerGroups(List.of(config.applicationId()))
+                                    .all(),
+                            ADMIN_TIMEOUT,
+                            "describe the consumer group " + config.applicationId())
+                    .get(config.applicationId());
         } catch (ClusterException e) {
             if (Thread.currentThread().isInterrupted()) {
                 return;
@@ -345,8 +365,12 @@ public final class LivenessWatch implements AutoCloseable {
             }
             String seconds = String.format("%.1f", (now - e.getValue().seenNanos) / 1e9);
             try {
-                if (!InstanceMembers.remove(admin, config.applicationId(), members,
-                        "no heartbeat from instance " + instance + " for " + seconds + " s", ADMIN_TIMEOUT)) {
+                if (!InstanceMembers.remove(
+                        admin,
+                        config.applicationId(),
+                        members,
+                        "no heartbeat from instance " + instance + " for " + seconds + " s",
+                        ADMIN_TIMEOUT)) {
                     log.debug("removing {} found nothing to remove", instance);
                     continue;
                 }
@@ -355,8 +379,13 @@ public final class LivenessWatch implements AutoCloseable {
                 // its next heartbeat: the tasks move sooner if they all join now.
                 announceRebalance("instance " + instance + " was removed from the group");
                 String fenced = fence(instance, Math.max(e.getValue().threads, members.size()));
-                log.warn("instance {} sent no heartbeat for {} s (failure.detection.ms={}); removed it from the"
-                        + " group so its tasks move now{}", instance, seconds, config.failureDetection().toMillis(), fenced);
+                log.warn(
+                        "instance {} sent no heartbeat for {} s (failure.detection.ms={}); removed it from the"
+                                + " group so its tasks move now{}",
+                        instance,
+                        seconds,
+                        config.failureDetection().toMillis(),
+                        fenced);
             } catch (ClusterException ex) {
                 if (Thread.currentThread().isInterrupted()) {
                     return;
@@ -380,7 +409,8 @@ public final class LivenessWatch implements AutoCloseable {
         long started = System.nanoTime();
         try {
             fence.fence(instance, threads);
-            return String.format(", and fenced its transactional ids in %d ms so its open transactions abort now",
+            return String.format(
+                    ", and fenced its transactional ids in %d ms so its open transactions abort now",
                     (System.nanoTime() - started) / 1_000_000);
         } catch (RuntimeException ex) {
             if (ex instanceof InterruptException) {

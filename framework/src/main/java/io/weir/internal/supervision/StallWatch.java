@@ -33,7 +33,8 @@ final class StallWatch {
     private static final Logger log = LoggerFactory.getLogger(StallWatch.class);
     static final long REPEAT_NANOS = 30_000_000_000L;
     /** How long the first WARN waits for the diagnosis before it names the symptom instead. */
-    private static final long DIAGNOSIS_WAIT_NANOS = 8_000_000_000L; // the diagnosis times out after 3 s; room for a loaded machine
+    private static final long DIAGNOSIS_WAIT_NANOS =
+            8_000_000_000L; // the diagnosis times out after 3 s; room for a loaded machine
 
     /**
      * A stall under way.
@@ -60,6 +61,7 @@ final class StallWatch {
     private boolean haveDiagnosis;
     /** The diagnosis of this stall; null when it found nothing wrong in the cluster (or is not back yet). */
     private String diagnosed;
+
     private long lastWarnNanos;
     private boolean warned;
 
@@ -97,10 +99,11 @@ final class StallWatch {
             return;
         }
         // Diagnose at the start and again ahead of each repeated WARN, so the repeat says what is wrong now.
-        if (pendingDiagnosis == null && (!haveDiagnosis || now - lastDiagnosisNanos >= REPEAT_NANOS - DIAGNOSIS_WAIT_NANOS)) {
+        if (pendingDiagnosis == null
+                && (!haveDiagnosis || now - lastDiagnosisNanos >= REPEAT_NANOS - DIAGNOSIS_WAIT_NANOS)) {
             lastDiagnosisNanos = now;
-            pendingDiagnosis = CompletableFuture.supplyAsync(diagnosis, diagnosisExecutor)
-                    .exceptionally(e -> null);
+            pendingDiagnosis =
+                    CompletableFuture.supplyAsync(diagnosis, diagnosisExecutor).exceptionally(e -> null);
         }
         if (pendingDiagnosis != null && pendingDiagnosis.isDone()) {
             diagnosed = pendingDiagnosis.getNow(null);
@@ -112,8 +115,12 @@ final class StallWatch {
         current = new Stall(cause, List.copyOf(tasks), started);
         boolean firstWarnDue = !warned && (haveDiagnosis || now - started >= thresholdNanos + DIAGNOSIS_WAIT_NANOS);
         if (firstWarnDue || (warned && now - lastWarnNanos >= REPEAT_NANOS)) {
-            log.warn("{} cannot make progress: {}; tasks waiting: {} (for {} s{})", application, cause,
-                    tasks.isEmpty() ? "none assigned" : String.join(", ", tasks), current.seconds(now),
+            log.warn(
+                    "{} cannot make progress: {}; tasks waiting: {} (for {} s{})",
+                    application,
+                    cause,
+                    tasks.isEmpty() ? "none assigned" : String.join(", ", tasks),
+                    current.seconds(now),
                     warned ? "" : "; repeated every " + REPEAT_NANOS / 1_000_000_000L + " s while it lasts");
             warned = true;
             lastWarnNanos = now;

@@ -2,10 +2,10 @@ package io.weir.internal.task;
 
 import io.weir.internal.commit.CommitUnit;
 import io.weir.internal.commit.OpenTransaction;
+import io.weir.internal.state.TaskStores;
 import io.weir.internal.time.WatermarkBroadcast;
 import io.weir.internal.time.WatermarkMarker;
 import io.weir.internal.time.Watermarks;
-import io.weir.internal.state.TaskStores;
 import io.weir.processor.TaskId;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -40,6 +40,7 @@ public final class ActiveTask implements CommitUnit {
     private final WatermarkBroadcast broadcast;
     /** True while some partition's committed offset and time are still to be read. */
     private boolean resumePending;
+
     private boolean initialized;
     /** Bounded runs: event time was moved to the end of the run ({@link #finish}), not committed yet. */
     private boolean finishing;
@@ -48,10 +49,17 @@ public final class ActiveTask implements CommitUnit {
     /** The nodes that act when event time moves (windows), in topology order. */
     private Node[] timeNodes = new Node[0];
 
-    ActiveTask(TaskId id, TaskContext context, List<Node> nodes,
-               java.util.function.Function<String, SourceNode> sources, Consumer<byte[], byte[]> consumer,
-               DeadLetters deadLetters, int maxBuffered, TaskStores stores, OpenTransaction transaction,
-               WatermarkBroadcast broadcast) {
+    ActiveTask(
+            TaskId id,
+            TaskContext context,
+            List<Node> nodes,
+            java.util.function.Function<String, SourceNode> sources,
+            Consumer<byte[], byte[]> consumer,
+            DeadLetters deadLetters,
+            int maxBuffered,
+            TaskStores stores,
+            OpenTransaction transaction,
+            WatermarkBroadcast broadcast) {
         this.id = id;
         this.context = context;
         this.nodes = nodes;
@@ -320,8 +328,12 @@ public final class ActiveTask implements CommitUnit {
     }
 
     /** @param read the record already read to order it among partitions, or null */
-    private void processOne(PartitionState p, ConsumerRecord<byte[], byte[]> record,
-                            io.weir.processor.Record<Object, Object> read, RecordFailureHandler onFailure, long now) {
+    private void processOne(
+            PartitionState p,
+            ConsumerRecord<byte[], byte[]> record,
+            io.weir.processor.Record<Object, Object> read,
+            RecordFailureHandler onFailure,
+            long now) {
         if (deadLetters.hasPoisoned()) {
             DeadLetters.Poisoned mark = deadLetters.poisonedAt(p.tp, record.offset());
             if (mark != null) {
@@ -385,9 +397,9 @@ public final class ActiveTask implements CommitUnit {
         // without input (idleness), the partitions are committed again at their offsets to carry it.
         boolean watermarkMoved = watermarks.changedSinceCommit();
         for (PartitionState p : inputs.states()) {
-            long offset = p.advancedSinceCommit() ? p.nextToProcess
-                    : !watermarkMoved ? -1
-                    : p.committed >= 0 ? p.committed : p.firstFetched;
+            long offset = p.advancedSinceCommit()
+                    ? p.nextToProcess
+                    : !watermarkMoved ? -1 : p.committed >= 0 ? p.committed : p.firstFetched;
             if (offset >= 0) {
                 offsets.put(p.tp, new OffsetAndMetadata(offset, watermarks.metadata(p.time)));
             }

@@ -43,8 +43,7 @@ public final class DeadLetters {
     private static final int MAX_STACK_CHARS = 8000;
 
     /** A record that failed and must be dead-lettered when it comes round again. */
-    record Poisoned(Stage stage, Throwable error) {
-    }
+    record Poisoned(Stage stage, Throwable error) {}
 
     private final String topic;
     private final OpenTransaction transaction;
@@ -107,16 +106,25 @@ public final class DeadLetters {
      *
      * @throws IllegalStateException if it is larger than the topic accepts (see {@link #copyWithSource})
      */
-    public static ProducerRecord<byte[], byte[]> deadLetter(ConsumerRecord<byte[], byte[]> record, String topic,
-                                                            TopicLimits limits, Stage stage, Throwable error) {
-        ProducerRecord<byte[], byte[]> copy = copyWithSource(record, topic, limits, "dead-letter",
+    public static ProducerRecord<byte[], byte[]> deadLetter(
+            ConsumerRecord<byte[], byte[]> record, String topic, TopicLimits limits, Stage stage, Throwable error) {
+        ProducerRecord<byte[], byte[]> copy = copyWithSource(
+                record,
+                topic,
+                limits,
+                "dead-letter",
                 "dead.letter.max.message.bytes",
                 header(ERROR_CLASS, error.getClass().getName()),
                 header(ERROR_MESSAGE, truncate(String.valueOf(error.getMessage()), MAX_MESSAGE_CHARS)),
                 header(ERROR_STAGE, stage.label),
                 header(ERROR_STACK, truncate(stackTrace(error), MAX_STACK_CHARS)));
-        log.warn("dead-lettering {}-{}@{} ({}): {}", record.topic(), record.partition(), record.offset(),
-                stage.label, error.toString());
+        log.warn(
+                "dead-lettering {}-{}@{} ({}): {}",
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                stage.label,
+                error.toString());
         return copy;
     }
 
@@ -127,9 +135,13 @@ public final class DeadLetters {
      * @throws IllegalStateException if it is larger than {@code topic} accepts: the record would
      *     be lost (or poison the transaction), so the application must stop instead
      */
-    static ProducerRecord<byte[], byte[]> copyWithSource(ConsumerRecord<byte[], byte[]> record, String topic,
-                                                        TopicLimits limits, String what, String limitSetting,
-                                                        Header... extra) {
+    static ProducerRecord<byte[], byte[]> copyWithSource(
+            ConsumerRecord<byte[], byte[]> record,
+            String topic,
+            TopicLimits limits,
+            String what,
+            String limitSetting,
+            Header... extra) {
         List<Header> headers = new ArrayList<>();
         for (Header h : record.headers()) {
             headers.add(h);

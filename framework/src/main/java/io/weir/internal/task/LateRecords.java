@@ -46,18 +46,30 @@ public final class LateRecords {
         return n;
     }
 
-    void late(ConsumerRecord<byte[], byte[]> record, String operator, long windowStart, long windowEnd,
-              long watermark) {
+    void late(
+            ConsumerRecord<byte[], byte[]> record, String operator, long windowStart, long windowEnd, long watermark) {
         count++;
         if (topic == null) {
             if (logged++ % 10_000 == 0) {
-                log.info("dropping a record too late for window [{}, {}) of '{}' (watermark {}): {}-{}@{}"
-                        + " (late.records.mode=drop; logged once per 10000)", windowStart, windowEnd, operator,
-                        watermark, record.topic(), record.partition(), record.offset());
+                log.info(
+                        "dropping a record too late for window [{}, {}) of '{}' (watermark {}): {}-{}@{}"
+                                + " (late.records.mode=drop; logged once per 10000)",
+                        windowStart,
+                        windowEnd,
+                        operator,
+                        watermark,
+                        record.topic(),
+                        record.partition(),
+                        record.offset());
             }
             return;
         }
-        transaction.send(DeadLetters.copyWithSource(record, topic, limits, "late-records", "dead.letter.max.message.bytes",
+        transaction.send(DeadLetters.copyWithSource(
+                record,
+                topic,
+                limits,
+                "late-records",
+                "dead.letter.max.message.bytes",
                 DeadLetters.header(OPERATOR, operator),
                 DeadLetters.header(WINDOW_START, Long.toString(windowStart)),
                 DeadLetters.header(WINDOW_END, Long.toString(windowEnd)),

@@ -19,15 +19,12 @@ public abstract class Node {
 
     abstract void process(Record<Object, Object> record);
 
-    void init() {
-    }
+    void init() {}
 
-    void close() {
-    }
+    void close() {}
 
     /** Called at step 1 of every commit, parents before children. */
-    void beforeCommit() {
-    }
+    void beforeCommit() {}
 
     /** True if {@link #onWatermark} does anything: the task calls only such nodes. */
     boolean observesEventTime() {
@@ -35,12 +32,10 @@ public abstract class Node {
     }
 
     /** Called when the task's watermark advanced, parents before children. */
-    void onWatermark(long watermark) {
-    }
+    void onWatermark(long watermark) {}
 
     /** Called when the task's uncommitted work was aborted. */
-    void afterAbort() {
-    }
+    void afterAbort() {}
 
     final void forwardToChildren(Record<Object, Object> record) {
         for (Node child : children) {

@@ -35,13 +35,16 @@ public final class OutputCollector implements MarkerSink {
         int size = TopicLimits.estimateSize(key, value, headers);
         int limit = limits.limit(topic);
         if (size > limit) {
-            throw new StageException(Stage.PRODUCE, "record of about " + size + " bytes is larger than the "
-                    + limit + " bytes topic '" + topic + "' accepts (max.message.bytes / max.request.size)", null);
+            throw new StageException(
+                    Stage.PRODUCE,
+                    "record of about " + size + " bytes is larger than the " + limit + " bytes topic '" + topic
+                            + "' accepts (max.message.bytes / max.request.size)",
+                    null);
         }
-        Integer partition = partitionKey == null ? null
-                : Utils.toPositive(Utils.murmur2(partitionKey)) % limits.partitions(topic);
-        transaction.send(new ProducerRecord<>(topic, partition, timestamp, key, value,
-                headers.length == 0 ? null : java.util.List.of(headers)));
+        Integer partition =
+                partitionKey == null ? null : Utils.toPositive(Utils.murmur2(partitionKey)) % limits.partitions(topic);
+        transaction.send(new ProducerRecord<>(
+                topic, partition, timestamp, key, value, headers.length == 0 ? null : java.util.List.of(headers)));
         sent++;
     }
 
@@ -57,7 +60,12 @@ public final class OutputCollector implements MarkerSink {
      */
     @Override
     public void sendMarker(String topic, int partition, String header, byte[] value) {
-        transaction.send(new ProducerRecord<byte[], byte[]>(topic, partition, (Long) null, null, null,
+        transaction.send(new ProducerRecord<byte[], byte[]>(
+                topic,
+                partition,
+                (Long) null,
+                null,
+                null,
                 java.util.List.of(new org.apache.kafka.common.header.internals.RecordHeader(header, value))));
     }
 

@@ -22,6 +22,7 @@ final class PartitionState {
     long committed = -1;
     /** Offset of the first record fetched since assignment: where a rewind goes before any commit. */
     long firstFetched = -1;
+
     boolean paused;
     /** The partition's time for the task's watermark. */
     final PartitionTime time;
@@ -29,11 +30,13 @@ final class PartitionState {
     final UpstreamWatermarks upstream;
     /** Records taken from this partition since the last commit, and committed ones not yet counted (bounded runs). */
     long takenSinceCommit;
+
     long committedTaken;
     /** False until the committed offset and time of the partition were read after assignment. */
     boolean resumed;
     /** The head of the buffer, read by {@link #headTimestamp}; null if not read (yet). */
     private io.weir.processor.Record<Object, Object> head;
+
     private boolean headUnreadable;
     private boolean headMarker;
 

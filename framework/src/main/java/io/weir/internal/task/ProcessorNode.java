@@ -17,8 +17,11 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
     private final TaskContext task;
     private final java.util.Map<String, Object> stores;
 
-    ProcessorNode(String name, Processor<Object, Object, Object, Object> processor, TaskContext task,
-                  java.util.Map<String, Object> stores) {
+    ProcessorNode(
+            String name,
+            Processor<Object, Object, Object, Object> processor,
+            TaskContext task,
+            java.util.Map<String, Object> stores) {
         super(name);
         this.processor = processor;
         this.task = task;
@@ -88,8 +91,8 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
     public void forward(Record<?, ?> record, String childName) {
         Node child = childrenByName.get(childName);
         if (child == null) {
-            throw new IllegalArgumentException("'" + name + "' has no child named '" + childName
-                    + "'; children: " + childrenByName.keySet());
+            throw new IllegalArgumentException(
+                    "'" + name + "' has no child named '" + childName + "'; children: " + childrenByName.keySet());
         }
         child.process((Record<Object, Object>) record);
     }

@@ -15,6 +15,7 @@ final class SinkNode extends Node {
     private final OutputCollector collector;
     /** Bytes of start and end before the inner key in {@code Serdes.windowed}. */
     private static final int WINDOW_TIMES = 2 * Long.BYTES;
+
     private final boolean windowedKeys;
 
     @SuppressWarnings("unchecked")
@@ -44,7 +45,8 @@ final class SinkNode extends Node {
         }
         // A windowed key (serialized as [start][end][inner key]) is partitioned by its inner key.
         byte[] partitionKey = windowedKeys && key != null && key.length >= WINDOW_TIMES
-                ? java.util.Arrays.copyOfRange(key, WINDOW_TIMES, key.length) : null;
+                ? java.util.Arrays.copyOfRange(key, WINDOW_TIMES, key.length)
+                : null;
         collector.send(target, key, value, record.timestamp(), record.headers().toArray(), partitionKey);
     }
 }

@@ -50,8 +50,14 @@ final class SourceNode extends Node {
         } catch (RuntimeException e) {
             throw new StageException(Stage.DESERIALIZE, "value: " + e.getMessage(), e);
         }
-        return new Record<>(key, value, timestamp(in, key, value), Headers.of(in.headers()),
-                in.topic(), in.partition(), in.offset());
+        return new Record<>(
+                key,
+                value,
+                timestamp(in, key, value),
+                Headers.of(in.headers()),
+                in.topic(),
+                in.partition(),
+                in.offset());
     }
 
     private long timestamp(ConsumerRecord<byte[], byte[]> in, Object key, Object value) {

@@ -5,7 +5,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /** Where a record failed; written to the dead-letter header {@code weir.error.stage}. */
 public enum Stage {
-    DESERIALIZE("deserialize"), TIMESTAMP("timestamp"), PROCESS("process"), PRODUCE("produce");
+    DESERIALIZE("deserialize"),
+    TIMESTAMP("timestamp"),
+    PROCESS("process"),
+    PRODUCE("produce");
 
     final String label;
 
@@ -18,8 +21,10 @@ public enum Stage {
      * with: its topic, partition and offset, the stage and the cause.
      */
     public ProcessingException failed(ConsumerRecord<byte[], byte[]> record, Throwable cause) {
-        return new ProcessingException("record " + record.topic() + "-" + record.partition() + "@" + record.offset()
-                + " failed to " + label + " and error.mode=fail: " + cause, cause);
+        return new ProcessingException(
+                "record " + record.topic() + "-" + record.partition() + "@" + record.offset() + " failed to " + label
+                        + " and error.mode=fail: " + cause,
+                cause);
     }
 
     /** True for failures found before the record reached any processor: nothing was forwarded yet. */

@@ -28,8 +28,8 @@ public final class TableSourceRows implements SourceRecords {
     private final Serde<Object> valueSerde;
 
     @SuppressWarnings("unchecked")
-    TableSourceRows(NodeSpec.Source source, TimestampExtractor<?, ?> timestamps, LongSupplier wallClock,
-                    StoreSpec store) {
+    TableSourceRows(
+            NodeSpec.Source source, TimestampExtractor<?, ?> timestamps, LongSupplier wallClock, StoreSpec store) {
         this.source = new SourceNode(source, timestamps, wallClock);
         this.keySerde = (Serde<Object>) store.keySerde();
         this.valueSerde = (Serde<Object>) store.valueSerde();

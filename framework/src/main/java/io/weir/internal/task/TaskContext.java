@@ -23,10 +23,11 @@ final class TaskContext {
     private ConsumerRecord<byte[], byte[]> current;
     /** Records the instance is behind its inputs ({@link Backlog}); none until set. */
     private LongSupplier inputLag = () -> 0;
+
     private long maxEarlyLag;
 
-    TaskContext(TaskId id, String applicationId, LongSupplier wallClock, Watermarks watermarks,
-                LateRecords lateRecords) {
+    TaskContext(
+            TaskId id, String applicationId, LongSupplier wallClock, Watermarks watermarks, LateRecords lateRecords) {
         this.id = id;
         this.applicationId = applicationId;
         this.wallClock = wallClock;

@@ -22,7 +22,12 @@ import java.util.function.LongSupplier;
  * @param globalStores      the read views of the global tables' stores by name, shared by every task
  * @param backlog           how far behind its inputs the instance is, for the early-results trigger
  */
-public record TaskEnvironment(WeirConfig config, TopologyModel model, Path instanceDir, RocksDbResources rocksDb,
-                              ChangelogTopicIds changelogTopicIds, LongSupplier wallClock,
-                              java.util.Map<String, Object> globalStores, Backlog backlog) {
-}
+public record TaskEnvironment(
+        WeirConfig config,
+        TopologyModel model,
+        Path instanceDir,
+        RocksDbResources rocksDb,
+        ChangelogTopicIds changelogTopicIds,
+        LongSupplier wallClock,
+        java.util.Map<String, Object> globalStores,
+        Backlog backlog) {}

@@ -1,16 +1,16 @@
 package io.weir.internal.task;
 
+import io.weir.errors.TopologyException;
+import io.weir.internal.commit.OpenTransaction;
+import io.weir.internal.state.TaskStores;
 import io.weir.internal.time.WatermarkBroadcast;
 import io.weir.internal.time.Watermarks;
-import io.weir.errors.TopologyException;
-import io.weir.internal.state.TaskStores;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.Subtopology;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.Processor;
 import io.weir.processor.TaskId;
-import io.weir.internal.commit.OpenTransaction;
 import io.weir.state.internal.BytesStore;
 import io.weir.time.TimestampExtractor;
 import io.weir.time.Timestamps;
@@ -35,8 +35,14 @@ public final class TaskFactory {
     private final boolean storesInMemory;
 
     /** @param storesInMemory every store in memory, whatever the topology declares (the test driver's option) */
-    public TaskFactory(TaskEnvironment env, Consumer<byte[], byte[]> consumer, OutputCollector collector,
-                DeadLetters deadLetters, LateRecords lateRecords, OpenTransaction transaction, boolean storesInMemory) {
+    public TaskFactory(
+            TaskEnvironment env,
+            Consumer<byte[], byte[]> consumer,
+            OutputCollector collector,
+            DeadLetters deadLetters,
+            LateRecords lateRecords,
+            OpenTransaction transaction,
+            boolean storesInMemory) {
         this.lateRecords = lateRecords;
         this.storesInMemory = storesInMemory;
         this.env = env;
@@ -59,19 +65,28 @@ public final class TaskFactory {
      */
     public ActiveTask create(TaskId id, Map<String, BytesStore> handedOver) {
         Subtopology st = model.subtopologies().get(id.subtopology());
-        Watermarks watermarks = new Watermarks(env.config().maxOutOfOrderness().toMillis(),
+        Watermarks watermarks = new Watermarks(
+                env.config().maxOutOfOrderness().toMillis(),
                 env.config().idleTimeout().toMillis());
-        TaskContext context = new TaskContext(id, env.config().applicationId(), env.wallClock(), watermarks,
-                lateRecords);
+        TaskContext context =
+                new TaskContext(id, env.config().applicationId(), env.wallClock(), watermarks, lateRecords);
         context.maxEarlyLag(env.config().earlyResultsMaxLagRecords());
         context.inputLag(env.backlog()::total);
         List<StoreSpec> specs = model.storesOf(st);
         if (storesInMemory) {
             specs = specs.stream().map(s -> s.withPersistent(false)).toList();
         }
-        TaskStores stores = TaskStores.open(specs, id, env.instanceDir().resolve(id.toString()),
-                new TaskStores.Options(env.config().applicationId(), env.rocksDb(), env.config().stateFlushInterval(),
-                        env.config().storeReadCacheBytes(), env.wallClock(), env.changelogTopicIds()),
+        TaskStores stores = TaskStores.open(
+                specs,
+                id,
+                env.instanceDir().resolve(id.toString()),
+                new TaskStores.Options(
+                        env.config().applicationId(),
+                        env.rocksDb(),
+                        env.config().stateFlushInterval(),
+                        env.config().storeReadCacheBytes(),
+                        env.wallClock(),
+                        env.changelogTopicIds()),
                 handedOver);
         try {
             stores.bindSourceRecords(spec -> {
@@ -83,8 +98,16 @@ public final class TaskFactory {
                 NodeSpec.Source s = st.sourceFor(topic);
                 return s == null ? null : (SourceNode) nodes.get(s.name());
             };
-            return new ActiveTask(id, context, new ArrayList<>(nodes.values()), sources, consumer, deadLetters,
-                    env.config().bufferedRecordsPerPartition(), stores, transaction,
+            return new ActiveTask(
+                    id,
+                    context,
+                    new ArrayList<>(nodes.values()),
+                    sources,
+                    consumer,
+                    deadLetters,
+                    env.config().bufferedRecordsPerPartition(),
+                    stores,
+                    transaction,
                     new WatermarkBroadcast(id, model.eventTimeTopicsWrittenBy(st), collector));
         } catch (RuntimeException e) {
             stores.close();
@@ -124,8 +147,12 @@ public final class TaskFactory {
                     throw new TopologyException("the supplier of processor '" + name + "' returned null");
                 }
                 Map<String, Object> connected = new HashMap<>();
-                p.stores().forEach(storeName -> connected.put(storeName, typedStores.containsKey(storeName)
-                        ? typedStores.get(storeName) : env.globalStores().get(storeName)));
+                p.stores()
+                        .forEach(storeName -> connected.put(
+                                storeName,
+                                typedStores.containsKey(storeName)
+                                        ? typedStores.get(storeName)
+                                        : env.globalStores().get(storeName)));
                 node = new ProcessorNode(name, processor, context, Map.copyOf(connected));
             }
             nodes.put(name, node);

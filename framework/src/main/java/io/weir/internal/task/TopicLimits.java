@@ -46,8 +46,8 @@ public final class TopicLimits {
      * {@code max.message.bytes}, or null if the topic does not exist; {@code partitionCount} its
      * number of partitions.
      */
-    public TopicLimits(Function<String, Integer> maxMessageBytes, Function<String, Integer> partitionCount,
-                int maxRequestSize) {
+    public TopicLimits(
+            Function<String, Integer> maxMessageBytes, Function<String, Integer> partitionCount, int maxRequestSize) {
         this.admin = null;
         this.partitionsOf = partitionCount;
         this.maxRequestSize = maxRequestSize;
@@ -77,8 +77,13 @@ public final class TopicLimits {
 
     private int lookUpPartitions(String topic) {
         try {
-            return KafkaCalls.get(admin.describeTopics(List.of(topic)).allTopicNames(), TIMEOUT,
-                    "describe topic '" + topic + "'").get(topic).partitions().size();
+            return KafkaCalls.get(
+                            admin.describeTopics(List.of(topic)).allTopicNames(),
+                            TIMEOUT,
+                            "describe topic '" + topic + "'")
+                    .get(topic)
+                    .partitions()
+                    .size();
         } catch (ClusterException e) {
             throw missingOr(topic, e);
         }
@@ -105,8 +110,11 @@ public final class TopicLimits {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         Config config;
         try {
-            config = KafkaCalls.get(admin.describeConfigs(List.of(resource)).all(), TIMEOUT,
-                    "read the configuration of topic '" + topic + "'").get(resource);
+            config = KafkaCalls.get(
+                            admin.describeConfigs(List.of(resource)).all(),
+                            TIMEOUT,
+                            "read the configuration of topic '" + topic + "'")
+                    .get(resource);
         } catch (ClusterException e) {
             throw missingOr(topic, e);
         }

@@ -1,7 +1,7 @@
 package io.weir.internal.thread;
 
-import io.weir.internal.state.thread.InstanceTaskRegistry;
 import io.weir.internal.state.StoreHandOver;
+import io.weir.internal.state.thread.InstanceTaskRegistry;
 import io.weir.processor.TaskId;
 import java.util.Collection;
 import java.util.function.LongSupplier;
@@ -25,12 +25,10 @@ public interface ActivationListener {
         }
 
         @Override
-        public void activated(TaskId id, LongSupplier offsets) {
-        }
+        public void activated(TaskId id, LongSupplier offsets) {}
 
         @Override
-        public void deactivated(Collection<TaskId> ids) {
-        }
+        public void deactivated(Collection<TaskId> ids) {}
     };
 
     /**

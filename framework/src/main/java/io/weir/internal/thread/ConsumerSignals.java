@@ -19,8 +19,7 @@ final class ConsumerSignals {
      */
     private static final double NO_HEARTBEAT_YET_SECONDS = 1e6;
 
-    private ConsumerSignals() {
-    }
+    private ConsumerSignals() {}
 
     /**
      * Seconds since the group coordinator last answered a heartbeat, or NaN when unknown (no

@@ -19,8 +19,7 @@ import java.util.function.Consumer;
 public final class GroupRejoins {
 
     /** One request: its sequence number and why. */
-    record Request(long seq, String reason) {
-    }
+    record Request(long seq, String reason) {}
 
     /** A stream thread's view: the last request it acted on, and the latest one when its last join started. */
     final class Seen {
@@ -39,7 +38,7 @@ public final class GroupRejoins {
     }
 
     private volatile Request latest = new Request(0, "");
-    private volatile Consumer<String> announcer = reason -> { };
+    private volatile Consumer<String> announcer = reason -> {};
 
     /** Where {@link #announce} tells the other instances (the liveness topic); set once it exists. */
     public void announceThrough(Consumer<String> announcer) {

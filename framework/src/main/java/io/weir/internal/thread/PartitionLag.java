@@ -30,8 +30,7 @@ final class PartitionLag {
     private final Map<TopicPartition, Entry> entries = new HashMap<>();
     private long lastSample;
 
-    private record Entry(AtomicLong lag, Gauge gauge) {
-    }
+    private record Entry(AtomicLong lag, Gauge gauge) {}
 
     PartitionLag(MeterRegistry registry, Tags threadTags) {
         this.registry = registry;
@@ -45,7 +44,12 @@ final class PartitionLag {
             Gauge gauge = Gauge.builder("weir.consumer.lag", () -> lag.get() < 0 ? Double.NaN : lag.get())
                     .description("records between the consumer's position and the end of the partition")
                     .baseUnit("records")
-                    .tags(tags.and("task", task.toString(), "topic", tp.topic(), "partition",
+                    .tags(tags.and(
+                            "task",
+                            task.toString(),
+                            "topic",
+                            tp.topic(),
+                            "partition",
                             Integer.toString(tp.partition())))
                     .register(registry);
             return new Entry(lag, gauge);

@@ -18,8 +18,8 @@ public interface RunEnd {
     /** A streaming run: no end, nothing dropped, nothing to finish. */
     RunEnd STREAMING = new RunEnd() {
         @Override
-        public List<ConsumerRecord<byte[], byte[]>> admit(TopicPartition tp,
-                                                          List<ConsumerRecord<byte[], byte[]>> records) {
+        public List<ConsumerRecord<byte[], byte[]>> admit(
+                TopicPartition tp, List<ConsumerRecord<byte[], byte[]>> records) {
             return records;
         }
 
@@ -29,8 +29,7 @@ public interface RunEnd {
         }
 
         @Override
-        public void settled(ActiveTask task) {
-        }
+        public void settled(ActiveTask task) {}
 
         @Override
         public boolean complete() {

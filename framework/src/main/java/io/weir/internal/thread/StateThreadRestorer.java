@@ -2,9 +2,9 @@ package io.weir.internal.thread;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.weir.internal.state.TaskStore;
 import io.weir.internal.state.restore.RestoreTicket;
 import io.weir.internal.state.thread.StateThread;
-import io.weir.internal.state.TaskStore;
 import io.weir.internal.task.ActiveTask;
 import io.weir.processor.TaskId;
 import io.weir.state.changelog.RestoreListener;
@@ -56,14 +56,20 @@ final class StateThreadRestorer implements Restorer {
     StateThreadRestorer(StateThread stateThread, ThreadMetrics metrics) {
         this.stateThread = stateThread;
         this.metrics = metrics;
-        this.restored = Counter.builder("weir.restore.records").description("changelog records restored into stores")
-                .tags(metrics.tags()).register(metrics.registry());
+        this.restored = Counter.builder("weir.restore.records")
+                .description("changelog records restored into stores")
+                .tags(metrics.tags())
+                .register(metrics.registry());
         this.ingested = Counter.builder("weir.restore.ingested.records")
                 .description("changelog records restored by ingestion (sorted files linked into RocksDB),"
-                        + " a part of weir.restore.records").tags(metrics.tags()).register(metrics.registry());
+                        + " a part of weir.restore.records")
+                .tags(metrics.tags())
+                .register(metrics.registry());
         this.skipped = Counter.builder("weir.restore.skipped")
                 .description("records of a table's source topic that its restore skipped, as processing had"
-                        + " dead-lettered them").tags(metrics.tags()).register(metrics.registry());
+                        + " dead-lettered them")
+                .tags(metrics.tags())
+                .register(metrics.registry());
     }
 
     /**
@@ -123,7 +129,6 @@ final class StateThreadRestorer implements Restorer {
     public boolean hasPending() {
         return !pending.isEmpty();
     }
-
 
     /**
      * Lets every task whose stores are all restored process.
@@ -186,6 +191,7 @@ final class StateThreadRestorer implements Restorer {
         private final AtomicLong left = new AtomicLong();
         /** onStart has set {@link #left}: before, what is left is not known. */
         private volatile boolean known;
+
         private final Gauge gauge;
         private long total;
         private long lastLog = System.nanoTime();
@@ -197,9 +203,11 @@ final class StateThreadRestorer implements Restorer {
             this.store = store;
             this.what = "store " + store + " of task " + task.id() + " from " + tp;
             this.gauge = Gauge.builder("weir.restore.remaining", left, AtomicLong::get)
-                    .description("changelog offsets left to restore into a store").baseUnit("records")
+                    .description("changelog offsets left to restore into a store")
+                    .baseUnit("records")
                     .tags(metrics.tags().and("task", task.id().toString(), "store", store))
-                    .strongReference(true).register(metrics.registry());
+                    .strongReference(true)
+                    .register(metrics.registry());
         }
 
         @Override
@@ -221,9 +229,10 @@ final class StateThreadRestorer implements Restorer {
             if (now - lastLog > PROGRESS_LOG_NANOS) {
                 lastLog = now;
                 double seconds = (now - started) / 1e9;
-                log.info("restoring {}: {}% ({} records, {} records/s)", what,
-                        total == 0 ? 100 : 100 * (total - offsetsLeft) / total, restoredSoFar,
-                        (long) (restoredSoFar / seconds));
+                log.info(
+                        "restoring {}: {}% ({} records, {} records/s)",
+                        what, total == 0 ? 100 : 100 * (total - offsetsLeft) / total, restoredSoFar, (long)
+                                (restoredSoFar / seconds));
             }
         }
 
@@ -235,8 +244,10 @@ final class StateThreadRestorer implements Restorer {
         @Override
         public void onSkipped(long offset) {
             skipped.increment();
-            log.debug("restoring {}: skipped the record at offset {}, which processing rejects (a dead letter)",
-                    what, offset);
+            log.debug(
+                    "restoring {}: skipped the record at offset {}, which processing rejects (a dead letter)",
+                    what,
+                    offset);
         }
 
         @Override
@@ -249,8 +260,10 @@ final class StateThreadRestorer implements Restorer {
 
         private void publish(long restoredSoFar, long offsetsLeft) {
             left.set(offsetsLeft);
-            metrics.health().restoring(tp.toString(),
-                    new ThreadHealth.Restore(task, store, tp.toString(), restoredSoFar, offsetsLeft));
+            metrics.health()
+                    .restoring(
+                            tp.toString(),
+                            new ThreadHealth.Restore(task, store, tp.toString(), restoredSoFar, offsetsLeft));
         }
 
         /** The restore ended or left this thread: its gauge and health entry go. */

@@ -74,6 +74,7 @@ public final class StreamThread implements Runnable {
     private boolean followedUpLast;
     /** Which rebalances of other instances this thread has joined (see {@link GroupRejoins}). */
     private final GroupRejoins.Seen rejoinsSeen;
+
     private boolean assignedOnce;
     /** Partitions were given up (revoked, lost, or all closed after a fence) and the next assignment is awaited. */
     private boolean awaitingAssignment;
@@ -82,9 +83,11 @@ public final class StreamThread implements Runnable {
      * @param runEnds where the run ends, given the thread's consumer: {@link RunEnd#STREAMING}, or
      *                a bounded run's end, after which the thread closes and leaves the group
      */
-    public StreamThread(ThreadContext ctx, int index,
-                        Function<org.apache.kafka.clients.consumer.Consumer<byte[], byte[]>, RunEnd> runEnds,
-                        Consumer<Throwable> onFatal) {
+    public StreamThread(
+            ThreadContext ctx,
+            int index,
+            Function<org.apache.kafka.clients.consumer.Consumer<byte[], byte[]>, RunEnd> runEnds,
+            Consumer<Throwable> onFatal) {
         this.ctx = ctx;
         this.rejoinsSeen = ctx.rejoins().newThread();
         this.runEnds = runEnds;
@@ -145,10 +148,18 @@ public final class StreamThread implements Runnable {
         consumerConfig.put(TaskAssignor.TOPOLOGY_CONFIG, ctx.model());
         consumerConfig.put(MemberHooks.CONFIG, new ThreadMember(ctx, index, new Membership()));
         consumer = new KafkaConsumer<>(consumerConfig);
-        manager = new TaskManager(ctx, name, metrics, ThreadTasks.Options.of(config), new TaskManager.Plugins(consumer,
-                () -> new KafkaProducer<>(ctx.clients().producer(index)),
-                new StateThreadRestorer(ctx.taskRegistry().stateThread(), metrics), ActivationListener.of(ctx.taskRegistry()),
-                new ManagerEvents(), runEnds.apply(consumer)));
+        manager = new TaskManager(
+                ctx,
+                name,
+                metrics,
+                ThreadTasks.Options.of(config),
+                new TaskManager.Plugins(
+                        consumer,
+                        () -> new KafkaProducer<>(ctx.clients().producer(index)),
+                        new StateThreadRestorer(ctx.taskRegistry().stateThread(), metrics),
+                        ActivationListener.of(ctx.taskRegistry()),
+                        new ManagerEvents(),
+                        runEnds.apply(consumer)));
         Pattern pattern = ctx.model().subscriptionPattern();
         if (pattern != null) {
             consumer.subscribe(pattern, new Listener());
@@ -156,8 +167,7 @@ public final class StreamThread implements Runnable {
             consumer.subscribe(ctx.model().subscriptionTopics(), new Listener());
         }
         health.heartbeatAge(ConsumerSignals.heartbeatAgeSeconds(consumer));
-        log.info("{} started ({}{})", name, config.guarantee().configValue(),
-                config.bounded() ? ", bounded run" : "");
+        log.info("{} started ({}{})", name, config.guarantee().configValue(), config.bounded() ? ", bounded run" : "");
     }
 
     private void runOnce() {
@@ -200,10 +210,12 @@ public final class StreamThread implements Runnable {
         }
         manager.step(() -> running);
         lag.sample(consumer);
-        health.phase(!assignedOnce ? ThreadHealth.Phase.STARTING
-                : awaitingAssignment || manager.isRebalancing() ? ThreadHealth.Phase.REBALANCING
-                : manager.restoring() ? ThreadHealth.Phase.RESTORING
-                : ThreadHealth.Phase.RUNNING);
+        health.phase(
+                !assignedOnce
+                        ? ThreadHealth.Phase.STARTING
+                        : awaitingAssignment || manager.isRebalancing()
+                                ? ThreadHealth.Phase.REBALANCING
+                                : manager.restoring() ? ThreadHealth.Phase.RESTORING : ThreadHealth.Phase.RUNNING);
         health.loopTurned();
     }
 
@@ -230,9 +242,11 @@ public final class StreamThread implements Runnable {
         }
         if (consumer != null) {
             try {
-                consumer.close(CloseOptions.timeout(timeout).withGroupMembershipOperation(leaveGroupOnClose
-                        ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
-                        : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP));
+                consumer.close(CloseOptions.timeout(timeout)
+                        .withGroupMembershipOperation(
+                                leaveGroupOnClose
+                                        ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+                                        : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP));
             } catch (RuntimeException e) {
                 log.warn("{}: closing the consumer failed", name, e);
             }

@@ -1,8 +1,8 @@
 package io.weir.internal.thread;
 
 import io.weir.internal.assign.MemberHooks;
-import io.weir.internal.state.StoreHandOver;
 import io.weir.internal.savepoint.SavepointParticipant;
+import io.weir.internal.state.StoreHandOver;
 import io.weir.internal.task.ActiveTask;
 import io.weir.processor.TaskId;
 import io.weir.sink.internal.TaskMigratedException;
@@ -54,12 +54,10 @@ public final class TaskManager {
     public interface Observer {
 
         /** A task now reads {@code tp}. */
-        default void partitionAdded(TopicPartition tp, TaskId task) {
-        }
+        default void partitionAdded(TopicPartition tp, TaskId task) {}
 
         /** No task reads {@code tp} any more. */
-        default void partitionRemoved(TopicPartition tp) {
-        }
+        default void partitionRemoved(TopicPartition tp) {}
 
         /**
          * The tasks were fenced ({@code cause}): their work was aborted, and they were closed and
@@ -79,12 +77,21 @@ public final class TaskManager {
      * @param observer    told of partitions gained and given up, and of a rejoin needed
      * @param runEnd      where the run ends: never (streaming), or at the inputs' ends (bounded)
      */
-    public record Plugins(Consumer<byte[], byte[]> consumer, Supplier<Producer<byte[], byte[]>> producers,
-                   Restorer restorer, ActivationListener activations, Observer observer, RunEnd runEnd) {
+    public record Plugins(
+            Consumer<byte[], byte[]> consumer,
+            Supplier<Producer<byte[], byte[]>> producers,
+            Restorer restorer,
+            ActivationListener activations,
+            Observer observer,
+            RunEnd runEnd) {
 
         /** A streaming run's. */
-        public Plugins(Consumer<byte[], byte[]> consumer, Supplier<Producer<byte[], byte[]>> producers,
-                Restorer restorer, ActivationListener activations, Observer observer) {
+        public Plugins(
+                Consumer<byte[], byte[]> consumer,
+                Supplier<Producer<byte[], byte[]>> producers,
+                Restorer restorer,
+                ActivationListener activations,
+                Observer observer) {
             this(consumer, producers, restorer, activations, observer, RunEnd.STREAMING);
         }
     }
@@ -109,7 +116,8 @@ public final class TaskManager {
      *
      * @param name for logs: the thread's name
      */
-    public TaskManager(ThreadContext ctx, String name, ThreadMetrics metrics, ThreadTasks.Options options, Plugins plugins) {
+    public TaskManager(
+            ThreadContext ctx, String name, ThreadMetrics metrics, ThreadTasks.Options options, Plugins plugins) {
         this.ctx = ctx;
         this.name = name;
         this.metrics = metrics;
@@ -117,9 +125,10 @@ public final class TaskManager {
         this.activations = plugins.activations();
         this.observer = plugins.observer();
         this.runEnd = plugins.runEnd();
-        this.threadTasks = new ThreadTasks(ctx, name, plugins.consumer(), plugins.producers(), metrics,
-                this::recoverFromMigration, options);
-        this.savepoints = ctx.savepoints() == null ? null
+        this.threadTasks = new ThreadTasks(
+                ctx, name, plugins.consumer(), plugins.producers(), metrics, this::recoverFromMigration, options);
+        this.savepoints = ctx.savepoints() == null
+                ? null
                 : new SavepointParticipant(ctx.savepoints(), plugins.consumer(), ctx.model());
     }
 
@@ -146,8 +155,9 @@ public final class TaskManager {
                 if (task == null) {
                     task = threadTasks.create(id, handedOver.take(id));
                     ActiveTask opened = task;
-                    activations.activated(id, () -> opened.isRestoring() ? opened.stores().changelogOffsetSum()
-                            : MemberHooks.RUNNING);
+                    activations.activated(
+                            id,
+                            () -> opened.isRestoring() ? opened.stores().changelogOffsetSum() : MemberHooks.RUNNING);
                     restorer.register(task);
                     threadTasks.publish(task, () -> restorer.remaining(opened));
                 }

@@ -1,17 +1,16 @@
 package io.weir.internal.thread;
 
-import io.weir.internal.task.Backlog;
-
-import io.weir.internal.state.ChangelogTopicIds;
-import io.weir.internal.task.TaskEnvironment;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.weir.config.WeirConfig;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.cluster.topics.RepartitionPurge;
-import io.weir.internal.state.thread.InstanceTaskRegistry;
 import io.weir.internal.savepoint.SavepointControl;
+import io.weir.internal.state.ChangelogTopicIds;
 import io.weir.internal.state.LocalStores;
+import io.weir.internal.state.thread.InstanceTaskRegistry;
+import io.weir.internal.task.Backlog;
+import io.weir.internal.task.TaskEnvironment;
 import io.weir.internal.task.TopicLimits;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.state.rocksdb.RocksDbResources;
@@ -37,12 +36,24 @@ import java.nio.file.Path;
  *                    advertised endpoint, which its threads send the group leader
  * @param rejoins     rebalances other instances started, for the threads to join at once
  */
-public record ThreadContext(WeirConfig config, TopologyModel model, String instanceId, ClientConfigs clients,
-                            TopicLimits limits, MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb,
-                            LocalStores localStores, InstanceTaskRegistry taskRegistry, SavepointControl savepoints,
-                            RepartitionPurge purge, java.util.function.LongSupplier wallClock,
-                            java.util.Map<String, Object> globalStores, Backlog backlog,
-                            io.weir.internal.query.Ownership ownership, GroupRejoins rejoins) {
+public record ThreadContext(
+        WeirConfig config,
+        TopologyModel model,
+        String instanceId,
+        ClientConfigs clients,
+        TopicLimits limits,
+        MeterRegistry registry,
+        Path instanceDir,
+        RocksDbResources rocksDb,
+        LocalStores localStores,
+        InstanceTaskRegistry taskRegistry,
+        SavepointControl savepoints,
+        RepartitionPurge purge,
+        java.util.function.LongSupplier wallClock,
+        java.util.Map<String, Object> globalStores,
+        Backlog backlog,
+        io.weir.internal.query.Ownership ownership,
+        GroupRejoins rejoins) {
 
     /** The tags every meter of the instance carries: {@code application} and {@code instance}. */
     public Tags tags() {
@@ -51,24 +62,54 @@ public record ThreadContext(WeirConfig config, TopologyModel model, String insta
 
     /** What this instance's tasks are made from. */
     public TaskEnvironment taskEnvironment() {
-        return new TaskEnvironment(config, model, instanceDir, rocksDb,
-                taskRegistry == null ? ChangelogTopicIds.UNKNOWN : taskRegistry.changelogTopicIds(), wallClock,
-                globalStores, backlog);
+        return new TaskEnvironment(
+                config,
+                model,
+                instanceDir,
+                rocksDb,
+                taskRegistry == null ? ChangelogTopicIds.UNKNOWN : taskRegistry.changelogTopicIds(),
+                wallClock,
+                globalStores,
+                backlog);
     }
 
     /** The shared parts of an instance's threads. */
-    public record Shared(MeterRegistry registry, Path instanceDir, RocksDbResources rocksDb, LocalStores localStores,
-                         InstanceTaskRegistry taskRegistry, SavepointControl savepoints, RepartitionPurge purge,
-                         java.util.Map<String, Object> globalStores, io.weir.internal.query.Ownership ownership,
-                         GroupRejoins rejoins) {
-    }
+    public record Shared(
+            MeterRegistry registry,
+            Path instanceDir,
+            RocksDbResources rocksDb,
+            LocalStores localStores,
+            InstanceTaskRegistry taskRegistry,
+            SavepointControl savepoints,
+            RepartitionPurge purge,
+            java.util.Map<String, Object> globalStores,
+            io.weir.internal.query.Ownership ownership,
+            GroupRejoins rejoins) {}
 
-    public static ThreadContext create(WeirConfig config, TopologyModel model, String instanceId,
-                                       ClientConfigs clients, org.apache.kafka.clients.admin.Admin admin,
-                                       Shared shared) {
-        return new ThreadContext(config, model, instanceId, clients, new TopicLimits(admin, clients.maxRequestSize()),
-                shared.registry(), shared.instanceDir(), shared.rocksDb(), shared.localStores(),
-                shared.taskRegistry(), shared.savepoints(), shared.purge(), System::currentTimeMillis,
-                shared.globalStores(), new Backlog(), shared.ownership(), shared.rejoins());
+    public static ThreadContext create(
+            WeirConfig config,
+            TopologyModel model,
+            String instanceId,
+            ClientConfigs clients,
+            org.apache.kafka.clients.admin.Admin admin,
+            Shared shared) {
+        return new ThreadContext(
+                config,
+                model,
+                instanceId,
+                clients,
+                new TopicLimits(admin, clients.maxRequestSize()),
+                shared.registry(),
+                shared.instanceDir(),
+                shared.rocksDb(),
+                shared.localStores(),
+                shared.taskRegistry(),
+                shared.savepoints(),
+                shared.purge(),
+                System::currentTimeMillis,
+                shared.globalStores(),
+                new Backlog(),
+                shared.ownership(),
+                shared.rejoins());
     }
 }

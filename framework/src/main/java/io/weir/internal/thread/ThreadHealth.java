@@ -33,8 +33,7 @@ public final class ThreadHealth {
     }
 
     /** One store under restore: {@code restored} records so far, {@code remaining} changelog offsets left. */
-    public record Restore(TaskId task, String store, String changelog, long restored, long remaining) {
-    }
+    public record Restore(TaskId task, String store, String changelog, long restored, long remaining) {}
 
     private final String threadName;
     private volatile Phase phase = Phase.STARTING;

@@ -34,8 +34,8 @@ final class ThreadMember implements MemberHooks {
         this.index = index;
         this.listener = listener;
         WeirConfig config = ctx.config();
-        this.settings = new AssignmentSettings(config.numStandbyReplicas(), config.maxWarmupReplicas(),
-                config.acceptableRecoveryLag());
+        this.settings = new AssignmentSettings(
+                config.numStandbyReplicas(), config.maxWarmupReplicas(), config.acceptableRecoveryLag());
     }
 
     @Override

@@ -49,25 +49,44 @@ public final class ThreadMetrics implements CommitObserver {
         this.registry = registry;
         this.tags = instanceTags.and("thread", threadName);
         this.health = health;
-        recordsIn = Counter.builder("weir.records.in").description("records consumed").tags(tags).register(registry);
-        recordsOut = Counter.builder("weir.records.out").description("records produced to output topics")
-                .tags(tags).register(registry);
+        recordsIn = Counter.builder("weir.records.in")
+                .description("records consumed")
+                .tags(tags)
+                .register(registry);
+        recordsOut = Counter.builder("weir.records.out")
+                .description("records produced to output topics")
+                .tags(tags)
+                .register(registry);
         processLatency = Timer.builder("weir.process.latency")
-                .description("mean processing time per record of each polled batch").tags(tags).register(registry);
-        commitLatency = Timer.builder("weir.commit.latency").description("duration of a commit")
-                .tags(tags).register(registry);
-        aborts = Counter.builder("weir.commit.aborts").description("aborted transactions or abandoned commits")
-                .tags(tags).register(registry);
+                .description("mean processing time per record of each polled batch")
+                .tags(tags)
+                .register(registry);
+        commitLatency = Timer.builder("weir.commit.latency")
+                .description("duration of a commit")
+                .tags(tags)
+                .register(registry);
+        aborts = Counter.builder("weir.commit.aborts")
+                .description("aborted transactions or abandoned commits")
+                .tags(tags)
+                .register(registry);
         deadLettered = Counter.builder("weir.records.dead.lettered")
-                .description("records written to the dead-letter topic").tags(tags).register(registry);
-        rebalances = Counter.builder("weir.rebalances").description("assignments received")
-                .tags(tags).register(registry);
-        late = Counter.builder("weir.records.late").description("records too late for their window")
-                .tags(tags).register(registry);
-        io.micrometer.core.instrument.Gauge.builder("weir.time.since.last.commit",
-                        () -> (System.nanoTime() - health.lastCommitNanos()) / 1e9)
-                .description("time since the thread's last successful commit").baseUnit("seconds")
-                .tags(tags).register(registry);
+                .description("records written to the dead-letter topic")
+                .tags(tags)
+                .register(registry);
+        rebalances = Counter.builder("weir.rebalances")
+                .description("assignments received")
+                .tags(tags)
+                .register(registry);
+        late = Counter.builder("weir.records.late")
+                .description("records too late for their window")
+                .tags(tags)
+                .register(registry);
+        io.micrometer.core.instrument.Gauge.builder(
+                        "weir.time.since.last.commit", () -> (System.nanoTime() - health.lastCommitNanos()) / 1e9)
+                .description("time since the thread's last successful commit")
+                .baseUnit("seconds")
+                .tags(tags)
+                .register(registry);
     }
 
     ThreadHealth health() {
@@ -93,15 +112,19 @@ public final class ThreadMetrics implements CommitObserver {
         io.micrometer.core.instrument.Gauge.builder("weir.watermark.lag", () -> {
                     long wm = lowestWatermark.getAsLong();
                     return wm == Long.MIN_VALUE ? Double.NaN : (double) (wallClock.getAsLong() - wm);
-                }).description("wall-clock time minus the smallest watermark of the thread's tasks")
-                .baseUnit("milliseconds").tags(tags).register(registry);
+                })
+                .description("wall-clock time minus the smallest watermark of the thread's tasks")
+                .baseUnit("milliseconds")
+                .tags(tags)
+                .register(registry);
     }
 
     /** Registers the gauge of repartition partitions waiting for a writer; the supplier is read from any thread. */
     void awaitingWriters(java.util.function.IntSupplier partitions) {
         io.micrometer.core.instrument.Gauge.builder("weir.watermark.awaiting.writers", partitions::getAsInt)
                 .description("repartition partitions whose time waits to hear from a task writing to them")
-                .tags(tags).register(registry);
+                .tags(tags)
+                .register(registry);
     }
 
     @Override

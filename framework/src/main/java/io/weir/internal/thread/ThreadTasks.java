@@ -11,11 +11,11 @@ import io.weir.internal.task.OutputCollector;
 import io.weir.internal.task.Stage;
 import io.weir.internal.task.TaskFactory;
 import io.weir.processor.TaskId;
-import io.weir.state.internal.BytesStore;
 import io.weir.sink.DeliveryGuarantee;
 import io.weir.sink.internal.CommitAbortedException;
 import io.weir.sink.internal.TaskMigratedException;
 import io.weir.sink.internal.TransactionalSink;
+import io.weir.state.internal.BytesStore;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
@@ -85,6 +85,7 @@ public final class ThreadTasks {
     private volatile long lowestWatermark = Long.MIN_VALUE;
     /** Repartition partitions still waiting to hear from a writing task, for the gauge (read by other threads). */
     private volatile int awaitingWriters;
+
     private final Consumer<TaskMigratedException> onMigrated;
     private final long commitIntervalNanos;
     private final boolean exactlyOnce;
@@ -106,9 +107,14 @@ public final class ThreadTasks {
      * @param producers  makes the sink's producer, again when a fenced one is replaced
      * @param onMigrated told when this group was fenced; the work is aborted already
      */
-    ThreadTasks(ThreadContext ctx, String name, org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer,
-              Supplier<Producer<byte[], byte[]>> producers, ThreadMetrics metrics,
-              Consumer<TaskMigratedException> onMigrated, Options options) {
+    ThreadTasks(
+            ThreadContext ctx,
+            String name,
+            org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer,
+            Supplier<Producer<byte[], byte[]>> producers,
+            ThreadMetrics metrics,
+            Consumer<TaskMigratedException> onMigrated,
+            Options options) {
         WeirConfig config = ctx.config();
         this.ctx = ctx;
         this.name = name;
@@ -121,10 +127,16 @@ public final class ThreadTasks {
         OpenTransaction transaction = committer.transaction();
         this.collector = new OutputCollector(transaction, ctx.limits());
         this.deadLetters = new DeadLetters(config.deadLetterTopic(), transaction, ctx.limits());
-        this.lateRecords = new LateRecords(config.lateRecordsToTopic() ? config.lateRecordsTopic() : null,
-                transaction, ctx.limits());
-        this.taskFactory = new TaskFactory(ctx.taskEnvironment(), consumer, collector, deadLetters, lateRecords,
-                transaction, options.storesInMemory());
+        this.lateRecords = new LateRecords(
+                config.lateRecordsToTopic() ? config.lateRecordsTopic() : null, transaction, ctx.limits());
+        this.taskFactory = new TaskFactory(
+                ctx.taskEnvironment(),
+                consumer,
+                collector,
+                deadLetters,
+                lateRecords,
+                transaction,
+                options.storesInMemory());
         metrics.watermarkLag(() -> lowestWatermark, ctx.wallClock());
         metrics.awaitingWriters(() -> awaitingWriters);
     }

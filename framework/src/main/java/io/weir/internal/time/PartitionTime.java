@@ -23,6 +23,7 @@ public final class PartitionTime {
     private final Collection<?> buffer;
     /** Largest record time this partition delivered; MIN_VALUE before any. */
     long maxTimestamp = Long.MIN_VALUE;
+
     long committedMaxTimestamp = Long.MIN_VALUE;
     /** Wall-clock time this partition last delivered records or was (re)started; for idleness. */
     private long lastActiveMs;

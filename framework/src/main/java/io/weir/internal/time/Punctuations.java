@@ -76,6 +76,7 @@ public final class Punctuations {
      * processes again): disarmed if the transaction aborts, or the replay would arm them twice.
      */
     private final List<Entry> armedSinceCommit = new ArrayList<>();
+
     private final java.util.function.LongSupplier wallClock;
     private final java.util.function.LongSupplier watermark;
 

@@ -56,8 +56,8 @@ public final class WatermarkBroadcast {
             // (more tasks than that if an input topic grew since the topic was made).
             int partitions = collector.partitions(topic);
             int writers = Math.max(partitions, task.partition() + 1);
-            byte[] marker = new WatermarkMarker(task.subtopology(), task.partition(), writers, watermark, idle)
-                    .encode();
+            byte[] marker =
+                    new WatermarkMarker(task.subtopology(), task.partition(), writers, watermark, idle).encode();
             for (int p = 0; p < partitions; p++) {
                 collector.sendMarker(topic, p, WatermarkMarker.HEADER, marker);
             }

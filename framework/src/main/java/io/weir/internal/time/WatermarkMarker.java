@@ -30,8 +30,14 @@ public record WatermarkMarker(int subtopology, int task, int tasks, long waterma
     }
 
     byte[] encode() {
-        return ByteBuffer.allocate(SIZE).put(VERSION).putInt(subtopology).putInt(task).putInt(tasks)
-                .putLong(watermark).put((byte) (idle ? 1 : 0)).array();
+        return ByteBuffer.allocate(SIZE)
+                .put(VERSION)
+                .putInt(subtopology)
+                .putInt(task)
+                .putInt(tasks)
+                .putLong(watermark)
+                .put((byte) (idle ? 1 : 0))
+                .array();
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.weir.internal.time;
 
-
 /**
  * The event-time clock of one task: the smallest time over the input partitions that are not
  * idle. A source partition's time is the largest timestamp it has delivered minus the allowed

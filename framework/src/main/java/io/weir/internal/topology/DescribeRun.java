@@ -28,8 +28,7 @@ public final class DescribeRun {
 
     private static final Logger log = LoggerFactory.getLogger(DescribeRun.class);
 
-    private DescribeRun() {
-    }
+    private DescribeRun() {}
 
     /**
      * Writes the description of {@code model} (resolved for the application) where the settings say.
@@ -38,7 +37,8 @@ public final class DescribeRun {
      * @throws ConfigException naming {@code describe.file} when it cannot be written
      */
     public static void write(TopologyModel model, WeirConfig config, PrintStream stdout) {
-        String json = TopologyDescription.of(model, config.applicationId(), WeirVersion.current()).toJson();
+        String json = TopologyDescription.of(model, config.applicationId(), WeirVersion.current())
+                .toJson();
         if (config.describeFile().isEmpty()) {
             stdout.println(json);
             stdout.flush();
@@ -52,7 +52,9 @@ public final class DescribeRun {
         } catch (IOException | RuntimeException e) {
             throw new ConfigException("describe.file", "cannot write the topology description to " + file + ": " + e);
         }
-        log.info("{}: run.mode=describe: wrote the topology description to {}; not starting",
-                config.applicationId(), file);
+        log.info(
+                "{}: run.mode=describe: wrote the topology description to {}; not starting",
+                config.applicationId(),
+                file);
     }
 }

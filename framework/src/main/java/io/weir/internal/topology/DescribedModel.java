@@ -28,8 +28,7 @@ import java.util.regex.Pattern;
  */
 public final class DescribedModel {
 
-    private DescribedModel() {
-    }
+    private DescribedModel() {}
 
     /**
      * @param applicationId the application the model is for (its repartition topics' prefix)
@@ -51,7 +50,9 @@ public final class DescribedModel {
             }
             for (TopologyDescription.NodeInfo n : st.graph()) {
                 ordered.add(n);
-                n.children().forEach(c -> parents.computeIfAbsent(c, k -> new ArrayList<>()).add(n.name()));
+                n.children()
+                        .forEach(c -> parents.computeIfAbsent(c, k -> new ArrayList<>())
+                                .add(n.name()));
             }
         }
         Map<String, NodeSpec> nodes = new LinkedHashMap<>();
@@ -59,17 +60,34 @@ public final class DescribedModel {
             List<String> ps = parents.getOrDefault(n.name(), List.of());
             boolean internal = Boolean.TRUE.equals(n.internal());
             NodeSpec spec = switch (n.type()) {
-                case "source" -> new NodeSpec.Source(n.name(),
-                        n.topics() == null ? List.of() : n.topics().stream().map(t -> internal ? rename(t, from, to) : t)
-                                .toList(),
-                        n.pattern() == null ? null : Pattern.compile(n.pattern()), new Described<>("bytes"),
-                        new Described<>("bytes"), internal, null);
-                case "sink" -> new NodeSpec.Sink(n.name(), n.topic() == null ? null : internal ? rename(n.topic(), from, to)
-                        : n.topic(), null, new Described<>("bytes"), new Described<>("bytes"), ps, internal);
-                case "processor" -> new NodeSpec.Processing(n.name(), notRunnable(n.name()), ps,
-                        n.stores() == null ? List.of() : n.stores());
-                default -> throw new IllegalArgumentException("node " + n.name() + " has an unknown type '" + n.type()
-                        + "' (a description written by a newer Weir?)");
+                case "source" ->
+                    new NodeSpec.Source(
+                            n.name(),
+                            n.topics() == null
+                                    ? List.of()
+                                    : n.topics().stream()
+                                            .map(t -> internal ? rename(t, from, to) : t)
+                                            .toList(),
+                            n.pattern() == null ? null : Pattern.compile(n.pattern()),
+                            new Described<>("bytes"),
+                            new Described<>("bytes"),
+                            internal,
+                            null);
+                case "sink" ->
+                    new NodeSpec.Sink(
+                            n.name(),
+                            n.topic() == null ? null : internal ? rename(n.topic(), from, to) : n.topic(),
+                            null,
+                            new Described<>("bytes"),
+                            new Described<>("bytes"),
+                            ps,
+                            internal);
+                case "processor" ->
+                    new NodeSpec.Processing(
+                            n.name(), notRunnable(n.name()), ps, n.stores() == null ? List.of() : n.stores());
+                default ->
+                    throw new IllegalArgumentException("node " + n.name() + " has an unknown type '" + n.type()
+                            + "' (a description written by a newer Weir?)");
             };
             nodes.put(n.name(), spec);
         }
@@ -79,8 +97,10 @@ public final class DescribedModel {
         }
         Map<String, GlobalTableSpec> globals = new LinkedHashMap<>();
         for (TopologyDescription.GlobalTableInfo g : description.globalTables()) {
-            globals.put(g.store(), new GlobalTableSpec(g.store(), g.topic(), new Described<>(g.keyFormat()),
-                    new Described<>(g.valueFormat())));
+            globals.put(
+                    g.store(),
+                    new GlobalTableSpec(
+                            g.store(), g.topic(), new Described<>(g.keyFormat()), new Described<>(g.valueFormat())));
         }
         TopologyModel model = new TopologyModel(nodes, stores, globals);
         requireSameSubtopologies(description, model);
@@ -95,10 +115,17 @@ public final class DescribedModel {
             throw new IllegalArgumentException("store " + s.name() + " has an unknown kind '" + s.kind() + "'");
         }
         String sourceTopic = Boolean.TRUE.equals(s.changelogIsSourceTopic()) ? s.changelogTopic() : null;
-        return new StoreSpec(s.name(), new Described<>(s.keyFormat()), new Described<>(s.valueFormat()),
-                s.persistent(), s.logged(), s.ttlMs() == null ? null : Duration.ofMillis(s.ttlMs()), kind,
+        return new StoreSpec(
+                s.name(),
+                new Described<>(s.keyFormat()),
+                new Described<>(s.valueFormat()),
+                s.persistent(),
+                s.logged(),
+                s.ttlMs() == null ? null : Duration.ofMillis(s.ttlMs()),
+                kind,
                 kind == StoreSpec.Kind.WINDOW ? s.windowSizeMs() : 0,
-                s.retentionMs() == null ? null : Duration.ofMillis(s.retentionMs()), sourceTopic);
+                s.retentionMs() == null ? null : Duration.ofMillis(s.retentionMs()),
+                sourceTopic);
     }
 
     private static String rename(String topic, String from, String to) {
@@ -107,9 +134,11 @@ public final class DescribedModel {
 
     private static void requireSameSubtopologies(TopologyDescription description, TopologyModel model) {
         List<Set<String>> described = description.subtopologies().stream()
-                .map(st -> (Set<String>) new TreeSet<>(st.nodes())).toList();
+                .map(st -> (Set<String>) new TreeSet<>(st.nodes()))
+                .toList();
         List<Set<String>> rebuilt = model.subtopologies().stream()
-                .map(st -> (Set<String>) new TreeSet<>(st.nodeNames())).toList();
+                .map(st -> (Set<String>) new TreeSet<>(st.nodeNames()))
+                .toList();
         if (!described.equals(rebuilt)) {
             throw new IllegalArgumentException("the description of " + description.applicationId() + " does not make"
                     + " the sub-topologies it lists: " + described + " described, " + rebuilt + " rebuilt");

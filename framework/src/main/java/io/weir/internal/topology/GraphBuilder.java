@@ -43,8 +43,13 @@ public final class GraphBuilder {
         addSource(name, topics, pattern, keySerde, valueSerde, false, null);
     }
 
-    public void addSource(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde,
-                          boolean internal) {
+    public void addSource(
+            String name,
+            List<String> topics,
+            Pattern pattern,
+            Serde<?> keySerde,
+            Serde<?> valueSerde,
+            boolean internal) {
         addSource(name, topics, pattern, keySerde, valueSerde, internal, null);
     }
 
@@ -52,8 +57,14 @@ public final class GraphBuilder {
      * A source; {@code internal} topics are named relative to the application id; {@code timestamps}
      * may be null for the default.
      */
-    public void addSource(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde,
-                          boolean internal, io.weir.time.TimestampExtractor<?, ?> timestamps) {
+    public void addSource(
+            String name,
+            List<String> topics,
+            Pattern pattern,
+            Serde<?> keySerde,
+            Serde<?> valueSerde,
+            boolean internal,
+            io.weir.time.TimestampExtractor<?, ?> timestamps) {
         Objects.requireNonNull(keySerde, "keySerde");
         Objects.requireNonNull(valueSerde, "valueSerde");
         if (pattern == null && topics.isEmpty()) {
@@ -64,8 +75,8 @@ public final class GraphBuilder {
             requireNotGlobal(topic);
             for (NodeSpec n : nodes.values()) {
                 if (n instanceof NodeSpec.Source s && s.reads(topic)) {
-                    throw new TopologyException("topic '" + topic + "' is already read by source '"
-                            + s.name() + "'; read it once and reuse the stream");
+                    throw new TopologyException("topic '" + topic + "' is already read by source '" + s.name()
+                            + "'; read it once and reuse the stream");
                 }
             }
         }
@@ -87,8 +98,8 @@ public final class GraphBuilder {
     }
 
     /** A processor that may use the named stores (added before or after it). */
-    public void addProcessor(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents,
-                             List<String> storeNames) {
+    public void addProcessor(
+            String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents, List<String> storeNames) {
         Objects.requireNonNull(supplier, "supplier");
         add(new NodeSpec.Processing(name, supplier, List.copyOf(parents), List.copyOf(storeNames)));
     }
@@ -125,8 +136,8 @@ public final class GraphBuilder {
         checkOpen();
         Objects.requireNonNull(name, "store name");
         if (!name.matches("[a-zA-Z0-9._-]+")) {
-            throw new TopologyException("store name '" + name
-                    + "' may only contain letters, digits, '.', '_' and '-' (it names a topic)");
+            throw new TopologyException(
+                    "store name '" + name + "' may only contain letters, digits, '.', '_' and '-' (it names a topic)");
         }
         if (stores.containsKey(name) || globalTables.containsKey(name)) {
             throw new TopologyException("a store named '" + name + "' already exists; names must be unique");
@@ -145,18 +156,30 @@ public final class GraphBuilder {
         nodes.put(processor, new NodeSpec.Processing(p.name(), p.supplier(), p.parents(), List.copyOf(all)));
     }
 
-    public void addSink(String name, String topic, TopicNameExtractor<?, ?> extractor,
-                        Serde<?> keySerde, Serde<?> valueSerde, List<String> parents) {
+    public void addSink(
+            String name,
+            String topic,
+            TopicNameExtractor<?, ?> extractor,
+            Serde<?> keySerde,
+            Serde<?> valueSerde,
+            List<String> parents) {
         addSink(name, topic, extractor, keySerde, valueSerde, parents, false);
     }
 
     /** A sink; an {@code internal} topic is named relative to the application id. */
-    public void addSink(String name, String topic, TopicNameExtractor<?, ?> extractor,
-                        Serde<?> keySerde, Serde<?> valueSerde, List<String> parents, boolean internal) {
+    public void addSink(
+            String name,
+            String topic,
+            TopicNameExtractor<?, ?> extractor,
+            Serde<?> keySerde,
+            Serde<?> valueSerde,
+            List<String> parents,
+            boolean internal) {
         if (keySerde == null || valueSerde == null) {
-            throw new TopologyException("sink '" + name + "' to " + (topic != null ? "topic '" + topic + "'"
-                    : "an extracted topic") + " has no serdes: an earlier step changed the key or value type;"
-                    + " pass serdes to to(...) or call withSerdes(...) first");
+            throw new TopologyException(
+                    "sink '" + name + "' to " + (topic != null ? "topic '" + topic + "'" : "an extracted topic")
+                            + " has no serdes: an earlier step changed the key or value type;"
+                            + " pass serdes to to(...) or call withSerdes(...) first");
         }
         add(new NodeSpec.Sink(name, topic, extractor, keySerde, valueSerde, List.copyOf(parents), internal));
     }

@@ -23,13 +23,26 @@ public sealed interface NodeSpec permits NodeSpec.Source, NodeSpec.Processing, N
      * sub-topologies, so that each side's watermark would wait for the other's for ever): its
      * partitions neither hold the reading task's watermark back nor receive watermark markers.
      */
-    record Source(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde,
-                  boolean internal, io.weir.time.TimestampExtractor<?, ?> timestamps, boolean eventTime)
+    record Source(
+            String name,
+            List<String> topics,
+            Pattern pattern,
+            Serde<?> keySerde,
+            Serde<?> valueSerde,
+            boolean internal,
+            io.weir.time.TimestampExtractor<?, ?> timestamps,
+            boolean eventTime)
             implements NodeSpec {
 
         /** A source whose records carry event time. */
-        public Source(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde,
-                      boolean internal, io.weir.time.TimestampExtractor<?, ?> timestamps) {
+        public Source(
+                String name,
+                List<String> topics,
+                Pattern pattern,
+                Serde<?> keySerde,
+                Serde<?> valueSerde,
+                boolean internal,
+                io.weir.time.TimestampExtractor<?, ?> timestamps) {
             this(name, topics, pattern, keySerde, valueSerde, internal, timestamps, true);
         }
 
@@ -49,15 +62,21 @@ public sealed interface NodeSpec permits NodeSpec.Source, NodeSpec.Processing, N
 
     /** Runs a processor, with access to the named state stores. */
     record Processing(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents, List<String> stores)
-            implements NodeSpec {
-    }
+            implements NodeSpec {}
 
     /**
      * Serializes and writes records to a fixed topic or to the topic an extractor names;
      * {@code internal} as for {@link Source}.
      */
-    record Sink(String name, String topic, TopicNameExtractor<?, ?> extractor, Serde<?> keySerde, Serde<?> valueSerde,
-                List<String> parents, boolean internal) implements NodeSpec {
+    record Sink(
+            String name,
+            String topic,
+            TopicNameExtractor<?, ?> extractor,
+            Serde<?> keySerde,
+            Serde<?> valueSerde,
+            List<String> parents,
+            boolean internal)
+            implements NodeSpec {
 
         String describeOutput() {
             return topic != null ? topic : "<topic chosen per record>";

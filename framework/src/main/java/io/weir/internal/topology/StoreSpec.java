@@ -24,9 +24,17 @@ import java.util.Objects;
  *                     Such a store is restored from the topic only up to its task's committed input
  *                     offset, and Weir never creates, deletes or writes that topic
  */
-public record StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boolean persistent, boolean logged,
-                        Duration ttl, Kind kind, long windowSizeMs, Duration retention, String sourceTopic) {
-
+public record StoreSpec(
+        String name,
+        Serde<?> keySerde,
+        Serde<?> valueSerde,
+        boolean persistent,
+        boolean logged,
+        Duration ttl,
+        Kind kind,
+        long windowSizeMs,
+        Duration retention,
+        String sourceTopic) {
 
     /** What a store holds. */
     public enum Kind {
@@ -50,8 +58,8 @@ public record StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boo
                     + " can use its source topic '" + sourceTopic + "' as changelog");
         }
         if (kind != Kind.KEY_VALUE && ttl != null) {
-            throw new IllegalArgumentException("store '" + name + "': a TTL is for key-value stores; a " + kind
-                    + " store has a retention");
+            throw new IllegalArgumentException(
+                    "store '" + name + "': a TTL is for key-value stores; a " + kind + " store has a retention");
         }
         if (kind == Kind.WINDOW ? windowSizeMs <= 0 : windowSizeMs != 0) {
             throw new IllegalArgumentException("store '" + name + "': window size " + windowSizeMs + " ms"
@@ -64,41 +72,79 @@ public record StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boo
     }
 
     /** A store with a changelog of its own (when logged). */
-    public StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boolean persistent, boolean logged,
-                     Duration ttl, Kind kind, long windowSizeMs, Duration retention) {
+    public StoreSpec(
+            String name,
+            Serde<?> keySerde,
+            Serde<?> valueSerde,
+            boolean persistent,
+            boolean logged,
+            Duration ttl,
+            Kind kind,
+            long windowSizeMs,
+            Duration retention) {
         this(name, keySerde, valueSerde, persistent, logged, ttl, kind, windowSizeMs, retention, null);
     }
 
     /** A key-value store. */
-    public StoreSpec(String name, Serde<?> keySerde, Serde<?> valueSerde, boolean persistent, boolean logged,
-                     Duration ttl) {
+    public StoreSpec(
+            String name, Serde<?> keySerde, Serde<?> valueSerde, boolean persistent, boolean logged, Duration ttl) {
         this(name, keySerde, valueSerde, persistent, logged, ttl, Kind.KEY_VALUE, 0, null);
     }
 
     /** What {@code store} declares, for the processor API's stores. */
     public static StoreSpec of(StoreBuilder<?, ?> store) {
         if (store instanceof KeyValueStoreBuilder<?, ?> kv) {
-            return new StoreSpec(kv.name(), kv.keySerde(), kv.valueSerde(), kv.persistent(), kv.logged(),
+            return new StoreSpec(
+                    kv.name(),
+                    kv.keySerde(),
+                    kv.valueSerde(),
+                    kv.persistent(),
+                    kv.logged(),
                     kv.ttl().orElse(null));
         }
         if (store instanceof WindowStoreBuilder<?, ?> w) {
-            return new StoreSpec(w.name(), w.keySerde(), w.valueSerde(), w.persistent(), w.logged(), null,
-                    Kind.WINDOW, w.windowSize().toMillis(), w.retention());
+            return new StoreSpec(
+                    w.name(),
+                    w.keySerde(),
+                    w.valueSerde(),
+                    w.persistent(),
+                    w.logged(),
+                    null,
+                    Kind.WINDOW,
+                    w.windowSize().toMillis(),
+                    w.retention());
         }
         SessionStoreBuilder<?, ?> s = (SessionStoreBuilder<?, ?>) store; // the interface is sealed
-        return new StoreSpec(s.name(), s.keySerde(), s.valueSerde(), s.persistent(), s.logged(), null, Kind.SESSION,
-                0, s.retention());
+        return new StoreSpec(
+                s.name(),
+                s.keySerde(),
+                s.valueSerde(),
+                s.persistent(),
+                s.logged(),
+                null,
+                Kind.SESSION,
+                0,
+                s.retention());
     }
 
     /** This store kept in memory ({@code false}) or on disk. */
     public StoreSpec withPersistent(boolean persistent) {
-        return new StoreSpec(name, keySerde, valueSerde, persistent, logged, ttl, kind, windowSizeMs, retention,
-                sourceTopic);
+        return new StoreSpec(
+                name, keySerde, valueSerde, persistent, logged, ttl, kind, windowSizeMs, retention, sourceTopic);
     }
 
     /** This store with or without a changelog (without, it cannot follow a source topic either). */
     public StoreSpec withLogged(boolean logged) {
-        return new StoreSpec(name, keySerde, valueSerde, persistent, logged, ttl, kind, windowSizeMs, retention,
+        return new StoreSpec(
+                name,
+                keySerde,
+                valueSerde,
+                persistent,
+                logged,
+                ttl,
+                kind,
+                windowSizeMs,
+                retention,
                 logged ? sourceTopic : null);
     }
 

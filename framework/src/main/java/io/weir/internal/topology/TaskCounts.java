@@ -2,7 +2,6 @@ package io.weir.internal.topology;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -61,8 +60,12 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
      * a foreign-key join's topics (without event time), which take the reader's size and do not
      * decide it.
      */
-    private static Integer repartitionCount(TopologyModel model, String topic, Map<String, Subtopology> writers,
-                                            Map<Integer, Integer> tasks, Map<String, Integer> partitions) {
+    private static Integer repartitionCount(
+            TopologyModel model,
+            String topic,
+            Map<String, Subtopology> writers,
+            Map<Integer, Integer> tasks,
+            Map<String, Integer> partitions) {
         Integer writerTasks = tasks.get(writers.get(topic).id());
         Subtopology reader = model.subtopologyFor(topic);
         if (reader == null || model.storesOf(reader).isEmpty()) {

@@ -15,8 +15,7 @@ public final class TopologyAccess {
 
     private static volatile Function<Object, TopologyModel> models;
 
-    private TopologyAccess() {
-    }
+    private TopologyAccess() {}
 
     /** Called once, by {@code io.weir.Topology}. */
     public static void register(Function<Object, TopologyModel> accessor) {

@@ -68,9 +68,13 @@ import java.util.Set;
  * @param descriptionVersion the version of this shape (1)
  * @param weirVersion        the Weir version that built it
  */
-public record TopologyDescription(int descriptionVersion, String weirVersion, String applicationId,
-                                  List<SubtopologyInfo> subtopologies, List<StoreInfo> stores,
-                                  List<GlobalTableInfo> globalTables) {
+public record TopologyDescription(
+        int descriptionVersion,
+        String weirVersion,
+        String applicationId,
+        List<SubtopologyInfo> subtopologies,
+        List<StoreInfo> stores,
+        List<GlobalTableInfo> globalTables) {
 
     /** The shape written now. */
     public static final int CURRENT_VERSION = 1;
@@ -82,19 +86,28 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
     }
 
     /** A description without global tables. */
-    public TopologyDescription(int descriptionVersion, String weirVersion, String applicationId,
-                               List<SubtopologyInfo> subtopologies, List<StoreInfo> stores) {
+    public TopologyDescription(
+            int descriptionVersion,
+            String weirVersion,
+            String applicationId,
+            List<SubtopologyInfo> subtopologies,
+            List<StoreInfo> stores) {
         this(descriptionVersion, weirVersion, applicationId, subtopologies, stores, List.of());
     }
 
     /** A global table: its store, the topic it keeps, and the formats of its keys and values. */
-    public record GlobalTableInfo(String store, String topic, String keyFormat, String valueFormat) {
-    }
+    public record GlobalTableInfo(String store, String topic, String keyFormat, String valueFormat) {}
 
     /** A sub-topology: what it reads and writes, and its nodes in the order they were added. */
-    public record SubtopologyInfo(int id, List<String> sourceTopics, List<String> sourcePatterns,
-                                  List<String> repartitionTopicsRead, List<String> repartitionTopicsWritten,
-                                  List<String> sinkTopics, List<String> nodes, List<NodeInfo> graph) {
+    public record SubtopologyInfo(
+            int id,
+            List<String> sourceTopics,
+            List<String> sourcePatterns,
+            List<String> repartitionTopicsRead,
+            List<String> repartitionTopicsWritten,
+            List<String> sinkTopics,
+            List<String> nodes,
+            List<NodeInfo> graph) {
         public SubtopologyInfo {
             sourceTopics = List.copyOf(sourceTopics);
             sourcePatterns = List.copyOf(sourcePatterns);
@@ -117,13 +130,15 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
      * @param stores   a processor's stores
      * @param children the nodes it forwards to, in the order they were added
      */
-    public record NodeInfo(String name, String type,
-                           @JsonInclude(JsonInclude.Include.NON_NULL) List<String> topics,
-                           @JsonInclude(JsonInclude.Include.NON_NULL) String pattern,
-                           @JsonInclude(JsonInclude.Include.NON_NULL) String topic,
-                           @JsonInclude(JsonInclude.Include.NON_NULL) Boolean internal,
-                           @JsonInclude(JsonInclude.Include.NON_NULL) List<String> stores,
-                           List<String> children) {
+    public record NodeInfo(
+            String name,
+            String type,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> topics,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String pattern,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String topic,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean internal,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> stores,
+            List<String> children) {
         public NodeInfo {
             topics = topics == null ? null : List.copyOf(topics);
             stores = stores == null ? null : List.copyOf(stores);
@@ -136,20 +151,46 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
      * {@code changelogIsSourceTopic} is true when its changelog is the user topic a table is read
      * from (not an internal topic: Weir neither creates nor deletes it), absent otherwise.
      */
-    public record StoreInfo(String name, String kind, boolean persistent, boolean logged,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) String changelogTopic, Integer subtopology,
-                            String keyFormat, String valueFormat,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) Long windowSizeMs,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) Long retentionMs,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) Long ttlMs,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean changelogIsSourceTopic) {
+    public record StoreInfo(
+            String name,
+            String kind,
+            boolean persistent,
+            boolean logged,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String changelogTopic,
+            Integer subtopology,
+            String keyFormat,
+            String valueFormat,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long windowSizeMs,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long retentionMs,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long ttlMs,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean changelogIsSourceTopic) {
 
         /** A store whose changelog, if any, is a topic of its own. */
-        public StoreInfo(String name, String kind, boolean persistent, boolean logged, String changelogTopic,
-                         Integer subtopology, String keyFormat, String valueFormat, Long windowSizeMs,
-                         Long retentionMs, Long ttlMs) {
-            this(name, kind, persistent, logged, changelogTopic, subtopology, keyFormat, valueFormat, windowSizeMs,
-                    retentionMs, ttlMs, null);
+        public StoreInfo(
+                String name,
+                String kind,
+                boolean persistent,
+                boolean logged,
+                String changelogTopic,
+                Integer subtopology,
+                String keyFormat,
+                String valueFormat,
+                Long windowSizeMs,
+                Long retentionMs,
+                Long ttlMs) {
+            this(
+                    name,
+                    kind,
+                    persistent,
+                    logged,
+                    changelogTopic,
+                    subtopology,
+                    keyFormat,
+                    valueFormat,
+                    windowSizeMs,
+                    retentionMs,
+                    ttlMs,
+                    null);
         }
     }
 
@@ -161,9 +202,11 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
      * @param subtopology the sub-topology reading a repartition topic, or owning a changelog's store;
      *                    null if there is none
      */
-    public record InternalTopicInfo(String name, String kind,
-                                    @JsonInclude(JsonInclude.Include.NON_NULL) String store, Integer subtopology) {
-    }
+    public record InternalTopicInfo(
+            String name,
+            String kind,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String store,
+            Integer subtopology) {}
 
     /**
      * The description of a topology.
@@ -182,16 +225,26 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
         }
         List<StoreInfo> stores = new ArrayList<>();
         for (StoreSpec s : model.stores().values()) {
-            stores.add(new StoreInfo(s.name(), s.kind().name().toLowerCase(Locale.ROOT), s.persistent(), s.logged(),
-                    s.logged() ? s.changelogTopic(applicationId) : null, owners.get(s.name()),
-                    s.keySerde().formatId(), s.valueSerde().formatId(),
+            stores.add(new StoreInfo(
+                    s.name(),
+                    s.kind().name().toLowerCase(Locale.ROOT),
+                    s.persistent(),
+                    s.logged(),
+                    s.logged() ? s.changelogTopic(applicationId) : null,
+                    owners.get(s.name()),
+                    s.keySerde().formatId(),
+                    s.valueSerde().formatId(),
                     s.kind() == StoreSpec.Kind.WINDOW ? s.windowSizeMs() : null,
                     s.retention() == null ? null : s.retentionMs(),
-                    s.ttl() == null ? null : s.ttl().toMillis(), s.changelogIsSource() ? Boolean.TRUE : null));
+                    s.ttl() == null ? null : s.ttl().toMillis(),
+                    s.changelogIsSource() ? Boolean.TRUE : null));
         }
         List<GlobalTableInfo> globals = new ArrayList<>();
         for (GlobalTableSpec g : model.globalTables().values()) {
-            globals.add(new GlobalTableInfo(g.storeName(), g.topic(), g.keySerde().formatId(),
+            globals.add(new GlobalTableInfo(
+                    g.storeName(),
+                    g.topic(),
+                    g.keySerde().formatId(),
                     g.valueSerde().formatId()));
         }
         return new TopologyDescription(CURRENT_VERSION, weirVersion, applicationId, subs, stores, globals);
@@ -221,19 +274,26 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
                 (s.internal() ? written : sinks).add(s.topic());
             }
         }
-        return new SubtopologyInfo(st.id(), sources, patterns, read, List.copyOf(written), List.copyOf(sinks), nodes,
-                graph);
+        return new SubtopologyInfo(
+                st.id(), sources, patterns, read, List.copyOf(written), List.copyOf(sinks), nodes, graph);
     }
 
     private static NodeInfo node(NodeSpec n, List<String> children) {
         if (n instanceof NodeSpec.Source s) {
-            return new NodeInfo(s.name(), "source", s.topics(), s.pattern() == null ? null : s.pattern().pattern(),
-                    null, s.internal(), null, children);
+            return new NodeInfo(
+                    s.name(),
+                    "source",
+                    s.topics(),
+                    s.pattern() == null ? null : s.pattern().pattern(),
+                    null,
+                    s.internal(),
+                    null,
+                    children);
         } else if (n instanceof NodeSpec.Sink s) {
             return new NodeInfo(s.name(), "sink", null, null, s.topic(), s.internal(), null, children);
         }
-        return new NodeInfo(n.name(), "processor", null, null, null, null, ((NodeSpec.Processing) n).stores(),
-                children);
+        return new NodeInfo(
+                n.name(), "processor", null, null, null, null, ((NodeSpec.Processing) n).stores(), children);
     }
 
     /** The store of that name, or null. */
@@ -281,14 +341,15 @@ public record TopologyDescription(int descriptionVersion, String weirVersion, St
      */
     public static TopologyDescription parse(String json) {
         try {
-            TopologyDescription d = Json.reader().forType(TopologyDescription.class).readValue(json);
+            TopologyDescription d =
+                    Json.reader().forType(TopologyDescription.class).readValue(json);
             if (d == null || d.applicationId() == null) {
                 throw new IllegalArgumentException("not a topology description: " + abbreviate(json));
             }
             return d;
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("not a topology description (" + e.getOriginalMessage() + "): "
-                    + abbreviate(json), e);
+            throw new IllegalArgumentException(
+                    "not a topology description (" + e.getOriginalMessage() + "): " + abbreviate(json), e);
         }
     }
 

@@ -54,8 +54,8 @@ public final class TopologyDiff {
      * @param unsafe         the change needs a savepoint or reset
      * @param unreadable     the new topology cannot read the state kept under the old one
      */
-    public record StoreChange(String store, String property, String before, String after, boolean unsafe,
-                              boolean unreadable) {
+    public record StoreChange(
+            String store, String property, String before, String after, boolean unsafe, boolean unreadable) {
         @Override
         public String toString() {
             return "store " + store + ": " + property + " " + before + " -> " + after;
@@ -78,7 +78,8 @@ public final class TopologyDiff {
     /** What was added and removed of one kind of name. */
     private record Added(List<String> added, List<String> removed) {
         static Added of(Collection<String> before, Collection<String> after) {
-            return new Added(after.stream().filter(n -> !before.contains(n)).distinct().toList(),
+            return new Added(
+                    after.stream().filter(n -> !before.contains(n)).distinct().toList(),
                     before.stream().filter(n -> !after.contains(n)).distinct().toList());
         }
     }
@@ -89,7 +90,8 @@ public final class TopologyDiff {
         compareStores();
         compareGlobalTables();
         changelogs = Added.of(changelogs(before), changelogs(after));
-        repartitionTopics = Added.of(all(before, SubtopologyInfo::repartitionTopicsRead),
+        repartitionTopics = Added.of(
+                all(before, SubtopologyInfo::repartitionTopicsRead),
                 all(after, SubtopologyInfo::repartitionTopicsRead));
         sourceTopics = Added.of(all(before, SubtopologyInfo::sourceTopics), all(after, SubtopologyInfo::sourceTopics));
         sinkTopics = Added.of(all(before, SubtopologyInfo::sinkTopics), all(after, SubtopologyInfo::sinkTopics));
@@ -101,7 +103,8 @@ public final class TopologyDiff {
         list("sink topic", sinkTopics, false, null);
         list("node", nodes, false, null);
         if (before.subtopologies().size() != after.subtopologies().size()) {
-            changes.add("sub-topologies: " + before.subtopologies().size() + " -> " + after.subtopologies().size());
+            changes.add("sub-topologies: " + before.subtopologies().size() + " -> "
+                    + after.subtopologies().size());
         }
         if (!Objects.equals(before.weirVersion(), after.weirVersion())) {
             changes.add("weir version: " + before.weirVersion() + " -> " + after.weirVersion());
@@ -130,19 +133,61 @@ public final class TopologyDiff {
             }
             boolean survives = b.persistent() || b.logged();
             boolean unlogged = !b.logged() || !a.logged();
-            change(b, "kind", b.kind(), a.kind(), true, survives,
+            change(
+                    b,
+                    "kind",
+                    b.kind(),
+                    a.kind(),
+                    true,
+                    survives,
                     "a " + a.kind() + " store cannot read a " + b.kind() + " store's state");
-            change(b, "key format", b.keyFormat(), a.keyFormat(), true, survives,
+            change(
+                    b,
+                    "key format",
+                    b.keyFormat(),
+                    a.keyFormat(),
+                    true,
+                    survives,
                     "the new key serde cannot read the keys stored by the old one");
-            change(b, "value format", b.valueFormat(), a.valueFormat(), true, survives,
+            change(
+                    b,
+                    "value format",
+                    b.valueFormat(),
+                    a.valueFormat(),
+                    true,
+                    survives,
                     "the new value serde cannot read the values stored by the old one");
-            change(b, "window size ms", b.windowSizeMs(), a.windowSizeMs(), true, false,
+            change(
+                    b,
+                    "window size ms",
+                    b.windowSizeMs(),
+                    a.windowSizeMs(),
+                    true,
+                    false,
                     "the stored windows have another size");
-            change(b, "logged", b.logged(), a.logged(), true, false,
+            change(
+                    b,
+                    "logged",
+                    b.logged(),
+                    a.logged(),
+                    true,
+                    false,
                     "its changelog would not hold what the store holds");
-            change(b, "persistent", b.persistent(), a.persistent(), unlogged, false,
+            change(
+                    b,
+                    "persistent",
+                    b.persistent(),
+                    a.persistent(),
+                    unlogged,
+                    false,
                     "an unlogged store's state is lost when it moves between memory and disk");
-            change(b, "sub-topology", b.subtopology(), a.subtopology(), true, false,
+            change(
+                    b,
+                    "sub-topology",
+                    b.subtopology(),
+                    a.subtopology(),
+                    true,
+                    false,
                     "other tasks would own it, so its local state would not be found where it is kept");
             change(b, "retention ms", b.retentionMs(), a.retentionMs(), false, false, null);
             change(b, "ttl ms", b.ttlMs(), a.ttlMs(), false, false, null);
@@ -173,13 +218,13 @@ public final class TopologyDiff {
         }
     }
 
-    private void change(StoreInfo b, String property, Object old, Object now, boolean unsafe, boolean unreadable,
-                        String why) {
+    private void change(
+            StoreInfo b, String property, Object old, Object now, boolean unsafe, boolean unreadable, String why) {
         if (Objects.equals(old, now)) {
             return;
         }
-        StoreChange c = new StoreChange(b.name(), property, String.valueOf(old), String.valueOf(now), unsafe,
-                unsafe && unreadable);
+        StoreChange c = new StoreChange(
+                b.name(), property, String.valueOf(old), String.valueOf(now), unsafe, unsafe && unreadable);
         storesChanged.add(c);
         changes.add(c.toString());
         if (unsafe) {
@@ -209,8 +254,8 @@ public final class TopologyDiff {
             Integer n = now.get(topic);
             if (n != null && !n.equals(id)) {
                 changes.add("repartition topic " + topic + ": " + verb + " by sub-topology " + id + " -> " + n);
-                reasons.add("repartition topic " + topic + " is " + verb + " by sub-topology " + n + " instead of "
-                        + id + ": its tasks and their state change");
+                reasons.add("repartition topic " + topic + " is " + verb + " by sub-topology " + n + " instead of " + id
+                        + ": its tasks and their state change");
             }
         });
     }
@@ -222,7 +267,10 @@ public final class TopologyDiff {
     }
 
     private static List<String> changelogs(TopologyDescription d) {
-        return d.stores().stream().map(StoreInfo::changelogTopic).filter(Objects::nonNull).toList();
+        return d.stores().stream()
+                .map(StoreInfo::changelogTopic)
+                .filter(Objects::nonNull)
+                .toList();
     }
 
     private static Set<String> all(TopologyDescription d, Function<SubtopologyInfo, List<String>> names) {
@@ -276,7 +324,11 @@ public final class TopologyDiff {
      * value format changed, and the state outlives a restart (the store was persistent or logged).
      */
     public List<String> incompatibleStores() {
-        return storesChanged.stream().filter(StoreChange::unreadable).map(StoreChange::store).distinct().toList();
+        return storesChanged.stream()
+                .filter(StoreChange::unreadable)
+                .map(StoreChange::store)
+                .distinct()
+                .toList();
     }
 
     public List<String> changelogsAdded() {
@@ -323,8 +375,13 @@ public final class TopologyDiff {
      * </pre>
      */
     public String report() {
-        StringBuilder sb = new StringBuilder("Topology of ").append(after.applicationId()).append(": old (weir ")
-                .append(before.weirVersion()).append(") -> new (weir ").append(after.weirVersion()).append(")\n");
+        StringBuilder sb = new StringBuilder("Topology of ")
+                .append(after.applicationId())
+                .append(": old (weir ")
+                .append(before.weirVersion())
+                .append(") -> new (weir ")
+                .append(after.weirVersion())
+                .append(")\n");
         if (changes.isEmpty()) {
             sb.append("  no changes\n");
         }

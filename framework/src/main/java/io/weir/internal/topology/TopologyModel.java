@@ -24,7 +24,8 @@ public final class TopologyModel {
     private final Map<String, List<String>> children;
     private final List<Subtopology> subtopologies;
 
-    TopologyModel(Map<String, NodeSpec> nodes, Map<String, StoreSpec> stores, Map<String, GlobalTableSpec> globalTables) {
+    TopologyModel(
+            Map<String, NodeSpec> nodes, Map<String, StoreSpec> stores, Map<String, GlobalTableSpec> globalTables) {
         this.nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
         this.stores = Collections.unmodifiableMap(new LinkedHashMap<>(stores));
         this.globalTables = Collections.unmodifiableMap(new LinkedHashMap<>(globalTables));
@@ -83,16 +84,18 @@ public final class TopologyModel {
     public StoreSpec store(String name, StoreSpec.Kind kind) {
         StoreSpec spec = stores.get(name);
         if (spec == null) {
-            throw new IllegalArgumentException("the topology has no store named '" + name + "'; its stores: "
-                    + stores.keySet());
+            throw new IllegalArgumentException(
+                    "the topology has no store named '" + name + "'; its stores: " + stores.keySet());
         }
         if (spec.kind() != kind) {
-            throw new IllegalArgumentException("store '" + name + "' is a " + spec.kind().label() + " store, not a "
-                    + kind.label() + " store; use " + switch (spec.kind()) {
-                        case KEY_VALUE -> "store(name)";
-                        case WINDOW -> "windowStore(name)";
-                        case SESSION -> "sessionStore(name)";
-                    });
+            throw new IllegalArgumentException(
+                    "store '" + name + "' is a " + spec.kind().label() + " store, not a "
+                            + kind.label() + " store; use "
+                            + switch (spec.kind()) {
+                                case KEY_VALUE -> "store(name)";
+                                case WINDOW -> "windowStore(name)";
+                                case SESSION -> "sessionStore(name)";
+                            });
         }
         return spec;
     }
@@ -106,12 +109,30 @@ public final class TopologyModel {
         Map<String, NodeSpec> resolved = new LinkedHashMap<>();
         for (NodeSpec n : nodes.values()) {
             if (n instanceof NodeSpec.Source s && s.internal()) {
-                resolved.put(s.name(), new NodeSpec.Source(s.name(),
-                        s.topics().stream().map(t -> applicationId + "-" + t).toList(), s.pattern(),
-                        s.keySerde(), s.valueSerde(), true, s.timestamps(), s.eventTime()));
+                resolved.put(
+                        s.name(),
+                        new NodeSpec.Source(
+                                s.name(),
+                                s.topics().stream()
+                                        .map(t -> applicationId + "-" + t)
+                                        .toList(),
+                                s.pattern(),
+                                s.keySerde(),
+                                s.valueSerde(),
+                                true,
+                                s.timestamps(),
+                                s.eventTime()));
             } else if (n instanceof NodeSpec.Sink s && s.internal()) {
-                resolved.put(s.name(), new NodeSpec.Sink(s.name(), applicationId + "-" + s.topic(), s.extractor(),
-                        s.keySerde(), s.valueSerde(), s.parents(), true));
+                resolved.put(
+                        s.name(),
+                        new NodeSpec.Sink(
+                                s.name(),
+                                applicationId + "-" + s.topic(),
+                                s.extractor(),
+                                s.keySerde(),
+                                s.valueSerde(),
+                                s.parents(),
+                                true));
             } else {
                 resolved.put(n.name(), n);
             }
@@ -167,8 +188,10 @@ public final class TopologyModel {
      * {@link NodeSpec.Source#eventTime}): those its tasks announce their watermark into.
      */
     public List<String> eventTimeTopicsWrittenBy(Subtopology st) {
-        return repartitionTopicsWrittenBy(st).stream().filter(topic -> nodes.values().stream()
-                .noneMatch(n -> n instanceof NodeSpec.Source s && !s.eventTime() && s.reads(topic))).toList();
+        return repartitionTopicsWrittenBy(st).stream()
+                .filter(topic -> nodes.values().stream()
+                        .noneMatch(n -> n instanceof NodeSpec.Source s && !s.eventTime() && s.reads(topic)))
+                .toList();
     }
 
     /** The repartition topics the sinks of {@code st} write to, in topology order, each once. */
@@ -266,7 +289,11 @@ public final class TopologyModel {
             }
         }
         for (GlobalTableSpec g : globalTables.values()) {
-            sb.append("  Global table ").append(g.storeName()).append(" (topic: ").append(g.topic()).append(")\n");
+            sb.append("  Global table ")
+                    .append(g.storeName())
+                    .append(" (topic: ")
+                    .append(g.topic())
+                    .append(")\n");
         }
         return sb.toString();
     }
@@ -282,17 +309,21 @@ public final class TopologyModel {
     private List<Subtopology> split() {
         Map<String, Set<String>> undirected = new HashMap<>();
         nodes.keySet().forEach(n -> undirected.put(n, new LinkedHashSet<>()));
-        nodes.values().forEach(n -> n.parents().forEach(p -> {
-            undirected.get(p).add(n.name());
-            undirected.get(n.name()).add(p);
-        }));
+        nodes.values()
+                .forEach(n -> n.parents().forEach(p -> {
+                    undirected.get(p).add(n.name());
+                    undirected.get(n.name()).add(p);
+                }));
         // Processors sharing a store must run in the same task.
         Map<String, List<String>> usersOfStore = new HashMap<>();
         nodes.values().forEach(n -> {
             if (n instanceof NodeSpec.Processing p) {
                 // a global table is on every instance, outside the tasks: it ties no processors together
-                p.stores().stream().filter(st -> !globalTables.containsKey(st))
-                        .forEach(st -> usersOfStore.computeIfAbsent(st, k -> new ArrayList<>()).add(p.name()));
+                p.stores().stream()
+                        .filter(st -> !globalTables.containsKey(st))
+                        .forEach(st -> usersOfStore
+                                .computeIfAbsent(st, k -> new ArrayList<>())
+                                .add(p.name()));
             }
         });
         usersOfStore.values().forEach(users -> {

@@ -62,8 +62,7 @@ public final class TopologyRecord {
     /** The recorded description is the current one: a restart of the same version has nothing to write. */
     private boolean alreadyRecorded;
 
-    private TopologyRecord(WeirConfig config, Map<String, Object> producerConfig,
-                           TopologyDescription current) {
+    private TopologyRecord(WeirConfig config, Map<String, Object> producerConfig, TopologyDescription current) {
         this.config = config;
         this.producerConfig = Map.copyOf(producerConfig);
         this.current = current;
@@ -77,21 +76,25 @@ public final class TopologyRecord {
      * @throws IllegalStateException if a store's kept state cannot be read by the new topology
      * @throws ClusterException if the cluster cannot be reached
      */
-    public static TopologyRecord check(WeirConfig config, Map<String, Object> producerConfig,
-                                       TopologyDescription current, Recorded recorded) {
+    public static TopologyRecord check(
+            WeirConfig config, Map<String, Object> producerConfig, TopologyDescription current, Recorded recorded) {
         TopologyRecord record = new TopologyRecord(config, producerConfig, current);
         Optional<TopologyDescription> previous;
         try {
             previous = recorded.description();
         } catch (Recorded.Unreadable e) {
-            log.warn("{}: cannot read the recorded topology from {}, so the compatibility check is skipped: {}",
-                    config.applicationId(), InternalTopic.TOPOLOGY.of(config.applicationId()), e.getCause().toString());
+            log.warn(
+                    "{}: cannot read the recorded topology from {}, so the compatibility check is skipped: {}",
+                    config.applicationId(),
+                    InternalTopic.TOPOLOGY.of(config.applicationId()),
+                    e.getCause().toString());
             return record;
         }
-        record.alreadyRecorded = previous.map(p -> p.toJson().equals(current.toJson())).orElse(false);
+        record.alreadyRecorded =
+                previous.map(p -> p.toJson().equals(current.toJson())).orElse(false);
         Outcome outcome = judge(config.applicationId(), previous.orElse(null), current);
         switch (outcome.level()) {
-            case SILENT -> { }
+            case SILENT -> {}
             case INFO -> log.info("{}", outcome.message());
             case WARN -> log.warn("{}", outcome.message());
             case FAIL -> throw new TopologyException(outcome.message());
@@ -109,11 +112,20 @@ public final class TopologyRecord {
         }
         String topic = InternalTopic.TOPOLOGY.of(config.applicationId());
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig())) {
-            KafkaCalls.get(producer.send(new ProducerRecord<>(topic, 0, KEY.getBytes(StandardCharsets.UTF_8),
-                    current.toJson().getBytes(StandardCharsets.UTF_8))), TIMEOUT, "write the record");
+            KafkaCalls.get(
+                    producer.send(new ProducerRecord<>(
+                            topic,
+                            0,
+                            KEY.getBytes(StandardCharsets.UTF_8),
+                            current.toJson().getBytes(StandardCharsets.UTF_8))),
+                    TIMEOUT,
+                    "write the record");
         } catch (RuntimeException e) {
-            log.warn("{}: cannot record the topology in {} (the next start cannot check compatibility against this"
-                    + " version): {}", config.applicationId(), topic,
+            log.warn(
+                    "{}: cannot record the topology in {} (the next start cannot check compatibility against this"
+                            + " version): {}",
+                    config.applicationId(),
+                    topic,
                     e instanceof ClusterException ? e.getMessage() : e.toString());
         }
     }
@@ -126,8 +138,8 @@ public final class TopologyRecord {
      * @throws ClusterException if the topic cannot be read within {@code timeout}
      * @throws IllegalArgumentException if the record is not a topology description
      */
-    public static Optional<TopologyDescription> read(Map<String, Object> consumerSettings, String applicationId,
-                                                     Duration timeout) {
+    public static Optional<TopologyDescription> read(
+            Map<String, Object> consumerSettings, String applicationId, Duration timeout) {
         Map<String, Object> c = new HashMap<>(consumerSettings);
         c.remove(ConsumerConfig.GROUP_ID_CONFIG);
         c.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
@@ -159,7 +171,8 @@ public final class TopologyRecord {
                     }
                 }
             }
-            return latest == null ? Optional.empty()
+            return latest == null
+                    ? Optional.empty()
                     : Optional.of(TopologyDescription.parse(new String(latest, StandardCharsets.UTF_8)));
         } catch (org.apache.kafka.common.errors.TimeoutException e) {
             throw new ClusterException("timed out after " + timeout + " reading " + tp, e);
@@ -167,11 +180,15 @@ public final class TopologyRecord {
     }
 
     /** How loud a start-up should be about a change of topology. */
-    enum Level { SILENT, INFO, WARN, FAIL }
+    enum Level {
+        SILENT,
+        INFO,
+        WARN,
+        FAIL
+    }
 
     /** What to log (or the failure's message). */
-    record Outcome(Level level, String message) {
-    }
+    record Outcome(Level level, String message) {}
 
     /** The decision of {@link #check}, pure: {@code recorded} is null when there is no record yet. */
     static Outcome judge(String applicationId, TopologyDescription recorded, TopologyDescription current) {
@@ -184,20 +201,29 @@ public final class TopologyRecord {
         }
         String changes = String.join("; ", diff.changes());
         if (diff.verdict() == TopologyDiff.Verdict.SAFE) {
-            return new Outcome(Level.INFO, applicationId + ": the topology changed since the recorded version;"
-                    + " safe for a rolling upgrade: " + changes);
+            return new Outcome(
+                    Level.INFO,
+                    applicationId + ": the topology changed since the recorded version;"
+                            + " safe for a rolling upgrade: " + changes);
         }
         List<String> unreadable = diff.incompatibleStores();
         if (!unreadable.isEmpty()) {
-            return new Outcome(Level.FAIL, applicationId + " cannot start: the state of store(s) " + unreadable
-                    + " cannot be read by the new topology (" + String.join("; ", diff.reasons()) + "). Reset the"
-                    + " application (weir reset), restore a savepoint with --allow-dropped-state, or give the store"
-                    + " a new name; if the new serde does read the old bytes, have its formatId() return the old"
-                    + " id. `weir topology diff` lists every change.");
+            return new Outcome(
+                    Level.FAIL,
+                    applicationId + " cannot start: the state of store(s) " + unreadable
+                            + " cannot be read by the new topology (" + String.join("; ", diff.reasons())
+                            + "). Reset the"
+                            + " application (weir reset), restore a savepoint with --allow-dropped-state, or give the store"
+                            + " a new name; if the new serde does read the old bytes, have its formatId() return the old"
+                            + " id. `weir topology diff` lists every change.");
         }
-        return new Outcome(Level.WARN, applicationId + ": the topology changed in ways a rolling upgrade cannot"
-                + " carry: " + String.join("; ", diff.reasons()) + ". Restore a savepoint with --allow-dropped-state"
-                + " or reset the application (weir reset) to start clean; starting anyway. All changes: " + changes);
+        return new Outcome(
+                Level.WARN,
+                applicationId + ": the topology changed in ways a rolling upgrade cannot"
+                        + " carry: " + String.join("; ", diff.reasons())
+                        + ". Restore a savepoint with --allow-dropped-state"
+                        + " or reset the application (weir reset) to start clean; starting anyway. All changes: "
+                        + changes);
     }
 
     /**

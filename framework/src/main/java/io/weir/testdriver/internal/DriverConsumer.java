@@ -30,6 +30,7 @@ final class DriverConsumer {
     private List<TopicPartition> inputs = List.of();
     /** What the consumer is assigned: the inputs of the tasks not revoked, in task order. */
     private List<TopicPartition> assigned = List.of();
+
     private final Set<TaskId> revoked = new TreeSet<>();
     private TaskManager manager;
 
@@ -87,13 +88,17 @@ final class DriverConsumer {
 
     /** The consumer takes the input partitions of the tasks not revoked. */
     private void updateAssignment() {
-        assigned = inputs.stream().filter(tp -> !revoked.contains(manager.tasks().taskIdFor(tp))).toList();
+        assigned = inputs.stream()
+                .filter(tp -> !revoked.contains(manager.tasks().taskIdFor(tp)))
+                .toList();
         consumer.assign(assigned);
         consumer.commitSync(topics.committedOffsets()); // MockConsumer's assign forgets the group's offsets
     }
 
     private List<TopicPartition> partitionsOf(TaskId task) {
-        return inputs.stream().filter(tp -> task.equals(manager.tasks().taskIdFor(tp))).toList();
+        return inputs.stream()
+                .filter(tp -> task.equals(manager.tasks().taskIdFor(tp)))
+                .toList();
     }
 
     /** Hands each task the records at its consumer positions, except on paused partitions. */

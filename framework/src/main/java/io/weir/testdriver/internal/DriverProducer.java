@@ -55,9 +55,21 @@ final class DriverProducer extends MockProducer<byte[], byte[]> {
         TopicPartition tp = new TopicPartition(record.topic(), record.partition());
         int earlier = sentInTransaction.getOrDefault(tp, 0);
         long offset = topics.endOffset(tp) + earlier;
-        Future<RecordMetadata> result = super.send(record, callback == null ? null : (metadata, e) ->
-                callback.onCompletion(metadata == null ? null : new RecordMetadata(tp, offset, 0,
-                        metadata.timestamp(), metadata.serializedKeySize(), metadata.serializedValueSize()), e));
+        Future<RecordMetadata> result = super.send(
+                record,
+                callback == null
+                        ? null
+                        : (metadata, e) -> callback.onCompletion(
+                                metadata == null
+                                        ? null
+                                        : new RecordMetadata(
+                                                tp,
+                                                offset,
+                                                0,
+                                                metadata.timestamp(),
+                                                metadata.serializedKeySize(),
+                                                metadata.serializedValueSize()),
+                                e));
         sentInTransaction.put(tp, earlier + 1);
         return result;
     }
@@ -78,8 +90,8 @@ final class DriverProducer extends MockProducer<byte[], byte[]> {
     public void commitTransaction() {
         for (ProducerRecord<byte[], byte[]> r : uncommittedRecords()) {
             if (!topics.exists(r.topic())) {
-                throw new IllegalStateException("a record was sent to topic '" + r.topic()
-                        + "', which the test driver does not have");
+                throw new IllegalStateException(
+                        "a record was sent to topic '" + r.topic() + "', which the test driver does not have");
             }
         }
         super.commitTransaction();
@@ -102,8 +114,13 @@ final class DriverProducer extends MockProducer<byte[], byte[]> {
 
     private void publish(List<ProducerRecord<byte[], byte[]>> records) {
         for (ProducerRecord<byte[], byte[]> r : records) {
-            topics.append(r.topic(), r.partition(), r.key(), r.value(),
-                    r.timestamp() != null ? r.timestamp() : wallClock.getAsLong(), r.headers().toArray());
+            topics.append(
+                    r.topic(),
+                    r.partition(),
+                    r.key(),
+                    r.value(),
+                    r.timestamp() != null ? r.timestamp() : wallClock.getAsLong(),
+                    r.headers().toArray());
         }
     }
 }

@@ -36,8 +36,10 @@ public final class DriverRestorer implements Restorer {
 
     DriverRestorer(DriverTopics topics, ThreadMetrics metrics) {
         this.topics = topics;
-        this.restored = Counter.builder("weir.restore.records").description("changelog records restored into stores")
-                .tags(metrics.tags()).register(metrics.registry());
+        this.restored = Counter.builder("weir.restore.records")
+                .description("changelog records restored into stores")
+                .tags(metrics.tags())
+                .register(metrics.registry());
     }
 
     @Override

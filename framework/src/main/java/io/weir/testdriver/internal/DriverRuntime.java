@@ -8,18 +8,18 @@ import io.weir.errors.InstanceFailedException;
 import io.weir.errors.InstanceStateException;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.config.Settings;
-import io.weir.internal.state.global.GlobalTables;
 import io.weir.internal.state.LocalStores;
+import io.weir.internal.state.global.GlobalTables;
 import io.weir.internal.task.DeadLetters;
 import io.weir.internal.task.Stage;
 import io.weir.internal.task.TopicLimits;
-import io.weir.internal.time.WatermarkMarker;
 import io.weir.internal.thread.ActivationListener;
 import io.weir.internal.thread.TaskManager;
 import io.weir.internal.thread.ThreadContext;
 import io.weir.internal.thread.ThreadHealth;
 import io.weir.internal.thread.ThreadMetrics;
 import io.weir.internal.thread.ThreadTasks;
+import io.weir.internal.time.WatermarkMarker;
 import io.weir.internal.topology.TaskCounts;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
@@ -65,6 +65,7 @@ public final class DriverRuntime implements AutoCloseable {
 
     /** Process–commit rounds one call may take before it is taken for a cycle that never settles. */
     private static final int MAX_ROUNDS = 10_000;
+
     private static final String INSTANCE = "test-driver";
 
     /**
@@ -76,9 +77,13 @@ public final class DriverRuntime implements AutoCloseable {
      * @param storesInMemory   every store in memory; else RocksDB in a temporary directory
      * @param commitEvery      pipes between two commits
      */
-    public record Setup(WeirConfig config, TopologyModel model, Map<String, Integer> partitions,
-                        long startWallClockMs, boolean storesInMemory, int commitEvery) {
-    }
+    public record Setup(
+            WeirConfig config,
+            TopologyModel model,
+            Map<String, Integer> partitions,
+            long startWallClockMs,
+            boolean storesInMemory,
+            int commitEvery) {}
 
     private final WeirConfig config;
     private final TopologyModel model;
@@ -116,8 +121,10 @@ public final class DriverRuntime implements AutoCloseable {
      */
     public static DriverRuntime start(Setup setup) {
         if (setup.config().guarantee() != DeliveryGuarantee.EXACTLY_ONCE) {
-            throw new ConfigException(Settings.PROCESSING_GUARANTEE.name(), "the test driver runs exactly_once only"
-                    + " (its commit path is the one under test); was " + setup.config().guarantee().configValue());
+            throw new ConfigException(
+                    Settings.PROCESSING_GUARANTEE.name(),
+                    "the test driver runs exactly_once only" + " (its commit path is the one under test); was "
+                            + setup.config().guarantee().configValue());
         }
         Path dir = null;
         RocksDbResources rocksDb = null;
@@ -125,8 +132,8 @@ public final class DriverRuntime implements AutoCloseable {
         try {
             if (!setup.storesInMemory()) {
                 dir = Files.createTempDirectory("weir-test-driver-");
-                rocksDb = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(
-                        setup.config().rocksDbMemoryBytes()));
+                rocksDb = RocksDbResources.create(
+                        RocksDbResources.Config.ofTotalBytes(setup.config().rocksDbMemoryBytes()));
             }
             runtime = new DriverRuntime(setup, dir, rocksDb);
         } catch (IOException | RuntimeException e) {
@@ -154,21 +161,41 @@ public final class DriverRuntime implements AutoCloseable {
     /** Assigns every partition a source reads; their tasks are created in task order. */
     private void assignAll(boolean storesInMemory) {
         ClientConfigs clients = new ClientConfigs(config, INSTANCE);
-        ThreadContext ctx = new ThreadContext(config, model, INSTANCE, clients,
-                new TopicLimits(topics::maxMessageBytes, topics::partitions, clients.maxRequestSize()), registry,
-                stateDir != null ? stateDir : Path.of("in-memory"), rocksDb, localStores, null, null, null, this::wallClock,
-                globalTables.views(), new io.weir.internal.task.Backlog(), new io.weir.internal.query.Ownership(),
+        ThreadContext ctx = new ThreadContext(
+                config,
+                model,
+                INSTANCE,
+                clients,
+                new TopicLimits(topics::maxMessageBytes, topics::partitions, clients.maxRequestSize()),
+                registry,
+                stateDir != null ? stateDir : Path.of("in-memory"),
+                rocksDb,
+                localStores,
+                null,
+                null,
+                null,
+                this::wallClock,
+                globalTables.views(),
+                new io.weir.internal.task.Backlog(),
+                new io.weir.internal.query.Ownership(),
                 io.weir.internal.thread.GroupRejoins.none());
         String name = clients.threadName(0);
         ThreadMetrics metrics = new ThreadMetrics(registry, ctx.tags(), name, new ThreadHealth(name));
         localStores.bindEntries(registry, ctx.tags(), model.stores().keySet());
         // Commits come when the driver asks (each pipe, or every commitEvery pipes), not by time.
-        manager = new TaskManager(ctx, name, metrics, new ThreadTasks.Options(Long.MAX_VALUE, storesInMemory),
-                new TaskManager.Plugins(consumer.consumer(),
+        manager = new TaskManager(
+                ctx,
+                name,
+                metrics,
+                new ThreadTasks.Options(Long.MAX_VALUE, storesInMemory),
+                new TaskManager.Plugins(
+                        consumer.consumer(),
                         () -> new DriverProducer(topics, consumer.consumer(), this::wallClock),
-                        new DriverRestorer(topics, metrics), ActivationListener.NONE, e -> {
-                            throw new IllegalStateException("the test driver's producer was fenced, which it never"
-                                    + " is: " + e, e);
+                        new DriverRestorer(topics, metrics),
+                        ActivationListener.NONE,
+                        e -> {
+                            throw new IllegalStateException(
+                                    "the test driver's producer was fenced, which it never" + " is: " + e, e);
                         }));
         List<TopicPartition> all = new ArrayList<>();
         for (String topic : topics.names()) {
@@ -202,10 +229,19 @@ public final class DriverRuntime implements AutoCloseable {
         if (globalTables.topics().contains(topic)) {
             // As the global thread: applied before anything after it is processed; not a task's input.
             globalTables.apply(record).ifPresent(error -> {
-                ProducerRecord<byte[], byte[]> dead = DeadLetters.deadLetter(record, config.deadLetterTopic(),
-                        new TopicLimits(topics::maxMessageBytes, topics::partitions, Integer.MAX_VALUE), Stage.DESERIALIZE,
+                ProducerRecord<byte[], byte[]> dead = DeadLetters.deadLetter(
+                        record,
+                        config.deadLetterTopic(),
+                        new TopicLimits(topics::maxMessageBytes, topics::partitions, Integer.MAX_VALUE),
+                        Stage.DESERIALIZE,
                         error);
-                topics.append(dead.topic(), 0, dead.key(), dead.value(), dead.timestamp(), dead.headers().toArray());
+                topics.append(
+                        dead.topic(),
+                        0,
+                        dead.key(),
+                        dead.value(),
+                        dead.timestamp(),
+                        dead.headers().toArray());
             });
             return;
         }
@@ -290,8 +326,10 @@ public final class DriverRuntime implements AutoCloseable {
 
     private void requireRunning(TaskId task) {
         if (manager.tasks().task(task) == null) {
-            throw new IllegalArgumentException("no task " + task + " is running" + (consumer.revoked().contains(task)
-                    ? " (it was revoked; reassign it first)" : "; the tasks are " + tasks()));
+            throw new IllegalArgumentException("no task " + task + " is running"
+                    + (consumer.revoked().contains(task)
+                            ? " (it was revoked; reassign it first)"
+                            : "; the tasks are " + tasks()));
         }
     }
 
@@ -362,8 +400,9 @@ public final class DriverRuntime implements AutoCloseable {
         TopicPartition tp = new TopicPartition(topic, partition);
         if (!consumer.reads(tp)) {
             throw new IllegalArgumentException(topic + "-" + partition + " is not read by any task"
-                    + (partition < 0 || partition >= topics.partitions(topic) ? " (the topic has "
-                    + topics.partitions(topic) + " partitions)" : ""));
+                    + (partition < 0 || partition >= topics.partitions(topic)
+                            ? " (the topic has " + topics.partitions(topic) + " partitions)"
+                            : ""));
         }
         return manager.tasks().taskIdFor(tp);
     }
@@ -404,8 +443,8 @@ public final class DriverRuntime implements AutoCloseable {
     private void ensureUsable() {
         ensureOpen();
         if (failure != null) {
-            throw new InstanceFailedException("the test driver stopped after a failure, as an application would: "
-                    + failure, failure);
+            throw new InstanceFailedException(
+                    "the test driver stopped after a failure, as an application would: " + failure, failure);
         }
     }
 

@@ -46,6 +46,7 @@ final class DriverTopics {
         final List<List<ConsumerRecord<byte[], byte[]>>> partitions = new ArrayList<>();
         /** Every record in the order it arrived, across partitions. */
         final List<ConsumerRecord<byte[], byte[]>> arrivals = new ArrayList<>();
+
         final int maxMessageBytes;
         final TimestampType timestampType;
         /** Index in {@link #arrivals} of the next record {@link #readNew} returns. */
@@ -67,6 +68,7 @@ final class DriverTopics {
     private final WeirConfig config;
     /** Repartition and changelog topics: Weir's own, never piped to. */
     private final Set<String> internalTopics;
+
     private final LongSupplier wallClock;
     private final Map<TopicPartition, OffsetAndMetadata> committedOffsets = new HashMap<>();
 
@@ -85,8 +87,8 @@ final class DriverTopics {
      * @param wallClock stamps the records of log-append-time topics
      * @throws IllegalArgumentException if partitions were declared for an internal topic
      */
-    static DriverTopics create(TopologyModel model, WeirConfig config, Map<String, Integer> declared,
-                               LongSupplier wallClock) {
+    static DriverTopics create(
+            TopologyModel model, WeirConfig config, Map<String, Integer> declared, LongSupplier wallClock) {
         DriverTopics topics = new DriverTopics(model, config, wallClock);
         for (String topic : declared.keySet()) {
             if (topics.internalTopics.contains(topic)) {
@@ -134,19 +136,28 @@ final class DriverTopics {
         for (Subtopology st : model.subtopologies()) {
             for (StoreSpec store : model.storesOf(st)) {
                 if (store.logged()) {
-                    create(store.changelogTopic(config.applicationId()), counts.tasks().getOrDefault(st.id(), 1),
-                            DEFAULT_MAX_MESSAGE_BYTES, false);
+                    create(
+                            store.changelogTopic(config.applicationId()),
+                            counts.tasks().getOrDefault(st.id(), 1),
+                            DEFAULT_MAX_MESSAGE_BYTES,
+                            false);
                 }
             }
         }
         for (String topic : model.sinkTopics()) {
             create(topic, declared.getOrDefault(topic, 1), DEFAULT_MAX_MESSAGE_BYTES, false);
         }
-        create(config.deadLetterTopic(), declared.getOrDefault(config.deadLetterTopic(), 1),
-                config.deadLetterMaxMessageBytes(), false);
+        create(
+                config.deadLetterTopic(),
+                declared.getOrDefault(config.deadLetterTopic(), 1),
+                config.deadLetterMaxMessageBytes(),
+                false);
         if (config.lateRecordsToTopic()) {
-            create(config.lateRecordsTopic(), declared.getOrDefault(config.lateRecordsTopic(), 1),
-                    DEFAULT_MAX_MESSAGE_BYTES, false);
+            create(
+                    config.lateRecordsTopic(),
+                    declared.getOrDefault(config.lateRecordsTopic(), 1),
+                    DEFAULT_MAX_MESSAGE_BYTES,
+                    false);
         }
         declared.forEach((topic, n) -> create(topic, n, DEFAULT_MAX_MESSAGE_BYTES, false));
     }
@@ -155,8 +166,8 @@ final class DriverTopics {
     private boolean logAppendTime(String topic) {
         for (NodeSpec n : model.nodes().values()) {
             if (n instanceof NodeSpec.Source s && !s.internal() && s.reads(topic)) {
-                boolean byDefault = s.timestamps() == null
-                        && config.defaultTimestamp() == io.weir.time.TimestampSource.LOG_APPEND;
+                boolean byDefault =
+                        s.timestamps() == null && config.defaultTimestamp() == io.weir.time.TimestampSource.LOG_APPEND;
                 if (byDefault || s.timestamps() == Timestamps.logAppendTime()) {
                     return true;
                 }
@@ -172,8 +183,12 @@ final class DriverTopics {
      *     ({@code message.timestamp.type=LogAppendTime}), replacing the time they were sent with
      */
     private void create(String name, int partitions, int maxMessageBytes, boolean logAppendTime) {
-        topics.putIfAbsent(name, new Topic(partitions, maxMessageBytes,
-                logAppendTime ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME));
+        topics.putIfAbsent(
+                name,
+                new Topic(
+                        partitions,
+                        maxMessageBytes,
+                        logAppendTime ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME));
     }
 
     boolean exists(String topic) {
@@ -213,16 +228,25 @@ final class DriverTopics {
      * Appends a record to a partition ({@code null}: the default partitioner's) with the
      * producer's {@code timestamp}, or the wall clock in a log-append-time topic.
      */
-    ConsumerRecord<byte[], byte[]> append(String topic, Integer partition, byte[] key, byte[] value, long timestamp,
-                                          Header[] headers) {
+    ConsumerRecord<byte[], byte[]> append(
+            String topic, Integer partition, byte[] key, byte[] value, long timestamp, Header[] headers) {
         Topic t = topic(topic);
         int p = partition != null ? partition : partitionFor(topic, key);
         List<ConsumerRecord<byte[], byte[]>> log = t.partitions.get(p);
         RecordHeaders kafkaHeaders = new RecordHeaders(headers);
         kafkaHeaders.setReadOnly();
         long time = t.timestampType == TimestampType.LOG_APPEND_TIME ? wallClock.getAsLong() : timestamp;
-        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(topic, p, log.size(), time, t.timestampType,
-                key == null ? -1 : key.length, value == null ? -1 : value.length, key, value, kafkaHeaders,
+        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(
+                topic,
+                p,
+                log.size(),
+                time,
+                t.timestampType,
+                key == null ? -1 : key.length,
+                value == null ? -1 : value.length,
+                key,
+                value,
+                kafkaHeaders,
                 Optional.empty());
         log.add(record);
         t.arrivals.add(record);
@@ -270,8 +294,10 @@ final class DriverTopics {
     Set<String> inputs() {
         Set<String> inputs = new TreeSet<>();
         for (String t : topics.keySet()) {
-            if (!internalTopics.contains(t) && (model.subtopologyFor(t) != null
-                    || model.globalTables().values().stream().anyMatch(g -> g.topic().equals(t)))) {
+            if (!internalTopics.contains(t)
+                    && (model.subtopologyFor(t) != null
+                            || model.globalTables().values().stream()
+                                    .anyMatch(g -> g.topic().equals(t)))) {
                 inputs.add(t);
             }
         }
@@ -296,9 +322,9 @@ final class DriverTopics {
             throw new IllegalArgumentException("unknown topic '" + topic + "': the topology reads " + inputs());
         }
         if (model.subtopologyFor(topic) == null
-                && model.globalTables().values().stream().noneMatch(g -> g.topic().equals(topic))) {
-            throw new IllegalArgumentException("'" + topic + "' is not an input of the topology; it reads "
-                    + inputs());
+                && model.globalTables().values().stream()
+                        .noneMatch(g -> g.topic().equals(topic))) {
+            throw new IllegalArgumentException("'" + topic + "' is not an input of the topology; it reads " + inputs());
         }
     }
 

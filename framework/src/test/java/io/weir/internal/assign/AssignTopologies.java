@@ -12,8 +12,7 @@ public final class AssignTopologies {
 
     public static final String APP = "app";
 
-    private AssignTopologies() {
-    }
+    private AssignTopologies() {}
 
     /**
      * Sub-topology 0: topics {@code a} and {@code b} merged into a processor with the logged store
@@ -25,7 +24,7 @@ public final class AssignTopologies {
         g.addSource("src-a", List.of("a"), null, Serdes.strings(), Serdes.strings());
         g.addSource("src-b", List.of("b"), null, Serdes.strings(), Serdes.strings());
         g.addStore(new StoreSpec("counts", Serdes.strings(), Serdes.longs(), true, true, null));
-        g.addProcessor("count", () -> record -> { }, List.of("src-a", "src-b"), List.of("counts"));
+        g.addProcessor("count", () -> record -> {}, List.of("src-a", "src-b"), List.of("counts"));
         g.addSource("src-c", List.of("c"), null, Serdes.strings(), Serdes.strings());
         g.addSink("out", "out", null, Serdes.strings(), Serdes.strings(), List.of("src-c"));
         return g.build().resolve(APP);
@@ -47,7 +46,7 @@ public final class AssignTopologies {
         GraphBuilder g = new GraphBuilder();
         g.addSource("src-p", List.of(), Pattern.compile("p-.*"), Serdes.strings(), Serdes.strings());
         g.addStore(new StoreSpec("last", Serdes.strings(), Serdes.strings(), true, true, null));
-        g.addProcessor("remember", () -> record -> { }, List.of("src-p"), List.of("last"));
+        g.addProcessor("remember", () -> record -> {}, List.of("src-p"), List.of("last"));
         return g.build().resolve(APP);
     }
 }

@@ -62,7 +62,8 @@ class AssignmentCodecsTest {
     @Test
     void aNewerSubscriptionVersionIsReadForTheFieldsThisVersionKnows() {
         SubscriptionInfo info = new SubscriptionInfo("i-1", 2, Map.of(new TaskId(1, 1), 42L));
-        assertThat(SubscriptionInfo.decode(withVersion(info.encode(), 9, 1, 2, 3))).contains(info);
+        assertThat(SubscriptionInfo.decode(withVersion(info.encode(), 9, 1, 2, 3)))
+                .contains(info);
     }
 
     @Test
@@ -71,12 +72,18 @@ class AssignmentCodecsTest {
         ByteBuffer encoded = info.encode();
         assertThat(SubscriptionInfo.decode(null)).isEmpty();
         assertThat(SubscriptionInfo.decode(ByteBuffer.allocate(0))).isEmpty();
-        assertThat(SubscriptionInfo.decode(withVersion(encoded, 0))).as("version 0").isEmpty();
+        assertThat(SubscriptionInfo.decode(withVersion(encoded, 0)))
+                .as("version 0")
+                .isEmpty();
         assertThat(SubscriptionInfo.decode(ByteBuffer.wrap(Arrays.copyOf(encoded.array(), encoded.remaining() - 2))))
-                .as("truncated").isEmpty();
-        assertThat(SubscriptionInfo.decode(bytes(1, 0x7f, 'x'))).as("length beyond the end").isEmpty();
+                .as("truncated")
+                .isEmpty();
+        assertThat(SubscriptionInfo.decode(bytes(1, 0x7f, 'x')))
+                .as("length beyond the end")
+                .isEmpty();
         assertThat(SubscriptionInfo.decode(bytes(1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)))
-                .as("endless varint").isEmpty();
+                .as("endless varint")
+                .isEmpty();
     }
 
     @Test
@@ -91,10 +98,11 @@ class AssignmentCodecsTest {
 
     @Test
     void assignmentInfoRoundTrips() {
-        MemberAssignment a = new MemberAssignment(Set.of(new TaskId(0, 1), new TaskId(0, 4), new TaskId(2, 0)),
-                Set.of(new TaskId(0, 4)));
+        MemberAssignment a = new MemberAssignment(
+                Set.of(new TaskId(0, 1), new TaskId(0, 4), new TaskId(2, 0)), Set.of(new TaskId(0, 4)));
         assertThat(AssignmentInfo.decode(AssignmentInfo.encode(a))).isEqualTo(a);
-        assertThat(AssignmentInfo.decode(AssignmentInfo.encode(MemberAssignment.NONE))).isEqualTo(MemberAssignment.NONE);
+        assertThat(AssignmentInfo.decode(AssignmentInfo.encode(MemberAssignment.NONE)))
+                .isEqualTo(MemberAssignment.NONE);
     }
 
     @Test
@@ -106,21 +114,29 @@ class AssignmentCodecsTest {
     @Test
     void aNewerAssignmentVersionIsReadForTheFieldsThisVersionKnows() {
         MemberAssignment a = new MemberAssignment(Set.of(new TaskId(1, 1)), Set.of());
-        assertThat(AssignmentInfo.decode(withVersion(AssignmentInfo.encode(a), 3, 5, 5))).isEqualTo(a);
+        assertThat(AssignmentInfo.decode(withVersion(AssignmentInfo.encode(a), 3, 5, 5)))
+                .isEqualTo(a);
     }
 
     @Test
     void theGroupsTaskOwnersTravelWithEveryAssignment() {
-        TaskOwners owners = new TaskOwners(-1, new TreeMap<>(Map.of(
-                "a", new TaskOwners.Instance("http://a:8080", new TreeSet<>(Set.of(new TaskId(0, 0), new TaskId(1, 1))),
-                        new TreeSet<>(Set.of(new TaskId(0, 1)))),
-                "b", new TaskOwners.Instance("", new TreeSet<>(Set.of(new TaskId(0, 1))), new TreeSet<>()))),
+        TaskOwners owners = new TaskOwners(
+                -1,
+                new TreeMap<>(Map.of(
+                        "a",
+                                new TaskOwners.Instance(
+                                        "http://a:8080",
+                                        new TreeSet<>(Set.of(new TaskId(0, 0), new TaskId(1, 1))),
+                                        new TreeSet<>(Set.of(new TaskId(0, 1)))),
+                        "b", new TaskOwners.Instance("", new TreeSet<>(Set.of(new TaskId(0, 1))), new TreeSet<>()))),
                 new TreeMap<>(Map.of(0, 2, 1, 2)));
         MemberAssignment a = new MemberAssignment(Set.of(new TaskId(0, 1)), Set.of(), owners);
         MemberAssignment decoded = AssignmentInfo.decode(AssignmentInfo.encode(a));
         assertThat(decoded).isEqualTo(a);
         assertThat(decoded.owners().activeOf(new TaskId(0, 1))).contains("b");
-        assertThat(decoded.owners().activeOf(new TaskId(1, 0))).as("a task placed nowhere").isEmpty();
+        assertThat(decoded.owners().activeOf(new TaskId(1, 0)))
+                .as("a task placed nowhere")
+                .isEmpty();
         assertThat(decoded.owners().standbysOf(new TaskId(0, 1))).containsExactly("a");
         assertThat(decoded.owners().endpointOf("a")).isEqualTo("http://a:8080");
         assertThat(decoded.owners().withGeneration(7).generation()).isEqualTo(7);
@@ -138,24 +154,29 @@ class AssignmentCodecsTest {
     void aSubscriptionCarriesTheEndpointFromVersionTwoOn() {
         SubscriptionInfo info = new SubscriptionInfo("i", 0, Map.of(), "https://i.example:8443");
         assertThat(SubscriptionInfo.decode(info.encode())).contains(info);
-        assertThat(SubscriptionInfo.decode(bytes(1, 1, 'a', 0, 0)).orElseThrow().endpoint()).as("version 1").isEmpty();
+        assertThat(SubscriptionInfo.decode(bytes(1, 1, 'a', 0, 0)).orElseThrow().endpoint())
+                .as("version 1")
+                .isEmpty();
     }
 
     @Test
     void anUnreadableAssignmentIsAnError() {
         ByteBuffer encoded = AssignmentInfo.encode(new MemberAssignment(Set.of(new TaskId(1, 1)), Set.of()));
         assertThatThrownBy(() -> AssignmentInfo.decode(withVersion(encoded, 0)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("version 0");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("version 0");
         assertThatThrownBy(() -> AssignmentInfo.decode(bytes(1, 1, 1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("truncated");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("truncated");
         // one standby 1_1, one warm-up 1_2 that is no standby
         assertThatThrownBy(() -> AssignmentInfo.decode(bytes(1, 1, 1, 1, 1, 1, 1, 1, 2)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("warm-ups");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("warm-ups");
     }
 
     @Test
     void theVersionOneSubscriptionWireFormatIsVersionInstanceThreadThenTasks() {
-        assertThat(SubscriptionInfo.decode(bytes(1, 1, 'a', 0, 0))).isEqualTo(
-                Optional.of(new SubscriptionInfo("a", 0, Map.of())));
+        assertThat(SubscriptionInfo.decode(bytes(1, 1, 'a', 0, 0)))
+                .isEqualTo(Optional.of(new SubscriptionInfo("a", 0, Map.of())));
     }
 }

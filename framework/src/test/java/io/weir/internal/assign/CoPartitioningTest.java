@@ -12,8 +12,8 @@ class CoPartitioningTest {
 
     @Test
     void aStatefulSubtopologyWithUnequalInputsFailsNamingTopicsAndCounts() {
-        assertThatThrownBy(() -> CoPartitioning.require(AssignTopologies.statefulMergeAndStatelessCopy(),
-                Map.of("a", 3, "b", 4, "c", 7)))
+        assertThatThrownBy(() -> CoPartitioning.require(
+                        AssignTopologies.statefulMergeAndStatelessCopy(), Map.of("a", 3, "b", 4, "c", 7)))
                 .isInstanceOf(TopologyException.class)
                 .hasMessageContaining("sub-topology 0 (stores [counts]) reads topics that are not co-partitioned:"
                         + " a has 3 partitions, b has 4 partitions")
@@ -23,10 +23,12 @@ class CoPartitioningTest {
 
     @Test
     void equalCountsAndStatelessSubtopologiesPass() {
-        assertThatNoException().isThrownBy(() -> CoPartitioning.require(
-                AssignTopologies.statefulMergeAndStatelessCopy(), Map.of("a", 4, "b", 4, "c", 1)));
-        assertThatNoException().isThrownBy(() -> CoPartitioning.require(
-                AssignTopologies.statelessMergeAndPattern(), Map.of("a", 2, "b", 3, "p-1", 2, "p-2", 3)));
+        assertThatNoException()
+                .isThrownBy(() -> CoPartitioning.require(
+                        AssignTopologies.statefulMergeAndStatelessCopy(), Map.of("a", 4, "b", 4, "c", 1)));
+        assertThatNoException()
+                .isThrownBy(() -> CoPartitioning.require(
+                        AssignTopologies.statelessMergeAndPattern(), Map.of("a", 2, "b", 3, "p-1", 2, "p-2", 3)));
     }
 
     @Test

@@ -106,8 +106,13 @@ class TaskAssignorTest {
     private FakeHooks member(String instance, int thread) {
         FakeHooks h = new FakeHooks(instance, thread);
         TaskAssignor a = new TaskAssignor();
-        a.configure(Map.of(TaskAssignor.TOPOLOGY_CONFIG, model, MemberHooks.CONFIG, h,
-                ConsumerConfig.GROUP_ID_CONFIG, AssignTopologies.APP));
+        a.configure(Map.of(
+                TaskAssignor.TOPOLOGY_CONFIG,
+                model,
+                MemberHooks.CONFIG,
+                h,
+                ConsumerConfig.GROUP_ID_CONFIG,
+                AssignTopologies.APP));
         hooks.put(instance + "-" + thread, h);
         assignors.put(instance + "-" + thread, a);
         return h;
@@ -170,7 +175,11 @@ class TaskAssignorTest {
         assertThat(all).hasSize(12);
         // 8 tasks (4 of a+b, 4 of c) over 3 members: 3, 3, 2
         List<Integer> taskCounts = ga.groupAssignment().values().stream()
-                .map(a -> (int) a.partitions().stream().filter(tp -> !tp.topic().equals("b")).count()).sorted().toList();
+                .map(a -> (int) a.partitions().stream()
+                        .filter(tp -> !tp.topic().equals("b"))
+                        .count())
+                .sorted()
+                .toList();
         assertThat(taskCounts).containsExactly(2, 3, 3);
     }
 
@@ -194,11 +203,17 @@ class TaskAssignorTest {
         // After revocation, the follow-up round gives z the revoked tasks.
         GroupAssignment third = rebalance("x-0", cluster(4), owning(second));
         assertThat(partitionsOf(third, "z-0")).isNotEmpty();
-        assertThat(partitionsOf(third, "z-0").stream().filter(tp -> tp.topic().equals("a"))
-                .map(tp -> new TaskId(0, tp.partition())).toList()).containsExactlyInAnyOrderElementsOf(
+        assertThat(partitionsOf(third, "z-0").stream()
+                        .filter(tp -> tp.topic().equals("a"))
+                        .map(tp -> new TaskId(0, tp.partition()))
+                        .toList())
+                .containsExactlyInAnyOrderElementsOf(
                         moving.stream().filter(t -> t.subtopology() == 0).toList());
         assertThat(z.received.owners().moving()).as("nothing left on the move").isEmpty();
-        assertThat(third.groupAssignment().values().stream().mapToInt(a -> a.partitions().size()).sum()).isEqualTo(12);
+        assertThat(third.groupAssignment().values().stream()
+                        .mapToInt(a -> a.partitions().size())
+                        .sum())
+                .isEqualTo(12);
     }
 
     @Test
@@ -206,7 +221,10 @@ class TaskAssignorTest {
         member("x", 0);
         member("y", 0);
         GroupAssignment first = rebalance("x-0", cluster(4), Map.of("x-0", List.of(), "y-0", List.of()));
-        GroupAssignment second = rebalance("x-0", cluster(4), Map.of("x-0", first.groupAssignment().get("x-0").partitions()));
+        GroupAssignment second = rebalance(
+                "x-0",
+                cluster(4),
+                Map.of("x-0", first.groupAssignment().get("x-0").partitions()));
         assertThat(second.groupAssignment().get("x-0").partitions()).hasSize(12);
     }
 
@@ -218,7 +236,11 @@ class TaskAssignorTest {
         GroupAssignment ga = rebalance("y-0", cluster(6), Map.of("x-0", List.of(), "x-1", List.of(), "y-0", List.of()));
         // 12 tasks, 3 threads: x (2 threads) runs 8, y runs 4; 4 per thread.
         for (String m : List.of("x-0", "x-1", "y-0")) {
-            assertThat(partitionsOf(ga, m).stream().filter(tp -> !tp.topic().equals("b")).count()).as(m).isEqualTo(4);
+            assertThat(partitionsOf(ga, m).stream()
+                            .filter(tp -> !tp.topic().equals("b"))
+                            .count())
+                    .as(m)
+                    .isEqualTo(4);
         }
     }
 
@@ -233,8 +255,8 @@ class TaskAssignorTest {
         GroupAssignment ga = rebalance("x-0", cluster(2), Map.of("x-0", List.of(), "y-0", List.of()));
         assertThat(partitionsOf(ga, "y-0")).contains(new TopicPartition("a", 0), new TopicPartition("b", 0));
         assertThat(partitionsOf(ga, "x-0")).contains(new TopicPartition("a", 1), new TopicPartition("b", 1));
-        assertThat(leader.endOffsetCalls).containsExactly(
-                Set.of(new TopicPartition(CHANGELOG, 0), new TopicPartition(CHANGELOG, 1)));
+        assertThat(leader.endOffsetCalls)
+                .containsExactly(Set.of(new TopicPartition(CHANGELOG, 0), new TopicPartition(CHANGELOG, 1)));
         assertThat(y.endOffsetCalls).isEmpty();
     }
 
@@ -257,7 +279,10 @@ class TaskAssignorTest {
         x.settings = new AssignmentSettings(1, 2, 100);
         GroupAssignment ga = rebalance("x-0", cluster(2), Map.of("x-0", List.of(), "y-0", List.of()));
         // Each instance runs one stateful task (0_p) and keeps the other's as a standby.
-        int xTask = partitionsOf(ga, "x-0").stream().filter(tp -> tp.topic().equals("a")).findFirst().orElseThrow()
+        int xTask = partitionsOf(ga, "x-0").stream()
+                .filter(tp -> tp.topic().equals("a"))
+                .findFirst()
+                .orElseThrow()
                 .partition();
         assertThat(x.received.standbys()).containsExactly(new TaskId(0, 1 - xTask));
         assertThat(y.received.standbys()).containsExactly(new TaskId(0, xTask));
@@ -272,7 +297,10 @@ class TaskAssignorTest {
         y.endpoint = "http://y:8080";
         x.settings = new AssignmentSettings(1, 2, 100);
         GroupAssignment ga = rebalance("x-0", cluster(2), Map.of("x-0", List.of(), "y-0", List.of()));
-        int xTask = partitionsOf(ga, "x-0").stream().filter(tp -> tp.topic().equals("a")).findFirst().orElseThrow()
+        int xTask = partitionsOf(ga, "x-0").stream()
+                .filter(tp -> tp.topic().equals("a"))
+                .findFirst()
+                .orElseThrow()
                 .partition();
         TaskOwners seen = x.received.owners();
         assertThat(y.received.owners()).as("the same view for every member").isEqualTo(seen);
@@ -307,25 +335,29 @@ class TaskAssignorTest {
     @Test
     void requiresTheMemberHooksInTheConsumerConfiguration() {
         TaskAssignor a = new TaskAssignor();
-        assertThatThrownBy(() -> a.configure(Map.of(TaskAssignor.TOPOLOGY_CONFIG, model,
-                ConsumerConfig.GROUP_ID_CONFIG, "app")))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining(MemberHooks.CONFIG);
+        assertThatThrownBy(() ->
+                        a.configure(Map.of(TaskAssignor.TOPOLOGY_CONFIG, model, ConsumerConfig.GROUP_ID_CONFIG, "app")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(MemberHooks.CONFIG);
     }
 
     @Test
     void refusesInputsThatAreNotCoPartitionedForAStatefulSubtopology() {
         member("x", 0);
-        assertThatThrownBy(() -> rebalance("x-0", cluster(Map.of("a", 2, "b", 3, "c", 1)),
-                Map.of("x-0", List.of())))
-                .isInstanceOf(TopologyException.class).hasMessageContaining("a has 2 partitions, b has 3 partitions");
+        assertThatThrownBy(() -> rebalance("x-0", cluster(Map.of("a", 2, "b", 3, "c", 1)), Map.of("x-0", List.of())))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageContaining("a has 2 partitions, b has 3 partitions");
     }
 
     @Test
     void aMemberWithAnUnreadableSubscriptionIsAnInstanceOfItsOwn() {
         member("x", 0);
         member("y", 0);
-        Map<String, Subscription> subs = Map.of("x-0", sub("x-0", List.of()),
-                "y-0", new Subscription(TOPICS, ByteBuffer.wrap(new byte[] {42, 1}), List.of()));
+        Map<String, Subscription> subs = Map.of(
+                "x-0",
+                sub("x-0", List.of()),
+                "y-0",
+                new Subscription(TOPICS, ByteBuffer.wrap(new byte[] {42, 1}), List.of()));
         GroupAssignment ga = assignors.get("x-0").assign(cluster(2), new GroupSubscription(subs));
         assertThat(partitionsOf(ga, "x-0")).isNotEmpty();
         assertThat(partitionsOf(ga, "y-0")).isNotEmpty();

@@ -7,8 +7,8 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
@@ -25,10 +25,10 @@ class BoundedRunPlanTest {
      */
     @Test
     void aRepartitionTopicEndsAtItsHighWatermarkNotAtALastStableOffsetThatLagsTheLastCommit() {
-        Map<IsolationLevel, Long> endByIsolation = Map.of(IsolationLevel.READ_COMMITTED, 337L,
-                IsolationLevel.READ_UNCOMMITTED, 605L);
-        Admin admin = (Admin) Proxy.newProxyInstance(Admin.class.getClassLoader(), new Class<?>[] {Admin.class},
-                (proxy, method, args) -> {
+        Map<IsolationLevel, Long> endByIsolation =
+                Map.of(IsolationLevel.READ_COMMITTED, 337L, IsolationLevel.READ_UNCOMMITTED, 605L);
+        Admin admin = (Admin) Proxy.newProxyInstance(
+                Admin.class.getClassLoader(), new Class<?>[] {Admin.class}, (proxy, method, args) -> {
                     if (!method.getName().equals("listOffsets") || args.length != 2) {
                         throw new UnsupportedOperationException(method.getName());
                     }
@@ -36,8 +36,11 @@ class BoundedRunPlanTest {
                     Map<TopicPartition, OffsetSpec> request = (Map<TopicPartition, OffsetSpec>) args[0];
                     long end = endByIsolation.get(((ListOffsetsOptions) args[1]).isolationLevel());
                     Map<TopicPartition, KafkaFuture<ListOffsetsResultInfo>> answers = new HashMap<>();
-                    request.keySet().forEach(tp -> answers.put(tp,
-                            KafkaFuture.completedFuture(new ListOffsetsResultInfo(end, -1, java.util.Optional.empty()))));
+                    request.keySet()
+                            .forEach(tp -> answers.put(
+                                    tp,
+                                    KafkaFuture.completedFuture(
+                                            new ListOffsetsResultInfo(end, -1, java.util.Optional.empty()))));
                     return new ListOffsetsResult(answers);
                 });
 

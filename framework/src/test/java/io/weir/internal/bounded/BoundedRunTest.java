@@ -28,8 +28,12 @@ class BoundedRunTest {
 
     /** Sub-topology 0 reads "in" and writes "app-rep"; sub-topology 1 reads "app-rep". */
     private BoundedRun twoStages() {
-        return new BoundedRun(new BoundedRun.Plan(Map.of(IN0, 10L, IN1, 0L),
-                Map.of(0, Set.of(UP0, UP1), 1, Set.of(DOWN0, DOWN1)), Map.of("app-rep", Set.of(0)), Long.MAX_VALUE),
+        return new BoundedRun(
+                new BoundedRun.Plan(
+                        Map.of(IN0, 10L, IN1, 0L),
+                        Map.of(0, Set.of(UP0, UP1), 1, Set.of(DOWN0, DOWN1)),
+                        Map.of("app-rep", Set.of(0)),
+                        Long.MAX_VALUE),
                 topic -> {
                     lookups.incrementAndGet();
                     return Map.of(REP0, 7L, REP1, 3L);
@@ -53,7 +57,8 @@ class BoundedRunTest {
 
     @Test
     void aTopicUnknownAtStartEndsWhereItIs() {
-        assertThat(twoStages().endOffset(new TopicPartition("created-later", 0))).isZero();
+        assertThat(twoStages().endOffset(new TopicPartition("created-later", 0)))
+                .isZero();
     }
 
     @Test
@@ -78,8 +83,8 @@ class BoundedRunTest {
 
     @Test
     void aTopologyWithoutTasksIsCompleteAtOnce() {
-        BoundedRun run = new BoundedRun(new BoundedRun.Plan(Map.of(), Map.of(0, Set.of()), Map.of(), Long.MAX_VALUE),
-                t -> Map.of());
+        BoundedRun run = new BoundedRun(
+                new BoundedRun.Plan(Map.of(), Map.of(0, Set.of()), Map.of(), Long.MAX_VALUE), t -> Map.of());
         assertThat(run.isComplete()).isTrue();
     }
 
@@ -90,8 +95,12 @@ class BoundedRunTest {
             records.add(new ConsumerRecord<>("in", 0, offset, null, null));
         }
         assertThat(BoundedRun.before(records, 8)).isSameAs(records);
-        assertThat(BoundedRun.before(records, 6)).extracting(ConsumerRecord::offset).containsExactly(3L, 4L);
-        assertThat(BoundedRun.before(records, 5)).extracting(ConsumerRecord::offset).containsExactly(3L, 4L);
+        assertThat(BoundedRun.before(records, 6))
+                .extracting(ConsumerRecord::offset)
+                .containsExactly(3L, 4L);
+        assertThat(BoundedRun.before(records, 5))
+                .extracting(ConsumerRecord::offset)
+                .containsExactly(3L, 4L);
         assertThat(BoundedRun.before(records, 3)).isEmpty();
     }
 }

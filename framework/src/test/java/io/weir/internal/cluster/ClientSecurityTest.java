@@ -31,7 +31,9 @@ class ClientSecurityTest {
             "ssl.endpoint.identification.algorithm", "https");
 
     static WeirConfig secured(Map<String, String> security) {
-        WeirConfig.Builder b = WeirConfig.builder().applicationId("app").bootstrapServers("b:9093")
+        WeirConfig.Builder b = WeirConfig.builder()
+                .applicationId("app")
+                .bootstrapServers("b:9093")
                 .environment(Map.of());
         security.forEach(b::set);
         return b.build();
@@ -58,20 +60,24 @@ class ClientSecurityTest {
     @Test
     void everyClientGetsTheSaslAndTlsSettings() throws Exception {
         Map<String, Map<String, Object>> all = everyClient(new ClientConfigs(secured(SECURITY), "i1"));
-        assertThat(all.keySet()).contains("consumer", "restoreConsumer", "plainConsumer", "producer", "plainProducer",
-                "admin");
-        all.forEach((client, settings) -> SECURITY.forEach((name, value) ->
-                assertThat(settings).as(client + " " + name).containsEntry(name, value)));
+        assertThat(all.keySet())
+                .contains("consumer", "restoreConsumer", "plainConsumer", "producer", "plainProducer", "admin");
+        all.forEach((client, settings) -> SECURITY.forEach(
+                (name, value) -> assertThat(settings).as(client + " " + name).containsEntry(name, value)));
     }
 
     @Test
     void oauthBearerAndMutualTlsSettingsPassThroughAsGiven() throws Exception {
         Map<String, String> oauth = Map.of(
-                "security.protocol", "SASL_SSL",
-                "sasl.mechanism", "OAUTHBEARER",
-                "sasl.jaas.config", "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required"
+                "security.protocol",
+                "SASL_SSL",
+                "sasl.mechanism",
+                "OAUTHBEARER",
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required"
                         + " clientId=\"app\" clientSecret=\"s3cret-oauth\";",
-                "sasl.oauthbearer.token.endpoint.url", "https://idp.example/token",
+                "sasl.oauthbearer.token.endpoint.url",
+                "https://idp.example/token",
                 "sasl.login.callback.handler.class",
                 "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler");
         Map<String, String> mtls = Map.of(
@@ -81,9 +87,9 @@ class ClientSecurityTest {
                 "ssl.key.password", "s3cret-key",
                 "ssl.truststore.location", "/etc/weir/truststore.p12");
         for (Map<String, String> security : List.of(oauth, mtls)) {
-            everyClient(new ClientConfigs(secured(security), "i1")).forEach((client, settings) ->
-                    security.forEach((name, value) -> assertThat(settings).as(client + " " + name)
-                            .containsEntry(name, value)));
+            everyClient(new ClientConfigs(secured(security), "i1"))
+                    .forEach((client, settings) -> security.forEach((name, value) ->
+                            assertThat(settings).as(client + " " + name).containsEntry(name, value)));
         }
     }
 
@@ -98,11 +104,19 @@ class ClientSecurityTest {
 
     @Test
     void secretsAreHiddenInTheConfigsTextAndInErrors() {
-        assertThat(secured(SECURITY).toString()).doesNotContain("s3cret").contains("sasl.jaas.config=[hidden]",
-                "ssl.truststore.password=[hidden]");
-        for (String name : List.of("sasl.jaas.config", "ssl.key.password", "ssl.keystore.password",
-                "ssl.truststore.password", "ssl.keystore.key", "ssl.keystore.certificate.chain",
-                "ssl.truststore.certificates", "consumer.sasl.jaas.config", "admin.ssl.key.password")) {
+        assertThat(secured(SECURITY).toString())
+                .doesNotContain("s3cret")
+                .contains("sasl.jaas.config=[hidden]", "ssl.truststore.password=[hidden]");
+        for (String name : List.of(
+                "sasl.jaas.config",
+                "ssl.key.password",
+                "ssl.keystore.password",
+                "ssl.truststore.password",
+                "ssl.keystore.key",
+                "ssl.keystore.certificate.chain",
+                "ssl.truststore.certificates",
+                "consumer.sasl.jaas.config",
+                "admin.ssl.key.password")) {
             assertThat(ClientSettings.isSecret(name)).as(name).isTrue();
         }
         assertThat(ClientSettings.isSecret("sasl.mechanism")).isFalse();
@@ -111,8 +125,11 @@ class ClientSecurityTest {
 
     @Test
     void aRejectedSecretIsNotRepeatedInTheError() {
-        assertThatThrownBy(() -> secured(Map.of("ssl.truststore.password", "s3cret-store",
-                "security.protocol", "NOT_A_PROTOCOL"))).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("security.protocol").message().doesNotContain("s3cret");
+        assertThatThrownBy(() -> secured(
+                        Map.of("ssl.truststore.password", "s3cret-store", "security.protocol", "NOT_A_PROTOCOL")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("security.protocol")
+                .message()
+                .doesNotContain("s3cret");
     }
 }

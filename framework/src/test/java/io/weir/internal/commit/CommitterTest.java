@@ -36,8 +36,8 @@ class CommitterTest {
 
     CommitterTest() {
         consumer.assign(List.of(IN));
-        TransactionalSink sink = new TransactionalSink(DeliveryGuarantee.EXACTLY_ONCE, () -> producer, consumer,
-                Duration.ofSeconds(1));
+        TransactionalSink sink =
+                new TransactionalSink(DeliveryGuarantee.EXACTLY_ONCE, () -> producer, consumer, Duration.ofSeconds(1));
         committer = new Committer(sink, new CommitObserver() {
             @Override
             public void committed(long nanos) {
@@ -96,12 +96,24 @@ class CommitterTest {
 
         assertThat(committer.commit(List.of(a, b))).isTrue();
 
-        assertThat(calls).containsExactly("a:finish", "b:finish", "a:changelog", "b:changelog", "a:offsets",
-                "b:offsets", "a:committed", "b:committed");
+        assertThat(calls)
+                .containsExactly(
+                        "a:finish",
+                        "b:finish",
+                        "a:changelog",
+                        "b:changelog",
+                        "a:offsets",
+                        "b:offsets",
+                        "a:committed",
+                        "b:committed");
         assertThat(producer.transactionCommitted()).isTrue();
         assertThat(producer.history()).extracting(ProducerRecord::topic).containsExactly("a-changelog", "b-changelog");
         assertThat(producer.consumerGroupOffsetsHistory()).hasSize(1);
-        assertThat(producer.consumerGroupOffsetsHistory().get(0).values().iterator().next())
+        assertThat(producer.consumerGroupOffsetsHistory()
+                        .get(0)
+                        .values()
+                        .iterator()
+                        .next())
                 .containsEntry(IN, new OffsetAndMetadata(10))
                 .containsEntry(new TopicPartition("in", 1), new OffsetAndMetadata(20));
         assertThat(commits).hasValue(1);
@@ -111,16 +123,13 @@ class CommitterTest {
     void nothingSentAndNoOffsetMovedCommitsNothing() {
         CommitUnit idle = new CommitUnit() {
             @Override
-            public void finishInFlight() {
-            }
+            public void finishInFlight() {}
 
             @Override
-            public void writePendingChangelog() {
-            }
+            public void writePendingChangelog() {}
 
             @Override
-            public void writeNextOffsets() {
-            }
+            public void writeNextOffsets() {}
 
             @Override
             public void committed() {
@@ -128,8 +137,7 @@ class CommitterTest {
             }
 
             @Override
-            public void aborted() {
-            }
+            public void aborted() {}
         };
 
         assertThat(committer.commit(List.of(idle))).isFalse();
@@ -168,7 +176,11 @@ class CommitterTest {
 
         assertThat(producer.transactionCommitted()).isTrue();
         assertThat(producer.consumerGroupOffsetsHistory()).hasSize(1);
-        assertThat(producer.consumerGroupOffsetsHistory().get(0).values().iterator().next())
+        assertThat(producer.consumerGroupOffsetsHistory()
+                        .get(0)
+                        .values()
+                        .iterator()
+                        .next())
                 .containsExactly(Map.entry(IN, new OffsetAndMetadata(11)));
         assertThat(calls).containsSubsequence("a:aborted", "a:finish", "a:committed");
     }

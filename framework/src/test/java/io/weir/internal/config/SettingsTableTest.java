@@ -23,10 +23,17 @@ class SettingsTableTest {
     @Test
     void tableListsEverySettingInOrderWithItsDocumentedDefault() throws IOException {
         List<String[]> rows = rows(documentedTable());
-        assertThat(rows).extracting(r -> r[0]).as(REGENERATE)
-                .containsExactlyElementsOf(Settings.ALL.keySet().stream().map(n -> "`" + n + "`").toList());
-        assertThat(rows).extracting(r -> r[1]).as(REGENERATE)
-                .containsExactlyElementsOf(Settings.ALL.values().stream().map(Setting::documentedDefault).toList());
+        assertThat(rows)
+                .extracting(r -> r[0])
+                .as(REGENERATE)
+                .containsExactlyElementsOf(
+                        Settings.ALL.keySet().stream().map(n -> "`" + n + "`").toList());
+        assertThat(rows)
+                .extracting(r -> r[1])
+                .as(REGENERATE)
+                .containsExactlyElementsOf(Settings.ALL.values().stream()
+                        .map(Setting::documentedDefault)
+                        .toList());
     }
 
     @Test
@@ -36,7 +43,8 @@ class SettingsTableTest {
 
     @Test
     void generatedTableHasOneRowPerSetting() {
-        assertThat(SettingsTable.markdown().lines()).hasSize(Settings.ALL.size() + 2)
+        assertThat(SettingsTable.markdown().lines())
+                .hasSize(Settings.ALL.size() + 2)
                 .contains("| `poll.ms` | `100` | longest a poll waits for records |");
     }
 
@@ -56,7 +64,8 @@ class SettingsTableTest {
                 break;
             }
         }
-        assertThat(table).as("a table with first column 'Setting' in section '" + SECTION + "' of " + PAGE)
+        assertThat(table)
+                .as("a table with first column 'Setting' in section '" + SECTION + "' of " + PAGE)
                 .isNotEmpty();
         return table;
     }

@@ -28,7 +28,8 @@ class SettingsTest {
 
     @Test
     void allListsTheSettingsInDocumentationOrder() {
-        assertThat(Settings.ALL.keySet()).startsWith("application.id", "bootstrap.servers", "processing.guarantee")
+        assertThat(Settings.ALL.keySet())
+                .startsWith("application.id", "bootstrap.servers", "processing.guarantee")
                 .endsWith("window.changelog.additional.retention.ms");
     }
 

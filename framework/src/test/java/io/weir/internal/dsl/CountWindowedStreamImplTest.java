@@ -29,7 +29,8 @@ class CountWindowedStreamImplTest {
     void addsAChangeloggedStoreAndAnAggregateNodeWhoseOutputHasWindowedKeys() {
         GraphBuilder graph = graphWithSource();
         RecordStream<Windowed<String>, Long> counts = new CountWindowedStreamImpl<>(
-                new GroupedStreamImpl<>(graph, "in", Serdes.strings(), Serdes.strings(), false), CountWindows.of(3))
+                        new GroupedStreamImpl<>(graph, "in", Serdes.strings(), Serdes.strings(), false),
+                        CountWindows.of(3))
                 .count("counts");
         counts.to("out");
         TopologyModel model = graph.build();
@@ -38,9 +39,13 @@ class CountWindowedStreamImplTest {
         assertThat(store.kind()).isEqualTo(StoreSpec.Kind.KEY_VALUE);
         assertThat(store.logged()).isTrue();
         assertThat(model.nodes().get("counts-aggregate").parents()).containsExactly("in");
-        assertThat(((NodeSpec.Processing) model.nodes().get("counts-aggregate")).stores()).containsExactly("counts");
-        NodeSpec.Sink sink = model.nodes().values().stream().filter(NodeSpec.Sink.class::isInstance)
-                .map(NodeSpec.Sink.class::cast).findFirst().orElseThrow();
+        assertThat(((NodeSpec.Processing) model.nodes().get("counts-aggregate")).stores())
+                .containsExactly("counts");
+        NodeSpec.Sink sink = model.nodes().values().stream()
+                .filter(NodeSpec.Sink.class::isInstance)
+                .map(NodeSpec.Sink.class::cast)
+                .findFirst()
+                .orElseThrow();
         @SuppressWarnings("unchecked")
         Serde<Windowed<String>> keys = (Serde<Windowed<String>>) sink.keySerde();
         Windowed<String> key = new Windowed<>("k", 1, 5);
@@ -52,7 +57,8 @@ class CountWindowedStreamImplTest {
     void repartitionsThroughATopicNamedAfterTheStoreWhenTheKeyChanged() {
         GraphBuilder graph = graphWithSource();
         new CountWindowedStreamImpl<>(
-                new GroupedStreamImpl<>(graph, "in", Serdes.strings(), Serdes.strings(), true), CountWindows.of(3))
+                        new GroupedStreamImpl<>(graph, "in", Serdes.strings(), Serdes.strings(), true),
+                        CountWindows.of(3))
                 .reduce((a, b) -> a + b, "joined");
         TopologyModel model = graph.build();
         assertThat(model.nodes()).containsKeys("joined-repartition-sink", "joined-repartition-source");
@@ -62,9 +68,11 @@ class CountWindowedStreamImplTest {
     @Test
     void isReachedFromTheDsl() {
         TopologyBuilder b = new TopologyBuilder();
-        var windowed = b.stream(Serdes.strings(), Serdes.strings(), "readings").groupByKey()
+        var windowed = b.stream(Serdes.strings(), Serdes.strings(), "readings")
+                .groupByKey()
                 .windowedBy(CountWindows.of(3).slideBy(1));
-        windowed.aggregate(() -> 0L, (k, v, sum) -> sum + v.length(), Serdes.longs(), "lengths").to("out");
+        windowed.aggregate(() -> 0L, (k, v, sum) -> sum + v.length(), Serdes.longs(), "lengths")
+                .to("out");
         assertThat(b.build().describe()).contains("lengths-aggregate");
     }
 
@@ -72,17 +80,21 @@ class CountWindowedStreamImplTest {
     void withoutAKeySerdeItIsAnErrorNamingTheStore() {
         GraphBuilder graph = graphWithSource();
         assertThatThrownBy(() -> new CountWindowedStreamImpl<>(
-                new GroupedStreamImpl<String, String>(graph, "in", null, Serdes.strings(), false), CountWindows.of(3))
-                .count("counts"))
-                .isInstanceOf(TopologyException.class).hasMessageContaining("'counts'");
+                                new GroupedStreamImpl<String, String>(graph, "in", null, Serdes.strings(), false),
+                                CountWindows.of(3))
+                        .count("counts"))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageContaining("'counts'");
     }
 
     @Test
     void reduceWithoutAValueSerdeIsAnErrorNamingTheStore() {
         GraphBuilder graph = graphWithSource();
         assertThatThrownBy(() -> new CountWindowedStreamImpl<>(
-                new GroupedStreamImpl<String, String>(graph, "in", Serdes.strings(), null, false), CountWindows.of(3))
-                .reduce((a, b) -> a + b, "joined"))
-                .isInstanceOf(TopologyException.class).hasMessageContaining("'joined'");
+                                new GroupedStreamImpl<String, String>(graph, "in", Serdes.strings(), null, false),
+                                CountWindows.of(3))
+                        .reduce((a, b) -> a + b, "joined"))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageContaining("'joined'");
     }
 }

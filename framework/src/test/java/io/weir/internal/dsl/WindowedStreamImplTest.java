@@ -23,10 +23,11 @@ import org.junit.jupiter.api.Test;
 
 class WindowedStreamImplTest {
 
-    private static final TimeWindows HOPPING = TimeWindows.of(Duration.ofMinutes(1)).advanceBy(Duration.ofSeconds(30))
+    private static final TimeWindows HOPPING = TimeWindows.of(Duration.ofMinutes(1))
+            .advanceBy(Duration.ofSeconds(30))
             .allowedLateness(Duration.ofSeconds(10));
-    private static final SessionWindows SESSIONS = SessionWindows.withInactivityGap(Duration.ofMinutes(30))
-            .allowedLateness(Duration.ofMinutes(5));
+    private static final SessionWindows SESSIONS =
+            SessionWindows.withInactivityGap(Duration.ofMinutes(30)).allowedLateness(Duration.ofMinutes(5));
 
     private static GraphBuilder graphWithSource() {
         GraphBuilder graph = new GraphBuilder();
@@ -39,8 +40,11 @@ class WindowedStreamImplTest {
     }
 
     private static NodeSpec.Sink onlySink(TopologyModel model) {
-        return model.nodes().values().stream().filter(NodeSpec.Sink.class::isInstance)
-                .map(NodeSpec.Sink.class::cast).findFirst().orElseThrow();
+        return model.nodes().values().stream()
+                .filter(NodeSpec.Sink.class::isInstance)
+                .map(NodeSpec.Sink.class::cast)
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -56,7 +60,8 @@ class WindowedStreamImplTest {
         assertThat(store.persistent()).isTrue();
         assertThat(store.logged()).isTrue();
         assertThat(model.nodes().get("counts-aggregate").parents()).containsExactly("in");
-        assertThat(((NodeSpec.Processing) model.nodes().get("counts-aggregate")).stores()).containsExactly("counts");
+        assertThat(((NodeSpec.Processing) model.nodes().get("counts-aggregate")).stores())
+                .containsExactly("counts");
         NodeSpec.Sink sink = onlySink(model);
         @SuppressWarnings("unchecked")
         Serde<Windowed<String>> keys = (Serde<Windowed<String>>) sink.keySerde();
@@ -68,7 +73,10 @@ class WindowedStreamImplTest {
     @Test
     void sessionsAddASessionStoreKeptWhileASessionCanStillJoinARecordOrFireAndAStoreOfTheLastClosedOnes() {
         GraphBuilder graph = graphWithSource();
-        grouped(graph, false).windowedBy(SESSIONS).reduce(Integer::sum, "visits").to("out");
+        grouped(graph, false)
+                .windowedBy(SESSIONS)
+                .reduce(Integer::sum, "visits")
+                .to("out");
         TopologyModel model = graph.build();
 
         StoreSpec store = model.stores().get("visits");
@@ -89,11 +97,16 @@ class WindowedStreamImplTest {
     void repartitionsThroughATopicNamedAfterTheStoreWhenTheKeyChanged() {
         GraphBuilder graph = graphWithSource();
         grouped(graph, true).windowedBy(HOPPING).reduce(Integer::sum, "sums");
-        grouped(graph, true).windowedBy(SESSIONS).aggregate(() -> 0L, (k, v, a) -> a + v, (k, a, b) -> a + b,
-                Serdes.longs(), "sessions");
+        grouped(graph, true)
+                .windowedBy(SESSIONS)
+                .aggregate(() -> 0L, (k, v, a) -> a + v, (k, a, b) -> a + b, Serdes.longs(), "sessions");
         TopologyModel model = graph.build();
-        assertThat(model.nodes()).containsKeys("sums-repartition-sink", "sums-repartition-source",
-                "sessions-repartition-sink", "sessions-repartition-source");
+        assertThat(model.nodes())
+                .containsKeys(
+                        "sums-repartition-sink",
+                        "sums-repartition-source",
+                        "sessions-repartition-sink",
+                        "sessions-repartition-source");
         assertThat(model.nodes().get("sums-aggregate").parents()).containsExactly("sums-repartition-source");
         assertThat(model.nodes().get("sessions-aggregate").parents()).containsExactly("sessions-repartition-source");
     }
@@ -111,14 +124,19 @@ class WindowedStreamImplTest {
     @Test
     void missingSerdesAreAnErrorNamingTheStore() {
         GraphBuilder graph = graphWithSource();
-        GroupedStreamImpl<String, Integer> noValueSerde = new GroupedStreamImpl<>(graph, "in", Serdes.strings(), null, false);
+        GroupedStreamImpl<String, Integer> noValueSerde =
+                new GroupedStreamImpl<>(graph, "in", Serdes.strings(), null, false);
         assertThatThrownBy(() -> noValueSerde.windowedBy(HOPPING).reduce(Integer::sum, "sums"))
-                .isInstanceOf(TopologyException.class).hasMessageContaining("'sums'");
+                .isInstanceOf(TopologyException.class)
+                .hasMessageContaining("'sums'");
         assertThatThrownBy(() -> noValueSerde.windowedBy(SESSIONS).reduce(Integer::sum, "visits"))
-                .isInstanceOf(TopologyException.class).hasMessageContaining("'visits'");
-        GroupedStreamImpl<String, Integer> noKeySerde = new GroupedStreamImpl<>(graph, "in", null, Serdes.integers(), false);
+                .isInstanceOf(TopologyException.class)
+                .hasMessageContaining("'visits'");
+        GroupedStreamImpl<String, Integer> noKeySerde =
+                new GroupedStreamImpl<>(graph, "in", null, Serdes.integers(), false);
         assertThatThrownBy(() -> noKeySerde.windowedBy(HOPPING).count("counts"))
-                .isInstanceOf(TopologyException.class).hasMessageContaining("'counts'");
+                .isInstanceOf(TopologyException.class)
+                .hasMessageContaining("'counts'");
     }
 
     @Test

@@ -102,8 +102,8 @@ class OpsHttpServerTest {
 
     @Test
     void liveAnswers503WithTheReasonWhenAThreadDied() throws Exception {
-        view.liveness = () -> new HealthReport(false, "FAILED", List.of(
-                Problem.of("thread_dead", "stream thread weir-stream-1 died")));
+        view.liveness = () -> new HealthReport(
+                false, "FAILED", List.of(Problem.of("thread_dead", "stream thread weir-stream-1 died")));
 
         HttpResponse<String> response = get("/health/live");
 
@@ -116,11 +116,36 @@ class OpsHttpServerTest {
 
     @Test
     void readyAnswers503ListingProblemsWithTheirDetailsBesideKindAndMessage() throws Exception {
-        view.readiness = () -> new HealthReport(false, "RESTORING", List.of(
-                new Problem("restoring", "restoring word-counts of task 0_3", Map.of("thread", "weir-stream-1",
-                        "task", "0_3", "store", "word-counts", "restored", 120, "remaining", 880)),
-                new Problem("stalled", "commits failing", Map.of("cause", "broker unreachable",
-                        "tasks", List.of("0_1", "0_2"), "seconds", 12.5, "message", "must not override"))));
+        view.readiness = () -> new HealthReport(
+                false,
+                "RESTORING",
+                List.of(
+                        new Problem(
+                                "restoring",
+                                "restoring word-counts of task 0_3",
+                                Map.of(
+                                        "thread",
+                                        "weir-stream-1",
+                                        "task",
+                                        "0_3",
+                                        "store",
+                                        "word-counts",
+                                        "restored",
+                                        120,
+                                        "remaining",
+                                        880)),
+                        new Problem(
+                                "stalled",
+                                "commits failing",
+                                Map.of(
+                                        "cause",
+                                        "broker unreachable",
+                                        "tasks",
+                                        List.of("0_1", "0_2"),
+                                        "seconds",
+                                        12.5,
+                                        "message",
+                                        "must not override"))));
 
         HttpResponse<String> response = get("/health/ready");
 
@@ -170,7 +195,8 @@ class OpsHttpServerTest {
         assertThat(body.get("instanceId").asText()).isEqualTo("wc-1");
         assertThat(body.get("guarantee").asText()).isEqualTo("exactly_once");
         assertThat(body.get("state").asText()).isEqualTo("RUNNING");
-        assertThat(body.get("tasksByThread").fieldNames()).toIterable()
+        assertThat(body.get("tasksByThread").fieldNames())
+                .toIterable()
                 .containsExactly("weir-stream-1", "weir-stream-2");
         assertThat(body.get("tasksByThread").get("weir-stream-1").toString()).isEqualTo("[\"0_0\",\"0_1\"]");
         assertThat(body.get("standbyTasks").toString()).isEqualTo("[\"1_1\",\"1_2\"]");
@@ -182,8 +208,9 @@ class OpsHttpServerTest {
         HttpResponse<String> response = get("/topology");
 
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(json(response)).isEqualTo(TopologyDescription.of(OpsTopologies.mixed(), "wc", WeirVersion.current())
-                .toJsonTree());
+        assertThat(json(response))
+                .isEqualTo(TopologyDescription.of(OpsTopologies.mixed(), "wc", WeirVersion.current())
+                        .toJsonTree());
         assertThat(json(get("/topology?format=json"))).isEqualTo(json(response));
     }
 
@@ -194,7 +221,10 @@ class OpsHttpServerTest {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("content-type")).hasValue("text/plain; charset=utf-8");
         assertThat(response.body()).startsWith("graph TD\n");
-        OpsTopologies.mixed().nodes().keySet().forEach(name -> assertThat(response.body()).contains("\"" + name + "\""));
+        OpsTopologies.mixed()
+                .nodes()
+                .keySet()
+                .forEach(name -> assertThat(response.body()).contains("\"" + name + "\""));
     }
 
     @Test
@@ -244,7 +274,9 @@ class OpsHttpServerTest {
     void headAnswersLikeGetWithoutABody() throws Exception {
         int getLength = get("/info").body().getBytes(StandardCharsets.UTF_8).length;
 
-        HttpResponse<String> head = send(request("/info").method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+        HttpResponse<String> head = send(request("/info")
+                .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                .build());
 
         assertThat(head.statusCode()).isEqualTo(200);
         assertThat(head.body()).isEmpty();
@@ -257,7 +289,7 @@ class OpsHttpServerTest {
             throw new IllegalStateException("snapshot missing");
         };
 
-        for (int i = 0; i < 5; i++) {    // more than the two threads: none of them is lost
+        for (int i = 0; i < 5; i++) { // more than the two threads: none of them is lost
             HttpResponse<String> response = get("/health/ready");
             assertError(response, 500, "internal_error");
             assertThat(json(response).get("message").asText()).contains("/health/ready", "snapshot missing");
@@ -276,7 +308,7 @@ class OpsHttpServerTest {
             answeredOn.set(Thread.currentThread());
             entered.countDown();
             try {
-                release.await(2, TimeUnit.SECONDS);    // a view breaking its promise to be quick
+                release.await(2, TimeUnit.SECONDS); // a view breaking its promise to be quick
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -286,8 +318,8 @@ class OpsHttpServerTest {
                 client.sendAsync(request("/health/ready").GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
 
-        HttpResponse<String> fast = client.send(request("/info").timeout(Duration.ofSeconds(1)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> fast = client.send(
+                request("/info").timeout(Duration.ofSeconds(1)).GET().build(), HttpResponse.BodyHandlers.ofString());
 
         assertThat(fast.statusCode()).isEqualTo(200);
         assertThat(slow).isNotDone();
@@ -316,12 +348,15 @@ class OpsHttpServerTest {
         }
         assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
         List<CompletableFuture<HttpResponse<Void>>> waiting = new ArrayList<>();
-        for (int i = 0; i < 40; i++) {    // more than the queue holds
+        for (int i = 0; i < 40; i++) { // more than the queue holds
             waiting.add(client.sendAsync(request("/info").GET().build(), HttpResponse.BodyHandlers.discarding()));
         }
         try {
             await().atMost(Duration.ofSeconds(5))
-                    .until(() -> waiting.stream().filter(CompletableFuture::isCompletedExceptionally).count() >= 8);
+                    .until(() -> waiting.stream()
+                                    .filter(CompletableFuture::isCompletedExceptionally)
+                                    .count()
+                            >= 8);
             assertThat(waiting).noneMatch(f -> f.isDone() && !f.isCompletedExceptionally());
         } finally {
             release.countDown();
@@ -335,7 +370,8 @@ class OpsHttpServerTest {
     @Test
     void noThreadOfTheServerKeepsTheJvmAlive() {
         assertThat(Thread.getAllStackTraces().keySet())
-                .filteredOn(t -> t.getName().equals("HTTP-Dispatcher") || t.getName().startsWith("weir-http-"))
+                .filteredOn(t ->
+                        t.getName().equals("HTTP-Dispatcher") || t.getName().startsWith("weir-http-"))
                 .isNotEmpty()
                 .allMatch(Thread::isDaemon);
     }
@@ -346,7 +382,7 @@ class OpsHttpServerTest {
         CountDownLatch never = new CountDownLatch(1);
         view.liveness = () -> {
             entered.countDown();
-            while (true) {    // ignores interrupts, as a stuck view might
+            while (true) { // ignores interrupts, as a stuck view might
                 try {
                     if (never.await(10, TimeUnit.SECONDS)) {
                         return new HealthReport(true, "RUNNING", List.of());
@@ -366,8 +402,10 @@ class OpsHttpServerTest {
             CompletableFuture.runAsync(server::close).get(30, TimeUnit.SECONDS);
             assertThat(never.getCount()).as("the request still hangs").isOne();
             assertThatThrownBy(() -> client.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/info")).build(),
-                    HttpResponse.BodyHandlers.discarding())).isInstanceOf(ConnectException.class);
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/info"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding()))
+                    .isInstanceOf(ConnectException.class);
         } finally {
             never.countDown();
         }
@@ -377,7 +415,8 @@ class OpsHttpServerTest {
     void aTakenPortFailsNamingHttpPortAndHowToChangeIt() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             assertThatThrownBy(() -> OpsHttpServer.start("127.0.0.1", taken.getLocalPort(), view))
-                    .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.port"))
+                    .isInstanceOfSatisfying(
+                            ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.port"))
                     .hasMessageContaining("127.0.0.1:" + taken.getLocalPort())
                     .hasMessageContaining("http.port=0")
                     .hasMessageContaining("http.port=-1");
@@ -387,6 +426,7 @@ class OpsHttpServerTest {
     @Test
     void aPortOutOfRangeFailsNamingHttpPort() {
         assertThatThrownBy(() -> OpsHttpServer.start("127.0.0.1", 70_000, view))
-                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.port"));
+                .isInstanceOfSatisfying(
+                        ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.port"));
     }
 }

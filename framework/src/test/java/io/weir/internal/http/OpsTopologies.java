@@ -14,8 +14,7 @@ final class OpsTopologies {
 
     static final String APP = "wc";
 
-    private OpsTopologies() {
-    }
+    private OpsTopologies() {}
 
     /**
      * Three sub-topologies and then some: a word count (groupBy, so a repartition topic, and count,
@@ -33,9 +32,12 @@ final class OpsTopologies {
         b.stream(Serdes.strings(), Serdes.strings(), Pattern.compile("metrics-.*"))
                 .to("all-metrics", Serdes.strings(), Serdes.strings());
         b.addSource("audit.in", Serdes.strings(), Serdes.strings(), "audit")
-                .addProcessor("audit log v2", () -> record -> { }, List.of("audit.in"), List.of())
-                .addStateStore(Stores.keyValueStore("seen.keys", Serdes.strings(), Serdes.strings())
-                        .inMemory().withLoggingDisabled(), "audit log v2")
+                .addProcessor("audit log v2", () -> record -> {}, List.of("audit.in"), List.of())
+                .addStateStore(
+                        Stores.keyValueStore("seen.keys", Serdes.strings(), Serdes.strings())
+                                .inMemory()
+                                .withLoggingDisabled(),
+                        "audit log v2")
                 .addSink("audit-out", "audited", Serdes.strings(), Serdes.strings(), "audit log v2");
         return TopologyModels.resolved(b.build(), APP);
     }

@@ -54,7 +54,9 @@ class QueryEndpointsTest {
         BlockingView view = new BlockingView(1);
         view.release.countDown();
         Router router = new QueryEndpoints(view).addTo(new Router());
-        assertThat(get(router, "/stores/my%20store/keys/user%2F7+x/windows?from=5").status()).isEqualTo(200);
+        assertThat(get(router, "/stores/my%20store/keys/user%2F7+x/windows?from=5")
+                        .status())
+                .isEqualTo(200);
         StoreQueryView.KeyQuery q = view.lastKey.get();
         assertThat(q.store()).isEqualTo("my store");
         assertThat(q.key()).isEqualTo("user/7+x");
@@ -71,8 +73,8 @@ class QueryEndpointsTest {
         BlockingView view = new BlockingView(QueryEndpoints.PERMITS);
         Router router = new QueryEndpoints(view).addTo(new Router());
         List<CompletableFuture<Reply>> held = new ArrayList<>();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
-                QueryEndpoints.PERMITS);
+        java.util.concurrent.ExecutorService pool =
+                java.util.concurrent.Executors.newFixedThreadPool(QueryEndpoints.PERMITS);
         for (int i = 0; i < QueryEndpoints.PERMITS; i++) {
             held.add(CompletableFuture.supplyAsync(() -> get(router, "/stores/s/keys/k"), pool));
         }
@@ -81,14 +83,17 @@ class QueryEndpointsTest {
             Reply busy = get(router, "/stores/s/keys/k");
             assertThat(busy.status()).isEqualTo(503);
             assertThat(busy.headers()).containsEntry("Retry-After", "1");
-            assertThat(new String(busy.body(), java.nio.charset.StandardCharsets.UTF_8)).contains("\"busy\"");
+            assertThat(new String(busy.body(), java.nio.charset.StandardCharsets.UTF_8))
+                    .contains("\"busy\"");
         } finally {
             view.release.countDown();
         }
         for (CompletableFuture<Reply> f : held) {
             assertThat(f.get(5, TimeUnit.SECONDS).status()).isEqualTo(200);
         }
-        assertThat(get(router, "/stores/s/keys/k").status()).as("permits given back").isEqualTo(200);
+        assertThat(get(router, "/stores/s/keys/k").status())
+                .as("permits given back")
+                .isEqualTo(200);
         pool.shutdownNow();
     }
 }

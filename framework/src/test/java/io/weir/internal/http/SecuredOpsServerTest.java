@@ -37,6 +37,7 @@ class SecuredOpsServerTest {
 
     @TempDir
     Path dir;
+
     private TlsFiles tls;
     private Path keyStore;
     private Path trustStore;
@@ -69,20 +70,31 @@ class SecuredOpsServerTest {
     private void start(Settings.ClientAuth clientAuth, List<String> tokens, Optional<Integer> adminPort) {
         security = HttpSecurity.load(new HttpSecurityOptions(
                 Optional.of(new StoreFile("http.tls.keystore.path", keyStore, "PKCS12", TlsFiles.PASSWORD)),
-                clientAuth == Settings.ClientAuth.NONE ? Optional.empty()
-                        : Optional.of(new StoreFile("http.tls.truststore.path", trustStore, "PKCS12", TlsFiles.PASSWORD)),
-                clientAuth, tokens, Optional.empty(), false, false, Duration.ofMillis(100)));
+                clientAuth == Settings.ClientAuth.NONE
+                        ? Optional.empty()
+                        : Optional.of(
+                                new StoreFile("http.tls.truststore.path", trustStore, "PKCS12", TlsFiles.PASSWORD)),
+                clientAuth,
+                tokens,
+                Optional.empty(),
+                false,
+                false,
+                Duration.ofMillis(100)));
         server = OpsHttpServer.start(new HttpOptions("127.0.0.1", 0, "127.0.0.1", adminPort), security, view);
     }
 
     /** A new client each time: a pooled connection would keep the certificate of its handshake. */
     private static HttpResponse<String> send(SSLContext context, HttpRequest request) throws Exception {
-        HttpClient client = HttpClient.newBuilder().sslContext(context).connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient client = HttpClient.newBuilder()
+                .sslContext(context)
+                .connectTimeout(Duration.ofSeconds(2))
+                .build();
         return client.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpRequest.Builder request(int port, String path) {
-        return HttpRequest.newBuilder(URI.create("https://localhost:" + port + path)).timeout(Duration.ofSeconds(5));
+        return HttpRequest.newBuilder(URI.create("https://localhost:" + port + path))
+                .timeout(Duration.ofSeconds(5));
     }
 
     private HttpResponse<String> leave(SSLContext context, String authorization) throws Exception {
@@ -94,7 +106,8 @@ class SecuredOpsServerTest {
     }
 
     private static String servedCommonName(HttpResponse<?> response) throws Exception {
-        X509Certificate cert = (X509Certificate) response.sslSession().orElseThrow().getPeerCertificates()[0];
+        X509Certificate cert =
+                (X509Certificate) response.sslSession().orElseThrow().getPeerCertificates()[0];
         return cert.getSubjectX500Principal().getName();
     }
 
@@ -102,32 +115,43 @@ class SecuredOpsServerTest {
     void servesHttpsAndPicksUpARenewedCertificateWithoutARestart() throws Exception {
         start(Settings.ClientAuth.NONE, List.of("t0ken"), Optional.empty());
         SSLContext client = TlsFiles.clientContext(null, trustStore);
-        HttpResponse<String> live = send(client, request(server.port(), "/health/live").build());
+        HttpResponse<String> live =
+                send(client, request(server.port(), "/health/live").build());
         assertThat(live.statusCode()).isEqualTo(200);
         assertThat(servedCommonName(live)).isEqualTo("CN=server-1");
         assertThat(server.scheme()).isEqualTo("https");
 
         // A new client context each time: one that resumed its TLS session would not be sent a certificate.
         tls.keyStore("server.p12", "server-2");
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(servedCommonName(send(
-                TlsFiles.clientContext(null, trustStore), request(server.port(), "/health/live").build())))
-                .isEqualTo("CN=server-2"));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(servedCommonName(send(
+                                TlsFiles.clientContext(null, trustStore),
+                                request(server.port(), "/health/live").build())))
+                        .isEqualTo("CN=server-2"));
 
         // A broken renewal keeps the certificate being served, with one WARN naming the setting.
         Files.writeString(keyStore, "half-written");
-        await().atMost(Duration.ofSeconds(10)).until(() -> logs.list.stream().anyMatch(e -> e.getLevel() == Level.WARN
-                && e.getFormattedMessage().contains("http.tls.keystore.path")));
-        assertThat(servedCommonName(send(TlsFiles.clientContext(null, trustStore),
-                request(server.port(), "/health/live").build()))).isEqualTo("CN=server-2");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> logs.list.stream()
+                        .anyMatch(e -> e.getLevel() == Level.WARN
+                                && e.getFormattedMessage().contains("http.tls.keystore.path")));
+        assertThat(servedCommonName(send(
+                        TlsFiles.clientContext(null, trustStore),
+                        request(server.port(), "/health/live").build())))
+                .isEqualTo("CN=server-2");
 
         // Fixed, it is served again: the reload thread went on checking after the broken version,
         // and warned about it only once (that a check of unchanged broken content never warns again
         // is WatchedFileTest's, which calls refresh itself instead of waiting for ticks).
         tls.keyStore("server.p12", "server-3");
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(servedCommonName(send(
-                TlsFiles.clientContext(null, trustStore), request(server.port(), "/health/live").build())))
-                .isEqualTo("CN=server-3"));
-        assertThat(logs.list).filteredOn(e -> e.getLevel() == Level.WARN).singleElement()
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(servedCommonName(send(
+                                TlsFiles.clientContext(null, trustStore),
+                                request(server.port(), "/health/live").build())))
+                        .isEqualTo("CN=server-3"));
+        assertThat(logs.list)
+                .filteredOn(e -> e.getLevel() == Level.WARN)
+                .singleElement()
                 .satisfies(e -> assertThat(e.getFormattedMessage()).contains("http.tls.keystore.path"));
         assertThat(logs.list).noneMatch(e -> e.getFormattedMessage().contains(TlsFiles.PASSWORD));
     }
@@ -135,9 +159,13 @@ class SecuredOpsServerTest {
     @Test
     void plainHttpIsRefusedOnAnHttpsPort() {
         start(Settings.ClientAuth.NONE, List.of("t0ken"), Optional.empty());
-        HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        assertThatThrownBy(() -> plain.send(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port()
-                + "/health/live")).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()))
+        HttpClient plain =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        assertThatThrownBy(() -> plain.send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/health/live"))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString()))
                 .isInstanceOf(IOException.class);
     }
 
@@ -155,33 +183,42 @@ class SecuredOpsServerTest {
         assertThat(view.stopping).isFalse();
         assertThat(leave(client, "Bearer t0ken").statusCode()).isEqualTo(202);
         assertThat(view.stopping).isTrue();
-        assertThat(send(client, request(server.port(), "/metrics").build()).statusCode()).isEqualTo(200);
+        assertThat(send(client, request(server.port(), "/metrics").build()).statusCode())
+                .isEqualTo(200);
     }
 
     @Test
     void aClientCertificateFromTheTrustedCaAuthenticatesAndAnotherCaIsRefused() throws Exception {
         start(Settings.ClientAuth.OPTIONAL, List.of(), Optional.empty());
         Path client = tls.keyStore("client.p12", "operator");
-        assertThat(leave(TlsFiles.clientContext(null, trustStore), null).statusCode()).isEqualTo(401);
+        assertThat(leave(TlsFiles.clientContext(null, trustStore), null).statusCode())
+                .isEqualTo(401);
 
         // The server asks for a certificate of its CA; the JDK client has none to offer, so it sends
         // none and is not authenticated (a client that sent it anyway would fail the handshake).
         TlsFiles other = TlsFiles.create(dir.resolve("other"), "other-ca");
         Path stranger = other.keyStore("stranger.p12", "stranger");
-        assertThat(leave(TlsFiles.clientContext(stranger, trustStore), null).statusCode()).isEqualTo(401);
+        assertThat(leave(TlsFiles.clientContext(stranger, trustStore), null).statusCode())
+                .isEqualTo(401);
         assertThat(view.stopping).isFalse();
 
-        assertThat(leave(TlsFiles.clientContext(client, trustStore), null).statusCode()).isEqualTo(202);
+        assertThat(leave(TlsFiles.clientContext(client, trustStore), null).statusCode())
+                .isEqualTo(202);
     }
 
     @Test
     void requiredClientAuthRefusesTheHandshakeWithoutACertificate() throws Exception {
         start(Settings.ClientAuth.REQUIRED, List.of(), Optional.empty());
-        assertThatThrownBy(() -> send(TlsFiles.clientContext(null, trustStore), request(server.port(), "/health/live")
-                .build())).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> send(
+                        TlsFiles.clientContext(null, trustStore),
+                        request(server.port(), "/health/live").build()))
+                .isInstanceOf(IOException.class);
         Path client = tls.keyStore("client.p12", "prometheus");
-        assertThat(send(TlsFiles.clientContext(client, trustStore), request(server.port(), "/health/live").build())
-                .statusCode()).isEqualTo(200);
+        assertThat(send(
+                                TlsFiles.clientContext(client, trustStore),
+                                request(server.port(), "/health/live").build())
+                        .statusCode())
+                .isEqualTo(200);
     }
 
     @Test
@@ -191,13 +228,30 @@ class SecuredOpsServerTest {
         int admin = server.adminPort().orElseThrow();
         assertThat(admin).isNotEqualTo(server.port());
         assertThat(leave(client, "Bearer t0ken").statusCode()).isEqualTo(404);
-        assertThat(send(client, request(admin, "/metrics").header("Authorization", "Bearer t0ken").build())
-                .statusCode()).isEqualTo(404);
-        assertThat(send(client, request(server.port(), "/metrics").build()).statusCode()).isEqualTo(200);
-        assertThat(send(client, request(admin, "/admin/leave").POST(HttpRequest.BodyPublishers.noBody()).build())
-                .statusCode()).isEqualTo(401);
-        assertThat(send(client, request(admin, "/admin/leave").header("Authorization", "Bearer t0ken")
-                .POST(HttpRequest.BodyPublishers.noBody()).build()).statusCode()).isEqualTo(202);
+        assertThat(send(
+                                client,
+                                request(admin, "/metrics")
+                                        .header("Authorization", "Bearer t0ken")
+                                        .build())
+                        .statusCode())
+                .isEqualTo(404);
+        assertThat(send(client, request(server.port(), "/metrics").build()).statusCode())
+                .isEqualTo(200);
+        assertThat(send(
+                                client,
+                                request(admin, "/admin/leave")
+                                        .POST(HttpRequest.BodyPublishers.noBody())
+                                        .build())
+                        .statusCode())
+                .isEqualTo(401);
+        assertThat(send(
+                                client,
+                                request(admin, "/admin/leave")
+                                        .header("Authorization", "Bearer t0ken")
+                                        .POST(HttpRequest.BodyPublishers.noBody())
+                                        .build())
+                        .statusCode())
+                .isEqualTo(202);
     }
 
     @Test
@@ -206,23 +260,35 @@ class SecuredOpsServerTest {
         security = HttpSecurity.load(new HttpSecurityOptions(
                 Optional.of(new StoreFile("http.tls.keystore.path", keyStore, "PKCS12", TlsFiles.PASSWORD)),
                 Optional.of(new StoreFile("http.tls.truststore.path", trustStore, "PKCS12", TlsFiles.PASSWORD)),
-                Settings.ClientAuth.REQUIRED, List.of(), Optional.of(tokens), false, false, Duration.ofMillis(100)));
+                Settings.ClientAuth.REQUIRED,
+                List.of(),
+                Optional.of(tokens),
+                false,
+                false,
+                Duration.ofMillis(100)));
         server = OpsHttpServer.start(HttpOptions.onePort("127.0.0.1", 0), security, view);
         PeerHttp peers = PeerHttp.of(security);
         assertThat(peers.scheme()).isEqualTo("https");
         assertThat(peers.authorization()).hasValue("Bearer peer-token");
-        assertThat(peers.uri("localhost", 8080, "/stores/s/keys/k")).hasToString("https://localhost:8080/stores/s/keys/k");
+        assertThat(peers.uri("localhost", 8080, "/stores/s/keys/k"))
+                .hasToString("https://localhost:8080/stores/s/keys/k");
 
         // The handshake needs the peer's client certificate (client auth required), the answer its token.
-        HttpResponse<String> info = peers.client().send(peers.request("localhost", server.port(), "/info").GET()
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> info = peers.client()
+                .send(
+                        peers.request("localhost", server.port(), "/info").GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(info.statusCode()).isEqualTo(200);
-        HttpResponse<String> left = peers.client().send(peers.request("localhost", server.port(), "/admin/leave")
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> left = peers.client()
+                .send(
+                        peers.request("localhost", server.port(), "/admin/leave")
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(left.statusCode()).isEqualTo(202);
 
         Files.writeString(tokens, "rotated-token\n");
-        await().atMost(Duration.ofSeconds(10)).until(() -> peers.authorization().equals(
-                Optional.of("Bearer rotated-token")));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> peers.authorization().equals(Optional.of("Bearer rotated-token")));
     }
 }

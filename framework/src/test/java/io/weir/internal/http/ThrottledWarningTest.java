@@ -29,8 +29,11 @@ class ThrottledWarningTest {
         now.addAndGet(TimeUnit.MINUTES.toNanos(1));
         warning.warn("/metrics", "scrape failed", cause);
 
-        assertThat(events.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly(
-                "scrape failed", "info failed", "scrape failed (4 more like it since the last warning)");
-        assertThat(events.list).allSatisfy(e -> assertThat(e.getThrowableProxy().getMessage()).isEqualTo("boom"));
+        assertThat(events.list)
+                .extracting(ILoggingEvent::getFormattedMessage)
+                .containsExactly(
+                        "scrape failed", "info failed", "scrape failed (4 more like it since the last warning)");
+        assertThat(events.list)
+                .allSatisfy(e -> assertThat(e.getThrowableProxy().getMessage()).isEqualTo("boom"));
     }
 }

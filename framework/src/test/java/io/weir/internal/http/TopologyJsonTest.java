@@ -48,11 +48,13 @@ class TopologyJsonTest {
             served = HttpProbe.localhost(server.port()).get("/topology").body();
         }
         // What TopologyRecord writes, and what weir topology show prints of it once read back.
-        String recorded = TopologyDescription.of(model, view.info().applicationId(), WeirVersion.current()).toJson();
+        String recorded = TopologyDescription.of(model, view.info().applicationId(), WeirVersion.current())
+                .toJson();
         String shown = TopologyDescription.parse(recorded).toJson();
 
         assertThat(served).isEqualTo(recorded).isEqualTo(shown);
-        assertThat(parse(served).get("applicationId").asText()).isEqualTo(view.info().applicationId());
+        assertThat(parse(served).get("applicationId").asText())
+                .isEqualTo(view.info().applicationId());
     }
 
     @Test
@@ -60,17 +62,23 @@ class TopologyJsonTest {
         assertThat(json.get("descriptionVersion").asInt()).isEqualTo(TopologyDescription.CURRENT_VERSION);
         assertThat(json.get("weirVersion").asText()).isEqualTo("0.1.0");
         assertThat(json.get("applicationId").asText()).isEqualTo("wc");
-        assertThat(json.get("subtopologies")).hasSize(model.subtopologies().size()).hasSize(4);
+        assertThat(json.get("subtopologies"))
+                .hasSize(model.subtopologies().size())
+                .hasSize(4);
         for (Subtopology st : model.subtopologies()) {
             JsonNode sub = json.get("subtopologies").get(st.id());
             assertThat(sub.get("id").asInt()).isEqualTo(st.id());
-            List<String> expected = model.nodes().keySet().stream().filter(st.nodeNames()::contains).toList();
+            List<String> expected = model.nodes().keySet().stream()
+                    .filter(st.nodeNames()::contains)
+                    .toList();
             assertThat(texts(sub.get("nodes"))).containsExactlyElementsOf(expected);
             List<String> names = new ArrayList<>();
             sub.get("graph").forEach(n -> names.add(n.get("name").asText()));
             assertThat(names).containsExactlyElementsOf(expected);
-            sub.get("graph").forEach(n -> assertThat(texts(n.get("children")))
-                    .containsExactlyElementsOf(model.children(n.get("name").asText())));
+            sub.get("graph")
+                    .forEach(n -> assertThat(texts(n.get("children")))
+                            .containsExactlyElementsOf(
+                                    model.children(n.get("name").asText())));
         }
     }
 
@@ -90,7 +98,8 @@ class TopologyJsonTest {
                     }
                     case "processor" -> {
                         assertThat(texts(node.get("stores"))).isEqualTo(((NodeSpec.Processing) spec).stores());
-                        assertThat(node.has("topic") || node.has("topics") || node.has("internal")).isFalse();
+                        assertThat(node.has("topic") || node.has("topics") || node.has("internal"))
+                                .isFalse();
                     }
                     case "sink" -> {
                         NodeSpec.Sink s = (NodeSpec.Sink) spec;
@@ -114,8 +123,10 @@ class TopologyJsonTest {
     void aSinkWhoseTopicIsChosenPerRecordHasNoTopic() {
         TopologyBuilder b = new TopologyBuilder();
         b.stream(Serdes.strings(), Serdes.strings(), "readings").to(r -> "readings-" + r.key());
-        JsonNode sub = TopologyDescription.of(TopologyModels.resolved(b.build(), "app"), "app", "0.1.0").toJsonTree()
-                .get("subtopologies").get(0);
+        JsonNode sub = TopologyDescription.of(TopologyModels.resolved(b.build(), "app"), "app", "0.1.0")
+                .toJsonTree()
+                .get("subtopologies")
+                .get(0);
         JsonNode sink = sub.get("graph").get(1);
         assertThat(sink.get("type").asText()).isEqualTo("sink");
         assertThat(sink.has("topic")).isFalse();
@@ -144,13 +155,18 @@ class TopologyJsonTest {
 
     @Test
     void listsTheRepartitionAndChangelogTopicsWeirOwns() {
-        List<String> repartition = model.internalSources().stream().flatMap(s -> s.topics().stream()).toList();
+        List<String> repartition = model.internalSources().stream()
+                .flatMap(s -> s.topics().stream())
+                .toList();
         assertThat(repartition).hasSize(1).allMatch(t -> t.startsWith("wc-") && t.endsWith("-repartition"));
         List<Map.Entry<String, String>> topics = new ArrayList<>();
-        json.get("internalTopics").forEach(t -> topics.add(Map.entry(t.get("name").asText(), t.get("kind").asText())));
-        assertThat(topics).containsExactly(
-                Map.entry(repartition.get(0), "repartition"),
-                Map.entry("wc-word-counts-changelog", "changelog"));
+        json.get("internalTopics")
+                .forEach(t -> topics.add(
+                        Map.entry(t.get("name").asText(), t.get("kind").asText())));
+        assertThat(topics)
+                .containsExactly(
+                        Map.entry(repartition.get(0), "repartition"),
+                        Map.entry("wc-word-counts-changelog", "changelog"));
         assertThat(json.get("internalTopics").get(0).get("subtopology").asInt()).isEqualTo(1);
         assertThat(json.get("internalTopics").get(0).has("store")).isFalse();
         assertThat(json.get("internalTopics").get(1).get("store").asText()).isEqualTo("word-counts");

@@ -26,8 +26,10 @@ class TopologyMermaidTest {
     @Test
     void drawsOneSubgraphPerSubtopology() {
         assertThat(lines.get(0)).isEqualTo("graph TD");
-        assertThat(lines.stream().filter(l -> l.trim().startsWith("subgraph "))).hasSize(model.subtopologies().size());
-        assertThat(lines.stream().filter(l -> l.trim().equals("end"))).hasSize(model.subtopologies().size());
+        assertThat(lines.stream().filter(l -> l.trim().startsWith("subgraph ")))
+                .hasSize(model.subtopologies().size());
+        assertThat(lines.stream().filter(l -> l.trim().equals("end")))
+                .hasSize(model.subtopologies().size());
     }
 
     @Test
@@ -65,10 +67,16 @@ class TopologyMermaidTest {
                 assertThat(declared).contains(m.group(1), m.group(3));
             }
         }
-        long parentEdges = model.nodes().values().stream().mapToLong(n -> n.parents().size()).sum();
-        long topicEdges = model.nodes().values().stream().filter(n -> !(n instanceof NodeSpec.Processing)).count();
+        long parentEdges = model.nodes().values().stream()
+                .mapToLong(n -> n.parents().size())
+                .sum();
+        long topicEdges = model.nodes().values().stream()
+                .filter(n -> !(n instanceof NodeSpec.Processing))
+                .count();
         long storeEdges = model.nodes().values().stream()
-                .filter(n -> n instanceof NodeSpec.Processing).mapToLong(n -> ((NodeSpec.Processing) n).stores().size()).sum();
+                .filter(n -> n instanceof NodeSpec.Processing)
+                .mapToLong(n -> ((NodeSpec.Processing) n).stores().size())
+                .sum();
         assertThat(edges).isEqualTo(parentEdges + topicEdges + storeEdges);
         assertThat(mermaid).contains("n_audit_log_v2 --> n_audit_out").contains("n_audit_log_v2 -.- s_seen_keys");
     }
@@ -79,12 +87,18 @@ class TopologyMermaidTest {
         assertThat(mermaid).contains("n_audit_in[\"audit.in\"]");
         TopologyBuilder b = new TopologyBuilder();
         b.addSource("in", Serdes.strings(), Serdes.strings(), "in")
-                .addProcessor("a-b", () -> r -> { }, "in")
-                .addProcessor("a.b", () -> r -> { }, "in")
-                .addProcessor("a b", () -> r -> { }, "in");
+                .addProcessor("a-b", () -> r -> {}, "in")
+                .addProcessor("a.b", () -> r -> {}, "in")
+                .addProcessor("a b", () -> r -> {}, "in");
         String drawn = TopologyMermaid.render(TopologyModels.resolved(b.build(), "app"));
-        assertThat(drawn).contains("n_a_b[\"a-b\"]", "n_a_b_2[\"a.b\"]", "n_a_b_3[\"a b\"]",
-                "n_in --> n_a_b\n", "n_in --> n_a_b_2\n", "n_in --> n_a_b_3\n");
+        assertThat(drawn)
+                .contains(
+                        "n_a_b[\"a-b\"]",
+                        "n_a_b_2[\"a.b\"]",
+                        "n_a_b_3[\"a b\"]",
+                        "n_in --> n_a_b\n",
+                        "n_in --> n_a_b_2\n",
+                        "n_in --> n_a_b_3\n");
         assertThat(TopologyMermaid.label("a \"b\" <c> #1")).isEqualTo("a #quot;b#quot; #lt;c#gt; #35;1");
     }
 }

@@ -76,8 +76,13 @@ class KubernetesApiTest {
     @Test
     void aScaleWithoutReplicasHasZero() {
         // The API leaves spec.replicas out of a Scale when it is 0 (omitempty).
-        server.expect().get().withPath(SCALE).andReturn(200,
-                "{\"kind\":\"Scale\",\"apiVersion\":\"autoscaling/v1\",\"spec\":{},\"status\":{\"replicas\":1}}").once();
+        server.expect()
+                .get()
+                .withPath(SCALE)
+                .andReturn(
+                        200,
+                        "{\"kind\":\"Scale\",\"apiVersion\":\"autoscaling/v1\",\"spec\":{},\"status\":{\"replicas\":1}}")
+                .once();
 
         assertThat(api().statefulSetReplicas("orders")).isZero();
     }
@@ -88,8 +93,9 @@ class KubernetesApiTest {
         server.takeRequest();
         KubernetesApi api = KubernetesApi.fromEnvironment(server.podEnvironment(), server.serviceAccountDir());
         assertThat(api.namespace()).isEqualTo("shop");
-        assertThat(api.server()).isEqualTo(URI.create("https://" + server.podEnvironment().get("KUBERNETES_SERVICE_HOST")
-                + ":" + server.podEnvironment().get("KUBERNETES_SERVICE_PORT")));
+        assertThat(api.server())
+                .isEqualTo(URI.create("https://" + server.podEnvironment().get("KUBERNETES_SERVICE_HOST") + ":"
+                        + server.podEnvironment().get("KUBERNETES_SERVICE_PORT")));
 
         assertThat(api.statefulSetReplicas("orders")).isEqualTo(3);
         assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("Bearer " + KubernetesApiServer.TOKEN);
@@ -124,39 +130,54 @@ class KubernetesApiTest {
                  "message":"statefulsets.apps \\"orders\\" is forbidden: User \\"system:serviceaccount:shop:orders\\" \
                 cannot get resource \\"statefulsets/scale\\" in API group \\"apps\\" in the namespace \\"shop\\""}
                 """).once();
-        server.expect().patch().withPath(SCALE).andReturn(403,
-                "{\"kind\":\"Status\",\"reason\":\"Forbidden\",\"code\":403,\"message\":\"forbidden\"}").once();
+        server.expect()
+                .patch()
+                .withPath(SCALE)
+                .andReturn(403, "{\"kind\":\"Status\",\"reason\":\"Forbidden\",\"code\":403,\"message\":\"forbidden\"}")
+                .once();
 
         assertThatThrownBy(() -> api().statefulSetReplicas("orders"))
                 .isInstanceOfSatisfying(KubernetesApiException.class, e -> {
                     assertThat(e.status()).hasValue(403);
                     assertThat(e.refused()).isTrue();
                 })
-                .hasMessageStartingWith("Kubernetes API GET statefulsets/orders/scale in namespace shop: HTTP 403 Forbidden"
-                        + " (statefulsets.apps \"orders\" is forbidden: User \"system:serviceaccount:shop:orders\"")
+                .hasMessageStartingWith(
+                        "Kubernetes API GET statefulsets/orders/scale in namespace shop: HTTP 403 Forbidden"
+                                + " (statefulsets.apps \"orders\" is forbidden: User \"system:serviceaccount:shop:orders\"")
                 .hasMessageEndingWith("; the pod's service account needs a Role with the rule {apiGroups: [apps],"
                         + " resources: [statefulsets/scale], resourceNames: [orders], verbs: [get]} and a RoleBinding to"
                         + " it, in namespace shop");
         assertThatThrownBy(() -> api().scaleStatefulSet("orders", 0))
-                .hasMessageContaining("PATCH statefulsets/orders/scale in namespace shop: HTTP 403 Forbidden (forbidden)")
+                .hasMessageContaining(
+                        "PATCH statefulsets/orders/scale in namespace shop: HTTP 403 Forbidden (forbidden)")
                 .hasMessageContaining("{apiGroups: [apps], resources: [statefulsets/scale], resourceNames: [orders],"
                         + " verbs: [patch]}");
     }
 
     @Test
     void aRefusedTokenAMissingStatefulSetAndAServerErrorSayWhich() {
-        server.expect().get().withPath(SCALE).andReturn(401,
-                "{\"kind\":\"Status\",\"reason\":\"Unauthorized\",\"code\":401,\"message\":\"Unauthorized\"}").once();
+        server.expect()
+                .get()
+                .withPath(SCALE)
+                .andReturn(
+                        401,
+                        "{\"kind\":\"Status\",\"reason\":\"Unauthorized\",\"code\":401,\"message\":\"Unauthorized\"}")
+                .once();
         server.expect().get().withPath(SCALE).andReturn(503, "etcd is down").once();
 
         assertThatThrownBy(() -> api().statefulSetReplicas("orders"))
-                .hasMessageContaining("HTTP 401 Unauthorized (Unauthorized); the API refused the service account token");
+                .hasMessageContaining(
+                        "HTTP 401 Unauthorized (Unauthorized); the API refused the service account token");
         assertThatThrownBy(() -> api().statefulSetReplicas("orders"))
-                .isInstanceOfSatisfying(KubernetesApiException.class, e -> assertThat(e.refused()).isFalse())
+                .isInstanceOfSatisfying(
+                        KubernetesApiException.class,
+                        e -> assertThat(e.refused()).isFalse())
                 .hasMessageEndingWith("HTTP 503 (etcd is down)");
         // No canned answer left: the stored objects answer, and there is no StatefulSet.
         assertThatThrownBy(() -> api().statefulSetReplicas("orders"))
-                .isInstanceOfSatisfying(KubernetesApiException.class, e -> assertThat(e.status()).hasValue(404))
+                .isInstanceOfSatisfying(
+                        KubernetesApiException.class,
+                        e -> assertThat(e.status()).hasValue(404))
                 .hasMessageContaining("HTTP 404")
                 .hasMessageEndingWith("there is no StatefulSet 'orders' in namespace shop");
     }
@@ -176,12 +197,13 @@ class KubernetesApiTest {
             });
             acceptor.setDaemon(true);
             acceptor.start();
-            KubernetesApi api = KubernetesApi.of(URI.create("http://127.0.0.1:" + silent.getLocalPort()), "t", null,
-                    "shop").withTimeout(Duration.ofMillis(500));
+            KubernetesApi api = KubernetesApi.of(
+                            URI.create("http://127.0.0.1:" + silent.getLocalPort()), "t", null, "shop")
+                    .withTimeout(Duration.ofMillis(500));
 
             // The message says the call gave up after its time-out; the deadline only fails a call that hangs.
-            assertThatThrownBy(() -> assertTimeoutPreemptively(Duration.ofSeconds(60),
-                    () -> api.statefulSetReplicas("orders")))
+            assertThatThrownBy(() ->
+                            assertTimeoutPreemptively(Duration.ofSeconds(60), () -> api.statefulSetReplicas("orders")))
                     .isInstanceOfSatisfying(KubernetesApiException.class, e -> {
                         assertThat(e.status()).isEmpty();
                         assertThat(e.refused()).isFalse();
@@ -198,7 +220,8 @@ class KubernetesApiTest {
     @Test
     void aServerCertificateNotSignedByTheCaFailsTheHandshake() {
         try (KubernetesApiServer other = KubernetesApiServer.start("shop")) {
-            KubernetesApi api = KubernetesApi.of(server.url(), "t", other.serviceAccountDir().resolve("ca.crt"), "shop");
+            KubernetesApi api = KubernetesApi.of(
+                    server.url(), "t", other.serviceAccountDir().resolve("ca.crt"), "shop");
 
             assertThatThrownBy(() -> api.statefulSetReplicas("orders"))
                     .isInstanceOf(KubernetesApiException.class)
@@ -211,16 +234,22 @@ class KubernetesApiTest {
     void namesAndCountsAreChecked() {
         KubernetesApi api = api();
         assertThatThrownBy(() -> api.statefulSetReplicas("Orders/../x"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not a Kubernetes StatefulSet name");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("is not a Kubernetes StatefulSet name");
         assertThatThrownBy(() -> api.scaleStatefulSet("orders", -1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be negative");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot be negative");
         assertThatThrownBy(() -> KubernetesApi.of(server.url(), "t", null, "Shop"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a Kubernetes namespace name");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not a Kubernetes namespace name");
     }
 
     /** A client of the server with the pod's token, CA and namespace. */
     private static KubernetesApi api() {
-        return KubernetesApi.of(server.url(), KubernetesApiServer.TOKEN, server.serviceAccountDir().resolve("ca.crt"),
+        return KubernetesApi.of(
+                server.url(),
+                KubernetesApiServer.TOKEN,
+                server.serviceAccountDir().resolve("ca.crt"),
                 server.namespace());
     }
 }

@@ -61,12 +61,15 @@ class ScaleInCheckTest {
 
         ScaleInCheck.Decision d = last.atShutdown();
         assertThat(d.leave()).isTrue();
-        assertThat(d.reason()).startsWith("pod orders-2 (ordinal 2) is at or above the desired replicas of StatefulSet"
-                + " orders (2): removed by a scale-down, leaving the consumer group (the API answered in ");
+        assertThat(d.reason())
+                .startsWith("pod orders-2 (ordinal 2) is at or above the desired replicas of StatefulSet"
+                        + " orders (2): removed by a scale-down, leaving the consumer group (the API answered in ");
         assertThat(middle.atShutdown().leave()).isFalse();
 
         server.setReplicas("orders", 0);
-        assertThat(middle.atShutdown().leave()).as("scaled to zero: every pod goes").isTrue();
+        assertThat(middle.atShutdown().leave())
+                .as("scaled to zero: every pod goes")
+                .isTrue();
     }
 
     @Test
@@ -77,8 +80,9 @@ class ScaleInCheckTest {
         ScaleInCheck.Decision d = check.atShutdown();
 
         assertThat(d.leave()).isFalse();
-        assertThat(d.reason()).startsWith("pod orders-2 (ordinal 2) is below the desired replicas of StatefulSet"
-                + " orders (3): a restart (rollout, eviction or deleted pod), keeping the group membership");
+        assertThat(d.reason())
+                .startsWith("pod orders-2 (ordinal 2) is below the desired replicas of StatefulSet"
+                        + " orders (3): a restart (rollout, eviction or deleted pod), keeping the group membership");
         server.setReplicas("orders", 5);
         assertThat(check.atShutdown().leave()).as("scaled out meanwhile").isFalse();
     }
@@ -92,25 +96,35 @@ class ScaleInCheckTest {
 
         ScaleInCheck.Decision d = check.atShutdown();
         assertThat(d.leave()).isTrue();
-        assertThat(d.reason()).isEqualTo("StatefulSet orders no longer exists, so pod orders-0 will not come back:"
-                + " leaving the consumer group");
+        assertThat(d.reason())
+                .isEqualTo("StatefulSet orders no longer exists, so pod orders-0 will not come back:"
+                        + " leaving the consumer group");
     }
 
     @Test
     void whenTheApiFailsAtShutdownThePodKeepsItsMembership() {
         server.createStatefulSet("orders", 1);
         ScaleInCheck check = ScaleInCheck.start(Optional.of("orders-3"), pod(), SHUTDOWN);
-        server.expect().get().withPath(SCALE).andReturn(503, "{\"kind\":\"Status\",\"reason\":\"ServiceUnavailable\","
-                + "\"message\":\"etcdserver: leader changed\",\"code\":503}").once();
+        server.expect()
+                .get()
+                .withPath(SCALE)
+                .andReturn(
+                        503,
+                        "{\"kind\":\"Status\",\"reason\":\"ServiceUnavailable\","
+                                + "\"message\":\"etcdserver: leader changed\",\"code\":503}")
+                .once();
 
         ScaleInCheck.Decision d = check.atShutdown();
 
         assertThat(d.leave()).isFalse();
-        assertThat(d.reason()).startsWith("cannot read the desired replicas of StatefulSet orders (Kubernetes API GET"
+        assertThat(d.reason())
+                .startsWith("cannot read the desired replicas of StatefulSet orders (Kubernetes API GET"
                         + " statefulsets/orders/scale in namespace shop: HTTP 503 ServiceUnavailable (etcdserver: leader"
                         + " changed)); keeping the group membership")
                 .endsWith("its tasks move once consumer.session.timeout.ms has passed");
-        assertThat(check.atShutdown().leave()).as("the API answers again: ordinal 3 of 1 replica").isTrue();
+        assertThat(check.atShutdown().leave())
+                .as("the API answers again: ordinal 3 of 1 replica")
+                .isTrue();
     }
 
     @Test
@@ -128,8 +142,9 @@ class ScaleInCheckTest {
             });
             acceptor.setDaemon(true);
             acceptor.start();
-            KubernetesApi silentApi = KubernetesApi.of(URI.create("http://127.0.0.1:" + silent.getLocalPort()), "t",
-                    null, "shop").withTimeout(Duration.ofMillis(500));
+            KubernetesApi silentApi = KubernetesApi.of(
+                            URI.create("http://127.0.0.1:" + silent.getLocalPort()), "t", null, "shop")
+                    .withTimeout(Duration.ofMillis(500));
             // At start an API that does not answer is a warning, not a failure: it may answer by SIGTERM.
             ScaleInCheck check = ScaleInCheck.start(Optional.of("orders-1"), () -> silentApi, Duration.ofSeconds(2));
 
@@ -137,7 +152,8 @@ class ScaleInCheckTest {
             ScaleInCheck.Decision d = assertTimeoutPreemptively(Duration.ofSeconds(60), check::atShutdown);
 
             assertThat(d.leave()).isFalse();
-            assertThat(d.reason()).contains("no answer from http://127.0.0.1:" + silent.getLocalPort() + " within 500 ms");
+            assertThat(d.reason())
+                    .contains("no answer from http://127.0.0.1:" + silent.getLocalPort() + " within 500 ms");
         } finally {
             for (Socket s : accepted) {
                 s.close();
@@ -161,7 +177,8 @@ class ScaleInCheckTest {
                 .hasMessageContaining("needs instance.id set to the pod's name (<statefulset>-<ordinal>");
         for (String notAPod : List.of("orders", "orders-", "orders-01", "orders-x", "-1")) {
             assertThatThrownBy(() -> ScaleInCheck.start(Optional.of(notAPod), pod(), SHUTDOWN))
-                    .as(notAPod).isInstanceOf(ConfigException.class)
+                    .as(notAPod)
+                    .isInstanceOf(ConfigException.class)
                     .hasMessageContaining("needs instance.id to be the name of a StatefulSet's pod,"
                             + " <statefulset>-<ordinal>, but it is '" + notAPod + "'");
         }
@@ -172,8 +189,10 @@ class ScaleInCheckTest {
     void startNeedsTheServiceAccountToken(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("namespace"), "shop");
 
-        assertThatThrownBy(() -> ScaleInCheck.start(Optional.of("orders-0"),
-                () -> KubernetesApi.fromEnvironment(server.podEnvironment(), dir), SHUTDOWN))
+        assertThatThrownBy(() -> ScaleInCheck.start(
+                        Optional.of("orders-0"),
+                        () -> KubernetesApi.fromEnvironment(server.podEnvironment(), dir),
+                        SHUTDOWN))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("'shutdown.leave.group'")
                 .hasMessageContaining("kubernetes_scale_in reads the StatefulSet's desired replicas through the"
@@ -184,8 +203,14 @@ class ScaleInCheckTest {
 
     @Test
     void startNeedsTheRoleAndTheStatefulSet() {
-        server.expect().get().withPath(SCALE).andReturn(403, "{\"kind\":\"Status\",\"reason\":\"Forbidden\","
-                + "\"message\":\"cannot get resource statefulsets/scale\",\"code\":403}").once();
+        server.expect()
+                .get()
+                .withPath(SCALE)
+                .andReturn(
+                        403,
+                        "{\"kind\":\"Status\",\"reason\":\"Forbidden\","
+                                + "\"message\":\"cannot get resource statefulsets/scale\",\"code\":403}")
+                .once();
 
         assertThatThrownBy(() -> ScaleInCheck.start(Optional.of("orders-0"), pod(), SHUTDOWN))
                 .isInstanceOf(ConfigException.class)

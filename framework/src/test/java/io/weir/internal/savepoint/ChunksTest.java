@@ -29,8 +29,11 @@ class ChunksTest {
         List<String> read = new ArrayList<>();
         int n = 0;
         for (byte[] chunk : out) {
-            n += Chunks.read(chunk, crc, (k, v) -> read.add(new String(k, StandardCharsets.UTF_8) + "="
-                    + new String(v, StandardCharsets.UTF_8)));
+            n += Chunks.read(
+                    chunk,
+                    crc,
+                    (k, v) -> read.add(
+                            new String(k, StandardCharsets.UTF_8) + "=" + new String(v, StandardCharsets.UTF_8)));
         }
         assertThat(n).isEqualTo(50);
         assertThat(read.get(0)).isEqualTo("key-0=value-0");
@@ -44,7 +47,7 @@ class ChunksTest {
         Chunks chunks = new Chunks(1000, (seq, bytes) -> out.add(bytes));
         chunks.finish();
         assertThat(out).hasSize(1);
-        assertThat(Chunks.read(out.get(0), new CRC32(), (k, v) -> { })).isZero();
+        assertThat(Chunks.read(out.get(0), new CRC32(), (k, v) -> {})).isZero();
     }
 
     @Test
@@ -55,13 +58,14 @@ class ChunksTest {
         chunks.finish();
         out.get(0)[out.get(0).length - 1] = 4;
         CRC32 crc = new CRC32();
-        Chunks.read(out.get(0), crc, (k, v) -> { });
+        Chunks.read(out.get(0), crc, (k, v) -> {});
         assertThat(crc.getValue()).isNotEqualTo(chunks.crc32());
     }
 
     @Test
     void somethingElseIsNotReadAsAChunk() {
-        assertThatThrownBy(() -> Chunks.read(new byte[] {9, 0, 0}, new CRC32(), (k, v) -> { }))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a savepoint data chunk");
+        assertThatThrownBy(() -> Chunks.read(new byte[] {9, 0, 0}, new CRC32(), (k, v) -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not a savepoint data chunk");
     }
 }

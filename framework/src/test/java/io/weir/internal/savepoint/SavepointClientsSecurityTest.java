@@ -12,14 +12,17 @@ class SavepointClientsSecurityTest {
     private static final Map<String, String> SECURITY = Map.of(
             "security.protocol", "SASL_SSL",
             "sasl.mechanism", "PLAIN",
-            "sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required"
-                    + " username=\"app\" password=\"pw\";",
+            "sasl.jaas.config",
+                    "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                            + " username=\"app\" password=\"pw\";",
             "ssl.truststore.location", "/etc/weir/truststore.p12",
             "ssl.truststore.password", "pw");
 
     @Test
     void consumerAndProducerCarryTheApplicationsSecuritySettings() {
-        WeirConfig.Builder b = WeirConfig.builder().applicationId("app").bootstrapServers("b:9093")
+        WeirConfig.Builder b = WeirConfig.builder()
+                .applicationId("app")
+                .bootstrapServers("b:9093")
                 .environment(Map.of());
         SECURITY.forEach(b::set);
         WeirConfig config = b.build();

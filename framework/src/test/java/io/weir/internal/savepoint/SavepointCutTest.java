@@ -22,10 +22,14 @@ class SavepointCutTest {
         assertThat(cut.drains(new TaskId(1, 0))).isTrue();
         assertThat(cut.upstreamPaused(new TaskId(1, 0))).isFalse();
         cut.paused(new TaskId(0, 0));
-        assertThat(cut.upstreamPaused(new TaskId(1, 0))).as("one writer of two paused").isFalse();
+        assertThat(cut.upstreamPaused(new TaskId(1, 0)))
+                .as("one writer of two paused")
+                .isFalse();
         cut.paused(new TaskId(0, 1));
         assertThat(cut.upstreamPaused(new TaskId(1, 2))).isTrue();
-        assertThat(cut.upstreamPaused(new TaskId(2, 0))).as("its writers are sub-topology 1's").isFalse();
+        assertThat(cut.upstreamPaused(new TaskId(2, 0)))
+                .as("its writers are sub-topology 1's")
+                .isFalse();
         cut.paused(new TaskId(1, 0));
         cut.paused(new TaskId(1, 1));
         cut.paused(new TaskId(1, 2));

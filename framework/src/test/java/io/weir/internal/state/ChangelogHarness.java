@@ -28,8 +28,13 @@ final class ChangelogHarness {
 
     final MockProducer<byte[], byte[]> producer =
             new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-    private final Committer committer = new Committer(new TransactionalSink(DeliveryGuarantee.EXACTLY_ONCE,
-            () -> producer, new MockConsumer<>("earliest"), Duration.ofSeconds(1)), CommitObserver.NONE);
+    private final Committer committer = new Committer(
+            new TransactionalSink(
+                    DeliveryGuarantee.EXACTLY_ONCE,
+                    () -> producer,
+                    new MockConsumer<>("earliest"),
+                    Duration.ofSeconds(1)),
+            CommitObserver.NONE);
 
     /** Commits {@code store}'s pending writes: changelog, transaction, then the committed store. */
     void commit(TaskStore store) {
@@ -44,8 +49,7 @@ final class ChangelogHarness {
         OpenTransaction transaction = committer.transaction();
         committer.commit(List.of(new CommitUnit() {
             @Override
-            public void finishInFlight() {
-            }
+            public void finishInFlight() {}
 
             @Override
             public void writePendingChangelog() {
@@ -84,8 +88,12 @@ final class ChangelogHarness {
         consumer.updateEndOffsets(Map.of(changelog, (long) records.size()));
         consumer.schedulePollTask(() -> {
             for (int i = 0; i < records.size(); i++) {
-                consumer.addRecord(new ConsumerRecord<>(changelog.topic(), changelog.partition(), i,
-                        records.get(i).key(), records.get(i).value()));
+                consumer.addRecord(new ConsumerRecord<>(
+                        changelog.topic(),
+                        changelog.partition(),
+                        i,
+                        records.get(i).key(),
+                        records.get(i).value()));
             }
         });
         return new ChangelogRestorer(consumer).restore(changelog, into, RestoreListener.NONE);

@@ -20,19 +20,22 @@ class CheckpointTest {
     @Test
     void offsetsAndTopicIdsWrittenAreReadBackWithTheirSum() {
         Map<TopicPartition, Checkpoint.Entry> entries = new LinkedHashMap<>();
-        entries.put(new TopicPartition("app-counts-changelog", 3), new Checkpoint.Entry(1_200L, "AAAAAAAAAAAAAAAAAAAAAQ"));
+        entries.put(
+                new TopicPartition("app-counts-changelog", 3), new Checkpoint.Entry(1_200L, "AAAAAAAAAAAAAAAAAAAAAQ"));
         entries.put(new TopicPartition("app-sessions-changelog", 3), new Checkpoint.Entry(34L, null));
         Checkpoint.write(dir, entries);
 
         assertThat(Checkpoint.read(dir)).isEqualTo(entries);
         assertThat(Checkpoint.offsetSum(dir, NONE)).hasValue(1_234L);
-        assertThat(Checkpoint.offsetSum(dir, ChangelogTopicIds.of(Map.of("app-counts-changelog",
-                "AAAAAAAAAAAAAAAAAAAAAQ")))).hasValue(1_234L);
+        assertThat(Checkpoint.offsetSum(
+                        dir, ChangelogTopicIds.of(Map.of("app-counts-changelog", "AAAAAAAAAAAAAAAAAAAAAQ"))))
+                .hasValue(1_234L);
     }
 
     @Test
     void aCheckpointOfARecreatedChangelogCountsAsNoState() {
-        Checkpoint.write(dir, Map.of(new TopicPartition("app-counts-changelog", 0), new Checkpoint.Entry(500L, "old-id")));
+        Checkpoint.write(
+                dir, Map.of(new TopicPartition("app-counts-changelog", 0), new Checkpoint.Entry(500L, "old-id")));
         assertThat(Checkpoint.offsetSum(dir, ChangelogTopicIds.of(Map.of("app-counts-changelog", "new-id"))))
                 .isEmpty();
         assertThat(Checkpoint.offsetSum(dir, ChangelogTopicIds.of(Map.of("app-other-changelog", "new-id"))))
@@ -42,8 +45,8 @@ class CheckpointTest {
     @Test
     void anOldCheckpointWithoutTopicIdsIsReadAsUnknownIds() throws Exception {
         Files.writeString(dir.resolve(Checkpoint.FILE), "app-counts-changelog 3 12\napp-x-changelog 3 30\n");
-        assertThat(Checkpoint.read(dir)).containsEntry(new TopicPartition("app-counts-changelog", 3),
-                new Checkpoint.Entry(12, null));
+        assertThat(Checkpoint.read(dir))
+                .containsEntry(new TopicPartition("app-counts-changelog", 3), new Checkpoint.Entry(12, null));
         // An unknown id never condemns the state: offsets decide, as before ids were recorded.
         assertThat(Checkpoint.offsetSum(dir, ChangelogTopicIds.of(Map.of("app-counts-changelog", "new-id"))))
                 .hasValue(42L);

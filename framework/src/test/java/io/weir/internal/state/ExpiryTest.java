@@ -28,21 +28,42 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** Dropping windows and sessions past their retention, through {@link TaskStore}. */
 class ExpiryTest {
 
-    static final StoreSpec WINDOWS = new StoreSpec("windows", Serdes.strings(), Serdes.longs(), true, true, null,
-            StoreSpec.Kind.WINDOW, 10, Duration.ofMillis(5));
-    static final StoreSpec SESSIONS = new StoreSpec("sessions", Serdes.strings(), Serdes.longs(), true, true, null,
-            StoreSpec.Kind.SESSION, 0, Duration.ofMillis(5));
+    static final StoreSpec WINDOWS = new StoreSpec(
+            "windows",
+            Serdes.strings(),
+            Serdes.longs(),
+            true,
+            true,
+            null,
+            StoreSpec.Kind.WINDOW,
+            10,
+            Duration.ofMillis(5));
+    static final StoreSpec SESSIONS = new StoreSpec(
+            "sessions",
+            Serdes.strings(),
+            Serdes.longs(),
+            true,
+            true,
+            null,
+            StoreSpec.Kind.SESSION,
+            0,
+            Duration.ofMillis(5));
 
     @RegisterExtension
     static final StoreFixture STORES = new StoreFixture();
 
     @TempDir
     Path dir;
+
     private final ChangelogHarness kafka = new ChangelogHarness();
 
     private TaskStore open(StoreSpec spec, BytesStore committed) {
-        TaskStore store = new TaskStore(spec, committed, new TopicPartition("app-" + spec.name() + "-changelog", 0),
-                1 << 20, System::currentTimeMillis);
+        TaskStore store = new TaskStore(
+                spec,
+                committed,
+                new TopicPartition("app-" + spec.name() + "-changelog", 0),
+                1 << 20,
+                System::currentTimeMillis);
         STORES.closeAfterTest(store::close);
         return store;
     }
@@ -67,9 +88,9 @@ class ExpiryTest {
         TaskStore store = open(WINDOWS, backend);
         WindowStore<String, Long> w = windows(store);
         w.put("a", -20, 1L); // end -10, expires at watermark -5
-        w.put("a", 0, 2L);   // end 10, expires at 15
+        w.put("a", 0, 2L); // end 10, expires at 15
         w.put("b", 0, 3L);
-        w.put("a", 1, 4L);   // end 11, expires at 16
+        w.put("a", 1, 4L); // end 11, expires at 16
         kafka.commit(store);
 
         store.dropExpired(-6);
@@ -90,9 +111,9 @@ class ExpiryTest {
     void aSessionIsDroppedOnceTheWatermarkReachesItsEndPlusRetentionWithItsIndexEntry(Backend backend) {
         TaskStore store = open(SESSIONS, backend);
         SessionStore<String, Long> s = sessions(store);
-        s.put(new Windowed<>("a", 3, 10), 1L);  // expires at 15
+        s.put(new Windowed<>("a", 3, 10), 1L); // expires at 15
         s.put(new Windowed<>("b", 10, 10), 2L); // expires at 15
-        s.put(new Windowed<>("a", 0, 11), 3L);  // expires at 16
+        s.put(new Windowed<>("a", 0, 11), 3L); // expires at 16
         s.put(new Windowed<>("ab", -9, -9), 4L); // expires at -4
         kafka.commit(store);
 
@@ -183,22 +204,29 @@ class ExpiryTest {
         store.dropExpired(n + 5); // every session ending by n expired, "late" stays
 
         assertThat(counting.deletes).isEqualTo(3);
-        assertThat(drain(s.fetchAll(Long.MIN_VALUE, Long.MAX_VALUE))).containsExactly("late@" + n + ".." + (n + 100) + "=-1");
+        assertThat(drain(s.fetchAll(Long.MIN_VALUE, Long.MAX_VALUE)))
+                .containsExactly("late@" + n + ".." + (n + 100) + "=-1");
         TypedSessionStoreTest.assertIndexMatchesPrimaries(store.committed(), 1);
     }
 
     @Test
     void dropExpiredRefusesToRunWithPendingWrites() {
         StoreSpec inMemory = WINDOWS.withPersistent(false);
-        TaskStores stores = TaskStores.open(List.of(inMemory), new TaskId(0, 0), dir,
-                new TaskStores.Options("app", STORES.resources(), Duration.ofSeconds(10), 0,
-                        System::currentTimeMillis));
+        TaskStores stores = TaskStores.open(
+                List.of(inMemory),
+                new TaskId(0, 0),
+                dir,
+                new TaskStores.Options(
+                        "app", STORES.resources(), Duration.ofSeconds(10), 0, System::currentTimeMillis));
         try {
             @SuppressWarnings("unchecked")
-            WindowStore<String, Long> w = (WindowStore<String, Long>) stores.typedByName().get("windows");
+            WindowStore<String, Long> w =
+                    (WindowStore<String, Long>) stores.typedByName().get("windows");
             w.put("a", 0, 1L);
-            assertThatThrownBy(() -> stores.dropExpired(1_000)).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("windows").hasMessageContaining("pending");
+            assertThatThrownBy(() -> stores.dropExpired(1_000))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("windows")
+                    .hasMessageContaining("pending");
             stores.commit();
             stores.dropExpired(1_000);
             assertThat(w.fetch("a", 0)).isNull();

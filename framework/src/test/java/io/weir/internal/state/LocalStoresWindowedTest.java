@@ -25,6 +25,7 @@ class LocalStoresWindowedTest {
 
     @TempDir
     Path dir;
+
     private final LocalStores local = new LocalStores(System::currentTimeMillis);
     private final List<TaskStores> tasks = new ArrayList<>();
 
@@ -35,7 +36,9 @@ class LocalStoresWindowedTest {
 
     private TaskStores task(int partition) {
         TaskId id = new TaskId(0, partition);
-        TaskStores stores = TaskStores.open(List.of(WINDOWS.withPersistent(false), SESSIONS.withPersistent(false)), id,
+        TaskStores stores = TaskStores.open(
+                List.of(WINDOWS.withPersistent(false), SESSIONS.withPersistent(false)),
+                id,
                 dir.resolve(id.toString()),
                 new TaskStores.Options("app", null, Duration.ofSeconds(10), 0, System::currentTimeMillis));
         local.register(id, stores);
@@ -90,9 +93,11 @@ class LocalStoresWindowedTest {
 
     @Test
     void aViewOfTheWrongKindIsRefusedWithTheStoresName() {
-        assertThatThrownBy(() -> local.view(WINDOWS)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> local.view(WINDOWS))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'windows' is a window store");
-        assertThatThrownBy(() -> local.windowView(SESSIONS)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> local.windowView(SESSIONS))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'sessions' is a session store");
     }
 }

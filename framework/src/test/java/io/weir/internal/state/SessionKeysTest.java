@@ -16,32 +16,49 @@ class SessionKeysTest {
         byte[] a = SessionKeys.primaryPrefix(b("a"));
         assertThat(startsWith(SessionKeys.primary(b("a"), 0, 5), a)).isTrue();
         assertThat(startsWith(SessionKeys.primary(b("ab"), 0, 5), a)).isFalse();
-        assertThat(startsWith(SessionKeys.primary(new byte[0], 0, 5), SessionKeys.primaryPrefix(new byte[0]))).isTrue();
-        assertThat(startsWith(SessionKeys.primary(b("a"), 0, 5), SessionKeys.primaryPrefix(new byte[0]))).isFalse();
+        assertThat(startsWith(SessionKeys.primary(new byte[0], 0, 5), SessionKeys.primaryPrefix(new byte[0])))
+                .isTrue();
+        assertThat(startsWith(SessionKeys.primary(b("a"), 0, 5), SessionKeys.primaryPrefix(new byte[0])))
+                .isFalse();
     }
 
     @Test
     void aKeysPrimaryEntriesAreOrderedByEndThenStartWithNegativeTimesFirst() {
         byte[] k = {(byte) 0xFF, 0x00};
-        List<byte[]> keys = new ArrayList<>(List.of(SessionKeys.primary(k, 5, 10), SessionKeys.primary(k, -30, -20),
-                SessionKeys.primary(k, 0, 10), SessionKeys.primary(k, -5, 0)));
+        List<byte[]> keys = new ArrayList<>(List.of(
+                SessionKeys.primary(k, 5, 10),
+                SessionKeys.primary(k, -30, -20),
+                SessionKeys.primary(k, 0, 10),
+                SessionKeys.primary(k, -5, 0)));
         keys.sort(ByteKeys.ORDER);
-        assertThat(keys.stream().map(p -> SessionKeys.primaryStart(p) + ".." + SessionKeys.primaryEnd(p)).toList())
+        assertThat(keys.stream()
+                        .map(p -> SessionKeys.primaryStart(p) + ".." + SessionKeys.primaryEnd(p))
+                        .toList())
                 .containsExactly("-30..-20", "-5..0", "0..10", "5..10");
-        assertThat(ByteKeys.compare(SessionKeys.primaryFrom(k, 0), SessionKeys.primary(k, -5, 0))).isNegative();
-        assertThat(ByteKeys.compare(SessionKeys.primaryFrom(k, 1), SessionKeys.primary(k, -5, 0))).isPositive();
+        assertThat(ByteKeys.compare(SessionKeys.primaryFrom(k, 0), SessionKeys.primary(k, -5, 0)))
+                .isNegative();
+        assertThat(ByteKeys.compare(SessionKeys.primaryFrom(k, 1), SessionKeys.primary(k, -5, 0)))
+                .isPositive();
     }
 
     @Test
     void theIndexOrdersEverySessionByEndThenStartThenKeyAndSortsBeforeThePrimaries() {
-        List<byte[]> keys = new ArrayList<>(List.of(SessionKeys.index(b("b"), 0, 10), SessionKeys.index(b("a"), 0, 10),
-                SessionKeys.index(b("z"), -3, -1), SessionKeys.index(b("a"), 1, 10), SessionKeys.primary(b(""), -9, -9)));
+        List<byte[]> keys = new ArrayList<>(List.of(
+                SessionKeys.index(b("b"), 0, 10),
+                SessionKeys.index(b("a"), 0, 10),
+                SessionKeys.index(b("z"), -3, -1),
+                SessionKeys.index(b("a"), 1, 10),
+                SessionKeys.primary(b(""), -9, -9)));
         keys.sort(ByteKeys.ORDER);
-        assertThat(keys.subList(0, 4).stream().map(i -> SessionKeysTest.describe(i)).toList())
+        assertThat(keys.subList(0, 4).stream()
+                        .map(i -> SessionKeysTest.describe(i))
+                        .toList())
                 .containsExactly("z -3..-1", "a 0..10", "b 0..10", "a 1..10");
         assertThat(SessionKeys.isIndex(keys.get(4))).isFalse();
-        assertThat(ByteKeys.compare(SessionKeys.indexFrom(10), SessionKeys.index(b("a"), 0, 10))).isNegative();
-        assertThat(ByteKeys.compare(SessionKeys.indexFrom(11), SessionKeys.index(b("a"), 10, 10))).isPositive();
+        assertThat(ByteKeys.compare(SessionKeys.indexFrom(10), SessionKeys.index(b("a"), 0, 10)))
+                .isNegative();
+        assertThat(ByteKeys.compare(SessionKeys.indexFrom(11), SessionKeys.index(b("a"), 10, 10)))
+                .isPositive();
     }
 
     @Test

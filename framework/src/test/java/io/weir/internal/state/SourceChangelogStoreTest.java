@@ -50,7 +50,7 @@ class SourceChangelogStoreTest {
         typed().put("c1", "Ada");
         commit(3);
         typed().put("c1", "Bob");
-        store.abort();                                   // the transaction of offsets 3..5 aborted
+        store.abort(); // the transaction of offsets 3..5 aborted
         assertThat(committed.get("c1".getBytes())).isEqualTo("Ada".getBytes());
         assertThat(committed.changelogOffset()).hasValue(3);
     }

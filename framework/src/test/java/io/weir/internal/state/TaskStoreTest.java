@@ -15,8 +15,11 @@ class TaskStoreTest {
     private final MockProducer<byte[], byte[]> producer = harness.producer;
     private final MemoryStore committed = MemoryStore.create("counts");
     private final TaskStore store = new TaskStore(
-            new StoreSpec("counts", Serdes.strings(), Serdes.longs(), false, true, null), committed,
-            new TopicPartition("app-counts-changelog", 2), 1 << 20, System::currentTimeMillis);
+            new StoreSpec("counts", Serdes.strings(), Serdes.longs(), false, true, null),
+            committed,
+            new TopicPartition("app-counts-changelog", 2),
+            1 << 20,
+            System::currentTimeMillis);
 
     @SuppressWarnings("unchecked")
     private TypedKeyValueStore<String, Long> typed() {
@@ -62,7 +65,8 @@ class TaskStoreTest {
         commit();
         typed().delete("a");
         commit();
-        assertThat(producer.history().get(producer.history().size() - 1).value()).isNull();
+        assertThat(producer.history().get(producer.history().size() - 1).value())
+                .isNull();
         assertThat(committed.get("a".getBytes())).isNull();
     }
 }

@@ -27,7 +27,9 @@ class TaskStoresTest {
         try (RocksDbResources resources = RocksDbResources.create()) {
             RocksDbStore held = RocksDbStore.open(dir.resolve("0_1").resolve("counts"), "counts", resources);
             AtomicReference<TaskStores> opened = new AtomicReference<>();
-            Thread opener = new Thread(() -> opened.set(TaskStores.open(List.of(spec), new TaskId(0, 1),
+            Thread opener = new Thread(() -> opened.set(TaskStores.open(
+                    List.of(spec),
+                    new TaskId(0, 1),
                     dir.resolve("0_1"),
                     new TaskStores.Options("app", resources, Duration.ofSeconds(10), 0, System::currentTimeMillis))));
             opener.start();
@@ -47,22 +49,29 @@ class TaskStoresTest {
         StoreSpec other = new StoreSpec("other", Serdes.strings(), Serdes.longs(), true, true, null);
         TaskId task = new TaskId(0, 1);
         Path taskDir = dir.resolve("0_1");
-        java.util.function.Function<String, ChangelogTopicIds> ids = id -> id == null ? ChangelogTopicIds.UNKNOWN
+        java.util.function.Function<String, ChangelogTopicIds> ids = id -> id == null
+                ? ChangelogTopicIds.UNKNOWN
                 : ChangelogTopicIds.of(java.util.Map.of("app-counts-changelog", id, "app-other-changelog", "o"));
         try (RocksDbResources resources = RocksDbResources.create()) {
-            java.util.function.Function<String, TaskStores> open = id -> TaskStores.open(List.of(counts, other), task,
-                    taskDir, new TaskStores.Options("app", resources, Duration.ofSeconds(10), 0,
-                            System::currentTimeMillis, ids.apply(id)));
+            java.util.function.Function<String, TaskStores> open = id -> TaskStores.open(
+                    List.of(counts, other),
+                    task,
+                    taskDir,
+                    new TaskStores.Options(
+                            "app", resources, Duration.ofSeconds(10), 0, System::currentTimeMillis, ids.apply(id)));
             // Written before ids were recorded: no id, state kept and the current id recorded.
             TaskStores stores = open.apply(null);
-            stores.all().forEach(s -> s.committed().apply(new io.weir.state.internal.WriteBatch(1)
-                    .put(new byte[] {1}, new byte[] {2}), 7));
+            stores.all()
+                    .forEach(s -> s.committed()
+                            .apply(new io.weir.state.internal.WriteBatch(1).put(new byte[] {1}, new byte[] {2}), 7));
             stores.close();
             stores = open.apply("id-1");
-            assertThat(stores.all()).allSatisfy(s -> assertThat(s.committed().changelogOffset()).hasValue(7));
+            assertThat(stores.all())
+                    .allSatisfy(s -> assertThat(s.committed().changelogOffset()).hasValue(7));
             assertThat(stores.all().get(0).committed().changelogTopicId()).hasValue("id-1");
             stores.close();
-            assertThat(Checkpoint.read(taskDir).get(new org.apache.kafka.common.TopicPartition("app-counts-changelog", 1)))
+            assertThat(Checkpoint.read(taskDir)
+                            .get(new org.apache.kafka.common.TopicPartition("app-counts-changelog", 1)))
                     .isEqualTo(new Checkpoint.Entry(7, "id-1"));
             // The same topic: kept.
             stores = open.apply("id-1");
@@ -95,8 +104,10 @@ class TaskStoresTest {
             TaskStores.Options options = options(resources);
             // A standby's copy: the persistent, logged store only, written and not flushed.
             TaskStores standby = TaskStores.open(List.of(COUNTS), TASK, taskDir, options);
-            standby.all().get(0).committed().apply(new io.weir.state.internal.WriteBatch(1)
-                    .put(new byte[] {1}, new byte[] {2}), 7);
+            standby.all()
+                    .get(0)
+                    .committed()
+                    .apply(new io.weir.state.internal.WriteBatch(1).put(new byte[] {1}, new byte[] {2}), 7);
             java.util.Map<String, io.weir.state.internal.BytesStore> open = standby.handOver();
 
             // No wait for the lock the open store holds: it is the same store.
@@ -123,11 +134,13 @@ class TaskStoresTest {
             RocksDbStore held = RocksDbStore.open(taskDir.resolve("other"), "other", resources);
             java.util.Map<String, io.weir.state.internal.BytesStore> open =
                     TaskStores.open(List.of(COUNTS), TASK, taskDir, options).handOver();
-            assertThatThrownBy(() -> TaskStores.open(List.of(COUNTS, other), TASK, taskDir, options, Duration.ZERO,
-                    open)).isInstanceOf(io.weir.errors.StoreLockedException.class);
+            assertThatThrownBy(
+                            () -> TaskStores.open(List.of(COUNTS, other), TASK, taskDir, options, Duration.ZERO, open))
+                    .isInstanceOf(io.weir.errors.StoreLockedException.class);
             held.close();
             // Not left locked: the task opens both once the other store is free.
-            TaskStores.open(List.of(COUNTS, other), TASK, taskDir, options, Duration.ZERO).close();
+            TaskStores.open(List.of(COUNTS, other), TASK, taskDir, options, Duration.ZERO)
+                    .close();
         }
     }
 }

@@ -27,6 +27,7 @@ class TypedSessionStoreTest {
 
     @TempDir
     Path dir;
+
     private BytesStore committed;
     private PendingStore pending;
 
@@ -34,8 +35,8 @@ class TypedSessionStoreTest {
         committed = STORES.open(backend, dir, "sessions-" + STORES.openedCount());
         STORES.closeAfterTest(committed);
         pending = new PendingStore(committed, 1 << 20);
-        return new TypedSessionStore<>("sessions", "app-sessions-changelog", pending, Serdes.strings(), Serdes.longs(),
-                t -> { });
+        return new TypedSessionStore<>(
+                "sessions", "app-sessions-changelog", pending, Serdes.strings(), Serdes.longs(), t -> {});
     }
 
     @ParameterizedTest
@@ -52,7 +53,7 @@ class TypedSessionStoreTest {
 
         store.remove(new Windowed<>("a", 0, 10));
         store.put(new Windowed<>("b", 5, 15), null); // a null value removes too
-        store.remove(new Windowed<>("c", 1, 2));     // absent: nothing happens
+        store.remove(new Windowed<>("c", 1, 2)); // absent: nothing happens
         assertThat(store.fetchSession("a", 0, 10)).isNull();
         assertIndexMatchesPrimaries(pending, 1);
         pending.commit(12);
@@ -75,7 +76,8 @@ class TypedSessionStoreTest {
         // end >= 10 and start <= 20: both bounds inclusive
         assertThat(drain(store.findSessions("a", 10, 20))).containsExactly("a@0..10=1", "a@12..15=7", "a@20..30=2");
         assertThat(drain(store.findSessions("a", 11, 19))).containsExactly("a@12..15=7");
-        assertThat(drain(store.findSessions("a", Long.MIN_VALUE, Long.MAX_VALUE))).hasSize(5);
+        assertThat(drain(store.findSessions("a", Long.MIN_VALUE, Long.MAX_VALUE)))
+                .hasSize(5);
         assertThat(drain(store.findSessions("a", 41, Long.MAX_VALUE))).isEmpty();
         assertThat(drain(store.findSessions("", 0, 100))).containsExactly("@5..25=6");
         assertThat(drain(store.findSessions("abc", 0, 100))).isEmpty();
@@ -86,7 +88,7 @@ class TypedSessionStoreTest {
     void overlappingSessionsAreFoundWhateverTheirOrderOfEnds(Backend backend) {
         TypedSessionStore<String, Long> store = store(backend);
         store.put(new Windowed<>("k", 100, 200), 1L); // ends later but starts after latestStart
-        store.put(new Windowed<>("k", 0, 300), 2L);   // ends last, starts first
+        store.put(new Windowed<>("k", 0, 300), 2L); // ends last, starts first
         pending.commit(4);
         assertThat(drain(store.findSessions("k", 150, 50))).containsExactly("k@0..300=2");
     }
@@ -101,8 +103,9 @@ class TypedSessionStoreTest {
         store.put(new Windowed<>("z", -30, -20), 4L);
         store.put(new Windowed<>("m", 11, Long.MAX_VALUE), 5L);
         pending.commit(10);
-        assertThat(drain(store.fetchAll(Long.MIN_VALUE, Long.MAX_VALUE))).containsExactly("z@-30..-20=4",
-                "a@0..10=2", "b@0..10=1", "a@5..10=3", "m@11.." + Long.MAX_VALUE + "=5");
+        assertThat(drain(store.fetchAll(Long.MIN_VALUE, Long.MAX_VALUE)))
+                .containsExactly(
+                        "z@-30..-20=4", "a@0..10=2", "b@0..10=1", "a@5..10=3", "m@11.." + Long.MAX_VALUE + "=5");
         assertThat(drain(store.fetchAll(-20, 10))).hasSize(4);
         assertThat(drain(store.fetchAll(-19, 9))).isEmpty();
         assertThat(drain(store.fetchAll(10, 10))).hasSize(3);
@@ -114,17 +117,22 @@ class TypedSessionStoreTest {
         BytesStore bytes = STORES.open(backend, dir, "byte-sessions");
         STORES.closeAfterTest(bytes);
         PendingStore p = new PendingStore(bytes);
-        TypedSessionStore<byte[], Long> store = new TypedSessionStore<>("s", "t", p, Serdes.bytes(), Serdes.longs(),
-                t -> { });
+        TypedSessionStore<byte[], Long> store =
+                new TypedSessionStore<>("s", "t", p, Serdes.bytes(), Serdes.longs(), t -> {});
         store.put(new Windowed<>(new byte[] {(byte) 0xFF}, 0, 1), 1L);
         store.put(new Windowed<>(new byte[] {(byte) 0xFF, (byte) 0xFF}, 0, 1), 2L);
         store.put(new Windowed<>(new byte[0], 0, 1), 3L);
         p.commit(6);
-        assertThat(TypedWindowStoreTest.drain(store.findSessions(new byte[] {(byte) 0xFF}, 0, 1),
-                k -> HexFormat.of().formatHex(k))).containsExactly("ff@0..1=1");
-        assertThat(TypedWindowStoreTest.drain(store.findSessions(new byte[0], 0, 1),
-                k -> HexFormat.of().formatHex(k))).containsExactly("@0..1=3");
-        assertThat(TypedWindowStoreTest.drain(store.fetchAll(0, 1), k -> HexFormat.of().formatHex(k)))
+        assertThat(TypedWindowStoreTest.drain(
+                        store.findSessions(new byte[] {(byte) 0xFF}, 0, 1),
+                        k -> HexFormat.of().formatHex(k)))
+                .containsExactly("ff@0..1=1");
+        assertThat(TypedWindowStoreTest.drain(
+                        store.findSessions(new byte[0], 0, 1),
+                        k -> HexFormat.of().formatHex(k)))
+                .containsExactly("@0..1=3");
+        assertThat(TypedWindowStoreTest.drain(
+                        store.fetchAll(0, 1), k -> HexFormat.of().formatHex(k)))
                 .containsExactly("@0..1=3", "ff@0..1=1", "ffff@0..1=2");
     }
 

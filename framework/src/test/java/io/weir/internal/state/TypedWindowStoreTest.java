@@ -24,18 +24,20 @@ import org.junit.jupiter.params.provider.EnumSource;
 class TypedWindowStoreTest {
 
     private static final long SIZE = 10;
+
     @RegisterExtension
     static final StoreFixture STORES = new StoreFixture();
 
     @TempDir
     Path dir;
+
     private PendingStore pending;
 
     private <K> TypedWindowStore<K, Long> store(Backend backend, Serde<K> keys) {
         BytesStore committed = STORES.open(backend, dir, "windows-" + STORES.openedCount());
         STORES.closeAfterTest(committed);
         pending = new PendingStore(committed, 1 << 20);
-        return new TypedWindowStore<>("windows", "app-windows-changelog", pending, keys, Serdes.longs(), SIZE, t -> { });
+        return new TypedWindowStore<>("windows", "app-windows-changelog", pending, keys, Serdes.longs(), SIZE, t -> {});
     }
 
     @ParameterizedTest
@@ -101,10 +103,11 @@ class TypedWindowStoreTest {
         store.put("k", Long.MAX_VALUE, 2L);
         store.put("k", Long.MAX_VALUE - 5, 3L);
         pending.commit(3);
-        assertThat(drain(store.fetch("k", Long.MIN_VALUE, Long.MAX_VALUE))).containsExactly(
-                "k@" + Long.MIN_VALUE + ".." + (Long.MIN_VALUE + SIZE) + "=1",
-                "k@" + (Long.MAX_VALUE - 5) + ".." + Long.MAX_VALUE + "=3", // the end saturates
-                "k@" + Long.MAX_VALUE + ".." + Long.MAX_VALUE + "=2");
+        assertThat(drain(store.fetch("k", Long.MIN_VALUE, Long.MAX_VALUE)))
+                .containsExactly(
+                        "k@" + Long.MIN_VALUE + ".." + (Long.MIN_VALUE + SIZE) + "=1",
+                        "k@" + (Long.MAX_VALUE - 5) + ".." + Long.MAX_VALUE + "=3", // the end saturates
+                        "k@" + Long.MAX_VALUE + ".." + Long.MAX_VALUE + "=2");
         assertThat(drain(store.fetchAll(Long.MAX_VALUE, Long.MAX_VALUE))).hasSize(1);
         assertThat(store.fetch("k", Long.MIN_VALUE)).isEqualTo(1L);
     }
@@ -121,7 +124,9 @@ class TypedWindowStoreTest {
         pending.commit(5);
         assertThat(drain(store.fetchAll(-1, 0), k -> HexFormat.of().formatHex(k)))
                 .containsExactly("00@-1..9=5", "@0..10=3", "00@0..10=4", "0000@0..10=2", "ff@0..10=1");
-        assertThat(drain(store.fetch(new byte[] {0x00}, 0, 0), k -> HexFormat.of().formatHex(k)))
+        assertThat(drain(
+                        store.fetch(new byte[] {0x00}, 0, 0),
+                        k -> HexFormat.of().formatHex(k)))
                 .containsExactly("00@0..10=4");
         assertThat(store.fetch(new byte[] {0x00, 0x00}, 0)).isEqualTo(2L);
     }
@@ -151,7 +156,8 @@ class TypedWindowStoreTest {
             List<String> out = new ArrayList<>();
             while (it.hasNext()) {
                 KeyValue<Windowed<K>, Long> e = it.next();
-                out.add(key.apply(e.key().key()) + "@" + e.key().start() + ".." + e.key().end() + "=" + e.value());
+                out.add(key.apply(e.key().key()) + "@" + e.key().start() + ".."
+                        + e.key().end() + "=" + e.value());
             }
             return out;
         }

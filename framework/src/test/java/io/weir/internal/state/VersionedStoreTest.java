@@ -27,20 +27,25 @@ class VersionedStoreTest {
 
     @TempDir
     Path dir;
+
     private final ChangelogHarness kafka = new ChangelogHarness();
 
     private TaskStore open(Backend backend, String instance) {
         BytesStore committed = STORES.open(backend, dir, SPEC.name() + "-" + instance);
-        TaskStore store = new TaskStore(SPEC, committed, new TopicPartition(SPEC.changelogTopic("app"), 0), 1 << 20,
-                System::currentTimeMillis);
+        TaskStore store = new TaskStore(
+                SPEC, committed, new TopicPartition(SPEC.changelogTopic("app"), 0), 1 << 20, System::currentTimeMillis);
         STORES.closeAfterTest(store::close);
         return store;
     }
 
     @SuppressWarnings("unchecked")
     private static VersionedStore<String, Long> versioned(TaskStore store) {
-        return new VersionedStore<>((KeyValueStore<byte[], byte[]>) store.typed(), Serdes.strings(), Serdes.longs(),
-                SPEC.name(), RETENTION);
+        return new VersionedStore<>(
+                (KeyValueStore<byte[], byte[]>) store.typed(),
+                Serdes.strings(),
+                Serdes.longs(),
+                SPEC.name(),
+                RETENTION);
     }
 
     @ParameterizedTest
@@ -49,9 +54,9 @@ class VersionedStoreTest {
         VersionedStore<String, Long> v = versioned(open(backend, "a"));
         assertThat(v.put("k", 1L, 10)).isEqualTo(PutResult.LATEST);
         assertThat(v.put("k", 3L, 30)).isEqualTo(PutResult.LATEST);
-        assertThat(v.put("k", 2L, 20)).isEqualTo(PutResult.HISTORY);   // out of order: between the two
-        assertThat(v.put("k", 0L, 5)).isEqualTo(PutResult.HISTORY);    // before the first
-        assertThat(v.put("kk", 9L, 15)).isEqualTo(PutResult.LATEST);   // a key the first is a prefix of
+        assertThat(v.put("k", 2L, 20)).isEqualTo(PutResult.HISTORY); // out of order: between the two
+        assertThat(v.put("k", 0L, 5)).isEqualTo(PutResult.HISTORY); // before the first
+        assertThat(v.put("kk", 9L, 15)).isEqualTo(PutResult.LATEST); // a key the first is a prefix of
 
         assertThat(v.get("k", 4)).isNull();
         assertThat(v.get("k", 5)).isEqualTo(0L);
@@ -62,7 +67,7 @@ class VersionedStoreTest {
         assertThat(v.get("k", 1_000)).isEqualTo(3L);
         assertThat(v.get("kk", 14)).isNull();
         assertThat(v.get("kk", 15)).isEqualTo(9L);
-        assertThat(v.put("k", 33L, 30)).isEqualTo(PutResult.LATEST);   // the same time replaces
+        assertThat(v.put("k", 33L, 30)).isEqualTo(PutResult.LATEST); // the same time replaces
         assertThat(v.get("k", 30)).isEqualTo(33L);
         assertThat(v.observedTime()).isEqualTo(30);
     }
@@ -75,7 +80,7 @@ class VersionedStoreTest {
         assertThat(v.put("k", null, 20)).isEqualTo(PutResult.LATEST);
         assertThat(v.get("k", 15)).isEqualTo(1L);
         assertThat(v.get("k", 20)).isNull();
-        assertThat(v.put("k", 2L, 15)).isEqualTo(PutResult.HISTORY);   // valid 15 to 20 only
+        assertThat(v.put("k", 2L, 15)).isEqualTo(PutResult.HISTORY); // valid 15 to 20 only
         assertThat(v.get("k", 17)).isEqualTo(2L);
         assertThat(v.get("k", 25)).isNull();
         assertThat(v.put("absent", null, 12)).isEqualTo(PutResult.LATEST);
@@ -93,13 +98,13 @@ class VersionedStoreTest {
         v.put("k", 3L, 60);
         v.put("gone", 4L, 10);
         v.put("gone", null, 20);
-        v.put("other", 5L, 200);          // observed 200: queries from 100 on
+        v.put("other", 5L, 200); // observed 200: queries from 100 on
 
         assertThat(v.oldestQueryable()).isEqualTo(100);
-        assertThat(v.get("k", 55)).isNull();              // older than the retention: nothing, as Kafka Streams,
-        assertThat(v.get("k", 99)).isEqualTo(3L);         // unless the key's newest version was valid then
-        assertThat(v.get("gone", 25)).isNull();           // (a tombstone is nothing)
-        assertThat(v.get("k", 100)).isEqualTo(3L);        // the version valid at 100 is kept
+        assertThat(v.get("k", 55)).isNull(); // older than the retention: nothing, as Kafka Streams,
+        assertThat(v.get("k", 99)).isEqualTo(3L); // unless the key's newest version was valid then
+        assertThat(v.get("gone", 25)).isNull(); // (a tombstone is nothing)
+        assertThat(v.get("k", 100)).isEqualTo(3L); // the version valid at 100 is kept
         assertThat(v.put("k", 9L, 99)).isEqualTo(PutResult.EXPIRED);
         assertThat(v.put("k", 8L, 130)).isEqualTo(PutResult.LATEST);
 
@@ -109,10 +114,10 @@ class VersionedStoreTest {
         assertThat(v.get("k", 125)).isEqualTo(7L);
         // a sweep prunes keys no longer written: the tombstone at 20 and the version before it
         assertThat(v.versions("gone")).hasSize(2);
-        assertThat(v.sweep(2)).isZero();                   // a bounded step: "gone" is not reached yet
+        assertThat(v.sweep(2)).isZero(); // a bounded step: "gone" is not reached yet
         int deleted = 0;
         for (int step = 0; step < 10; step++) {
-            deleted += v.sweep(2);             // walks on, wrapping around
+            deleted += v.sweep(2); // walks on, wrapping around
         }
         assertThat(deleted).isEqualTo(2);
         assertThat(v.versions("gone")).isEmpty();

@@ -30,6 +30,7 @@ class WindowedRestoreTest {
 
     @TempDir
     Path dir;
+
     private final ChangelogHarness kafka = new ChangelogHarness();
 
     private TaskStore open(StoreSpec spec, Backend backend, String instance) {
@@ -62,7 +63,8 @@ class WindowedRestoreTest {
         WindowStore<String, Long> r = windows(restored);
         assertThat(drain(r.fetchAll(Long.MIN_VALUE, Long.MAX_VALUE))).containsExactly("a@0..10=20", "ab@0..10=3");
         assertThat(r.fetch("a", -10)).isNull();
-        assertThat(restored.committed().changelogOffset()).isEqualTo(original.committed().changelogOffset());
+        assertThat(restored.committed().changelogOffset())
+                .isEqualTo(original.committed().changelogOffset());
     }
 
     @ParameterizedTest

@@ -37,10 +37,14 @@ class StallWatchTest {
 
     private StallWatch watch() {
         // The diagnosis runs on the calling thread, so each check sees its result at once.
-        return new StallWatch("app", 5 * SECOND, () -> {
-            diagnoses.incrementAndGet();
-            return diagnosis;
-        }, Runnable::run);
+        return new StallWatch(
+                "app",
+                5 * SECOND,
+                () -> {
+                    diagnoses.incrementAndGet();
+                    return diagnosis;
+                },
+                Runnable::run);
     }
 
     private static ThreadHealth thread(String name, TaskId... tasks) {
@@ -75,12 +79,16 @@ class StallWatchTest {
         }
         assertThat(watch.current().cause()).isEqualTo(diagnosis);
         assertThat(watch.current().tasks()).containsExactly("0_0", "0_1");
-        assertThat(at(Level.WARN)).singleElement().satisfies(e -> assertThat(e.getFormattedMessage())
-                .contains("app cannot make progress", diagnosis, "0_0, 0_1", "repeated every 30 s"));
+        assertThat(at(Level.WARN))
+                .singleElement()
+                .satisfies(e -> assertThat(e.getFormattedMessage())
+                        .contains("app cannot make progress", diagnosis, "0_0, 0_1", "repeated every 30 s"));
 
         watch.check(List.of(t), start + 37 * SECOND);
         assertThat(at(Level.WARN)).hasSize(2);
-        assertThat(diagnoses.get()).as("diagnosed at the start and again for the repeat").isEqualTo(2);
+        assertThat(diagnoses.get())
+                .as("diagnosed at the start and again for the repeat")
+                .isEqualTo(2);
     }
 
     @Test
@@ -93,8 +101,10 @@ class StallWatchTest {
         watch.check(List.of(t), t.lastLoopNanos() + SECOND);
         watch.check(List.of(t), t.lastLoopNanos() + 2 * SECOND);
         assertThat(watch.current()).isNull();
-        assertThat(at(Level.INFO)).singleElement().satisfies(e -> assertThat(e.getFormattedMessage())
-                .contains("app is making progress again", diagnosis));
+        assertThat(at(Level.INFO))
+                .singleElement()
+                .satisfies(
+                        e -> assertThat(e.getFormattedMessage()).contains("app is making progress again", diagnosis));
     }
 
     @Test

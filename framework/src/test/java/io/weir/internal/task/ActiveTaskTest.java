@@ -2,10 +2,10 @@ package io.weir.internal.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.internal.state.TaskStores;
 import io.weir.internal.time.EventTimeProcessor;
 import io.weir.internal.time.WatermarkBroadcast;
 import io.weir.internal.time.Watermarks;
-import io.weir.internal.state.TaskStores;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.processor.Processor;
 import io.weir.processor.Record;
@@ -34,6 +34,7 @@ class ActiveTaskTest {
     private final List<String> seen = new ArrayList<>();
     /** Watermarks the processor was told about, in order. */
     private final List<Long> watermarks = new ArrayList<>();
+
     private final AtomicLong clock = new AtomicLong(1_000_000);
 
     /** Records values, and the watermarks it is told of. */
@@ -57,31 +58,55 @@ class ActiveTaskTest {
         return task(maxBuffered, outOfOrderness, Timestamps.recordTime());
     }
 
-    private ActiveTask task(int maxBuffered, long outOfOrderness, io.weir.time.TimestampExtractor<Object, Object> times) {
+    private ActiveTask task(
+            int maxBuffered, long outOfOrderness, io.weir.time.TimestampExtractor<Object, Object> times) {
         if (consumer.assignment().isEmpty()) {
             consumer.assign(List.of(A, B)); // assigning again would forget the mock's commits
         }
-        SourceNode source = new SourceNode(new NodeSpec.Source("src", List.of("a", "b"), null,
-                Serdes.strings(), Serdes.strings(), false, null), times, clock::get);
-        TaskContext ctx = new TaskContext(new TaskId(0, 0), "app", clock::get, new Watermarks(outOfOrderness, IDLE_MS),
+        SourceNode source = new SourceNode(
+                new NodeSpec.Source("src", List.of("a", "b"), null, Serdes.strings(), Serdes.strings(), false, null),
+                times,
+                clock::get);
+        TaskContext ctx = new TaskContext(
+                new TaskId(0, 0),
+                "app",
+                clock::get,
+                new Watermarks(outOfOrderness, IDLE_MS),
                 new LateRecords(null, null, null));
         ProcessorNode sink = new ProcessorNode("collect", new Collect(), ctx, Map.of());
         source.children = new Node[] {sink};
-        ActiveTask task = new ActiveTask(ctx.id(), ctx, List.of(source, sink), topic -> source, consumer,
-                new DeadLetters("dlq", null, null), maxBuffered, TaskStores.none(), null,
+        ActiveTask task = new ActiveTask(
+                ctx.id(),
+                ctx,
+                List.of(source, sink),
+                topic -> source,
+                consumer,
+                new DeadLetters("dlq", null, null),
+                maxBuffered,
+                TaskStores.none(),
+                null,
                 new WatermarkBroadcast(ctx.id(), List.of(), null));
         task.addPartition(A);
         task.addPartition(B);
         return task;
     }
 
-    private static List<ConsumerRecord<byte[], byte[]>> records(TopicPartition tp, long firstOffset, long... timestamps) {
+    private static List<ConsumerRecord<byte[], byte[]>> records(
+            TopicPartition tp, long firstOffset, long... timestamps) {
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         for (int i = 0; i < timestamps.length; i++) {
             long offset = firstOffset + i;
-            out.add(new ConsumerRecord<>(tp.topic(), tp.partition(), offset, timestamps[i],
-                    org.apache.kafka.common.record.TimestampType.CREATE_TIME, 0, 0, null,
-                    (tp.topic() + offset).getBytes(StandardCharsets.UTF_8), new org.apache.kafka.common.header.internals.RecordHeaders(),
+            out.add(new ConsumerRecord<>(
+                    tp.topic(),
+                    tp.partition(),
+                    offset,
+                    timestamps[i],
+                    org.apache.kafka.common.record.TimestampType.CREATE_TIME,
+                    0,
+                    0,
+                    null,
+                    (tp.topic() + offset).getBytes(StandardCharsets.UTF_8),
+                    new org.apache.kafka.common.header.internals.RecordHeaders(),
                     java.util.Optional.empty()));
         }
         return out;
@@ -144,7 +169,8 @@ class ActiveTaskTest {
         ActiveTask task = task(100);
         task.addRecords(A, records(A, 5, 1, 2, 3));
         task.process(2, RETHROW);
-        assertThat(task.committableOffsets()).isEqualTo(Map.of(A, new OffsetAndMetadata(7, "weir1:" + Long.MIN_VALUE + ":2")));
+        assertThat(task.committableOffsets())
+                .isEqualTo(Map.of(A, new OffsetAndMetadata(7, "weir1:" + Long.MIN_VALUE + ":2")));
         task.committed();
         assertThat(task.committableOffsets()).isEmpty();
 
@@ -239,7 +265,8 @@ class ActiveTaskTest {
         clock.addAndGet(IDLE_MS);
         task.punctuate(clock.get());
         assertThat(task.watermark()).isEqualTo(100);
-        assertThat(task.committableOffsets()).containsEntry(A, new OffsetAndMetadata(8, "weir1:100:100"))
+        assertThat(task.committableOffsets())
+                .containsEntry(A, new OffsetAndMetadata(8, "weir1:100:100"))
                 .doesNotContainKey(B);
     }
 

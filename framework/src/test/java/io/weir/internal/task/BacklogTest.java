@@ -27,8 +27,8 @@ class BacklogTest {
     @Test
     void aTaskIsBehindWhenTheInstanceIsWhateverItsOwnInput() {
         Backlog backlog = new Backlog();
-        TaskContext windowTask = new TaskContext(new io.weir.processor.TaskId(1, 0), "app", () -> 0L,
-                new Watermarks(0, 30_000), null);
+        TaskContext windowTask =
+                new TaskContext(new io.weir.processor.TaskId(1, 0), "app", () -> 0L, new Watermarks(0, 30_000), null);
         windowTask.maxEarlyLag(50_000);
         windowTask.inputLag(backlog::total);
 

@@ -15,19 +15,30 @@ import org.junit.jupiter.api.Test;
 /** What a table's store keeps of its source topic's records when the topic is its changelog. */
 class TableSourceRowsTest {
 
-    record Customer(String name, String region) {
-    }
+    record Customer(String name, String region) {}
 
-    private final StoreSpec store = new StoreSpec("customers", Serdes.strings(), Serdes.json(Customer.class), true,
-            true, null).withSourceTopic("customers");
+    private final StoreSpec store = new StoreSpec(
+                    "customers", Serdes.strings(), Serdes.json(Customer.class), true, true, null)
+            .withSourceTopic("customers");
     private final TableSourceRows rows = new TableSourceRows(
-            new NodeSpec.Source("source-1", List.of("customers"), null, Serdes.strings(), Serdes.json(Customer.class),
-                    false, null), Timestamps.recordTime(), System::currentTimeMillis, store);
+            new NodeSpec.Source(
+                    "source-1", List.of("customers"), null, Serdes.strings(), Serdes.json(Customer.class), false, null),
+            Timestamps.recordTime(),
+            System::currentTimeMillis,
+            store);
 
     private static ConsumerRecord<byte[], byte[]> record(String key, String value, long timestamp) {
-        return new ConsumerRecord<>("customers", 0, 0, timestamp, org.apache.kafka.common.record.TimestampType.CREATE_TIME,
-                0, 0, key == null ? null : key.getBytes(StandardCharsets.UTF_8),
-                value == null ? null : value.getBytes(StandardCharsets.UTF_8), new org.apache.kafka.common.header.internals.RecordHeaders(),
+        return new ConsumerRecord<>(
+                "customers",
+                0,
+                0,
+                timestamp,
+                org.apache.kafka.common.record.TimestampType.CREATE_TIME,
+                0,
+                0,
+                key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                value == null ? null : value.getBytes(StandardCharsets.UTF_8),
+                new org.apache.kafka.common.header.internals.RecordHeaders(),
                 java.util.Optional.empty());
     }
 
@@ -35,7 +46,8 @@ class TableSourceRowsTest {
     void keepsTheBytesProcessingWritesNotTheBytesOnTheTopic() {
         SourceRecords.Entry e = rows.entry(record("c1", "{ \"region\" : \"north\",  \"name\":\"Ada\" }", 5));
         assertThat(new String(e.key(), StandardCharsets.UTF_8)).isEqualTo("c1");
-        assertThat(e.value()).isEqualTo(Serdes.json(Customer.class).serialize("customers", new Customer("Ada", "north")));
+        assertThat(e.value())
+                .isEqualTo(Serdes.json(Customer.class).serialize("customers", new Customer("Ada", "north")));
     }
 
     @Test
@@ -46,8 +58,14 @@ class TableSourceRowsTest {
 
     @Test
     void skipsWhatProcessingDeadLetters() {
-        assertThat(rows.entry(record("c1", "not json", 5))).as("undeserializable value").isNull();
-        assertThat(rows.entry(record(null, "{\"name\":\"Ada\"}", 5))).as("no key").isNull();
-        assertThat(rows.entry(record("c1", "{\"name\":\"Ada\"}", -1))).as("no timestamp").isNull();
+        assertThat(rows.entry(record("c1", "not json", 5)))
+                .as("undeserializable value")
+                .isNull();
+        assertThat(rows.entry(record(null, "{\"name\":\"Ada\"}", 5)))
+                .as("no key")
+                .isNull();
+        assertThat(rows.entry(record("c1", "{\"name\":\"Ada\"}", -1)))
+                .as("no timestamp")
+                .isNull();
     }
 }

@@ -23,21 +23,32 @@ class TaskInputsTest {
     private static final int MAX_BUFFERED = 4;
 
     private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
-    private final SourceNode source = new SourceNode(new NodeSpec.Source("src", List.of("a", "b"), null,
-            Serdes.strings(), Serdes.strings(), false, null), Timestamps.recordTime(), () -> 0L);
+    private final SourceNode source = new SourceNode(
+            new NodeSpec.Source("src", List.of("a", "b"), null, Serdes.strings(), Serdes.strings(), false, null),
+            Timestamps.recordTime(),
+            () -> 0L);
     private final TaskInputs inputs = new TaskInputs(consumer, MAX_BUFFERED);
 
     TaskInputsTest() {
         consumer.assign(List.of(A, B));
     }
 
-    private static List<ConsumerRecord<byte[], byte[]>> records(TopicPartition tp, long firstOffset,
-                                                                long... timestamps) {
+    private static List<ConsumerRecord<byte[], byte[]>> records(
+            TopicPartition tp, long firstOffset, long... timestamps) {
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         for (int i = 0; i < timestamps.length; i++) {
             long offset = firstOffset + i;
-            out.add(new ConsumerRecord<>(tp.topic(), tp.partition(), offset, timestamps[i], TimestampType.CREATE_TIME,
-                    0, 0, null, (tp.topic() + offset).getBytes(StandardCharsets.UTF_8), new RecordHeaders(),
+            out.add(new ConsumerRecord<>(
+                    tp.topic(),
+                    tp.partition(),
+                    offset,
+                    timestamps[i],
+                    TimestampType.CREATE_TIME,
+                    0,
+                    0,
+                    null,
+                    (tp.topic() + offset).getBytes(StandardCharsets.UTF_8),
+                    new RecordHeaders(),
                     Optional.empty()));
         }
         return out;
@@ -93,7 +104,8 @@ class TaskInputsTest {
 
         assertThat(inputs.isRestoring()).isFalse();
         assertThat(consumer.paused()).containsExactly(A); // its buffer is still full
-        assertThat(inputs.states()).allSatisfy(p -> assertThat(p.time.lastActiveMs()).isEqualTo(1_000));
+        assertThat(inputs.states())
+                .allSatisfy(p -> assertThat(p.time.lastActiveMs()).isEqualTo(1_000));
     }
 
     @Test

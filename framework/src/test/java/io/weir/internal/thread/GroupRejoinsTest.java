@@ -21,7 +21,9 @@ class GroupRejoinsTest {
 
         rejoins.requested("instance c started a rebalance");
         thread.joining(); // the heartbeat told it first: it is in that rebalance already
-        assertThat(rejoins.pending(thread)).as("a request older than the thread's last join").isNull();
+        assertThat(rejoins.pending(thread))
+                .as("a request older than the thread's last join")
+                .isNull();
     }
 
     @Test

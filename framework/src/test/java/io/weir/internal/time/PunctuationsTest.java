@@ -25,7 +25,9 @@ class PunctuationsTest {
         punctuations.fireEventTime(150);
         punctuations.fireEventTime(530);
         assertThat(fired).containsExactly("p0", "p100", "p500");
-        assertThat(punctuations.fireWallClock(Long.MAX_VALUE)).as("the wall clock does not fire it").isZero();
+        assertThat(punctuations.fireWallClock(Long.MAX_VALUE))
+                .as("the wall clock does not fire it")
+                .isZero();
     }
 
     @Test

@@ -56,7 +56,7 @@ class WatermarkMarkerTest {
         if (header != null) {
             headers.add(new RecordHeader(WatermarkMarker.HEADER, header));
         }
-        return new ConsumerRecord<>("app-x-repartition", 0, 0, 0, TimestampType.CREATE_TIME, 0, 0, key, value,
-                headers, Optional.empty());
+        return new ConsumerRecord<>(
+                "app-x-repartition", 0, 0, 0, TimestampType.CREATE_TIME, 0, 0, key, value, headers, Optional.empty());
     }
 }

@@ -27,7 +27,9 @@ class WatermarksTest {
     @Test
     void aRepartitionPartitionCountsWithItsWritersTimeWhichAlreadyAllowsForDisorder() {
         watermarks.observe(own, 10_000);
-        assertThat(watermarks.advance(0)).as("the repartition partition has no time yet").isFalse();
+        assertThat(watermarks.advance(0))
+                .as("the repartition partition has no time yet")
+                .isFalse();
 
         regrouped.upstream.observe(new WatermarkMarker(0, 0, 1, 4_000, false));
         regrouped.maxTimestamp = 9_000; // a record's time: not what counts for this partition
@@ -36,7 +38,9 @@ class WatermarksTest {
 
         regrouped.upstream.observe(new WatermarkMarker(0, 0, 1, 12_000, false));
         watermarks.advance(0);
-        assertThat(watermarks.current()).as("the own partition, minus out-of-orderness").isEqualTo(9_900);
+        assertThat(watermarks.current())
+                .as("the own partition, minus out-of-orderness")
+                .isEqualTo(9_900);
     }
 
     @Test
@@ -46,7 +50,9 @@ class WatermarksTest {
         assertThat(watermarks.advance(0)).isTrue();
         assertThat(watermarks.current()).isEqualTo(9_900);
         assertThat(watermarks.idle(0)).isFalse();
-        assertThat(watermarks.idle(IDLE_MS)).as("own idle by the clock, regrouped by its writers").isTrue();
+        assertThat(watermarks.idle(IDLE_MS))
+                .as("own idle by the clock, regrouped by its writers")
+                .isTrue();
     }
 
     @Test

@@ -30,28 +30,42 @@ class DescribedModelTest {
                 b -> b.stream(Serdes.strings(), Serdes.strings(), "lines")
                         .flatMapValues(line -> Arrays.asList(line.split(" ")))
                         .groupBy((k, word) -> word, Serdes.strings(), Serdes.strings())
-                        .count("word-counts").toStream().to("counts", Serdes.strings(), Serdes.longs()),
-                b -> b.stream(Serdes.strings(), Serdes.strings(), "clicks").groupByKey()
-                        .windowedBy(TimeWindows.of(Duration.ofMinutes(1))).count("per-minute"),
-                b -> b.stream(Serdes.strings(), Serdes.strings(), "clicks").groupByKey()
-                        .windowedBy(SessionWindows.withInactivityGap(Duration.ofMinutes(5))).count("sessions"),
+                        .count("word-counts")
+                        .toStream()
+                        .to("counts", Serdes.strings(), Serdes.longs()),
+                b -> b.stream(Serdes.strings(), Serdes.strings(), "clicks")
+                        .groupByKey()
+                        .windowedBy(TimeWindows.of(Duration.ofMinutes(1)))
+                        .count("per-minute"),
+                b -> b.stream(Serdes.strings(), Serdes.strings(), "clicks")
+                        .groupByKey()
+                        .windowedBy(SessionWindows.withInactivityGap(Duration.ofMinutes(5)))
+                        .count("sessions"),
                 b -> b.stream(Serdes.strings(), Serdes.strings(), "orders")
                         .join(b.table(Serdes.strings(), Serdes.strings(), "customers", "customers"), (o, c) -> o + c)
                         .to("enriched", Serdes.strings(), Serdes.strings()),
                 b -> b.stream(Serdes.strings(), Serdes.strings(), "orders")
-                        .join(b.globalTable(Serdes.strings(), Serdes.strings(), "products", "products"),
-                                (k, v) -> v, (o, p) -> o + p)
+                        .join(
+                                b.globalTable(Serdes.strings(), Serdes.strings(), "products", "products"),
+                                (k, v) -> v,
+                                (o, p) -> o + p)
                         .to("priced", Serdes.strings(), Serdes.strings()),
                 b -> b.stream(Serdes.strings(), Serdes.strings(), "left")
-                        .join(b.stream(Serdes.strings(), Serdes.strings(), "right"), (l, r) -> l + r,
-                                JoinWindows.of(Duration.ofSeconds(10)), "pairs")
+                        .join(
+                                b.stream(Serdes.strings(), Serdes.strings(), "right"),
+                                (l, r) -> l + r,
+                                JoinWindows.of(Duration.ofSeconds(10)),
+                                "pairs")
                         .to("joined", Serdes.strings(), Serdes.strings()),
                 b -> b.stream(Serdes.strings(), Serdes.strings(), Pattern.compile("events-.*"))
-                        .filter((k, v) -> v != null).to("all-events", Serdes.strings(), Serdes.strings()),
+                        .filter((k, v) -> v != null)
+                        .to("all-events", Serdes.strings(), Serdes.strings()),
                 b -> b.addSource("in", Serdes.strings(), Serdes.strings(), "input")
-                        .addProcessor("totals", () -> record -> { }, List.of("in"), List.of())
-                        .addStateStore(Stores.keyValueStore("totals", Serdes.strings(), Serdes.longs())
-                                .withTtl(Duration.ofHours(1)), "totals")
+                        .addProcessor("totals", () -> record -> {}, List.of("in"), List.of())
+                        .addStateStore(
+                                Stores.keyValueStore("totals", Serdes.strings(), Serdes.longs())
+                                        .withTtl(Duration.ofHours(1)),
+                                "totals")
                         .addSink("out", "output", Serdes.strings(), Serdes.longs(), "totals"));
     }
 
@@ -61,14 +75,16 @@ class DescribedModelTest {
         TopologyDescription d = TopologyDiffTest.describe(topology);
         TopologyDescription read = TopologyDescription.parse(d.toJson());
         TopologyModel rebuilt = DescribedModel.of(read, d.applicationId());
-        assertThat(TopologyDescription.of(rebuilt, d.applicationId(), d.weirVersion())).isEqualTo(d);
+        assertThat(TopologyDescription.of(rebuilt, d.applicationId(), d.weirVersion()))
+                .isEqualTo(d);
     }
 
     @Test
     void itsRepartitionTopicsAreRenamedForAnotherApplication() {
         TopologyDescription d = TopologyDiffTest.describe(topologies().get(0));
         TopologyModel forked = DescribedModel.of(d, "wc-v2");
-        assertThat(forked.internalSources()).flatExtracting(NodeSpec.Source::topics)
+        assertThat(forked.internalSources())
+                .flatExtracting(NodeSpec.Source::topics)
                 .containsExactly("wc-v2-word-counts-repartition");
         assertThat(forked.stores().get("word-counts").changelogTopic("wc-v2")).isEqualTo("wc-v2-word-counts-changelog");
         assertThat(forked.sourceTopics()).containsExactly("lines");
@@ -77,10 +93,14 @@ class DescribedModelTest {
 
     @Test
     void itCannotRun() {
-        TopologyModel m = DescribedModel.of(TopologyDiffTest.describe(topologies().get(0)), "wc");
+        TopologyModel m =
+                DescribedModel.of(TopologyDiffTest.describe(topologies().get(0)), "wc");
         NodeSpec.Processing p = (NodeSpec.Processing) m.nodes().values().stream()
-                .filter(n -> n instanceof NodeSpec.Processing).findFirst().orElseThrow();
-        assertThatThrownBy(() -> p.supplier().get()).isInstanceOf(UnsupportedOperationException.class)
+                .filter(n -> n instanceof NodeSpec.Processing)
+                .findFirst()
+                .orElseThrow();
+        assertThatThrownBy(() -> p.supplier().get())
+                .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("has no code");
         assertThatThrownBy(() -> m.stores().get("word-counts").keySerde().serialize("t", null))
                 .isInstanceOf(UnsupportedOperationException.class);
@@ -96,7 +116,8 @@ class DescribedModelTest {
                  "stores": []}
                 """;
         assertThatThrownBy(() -> DescribedModel.of(TopologyDescription.parse(old), "wc"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("has no graph")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has no graph")
                 .hasMessageContaining("run.mode=describe");
     }
 }

@@ -26,15 +26,17 @@ class RepartitionCycleTest {
 
     @Test
     void aForeignKeyJoinLinksTwoSubtopologiesBothWays() {
-        assertThat(foreignKeyJoin().repartitionCycle()).hasValueSatisfying(cycle -> assertThat(cycle)
-                .contains("app-joined-fk-subscription-repartition", "app-joined-fk-response-repartition"));
+        assertThat(foreignKeyJoin().repartitionCycle())
+                .hasValueSatisfying(cycle -> assertThat(cycle)
+                        .contains("app-joined-fk-subscription-repartition", "app-joined-fk-response-repartition"));
     }
 
     @Test
     void aReKeyedAggregationMakesNoCycle() {
         TopologyBuilder b = new TopologyBuilder();
         b.table(Serdes.strings(), Serdes.strings(), "users", "users")
-                .groupBy((k, v) -> KeyValue.of(v, k), Serdes.strings(), Serdes.strings()).count("per-city");
+                .groupBy((k, v) -> KeyValue.of(v, k), Serdes.strings(), Serdes.strings())
+                .count("per-city");
         assertThat(TopologyAccess.model(b.build(), "app").repartitionCycle()).isEmpty();
     }
 
@@ -42,7 +44,8 @@ class RepartitionCycleTest {
     void eachForeignKeyJoinTopicHasThePartitionsOfTheTableThatReadsIt() {
         TaskCounts counts = TaskCounts.of(foreignKeyJoin(), Map.of("orders", 5, "customers", 2));
 
-        assertThat(counts.partitions()).containsEntry("app-joined-fk-subscription-repartition", 2)
+        assertThat(counts.partitions())
+                .containsEntry("app-joined-fk-subscription-repartition", 2)
                 .containsEntry("app-joined-fk-response-repartition", 5);
         assertThat(counts.tasks()).containsValues(5, 2);
     }
@@ -52,21 +55,28 @@ class RepartitionCycleTest {
     void theTopicsOfAJoinOfTwoReKeyedTablesAreSizedToo() {
         TopologyBuilder b = new TopologyBuilder();
         RecordTable<String, String> orders = b.stream(Serdes.strings(), Serdes.strings(), "orders")
-                .selectKey((k, v) -> v).withSerdes(Serdes.strings(), Serdes.strings()).toTable("orders");
+                .selectKey((k, v) -> v)
+                .withSerdes(Serdes.strings(), Serdes.strings())
+                .toTable("orders");
         RecordTable<String, String> customers = b.stream(Serdes.strings(), Serdes.strings(), "customers")
-                .selectKey((k, v) -> v).withSerdes(Serdes.strings(), Serdes.strings()).toTable("customers");
+                .selectKey((k, v) -> v)
+                .withSerdes(Serdes.strings(), Serdes.strings())
+                .toTable("customers");
         orders.join(customers, o -> o, (o, c) -> o + c, Serdes.strings(), "joined");
         io.weir.Topology topology = b.build();
         TaskCounts counts = TaskCounts.of(TopologyAccess.model(topology, "app"), Map.of("orders", 5, "customers", 2));
 
-        assertThat(counts.partitions()).containsEntry("app-orders-repartition", 5)
+        assertThat(counts.partitions())
+                .containsEntry("app-orders-repartition", 5)
                 .containsEntry("app-joined-fk-response-repartition", 5)
                 .containsEntry("app-customers-repartition", 2)
                 .containsEntry("app-joined-fk-subscription-repartition", 2);
-        try (io.weir.testdriver.TestDriver driver = io.weir.testdriver.TestDriver.builder(topology).partitions("orders", 5)
-                .partitions("customers", 2).build()) {
-            driver.pipe("customers", "x", "c1", 1);   // the customer c1 (keyed by its value)
-            driver.pipe("orders", "y", "c1", 2);      // the order c1, whose foreign key is c1
+        try (io.weir.testdriver.TestDriver driver = io.weir.testdriver.TestDriver.builder(topology)
+                .partitions("orders", 5)
+                .partitions("customers", 2)
+                .build()) {
+            driver.pipe("customers", "x", "c1", 1); // the customer c1 (keyed by its value)
+            driver.pipe("orders", "y", "c1", 2); // the order c1, whose foreign key is c1
             assertThat(driver.<String, String>store("joined").get("c1")).isEqualTo("c1c1");
         }
     }

@@ -65,10 +65,14 @@ class TopologyDescriptionTest {
         TopologyDescription previous = TopologyDescription.parse(PREVIOUS_SHAPE);
         TopologyDescription current = TopologyDiffTest.describe(wordCount(), "0.1.0-SNAPSHOT");
 
-        assertThat(previous.subtopologies()).allSatisfy(st -> assertThat(st.graph()).isEmpty());
+        assertThat(previous.subtopologies())
+                .allSatisfy(st -> assertThat(st.graph()).isEmpty());
         assertThat(previous.stores()).isEqualTo(current.stores());
-        assertThat(previous.subtopologies()).extracting(TopologyDescription.SubtopologyInfo::nodes)
-                .isEqualTo(current.subtopologies().stream().map(TopologyDescription.SubtopologyInfo::nodes).toList());
+        assertThat(previous.subtopologies())
+                .extracting(TopologyDescription.SubtopologyInfo::nodes)
+                .isEqualTo(current.subtopologies().stream()
+                        .map(TopologyDescription.SubtopologyInfo::nodes)
+                        .toList());
         assertThat(TopologyDiff.between(previous, current).identical()).isTrue();
         assertThat(TopologyRecord.judge("wc", previous, current).level()).isEqualTo(TopologyRecord.Level.SILENT);
         // Derived from what the old record has, so shown as today.
@@ -78,18 +82,34 @@ class TopologyDescriptionTest {
     @Test
     void thePreviousVersionReadsTheDocumentWrittenToday() {
         // The previous version's classes and mapper, as they were: every field it knew keeps its type.
-        record SubtopologyInfo(int id, List<String> sourceTopics, List<String> sourcePatterns,
-                               List<String> repartitionTopicsRead, List<String> repartitionTopicsWritten,
-                               List<String> sinkTopics, List<String> nodes) {
-        }
-        record StoreInfo(String name, String kind, boolean persistent, boolean logged, String changelogTopic,
-                         Integer subtopology, String keyFormat, String valueFormat, Long windowSizeMs,
-                         Long retentionMs, Long ttlMs) {
-        }
-        record Previous(int descriptionVersion, String weirVersion, String applicationId,
-                        List<SubtopologyInfo> subtopologies, List<StoreInfo> stores) {
-        }
-        ObjectMapper previousMapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+        record SubtopologyInfo(
+                int id,
+                List<String> sourceTopics,
+                List<String> sourcePatterns,
+                List<String> repartitionTopicsRead,
+                List<String> repartitionTopicsWritten,
+                List<String> sinkTopics,
+                List<String> nodes) {}
+        record StoreInfo(
+                String name,
+                String kind,
+                boolean persistent,
+                boolean logged,
+                String changelogTopic,
+                Integer subtopology,
+                String keyFormat,
+                String valueFormat,
+                Long windowSizeMs,
+                Long retentionMs,
+                Long ttlMs) {}
+        record Previous(
+                int descriptionVersion,
+                String weirVersion,
+                String applicationId,
+                List<SubtopologyInfo> subtopologies,
+                List<StoreInfo> stores) {}
+        ObjectMapper previousMapper = new ObjectMapper()
+                .enable(SerializationFeature.INDENT_OUTPUT)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
         TopologyDescription current = TopologyDiffTest.describe(wordCount(), "0.1.0-SNAPSHOT");
 
@@ -117,8 +137,8 @@ class TopologyDescriptionTest {
 
     @Test
     void aTableWhoseSourceTopicIsItsChangelogShowsTheTopicMarkedAsASourceAndNotAsAnInternalTopic() {
-        TopologyDescription d = TopologyDiffTest.describe(b -> b.table(Serdes.strings(), Serdes.strings(),
-                "customers", "customers"), "0.1.0");
+        TopologyDescription d = TopologyDiffTest.describe(
+                b -> b.table(Serdes.strings(), Serdes.strings(), "customers", "customers"), "0.1.0");
         TopologyDescription.StoreInfo store = d.stores().get(0);
         assertThat(store.changelogTopic()).isEqualTo("customers");
         assertThat(store.changelogIsSourceTopic()).isTrue();
@@ -126,8 +146,8 @@ class TopologyDescriptionTest {
         assertThat(d.toJson()).containsPattern("\"changelogIsSourceTopic\" ?: true");
         assertThat(TopologyDescription.parse(d.toJson())).isEqualTo(d);
 
-        TopologyDescription own = TopologyDiffTest.describe(b -> b.stream(Serdes.strings(), Serdes.strings(), "customers")
-                .toTable("customers"), "0.1.0");
+        TopologyDescription own = TopologyDiffTest.describe(
+                b -> b.stream(Serdes.strings(), Serdes.strings(), "customers").toTable("customers"), "0.1.0");
         assertThat(own.stores().get(0).changelogIsSourceTopic()).isNull();
         assertThat(own.toJson()).doesNotContain("changelogIsSourceTopic");
     }

@@ -35,20 +35,22 @@ class TopologyDiffTest {
     }
 
     /** A word count (a repartition topic and a logged store) plus a processor-API store {@code totals}. */
-    static Consumer<TopologyBuilder> app(boolean extraFilter, Serde<?> totalsValues,
-                                         UnaryOperator<KeyValueStoreBuilder<String, Object>> totals) {
+    static Consumer<TopologyBuilder> app(
+            boolean extraFilter, Serde<?> totalsValues, UnaryOperator<KeyValueStoreBuilder<String, Object>> totals) {
         return b -> {
             var words = b.stream(Serdes.strings(), Serdes.strings(), "lines")
                     .flatMapValues(line -> Arrays.asList(line.split(" ")));
             if (extraFilter) {
                 words = words.filter((k, w) -> !w.isEmpty());
             }
-            words.groupBy((k, w) -> w, Serdes.strings(), Serdes.strings()).count("word-counts")
-                    .toStream().to("counts", Serdes.strings(), Serdes.longs());
+            words.groupBy((k, w) -> w, Serdes.strings(), Serdes.strings())
+                    .count("word-counts")
+                    .toStream()
+                    .to("counts", Serdes.strings(), Serdes.longs());
             @SuppressWarnings("unchecked")
             Serde<Object> values = (Serde<Object>) totalsValues;
             b.addSource("amounts", Serdes.strings(), Serdes.strings(), "amounts")
-                    .addProcessor("sum", () -> record -> { }, List.of("amounts"), List.of())
+                    .addProcessor("sum", () -> record -> {}, List.of("amounts"), List.of())
                     .addStateStore(totals.apply(Stores.keyValueStore("totals", Serdes.strings(), values)), "sum");
         };
     }
@@ -80,10 +82,13 @@ class TopologyDiffTest {
 
     @Test
     void addedStoresTopicsAndSubtopologiesAreSafe() {
-        TopologyDiff diff = TopologyDiff.between(describe(v1()), describe(v1().andThen(b ->
-                b.stream(Serdes.strings(), Serdes.strings(), "clicks")
-                        .groupBy((k, v) -> v, Serdes.strings(), Serdes.strings()).count("clicks-per-page")
-                        .toStream().to("click-counts", Serdes.strings(), Serdes.longs()))));
+        TopologyDiff diff = TopologyDiff.between(
+                describe(v1()),
+                describe(v1().andThen(b -> b.stream(Serdes.strings(), Serdes.strings(), "clicks")
+                        .groupBy((k, v) -> v, Serdes.strings(), Serdes.strings())
+                        .count("clicks-per-page")
+                        .toStream()
+                        .to("click-counts", Serdes.strings(), Serdes.longs()))));
         assertThat(diff.verdict()).isEqualTo(Verdict.SAFE);
         assertThat(diff.storesAdded()).containsExactly("clicks-per-page");
         assertThat(diff.changelogsAdded()).containsExactly("wc-clicks-per-page-changelog");
@@ -95,34 +100,41 @@ class TopologyDiffTest {
 
     @Test
     void aRemovedStoreNeedsASavepointOrReset() {
-        TopologyDiff diff = TopologyDiff.between(describe(v1()), describe(b -> b.stream(Serdes.strings(),
-                Serdes.strings(), "lines").flatMapValues(line -> Arrays.asList(line.split(" ")))
-                .groupBy((k, w) -> w, Serdes.strings(), Serdes.strings()).count("word-counts")
-                .toStream().to("counts", Serdes.strings(), Serdes.longs())));
+        TopologyDiff diff = TopologyDiff.between(
+                describe(v1()),
+                describe(b -> b.stream(Serdes.strings(), Serdes.strings(), "lines")
+                        .flatMapValues(line -> Arrays.asList(line.split(" ")))
+                        .groupBy((k, w) -> w, Serdes.strings(), Serdes.strings())
+                        .count("word-counts")
+                        .toStream()
+                        .to("counts", Serdes.strings(), Serdes.longs())));
         assertThat(diff.verdict()).isEqualTo(Verdict.NEEDS_SAVEPOINT_OR_RESET);
         assertThat(diff.storesRemoved()).containsExactly("totals");
         assertThat(diff.changelogsRemoved()).containsExactly("wc-totals-changelog");
         assertThat(diff.sourceTopicsRemoved()).containsExactly("amounts");
         assertThat(diff.incompatibleStores()).isEmpty();
-        assertThat(diff.reasons()).containsExactly("store totals was removed (or renamed): its state would be abandoned");
-        assertThat(diff.report()).contains("store totals: removed", "Verdict: NEEDS_SAVEPOINT_OR_RESET",
-                "  - store totals was removed");
+        assertThat(diff.reasons())
+                .containsExactly("store totals was removed (or renamed): its state would be abandoned");
+        assertThat(diff.report())
+                .contains("store totals: removed", "Verdict: NEEDS_SAVEPOINT_OR_RESET", "  - store totals was removed");
     }
 
     @Test
     void aChangedValueFormatMakesTheStoreIncompatible() {
         TopologyDiff diff = TopologyDiff.between(describe(v1()), describe(app(false, Serdes.strings(), s -> s)));
         assertThat(diff.verdict()).isEqualTo(Verdict.NEEDS_SAVEPOINT_OR_RESET);
-        assertThat(diff.storesChanged()).containsExactly(
-                new TopologyDiff.StoreChange("totals", "value format", "long", "string", true, true));
+        assertThat(diff.storesChanged())
+                .containsExactly(new TopologyDiff.StoreChange("totals", "value format", "long", "string", true, true));
         assertThat(diff.incompatibleStores()).containsExactly("totals");
         assertThat(diff.changes()).containsExactly("store totals: value format long -> string");
     }
 
     @Test
     void aChangedFormatOfAStoreWhoseStateDoesNotSurviveARestartIsNotIncompatible() {
-        UnaryOperator<KeyValueStoreBuilder<String, Object>> volatileStore = s -> s.inMemory().withLoggingDisabled();
-        TopologyDiff diff = TopologyDiff.between(describe(app(false, Serdes.longs(), volatileStore)),
+        UnaryOperator<KeyValueStoreBuilder<String, Object>> volatileStore =
+                s -> s.inMemory().withLoggingDisabled();
+        TopologyDiff diff = TopologyDiff.between(
+                describe(app(false, Serdes.longs(), volatileStore)),
                 describe(app(false, Serdes.strings(), volatileStore)));
         assertThat(diff.verdict()).isEqualTo(Verdict.NEEDS_SAVEPOINT_OR_RESET);
         assertThat(diff.incompatibleStores()).isEmpty();
@@ -130,63 +142,87 @@ class TopologyDiffTest {
 
     @Test
     void aChangedKindIsIncompatible() {
-        TopologyDiff diff = TopologyDiff.between(describe(b -> b.stream(Serdes.strings(), Serdes.strings(), "lines")
-                .groupByKey().count("counts")), windowed(Duration.ofMinutes(1)));
-        assertThat(diff.storesChanged()).extracting(TopologyDiff.StoreChange::property).contains("kind");
+        TopologyDiff diff = TopologyDiff.between(
+                describe(b -> b.stream(Serdes.strings(), Serdes.strings(), "lines")
+                        .groupByKey()
+                        .count("counts")),
+                windowed(Duration.ofMinutes(1)));
+        assertThat(diff.storesChanged())
+                .extracting(TopologyDiff.StoreChange::property)
+                .contains("kind");
         assertThat(diff.incompatibleStores()).containsExactly("counts");
         assertThat(diff.reasons()).anyMatch(r -> r.startsWith("store counts changed its kind (key_value -> window)"));
     }
 
     /** {@code counts} as a key-value count or a window count of {@code size}. */
     private static TopologyDescription windowed(Duration size) {
-        return describe(b -> b.stream(Serdes.strings(), Serdes.strings(), "lines").groupByKey()
-                .windowedBy(TimeWindows.of(size)).count("counts"));
+        return describe(b -> b.stream(Serdes.strings(), Serdes.strings(), "lines")
+                .groupByKey()
+                .windowedBy(TimeWindows.of(size))
+                .count("counts"));
     }
 
     @Test
     void aChangedWindowSizeNeedsASavepointButRetentionIsSafe() {
         TopologyDiff size = TopologyDiff.between(windowed(Duration.ofMinutes(1)), windowed(Duration.ofMinutes(5)));
         assertThat(size.verdict()).isEqualTo(Verdict.NEEDS_SAVEPOINT_OR_RESET);
-        assertThat(size.storesChanged()).extracting(TopologyDiff.StoreChange::property).contains("window size ms");
+        assertThat(size.storesChanged())
+                .extracting(TopologyDiff.StoreChange::property)
+                .contains("window size ms");
         assertThat(size.incompatibleStores()).isEmpty();
 
-        TopologyDiff ttl = TopologyDiff.between(describe(v1()),
-                describe(app(false, Serdes.longs(), s -> s.withTtl(Duration.ofHours(1)))));
+        TopologyDiff ttl = TopologyDiff.between(
+                describe(v1()), describe(app(false, Serdes.longs(), s -> s.withTtl(Duration.ofHours(1)))));
         assertThat(ttl.verdict()).isEqualTo(Verdict.SAFE);
         assertThat(ttl.changes()).containsExactly("store totals: ttl ms null -> 3600000");
     }
 
     @Test
     void aSessionAggregationRecordedWithoutItsLastClosedStoreUpgradesByARollingUpgrade() {
-        TopologyDescription now = describe(b -> b.stream(Serdes.strings(), Serdes.strings(), "clicks").groupByKey()
-                .windowedBy(SessionWindows.withInactivityGap(Duration.ofMinutes(5))).count("visits"));
+        TopologyDescription now = describe(b -> b.stream(Serdes.strings(), Serdes.strings(), "clicks")
+                .groupByKey()
+                .windowedBy(SessionWindows.withInactivityGap(Duration.ofMinutes(5)))
+                .count("visits"));
         // What a Weir without <store>-last-closed recorded: the session store only, kept 1 ms longer
-        TopologyDescription before = new TopologyDescription(now.descriptionVersion(), now.weirVersion(),
-                now.applicationId(), now.subtopologies(), now.stores().stream()
-                .filter(st -> !st.name().equals("visits-last-closed"))
-                .map(st -> new TopologyDescription.StoreInfo(st.name(), st.kind(), st.persistent(), st.logged(),
-                        st.changelogTopic(), st.subtopology(), st.keyFormat(), st.valueFormat(), st.windowSizeMs(),
-                        st.retentionMs() + 1, st.ttlMs()))
-                .toList());
+        TopologyDescription before = new TopologyDescription(
+                now.descriptionVersion(),
+                now.weirVersion(),
+                now.applicationId(),
+                now.subtopologies(),
+                now.stores().stream()
+                        .filter(st -> !st.name().equals("visits-last-closed"))
+                        .map(st -> new TopologyDescription.StoreInfo(
+                                st.name(),
+                                st.kind(),
+                                st.persistent(),
+                                st.logged(),
+                                st.changelogTopic(),
+                                st.subtopology(),
+                                st.keyFormat(),
+                                st.valueFormat(),
+                                st.windowSizeMs(),
+                                st.retentionMs() + 1,
+                                st.ttlMs()))
+                        .toList());
 
         TopologyDiff diff = TopologyDiff.between(before, now);
 
         assertThat(diff.verdict()).isEqualTo(Verdict.SAFE);
         assertThat(diff.storesAdded()).containsExactly("visits-last-closed");
         assertThat(diff.changelogsAdded()).containsExactly("wc-visits-last-closed-changelog");
-        assertThat(diff.changes()).contains("store visits-last-closed: added (key_value)",
-                "store visits: retention ms 300001 -> 300000");
+        assertThat(diff.changes())
+                .contains("store visits-last-closed: added (key_value)", "store visits: retention ms 300001 -> 300000");
     }
 
     @Test
     void loggingTurnedOffOrAnUnloggedStoreMovedToMemoryNeedsASavepoint() {
-        TopologyDiff unlogged = TopologyDiff.between(describe(v1()),
-                describe(app(false, Serdes.longs(), KeyValueStoreBuilder::withLoggingDisabled)));
+        TopologyDiff unlogged = TopologyDiff.between(
+                describe(v1()), describe(app(false, Serdes.longs(), KeyValueStoreBuilder::withLoggingDisabled)));
         assertThat(unlogged.verdict()).isEqualTo(Verdict.NEEDS_SAVEPOINT_OR_RESET);
         assertThat(unlogged.changelogsRemoved()).containsExactly("wc-totals-changelog");
 
-        TopologyDiff loggedToMemory = TopologyDiff.between(describe(v1()),
-                describe(app(false, Serdes.longs(), KeyValueStoreBuilder::inMemory)));
+        TopologyDiff loggedToMemory = TopologyDiff.between(
+                describe(v1()), describe(app(false, Serdes.longs(), KeyValueStoreBuilder::inMemory)));
         assertThat(loggedToMemory.verdict()).isEqualTo(Verdict.SAFE);
         assertThat(loggedToMemory.changes()).containsExactly("store totals: persistent true -> false");
     }
@@ -194,11 +230,15 @@ class TopologyDiffTest {
     @Test
     void aRepartitionTopicReadByAnotherSubtopologyNeedsASavepoint() {
         // A source added first renumbers the sub-topologies after it.
-        TopologyDiff diff = TopologyDiff.between(describe(v1()), describe(((Consumer<TopologyBuilder>) b ->
-                b.stream(Serdes.strings(), Serdes.strings(), "first").to("first-out")).andThen(v1())));
+        TopologyDiff diff = TopologyDiff.between(
+                describe(v1()),
+                describe(((Consumer<TopologyBuilder>) b -> b.stream(Serdes.strings(), Serdes.strings(), "first")
+                                .to("first-out"))
+                        .andThen(v1())));
         assertThat(diff.verdict()).isEqualTo(Verdict.NEEDS_SAVEPOINT_OR_RESET);
-        assertThat(diff.reasons()).anyMatch(r -> r.startsWith("repartition topic wc-word-counts-repartition is read by"
-                + " sub-topology 2 instead of 1"));
+        assertThat(diff.reasons())
+                .anyMatch(r -> r.startsWith(
+                        "repartition topic wc-word-counts-repartition is read by" + " sub-topology 2 instead of 1"));
         assertThat(diff.reasons()).anyMatch(r -> r.startsWith("store word-counts changed its sub-topology (1 -> 2)"));
     }
 
@@ -206,8 +246,11 @@ class TopologyDiffTest {
     void aRemovedRepartitionTopicNeedsASavepoint() {
         TopologyDiff diff = TopologyDiff.between(
                 describe(b -> b.stream(Serdes.strings(), Serdes.strings(), "lines")
-                        .groupBy((k, w) -> w, Serdes.strings(), Serdes.strings()).count("word-counts")),
-                describe(b -> b.stream(Serdes.strings(), Serdes.strings(), "lines").groupByKey().count("word-counts")));
+                        .groupBy((k, w) -> w, Serdes.strings(), Serdes.strings())
+                        .count("word-counts")),
+                describe(b -> b.stream(Serdes.strings(), Serdes.strings(), "lines")
+                        .groupByKey()
+                        .count("word-counts")));
         assertThat(diff.repartitionTopicsRemoved()).containsExactly("wc-word-counts-repartition");
         assertThat(diff.reasons()).anyMatch(r -> r.contains("wc-word-counts-repartition was removed"));
     }
@@ -223,13 +266,20 @@ class TopologyDiffTest {
     @Test
     void descriptionSurvivesAJsonRoundTrip() {
         TopologyDescription d = describe(v1().andThen(b -> b.stream(Serdes.strings(), Serdes.strings(), "readings")
-                .groupByKey().windowedBy(TimeWindows.of(Duration.ofSeconds(10))).count("per-10s")));
+                .groupByKey()
+                .windowedBy(TimeWindows.of(Duration.ofSeconds(10)))
+                .count("per-10s")));
         String json = d.toJson();
         assertThat(TopologyDescription.parse(json)).isEqualTo(d);
-        assertThat(TopologyDiff.between(TopologyDescription.parse(json), d).identical()).isTrue();
-        assertThat(json).contains("\"keyFormat\": \"string\"", "\"valueFormat\": \"long\"",
-                "\"windowSizeMs\": 10000", "\"changelogTopic\": \"wc-totals-changelog\"",
-                "\"repartitionTopicsWritten\": [ \"wc-word-counts-repartition\" ]");
+        assertThat(TopologyDiff.between(TopologyDescription.parse(json), d).identical())
+                .isTrue();
+        assertThat(json)
+                .contains(
+                        "\"keyFormat\": \"string\"",
+                        "\"valueFormat\": \"long\"",
+                        "\"windowSizeMs\": 10000",
+                        "\"changelogTopic\": \"wc-totals-changelog\"",
+                        "\"repartitionTopicsWritten\": [ \"wc-word-counts-repartition\" ]");
         TopologyDescription.StoreInfo window = d.store("per-10s");
         assertThat(window.kind()).isEqualTo("window");
         assertThat(window.keyFormat()).isEqualTo("string");
@@ -238,10 +288,10 @@ class TopologyDiffTest {
 
     @Test
     void globalTablesAreDescribedAndEveryChangeOfThemIsSafe() {
-        TopologyDescription before = describe(v1().andThen(b -> b.globalTable(Serdes.strings(), Serdes.strings(),
-                "currencies", "rates")));
-        assertThat(before.globalTables()).containsExactly(
-                new TopologyDescription.GlobalTableInfo("rates", "currencies", "string", "string"));
+        TopologyDescription before =
+                describe(v1().andThen(b -> b.globalTable(Serdes.strings(), Serdes.strings(), "currencies", "rates")));
+        assertThat(before.globalTables())
+                .containsExactly(new TopologyDescription.GlobalTableInfo("rates", "currencies", "string", "string"));
         assertThat(TopologyDescription.parse(before.toJson())).isEqualTo(before);
 
         TopologyDescription after = describe(v1().andThen(b -> {
@@ -251,10 +301,11 @@ class TopologyDiffTest {
         TopologyDiff diff = TopologyDiff.between(before, after);
 
         assertThat(diff.verdict()).isEqualTo(Verdict.SAFE);
-        assertThat(diff.changes()).contains(
-                "global table rates: topic currencies -> currencies-v2 (read again from its topic)",
-                "global table rates: value format string -> long (read again from its topic)",
-                "global table countries: added (topic countries)");
+        assertThat(diff.changes())
+                .contains(
+                        "global table rates: topic currencies -> currencies-v2 (read again from its topic)",
+                        "global table rates: value format string -> long (read again from its topic)",
+                        "global table countries: added (topic countries)");
         assertThat(TopologyDiff.between(after, describe(v1())).changes())
                 .contains("global table rates: removed", "global table countries: removed");
     }
@@ -271,15 +322,24 @@ class TopologyDiffTest {
         String json = describe(v1()).toJson().replaceFirst("\\{", "{\"fromTheFuture\": 1,");
         assertThat(TopologyDescription.parse(json)).isEqualTo(describe(v1()));
         assertThatThrownBy(() -> TopologyDescription.parse("{\"hello\": 1}"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a topology description");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not a topology description");
         assertThatThrownBy(() -> TopologyDescription.parse("not json"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a topology description");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not a topology description");
     }
 
     @Test
     void builtInSerdesDeclareTheirFormats() {
-        assertThat(List.of(Serdes.strings(), Serdes.longs(), Serdes.integers(), Serdes.doubles(), Serdes.bytes(),
-                Serdes.uuids(), Serdes.json(Long.class), Serdes.windowed(Serdes.strings())))
+        assertThat(List.of(
+                        Serdes.strings(),
+                        Serdes.longs(),
+                        Serdes.integers(),
+                        Serdes.doubles(),
+                        Serdes.bytes(),
+                        Serdes.uuids(),
+                        Serdes.json(Long.class),
+                        Serdes.windowed(Serdes.strings())))
                 .extracting(Serde::formatId)
                 .containsExactly("string", "long", "int", "double", "bytes", "uuid", "json", "windowed(string)");
     }

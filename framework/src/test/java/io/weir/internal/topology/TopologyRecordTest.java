@@ -26,7 +26,7 @@ class TopologyRecordTest {
             @SuppressWarnings("unchecked")
             Serde<Object> v = (Serde<Object>) values;
             b.addSource("amounts", Serdes.strings(), Serdes.strings(), "amounts")
-                    .addProcessor("sum", () -> record -> { }, List.of("amounts"), List.of())
+                    .addProcessor("sum", () -> record -> {}, List.of("amounts"), List.of())
                     .addStateStore(Stores.keyValueStore("totals", Serdes.strings(), v), "sum");
         }
         return TopologyDescription.of(TopologyModels.resolved(b.build(), "app"), "app", "1.0");
@@ -36,30 +36,39 @@ class TopologyRecordTest {
     void firstStartAndUnchangedTopologyAreSilent() {
         TopologyDescription v1 = totals(Serdes.longs(), false, true);
         assertThat(TopologyRecord.judge("app", null, v1).level()).isEqualTo(Level.SILENT);
-        assertThat(TopologyRecord.judge("app", v1, totals(Serdes.longs(), false, true)).level()).isEqualTo(Level.SILENT);
+        assertThat(TopologyRecord.judge("app", v1, totals(Serdes.longs(), false, true))
+                        .level())
+                .isEqualTo(Level.SILENT);
     }
 
     @Test
     void aSafeChangeIsOneInfoLineListingTheChanges() {
-        Outcome o = TopologyRecord.judge("app", totals(Serdes.longs(), false, true), totals(Serdes.longs(), true, true));
+        Outcome o =
+                TopologyRecord.judge("app", totals(Serdes.longs(), false, true), totals(Serdes.longs(), true, true));
         assertThat(o.level()).isEqualTo(Level.INFO);
-        assertThat(o.message()).startsWith("app: the topology changed since the recorded version; safe for a rolling"
-                + " upgrade: node ").doesNotContain("\n");
+        assertThat(o.message())
+                .startsWith(
+                        "app: the topology changed since the recorded version; safe for a rolling" + " upgrade: node ")
+                .doesNotContain("\n");
     }
 
     @Test
     void aRemovedStoreIsAWarningThatNamesItAndTheWaysOut() {
-        Outcome o = TopologyRecord.judge("app", totals(Serdes.longs(), false, true), totals(Serdes.longs(), false, false));
+        Outcome o =
+                TopologyRecord.judge("app", totals(Serdes.longs(), false, true), totals(Serdes.longs(), false, false));
         assertThat(o.level()).isEqualTo(Level.WARN);
-        assertThat(o.message()).contains("store totals was removed", "--allow-dropped-state", "weir reset",
-                "starting anyway").doesNotContain("\n");
+        assertThat(o.message())
+                .contains("store totals was removed", "--allow-dropped-state", "weir reset", "starting anyway")
+                .doesNotContain("\n");
     }
 
     @Test
     void aStoreWhoseKeptStateTheNewSerdeCannotReadFailsTheStart() {
-        Outcome o = TopologyRecord.judge("app", totals(Serdes.longs(), false, true), totals(Serdes.strings(), false, true));
+        Outcome o =
+                TopologyRecord.judge("app", totals(Serdes.longs(), false, true), totals(Serdes.strings(), false, true));
         assertThat(o.level()).isEqualTo(Level.FAIL);
-        assertThat(o.message()).startsWith("app cannot start: the state of store(s) [totals] cannot be read")
+        assertThat(o.message())
+                .startsWith("app cannot start: the state of store(s) [totals] cannot be read")
                 .contains("value format (long -> string)", "weir reset", "--allow-dropped-state", "formatId()");
     }
 }

@@ -17,7 +17,11 @@ import java.util.Set;
 final class AlertLedger {
 
     /** What a received alert turned out to be. */
-    enum Outcome { FIRST, DUPLICATE, FOREIGN }
+    enum Outcome {
+        FIRST,
+        DUPLICATE,
+        FOREIGN
+    }
 
     private final double threshold;
     private final Set<Alert> expected = new HashSet<>();
@@ -84,14 +88,21 @@ final class AlertLedger {
     /** One line: what was fed, expected and received, and whether the check passed. */
     String summary() {
         StringBuilder s = new StringBuilder()
-                .append(readingsFed).append(" readings fed, ")
-                .append(alertsExpected()).append(" alerts expected, ")
-                .append(alertsReceived()).append(" received, ")
-                .append(duplicates).append(" duplicates, ")
-                .append(alertsExpected() - alertsReceived()).append(" missing");
+                .append(readingsFed)
+                .append(" readings fed, ")
+                .append(alertsExpected())
+                .append(" alerts expected, ")
+                .append(alertsReceived())
+                .append(" received, ")
+                .append(duplicates)
+                .append(" duplicates, ")
+                .append(alertsExpected() - alertsReceived())
+                .append(" missing");
         if (foreign > 0) {
             s.append(", ").append(foreign).append(" from earlier runs ignored");
         }
-        return s.append(": exactly-once check ").append(exactlyOnce() ? "PASSED" : "FAILED").toString();
+        return s.append(": exactly-once check ")
+                .append(exactlyOnce() ? "PASSED" : "FAILED")
+                .toString();
     }
 }

@@ -9,5 +9,4 @@ package io.weir.samples.alerts;
  * @param temperature degrees Fahrenheit
  * @param timestamp   when the sensor measured, epoch milliseconds
  */
-public record Reading(String sensor, double temperature, long timestamp) {
-}
+public record Reading(String sensor, double temperature, long timestamp) {}

@@ -23,8 +23,7 @@ public final class TemperatureAlerts {
     /** The alert threshold, degrees Fahrenheit. */
     public static final double DEFAULT_THRESHOLD = 90.0;
 
-    private TemperatureAlerts() {
-    }
+    private TemperatureAlerts() {}
 
     /**
      * The topology as {@code serve temperature-alerts} runs it, with the sample's topics: the provider that
@@ -32,7 +31,11 @@ public final class TemperatureAlerts {
      * {@code --topology io.weir.samples.alerts.TemperatureAlerts} (see docs/replay-and-savepoints.md, "Giving the CLI your topology").
      */
     public static Topology topology() {
-        return TemperatureAlertsService.sample().topology().apply(TemperatureAlertsService.sample().inputTopic(), TemperatureAlertsService.sample().outputTopic());
+        return TemperatureAlertsService.sample()
+                .topology()
+                .apply(
+                        TemperatureAlertsService.sample().inputTopic(),
+                        TemperatureAlertsService.sample().outputTopic());
     }
 
     /**

@@ -23,9 +23,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * Runs the {@link TemperatureAlerts} topology end to end with one command: starts an in-process
@@ -37,8 +37,12 @@ import picocli.CommandLine;
  *
  * <p>Alerts and the summary go to stdout; progress and library logs go to stderr.
  */
-@Command(name = "temperature-alerts", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0",
-        sortOptions = false, usageHelpAutoWidth = true,
+@Command(
+        name = "temperature-alerts",
+        mixinStandardHelpOptions = true,
+        version = "Weir sample 0.1.0",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
         description = "Emits an alert for every sensor reading above a threshold, exactly once.")
 public final class TemperatureAlertsApp implements Callable<Integer> {
 
@@ -48,46 +52,70 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
     /** After the last reading is fed in --follow mode, how long its alerts may take to arrive. */
     private static final Duration FINAL_ALERTS_TIMEOUT = Duration.ofSeconds(20);
 
-    @Option(names = "--bootstrap-servers", defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
+    @Option(
+            names = "--bootstrap-servers",
+            defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
             description = "Kafka cluster to use instead of an in-process broker (default: env WEIR_BOOTSTRAP_SERVERS).")
     String bootstrapServers;
 
-    @Option(names = "--threshold", defaultValue = "90", description = "Alert above this temperature, °F (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--threshold",
+            defaultValue = "90",
+            description = "Alert above this temperature, °F (default: ${DEFAULT-VALUE}).")
     double threshold;
 
     @Option(names = "--sensors", defaultValue = "10", description = "Number of sensors (default: ${DEFAULT-VALUE}).")
     int sensors;
 
-    @Option(names = "--readings-per-sensor", defaultValue = "100",
+    @Option(
+            names = "--readings-per-sensor",
+            defaultValue = "100",
             description = "Readings per sensor fed at start (default: ${DEFAULT-VALUE}).")
     int readingsPerSensor;
 
-    @Option(names = "--follow", description = "Keep running: feed a reading per sensor every second and print"
-            + " alerts until Ctrl-C/SIGTERM.")
+    @Option(
+            names = "--follow",
+            description =
+                    "Keep running: feed a reading per sensor every second and print" + " alerts until Ctrl-C/SIGTERM.")
     boolean follow;
 
-    @Option(names = "--seed", defaultValue = "42", description = "Seed of the sample temperatures (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--seed",
+            defaultValue = "42",
+            description = "Seed of the sample temperatures (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--input-topic", defaultValue = "readings", description = "Topic of readings (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--input-topic",
+            defaultValue = "readings",
+            description = "Topic of readings (default: ${DEFAULT-VALUE}).")
     String inputTopic;
 
-    @Option(names = "--output-topic", defaultValue = "alerts", description = "Topic of alerts (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--output-topic",
+            defaultValue = "alerts",
+            description = "Topic of alerts (default: ${DEFAULT-VALUE}).")
     String outputTopic;
 
-    @Option(names = "--partitions", defaultValue = "4",
+    @Option(
+            names = "--partitions",
+            defaultValue = "4",
             description = "Partitions of the topics when they are created (default: ${DEFAULT-VALUE}).")
     int partitions;
 
-    @Option(names = "--application-id", defaultValue = "temperature-alerts",
+    @Option(
+            names = "--application-id",
+            defaultValue = "temperature-alerts",
             description = "Consumer group and prefix of the dead-letter topic (default: ${DEFAULT-VALUE}).")
     String applicationId;
 
     @Option(names = "--state-dir", description = "State directory to keep (default: a temporary one, deleted on exit).")
     Path stateDir;
 
-    @Option(names = "--timeout", defaultValue = "120", description = "Seconds to wait for the expected alerts"
-            + " (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--timeout",
+            defaultValue = "120",
+            description = "Seconds to wait for the expected alerts" + " (default: ${DEFAULT-VALUE}).")
     long timeoutSeconds;
 
     private final Serde<String> keys = Serdes.strings();
@@ -102,12 +130,13 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (sensors < 1 || readingsPerSensor < 0 || partitions < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this),
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
                     "--sensors and --partitions must be at least 1, --readings-per-sensor at least 0");
         }
         // The hook waits for this method's clean-up, so Ctrl-C still stops the app gracefully.
         try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_TIMEOUT.multipliedBy(2));
-             SampleKafka kafka = SampleKafka.connect(bootstrapServers)) {
+                SampleKafka kafka = SampleKafka.connect(bootstrapServers)) {
             return run(kafka, signal);
         }
     }
@@ -118,20 +147,31 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
         AlertLedger ledger = new AlertLedger(threshold);
         // Rounds one second apart ending now, then continuing in real time under --follow.
         long now = System.currentTimeMillis() / 1000 * 1000;
-        SampleReadings samples = new SampleReadings(seed, sensors,
-                now - readingsPerSensor * ROUND_INTERVAL.toMillis(), ROUND_INTERVAL.toMillis());
+        SampleReadings samples = new SampleReadings(
+                seed, sensors, now - readingsPerSensor * ROUND_INTERVAL.toMillis(), ROUND_INTERVAL.toMillis());
         WeirApp app = null;
         try {
             kafka.ensureTopics(List.of(inputTopic, outputTopic), partitions);
             try (CommittedTail<String, Alert> tail = CommittedTail.fromEnd(bootstrap, outputTopic, keys, alertSerde)) {
                 feed(kafka, samples.nextRounds(readingsPerSensor), ledger);
-                log.info("Fed {} readings from {} sensors to '{}'; {} are above {}°F", ledger.readingsFed(), sensors,
-                        inputTopic, ledger.alertsExpected(), format(threshold));
-                app = WeirApp.create(TemperatureAlerts.topology(inputTopic, outputTopic, threshold),
-                        config(bootstrap, dir)).start();
-                log.info("Started '{}' with exactly-once processing; printing alerts from '{}' (read_committed){}",
-                        applicationId, outputTopic, app.httpPort().isPresent() ? "; health, metrics and topology on"
-                                + " http://localhost:" + app.httpPort().getAsInt() : "");
+                log.info(
+                        "Fed {} readings from {} sensors to '{}'; {} are above {}°F",
+                        ledger.readingsFed(),
+                        sensors,
+                        inputTopic,
+                        ledger.alertsExpected(),
+                        format(threshold));
+                app = WeirApp.create(
+                                TemperatureAlerts.topology(inputTopic, outputTopic, threshold), config(bootstrap, dir))
+                        .start();
+                log.info(
+                        "Started '{}' with exactly-once processing; printing alerts from '{}' (read_committed){}",
+                        applicationId,
+                        outputTopic,
+                        app.httpPort().isPresent()
+                                ? "; health, metrics and topology on" + " http://localhost:"
+                                        + app.httpPort().getAsInt()
+                                : "");
 
                 awaitAlerts(tail, ledger, app, Duration.ofSeconds(timeoutSeconds), signal);
                 if (follow) {
@@ -166,7 +206,11 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
     }
 
     /** Prints alerts until all expected ones arrived, the app failed, {@code timeout} passed or a signal. */
-    private void awaitAlerts(CommittedTail<String, Alert> tail, AlertLedger ledger, WeirApp app, Duration timeout,
+    private void awaitAlerts(
+            CommittedTail<String, Alert> tail,
+            AlertLedger ledger,
+            WeirApp app,
+            Duration timeout,
             ShutdownSignal stopOn) {
         Deadline deadline = Deadline.after(timeout);
         while (!ledger.allReceived()) {
@@ -179,8 +223,11 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
                 return;
             }
             if (deadline.expired()) {
-                log.warn("{} of {} expected alerts arrived within {} s", ledger.alertsReceived(),
-                        ledger.alertsExpected(), timeout.toSeconds());
+                log.warn(
+                        "{} of {} expected alerts arrived within {} s",
+                        ledger.alertsReceived(),
+                        ledger.alertsExpected(),
+                        timeout.toSeconds());
                 return;
             }
             show(tail.poll(Duration.ofMillis(200)), ledger);
@@ -188,8 +235,13 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
     }
 
     /** Feeds one round per second and prints alerts in between, until SIGINT/SIGTERM. */
-    private void followUntilSignal(SampleKafka kafka, SampleReadings samples, CommittedTail<String, Alert> tail,
-            AlertLedger ledger, WeirApp app, ShutdownSignal signal) {
+    private void followUntilSignal(
+            SampleKafka kafka,
+            SampleReadings samples,
+            CommittedTail<String, Alert> tail,
+            AlertLedger ledger,
+            WeirApp app,
+            ShutdownSignal signal) {
         log.info("Following: a reading per sensor every {} s; Ctrl-C to stop", ROUND_INTERVAL.toSeconds());
         long nextRound = System.nanoTime();
         while (!signal.requested() && app.state().isActive()) {
@@ -207,8 +259,12 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(readings.size());
         for (Reading r : readings) {
             // The record timestamp is the measurement time, so Kafka's time index matches the data.
-            records.add(new ProducerRecord<>(inputTopic, null, r.timestamp(),
-                    keys.serialize(inputTopic, r.sensor()), readingSerde.serialize(inputTopic, r)));
+            records.add(new ProducerRecord<>(
+                    inputTopic,
+                    null,
+                    r.timestamp(),
+                    keys.serialize(inputTopic, r.sensor()),
+                    readingSerde.serialize(inputTopic, r)));
         }
         kafka.client().send(records);
         readings.forEach(ledger::fed);

@@ -17,15 +17,18 @@ public final class TemperatureAlertsService {
 
     static final int SENSORS = 10;
 
-    private TemperatureAlertsService() {
-    }
+    private TemperatureAlertsService() {}
 
     /**
      * {@code temperature-alerts}: application {@code temperature-alerts}, reads {@code readings},
      * writes {@code alerts}.
      */
     public static ServedSample sample() {
-        return new ServedSample("temperature-alerts", "temperature-alerts", "readings", "alerts",
+        return new ServedSample(
+                "temperature-alerts",
+                "temperature-alerts",
+                "readings",
+                "alerts",
                 (in, out) -> TemperatureAlerts.topology(in, out, TemperatureAlerts.DEFAULT_THRESHOLD),
                 () -> readings(System.nanoTime()));
     }
@@ -43,8 +46,8 @@ public final class TemperatureAlertsService {
             Reading r = round.removeFirst();
             // Measured now: the generator's own round timestamps would be meaningless in a live feed.
             Reading now = new Reading(r.sensor(), r.temperature(), timestamp);
-            return new ProducerRecord<>(topic, null, timestamp, keys.serialize(topic, now.sensor()),
-                    values.serialize(topic, now));
+            return new ProducerRecord<>(
+                    topic, null, timestamp, keys.serialize(topic, now.sensor()), values.serialize(topic, now));
         };
     }
 }

@@ -57,8 +57,12 @@ public final class CommittedTail<K, V> implements AutoCloseable {
     private long nextExistenceCheck = System.nanoTime() + CHECK_EXISTS_NANOS;
     private long recordsRead;
 
-    private CommittedTail(String topic, KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
-            Serde<K> keys, Serde<V> values) {
+    private CommittedTail(
+            String topic,
+            KafkaConsumer<byte[], byte[]> consumer,
+            List<TopicPartition> partitions,
+            Serde<K> keys,
+            Serde<V> values) {
         this.topic = topic;
         this.consumer = consumer;
         this.partitions = partitions;
@@ -67,25 +71,31 @@ public final class CommittedTail<K, V> implements AutoCloseable {
     }
 
     /** Opens a tail at the current committed end of every partition: earlier records are not shown. */
-    public static <K, V> CommittedTail<K, V> fromEnd(String bootstrapServers, String topic, Serde<K> keys,
-            Serde<V> values) {
+    public static <K, V> CommittedTail<K, V> fromEnd(
+            String bootstrapServers, String topic, Serde<K> keys, Serde<V> values) {
         return open(bootstrapServers, topic, keys, values, true);
     }
 
     /** Opens a tail at the beginning of every partition: every committed record is shown. */
-    public static <K, V> CommittedTail<K, V> fromBeginning(String bootstrapServers, String topic, Serde<K> keys,
-            Serde<V> values) {
+    public static <K, V> CommittedTail<K, V> fromBeginning(
+            String bootstrapServers, String topic, Serde<K> keys, Serde<V> values) {
         return open(bootstrapServers, topic, keys, values, false);
     }
 
-    private static <K, V> CommittedTail<K, V> open(String bootstrapServers, String topic, Serde<K> keys,
-            Serde<V> values, boolean atEnd) {
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.CLIENT_ID_CONFIG, "weir-sample-tail-" + UUID.randomUUID(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    private static <K, V> CommittedTail<K, V> open(
+            String bootstrapServers, String topic, Serde<K> keys, Serde<V> values, boolean atEnd) {
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ConsumerConfig.CLIENT_ID_CONFIG,
+                        "weir-sample-tail-" + UUID.randomUUID(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        "false"),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
         try {
             List<PartitionInfo> infos = consumer.partitionsFor(topic, METADATA_TIMEOUT);
             List<TopicPartition> partitions = new ArrayList<>();
@@ -133,8 +143,13 @@ public final class CommittedTail<K, V> implements AutoCloseable {
         recordsRead += polled.count();
         for (ConsumerRecord<byte[], byte[]> r : polled) {
             try {
-                records.add(new TailRecord<>(r.partition(), r.offset(), keys.deserialize(r.topic(), r.key()),
-                        values.deserialize(r.topic(), r.value()), r.timestamp(), Headers.of(r.headers())));
+                records.add(new TailRecord<>(
+                        r.partition(),
+                        r.offset(),
+                        keys.deserialize(r.topic(), r.key()),
+                        values.deserialize(r.topic(), r.value()),
+                        r.timestamp(),
+                        Headers.of(r.headers())));
             } catch (SerdeException e) {
                 // Someone else writes to this topic too; it is not ours to judge, only to skip.
                 log.warn("Skipping {}-{}@{}: unreadable: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
@@ -181,8 +196,11 @@ public final class CommittedTail<K, V> implements AutoCloseable {
         if (infos == null || infos.isEmpty()) {
             deleted = true;
             consumer.assign(List.of()); // stops the fetches that fail in a loop
-            log.warn("Topic '{}' no longer exists: stopped reading it after {} records; will read it from its"
-                    + " beginning if it is created again", topic, recordsRead);
+            log.warn(
+                    "Topic '{}' no longer exists: stopped reading it after {} records; will read it from its"
+                            + " beginning if it is created again",
+                    topic,
+                    recordsRead);
         }
     }
 
@@ -197,11 +215,15 @@ public final class CommittedTail<K, V> implements AutoCloseable {
                 infos = List.of();
             }
             if (infos != null && !infos.isEmpty()) {
-                partitions = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+                partitions = infos.stream()
+                        .map(i -> new TopicPartition(topic, i.partition()))
+                        .toList();
                 consumer.assign(partitions);
                 consumer.seekToBeginning(partitions);
                 deleted = false;
-                log.info("Topic '{}' exists again with {} partitions; reading it from its beginning", topic,
+                log.info(
+                        "Topic '{}' exists again with {} partitions; reading it from its beginning",
+                        topic,
                         partitions.size());
                 return;
             }

@@ -26,7 +26,8 @@ public final class RatePacer {
      */
     public RatePacer(int recordsPerSecond, LongSupplier nanoTime) {
         if (recordsPerSecond < 1) {
-            throw new IllegalArgumentException("the rate must be at least 1 record per second, was " + recordsPerSecond);
+            throw new IllegalArgumentException(
+                    "the rate must be at least 1 record per second, was " + recordsPerSecond);
         }
         this.nanoTime = nanoTime;
         this.intervalNanos = (double) SECOND / recordsPerSecond;

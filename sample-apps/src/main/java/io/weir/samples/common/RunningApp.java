@@ -27,7 +27,12 @@ public final class RunningApp implements AutoCloseable {
     public static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
     /** Why {@link #await} returned. */
-    public enum Wait { DONE, FAILED, TIMED_OUT, SIGNALLED }
+    public enum Wait {
+        DONE,
+        FAILED,
+        TIMED_OUT,
+        SIGNALLED
+    }
 
     private final WeirApp app;
     private final Path stateDir;
@@ -46,14 +51,17 @@ public final class RunningApp implements AutoCloseable {
      *
      * @throws IllegalStateException if the cluster cannot be reached or a topic is missing
      */
-    public static RunningApp start(Topology topology, Function<Path, WeirConfig> config, Path keptStateDir,
-            String tempPrefix) {
+    public static RunningApp start(
+            Topology topology, Function<Path, WeirConfig> config, Path keptStateDir, String tempPrefix) {
         boolean temporary = keptStateDir == null;
         Path dir = temporary ? StateDirs.createTemp(tempPrefix) : keptStateDir;
         try {
             WeirApp app = WeirApp.create(topology, config.apply(dir)).start();
-            app.httpPort().ifPresent(port -> log.info("Health, metrics and topology on http://localhost:{}"
-                    + " (/health/ready, /metrics, /topology, /info)", port));
+            app.httpPort()
+                    .ifPresent(port -> log.info(
+                            "Health, metrics and topology on http://localhost:{}"
+                                    + " (/health/ready, /metrics, /topology, /info)",
+                            port));
             return new RunningApp(app, dir, temporary);
         } catch (RuntimeException e) {
             if (temporary) {
@@ -74,7 +82,11 @@ public final class RunningApp implements AutoCloseable {
      *
      * @param missing what is still expected, for the log line of a time-out
      */
-    public Wait await(BooleanSupplier done, Runnable pollOnce, Duration timeout, ShutdownSignal signal,
+    public Wait await(
+            BooleanSupplier done,
+            Runnable pollOnce,
+            Duration timeout,
+            ShutdownSignal signal,
             Supplier<String> missing) {
         Deadline deadline = Deadline.after(timeout);
         while (!done.getAsBoolean()) {
@@ -106,7 +118,8 @@ public final class RunningApp implements AutoCloseable {
         boolean failed = app.state() == WeirApp.State.FAILED;
         stopped = true;
         app.close(SHUTDOWN_TIMEOUT);
-        return failed ? Optional.of(app.failure().orElseGet(() -> new IllegalStateException("unknown error")))
+        return failed
+                ? Optional.of(app.failure().orElseGet(() -> new IllegalStateException("unknown error")))
                 : Optional.empty();
     }
 

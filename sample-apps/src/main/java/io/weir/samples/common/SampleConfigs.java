@@ -9,8 +9,7 @@ import java.util.Map;
 /** The Weir configuration every sample runs with. */
 public final class SampleConfigs {
 
-    private SampleConfigs() {
-    }
+    private SampleConfigs() {}
 
     /**
      * Exactly-once processing of {@code applicationId} against {@code bootstrapServers}, stores

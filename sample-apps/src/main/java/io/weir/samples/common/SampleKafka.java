@@ -77,13 +77,19 @@ public final class SampleKafka implements AutoCloseable {
 
     /** As {@link #ensureTopics(Collection, int)}, creating the missing ones with {@code configs}. */
     public void ensureTopics(Collection<String> names, int partitions, Map<String, String> configs) {
-        Set<String> existing = KafkaCalls.get(client.admin().listTopics().names(), ADMIN_TIMEOUT,
-                "list the topics at " + bootstrapServers());
-        List<NewTopic> missing = names.stream().distinct().filter(n -> !existing.contains(n))
-                .map(n -> new NewTopic(n, Optional.of(partitions), Optional.empty()).configs(configs)).toList();
+        Set<String> existing = KafkaCalls.get(
+                client.admin().listTopics().names(), ADMIN_TIMEOUT, "list the topics at " + bootstrapServers());
+        List<NewTopic> missing = names.stream()
+                .distinct()
+                .filter(n -> !existing.contains(n))
+                .map(n -> new NewTopic(n, Optional.of(partitions), Optional.empty()).configs(configs))
+                .toList();
         if (!missing.isEmpty()) {
             client.createTopics(missing);
-            log.info("Created topics {} with {} partitions", missing.stream().map(NewTopic::name).toList(), partitions);
+            log.info(
+                    "Created topics {} with {} partitions",
+                    missing.stream().map(NewTopic::name).toList(),
+                    partitions);
         }
     }
 
@@ -96,7 +102,9 @@ public final class SampleKafka implements AutoCloseable {
     public void requireFresh(Collection<String> topics, String applicationId) {
         List<String> used = new ArrayList<>();
         for (String topic : topics) {
-            long records = client.countPerPartition(topic).values().stream().mapToLong(Long::longValue).sum();
+            long records = client.countPerPartition(topic).values().stream()
+                    .mapToLong(Long::longValue)
+                    .sum();
             if (records > 0) {
                 used.add("topic '" + topic + "' holds " + records + " offsets");
             }
@@ -113,15 +121,18 @@ public final class SampleKafka implements AutoCloseable {
 
     /** The offsets committed by consumer group {@code groupId} (empty if it has none). */
     public Map<TopicPartition, OffsetAndMetadata> committedOffsets(String groupId) {
-        return KafkaCalls.get(client.admin().listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata(),
-                ADMIN_TIMEOUT, "read the offsets of group " + groupId + " at " + bootstrapServers());
+        return KafkaCalls.get(
+                client.admin().listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata(),
+                ADMIN_TIMEOUT,
+                "read the offsets of group " + groupId + " at " + bootstrapServers());
     }
 
     /** How many records of {@code topic} group {@code groupId} has committed as consumed, all partitions. */
     public long committedCount(String groupId, String topic) {
         return committedOffsets(groupId).entrySet().stream()
                 .filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
-                .mapToLong(e -> e.getValue().offset()).sum();
+                .mapToLong(e -> e.getValue().offset())
+                .sum();
     }
 
     @Override

@@ -14,8 +14,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -43,11 +43,9 @@ public final class SampleLoad {
      * @param recordsPerSecond at least 1
      * @param duration         how long to feed, or null for until SIGTERM
      */
-    public record Options(String bootstrapServers, String topic, int recordsPerSecond, Duration duration) {
-    }
+    public record Options(String bootstrapServers, String topic, int recordsPerSecond, Duration duration) {}
 
-    private SampleLoad() {
-    }
+    private SampleLoad() {}
 
     /**
      * Feeds records from {@code sample}'s generator; returns how many were sent and acknowledged.
@@ -67,16 +65,21 @@ public final class SampleLoad {
         Deadline end = options.duration() == null ? null : Deadline.after(options.duration());
         Producer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(options, sample.name()));
         try {
-            log.info("Feeding '{}' with {} input at {} records/s{}", options.topic(), sample.name(),
-                    options.recordsPerSecond(), options.duration() == null ? " until SIGTERM"
+            log.info(
+                    "Feeding '{}' with {} input at {} records/s{}",
+                    options.topic(),
+                    sample.name(),
+                    options.recordsPerSecond(),
+                    options.duration() == null
+                            ? " until SIGTERM"
                             : " for " + options.duration().toSeconds() + " s");
             RatePacer pacer = new RatePacer(options.recordsPerSecond(), System::nanoTime);
             long sent = 0;
             long nextProgress = started + PROGRESS_EVERY.toNanos();
             while (!signal.requested() && (end == null || !end.expired())) {
                 if (failure.get() != null) {
-                    throw new IllegalStateException("cannot write to '" + options.topic() + "': " + failure.get(),
-                            failure.get());
+                    throw new IllegalStateException(
+                            "cannot write to '" + options.topic() + "': " + failure.get(), failure.get());
                 }
                 for (int i = pacer.due(); i > 0; i--, sent++) {
                     producer.send(generator.next(options.topic(), System.currentTimeMillis()), (md, e) -> {
@@ -108,7 +111,8 @@ public final class SampleLoad {
     private static void writeReference(Options options, ServedSample sample) {
         String topic = sample.reference().topic();
         requireTopic(options.bootstrapServers(), topic);
-        List<ProducerRecord<byte[], byte[]>> records = sample.reference().records().get();
+        List<ProducerRecord<byte[], byte[]>> records =
+                sample.reference().records().get();
         try (Producer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(options, sample.name()))) {
             List<java.util.concurrent.Future<?>> sends = new java.util.ArrayList<>();
             for (ProducerRecord<byte[], byte[]> r : records) {
@@ -128,18 +132,26 @@ public final class SampleLoad {
 
     private static Map<String, Object> producerConfig(Options options, String sampleName) {
         return Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers(),
-                ProducerConfig.CLIENT_ID_CONFIG, "weir-load-" + sampleName,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 5,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                options.bootstrapServers(),
+                ProducerConfig.CLIENT_ID_CONFIG,
+                "weir-load-" + sampleName,
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.LINGER_MS_CONFIG,
+                5,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class);
     }
 
     /** Fails fast with a clear message instead of a producer blocking on a missing topic's metadata. */
     private static void requireTopic(String bootstrapServers, String topic) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            KafkaCalls.get(admin.describeTopics(List.of(topic)).allTopicNames(), ADMIN_TIMEOUT,
+            KafkaCalls.get(
+                    admin.describeTopics(List.of(topic)).allTopicNames(),
+                    ADMIN_TIMEOUT,
                     "describe topic '" + topic + "' at " + bootstrapServers);
         } catch (ClusterException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {

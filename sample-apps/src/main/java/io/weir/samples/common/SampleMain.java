@@ -6,8 +6,7 @@ import picocli.CommandLine;
 /** Runs a sample's picocli command and turns its result into the process exit code. */
 public final class SampleMain {
 
-    private SampleMain() {
-    }
+    private SampleMain() {}
 
     /**
      * Executes {@code command} with {@code args}: 0 when the sample's check passed, 1 when it

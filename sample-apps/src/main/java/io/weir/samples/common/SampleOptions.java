@@ -11,18 +11,24 @@ import picocli.CommandLine.Option;
  */
 public final class SampleOptions {
 
-    @Option(names = "--bootstrap-servers", defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
+    @Option(
+            names = "--bootstrap-servers",
+            defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
             description = "Kafka cluster to use instead of an in-process broker (default: env WEIR_BOOTSTRAP_SERVERS).")
     public String bootstrapServers;
 
-    @Option(names = "--partitions", defaultValue = "4",
+    @Option(
+            names = "--partitions",
+            defaultValue = "4",
             description = "Partitions of the topics when they are created (default: ${DEFAULT-VALUE}).")
     public int partitions;
 
     @Option(names = "--state-dir", description = "State directory to keep (default: a temporary one, deleted on exit).")
     public Path stateDir;
 
-    @Option(names = "--timeout", defaultValue = "120",
+    @Option(
+            names = "--timeout",
+            defaultValue = "120",
             description = "Seconds to wait for the expected results (default: ${DEFAULT-VALUE}).")
     public long timeoutSeconds;
 

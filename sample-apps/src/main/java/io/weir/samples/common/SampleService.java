@@ -20,8 +20,7 @@ public final class SampleService {
     private static final Logger log = LoggerFactory.getLogger(SampleService.class);
     private static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
 
-    private SampleService() {
-    }
+    private SampleService() {}
 
     /**
      * The configuration {@code serve} runs with: the sample's application id as the default,
@@ -33,7 +32,8 @@ public final class SampleService {
      *     {@code WEIR_BOOTSTRAP_SERVERS} nor the file sets it
      */
     public static WeirConfig config(ServedSample sample, Path configFile, Map<String, String> env) {
-        WeirConfig.Builder builder = WeirConfig.builder().applicationId(sample.applicationId()).environment(env);
+        WeirConfig.Builder builder =
+                WeirConfig.builder().applicationId(sample.applicationId()).environment(env);
         if (configFile != null) {
             builder.configFile(configFile);
         }
@@ -42,8 +42,9 @@ public final class SampleService {
         } catch (ConfigException e) {
             if (BOOTSTRAP_SERVERS.equals(e.setting()) && !env.containsKey("WEIR_BOOTSTRAP_SERVERS")) {
                 // A service has no broker of its own to fall back on: say where the cluster is set.
-                throw new ConfigException(BOOTSTRAP_SERVERS, "is required: set WEIR_BOOTSTRAP_SERVERS"
-                        + " (or bootstrap.servers in --config FILE)");
+                throw new ConfigException(
+                        BOOTSTRAP_SERVERS,
+                        "is required: set WEIR_BOOTSTRAP_SERVERS" + " (or bootstrap.servers in --config FILE)");
             }
             throw e;
         }
@@ -66,8 +67,9 @@ public final class SampleService {
      *
      * @throws IllegalArgumentException if the sample has no such variant
      */
-    public static void run(ServedSample sample, String variant, String inputTopic, String outputTopic,
-                           WeirConfig config) throws InterruptedException {
+    public static void run(
+            ServedSample sample, String variant, String inputTopic, String outputTopic, WeirConfig config)
+            throws InterruptedException {
         var topology = sample.variants().get(variant);
         if (topology == null) {
             throw new IllegalArgumentException(sample.name() + " has no variant " + variant + "; it has "
@@ -75,8 +77,14 @@ public final class SampleService {
         }
         ServiceLogging.useServiceLevels();
         WeirApp app = WeirApp.create(topology.apply(inputTopic, outputTopic), config);
-        log.info("Serving {} {}: reading '{}', writing '{}' as application '{}' against {}", sample.name(), variant,
-                inputTopic, outputTopic, config.applicationId(), config.bootstrapServers());
+        log.info(
+                "Serving {} {}: reading '{}', writing '{}' as application '{}' against {}",
+                sample.name(),
+                variant,
+                inputTopic,
+                outputTopic,
+                config.applicationId(),
+                config.bootstrapServers());
         app.runUntilShutdown();
     }
 }

@@ -4,11 +4,11 @@ import io.weir.Topology;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.Objects;
-import org.apache.kafka.clients.producer.ProducerRecord;
+import java.util.TreeMap;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * What the long-running modes {@code serve} and {@code load} need to know about a sample: its
@@ -30,8 +30,14 @@ import java.util.function.Supplier;
  *                      {@value #DEFAULT_VARIANT}, the {@code topology}: a changed version to try beside
  *                      production from a savepoint
  */
-public record ServedSample(String name, String applicationId, String inputTopic, String outputTopic,
-        BiFunction<String, String, Topology> topology, Supplier<RecordGenerator> generator, Reference reference,
+public record ServedSample(
+        String name,
+        String applicationId,
+        String inputTopic,
+        String outputTopic,
+        BiFunction<String, String, Topology> topology,
+        Supplier<RecordGenerator> generator,
+        Reference reference,
         Map<String, BiFunction<String, String, Topology>> variants) {
 
     /** The name of the topology {@link #topology()} builds, among {@link #variants()}. */
@@ -46,16 +52,33 @@ public record ServedSample(String name, String applicationId, String inputTopic,
     }
 
     /** A sample that reads its input topic only. */
-    public ServedSample(String name, String applicationId, String inputTopic, String outputTopic,
-                        BiFunction<String, String, Topology> topology, Supplier<RecordGenerator> generator) {
+    public ServedSample(
+            String name,
+            String applicationId,
+            String inputTopic,
+            String outputTopic,
+            BiFunction<String, String, Topology> topology,
+            Supplier<RecordGenerator> generator) {
         this(name, applicationId, inputTopic, outputTopic, topology, generator, null);
     }
 
     /** A sample of one version, {@value #DEFAULT_VARIANT}. */
-    public ServedSample(String name, String applicationId, String inputTopic, String outputTopic,
-                        BiFunction<String, String, Topology> topology, Supplier<RecordGenerator> generator,
-                        Reference reference) {
-        this(name, applicationId, inputTopic, outputTopic, topology, generator, reference,
+    public ServedSample(
+            String name,
+            String applicationId,
+            String inputTopic,
+            String outputTopic,
+            BiFunction<String, String, Topology> topology,
+            Supplier<RecordGenerator> generator,
+            Reference reference) {
+        this(
+                name,
+                applicationId,
+                inputTopic,
+                outputTopic,
+                topology,
+                generator,
+                reference,
                 Map.of(DEFAULT_VARIANT, topology));
     }
 

@@ -14,8 +14,7 @@ final class ServiceLogging {
     /** The system property that sets the level of Weir's loggers, as in docs/operating.md, "Logging". */
     static final String LEVEL_PROPERTY = "weir.log.level";
 
-    private ServiceLogging() {
-    }
+    private ServiceLogging() {}
 
     /** Sets the {@code io.weir} loggers to INFO, or to {@code -Dweir.log.level} when given. */
     static void useServiceLevels() {

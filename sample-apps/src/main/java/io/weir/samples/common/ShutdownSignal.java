@@ -19,14 +19,16 @@ public final class ShutdownSignal implements AutoCloseable {
     private final Thread hook;
 
     private ShutdownSignal(Duration grace) {
-        this.hook = new Thread(() -> {
-            requested.countDown();
-            try {
-                finished.await(grace.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "weir-sample-shutdown");
+        this.hook = new Thread(
+                () -> {
+                    requested.countDown();
+                    try {
+                        finished.await(grace.toMillis(), TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "weir-sample-shutdown");
     }
 
     /** Installs the hook; the JVM exits at most {@code grace} after a signal. */

@@ -14,8 +14,7 @@ public final class StateDirs {
 
     private static final Logger log = LoggerFactory.getLogger(StateDirs.class);
 
-    private StateDirs() {
-    }
+    private StateDirs() {}
 
     /** A new empty directory {@code <tmp>/<prefix>...}. */
     public static Path createTemp(String prefix) {

@@ -9,10 +9,10 @@ import java.util.function.LongFunction;
 /** How the window samples print event times and windows. */
 public final class TimeText {
 
-    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter CLOCK =
+            DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
 
-    private TimeText() {
-    }
+    private TimeText() {}
 
     /** The time of day, UTC: {@code 10:04:30}. */
     public static String clock(long millis) {

@@ -13,8 +13,7 @@ import java.util.List;
  */
 public final class WindowModel {
 
-    private WindowModel() {
-    }
+    private WindowModel() {}
 
     /**
      * The time windows holding a record of time {@code t}, earliest start first: windows start at

@@ -102,7 +102,9 @@ public final class WindowResults<K, V> {
 
     /** Expected windows whose result does not stand (yet), or stands with another value. */
     public long missing() {
-        return expected.entrySet().stream().filter(e -> !e.getValue().equals(standing.get(e.getKey()))).count();
+        return expected.entrySet().stream()
+                .filter(e -> !e.getValue().equals(standing.get(e.getKey())))
+                .count();
     }
 
     /** Standing results the model does not expect. */

@@ -29,8 +29,7 @@ public final class KeyedCounter {
     /** Its output topic by default. */
     public static final String OUTPUT_TOPIC = "running-sums";
 
-    private KeyedCounter() {
-    }
+    private KeyedCounter() {}
 
     /**
      * The topology as the {@code keyed-counter} sample runs it with its default options: the provider that

@@ -48,8 +48,12 @@ import picocli.CommandLine.Option;
  * library logs go to stderr; each instance's output goes to {@code instance-N.log} in the state
  * directory.
  */
-@Command(name = "keyed-counter", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0",
-        sortOptions = false, usageHelpAutoWidth = true,
+@Command(
+        name = "keyed-counter",
+        mixinStandardHelpOptions = true,
+        version = "Weir sample 0.1.0",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
         description = "Keeps a running sum per key, SIGKILLs the application mid-way, restarts it, and checks the"
                 + " sums equal those without the failure.")
 public final class KeyedCounterApp implements Callable<Integer> {
@@ -62,44 +66,64 @@ public final class KeyedCounterApp implements Callable<Integer> {
     /** How often to ask the cluster whether instance 1 has caught up, once everything is fed. */
     private static final Duration CAUGHT_UP_CHECK = Duration.ofMillis(500);
 
-    @Option(names = "--bootstrap-servers", defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
+    @Option(
+            names = "--bootstrap-servers",
+            defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
             description = "Kafka cluster to use instead of an in-process broker (default: env WEIR_BOOTSTRAP_SERVERS).")
     String bootstrapServers;
 
-    @Option(names = "--records", defaultValue = "30000", description = "Increments to feed (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--records",
+            defaultValue = "30000",
+            description = "Increments to feed (default: ${DEFAULT-VALUE}).")
     int records;
 
-    @Option(names = "--keys", defaultValue = "5", description = "Number of keys, a, b, c, ... (3 to 26, default:"
-            + " ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--keys",
+            defaultValue = "5",
+            description = "Number of keys, a, b, c, ... (3 to 26, default:" + " ${DEFAULT-VALUE}).")
     int keys;
 
     @Option(names = "--seed", defaultValue = "42", description = "Seed of the increments (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--kill-after", defaultValue = "20", description = "SIGKILL instance 1 once this many sums are"
-            + " committed to the output (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--kill-after",
+            defaultValue = "20",
+            description = "SIGKILL instance 1 once this many sums are"
+                    + " committed to the output (default: ${DEFAULT-VALUE}).")
     int killAfter;
 
-    @Option(names = "--input-topic", defaultValue = KeyedCounter.INPUT_TOPIC,
+    @Option(
+            names = "--input-topic",
+            defaultValue = KeyedCounter.INPUT_TOPIC,
             description = "Topic of increments (default: ${DEFAULT-VALUE}).")
     String inputTopic;
 
-    @Option(names = "--output-topic", defaultValue = KeyedCounter.OUTPUT_TOPIC,
+    @Option(
+            names = "--output-topic",
+            defaultValue = KeyedCounter.OUTPUT_TOPIC,
             description = "Topic of running sums (default: ${DEFAULT-VALUE}).")
     String outputTopic;
 
-    @Option(names = "--partitions", defaultValue = "4",
+    @Option(
+            names = "--partitions",
+            defaultValue = "4",
             description = "Partitions of the topics when they are created (default: ${DEFAULT-VALUE}).")
     int partitions;
 
-    @Option(names = "--application-id", defaultValue = "keyed-counter",
+    @Option(
+            names = "--application-id",
+            defaultValue = "keyed-counter",
             description = "Consumer group and prefix of the internal topics (default: ${DEFAULT-VALUE}).")
     String applicationId;
 
     @Option(names = "--state-dir", description = "State directory to keep (default: a temporary one, deleted on exit).")
     Path stateDir;
 
-    @Option(names = "--timeout", defaultValue = "120",
+    @Option(
+            names = "--timeout",
+            defaultValue = "120",
             description = "Seconds each phase may take: up to the kill, and up to the final sums (default:"
                     + " ${DEFAULT-VALUE}).")
     long timeoutSeconds;
@@ -110,13 +134,18 @@ public final class KeyedCounterApp implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (records < 3 || keys < SampleIncrements.MIN_KEYS || keys > SampleIncrements.MAX_KEYS || killAfter < 1
+        if (records < 3
+                || keys < SampleIncrements.MIN_KEYS
+                || keys > SampleIncrements.MAX_KEYS
+                || killAfter < 1
                 || partitions < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--records must be at least 3, --keys"
-                    + " between 3 and 26, --kill-after and --partitions at least 1");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--records must be at least 3, --keys"
+                            + " between 3 and 26, --kill-after and --partitions at least 1");
         }
         try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_TIMEOUT.multipliedBy(3));
-             SampleKafka kafka = SampleKafka.connect(bootstrapServers)) {
+                SampleKafka kafka = SampleKafka.connect(bootstrapServers)) {
             Path dir = stateDir != null ? stateDir : StateDirs.createTemp("weir-keyed-counter-");
             try {
                 return new Run(kafka, dir, signal).call();
@@ -150,13 +179,14 @@ public final class KeyedCounterApp implements Callable<Integer> {
         int call() {
             kafka.ensureTopics(List.of(inputTopic, outputTopic), partitions);
             kafka.requireFresh(List.of(inputTopic, outputTopic), applicationId);
-            System.out.println("INPUT " + increments.stream().limit(8).map(Increment::toString)
-                    .collect(Collectors.joining(" ")) + " ... (" + records + " records, keys "
+            System.out.println("INPUT "
+                    + increments.stream().limit(8).map(Increment::toString).collect(Collectors.joining(" ")) + " ... ("
+                    + records + " records, keys "
                     + SampleIncrements.key(0) + ".." + SampleIncrements.key(keys - 1) + ")");
             feedUpTo(records / 3);
 
-            try (CommittedTail<String, Long> tail = CommittedTail.fromBeginning(kafka.bootstrapServers(), outputTopic,
-                    Serdes.strings(), Serdes.longs())) {
+            try (CommittedTail<String, Long> tail = CommittedTail.fromBeginning(
+                    kafka.bootstrapServers(), outputTopic, Serdes.strings(), Serdes.longs())) {
                 if (!runAndKillFirstInstance(tail, records * 2 / 3)) {
                     return finish(1, stopReason("instance 1 did not get to its SIGKILL"));
                 }
@@ -174,8 +204,12 @@ public final class KeyedCounterApp implements Callable<Integer> {
                     // A JVM stopped by SIGTERM exits with 143 once its shutdown hooks (here Weir's
                     // graceful close) have run; anything else means the stop went wrong.
                     boolean graceful = exit == 0 || exit == SIGTERM_EXIT;
-                    return finish(graceful ? 0 : 1, graceful ? null : "instance 2 exited with " + exit + " on SIGTERM;"
-                            + " its output ends with:\n" + second.outputTail(30));
+                    return finish(
+                            graceful ? 0 : 1,
+                            graceful
+                                    ? null
+                                    : "instance 2 exited with " + exit + " on SIGTERM;" + " its output ends with:\n"
+                                            + second.outputTail(30));
                 }
             }
         }
@@ -215,8 +249,8 @@ public final class KeyedCounterApp implements Callable<Integer> {
          * Polls the output and runs {@code step} until it returns true. Returns false, after saying
          * why, when the instance exits, a signal arrives or {@code --timeout} passes first.
          */
-        private boolean awaitWhileRunning(ChildJvm instance, String what, CommittedTail<String, Long> tail,
-                BooleanSupplier step) {
+        private boolean awaitWhileRunning(
+                ChildJvm instance, String what, CommittedTail<String, Long> tail, BooleanSupplier step) {
             Deadline deadline = Deadline.after(Duration.ofSeconds(timeoutSeconds));
             while (!step.getAsBoolean()) {
                 if (signal.requested()) {
@@ -224,12 +258,20 @@ public final class KeyedCounterApp implements Callable<Integer> {
                     return false;
                 }
                 if (!instance.isAlive()) {
-                    log.error("{} exited with {} while waiting for {}; its output ends with:\n{}", instance,
-                            instance.exitCode().orElse(-1), what, instance.outputTail(30));
+                    log.error(
+                            "{} exited with {} while waiting for {}; its output ends with:\n{}",
+                            instance,
+                            instance.exitCode().orElse(-1),
+                            what,
+                            instance.outputTail(30));
                     return false;
                 }
                 if (deadline.expired()) {
-                    log.error("No {} within {} s; {} output ends with:\n{}", what, timeoutSeconds, instance,
+                    log.error(
+                            "No {} within {} s; {} output ends with:\n{}",
+                            what,
+                            timeoutSeconds,
+                            instance,
                             instance.outputTail(30));
                     return false;
                 }
@@ -252,9 +294,17 @@ public final class KeyedCounterApp implements Callable<Integer> {
 
         private ChildJvm startInstance(int n) {
             return ChildJvm.builder(KeyedCounterInstance.class)
-                    .args("--bootstrap-servers", kafka.bootstrapServers(), "--application-id", applicationId,
-                            "--input-topic", inputTopic, "--output-topic", outputTopic,
-                            "--state-dir", dir.resolve("state").toString())
+                    .args(
+                            "--bootstrap-servers",
+                            kafka.bootstrapServers(),
+                            "--application-id",
+                            applicationId,
+                            "--input-topic",
+                            inputTopic,
+                            "--output-topic",
+                            outputTopic,
+                            "--state-dir",
+                            dir.resolve("state").toString())
                     .jvmOptions("-Xmx256m")
                     .outputFile(dir.resolve("instance-" + n + ".log"))
                     .start();
@@ -263,7 +313,9 @@ public final class KeyedCounterApp implements Callable<Integer> {
         private void feedUpTo(int end) {
             List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>(end - fed);
             for (Increment i : increments.subList(fed, end)) {
-                batch.add(new ProducerRecord<>(inputTopic, Serdes.strings().serialize(inputTopic, i.key()),
+                batch.add(new ProducerRecord<>(
+                        inputTopic,
+                        Serdes.strings().serialize(inputTopic, i.key()),
                         Serdes.longs().serialize(inputTopic, i.amount())));
             }
             kafka.client().send(batch);
@@ -274,8 +326,8 @@ public final class KeyedCounterApp implements Callable<Integer> {
             for (TailRecord<String, Long> r : read) {
                 RunningTotals.Outcome outcome = ledger.received(r.key(), r.value());
                 if (outcome != RunningTotals.Outcome.OK) {
-                    System.out.println(outcome + " sum " + r.key() + "=" + r.value() + " at partition "
-                            + r.partition() + " offset " + r.offset());
+                    System.out.println(outcome + " sum " + r.key() + "=" + r.value() + " at partition " + r.partition()
+                            + " offset " + r.offset());
                 }
             }
         }
@@ -284,8 +336,12 @@ public final class KeyedCounterApp implements Callable<Integer> {
             Map<String, Long> finals = new TreeMap<>(ledger.finals());
             for (Map.Entry<String, Long> e : finals.entrySet()) {
                 Long read = ledger.lastRead(e.getKey());
-                System.out.printf("SUM %s %8s   without failure %8d   %s%n", e.getKey(), read == null ? "-" : read,
-                        e.getValue(), e.getValue().equals(read) ? "same" : "DIFFERENT");
+                System.out.printf(
+                        "SUM %s %8s   without failure %8d   %s%n",
+                        e.getKey(),
+                        read == null ? "-" : read,
+                        e.getValue(),
+                        e.getValue().equals(read) ? "same" : "DIFFERENT");
             }
             System.out.println("SUMMARY " + records + " records, "
                     + (fedAtKill >= 0 ? "instance 1 SIGKILLed after " + fedAtKill + " were fed" : "no SIGKILL")

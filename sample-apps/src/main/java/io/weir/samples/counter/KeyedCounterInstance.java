@@ -13,8 +13,12 @@ import picocli.CommandLine.Option;
  * exactly-once processing, prints {@value #STARTED}, and runs until SIGTERM/SIGINT (a graceful
  * stop) or until it is killed. {@link KeyedCounterApp} runs it twice, SIGKILLing the first.
  */
-@Command(name = "keyed-counter-instance", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0",
-        sortOptions = false, usageHelpAutoWidth = true,
+@Command(
+        name = "keyed-counter-instance",
+        mixinStandardHelpOptions = true,
+        version = "Weir sample 0.1.0",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
         description = "Runs one instance of the keyed counter until SIGTERM.")
 public final class KeyedCounterInstance implements Callable<Integer> {
 
@@ -24,20 +28,28 @@ public final class KeyedCounterInstance implements Callable<Integer> {
     @Option(names = "--bootstrap-servers", required = true, description = "Kafka cluster.")
     String bootstrapServers;
 
-    @Option(names = "--application-id", defaultValue = "keyed-counter",
+    @Option(
+            names = "--application-id",
+            defaultValue = "keyed-counter",
             description = "Consumer group and prefix of the internal topics (default: ${DEFAULT-VALUE}).")
     String applicationId;
 
-    @Option(names = "--input-topic", defaultValue = "increments",
+    @Option(
+            names = "--input-topic",
+            defaultValue = "increments",
             description = "Topic of increments (default: ${DEFAULT-VALUE}).")
     String inputTopic;
 
-    @Option(names = "--output-topic", defaultValue = "running-sums",
+    @Option(
+            names = "--output-topic",
+            defaultValue = "running-sums",
             description = "Topic of running sums (default: ${DEFAULT-VALUE}).")
     String outputTopic;
 
-    @Option(names = "--state-dir", required = true, description = "State directory; a restart on the same one is"
-            + " the same instance.")
+    @Option(
+            names = "--state-dir",
+            required = true,
+            description = "State directory; a restart on the same one is" + " the same instance.")
     Path stateDir;
 
     public static void main(String[] args) {
@@ -46,9 +58,13 @@ public final class KeyedCounterInstance implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        WeirApp app = WeirApp.create(KeyedCounter.topology(inputTopic, outputTopic),
-                SampleConfigs.exactlyOnce(applicationId, bootstrapServers, stateDir).build()).start();
-        System.out.println(STARTED + " (instance id " + app.instanceId().orElseThrow() + ", pid " + ProcessHandle.current().pid() + ")");
+        WeirApp app = WeirApp.create(
+                        KeyedCounter.topology(inputTopic, outputTopic),
+                        SampleConfigs.exactlyOnce(applicationId, bootstrapServers, stateDir)
+                                .build())
+                .start();
+        System.out.println(STARTED + " (instance id " + app.instanceId().orElseThrow() + ", pid "
+                + ProcessHandle.current().pid() + ")");
         app.runUntilShutdown();
         return 0;
     }

@@ -11,6 +11,7 @@ public record CardHistory(double lat, double lon, long time, long count, double 
     }
 
     CardHistory after(Transaction t) {
-        return new CardHistory(t.lat(), t.lon(), t.time(), count + 1, meanAmount + (t.amount() - meanAmount) / (count + 1));
+        return new CardHistory(
+                t.lat(), t.lon(), t.time(), count + 1, meanAmount + (t.amount() - meanAmount) / (count + 1));
     }
 }

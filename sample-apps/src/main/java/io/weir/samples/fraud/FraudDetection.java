@@ -27,8 +27,7 @@ public final class FraudDetection {
 
     public static final String HISTORY = "card-history";
 
-    private FraudDetection() {
-    }
+    private FraudDetection() {}
 
     /**
      * The topology as {@code serve fraud-detection} runs it, with the sample's topics: the provider that
@@ -36,15 +35,23 @@ public final class FraudDetection {
      * {@code --topology io.weir.samples.fraud.FraudDetection} (see docs/replay-and-savepoints.md, "Giving the CLI your topology").
      */
     public static Topology topology() {
-        return FraudDetectionService.sample().topology().apply(FraudDetectionService.sample().inputTopic(), FraudDetectionService.sample().outputTopic());
+        return FraudDetectionService.sample()
+                .topology()
+                .apply(
+                        FraudDetectionService.sample().inputTopic(),
+                        FraudDetectionService.sample().outputTopic());
     }
 
     public static Topology topology(String transactions, String holders, String alerts) {
         TopologyBuilder b = new TopologyBuilder();
-        RecordTable<String, CardHolder> cardHolders = b.table(Serdes.strings(), Serdes.json(CardHolder.class), holders,
-                "card-holders");
+        RecordTable<String, CardHolder> cardHolders =
+                b.table(Serdes.strings(), Serdes.json(CardHolder.class), holders, "card-holders");
         b.addStateStore(Stores.keyValueStore(HISTORY, Serdes.strings(), Serdes.json(CardHistory.class)));
-        b.stream(Serdes.strings(), Serdes.json(Transaction.class), Timestamps.eventTime(Transaction::time), transactions)
+        b.stream(
+                        Serdes.strings(),
+                        Serdes.json(Transaction.class),
+                        Timestamps.eventTime(Transaction::time),
+                        transactions)
                 .leftJoin(cardHolders, (t, holder) -> new Held(t, holder == null ? null : holder.name()))
                 .<String, FraudAlert>process(Judge::new, "judge", HISTORY)
                 .to(alerts, Serdes.strings(), Serdes.json(FraudAlert.class));
@@ -52,8 +59,7 @@ public final class FraudDetection {
     }
 
     /** A transaction and the name of its card's holder ({@code null} when the card has none on record). */
-    record Held(Transaction transaction, String holder) {
-    }
+    record Held(Transaction transaction, String holder) {}
 
     /** Judges each transaction against its card's history, then adds it to the history. */
     static final class Judge implements Processor<String, Held, String, FraudAlert> {
@@ -73,8 +79,14 @@ public final class FraudDetection {
                 throw new IllegalArgumentException("a transaction needs its card as key and a value");
             }
             CardHistory before = history.get(record.key());
-            FraudRules.judge(before, t).ifPresent(v -> context.forward(record.withValue(
-                    new FraudAlert(t.id(), t.card(), v.reason(), v.figure(), t.amount(), record.value().holder()))));
+            FraudRules.judge(before, t)
+                    .ifPresent(v -> context.forward(record.withValue(new FraudAlert(
+                            t.id(),
+                            t.card(),
+                            v.reason(),
+                            v.figure(),
+                            t.amount(),
+                            record.value().holder()))));
             history.put(record.key(), before == null ? CardHistory.first(t) : before.after(t));
         }
     }

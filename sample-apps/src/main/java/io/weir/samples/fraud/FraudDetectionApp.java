@@ -35,7 +35,11 @@ import picocli.CommandLine.Option;
  * the alerts are exactly those the rules give on the payments (each once, with its reason, figure
  * and holder) and include every fraud put in; 1 otherwise.
  */
-@Command(name = "fraud-detection", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0", sortOptions = false,
+@Command(
+        name = "fraud-detection",
+        mixinStandardHelpOptions = true,
+        version = "Weir sample 0.1.0",
+        sortOptions = false,
         usageHelpAutoWidth = true,
         description = "Flags card payments that travel faster than a plane or spend far above the card's mean, with the"
                 + " card's history in a store and its holder from a table, exactly once.")
@@ -50,27 +54,37 @@ public final class FraudDetectionApp implements Callable<Integer> {
     @Option(names = "--cards", defaultValue = "500", description = "Cards (default: ${DEFAULT-VALUE}).")
     int cards;
 
-    @Option(names = "--payments", defaultValue = "20", description = "Payments per card, at least 8 (default:"
-            + " ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--payments",
+            defaultValue = "20",
+            description = "Payments per card, at least 8 (default:" + " ${DEFAULT-VALUE}).")
     int payments;
 
     @Option(names = "--seed", defaultValue = "42", description = "Seed of the payments (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--transactions-topic", defaultValue = "card-transactions", description = "Topic of payments, keyed"
-            + " by card (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--transactions-topic",
+            defaultValue = "card-transactions",
+            description = "Topic of payments, keyed" + " by card (default: ${DEFAULT-VALUE}).")
     String transactionsTopic;
 
-    @Option(names = "--holders-topic", defaultValue = "card-holders", description = "Compacted topic of card holders,"
-            + " keyed by card (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--holders-topic",
+            defaultValue = "card-holders",
+            description = "Compacted topic of card holders," + " keyed by card (default: ${DEFAULT-VALUE}).")
     String holdersTopic;
 
-    @Option(names = "--alerts-topic", defaultValue = "fraud-alerts", description = "Topic of alerts (default:"
-            + " ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--alerts-topic",
+            defaultValue = "fraud-alerts",
+            description = "Topic of alerts (default:" + " ${DEFAULT-VALUE}).")
     String alertsTopic;
 
-    @Option(names = "--application-id", defaultValue = "fraud-detection", description = "Consumer group and prefix of"
-            + " the internal topics (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--application-id",
+            defaultValue = "fraud-detection",
+            description = "Consumer group and prefix of" + " the internal topics (default: ${DEFAULT-VALUE}).")
     String applicationId;
 
     private final Serde<String> keys = Serdes.strings();
@@ -82,11 +96,11 @@ public final class FraudDetectionApp implements Callable<Integer> {
     @Override
     public Integer call() {
         if (cards < 1 || payments < 8 || options.partitions < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--cards and --partitions must be at least 1,"
-                    + " --payments at least 8");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--cards and --partitions must be at least 1," + " --payments at least 8");
         }
         try (ShutdownSignal signal = ShutdownSignal.install(RunningApp.SHUTDOWN_TIMEOUT.multipliedBy(2));
-             SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
+                SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
             return run(kafka, signal);
         }
     }
@@ -95,52 +109,88 @@ public final class FraudDetectionApp implements Callable<Integer> {
         kafka.ensureTopics(List.of(transactionsTopic, alertsTopic), options.partitions);
         kafka.ensureTopics(List.of(holdersTopic), options.partitions, Map.of("cleanup.policy", "compact"));
         kafka.requireFresh(List.of(transactionsTopic, alertsTopic, holdersTopic), applicationId);
-        long base = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(6)).toEpochMilli();
+        long base = Instant.now()
+                .truncatedTo(ChronoUnit.HOURS)
+                .minus(Duration.ofHours(6))
+                .toEpochMilli();
         SampleTransactions data = new SampleTransactions(seed, cards, payments, base);
         Map<String, FraudAlert> expected = data.expected();
         List<ProducerRecord<byte[], byte[]>> holders = new ArrayList<>();
         // Stamped before every payment: the task takes its inputs in timestamp order.
-        data.holders().forEach((card, h) -> holders.add(new ProducerRecord<>(holdersTopic, null, base - 60_000,
-                keys.serialize(holdersTopic, card), Serdes.json(CardHolder.class).serialize(holdersTopic, h))));
+        data.holders()
+                .forEach((card, h) -> holders.add(new ProducerRecord<>(
+                        holdersTopic,
+                        null,
+                        base - 60_000,
+                        keys.serialize(holdersTopic, card),
+                        Serdes.json(CardHolder.class).serialize(holdersTopic, h))));
         kafka.client().send(holders);
 
         String bootstrap = kafka.bootstrapServers();
         Map<String, FraudAlert> alerts = new TreeMap<>();
         List<String> problems = new ArrayList<>();
-        try (CommittedTail<String, FraudAlert> tail = CommittedTail.fromBeginning(bootstrap, alertsTopic, keys,
-                     Serdes.json(FraudAlert.class));
-             RunningApp app = RunningApp.start(FraudDetection.topology(transactionsTopic, holdersTopic, alertsTopic),
-                     dir -> SampleConfigs.exactlyOnce(applicationId, bootstrap, dir).build(), options.stateDir,
-                     "weir-fraud-")) {
-            String lastCard = data.holders().keySet().stream().reduce((a, b) -> b).orElseThrow();
+        try (CommittedTail<String, FraudAlert> tail =
+                        CommittedTail.fromBeginning(bootstrap, alertsTopic, keys, Serdes.json(FraudAlert.class));
+                RunningApp app = RunningApp.start(
+                        FraudDetection.topology(transactionsTopic, holdersTopic, alertsTopic),
+                        dir -> SampleConfigs.exactlyOnce(applicationId, bootstrap, dir)
+                                .build(),
+                        options.stateDir,
+                        "weir-fraud-")) {
+            String lastCard =
+                    data.holders().keySet().stream().reduce((a, b) -> b).orElseThrow();
             // polling the (still empty) alerts tail paces the wait for the holders, without a sleep
-            app.await(() -> allHoldersLoaded(app, data), () -> receive(tail.poll(POLL), alerts, problems),
-                    options.timeout(), signal,
+            app.await(
+                    () -> allHoldersLoaded(app, data),
+                    () -> receive(tail.poll(POLL), alerts, problems),
+                    options.timeout(),
+                    signal,
                     () -> "the card holders to be loaded (" + lastCard + ")");
             List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
             for (Transaction t : data.transactions()) {
-                records.add(new ProducerRecord<>(transactionsTopic, null, t.time(), keys.serialize(transactionsTopic,
-                        t.card()), Serdes.json(Transaction.class).serialize(transactionsTopic, t)));
+                records.add(new ProducerRecord<>(
+                        transactionsTopic,
+                        null,
+                        t.time(),
+                        keys.serialize(transactionsTopic, t.card()),
+                        Serdes.json(Transaction.class).serialize(transactionsTopic, t)));
             }
             kafka.client().send(records);
-            log.info("Fed {} payments of {} cards ({} frauds put in); expecting {} alerts", records.size(), cards,
-                    data.injected().size(), expected.size());
-            app.await(() -> alerts.size() >= expected.size(), () -> receive(tail.poll(POLL), alerts, problems),
-                    options.timeout(), signal, () -> (expected.size() - alerts.size()) + " alerts missing");
+            log.info(
+                    "Fed {} payments of {} cards ({} frauds put in); expecting {} alerts",
+                    records.size(),
+                    cards,
+                    data.injected().size(),
+                    expected.size());
+            app.await(
+                    () -> alerts.size() >= expected.size(),
+                    () -> receive(tail.poll(POLL), alerts, problems),
+                    options.timeout(),
+                    signal,
+                    () -> (expected.size() - alerts.size()) + " alerts missing");
             Optional<Throwable> failure = app.stop();
             receive(tail.drainToEnd(RunningApp.SHUTDOWN_TIMEOUT), alerts, problems);
 
-            alerts.values().forEach(a -> System.out.printf("ALERT %s %s (%s) %s %.1f%s, paid %.2f%n", a.transaction(),
-                    a.card(), a.holder() == null ? "no holder on record" : a.holder(), a.reason(), a.figure(),
-                    a.reason().equals("impossible-travel") ? " km/h" : "x the card's mean", a.amount()));
+            alerts.values()
+                    .forEach(a -> System.out.printf(
+                            "ALERT %s %s (%s) %s %.1f%s, paid %.2f%n",
+                            a.transaction(),
+                            a.card(),
+                            a.holder() == null ? "no holder on record" : a.holder(),
+                            a.reason(),
+                            a.figure(),
+                            a.reason().equals("impossible-travel") ? " km/h" : "x the card's mean",
+                            a.amount()));
             expected.forEach((id, a) -> {
                 if (!a.equals(alerts.get(id))) {
                     problems.add(id + ": expected " + a + ", got " + alerts.get(id));
                 }
             });
-            alerts.keySet().stream().filter(id -> !expected.containsKey(id))
+            alerts.keySet().stream()
+                    .filter(id -> !expected.containsKey(id))
                     .forEach(id -> problems.add(id + ": an alert the rules do not give: " + alerts.get(id)));
-            data.injected().stream().filter(id -> !alerts.containsKey(id))
+            data.injected().stream()
+                    .filter(id -> !alerts.containsKey(id))
                     .forEach(id -> problems.add(id + ": a fraud put in was not flagged"));
             problems.stream().limit(20).forEach(p -> System.out.println("PROBLEM " + p));
             System.out.println("SUMMARY fraud-detection: " + data.transactions().size() + " payments of " + cards
@@ -160,8 +210,8 @@ public final class FraudDetectionApp implements Callable<Integer> {
         }
     }
 
-    private static void receive(List<TailRecord<String, FraudAlert>> records, Map<String, FraudAlert> alerts,
-                                List<String> problems) {
+    private static void receive(
+            List<TailRecord<String, FraudAlert>> records, Map<String, FraudAlert> alerts, List<String> problems) {
         for (TailRecord<String, FraudAlert> r : records) {
             if (alerts.put(r.value().transaction(), r.value()) != null) {
                 problems.add(r.value().transaction() + ": alerted twice");

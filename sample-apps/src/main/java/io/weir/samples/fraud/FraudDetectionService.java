@@ -20,12 +20,16 @@ public final class FraudDetectionService {
     private static final int CARDS = 1_000;
     private static final long SEED = 42;
 
-    private FraudDetectionService() {
-    }
+    private FraudDetectionService() {}
 
     public static ServedSample sample() {
-        return new ServedSample("fraud-detection", "fraud-detection", "card-transactions", "fraud-alerts",
-                (in, out) -> FraudDetection.topology(in, HOLDERS, out), () -> payments(System.nanoTime()),
+        return new ServedSample(
+                "fraud-detection",
+                "fraud-detection",
+                "card-transactions",
+                "fraud-alerts",
+                (in, out) -> FraudDetection.topology(in, HOLDERS, out),
+                () -> payments(System.nanoTime()),
                 new ServedSample.Reference(HOLDERS, FraudDetectionService::holders));
     }
 
@@ -39,13 +43,18 @@ public final class FraudDetectionService {
         return (topic, timestamp) -> {
             Transaction home = homes.get(random.nextInt(homes.size()));
             int dice = random.nextInt(100);
-            SampleTransactions.City far = SampleTransactions.CITIES.get(random.nextInt(SampleTransactions.CITIES.size()));
+            SampleTransactions.City far =
+                    SampleTransactions.CITIES.get(random.nextInt(SampleTransactions.CITIES.size()));
             double lat = dice == 0 ? far.lat() : home.lat() + (random.nextDouble() - 0.5) * 0.02;
             double lon = dice == 0 ? far.lon() : home.lon() + (random.nextDouble() - 0.5) * 0.02;
             double amount = home.amount() * (dice == 1 ? 20 : 0.5 + random.nextDouble());
-            Transaction t = new Transaction(home.card() + "-live-" + count[0]++, home.card(), amount, lat, lon,
-                    timestamp);
-            return new ProducerRecord<>(topic, null, timestamp, Serdes.strings().serialize(topic, t.card()),
+            Transaction t =
+                    new Transaction(home.card() + "-live-" + count[0]++, home.card(), amount, lat, lon, timestamp);
+            return new ProducerRecord<>(
+                    topic,
+                    null,
+                    timestamp,
+                    Serdes.strings().serialize(topic, t.card()),
                     Serdes.json(Transaction.class).serialize(topic, t));
         };
     }
@@ -53,8 +62,12 @@ public final class FraudDetectionService {
     /** Card to holder, the same every time. */
     static List<ProducerRecord<byte[], byte[]>> holders() {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        new SampleTransactions(SEED, CARDS, 8, 0).holders().forEach((card, h) -> records.add(new ProducerRecord<>(
-                HOLDERS, Serdes.strings().serialize(HOLDERS, card), Serdes.json(CardHolder.class).serialize(HOLDERS, h))));
+        new SampleTransactions(SEED, CARDS, 8, 0)
+                .holders()
+                .forEach((card, h) -> records.add(new ProducerRecord<>(
+                        HOLDERS,
+                        Serdes.strings().serialize(HOLDERS, card),
+                        Serdes.json(CardHolder.class).serialize(HOLDERS, h))));
         return records;
     }
 }

@@ -19,8 +19,7 @@ public final class FraudRules {
     public static final double SPIKE_FACTOR = 5;
     private static final double EARTH_KM = 6_371;
 
-    private FraudRules() {
-    }
+    private FraudRules() {}
 
     /** The rule {@code t} trips given the card's history before it (null for the card's first), and its figure. */
     public static Optional<Verdict> judge(CardHistory before, Transaction t) {
@@ -40,8 +39,7 @@ public final class FraudRules {
     }
 
     /** A rule tripped: its name and figure (km/h, or the multiple of the mean). */
-    public record Verdict(String reason, double figure) {
-    }
+    public record Verdict(String reason, double figure) {}
 
     /** Great-circle distance (haversine), in kilometres. */
     public static double distanceKm(double lat1, double lon1, double lat2, double lon2) {

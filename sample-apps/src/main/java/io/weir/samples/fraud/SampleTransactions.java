@@ -22,13 +22,19 @@ import java.util.TreeSet;
 public final class SampleTransactions {
 
     /** A city: where cards live and where stolen ones are used. */
-    record City(String name, double lat, double lon) {
-    }
+    record City(String name, double lat, double lon) {}
 
-    static final List<City> CITIES = List.of(new City("Lisbon", 38.72, -9.14), new City("Oslo", 59.91, 10.75),
-            new City("Warsaw", 52.23, 21.01), new City("Athens", 37.98, 23.73), new City("Dublin", 53.35, -6.26),
-            new City("Istanbul", 41.01, 28.98), new City("Cairo", 30.04, 31.24), new City("Reykjavik", 64.15, -21.94),
-            new City("Madrid", 40.42, -3.70), new City("Helsinki", 60.17, 24.94));
+    static final List<City> CITIES = List.of(
+            new City("Lisbon", 38.72, -9.14),
+            new City("Oslo", 59.91, 10.75),
+            new City("Warsaw", 52.23, 21.01),
+            new City("Athens", 37.98, 23.73),
+            new City("Dublin", 53.35, -6.26),
+            new City("Istanbul", 41.01, 28.98),
+            new City("Cairo", 30.04, 31.24),
+            new City("Reykjavik", 64.15, -21.94),
+            new City("Madrid", 40.42, -3.70),
+            new City("Helsinki", 60.17, 24.94));
 
     private final Map<String, CardHolder> holders = new TreeMap<>();
     private final List<Transaction> transactions = new ArrayList<>();
@@ -107,8 +113,18 @@ public final class SampleTransactions {
         Map<String, FraudAlert> alerts = new TreeMap<>();
         for (Transaction t : transactions) {
             CardHistory before = history.get(t.card());
-            FraudRules.judge(before, t).ifPresent(v -> alerts.put(t.id(), new FraudAlert(t.id(), t.card(), v.reason(),
-                    v.figure(), t.amount(), holders.containsKey(t.card()) ? holders.get(t.card()).name() : null)));
+            FraudRules.judge(before, t)
+                    .ifPresent(v -> alerts.put(
+                            t.id(),
+                            new FraudAlert(
+                                    t.id(),
+                                    t.card(),
+                                    v.reason(),
+                                    v.figure(),
+                                    t.amount(),
+                                    holders.containsKey(t.card())
+                                            ? holders.get(t.card()).name()
+                                            : null)));
             history.put(t.card(), before == null ? CardHistory.first(t) : before.after(t));
         }
         return alerts;

@@ -54,8 +54,7 @@ public final class HourlyCounts {
     /** The alerts' topic by default. */
     public static final String ALERTS_TOPIC = "count-alerts";
 
-    private HourlyCounts() {
-    }
+    private HourlyCounts() {}
 
     /**
      * The topology as the {@code hourly-counts} sample runs it with its default options: the provider that
@@ -68,8 +67,8 @@ public final class HourlyCounts {
 
     public static Topology topology(String input, String countsTopic, String alertsTopic, long threshold) {
         TopologyBuilder b = new TopologyBuilder();
-        Map<String, RecordStream<Windowed<String>, PaneCount>> byPane = b
-                .stream(Serdes.strings(), Serdes.json(Post.class), Timestamps.eventTime(Post::postedAt), input)
+        Map<String, RecordStream<Windowed<String>, PaneCount>> byPane = b.stream(
+                        Serdes.strings(), Serdes.json(Post.class), Timestamps.eventTime(Post::postedAt), input)
                 .groupByKey()
                 .windowedBy(HOURS)
                 .emit(Emit.earlyEvery(1))
@@ -79,8 +78,12 @@ public final class HourlyCounts {
                 .branch(ALERT, (hour, c) -> c.early() && c.count() == threshold + 1)
                 .branch(FINAL, (hour, c) -> c.isFinal())
                 .noDefault();
-        byPane.get(ALERT).mapValues(PaneCount::count).to(alertsTopic, Serdes.windowed(Serdes.strings()), Serdes.longs());
-        byPane.get(FINAL).mapValues(PaneCount::count).to(countsTopic, Serdes.windowed(Serdes.strings()), Serdes.longs());
+        byPane.get(ALERT)
+                .mapValues(PaneCount::count)
+                .to(alertsTopic, Serdes.windowed(Serdes.strings()), Serdes.longs());
+        byPane.get(FINAL)
+                .mapValues(PaneCount::count)
+                .to(countsTopic, Serdes.windowed(Serdes.strings()), Serdes.longs());
         return b.build();
     }
 
@@ -94,9 +97,11 @@ public final class HourlyCounts {
      *                    ({@code threshold + 1})-th post
      * @param phaseOne    the alerts phase 1 must produce, before any hour is closed
      */
-    record Expected(Map<Windowed<String>, Long> counts, Map<Windowed<String>, Long> alerts,
-                    Map<Windowed<String>, Long> crossedAt, Map<Windowed<String>, Long> phaseOne) {
-    }
+    record Expected(
+            Map<Windowed<String>, Long> counts,
+            Map<Windowed<String>, Long> alerts,
+            Map<Windowed<String>, Long> crossedAt,
+            Map<Windowed<String>, Long> phaseOne) {}
 
     /**
      * The model: counts the posts of each hashtag and hour; an hour is closed once the watermark

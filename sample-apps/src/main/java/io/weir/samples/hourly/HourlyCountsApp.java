@@ -27,10 +27,10 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * Runs the {@link HourlyCounts} topology end to end with one command: starts an in-process Kafka
@@ -49,8 +49,12 @@ import picocli.CommandLine;
  *
  * <p>Alerts, counts and the summary go to stdout; progress and library logs go to stderr.
  */
-@Command(name = "hourly-counts", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0",
-        sortOptions = false, usageHelpAutoWidth = true,
+@Command(
+        name = "hourly-counts",
+        mixinStandardHelpOptions = true,
+        version = "Weir sample 0.1.0",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
         description = "Counts posts per hashtag per hour and alerts as soon as an hour's count passes a threshold,"
                 + " in one topology, exactly once.")
 public final class HourlyCountsApp implements Callable<Integer> {
@@ -62,22 +66,33 @@ public final class HourlyCountsApp implements Callable<Integer> {
     @Mixin
     SampleOptions options;
 
-    @Option(names = "--threshold", defaultValue = "10", description = "Alert when an hour's count passes this,"
-            + " 1 to 10 (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--threshold",
+            defaultValue = "10",
+            description = "Alert when an hour's count passes this," + " 1 to 10 (default: ${DEFAULT-VALUE}).")
     long threshold;
 
-    @Option(names = "--input-topic", defaultValue = HourlyCounts.INPUT_TOPIC, description = "Topic of posts (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--input-topic",
+            defaultValue = HourlyCounts.INPUT_TOPIC,
+            description = "Topic of posts (default: ${DEFAULT-VALUE}).")
     String inputTopic;
 
-    @Option(names = "--counts-topic", defaultValue = HourlyCounts.COUNTS_TOPIC,
+    @Option(
+            names = "--counts-topic",
+            defaultValue = HourlyCounts.COUNTS_TOPIC,
             description = "Topic of the final count per hashtag and hour (default: ${DEFAULT-VALUE}).")
     String countsTopic;
 
-    @Option(names = "--alerts-topic", defaultValue = HourlyCounts.ALERTS_TOPIC,
+    @Option(
+            names = "--alerts-topic",
+            defaultValue = HourlyCounts.ALERTS_TOPIC,
             description = "Topic of the alerts (default: ${DEFAULT-VALUE}).")
     String alertsTopic;
 
-    @Option(names = "--application-id", defaultValue = "hourly-counts",
+    @Option(
+            names = "--application-id",
+            defaultValue = "hourly-counts",
             description = "Consumer group and prefix of the internal topics (default: ${DEFAULT-VALUE}).")
     String applicationId;
 
@@ -91,11 +106,12 @@ public final class HourlyCountsApp implements Callable<Integer> {
     @Override
     public Integer call() {
         if (threshold < 1 || threshold > MAX_THRESHOLD || options.partitions < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--threshold must be between 1 and "
-                    + MAX_THRESHOLD + ", --partitions at least 1");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--threshold must be between 1 and " + MAX_THRESHOLD + ", --partitions at least 1");
         }
         try (ShutdownSignal signal = ShutdownSignal.install(RunningApp.SHUTDOWN_TIMEOUT.multipliedBy(2));
-             SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
+                SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
             return run(kafka, signal);
         }
     }
@@ -106,7 +122,10 @@ public final class HourlyCountsApp implements Callable<Integer> {
         kafka.requireFresh(topics, applicationId);
 
         // Whole hours in the recent past: two hours of posts, then the first post of the current hour.
-        long base = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(2)).toEpochMilli();
+        long base = Instant.now()
+                .truncatedTo(ChronoUnit.HOURS)
+                .minus(Duration.ofHours(2))
+                .toEpochMilli();
         SamplePosts posts = new SamplePosts(base);
         HourlyCounts.Expected expected = HourlyCounts.expected(posts, threshold);
         WindowResults<String, Long> counts = new WindowResults<>(expected.counts());
@@ -115,34 +134,46 @@ public final class HourlyCountsApp implements Callable<Integer> {
         Map<Windowed<String>, String> panes = new HashMap<>();
 
         String bootstrap = kafka.bootstrapServers();
-        try (CommittedTail<Windowed<String>, Long> countsTail = CommittedTail.fromBeginning(bootstrap, countsTopic,
-                     Serdes.windowed(keys), Serdes.longs());
-             CommittedTail<Windowed<String>, Long> alertsTail = CommittedTail.fromBeginning(bootstrap, alertsTopic,
-                     Serdes.windowed(keys), Serdes.longs());
-             RunningApp app = RunningApp.start(HourlyCounts.topology(inputTopic, countsTopic, alertsTopic, threshold),
-                     dir -> config(bootstrap, dir), options.stateDir, "weir-hourly-counts-")) {
-            log.info("Started '{}' with exactly-once processing; reading '{}' and '{}' (read_committed)", applicationId,
-                    countsTopic, alertsTopic);
+        try (CommittedTail<Windowed<String>, Long> countsTail =
+                        CommittedTail.fromBeginning(bootstrap, countsTopic, Serdes.windowed(keys), Serdes.longs());
+                CommittedTail<Windowed<String>, Long> alertsTail =
+                        CommittedTail.fromBeginning(bootstrap, alertsTopic, Serdes.windowed(keys), Serdes.longs());
+                RunningApp app = RunningApp.start(
+                        HourlyCounts.topology(inputTopic, countsTopic, alertsTopic, threshold),
+                        dir -> config(bootstrap, dir),
+                        options.stateDir,
+                        "weir-hourly-counts-")) {
+            log.info(
+                    "Started '{}' with exactly-once processing; reading '{}' and '{}' (read_committed)",
+                    applicationId,
+                    countsTopic,
+                    alertsTopic);
             System.out.println("Posts per hashtag per hour: TimeWindows.of(1 h) with Emit.earlyEvery(1); an alert as"
                     + " soon as an hour's count passes " + threshold + "; times are UTC.");
 
             // Phase 1: the first half hour. The alert must come while the hour is open.
             feed(kafka, posts.phaseOne());
-            System.out.println("PHASE 1  fed the " + posts.phaseOne().size() + " posts from "
-                    + TimeText.clock(base) + " to " + TimeText.clock(base + SamplePosts.PHASE_ONE_UNTIL.toMillis()));
+            System.out.println("PHASE 1  fed the " + posts.phaseOne().size() + " posts from " + TimeText.clock(base)
+                    + " to " + TimeText.clock(base + SamplePosts.PHASE_ONE_UNTIL.toMillis()));
             Runnable poll = () -> {
                 receiveAlerts(alertsTail.poll(POLL), alerts, phaseOneAlerts, expected, panes);
                 receive(countsTail.poll(POLL), counts, panes);
             };
-            app.await(phaseOneAlerts::complete, poll, options.timeout(), signal,
+            app.await(
+                    phaseOneAlerts::complete,
+                    poll,
+                    options.timeout(),
+                    signal,
                     () -> phaseOneAlerts.missing() + " alerts of phase 1 missing");
             // Everything committed to the counts so far: nothing may be there for an hour still open.
             receive(countsTail.drainToEnd(RunningApp.SHUTDOWN_TIMEOUT), counts, panes);
-            boolean alertFirst = phaseOneAlerts.complete() && expected.phaseOne().keySet().stream()
-                    .noneMatch(hour -> counts.standing().containsKey(hour));
+            boolean alertFirst = phaseOneAlerts.complete()
+                    && expected.phaseOne().keySet().stream()
+                            .noneMatch(hour -> counts.standing().containsKey(hour));
             for (Windowed<String> hour : expected.phaseOne().keySet()) {
-                System.out.println("         '" + countsTopic + "' holds " + (counts.standing().containsKey(hour)
-                        ? "a count" : "no count yet") + " for " + hour.key() + " " + hours(hour)
+                System.out.println("         '" + countsTopic + "' holds "
+                        + (counts.standing().containsKey(hour) ? "a count" : "no count yet") + " for " + hour.key()
+                        + " " + hours(hour)
                         + ": the hour is still open (no post after "
                         + TimeText.clock(base + SamplePosts.PHASE_ONE_UNTIL.toMillis())
                         + " was fed, so the watermark is before its end)");
@@ -152,7 +183,11 @@ public final class HourlyCountsApp implements Callable<Integer> {
             feed(kafka, posts.phaseTwo());
             System.out.println("PHASE 2  fed the other " + posts.phaseTwo().size() + " posts, up to "
                     + TimeText.clock(posts.closingTime()) + " (one per hashtag, which closes the hours before it)");
-            app.await(() -> counts.complete() && alerts.complete(), poll, options.timeout(), signal,
+            app.await(
+                    () -> counts.complete() && alerts.complete(),
+                    poll,
+                    options.timeout(),
+                    signal,
                     () -> counts.missing() + " counts and " + alerts.missing() + " alerts missing");
             Optional<Throwable> failure = app.stop();
             // Read what was committed up to the stop, so that a repeated count or alert would not go unseen.
@@ -176,14 +211,18 @@ public final class HourlyCountsApp implements Callable<Integer> {
     private void feed(SampleKafka kafka, List<Post> batch) {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(batch.size());
         for (Post p : batch) {
-            records.add(new ProducerRecord<>(inputTopic, keys.serialize(inputTopic, p.hashtag()),
-                    postSerde.serialize(inputTopic, p)));
+            records.add(new ProducerRecord<>(
+                    inputTopic, keys.serialize(inputTopic, p.hashtag()), postSerde.serialize(inputTopic, p)));
         }
         kafka.client().send(records);
     }
 
-    private void receiveAlerts(List<TailRecord<Windowed<String>, Long>> records, WindowResults<String, Long> alerts,
-            WindowResults<String, Long> phaseOne, HourlyCounts.Expected expected, Map<Windowed<String>, String> panes) {
+    private void receiveAlerts(
+            List<TailRecord<Windowed<String>, Long>> records,
+            WindowResults<String, Long> alerts,
+            WindowResults<String, Long> phaseOne,
+            HourlyCounts.Expected expected,
+            Map<Windowed<String>, String> panes) {
         for (TailRecord<Windowed<String>, Long> r : records) {
             WindowResults.Outcome outcome = alerts.received(r.key(), r.value());
             if (expected.phaseOne().containsKey(r.key())) {
@@ -191,17 +230,22 @@ public final class HourlyCountsApp implements Callable<Integer> {
             }
             Long crossed = expected.crossedAt().get(r.key());
             String mark = switch (outcome) {
-                case EXPECTED -> crossed == null ? "" : "  <- its " + ordinal(threshold + 1) + " post, at "
-                        + TimeText.clock(crossed);
+                case EXPECTED ->
+                    crossed == null
+                            ? ""
+                            : "  <- its " + ordinal(threshold + 1) + " post, at " + TimeText.clock(crossed);
                 case UNEXPECTED -> "   NOT EXPECTED";
                 default -> "   " + outcome;
             };
-            System.out.printf("ALERT    %-7s %s  count %s (pane %s)%s%n", r.key().key(), hours(r.key()), r.value(),
-                    r.pane(), mark);
+            System.out.printf(
+                    "ALERT    %-7s %s  count %s (pane %s)%s%n",
+                    r.key().key(), hours(r.key()), r.value(), r.pane(), mark);
         }
     }
 
-    private static void receive(List<TailRecord<Windowed<String>, Long>> records, WindowResults<String, Long> counts,
+    private static void receive(
+            List<TailRecord<Windowed<String>, Long>> records,
+            WindowResults<String, Long> counts,
             Map<Windowed<String>, String> panes) {
         for (TailRecord<Windowed<String>, Long> r : records) {
             counts.received(r, "count");
@@ -209,17 +253,19 @@ public final class HourlyCountsApp implements Callable<Integer> {
         }
     }
 
-    private void printCounts(HourlyCounts.Expected expected, WindowResults<String, Long> counts,
-            Map<Windowed<String>, String> panes) {
+    private void printCounts(
+            HourlyCounts.Expected expected, WindowResults<String, Long> counts, Map<Windowed<String>, String> panes) {
         System.out.println("Final counts on '" + countsTopic + "', emitted when the watermark passed each hour's end:");
         for (Map.Entry<Windowed<String>, Long> e : expected.counts().entrySet()) {
             Windowed<String> hour = e.getKey();
             Long read = counts.standing().get(hour);
-            String mark = read == null ? "   MISSING, expected " + e.getValue()
+            String mark = read == null
+                    ? "   MISSING, expected " + e.getValue()
                     : !read.equals(e.getValue()) ? "   expected " + e.getValue() : "";
             String alerted = expected.alerts().containsKey(hour) ? "  (alerted when it passed " + threshold + ")" : "";
-            System.out.printf("COUNT    %-7s %s  %3s (pane %s)%s%s%n", hour.key(), hours(hour),
-                    read == null ? "-" : read, panes.getOrDefault(hour, "-"), alerted, mark);
+            System.out.printf(
+                    "COUNT    %-7s %s  %3s (pane %s)%s%s%n",
+                    hour.key(), hours(hour), read == null ? "-" : read, panes.getOrDefault(hour, "-"), alerted, mark);
         }
         for (Map.Entry<Windowed<String>, Long> e : counts.standing().entrySet()) {
             if (!expected.counts().containsKey(e.getKey())) {
@@ -231,7 +277,8 @@ public final class HourlyCountsApp implements Callable<Integer> {
     /** 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st. */
     static String ordinal(long n) {
         long lastTwo = n % 100;
-        String suffix = lastTwo >= 11 && lastTwo <= 13 ? "th"
+        String suffix = lastTwo >= 11 && lastTwo <= 13
+                ? "th"
                 : switch ((int) (n % 10)) {
                     case 1 -> "st";
                     case 2 -> "nd";

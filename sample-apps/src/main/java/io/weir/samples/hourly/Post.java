@@ -9,5 +9,4 @@ package io.weir.samples.hourly;
  * @param author   who posted
  * @param postedAt when, epoch milliseconds
  */
-public record Post(String hashtag, String author, long postedAt) {
-}
+public record Post(String hashtag, String author, long postedAt) {}

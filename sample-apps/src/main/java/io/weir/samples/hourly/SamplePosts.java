@@ -69,12 +69,16 @@ final class SamplePosts {
 
     /** The posts of phase 1: those of the first half hour. */
     List<Post> phaseOne() {
-        return posts.stream().filter(p -> p.postedAt() <= base + PHASE_ONE_UNTIL.toMillis()).toList();
+        return posts.stream()
+                .filter(p -> p.postedAt() <= base + PHASE_ONE_UNTIL.toMillis())
+                .toList();
     }
 
     /** The posts of phase 2: the rest, in the order fed. */
     List<Post> phaseTwo() {
-        return posts.stream().filter(p -> p.postedAt() > base + PHASE_ONE_UNTIL.toMillis()).toList();
+        return posts.stream()
+                .filter(p -> p.postedAt() > base + PHASE_ONE_UNTIL.toMillis())
+                .toList();
     }
 
     /** When the closing posts were posted: the start of the third hour. */

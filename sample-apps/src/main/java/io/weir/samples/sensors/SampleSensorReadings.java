@@ -27,12 +27,14 @@ final class SampleSensorReadings {
     static final Duration INTERVAL = Duration.ofSeconds(15);
     /** The worked example's readings of one sensor, every 15 s. */
     static final List<Long> SEED_VALUES = List.of(9L, 6L, 8L, 4L, 7L, 3L);
+
     static final String SEED_SENSOR = "sensor-1";
     static final String DELAYED_SENSOR = "sensor-2";
     /** When the delayed reading was measured, after base. */
     static final Duration DELAYED_AT = Duration.ofSeconds(105);
     /** The readings after which the delayed one is fed: every sensor's reading at 2:00. */
     static final Duration DELAYED_AFTER = Duration.ofMinutes(2);
+
     static final int MIN_SENSORS = 2;
     static final int MIN_MINUTES = 3;
 
@@ -60,7 +62,8 @@ final class SampleSensorReadings {
             for (int s = 1; s <= sensors; s++) {
                 String sensor = sensorId(s);
                 long value = sensor.equals(SEED_SENSOR) && round < SEED_VALUES.size()
-                        ? SEED_VALUES.get(round) : 1 + random.nextInt(9);
+                        ? SEED_VALUES.get(round)
+                        : 1 + random.nextInt(9);
                 SensorReading r = new SensorReading(sensor, value, at);
                 regular.add(r);
                 if (sensor.equals(DELAYED_SENSOR) && at == base + DELAYED_AT.toMillis()) {

@@ -10,5 +10,4 @@ package io.weir.samples.sensors;
  * @param value      what it measured
  * @param measuredAt when it measured, epoch milliseconds
  */
-public record SensorReading(String sensor, long value, long measuredAt) {
-}
+public record SensorReading(String sensor, long value, long measuredAt) {}

@@ -34,7 +34,8 @@ import java.util.TreeMap;
 public final class SensorSums {
 
     public static final TimeWindows TUMBLING = TimeWindows.of(Duration.ofMinutes(1));
-    public static final TimeWindows SLIDING = TimeWindows.of(Duration.ofMinutes(1)).advanceBy(Duration.ofSeconds(30));
+    public static final TimeWindows SLIDING =
+            TimeWindows.of(Duration.ofMinutes(1)).advanceBy(Duration.ofSeconds(30));
     public static final String TUMBLING_STORE = "sums-1m";
     public static final String SLIDING_STORE = "sums-1m-every-30s";
 
@@ -45,8 +46,7 @@ public final class SensorSums {
     /** The sliding windows' output topic by default. */
     public static final String SLIDING_TOPIC = "sensor-sums-1m-every-30s";
 
-    private SensorSums() {
-    }
+    private SensorSums() {}
 
     /**
      * The topology as the {@code sensor-sums} sample runs it with its default options: the provider that
@@ -59,9 +59,11 @@ public final class SensorSums {
 
     public static Topology topology(String input, String tumblingOutput, String slidingOutput) {
         TopologyBuilder b = new TopologyBuilder();
-        GroupedStream<String, SensorReading> bySensor = b
-                .stream(Serdes.strings(), Serdes.json(SensorReading.class),
-                        Timestamps.eventTime(SensorReading::measuredAt), input)
+        GroupedStream<String, SensorReading> bySensor = b.stream(
+                        Serdes.strings(),
+                        Serdes.json(SensorReading.class),
+                        Timestamps.eventTime(SensorReading::measuredAt),
+                        input)
                 .groupByKey();
         bySensor.windowedBy(TUMBLING)
                 .aggregate(() -> 0L, (sensor, reading, sum) -> sum + reading.value(), Serdes.longs(), TUMBLING_STORE)
@@ -82,9 +84,8 @@ public final class SensorSums {
      * @param late    the windows the delayed reading came too late for (the watermark had passed
      *                their end): each is one record on the late-records topic
      */
-    record Expected(Map<Windowed<String>, List<Long>> addends, Map<Windowed<String>, Long> sums,
-                    List<Windowed<String>> late) {
-    }
+    record Expected(
+            Map<Windowed<String>, List<Long>> addends, Map<Windowed<String>, Long> sums, List<Windowed<String>> late) {}
 
     /**
      * The model: every reading counts in each window of {@code windows} it falls in, except the

@@ -28,10 +28,10 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * Runs the {@link SensorSums} topology end to end with one command: starts an in-process Kafka
@@ -45,8 +45,12 @@ import picocli.CommandLine;
  *
  * <p>Windows and the summary go to stdout; progress and library logs go to stderr.
  */
-@Command(name = "sensor-sums", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0",
-        sortOptions = false, usageHelpAutoWidth = true,
+@Command(
+        name = "sensor-sums",
+        mixinStandardHelpOptions = true,
+        version = "Weir sample 0.1.0",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
         description = "Sums sensor readings per 1-minute tumbling window and per 1-minute window sliding every"
                 + " 30 s, in event time, exactly once.")
 public final class SensorSumsApp implements Callable<Integer> {
@@ -58,35 +62,53 @@ public final class SensorSumsApp implements Callable<Integer> {
     @Mixin
     SampleOptions options;
 
-    @Option(names = "--sensors", defaultValue = "3", description = "Number of sensors, at least 2 (default:"
-            + " ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--sensors",
+            defaultValue = "3",
+            description = "Number of sensors, at least 2 (default:" + " ${DEFAULT-VALUE}).")
     int sensors;
 
-    @Option(names = "--minutes", defaultValue = "5", description = "Minutes of event time with a reading every 15 s,"
-            + " 3 to 60 (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--minutes",
+            defaultValue = "5",
+            description = "Minutes of event time with a reading every 15 s," + " 3 to 60 (default: ${DEFAULT-VALUE}).")
     int minutes;
 
-    @Option(names = "--out-of-orderness", defaultValue = "20", description = "max.out.of.orderness.ms in seconds,"
-            + " 0 to 30 (default: ${DEFAULT-VALUE}); with 0 the delayed reading is late for its window [1:00, 2:00).")
+    @Option(
+            names = "--out-of-orderness",
+            defaultValue = "20",
+            description =
+                    "max.out.of.orderness.ms in seconds,"
+                            + " 0 to 30 (default: ${DEFAULT-VALUE}); with 0 the delayed reading is late for its window [1:00, 2:00).")
     int outOfOrdernessSeconds;
 
-    @Option(names = "--seed", defaultValue = "42", description = "Seed of the values after the worked example's own (default:"
-            + " ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--seed",
+            defaultValue = "42",
+            description = "Seed of the values after the worked example's own (default:" + " ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--input-topic", defaultValue = SensorSums.INPUT_TOPIC,
+    @Option(
+            names = "--input-topic",
+            defaultValue = SensorSums.INPUT_TOPIC,
             description = "Topic of readings (default: ${DEFAULT-VALUE}).")
     String inputTopic;
 
-    @Option(names = "--tumbling-topic", defaultValue = SensorSums.TUMBLING_TOPIC,
+    @Option(
+            names = "--tumbling-topic",
+            defaultValue = SensorSums.TUMBLING_TOPIC,
             description = "Topic of the 1-minute tumbling sums (default: ${DEFAULT-VALUE}).")
     String tumblingTopic;
 
-    @Option(names = "--sliding-topic", defaultValue = SensorSums.SLIDING_TOPIC,
+    @Option(
+            names = "--sliding-topic",
+            defaultValue = SensorSums.SLIDING_TOPIC,
             description = "Topic of the 1-minute sums sliding every 30 s (default: ${DEFAULT-VALUE}).")
     String slidingTopic;
 
-    @Option(names = "--application-id", defaultValue = "sensor-sums",
+    @Option(
+            names = "--application-id",
+            defaultValue = "sensor-sums",
             description = "Consumer group and prefix of the internal topics (default: ${DEFAULT-VALUE}).")
     String applicationId;
 
@@ -100,14 +122,19 @@ public final class SensorSumsApp implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (sensors < SampleSensorReadings.MIN_SENSORS || minutes < SampleSensorReadings.MIN_MINUTES || minutes > 60
-                || outOfOrdernessSeconds < 0 || outOfOrdernessSeconds > MAX_OUT_OF_ORDERNESS.toSeconds()
+        if (sensors < SampleSensorReadings.MIN_SENSORS
+                || minutes < SampleSensorReadings.MIN_MINUTES
+                || minutes > 60
+                || outOfOrdernessSeconds < 0
+                || outOfOrdernessSeconds > MAX_OUT_OF_ORDERNESS.toSeconds()
                 || options.partitions < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--sensors must be at least 2, --minutes"
-                    + " between 3 and 60, --out-of-orderness between 0 and 30, --partitions at least 1");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--sensors must be at least 2, --minutes"
+                            + " between 3 and 60, --out-of-orderness between 0 and 30, --partitions at least 1");
         }
         try (ShutdownSignal signal = ShutdownSignal.install(RunningApp.SHUTDOWN_TIMEOUT.multipliedBy(2));
-             SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
+                SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
             return run(kafka, signal);
         }
     }
@@ -119,7 +146,10 @@ public final class SensorSumsApp implements Callable<Integer> {
 
         // A whole hour in the recent past: the windows are aligned to it, every reading (up to 61:15 in)
         // is in the past, and the broker keeps the results.
-        long base = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(2)).toEpochMilli();
+        long base = Instant.now()
+                .truncatedTo(ChronoUnit.HOURS)
+                .minus(Duration.ofHours(2))
+                .toEpochMilli();
         SampleSensorReadings readings = new SampleSensorReadings(seed, sensors, minutes, base);
         Duration ooo = Duration.ofSeconds(outOfOrdernessSeconds);
         SensorSums.Expected tumbling = SensorSums.expected(readings, SensorSums.TUMBLING, ooo);
@@ -128,23 +158,41 @@ public final class SensorSumsApp implements Callable<Integer> {
         WindowResults<String, Long> slidingResults = new WindowResults<>(sliding.sums());
         Map<Windowed<String>, String> panes = new HashMap<>();
         feed(kafka, readings.feedOrder());
-        log.info("Fed {} readings of {} sensors to '{}'; expecting {} tumbling and {} sliding windows",
-                readings.feedOrder().size(), sensors, inputTopic, tumbling.sums().size(), sliding.sums().size());
+        log.info(
+                "Fed {} readings of {} sensors to '{}'; expecting {} tumbling and {} sliding windows",
+                readings.feedOrder().size(),
+                sensors,
+                inputTopic,
+                tumbling.sums().size(),
+                sliding.sums().size());
 
         String bootstrap = kafka.bootstrapServers();
-        try (CommittedTail<Windowed<String>, Long> tumblingTail = CommittedTail.fromBeginning(bootstrap, tumblingTopic,
-                     windowKeys, Serdes.longs());
-             CommittedTail<Windowed<String>, Long> slidingTail = CommittedTail.fromBeginning(bootstrap, slidingTopic,
-                     windowKeys, Serdes.longs());
-             RunningApp app = RunningApp.start(SensorSums.topology(inputTopic, tumblingTopic, slidingTopic),
-                     dir -> config(bootstrap, dir, ooo), options.stateDir, "weir-sensor-sums-")) {
-            log.info("Started '{}' with exactly-once processing, max.out.of.orderness.ms={}; reading '{}' and '{}'"
-                    + " (read_committed)", applicationId, ooo.toMillis(), tumblingTopic, slidingTopic);
-            app.await(() -> tumblingResults.complete() && slidingResults.complete(), () -> {
-                receive(tumblingTail.poll(POLL), tumblingResults, panes, "TUMBLING");
-                receive(slidingTail.poll(POLL), slidingResults, panes, "SLIDING");
-            }, options.timeout(), signal, () -> tumblingResults.missing() + " tumbling and "
-                    + slidingResults.missing() + " sliding windows missing");
+        try (CommittedTail<Windowed<String>, Long> tumblingTail =
+                        CommittedTail.fromBeginning(bootstrap, tumblingTopic, windowKeys, Serdes.longs());
+                CommittedTail<Windowed<String>, Long> slidingTail =
+                        CommittedTail.fromBeginning(bootstrap, slidingTopic, windowKeys, Serdes.longs());
+                RunningApp app = RunningApp.start(
+                        SensorSums.topology(inputTopic, tumblingTopic, slidingTopic),
+                        dir -> config(bootstrap, dir, ooo),
+                        options.stateDir,
+                        "weir-sensor-sums-")) {
+            log.info(
+                    "Started '{}' with exactly-once processing, max.out.of.orderness.ms={}; reading '{}' and '{}'"
+                            + " (read_committed)",
+                    applicationId,
+                    ooo.toMillis(),
+                    tumblingTopic,
+                    slidingTopic);
+            app.await(
+                    () -> tumblingResults.complete() && slidingResults.complete(),
+                    () -> {
+                        receive(tumblingTail.poll(POLL), tumblingResults, panes, "TUMBLING");
+                        receive(slidingTail.poll(POLL), slidingResults, panes, "SLIDING");
+                    },
+                    options.timeout(),
+                    signal,
+                    () -> tumblingResults.missing() + " tumbling and " + slidingResults.missing()
+                            + " sliding windows missing");
             Optional<Throwable> failure = app.stop();
             // Read what was committed up to the stop, so that a repeated window would not go unseen.
             receive(tumblingTail.drainToEnd(RunningApp.SHUTDOWN_TIMEOUT), tumblingResults, panes, "TUMBLING");
@@ -163,9 +211,11 @@ public final class SensorSumsApp implements Callable<Integer> {
             System.out.println("OUT OF ORDER " + readings.delayed().sensor() + "'s reading at "
                     + sinceBase(base, readings.delayed().measuredAt()) + " was fed after its reading at "
                     + sinceBase(base, readings.largestTimeBeforeDelayed()) + "; with max.out.of.orderness.ms="
-                    + ooo.toMillis() + " the watermark was at " + sinceBase(base, readings.largestTimeBeforeDelayed()
-                    - ooo.toMillis()) + (lateExpected == 0 ? ": its windows were still open and it counted"
-                    : ": it was late for " + lateExpected + " window(s), which went on without it")
+                    + ooo.toMillis() + " the watermark was at "
+                    + sinceBase(base, readings.largestTimeBeforeDelayed() - ooo.toMillis())
+                    + (lateExpected == 0
+                            ? ": its windows were still open and it counted"
+                            : ": it was late for " + lateExpected + " window(s), which went on without it")
                     + "; the late-records topic '" + lateTopic() + "' holds " + lateRecords + " record(s)");
             System.out.println("OPEN windows holding the closing readings at "
                     + sinceBase(base, readings.closingTime()) + " are not emitted: the watermark ("
@@ -178,7 +228,8 @@ public final class SensorSumsApp implements Callable<Integer> {
                     + (lateOk ? "PASSED" : "FAILED"));
             failure.ifPresent(e -> System.out.println("The application failed: " + e));
             return failure.isEmpty() && tumblingResults.passed() && slidingResults.passed() && seedFigures && lateOk
-                    ? 0 : 1;
+                    ? 0
+                    : 1;
         }
     }
 
@@ -198,29 +249,37 @@ public final class SensorSumsApp implements Callable<Integer> {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(readings.size());
         for (SensorReading r : readings) {
             // No record timestamp: Kafka stamps the send time; the windows use measuredAt.
-            records.add(new ProducerRecord<>(inputTopic, keys.serialize(inputTopic, r.sensor()),
-                    readingSerde.serialize(inputTopic, r)));
+            records.add(new ProducerRecord<>(
+                    inputTopic, keys.serialize(inputTopic, r.sensor()), readingSerde.serialize(inputTopic, r)));
         }
         kafka.client().send(records);
     }
 
     private long countLateRecords(String bootstrap) {
-        try (CommittedTail<byte[], byte[]> late = CommittedTail.fromBeginning(bootstrap, lateTopic(), Serdes.bytes(),
-                Serdes.bytes())) {
+        try (CommittedTail<byte[], byte[]> late =
+                CommittedTail.fromBeginning(bootstrap, lateTopic(), Serdes.bytes(), Serdes.bytes())) {
             return late.drainToEnd(RunningApp.SHUTDOWN_TIMEOUT).size();
         }
     }
 
-    private static void receive(List<TailRecord<Windowed<String>, Long>> records, WindowResults<String, Long> results,
-            Map<Windowed<String>, String> panes, String label) {
+    private static void receive(
+            List<TailRecord<Windowed<String>, Long>> records,
+            WindowResults<String, Long> results,
+            Map<Windowed<String>, String> panes,
+            String label) {
         for (TailRecord<Windowed<String>, Long> r : records) {
             results.received(r, label);
             panes.put(r.key(), r.pane());
         }
     }
 
-    private static void print(String label, boolean sliding, SensorSums.Expected expected, WindowResults<String, Long> results,
-            Map<Windowed<String>, String> panes, SampleSensorReadings readings) {
+    private static void print(
+            String label,
+            boolean sliding,
+            SensorSums.Expected expected,
+            WindowResults<String, Long> results,
+            Map<Windowed<String>, String> panes,
+            SampleSensorReadings readings) {
         long base = readings.base();
         Map<Windowed<String>, Long> standing = results.standing();
         for (Map.Entry<Windowed<String>, List<Long>> e : expected.addends().entrySet()) {
@@ -231,15 +290,25 @@ public final class SensorSumsApp implements Callable<Integer> {
                 continue; // still open: printed as one line at the end
             }
             String addends = e.getValue().stream().map(String::valueOf).collect(Collectors.joining(" + "));
-            if (w.key().equals(readings.delayed().sensor()) && !expected.late().contains(w)
-                    && w.start() <= readings.delayed().measuredAt() && readings.delayed().measuredAt() < w.end()) {
+            if (w.key().equals(readings.delayed().sensor())
+                    && !expected.late().contains(w)
+                    && w.start() <= readings.delayed().measuredAt()
+                    && readings.delayed().measuredAt() < w.end()) {
                 addends += "*"; // the last value summed, in feed order, is the one that came out of order
             }
-            String mark = sum == null ? "   NOT EXPECTED (still open)" : read == null ? "   MISSING, expected " + sum
-                    : !read.equals(sum) ? "   expected " + sum : "";
-            System.out.printf("%-8s %s %-16s %4s = %-28s %-6s%s%s%n", label, w.key(),
-                    TimeText.timeWindow(w, t -> sinceBase(base, t)), read == null ? "-" : read, addends,
-                    panes.getOrDefault(w, ""), note(w, sliding, expected, readings), mark);
+            String mark = sum == null
+                    ? "   NOT EXPECTED (still open)"
+                    : read == null ? "   MISSING, expected " + sum : !read.equals(sum) ? "   expected " + sum : "";
+            System.out.printf(
+                    "%-8s %s %-16s %4s = %-28s %-6s%s%s%n",
+                    label,
+                    w.key(),
+                    TimeText.timeWindow(w, t -> sinceBase(base, t)),
+                    read == null ? "-" : read,
+                    addends,
+                    panes.getOrDefault(w, ""),
+                    note(w, sliding, expected, readings),
+                    mark);
         }
         for (Map.Entry<Windowed<String>, Long> e : standing.entrySet()) {
             if (!expected.addends().containsKey(e.getKey())) {
@@ -249,8 +318,8 @@ public final class SensorSumsApp implements Callable<Integer> {
     }
 
     /** What a window shows: the worked example's figures, the reading that came out of order. */
-    private static String note(Windowed<String> w, boolean sliding, SensorSums.Expected expected,
-            SampleSensorReadings readings) {
+    private static String note(
+            Windowed<String> w, boolean sliding, SensorSums.Expected expected, SampleSensorReadings readings) {
         long base = readings.base();
         if (sliding && w.key().equals(SampleSensorReadings.SEED_SENSOR)) {
             if (w.start() == base) {
@@ -282,5 +351,4 @@ public final class SensorSumsApp implements Callable<Integer> {
     private static String sinceBase(long base, long t) {
         return TimeText.sinceBase(base, t);
     }
-
 }

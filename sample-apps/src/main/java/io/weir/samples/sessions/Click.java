@@ -9,5 +9,4 @@ package io.weir.samples.sessions;
  * @param page      the page clicked
  * @param clickedAt when, epoch milliseconds
  */
-public record Click(String visitor, String page, long clickedAt) {
-}
+public record Click(String visitor, String page, long clickedAt) {}

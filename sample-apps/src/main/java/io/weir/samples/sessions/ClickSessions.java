@@ -45,8 +45,7 @@ public final class ClickSessions {
     /** Its output topic by default. */
     public static final String OUTPUT_TOPIC = "click-sessions";
 
-    private ClickSessions() {
-    }
+    private ClickSessions() {}
 
     /**
      * The topology as the {@code click-sessions} sample runs it with its default options: the provider that
@@ -77,9 +76,11 @@ public final class ClickSessions {
      *                  must be retracted
      * @param merged    the session they merge into
      */
-    record Expected(Map<Windowed<String>, Long> sessions, List<Windowed<String>> open,
-                    List<Windowed<String>> retracted, Windowed<String> merged) {
-    }
+    record Expected(
+            Map<Windowed<String>, Long> sessions,
+            List<Windowed<String>> open,
+            List<Windowed<String>> retracted,
+            Windowed<String> merged) {}
 
     /**
      * The model: sessionizes each visitor's clicks by the rules of {@link SessionWindows}
@@ -103,13 +104,17 @@ public final class ClickSessions {
         // emitted with either, or the sample data would not say what Weir must do.
         Click bridge = clicks.bridge();
         List<Click> before = clicks.beforeBridge();
-        long lowest = before.stream().filter(c -> c.visitor().equals(bridge.visitor()))
-                .mapToLong(Click::clickedAt).max().orElseThrow();
+        long lowest = before.stream()
+                .filter(c -> c.visitor().equals(bridge.visitor()))
+                .mapToLong(Click::clickedAt)
+                .max()
+                .orElseThrow();
         long highest = before.stream().mapToLong(Click::clickedAt).max().orElseThrow();
         long gap = SESSIONS.inactivityGap().toMillis();
         List<Windowed<String>> retracted = new ArrayList<>();
         for (Windowed<String> s : sessionCounts(before).keySet()) {
-            if (!s.key().equals(bridge.visitor()) || s.end() < bridge.clickedAt() - gap
+            if (!s.key().equals(bridge.visitor())
+                    || s.end() < bridge.clickedAt() - gap
                     || s.start() > bridge.clickedAt() + gap) {
                 continue;
             }
@@ -123,20 +128,25 @@ public final class ClickSessions {
             }
         }
         Windowed<String> merged = sessions.keySet().stream()
-                .filter(s -> s.key().equals(bridge.visitor()) && s.start() <= bridge.clickedAt()
+                .filter(s -> s.key().equals(bridge.visitor())
+                        && s.start() <= bridge.clickedAt()
                         && bridge.clickedAt() <= s.end())
-                .findFirst().orElseThrow();
+                .findFirst()
+                .orElseThrow();
         return new Expected(sessions, open, retracted, merged);
     }
 
     /** Each visitor's sessions with their number of clicks, by visitor and start. */
     static Map<Windowed<String>, Long> sessionCounts(List<Click> clicks) {
         Map<String, List<Long>> times = new TreeMap<>();
-        clicks.forEach(c -> times.computeIfAbsent(c.visitor(), k -> new ArrayList<>()).add(c.clickedAt()));
+        clicks.forEach(
+                c -> times.computeIfAbsent(c.visitor(), k -> new ArrayList<>()).add(c.clickedAt()));
         Map<Windowed<String>, Long> counts = new LinkedHashMap<>();
         times.forEach((visitor, ts) -> {
             for (Windowed<String> s : WindowModel.sessions(SESSIONS, visitor, ts)) {
-                counts.put(s, ts.stream().filter(t -> s.start() <= t && t <= s.end()).count());
+                counts.put(
+                        s,
+                        ts.stream().filter(t -> s.start() <= t && t <= s.end()).count());
             }
         });
         return counts;

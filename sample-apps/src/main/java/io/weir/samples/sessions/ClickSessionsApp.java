@@ -28,10 +28,10 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * Runs the {@link ClickSessions} topology end to end with one command: starts an in-process Kafka
@@ -46,8 +46,12 @@ import picocli.CommandLine;
  *
  * <p>Sessions and the summary go to stdout; progress and library logs go to stderr.
  */
-@Command(name = "click-sessions", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0",
-        sortOptions = false, usageHelpAutoWidth = true,
+@Command(
+        name = "click-sessions",
+        mixinStandardHelpOptions = true,
+        version = "Weir sample 0.1.0",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
         description = "Counts the clicks of each visitor's sessions (5-minute inactivity gap), exactly once, with a"
                 + " late click that merges two sessions already emitted.")
 public final class ClickSessionsApp implements Callable<Integer> {
@@ -58,14 +62,21 @@ public final class ClickSessionsApp implements Callable<Integer> {
     @Mixin
     SampleOptions options;
 
-    @Option(names = "--input-topic", defaultValue = ClickSessions.INPUT_TOPIC, description = "Topic of clicks (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--input-topic",
+            defaultValue = ClickSessions.INPUT_TOPIC,
+            description = "Topic of clicks (default: ${DEFAULT-VALUE}).")
     String inputTopic;
 
-    @Option(names = "--output-topic", defaultValue = ClickSessions.OUTPUT_TOPIC,
+    @Option(
+            names = "--output-topic",
+            defaultValue = ClickSessions.OUTPUT_TOPIC,
             description = "Topic of clicks per session (default: ${DEFAULT-VALUE}).")
     String outputTopic;
 
-    @Option(names = "--application-id", defaultValue = "click-sessions",
+    @Option(
+            names = "--application-id",
+            defaultValue = "click-sessions",
             description = "Consumer group and prefix of the internal topics (default: ${DEFAULT-VALUE}).")
     String applicationId;
 
@@ -82,7 +93,7 @@ public final class ClickSessionsApp implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--partitions must be at least 1");
         }
         try (ShutdownSignal signal = ShutdownSignal.install(RunningApp.SHUTDOWN_TIMEOUT.multipliedBy(2));
-             SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
+                SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
             return run(kafka, signal);
         }
     }
@@ -95,24 +106,39 @@ public final class ClickSessionsApp implements Callable<Integer> {
         kafka.requireFresh(topics, applicationId);
 
         // Whole hours in the recent past: the last clicks, 90 minutes in, are not in the future.
-        long base = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(2)).toEpochMilli();
+        long base = Instant.now()
+                .truncatedTo(ChronoUnit.HOURS)
+                .minus(Duration.ofHours(2))
+                .toEpochMilli();
         SampleClicks clicks = new SampleClicks(base);
         ClickSessions.Expected expected = ClickSessions.expected(clicks);
         WindowResults<String, Long> results = new WindowResults<>(expected.sessions());
         Map<String, List<TailRecord<Windowed<String>, Long>>> byVisitor = new TreeMap<>();
         feed(kafka, clicks.feedOrder());
-        log.info("Fed {} clicks of visitors A, B and C to '{}'; expecting {} sessions", clicks.feedOrder().size(),
-                inputTopic, expected.sessions().size());
+        log.info(
+                "Fed {} clicks of visitors A, B and C to '{}'; expecting {} sessions",
+                clicks.feedOrder().size(),
+                inputTopic,
+                expected.sessions().size());
 
         String bootstrap = kafka.bootstrapServers();
-        try (CommittedTail<Windowed<String>, Long> tail = CommittedTail.fromBeginning(bootstrap, outputTopic,
-                     Serdes.windowed(keys), Serdes.longs());
-             RunningApp app = RunningApp.start(ClickSessions.topology(inputTopic, outputTopic),
-                     dir -> config(bootstrap, dir), options.stateDir, "weir-click-sessions-")) {
-            log.info("Started '{}' with exactly-once processing; reading '{}' (read_committed)", applicationId,
+        try (CommittedTail<Windowed<String>, Long> tail =
+                        CommittedTail.fromBeginning(bootstrap, outputTopic, Serdes.windowed(keys), Serdes.longs());
+                RunningApp app = RunningApp.start(
+                        ClickSessions.topology(inputTopic, outputTopic),
+                        dir -> config(bootstrap, dir),
+                        options.stateDir,
+                        "weir-click-sessions-")) {
+            log.info(
+                    "Started '{}' with exactly-once processing; reading '{}' (read_committed)",
+                    applicationId,
                     outputTopic);
-            app.await(results::complete, () -> receive(tail.poll(POLL), results, byVisitor), options.timeout(),
-                    signal, () -> results.missing() + " sessions missing or wrong");
+            app.await(
+                    results::complete,
+                    () -> receive(tail.poll(POLL), results, byVisitor),
+                    options.timeout(),
+                    signal,
+                    () -> results.missing() + " sessions missing or wrong");
             Optional<Throwable> failure = app.stop();
             // Read what was committed up to the stop, so that a repeated session would not go unseen.
             receive(tail.drainToEnd(RunningApp.SHUTDOWN_TIMEOUT), results, byVisitor);
@@ -127,7 +153,8 @@ public final class ClickSessionsApp implements Callable<Integer> {
                     explainMerge(expected, clicks);
                 }
             });
-            boolean mergeShown = mergeShown(byVisitor.getOrDefault(clicks.bridge().visitor(), List.of()), expected);
+            boolean mergeShown =
+                    mergeShown(byVisitor.getOrDefault(clicks.bridge().visitor(), List.of()), expected);
             for (Windowed<String> s : expected.open()) {
                 System.out.println("OPEN     " + s.key() + " " + TimeText.session(s, TimeText::clock)
                         + "  still open: the watermark has not passed its last click + 5 min, so it is not emitted");
@@ -148,13 +175,15 @@ public final class ClickSessionsApp implements Callable<Integer> {
     private void feed(SampleKafka kafka, List<Click> clicks) {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(clicks.size());
         for (Click c : clicks) {
-            records.add(new ProducerRecord<>(inputTopic, keys.serialize(inputTopic, c.visitor()),
-                    clickSerde.serialize(inputTopic, c)));
+            records.add(new ProducerRecord<>(
+                    inputTopic, keys.serialize(inputTopic, c.visitor()), clickSerde.serialize(inputTopic, c)));
         }
         kafka.client().send(records);
     }
 
-    private static void receive(List<TailRecord<Windowed<String>, Long>> records, WindowResults<String, Long> results,
+    private static void receive(
+            List<TailRecord<Windowed<String>, Long>> records,
+            WindowResults<String, Long> results,
             Map<String, List<TailRecord<Windowed<String>, Long>>> byVisitor) {
         for (TailRecord<Windowed<String>, Long> r : records) {
             results.received(r, null);
@@ -162,29 +191,37 @@ public final class ClickSessionsApp implements Callable<Integer> {
         }
     }
 
-    private static void print(TailRecord<Windowed<String>, Long> r, ClickSessions.Expected expected,
-            SampleClicks clicks) {
+    private static void print(
+            TailRecord<Windowed<String>, Long> r, ClickSessions.Expected expected, SampleClicks clicks) {
         Windowed<String> s = r.key();
         String what = r.value() == null ? "RETRACT " : "SESSION ";
         String value = r.value() == null ? "null" : r.value() + (r.value() == 1 ? " click" : " clicks");
         String note = "";
         if (r.value() == null && expected.retracted().contains(s)) {
-            note = "  <- taken back: the click at " + TimeText.clock(clicks.bridge().clickedAt()) + " merged it";
+            note = "  <- taken back: the click at "
+                    + TimeText.clock(clicks.bridge().clickedAt()) + " merged it";
         } else if (r.value() != null && s.equals(expected.merged())) {
             note = "  <- the merged session";
         } else if (r.value() != null && expected.retracted().contains(s)) {
             note = "  <- emitted when the watermark passed " + TimeText.clock(s.end()) + " + 5 min";
         }
-        String mark = r.value() == null || r.value().equals(expected.sessions().get(s)) || expected.retracted()
-                .contains(s) ? "" : "   expected " + expected.sessions().get(s);
-        System.out.printf("%s %s %-22s %-10s %-8s%s%s%n", what, s.key(), TimeText.session(s, TimeText::clock), value,
-                r.pane(), note, mark);
+        String mark = r.value() == null
+                        || r.value().equals(expected.sessions().get(s))
+                        || expected.retracted().contains(s)
+                ? ""
+                : "   expected " + expected.sessions().get(s);
+        System.out.printf(
+                "%s %s %-22s %-10s %-8s%s%s%n",
+                what, s.key(), TimeText.session(s, TimeText::clock), value, r.pane(), note, mark);
     }
 
     private static void explainMerge(ClickSessions.Expected expected, SampleClicks clicks) {
         Click bridge = clicks.bridge();
-        long arrivedAfter = clicks.beforeBridge().stream().filter(c -> c.visitor().equals(bridge.visitor()))
-                .mapToLong(Click::clickedAt).max().orElseThrow();
+        long arrivedAfter = clicks.beforeBridge().stream()
+                .filter(c -> c.visitor().equals(bridge.visitor()))
+                .mapToLong(Click::clickedAt)
+                .max()
+                .orElseThrow();
         String v = bridge.visitor();
         System.out.println("  MERGE: " + v + "'s click at " + TimeText.clock(bridge.clickedAt()) + " reached Kafka only"
                 + " after its click at " + TimeText.clock(arrivedAfter) + " (the phone was offline).");
@@ -204,8 +241,8 @@ public final class ClickSessionsApp implements Callable<Integer> {
      * The retractions of the sessions the bridging click merged came before the merged session, in
      * the visitor's partition (Weir partitions windowed results by their inner key).
      */
-    private static boolean mergeShown(List<TailRecord<Windowed<String>, Long>> records,
-            ClickSessions.Expected expected) {
+    private static boolean mergeShown(
+            List<TailRecord<Windowed<String>, Long>> records, ClickSessions.Expected expected) {
         List<Windowed<String>> retractions = new ArrayList<>();
         List<Windowed<String>> retractedBeforeMerge = null;
         for (TailRecord<Windowed<String>, Long> r : records) {
@@ -221,15 +258,18 @@ public final class ClickSessionsApp implements Callable<Integer> {
         if (retractedBeforeMerge == null || !retractions.equals(expected.retracted())) {
             return false;
         }
-        if (records.stream().filter(r -> r.key().key().equals(expected.merged().key()))
-                .map(TailRecord::partition).distinct().count() != 1) {
+        if (records.stream()
+                        .filter(r -> r.key().key().equals(expected.merged().key()))
+                        .map(TailRecord::partition)
+                        .distinct()
+                        .count()
+                != 1) {
             return false;
         }
         return retractedBeforeMerge.equals(expected.retracted());
     }
 
     private static String format(List<Windowed<String>> sessions) {
-        return sessions.stream().map(s -> TimeText.session(s, TimeText::clock))
-                .collect(Collectors.joining(" and "));
+        return sessions.stream().map(s -> TimeText.session(s, TimeText::clock)).collect(Collectors.joining(" and "));
     }
 }

@@ -29,8 +29,7 @@ public final class WordCount {
     /** The store of the counts; names its changelog and repartition topics. */
     public static final String STORE = "word-counts";
 
-    private WordCount() {
-    }
+    private WordCount() {}
 
     /**
      * The topology as {@code serve word-count} runs it, with the sample's topics: the provider that
@@ -38,7 +37,11 @@ public final class WordCount {
      * {@code --topology io.weir.samples.wordcount.WordCount} (see docs/replay-and-savepoints.md, "Giving the CLI your topology").
      */
     public static Topology topology() {
-        return WordCountService.sample().topology().apply(WordCountService.sample().inputTopic(), WordCountService.sample().outputTopic());
+        return WordCountService.sample()
+                .topology()
+                .apply(
+                        WordCountService.sample().inputTopic(),
+                        WordCountService.sample().outputTopic());
     }
 
     /** The topology reading lines from {@code input} and writing counts to {@code output}. */
@@ -47,7 +50,7 @@ public final class WordCount {
         b.stream(Serdes.strings(), Serdes.strings(), input)
                 .flatMapValues(WordCount::words)
                 .filter((k, w) -> !w.isEmpty())
-                .groupBy((k, w) -> w, Serdes.strings(), Serdes.strings())   // repartitions by word
+                .groupBy((k, w) -> w, Serdes.strings(), Serdes.strings()) // repartitions by word
                 .count(STORE)
                 .toStream()
                 .to(output, Serdes.strings(), Serdes.longs());
@@ -60,7 +63,9 @@ public final class WordCount {
      * tombstone (null line) has no words.
      */
     public static List<String> words(String line) {
-        return line == null ? List.of() : Arrays.asList(line.toLowerCase(Locale.ROOT).split("\\W+"));
+        return line == null
+                ? List.of()
+                : Arrays.asList(line.toLowerCase(Locale.ROOT).split("\\W+"));
     }
 
     /** The counts the topology must end with for {@code lines}: the model of the check. */

@@ -34,43 +34,63 @@ import picocli.CommandLine.Option;
  *
  * <p>Counts and the summary go to stdout; progress and library logs go to stderr.
  */
-@Command(name = "word-count", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0",
-        sortOptions = false, usageHelpAutoWidth = true,
+@Command(
+        name = "word-count",
+        mixinStandardHelpOptions = true,
+        version = "Weir sample 0.1.0",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
         description = "Counts the words of lines of text, exactly once, through a repartition and a state store.")
 public final class WordCountApp implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger(WordCountApp.class);
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
-    @Option(names = "--bootstrap-servers", defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
+    @Option(
+            names = "--bootstrap-servers",
+            defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
             description = "Kafka cluster to use instead of an in-process broker (default: env WEIR_BOOTSTRAP_SERVERS).")
     String bootstrapServers;
 
-    @Option(names = "--lines", defaultValue = "1000", description = "Lines of text to feed (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--lines",
+            defaultValue = "1000",
+            description = "Lines of text to feed (default: ${DEFAULT-VALUE}).")
     int lineCount;
 
     @Option(names = "--seed", defaultValue = "42", description = "Seed choosing the lines (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--input-topic", defaultValue = "lines", description = "Topic of lines (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--input-topic",
+            defaultValue = "lines",
+            description = "Topic of lines (default: ${DEFAULT-VALUE}).")
     String inputTopic;
 
-    @Option(names = "--output-topic", defaultValue = "word-counts",
+    @Option(
+            names = "--output-topic",
+            defaultValue = "word-counts",
             description = "Topic of counts per word (default: ${DEFAULT-VALUE}).")
     String outputTopic;
 
-    @Option(names = "--partitions", defaultValue = "4",
+    @Option(
+            names = "--partitions",
+            defaultValue = "4",
             description = "Partitions of the topics when they are created (default: ${DEFAULT-VALUE}).")
     int partitions;
 
-    @Option(names = "--application-id", defaultValue = "word-count",
+    @Option(
+            names = "--application-id",
+            defaultValue = "word-count",
             description = "Consumer group and prefix of the internal topics (default: ${DEFAULT-VALUE}).")
     String applicationId;
 
     @Option(names = "--state-dir", description = "State directory to keep (default: a temporary one, deleted on exit).")
     Path stateDir;
 
-    @Option(names = "--timeout", defaultValue = "120",
+    @Option(
+            names = "--timeout",
+            defaultValue = "120",
             description = "Seconds to wait for the final counts (default: ${DEFAULT-VALUE}).")
     long timeoutSeconds;
 
@@ -81,10 +101,11 @@ public final class WordCountApp implements Callable<Integer> {
     @Override
     public Integer call() {
         if (lineCount < 1 || partitions < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--lines and --partitions must be at least 1");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--lines and --partitions must be at least 1");
         }
         try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_TIMEOUT.multipliedBy(2));
-             SampleKafka kafka = SampleKafka.connect(bootstrapServers)) {
+                SampleKafka kafka = SampleKafka.connect(bootstrapServers)) {
             return run(kafka, signal);
         }
     }
@@ -99,14 +120,23 @@ public final class WordCountApp implements Callable<Integer> {
             RunningTotals<String> ledger = new RunningTotals<>();
             WordCount.allWords(lines).forEach(w -> ledger.fed(w, 1));
             feed(kafka, lines);
-            log.info("Fed {} lines ({} words, {} distinct) to '{}'", lines.size(), ledger.fedCount(), ledger.keys(),
+            log.info(
+                    "Fed {} lines ({} words, {} distinct) to '{}'",
+                    lines.size(),
+                    ledger.fedCount(),
+                    ledger.keys(),
                     inputTopic);
 
-            try (CommittedTail<String, Long> tail = CommittedTail.fromBeginning(kafka.bootstrapServers(), outputTopic,
-                    Serdes.strings(), Serdes.longs())) {
-                app = WeirApp.create(WordCount.topology(inputTopic, outputTopic),
-                        SampleConfigs.exactlyOnce(applicationId, kafka.bootstrapServers(), dir).build()).start();
-                log.info("Started '{}' with exactly-once processing; reading '{}' (read_committed)", applicationId,
+            try (CommittedTail<String, Long> tail = CommittedTail.fromBeginning(
+                    kafka.bootstrapServers(), outputTopic, Serdes.strings(), Serdes.longs())) {
+                app = WeirApp.create(
+                                WordCount.topology(inputTopic, outputTopic),
+                                SampleConfigs.exactlyOnce(applicationId, kafka.bootstrapServers(), dir)
+                                        .build())
+                        .start();
+                log.info(
+                        "Started '{}' with exactly-once processing; reading '{}' (read_committed)",
+                        applicationId,
                         outputTopic);
                 awaitFinalCounts(tail, ledger, app, Duration.ofSeconds(timeoutSeconds), signal);
 
@@ -118,8 +148,8 @@ public final class WordCountApp implements Callable<Integer> {
                 receive(tail.drainToEnd(SHUTDOWN_TIMEOUT), ledger);
 
                 printCounts(ledger);
-                System.out.println("SUMMARY " + lines.size() + " lines, " + ledger.fedCount() + " words fed; "
-                        + ledger.summary());
+                System.out.println(
+                        "SUMMARY " + lines.size() + " lines, " + ledger.fedCount() + " words fed; " + ledger.summary());
                 if (failed) {
                     System.out.println("The application failed: "
                             + stopping.failure().map(String::valueOf).orElse("unknown error"));
@@ -139,15 +169,21 @@ public final class WordCountApp implements Callable<Integer> {
     private void feed(SampleKafka kafka, List<String> lines) {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(lines.size());
         for (int i = 0; i < lines.size(); i++) {
-            records.add(new ProducerRecord<>(inputTopic, Serdes.strings().serialize(inputTopic, "line-" + i),
+            records.add(new ProducerRecord<>(
+                    inputTopic,
+                    Serdes.strings().serialize(inputTopic, "line-" + i),
                     Serdes.strings().serialize(inputTopic, lines.get(i))));
         }
         kafka.client().send(records);
     }
 
     /** Reads counts until every word is at its total, the app failed, {@code timeout} passed or a signal. */
-    private static void awaitFinalCounts(CommittedTail<String, Long> tail, RunningTotals<String> ledger, WeirApp app,
-            Duration timeout, ShutdownSignal signal) {
+    private static void awaitFinalCounts(
+            CommittedTail<String, Long> tail,
+            RunningTotals<String> ledger,
+            WeirApp app,
+            Duration timeout,
+            ShutdownSignal signal) {
         Deadline deadline = Deadline.after(timeout);
         while (!ledger.allFinal()) {
             if (signal.requested()) {
@@ -159,7 +195,10 @@ public final class WordCountApp implements Callable<Integer> {
                 return;
             }
             if (deadline.expired()) {
-                log.warn("{} of {} words not at their final count within {} s", ledger.missing(), ledger.keys(),
+                log.warn(
+                        "{} of {} words not at their final count within {} s",
+                        ledger.missing(),
+                        ledger.keys(),
                         timeout.toSeconds());
                 return;
             }

@@ -12,8 +12,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 public final class WordCountService {
 
-    private WordCountService() {
-    }
+    private WordCountService() {}
 
     /** The topic {@code serve word-count} reads by default. */
     public static final String INPUT_TOPIC = "lines";
@@ -25,15 +24,24 @@ public final class WordCountService {
      * {@code --variant v2} runs {@link WordCountV2}.
      */
     public static ServedSample sample() {
-        return new ServedSample("word-count", "word-count", INPUT_TOPIC, OUTPUT_TOPIC, WordCount::topology,
-                () -> lines(System.nanoTime())).withVariant("v2", WordCountV2::topology);
+        return new ServedSample(
+                        "word-count",
+                        "word-count",
+                        INPUT_TOPIC,
+                        OUTPUT_TOPIC,
+                        WordCount::topology,
+                        () -> lines(System.nanoTime()))
+                .withVariant("v2", WordCountV2::topology);
     }
 
     /** Lines chosen by {@code seed}, keyed {@code line-0}, {@code line-1}, ... */
     static RecordGenerator lines(long seed) {
         SampleText text = new SampleText(seed);
         long[] count = {0};
-        return (topic, timestamp) -> new ProducerRecord<>(topic, null, timestamp,
+        return (topic, timestamp) -> new ProducerRecord<>(
+                topic,
+                null,
+                timestamp,
                 Serdes.strings().serialize(topic, "line-" + count[0]++),
                 Serdes.strings().serialize(topic, text.lines(1).get(0)));
     }

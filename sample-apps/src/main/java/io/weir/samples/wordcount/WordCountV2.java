@@ -24,8 +24,7 @@ public final class WordCountV2 {
     /** The renamed store of the counts. */
     public static final String STORE = "word-totals";
 
-    private WordCountV2() {
-    }
+    private WordCountV2() {}
 
     /**
      * The topology as {@code serve word-count --variant v2} runs it, with the sample's topics: the
@@ -41,7 +40,7 @@ public final class WordCountV2 {
         TopologyBuilder b = new TopologyBuilder();
         b.stream(Serdes.strings(), Serdes.strings(), input)
                 .flatMapValues(WordCountV2::words)
-                .groupBy((k, w) -> w, Serdes.strings(), Serdes.strings())   // repartitions by word
+                .groupBy((k, w) -> w, Serdes.strings(), Serdes.strings()) // repartitions by word
                 .count(STORE)
                 .toStream()
                 .to(output, Serdes.strings(), Serdes.longs());

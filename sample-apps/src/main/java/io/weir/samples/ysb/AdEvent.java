@@ -5,6 +5,5 @@ package io.weir.samples.ysb;
  * ad on which page, what they did ({@code view}, {@code click} or {@code purchase}) and when
  * (epoch milliseconds).
  */
-public record AdEvent(String userId, String pageId, String adId, String adType, String eventType, long eventTime,
-                      String ipAddress) {
-}
+public record AdEvent(
+        String userId, String pageId, String adId, String adType, String eventType, long eventTime, String ipAddress) {}

@@ -21,8 +21,7 @@ public final class Ysb {
 
     public static final Duration WINDOW = Duration.ofSeconds(10);
 
-    private Ysb() {
-    }
+    private Ysb() {}
 
     /**
      * The topology as {@code serve ysb} runs it, with the sample's topics: the provider that
@@ -30,14 +29,16 @@ public final class Ysb {
      * {@code --topology io.weir.samples.ysb.Ysb} (see docs/replay-and-savepoints.md, "Giving the CLI your topology").
      */
     public static Topology topology() {
-        return YsbService.sample().topology().apply(YsbService.sample().inputTopic(), YsbService.sample().outputTopic());
+        return YsbService.sample()
+                .topology()
+                .apply(YsbService.sample().inputTopic(), YsbService.sample().outputTopic());
     }
 
     /** The job; {@code emit} sets how often a window's count is written before its final one. */
     public static Topology topology(String events, String campaigns, String output, Emit emit) {
         TopologyBuilder b = new TopologyBuilder();
-        GlobalTable<String, String> campaignOfAd = b.globalTable(Serdes.strings(), Serdes.strings(), campaigns,
-                "ysb-campaigns");
+        GlobalTable<String, String> campaignOfAd =
+                b.globalTable(Serdes.strings(), Serdes.strings(), campaigns, "ysb-campaigns");
         b.stream(Serdes.strings(), Serdes.json(AdEvent.class), Timestamps.eventTime(AdEvent::eventTime), events)
                 .filter((k, e) -> "view".equals(e.eventType()))
                 .mapValues(AdEvent::adId)

@@ -38,10 +38,15 @@ import picocli.CommandLine.Option;
  *
  * <p>The summary goes to stdout; progress and library logs go to stderr.
  */
-@Command(name = "ysb", mixinStandardHelpOptions = true, version = "Weir sample 0.1.0", sortOptions = false,
+@Command(
+        name = "ysb",
+        mixinStandardHelpOptions = true,
+        version = "Weir sample 0.1.0",
+        sortOptions = false,
         usageHelpAutoWidth = true,
-        description = "The Yahoo Streaming Benchmark: ad views joined to their campaign and counted per campaign in"
-                + " 10 s windows of event time, exactly once, with each window's count checked and its latency measured.")
+        description =
+                "The Yahoo Streaming Benchmark: ad views joined to their campaign and counted per campaign in"
+                        + " 10 s windows of event time, exactly once, with each window's count checked and its latency measured.")
 public final class YsbApp implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger(YsbApp.class);
@@ -56,35 +61,52 @@ public final class YsbApp implements Callable<Integer> {
     @Option(names = "--seconds", defaultValue = "30", description = "Seconds of events (default: ${DEFAULT-VALUE}).")
     int seconds;
 
-    @Option(names = "--campaigns", defaultValue = "100", description = "Campaigns, of 10 ads each (default:"
-            + " ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--campaigns",
+            defaultValue = "100",
+            description = "Campaigns, of 10 ads each (default:" + " ${DEFAULT-VALUE}).")
     int campaigns;
 
-    @Option(names = "--early-ms", defaultValue = "1000", description = "Write a window's growing count every this many"
-            + " ms before its final one; 0 for the final one only (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--early-ms",
+            defaultValue = "1000",
+            description = "Write a window's growing count every this many"
+                    + " ms before its final one; 0 for the final one only (default: ${DEFAULT-VALUE}).")
     long earlyMs;
 
-    @Option(names = "--early-max-lag", defaultValue = "50000", description = "early.results.max.lag.records: how far"
-            + " behind its input the job may be and still write early counts; 0 for no limit (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--early-max-lag",
+            defaultValue = "50000",
+            description =
+                    "early.results.max.lag.records: how far"
+                            + " behind its input the job may be and still write early counts; 0 for no limit (default: ${DEFAULT-VALUE}).")
     long earlyMaxLag;
 
     @Option(names = "--seed", defaultValue = "42", description = "Seed of the data (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--events-topic", defaultValue = "ad-events", description = "Topic of ad events (default:"
-            + " ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--events-topic",
+            defaultValue = "ad-events",
+            description = "Topic of ad events (default:" + " ${DEFAULT-VALUE}).")
     String eventsTopic;
 
-    @Option(names = "--campaigns-topic", defaultValue = "ad-campaigns", description = "Compacted topic of ad to campaign"
-            + " (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--campaigns-topic",
+            defaultValue = "ad-campaigns",
+            description = "Compacted topic of ad to campaign" + " (default: ${DEFAULT-VALUE}).")
     String campaignsTopic;
 
-    @Option(names = "--output-topic", defaultValue = "campaign-window-counts", description = "Topic of the counts"
-            + " (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--output-topic",
+            defaultValue = "campaign-window-counts",
+            description = "Topic of the counts" + " (default: ${DEFAULT-VALUE}).")
     String outputTopic;
 
-    @Option(names = "--application-id", defaultValue = "ysb", description = "Consumer group and prefix of the internal"
-            + " topics (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--application-id",
+            defaultValue = "ysb",
+            description = "Consumer group and prefix of the internal" + " topics (default: ${DEFAULT-VALUE}).")
     String applicationId;
 
     private final Serde<AdEvent> events = Serdes.json(AdEvent.class);
@@ -96,11 +118,12 @@ public final class YsbApp implements Callable<Integer> {
     @Override
     public Integer call() {
         if (rate < 1 || seconds < 1 || campaigns < 1 || earlyMs < 0 || earlyMaxLag < 0 || options.partitions < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--rate, --seconds, --campaigns and"
-                    + " --partitions must be at least 1, --early-ms at least 0");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--rate, --seconds, --campaigns and" + " --partitions must be at least 1, --early-ms at least 0");
         }
         try (ShutdownSignal signal = ShutdownSignal.install(RunningApp.SHUTDOWN_TIMEOUT.multipliedBy(2));
-             SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
+                SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
             return run(kafka, signal);
         }
     }
@@ -111,43 +134,65 @@ public final class YsbApp implements Callable<Integer> {
         kafka.requireFresh(List.of(eventsTopic, outputTopic, campaignsTopic), applicationId);
         YsbData data = new YsbData(campaigns, seed);
         List<ProducerRecord<byte[], byte[]>> campaignRecords = new ArrayList<>();
-        data.campaignOfAd().forEach((ad, campaign) -> campaignRecords.add(new ProducerRecord<>(campaignsTopic,
-                Serdes.strings().serialize(campaignsTopic, ad), Serdes.strings().serialize(campaignsTopic, campaign))));
+        data.campaignOfAd()
+                .forEach((ad, campaign) -> campaignRecords.add(new ProducerRecord<>(
+                        campaignsTopic,
+                        Serdes.strings().serialize(campaignsTopic, ad),
+                        Serdes.strings().serialize(campaignsTopic, campaign))));
         kafka.client().send(campaignRecords);
         log.info("Wrote {} campaigns of {} ads to '{}'", campaigns, YsbData.ADS_PER_CAMPAIGN, campaignsTopic);
 
         YsbChecker checker = new YsbChecker(data.campaignOfAd(), Ysb.WINDOW.toMillis());
         Emit emit = earlyMs == 0 ? Emit.atWatermark() : Emit.early(Duration.ofMillis(earlyMs));
         String bootstrap = kafka.bootstrapServers();
-        try (CommittedTail<String, Long> tail = CommittedTail.fromBeginning(bootstrap, outputTopic, Serdes.strings(),
-                     Serdes.longs());
-             RunningApp app = RunningApp.start(Ysb.topology(eventsTopic, campaignsTopic, outputTopic, emit),
-                     dir -> SampleConfigs.exactlyOnce(applicationId, bootstrap, dir)
-                             .set("early.results.max.lag.records", earlyMaxLag).build(), options.stateDir, "weir-ysb-")) {
+        try (CommittedTail<String, Long> tail =
+                        CommittedTail.fromBeginning(bootstrap, outputTopic, Serdes.strings(), Serdes.longs());
+                RunningApp app = RunningApp.start(
+                        Ysb.topology(eventsTopic, campaignsTopic, outputTopic, emit),
+                        dir -> SampleConfigs.exactlyOnce(applicationId, bootstrap, dir)
+                                .set("early.results.max.lag.records", earlyMaxLag)
+                                .build(),
+                        options.stateDir,
+                        "weir-ysb-")) {
             // Latency is measured from the first event: the job must be running, its tasks assigned.
-            app.await(() -> app.app().state() == WeirApp.State.RUNNING, () -> receive(tail, checker),
-                    options.timeout(), signal, () -> "the job to run its tasks");
-            log.info("Started '{}' with exactly-once processing; generating {} events/s for {} s to '{}'",
-                    applicationId, rate, seconds, eventsTopic);
+            app.await(
+                    () -> app.app().state() == WeirApp.State.RUNNING,
+                    () -> receive(tail, checker),
+                    options.timeout(),
+                    signal,
+                    () -> "the job to run its tasks");
+            log.info(
+                    "Started '{}' with exactly-once processing; generating {} events/s for {} s to '{}'",
+                    applicationId,
+                    rate,
+                    seconds,
+                    eventsTopic);
             generate(kafka, data, checker, tail, signal);
             // Time goes on after the input: a tick of no campaign on every partition every 100 ms
             // moves event time past the last windows' end, as it passes, so they close on time.
             int partitions = kafka.client().describePartitions(eventsTopic).size();
             long[] lastTick = {0};
-            app.await(checker::complete, () -> {
-                if (System.currentTimeMillis() - lastTick[0] >= 100) {
-                    lastTick[0] = System.currentTimeMillis();
-                    tick(kafka, partitions, lastTick[0]);
-                }
-                receive(tail, checker);
-            }, options.timeout(), signal, () -> checker.problems().size() + " window(s) without their final count");
+            app.await(
+                    checker::complete,
+                    () -> {
+                        if (System.currentTimeMillis() - lastTick[0] >= 100) {
+                            lastTick[0] = System.currentTimeMillis();
+                            tick(kafka, partitions, lastTick[0]);
+                        }
+                        receive(tail, checker);
+                    },
+                    options.timeout(),
+                    signal,
+                    () -> checker.problems().size() + " window(s) without their final count");
             Optional<Throwable> failure = app.stop();
             for (TailRecord<String, Long> r : tail.drainToEnd(RunningApp.SHUTDOWN_TIMEOUT)) {
                 checker.received(r.key(), r.value(), r.pane(), System.currentTimeMillis());
             }
             checker.problems().stream().limit(20).forEach(p -> System.out.println("PROBLEM " + p));
-            checker.latencyByWindow().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                    .limit(3).forEach(e -> log.info("slowest final count: {} after {} ms", e.getKey(), e.getValue()));
+            checker.latencyByWindow().entrySet().stream()
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                    .limit(3)
+                    .forEach(e -> log.info("slowest final count: {} after {} ms", e.getKey(), e.getValue()));
             System.out.println("SUMMARY ysb: " + checker.events() + " events (" + checker.views()
                     + " views of campaigns) at " + rate + "/s for " + seconds + " s; " + checker.summary());
             failure.ifPresent(e -> System.out.println("The application failed: " + e));
@@ -158,15 +203,23 @@ public final class YsbApp implements Callable<Integer> {
     private void tick(SampleKafka kafka, int partitions, long now) {
         List<ProducerRecord<byte[], byte[]>> ticks = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
-            ticks.add(new ProducerRecord<>(eventsTopic, p, null, Serdes.strings().serialize(eventsTopic, "tick"),
+            ticks.add(new ProducerRecord<>(
+                    eventsTopic,
+                    p,
+                    null,
+                    Serdes.strings().serialize(eventsTopic, "tick"),
                     events.serialize(eventsTopic, YsbData.tick(now))));
         }
         kafka.client().send(ticks);
     }
 
     /** Sends events at the rate until the time is up, reading results meanwhile. */
-    private void generate(SampleKafka kafka, YsbData data, YsbChecker checker, CommittedTail<String, Long> tail,
-                          ShutdownSignal signal) {
+    private void generate(
+            SampleKafka kafka,
+            YsbData data,
+            YsbChecker checker,
+            CommittedTail<String, Long> tail,
+            ShutdownSignal signal) {
         RatePacer pacer = new RatePacer(rate, System::nanoTime);
         long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
         while (System.nanoTime() < end && !signal.requested()) {
@@ -177,7 +230,9 @@ public final class YsbApp implements Callable<Integer> {
                 for (int i = 0; i < due; i++) {
                     AdEvent e = data.next(now);
                     checker.sent(e);
-                    batch.add(new ProducerRecord<>(eventsTopic, Serdes.strings().serialize(eventsTopic, e.userId()),
+                    batch.add(new ProducerRecord<>(
+                            eventsTopic,
+                            Serdes.strings().serialize(eventsTopic, e.userId()),
                             events.serialize(eventsTopic, e)));
                 }
                 kafka.client().send(batch);

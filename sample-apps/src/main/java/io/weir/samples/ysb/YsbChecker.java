@@ -110,9 +110,13 @@ public final class YsbChecker {
     /** What went wrong, one line each; windows still missing included. */
     public List<String> problems() {
         List<String> all = new ArrayList<>(problems);
-        expected.keySet().stream().filter(w -> !finals.containsKey(w)).limit(10)
+        expected.keySet().stream()
+                .filter(w -> !finals.containsKey(w))
+                .limit(10)
                 .forEach(w -> all.add(w + ": no final result (expected " + expected.get(w) + ")"));
-        finals.keySet().stream().filter(w -> !expected.containsKey(w)).limit(10)
+        finals.keySet().stream()
+                .filter(w -> !expected.containsKey(w))
+                .limit(10)
                 .forEach(w -> all.add(w + ": a final result for a window without views"));
         return all;
     }
@@ -124,9 +128,10 @@ public final class YsbChecker {
 
     /** One line: windows, exactness, latencies, updates. */
     public String summary() {
-        return windows() + " windows, " + (passed() ? "every final count exact" : problems().size() + " problem(s)")
+        return windows() + " windows, "
+                + (passed() ? "every final count exact" : problems().size() + " problem(s)")
                 + "; final-update latency p50 " + latencyQuantile(0.5) + " ms, p99 " + latencyQuantile(0.99)
-                + " ms, max " + latencyQuantile(1.0) + " ms; " + String.format(java.util.Locale.ROOT, "%.1f",
-                updatesPerWindow()) + " earlier updates per window";
+                + " ms, max " + latencyQuantile(1.0) + " ms; "
+                + String.format(java.util.Locale.ROOT, "%.1f", updatesPerWindow()) + " earlier updates per window";
     }
 }

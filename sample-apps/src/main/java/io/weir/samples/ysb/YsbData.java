@@ -48,8 +48,13 @@ public final class YsbData {
 
     /** The next random event, at {@code eventTime}. */
     public AdEvent next(long eventTime) {
-        return new AdEvent("user-" + random.nextInt(100), "page-" + random.nextInt(100), ads.get(random.nextInt(ads.size())),
-                AD_TYPES[random.nextInt(AD_TYPES.length)], EVENT_TYPES[random.nextInt(EVENT_TYPES.length)], eventTime,
+        return new AdEvent(
+                "user-" + random.nextInt(100),
+                "page-" + random.nextInt(100),
+                ads.get(random.nextInt(ads.size())),
+                AD_TYPES[random.nextInt(AD_TYPES.length)],
+                EVENT_TYPES[random.nextInt(EVENT_TYPES.length)],
+                eventTime,
                 "1.2.3.4");
     }
 

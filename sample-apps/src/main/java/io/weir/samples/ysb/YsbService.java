@@ -21,13 +21,17 @@ public final class YsbService {
     private static final int SERVED_CAMPAIGNS = 100;
     private static final long SERVED_SEED = 42;
 
-    private YsbService() {
-    }
+    private YsbService() {}
 
     public static ServedSample sample() {
-        return new ServedSample("ysb", "ysb", "ad-events", "campaign-window-counts",
+        return new ServedSample(
+                "ysb",
+                "ysb",
+                "ad-events",
+                "campaign-window-counts",
                 (in, out) -> Ysb.topology(in, CAMPAIGNS, out, Emit.early(Duration.ofSeconds(1))),
-                () -> events(System.nanoTime()), new ServedSample.Reference(CAMPAIGNS, YsbService::campaigns));
+                () -> events(System.nanoTime()),
+                new ServedSample.Reference(CAMPAIGNS, YsbService::campaigns));
     }
 
     /** Ad events of the served campaigns, stamped when sent, keyed by user. */
@@ -36,16 +40,23 @@ public final class YsbService {
         java.util.Random users = new java.util.Random(seed);
         return (topic, timestamp) -> {
             AdEvent e = data.next(timestamp);
-            return new ProducerRecord<>(topic, null, timestamp, Serdes.strings().serialize(topic,
-                    e.userId() + "-" + users.nextInt(10)), Serdes.json(AdEvent.class).serialize(topic, e));
+            return new ProducerRecord<>(
+                    topic,
+                    null,
+                    timestamp,
+                    Serdes.strings().serialize(topic, e.userId() + "-" + users.nextInt(10)),
+                    Serdes.json(AdEvent.class).serialize(topic, e));
         };
     }
 
     /** Ad to campaign, the same every time. */
     static List<ProducerRecord<byte[], byte[]>> campaigns() {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        new YsbData(SERVED_CAMPAIGNS, SERVED_SEED).campaignOfAd().forEach((ad, campaign) -> records.add(
-                new ProducerRecord<>(CAMPAIGNS, Serdes.strings().serialize(CAMPAIGNS, ad),
+        new YsbData(SERVED_CAMPAIGNS, SERVED_SEED)
+                .campaignOfAd()
+                .forEach((ad, campaign) -> records.add(new ProducerRecord<>(
+                        CAMPAIGNS,
+                        Serdes.strings().serialize(CAMPAIGNS, ad),
                         Serdes.strings().serialize(CAMPAIGNS, campaign))));
         return records;
     }

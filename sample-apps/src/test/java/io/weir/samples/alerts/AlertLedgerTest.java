@@ -19,8 +19,9 @@ class AlertLedgerTest {
         assertThat(ledger.received(Alert.of(hot, 90))).isEqualTo(AlertLedger.Outcome.FIRST);
 
         assertThat(ledger.exactlyOnce()).isTrue();
-        assertThat(ledger.summary()).isEqualTo("2 readings fed, 1 alerts expected, 1 received, 0 duplicates,"
-                + " 0 missing: exactly-once check PASSED");
+        assertThat(ledger.summary())
+                .isEqualTo("2 readings fed, 1 alerts expected, 1 received, 0 duplicates,"
+                        + " 0 missing: exactly-once check PASSED");
     }
 
     @Test

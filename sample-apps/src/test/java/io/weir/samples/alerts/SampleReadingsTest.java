@@ -25,10 +25,9 @@ class SampleReadingsTest {
     @Test
     void roundsAreOneReadingPerSensorStampedOneIntervalApart() {
         SampleReadings samples = new SampleReadings(1, 3, 10_000, 1000);
-        assertThat(samples.nextRound()).extracting(Reading::sensor, Reading::timestamp)
-                .containsExactly(tuple("sensor-0", 10_000L),
-                        tuple("sensor-1", 10_000L),
-                        tuple("sensor-2", 10_000L));
+        assertThat(samples.nextRound())
+                .extracting(Reading::sensor, Reading::timestamp)
+                .containsExactly(tuple("sensor-0", 10_000L), tuple("sensor-1", 10_000L), tuple("sensor-2", 10_000L));
         assertThat(samples.nextRound()).extracting(Reading::timestamp).containsOnly(11_000L);
     }
 }

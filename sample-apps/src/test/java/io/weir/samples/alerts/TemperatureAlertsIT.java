@@ -61,8 +61,8 @@ class TemperatureAlertsIT {
         good.add(new Reading("sensor-edge", 90.0, 2_000_000)); // at the threshold: no alert
         good.add(new Reading("sensor-edge", 90.1, 2_001_000));
         byte[] malformed = "{\"sensor\":\"sensor-bad\",\"temperature\":".getBytes(StandardCharsets.UTF_8);
-        byte[] wrongType = "{\"sensor\":\"sensor-bad\",\"temperature\":\"hot\",\"timestamp\":1}"
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] wrongType =
+                "{\"sensor\":\"sensor-bad\",\"temperature\":\"hot\",\"timestamp\":1}".getBytes(StandardCharsets.UTF_8);
 
         List<KeyValue<byte[], byte[]>> records = new ArrayList<>();
         good.forEach(r -> records.add(record(r)));
@@ -79,10 +79,11 @@ class TemperatureAlertsIT {
             assertThat(received).containsExactlyInAnyOrderElementsOf(expectedAlerts(good, markers));
             assertThat(received).extracting(Alert::threshold).containsOnly(THRESHOLD);
 
-            List<ConsumerRecord<byte[], byte[]>> dead = KAFKA.client().readUntil(appId + "-dlq",
-                    r -> r.size() >= 2, TIMEOUT);
+            List<ConsumerRecord<byte[], byte[]>> dead =
+                    KAFKA.client().readUntil(appId + "-dlq", r -> r.size() >= 2, TIMEOUT);
             assertThat(dead).extracting(ConsumerRecord::value).containsExactlyInAnyOrder(malformed, wrongType);
-            assertThat(dead).allSatisfy(r -> assertThat(header(r, "weir.source.topic")).isEqualTo(readings));
+            assertThat(dead)
+                    .allSatisfy(r -> assertThat(header(r, "weir.source.topic")).isEqualTo(readings));
             // RUNNING follows the threads on a tick of the monitor once they are done with their
             // rebalances (a generous deadline: a follow-up rebalance may run first).
             await().atMost(Duration.ofSeconds(60)).until(() -> app.state() == WeirApp.State.RUNNING);
@@ -130,7 +131,8 @@ class TemperatureAlertsIT {
                 .set("http.port", 0)
                 .environment(Map.of()) // no WEIR_* variable of the machine running the tests
                 .build();
-        return WeirApp.create(TemperatureAlerts.topology(readings, alerts, THRESHOLD), config).start();
+        return WeirApp.create(TemperatureAlerts.topology(readings, alerts, THRESHOLD), config)
+                .start();
     }
 
     /** Reads committed alerts from the beginning until the alert of every marker was read. */
@@ -138,10 +140,17 @@ class TemperatureAlertsIT {
         List<Alert> markerAlerts = expectedAlerts(List.of(), markers);
         Predicate<List<ConsumerRecord<String, byte[]>>> allMarkersRead =
                 records -> decode(records).containsAll(markerAlerts);
-        List<ConsumerRecord<String, byte[]>> records = KAFKA.client().readUntil(alerts, new StringDeserializer(),
-                new ByteArrayDeserializer(), IsolationLevel.READ_COMMITTED, allMarkersRead, TIMEOUT);
-        assertThat(records).allSatisfy(r -> assertThat(r.key())
-                .isEqualTo(alertSerde.deserialize(alerts, r.value()).sensor()));
+        List<ConsumerRecord<String, byte[]>> records = KAFKA.client()
+                .readUntil(
+                        alerts,
+                        new StringDeserializer(),
+                        new ByteArrayDeserializer(),
+                        IsolationLevel.READ_COMMITTED,
+                        allMarkersRead,
+                        TIMEOUT);
+        assertThat(records)
+                .allSatisfy(r -> assertThat(r.key())
+                        .isEqualTo(alertSerde.deserialize(alerts, r.value()).sensor()));
         return decode(records);
     }
 

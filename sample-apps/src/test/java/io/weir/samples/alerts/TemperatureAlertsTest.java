@@ -30,11 +30,15 @@ class TemperatureAlertsTest {
 
     @Test
     void readingsAndAlertsAreJsonWithTheirFieldNames() {
-        String json = new String(Serdes.json(Alert.class).serialize("t", new Alert("sensor-3", 94.2, 90, 7L)),
-                StandardCharsets.UTF_8);
-        assertThat(json).isEqualTo("{\"sensor\":\"sensor-3\",\"temperature\":94.2,\"threshold\":90.0,\"readingTimestamp\":7}");
-        Reading r = Serdes.json(Reading.class).deserialize("t",
-                "{\"sensor\":\"sensor-1\",\"temperature\":91.5,\"timestamp\":3}".getBytes(StandardCharsets.UTF_8));
+        String json = new String(
+                Serdes.json(Alert.class).serialize("t", new Alert("sensor-3", 94.2, 90, 7L)), StandardCharsets.UTF_8);
+        assertThat(json)
+                .isEqualTo("{\"sensor\":\"sensor-3\",\"temperature\":94.2,\"threshold\":90.0,\"readingTimestamp\":7}");
+        Reading r = Serdes.json(Reading.class)
+                .deserialize(
+                        "t",
+                        "{\"sensor\":\"sensor-1\",\"temperature\":91.5,\"timestamp\":3}"
+                                .getBytes(StandardCharsets.UTF_8));
         assertThat(r).isEqualTo(new Reading("sensor-1", 91.5, 3));
     }
 

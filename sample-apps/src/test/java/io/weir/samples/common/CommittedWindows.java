@@ -18,8 +18,7 @@ public final class CommittedWindows {
     private static final Deserializer<Windowed<String>> WINDOWS =
             (topic, bytes) -> Serdes.windowed(Serdes.strings()).deserialize(topic, bytes);
 
-    private CommittedWindows() {
-    }
+    private CommittedWindows() {}
 
     /** Every committed record of {@code topic}, as {@code KafkaTestClient.readAllCommitted} reads them. */
     public static List<ConsumerRecord<Windowed<String>, Long>> read(KafkaExtension kafka, String topic) {

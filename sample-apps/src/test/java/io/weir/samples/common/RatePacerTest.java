@@ -54,7 +54,8 @@ class RatePacerTest {
 
     @Test
     void rejectsARateBelowOne() {
-        assertThatThrownBy(() -> new RatePacer(0, clock::get)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new RatePacer(0, clock::get))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at least 1");
     }
 }

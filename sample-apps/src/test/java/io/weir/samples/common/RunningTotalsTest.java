@@ -29,11 +29,13 @@ class RunningTotalsTest {
         assertThat(totals.received("c", 1L)).isEqualTo(Outcome.OK);
 
         assertThat(totals.passed()).isTrue();
-        assertThat(totals.finals()).containsExactly(
-                java.util.Map.entry("a", 4L), java.util.Map.entry("b", 2L), java.util.Map.entry("c", 1L));
+        assertThat(totals.finals())
+                .containsExactly(
+                        java.util.Map.entry("a", 4L), java.util.Map.entry("b", 2L), java.util.Map.entry("c", 1L));
         assertThat(totals.updates("a")).isEqualTo(2);
-        assertThat(totals.summary()).isEqualTo("4 totals read back (read_committed) for 3 keys; 0 not a true running"
-                + " total, 0 repeated, 0 keys not at their final total: exactly-once check PASSED");
+        assertThat(totals.summary())
+                .isEqualTo("4 totals read back (read_committed) for 3 keys; 0 not a true running"
+                        + " total, 0 repeated, 0 keys not at their final total: exactly-once check PASSED");
     }
 
     @Test

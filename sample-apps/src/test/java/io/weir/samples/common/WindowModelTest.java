@@ -17,16 +17,18 @@ class WindowModelTest {
 
     @Test
     void aTumblingWindowIncludesItsStartAndExcludesItsEnd() {
-        assertThat(WindowModel.timeWindows(MINUTE, "k", 120_000)).containsExactly(new Windowed<>("k", 120_000, 180_000));
-        assertThat(WindowModel.timeWindows(MINUTE, "k", 179_999)).containsExactly(new Windowed<>("k", 120_000, 180_000));
+        assertThat(WindowModel.timeWindows(MINUTE, "k", 120_000))
+                .containsExactly(new Windowed<>("k", 120_000, 180_000));
+        assertThat(WindowModel.timeWindows(MINUTE, "k", 179_999))
+                .containsExactly(new Windowed<>("k", 120_000, 180_000));
     }
 
     @Test
     void aSlidingWindowRecordIsInSizeOverAdvanceWindowsEarliestFirst() {
-        assertThat(WindowModel.timeWindows(SLIDING, "k", 75_000)).containsExactly(
-                new Windowed<>("k", 30_000, 90_000), new Windowed<>("k", 60_000, 120_000));
-        assertThat(WindowModel.timeWindows(SLIDING, "k", 60_000)).containsExactly(
-                new Windowed<>("k", 30_000, 90_000), new Windowed<>("k", 60_000, 120_000));
+        assertThat(WindowModel.timeWindows(SLIDING, "k", 75_000))
+                .containsExactly(new Windowed<>("k", 30_000, 90_000), new Windowed<>("k", 60_000, 120_000));
+        assertThat(WindowModel.timeWindows(SLIDING, "k", 60_000))
+                .containsExactly(new Windowed<>("k", 30_000, 90_000), new Windowed<>("k", 60_000, 120_000));
     }
 
     @Test
@@ -38,7 +40,9 @@ class WindowModelTest {
     void timesWithinTheGapFormOneSessionInAnyOrder() {
         long m = 60_000;
         assertThat(WindowModel.sessions(FIVE_MINUTES, "A", List.of(12 * m, 0L, 5 * m, 30 * m, 4 * m)))
-                .containsExactly(new Windowed<>("A", 0, 5 * m), new Windowed<>("A", 12 * m, 12 * m),
+                .containsExactly(
+                        new Windowed<>("A", 0, 5 * m),
+                        new Windowed<>("A", 12 * m, 12 * m),
                         new Windowed<>("A", 30 * m, 30 * m));
         assertThat(WindowModel.sessions(FIVE_MINUTES, "A", List.of())).isEmpty();
     }

@@ -63,19 +63,19 @@ class KeyedCounterIT {
             assertThat(second.terminate()).as("graceful stop on SIGTERM").isIn(0, 143);
         }
 
-        List<ConsumerRecord<String, Long>> sums = KAFKA.client().readAllCommitted(output,
-                new StringDeserializer(), new LongDeserializer(), TIMEOUT);
+        List<ConsumerRecord<String, Long>> sums =
+                KAFKA.client().readAllCommitted(output, new StringDeserializer(), new LongDeserializer(), TIMEOUT);
         Map<String, Long> last = new TreeMap<>();
         Map<String, Long> previous = new HashMap<>();
         for (ConsumerRecord<String, Long> r : sums) {
             long sum = r.value();
             // a's running sums are 2, 4, 6, ...; b's 2, 4, ... (every second record); c's 1, 2, 3, ...
-            assertThat(sum).as("a running sum of %s", r.key()).isPositive()
-                    .isLessThanOrEqualTo(expected.get(r.key()));
+            assertThat(sum).as("a running sum of %s", r.key()).isPositive().isLessThanOrEqualTo(expected.get(r.key()));
             if (!r.key().equals("c")) {
                 assertThat(sum % 2).as("a running sum of %s", r.key()).isZero();
             }
-            assertThat(sum).as("sums of %s strictly increase: none repeated", r.key())
+            assertThat(sum)
+                    .as("sums of %s strictly increase: none repeated", r.key())
                     .isGreaterThan(previous.getOrDefault(r.key(), 0L));
             previous.put(r.key(), sum);
             last.put(r.key(), sum);
@@ -89,9 +89,24 @@ class KeyedCounterIT {
         String output = KAFKA.uniqueTopic("running-sums", 4);
         String appId = "keyed-counter-" + input;
 
-        int exit = SampleMain.execute(new KeyedCounterApp(), "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--input-topic", input, "--output-topic", output, "--application-id", appId,
-                "--records", "12000", "--seed", "5", "--state-dir", stateDir.toString(), "--timeout", "90");
+        int exit = SampleMain.execute(
+                new KeyedCounterApp(),
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--input-topic",
+                input,
+                "--output-topic",
+                output,
+                "--application-id",
+                appId,
+                "--records",
+                "12000",
+                "--seed",
+                "5",
+                "--state-dir",
+                stateDir.toString(),
+                "--timeout",
+                "90");
 
         assertThat(exit).isZero();
         assertThat(stateDir.resolve("instance-1.log")).content().contains(KeyedCounterInstance.STARTED);
@@ -108,10 +123,11 @@ class KeyedCounterIT {
             running.computeIfAbsent(key, k -> new HashSet<>()).add(total);
         }
         Map<String, Long> last = new TreeMap<>();
-        for (ConsumerRecord<String, Long> r : KAFKA.client().readAllCommitted(output,
-                new StringDeserializer(), new LongDeserializer(), TIMEOUT)) {
+        for (ConsumerRecord<String, Long> r :
+                KAFKA.client().readAllCommitted(output, new StringDeserializer(), new LongDeserializer(), TIMEOUT)) {
             assertThat(running.get(r.key())).as("running sums of %s", r.key()).contains(r.value());
-            assertThat(r.value()).as("sums of %s strictly increase", r.key())
+            assertThat(r.value())
+                    .as("sums of %s strictly increase", r.key())
                     .isGreaterThan(last.getOrDefault(r.key(), 0L));
             last.put(r.key(), r.value());
         }
@@ -121,9 +137,17 @@ class KeyedCounterIT {
 
     private ChildJvm instance(String appId, String input, String output, int n) {
         return ChildJvm.builder(KeyedCounterInstance.class)
-                .args("--bootstrap-servers", KAFKA.bootstrapServers(), "--application-id", appId,
-                        "--input-topic", input, "--output-topic", output,
-                        "--state-dir", stateDir.resolve("state").toString())
+                .args(
+                        "--bootstrap-servers",
+                        KAFKA.bootstrapServers(),
+                        "--application-id",
+                        appId,
+                        "--input-topic",
+                        input,
+                        "--output-topic",
+                        output,
+                        "--state-dir",
+                        stateDir.resolve("state").toString())
                 .jvmOptions("-Xmx256m")
                 .outputFile(stateDir.resolve("instance-" + n + ".log"))
                 .start();
@@ -133,7 +157,8 @@ class KeyedCounterIT {
         List<KeyValue<byte[], byte[]>> records = new ArrayList<>();
         for (int i = 0; i < REPEATS; i++) {
             for (Increment inc : SampleIncrements.SEED_EXAMPLE) {
-                records.add(KeyValue.of(inc.key().getBytes(StandardCharsets.UTF_8),
+                records.add(KeyValue.of(
+                        inc.key().getBytes(StandardCharsets.UTF_8),
                         Serdes.longs().serialize(topic, inc.amount())));
             }
         }

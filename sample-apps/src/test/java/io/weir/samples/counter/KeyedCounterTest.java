@@ -13,8 +13,8 @@ class KeyedCounterTest {
     void incrementsStartWithTheSeedExampleAndAreDeterministic() {
         List<Increment> a = SampleIncrements.generate(42, 5, 1000);
         assertThat(a).hasSize(1000).isEqualTo(SampleIncrements.generate(42, 5, 1000));
-        assertThat(a).startsWith(new Increment("a", 2), new Increment("b", 2), new Increment("a", 2),
-                new Increment("c", 1));
+        assertThat(a)
+                .startsWith(new Increment("a", 2), new Increment("b", 2), new Increment("a", 2), new Increment("c", 1));
         assertThat(a).extracting(Increment::key).containsOnly("a", "b", "c", "d", "e");
         assertThat(a).extracting(Increment::amount).containsOnly(1L, 2L, 3L);
         assertThat(SampleIncrements.generate(43, 5, 1000)).isNotEqualTo(a);
@@ -29,7 +29,9 @@ class KeyedCounterTest {
     void keysAreLettersFromThreeToTwentySix() {
         assertThat(SampleIncrements.key(0)).isEqualTo("a");
         assertThat(SampleIncrements.key(25)).isEqualTo("z");
-        assertThat(SampleIncrements.generate(1, 26, 10_000)).extracting(Increment::key).contains("z");
+        assertThat(SampleIncrements.generate(1, 26, 10_000))
+                .extracting(Increment::key)
+                .contains("z");
         assertThatThrownBy(() -> SampleIncrements.generate(1, 2, 10)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> SampleIncrements.generate(1, 27, 10)).isInstanceOf(IllegalArgumentException.class);
     }

@@ -46,7 +46,11 @@ class FraudDetectionIT {
     private static final int PARTITIONS = 3;
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
     /** The time of the first payment: recent, as the topics' retention counts from the records' times. */
-    private static final long T0 = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(6)).toEpochMilli();
+    private static final long T0 = Instant.now()
+            .truncatedTo(ChronoUnit.HOURS)
+            .minus(Duration.ofHours(6))
+            .toEpochMilli();
+
     private static final long MINUTE = 60_000;
 
     private final Serde<String> keys = Serdes.strings();
@@ -63,9 +67,10 @@ class FraudDetectionIT {
         String alerts = KAFKA.uniqueTopic("fraud-known-alerts", PARTITIONS);
         String appId = "fraud-known-" + payments;
         // Stamped before every payment: the holders are loaded (waited for below) before the payments are sent.
-        KAFKA.client().send(List.of(
-                holder(holders, "card-ann", new CardHolder("Ann", "Lisbon")),
-                holder(holders, "card-bob", new CardHolder("Bob", "Oslo"))));
+        KAFKA.client()
+                .send(List.of(
+                        holder(holders, "card-ann", new CardHolder("Ann", "Lisbon")),
+                        holder(holders, "card-bob", new CardHolder("Bob", "Oslo"))));
         List<Transaction> swipes = List.of(
                 // Ann: three swipes in Lisbon, then Oslo (about 2,750 km) half an hour later.
                 new Transaction("ann-1", "card-ann", 12.00, 38.72, -9.14, T0),
@@ -83,23 +88,35 @@ class FraudDetectionIT {
         try (WeirApp app = start(appId, payments, holders, alerts)) {
             await().atMost(TIMEOUT).until(() -> holdersLoaded(app, Set.of("card-ann", "card-bob")));
             List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-            swipes.forEach(t -> records.add(new ProducerRecord<>(payments, null, t.time(),
-                    keys.serialize(payments, t.card()), Serdes.json(Transaction.class).serialize(payments, t))));
+            swipes.forEach(t -> records.add(new ProducerRecord<>(
+                    payments,
+                    null,
+                    t.time(),
+                    keys.serialize(payments, t.card()),
+                    Serdes.json(Transaction.class).serialize(payments, t))));
             KAFKA.client().send(records);
             // Every payment consumed and committed: under exactly-once their alerts are committed with them.
             awaitAllConsumed(appId, payments);
         }
 
-        List<FraudAlert> received = KAFKA.client().readAllCommitted(alerts, new StringDeserializer(), ALERTS, TIMEOUT)
-                .stream().map(ConsumerRecord::value).toList();
+        List<FraudAlert> received =
+                KAFKA.client().readAllCommitted(alerts, new StringDeserializer(), ALERTS, TIMEOUT).stream()
+                        .map(ConsumerRecord::value)
+                        .toList();
         assertThat(received).extracting(FraudAlert::transaction).containsExactlyInAnyOrder("ann-4", "eve-2");
-        FraudAlert ann = received.stream().filter(a -> a.transaction().equals("ann-4")).findFirst().orElseThrow();
+        FraudAlert ann = received.stream()
+                .filter(a -> a.transaction().equals("ann-4"))
+                .findFirst()
+                .orElseThrow();
         assertThat(ann.card()).isEqualTo("card-ann");
         assertThat(ann.reason()).isEqualTo("impossible-travel");
         assertThat(ann.holder()).isEqualTo("Ann");
         assertThat(ann.amount()).isEqualTo(14.00);
         assertThat(ann.figure()).as("km/h from Lisbon to Oslo in 30 min").isBetween(5_000.0, 6_000.0);
-        FraudAlert eve = received.stream().filter(a -> a.transaction().equals("eve-2")).findFirst().orElseThrow();
+        FraudAlert eve = received.stream()
+                .filter(a -> a.transaction().equals("eve-2"))
+                .findFirst()
+                .orElseThrow();
         assertThat(eve.reason()).isEqualTo("impossible-travel");
         assertThat(eve.holder()).as("no holder on record").isNull();
         assertThat(eve.figure()).as("km/h from Madrid to Helsinki in 10 min").isBetween(17_000.0, 18_500.0);
@@ -109,22 +126,45 @@ class FraudDetectionIT {
     void sampleCommandCommitsAnAlertForEveryFraudItPutInAndNoneTwice() {
         String payments = KAFKA.uniqueTopic("fraud-payments", PARTITIONS);
         String alerts = payments + "-alerts";
-        int exit = SampleMain.execute(new FraudDetectionApp(), "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--transactions-topic", payments, "--holders-topic", payments + "-holders", "--alerts-topic", alerts,
-                "--application-id", "fraud-" + payments, "--partitions", "3", "--cards", "200", "--payments", "20",
-                "--seed", "42", "--state-dir", stateDir.toString(), "--timeout", "90");
+        int exit = SampleMain.execute(
+                new FraudDetectionApp(),
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--transactions-topic",
+                payments,
+                "--holders-topic",
+                payments + "-holders",
+                "--alerts-topic",
+                alerts,
+                "--application-id",
+                "fraud-" + payments,
+                "--partitions",
+                "3",
+                "--cards",
+                "200",
+                "--payments",
+                "20",
+                "--seed",
+                "42",
+                "--state-dir",
+                stateDir.toString(),
+                "--timeout",
+                "90");
 
         assertThat(exit).isZero();
         // The same payments as the command's (only their base time differs, which no alert depends on).
         SampleTransactions data = new SampleTransactions(42, 200, 20, T0);
-        List<FraudAlert> received = KAFKA.client().readAllCommitted(alerts, new StringDeserializer(), ALERTS, TIMEOUT)
-                .stream().map(ConsumerRecord::value).toList();
-        Map<String, FraudAlert> byTransaction = received.stream()
-                .collect(Collectors.toMap(FraudAlert::transaction, a -> a));
+        List<FraudAlert> received =
+                KAFKA.client().readAllCommitted(alerts, new StringDeserializer(), ALERTS, TIMEOUT).stream()
+                        .map(ConsumerRecord::value)
+                        .toList();
+        Map<String, FraudAlert> byTransaction =
+                received.stream().collect(Collectors.toMap(FraudAlert::transaction, a -> a));
         assertThat(byTransaction).as("one alert per transaction").hasSameSizeAs(received);
         assertThat(byTransaction.keySet()).as("every fraud put in is flagged").containsAll(data.injected());
         assertThat(byTransaction).isEqualTo(data.expected());
-        assertThat(received.size()).as("alerts of %d payments", data.transactions().size())
+        assertThat(received.size())
+                .as("alerts of %d payments", data.transactions().size())
                 .isLessThan(data.transactions().size() / 5);
     }
 
@@ -137,11 +177,16 @@ class FraudDetectionIT {
                 .set("http.port", 0)
                 .environment(Map.of()) // no WEIR_* variable of the machine running the tests
                 .build();
-        return WeirApp.create(FraudDetection.topology(payments, holders, alerts), config).start();
+        return WeirApp.create(FraudDetection.topology(payments, holders, alerts), config)
+                .start();
     }
 
     private ProducerRecord<byte[], byte[]> holder(String topic, String card, CardHolder holder) {
-        return new ProducerRecord<>(topic, null, T0 - MINUTE, keys.serialize(topic, card),
+        return new ProducerRecord<>(
+                topic,
+                null,
+                T0 - MINUTE,
+                keys.serialize(topic, card),
                 Serdes.json(CardHolder.class).serialize(topic, holder));
     }
 
@@ -161,11 +206,21 @@ class FraudDetectionIT {
             latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
         }
         await().atMost(TIMEOUT).untilAsserted(() -> {
-            Map<TopicPartition, OffsetAndMetadata> committed = KAFKA.client().admin()
-                    .listConsumerGroupOffsets(appId).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-            KAFKA.client().admin().listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((tp, end) ->
-                    assertThat(committed.get(tp)).as("committed offset of %s", tp).isNotNull()
-                            .extracting(OffsetAndMetadata::offset).isEqualTo(end.offset()));
+            Map<TopicPartition, OffsetAndMetadata> committed = KAFKA.client()
+                    .admin()
+                    .listConsumerGroupOffsets(appId)
+                    .partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS);
+            KAFKA.client()
+                    .admin()
+                    .listOffsets(latest)
+                    .all()
+                    .get(30, TimeUnit.SECONDS)
+                    .forEach((tp, end) -> assertThat(committed.get(tp))
+                            .as("committed offset of %s", tp)
+                            .isNotNull()
+                            .extracting(OffsetAndMetadata::offset)
+                            .isEqualTo(end.offset()));
         });
     }
 }

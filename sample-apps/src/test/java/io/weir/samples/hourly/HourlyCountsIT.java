@@ -30,9 +30,22 @@ class HourlyCountsIT {
         String alerts = KAFKA.uniqueTopic("count-alerts", 3);
         String appId = "hourly-counts-" + input;
 
-        int exit = SampleMain.execute(new HourlyCountsApp(), "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--input-topic", input, "--counts-topic", counts, "--alerts-topic", alerts,
-                "--application-id", appId, "--state-dir", stateDir.toString(), "--timeout", "90");
+        int exit = SampleMain.execute(
+                new HourlyCountsApp(),
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--input-topic",
+                input,
+                "--counts-topic",
+                counts,
+                "--alerts-topic",
+                alerts,
+                "--application-id",
+                appId,
+                "--state-dir",
+                stateDir.toString(),
+                "--timeout",
+                "90");
 
         assertThat(exit).isZero();
         List<ConsumerRecord<Windowed<String>, Long>> alerted = CommittedWindows.read(KAFKA, alerts);
@@ -40,7 +53,8 @@ class HourlyCountsIT {
         assertThat(alerted).extracting(ConsumerRecord::value).containsOnly(11L);
         List<ConsumerRecord<Windowed<String>, Long>> hourly = CommittedWindows.read(KAFKA, counts);
         assertThat(hourly).extracting(ConsumerRecord::value).containsExactlyInAnyOrder(14L, 11L, 8L, 2L, 12L, 6L, 3L);
-        assertThat(hourly).allMatch(r -> "final".equals(new String(r.headers().lastHeader("weir.pane").value(),
-                StandardCharsets.UTF_8)));
+        assertThat(hourly)
+                .allMatch(r -> "final"
+                        .equals(new String(r.headers().lastHeader("weir.pane").value(), StandardCharsets.UTF_8)));
     }
 }

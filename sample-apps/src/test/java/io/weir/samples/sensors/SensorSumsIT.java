@@ -31,19 +31,42 @@ class SensorSumsIT {
         String sliding = KAFKA.uniqueTopic("sensor-sums-1m-every-30s", 3);
         String appId = "sensor-sums-" + input;
 
-        int exit = SampleMain.execute(new SensorSumsApp(), "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--input-topic", input, "--tumbling-topic", tumbling, "--sliding-topic", sliding,
-                "--application-id", appId, "--sensors", "3", "--minutes", "5", "--out-of-orderness", "0",
-                "--state-dir", stateDir.toString(), "--timeout", "90");
+        int exit = SampleMain.execute(
+                new SensorSumsApp(),
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--input-topic",
+                input,
+                "--tumbling-topic",
+                tumbling,
+                "--sliding-topic",
+                sliding,
+                "--application-id",
+                appId,
+                "--sensors",
+                "3",
+                "--minutes",
+                "5",
+                "--out-of-orderness",
+                "0",
+                "--state-dir",
+                stateDir.toString(),
+                "--timeout",
+                "90");
 
         assertThat(exit).isZero();
         Map<Windowed<String>, Long> slidingSums = onceEach(sliding);
         assertThat(onceEach(tumbling)).hasSize(3 * 5);
         assertThat(slidingSums).hasSize(3 * 11);
         // The worked example's figures: sensor-1's sliding window from its first reading sums 27, the next 22.
-        long first = slidingSums.keySet().stream().filter(w -> w.key().equals("sensor-1"))
-                .mapToLong(Windowed::start).min().orElseThrow() + 30_000;
-        assertThat(slidingSums).containsEntry(new Windowed<>("sensor-1", first, first + 60_000), 27L)
+        long first = slidingSums.keySet().stream()
+                        .filter(w -> w.key().equals("sensor-1"))
+                        .mapToLong(Windowed::start)
+                        .min()
+                        .orElseThrow()
+                + 30_000;
+        assertThat(slidingSums)
+                .containsEntry(new Windowed<>("sensor-1", first, first + 60_000), 27L)
                 .containsEntry(new Windowed<>("sensor-1", first + 30_000, first + 90_000), 22L);
         // Without out-of-orderness the delayed reading missed one tumbling and one sliding window.
         assertThat(KAFKA.client().readAllCommitted(appId + "-late", (t, b) -> b, (t, b) -> b, CommittedWindows.TIMEOUT))
@@ -53,7 +76,9 @@ class SensorSumsIT {
     private static Map<Windowed<String>, Long> onceEach(String topic) {
         List<ConsumerRecord<Windowed<String>, Long>> records = CommittedWindows.read(KAFKA, topic);
         Map<Windowed<String>, Long> sums = new HashMap<>();
-        records.forEach(r -> assertThat(sums.put(r.key(), r.value())).as("%s emitted twice", r.key()).isNull());
+        records.forEach(r -> assertThat(sums.put(r.key(), r.value()))
+                .as("%s emitted twice", r.key())
+                .isNull());
         return sums;
     }
 }

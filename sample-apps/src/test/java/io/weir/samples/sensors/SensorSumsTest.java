@@ -2,10 +2,10 @@ package io.weir.samples.sensors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.testdriver.TestDriver;
-import io.weir.testdriver.TestRecord;
 import io.weir.serde.Serdes;
 import io.weir.state.Windowed;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -26,8 +26,10 @@ class SensorSumsTest {
         SampleSensorReadings readings = new SampleSensorReadings(42, 3, 5, BASE);
         SensorSums.Expected sliding = SensorSums.expected(readings, SensorSums.SLIDING, OOO);
 
-        assertThat(sliding.addends().get(new Windowed<>("sensor-1", BASE, BASE + MINUTE))).containsExactly(9L, 6L, 8L, 4L);
-        assertThat(sliding.sums()).containsEntry(new Windowed<>("sensor-1", BASE, BASE + MINUTE), 27L)
+        assertThat(sliding.addends().get(new Windowed<>("sensor-1", BASE, BASE + MINUTE)))
+                .containsExactly(9L, 6L, 8L, 4L);
+        assertThat(sliding.sums())
+                .containsEntry(new Windowed<>("sensor-1", BASE, BASE + MINUTE), 27L)
                 .containsEntry(new Windowed<>("sensor-1", BASE + MINUTE / 2, BASE + 3 * MINUTE / 2), 22L);
         assertThat(SensorSums.expected(readings, SensorSums.TUMBLING, OOO).sums())
                 .containsEntry(new Windowed<>("sensor-1", BASE, BASE + MINUTE), 27L);
@@ -36,7 +38,8 @@ class SensorSumsTest {
     @Test
     void readingsAreDeterministicEvery15SecondsWithOneDelayedAndClosingReadingsLast() {
         SampleSensorReadings a = new SampleSensorReadings(42, 3, 5, BASE);
-        assertThat(a.feedOrder()).isEqualTo(new SampleSensorReadings(42, 3, 5, BASE).feedOrder())
+        assertThat(a.feedOrder())
+                .isEqualTo(new SampleSensorReadings(42, 3, 5, BASE).feedOrder())
                 .hasSize(3 * 20 + 3);
         assertThat(a.regular()).hasSize(60).containsAll(a.feedOrder().subList(0, 60));
         SensorReading delayed = a.delayed();
@@ -44,7 +47,9 @@ class SensorSumsTest {
         assertThat(delayed.measuredAt()).isEqualTo(BASE + 105_000);
         List<SensorReading> fed = a.feedOrder();
         int at = fed.indexOf(delayed);
-        assertThat(fed.subList(0, at)).filteredOn(r -> r.measuredAt() == BASE + 2 * MINUTE).hasSize(3);
+        assertThat(fed.subList(0, at))
+                .filteredOn(r -> r.measuredAt() == BASE + 2 * MINUTE)
+                .hasSize(3);
         assertThat(fed.subList(0, at)).allMatch(r -> r.measuredAt() <= BASE + 2 * MINUTE);
         assertThat(fed.subList(fed.size() - 3, fed.size())).allMatch(r -> r.measuredAt() == a.closingTime());
     }
@@ -59,8 +64,11 @@ class SensorSumsTest {
 
         assertThat(tolerant.late()).isEmpty();
         assertThat(strict.late()).containsExactly(itsMinute);
-        assertThat(tolerant.sums().get(itsMinute) - strict.sums().get(itsMinute)).isEqualTo(readings.delayed().value());
-        assertThat(SensorSums.expected(readings, SensorSums.SLIDING, Duration.ZERO).late()).containsExactly(itsMinute);
+        assertThat(tolerant.sums().get(itsMinute) - strict.sums().get(itsMinute))
+                .isEqualTo(readings.delayed().value());
+        assertThat(SensorSums.expected(readings, SensorSums.SLIDING, Duration.ZERO)
+                        .late())
+                .containsExactly(itsMinute);
     }
 
     @Test
@@ -69,7 +77,8 @@ class SensorSumsTest {
         SensorSums.Expected sliding = SensorSums.expected(readings, SensorSums.SLIDING, OOO);
         assertThat(sliding.sums().keySet()).allMatch(w -> w.end() <= BASE + 5 * MINUTE + MINUTE / 2);
         assertThat(sliding.sums()).hasSize(3 * 11);
-        assertThat(SensorSums.expected(readings, SensorSums.TUMBLING, OOO).sums()).hasSize(3 * 5);
+        assertThat(SensorSums.expected(readings, SensorSums.TUMBLING, OOO).sums())
+                .hasSize(3 * 5);
     }
 
     @ParameterizedTest
@@ -78,9 +87,12 @@ class SensorSumsTest {
         SampleSensorReadings readings = new SampleSensorReadings(7, 4, 4, BASE);
         Duration ooo = Duration.ofSeconds(outOfOrdernessSeconds);
         try (TestDriver driver = TestDriver.builder(SensorSums.topology("readings", "tumbling", "sliding"))
-                .partitions("readings", 4).partitions("tumbling", 4).partitions("sliding", 4)
+                .partitions("readings", 4)
+                .partitions("tumbling", 4)
+                .partitions("sliding", 4)
                 .config("max.out.of.orderness.ms", ooo.toMillis())
-                .inMemoryStores().build()) {
+                .inMemoryStores()
+                .build()) {
             long sent = System.currentTimeMillis();
             for (SensorReading r : readings.feedOrder()) {
                 driver.pipe("readings", r.sensor(), r, sent++);
@@ -92,7 +104,8 @@ class SensorSumsTest {
                     .isEqualTo(tumbling.sums());
             assertThat(onceEach(driver.allOutput("sliding", Serdes.windowed(Serdes.strings()), Serdes.longs())))
                     .isEqualTo(sliding.sums());
-            assertThat(driver.lateRecords()).hasSize(tumbling.late().size() + sliding.late().size());
+            assertThat(driver.lateRecords())
+                    .hasSize(tumbling.late().size() + sliding.late().size());
         }
     }
 
@@ -100,7 +113,9 @@ class SensorSumsTest {
         Map<Windowed<String>, Long> results = new HashMap<>();
         for (TestRecord<Windowed<String>, Long> r : records) {
             assertThat(r.headers().lastString("weir.pane")).isEqualTo("final");
-            assertThat(results.put(r.key(), r.value())).as("%s emitted twice", r.key()).isNull();
+            assertThat(results.put(r.key(), r.value()))
+                    .as("%s emitted twice", r.key())
+                    .isNull();
         }
         return results;
     }

@@ -30,9 +30,20 @@ class ClickSessionsIT {
         String output = KAFKA.uniqueTopic("click-sessions", 1);
         String appId = "click-sessions-" + input;
 
-        int exit = SampleMain.execute(new ClickSessionsApp(), "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--input-topic", input, "--output-topic", output, "--application-id", appId,
-                "--state-dir", stateDir.toString(), "--timeout", "90");
+        int exit = SampleMain.execute(
+                new ClickSessionsApp(),
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--input-topic",
+                input,
+                "--output-topic",
+                output,
+                "--application-id",
+                appId,
+                "--state-dir",
+                stateDir.toString(),
+                "--timeout",
+                "90");
 
         assertThat(exit).isZero();
         List<ConsumerRecord<Windowed<String>, Long>> records = CommittedWindows.read(KAFKA, output);
@@ -43,8 +54,10 @@ class ClickSessionsIT {
         assertThat(changelog.wrongRetractions()).isZero();
         assertThat(changelog.retracted()).hasSize(2).allMatch(w -> w.key().equals("A"));
         assertThat(changelog.standing()).hasSize(6);
-        assertThat(changelog.standing().entrySet()).filteredOn(e -> e.getKey().key().equals("A"))
-                .extracting(Map.Entry::getValue).containsExactlyInAnyOrder(10L, 3L);
+        assertThat(changelog.standing().entrySet())
+                .filteredOn(e -> e.getKey().key().equals("A"))
+                .extracting(Map.Entry::getValue)
+                .containsExactlyInAnyOrder(10L, 3L);
         assertThat(records.get(records.size() - 1).value()).isNotNull();
     }
 }

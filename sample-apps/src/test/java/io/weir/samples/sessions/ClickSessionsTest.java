@@ -2,11 +2,11 @@ package io.weir.samples.sessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.testdriver.TestDriver;
-import io.weir.testdriver.TestRecord;
 import io.weir.samples.common.WindowResults;
 import io.weir.serde.Serdes;
 import io.weir.state.Windowed;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -28,15 +28,17 @@ class ClickSessionsTest {
         Windowed<String> aMerged = session("A", 0, 15 * 60);
         assertThat(expected.retracted()).containsExactly(aFirst, aSecond);
         assertThat(expected.merged()).isEqualTo(aMerged);
-        assertThat(expected.sessions()).containsExactly(
-                Map.entry(aMerged, 10L),
-                Map.entry(session("A", 35 * 60, 38 * 60), 3L),
-                Map.entry(session("B", 2 * 60, 6 * 60 + 30), 4L),
-                Map.entry(session("B", 21 * 60 + 30, 25 * 60 + 15), 3L),
-                Map.entry(session("C", 5 * 60, 18 * 60), 5L),
-                Map.entry(session("C", 30 * 60, 31 * 60), 2L));
-        assertThat(expected.open()).containsExactlyInAnyOrder(session("A", 90 * 60, 90 * 60),
-                session("B", 90 * 60, 90 * 60), session("C", 90 * 60, 90 * 60));
+        assertThat(expected.sessions())
+                .containsExactly(
+                        Map.entry(aMerged, 10L),
+                        Map.entry(session("A", 35 * 60, 38 * 60), 3L),
+                        Map.entry(session("B", 2 * 60, 6 * 60 + 30), 4L),
+                        Map.entry(session("B", 21 * 60 + 30, 25 * 60 + 15), 3L),
+                        Map.entry(session("C", 5 * 60, 18 * 60), 5L),
+                        Map.entry(session("C", 30 * 60, 31 * 60), 2L));
+        assertThat(expected.open())
+                .containsExactlyInAnyOrder(
+                        session("A", 90 * 60, 90 * 60), session("B", 90 * 60, 90 * 60), session("C", 90 * 60, 90 * 60));
     }
 
     @Test
@@ -55,7 +57,9 @@ class ClickSessionsTest {
         SampleClicks clicks = new SampleClicks(BASE);
         ClickSessions.Expected expected = ClickSessions.expected(clicks);
         try (TestDriver driver = TestDriver.builder(ClickSessions.topology("clicks", "sessions"))
-                .partitions("clicks", partitions).inMemoryStores().build()) {
+                .partitions("clicks", partitions)
+                .inMemoryStores()
+                .build()) {
             long sent = System.currentTimeMillis();
             for (Click c : clicks.feedOrder()) {
                 driver.pipe("clicks", c.visitor(), c, sent++);
@@ -67,17 +71,21 @@ class ClickSessionsTest {
             assertThat(results.passed()).as(results.summary()).isTrue();
             assertThat(results.retracted()).containsExactlyElementsOf(expected.retracted());
 
-            List<String> aPanes = out.stream().filter(r -> r.key().key().equals("A"))
-                    .map(r -> r.headers().lastString("weir.pane") + " " + r.key().start() + "-" + r.key().end())
+            List<String> aPanes = out.stream()
+                    .filter(r -> r.key().key().equals("A"))
+                    .map(r -> r.headers().lastString("weir.pane") + " "
+                            + r.key().start() + "-" + r.key().end())
                     .toList();
             Windowed<String> first = expected.retracted().get(0);
             Windowed<String> second = expected.retracted().get(1);
             Windowed<String> merged = expected.merged();
-            assertThat(aPanes).containsSubsequence("final " + first.start() + "-" + first.end(),
-                    "final " + second.start() + "-" + second.end(),
-                    "retract " + first.start() + "-" + first.end(),
-                    "retract " + second.start() + "-" + second.end(),
-                    "late " + merged.start() + "-" + merged.end());
+            assertThat(aPanes)
+                    .containsSubsequence(
+                            "final " + first.start() + "-" + first.end(),
+                            "final " + second.start() + "-" + second.end(),
+                            "retract " + first.start() + "-" + first.end(),
+                            "retract " + second.start() + "-" + second.end(),
+                            "late " + merged.start() + "-" + merged.end());
         }
     }
 

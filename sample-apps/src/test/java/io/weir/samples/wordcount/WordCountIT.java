@@ -46,8 +46,8 @@ class WordCountIT {
             batch.add("A cat, a dog!");
         }
         produce(lines, batch, 0);
-        Map<String, Long> first = Map.of("the", 300L, "cat", 200L, "sat", 200L, "on", 100L, "mat", 100L,
-                "dog", 200L, "a", 200L);
+        Map<String, Long> first =
+                Map.of("the", 300L, "cat", 200L, "sat", 200L, "on", 100L, "mat", 100L, "dog", 200L, "a", 200L);
         try (WeirApp app = start(appId, lines, counts)) {
             KAFKA.client().readUntil(counts, r -> Records.lastLongPerKey(r).equals(first), TIMEOUT);
             // RUNNING follows the threads on a tick of the monitor once they are done with their
@@ -66,12 +66,13 @@ class WordCountIT {
             await().atMost(Duration.ofSeconds(60)).until(() -> app.state() == WeirApp.State.RUNNING);
         }
 
-        List<ConsumerRecord<String, Long>> all = KAFKA.client().readAllCommitted(counts,
-                new StringDeserializer(), new LongDeserializer(), TIMEOUT);
+        List<ConsumerRecord<String, Long>> all =
+                KAFKA.client().readAllCommitted(counts, new StringDeserializer(), new LongDeserializer(), TIMEOUT);
         Map<String, Long> last = new TreeMap<>();
         Map<String, Long> previous = new HashMap<>();
         for (ConsumerRecord<String, Long> r : all) {
-            assertThat(r.value()).as("count of %s", r.key())
+            assertThat(r.value())
+                    .as("count of %s", r.key())
                     .isGreaterThan(previous.getOrDefault(r.key(), 0L))
                     .isLessThanOrEqualTo(second.get(r.key()));
             previous.put(r.key(), r.value());
@@ -86,19 +87,37 @@ class WordCountIT {
         String counts = KAFKA.uniqueTopic("word-counts", 4);
         String appId = "word-count-" + lines;
 
-        int exit = SampleMain.execute(new WordCountApp(), "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--input-topic", lines, "--output-topic", counts, "--application-id", appId,
-                "--lines", "300", "--seed", "7", "--state-dir", stateDir.toString(), "--timeout", "90");
+        int exit = SampleMain.execute(
+                new WordCountApp(),
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--input-topic",
+                lines,
+                "--output-topic",
+                counts,
+                "--application-id",
+                appId,
+                "--lines",
+                "300",
+                "--seed",
+                "7",
+                "--state-dir",
+                stateDir.toString(),
+                "--timeout",
+                "90");
 
         assertThat(exit).isZero();
         // Checked here independently of the sample: the input as fed, the output as committed.
         List<String> fed = KAFKA.client().readStringsAtLeast(lines, 300, TIMEOUT).stream()
-                .map(ConsumerRecord::value).toList();
+                .map(ConsumerRecord::value)
+                .toList();
         assertThat(fed).containsExactlyInAnyOrderElementsOf(new SampleText(7).lines(300));
         Map<String, Long> last = new TreeMap<>();
-        KAFKA.client().readAllCommitted(counts,
-                new StringDeserializer(), new LongDeserializer(), TIMEOUT).forEach(r -> last.put(r.key(), r.value()));
-        assertThat(last).isEqualTo(WordCount.expectedCounts(new SampleText(7).lines(300)))
+        KAFKA.client()
+                .readAllCommitted(counts, new StringDeserializer(), new LongDeserializer(), TIMEOUT)
+                .forEach(r -> last.put(r.key(), r.value()));
+        assertThat(last)
+                .isEqualTo(WordCount.expectedCounts(new SampleText(7).lines(300)))
                 .isEqualTo(WordCount.expectedCounts(fed));
     }
 
@@ -108,20 +127,31 @@ class WordCountIT {
         String counts = KAFKA.uniqueTopic("word-counts", 1);
         KAFKA.client().produceStrings(lines, List.of(KeyValue.of("k", "an earlier line")));
 
-        int exit = SampleMain.execute(new WordCountApp(), "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--input-topic", lines, "--output-topic", counts, "--application-id", "word-count-" + lines,
-                "--state-dir", stateDir.toString());
+        int exit = SampleMain.execute(
+                new WordCountApp(),
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--input-topic",
+                lines,
+                "--output-topic",
+                counts,
+                "--application-id",
+                "word-count-" + lines,
+                "--state-dir",
+                stateDir.toString());
 
         assertThat(exit).isEqualTo(2);
         assertThat(KAFKA.client().countPerPartition(counts)).containsOnly(Map.entry(0, 0L));
     }
 
     private WeirApp start(String appId, String lines, String counts) {
-        return WeirApp.create(WordCount.topology(lines, counts),
-                SampleConfigs.exactlyOnce(appId, KAFKA.bootstrapServers(), stateDir)
-                        .set("http.port", 0)
-                        .environment(Map.of()) // no WEIR_* variable of the machine running the tests
-                        .build()).start();
+        return WeirApp.create(
+                        WordCount.topology(lines, counts),
+                        SampleConfigs.exactlyOnce(appId, KAFKA.bootstrapServers(), stateDir)
+                                .set("http.port", 0)
+                                .environment(Map.of()) // no WEIR_* variable of the machine running the tests
+                                .build())
+                .start();
     }
 
     private static void produce(String topic, List<String> lines, int firstIndex) {

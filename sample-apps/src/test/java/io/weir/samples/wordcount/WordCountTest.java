@@ -11,8 +11,8 @@ class WordCountTest {
 
     @Test
     void splitsOnNonWordCharactersInLowerCase() {
-        assertThat(WordCount.words("The Fox, the DOG... and_the log!")).containsExactly("the", "fox", "the", "dog",
-                "and_the", "log");
+        assertThat(WordCount.words("The Fox, the DOG... and_the log!"))
+                .containsExactly("the", "fox", "the", "dog", "and_the", "log");
         assertThat(WordCount.words("Exactly once: 2 times")).containsExactly("exactly", "once", "2", "times");
     }
 

@@ -36,10 +36,28 @@ class YsbIT {
     void sampleCommandPassesItsCheckAgainstAnExistingCluster() {
         String events = KAFKA.uniqueTopic("ysb-events", 3);
         String output = KAFKA.uniqueTopic("ysb-counts", 3);
-        int exit = SampleMain.execute(new YsbApp(), "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--events-topic", events, "--campaigns-topic", events + "-campaigns", "--output-topic", output,
-                "--application-id", "ysb-" + events, "--rate", "2000", "--seconds", "12", "--campaigns", "20",
-                "--state-dir", stateDir.toString(), "--timeout", "90");
+        int exit = SampleMain.execute(
+                new YsbApp(),
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--events-topic",
+                events,
+                "--campaigns-topic",
+                events + "-campaigns",
+                "--output-topic",
+                output,
+                "--application-id",
+                "ysb-" + events,
+                "--rate",
+                "2000",
+                "--seconds",
+                "12",
+                "--campaigns",
+                "20",
+                "--state-dir",
+                stateDir.toString(),
+                "--timeout",
+                "90");
 
         assertThat(exit).isZero();
     }
@@ -66,11 +84,19 @@ class YsbIT {
         for (int i = 0; i < 240_000; i++) {
             AdEvent e = data.next(t0 + i / 2);
             checker.sent(e);
-            records.add(new ProducerRecord<>(events, partitions.nextInt(4), null, bytes(e.userId()),
+            records.add(new ProducerRecord<>(
+                    events,
+                    partitions.nextInt(4),
+                    null,
+                    bytes(e.userId()),
                     Serdes.json(AdEvent.class).serialize(events, e)));
         }
         for (int p = 0; p < 4; p++) {
-            records.add(new ProducerRecord<>(events, p, null, bytes("tick"),
+            records.add(new ProducerRecord<>(
+                    events,
+                    p,
+                    null,
+                    bytes("tick"),
                     Serdes.json(AdEvent.class).serialize(events, YsbData.tick(t0 + 240_000 / 2 + 20_000))));
         }
         KAFKA.client().send(records);
@@ -78,26 +104,38 @@ class YsbIT {
         Path dir = Files.createTempDirectory(stateDir, "job-");
         for (int round = 0; round < 2; round++) {
             try (ChildJvm job = start(events, campaigns, output, dir, appId)) {
-                long target = KAFKA.client().countPerPartition(output).values().stream().mapToLong(Long::longValue)
-                        .sum() + 50 + round * 100;
-                await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50)).until(() -> {
-                    if (!job.isAlive()) {
-                        throw new AssertionError("the job died:\n" + job.outputTail(40));
-                    }
-                    return KAFKA.client().countPerPartition(output).values().stream().mapToLong(Long::longValue)
-                            .sum() >= target;
-                });
+                long target = KAFKA.client().countPerPartition(output).values().stream()
+                                .mapToLong(Long::longValue)
+                                .sum()
+                        + 50
+                        + round * 100;
+                await().atMost(Duration.ofMinutes(3))
+                        .pollInterval(Duration.ofMillis(50))
+                        .until(() -> {
+                            if (!job.isAlive()) {
+                                throw new AssertionError("the job died:\n" + job.outputTail(40));
+                            }
+                            return KAFKA.client().countPerPartition(output).values().stream()
+                                            .mapToLong(Long::longValue)
+                                            .sum()
+                                    >= target;
+                        });
                 job.kill();
             }
         }
         try (ChildJvm job = start(events, campaigns, output, dir, appId)) {
-            KAFKA.client().readUntil(output, new StringDeserializer(), new LongDeserializer(),
-                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED, all -> all.size() >= checker.windows(),
-                    Duration.ofMinutes(3));
+            KAFKA.client()
+                    .readUntil(
+                            output,
+                            new StringDeserializer(),
+                            new LongDeserializer(),
+                            org.apache.kafka.common.IsolationLevel.READ_COMMITTED,
+                            all -> all.size() >= checker.windows(),
+                            Duration.ofMinutes(3));
             job.terminate();
         }
-        for (ConsumerRecord<String, Long> r : KAFKA.client().readAllCommitted(output, new StringDeserializer(),
-                new LongDeserializer(), Duration.ofMinutes(1))) {
+        for (ConsumerRecord<String, Long> r : KAFKA.client()
+                .readAllCommitted(output, new StringDeserializer(), new LongDeserializer(), Duration.ofMinutes(1))) {
             checker.received(r.key(), r.value(), "final", 0);
         }
         assertThat(checker.problems()).as("seed %d", seed).isEmpty();
@@ -121,9 +159,16 @@ class YsbIT {
     /** The job alone, final counts only, in a process of its own. Args: bootstrap events campaigns output stateDir appId. */
     public static final class YsbJobMain {
         public static void main(String[] args) throws Exception {
-            io.weir.WeirApp app = io.weir.WeirApp.create(Ysb.topology(args[1], args[2], args[3], Emit.atWatermark()),
-                    io.weir.config.WeirConfig.builder().bootstrapServers(args[0]).stateDir(Path.of(args[4]))
-                            .applicationId(args[5]).set("num.stream.threads", 2).set("http.port", 0).build()).start();
+            io.weir.WeirApp app = io.weir.WeirApp.create(
+                            Ysb.topology(args[1], args[2], args[3], Emit.atWatermark()),
+                            io.weir.config.WeirConfig.builder()
+                                    .bootstrapServers(args[0])
+                                    .stateDir(Path.of(args[4]))
+                                    .applicationId(args[5])
+                                    .set("num.stream.threads", 2)
+                                    .set("http.port", 0)
+                                    .build())
+                    .start();
             System.out.println("READY");
             System.out.flush();
             app.runUntilShutdown();

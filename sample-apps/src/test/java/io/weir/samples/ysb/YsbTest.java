@@ -2,10 +2,10 @@ package io.weir.samples.ysb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.testdriver.TestDriver;
-import io.weir.testdriver.TestRecord;
 import io.weir.dsl.Emit;
 import io.weir.serde.Serdes;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,7 +18,8 @@ class YsbTest {
         YsbData data = new YsbData(5, 1);
         YsbChecker checker = new YsbChecker(data.campaignOfAd(), Ysb.WINDOW.toMillis());
         try (TestDriver driver = TestDriver.builder(Ysb.topology("events", "campaigns", "counts", Emit.atWatermark()))
-                .partitions("events", 3).build()) {
+                .partitions("events", 3)
+                .build()) {
             data.campaignOfAd().forEach((ad, campaign) -> driver.pipe("campaigns", ad, campaign, 0));
             long t0 = 1_700_000_000_000L;
             for (int i = 0; i < 3_000; i++) {
@@ -32,7 +33,9 @@ class YsbTest {
             Map<String, Long> finals = new HashMap<>();
             for (TestRecord<String, Long> r : driver.output("counts", Serdes.strings(), Serdes.longs())) {
                 checker.received(r.key(), r.value(), "final", 0);
-                assertThat(finals.put(r.key(), r.value())).as("%s twice", r.key()).isNull();
+                assertThat(finals.put(r.key(), r.value()))
+                        .as("%s twice", r.key())
+                        .isNull();
             }
             assertThat(checker.problems()).isEmpty();
             assertThat(checker.passed()).isTrue();
@@ -53,8 +56,9 @@ class YsbTest {
         checker.received(campaign + "@0", 2L, "final", 10_250);
 
         assertThat(checker.passed()).isFalse();
-        assertThat(checker.problems()).containsExactly(campaign + "@0: final count 2, expected 1",
-                campaign + "@10000: no final result (expected 1)");
+        assertThat(checker.problems())
+                .containsExactly(
+                        campaign + "@0: final count 2, expected 1", campaign + "@10000: no final result (expected 1)");
         checker.received(campaign + "@0", 1L, "final", 10_300);
         assertThat(checker.problems()).contains(campaign + "@0: final result twice (2, then 1)");
         assertThat(checker.latencyQuantile(1.0)).isEqualTo(250); // a second final is not timed

@@ -1,14 +1,12 @@
 package io.weir.state.changelog;
 
+import io.weir.state.internal.BytesStore;
+import io.weir.state.internal.WriteBatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
 import org.apache.kafka.common.errors.InterruptException;
-
-import io.weir.state.internal.BytesStore;
-import io.weir.state.internal.WriteBatch;
 
 /**
  * Applies restore batches to a store on a second thread, so that writing one poll's records

@@ -1,15 +1,13 @@
 package io.weir.state.changelog;
 
+import io.weir.state.internal.BytesStore;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
-
-import io.weir.state.internal.BytesStore;
 
 /**
  * Brings a store up to date from its changelog partition before its task starts processing: reads
@@ -49,7 +47,6 @@ import io.weir.state.internal.BytesStore;
  */
 public final class ChangelogRestorer {
 
-
     private final Consumer<byte[], byte[]> consumer;
     private final Duration pollTimeout;
     private final Duration endOffsetGrace;
@@ -81,8 +78,11 @@ public final class ChangelogRestorer {
      * @param logEnds        the log end of each given partition, as a read_uncommitted consumer's
      *                       {@code endOffsets} returns it; called on the restoring thread
      */
-    public ChangelogRestorer(Consumer<byte[], byte[]> consumer, Duration pollTimeout, Duration endOffsetGrace,
-                             Function<Set<TopicPartition>, Map<TopicPartition, Long>> logEnds) {
+    public ChangelogRestorer(
+            Consumer<byte[], byte[]> consumer,
+            Duration pollTimeout,
+            Duration endOffsetGrace,
+            Function<Set<TopicPartition>, Map<TopicPartition, Long>> logEnds) {
         this.consumer = consumer;
         this.pollTimeout = pollTimeout;
         this.endOffsetGrace = endOffsetGrace;
@@ -102,8 +102,8 @@ public final class ChangelogRestorer {
      * Restores several stores at once, each from its own changelog partition, until all are done;
      * see {@link RestoreSession} for how. Returns the records applied per partition.
      */
-    public Map<TopicPartition, Long> restoreAll(Map<TopicPartition, BytesStore> stores,
-                                                Function<TopicPartition, RestoreListener> listeners) {
+    public Map<TopicPartition, Long> restoreAll(
+            Map<TopicPartition, BytesStore> stores, Function<TopicPartition, RestoreListener> listeners) {
         Map<TopicPartition, Long> restored = new HashMap<>();
         stores.keySet().forEach(tp -> restored.put(tp, 0L));
         try (RestoreSession session = new RestoreSession(consumer, pollTimeout, endOffsetGrace, logEnds)) {

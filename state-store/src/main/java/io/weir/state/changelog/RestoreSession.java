@@ -115,14 +115,21 @@ public final class RestoreSession implements AutoCloseable {
      *                       session's thread. {@code consumer::endOffsets} never sees an unresolved
      *                       transaction, and so restores to the read_committed end without waiting
      */
-    public RestoreSession(Consumer<byte[], byte[]> consumer, Duration pollTimeout, Duration endOffsetGrace,
-                          Function<Set<TopicPartition>, Map<TopicPartition, Long>> logEnds) {
+    public RestoreSession(
+            Consumer<byte[], byte[]> consumer,
+            Duration pollTimeout,
+            Duration endOffsetGrace,
+            Function<Set<TopicPartition>, Map<TopicPartition, Long>> logEnds) {
         this(consumer, pollTimeout, endOffsetGrace, logEnds, BulkLoad.OFF);
     }
 
     /** As {@link #RestoreSession(Consumer, Duration, Duration, Function)}, loading far-behind stores by ingestion. */
-    public RestoreSession(Consumer<byte[], byte[]> consumer, Duration pollTimeout, Duration endOffsetGrace,
-                          Function<Set<TopicPartition>, Map<TopicPartition, Long>> logEnds, BulkLoad bulkLoad) {
+    public RestoreSession(
+            Consumer<byte[], byte[]> consumer,
+            Duration pollTimeout,
+            Duration endOffsetGrace,
+            Function<Set<TopicPartition>, Map<TopicPartition, Long>> logEnds,
+            BulkLoad bulkLoad) {
         this.consumer = consumer;
         this.pollTimeout = pollTimeout;
         this.endOffsetGrace = endOffsetGrace;
@@ -152,8 +159,10 @@ public final class RestoreSession implements AutoCloseable {
      * As {@link #add(Map, Function)}; the partitions in {@code bounds} are source topics, restored
      * up to their bound's stop offset through its {@link SourceRecords} (see the class comment).
      */
-    public void add(Map<TopicPartition, BytesStore> stores, Function<TopicPartition, RestoreListener> listeners,
-                    Map<TopicPartition, SourceRecords.Bound> bounds) {
+    public void add(
+            Map<TopicPartition, BytesStore> stores,
+            Function<TopicPartition, RestoreListener> listeners,
+            Map<TopicPartition, SourceRecords.Bound> bounds) {
         add(stores, listeners, bounds, false);
     }
 
@@ -181,8 +190,11 @@ public final class RestoreSession implements AutoCloseable {
         return lag.isEmpty() ? lag : OptionalLong.of(consumer.position(changelog) + lag.getAsLong());
     }
 
-    private void add(Map<TopicPartition, BytesStore> stores, Function<TopicPartition, RestoreListener> listeners,
-                     Map<TopicPartition, SourceRecords.Bound> bounds, boolean tail) {
+    private void add(
+            Map<TopicPartition, BytesStore> stores,
+            Function<TopicPartition, RestoreListener> listeners,
+            Map<TopicPartition, SourceRecords.Bound> bounds,
+            boolean tail) {
         if (stores.isEmpty()) {
             return;
         }
@@ -206,18 +218,30 @@ public final class RestoreSession implements AutoCloseable {
             long end = ends.get(tp);
             SourceRecords.Bound bound = bounds.get(tp);
             long stop = bound == null ? Long.MAX_VALUE : bound.stopOffset();
-            if (bound != null && store.changelogOffset().isPresent() && store.changelogOffset().getAsLong() > stop) {
+            if (bound != null
+                    && store.changelogOffset().isPresent()
+                    && store.changelogOffset().getAsLong() > stop) {
                 // A store cannot be rewound: rebuilt from the beginning up to the committed offset.
-                log.info("Store '{}': it holds {} up to offset {}, beyond the committed input offset {}; rebuilding it"
-                        + " from the beginning", store.name(), tp, store.changelogOffset().getAsLong(), stop);
+                log.info(
+                        "Store '{}': it holds {} up to offset {}, beyond the committed input offset {}; rebuilding it"
+                                + " from the beginning",
+                        store.name(),
+                        tp,
+                        store.changelogOffset().getAsLong(),
+                        stop);
                 store.clear();
             }
             long start = startOffset(tp, store, begin);
             if (start > end) {
                 end = awaitEndOffset(tp, start, end);
                 if (start > end) {
-                    log.warn("Store '{}': stored changelog offset {} is beyond the end {} of {} (topic recreated?); "
-                            + "wiping the store and restoring from the beginning", store.name(), start, end, tp);
+                    log.warn(
+                            "Store '{}': stored changelog offset {} is beyond the end {} of {} (topic recreated?); "
+                                    + "wiping the store and restoring from the beginning",
+                            store.name(),
+                            start,
+                            end,
+                            tp);
                     store.clear();
                     start = begin;
                 }
@@ -290,8 +314,14 @@ public final class RestoreSession implements AutoCloseable {
                 p.applier.drain();
                 p.applier.close();
                 long millis = (System.nanoTime() - p.started) / 1_000_000;
-                log.info("Store '{}': restored {} records from {} (offsets {} to {}) in {} ms{}",
-                        p.store.name(), p.applied[0], tp, p.start, p.end, millis,
+                log.info(
+                        "Store '{}': restored {} records from {} (offsets {} to {}) in {} ms{}",
+                        p.store.name(),
+                        p.applied[0],
+                        tp,
+                        p.start,
+                        p.end,
+                        millis,
                         p.bulk ? " by ingestion, " + p.chunks + " chunks" : "");
                 p.listener.onDone(p.applied[0], millis);
                 finished.add(tp);
@@ -352,9 +382,14 @@ public final class RestoreSession implements AutoCloseable {
             if (p.end >= p.target) {
                 finishing.add(p);
             } else if (now - (p.started + endOffsetGrace.toNanos()) >= 0) {
-                log.warn("Store '{}': a transaction on {} was not resolved within {} (a dead producer's?); "
-                        + "finishing the restore at the read_committed end {}, short of the log end {}",
-                        p.store.name(), p.tp, endOffsetGrace, p.end, p.target);
+                log.warn(
+                        "Store '{}': a transaction on {} was not resolved within {} (a dead producer's?); "
+                                + "finishing the restore at the read_committed end {}, short of the log end {}",
+                        p.store.name(),
+                        p.tp,
+                        endOffsetGrace,
+                        p.end,
+                        p.target);
                 p.target = p.end;
                 finishing.add(p);
             }
@@ -379,8 +414,11 @@ public final class RestoreSession implements AutoCloseable {
                 continue;
             }
             if (record.key() == null) {
-                log.warn("Store '{}': skipping a changelog record without key at {}-{}",
-                        p.store.name(), p.tp, record.offset());
+                log.warn(
+                        "Store '{}': skipping a changelog record without key at {}-{}",
+                        p.store.name(),
+                        p.tp,
+                        record.offset());
                 continue;
             }
             p.batch.put(record.key(), record.value());
@@ -395,8 +433,8 @@ public final class RestoreSession implements AutoCloseable {
         if (!p.batch.isEmpty() || position > p.appliedOffset) {
             p.queued += p.batch.size();
             long soFar = p.queued;
-            long remaining = p.target == Long.MAX_VALUE ? consumer.currentLag(p.tp).orElse(0)
-                    : Math.max(0, p.target - position);
+            long remaining =
+                    p.target == Long.MAX_VALUE ? consumer.currentLag(p.tp).orElse(0) : Math.max(0, p.target - position);
             boolean bulk = p.bulk;
             long chunk = p.batch.size();
             if (bulk) {
@@ -438,10 +476,17 @@ public final class RestoreSession implements AutoCloseable {
         SourceRecords rows;
         /** Loaded by ingestion, in chunks ({@link BulkLoad}). */
         boolean bulk;
+
         int chunks;
 
-        Progress(TopicPartition tp, BytesStore store, RestoreListener listener, long start, long end, long target,
-                 long started) {
+        Progress(
+                TopicPartition tp,
+                BytesStore store,
+                RestoreListener listener,
+                long start,
+                long end,
+                long target,
+                long started) {
             this.tp = tp;
             this.store = store;
             this.listener = listener;
@@ -463,9 +508,13 @@ public final class RestoreSession implements AutoCloseable {
         }
         long offset = stored.getAsLong();
         if (offset < begin) {
-            log.warn("Store '{}': stored changelog offset {} is before the first offset {} of {} "
-                    + "(records it had not seen were deleted); wiping the store and restoring from the beginning",
-                    store.name(), offset, begin, changelog);
+            log.warn(
+                    "Store '{}': stored changelog offset {} is before the first offset {} of {} "
+                            + "(records it had not seen were deleted); wiping the store and restoring from the beginning",
+                    store.name(),
+                    offset,
+                    begin,
+                    changelog);
             store.clear();
             return begin;
         }

@@ -20,14 +20,12 @@ public interface SourceRecords {
     Entry entry(ConsumerRecord<byte[], byte[]> record);
 
     /** A store entry: its key bytes and its value bytes ({@code null}: delete). */
-    record Entry(byte[] key, byte[] value) {
-    }
+    record Entry(byte[] key, byte[] value) {}
 
     /**
      * A restore of a store from a source topic's partition that stops at {@code stopOffset}
      * (exclusive), the task's committed input offset, with {@code records} deciding what enters
      * the store.
      */
-    record Bound(long stopOffset, SourceRecords records) {
-    }
+    record Bound(long stopOffset, SourceRecords records) {}
 }

@@ -13,8 +13,7 @@ public final class ByteKeys {
     /** Unsigned lexicographic order; a proper prefix sorts before its extensions. */
     public static final Comparator<byte[]> ORDER = ByteKeys::compare;
 
-    private ByteKeys() {
-    }
+    private ByteKeys() {}
 
     /** Compares {@code a} and {@code b} in {@link #ORDER}. */
     public static int compare(byte[] a, byte[] b) {

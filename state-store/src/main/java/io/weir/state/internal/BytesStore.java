@@ -110,8 +110,7 @@ public interface BytesStore extends BytesReader, AutoCloseable {
      * keep no write-ahead log lose unflushed batches when the process dies; flushing now and then
      * bounds the changelog tail a restart must replay. A no-op for stores that are not on disk.
      */
-    default void flushAsync() {
-    }
+    default void flushAsync() {}
 
     /** Closes the store and its open iterators. Idempotent. */
     @Override

@@ -3,7 +3,6 @@ package io.weir.state.internal;
 import io.weir.common.KeyValue;
 import java.util.NoSuchElementException;
 
-
 /**
  * Base of the iterators that find their next entry one step ahead (merging, filtering, walking a
  * map): subclasses say how to {@link #fetch()} the next entry, and this class gives
@@ -20,12 +19,10 @@ public abstract class LookaheadIterator implements BytesIterator {
     protected abstract KeyValue<byte[], byte[]> fetch();
 
     /** Throws if the source is no longer usable (its store closed); called by every operation. */
-    protected void checkSource() {
-    }
+    protected void checkSource() {}
 
     /** Releases what the iterator holds; called once, by the first {@link #close()}. */
-    protected void release() {
-    }
+    protected void release() {}
 
     @Override
     public final boolean hasNext() {

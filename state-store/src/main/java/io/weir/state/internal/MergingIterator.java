@@ -35,9 +35,9 @@ final class MergingIterator extends LookaheadIterator {
             if (!hasPending && !hasCommitted) {
                 return null;
             }
-            int order = !hasPending ? 1
-                    : !hasCommitted ? -1
-                    : direction * ByteKeys.compare(pendingKeys[pos], committed.peekNextKey());
+            int order = !hasPending
+                    ? 1
+                    : !hasCommitted ? -1 : direction * ByteKeys.compare(pendingKeys[pos], committed.peekNextKey());
             if (order > 0) {
                 return committed.next();
             }

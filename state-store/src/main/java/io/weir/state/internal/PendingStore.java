@@ -192,7 +192,8 @@ public final class PendingStore implements BytesMap {
         if (!pending.isEmpty()) {
             for (int i = 0; i < n; i++) {
                 byte[] end = deletes.rangeEnd(i);
-                boolean touched = end == null ? pending.containsKey(deletes.key(i))
+                boolean touched = end == null
+                        ? pending.containsKey(deletes.key(i))
                         : !pending.subMap(deletes.key(i), true, end, false).isEmpty();
                 if (touched) {
                     throw new IllegalStateException("store '" + store.name() + "' has pending writes in the"

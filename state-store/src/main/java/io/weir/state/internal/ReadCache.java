@@ -24,9 +24,11 @@ final class ReadCache {
     private static final int ARRAY_HEADER = 16;
     /** The entry's own header: the key's length, with {@link #ABSENT_FLAG} for a cached absence. */
     private static final int ENTRY_HEADER = Integer.BYTES;
+
     private static final int ABSENT_FLAG = 1 << 31;
     /** A slot: the key's hash, the entry reference and the CLOCK bit. */
     private static final int SLOT_BYTES = Integer.BYTES + Integer.BYTES + 1;
+
     private static final int MIN_CAPACITY = 16;
     /** Linear probing stays short up to this load: on average under 2 probes for a hit, 4 for a miss. */
     private static final double MAX_LOAD = 0.6;

@@ -13,8 +13,7 @@ public final class TtlCodec {
     /** Length of the expiry prefix. */
     public static final int PREFIX = Long.BYTES;
 
-    private TtlCodec() {
-    }
+    private TtlCodec() {}
 
     /** {@code value} stamped to expire at {@code expiresAt}. */
     public static byte[] encode(long expiresAt, byte[] value) {

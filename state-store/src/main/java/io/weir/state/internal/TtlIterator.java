@@ -3,7 +3,6 @@ package io.weir.state.internal;
 import io.weir.common.KeyValue;
 import java.util.function.LongSupplier;
 
-
 /** Skips expired entries of a TTL store and strips the expiry prefix from the others. */
 final class TtlIterator extends LookaheadIterator {
 

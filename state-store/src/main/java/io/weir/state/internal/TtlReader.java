@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 
-
 /**
  * A read view of a store whose values are {@link TtlCodec TTL-stamped}: expired entries are
  * invisible at once to every read, without waiting for their deletion, and {@link #expiredKeys}

@@ -21,6 +21,7 @@ public final class WriteBatch {
     private byte[][] values;
     /** Exclusive ends of range deletes by entry, null for point entries; allocated by the first range delete. */
     private byte[][] rangeEnds;
+
     private int rangeDeletes;
     private int size;
     private long bytes;

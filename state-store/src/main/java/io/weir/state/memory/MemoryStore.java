@@ -173,7 +173,8 @@ public final class MemoryStore implements BytesStore {
     }
 
     private BytesIterator iterator(NavigableMap<byte[], byte[]> slice, boolean reverse) {
-        Iterator<Map.Entry<byte[], byte[]>> entries = (reverse ? slice.descendingMap() : slice).entrySet().iterator();
+        Iterator<Map.Entry<byte[], byte[]>> entries =
+                (reverse ? slice.descendingMap() : slice).entrySet().iterator();
         return new MemoryIterator(this, entries);
     }
 }

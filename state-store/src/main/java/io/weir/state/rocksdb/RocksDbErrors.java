@@ -11,8 +11,7 @@ import org.rocksdb.Status;
 /** Turns RocksDB's checked exceptions into the store exceptions the framework acts on. */
 final class RocksDbErrors {
 
-    private RocksDbErrors() {
-    }
+    private RocksDbErrors() {}
 
     /**
      * An error opening {@code dir}: a lock held by another open store is a
@@ -22,8 +21,8 @@ final class RocksDbErrors {
     static StateStoreException onOpen(String store, Path dir, Exception e) {
         String message = String.valueOf(e.getMessage());
         if (isLockError(e, message)) {
-            return new StoreLockedException("Store '" + store + "' at " + dir
-                    + " is locked by another open store: " + message, e);
+            return new StoreLockedException(
+                    "Store '" + store + "' at " + dir + " is locked by another open store: " + message, e);
         }
         return new StoreCorruptedException("Cannot open store '" + store + "' at " + dir + ": " + message, e);
     }

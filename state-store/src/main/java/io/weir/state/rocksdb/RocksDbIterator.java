@@ -27,8 +27,8 @@ final class RocksDbIterator implements BytesIterator {
     private boolean closed;
     private boolean released;
 
-    private RocksDbIterator(RocksDbStore store, RocksIterator it, ReadOptions readOptions, Slice lower, Slice upper,
-            boolean reverse) {
+    private RocksDbIterator(
+            RocksDbStore store, RocksIterator it, ReadOptions readOptions, Slice lower, Slice upper, boolean reverse) {
         this.store = store;
         this.it = it;
         this.readOptions = readOptions;
@@ -38,8 +38,13 @@ final class RocksDbIterator implements BytesIterator {
     }
 
     /** Iterates keys in [{@code lower}, {@code upperExclusive}); null bounds are open. */
-    static RocksDbIterator open(RocksDbStore store, RocksDB db, ColumnFamilyHandle family, byte[] lower,
-            byte[] upperExclusive, boolean reverse) {
+    static RocksDbIterator open(
+            RocksDbStore store,
+            RocksDB db,
+            ColumnFamilyHandle family,
+            byte[] lower,
+            byte[] upperExclusive,
+            boolean reverse) {
         ReadOptions readOptions = new ReadOptions();
         // Bounds let RocksDB stop at the range's end instead of stepping over deleted keys past it.
         Slice lowerSlice = lower == null ? null : new Slice(lower);

@@ -1,7 +1,6 @@
 package io.weir.state.rocksdb;
 
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.rocksdb.Cache;
 import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
@@ -40,8 +39,8 @@ public final class RocksDbResources implements AutoCloseable {
      *                            (rare: memtables take at most their share). When false the cache
      *                            may overshoot briefly instead.
      */
-    public record Config(long totalBytes, double writeBufferShare, double highPriorityShare,
-            boolean strictCapacityLimit) {
+    public record Config(
+            long totalBytes, double writeBufferShare, double highPriorityShare, boolean strictCapacityLimit) {
 
         /** 256 MiB in total, half for memtables, 10% kept for index and filter blocks, strict. */
         public static final Config DEFAULT = new Config(256L << 20, 0.5, 0.1, true);
@@ -60,8 +59,8 @@ public final class RocksDbResources implements AutoCloseable {
 
         /** {@link #DEFAULT} with another total. */
         public static Config ofTotalBytes(long totalBytes) {
-            return new Config(totalBytes, DEFAULT.writeBufferShare, DEFAULT.highPriorityShare,
-                    DEFAULT.strictCapacityLimit);
+            return new Config(
+                    totalBytes, DEFAULT.writeBufferShare, DEFAULT.highPriorityShare, DEFAULT.strictCapacityLimit);
         }
     }
 
@@ -74,8 +73,8 @@ public final class RocksDbResources implements AutoCloseable {
     private RocksDbResources(Config config) {
         this.config = config;
         this.cache = new LRUCache(config.totalBytes(), -1, config.strictCapacityLimit(), config.highPriorityShare());
-        this.writeBufferManager = new WriteBufferManager(
-                (long) (config.totalBytes() * config.writeBufferShare()), cache);
+        this.writeBufferManager =
+                new WriteBufferManager((long) (config.totalBytes() * config.writeBufferShare()), cache);
     }
 
     /** Resources with {@link Config#DEFAULT}. */

@@ -62,6 +62,7 @@ public final class RocksDbStore implements BytesStore {
     private static final long NO_OFFSET = -1;
     /** Files written for {@link #ingest}; one left by a crash before its ingestion is deleted on open. */
     private static final String INGEST_PREFIX = "weir-ingest-";
+
     private static final java.util.concurrent.atomic.AtomicLong INGESTS = new java.util.concurrent.atomic.AtomicLong();
 
     private final String name;
@@ -73,13 +74,21 @@ public final class RocksDbStore implements BytesStore {
     private final ColumnFamilyHandle metadata;
     /** Read-locked by every operation, write-locked by close: natives are freed only when no one is inside. */
     private final StampedLock lock = new StampedLock();
+
     private final Set<RocksDbIterator> openIterators = ConcurrentHashMap.newKeySet();
     private volatile long changelogOffset;
     private volatile String changelogTopicId;
     private volatile boolean closed;
 
-    private RocksDbStore(String name, Path dir, RocksDbResources resources, RocksDbOptions options, RocksDB db,
-            List<ColumnFamilyHandle> families, long changelogOffset, String changelogTopicId) {
+    private RocksDbStore(
+            String name,
+            Path dir,
+            RocksDbResources resources,
+            RocksDbOptions options,
+            RocksDB db,
+            List<ColumnFamilyHandle> families,
+            long changelogOffset,
+            String changelogTopicId) {
         this.name = name;
         this.dir = dir;
         this.resources = resources;
@@ -105,15 +114,25 @@ public final class RocksDbStore implements BytesStore {
         RocksDB db = null;
         try {
             Files.createDirectories(dir);
-            db = RocksDB.open(options.db(), dir.toString(), List.of(
-                    new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, options.data()),
-                    new ColumnFamilyDescriptor(METADATA_FAMILY, options.metadata())), families);
+            db = RocksDB.open(
+                    options.db(),
+                    dir.toString(),
+                    List.of(
+                            new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, options.data()),
+                            new ColumnFamilyDescriptor(METADATA_FAMILY, options.metadata())),
+                    families);
             // Only now, holding RocksDB's lock on the directory: a file of another open store's
             // ingestion in progress is never touched.
             deleteLeftIngestFiles(dir);
             byte[] offset = db.get(families.get(1), OFFSET_KEY);
             byte[] topicId = db.get(families.get(1), TOPIC_ID_KEY);
-            return new RocksDbStore(name, dir, resources, options, db, families,
+            return new RocksDbStore(
+                    name,
+                    dir,
+                    resources,
+                    options,
+                    db,
+                    families,
                     offset == null ? NO_OFFSET : decodeOffset(offset),
                     topicId == null ? null : new String(topicId, StandardCharsets.UTF_8));
         } catch (RocksDBException | IOException | RuntimeException e) {
@@ -203,8 +222,9 @@ public final class RocksDbStore implements BytesStore {
         try {
             int[] order = changes.lastWritePerKeyInKeyOrder();
             if (order.length > 0) {
-                try (EnvOptions env = new EnvOptions(); Options sst = options.sstFiles();
-                     SstFileWriter writer = new SstFileWriter(env, sst)) {
+                try (EnvOptions env = new EnvOptions();
+                        Options sst = options.sstFiles();
+                        SstFileWriter writer = new SstFileWriter(env, sst)) {
                     writer.open(file.toString());
                     writeSorted(writer, changes, order);
                     writer.finish();
@@ -250,7 +270,8 @@ public final class RocksDbStore implements BytesStore {
 
     /** {@code buffer}, or a larger one, holding exactly {@code bytes}, ready to read. */
     private static ByteBuffer fill(ByteBuffer buffer, byte[] bytes) {
-        ByteBuffer b = buffer.capacity() >= bytes.length ? buffer
+        ByteBuffer b = buffer.capacity() >= bytes.length
+                ? buffer
                 : ByteBuffer.allocateDirect(Math.max(bytes.length, 2 * buffer.capacity()));
         b.clear();
         b.put(bytes).flip();
@@ -332,7 +353,8 @@ public final class RocksDbStore implements BytesStore {
     @Override
     public void clear() {
         long stamp = readLock();
-        try (RocksIterator first = db.newIterator(data); RocksIterator last = db.newIterator(data);
+        try (RocksIterator first = db.newIterator(data);
+                RocksIterator last = db.newIterator(data);
                 org.rocksdb.WriteBatch batch = new org.rocksdb.WriteBatch()) {
             first.seekToFirst();
             last.seekToLast();
@@ -415,7 +437,8 @@ public final class RocksDbStore implements BytesStore {
 
     private static void deleteLeftIngestFiles(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : (Iterable<Path>) files.filter(f -> f.getFileName().toString().startsWith(INGEST_PREFIX))::iterator) {
+            for (Path f : (Iterable<Path>)
+                    files.filter(f -> f.getFileName().toString().startsWith(INGEST_PREFIX))::iterator) {
                 Files.deleteIfExists(f);
             }
         }

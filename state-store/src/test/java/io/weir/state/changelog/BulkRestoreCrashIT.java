@@ -52,18 +52,25 @@ class BulkRestoreCrashIT {
         for (String killAt : List.of("chunk 3", "chunk 9", "chunk 20")) {
             try (ChildJvm restore = ChildJvm.builder(IngestingRestore.class)
                     .args(storeDir.toString(), KAFKA.bootstrapServers(), changelog.topic())
-                    .jvmOptions("-Xmx256m").start()) {
+                    .jvmOptions("-Xmx256m")
+                    .start()) {
                 restore.awaitOutput(killAt, Duration.ofMinutes(2));
                 restore.kill();
-                assertThat(restore.output()).as("killed before the restore finished").doesNotContain("done");
+                assertThat(restore.output())
+                        .as("killed before the restore finished")
+                        .doesNotContain("done");
             }
         }
 
         try (RocksDbResources resources = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(16L << 20));
-             RocksDbStore store = RocksDbStore.open(storeDir, "ingested", resources);
-             KafkaConsumer<byte[], byte[]> consumer = IngestingRestore.consumer(KAFKA.bootstrapServers())) {
-            assertThat(store.changelogOffset()).as("three processes ingested before they were killed").isPresent();
-            assertThat(leftIngestFiles(storeDir)).as("a file written but not ingested is deleted on open").isEmpty();
+                RocksDbStore store = RocksDbStore.open(storeDir, "ingested", resources);
+                KafkaConsumer<byte[], byte[]> consumer = IngestingRestore.consumer(KAFKA.bootstrapServers())) {
+            assertThat(store.changelogOffset())
+                    .as("three processes ingested before they were killed")
+                    .isPresent();
+            assertThat(leftIngestFiles(storeDir))
+                    .as("a file written but not ingested is deleted on open")
+                    .isEmpty();
 
             IngestingRestore.restore(consumer, changelog, store, IngestingRestore.SMALL_CHUNKS, RestoreListener.NONE);
 
@@ -104,7 +111,8 @@ class BulkRestoreCrashIT {
 
     private static List<Path> leftIngestFiles(Path storeDir) throws IOException {
         try (Stream<Path> files = Files.list(storeDir)) {
-            return files.filter(f -> f.getFileName().toString().startsWith("weir-ingest-")).toList();
+            return files.filter(f -> f.getFileName().toString().startsWith("weir-ingest-"))
+                    .toList();
         }
     }
 }

@@ -5,6 +5,14 @@ import static io.weir.state.internal.Bytes.batch;
 import static io.weir.state.internal.Bytes.entries;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.weir.state.internal.BytesStore;
+import io.weir.state.rocksdb.RocksDbResources;
+import io.weir.state.rocksdb.RocksDbStore;
+import io.weir.testkit.KafkaExtension;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +23,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -31,16 +38,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
-
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
-
-import io.weir.state.internal.BytesStore;
-import io.weir.state.rocksdb.RocksDbResources;
-import io.weir.state.rocksdb.RocksDbStore;
-import io.weir.testkit.KafkaExtension;
 
 class ChangelogRestorerIT {
 
@@ -97,7 +94,8 @@ class ChangelogRestorerIT {
                 assertThat(entries(store.all(false))).containsExactly("k1=v11", "k3=v3", "k5=v5", "k6=v6");
                 assertThat(store.changelogOffset()).hasValue(13);
                 // up to date: nothing to do
-                assertThat(new ChangelogRestorer(consumer).restore(changelog, store, RestoreListener.NONE)).isZero();
+                assertThat(new ChangelogRestorer(consumer).restore(changelog, store, RestoreListener.NONE))
+                        .isZero();
             } finally {
                 store.close();
             }
@@ -118,9 +116,11 @@ class ChangelogRestorerIT {
         }
         awaitTransactionsResolved(changelog);
         try (RocksDbStore store = RocksDbStore.open(dir.resolve("big"), "big", resources);
-                KafkaConsumer<byte[], byte[]> consumer = restoreConsumer(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1000"))) {
+                KafkaConsumer<byte[], byte[]> consumer =
+                        restoreConsumer(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1000"))) {
             Progress progress = new Progress();
-            assertThat(new ChangelogRestorer(consumer).restore(changelog, store, progress)).isEqualTo(records);
+            assertThat(new ChangelogRestorer(consumer).restore(changelog, store, progress))
+                    .isEqualTo(records);
             assertThat(progress.batches).isGreaterThanOrEqualTo(records / 1000);
             assertThat(entries(store.all(false))).hasSize(5_000);
             assertThat(store.get(b("key-4999"))).isEqualTo(b("v" + (records - 1)));
@@ -136,7 +136,8 @@ class ChangelogRestorerIT {
                 KafkaConsumer<byte[], byte[]> consumer = restoreConsumer()) {
             store.apply(batch("stale=from-the-old-topic"), 1_000);
 
-            assertThat(new ChangelogRestorer(consumer).restore(changelog, store, RestoreListener.NONE)).isEqualTo(2);
+            assertThat(new ChangelogRestorer(consumer).restore(changelog, store, RestoreListener.NONE))
+                    .isEqualTo(2);
             assertThat(entries(store.all(false))).containsExactly("a=1", "b=2");
             assertThat(store.changelogOffset()).hasValue(2);
         }
@@ -145,14 +146,22 @@ class ChangelogRestorerIT {
     @Test
     void storedOffsetBeforeTheBeginningWipesTheStoreAndRestoresFromTheBeginning() throws Exception {
         TopicPartition changelog = new TopicPartition(KAFKA.uniqueTopic("truncated-changelog", 1), 0);
-        KAFKA.client().send(List.of(record(changelog, "a", "1"), record(changelog, "b", "2"),
-                record(changelog, "c", "3"), record(changelog, "d", "4")));
-        KAFKA.admin().deleteRecords(Map.of(changelog, RecordsToDelete.beforeOffset(2))).all().get();
+        KAFKA.client()
+                .send(List.of(
+                        record(changelog, "a", "1"),
+                        record(changelog, "b", "2"),
+                        record(changelog, "c", "3"),
+                        record(changelog, "d", "4")));
+        KAFKA.admin()
+                .deleteRecords(Map.of(changelog, RecordsToDelete.beforeOffset(2)))
+                .all()
+                .get();
         try (BytesStore store = RocksDbStore.open(dir.resolve("behind"), "behind", resources);
                 KafkaConsumer<byte[], byte[]> consumer = restoreConsumer()) {
             store.apply(batch("a=1"), 1); // it missed offset 1, which is gone
 
-            assertThat(new ChangelogRestorer(consumer).restore(changelog, store, RestoreListener.NONE)).isEqualTo(2);
+            assertThat(new ChangelogRestorer(consumer).restore(changelog, store, RestoreListener.NONE))
+                    .isEqualTo(2);
             assertThat(entries(store.all(false))).containsExactly("c=3", "d=4");
             assertThat(store.changelogOffset()).hasValue(4);
         }
@@ -174,12 +183,16 @@ class ChangelogRestorerIT {
             store.apply(batch("a=1"), 3); // the new owner committed and applied it
             // the dead producer's transaction is aborted a little later (here by hand; in
             // production by the transaction timeout)
-            ScheduledFuture<?> abort = later.schedule(() -> {
-                zombie.abortTransaction();
-                return null;
-            }, 500, TimeUnit.MILLISECONDS);
+            ScheduledFuture<?> abort = later.schedule(
+                    () -> {
+                        zombie.abortTransaction();
+                        return null;
+                    },
+                    500,
+                    TimeUnit.MILLISECONDS);
 
-            ChangelogRestorer restorer = new ChangelogRestorer(consumer, Duration.ofMillis(100), Duration.ofSeconds(30));
+            ChangelogRestorer restorer =
+                    new ChangelogRestorer(consumer, Duration.ofMillis(100), Duration.ofSeconds(30));
             assertThat(restorer.restore(changelog, store, RestoreListener.NONE)).isZero();
 
             abort.get();
@@ -209,13 +222,16 @@ class ChangelogRestorerIT {
             previousOwner.flush(); // offsets 3 and 4 in the log, not yet committed: the end stays at 3
             // Its markers are written a while after the restore has read the end (as when the
             // previous owner's commitTransaction() returned just before the restore started).
-            ScheduledFuture<?> commit = later.schedule(() -> {
-                previousOwner.commitTransaction();
-                return null;
-            }, 1, TimeUnit.SECONDS);
+            ScheduledFuture<?> commit = later.schedule(
+                    () -> {
+                        previousOwner.commitTransaction();
+                        return null;
+                    },
+                    1,
+                    TimeUnit.SECONDS);
 
-            ChangelogRestorer restorer = new ChangelogRestorer(consumer, Duration.ofMillis(100),
-                    Duration.ofSeconds(30), logEnds::endOffsets);
+            ChangelogRestorer restorer = new ChangelogRestorer(
+                    consumer, Duration.ofMillis(100), Duration.ofSeconds(30), logEnds::endOffsets);
             long restored = restorer.restore(changelog, store, RestoreListener.NONE);
 
             commit.get();
@@ -272,14 +288,18 @@ class ChangelogRestorerIT {
         try (BytesStore store = RocksDbStore.open(dir.resolve("empty"), "empty", resources);
                 KafkaConsumer<byte[], byte[]> consumer = restoreConsumer()) {
             Progress progress = new Progress();
-            assertThat(new ChangelogRestorer(consumer).restore(changelog, store, progress)).isZero();
+            assertThat(new ChangelogRestorer(consumer).restore(changelog, store, progress))
+                    .isZero();
             assertThat(progress.done).containsExactly(0L);
             assertThat(store.changelogOffset()).isEmpty();
         }
     }
 
-    private static void writeTransaction(KafkaProducer<byte[], byte[]> producer, TopicPartition changelog,
-            boolean commit, String... keyEqualsValue) {
+    private static void writeTransaction(
+            KafkaProducer<byte[], byte[]> producer,
+            TopicPartition changelog,
+            boolean commit,
+            String... keyEqualsValue) {
         producer.beginTransaction();
         for (String kv : keyEqualsValue) {
             String[] parts = kv.split("=", 2);
@@ -300,10 +320,11 @@ class ChangelogRestorerIT {
      */
     private static void awaitTransactionsResolved(TopicPartition tp) {
         try (KafkaConsumer<byte[], byte[]> committed = restoreConsumer();
-                KafkaConsumer<byte[], byte[]> all = restoreConsumer(Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_uncommitted"))) {
+                KafkaConsumer<byte[], byte[]> all =
+                        restoreConsumer(Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted"))) {
             long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
-            while (committed.endOffsets(java.util.List.of(tp)).get(tp) < all.endOffsets(java.util.List.of(tp)).get(tp)) {
+            while (committed.endOffsets(java.util.List.of(tp)).get(tp)
+                    < all.endOffsets(java.util.List.of(tp)).get(tp)) {
                 if (System.nanoTime() - deadline > 0) {
                     throw new AssertionError("the transactions on " + tp + " were not resolved within 30 s");
                 }
@@ -316,10 +337,14 @@ class ChangelogRestorerIT {
     }
 
     private static KafkaProducer<byte[], byte[]> transactionalProducer() {
-        return new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(),
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, "restorer-it-" + UUID.randomUUID()),
-                new ByteArraySerializer(), new ByteArraySerializer());
+        return new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        KAFKA.bootstrapServers(),
+                        ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                        "restorer-it-" + UUID.randomUUID()),
+                new ByteArraySerializer(),
+                new ByteArraySerializer());
     }
 
     /** A consumer that sees the log end (high watermark) of a partition, unresolved transactions included. */

@@ -45,8 +45,8 @@ class ChangelogRestorerTest {
         assertThat(progress).containsExactly("10/20", "20/10", "30/0");
         assertThat(store.changelogOffset()).hasValue(30);
         // key k<i % 7> last written by offset 23..29
-        assertThat(entries(store.all(false))).containsExactly("k0=v28", "k1=v29", "k2=v23", "k3=v24", "k4=v25",
-                "k5=v26", "k6=v27");
+        assertThat(entries(store.all(false)))
+                .containsExactly("k0=v28", "k1=v29", "k2=v23", "k3=v24", "k4=v25", "k5=v26", "k6=v27");
     }
 
     @Test
@@ -56,7 +56,8 @@ class ChangelogRestorerTest {
         store.failAt = 20;
 
         assertThatThrownBy(() -> new ChangelogRestorer(consumer).restore(CHANGELOG, store, RestoreListener.NONE))
-                .isInstanceOf(StateStoreException.class).hasMessageContaining("disk full");
+                .isInstanceOf(StateStoreException.class)
+                .hasMessageContaining("disk full");
         assertThat(store.changelogOffset()).hasValue(10); // consistent at the last applied batch
     }
 
@@ -66,7 +67,8 @@ class ChangelogRestorerTest {
         MemoryStore store = MemoryStore.create("store");
         store.apply(new WriteBatch().put(b("k0"), b("v0")), 20);
 
-        assertThat(new ChangelogRestorer(consumer).restore(CHANGELOG, store, RestoreListener.NONE)).isEqualTo(10);
+        assertThat(new ChangelogRestorer(consumer).restore(CHANGELOG, store, RestoreListener.NONE))
+                .isEqualTo(10);
     }
 
     @Test

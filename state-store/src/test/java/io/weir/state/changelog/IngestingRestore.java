@@ -24,8 +24,7 @@ final class IngestingRestore {
 
     static final RestoreSession.BulkLoad SMALL_CHUNKS = new RestoreSession.BulkLoad(1, 64 << 10);
 
-    private IngestingRestore() {
-    }
+    private IngestingRestore() {}
 
     public static void main(String[] args) throws InterruptedException {
         RocksDbResources resources = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(16L << 20));
@@ -47,10 +46,14 @@ final class IngestingRestore {
     }
 
     /** Restores {@code store} to the changelog's end with {@code bulkLoad}. */
-    static void restore(KafkaConsumer<byte[], byte[]> consumer, TopicPartition changelog, RocksDbStore store,
-                        RestoreSession.BulkLoad bulkLoad, RestoreListener listener) {
-        try (RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(100), Duration.ZERO,
-                consumer::endOffsets, bulkLoad)) {
+    static void restore(
+            KafkaConsumer<byte[], byte[]> consumer,
+            TopicPartition changelog,
+            RocksDbStore store,
+            RestoreSession.BulkLoad bulkLoad,
+            RestoreListener listener) {
+        try (RestoreSession session =
+                new RestoreSession(consumer, Duration.ofMillis(100), Duration.ZERO, consumer::endOffsets, bulkLoad)) {
             session.add(Map.of(changelog, store), tp -> listener);
             List<TopicPartition> done = new ArrayList<>();
             while (done.isEmpty() && !session.isEmpty()) {
@@ -60,11 +63,14 @@ final class IngestingRestore {
     }
 
     static KafkaConsumer<byte[], byte[]> consumer(String bootstrapServers) {
-        return new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none",
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none",
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000"),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
     }
 }

@@ -45,16 +45,16 @@ class RestoreSessionTest {
         consumer.updateEndOffsets(Map.of(A, 4L, B, 2L));
         MemoryStore a = MemoryStore.create("a");
         MemoryStore b = MemoryStore.create("b");
-        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO,
-                consumer::endOffsets);
+        RestoreSession session =
+                new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO, consumer::endOffsets);
         session.add(Map.of(A, a), tp -> RestoreListener.NONE);
         onNextPoll(A, 2);
 
-        List<TopicPartition> first = session.step(Duration.ZERO);   // one poll: half of A
+        List<TopicPartition> first = session.step(Duration.ZERO); // one poll: half of A
         assertThat(first).isEmpty();
         assertThat(session.isRestoring(A)).isTrue();
 
-        session.add(Map.of(B, b), tp -> RestoreListener.NONE);     // B joins while A is under way
+        session.add(Map.of(B, b), tp -> RestoreListener.NONE); // B joins while A is under way
         consumer.schedulePollTask(() -> {
             for (long i = 2; i < 4; i++) {
                 consumer.addRecord(new ConsumerRecord<>(A.topic(), 0, i, b("k" + i), b("v" + i)));
@@ -125,8 +125,8 @@ class RestoreSessionTest {
     void aStoreAlreadyUpToDateIsDoneWithoutPolling() {
         consumer.updateBeginningOffsets(Map.of(A, 0L));
         consumer.updateEndOffsets(Map.of(A, 0L));
-        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO,
-                consumer::endOffsets);
+        RestoreSession session =
+                new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO, consumer::endOffsets);
         long[] done = {-1};
         session.add(Map.of(A, MemoryStore.create("a")), tp -> new RestoreListener() {
             @Override
@@ -143,20 +143,21 @@ class RestoreSessionTest {
         consumer.updateBeginningOffsets(Map.of(A, 0L));
         consumer.updateEndOffsets(Map.of(A, 2L)); // the read_committed end, held back by a transaction
         MemoryStore a = MemoryStore.create("a");
-        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ofSeconds(30),
-                tps -> Map.of(A, 4L));
+        RestoreSession session =
+                new RestoreSession(consumer, Duration.ofMillis(1), Duration.ofSeconds(30), tps -> Map.of(A, 4L));
         session.add(Map.of(A, a), tp -> RestoreListener.NONE);
         onNextPoll(A, 2);
 
-        assertThat(session.step(Duration.ZERO)).isEmpty();     // caught up with 2, but the log ends at 4
+        assertThat(session.step(Duration.ZERO)).isEmpty(); // caught up with 2, but the log ends at 4
         assertThat(session.step(Duration.ofMillis(300))).isEmpty();
         assertThat(session.isRestoring(A)).isTrue();
         assertThat(a.changelogOffset()).hasValue(2);
 
-        consumer.updateEndOffsets(Map.of(A, 4L));               // its markers are written
+        consumer.updateEndOffsets(Map.of(A, 4L)); // its markers are written
         onNextPoll(A, 2);
         List<TopicPartition> finished = new ArrayList<>();
-        await().pollInSameThread().atMost(Duration.ofSeconds(10))
+        await().pollInSameThread()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> finished.addAll(session.step(Duration.ofMillis(50))));
         assertThat(finished).containsExactly(A);
         assertThat(a.changelogOffset()).hasValue(4);
@@ -168,13 +169,14 @@ class RestoreSessionTest {
         consumer.updateBeginningOffsets(Map.of(A, 0L));
         consumer.updateEndOffsets(Map.of(A, 2L));
         MemoryStore a = MemoryStore.create("a");
-        RestoreSession session = new RestoreSession(consumer, Duration.ofMillis(1), Duration.ofMillis(500),
-                tps -> Map.of(A, 4L));
+        RestoreSession session =
+                new RestoreSession(consumer, Duration.ofMillis(1), Duration.ofMillis(500), tps -> Map.of(A, 4L));
         session.add(Map.of(A, a), tp -> RestoreListener.NONE);
         onNextPoll(A, 2);
 
         List<TopicPartition> finished = new ArrayList<>();
-        await().pollInSameThread().atMost(Duration.ofSeconds(10))
+        await().pollInSameThread()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> finished.addAll(session.step(Duration.ofMillis(50))));
         assertThat(finished).containsExactly(A);
         assertThat(session.isEmpty()).isTrue();
@@ -183,9 +185,11 @@ class RestoreSessionTest {
 
     @Test
     void aStoreFarBehindLoadsInChunksAndOneCloseToItsEndInBatches() {
-        assertThat(batchesToRestoreTenRecords(new RestoreSession.BulkLoad(10, 12))).as("chunks of 12 bytes or more")
+        assertThat(batchesToRestoreTenRecords(new RestoreSession.BulkLoad(10, 12)))
+                .as("chunks of 12 bytes or more")
                 .containsExactly(4L, 8L, 10L);
-        assertThat(batchesToRestoreTenRecords(new RestoreSession.BulkLoad(11, 12))).as("behind less than 11: batches")
+        assertThat(batchesToRestoreTenRecords(new RestoreSession.BulkLoad(11, 12)))
+                .as("behind less than 11: batches")
                 .containsExactly(2L, 4L, 6L, 8L, 10L);
         assertThat(batchesToRestoreTenRecords(RestoreSession.BulkLoad.OFF)).hasSize(5);
     }
@@ -195,7 +199,8 @@ class RestoreSessionTest {
         MockConsumer<byte[], byte[]> own = new MockConsumer<>("none");
         own.updateBeginningOffsets(Map.of(A, 0L));
         own.updateEndOffsets(Map.of(A, 10L));
-        RestoreSession session = new RestoreSession(own, Duration.ofMillis(1), Duration.ZERO, own::endOffsets, bulkLoad);
+        RestoreSession session =
+                new RestoreSession(own, Duration.ofMillis(1), Duration.ZERO, own::endOffsets, bulkLoad);
         MemoryStore store = MemoryStore.create("a");
         List<Long> batches = new ArrayList<>();
         long[] ingested = {0};
@@ -227,8 +232,9 @@ class RestoreSessionTest {
         for (int i = 0; i < 10; i++) {
             assertThat(store.get(b("k" + i))).isEqualTo(b("v" + i));
         }
-        assertThat(ingested[0]).as("records reported ingested").isEqualTo(bulkLoad.minRecords() > 0
-                && bulkLoad.minRecords() <= 10 ? 10 : 0);
+        assertThat(ingested[0])
+                .as("records reported ingested")
+                .isEqualTo(bulkLoad.minRecords() > 0 && bulkLoad.minRecords() <= 10 ? 10 : 0);
         return batches;
     }
 }

@@ -30,8 +30,13 @@ class SourceRestoreTest {
         if (r.value() != null && new String(r.value(), StandardCharsets.UTF_8).equals("bad")) {
             return null;
         }
-        return new SourceRecords.Entry(r.key(), r.value() == null ? null
-                : new String(r.value(), StandardCharsets.UTF_8).toUpperCase().getBytes(StandardCharsets.UTF_8));
+        return new SourceRecords.Entry(
+                r.key(),
+                r.value() == null
+                        ? null
+                        : new String(r.value(), StandardCharsets.UTF_8)
+                                .toUpperCase()
+                                .getBytes(StandardCharsets.UTF_8));
     };
 
     /** Every poll hands out the records of {@code values} from the current position to the end (k = offset % 3). */
@@ -42,8 +47,8 @@ class SourceRestoreTest {
             consumer.schedulePollTask(() -> {
                 for (long i = consumer.position(CUSTOMERS); i < values.length; i++) {
                     String v = values[(int) i];
-                    consumer.addRecord(new ConsumerRecord<>(CUSTOMERS.topic(), 0, i, b("k" + i % 3),
-                            v == null ? null : b(v)));
+                    consumer.addRecord(
+                            new ConsumerRecord<>(CUSTOMERS.topic(), 0, i, b("k" + i % 3), v == null ? null : b(v)));
                 }
             });
         }
@@ -70,7 +75,7 @@ class SourceRestoreTest {
 
     @Test
     void stopsAtTheCommittedOffsetNotAtTheEndOfTheTopic() {
-        topic("a", "b", "c", "d", "e", "f");           // k0=a k1=b k2=c k0=d k1=e k2=f
+        topic("a", "b", "c", "d", "e", "f"); // k0=a k1=b k2=c k0=d k1=e k2=f
         MemoryStore store = MemoryStore.create("customers");
         RestoreSession session = session();
         Skips listener = new Skips();
@@ -81,14 +86,14 @@ class SourceRestoreTest {
 
         assertThat(listener.done).isTrue();
         assertThat(store.changelogOffset()).hasValue(4);
-        assertThat(store.get(b("k0"))).isEqualTo(b("D"));           // offset 3, before the bound
-        assertThat(store.get(b("k1"))).isEqualTo(b("B"));           // e at 4 is the task's to process
+        assertThat(store.get(b("k0"))).isEqualTo(b("D")); // offset 3, before the bound
+        assertThat(store.get(b("k1"))).isEqualTo(b("B")); // e at 4 is the task's to process
         assertThat(store.get(b("k2"))).isEqualTo(b("C"));
     }
 
     @Test
     void skipsWhatProcessingRejectsAndCountsIt() {
-        topic("a", "bad", null, "bad", "e");           // k1=bad k2=tombstone k0=bad k1=e
+        topic("a", "bad", null, "bad", "e"); // k1=bad k2=tombstone k0=bad k1=e
         MemoryStore store = MemoryStore.create("customers");
         store.apply(new WriteBatch(1).put(b("k2"), b("OLD")), 0);
         RestoreSession session = session();
@@ -99,9 +104,9 @@ class SourceRestoreTest {
         }
 
         assertThat(listener.skipped).containsExactly(1L, 3L);
-        assertThat(store.get(b("k0"))).isEqualTo(b("A"));           // the bad record at 3 did not replace it
+        assertThat(store.get(b("k0"))).isEqualTo(b("A")); // the bad record at 3 did not replace it
         assertThat(store.get(b("k1"))).isEqualTo(b("E"));
-        assertThat(store.get(b("k2"))).isNull();                    // the tombstone deleted it
+        assertThat(store.get(b("k2"))).isNull(); // the tombstone deleted it
         assertThat(store.changelogOffset()).hasValue(5);
     }
 
@@ -113,7 +118,9 @@ class SourceRestoreTest {
         // was moved back to 2 (a reset, a savepoint restore).
         store.apply(new WriteBatch(3).put(b("k0"), b("D")).put(b("k1"), b("E")).put(b("k2"), b("F")), 6);
         RestoreSession session = session();
-        session.add(Map.of(CUSTOMERS, store), tp -> RestoreListener.NONE,
+        session.add(
+                Map.of(CUSTOMERS, store),
+                tp -> RestoreListener.NONE,
                 Map.of(CUSTOMERS, new SourceRecords.Bound(2, UPPER)));
         while (!session.isEmpty()) {
             session.step(Duration.ofMillis(5));
@@ -145,7 +152,9 @@ class SourceRestoreTest {
         MemoryStore store = MemoryStore.create("customers");
         store.apply(new WriteBatch(1).put(b("k0"), b("A")), 1);
         RestoreSession session = session();
-        session.add(Map.of(CUSTOMERS, store), tp -> RestoreListener.NONE,
+        session.add(
+                Map.of(CUSTOMERS, store),
+                tp -> RestoreListener.NONE,
                 Map.of(CUSTOMERS, new SourceRecords.Bound(6, UPPER)));
         while (!session.isEmpty()) {
             session.step(Duration.ofMillis(5));

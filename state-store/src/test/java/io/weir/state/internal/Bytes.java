@@ -5,12 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-
 /** Test helpers: readable keys and values, and draining iterators into strings. */
 public final class Bytes {
 
-    private Bytes() {
-    }
+    private Bytes() {}
 
     /** UTF-8 bytes of {@code s}. */
     public static byte[] b(String s) {

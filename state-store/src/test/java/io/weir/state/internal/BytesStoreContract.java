@@ -86,8 +86,14 @@ public abstract class BytesStoreContract {
             batch.put(key, b("v"));
         }
         store.apply(batch, 1);
-        List<List<Integer>> ascending = List.of(List.of(0x00), List.of(0x01), List.of(0x01, 0x02), List.of(0x7F),
-                List.of(0x80), List.of(0xFF), List.of(0xFF, 0x00));
+        List<List<Integer>> ascending = List.of(
+                List.of(0x00),
+                List.of(0x01),
+                List.of(0x01, 0x02),
+                List.of(0x7F),
+                List.of(0x80),
+                List.of(0xFF),
+                List.of(0xFF, 0x00));
         assertThat(unsignedKeys(store.all(false))).containsExactlyElementsOf(ascending);
         assertThat(unsignedKeys(store.all(true))).containsExactlyElementsOf(reversed(ascending));
     }
@@ -135,8 +141,14 @@ public abstract class BytesStoreContract {
     public void prefixScanHandlesPrefixesEndingInFf() {
         BytesStore store = store();
         WriteBatch batch = new WriteBatch();
-        for (byte[] key : List.of(u(0x01, 0xFE), u(0x01, 0xFF), u(0x01, 0xFF, 0x00), u(0x01, 0xFF, 0xFF), u(0x02),
-                u(0xFF), u(0xFF, 0xFF, 0x01))) {
+        for (byte[] key : List.of(
+                u(0x01, 0xFE),
+                u(0x01, 0xFF),
+                u(0x01, 0xFF, 0x00),
+                u(0x01, 0xFF, 0xFF),
+                u(0x02),
+                u(0xFF),
+                u(0xFF, 0xFF, 0x01))) {
             batch.put(key, b("v"));
         }
         store.apply(batch, 1);
@@ -253,9 +265,9 @@ public abstract class BytesStoreContract {
     public void rangeDeletesInABatchApplyInTheirPlaceInTheOrder() {
         BytesStore store = storeWithLetters();
         WriteBatch batch = new WriteBatch()
-                .put(b("c"), b("3"))          // deleted by the range that follows
+                .put(b("c"), b("3")) // deleted by the range that follows
                 .deleteRange(b("b"), b("e"))
-                .put(b("bb"), b("22"));       // written after it: stays
+                .put(b("bb"), b("22")); // written after it: stays
         store.apply(batch, 9);
         assertThat(entries(store.all(false))).containsExactly("a=1", "bb=22", "f=6");
         assertThat(store.changelogOffset()).hasValue(9);
@@ -286,7 +298,8 @@ public abstract class BytesStoreContract {
         assertThat(store.get(b("b"))).isNull();
         assertThat(store.changelogOffset()).hasValue(10);
         assertThatThrownBy(() -> store.ingest(new WriteBatch().deleteRange(b("a"), b("c")), 11))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("range deletes");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("range deletes");
         if (persistent()) {
             store.close();
             BytesStore reopened = reopen(store);
@@ -313,8 +326,10 @@ public abstract class BytesStoreContract {
             expected.put(java.util.HexFormat.of().formatHex(key), value);
         }
         store.ingest(batch, 11);
-        expected.forEach((key, value) ->
-                assertThat(store.get(java.util.HexFormat.of().parseHex(key))).as(key).isEqualTo(value));
+        expected.forEach(
+                (key, value) -> assertThat(store.get(java.util.HexFormat.of().parseHex(key)))
+                        .as(key)
+                        .isEqualTo(value));
         assertThat(entries(store.all(false))).hasSize(expected.size());
     }
 

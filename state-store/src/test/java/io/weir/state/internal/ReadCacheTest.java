@@ -42,7 +42,9 @@ class ReadCacheTest {
         }
         assertThat(cache.size()).isBetween(50, 200);
         assertThat(hotHits).as("hits of the hot keys, of 1,000 reads").isGreaterThan(900);
-        long cold = IntStream.range(1_100, 1_500).filter(i -> cache.get(key(i)) != null).count();
+        long cold = IntStream.range(1_100, 1_500)
+                .filter(i -> cache.get(key(i)) != null)
+                .count();
         assertThat(cold).as("keys read once long ago, of 400").isLessThan(20);
     }
 
@@ -154,7 +156,9 @@ class ReadCacheTest {
                         byte[] expected = model.get("key-" + k);
                         if (cached == null) {
                             if (expected != null) {
-                                assertThat(budget).as("a miss without evictions, key %d", k).isLessThan(1 << 20);
+                                assertThat(budget)
+                                        .as("a miss without evictions, key %d", k)
+                                        .isLessThan(1 << 20);
                             }
                         } else if (PendingStore.isTombstone(expected)) {
                             assertThat(cached).isSameAs(PendingStore.TOMBSTONE);
@@ -175,9 +179,9 @@ class ReadCacheTest {
     void aPendingStoreWithACacheReadsCommittedValuesAndAbsencesFromIt() {
         MemoryStore committed = MemoryStore.create("s");
         PendingStore store = new PendingStore(committed, 1 << 20);
-        assertThat(store.get(b("a"))).isNull();            // cached: absent
+        assertThat(store.get(b("a"))).isNull(); // cached: absent
         store.put(b("a"), b("1"));
-        store.commit(1);                                    // the cached key takes the committed value
+        store.commit(1); // the cached key takes the committed value
         assertThat(store.get(b("a"))).isEqualTo(b("1"));
         assertThat(store.get(b("missing"))).isNull();
         // Another writer changing the committed store is not a supported use, but shows the cache is

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class WriteBatchTest {
@@ -37,7 +36,10 @@ class WriteBatchTest {
 
     @Test
     void rangeDeletesAreEntriesInTheOrderWithTheirEnd() {
-        WriteBatch batch = new WriteBatch(1).put(b("a"), b("1")).deleteRange(b("b"), b("d")).delete(b("e"));
+        WriteBatch batch = new WriteBatch(1)
+                .put(b("a"), b("1"))
+                .deleteRange(b("b"), b("d"))
+                .delete(b("e"));
         assertThat(batch.size()).isEqualTo(3);
         assertThat(batch.hasRangeDeletes()).isTrue();
         assertThat(batch.rangeEnd(0)).isNull();
@@ -46,7 +48,7 @@ class WriteBatchTest {
         assertThat(batch.value(1)).isNull();
         assertThat(batch.rangeEnd(2)).isNull();
         assertThat(batch.isDeletesOnly()).isFalse();
-        assertThatThrownBy(() -> batch.forEach((k, v) -> { })).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> batch.forEach((k, v) -> {})).isInstanceOf(IllegalStateException.class);
         batch.clear();
         assertThat(batch.hasRangeDeletes()).isFalse();
         batch.put(b("x"), null);

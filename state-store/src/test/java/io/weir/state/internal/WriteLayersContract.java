@@ -93,8 +93,10 @@ public abstract class WriteLayersContract {
                         .containsExactlyElementsOf(expected(model, from, to, reverse));
                 String prefix = "k" + random.nextInt(7);
                 assertThat(entries(pending.prefix(b(prefix))))
-                        .containsExactlyElementsOf(model.entrySet().stream().filter(e -> e.getKey().startsWith(prefix))
-                                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.toList()));
+                        .containsExactlyElementsOf(model.entrySet().stream()
+                                .filter(e -> e.getKey().startsWith(prefix))
+                                .map(e -> e.getKey() + "=" + e.getValue())
+                                .collect(Collectors.toList()));
             }
             if (random.nextInt(3) == 0) {
                 pending.commit(++offset);
@@ -175,7 +177,8 @@ public abstract class WriteLayersContract {
         store.apply(batch("a=1", "c=3"), 2);
         pending.put(b("b"), b("2"));
         pending.put(b("d"), b("4"));
-        try (BytesIterator it = pending.all(false); BytesIterator back = pending.all(true)) {
+        try (BytesIterator it = pending.all(false);
+                BytesIterator back = pending.all(true)) {
             assertThat(s(it.next().key())).isEqualTo("a");
             assertThat(s(back.next().key())).isEqualTo("d");
             // change the overlay under the open iterators: add, overwrite, delete in their range
@@ -219,7 +222,8 @@ public abstract class WriteLayersContract {
         store.apply(batch("a=1", "b=2", "c=3"), 3);
         pending.put(b("b"), b("22"));
         assertThatThrownBy(() -> pending.dropCommittedRange(b("a"), b("c")))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("pending writes");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("pending writes");
         assertThatThrownBy(() -> pending.dropCommitted(new WriteBatch().delete(b("b"))))
                 .isInstanceOf(IllegalStateException.class);
         assertThat(entries(store.all(false))).containsExactly("a=1", "b=2", "c=3"); // nothing dropped
@@ -327,6 +331,8 @@ public abstract class WriteLayersContract {
         if (reverse) {
             slice = slice.descendingMap();
         }
-        return slice.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.toList());
+        return slice.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.toList());
     }
 }

@@ -5,11 +5,10 @@ import static io.weir.state.internal.Bytes.batch;
 import static io.weir.state.internal.Bytes.entries;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import io.weir.state.internal.BytesIterator;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.internal.BytesStoreContract;
+import org.junit.jupiter.api.Test;
 
 class MemoryStoreTest extends BytesStoreContract {
 
@@ -47,7 +46,8 @@ class MemoryStoreTest extends BytesStoreContract {
         store.apply(batch("a=1", "b=2", "c=3", "d=4"), 4);
         store.deleteRange(b("b"), b("d"));
         assertThat(store.approximateCount()).isEqualTo(2);
-        store.applyDeletes(new io.weir.state.internal.WriteBatch().delete(b("a")).delete(b("zz")));
+        store.applyDeletes(
+                new io.weir.state.internal.WriteBatch().delete(b("a")).delete(b("zz")));
         assertThat(store.approximateCount()).isEqualTo(1);
     }
 

@@ -1,10 +1,9 @@
 package io.weir.state.rocksdb;
 
+import io.weir.state.internal.WriteBatch;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
-
-import io.weir.state.internal.WriteBatch;
 
 /**
  * A child process for {@link RocksDbStoreCrashTest}: applies batches to a store with a tiny memory
@@ -17,8 +16,7 @@ final class CrashingWriter {
     static final int READY_AFTER = 30_000;
     private static final int MAX_BATCHES = 1_000_000;
 
-    private CrashingWriter() {
-    }
+    private CrashingWriter() {}
 
     static byte[] key(int i) {
         return String.format("k-%08d", i).getBytes(StandardCharsets.UTF_8);

@@ -2,15 +2,13 @@ package io.weir.state.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.testkit.ChildJvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.OptionalLong;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.weir.testkit.ChildJvm;
 
 /**
  * The point of atomic flush without a WAL: a process killed while writing leaves a store whose
@@ -24,8 +22,10 @@ class RocksDbStoreCrashTest {
     @Test
     void storeKilledWhileWritingReopensWithDataMatchingItsOffset() {
         Path storeDir = dir.resolve("store");
-        try (ChildJvm writer = ChildJvm.builder(CrashingWriter.class).args(storeDir.toString())
-                .jvmOptions("-Xmx128m").start()) {
+        try (ChildJvm writer = ChildJvm.builder(CrashingWriter.class)
+                .args(storeDir.toString())
+                .jvmOptions("-Xmx128m")
+                .start()) {
             writer.awaitOutput("ready", Duration.ofSeconds(60));
             writer.kill();
         }
@@ -38,7 +38,9 @@ class RocksDbStoreCrashTest {
             assertThat(new String(store.get(CrashingWriter.counter()), StandardCharsets.UTF_8))
                     .isEqualTo(Integer.toString(batches - 1));
             assertThat(store.get(CrashingWriter.key(batches - 1))).isNotNull();
-            assertThat(store.get(CrashingWriter.key(batches))).as("no data beyond the stored offset").isNull();
+            assertThat(store.get(CrashingWriter.key(batches)))
+                    .as("no data beyond the stored offset")
+                    .isNull();
             long keys = 0;
             try (var it = store.prefix("k-".getBytes(StandardCharsets.UTF_8))) {
                 while (it.hasNext()) {

@@ -77,7 +77,8 @@ class RocksDbStoreTest extends BytesStoreContract {
         Path storeDir = dir.resolve("damaged");
         RocksDbStore.open(storeDir, "damaged", resources).close();
         try (Stream<Path> files = Files.list(storeDir)) {
-            for (Path manifest : (Iterable<Path>) files.filter(p -> p.getFileName().toString().startsWith("MANIFEST"))::iterator) {
+            for (Path manifest : (Iterable<Path>)
+                    files.filter(p -> p.getFileName().toString().startsWith("MANIFEST"))::iterator) {
                 Files.write(manifest, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
             }
         }
@@ -136,7 +137,9 @@ class RocksDbStoreTest extends BytesStoreContract {
     void resourcesRefuseToCloseWhileAStoreIsOpen() {
         try (RocksDbResources own = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(16L << 20))) {
             RocksDbStore store = RocksDbStore.open(dir.resolve("r"), "r", own);
-            assertThatThrownBy(own::close).isInstanceOf(IllegalStateException.class).hasMessageContaining("still open");
+            assertThatThrownBy(own::close)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("still open");
             store.close();
         }
     }
@@ -159,7 +162,8 @@ class RocksDbStoreTest extends BytesStoreContract {
             assertThat(small.usage()).isLessThanOrEqualTo(16L << 20);
             assertThat(one.get(b("key-00-0000"))).hasSize(1024);
             assertThat(two.approximateCount()).isBetween(15_000L, 25_000L);
-            assertThat(one.directory().toFile().list((d, name) -> name.endsWith(".sst"))).isNotEmpty();
+            assertThat(one.directory().toFile().list((d, name) -> name.endsWith(".sst")))
+                    .isNotEmpty();
         }
     }
 }

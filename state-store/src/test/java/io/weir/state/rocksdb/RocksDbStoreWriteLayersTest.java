@@ -1,13 +1,11 @@
 package io.weir.state.rocksdb;
 
+import io.weir.state.internal.BytesStore;
+import io.weir.state.internal.WriteLayersContract;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.weir.state.internal.BytesStore;
-import io.weir.state.internal.WriteLayersContract;
 
 class RocksDbStoreWriteLayersTest extends WriteLayersContract {
 

@@ -38,8 +38,8 @@ import java.util.regex.Pattern;
  */
 final class ApiDispatcher extends Dispatcher implements Resetable {
 
-    private static final Pattern SCALE = Pattern.compile(
-            "/apis/apps/v1/namespaces/([^/]+)/statefulsets/([^/?]+)/scale(\\?.*)?");
+    private static final Pattern SCALE =
+            Pattern.compile("/apis/apps/v1/namespaces/([^/]+)/statefulsets/([^/?]+)/scale(\\?.*)?");
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
     private final Map<ServerRequest, Queue<ServerResponse>> expectations;
@@ -50,7 +50,10 @@ final class ApiDispatcher extends Dispatcher implements Resetable {
     /** token -> service account ("namespace:name"), filled by the server as accounts get tokens. */
     private final Map<String, String> serviceAccountTokens;
 
-    ApiDispatcher(Map<ServerRequest, Queue<ServerResponse>> expectations, boolean accessControl, String adminToken,
+    ApiDispatcher(
+            Map<ServerRequest, Queue<ServerResponse>> expectations,
+            boolean accessControl,
+            String adminToken,
             Map<String, String> serviceAccountTokens) {
         this.expectations = expectations;
         this.canned = new MockDispatcher(expectations);
@@ -67,8 +70,8 @@ final class ApiDispatcher extends Dispatcher implements Resetable {
                 return refused.get();
             }
         }
-        Queue<ServerResponse> answers = expectations.get(
-                new SimpleRequest(HttpMethod.valueOf(request.getMethod()), request.getPath()));
+        Queue<ServerResponse> answers =
+                expectations.get(new SimpleRequest(HttpMethod.valueOf(request.getMethod()), request.getPath()));
         if (answers != null && !answers.isEmpty()) {
             return canned.dispatch(request);
         }
@@ -94,7 +97,8 @@ final class ApiDispatcher extends Dispatcher implements Resetable {
         if (account == null) {
             return Optional.of(status(401, "Unauthorized", "Unauthorized"));
         }
-        return new Rbac(crud).refusal(account, request.getMethod(), request.getPath())
+        return new Rbac(crud)
+                .refusal(account, request.getMethod(), request.getPath())
                 .map(message -> status(403, "Forbidden", message));
     }
 
@@ -109,12 +113,20 @@ final class ApiDispatcher extends Dispatcher implements Resetable {
             Map<?, ?> body = JSON.unmarshal(request.getUtf8Body(), Map.class);
             Object replicas = body.get("spec") instanceof Map<?, ?> spec ? spec.get("replicas") : null;
             if (!(replicas instanceof Number n) || n.intValue() < 0) {
-                return status(422, "Invalid", "Scale.autoscaling \"" + name
-                        + "\" is invalid: spec.replicas: Invalid value: " + replicas + ": must be a number >= 0");
+                return status(
+                        422,
+                        "Invalid",
+                        "Scale.autoscaling \"" + name + "\" is invalid: spec.replicas: Invalid value: " + replicas
+                                + ": must be a number >= 0");
             }
             String patch = "{\"spec\":{\"replicas\":" + n.intValue() + "}}";
-            MockResponse patched = crud.handlePatch(new RecordedRequest("HTTP/1.1", HttpMethod.PATCH, path,
-                    Headers.builder().add("Content-Type", "application/merge-patch+json").build(),
+            MockResponse patched = crud.handlePatch(new RecordedRequest(
+                    "HTTP/1.1",
+                    HttpMethod.PATCH,
+                    path,
+                    Headers.builder()
+                            .add("Content-Type", "application/merge-patch+json")
+                            .build(),
                     new Buffer(patch.getBytes(StandardCharsets.UTF_8))));
             if (patched.code() / 100 != 2) {
                 return patched;
@@ -127,20 +139,48 @@ final class ApiDispatcher extends Dispatcher implements Resetable {
         Map<String, Object> spec = sts.get("spec");
         Map<String, Object> status = sts.get("status");
         Map<String, Object> scale = Map.of(
-                "apiVersion", "autoscaling/v1", "kind", "Scale",
-                "metadata", Map.of("name", name, "namespace", namespace,
-                        "resourceVersion", String.valueOf(sts.getMetadata().getResourceVersion())),
-                "spec", Map.of("replicas", spec.getOrDefault("replicas", 1)),
-                "status", Map.of("replicas", status == null ? 0 : status.getOrDefault("replicas", 0)));
-        return new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json")
+                "apiVersion",
+                "autoscaling/v1",
+                "kind",
+                "Scale",
+                "metadata",
+                Map.of(
+                        "name",
+                        name,
+                        "namespace",
+                        namespace,
+                        "resourceVersion",
+                        String.valueOf(sts.getMetadata().getResourceVersion())),
+                "spec",
+                Map.of("replicas", spec.getOrDefault("replicas", 1)),
+                "status",
+                Map.of("replicas", status == null ? 0 : status.getOrDefault("replicas", 0)));
+        return new MockResponse()
+                .setResponseCode(200)
+                .setHeader("Content-Type", "application/json")
                 .setBody(JSON.asJson(scale));
     }
 
     /** A {@code meta/v1 Status} answer, as the API server gives for errors. */
     private static MockResponse status(int code, String reason, String message) {
-        Map<String, Object> status = Map.of("kind", "Status", "apiVersion", "v1", "metadata", Map.of(),
-                "status", "Failure", "message", message, "reason", reason, "code", code);
-        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
+        Map<String, Object> status = Map.of(
+                "kind",
+                "Status",
+                "apiVersion",
+                "v1",
+                "metadata",
+                Map.of(),
+                "status",
+                "Failure",
+                "message",
+                message,
+                "reason",
+                reason,
+                "code",
+                code);
+        return new MockResponse()
+                .setResponseCode(code)
+                .setHeader("Content-Type", "application/json")
                 .setBody(JSON.asJson(status));
     }
 }

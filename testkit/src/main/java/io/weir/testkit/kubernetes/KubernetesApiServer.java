@@ -93,6 +93,7 @@ public final class KubernetesApiServer implements AutoCloseable {
     private final String adminToken;
     /** token -> service account ("namespace:name"). */
     private final Map<String, String> serviceAccountTokens = new ConcurrentHashMap<>();
+
     private final KubernetesMockServer server;
     private final Path dir;
     private final Path serviceAccountDir;
@@ -104,8 +105,8 @@ public final class KubernetesApiServer implements AutoCloseable {
         this.options = options;
         this.adminToken = options.accessControl() ? randomToken() : TOKEN;
         Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
-        ApiDispatcher dispatcher = new ApiDispatcher(expectations, options.accessControl(), adminToken,
-                serviceAccountTokens);
+        ApiDispatcher dispatcher =
+                new ApiDispatcher(expectations, options.accessControl(), adminToken, serviceAccountTokens);
         server = new KubernetesMockServer(new Context(), new MockWebServer(), expectations, dispatcher, false);
         try {
             server.init(InetAddress.getLoopbackAddress(), 0);
@@ -182,8 +183,11 @@ public final class KubernetesApiServer implements AutoCloseable {
     /** The token of a service account (made once per account), as the kubelet would project it. */
     public String tokenFor(String namespace, String serviceAccount) {
         String account = namespace + ":" + serviceAccount;
-        return serviceAccountTokens.entrySet().stream().filter(e -> e.getValue().equals(account))
-                .map(Map.Entry::getKey).findFirst().orElseGet(() -> {
+        return serviceAccountTokens.entrySet().stream()
+                .filter(e -> e.getValue().equals(account))
+                .map(Map.Entry::getKey)
+                .findFirst()
+                .orElseGet(() -> {
                     String token = randomToken();
                     serviceAccountTokens.put(token, account);
                     return token;
@@ -196,8 +200,12 @@ public final class KubernetesApiServer implements AutoCloseable {
      */
     public synchronized KubernetesClient client() {
         if (client == null) {
-            Config config = new ConfigBuilder().withMasterUrl(httpUrl().toString()).withOauthToken(adminToken)
-                    .withNamespace(null).withRequestTimeout(10_000).build();
+            Config config = new ConfigBuilder()
+                    .withMasterUrl(httpUrl().toString())
+                    .withOauthToken(adminToken)
+                    .withNamespace(null)
+                    .withRequestTimeout(10_000)
+                    .build();
             client = new KubernetesClientBuilder().withConfig(config).build();
         }
         return client;
@@ -223,7 +231,8 @@ public final class KubernetesApiServer implements AutoCloseable {
                           "template": {"metadata": {"labels": {"app": "%s"}},
                                        "spec": {"containers": [{"name": "weir", "image": "weir"}]}}}}
                 """.formatted(name, namespace(), replicas, name, name, name);
-        send(HttpRequest.newBuilder(statefulSets("")).POST(HttpRequest.BodyPublishers.ofString(body))
+        send(HttpRequest.newBuilder(statefulSets(""))
+                .POST(HttpRequest.BodyPublishers.ofString(body))
                 .header("Content-Type", "application/json"));
     }
 
@@ -245,11 +254,12 @@ public final class KubernetesApiServer implements AutoCloseable {
 
     private void send(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> response = http.send(request.header("Authorization", "Bearer " + adminToken).build(),
+            HttpResponse<String> response = http.send(
+                    request.header("Authorization", "Bearer " + adminToken).build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() / 100 != 2) {
-                throw new IllegalStateException("the mock Kubernetes API answered " + response.statusCode() + ": "
-                        + response.body());
+                throw new IllegalStateException(
+                        "the mock Kubernetes API answered " + response.statusCode() + ": " + response.body());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

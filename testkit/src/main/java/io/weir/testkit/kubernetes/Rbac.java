@@ -25,6 +25,7 @@ final class Rbac {
     /** /api/v1/namespaces/ns/res[/name[/sub]] or /apis/group/version/namespaces/ns/res[/name[/sub]]. */
     private static final Pattern PATH = Pattern.compile(
             "/(?:api/v1|apis/([^/]+)/[^/]+)/namespaces/([^/]+)/([^/?]+)(?:/([^/?]+))?(?:/([^/?]+))?(?:\\?(.*))?");
+
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
     private final KubernetesCrudDispatcher store;
@@ -61,26 +62,37 @@ final class Rbac {
         }
         return Optional.of(resource + (group.isEmpty() ? "" : "." + group)
                 + (name == null ? "" : " \"" + name + "\"") + " is forbidden: User \"" + user + "\" cannot " + verb
-                + " resource \"" + fullResource + "\" in API group \"" + group + "\" in the namespace \"" + namespace + "\"");
+                + " resource \"" + fullResource + "\" in API group \"" + group + "\" in the namespace \"" + namespace
+                + "\"");
     }
 
-    private boolean allowed(String saNamespace, String saName, String namespace, String group, String resource,
-            String verb, String name) {
-        MockResponse bindings = store.handleGet("/apis/rbac.authorization.k8s.io/v1/namespaces/" + namespace + "/rolebindings");
+    private boolean allowed(
+            String saNamespace,
+            String saName,
+            String namespace,
+            String group,
+            String resource,
+            String verb,
+            String name) {
+        MockResponse bindings =
+                store.handleGet("/apis/rbac.authorization.k8s.io/v1/namespaces/" + namespace + "/rolebindings");
         if (bindings.code() != 200) {
             return false;
         }
-        for (RoleBinding binding : JSON.unmarshal(bindings.getBody().readUtf8(), RoleBindingList.class).getItems()) {
-            boolean bound = binding.getSubjects() != null && binding.getSubjects().stream().anyMatch(s -> names(s, saNamespace, saName, namespace));
+        for (RoleBinding binding : JSON.unmarshal(bindings.getBody().readUtf8(), RoleBindingList.class)
+                .getItems()) {
+            boolean bound = binding.getSubjects() != null
+                    && binding.getSubjects().stream().anyMatch(s -> names(s, saNamespace, saName, namespace));
             if (!bound || !"Role".equals(binding.getRoleRef().getKind())) {
                 continue;
             }
-            MockResponse role = store.handleGet("/apis/rbac.authorization.k8s.io/v1/namespaces/" + namespace
-                    + "/roles/" + binding.getRoleRef().getName());
+            MockResponse role = store.handleGet("/apis/rbac.authorization.k8s.io/v1/namespaces/" + namespace + "/roles/"
+                    + binding.getRoleRef().getName());
             if (role.code() != 200) {
                 continue;
             }
-            List<PolicyRule> rules = JSON.unmarshal(role.getBody().readUtf8(), Role.class).getRules();
+            List<PolicyRule> rules =
+                    JSON.unmarshal(role.getBody().readUtf8(), Role.class).getRules();
             if (rules != null && rules.stream().anyMatch(r -> matches(r, group, resource, verb, name))) {
                 return true;
             }
@@ -94,9 +106,12 @@ final class Rbac {
     }
 
     private static boolean matches(PolicyRule r, String group, String resource, String verb, String name) {
-        return has(r.getApiGroups(), group) && has(r.getResources(), resource) && has(r.getVerbs(), verb)
-                && (r.getResourceNames() == null || r.getResourceNames().isEmpty()
-                    || (name != null && r.getResourceNames().contains(name)));
+        return has(r.getApiGroups(), group)
+                && has(r.getResources(), resource)
+                && has(r.getVerbs(), verb)
+                && (r.getResourceNames() == null
+                        || r.getResourceNames().isEmpty()
+                        || (name != null && r.getResourceNames().contains(name)));
     }
 
     private static boolean has(List<String> values, String value) {

@@ -82,10 +82,12 @@ final class TlsFront implements AutoCloseable {
             kmf.init(ks, PASSWORD.toCharArray());
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(kmf.getKeyManagers(), null, null);
-            SSLServerSocket server = (SSLServerSocket) context.getServerSocketFactory().createServerSocket();
+            SSLServerSocket server =
+                    (SSLServerSocket) context.getServerSocketFactory().createServerSocket();
             server.bind(new InetSocketAddress("0.0.0.0", 0));
             String pem = "-----BEGIN CERTIFICATE-----\n"
-                    + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(certificate.getEncoded())
+                    + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                            .encodeToString(certificate.getEncoded())
                     + "\n-----END CERTIFICATE-----\n";
             return new TlsFront(server, pem, backendPort);
         } catch (IOException e) {
@@ -104,19 +106,25 @@ final class TlsFront implements AutoCloseable {
             throws GeneralSecurityException, OperatorCreationException, IOException {
         List<GeneralName> names = new ArrayList<>();
         for (String host : hostNames) {
-            names.add(new GeneralName(IP_ADDRESS.matcher(host).matches() ? GeneralName.iPAddress : GeneralName.dNSName, host));
+            names.add(new GeneralName(
+                    IP_ADDRESS.matcher(host).matches() ? GeneralName.iPAddress : GeneralName.dNSName, host));
         }
         names.add(new GeneralName(GeneralName.iPAddress, "127.0.0.1"));
         names.add(new GeneralName(GeneralName.dNSName, "localhost"));
         names.add(new GeneralName(GeneralName.dNSName, "kubernetes.default.svc"));
         X500Name subject = new X500Name("CN=kubernetes");
         Instant now = Instant.now();
-        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(subject,
-                BigInteger.valueOf(new SecureRandom().nextLong() & Long.MAX_VALUE), Date.from(now.minus(Duration.ofHours(1))),
-                Date.from(now.plus(Duration.ofDays(2))), subject, key.getPublic())
-                .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names.toArray(GeneralName[]::new)));
-        return new JcaX509CertificateConverter().getCertificate(
-                builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(key.getPrivate())));
+        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                        subject,
+                        BigInteger.valueOf(new SecureRandom().nextLong() & Long.MAX_VALUE),
+                        Date.from(now.minus(Duration.ofHours(1))),
+                        Date.from(now.plus(Duration.ofDays(2))),
+                        subject,
+                        key.getPublic())
+                .addExtension(
+                        Extension.subjectAlternativeName, false, new GeneralNames(names.toArray(GeneralName[]::new)));
+        return new JcaX509CertificateConverter()
+                .getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(key.getPrivate())));
     }
 
     int port() {
@@ -139,7 +147,8 @@ final class TlsFront implements AutoCloseable {
     }
 
     private void forward(Socket client, int backendPort) {
-        try (client; Socket backend = new Socket("127.0.0.1", backendPort)) {
+        try (client;
+                Socket backend = new Socket("127.0.0.1", backendPort)) {
             threads.execute(() -> pump(backend, client));
             pump(client, backend);
         } catch (IOException e) {

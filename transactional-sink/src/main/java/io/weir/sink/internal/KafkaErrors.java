@@ -25,8 +25,7 @@ final class KafkaErrors {
         FATAL
     }
 
-    private KafkaErrors() {
-    }
+    private KafkaErrors() {}
 
     static Reaction classify(Throwable e) {
         Throwable t = unwrap(e);

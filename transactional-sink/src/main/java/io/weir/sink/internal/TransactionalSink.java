@@ -55,10 +55,11 @@ public final class TransactionalSink implements AutoCloseable {
      * @param commitRetryTimeout how long a commit that times out is retried before the producer is
      *     replaced
      */
-    public TransactionalSink(DeliveryGuarantee guarantee,
-                             Supplier<Producer<byte[], byte[]>> producerFactory,
-                             Consumer<byte[], byte[]> consumer,
-                             Duration commitRetryTimeout) {
+    public TransactionalSink(
+            DeliveryGuarantee guarantee,
+            Supplier<Producer<byte[], byte[]>> producerFactory,
+            Consumer<byte[], byte[]> consumer,
+            Duration commitRetryTimeout) {
         this.guarantee = guarantee;
         this.producerFactory = producerFactory;
         this.consumer = consumer;
@@ -98,12 +99,16 @@ public final class TransactionalSink implements AutoCloseable {
         }
         inTransaction = true;
         try {
-            producer.send(record, onAck == null ? sendCallback : (metadata, exception) -> {
-                sendCallback.onCompletion(metadata, exception);
-                if (exception == null) {
-                    onAck.onCompletion(metadata, null);
-                }
-            });
+            producer.send(
+                    record,
+                    onAck == null
+                            ? sendCallback
+                            : (metadata, exception) -> {
+                                sendCallback.onCompletion(metadata, exception);
+                                if (exception == null) {
+                                    onAck.onCompletion(metadata, null);
+                                }
+                            });
         } catch (KafkaException e) {
             throw failure("send to " + record.topic() + " failed", e);
         }
@@ -191,8 +196,11 @@ public final class TransactionalSink implements AutoCloseable {
                 // A timed-out commit must be retried, not aborted: its outcome is still pending.
                 if (deadline.expired()) {
                     producerUsable = false;
-                    throw new TaskMigratedException("commitTransaction kept timing out for "
-                            + commitRetryTimeout.toMillis() + " ms; replacing the producer", e, true);
+                    throw new TaskMigratedException(
+                            "commitTransaction kept timing out for " + commitRetryTimeout.toMillis()
+                                    + " ms; replacing the producer",
+                            e,
+                            true);
                 }
                 log.warn("commitTransaction timed out; retrying");
             } catch (KafkaException e) {

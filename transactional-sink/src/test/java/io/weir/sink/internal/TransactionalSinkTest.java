@@ -36,11 +36,16 @@ class TransactionalSinkTest {
 
     private TransactionalSink sink(DeliveryGuarantee guarantee, Duration retry) {
         consumer.assign(List.of(IN));
-        return new TransactionalSink(guarantee, () -> {
-            MockProducer<byte[], byte[]> p = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-            producers.add(p);
-            return (Producer<byte[], byte[]>) p;
-        }, consumer, retry);
+        return new TransactionalSink(
+                guarantee,
+                () -> {
+                    MockProducer<byte[], byte[]> p =
+                            new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+                    producers.add(p);
+                    return (Producer<byte[], byte[]>) p;
+                },
+                consumer,
+                retry);
     }
 
     private static ProducerRecord<byte[], byte[]> record() {
@@ -57,12 +62,12 @@ class TransactionalSinkTest {
     @Test
     void aProducerWhoseTransactionsAreRefusedIsClosedNotLeaked() {
         consumer.assign(List.of(IN));
-        MockProducer<byte[], byte[]> refused = new MockProducer<>(true, null, new ByteArraySerializer(),
-                new ByteArraySerializer());
+        MockProducer<byte[], byte[]> refused =
+                new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
         refused.initTransactionException = new org.apache.kafka.common.errors.TransactionalIdAuthorizationException(
                 "Transactional Id authorization failed.");
-        assertThatThrownBy(() -> new TransactionalSink(DeliveryGuarantee.EXACTLY_ONCE, () -> refused, consumer,
-                        Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> new TransactionalSink(
+                        DeliveryGuarantee.EXACTLY_ONCE, () -> refused, consumer, Duration.ofSeconds(1)))
                 .isInstanceOf(org.apache.kafka.common.errors.TransactionalIdAuthorizationException.class);
         assertThat(refused.closed()).isTrue();
     }
@@ -81,7 +86,11 @@ class TransactionalSinkTest {
         assertThat(producer.transactionCommitted()).isTrue();
         assertThat(producer.history()).hasSize(2);
         assertThat(producer.consumerGroupOffsetsHistory()).hasSize(1);
-        assertThat(producer.consumerGroupOffsetsHistory().get(0).values().iterator().next())
+        assertThat(producer.consumerGroupOffsetsHistory()
+                        .get(0)
+                        .values()
+                        .iterator()
+                        .next())
                 .containsEntry(IN, new OffsetAndMetadata(10));
         assertThat(sink.inTransaction()).isFalse();
     }
@@ -102,7 +111,9 @@ class TransactionalSinkTest {
         producers.get(0).commitTransactionException = new ProducerFencedException("fenced");
 
         assertThatThrownBy(() -> commit(sink))
-                .isInstanceOfSatisfying(TaskMigratedException.class, e -> assertThat(e.producerFenced()).isTrue());
+                .isInstanceOfSatisfying(
+                        TaskMigratedException.class,
+                        e -> assertThat(e.producerFenced()).isTrue());
 
         sink.abort();
         sink.replaceProducerIfFenced();
@@ -131,7 +142,9 @@ class TransactionalSinkTest {
         sink.send(record());
         producers.get(0).commitTransactionException = new TimeoutException("slow");
         assertThatThrownBy(() -> commit(sink))
-                .isInstanceOfSatisfying(TaskMigratedException.class, e -> assertThat(e.producerFenced()).isTrue());
+                .isInstanceOfSatisfying(
+                        TaskMigratedException.class,
+                        e -> assertThat(e.producerFenced()).isTrue());
         sink.replaceProducerIfFenced();
         assertThat(producers).hasSize(2);
     }

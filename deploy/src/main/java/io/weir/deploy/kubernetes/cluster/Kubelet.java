@@ -35,7 +35,8 @@ public final class Kubelet implements AutoCloseable {
 
     private static final Duration PODMAN = Duration.ofSeconds(120);
     private static final Duration TICK = Duration.ofMillis(250);
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Podman podman;
     private final StatefulSetPods.OrdinalPod pod;
@@ -52,15 +53,16 @@ public final class Kubelet implements AutoCloseable {
     private volatile int restarts;
     private volatile boolean gone;
 
-    private Kubelet(Podman podman, StatefulSetPods.OrdinalPod pod, PlayManifest.Played played, Path workDir, Events events) {
+    private Kubelet(
+            Podman podman, StatefulSetPods.OrdinalPod pod, PlayManifest.Played played, Path workDir, Events events) {
         this.podman = podman;
         this.pod = pod;
         this.played = played;
         this.events = events;
         List<Container> containers = pod.pod().getSpec().getContainers();
         if (containers.size() != 1) {
-            throw new IllegalArgumentException("the runner's kubelet runs pods of one container; " + pod.name()
-                    + " has " + containers.size());
+            throw new IllegalArgumentException(
+                    "the runner's kubelet runs pods of one container; " + pod.name() + " has " + containers.size());
         }
         this.container = containers.get(0);
         this.containerName = pod.name() + "-" + container.getName();
@@ -70,8 +72,8 @@ public final class Kubelet implements AutoCloseable {
     }
 
     /** Plays the pod and starts probing it. */
-    public static Kubelet start(Podman podman, StatefulSetPods.OrdinalPod pod, PlayManifest.Played played, Path workDir,
-            Events events) {
+    public static Kubelet start(
+            Podman podman, StatefulSetPods.OrdinalPod pod, PlayManifest.Played played, Path workDir, Events events) {
         Kubelet k = new Kubelet(podman, pod, played, workDir, events);
         k.play();
         k.loop.start();
@@ -119,8 +121,12 @@ public final class Kubelet implements AutoCloseable {
 
     /** The pod's address on the pod network, while its container exists. */
     public Optional<String> address() {
-        Command.Result inspected = podman.run(PODMAN, "inspect", "--format",
-                "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", containerName);
+        Command.Result inspected = podman.run(
+                PODMAN,
+                "inspect",
+                "--format",
+                "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}",
+                containerName);
         String address = inspected.output().strip();
         return inspected.exitCode() == 0 && !address.isEmpty() ? Optional.of(address) : Optional.empty();
     }
@@ -148,7 +154,9 @@ public final class Kubelet implements AutoCloseable {
             long now = System.nanoTime();
             if (now >= nextStatusCheck) {
                 nextStatusCheck = now + 2_000_000_000L; // one podman process a pod every 2 s: CPU is scarce
-                String status = podman.run(PODMAN, "inspect", "--format", "{{.State.Status}}", containerName).output().trim();
+                String status = podman.run(PODMAN, "inspect", "--format", "{{.State.Status}}", containerName)
+                        .output()
+                        .trim();
                 if (terminating) {
                     break;
                 }
@@ -183,7 +191,8 @@ public final class Kubelet implements AutoCloseable {
                 } else if (readiness.probe == null) {
                     setReady(true);
                 }
-                if (liveness.due(now, started) && !liveness.check()
+                if (liveness.due(now, started)
+                        && !liveness.check()
                         && liveness.failures >= liveness.probe.getFailureThreshold()) {
                     setReady(false);
                     restart("liveness probe failed " + liveness.failures + " times");
@@ -237,10 +246,18 @@ public final class Kubelet implements AutoCloseable {
         // The kubelet likewise kills the sandbox only once the containers have exited.
         podman.run(Duration.ofSeconds(left + 30), "stop", "-t", Long.toString(left), containerName);
         podman.run(PODMAN, "pod", "stop", "-t", "0", pod.name());
-        String exit = podman.run(PODMAN, "inspect", "--format", "{{.State.ExitCode}}", containerName).output().trim();
-        String log = podman.run(PODMAN, "logs", "--tail", "3", containerName).output().strip();
-        events.event("kubelet", pod.name(), String.format("stopped in %.1f s, exit status %s; its log ends: %s",
-                (System.nanoTime() - started) / 1e9, exit, log));
+        String exit = podman.run(PODMAN, "inspect", "--format", "{{.State.ExitCode}}", containerName)
+                .output()
+                .trim();
+        String log = podman.run(PODMAN, "logs", "--tail", "3", containerName)
+                .output()
+                .strip();
+        events.event(
+                "kubelet",
+                pod.name(),
+                String.format(
+                        "stopped in %.1f s, exit status %s; its log ends: %s",
+                        (System.nanoTime() - started) / 1e9, exit, log));
         down();
         try {
             return Integer.parseInt(exit);
@@ -274,7 +291,9 @@ public final class Kubelet implements AutoCloseable {
     /** Runs the preStop hook within the grace period; returns the seconds left for SIGTERM. */
     private long runPreStop(long graceSeconds) {
         var lifecycle = pod.pod().getSpec().getContainers().get(0).getLifecycle();
-        if (lifecycle == null || lifecycle.getPreStop() == null || lifecycle.getPreStop().getExec() == null) {
+        if (lifecycle == null
+                || lifecycle.getPreStop() == null
+                || lifecycle.getPreStop().getExec() == null) {
             return graceSeconds;
         }
         long started = System.nanoTime();
@@ -282,8 +301,11 @@ public final class Kubelet implements AutoCloseable {
         cmd.addAll(lifecycle.getPreStop().getExec().getCommand());
         Command.Result r = podman.run(Duration.ofSeconds(graceSeconds), cmd.toArray(String[]::new));
         long spent = (System.nanoTime() - started) / 1_000_000_000L;
-        events.event("kubelet", pod.name(), "preStop hook exited " + r.exitCode() + " after " + spent + " s"
-                + (r.output().isBlank() ? "" : ": " + r.output().strip()));
+        events.event(
+                "kubelet",
+                pod.name(),
+                "preStop hook exited " + r.exitCode() + " after " + spent + " s"
+                        + (r.output().isBlank() ? "" : ": " + r.output().strip()));
         return Math.max(2, graceSeconds - spent); // the kubelet grants at least 2 s after the hook
     }
 
@@ -350,11 +372,17 @@ public final class Kubelet implements AutoCloseable {
     private boolean check(Probe probe) {
         Duration timeout = Duration.ofSeconds(probe.getTimeoutSeconds() == null ? 1 : probe.getTimeoutSeconds());
         if (probe.getHttpGet() != null) {
-            int port = played.hostPort(probe.getHttpGet().getPort().getStrVal() != null
-                    ? probe.getHttpGet().getPort().getStrVal() : probe.getHttpGet().getPort().getIntVal().toString());
+            int port = played.hostPort(
+                    probe.getHttpGet().getPort().getStrVal() != null
+                            ? probe.getHttpGet().getPort().getStrVal()
+                            : probe.getHttpGet().getPort().getIntVal().toString());
             try {
-                HttpResponse<Void> r = HTTP.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + probe.getHttpGet().getPath())).timeout(timeout).GET().build(),
+                HttpResponse<Void> r = HTTP.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                                        + probe.getHttpGet().getPath()))
+                                .timeout(timeout)
+                                .GET()
+                                .build(),
                         HttpResponse.BodyHandlers.discarding());
                 return r.statusCode() >= 200 && r.statusCode() < 400;
             } catch (IOException e) {
@@ -365,8 +393,10 @@ public final class Kubelet implements AutoCloseable {
             }
         }
         if (probe.getTcpSocket() != null) {
-            int port = played.hostPort(probe.getTcpSocket().getPort().getStrVal() != null
-                    ? probe.getTcpSocket().getPort().getStrVal() : probe.getTcpSocket().getPort().getIntVal().toString());
+            int port = played.hostPort(
+                    probe.getTcpSocket().getPort().getStrVal() != null
+                            ? probe.getTcpSocket().getPort().getStrVal()
+                            : probe.getTcpSocket().getPort().getIntVal().toString());
             try (Socket s = new Socket()) {
                 s.connect(new InetSocketAddress("127.0.0.1", port), (int) timeout.toMillis());
                 return true;
@@ -377,7 +407,9 @@ public final class Kubelet implements AutoCloseable {
         if (probe.getExec() != null) {
             List<String> cmd = new ArrayList<>(List.of("exec", containerName));
             cmd.addAll(probe.getExec().getCommand());
-            return podman.run(timeout.plusSeconds(5), cmd.toArray(String[]::new)).exitCode() == 0;
+            return podman.run(timeout.plusSeconds(5), cmd.toArray(String[]::new))
+                            .exitCode()
+                    == 0;
         }
         throw new IllegalArgumentException(pod.name() + ": a probe of a kind the runner does not run (grpc)");
     }

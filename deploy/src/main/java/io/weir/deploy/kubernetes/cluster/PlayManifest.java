@@ -83,14 +83,14 @@ public final class PlayManifest {
         int hostPort(String portNameOrNumber) {
             Integer port = hostPorts.get(portNameOrNumber);
             if (port == null) {
-                throw new IllegalArgumentException("no container port " + portNameOrNumber + " (ports: " + hostPorts + ")");
+                throw new IllegalArgumentException(
+                        "no container port " + portNameOrNumber + " (ports: " + hostPorts + ")");
             }
             return port;
         }
     }
 
-    private PlayManifest() {
-    }
+    private PlayManifest() {}
 
     public static Played of(StatefulSetPods.OrdinalPod ordinalPod, Cluster cluster, Predicate<String> volumeExists) {
         Pod pod = SERIALIZATION.clone(ordinalPod.pod());
@@ -101,7 +101,8 @@ public final class PlayManifest {
         Map<String, Integer> hostPorts = new LinkedHashMap<>();
         Map<String, String> fullAnnotations = pod.getMetadata().getAnnotations();
 
-        String serviceAccount = Optional.ofNullable(spec.getServiceAccountName()).orElse("default");
+        String serviceAccount =
+                Optional.ofNullable(spec.getServiceAccountName()).orElse("default");
         List<Volume> volumes = new ArrayList<>(spec.getVolumes());
         for (Volume v : spec.getVolumes()) {
             if (v.getEmptyDir() != null) {
@@ -109,41 +110,74 @@ public final class PlayManifest {
             } else if (v.getDownwardAPI() != null) {
                 ConfigMap files = downwardApiFiles(pod, name + "-" + v.getName(), v);
                 documents.add(files);
-                replace(volumes, v, new VolumeBuilder().withName(v.getName()).withNewConfigMap()
-                        .withName(files.getMetadata().getName()).endConfigMap().build());
+                replace(
+                        volumes,
+                        v,
+                        new VolumeBuilder()
+                                .withName(v.getName())
+                                .withNewConfigMap()
+                                .withName(files.getMetadata().getName())
+                                .endConfigMap()
+                                .build());
             } else if (v.getSecret() != null) {
-                Secret secret = cluster.secret(namespace, v.getSecret().getSecretName()).orElseThrow(() -> missing(
-                        "Secret", v.getSecret().getSecretName(), name));
-                ConfigMap files = new ConfigMapBuilder().withNewMetadata().withName(name + "-" + v.getName()).endMetadata()
-                        .withData(decoded(secret)).build();
+                Secret secret = cluster.secret(namespace, v.getSecret().getSecretName())
+                        .orElseThrow(() -> missing("Secret", v.getSecret().getSecretName(), name));
+                ConfigMap files = new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName(name + "-" + v.getName())
+                        .endMetadata()
+                        .withData(decoded(secret))
+                        .build();
                 documents.add(files);
-                replace(volumes, v, new VolumeBuilder().withName(v.getName()).withNewConfigMap()
-                        .withName(files.getMetadata().getName()).withItems(v.getSecret().getItems()).endConfigMap().build());
+                replace(
+                        volumes,
+                        v,
+                        new VolumeBuilder()
+                                .withName(v.getName())
+                                .withNewConfigMap()
+                                .withName(files.getMetadata().getName())
+                                .withItems(v.getSecret().getItems())
+                                .endConfigMap()
+                                .build());
             } else if (v.getConfigMap() != null) {
                 String cm = v.getConfigMap().getName();
-                documents.add(cluster.configMap(namespace, cm).map(PlayManifest::bare).orElseThrow(() -> missing("ConfigMap", cm, name)));
+                documents.add(cluster.configMap(namespace, cm)
+                        .map(PlayManifest::bare)
+                        .orElseThrow(() -> missing("ConfigMap", cm, name)));
             } else if (v.getPersistentVolumeClaim() != null) {
                 String claim = v.getPersistentVolumeClaim().getClaimName();
                 if (!volumeExists.test(claim)) {
-                    ordinalPod.claims().stream().filter(c -> c.getMetadata().getName().equals(claim)).findFirst()
-                            .map(PlayManifest::bare).ifPresent(documents::add);
+                    ordinalPod.claims().stream()
+                            .filter(c -> c.getMetadata().getName().equals(claim))
+                            .findFirst()
+                            .map(PlayManifest::bare)
+                            .ifPresent(documents::add);
                 }
             } else {
-                throw new IllegalArgumentException("pod " + name + ": volume " + v.getName()
-                        + " is of a kind the Podman runner cannot play (emptyDir, configMap, secret, downwardAPI and persistentVolumeClaim can)");
+                throw new IllegalArgumentException(
+                        "pod " + name + ": volume " + v.getName()
+                                + " is of a kind the Podman runner cannot play (emptyDir, configMap, secret, downwardAPI and persistentVolumeClaim can)");
             }
         }
         boolean mountToken = !Boolean.FALSE.equals(spec.getAutomountServiceAccountToken())
                 && (Boolean.TRUE.equals(spec.getAutomountServiceAccountToken())
-                    || cluster.automount(namespace, serviceAccount).orElse(true));
+                        || cluster.automount(namespace, serviceAccount).orElse(true));
         if (mountToken) {
-            ConfigMap access = new ConfigMapBuilder().withNewMetadata().withName(name + "-kube-api-access").endMetadata()
+            ConfigMap access = new ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName(name + "-kube-api-access")
+                    .endMetadata()
                     .addToData("token", cluster.token(namespace, serviceAccount))
                     .addToData("ca.crt", cluster.caCertificatePem())
-                    .addToData("namespace", namespace).build();
+                    .addToData("namespace", namespace)
+                    .build();
             documents.add(access);
-            volumes.add(new VolumeBuilder().withName("kube-api-access").withNewConfigMap()
-                    .withName(access.getMetadata().getName()).endConfigMap().build());
+            volumes.add(new VolumeBuilder()
+                    .withName("kube-api-access")
+                    .withNewConfigMap()
+                    .withName(access.getMetadata().getName())
+                    .endConfigMap()
+                    .build());
         }
         spec.setVolumes(volumes);
 
@@ -151,8 +185,12 @@ public final class PlayManifest {
             c.setEnv(resolvedEnv(c, pod, cluster));
             c.setEnvFrom(null);
             if (mountToken) {
-                c.getVolumeMounts().add(new VolumeMountBuilder().withName("kube-api-access")
-                        .withMountPath(SERVICE_ACCOUNT_DIR).withReadOnly(true).build());
+                c.getVolumeMounts()
+                        .add(new VolumeMountBuilder()
+                                .withName("kube-api-access")
+                                .withMountPath(SERVICE_ACCOUNT_DIR)
+                                .withReadOnly(true)
+                                .build());
             }
             if (c.getPorts() != null) {
                 for (ContainerPort p : c.getPorts()) {
@@ -172,7 +210,8 @@ public final class PlayManifest {
         spec.setRestartPolicy("Never");
 
         Map<String, String> shortened = new LinkedHashMap<>();
-        fullAnnotations.forEach((k, v) -> shortened.put(k, v.length() > MAX_PODMAN_ANNOTATION ? v.substring(0, MAX_PODMAN_ANNOTATION) : v));
+        fullAnnotations.forEach((k, v) ->
+                shortened.put(k, v.length() > MAX_PODMAN_ANNOTATION ? v.substring(0, MAX_PODMAN_ANNOTATION) : v));
         pod.getMetadata().setAnnotations(shortened);
         pod.getMetadata().setOwnerReferences(null);
         documents.add(pod);
@@ -196,11 +235,15 @@ public final class PlayManifest {
             for (EnvFromSource from : c.getEnvFrom()) {
                 String prefix = Optional.ofNullable(from.getPrefix()).orElse("");
                 if (from.getConfigMapRef() != null) {
-                    cluster.configMap(namespace, from.getConfigMapRef().getName()).map(ConfigMap::getData).orElse(Map.of())
+                    cluster.configMap(namespace, from.getConfigMapRef().getName())
+                            .map(ConfigMap::getData)
+                            .orElse(Map.of())
                             .forEach((k, v) -> env.add(new EnvVar(prefix + k, v, null)));
                 }
                 if (from.getSecretRef() != null) {
-                    cluster.secret(namespace, from.getSecretRef().getName()).map(PlayManifest::decoded).orElse(Map.of())
+                    cluster.secret(namespace, from.getSecretRef().getName())
+                            .map(PlayManifest::decoded)
+                            .orElse(Map.of())
                             .forEach((k, v) -> env.add(new EnvVar(prefix + k, v, null)));
                 }
             }
@@ -214,16 +257,24 @@ public final class PlayManifest {
                     env.add(new EnvVar(e.getName(), field(pod, from.getFieldRef()), null));
                 } else if (from.getSecretKeyRef() != null) {
                     var ref = from.getSecretKeyRef();
-                    Optional<String> value = cluster.secret(namespace, ref.getName()).map(s -> decoded(s).get(ref.getKey()));
+                    Optional<String> value = cluster.secret(namespace, ref.getName())
+                            .map(s -> decoded(s).get(ref.getKey()));
                     if (value.isEmpty() && !Boolean.TRUE.equals(ref.getOptional())) {
-                        throw missing("Secret key", ref.getName() + "/" + ref.getKey(), pod.getMetadata().getName());
+                        throw missing(
+                                "Secret key",
+                                ref.getName() + "/" + ref.getKey(),
+                                pod.getMetadata().getName());
                     }
                     value.ifPresent(v -> env.add(new EnvVar(e.getName(), v, null)));
                 } else if (from.getConfigMapKeyRef() != null) {
                     var ref = from.getConfigMapKeyRef();
-                    Optional<String> value = cluster.configMap(namespace, ref.getName()).map(m -> m.getData().get(ref.getKey()));
+                    Optional<String> value = cluster.configMap(namespace, ref.getName())
+                            .map(m -> m.getData().get(ref.getKey()));
                     if (value.isEmpty() && !Boolean.TRUE.equals(ref.getOptional())) {
-                        throw missing("ConfigMap key", ref.getName() + "/" + ref.getKey(), pod.getMetadata().getName());
+                        throw missing(
+                                "ConfigMap key",
+                                ref.getName() + "/" + ref.getKey(),
+                                pod.getMetadata().getName());
                     }
                     value.ifPresent(v -> env.add(new EnvVar(e.getName(), v, null)));
                 } else {
@@ -248,10 +299,13 @@ public final class PlayManifest {
             case "metadata.namespace" -> md.getNamespace();
             case "metadata.labels" -> keyValueLines(md.getLabels());
             case "metadata.annotations" -> keyValueLines(md.getAnnotations());
-            case "spec.serviceAccountName" -> Optional.ofNullable(pod.getSpec().getServiceAccountName()).orElse("default");
+            case "spec.serviceAccountName" ->
+                Optional.ofNullable(pod.getSpec().getServiceAccountName()).orElse("default");
             case "spec.nodeName" -> "podman-host";
-            default -> throw new IllegalArgumentException("pod " + md.getName() + ": the Podman runner cannot resolve fieldRef "
-                    + path + " (known before the pod starts: metadata.name, namespace, labels, annotations, spec.serviceAccountName)");
+            default ->
+                throw new IllegalArgumentException(
+                        "pod " + md.getName() + ": the Podman runner cannot resolve fieldRef " + path
+                                + " (known before the pod starts: metadata.name, namespace, labels, annotations, spec.serviceAccountName)");
         };
     }
 
@@ -259,26 +313,36 @@ public final class PlayManifest {
         Map<String, String> data = new TreeMap<>();
         for (var item : v.getDownwardAPI().getItems()) {
             if (item.getFieldRef() == null) {
-                throw new IllegalArgumentException("pod " + pod.getMetadata().getName() + ": downwardAPI item " + item.getPath()
-                        + " uses resourceFieldRef, which the Podman runner does not resolve");
+                throw new IllegalArgumentException("pod " + pod.getMetadata().getName() + ": downwardAPI item "
+                        + item.getPath() + " uses resourceFieldRef, which the Podman runner does not resolve");
             }
             data.put(item.getPath(), field(pod, item.getFieldRef()));
         }
-        return new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().withData(data).build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withData(data)
+                .build();
     }
 
     /** The kubelet's format for labels and annotations files: {@code key="value"} lines, sorted, Go-quoted. */
     private static String keyValueLines(Map<String, String> values) {
         StringBuilder out = new StringBuilder();
-        new TreeMap<>(values == null ? Map.of() : values).forEach((k, v) -> out.append(k).append("=\"")
-                .append(v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n")).append("\"\n"));
+        new TreeMap<>(values == null ? Map.of() : values)
+                .forEach((k, v) -> out.append(k)
+                        .append("=\"")
+                        .append(v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n"))
+                        .append("\"\n"));
         return out.toString();
     }
 
     private static Map<String, String> decoded(Secret secret) {
         Map<String, String> data = new LinkedHashMap<>();
         if (secret.getData() != null) {
-            secret.getData().forEach((k, v) -> data.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
+            secret.getData()
+                    .forEach(
+                            (k, v) -> data.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
         }
         if (secret.getStringData() != null) {
             data.putAll(secret.getStringData());
@@ -289,7 +353,9 @@ public final class PlayManifest {
     /** A ConfigMap or claim with only what Podman reads (name and content), as a new object. */
     private static <T extends HasMetadata> T bare(T object) {
         T copy = SERIALIZATION.clone(object);
-        var md = new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(object.getMetadata().getName()).build();
+        var md = new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+                .withName(object.getMetadata().getName())
+                .build();
         copy.setMetadata(md);
         if (copy instanceof PersistentVolumeClaim pvc) {
             pvc.setStatus(null);
@@ -323,6 +389,7 @@ public final class PlayManifest {
     }
 
     private static IllegalStateException missing(String kind, String name, String pod) {
-        return new IllegalStateException("pod " + pod + " refers to " + kind + " " + name + ", which the API server does not hold");
+        return new IllegalStateException(
+                "pod " + pod + " refers to " + kind + " " + name + ", which the API server does not hold");
     }
 }

@@ -14,6 +14,5 @@ public final class PodNetwork {
     /** The name {@code /etc/hosts} gives the gateway in every pod. */
     public static final String HOST_NAME = "host.containers.internal";
 
-    private PodNetwork() {
-    }
+    private PodNetwork() {}
 }

@@ -50,6 +50,7 @@ public final class StatefulSetController implements AutoCloseable {
     private final Map<Integer, Long> deletedAt = new ConcurrentHashMap<>();
     /** Ordinals whose pod is being created (podman kube play takes seconds): not created twice. */
     private final Set<Integer> creating = ConcurrentHashMap.newKeySet();
+
     private final ExecutorService podWork = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "pod-create-delete");
         t.setDaemon(true);
@@ -59,7 +60,8 @@ public final class StatefulSetController implements AutoCloseable {
     private volatile boolean closed;
     private volatile String lastError = "";
 
-    public StatefulSetController(KubernetesApiServer api, String namespace, String name, Podman podman, Path workDir, Events events) {
+    public StatefulSetController(
+            KubernetesApiServer api, String namespace, String name, Podman podman, Path workDir, Events events) {
         this.api = api;
         this.client = api.client();
         this.namespace = namespace;
@@ -99,13 +101,21 @@ public final class StatefulSetController implements AutoCloseable {
      * runner has no cluster DNS; hook pods get these as {@code hostAliases} ({@link HookRunner}).
      */
     public Map<String, String> dnsRecords() {
-        String service = client.apps().statefulSets().inNamespace(namespace).withName(name).get().getSpec().getServiceName();
+        String service = client.apps()
+                .statefulSets()
+                .inNamespace(namespace)
+                .withName(name)
+                .get()
+                .getSpec()
+                .getServiceName();
         Map<String, String> records = new TreeMap<>();
-        pods.values().stream().filter(k -> !k.gone()).forEach(k -> k.address().ifPresent(address -> {
-            String host = k.name() + "." + service + "." + namespace + ".svc";
-            records.put(host, address);
-            records.put(host + ".cluster.local", address);
-        }));
+        pods.values().stream()
+                .filter(k -> !k.gone())
+                .forEach(k -> k.address().ifPresent(address -> {
+                    String host = k.name() + "." + service + "." + namespace + ".svc";
+                    records.put(host, address);
+                    records.put(host + ".cluster.local", address);
+                }));
         return records;
     }
 
@@ -139,14 +149,19 @@ public final class StatefulSetController implements AutoCloseable {
 
     private void reconcile() {
         pods.values().removeIf(Kubelet::gone);
-        StatefulSet sts = client.apps().statefulSets().inNamespace(namespace).withName(name).get();
+        StatefulSet sts = client.apps()
+                .statefulSets()
+                .inNamespace(namespace)
+                .withName(name)
+                .get();
         if (sts == null) {
             pods.forEach((ordinal, k) -> delete(ordinal, k, "StatefulSet deleted"));
             return;
         }
         int replicas = sts.getSpec().getReplicas() == null ? 1 : sts.getSpec().getReplicas();
         boolean parallel = "Parallel".equals(sts.getSpec().getPodManagementPolicy());
-        int minReady = sts.getSpec().getMinReadySeconds() == null ? 0 : sts.getSpec().getMinReadySeconds();
+        int minReady =
+                sts.getSpec().getMinReadySeconds() == null ? 0 : sts.getSpec().getMinReadySeconds();
         String revision = StatefulSetPods.revision(sts);
 
         // Scale down: highest ordinal first (all at once when Parallel).
@@ -173,7 +188,10 @@ public final class StatefulSetController implements AutoCloseable {
         }
         // Rolling update: one pod at a time, highest ordinal first, only when all are available.
         int partition = Optional.ofNullable(sts.getSpec().getUpdateStrategy())
-                .map(s -> s.getRollingUpdate() == null ? null : s.getRollingUpdate().getPartition()).orElse(0);
+                .map(s -> s.getRollingUpdate() == null
+                        ? null
+                        : s.getRollingUpdate().getPartition())
+                .orElse(0);
         boolean rolling = sts.getSpec().getUpdateStrategy() == null
                 || !"OnDelete".equals(sts.getSpec().getUpdateStrategy().getType());
         if (rolling && creating.isEmpty() && allReady(replicas, minReady)) {
@@ -227,9 +245,14 @@ public final class StatefulSetController implements AutoCloseable {
 
     private void writeStatus(StatefulSet sts, int replicas, String revision, int minReady) {
         long ready = pods.values().stream().filter(Kubelet::ready).count();
-        long available = pods.values().stream().filter(k -> k.available(minReady)).count();
-        long updated = pods.values().stream().filter(k -> k.pod().revision().equals(revision)).count();
-        var status = sts.getStatus() == null ? new io.fabric8.kubernetes.api.model.apps.StatefulSetStatus() : sts.getStatus();
+        long available =
+                pods.values().stream().filter(k -> k.available(minReady)).count();
+        long updated = pods.values().stream()
+                .filter(k -> k.pod().revision().equals(revision))
+                .count();
+        var status = sts.getStatus() == null
+                ? new io.fabric8.kubernetes.api.model.apps.StatefulSetStatus()
+                : sts.getStatus();
         boolean changed = !Integer.valueOf(pods.size()).equals(status.getReplicas())
                 || !Integer.valueOf((int) ready).equals(status.getReadyReplicas())
                 || !Integer.valueOf((int) available).equals(status.getAvailableReplicas())
@@ -279,18 +302,23 @@ public final class StatefulSetController implements AutoCloseable {
 
             @Override
             public Optional<Boolean> automount(String ns, String serviceAccount) {
-                ServiceAccount sa = client.serviceAccounts().inNamespace(ns).withName(serviceAccount).get();
+                ServiceAccount sa = client.serviceAccounts()
+                        .inNamespace(ns)
+                        .withName(serviceAccount)
+                        .get();
                 return Optional.ofNullable(sa).map(ServiceAccount::getAutomountServiceAccountToken);
             }
 
             @Override
             public Optional<ConfigMap> configMap(String ns, String configMap) {
-                return Optional.ofNullable(client.configMaps().inNamespace(ns).withName(configMap).get());
+                return Optional.ofNullable(
+                        client.configMaps().inNamespace(ns).withName(configMap).get());
             }
 
             @Override
             public Optional<Secret> secret(String ns, String secret) {
-                return Optional.ofNullable(client.secrets().inNamespace(ns).withName(secret).get());
+                return Optional.ofNullable(
+                        client.secrets().inNamespace(ns).withName(secret).get());
             }
         };
     }

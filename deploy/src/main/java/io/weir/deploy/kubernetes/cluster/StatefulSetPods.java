@@ -39,8 +39,7 @@ public final class StatefulSetPods {
         }
     }
 
-    private StatefulSetPods() {
-    }
+    private StatefulSetPods() {}
 
     /** The revision of the set's current template: {@code <sts>-<hash>}. */
     public static String revision(StatefulSet sts) {
@@ -64,7 +63,8 @@ public final class StatefulSetPods {
         labels.put("statefulset.kubernetes.io/pod-name", name);
         labels.put("apps.kubernetes.io/pod-index", Integer.toString(ordinal));
         labels.put("controller-revision-hash", revision);
-        Map<String, String> annotations = template.getMetadata().getAnnotations() == null ? Map.of()
+        Map<String, String> annotations = template.getMetadata().getAnnotations() == null
+                ? Map.of()
                 : template.getMetadata().getAnnotations();
         PodSpec spec = JSON.clone(template.getSpec());
         spec.setHostname(name);
@@ -75,22 +75,40 @@ public final class StatefulSetPods {
                 String volume = vct.getMetadata().getName();
                 String claim = volume + "-" + name;
                 claims.add(new PersistentVolumeClaimBuilder()
-                        .withMetadata(new ObjectMetaBuilder().withName(claim).withNamespace(namespace)
-                                .withLabels(vct.getMetadata().getLabels()).build())
-                        .withSpec(JSON.clone(vct.getSpec())).build());
+                        .withMetadata(new ObjectMetaBuilder()
+                                .withName(claim)
+                                .withNamespace(namespace)
+                                .withLabels(vct.getMetadata().getLabels())
+                                .build())
+                        .withSpec(JSON.clone(vct.getSpec()))
+                        .build());
                 spec.getVolumes().removeIf(v -> v.getName().equals(volume));
-                spec.getVolumes().add(new VolumeBuilder().withName(volume)
-                        .withNewPersistentVolumeClaim().withClaimName(claim).endPersistentVolumeClaim().build());
+                spec.getVolumes()
+                        .add(new VolumeBuilder()
+                                .withName(volume)
+                                .withNewPersistentVolumeClaim()
+                                .withClaimName(claim)
+                                .endPersistentVolumeClaim()
+                                .build());
             }
         }
         Pod pod = new PodBuilder()
-                .withMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).withLabels(labels)
+                .withMetadata(new ObjectMetaBuilder()
+                        .withName(name)
+                        .withNamespace(namespace)
+                        .withLabels(labels)
                         .withAnnotations(new LinkedHashMap<>(annotations))
-                        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("apps/v1").withKind("StatefulSet")
-                                .withName(set).withUid(sts.getMetadata().getUid()).withController(true)
-                                .withBlockOwnerDeletion(true).build())
+                        .withOwnerReferences(new OwnerReferenceBuilder()
+                                .withApiVersion("apps/v1")
+                                .withKind("StatefulSet")
+                                .withName(set)
+                                .withUid(sts.getMetadata().getUid())
+                                .withController(true)
+                                .withBlockOwnerDeletion(true)
+                                .build())
                         .build())
-                .withSpec(spec).build();
+                .withSpec(spec)
+                .build();
         return new OrdinalPod(pod, ordinal, revision, List.copyOf(claims));
     }
 }

@@ -36,8 +36,7 @@ import java.util.function.Supplier;
 public final class HookRunner {
 
     /** What one hook pod did. */
-    public record Outcome(String hook, int exitCode, double seconds, String logTail) {
-    }
+    public record Outcome(String hook, int exitCode, double seconds, String logTail) {}
 
     private static final Duration PODMAN = Duration.ofSeconds(120);
     private final KubernetesApiServer api;
@@ -47,8 +46,13 @@ public final class HookRunner {
     private final PlayManifest.Cluster cluster;
     private final Supplier<Map<String, String>> dns;
 
-    public HookRunner(KubernetesApiServer api, Podman podman, Path workDir, Events events, PlayManifest.Cluster cluster,
-               Supplier<Map<String, String>> dns) {
+    public HookRunner(
+            KubernetesApiServer api,
+            Podman podman,
+            Path workDir,
+            Events events,
+            PlayManifest.Cluster cluster,
+            Supplier<Map<String, String>> dns) {
         this.api = api;
         this.podman = podman;
         this.workDir = workDir;
@@ -64,17 +68,28 @@ public final class HookRunner {
             Pod pod = null;
             if (hook instanceof Job job) {
                 var template = job.getSpec().getTemplate();
-                pod = new PodBuilder().withNewMetadata().withName(job.getMetadata().getName() + "-hook")
+                pod = new PodBuilder()
+                        .withNewMetadata()
+                        .withName(job.getMetadata().getName() + "-hook")
                         .withNamespace(release.namespace())
-                        .withLabels(template.getMetadata() == null ? Map.of() : template.getMetadata().getLabels())
-                        .withAnnotations(template.getMetadata() == null ? Map.of() : template.getMetadata().getAnnotations())
-                        .endMetadata().withSpec(template.getSpec()).build();
+                        .withLabels(
+                                template.getMetadata() == null
+                                        ? Map.of()
+                                        : template.getMetadata().getLabels())
+                        .withAnnotations(
+                                template.getMetadata() == null
+                                        ? Map.of()
+                                        : template.getMetadata().getAnnotations())
+                        .endMetadata()
+                        .withSpec(template.getSpec())
+                        .build();
             } else if (hook instanceof Pod p) {
                 pod = p;
             }
             if (pod == null) {
                 api.client().resource(hook).inNamespace(release.namespace()).createOr(r -> r.update());
-                events.event("helm", hook.getKind() + "/" + hook.getMetadata().getName(), event + " hook object applied");
+                events.event(
+                        "helm", hook.getKind() + "/" + hook.getMetadata().getName(), event + " hook object applied");
                 continue;
             }
             Outcome o = runPod(hook.getKind() + "/" + hook.getMetadata().getName(), pod, timeout);
@@ -89,9 +104,16 @@ public final class HookRunner {
 
     private List<HostAlias> hostAliases() {
         Map<String, List<String>> byAddress = new TreeMap<>();
-        dns.get().forEach((host, address) -> byAddress.computeIfAbsent(address, a -> new ArrayList<>()).add(host));
+        dns.get()
+                .forEach((host, address) -> byAddress
+                        .computeIfAbsent(address, a -> new ArrayList<>())
+                        .add(host));
         return byAddress.entrySet().stream()
-                .map(e -> new HostAliasBuilder().withIp(e.getKey()).withHostnames(e.getValue()).build()).toList();
+                .map(e -> new HostAliasBuilder()
+                        .withIp(e.getKey())
+                        .withHostnames(e.getValue())
+                        .build())
+                .toList();
     }
 
     private Outcome runPod(String hookName, Pod pod, Duration timeout) {
@@ -102,7 +124,11 @@ public final class HookRunner {
         if (pod.getMetadata().getAnnotations() == null) {
             pod.getMetadata().setAnnotations(Map.of());
         }
-        pod = new PodBuilder(pod).editSpec().addAllToHostAliases(hostAliases()).endSpec().build();
+        pod = new PodBuilder(pod)
+                .editSpec()
+                .addAllToHostAliases(hostAliases())
+                .endSpec()
+                .build();
         var ordinalPod = new StatefulSetPods.OrdinalPod(pod, 90, "hook", List.of());
         PlayManifest.Played played = PlayManifest.of(ordinalPod, cluster, v -> true);
         String name = pod.getMetadata().getName();
@@ -117,12 +143,19 @@ public final class HookRunner {
         events.event("helm", hookName, "hook pod " + name + " started (podman kube play)");
         try {
             podman.require(PODMAN, "kube", "play", manifest.toString());
-            org.awaitility.Awaitility.await(hookName + " to finish").atMost(timeout).pollInterval(Duration.ofSeconds(1))
-                    .until(() -> podman.run(PODMAN, "inspect", "--format", "{{.State.Status}}", container).output().trim()
+            org.awaitility.Awaitility.await(hookName + " to finish")
+                    .atMost(timeout)
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> podman.run(PODMAN, "inspect", "--format", "{{.State.Status}}", container)
+                            .output()
+                            .trim()
                             .equals("exited"));
-            int exit = Integer.parseInt(podman.require(PODMAN, "inspect", "--format", "{{.State.ExitCode}}", container).trim());
+            int exit = Integer.parseInt(podman.require(PODMAN, "inspect", "--format", "{{.State.ExitCode}}", container)
+                    .trim());
             String log = podman.run(PODMAN, "logs", container).output();
-            String tail = String.join("\n", log.lines().skip(Math.max(0, log.lines().count() - 20)).toList());
+            String tail = String.join(
+                    "\n",
+                    log.lines().skip(Math.max(0, log.lines().count() - 20)).toList());
             double seconds = (System.nanoTime() - started) / 1e9;
             events.event("helm", hookName, "hook pod exited " + exit + String.format(" after %.1f s", seconds));
             return new Outcome(hookName, exit, seconds, tail);
@@ -131,5 +164,4 @@ public final class HookRunner {
             podman.run(PODMAN, "pod", "rm", "-f", "-t", "0", name);
         }
     }
-
 }

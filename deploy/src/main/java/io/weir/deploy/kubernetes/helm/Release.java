@@ -49,13 +49,17 @@ public record Release(String name, String namespace, List<HasMetadata> objects, 
             dir = dir.getParent();
         }
         if (dir == null) {
-            throw new IllegalStateException("helm/weir/Chart.yaml not found above " + Path.of("").toAbsolutePath());
+            throw new IllegalStateException(
+                    "helm/weir/Chart.yaml not found above " + Path.of("").toAbsolutePath());
         }
         return dir.resolve("helm/weir");
     }
 
     public StatefulSet statefulSet() {
-        List<StatefulSet> found = objects.stream().filter(StatefulSet.class::isInstance).map(StatefulSet.class::cast).toList();
+        List<StatefulSet> found = objects.stream()
+                .filter(StatefulSet.class::isInstance)
+                .map(StatefulSet.class::cast)
+                .toList();
         if (found.size() != 1) {
             throw new IllegalStateException("the release renders " + found.size() + " StatefulSets, expected 1");
         }
@@ -65,11 +69,14 @@ public record Release(String name, String namespace, List<HasMetadata> objects, 
     /** Hooks run at {@code event} ({@code pre-upgrade}, {@code test}, ...), by their hook weight then name, as Helm orders them. */
     public List<HasMetadata> hooks(String event) {
         return hooks.stream()
-                .filter(h -> Arrays.stream(h.getMetadata().getAnnotations().get(HOOK).split(","))
-                        .map(String::trim).anyMatch(event::equals))
-                .sorted(java.util.Comparator
-                        .comparingInt((HasMetadata h) -> Integer.parseInt(h.getMetadata().getAnnotations()
-                                .getOrDefault("helm.sh/hook-weight", "0").trim()))
+                .filter(h -> Arrays.stream(
+                                h.getMetadata().getAnnotations().get(HOOK).split(","))
+                        .map(String::trim)
+                        .anyMatch(event::equals))
+                .sorted(java.util.Comparator.comparingInt((HasMetadata h) -> Integer.parseInt(h.getMetadata()
+                                .getAnnotations()
+                                .getOrDefault("helm.sh/hook-weight", "0")
+                                .trim()))
                         .thenComparing(h -> h.getMetadata().getName()))
                 .toList();
     }
@@ -83,6 +90,7 @@ public record Release(String name, String namespace, List<HasMetadata> objects, 
     }
 
     private static boolean namespaced(String kind) {
-        return !List.of("ClusterRole", "ClusterRoleBinding", "Namespace", "PriorityClass", "StorageClass").contains(kind);
+        return !List.of("ClusterRole", "ClusterRoleBinding", "Namespace", "PriorityClass", "StorageClass")
+                .contains(kind);
     }
 }

@@ -18,24 +18,26 @@ final class AssignmentWatch {
     private volatile boolean stopped;
 
     AssignmentWatch(Supplier<Map<TopicPartition, String>> assignment, Map<TopicPartition, String> initial) {
-        thread = new Thread(() -> {
-            while (!stopped) {
-                try {
-                    assignment.get().forEach((tp, owner) -> {
-                        if (initial.containsKey(tp) && !owner.equals(initial.get(tp))) {
-                            moved.putIfAbsent(tp, owner);
+        thread = new Thread(
+                () -> {
+                    while (!stopped) {
+                        try {
+                            assignment.get().forEach((tp, owner) -> {
+                                if (initial.containsKey(tp) && !owner.equals(initial.get(tp))) {
+                                    moved.putIfAbsent(tp, owner);
+                                }
+                            });
+                        } catch (RuntimeException e) {
+                            // the group is being rebalanced or the broker is busy: the next sample tells
                         }
-                    });
-                } catch (RuntimeException e) {
-                    // the group is being rebalanced or the broker is busy: the next sample tells
-                }
-                try {
-                    Thread.sleep(250); // the sampling period
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "assignment-watch");
+                        try {
+                            Thread.sleep(250); // the sampling period
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                },
+                "assignment-watch");
         thread.setDaemon(true);
         thread.start();
     }
@@ -49,8 +51,8 @@ final class AssignmentWatch {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        Map<TopicPartition, String> sorted = new TreeMap<>(java.util.Comparator.comparing(TopicPartition::topic)
-                .thenComparingInt(TopicPartition::partition));
+        Map<TopicPartition, String> sorted = new TreeMap<>(
+                java.util.Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
         sorted.putAll(moved);
         return sorted;
     }

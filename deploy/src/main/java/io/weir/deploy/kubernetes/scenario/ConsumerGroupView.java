@@ -39,11 +39,21 @@ final class ConsumerGroupView {
     /** Each topic partition and the pod holding it. */
     Map<TopicPartition, String> assignment() {
         try {
-            ConsumerGroupDescription description = kafka.admin().describeConsumerGroups(List.of(group)).all()
-                    .get(10, TimeUnit.SECONDS).get(group);
+            ConsumerGroupDescription description = kafka.admin()
+                    .describeConsumerGroups(List.of(group))
+                    .all()
+                    .get(10, TimeUnit.SECONDS)
+                    .get(group);
             Map<TopicPartition, String> owners = new TreeMap<>(TOPIC_PARTITION);
-            description.members().forEach(m -> m.assignment().topicPartitions()
-                    .forEach(tp -> owners.put(tp, m.groupInstanceId().map(id -> id.replaceFirst("-\\d+$", "")).orElse(m.consumerId()))));
+            description
+                    .members()
+                    .forEach(m -> m.assignment()
+                            .topicPartitions()
+                            .forEach(tp -> owners.put(
+                                    tp,
+                                    m.groupInstanceId()
+                                            .map(id -> id.replaceFirst("-\\d+$", ""))
+                                            .orElse(m.consumerId()))));
             return owners;
         } catch (Exception e) {
             throw new IllegalStateException("cannot describe consumer group " + group, e);
@@ -52,18 +62,25 @@ final class ConsumerGroupView {
 
     /** Every partition of the input topic has an owner. */
     boolean assignedAll() {
-        return assignment().keySet().stream().filter(tp -> tp.topic().equals(input)).count() == partitions;
+        return assignment().keySet().stream()
+                        .filter(tp -> tp.topic().equals(input))
+                        .count()
+                == partitions;
     }
 
     Set<TopicPartition> partitionsOf(String pod) {
-        return assignment().entrySet().stream().filter(e -> e.getValue().equals(pod)).map(Map.Entry::getKey)
+        return assignment().entrySet().stream()
+                .filter(e -> e.getValue().equals(pod))
+                .map(Map.Entry::getKey)
                 .collect(Collectors.toCollection(() -> new TreeSet<>(TOPIC_PARTITION)));
     }
 
     /** The assignment by pod, for the scenario's output. */
     Map<String, List<String>> owners() {
         Map<String, List<String>> byPod = new TreeMap<>();
-        assignment().forEach((tp, pod) -> byPod.computeIfAbsent(pod, p -> new ArrayList<>()).add(tp.toString()));
+        assignment()
+                .forEach((tp, pod) ->
+                        byPod.computeIfAbsent(pod, p -> new ArrayList<>()).add(tp.toString()));
         return byPod;
     }
 }

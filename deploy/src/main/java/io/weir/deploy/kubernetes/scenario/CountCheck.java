@@ -24,7 +24,8 @@ final class CountCheck {
     private final String output;
     private final Duration timeout;
 
-    CountCheck(KafkaTestClient kafka, LoadGenerator load, Events events, String input, String output, Duration timeout) {
+    CountCheck(
+            KafkaTestClient kafka, LoadGenerator load, Events events, String input, String output, Duration timeout) {
         this.kafka = kafka;
         this.load = load;
         this.events = events;
@@ -38,10 +39,12 @@ final class CountCheck {
         long started = System.nanoTime();
         load.pause();
         try {
-            List<String> lines = kafka.readAllCommittedStrings(input, timeout).stream().map(ConsumerRecord::value).toList();
+            List<String> lines = kafka.readAllCommittedStrings(input, timeout).stream()
+                    .map(ConsumerRecord::value)
+                    .toList();
             Map<String, Long> expected = WordCount.expectedCounts(lines);
-            List<ConsumerRecord<byte[], byte[]>> read = kafka.readUntil(output,
-                    records -> Records.lastLongPerKey(records).equals(expected), timeout);
+            List<ConsumerRecord<byte[], byte[]>> read = kafka.readUntil(
+                    output, records -> Records.lastLongPerKey(records).equals(expected), timeout);
             if (!Records.lastLongPerKey(read).equals(expected)) {
                 throw new AssertionError(what + ": counts differ from the words of the committed lines");
             }
@@ -51,8 +54,12 @@ final class CountCheck {
             f.put("words", expected.values().stream().mapToLong(Long::longValue).sum());
             f.put("distinct_words", expected.size());
             f.put("seconds_to_converge", PodmanScenario.seconds(started));
-            events.step(what, "read_committed reads of the input and output topics; the last count of every word equals"
-                    + " the words of every committed line", "none", f);
+            events.step(
+                    what,
+                    "read_committed reads of the input and output topics; the last count of every word equals"
+                            + " the words of every committed line",
+                    "none",
+                    f);
             return f;
         } finally {
             load.resume();

@@ -30,8 +30,14 @@ final class HelmCommands {
     private final Events events;
     private HookRunner hooks;
 
-    HelmCommands(Path root, String release, String namespace, String image, String podBootstrapServers,
-            KubernetesApiServer api, Events events) {
+    HelmCommands(
+            Path root,
+            String release,
+            String namespace,
+            String image,
+            String podBootstrapServers,
+            KubernetesApiServer api,
+            Events events) {
         this.root = root;
         this.release = release;
         this.namespace = namespace;
@@ -52,8 +58,12 @@ final class HelmCommands {
         sets.put("image.tag", tag);
         sets.put("kafka.bootstrapServers", podBootstrapServers);
         sets.putAll(extra);
-        return Release.render(root.resolve("helm/weir"), release, namespace,
-                root.resolve("deploy/kubernetes/scenario-values.yaml"), sets);
+        return Release.render(
+                root.resolve("helm/weir"),
+                release,
+                namespace,
+                root.resolve("deploy/kubernetes/scenario-values.yaml"),
+                sets);
     }
 
     /**
@@ -81,7 +91,10 @@ final class HelmCommands {
         for (HasMetadata o : rendered.objects()) {
             api.client().resource(o).inNamespace(namespace).createOr(r -> r.update());
         }
-        events.event("helm", release, action + ": " + rendered.objects().size() + " objects applied " + rendered.kindCounts());
+        events.event(
+                "helm",
+                release,
+                action + ": " + rendered.objects().size() + " objects applied " + rendered.kindCounts());
         if (hooks != null) {
             hooks.run(rendered, "post-" + action, HOOKS);
         }

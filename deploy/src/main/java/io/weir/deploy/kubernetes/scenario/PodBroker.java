@@ -20,7 +20,8 @@ final class PodBroker implements AutoCloseable {
     }
 
     static PodBroker start() {
-        return new PodBroker(EmbeddedKafka.builder().externalListener(PodNetwork.GATEWAY).start());
+        return new PodBroker(
+                EmbeddedKafka.builder().externalListener(PodNetwork.GATEWAY).start());
     }
 
     /** For the runner's own clients (loopback). */

@@ -17,18 +17,23 @@ import java.util.regex.Pattern;
 final class PodMetrics {
 
     private static final Pattern RESTORED = Pattern.compile("(?m)^weir_restore_records_total\\{[^}]*} ([0-9.E+-]+)$");
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private PodMetrics() {
-    }
+    private PodMetrics() {}
 
     /** Each pod's weir_restore_records_total (records restored since its container started); NaN when unreachable. */
     static Map<String, Double> restoredRecords(Collection<Kubelet> pods) {
         Map<String, Double> restored = new TreeMap<>();
         pods.forEach(k -> {
             try {
-                String body = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + k.hostPort("http") + "/metrics"))
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+                String body = HTTP.send(
+                                HttpRequest.newBuilder(
+                                                URI.create("http://127.0.0.1:" + k.hostPort("http") + "/metrics"))
+                                        .timeout(Duration.ofSeconds(5))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body();
                 Matcher m = RESTORED.matcher(body);
                 double sum = 0;
                 while (m.find()) {

@@ -81,9 +81,12 @@ public final class PodmanScenario {
         Path work = root.resolve("deploy/target/kubernetes-scenario");
         Files.createDirectories(work);
         Podman podman = Podman.withContainersConf(root.resolve("deploy/compose/podman/containers.conf"));
-        if (podman.run(Duration.ofSeconds(30), "image", "exists", IMAGE + ":latest").exitCode() != 0) {
-            throw new IllegalStateException("no image " + IMAGE + ":latest: build it with deploy/containers/build-image.sh"
-                    + " (after mvn -B package -DskipTests), or run deploy/kubernetes/run-scenario.sh --build-image");
+        if (podman.run(Duration.ofSeconds(30), "image", "exists", IMAGE + ":latest")
+                        .exitCode()
+                != 0) {
+            throw new IllegalStateException(
+                    "no image " + IMAGE + ":latest: build it with deploy/containers/build-image.sh"
+                            + " (after mvn -B package -DskipTests), or run deploy/kubernetes/run-scenario.sh --build-image");
         }
         removeLeftovers(podman);
         // Interrupted (Ctrl-C, SIGTERM): no pod of the run is left behind.
@@ -91,9 +94,11 @@ public final class PodmanScenario {
         Runtime.getRuntime().addShutdownHook(cleanup);
         int status = 1;
         try (PodBroker broker = PodBroker.start();
-             KafkaTestClient kafka = KafkaTestClient.connect(broker.bootstrapServers());
-             KubernetesApiServer api = KubernetesApiServer.start(KubernetesApiServer.Options.namespace(NAMESPACE)
-                     .withAccessControl().withTlsName(PodNetwork.GATEWAY).withTlsName(PodNetwork.HOST_NAME))) {
+                KafkaTestClient kafka = KafkaTestClient.connect(broker.bootstrapServers());
+                KubernetesApiServer api = KubernetesApiServer.start(KubernetesApiServer.Options.namespace(NAMESPACE)
+                        .withAccessControl()
+                        .withTlsName(PodNetwork.GATEWAY)
+                        .withTlsName(PodNetwork.HOST_NAME))) {
             PodmanScenario scenario = new PodmanScenario(root, work, broker, kafka, api);
             try {
                 scenario.run();
@@ -110,8 +115,12 @@ public final class PodmanScenario {
     private void run() {
         kafka.createTopic(INPUT, PARTITIONS);
         kafka.createTopic(OUTPUT, PARTITIONS);
-        events.step("test broker", "a Kafka broker (testkit, KRaft, in the runner's JVM) with a listener for pods at "
-                + broker.podBootstrapServers(), "none", Map.of("partitions", PARTITIONS));
+        events.step(
+                "test broker",
+                "a Kafka broker (testkit, KRaft, in the runner's JVM) with a listener for pods at "
+                        + broker.podBootstrapServers(),
+                "none",
+                Map.of("partitions", PARTITIONS));
 
         // 1. helm install
         Release release = helm.render("latest", Map.of());
@@ -126,11 +135,13 @@ public final class PodmanScenario {
         f.put("seconds_to_all_ready", seconds(started));
         f.put("pods", controller.pods().values().stream().map(Kubelet::name).toList());
         f.put("objects", release.kindCounts());
-        events.step("helm install (3 replicas of word-count)",
+        events.step(
+                "helm install (3 replicas of word-count)",
                 "chart rendered by Helm's engine (helm-java); the image, JVM, security context (UID 10001, read-only root),"
                         + " env, config file, volumes per pod, Kafka; objects stored in an API server (fabric8 mock, CRUD) over HTTPS",
                 "StatefulSet controller and kubelet are the runner's: pods expanded from the template and played by podman kube play,"
-                        + " probes polled on the pods' published ports", f);
+                        + " probes polled on the pods' published ports",
+                f);
         load.start();
         load.runFor(Duration.ofSeconds(10));
         counts.check("counts after install");
@@ -147,17 +158,25 @@ public final class PodmanScenario {
         f = new LinkedHashMap<>();
         f.put("seconds_rollout", rollout);
         f.put("tasks_moved", moved.size());
-        f.put("moves", moved.entrySet().stream().map(e -> e.getKey() + "->" + e.getValue()).toList());
+        f.put(
+                "moves",
+                moved.entrySet().stream()
+                        .map(e -> e.getKey() + "->" + e.getValue())
+                        .toList());
         f.put("seconds_each_pod_away", controller.secondsAway());
         f.put("session_timeout_seconds", sessionTimeoutSeconds(release));
-        f.put("restored_records_per_pod", PodMetrics.restoredRecords(controller.pods().values()));
+        f.put(
+                "restored_records_per_pod",
+                PodMetrics.restoredRecords(controller.pods().values()));
         f.put("assignment", group.owners());
         counts.check("counts after the rollout");
-        events.step("helm upgrade --set image.tag=v2 (rolling update)",
+        events.step(
+                "helm upgrade --set image.tag=v2 (rolling update)",
                 "pods replaced on their own claims by the new image (the same image tagged v2), Weir's static membership,"
                         + " local state kept, restore of the changelog tail only",
                 "the runner's StatefulSet controller rolled pods in reverse ordinal order, each after the previous was ready;"
-                        + " preStop via podman exec, SIGTERM with the grace period via podman pod stop -t", f);
+                        + " preStop via podman exec, SIGTERM with the grace period via podman pod stop -t",
+                f);
 
         // 3. kubectl delete pod --grace-period=0 --force
         String victim = statefulSet + "-1";
@@ -165,10 +184,17 @@ public final class PodmanScenario {
         started = System.nanoTime();
         controller.forceDelete(1);
         double forcedAt = seconds(started);
-        Awaitility.await(victim + "'s tasks to move").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-                .until(() -> victims.stream().noneMatch(tp -> victim.equals(group.assignment().get(tp))) && group.assignedAll());
+        Awaitility.await(victim + "'s tasks to move")
+                .atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> victims.stream()
+                                .noneMatch(
+                                        tp -> victim.equals(group.assignment().get(tp)))
+                        && group.assignedAll());
         double movedAfter = seconds(started);
-        Awaitility.await(victim + " back with tasks").atMost(READY).pollInterval(Duration.ofMillis(500))
+        Awaitility.await(victim + " back with tasks")
+                .atMost(READY)
+                .pollInterval(Duration.ofMillis(500))
                 .until(() -> ready(victim) && !group.partitionsOf(victim).isEmpty());
         f = new LinkedHashMap<>();
         f.put("seconds_sigkill_and_pod_removed", forcedAt);
@@ -177,34 +203,49 @@ public final class PodmanScenario {
         f.put("tasks_of_victim", victims.size());
         f.put("assignment", group.owners());
         counts.check("counts after the forced deletion");
-        events.step("kubectl delete pod " + victim + " --grace-period=0 --force",
+        events.step(
+                "kubectl delete pod " + victim + " --grace-period=0 --force",
                 "SIGKILL of the pod's processes (podman pod kill), Weir's failure detection and Kafka's rebalance",
-                "pod removal and re-creation on its claim by the runner's controller", f);
+                "pod removal and re-creation on its claim by the runner's controller",
+                f);
 
         // 4. kubectl scale --replicas=2
-        scaleDown("kubectl scale statefulset " + statefulSet + " --replicas=" + (REPLICAS - 1),
+        scaleDown(
+                "kubectl scale statefulset " + statefulSet + " --replicas=" + (REPLICAS - 1),
                 "the scale subresource PATCHed in the API server",
-                () -> api.client().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).scale(REPLICAS - 1));
+                () -> api.client()
+                        .apps()
+                        .statefulSets()
+                        .inNamespace(NAMESPACE)
+                        .withName(statefulSet)
+                        .scale(REPLICAS - 1));
 
         // 5. helm test: the values still say 3 replicas, 2 run.
-        helmTest(release, "helm test (after kubectl scale: the values say " + REPLICAS + " replicas, "
-                + (REPLICAS - 1) + " run)");
+        helmTest(
+                release,
+                "helm test (after kubectl scale: the values say " + REPLICAS + " replicas, " + (REPLICAS - 1)
+                        + " run)");
 
         // 6. helm upgrade --set replicaCount: back to 3, then down by one.
         started = System.nanoTime();
         helm.apply("upgrade", helm.render("v2", Map.of("replicaCount", REPLICAS)), true);
         awaitRollout(REPLICAS);
         String added = statefulSet + "-" + (REPLICAS - 1);
-        Awaitility.await(added + " to get tasks").atMost(READY).pollInterval(Duration.ofMillis(200))
+        Awaitility.await(added + " to get tasks")
+                .atMost(READY)
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> !group.partitionsOf(added).isEmpty() && group.assignedAll());
         f = new LinkedHashMap<>();
         f.put("seconds_until_tasks_on_new_pod", seconds(started));
         f.put("assignment", group.owners());
         counts.check("counts after the scale-up");
-        events.step("helm upgrade --set replicaCount=" + REPLICAS + " (scale up again)",
+        events.step(
+                "helm upgrade --set replicaCount=" + REPLICAS + " (scale up again)",
                 "the StatefulSet applied with 3 replicas; Weir's rebalance with warm-ups",
-                "the runner's controller created the missing ordinal on its claim", f);
-        scaleDown("helm upgrade --set replicaCount=" + (REPLICAS - 1),
+                "the runner's controller created the missing ordinal on its claim",
+                f);
+        scaleDown(
+                "helm upgrade --set replicaCount=" + (REPLICAS - 1),
                 "the StatefulSet applied with " + (REPLICAS - 1) + " replicas, as helm upgrade applies it",
                 () -> helm.apply("upgrade", helm.render("v2", Map.of("replicaCount", REPLICAS - 1)), true));
 
@@ -214,8 +255,12 @@ public final class PodmanScenario {
 
         load.stop();
         counts.check("counts exact throughout (final)");
-        events.step("load generator", "idempotent producer in the runner's JVM, 50 lines/s of six words,"
-                + " paused only while counts are compared", "none", Map.of("lines_fed", load.sent()));
+        events.step(
+                "load generator",
+                "idempotent producer in the runner's JVM, 50 lines/s of six words,"
+                        + " paused only while counts are compared",
+                "none",
+                Map.of("lines_fed", load.sent()));
     }
 
     /**
@@ -228,11 +273,18 @@ public final class PodmanScenario {
         Set<TopicPartition> removedTasks = group.partitionsOf(removed);
         long started = System.nanoTime();
         action.run();
-        Awaitility.await(removed + " gone").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+        Awaitility.await(removed + " gone")
+                .atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> controller.pods().size() == replicas - 1);
         double podGone = seconds(started);
-        Awaitility.await(removed + "'s tasks to move").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-                .until(() -> removedTasks.stream().noneMatch(tp -> removed.equals(group.assignment().get(tp))) && group.assignedAll());
+        Awaitility.await(removed + "'s tasks to move")
+                .atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> removedTasks.stream()
+                                .noneMatch(
+                                        tp -> removed.equals(group.assignment().get(tp)))
+                        && group.assignedAll());
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("seconds_until_pod_gone", podGone);
         f.put("seconds_until_tasks_moved", seconds(started));
@@ -240,9 +292,12 @@ public final class PodmanScenario {
         f.put("replicas_read_back", replicasInApi());
         f.put("assignment", group.owners());
         counts.check("counts after the scale-down");
-        events.step(step, real + "; preStop hook and SIGTERM in the real container; Weir read the replicas through"
+        events.step(
+                step,
+                real + "; preStop hook and SIGTERM in the real container; Weir read the replicas through"
                         + " the API (scale-in's Role) and left the group",
-                "the runner's controller read spec.replicas and deleted the highest ordinal", f);
+                "the runner's controller read spec.replicas and deleted the highest ordinal",
+                f);
     }
 
     /** helm test: the chart's test hooks (a ConfigMap with the script, the test pod) run and waited for. */
@@ -255,13 +310,22 @@ public final class PodmanScenario {
         var outcomes = hooks.run(release, "test", Duration.ofMinutes(5));
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("seconds", seconds(started));
-        f.put("hooks", outcomes.stream().map(o -> o.hook() + " exit " + o.exitCode()).toList());
-        f.put("output", outcomes.stream().flatMap(o -> o.logTail().lines()).filter(l -> l.startsWith("weir helm test"))
-                .toList());
-        events.step(step, "the chart's test pod in the image: files/helm-test.sh through bash's /dev/tcp, the pods"
+        f.put(
+                "hooks",
+                outcomes.stream().map(o -> o.hook() + " exit " + o.exitCode()).toList());
+        f.put(
+                "output",
+                outcomes.stream()
+                        .flatMap(o -> o.logTail().lines())
+                        .filter(l -> l.startsWith("weir helm test"))
+                        .toList());
+        events.step(
+                step,
+                "the chart's test pod in the image: files/helm-test.sh through bash's /dev/tcp, the pods"
                         + " found by their headless-Service names",
                 "the hook pod played by the runner and waited for; cluster DNS played by /etc/hosts entries"
-                        + " (hostAliases) for the pods that exist when it starts", f);
+                        + " (hostAliases) for the pods that exist when it starts",
+                f);
     }
 
     /**
@@ -292,45 +356,72 @@ public final class PodmanScenario {
         int replicasAfterHook = replicasInApi();
         helm.apply("upgrade", v2, false);
         awaitRollout(replicas);
-        Awaitility.await("every task assigned").atMost(READY).pollInterval(Duration.ofMillis(200)).until(group::assignedAll);
+        Awaitility.await("every task assigned")
+                .atMost(READY)
+                .pollInterval(Duration.ofMillis(200))
+                .until(group::assignedAll);
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("seconds_hook", hooked);
         f.put("replicas_after_hook", replicasAfterHook);
         f.put("seconds_until_processing", seconds(started));
-        f.put("hook_output", ran.stream().flatMap(o -> o.logTail().lines())
-                .filter(l -> l.contains("Verdict") || l.contains("savepoint") || l.contains("restored")).toList());
-        f.put("restored_records_per_pod", PodMetrics.restoredRecords(controller.pods().values()));
+        f.put(
+                "hook_output",
+                ran.stream()
+                        .flatMap(o -> o.logTail().lines())
+                        .filter(l -> l.contains("Verdict") || l.contains("savepoint") || l.contains("restored"))
+                        .toList());
+        f.put(
+                "restored_records_per_pod",
+                PodMetrics.restoredRecords(controller.pods().values()));
         f.putAll(counts.check("counts after the savepoint upgrade"));
-        events.step("helm upgrade --set args={serve,word-count,--variant,v2} --set upgrade.mode=savepoint"
+        events.step(
+                "helm upgrade --set args={serve,word-count,--variant,v2} --set upgrade.mode=savepoint"
                         + " --set upgrade.mapStores.word-counts=word-totals (state-changing upgrade)",
                 "the chart's pre-upgrade hook Job's pod in the new image: describe init container, weir upgrade calling"
                         + " the API server over TLS as the upgrade account, a savepoint in Kafka and its restore",
                 "the Job run once as a Pod (restartPolicy Never) and waited for, as Helm waits for hooks; the"
-                        + " runner's controller obeyed the scale to 0", f);
+                        + " runner's controller obeyed the scale to 0",
+                f);
     }
 
     private int replicasInApi() {
-        StatefulSet sts = api.client().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).get();
+        StatefulSet sts = api.client()
+                .apps()
+                .statefulSets()
+                .inNamespace(NAMESPACE)
+                .withName(statefulSet)
+                .get();
         return sts.getSpec().getReplicas();
     }
 
     /** Every ordinal below {@code replicas} ready on the StatefulSet's current revision, none terminating. */
     private void awaitRollout(int replicas) {
-        Awaitility.await("rollout of " + replicas + " pods").atMost(READY.multipliedBy(replicas))
-                .pollInterval(Duration.ofMillis(500)).until(() -> {
-                    StatefulSet sts = api.client().apps().statefulSets().inNamespace(NAMESPACE).withName(statefulSet).get();
+        Awaitility.await("rollout of " + replicas + " pods")
+                .atMost(READY.multipliedBy(replicas))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> {
+                    StatefulSet sts = api.client()
+                            .apps()
+                            .statefulSets()
+                            .inNamespace(NAMESPACE)
+                            .withName(statefulSet)
+                            .get();
                     String revision = StatefulSetPods.revision(sts);
                     Map<Integer, Kubelet> pods = controller.pods();
-                    return pods.size() == replicas && pods.values().stream()
-                            .allMatch(k -> k.ready() && k.pod().revision().equals(revision));
+                    return pods.size() == replicas
+                            && pods.values().stream()
+                                    .allMatch(
+                                            k -> k.ready() && k.pod().revision().equals(revision));
                 });
     }
 
     /** The consumer session timeout the chart gives the pods (WEIR_CONSUMER_SESSION_TIMEOUT_MS). */
     private static double sessionTimeoutSeconds(Release release) {
         return release.statefulSet().getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
-                .filter(e -> e.getName().equals("WEIR_CONSUMER_SESSION_TIMEOUT_MS")).findFirst()
-                .map(e -> Long.parseLong(e.getValue()) / 1000.0).orElse(Double.NaN);
+                .filter(e -> e.getName().equals("WEIR_CONSUMER_SESSION_TIMEOUT_MS"))
+                .findFirst()
+                .map(e -> Long.parseLong(e.getValue()) / 1000.0)
+                .orElse(Double.NaN);
     }
 
     private boolean ready(String pod) {
@@ -354,9 +445,12 @@ public final class PodmanScenario {
         for (int i = 0; i < 6; i++) {
             podman.run(Duration.ofSeconds(60), "pod", "rm", "-f", "-t", "0", RELEASE + "-" + i);
         }
-        String volumes = podman.run(Duration.ofSeconds(30), "volume", "ls", "--format", "{{.Name}}").output();
+        String volumes = podman.run(Duration.ofSeconds(30), "volume", "ls", "--format", "{{.Name}}")
+                .output();
         // Only this release's: claims state-weir-<n>, per-pod volumes weir-<n>-..., the ConfigMap weir.
         Pattern ours = Pattern.compile("state-" + RELEASE + "-\\d+|" + RELEASE + "-\\d+-.+|" + RELEASE);
-        volumes.lines().filter(v -> ours.matcher(v).matches()).forEach(v -> podman.run(Duration.ofSeconds(30), "volume", "rm", "-f", v));
+        volumes.lines()
+                .filter(v -> ours.matcher(v).matches())
+                .forEach(v -> podman.run(Duration.ofSeconds(30), "volume", "rm", "-f", v));
     }
 }

@@ -23,7 +23,10 @@ class PlayManifestTest {
 
     private static final KubernetesSerialization YAML = new KubernetesSerialization();
 
-    private final Release release = Release.render(Release.chartDirectory(), "weir", "streaming",
+    private final Release release = Release.render(
+            Release.chartDirectory(),
+            "weir",
+            "streaming",
             Release.chartDirectory().getParent().getParent().resolve("deploy/kubernetes/scenario-values.yaml"),
             Map.of("kafka.bootstrapServers", "10.89.0.1:9092"));
     private final StatefulSet sts = release.statefulSet();
@@ -38,10 +41,13 @@ class PlayManifestTest {
                 .containsEntry("apps.kubernetes.io/pod-index", "2")
                 .containsEntry("controller-revision-hash", StatefulSetPods.revision(sts))
                 .containsAllEntriesOf(sts.getSpec().getTemplate().getMetadata().getLabels());
-        assertThat(pod.pod().getMetadata().getAnnotations().get("checksum/config")).hasSize(64);
+        assertThat(pod.pod().getMetadata().getAnnotations().get("checksum/config"))
+                .hasSize(64);
         assertThat(pod.claims()).extracting(c -> c.getMetadata().getName()).containsExactly("state-weir-2");
-        assertThat(pod.pod().getSpec().getVolumes()).filteredOn(v -> v.getName().equals("state"))
-                .extracting(v -> v.getPersistentVolumeClaim().getClaimName()).containsExactly("state-weir-2");
+        assertThat(pod.pod().getSpec().getVolumes())
+                .filteredOn(v -> v.getName().equals("state"))
+                .extracting(v -> v.getPersistentVolumeClaim().getClaimName())
+                .containsExactly("state-weir-2");
         assertThat(pod.pod().getSpec().getHostname()).isEqualTo("weir-2");
     }
 
@@ -56,26 +62,43 @@ class PlayManifestTest {
 
     @Test
     void playsWhatTheKubeletWouldSetUp() {
-        PlayManifest.Played played = PlayManifest.of(StatefulSetPods.pod(sts, 1), cluster(Optional.empty()), v -> false);
+        PlayManifest.Played played =
+                PlayManifest.of(StatefulSetPods.pod(sts, 1), cluster(Optional.empty()), v -> false);
         List<HasMetadata> docs = documents(played.yaml());
         Pod pod = only(docs, Pod.class);
         var container = pod.getSpec().getContainers().get(0);
 
-        assertThat(env(container.getEnv())).containsEntry("WEIR_INSTANCE_ID", "weir-1")
-                .containsEntry("KUBERNETES_SERVICE_HOST", "10.89.0.1").containsEntry("KUBERNETES_SERVICE_PORT", "6443");
-        assertThat(container.getEnv()).allMatch(e -> e.getValueFrom() == null || e.getValueFrom().getResourceFieldRef() != null);
+        assertThat(env(container.getEnv()))
+                .containsEntry("WEIR_INSTANCE_ID", "weir-1")
+                .containsEntry("KUBERNETES_SERVICE_HOST", "10.89.0.1")
+                .containsEntry("KUBERNETES_SERVICE_PORT", "6443");
+        assertThat(container.getEnv())
+                .allMatch(e -> e.getValueFrom() == null || e.getValueFrom().getResourceFieldRef() != null);
         assertThat(played.hostPort("http")).isEqualTo(18081);
         assertThat(container.getLivenessProbe()).isNull();
         assertThat(container.getLifecycle()).isNull();
         assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");
         assertThat(pod.getMetadata().getAnnotations().values()).allMatch(v -> v.length() <= 63);
-        assertThat(pod.getSpec().getVolumes()).extracting(Volume::getName).contains("weir-1-tmp", "podinfo", "config", "state");
-        assertThat(only(docs, PersistentVolumeClaim.class).getMetadata().getName()).isEqualTo("state-weir-1");
-        ConfigMap podinfo = docs.stream().filter(d -> d.getMetadata().getName().equals("weir-1-podinfo"))
-                .map(ConfigMap.class::cast).findFirst().orElseThrow();
+        assertThat(pod.getSpec().getVolumes())
+                .extracting(Volume::getName)
+                .contains("weir-1-tmp", "podinfo", "config", "state");
+        assertThat(only(docs, PersistentVolumeClaim.class).getMetadata().getName())
+                .isEqualTo("state-weir-1");
+        ConfigMap podinfo = docs.stream()
+                .filter(d -> d.getMetadata().getName().equals("weir-1-podinfo"))
+                .map(ConfigMap.class::cast)
+                .findFirst()
+                .orElseThrow();
         assertThat(podinfo.getData().get("annotations"))
-                .contains("checksum/config=\"" + sts.getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/config") + "\"");
-        assertThat(docs).filteredOn(d -> d.getMetadata().getName().equals("weir")).hasSize(1);
+                .contains("checksum/config=\""
+                        + sts.getSpec()
+                                .getTemplate()
+                                .getMetadata()
+                                .getAnnotations()
+                                .get("checksum/config") + "\"");
+        assertThat(docs)
+                .filteredOn(d -> d.getMetadata().getName().equals("weir"))
+                .hasSize(1);
         // scaleIn (on by default) asks for the service account token: mounted as the kubelet would.
         assertThat(pod.getSpec().getVolumes()).extracting(Volume::getName).contains("kube-api-access");
     }
@@ -92,30 +115,54 @@ class PlayManifestTest {
         StatefulSet withToken = YAML.clone(sts);
         withToken.getSpec().getTemplate().getSpec().setAutomountServiceAccountToken(true);
 
-        List<HasMetadata> docs = documents(PlayManifest.of(StatefulSetPods.pod(withToken, 0), cluster(Optional.empty()), v -> false).yaml());
+        List<HasMetadata> docs =
+                documents(PlayManifest.of(StatefulSetPods.pod(withToken, 0), cluster(Optional.empty()), v -> false)
+                        .yaml());
         Pod pod = only(docs, Pod.class);
 
         assertThat(pod.getSpec().getContainers().get(0).getVolumeMounts())
-                .anyMatch(m -> m.getMountPath().equals("/var/run/secrets/kubernetes.io/serviceaccount") && m.getReadOnly());
-        ConfigMap access = docs.stream().filter(d -> d.getMetadata().getName().equals("weir-0-kube-api-access"))
-                .map(ConfigMap.class::cast).findFirst().orElseThrow();
-        assertThat(access.getData()).containsEntry("token", "token-of-streaming:weir")
-                .containsEntry("namespace", "streaming").containsEntry("ca.crt", "PEM");
+                .anyMatch(m ->
+                        m.getMountPath().equals("/var/run/secrets/kubernetes.io/serviceaccount") && m.getReadOnly());
+        ConfigMap access = docs.stream()
+                .filter(d -> d.getMetadata().getName().equals("weir-0-kube-api-access"))
+                .map(ConfigMap.class::cast)
+                .findFirst()
+                .orElseThrow();
+        assertThat(access.getData())
+                .containsEntry("token", "token-of-streaming:weir")
+                .containsEntry("namespace", "streaming")
+                .containsEntry("ca.crt", "PEM");
     }
 
     @Test
     void aMissingSecretFailsNamingIt() {
         StatefulSet withSecret = YAML.clone(sts);
-        withSecret.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().add(new EnvVar("WEIR_SASL_JAAS_CONFIG", null,
-                new io.fabric8.kubernetes.api.model.EnvVarSourceBuilder().withNewSecretKeyRef("jaas", "kafka-credentials", false).build()));
+        withSecret
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getEnv()
+                .add(new EnvVar(
+                        "WEIR_SASL_JAAS_CONFIG",
+                        null,
+                        new io.fabric8.kubernetes.api.model.EnvVarSourceBuilder()
+                                .withNewSecretKeyRef("jaas", "kafka-credentials", false)
+                                .build()));
 
-        assertThatThrownBy(() -> PlayManifest.of(StatefulSetPods.pod(withSecret, 0), cluster(Optional.empty()), v -> false))
-                .hasMessageContaining("weir-0").hasMessageContaining("kafka-credentials/jaas");
+        assertThatThrownBy(() ->
+                        PlayManifest.of(StatefulSetPods.pod(withSecret, 0), cluster(Optional.empty()), v -> false))
+                .hasMessageContaining("weir-0")
+                .hasMessageContaining("kafka-credentials/jaas");
     }
 
     private PlayManifest.Cluster cluster(Optional<Secret> secret) {
-        ConfigMap config = release.objects().stream().filter(ConfigMap.class::isInstance).map(ConfigMap.class::cast)
-                .findFirst().orElseThrow();
+        ConfigMap config = release.objects().stream()
+                .filter(ConfigMap.class::isInstance)
+                .map(ConfigMap.class::cast)
+                .findFirst()
+                .orElseThrow();
         return new PlayManifest.Cluster() {
             @Override
             public String apiHost() {
@@ -155,8 +202,10 @@ class PlayManifestTest {
     }
 
     private static List<HasMetadata> documents(String yaml) {
-        return java.util.Arrays.stream(yaml.split("(?m)^---\\s*$")).filter(d -> !d.isBlank())
-                .map(d -> (HasMetadata) YAML.unmarshal(d)).toList();
+        return java.util.Arrays.stream(yaml.split("(?m)^---\\s*$"))
+                .filter(d -> !d.isBlank())
+                .map(d -> (HasMetadata) YAML.unmarshal(d))
+                .toList();
     }
 
     private static <T> T only(List<HasMetadata> docs, Class<T> type) {
@@ -170,5 +219,4 @@ class PlayManifestTest {
         env.stream().filter(e -> e.getValue() != null).forEach(e -> m.put(e.getName(), e.getValue()));
         return m;
     }
-
 }

@@ -49,11 +49,20 @@ public final class AccessCheck {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     /** The operations an {@code All} ACL on a topic stands for here: what Weir does with its own topics. */
-    private static final Set<AclOperation> ALL_ON_TOPIC = Set.of(AclOperation.READ, AclOperation.WRITE,
-            AclOperation.CREATE, AclOperation.DELETE, AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS);
+    private static final Set<AclOperation> ALL_ON_TOPIC = Set.of(
+            AclOperation.READ,
+            AclOperation.WRITE,
+            AclOperation.CREATE,
+            AclOperation.DELETE,
+            AclOperation.DESCRIBE,
+            AclOperation.DESCRIBE_CONFIGS);
     /** Cluster operations only a principal without limits holds (no authorizer, or a super user). */
-    private static final Set<AclOperation> UNLIMITED = Set.of(AclOperation.CLUSTER_ACTION, AclOperation.ALTER,
-            AclOperation.ALTER_CONFIGS, AclOperation.CREATE, AclOperation.DESCRIBE_CONFIGS);
+    private static final Set<AclOperation> UNLIMITED = Set.of(
+            AclOperation.CLUSTER_ACTION,
+            AclOperation.ALTER,
+            AclOperation.ALTER_CONFIGS,
+            AclOperation.CREATE,
+            AclOperation.DESCRIBE_CONFIGS);
 
     private final Admin admin;
     private final WeirConfig config;
@@ -68,8 +77,7 @@ public final class AccessCheck {
      *
      * @param reason for example {@code not authorized to Write the topic 'out' (TopicAuthorizationException)}
      */
-    record Missing(Acl acl, String reason) {
-    }
+    record Missing(Acl acl, String reason) {}
 
     /**
      * Checks the ACLs of {@code model}'s plan.
@@ -78,17 +86,21 @@ public final class AccessCheck {
      * @throws ClusterException naming every missing ACL and how to add it
      */
     public static void require(Admin admin, WeirConfig config, TopologyModel model, String transactionalId) {
-        List<Missing> missing = new AccessCheck(admin, config).missing(
-                AclPlan.of(AclPlan.Topics.of(model), config, false), internalTopicNames(model, config),
-                transactionalId);
+        List<Missing> missing = new AccessCheck(admin, config)
+                .missing(
+                        AclPlan.of(AclPlan.Topics.of(model), config, false),
+                        internalTopicNames(model, config),
+                        transactionalId);
         if (!missing.isEmpty()) {
             throw new ClusterException(message(config, missing));
         }
     }
 
     List<Missing> missing(List<Acl> plan, Set<String> internalTopics, String transactionalId) {
-        Set<AclOperation> cluster = KafkaCalls.get(admin.describeCluster(new DescribeClusterOptions()
-                .includeAuthorizedOperations(true)).authorizedOperations(), TIMEOUT,
+        Set<AclOperation> cluster = KafkaCalls.get(
+                admin.describeCluster(new DescribeClusterOptions().includeAuthorizedOperations(true))
+                        .authorizedOperations(),
+                TIMEOUT,
                 // The first request of a start: when nothing answers, say where it went.
                 "reach Kafka at bootstrap.servers=" + config.bootstrapServers());
         if (cluster == null || cluster.containsAll(UNLIMITED)) {
@@ -110,52 +122,69 @@ public final class AccessCheck {
             if (acl.pattern() == PatternType.LITERAL) {
                 covering.computeIfAbsent(acl.name(), t -> new ArrayList<>()).add(acl);
             } else {
-                internalTopics.stream().filter(t -> t.startsWith(acl.name()))
-                        .forEach(t -> covering.computeIfAbsent(t, x -> new ArrayList<>()).add(acl));
+                internalTopics.stream()
+                        .filter(t -> t.startsWith(acl.name()))
+                        .forEach(t -> covering.computeIfAbsent(t, x -> new ArrayList<>())
+                                .add(acl));
             }
         }
         if (covering.isEmpty()) {
             return List.of();
         }
         Map<String, KafkaFuture<org.apache.kafka.clients.admin.TopicDescription>> described = admin.describeTopics(
-                covering.keySet(), new DescribeTopicsOptions().includeAuthorizedOperations(true)).topicNameValues();
+                        covering.keySet(), new DescribeTopicsOptions().includeAuthorizedOperations(true))
+                .topicNameValues();
         Set<Acl> reported = new LinkedHashSet<>();
         List<Missing> missing = new ArrayList<>();
         covering.forEach((topic, acls) -> {
-            Answer answer = await(described.get(topic).thenApply(d -> d.authorizedOperations()),
-                    "describe topic '" + topic + "'");
+            Answer answer = await(
+                    described.get(topic).thenApply(d -> d.authorizedOperations()), "describe topic '" + topic + "'");
             for (Acl acl : acls) {
                 // A prefix covers several topics: one line for it is enough.
-                answer.missing(acl, acl.operation() == AclOperation.ALL ? ALL_ON_TOPIC : needed(acl),
-                        "the topic '" + topic + "'").filter(m -> reported.add(acl)).ifPresent(missing::add);
+                answer.missing(
+                                acl,
+                                acl.operation() == AclOperation.ALL ? ALL_ON_TOPIC : needed(acl),
+                                "the topic '" + topic + "'")
+                        .filter(m -> reported.add(acl))
+                        .ifPresent(missing::add);
             }
         });
         return missing;
     }
 
     private List<Missing> group(List<Acl> plan) {
-        List<Acl> acls = plan.stream().filter(a -> a.resourceType() == ResourceType.GROUP).toList();
+        List<Acl> acls = plan.stream()
+                .filter(a -> a.resourceType() == ResourceType.GROUP)
+                .toList();
         if (acls.isEmpty()) {
             return List.of();
         }
-        Answer answer = await(admin.describeConsumerGroups(List.of(config.applicationId()),
-                        new DescribeConsumerGroupsOptions().includeAuthorizedOperations(true)).all()
-                .thenApply(all -> all.get(config.applicationId()).authorizedOperations()),
+        Answer answer = await(
+                admin.describeConsumerGroups(
+                                List.of(config.applicationId()),
+                                new DescribeConsumerGroupsOptions().includeAuthorizedOperations(true))
+                        .all()
+                        .thenApply(all -> all.get(config.applicationId()).authorizedOperations()),
                 "describe the group '" + config.applicationId() + "'");
-        return acls.stream().flatMap(a -> answer.missing(a, needed(a), a.describeResource()).stream())
+        return acls.stream()
+                .flatMap(a -> answer.missing(a, needed(a), a.describeResource()).stream())
                 .toList();
     }
 
     private List<Missing> transactionalIds(List<Acl> plan, String transactionalId) {
-        List<Acl> acls = plan.stream().filter(a -> a.resourceType() == ResourceType.TRANSACTIONAL_ID).toList();
+        List<Acl> acls = plan.stream()
+                .filter(a -> a.resourceType() == ResourceType.TRANSACTIONAL_ID)
+                .toList();
         if (acls.isEmpty()) {
             return List.of();
         }
         // Describing a transactional id needs Describe on it, which Write implies; an id that never
         // ran answers "not found", which is an answer.
-        Answer answer = await(admin.describeTransactions(List.of(transactionalId)).all()
-                .thenApply(d -> (Set<AclOperation>) null), "describe the transactional id '" + transactionalId + "'");
-        return acls.stream().flatMap(a -> answer.missing(a, Set.of(), a.describeResource()).stream())
+        Answer answer = await(
+                admin.describeTransactions(List.of(transactionalId)).all().thenApply(d -> (Set<AclOperation>) null),
+                "describe the transactional id '" + transactionalId + "'");
+        return acls.stream()
+                .flatMap(a -> answer.missing(a, Set.of(), a.describeResource()).stream())
                 .toList();
     }
 
@@ -175,14 +204,20 @@ public final class AccessCheck {
         Optional<Missing> missing(Acl acl, Set<AclOperation> needed, String resource) {
             if (denied != null) {
                 String operation = acl.pattern() == PatternType.PREFIXED && acl.resourceType() == ResourceType.TOPIC
-                        ? "Describe" : acl.operationName();
-                return Optional.of(new Missing(acl, "not authorized to " + operation + " " + resource + " ("
-                        + denied.getClass().getSimpleName() + ")"));
+                        ? "Describe"
+                        : acl.operationName();
+                return Optional.of(new Missing(
+                        acl,
+                        "not authorized to " + operation + " " + resource + " ("
+                                + denied.getClass().getSimpleName() + ")"));
             }
             if (operations == null || operations.containsAll(needed)) {
                 return Optional.empty();
             }
-            List<String> lacking = needed.stream().filter(op -> !operations.contains(op)).map(Acl::name).sorted()
+            List<String> lacking = needed.stream()
+                    .filter(op -> !operations.contains(op))
+                    .map(Acl::name)
+                    .sorted()
                     .toList();
             return Optional.of(new Missing(acl, "not authorized to " + String.join(", ", lacking) + " " + resource));
         }
@@ -207,14 +242,19 @@ public final class AccessCheck {
     }
 
     static String message(WeirConfig config, List<Missing> missing) {
-        StringBuilder b = new StringBuilder(config.applicationId()).append(" lacks ACLs on ")
-                .append(config.bootstrapServers()).append(": ");
-        b.append(String.join("; ", missing.stream().map(Missing::reason).toList())).append(". Add:");
+        StringBuilder b = new StringBuilder(config.applicationId())
+                .append(" lacks ACLs on ")
+                .append(config.bootstrapServers())
+                .append(": ");
+        b.append(String.join("; ", missing.stream().map(Missing::reason).toList()))
+                .append(". Add:");
         for (Missing m : missing) {
             b.append("\n  ").append(m.acl().kafkaAclsCommand(config.bootstrapServers(), "<principal>"));
         }
-        return b.append("\n(weir acls plan --app ").append(config.applicationId())
-                .append(" prints every ACL the application needs)").toString();
+        return b.append("\n(weir acls plan --app ")
+                .append(config.applicationId())
+                .append(" prints every ACL the application needs)")
+                .toString();
     }
 
     /**

@@ -44,7 +44,8 @@ public record Acl(ResourceType resourceType, String name, PatternType pattern, A
 
     /** The ACL as Kafka's admin API takes it, allowing {@code principal} ({@code User:app}) from any host. */
     public AclBinding binding(String principal) {
-        return new AclBinding(new ResourcePattern(resourceType, name, pattern),
+        return new AclBinding(
+                new ResourcePattern(resourceType, name, pattern),
                 new AccessControlEntry(principal, "*", operation, AclPermissionType.ALLOW));
     }
 
@@ -53,9 +54,12 @@ public record Acl(ResourceType resourceType, String name, PatternType pattern, A
      * quoted for a POSIX shell where they need it.
      */
     public String kafkaAclsCommand(String bootstrapServers, String principal) {
-        StringBuilder b = new StringBuilder("kafka-acls.sh --bootstrap-server ").append(quoted(bootstrapServers))
-                .append(" --add --allow-principal ").append(quoted(principal))
-                .append(" --operation ").append(operationName());
+        StringBuilder b = new StringBuilder("kafka-acls.sh --bootstrap-server ")
+                .append(quoted(bootstrapServers))
+                .append(" --add --allow-principal ")
+                .append(quoted(principal))
+                .append(" --operation ")
+                .append(operationName());
         switch (resourceType) {
             case TOPIC -> b.append(" --topic ").append(quoted(name));
             case GROUP -> b.append(" --group ").append(quoted(name));

@@ -28,8 +28,7 @@ import org.apache.kafka.common.resource.ResourceType;
  */
 public final class AclPlan {
 
-    private AclPlan() {
-    }
+    private AclPlan() {}
 
     /**
      * The topics an application reads and writes besides its own.
@@ -52,7 +51,8 @@ public final class AclPlan {
             Set<String> inputs = new LinkedHashSet<>(model.sourceTopics());
             model.globalTables().values().forEach(g -> inputs.add(g.topic()));
             Set<String> configReads = new LinkedHashSet<>();
-            model.stores().values().stream().filter(StoreSpec::changelogIsSource)
+            model.stores().values().stream()
+                    .filter(StoreSpec::changelogIsSource)
                     .forEach(s -> configReads.add(s.sourceTopic()));
             boolean windowed = model.stores().values().stream().anyMatch(s -> s.kind() != StoreSpec.Kind.KEY_VALUE);
             return new Topics(inputs, configReads, model.sinkTopics(), windowed);
@@ -92,7 +92,11 @@ public final class AclPlan {
             acls.add(topic(t, AclOperation.DESCRIBE, "output: partitions"));
             acls.add(topic(t, AclOperation.DESCRIBE_CONFIGS, "output: max.message.bytes"));
         }
-        acls.add(new Acl(ResourceType.TOPIC, prefix, PatternType.PREFIXED, AclOperation.ALL,
+        acls.add(new Acl(
+                ResourceType.TOPIC,
+                prefix,
+                PatternType.PREFIXED,
+                AclOperation.ALL,
                 "internal topics: create, read, write, purge, check configs"));
         List<String> ownTopics = new ArrayList<>(List.of(config.deadLetterTopic()));
         if (config.lateRecordsToTopic() && topics.windowStores()) {
@@ -100,22 +104,41 @@ public final class AclPlan {
         }
         for (String t : ownTopics) {
             if (!t.startsWith(prefix)) {
-                for (AclOperation op : List.of(AclOperation.CREATE, AclOperation.WRITE, AclOperation.DESCRIBE,
+                for (AclOperation op : List.of(
+                        AclOperation.CREATE,
+                        AclOperation.WRITE,
+                        AclOperation.DESCRIBE,
                         AclOperation.DESCRIBE_CONFIGS)) {
                     acls.add(topic(t, op, "dead letters or late records: created when missing, written"));
                 }
             }
         }
-        acls.add(new Acl(ResourceType.GROUP, app, PatternType.LITERAL, AclOperation.READ,
+        acls.add(new Acl(
+                ResourceType.GROUP,
+                app,
+                PatternType.LITERAL,
+                AclOperation.READ,
                 "consumer group: join, commit offsets"));
         if (tools) {
-            acls.add(new Acl(ResourceType.GROUP, app, PatternType.LITERAL, AclOperation.DELETE,
+            acls.add(new Acl(
+                    ResourceType.GROUP,
+                    app,
+                    PatternType.LITERAL,
+                    AclOperation.DELETE,
                     "weir reset and savepoint restore: delete offsets or the group"));
         }
         if (config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
-            acls.add(new Acl(ResourceType.TRANSACTIONAL_ID, prefix, PatternType.PREFIXED, AclOperation.WRITE,
+            acls.add(new Acl(
+                    ResourceType.TRANSACTIONAL_ID,
+                    prefix,
+                    PatternType.PREFIXED,
+                    AclOperation.WRITE,
                     "exactly-once: transactions of every stream thread"));
-            acls.add(new Acl(ResourceType.TRANSACTIONAL_ID, prefix, PatternType.PREFIXED, AclOperation.DESCRIBE,
+            acls.add(new Acl(
+                    ResourceType.TRANSACTIONAL_ID,
+                    prefix,
+                    PatternType.PREFIXED,
+                    AclOperation.DESCRIBE,
                     "exactly-once: find the transaction coordinator"));
         }
         return List.copyOf(acls);

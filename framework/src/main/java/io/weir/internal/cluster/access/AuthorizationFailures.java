@@ -15,8 +15,7 @@ import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
  */
 public final class AuthorizationFailures {
 
-    private AuthorizationFailures() {
-    }
+    private AuthorizationFailures() {}
 
     /**
      * {@code failure} explained, if a Kafka {@link AuthorizationException} caused it: a
@@ -26,9 +25,12 @@ public final class AuthorizationFailures {
     public static Throwable explained(Throwable failure, WeirConfig config) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof AuthorizationException denied) {
-                return new ClusterException(config.applicationId() + " is not authorized to " + resource(denied, config)
-                        + " (" + denied.getClass().getSimpleName() + "); weir acls plan --app " + config.applicationId()
-                        + " prints every ACL the application needs", failure);
+                return new ClusterException(
+                        config.applicationId() + " is not authorized to " + resource(denied, config)
+                                + " (" + denied.getClass().getSimpleName() + "); weir acls plan --app "
+                                + config.applicationId()
+                                + " prints every ACL the application needs",
+                        failure);
             }
         }
         return failure;

@@ -39,10 +39,12 @@ public final class ChangelogEnds {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         changelogs.forEach(tp -> request.put(tp, OffsetSpec.latest()));
         try {
-            ListOffsetsOptions options = new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)
-                    .timeoutMs((int) TIMEOUT.toMillis());
+            ListOffsetsOptions options =
+                    new ListOffsetsOptions(IsolationLevel.READ_COMMITTED).timeoutMs((int) TIMEOUT.toMillis());
             // A second more than the request's own time-out, so that its error is the one reported.
-            KafkaCalls.get(admin.listOffsets(request, options).all(), TIMEOUT.plusSeconds(1),
+            KafkaCalls.get(
+                            admin.listOffsets(request, options).all(),
+                            TIMEOUT.plusSeconds(1),
                             "read the end offsets of " + changelogs.size() + " changelog partitions")
                     .forEach((tp, info) -> ends.put(tp, info.offset()));
         } catch (ClusterException e) {

@@ -18,8 +18,7 @@ import org.apache.kafka.clients.admin.Admin;
  */
 public final class InternalTopics {
 
-    private InternalTopics() {
-    }
+    private InternalTopics() {}
 
     /**
      * One internal topic as the application would create it.
@@ -27,8 +26,8 @@ public final class InternalTopics {
      * @param replication empty: the broker's {@code default.replication.factor}
      * @param configs     topic configs set at creation (for example {@code cleanup.policy})
      */
-    public record Topic(String name, InternalTopic kind, int partitions, Optional<Short> replication,
-                        Map<String, String> configs) {
+    public record Topic(
+            String name, InternalTopic kind, int partitions, Optional<Short> replication, Map<String, String> configs) {
 
         public Topic {
             configs = Map.copyOf(configs);
@@ -44,8 +43,7 @@ public final class InternalTopics {
      *                 to run with (partition count, a changelog that is not compacted), one
      *                 message each
      */
-    public record Report(List<Topic> created, List<Topic> existing, List<String> problems) {
-    }
+    public record Report(List<Topic> created, List<Topic> existing, List<String> problems) {}
 
     /**
      * The internal topics {@code model} (resolved for {@code config.applicationId()}) needs on the

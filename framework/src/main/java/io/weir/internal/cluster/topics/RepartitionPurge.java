@@ -68,8 +68,10 @@ public final class RepartitionPurge {
         }
         admin.deleteRecords(toDelete).all().whenComplete((v, e) -> {
             if (e != null && warned.compareAndSet(false, true)) {
-                log.warn("cannot delete committed records from repartition topics ({}); they stay until deleted"
-                        + " otherwise (this warning is not repeated)", e.toString());
+                log.warn(
+                        "cannot delete committed records from repartition topics ({}); they stay until deleted"
+                                + " otherwise (this warning is not repeated)",
+                        e.toString());
             } else if (e != null) {
                 log.debug("deleting committed records from repartition topics failed", e);
             }

@@ -33,8 +33,7 @@ public final class SourceChangelogs {
     private static final Logger log = LoggerFactory.getLogger(SourceChangelogs.class);
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private SourceChangelogs() {
-    }
+    private SourceChangelogs() {}
 
     /**
      * {@code model} with each table store that may use its source topic as changelog resolved:
@@ -48,9 +47,12 @@ public final class SourceChangelogs {
             return model;
         }
         Set<String> existing = KafkaCalls.get(admin.listTopics().names(), TIMEOUT, "list topics");
-        List<ConfigResource> resources = topics.stream().filter(existing::contains)
-                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
-        Map<ConfigResource, Config> configs = resources.isEmpty() ? Map.of()
+        List<ConfigResource> resources = topics.stream()
+                .filter(existing::contains)
+                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t))
+                .toList();
+        Map<ConfigResource, Config> configs = resources.isEmpty()
+                ? Map.of()
                 : KafkaCalls.get(admin.describeConfigs(resources).all(), TIMEOUT, "describe the tables' source topics");
         Set<String> compacted = new TreeSet<>();
         Map<String, String> policies = new java.util.HashMap<>();
@@ -64,12 +66,18 @@ public final class SourceChangelogs {
             }
         });
         return model.withStores(s -> {
-            if (!s.changelogIsSource() || !policies.containsKey(s.sourceTopic()) || compacted.contains(s.sourceTopic())) {
+            if (!s.changelogIsSource()
+                    || !policies.containsKey(s.sourceTopic())
+                    || compacted.contains(s.sourceTopic())) {
                 return s;
             }
-            log.info("table store '{}': its source topic '{}' has cleanup.policy={}, which deletes old keys, so it"
-                    + " cannot rebuild the table; the store keeps a changelog of its own (a compacted source topic"
-                    + " would serve as the changelog)", s.name(), s.sourceTopic(), policies.get(s.sourceTopic()));
+            log.info(
+                    "table store '{}': its source topic '{}' has cleanup.policy={}, which deletes old keys, so it"
+                            + " cannot rebuild the table; the store keeps a changelog of its own (a compacted source topic"
+                            + " would serve as the changelog)",
+                    s.name(),
+                    s.sourceTopic(),
+                    policies.get(s.sourceTopic()));
             return s.withSourceTopic(null);
         });
     }

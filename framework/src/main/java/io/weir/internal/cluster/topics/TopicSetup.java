@@ -103,7 +103,8 @@ public final class TopicSetup {
         wanted.addAll(model.sinkTopics());
         requireExisting(wanted, existing);
         List<Topic> plan = plan(existing);
-        List<String> problems = problems(plan.stream().filter(t -> existing.contains(t.name())).toList());
+        List<String> problems =
+                problems(plan.stream().filter(t -> existing.contains(t.name())).toList());
         if (!problems.isEmpty()) {
             throw new IllegalStateException(String.join("; ", problems));
         }
@@ -123,8 +124,10 @@ public final class TopicSetup {
         Set<String> existing = listTopics();
         requireExisting(unresolved.sourceTopics(), existing);
         List<Topic> plan = plan(existing);
-        List<Topic> present = plan.stream().filter(t -> existing.contains(t.name())).toList();
-        List<Topic> missing = plan.stream().filter(t -> !existing.contains(t.name())).toList();
+        List<Topic> present =
+                plan.stream().filter(t -> existing.contains(t.name())).toList();
+        List<Topic> missing =
+                plan.stream().filter(t -> !existing.contains(t.name())).toList();
         List<String> problems = problems(present);
         create(missing);
         return new InternalTopics.Report(missing, present, problems);
@@ -158,7 +161,11 @@ public final class TopicSetup {
         List<Topic> plan = new ArrayList<>();
         for (NodeSpec.Source s : model.internalSources()) {
             for (String topic : s.topics()) {
-                plan.add(new Topic(topic, InternalTopic.REPARTITION, partitions.get(topic), replicationFactor(),
+                plan.add(new Topic(
+                        topic,
+                        InternalTopic.REPARTITION,
+                        partitions.get(topic),
+                        replicationFactor(),
                         REPARTITION_CONFIGS));
             }
         }
@@ -166,14 +173,20 @@ public final class TopicSetup {
             for (StoreSpec store : model.storesOf(st)) {
                 // A table whose compacted source topic is its changelog: the topic is the user's.
                 if (store.logged() && !store.changelogIsSource()) {
-                    plan.add(new Topic(store.changelogTopic(config.applicationId()), InternalTopic.CHANGELOG,
-                            counts.tasks().getOrDefault(st.id(), 1), replicationFactor(),
-                            changelogConfigs(store, config.windowChangelogAdditionalRetention().toMillis())));
+                    plan.add(new Topic(
+                            store.changelogTopic(config.applicationId()),
+                            InternalTopic.CHANGELOG,
+                            counts.tasks().getOrDefault(st.id(), 1),
+                            replicationFactor(),
+                            changelogConfigs(
+                                    store,
+                                    config.windowChangelogAdditionalRetention().toMillis())));
                 }
             }
         }
         // The dead-letter and late-records topics take the broker's replication factor.
-        Map<String, String> inputSized = Map.of("max.message.bytes", Integer.toString(config.deadLetterMaxMessageBytes()));
+        Map<String, String> inputSized =
+                Map.of("max.message.bytes", Integer.toString(config.deadLetterMaxMessageBytes()));
         plan.add(new Topic(config.deadLetterTopic(), InternalTopic.DEAD_LETTER, 1, Optional.empty(), inputSized));
         if (!config.failureDetection().isZero()) {
             plan.add(ofApplication(InternalTopic.LIVENESS));
@@ -198,13 +211,14 @@ public final class TopicSetup {
      * the topics pattern sources match) on the cluster: the rule {@link #plan} sizes topics by.
      */
     public Map<Integer, Integer> tasksPerSubtopology() {
-        return TaskCounts.of(unresolved, partitionCounts(userInputs(listTopics()))).tasks();
+        return TaskCounts.of(unresolved, partitionCounts(userInputs(listTopics())))
+                .tasks();
     }
 
     /** Only time and session windows have late records; other applications get no such topic. */
     private boolean needsLateRecordsTopic() {
-        return config.lateRecordsToTopic() && unresolved.stores().values().stream()
-                .anyMatch(st -> st.kind() != StoreSpec.Kind.KEY_VALUE);
+        return config.lateRecordsToTopic()
+                && unresolved.stores().values().stream().anyMatch(st -> st.kind() != StoreSpec.Kind.KEY_VALUE);
     }
 
     /** Fixed user inputs plus the existing topics that pattern sources match now. */
@@ -229,8 +243,11 @@ public final class TopicSetup {
         if (store.kind() == StoreSpec.Kind.KEY_VALUE) {
             return Map.of("cleanup.policy", "compact");
         }
-        return Map.of("cleanup.policy", "compact,delete",
-                "retention.ms", Long.toString(store.changelogRetentionMs(additionalMs)));
+        return Map.of(
+                "cleanup.policy",
+                "compact,delete",
+                "retention.ms",
+                Long.toString(store.changelogRetentionMs(additionalMs)));
     }
 
     /**
@@ -240,11 +257,13 @@ public final class TopicSetup {
     private List<String> problems(List<Topic> present) {
         List<String> problems = new ArrayList<>();
         List<Topic> sized = present.stream()
-                .filter(t -> t.kind() == InternalTopic.REPARTITION || t.kind() == InternalTopic.CHANGELOG).toList();
+                .filter(t -> t.kind() == InternalTopic.REPARTITION || t.kind() == InternalTopic.CHANGELOG)
+                .toList();
         if (sized.isEmpty()) {
             return problems;
         }
-        Map<String, Integer> actual = partitionCounts(sized.stream().map(Topic::name).toList());
+        Map<String, Integer> actual =
+                partitionCounts(sized.stream().map(Topic::name).toList());
         for (Topic t : sized) {
             if (actual.get(t.name()) != t.partitions()) {
                 problems.add("the " + t.kind().name().toLowerCase(java.util.Locale.ROOT) + " topic '" + t.name()
@@ -253,7 +272,10 @@ public final class TopicSetup {
                         + " internal topics) to start over.");
             }
         }
-        problems.addAll(notCompacted(sized.stream().filter(t -> t.kind() == InternalTopic.CHANGELOG).map(Topic::name).toList()));
+        problems.addAll(notCompacted(sized.stream()
+                .filter(t -> t.kind() == InternalTopic.CHANGELOG)
+                .map(Topic::name)
+                .toList()));
         return problems;
     }
 
@@ -262,9 +284,10 @@ public final class TopicSetup {
             return List.of();
         }
         List<ConfigResource> resources = topics.stream()
-                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
-        Map<ConfigResource, Config> configs = KafkaCalls.get(admin.describeConfigs(resources).all(), TIMEOUT,
-                "describe changelog topics");
+                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t))
+                .toList();
+        Map<ConfigResource, Config> configs =
+                KafkaCalls.get(admin.describeConfigs(resources).all(), TIMEOUT, "describe changelog topics");
         List<String> problems = new ArrayList<>();
         for (ConfigResource r : resources) {
             var policy = configs.get(r).get("cleanup.policy");
@@ -284,21 +307,29 @@ public final class TopicSetup {
      * every broker yet: the look-up is retried until {@link #TIMEOUT} has passed.
      */
     private ChangelogTopicIds changelogTopicIds(List<Topic> plan) {
-        List<String> changelogs = new ArrayList<>(
-                plan.stream().filter(t -> t.kind() == InternalTopic.CHANGELOG).map(Topic::name).toList());
+        List<String> changelogs = new ArrayList<>(plan.stream()
+                .filter(t -> t.kind() == InternalTopic.CHANGELOG)
+                .map(Topic::name)
+                .toList());
         // The source topics tables use as changelogs too: a store that switches between its own
         // changelog and its source topic then sees another topic id and is rebuilt, rather than
         // reading offsets of one topic as offsets of the other.
-        model().stores().values().stream().filter(StoreSpec::changelogIsSource).map(StoreSpec::sourceTopic)
-                .distinct().forEach(changelogs::add);
+        model().stores().values().stream()
+                .filter(StoreSpec::changelogIsSource)
+                .map(StoreSpec::sourceTopic)
+                .distinct()
+                .forEach(changelogs::add);
         if (changelogs.isEmpty()) {
             return ChangelogTopicIds.UNKNOWN;
         }
         Map<String, TopicDescription> described;
         try {
-            described = Poll.retrying(() -> KafkaCalls.get(admin.describeTopics(changelogs).allTopicNames(), TIMEOUT,
-                            "describe the changelog topics"),
-                    e -> e.getCause() instanceof UnknownTopicOrPartitionException, TIMEOUT, METADATA_RECHECK);
+            described = Poll.retrying(
+                    () -> KafkaCalls.get(
+                            admin.describeTopics(changelogs).allTopicNames(), TIMEOUT, "describe the changelog topics"),
+                    e -> e.getCause() instanceof UnknownTopicOrPartitionException,
+                    TIMEOUT,
+                    METADATA_RECHECK);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ClusterException("interrupted while describing the changelog topics", e);
@@ -315,30 +346,35 @@ public final class TopicSetup {
      * ({@link RepartitionPurge}); small, time-rolled segments let the broker free it soon.
      */
     static final Map<String, String> REPARTITION_CONFIGS = Map.of(
-            "cleanup.policy", "delete",
-            "retention.ms", "-1",
-            "segment.bytes", Integer.toString(50 << 20),
-            "segment.ms", Long.toString(java.time.Duration.ofMinutes(10).toMillis()));
+            "cleanup.policy",
+            "delete",
+            "retention.ms",
+            "-1",
+            "segment.bytes",
+            Integer.toString(50 << 20),
+            "segment.ms",
+            Long.toString(java.time.Duration.ofMinutes(10).toMillis()));
 
     private Optional<Short> replicationFactor() {
         return config.internalTopicReplicationFactor() > 0
-                ? Optional.of((short) config.internalTopicReplicationFactor()) : Optional.empty();
+                ? Optional.of((short) config.internalTopicReplicationFactor())
+                : Optional.empty();
     }
 
     private Map<String, Integer> partitionCounts(Collection<String> topics) {
         if (topics.isEmpty()) {
             return Map.of();
         }
-        Map<String, TopicDescription> d = KafkaCalls.get(admin.describeTopics(topics).allTopicNames(), TIMEOUT,
-                "describe topics");
+        Map<String, TopicDescription> d =
+                KafkaCalls.get(admin.describeTopics(topics).allTopicNames(), TIMEOUT, "describe topics");
         Map<String, Integer> counts = new HashMap<>();
         d.forEach((name, desc) -> counts.put(name, desc.partitions().size()));
         return counts;
     }
 
     private Set<String> listTopics() {
-        return KafkaCalls.get(admin.listTopics().names(), TIMEOUT, "reach Kafka at bootstrap.servers="
-                + config.bootstrapServers());
+        return KafkaCalls.get(
+                admin.listTopics().names(), TIMEOUT, "reach Kafka at bootstrap.servers=" + config.bootstrapServers());
     }
 
     private void create(List<Topic> topics) {
@@ -369,7 +405,10 @@ public final class TopicSetup {
                 throw e;
             }
             // Not fatal: the clients wait for the leaders themselves, and say so if they do not come.
-            log.warn("{}: the new topics {} do not all have a leader yet ({})", config.applicationId(), names,
+            log.warn(
+                    "{}: the new topics {} do not all have a leader yet ({})",
+                    config.applicationId(),
+                    names,
                     e.getMessage());
         }
     }

@@ -33,8 +33,7 @@ public final class AccessPolicy {
     }
 
     /** An outcome and, unless allowed, one sentence for the caller (never quoting a credential). */
-    public record Verdict(Outcome outcome, String message) {
-    }
+    public record Verdict(Outcome outcome, String message) {}
 
     private static final Set<String> HEALTH = Set.of("/health/live", "/health/ready");
     private static final Set<String> DESCRIPTIVE = Set.of("/metrics", "/info", "/topology");
@@ -66,24 +65,33 @@ public final class AccessPolicy {
             return ALLOW;
         }
         if (!tokens.configured() && !certificates) {
-            return caller.remote().isLoopbackAddress() ? ALLOW : new Verdict(Outcome.FORBIDDEN, path
-                    + " answers only requests from this host until credentials are configured: set"
-                    + " http.auth.token.file (or http.auth.token) for bearer tokens, or http.tls.truststore.path for"
-                    + " client certificates; or http.admin.open=true to answer anyone");
+            return caller.remote().isLoopbackAddress()
+                    ? ALLOW
+                    : new Verdict(
+                            Outcome.FORBIDDEN,
+                            path
+                                    + " answers only requests from this host until credentials are configured: set"
+                                    + " http.auth.token.file (or http.auth.token) for bearer tokens, or http.tls.truststore.path for"
+                                    + " client certificates; or http.admin.open=true to answer anyone");
         }
         if (certificates && caller.verifiedCertificate()) {
             return ALLOW;
         }
         String header = caller.authorization().orElse("");
         if (!header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            return new Verdict(Outcome.UNAUTHENTICATED, path + " needs credentials: "
-                    + (tokens.configured() ? "send Authorization: Bearer <token>" : "")
-                    + (tokens.configured() && certificates ? ", or " : "")
-                    + (certificates ? "present a client certificate the instance's trust store verifies" : ""));
+            return new Verdict(
+                    Outcome.UNAUTHENTICATED,
+                    path + " needs credentials: "
+                            + (tokens.configured() ? "send Authorization: Bearer <token>" : "")
+                            + (tokens.configured() && certificates ? ", or " : "")
+                            + (certificates ? "present a client certificate the instance's trust store verifies" : ""));
         }
-        if (!tokens.configured() || !tokens.accepts(header.substring(BEARER.length()).trim())) {
-            return new Verdict(Outcome.INVALID_TOKEN, "the bearer token is not valid for " + path
-                    + (tokens.configured() ? "" : " (this instance accepts client certificates only)"));
+        if (!tokens.configured()
+                || !tokens.accepts(header.substring(BEARER.length()).trim())) {
+            return new Verdict(
+                    Outcome.INVALID_TOKEN,
+                    "the bearer token is not valid for " + path
+                            + (tokens.configured() ? "" : " (this instance accepts client certificates only)"));
         }
         return ALLOW;
     }

@@ -35,8 +35,7 @@ final class BearerTokens {
         byte[] candidate = WatchedFile.sha256(presented.getBytes(StandardCharsets.UTF_8));
         boolean match = false;
         for (String token : all()) {
-            match |= MessageDigest.isEqual(candidate,
-                    WatchedFile.sha256(token.getBytes(StandardCharsets.UTF_8)));
+            match |= MessageDigest.isEqual(candidate, WatchedFile.sha256(token.getBytes(StandardCharsets.UTF_8)));
         }
         return match;
     }
@@ -44,7 +43,9 @@ final class BearerTokens {
     /** The token an instance sends to its peers: the file's first, else the setting's first. */
     Optional<String> forPeers() {
         List<String> fromFile = file.map(WatchedFile::current).orElse(List.of());
-        return !fromFile.isEmpty() ? Optional.of(fromFile.get(0)) : inline.stream().findFirst();
+        return !fromFile.isEmpty()
+                ? Optional.of(fromFile.get(0))
+                : inline.stream().findFirst();
     }
 
     private List<String> all() {

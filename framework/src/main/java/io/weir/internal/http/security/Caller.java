@@ -11,5 +11,4 @@ import java.util.Optional;
  * @param verifiedCertificate true if the client presented a certificate the trust store verified
  *                            during the TLS handshake (mTLS)
  */
-public record Caller(InetAddress remote, Optional<String> authorization, boolean verifiedCertificate) {
-}
+public record Caller(InetAddress remote, Optional<String> authorization, boolean verifiedCertificate) {}

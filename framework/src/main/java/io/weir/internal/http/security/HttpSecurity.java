@@ -41,25 +41,31 @@ public final class HttpSecurity implements AutoCloseable {
     private final ScheduledExecutorService reload;
 
     private HttpSecurity(HttpSecurityOptions options) {
-        keyStore = options.keyStore().map(f -> new WatchedFile<>(f.setting(), f.path(),
-                content -> TlsMaterial.keyStore(f, content)));
-        trustStore = options.trustStore().map(f -> new WatchedFile<>(f.setting(), f.path(),
-                content -> TlsMaterial.trustStore(f, content)));
+        keyStore = options.keyStore()
+                .map(f -> new WatchedFile<>(f.setting(), f.path(), content -> TlsMaterial.keyStore(f, content)));
+        trustStore = options.trustStore()
+                .map(f -> new WatchedFile<>(f.setting(), f.path(), content -> TlsMaterial.trustStore(f, content)));
         clientAuth = options.clientAuth();
-        Optional<WatchedFile<List<String>>> tokenFile = options.tokenFile().map(p ->
-                new WatchedFile<>(Settings.HTTP_AUTH_TOKEN_FILE.name(), p, BearerTokens::parseFile));
+        Optional<WatchedFile<List<String>>> tokenFile = options.tokenFile()
+                .map(p -> new WatchedFile<>(Settings.HTTP_AUTH_TOKEN_FILE.name(), p, BearerTokens::parseFile));
         tokens = new BearerTokens(options.tokens(), tokenFile);
-        access = new AccessPolicy(tokens, clientAuth != Settings.ClientAuth.NONE, options.allEndpoints(),
-                options.open());
-        serverContext = keyStore.map(k -> context(new ReloadingKeyManager(() -> k.current().keyManager()),
-                trustStore.map(t -> new ReloadingTrustManager(() -> t.current().trustManager())).orElse(null)));
+        access = new AccessPolicy(
+                tokens, clientAuth != Settings.ClientAuth.NONE, options.allEndpoints(), options.open());
+        serverContext = keyStore.map(k -> context(
+                new ReloadingKeyManager(() -> k.current().keyManager()),
+                trustStore
+                        .map(t -> new ReloadingTrustManager(() -> t.current().trustManager()))
+                        .orElse(null)));
         // A peer's server certificate is checked against the trust store, else against this instance's own chain.
-        peerContext = keyStore.map(k -> context(new ReloadingKeyManager(() -> k.current().keyManager()),
+        peerContext = keyStore.map(k -> context(
+                new ReloadingKeyManager(() -> k.current().keyManager()),
                 new ReloadingTrustManager(() -> trustStore.orElse(k).current().trustManager())));
         keyStore.ifPresent(watched::add);
         trustStore.ifPresent(watched::add);
         tokenFile.ifPresent(watched::add);
-        reload = watched.isEmpty() ? null : startReload(watched, options.reloadInterval().toMillis());
+        reload = watched.isEmpty()
+                ? null
+                : startReload(watched, options.reloadInterval().toMillis());
     }
 
     /**
@@ -128,16 +134,20 @@ public final class HttpSecurity implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        executor.scheduleWithFixedDelay(() -> {
-            for (WatchedFile<?> f : watched) {
-                try {
-                    f.refresh();
-                } catch (RuntimeException e) {
-                    // A bug must not end the schedule: the next tick tries again.
-                    log.warn("could not check a watched HTTP security file", e);
-                }
-            }
-        }, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
+        executor.scheduleWithFixedDelay(
+                () -> {
+                    for (WatchedFile<?> f : watched) {
+                        try {
+                            f.refresh();
+                        } catch (RuntimeException e) {
+                            // A bug must not end the schedule: the next tick tries again.
+                            log.warn("could not check a watched HTTP security file", e);
+                        }
+                    }
+                },
+                intervalMillis,
+                intervalMillis,
+                TimeUnit.MILLISECONDS);
         return executor;
     }
 }

@@ -21,9 +21,15 @@ import java.util.Optional;
  * @param open           {@code http.admin.open}
  * @param reloadInterval {@code http.reload.interval.ms}
  */
-public record HttpSecurityOptions(Optional<StoreFile> keyStore, Optional<StoreFile> trustStore,
-        Settings.ClientAuth clientAuth, List<String> tokens, Optional<Path> tokenFile, boolean allEndpoints,
-        boolean open, Duration reloadInterval) {
+public record HttpSecurityOptions(
+        Optional<StoreFile> keyStore,
+        Optional<StoreFile> trustStore,
+        Settings.ClientAuth clientAuth,
+        List<String> tokens,
+        Optional<Path> tokenFile,
+        boolean allEndpoints,
+        boolean open,
+        Duration reloadInterval) {
 
     public HttpSecurityOptions {
         tokens = List.copyOf(tokens);
@@ -31,19 +37,37 @@ public record HttpSecurityOptions(Optional<StoreFile> keyStore, Optional<StoreFi
 
     /** Plain HTTP without credentials: protected endpoints answer loopback callers only. */
     public static HttpSecurityOptions none() {
-        return new HttpSecurityOptions(Optional.empty(), Optional.empty(), Settings.ClientAuth.NONE, List.of(),
-                Optional.empty(), false, false, Duration.ofSeconds(5));
+        return new HttpSecurityOptions(
+                Optional.empty(),
+                Optional.empty(),
+                Settings.ClientAuth.NONE,
+                List.of(),
+                Optional.empty(),
+                false,
+                false,
+                Duration.ofSeconds(5));
     }
 
     public static HttpSecurityOptions of(WeirConfig config) {
         return new HttpSecurityOptions(
-                config.httpTlsKeyStorePath().map(p -> new StoreFile(Settings.HTTP_TLS_KEYSTORE_PATH.name(), p,
-                        config.httpTlsKeyStoreType(), config.httpTlsKeyStorePassword())),
-                config.httpTlsTrustStorePath().map(p -> new StoreFile(Settings.HTTP_TLS_TRUSTSTORE_PATH.name(), p,
-                        config.httpTlsTrustStoreType(), config.httpTlsTrustStorePassword())),
+                config.httpTlsKeyStorePath()
+                        .map(p -> new StoreFile(
+                                Settings.HTTP_TLS_KEYSTORE_PATH.name(),
+                                p,
+                                config.httpTlsKeyStoreType(),
+                                config.httpTlsKeyStorePassword())),
+                config.httpTlsTrustStorePath()
+                        .map(p -> new StoreFile(
+                                Settings.HTTP_TLS_TRUSTSTORE_PATH.name(),
+                                p,
+                                config.httpTlsTrustStoreType(),
+                                config.httpTlsTrustStorePassword())),
                 Settings.ClientAuth.valueOf(config.httpTlsClientAuth().toUpperCase(Locale.ROOT)),
-                config.httpAuthTokens(), config.httpAuthTokenFile(), config.httpAuthAllEndpoints(),
-                config.httpAdminOpen(), config.httpReloadInterval());
+                config.httpAuthTokens(),
+                config.httpAuthTokenFile(),
+                config.httpAuthAllEndpoints(),
+                config.httpAdminOpen(),
+                config.httpReloadInterval());
     }
 
     @Override

@@ -32,9 +32,11 @@ public record StoreFile(String setting, Path path, String type, String password)
             return store;
         } catch (IOException | GeneralSecurityException e) {
             // KeyStore.load reports a wrong password as an IOException caused by UnrecoverableKeyException.
-            throw new IllegalArgumentException("not a " + type + " store this password opens (" + e.getMessage()
-                    + "); check " + setting.replace(".path", ".type") + " and "
-                    + setting.replace(".path", ".password"), e);
+            throw new IllegalArgumentException(
+                    "not a " + type + " store this password opens (" + e.getMessage()
+                            + "); check " + setting.replace(".path", ".type") + " and "
+                            + setting.replace(".path", ".password"),
+                    e);
         }
     }
 

@@ -38,15 +38,15 @@ record TlsMaterial(X509ExtendedKeyManager keyManager, X509ExtendedTrustManager t
                 }
             }
             if (!hasKey) {
-                throw new IllegalArgumentException("it holds no private key; a key store needs the server's key and"
-                        + " certificate chain");
+                throw new IllegalArgumentException(
+                        "it holds no private key; a key store needs the server's key and" + " certificate chain");
             }
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(store, file.password().toCharArray());
             return new TlsMaterial(only(X509ExtendedKeyManager.class, kmf.getKeyManagers()), trust(chains));
         } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalArgumentException("its key cannot be read with the store's password (" + e.getMessage()
-                    + ")", e);
+            throw new IllegalArgumentException(
+                    "its key cannot be read with the store's password (" + e.getMessage() + ")", e);
         }
     }
 
@@ -73,5 +73,4 @@ record TlsMaterial(X509ExtendedKeyManager keyManager, X509ExtendedTrustManager t
         }
         throw new IllegalStateException("the JDK's default factory made no " + type.getSimpleName());
     }
-
 }

@@ -80,8 +80,11 @@ final class WatchedFile<T> {
             current = parse.apply(content);
         } catch (IllegalArgumentException e) {
             refusedDigest = d;
-            log.warn("{}: the new content of {} is not usable ({}); keeping the previous one until it is fixed",
-                    setting, path, e.getMessage());
+            log.warn(
+                    "{}: the new content of {} is not usable ({}); keeping the previous one until it is fixed",
+                    setting,
+                    path,
+                    e.getMessage());
             return false;
         }
         digest = d;
@@ -89,7 +92,6 @@ final class WatchedFile<T> {
         log.info("{}: re-read {}, which changed", setting, path);
         return true;
     }
-
 
     /** SHA-256 of {@code content}: what {@link #refresh} compares, and what tokens are compared by. */
     static byte[] sha256(byte[] content) {

@@ -1,8 +1,8 @@
 package io.weir.internal.operator.aggregate;
 
+import io.weir.dsl.Aggregator;
 import io.weir.internal.operator.table.Change;
 import io.weir.internal.operator.table.TableChildren;
-import io.weir.dsl.Aggregator;
 import io.weir.internal.task.CommitAwareProcessor;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
@@ -36,6 +36,7 @@ public final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, Ch
     private final TableChildren children;
     /** Changed keys, in the order they first changed; byte[] keys are wrapped to compare by content. */
     private final Map<Object, Pending<K, VA>> changed = new LinkedHashMap<>();
+
     private ProcessorContext<K, Change<VA>> context;
     private KeyValueStore<K, VA> store;
 
@@ -56,8 +57,8 @@ public final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, Ch
     }
 
     /** Aggregating: the aggregator over the result, which starts from the initializer. */
-    public static <K, V, VA> Step<K, V, VA> aggregateStep(Supplier<VA> initializer,
-                                                  Aggregator<? super K, ? super V, VA> aggregator) {
+    public static <K, V, VA> Step<K, V, VA> aggregateStep(
+            Supplier<VA> initializer, Aggregator<? super K, ? super V, VA> aggregator) {
         return (k, v, acc) -> aggregator.apply(k, v, acc == null ? initializer.get() : acc);
     }
 
@@ -67,8 +68,8 @@ public final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, Ch
     }
 
     /** The processor of {@code store}; {@code children} says which of its children take its changes. */
-    public static <K, V, VA> ProcessorSupplier<K, V, K, Change<VA>> supplier(String store, Step<K, V, VA> step,
-                                                                     TableChildren children) {
+    public static <K, V, VA> ProcessorSupplier<K, V, K, Change<VA>> supplier(
+            String store, Step<K, V, VA> step, TableChildren children) {
         return () -> new AggregateProcessor<>(store, step, children);
     }
 
@@ -82,8 +83,8 @@ public final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, Ch
     public void process(Record<K, V> record) {
         K key = record.key();
         if (key == null) {
-            throw new IllegalArgumentException("a record with a null key has no row in table or aggregate '"
-                    + storeName + "'");
+            throw new IllegalArgumentException(
+                    "a record with a null key has no row in table or aggregate '" + storeName + "'");
         }
         VA current = store.get(key);
         VA updated = step.apply(key, record.value(), current);
@@ -94,8 +95,7 @@ public final class AggregateProcessor<K, V, VA> implements Processor<K, V, K, Ch
     }
 
     /** A key's value at the previous commit, and the record carrying its latest value. */
-    private record Pending<K, VA>(VA oldValue, Record<K, VA> latest) {
-    }
+    private record Pending<K, VA>(VA oldValue, Record<K, VA> latest) {}
 
     @Override
     public void beforeCommit() {

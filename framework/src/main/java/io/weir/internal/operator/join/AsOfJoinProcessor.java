@@ -1,10 +1,10 @@
 package io.weir.internal.operator.join;
 
+import io.weir.common.KeyValue;
+import io.weir.dsl.ValueJoiner;
 import io.weir.internal.operator.table.TableProcessors;
 import io.weir.internal.operator.table.VersionedLookup;
 import io.weir.internal.operator.window.WindowProcessor;
-import io.weir.common.KeyValue;
-import io.weir.dsl.ValueJoiner;
 import io.weir.internal.task.CommitAwareProcessor;
 import io.weir.internal.time.EventTimeProcessor;
 import io.weir.processor.Processor;
@@ -32,22 +32,27 @@ import java.util.List;
  * committed watermark). A record that arrives with {@code t <= W - G} already is joined at once,
  * as Kafka Streams does. Records without a key or value do not wait.
  */
-public final class AsOfJoinProcessor<K, V, VT, VR> implements Processor<K, V, K, VR>, EventTimeProcessor,
-        CommitAwareProcessor {
+public final class AsOfJoinProcessor<K, V, VT, VR>
+        implements Processor<K, V, K, VR>, EventTimeProcessor, CommitAwareProcessor {
 
     private final VersionedLookup<K, VT> table;
     private final ValueJoiner<? super V, ? super VT, ? extends VR> joiner;
     private final boolean left;
     /** The buffer store, or {@code null} without a grace period. */
     private final String buffer;
+
     private final long graceMs;
     private ProcessorContext<K, VR> context;
     private VersionedLookup.AsOf<K, VT> reader;
     private WindowStore<K, GraceBuffer<V>> waiting;
     private long watermark;
 
-    private AsOfJoinProcessor(VersionedLookup<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
-                              boolean left, String buffer, long graceMs) {
+    private AsOfJoinProcessor(
+            VersionedLookup<K, VT> table,
+            ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
+            boolean left,
+            String buffer,
+            long graceMs) {
         this.table = table;
         this.joiner = joiner;
         this.left = left;
@@ -63,8 +68,11 @@ public final class AsOfJoinProcessor<K, V, VT, VR> implements Processor<K, V, K,
 
     /** Joins each record once the watermark passes its time plus {@code graceMs}, buffering it in {@code buffer}. */
     public static <K, V, VT, VR> ProcessorSupplier<K, V, K, VR> withGrace(
-            VersionedLookup<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner, boolean left,
-            String buffer, long graceMs) {
+            VersionedLookup<K, VT> table,
+            ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
+            boolean left,
+            String buffer,
+            long graceMs) {
         return () -> new AsOfJoinProcessor<>(table, joiner, left, buffer, graceMs);
     }
 
@@ -94,8 +102,12 @@ public final class AsOfJoinProcessor<K, V, VT, VR> implements Processor<K, V, K,
             return;
         }
         GraceBuffer<V> buffered = waiting.fetch(record.key(), ts);
-        waiting.put(record.key(), ts, buffered == null ? GraceBuffer.of(record.value(), record.headers())
-                : buffered.plus(record.value(), record.headers()));
+        waiting.put(
+                record.key(),
+                ts,
+                buffered == null
+                        ? GraceBuffer.of(record.value(), record.headers())
+                        : buffered.plus(record.value(), record.headers()));
     }
 
     private void join(Record<K, V> record) {
@@ -132,8 +144,7 @@ public final class AsOfJoinProcessor<K, V, VT, VR> implements Processor<K, V, K,
     }
 
     @Override
-    public void beforeCommit() {
-    }
+    public void beforeCommit() {}
 
     /** The buffer and the watermark are back at the commit. */
     @Override

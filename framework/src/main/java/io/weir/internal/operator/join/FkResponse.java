@@ -14,7 +14,8 @@ public record FkResponse<VO>(byte[] hash, VO rightValue) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof FkResponse<?> r && Arrays.equals(r.hash, hash)
+        return o instanceof FkResponse<?> r
+                && Arrays.equals(r.hash, hash)
                 && java.util.Objects.equals(r.rightValue, rightValue);
     }
 
@@ -44,7 +45,10 @@ public record FkResponse<VO>(byte[] hash, VO rightValue) {
             }
             byte[] value = r.rightValue() == null ? new byte[0] : values.serialize(topic, r.rightValue());
             return ByteBuffer.allocate(1 + ValueHash.LENGTH + value.length)
-                    .put(r.rightValue() == null ? 0 : HAS_VALUE).put(r.hash()).put(value).array();
+                    .put(r.rightValue() == null ? 0 : HAS_VALUE)
+                    .put(r.hash())
+                    .put(value)
+                    .array();
         }
 
         @Override
@@ -58,7 +62,8 @@ public record FkResponse<VO>(byte[] hash, VO rightValue) {
             }
             byte[] hash = Arrays.copyOfRange(bytes, 1, 1 + ValueHash.LENGTH);
             VO value = bytes[0] == HAS_VALUE
-                    ? values.deserialize(topic, Arrays.copyOfRange(bytes, 1 + ValueHash.LENGTH, bytes.length)) : null;
+                    ? values.deserialize(topic, Arrays.copyOfRange(bytes, 1 + ValueHash.LENGTH, bytes.length))
+                    : null;
             return new FkResponse<>(hash, value);
         }
 

@@ -23,7 +23,9 @@ public record FkSubscription<K>(K leftKey, byte[] hash, boolean unsubscribe) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof FkSubscription<?> s && s.leftKey.equals(leftKey) && Arrays.equals(s.hash, hash)
+        return o instanceof FkSubscription<?> s
+                && s.leftKey.equals(leftKey)
+                && Arrays.equals(s.hash, hash)
                 && s.unsubscribe == unsubscribe;
     }
 
@@ -66,8 +68,9 @@ public record FkSubscription<K>(K leftKey, byte[] hash, boolean unsubscribe) {
             if (bytes == null) {
                 return null;
             }
-            int header = bytes.length == 0 ? -1 : bytes[0] == SUBSCRIBE ? 1 + ValueHash.LENGTH
-                    : bytes[0] == UNSUBSCRIBE ? 1 : -1;
+            int header = bytes.length == 0
+                    ? -1
+                    : bytes[0] == SUBSCRIBE ? 1 + ValueHash.LENGTH : bytes[0] == UNSUBSCRIBE ? 1 : -1;
             if (header < 0 || bytes.length < header) {
                 throw new SerdeException("not a foreign-key subscription in topic " + topic + ": " + bytes.length
                         + " bytes" + (bytes.length == 0 ? "" : ", kind " + bytes[0]));

@@ -37,7 +37,10 @@ public record FkSubscriptionKey<KO, K>(KO foreignKey, K leftKey) {
             }
             byte[] prefix = prefix(topic, key.foreignKey());
             byte[] left = leftKeys.serialize(topic, key.leftKey());
-            return ByteBuffer.allocate(prefix.length + left.length).put(prefix).put(left).array();
+            return ByteBuffer.allocate(prefix.length + left.length)
+                    .put(prefix)
+                    .put(left)
+                    .array();
         }
 
         @Override
@@ -50,7 +53,8 @@ public record FkSubscriptionKey<KO, K>(KO foreignKey, K leftKey) {
                 throw new SerdeException("not a foreign-key subscription key in " + topic + ": " + bytes.length
                         + " bytes, foreign key of " + length);
             }
-            return new FkSubscriptionKey<>(foreignKeys.deserialize(topic, Arrays.copyOfRange(bytes, 4, 4 + length)),
+            return new FkSubscriptionKey<>(
+                    foreignKeys.deserialize(topic, Arrays.copyOfRange(bytes, 4, 4 + length)),
                     leftKeys.deserialize(topic, Arrays.copyOfRange(bytes, 4 + length, bytes.length)));
         }
 

@@ -1,12 +1,12 @@
 package io.weir.internal.operator.join;
 
+import io.weir.common.KeyValue;
+import io.weir.dsl.ValueJoiner;
 import io.weir.internal.operator.stateless.StatelessProcessors;
 import io.weir.internal.operator.table.Change;
 import io.weir.internal.operator.table.TableChildren;
 import io.weir.internal.operator.table.TableLookup;
 import io.weir.internal.operator.table.TableProcessors;
-import io.weir.common.KeyValue;
-import io.weir.dsl.ValueJoiner;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.processor.Record;
@@ -26,12 +26,14 @@ import java.util.function.BiFunction;
  */
 public final class ForeignKeyJoinProcessors {
 
-    private ForeignKeyJoinProcessors() {
-    }
+    private ForeignKeyJoinProcessors() {}
 
     /** What the processors of one join share: how to read foreign keys and digest left values. */
-    public record Spec<K, V, KO>(BiFunction<? super K, ? super V, ? extends KO> foreignKey, Serde<KO> foreignKeySerde,
-                          Serde<V> leftValueSerde, String subscriptionTopic) {
+    public record Spec<K, V, KO>(
+            BiFunction<? super K, ? super V, ? extends KO> foreignKey,
+            Serde<KO> foreignKeySerde,
+            Serde<V> leftValueSerde,
+            String subscriptionTopic) {
 
         /** The foreign key of a left row, or null when it has none (or no row). */
         KO foreignKeyOf(K key, V value) {
@@ -40,8 +42,12 @@ public final class ForeignKeyJoinProcessors {
 
         /** Two foreign keys are the same when their bytes are (a byte[] key has no useful equals). */
         boolean same(KO a, KO b) {
-            return a == null ? b == null : b != null && Arrays.equals(foreignKeySerde.serialize(subscriptionTopic, a),
-                    foreignKeySerde.serialize(subscriptionTopic, b));
+            return a == null
+                    ? b == null
+                    : b != null
+                            && Arrays.equals(
+                                    foreignKeySerde.serialize(subscriptionTopic, a),
+                                    foreignKeySerde.serialize(subscriptionTopic, b));
         }
 
         ValueHash<V> hash() {
@@ -128,7 +134,7 @@ public final class ForeignKeyJoinProcessors {
             public void process(Record<KO, Change<VO>> r) {
                 VO value = r.value().newValue();
                 try (KeyValueIterator<FkSubscriptionKey<KO, K>, byte[]> it =
-                             subscriptions.prefixScan(keySerde.prefix(store, r.key()))) {
+                        subscriptions.prefixScan(keySerde.prefix(store, r.key()))) {
                     while (it.hasNext()) {
                         KeyValue<FkSubscriptionKey<KO, K>, byte[]> s = it.next();
                         context.forward(r.with(s.key().leftKey(), new FkResponse<>(s.value(), value)));
@@ -147,8 +153,12 @@ public final class ForeignKeyJoinProcessors {
      * other is, with the value last forwarded, as the table-table join does.
      */
     public static <K, V, KO, VO, VR> ProcessorSupplier<K, Object, K, Change<VR>> join(
-            Spec<K, V, KO> spec, TableLookup<K, V> left, ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-            TableProcessors.JoinKind kind, String store, TableChildren children) {
+            Spec<K, V, KO> spec,
+            TableLookup<K, V> left,
+            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
+            TableProcessors.JoinKind kind,
+            String store,
+            TableChildren children) {
         return () -> new StatelessProcessors.Forwarding<K, Object, K, Change<VR>>() {
             private final ValueHash<V> hash = spec.hash();
             private TableLookup.Reader<K, V> leftReader;

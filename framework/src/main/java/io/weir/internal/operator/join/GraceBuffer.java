@@ -17,8 +17,7 @@ import org.apache.kafka.common.header.Header;
 public record GraceBuffer<V>(List<Entry<V>> entries) {
 
     /** One waiting record's value and headers. */
-    record Entry<V>(V value, Headers headers) {
-    }
+    record Entry<V>(V value, Headers headers) {}
 
     static <V> GraceBuffer<V> of(V value, Headers headers) {
         return new GraceBuffer<>(List.of(new Entry<>(value, headers)));

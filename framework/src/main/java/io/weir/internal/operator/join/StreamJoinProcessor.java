@@ -1,10 +1,10 @@
 package io.weir.internal.operator.join;
 
-import io.weir.internal.operator.window.WindowProcessor;
 import io.weir.common.KeyValue;
+import io.weir.internal.operator.window.WindowProcessor;
 import io.weir.internal.task.CommitAwareProcessor;
-import io.weir.internal.time.EventTimeProcessor;
 import io.weir.internal.task.InternalContext;
+import io.weir.internal.time.EventTimeProcessor;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.ProcessorSupplier;
@@ -53,6 +53,7 @@ public final class StreamJoinProcessor<K, VT, VO, VR>
     private final boolean thisOuter;
     /** True if the other side's records need their matched flag (it is outer). */
     private final boolean otherOuter;
+
     private final BiFunction<? super VT, ? super VO, ? extends VR> joiner;
     private ProcessorContext<K, VR> context;
     private WindowStore<K, JoinBuffer<VT>> mine;
@@ -61,9 +62,16 @@ public final class StreamJoinProcessor<K, VT, VO, VR>
     /** Every unmatched record of this side at or below this time has been emitted (outer sides). */
     private long emittedThrough;
 
-    private StreamJoinProcessor(String name, String thisStore, String otherStore, long before, long after,
-                                long lateness, boolean thisOuter, boolean otherOuter,
-                                BiFunction<? super VT, ? super VO, ? extends VR> joiner) {
+    private StreamJoinProcessor(
+            String name,
+            String thisStore,
+            String otherStore,
+            long before,
+            long after,
+            long lateness,
+            boolean thisOuter,
+            boolean otherOuter,
+            BiFunction<? super VT, ? super VO, ? extends VR> joiner) {
         this.name = name;
         this.thisStore = thisStore;
         this.otherStore = otherStore;
@@ -77,10 +85,17 @@ public final class StreamJoinProcessor<K, VT, VO, VR>
 
     /** One side's processor; {@code joiner} takes this side's value first. */
     public static <K, VT, VO, VR> ProcessorSupplier<K, VT, K, VR> supplier(
-            String name, String thisStore, String otherStore, long before, long after, long lateness,
-            boolean thisOuter, boolean otherOuter, BiFunction<? super VT, ? super VO, ? extends VR> joiner) {
-        return () -> new StreamJoinProcessor<>(name, thisStore, otherStore, before, after, lateness, thisOuter,
-                otherOuter, joiner);
+            String name,
+            String thisStore,
+            String otherStore,
+            long before,
+            long after,
+            long lateness,
+            boolean thisOuter,
+            boolean otherOuter,
+            BiFunction<? super VT, ? super VO, ? extends VR> joiner) {
+        return () -> new StreamJoinProcessor<>(
+                name, thisStore, otherStore, before, after, lateness, thisOuter, otherOuter, joiner);
     }
 
     /** The retention of a side's buffer store whose records the other side joins up to {@code after} later. */
@@ -121,7 +136,7 @@ public final class StreamJoinProcessor<K, VT, VO, VR>
         boolean matched = false;
         List<KeyValue<Long, JoinBuffer<VO>>> flagged = new ArrayList<>();
         try (KeyValueIterator<Windowed<K>, JoinBuffer<VO>> found =
-                     theirs.fetch(key, WindowProcessor.minus(ts, before), WindowProcessor.plus(ts, after))) {
+                theirs.fetch(key, WindowProcessor.minus(ts, before), WindowProcessor.plus(ts, after))) {
             while (found.hasNext()) {
                 KeyValue<Windowed<K>, JoinBuffer<VO>> e = found.next();
                 long otherTs = e.key().start();
@@ -140,8 +155,10 @@ public final class StreamJoinProcessor<K, VT, VO, VR>
             theirs.put(key, f.key(), f.value());
         }
         JoinBuffer<VT> buffered = mine.fetch(key, ts);
-        mine.put(key, ts, buffered == null ? JoinBuffer.of(record.value(), matched)
-                : buffered.plus(record.value(), matched));
+        mine.put(
+                key,
+                ts,
+                buffered == null ? JoinBuffer.of(record.value(), matched) : buffered.plus(record.value(), matched));
     }
 
     @Override
@@ -161,7 +178,9 @@ public final class StreamJoinProcessor<K, VT, VO, VR>
                 JoinBuffer<VT> buffer = e.value();
                 for (int i = 0; i < buffer.values().size(); i++) {
                     if (!buffer.matched().get(i)) {
-                        context.forward(new Record<>(e.key().key(), joiner.apply(buffer.values().get(i), null),
+                        context.forward(new Record<>(
+                                e.key().key(),
+                                joiner.apply(buffer.values().get(i), null),
                                 e.key().start()));
                     }
                 }
@@ -176,8 +195,7 @@ public final class StreamJoinProcessor<K, VT, VO, VR>
     }
 
     @Override
-    public void beforeCommit() {
-    }
+    public void beforeCommit() {}
 
     /** The stores and the watermark are back at the commit: so is what was emitted. */
     @Override

@@ -16,8 +16,7 @@ import java.util.function.BiPredicate;
  */
 public final class StatelessProcessors {
 
-    private StatelessProcessors() {
-    }
+    private StatelessProcessors() {}
 
     /** Base for processors that only forward: keeps the context. Shared with {@code TableProcessors}. */
     public abstract static class Forwarding<KIn, VIn, KOut, VOut> implements Processor<KIn, VIn, KOut, VOut> {
@@ -29,7 +28,8 @@ public final class StatelessProcessors {
         }
     }
 
-    public static <K, V> ProcessorSupplier<K, V, K, V> filter(BiPredicate<? super K, ? super V> predicate, boolean keep) {
+    public static <K, V> ProcessorSupplier<K, V, K, V> filter(
+            BiPredicate<? super K, ? super V> predicate, boolean keep) {
         return () -> new Forwarding<K, V, K, V>() {
             @Override
             public void process(Record<K, V> r) {
@@ -40,7 +40,8 @@ public final class StatelessProcessors {
         };
     }
 
-    public static <K, V, KR, VR> ProcessorSupplier<K, V, KR, VR> map(BiFunction<? super K, ? super V, KeyValue<KR, VR>> mapper) {
+    public static <K, V, KR, VR> ProcessorSupplier<K, V, KR, VR> map(
+            BiFunction<? super K, ? super V, KeyValue<KR, VR>> mapper) {
         return () -> new Forwarding<K, V, KR, VR>() {
             @Override
             public void process(Record<K, V> r) {
@@ -53,7 +54,8 @@ public final class StatelessProcessors {
         };
     }
 
-    public static <K, V, VR> ProcessorSupplier<K, V, K, VR> mapValues(BiFunction<? super K, ? super V, ? extends VR> mapper) {
+    public static <K, V, VR> ProcessorSupplier<K, V, K, VR> mapValues(
+            BiFunction<? super K, ? super V, ? extends VR> mapper) {
         return () -> new Forwarding<K, V, K, VR>() {
             @Override
             public void process(Record<K, V> r) {
@@ -92,7 +94,8 @@ public final class StatelessProcessors {
         };
     }
 
-    public static <K, V, KR> ProcessorSupplier<K, V, KR, V> selectKey(BiFunction<? super K, ? super V, ? extends KR> mapper) {
+    public static <K, V, KR> ProcessorSupplier<K, V, KR, V> selectKey(
+            BiFunction<? super K, ? super V, ? extends KR> mapper) {
         return () -> new Forwarding<K, V, KR, V>() {
             @Override
             public void process(Record<K, V> r) {
@@ -122,8 +125,8 @@ public final class StatelessProcessors {
     }
 
     /** Sends each record to the child of the first matching predicate, else to the default child. */
-    public static <K, V> ProcessorSupplier<K, V, K, V> branch(List<BiPredicate<? super K, ? super V>> predicates,
-                                                       List<String> children, String defaultChild) {
+    public static <K, V> ProcessorSupplier<K, V, K, V> branch(
+            List<BiPredicate<? super K, ? super V>> predicates, List<String> children, String defaultChild) {
         return () -> new Forwarding<K, V, K, V>() {
             @Override
             public void process(Record<K, V> r) {

@@ -30,8 +30,10 @@ public final class ChangeSerde<V> implements Serde<Change<V>> {
         byte[] old = change.oldValue() == null ? null : values.serialize(topic, change.oldValue());
         byte[] updated = change.newValue() == null ? null : values.serialize(topic, change.newValue());
         int flags = (old != null ? OLD : 0) | (updated != null ? NEW : 0);
-        ByteBuffer buffer = ByteBuffer.allocate(1 + (old != null && updated != null ? 4 : 0)
-                + (old == null ? 0 : old.length) + (updated == null ? 0 : updated.length));
+        ByteBuffer buffer = ByteBuffer.allocate(1
+                + (old != null && updated != null ? 4 : 0)
+                + (old == null ? 0 : old.length)
+                + (updated == null ? 0 : updated.length));
         buffer.put((byte) flags);
         if (old != null && updated != null) {
             buffer.putInt(old.length);
@@ -59,8 +61,8 @@ public final class ChangeSerde<V> implements Serde<Change<V>> {
         boolean hasNew = (bytes[0] & NEW) != 0;
         int oldLength = hasOld && hasNew ? buffer.getInt() : hasOld ? buffer.remaining() : 0;
         if (oldLength < 0 || oldLength > buffer.remaining()) {
-            throw new SerdeException("a table change in topic " + topic + " declares an old value of "
-                    + oldLength + " bytes in " + buffer.remaining());
+            throw new SerdeException("a table change in topic " + topic + " declares an old value of " + oldLength
+                    + " bytes in " + buffer.remaining());
         }
         V old = hasOld ? values.deserialize(topic, slice(buffer, oldLength)) : null;
         V updated = hasNew ? values.deserialize(topic, slice(buffer, buffer.remaining())) : null;

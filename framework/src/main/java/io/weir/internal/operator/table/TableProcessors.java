@@ -1,8 +1,8 @@
 package io.weir.internal.operator.table;
 
-import io.weir.internal.operator.stateless.StatelessProcessors;
 import io.weir.common.KeyValue;
 import io.weir.dsl.ValueJoiner;
+import io.weir.internal.operator.stateless.StatelessProcessors;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.processor.Record;
@@ -15,13 +15,11 @@ import java.util.function.BiFunction;
  */
 public final class TableProcessors {
 
-    private TableProcessors() {
-    }
+    private TableProcessors() {}
 
     /** The base of these processors: keeps the context. */
     private abstract static class Forwarding<KIn, VIn, KOut, VOut>
-            extends StatelessProcessors.Forwarding<KIn, VIn, KOut, VOut> {
-    }
+            extends StatelessProcessors.Forwarding<KIn, VIn, KOut, VOut> {}
 
     /**
      * A derived table's updates: both values through {@code view} (which returns {@code null} to
@@ -35,7 +33,8 @@ public final class TableProcessors {
             public void process(Record<K, Change<V>> r) {
                 K key = r.key();
                 Change<V> c = r.value();
-                Change<VR> viewed = new Change<>(c.oldValue() == null ? null : view.apply(key, c.oldValue()),
+                Change<VR> viewed = new Change<>(
+                        c.oldValue() == null ? null : view.apply(key, c.oldValue()),
                         c.newValue() == null ? null : view.apply(key, c.newValue()));
                 if (!viewed.isEmpty()) {
                     children.forward(context, r.withValue(viewed));
@@ -77,8 +76,8 @@ public final class TableProcessors {
             private KeyValue<KR, VR> select(K key, V value) {
                 KeyValue<KR, VR> kv = selector.apply(key, value);
                 if (kv == null) {
-                    throw new NullPointerException("groupBy returned null for table row " + key
-                            + "; return a KeyValue");
+                    throw new NullPointerException(
+                            "groupBy returned null for table row " + key + "; return a KeyValue");
                 }
                 return kv;
             }
@@ -87,7 +86,9 @@ public final class TableProcessors {
 
     /** Which rows a join keeps: both sides present, the left one, or either. */
     public enum JoinKind {
-        INNER, LEFT, OUTER;
+        INNER,
+        LEFT,
+        OUTER;
 
         /** The joined value of two sides' values, or {@code null} when this kind has no row for them. */
         public <V1, V2, VR> VR join(V1 left, V2 right, ValueJoiner<? super V1, ? super V2, ? extends VR> joiner) {
@@ -109,8 +110,12 @@ public final class TableProcessors {
      * re-keyed aggregation downstream subtracts exactly what it was given.
      */
     public static <K, V1, V2, VR> ProcessorSupplier<K, Object, K, Change<VR>> tableTableJoin(
-            TableLookup<K, V1> left, TableLookup<K, V2> right, ValueJoiner<? super V1, ? super V2, ? extends VR> joiner,
-            JoinKind kind, String store, TableChildren children) {
+            TableLookup<K, V1> left,
+            TableLookup<K, V2> right,
+            ValueJoiner<? super V1, ? super V2, ? extends VR> joiner,
+            JoinKind kind,
+            String store,
+            TableChildren children) {
         return () -> new Forwarding<K, Object, K, Change<VR>>() {
             private TableLookup.Reader<K, V1> leftReader;
             private TableLookup.Reader<K, V2> rightReader;
@@ -146,8 +151,10 @@ public final class TableProcessors {
      * {@code null} table value when there is none.
      */
     public static <K, V, KT, VT, VR> ProcessorSupplier<K, V, K, VR> streamTableJoin(
-            TableLookup<KT, VT> table, BiFunction<? super K, ? super V, ? extends KT> lookupKey,
-            ValueJoiner<? super V, ? super VT, ? extends VR> joiner, boolean left) {
+            TableLookup<KT, VT> table,
+            BiFunction<? super K, ? super V, ? extends KT> lookupKey,
+            ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
+            boolean left) {
         return () -> new Forwarding<K, V, K, VR>() {
             private TableLookup.Reader<KT, VT> reader;
 

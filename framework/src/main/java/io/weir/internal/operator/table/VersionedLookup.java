@@ -39,8 +39,8 @@ public interface VersionedLookup<K, V> {
     }
 
     /** The history kept in the bytes store {@code historyStore}. */
-    static <K, V> VersionedLookup<K, V> history(String historyStore, Serde<K> keySerde, Serde<V> valueSerde,
-                                                long historyRetentionMs) {
+    static <K, V> VersionedLookup<K, V> history(
+            String historyStore, Serde<K> keySerde, Serde<V> valueSerde, long historyRetentionMs) {
         return new VersionedLookup<>() {
             @Override
             public List<String> stores() {
@@ -60,8 +60,8 @@ public interface VersionedLookup<K, V> {
             @Override
             public AsOf<K, V> open(ProcessorContext<?, ?> context) {
                 KeyValueStore<byte[], byte[]> bytes = context.getStateStore(historyStore);
-                VersionedStore<K, V> store = new VersionedStore<>(bytes, keySerde, valueSerde, historyStore,
-                        historyRetentionMs);
+                VersionedStore<K, V> store =
+                        new VersionedStore<>(bytes, keySerde, valueSerde, historyStore, historyRetentionMs);
                 return store::get;
             }
         };

@@ -37,8 +37,8 @@ public final class VersionedTableProcessor<K, V> implements Processor<K, V, K, C
     private KeyValueStore<K, V> current;
     private VersionedStore<K, V> history;
 
-    private VersionedTableProcessor(String storeName, Serde<K> keySerde, Serde<V> valueSerde, long historyRetentionMs,
-                                    TableChildren children) {
+    private VersionedTableProcessor(
+            String storeName, Serde<K> keySerde, Serde<V> valueSerde, long historyRetentionMs, TableChildren children) {
         this.storeName = storeName;
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
@@ -46,9 +46,8 @@ public final class VersionedTableProcessor<K, V> implements Processor<K, V, K, C
         this.children = children;
     }
 
-    public static <K, V> ProcessorSupplier<K, V, K, Change<V>> supplier(String storeName, Serde<K> keySerde,
-                                                                 Serde<V> valueSerde, long historyRetentionMs,
-                                                                 TableChildren children) {
+    public static <K, V> ProcessorSupplier<K, V, K, Change<V>> supplier(
+            String storeName, Serde<K> keySerde, Serde<V> valueSerde, long historyRetentionMs, TableChildren children) {
         return () -> new VersionedTableProcessor<>(storeName, keySerde, valueSerde, historyRetentionMs, children);
     }
 
@@ -65,8 +64,8 @@ public final class VersionedTableProcessor<K, V> implements Processor<K, V, K, C
     public void process(Record<K, V> record) {
         K key = record.key();
         if (key == null) {
-            throw new IllegalArgumentException("a record with a null key has no row in versioned table '"
-                    + storeName + "'");
+            throw new IllegalArgumentException(
+                    "a record with a null key has no row in versioned table '" + storeName + "'");
         }
         if (history.put(key, record.value(), record.timestamp()) != VersionedStore.PutResult.LATEST) {
             return;
@@ -78,8 +77,7 @@ public final class VersionedTableProcessor<K, V> implements Processor<K, V, K, C
         changed.put(id, new Pending<>(pending == null ? old : pending.oldValue, record));
     }
 
-    private record Pending<K, V>(V oldValue, Record<K, V> latest) {
-    }
+    private record Pending<K, V>(V oldValue, Record<K, V> latest) {}
 
     @Override
     public void beforeCommit() {

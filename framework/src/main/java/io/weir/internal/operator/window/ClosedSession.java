@@ -17,7 +17,10 @@ record ClosedSession(long start, long end) {
             if (session == null) {
                 return null;
             }
-            return ByteBuffer.allocate(2 * Long.BYTES).putLong(session.start).putLong(session.end).array();
+            return ByteBuffer.allocate(2 * Long.BYTES)
+                    .putLong(session.start)
+                    .putLong(session.end)
+                    .array();
         }
 
         @Override

@@ -57,8 +57,8 @@ final class CountWindowCodec<VA> {
         long phase = in.readVarLong();
         long n = in.readVarLong();
         if (n < 0 || n > bytes.length) {
-            throw new IllegalStateException("corrupt count-window state in " + topic + ": " + n + " windows in "
-                    + bytes.length + " bytes");
+            throw new IllegalStateException(
+                    "corrupt count-window state in " + topic + ": " + n + " windows in " + bytes.length + " bytes");
         }
         List<CountWindowState.Window<VA>> windows = new ArrayList<>((int) n);
         for (long i = 0; i < n; i++) {

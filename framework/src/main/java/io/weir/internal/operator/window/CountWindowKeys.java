@@ -19,8 +19,7 @@ public final class CountWindowKeys {
     static final byte INDEX = 0x01;
     static final byte[] INDEX_PREFIX = {INDEX};
 
-    private CountWindowKeys() {
-    }
+    private CountWindowKeys() {}
 
     static byte[] state(byte[] key) {
         byte[] k = new byte[1 + key.length];
@@ -31,7 +30,10 @@ public final class CountWindowKeys {
 
     static byte[] index(long deadline, byte[] key) {
         return ByteBuffer.allocate(1 + Long.BYTES + key.length)
-                .put(INDEX).putLong(deadline ^ Long.MIN_VALUE).put(key).array();
+                .put(INDEX)
+                .putLong(deadline ^ Long.MIN_VALUE)
+                .put(key)
+                .array();
     }
 
     /** The deadline of an index entry's key. */

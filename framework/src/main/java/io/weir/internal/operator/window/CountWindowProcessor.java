@@ -1,8 +1,8 @@
 package io.weir.internal.operator.window;
 
-import io.weir.internal.operator.aggregate.AggregateProcessor;
 import io.weir.dsl.CountWindows;
 import io.weir.internal.config.InternalTopic;
+import io.weir.internal.operator.aggregate.AggregateProcessor;
 import io.weir.internal.task.CommitAwareProcessor;
 import io.weir.internal.time.EventTimeProcessor;
 import io.weir.processor.Headers;
@@ -52,6 +52,7 @@ public final class CountWindowProcessor<K, V, VA>
     static final String FINAL = Pane.FINAL.label();
     /** The pane of a window closed by its time-out, partially filled. */
     static final String TIMEOUT = "timeout";
+
     private static final int DUE_BATCH = 1_000;
     private static final byte[] PRESENT = new byte[0];
     private static final Headers TIMEOUT_HEADERS = Headers.empty().with(PANE, TIMEOUT);
@@ -61,6 +62,7 @@ public final class CountWindowProcessor<K, V, VA>
     private final long slide;
     /** Negative for no time-out. */
     private final long timeoutMs;
+
     private final Serde<K> keySerde;
     private final CountWindowCodec<VA> codec;
     private final AggregateProcessor.Step<K, V, VA> step;
@@ -71,8 +73,12 @@ public final class CountWindowProcessor<K, V, VA>
     /** No index deadline is below this; {@link Long#MIN_VALUE} when unknown. Memory only. */
     private long earliestDeadline = Long.MIN_VALUE;
 
-    private CountWindowProcessor(String storeName, CountWindows windows, Serde<K> keySerde, Serde<VA> aggregateSerde,
-                                 AggregateProcessor.Step<K, V, VA> step) {
+    private CountWindowProcessor(
+            String storeName,
+            CountWindows windows,
+            Serde<K> keySerde,
+            Serde<VA> aggregateSerde,
+            AggregateProcessor.Step<K, V, VA> step) {
         this.storeName = storeName;
         this.size = windows.size();
         this.slide = windows.slide();
@@ -83,7 +89,10 @@ public final class CountWindowProcessor<K, V, VA>
     }
 
     public static <K, V, VA> ProcessorSupplier<K, V, Windowed<K>, VA> supplier(
-            String storeName, CountWindows windows, Serde<K> keySerde, Serde<VA> aggregateSerde,
+            String storeName,
+            CountWindows windows,
+            Serde<K> keySerde,
+            Serde<VA> aggregateSerde,
             AggregateProcessor.Step<K, V, VA> step) {
         return () -> new CountWindowProcessor<>(storeName, windows, keySerde, aggregateSerde, step);
     }
@@ -100,8 +109,8 @@ public final class CountWindowProcessor<K, V, VA>
     public void process(Record<K, V> record) {
         K key = record.key();
         if (key == null) {
-            throw new IllegalArgumentException("a record with a null key cannot be counted into the count windows"
-                    + " of '" + storeName + "'");
+            throw new IllegalArgumentException(
+                    "a record with a null key cannot be counted into the count windows" + " of '" + storeName + "'");
         }
         byte[] keyBytes = keySerde.serialize(topic, key);
         if (keyBytes == null) {
@@ -132,7 +141,8 @@ public final class CountWindowProcessor<K, V, VA>
             Headers headers = record.headers().without(PANE).with(PANE, FINAL);
             for (CountWindowState.Window<VA> w : full) {
                 context.forward(record.<Windowed<K>, VA>with(windowed(key, w), w.aggregate())
-                        .withTimestamp(w.max()).withHeaders(headers));
+                        .withTimestamp(w.max())
+                        .withHeaders(headers));
             }
         }
         emitTimedOut(key, timedOut);
@@ -255,6 +265,6 @@ public final class CountWindowProcessor<K, V, VA>
 
     @Override
     public void afterAbort() {
-        earliestDeadline = Long.MIN_VALUE;   // the aborted writes may have moved the index
+        earliestDeadline = Long.MIN_VALUE; // the aborted writes may have moved the index
     }
 }

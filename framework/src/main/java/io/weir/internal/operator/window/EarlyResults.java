@@ -34,6 +34,7 @@ final class EarlyResults<K> {
 
     /** Records between early results; 0 for the interval trigger. */
     private final long everyRecords;
+
     private final Map<Object, State<K>> open = new HashMap<>();
     /** Windows changed since the last interval, in the order they first changed (interval trigger only). */
     private final Map<Object, State<K>> changed = new LinkedHashMap<>();
@@ -95,6 +96,5 @@ final class EarlyResults<K> {
         return w.key() instanceof byte[] bytes ? new BytesWindow(ByteBuffer.wrap(bytes), w.start(), w.end()) : w;
     }
 
-    private record BytesWindow(ByteBuffer key, long start, long end) {
-    }
+    private record BytesWindow(ByteBuffer key, long start, long end) {}
 }

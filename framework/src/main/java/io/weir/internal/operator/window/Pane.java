@@ -8,7 +8,11 @@ import io.weir.processor.Headers;
  * withdraws a session result already emitted, when a record merged that session into another.
  */
 enum Pane {
-    EARLY("early"), FINAL("final"), LATE("late"), UPDATE("update"), RETRACT("retract");
+    EARLY("early"),
+    FINAL("final"),
+    LATE("late"),
+    UPDATE("update"),
+    RETRACT("retract");
 
     static final String HEADER = "weir.pane";
 

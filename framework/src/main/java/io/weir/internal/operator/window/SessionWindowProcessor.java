@@ -1,10 +1,10 @@
 package io.weir.internal.operator.window;
 
-import io.weir.internal.operator.aggregate.AggregateProcessor;
 import io.weir.common.KeyValue;
 import io.weir.dsl.Emit;
 import io.weir.dsl.Merger;
 import io.weir.dsl.SessionWindows;
+import io.weir.internal.operator.aggregate.AggregateProcessor;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.ProcessorSupplier;
@@ -80,9 +80,8 @@ public final class SessionWindowProcessor<K, V, VA> extends WindowProcessor<K, V
     private static final long BUCKETS_PER_GAP = 64;
 
     /** How the aggregate of a session is made: the three functions of Kafka Streams' session aggregate. */
-    public record Aggregation<K, V, VA>(Supplier<VA> initializer, AggregateProcessor.Step<K, V, VA> aggregator,
-                                 Merger<? super K, VA> merger) {
-    }
+    public record Aggregation<K, V, VA>(
+            Supplier<VA> initializer, AggregateProcessor.Step<K, V, VA> aggregator, Merger<? super K, VA> merger) {}
 
     private final long gap;
     private final long lateness;
@@ -91,18 +90,24 @@ public final class SessionWindowProcessor<K, V, VA> extends WindowProcessor<K, V
     /** The latest closed session of each key that had one, once it left {@link #store}. */
     private KeyValueStore<K, ClosedSession> lastClosed;
 
-    private SessionWindowProcessor(String storeName, SessionWindows windows, Emit emit,
-                                   Aggregation<K, V, VA> aggregation) {
-        super(storeName, emit, windows.inactivityGap().toMillis()
-                        + (emit.kind() == Emit.Kind.ON_WINDOW_CLOSE ? windows.allowedLateness().toMillis() : 0),
-                Math.max(1, windows.inactivityGap().toMillis() / BUCKETS_PER_GAP), true);
+    private SessionWindowProcessor(
+            String storeName, SessionWindows windows, Emit emit, Aggregation<K, V, VA> aggregation) {
+        super(
+                storeName,
+                emit,
+                windows.inactivityGap().toMillis()
+                        + (emit.kind() == Emit.Kind.ON_WINDOW_CLOSE
+                                ? windows.allowedLateness().toMillis()
+                                : 0),
+                Math.max(1, windows.inactivityGap().toMillis() / BUCKETS_PER_GAP),
+                true);
         this.gap = windows.inactivityGap().toMillis();
         this.lateness = windows.allowedLateness().toMillis();
         this.aggregation = aggregation;
     }
 
-    public static <K, V, VA> ProcessorSupplier<K, V, Windowed<K>, VA> supplier(String storeName, SessionWindows windows,
-                                                                       Emit emit, Aggregation<K, V, VA> aggregation) {
+    public static <K, V, VA> ProcessorSupplier<K, V, Windowed<K>, VA> supplier(
+            String storeName, SessionWindows windows, Emit emit, Aggregation<K, V, VA> aggregation) {
         return () -> new SessionWindowProcessor<>(storeName, windows, emit, aggregation);
     }
 
@@ -110,9 +115,18 @@ public final class SessionWindowProcessor<K, V, VA> extends WindowProcessor<K, V
      * The stores of the aggregation into {@code storeName}: the session store, then
      * {@code <store>-last-closed}; both persistent and logged.
      */
-    public static List<StoreSpec> stores(String storeName, Serde<?> keySerde, Serde<?> aggregateSerde,
-                                  SessionWindows windows) {
-        return List.of(new StoreSpec(storeName, keySerde, aggregateSerde, true, true, null, StoreSpec.Kind.SESSION, 0,
+    public static List<StoreSpec> stores(
+            String storeName, Serde<?> keySerde, Serde<?> aggregateSerde, SessionWindows windows) {
+        return List.of(
+                new StoreSpec(
+                        storeName,
+                        keySerde,
+                        aggregateSerde,
+                        true,
+                        true,
+                        null,
+                        StoreSpec.Kind.SESSION,
+                        0,
                         Duration.ofMillis(retentionMs(windows))),
                 new StoreSpec(lastClosedStoreName(storeName), keySerde, ClosedSession.SERDE, true, true, null));
     }
@@ -210,8 +224,8 @@ public final class SessionWindowProcessor<K, V, VA> extends WindowProcessor<K, V
      */
     @Override
     void committing() {
-        try (KeyValueIterator<Windowed<K>, VA> closed = store.fetchAll(Long.MIN_VALUE,
-                minus(watermark, gap + lateness))) {
+        try (KeyValueIterator<Windowed<K>, VA> closed =
+                store.fetchAll(Long.MIN_VALUE, minus(watermark, gap + lateness))) {
             while (closed.hasNext()) {
                 Windowed<K> session = closed.next().key();
                 ClosedSession last = lastClosed.get(session.key());

@@ -1,8 +1,8 @@
 package io.weir.internal.operator.window;
 
-import io.weir.internal.operator.aggregate.AggregateProcessor;
 import io.weir.dsl.Emit;
 import io.weir.dsl.TimeWindows;
+import io.weir.internal.operator.aggregate.AggregateProcessor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.processor.Record;
@@ -31,9 +31,16 @@ public final class TimeWindowProcessor<K, V, VA> extends WindowProcessor<K, V, V
     private final AggregateProcessor.Step<K, V, VA> step;
     private WindowStore<K, VA> store;
 
-    private TimeWindowProcessor(String storeName, TimeWindows windows, Emit emit, AggregateProcessor.Step<K, V, VA> step) {
+    private TimeWindowProcessor(
+            String storeName, TimeWindows windows, Emit emit, AggregateProcessor.Step<K, V, VA> step) {
         // no deferral: the record that moves the watermark to W is in no window that ends by W
-        super(storeName, emit, emit.kind() == Emit.Kind.ON_WINDOW_CLOSE ? windows.allowedLateness().toMillis() : 0, 1,
+        super(
+                storeName,
+                emit,
+                emit.kind() == Emit.Kind.ON_WINDOW_CLOSE
+                        ? windows.allowedLateness().toMillis()
+                        : 0,
+                1,
                 false);
         this.size = windows.size().toMillis();
         this.advance = windows.advance().toMillis();
@@ -41,8 +48,8 @@ public final class TimeWindowProcessor<K, V, VA> extends WindowProcessor<K, V, V
         this.step = step;
     }
 
-    public static <K, V, VA> ProcessorSupplier<K, V, Windowed<K>, VA> supplier(String storeName, TimeWindows windows, Emit emit,
-                                                                       AggregateProcessor.Step<K, V, VA> step) {
+    public static <K, V, VA> ProcessorSupplier<K, V, Windowed<K>, VA> supplier(
+            String storeName, TimeWindows windows, Emit emit, AggregateProcessor.Step<K, V, VA> step) {
         return () -> new TimeWindowProcessor<>(storeName, windows, emit, step);
     }
 

@@ -3,8 +3,8 @@ package io.weir.internal.operator.window;
 import io.weir.common.KeyValue;
 import io.weir.dsl.Emit;
 import io.weir.internal.task.CommitAwareProcessor;
-import io.weir.internal.time.EventTimeProcessor;
 import io.weir.internal.task.InternalContext;
+import io.weir.internal.time.EventTimeProcessor;
 import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.PunctuationType;
@@ -41,17 +41,21 @@ public abstract class WindowProcessor<K, V, VA>
     private final Emit emit;
     /** Fire time = end + fireDelay. */
     private final long fireDelay;
+
     private final FireTimes fires;
     /** Null unless the trigger is {@link Emit.Kind#EARLY}. */
     private EarlyResults<K> early;
+
     private ProcessorContext<Windowed<K>, VA> context;
     /** The watermark as last told. */
     long watermark;
     /** Every window whose fire time is at or below this has fired: the watermark, or one less while deferred. */
     private long firedThrough;
+
     private final boolean deferAtWatermark;
     /** The watermark before its last advance, while no record has been processed since. */
     private long beforeAdvance;
+
     private boolean advancePending;
 
     WindowProcessor(String storeName, Emit emit, long fireDelay, long fireGranularity, boolean deferAtWatermark) {
@@ -91,15 +95,17 @@ public abstract class WindowProcessor<K, V, VA>
         fires.unlistAll();
         if (emit.kind() == Emit.Kind.EARLY) {
             early = new EarlyResults<>(emit.earlyRecords().orElse(0));
-            emit.earlyInterval().ifPresent(interval ->
-                    context.schedule(interval, PunctuationType.WALL_CLOCK, now -> emitChangedEarly()));
+            emit.earlyInterval()
+                    .ifPresent(interval ->
+                            context.schedule(interval, PunctuationType.WALL_CLOCK, now -> emitChangedEarly()));
         }
     }
 
     @Override
     public final void process(Record<K, V> record) {
         if (record.key() == null) {
-            throw new IllegalArgumentException("a record with a null key cannot be aggregated into '" + storeName + "'");
+            throw new IllegalArgumentException(
+                    "a record with a null key cannot be aggregated into '" + storeName + "'");
         }
         long current = context.currentWatermark();
         if (current > watermark) {
@@ -243,8 +249,7 @@ public abstract class WindowProcessor<K, V, VA>
      * At each commit, after every window due at the watermark has fired and before the stores'
      * writes are sent: what a subclass must write in the same transaction. Nothing by default.
      */
-    void committing() {
-    }
+    void committing() {}
 
     /** The watermark is back at its committed value: what fired since will fire again on the replay. */
     @Override

@@ -34,6 +34,7 @@ final class GlobalCheckpoint {
     private static final Logger log = LoggerFactory.getLogger(GlobalCheckpoint.class);
     /** Checkpoints kept: enough that one is at or below what the store's last flush made durable. */
     static final int KEPT = 8;
+
     private static final String HEADER = "# weir global table positions: sequence identity partition=offset...";
 
     /**
@@ -80,7 +81,8 @@ final class GlobalCheckpoint {
         StringBuilder text = new StringBuilder(HEADER).append('\n');
         for (Entry e : entries) {
             text.append(e.sequence()).append(' ').append(e.identity());
-            new TreeMap<>(e.positions()).forEach((p, o) -> text.append(' ').append(p).append('=').append(o));
+            new TreeMap<>(e.positions())
+                    .forEach((p, o) -> text.append(' ').append(p).append('=').append(o));
             text.append('\n');
         }
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
@@ -117,13 +119,16 @@ final class GlobalCheckpoint {
                 Map<Integer, Long> positions = new TreeMap<>();
                 for (int i = 2; i < parts.length; i++) {
                     int eq = parts[i].indexOf('=');
-                    positions.put(Integer.parseInt(parts[i].substring(0, eq)), Long.parseLong(parts[i].substring(eq + 1)));
+                    positions.put(
+                            Integer.parseInt(parts[i].substring(0, eq)), Long.parseLong(parts[i].substring(eq + 1)));
                 }
                 read.add(new Entry(Long.parseLong(parts[0]), parts[1], positions));
             }
         } catch (IOException | RuntimeException e) {
-            log.warn("cannot read the global table checkpoint {} ({}); reading the table's topic from the beginning",
-                    file, e.toString());
+            log.warn(
+                    "cannot read the global table checkpoint {} ({}); reading the table's topic from the beginning",
+                    file,
+                    e.toString());
             return List.of();
         }
         return read;

@@ -1,9 +1,9 @@
 package io.weir.internal.state.global;
 
+import io.weir.errors.StoreCorruptedException;
 import io.weir.internal.state.TypedReader;
 import io.weir.internal.topology.GlobalTableSpec;
 import io.weir.serde.Serde;
-import io.weir.errors.StoreCorruptedException;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.internal.WriteBatch;
 import io.weir.state.memory.MemoryStore;
@@ -92,8 +92,12 @@ public final class GlobalTables implements AutoCloseable {
             try {
                 store = RocksDbStore.open(storeDir, spec.storeName(), resources);
             } catch (StoreCorruptedException e) {
-                log.warn("global table {} in {} cannot be opened ({}); wiping it to read its topic {} again",
-                        spec.storeName(), storeDir, e.getMessage(), spec.topic());
+                log.warn(
+                        "global table {} in {} cannot be opened ({}); wiping it to read its topic {} again",
+                        spec.storeName(),
+                        storeDir,
+                        e.getMessage(),
+                        spec.topic());
                 RocksDbStore.deleteRecursively(storeDir);
                 store = RocksDbStore.open(storeDir, spec.storeName(), resources);
             }
@@ -131,7 +135,8 @@ public final class GlobalTables implements AutoCloseable {
      */
     public Optional<Map<Integer, Long>> resumeAt(String topic, String topicId) {
         Table t = table(topic);
-        Optional<Map<Integer, Long>> at = t.checkpoint == null || topicId == null ? Optional.empty()
+        Optional<Map<Integer, Long>> at = t.checkpoint == null || topicId == null
+                ? Optional.empty()
                 : t.checkpoint.resumeAt(t.durableAtOpen, identity(t.spec, topicId));
         if (at.isEmpty() && t.durableAtOpen > 0) {
             startOver(topic);
@@ -191,8 +196,8 @@ public final class GlobalTables implements AutoCloseable {
     public Optional<RuntimeException> apply(ConsumerRecord<byte[], byte[]> record) {
         Table table = table(record.topic());
         if (record.key() == null) {
-            return Optional.of(new IllegalArgumentException("a record with a null key cannot be a row of global table '"
-                    + table.spec.storeName() + "'"));
+            return Optional.of(new IllegalArgumentException(
+                    "a record with a null key cannot be a row of global table '" + table.spec.storeName() + "'"));
         }
         byte[] key;
         byte[] value;

@@ -77,13 +77,19 @@ public final class GlobalThread implements AutoCloseable {
     private boolean appliedSinceCheckpoint;
     private boolean restored;
 
-    private GlobalThread(GlobalTables tables, ClientConfigs clients, String deadLetterTopic, TopicLimits limits,
-                         MeterRegistry registry, Tags tags, Consumer<Throwable> onFailure) {
+    private GlobalThread(
+            GlobalTables tables,
+            ClientConfigs clients,
+            String deadLetterTopic,
+            TopicLimits limits,
+            MeterRegistry registry,
+            Tags tags,
+            Consumer<Throwable> onFailure) {
         this.tables = tables;
-        this.consumer = new KafkaConsumer<>(clients.plainConsumer("global"), new ByteArrayDeserializer(),
-                new ByteArrayDeserializer());
-        this.deadLetterProducer = new KafkaProducer<>(clients.plainProducer("global-dead-letter"),
-                new ByteArraySerializer(), new ByteArraySerializer());
+        this.consumer = new KafkaConsumer<>(
+                clients.plainConsumer("global"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.deadLetterProducer = new KafkaProducer<>(
+                clients.plainProducer("global-dead-letter"), new ByteArraySerializer(), new ByteArraySerializer());
         this.deadLetterTopic = deadLetterTopic;
         this.limits = limits;
         this.onFailure = onFailure;
@@ -95,12 +101,18 @@ public final class GlobalThread implements AutoCloseable {
             this.restoredRecords.put(topic, restoredRecords);
             gauges.add(Gauge.builder("weir.global.restored.records", restoredRecords::get)
                     .description("records of a global table's topic read by the start-up restore")
-                    .baseUnit("records").tags(tags.and("topic", topic)).register(registry));
+                    .baseUnit("records")
+                    .tags(tags.and("topic", topic))
+                    .register(registry));
             gauges.add(Gauge.builder("weir.global.rows", () -> tables.rows(topic))
-                    .description("rows of a global table").tags(tags.and("topic", topic)).register(registry));
+                    .description("rows of a global table")
+                    .tags(tags.and("topic", topic))
+                    .register(registry));
             gauges.add(Gauge.builder("weir.global.lag", () -> lag.get() < 0 ? Double.NaN : lag.get())
                     .description("records between the global thread's position and the end of a global table's topic")
-                    .baseUnit("records").tags(tags.and("topic", topic)).register(registry));
+                    .baseUnit("records")
+                    .tags(tags.and("topic", topic))
+                    .register(registry));
         }
     }
 
@@ -111,9 +123,16 @@ public final class GlobalThread implements AutoCloseable {
      * @param timeout how long the restore may take before the start fails
      * @throws ClusterException if a topic cannot be read or the restore takes longer than {@code timeout}
      */
-    public static GlobalThread start(GlobalTables tables, ClientConfigs clients, Admin admin, String deadLetterTopic,
-                                     TopicLimits limits, MeterRegistry registry, Tags tags, Duration timeout,
-                                     Consumer<Throwable> onFailure) {
+    public static GlobalThread start(
+            GlobalTables tables,
+            ClientConfigs clients,
+            Admin admin,
+            String deadLetterTopic,
+            TopicLimits limits,
+            MeterRegistry registry,
+            Tags tags,
+            Duration timeout,
+            Consumer<Throwable> onFailure) {
         if (tables.isEmpty()) {
             return null;
         }
@@ -146,7 +165,11 @@ public final class GlobalThread implements AutoCloseable {
         Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
         Map<TopicPartition, Long> beginnings = consumer.beginningOffsets(partitions, timeout);
         for (String topic : tables.topics()) {
-            seekToResume(topic, partitions.stream().filter(tp -> tp.topic().equals(topic)).toList(), beginnings, ends);
+            seekToResume(
+                    topic,
+                    partitions.stream().filter(tp -> tp.topic().equals(topic)).toList(),
+                    beginnings,
+                    ends);
         }
         long records = 0;
         while (ends.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
@@ -173,13 +196,19 @@ public final class GlobalThread implements AutoCloseable {
      * Seeks the partitions of {@code topic} to where its table resumes, or to their beginning (the
      * table emptied) when its checkpoint does not fit them.
      */
-    private void seekToResume(String topic, List<TopicPartition> partitions, Map<TopicPartition, Long> beginnings,
-                              Map<TopicPartition, Long> ends) {
+    private void seekToResume(
+            String topic,
+            List<TopicPartition> partitions,
+            Map<TopicPartition, Long> beginnings,
+            Map<TopicPartition, Long> ends) {
         Map<Integer, Long> at = tables.resumeAt(topic, topicIds.get(topic)).orElse(null);
         String unfit = at == null ? null : unfit(at, partitions, beginnings, ends);
         if (unfit != null) {
-            log.info("global table of {}: its local copy does not fit the topic ({}); reading the topic from the"
-                    + " beginning", topic, unfit);
+            log.info(
+                    "global table of {}: its local copy does not fit the topic ({}); reading the topic from the"
+                            + " beginning",
+                    topic,
+                    unfit);
             tables.startOver(topic);
             at = null;
         }
@@ -194,10 +223,12 @@ public final class GlobalThread implements AutoCloseable {
     }
 
     /** Why the positions {@code at} do not fit the partitions, or null if they do. */
-    private static String unfit(Map<Integer, Long> at, List<TopicPartition> partitions,
-                                Map<TopicPartition, Long> beginnings, Map<TopicPartition, Long> ends) {
-        if (at.size() != partitions.size()
-                || partitions.stream().anyMatch(tp -> !at.containsKey(tp.partition()))) {
+    private static String unfit(
+            Map<Integer, Long> at,
+            List<TopicPartition> partitions,
+            Map<TopicPartition, Long> beginnings,
+            Map<TopicPartition, Long> ends) {
+        if (at.size() != partitions.size() || partitions.stream().anyMatch(tp -> !at.containsKey(tp.partition()))) {
             return "it has positions for partitions " + at.keySet() + ", the topic has " + partitions.size();
         }
         for (TopicPartition tp : partitions) {
@@ -227,8 +258,11 @@ public final class GlobalThread implements AutoCloseable {
 
     private static Map<String, String> topicIds(Admin admin, java.util.Set<String> topics, Duration timeout) {
         Map<String, String> ids = new HashMap<>();
-        for (TopicDescription d : KafkaCalls.get(admin.describeTopics(topics).allTopicNames(), timeout,
-                "describe the global tables' topics " + topics).values()) {
+        for (TopicDescription d : KafkaCalls.get(
+                        admin.describeTopics(topics).allTopicNames(),
+                        timeout,
+                        "describe the global tables' topics " + topics)
+                .values()) {
             ids.put(d.name(), d.topicId().toString());
         }
         return ids;
@@ -236,8 +270,12 @@ public final class GlobalThread implements AutoCloseable {
 
     private String describePositions(Map<TopicPartition, Long> ends) {
         StringBuilder sb = new StringBuilder();
-        ends.forEach((tp, end) -> sb.append(sb.isEmpty() ? "" : ", ").append(tp).append(' ')
-                .append(consumer.position(tp)).append('/').append(end));
+        ends.forEach((tp, end) -> sb.append(sb.isEmpty() ? "" : ", ")
+                .append(tp)
+                .append(' ')
+                .append(consumer.position(tp))
+                .append('/')
+                .append(end));
         return sb.toString();
     }
 
@@ -266,15 +304,19 @@ public final class GlobalThread implements AutoCloseable {
     private void apply(ConsumerRecord<byte[], byte[]> record) {
         tables.apply(record).ifPresent(error -> {
             try {
-                deadLetterProducer.send(DeadLetters.deadLetter(record, deadLetterTopic, limits, Stage.DESERIALIZE,
-                        error)).get();
+                deadLetterProducer
+                        .send(DeadLetters.deadLetter(record, deadLetterTopic, limits, Stage.DESERIALIZE, error))
+                        .get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while dead-lettering " + record.topic() + "-"
-                        + record.partition() + "@" + record.offset(), e);
+                throw new IllegalStateException(
+                        "interrupted while dead-lettering " + record.topic() + "-" + record.partition() + "@"
+                                + record.offset(),
+                        e);
             } catch (ExecutionException e) {
-                throw new ClusterException("cannot write " + record.topic() + "-" + record.partition() + "@"
-                        + record.offset() + " to the dead-letter topic " + deadLetterTopic + ": " + e.getCause(),
+                throw new ClusterException(
+                        "cannot write " + record.topic() + "-" + record.partition() + "@" + record.offset()
+                                + " to the dead-letter topic " + deadLetterTopic + ": " + e.getCause(),
                         e.getCause());
             }
         });
@@ -289,8 +331,7 @@ public final class GlobalThread implements AutoCloseable {
         Map<String, Long> total = new HashMap<>();
         for (TopicPartition tp : consumer.assignment()) {
             OptionalLong lag = consumer.currentLag(tp);
-            total.merge(tp.topic(), lag.isPresent() ? lag.getAsLong() : -1L,
-                    (a, b) -> a < 0 || b < 0 ? -1L : a + b);
+            total.merge(tp.topic(), lag.isPresent() ? lag.getAsLong() : -1L, (a, b) -> a < 0 || b < 0 ? -1L : a + b);
         }
         total.forEach((topic, lag) -> lags.get(topic).set(lag));
     }

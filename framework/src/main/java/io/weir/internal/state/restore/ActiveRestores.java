@@ -24,6 +24,7 @@ public final class ActiveRestores {
     private final Supplier<RestoreSession> newSession;
     /** Where the group's tasks start processing each partition: {@link StateConsumers#startOffsets}. */
     private final Function<java.util.Set<TopicPartition>, Map<TopicPartition, Long>> startOffsets;
+
     private final List<RestoreTicket> restoring = new ArrayList<>();
     /** Created with the first restore, and again after a failure closed it. */
     private RestoreSession session;
@@ -32,8 +33,9 @@ public final class ActiveRestores {
      * @param newSession   a new session over a new restore consumer ({@link StateConsumers#restoreSession})
      * @param startOffsets the offsets the group's tasks start processing the given partitions at
      */
-    public ActiveRestores(Supplier<RestoreSession> newSession,
-                   Function<java.util.Set<TopicPartition>, Map<TopicPartition, Long>> startOffsets) {
+    public ActiveRestores(
+            Supplier<RestoreSession> newSession,
+            Function<java.util.Set<TopicPartition>, Map<TopicPartition, Long>> startOffsets) {
         this.newSession = newSession;
         this.startOffsets = startOffsets;
     }
@@ -46,8 +48,10 @@ public final class ActiveRestores {
     }
 
     /** Starts restoring {@code stores} (changelog to store) of the task of {@code ticket}. */
-    public void add(RestoreTicket ticket, Map<TopicPartition, BytesStore> stores,
-             Function<TopicPartition, RestoreListener> listeners) {
+    public void add(
+            RestoreTicket ticket,
+            Map<TopicPartition, BytesStore> stores,
+            Function<TopicPartition, RestoreListener> listeners) {
         add(ticket, stores, listeners, Map.of());
     }
 
@@ -58,13 +62,17 @@ public final class ActiveRestores {
      * forwards each change with the old value the store holds, which must be the value as of that
      * offset, not a later one.
      */
-    public void add(RestoreTicket ticket, Map<TopicPartition, BytesStore> stores,
-             Function<TopicPartition, RestoreListener> listeners, Map<TopicPartition, SourceRecords> sources) {
+    public void add(
+            RestoreTicket ticket,
+            Map<TopicPartition, BytesStore> stores,
+            Function<TopicPartition, RestoreListener> listeners,
+            Map<TopicPartition, SourceRecords> sources) {
         prepare();
         Map<TopicPartition, SourceRecords.Bound> bounds = new java.util.HashMap<>();
         if (!sources.isEmpty()) {
-            startOffsets.apply(sources.keySet()).forEach((tp, offset) ->
-                    bounds.put(tp, new SourceRecords.Bound(offset, sources.get(tp))));
+            startOffsets
+                    .apply(sources.keySet())
+                    .forEach((tp, offset) -> bounds.put(tp, new SourceRecords.Bound(offset, sources.get(tp))));
         }
         session.add(stores, listeners, bounds);
         restoring.add(ticket);

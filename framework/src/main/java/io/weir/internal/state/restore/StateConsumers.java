@@ -27,6 +27,7 @@ public final class StateConsumers {
 
     /** One slice of the state thread's time: how long a restore or standby step reads before it looks up. */
     public static final Duration STEP = Duration.ofMillis(100);
+
     private static final Logger log = LoggerFactory.getLogger(StateConsumers.class);
     /** How long {@link #connect} waits for the cluster; the state thread has nothing else to do then. */
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
@@ -36,6 +37,7 @@ public final class StateConsumers {
     private final Duration endOffsetGrace;
     /** Active tasks' restores far behind load by ingestion; standbys only tail, so never do. */
     private final RestoreSession.BulkLoad bulkLoad;
+
     private KafkaConsumer<byte[], byte[]> restoreConsumer;
     private KafkaConsumer<byte[], byte[]> standbyConsumer;
     private KafkaConsumer<byte[], byte[]> logEndConsumer;
@@ -138,8 +140,8 @@ public final class StateConsumers {
 
     /** Closes the consumers; close the sessions over them first. */
     public void close() {
-        for (KafkaConsumer<byte[], byte[]> c : new KafkaConsumer[] {restoreConsumer, standbyConsumer, logEndConsumer,
-                offsetsConsumer}) {
+        for (KafkaConsumer<byte[], byte[]> c :
+                new KafkaConsumer[] {restoreConsumer, standbyConsumer, logEndConsumer, offsetsConsumer}) {
             closeQuietly(c);
         }
         restoreConsumer = null;

@@ -64,8 +64,11 @@ public final class StateDirCleanup {
                     continue;
                 }
                 RocksDbStore.deleteRecursively(dir);
-                log.info("deleted the local state of task {}: not run on this instance for more than {} s"
-                        + " (state.cleanup.delay.ms)", id, delay.toSeconds());
+                log.info(
+                        "deleted the local state of task {}: not run on this instance for more than {} s"
+                                + " (state.cleanup.delay.ms)",
+                        id,
+                        delay.toSeconds());
             }
         } catch (IOException e) {
             log.debug("cannot list {} for clean-up", instanceDir, e);
@@ -87,7 +90,8 @@ public final class StateDirCleanup {
     private static long lastUsedMillis(Path dir) {
         try {
             Path checkpoint = dir.resolve(".checkpoint");
-            return Files.getLastModifiedTime(Files.exists(checkpoint) ? checkpoint : dir).toMillis();
+            return Files.getLastModifiedTime(Files.exists(checkpoint) ? checkpoint : dir)
+                    .toMillis();
         } catch (IOException e) {
             return Long.MAX_VALUE; // cannot tell: keep it
         }

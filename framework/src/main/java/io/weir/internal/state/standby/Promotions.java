@@ -69,7 +69,8 @@ final class Promotions {
         boolean anyWarmup = standbys.stream().anyMatch(s -> s.warmup && s.stores != null);
         if (anyWarmup && nowNanos - lastProbeNanos >= probingIntervalNanos) {
             lastProbeNanos = nowNanos;
-            StandbyTask first = standbys.stream().filter(s -> s.warmup).findFirst().orElseThrow();
+            StandbyTask first =
+                    standbys.stream().filter(s -> s.warmup).findFirst().orElseThrow();
             requests.putIfAbsent(first.threadIndex, "probing the progress of warm-up tasks");
         }
     }

@@ -33,9 +33,11 @@ final class StandbyTask {
     long caughtUpSinceNanos;
     /** A warm-up: its lag at the last update, for the log line that asks to move it. */
     long lastLag;
+
     long retryAtNanos = System.nanoTime();
     /** Since when its task is marked active here while this copy is open (0: it is not). */
     long activeSinceNanos;
+
     TaskStores stores;
     Set<TopicPartition> changelogs = Set.of();
 
@@ -44,6 +46,7 @@ final class StandbyTask {
     private final Map<TopicPartition, Lag> lags = new java.util.concurrent.ConcurrentHashMap<>();
     /** Every changelog's lag has been known once: queries may read this copy within a bound. */
     private volatile boolean lagKnown;
+
     private final List<Meter> meters = new ArrayList<>();
 
     StandbyTask(TaskId id, MeterRegistry registry, Tags tags) {
@@ -60,11 +63,17 @@ final class StandbyTask {
             lags.put(store.changelog(), lag);
             Tags t = tags.and("store", store.name());
             meters.add(Gauge.builder("weir.standby.lag.records", lag.records, AtomicLong::get)
-                    .description("changelog records a standby store has not applied yet").baseUnit("records")
-                    .tags(t).strongReference(true).register(registry));
+                    .description("changelog records a standby store has not applied yet")
+                    .baseUnit("records")
+                    .tags(t)
+                    .strongReference(true)
+                    .register(registry));
             meters.add(Gauge.builder("weir.standby.lag.seconds", lag, l -> l.seconds(System.nanoTime()))
                     .description("how long since a standby store last had applied everything in its changelog")
-                    .baseUnit("seconds").tags(t).strongReference(true).register(registry));
+                    .baseUnit("seconds")
+                    .tags(t)
+                    .strongReference(true)
+                    .register(registry));
         }
     }
 
@@ -85,7 +94,8 @@ final class StandbyTask {
             // From what the store has applied, not from the consumer's position: the assignor
             // compares the changelog's end with the applied offsets this instance reports, so a
             // warm-up counts as caught up here exactly when it will there.
-            long lag = Math.max(0, end.getAsLong() - store.committed().changelogOffset().orElse(0L));
+            long lag = Math.max(
+                    0, end.getAsLong() - store.committed().changelogOffset().orElse(0L));
             l.records.set(lag);
             if (lag == 0) {
                 l.caughtUpNanos = nowNanos;
@@ -106,15 +116,20 @@ final class StandbyTask {
     /** The longest time since a store of this copy was caught up, in milliseconds; any thread. */
     long lagMillis() {
         long now = System.nanoTime();
-        return (long) (lags.values().stream().mapToDouble(l -> l.seconds(now)).max().orElse(0) * 1000);
+        return (long)
+                (lags.values().stream().mapToDouble(l -> l.seconds(now)).max().orElse(0) * 1000);
     }
 
     String describeOffsets() {
         StringBuilder b = new StringBuilder();
         for (TaskStore s : stores.all()) {
-            b.append(b.length() == 0 ? "" : ", ").append(s.changelog()).append('@')
-                    .append(s.committed().changelogOffset().isPresent() ? s.committed().changelogOffset().getAsLong()
-                            : "start");
+            b.append(b.length() == 0 ? "" : ", ")
+                    .append(s.changelog())
+                    .append('@')
+                    .append(
+                            s.committed().changelogOffset().isPresent()
+                                    ? s.committed().changelogOffset().getAsLong()
+                                    : "start");
         }
         return b.toString();
     }

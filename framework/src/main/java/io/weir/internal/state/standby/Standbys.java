@@ -1,6 +1,5 @@
 package io.weir.internal.state.standby;
 
-import io.weir.internal.state.restore.StateConsumers;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -8,14 +7,15 @@ import io.weir.config.WeirConfig;
 import io.weir.errors.StoreLockedException;
 import io.weir.internal.assign.MemberHooks.MemberAssignment;
 import io.weir.internal.state.ChangelogTopicIds;
+import io.weir.internal.state.LocalStores;
 import io.weir.internal.state.StoreHandOver;
 import io.weir.internal.state.TaskStores;
+import io.weir.internal.state.restore.StateConsumers;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
 import io.weir.state.changelog.RestoreListener;
 import io.weir.state.changelog.RestoreSession;
-import io.weir.internal.state.LocalStores;
 import io.weir.state.internal.BytesStore;
 import io.weir.state.rocksdb.RocksDbResources;
 import java.nio.file.Path;
@@ -81,20 +81,30 @@ public final class Standbys {
     // ---- state thread only ----------------------------------------------------------------------
     /** Whether a task is active on this instance (its standby never opens). */
     private Predicate<TaskId> activeOnInstance;
+
     private ChangelogTopicIds topicIds;
     private final Map<Integer, MemberAssignment> assigned = new TreeMap<>();
     /** The tasks the latest assignment makes active on this instance. */
     private Set<TaskId> activeHere = Set.of();
+
     private final Map<TaskId, StandbyTask> standbys = new TreeMap<>();
     /** Created with the first standby, and again after a failure closed it. */
     private RestoreSession tails;
+
     private long lastFlushNanos = System.nanoTime();
     private final LocalStores localStores;
     /** Until when standbys wait after a failure; now at first (nanoTime may be negative: compare differences). */
     private long failedUntil = System.nanoTime();
 
-    public Standbys(WeirConfig config, TopologyModel model, Path instanceDir, RocksDbResources rocksDb,
-             MeterRegistry registry, Tags tags, StateConsumers consumers, LocalStores localStores) {
+    public Standbys(
+            WeirConfig config,
+            TopologyModel model,
+            Path instanceDir,
+            RocksDbResources rocksDb,
+            MeterRegistry registry,
+            Tags tags,
+            StateConsumers consumers,
+            LocalStores localStores) {
         this.localStores = localStores;
         this.config = config;
         this.model = model;
@@ -105,12 +115,16 @@ public final class Standbys {
         this.consumers = consumers;
         this.promotions = new Promotions(config.acceptableRecoveryLag(), config.probingRebalanceInterval());
         Gauge.builder("weir.standby.tasks", standbyCount, AtomicInteger::get)
-                .description("standby tasks (warm-ups included) this instance keeps").tags(tags).register(registry);
+                .description("standby tasks (warm-ups included) this instance keeps")
+                .tags(tags)
+                .register(registry);
         this.handOvers = io.micrometer.core.instrument.Counter.builder("weir.standby.handovers")
-                .description("standby copies whose open stores became the active task's here").tags(tags)
+                .description("standby copies whose open stores became the active task's here")
+                .tags(tags)
                 .register(registry);
         Gauge.builder("weir.warmup.tasks", warmupCount, AtomicInteger::get)
-                .description("standby tasks placed here to take over a task once caught up").tags(tags)
+                .description("standby tasks placed here to take over a task once caught up")
+                .tags(tags)
                 .register(registry);
     }
 
@@ -207,8 +221,11 @@ public final class Standbys {
                 detach(standby);
                 open.put(id, stores.handOver());
                 handOvers.increment();
-                log.info("standby task {} handed its open stores to the active task taking its place here, at"
-                        + " changelog offsets {}", id, offsets);
+                log.info(
+                        "standby task {} handed its open stores to the active task taking its place here, at"
+                                + " changelog offsets {}",
+                        id,
+                        offsets);
             }
             forget(standby);
         }
@@ -292,8 +309,7 @@ public final class Standbys {
 
     /** A standby failed: every standby closes, and they start over {@link #FAILURE_RETRY} later. */
     public void fail(RuntimeException e) {
-        log.warn("standby tasks stopped after an error; retrying in {} s: {}", FAILURE_RETRY.toSeconds(),
-                e.toString());
+        log.warn("standby tasks stopped after an error; retrying in {} s: {}", FAILURE_RETRY.toSeconds(), e.toString());
         close();
         failedUntil = System.nanoTime() + FAILURE_RETRY.toNanos();
         reconcile();
@@ -312,9 +328,18 @@ public final class Standbys {
     private void open(StandbyTask s) {
         TaskStores stores;
         try {
-            stores = TaskStores.open(specs(s.id), s.id, instanceDir.resolve(s.id.toString()),
-                    new TaskStores.Options(config.applicationId(), rocksDb, config.stateFlushInterval(), 0,
-                            System::currentTimeMillis, topicIds), Duration.ZERO);
+            stores = TaskStores.open(
+                    specs(s.id),
+                    s.id,
+                    instanceDir.resolve(s.id.toString()),
+                    new TaskStores.Options(
+                            config.applicationId(),
+                            rocksDb,
+                            config.stateFlushInterval(),
+                            0,
+                            System::currentTimeMillis,
+                            topicIds),
+                    Duration.ZERO);
         } catch (StoreLockedException e) {
             s.retryAtNanos = System.nanoTime() + LOCK_RETRY.toNanos(); // its active here is still closing
             return;
@@ -338,7 +363,10 @@ public final class Standbys {
             tails = consumers.standbySession();
         }
         tails.tail(byChangelog, tp -> RestoreListener.NONE);
-        log.info("standby{} task {} started from changelog offsets {}", s.warmup ? " (warm-up)" : "", s.id,
+        log.info(
+                "standby{} task {} started from changelog offsets {}",
+                s.warmup ? " (warm-up)" : "",
+                s.id,
                 s.describeOffsets());
     }
 
@@ -387,7 +415,8 @@ public final class Standbys {
             return List.of();
         }
         return model.storesOf(model.subtopologies().get(id.subtopology())).stream()
-                .filter(s -> s.persistent() && s.logged() && !s.changelogIsSource()).toList();
+                .filter(s -> s.persistent() && s.logged() && !s.changelogIsSource())
+                .toList();
     }
 
     /** Makes the standby set visible to other threads (meters, {@code /info}). */

@@ -39,9 +39,11 @@ public final class InstanceTaskRegistry {
      * @param endOffsets the read_committed end offsets of changelog partitions (the admin client's)
      * @param topicIds   the changelogs' topic ids as the instance found them at start
      */
-    public InstanceTaskRegistry(Path instanceDir, StateThread stateThread,
-                         Function<Set<TopicPartition>, Map<TopicPartition, Long>> endOffsets,
-                         ChangelogTopicIds topicIds) {
+    public InstanceTaskRegistry(
+            Path instanceDir,
+            StateThread stateThread,
+            Function<Set<TopicPartition>, Map<TopicPartition, Long>> endOffsets,
+            ChangelogTopicIds topicIds) {
         this.instanceDir = instanceDir;
         this.stateThread = stateThread;
         this.endOffsets = endOffsets;

@@ -1,16 +1,16 @@
 package io.weir.internal.state.thread;
 
-import io.weir.internal.state.restore.ActiveRestores;
-import io.weir.internal.state.restore.RestoreTicket;
-import io.weir.internal.state.restore.StateConsumers;
-import io.weir.internal.state.restore.StateDirCleanup;
-import io.weir.internal.state.standby.Standbys;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.weir.config.WeirConfig;
 import io.weir.internal.assign.MemberHooks.MemberAssignment;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.state.StoreHandOver;
+import io.weir.internal.state.restore.ActiveRestores;
+import io.weir.internal.state.restore.RestoreTicket;
+import io.weir.internal.state.restore.StateConsumers;
+import io.weir.internal.state.restore.StateDirCleanup;
+import io.weir.internal.state.standby.Standbys;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
@@ -57,6 +57,7 @@ public final class StateThread implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StateThread.class);
     /** How long the thread works on one thing (restores, standbys, waiting) before it looks at its commands. */
     static final Duration STEP = StateConsumers.STEP;
+
     private static final long CALL_TIMEOUT_SECONDS = 60;
 
     private final Thread thread;
@@ -71,20 +72,30 @@ public final class StateThread implements AutoCloseable {
     private final Set<String> changelogs;
 
     /** @param localStores where standby copies are offered to queries that accept their lag */
-    public StateThread(WeirConfig config, TopologyModel model, ClientConfigs clients, Path instanceDir,
-                       RocksDbResources rocksDb, MeterRegistry registry, Tags tags,
-                       io.weir.internal.state.LocalStores localStores) {
+    public StateThread(
+            WeirConfig config,
+            TopologyModel model,
+            ClientConfigs clients,
+            Path instanceDir,
+            RocksDbResources rocksDb,
+            MeterRegistry registry,
+            Tags tags,
+            io.weir.internal.state.LocalStores localStores) {
         this.thread = new Thread(this::run, clients.threadName(0).replaceFirst("-0$", "") + "-state");
         this.thread.setDaemon(true);
-        this.consumers = new StateConsumers(clients, config.transactionTimeout(),
-                RestoreSession.BulkLoad.from(config.restoreBulkMinRecords()));
+        this.consumers = new StateConsumers(
+                clients, config.transactionTimeout(), RestoreSession.BulkLoad.from(config.restoreBulkMinRecords()));
         this.restores = new ActiveRestores(consumers::restoreSession, consumers::startOffsets);
         this.standbys = new Standbys(config, model, instanceDir, rocksDb, registry, tags, consumers, localStores);
-        this.changelogs = model.stores().values().stream().filter(StoreSpec::logged)
+        this.changelogs = model.stores().values().stream()
+                .filter(StoreSpec::logged)
                 .map(store -> store.changelogTopic(config.applicationId()))
                 .collect(java.util.stream.Collectors.toUnmodifiableSet());
-        this.cleanup = new StateDirCleanup(instanceDir, config.stateCleanupDelay(),
-                id -> taskRegistry.isActive(id) || standbys.has(id), System::currentTimeMillis);
+        this.cleanup = new StateDirCleanup(
+                instanceDir,
+                config.stateCleanupDelay(),
+                id -> taskRegistry.isActive(id) || standbys.has(id),
+                System::currentTimeMillis);
     }
 
     /** Starts the state thread; {@code tasks} tells which tasks are active on this instance. */
@@ -97,8 +108,8 @@ public final class StateThread implements AutoCloseable {
     // ---- called by stream threads ---------------------------------------------------------------
 
     /** Restores {@code stores} (changelog to store) of a new active task; poll the ticket. */
-    public RestoreTicket restore(TaskId task, Map<TopicPartition, BytesStore> stores,
-                                 Function<TopicPartition, RestoreListener> listeners) {
+    public RestoreTicket restore(
+            TaskId task, Map<TopicPartition, BytesStore> stores, Function<TopicPartition, RestoreListener> listeners) {
         return restore(task, stores, Map.of(), listeners);
     }
 
@@ -107,9 +118,11 @@ public final class StateThread implements AutoCloseable {
      * topics serving as changelogs, restored up to the group's committed offset of the partition
      * (looked up on the state thread) through their {@link SourceRecords}.
      */
-    public RestoreTicket restore(TaskId task, Map<TopicPartition, BytesStore> stores,
-                                 Map<TopicPartition, SourceRecords> sources,
-                                 Function<TopicPartition, RestoreListener> listeners) {
+    public RestoreTicket restore(
+            TaskId task,
+            Map<TopicPartition, BytesStore> stores,
+            Map<TopicPartition, SourceRecords> sources,
+            Function<TopicPartition, RestoreListener> listeners) {
         RestoreTicket ticket = new RestoreTicket(task, stores.keySet());
         Map<TopicPartition, SourceRecords> bounded = Map.copyOf(sources);
         commands.add(() -> restores.add(ticket, stores, listeners, bounded));
@@ -228,10 +241,12 @@ public final class StateThread implements AutoCloseable {
 
     /** Runs {@code action} on the state thread and waits for it; inline if the thread has ended. */
     private void call(Runnable action) {
-        call(() -> {
-            action.run();
-            return null;
-        }, result -> { });
+        call(
+                () -> {
+                    action.run();
+                    return null;
+                },
+                result -> {});
     }
 
     /**
@@ -270,7 +285,7 @@ public final class StateThread implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        commands.add(() -> { });
+        commands.add(() -> {});
         try {
             thread.join(TimeUnit.SECONDS.toMillis(CALL_TIMEOUT_SECONDS));
         } catch (InterruptedException e) {

@@ -14,15 +14,22 @@ import org.junit.jupiter.api.Test;
 
 class AuthorizationFailuresTest {
 
-    private static final WeirConfig CONFIG = WeirConfig.builder().applicationId("orders").bootstrapServers("b:1")
-            .environment(Map.of()).build();
+    private static final WeirConfig CONFIG = WeirConfig.builder()
+            .applicationId("orders")
+            .bootstrapServers("b:1")
+            .environment(Map.of())
+            .build();
 
     @Test
     void aMissingAclIsNamedWithTheResourceKafkaLeftOut() {
-        Throwable txn = AuthorizationFailures.explained(new KafkaException("init failed",
-                new TransactionalIdAuthorizationException("Transactional Id authorization failed.")), CONFIG);
-        assertThat(txn).isInstanceOf(ClusterException.class).hasMessageStartingWith(
-                "orders is not authorized to Write the transactional id prefix 'orders-'"
+        Throwable txn = AuthorizationFailures.explained(
+                new KafkaException(
+                        "init failed",
+                        new TransactionalIdAuthorizationException("Transactional Id authorization failed.")),
+                CONFIG);
+        assertThat(txn)
+                .isInstanceOf(ClusterException.class)
+                .hasMessageStartingWith("orders is not authorized to Write the transactional id prefix 'orders-'"
                         + " (TransactionalIdAuthorizationException); weir acls plan --app orders");
         assertThat(AuthorizationFailures.explained(new TopicAuthorizationException(Set.of("out", "in")), CONFIG))
                 .hasMessageContaining("use the topic(s) [in, out]");

@@ -16,9 +16,12 @@ class SourceChangelogsTest {
 
     @Test
     void aTopicThatDeletesOldRecordsDoesNot() {
-        assertThat(SourceChangelogs.keepsEveryKey("delete", "-1")).as("delete keeps no key's latest value").isFalse();
+        assertThat(SourceChangelogs.keepsEveryKey("delete", "-1"))
+                .as("delete keeps no key's latest value")
+                .isFalse();
         assertThat(SourceChangelogs.keepsEveryKey("delete", "604800000")).isFalse();
         assertThat(SourceChangelogs.keepsEveryKey("compact,delete", "604800000"))
-                .as("old rows expire with the retention").isFalse();
+                .as("old rows expire with the retention")
+                .isFalse();
     }
 }

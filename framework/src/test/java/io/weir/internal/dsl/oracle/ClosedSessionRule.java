@@ -42,25 +42,24 @@ final class ClosedSessionRule {
      *                last closed session
      * @param runs    how many runs of Kafka Streams settled the set, the one given included
      */
-    record Applied(Results results, Set<Integer> late, Map<Integer, Window> lateFor, int runs) {
-    }
+    record Applied(Results results, Set<Integer> late, Map<Integer, Window> lateFor, int runs) {}
 
-    private ClosedSessionRule() {
-    }
+    private ClosedSessionRule() {}
 
     /** The rule applied to {@code stream}, whose run by {@link KafkaStreamsOracle#run(OracleStream)} is {@code kafka}. */
     static Applied apply(OracleStream stream, Results kafka) {
-        if (stream.kind() != WindowKind.SESSION || kafka.sessionUpdates().size() != stream.inputs().size()) {
-            throw new IllegalArgumentException("the rule needs Kafka Streams' run of a session stream, with its"
-                    + " session updates: " + stream);
+        if (stream.kind() != WindowKind.SESSION
+                || kafka.sessionUpdates().size() != stream.inputs().size()) {
+            throw new IllegalArgumentException(
+                    "the rule needs Kafka Streams' run of a session stream, with its" + " session updates: " + stream);
         }
         Set<Integer> late = new TreeSet<>();
         Results run = kafka;
         for (int runs = 1; ; runs++) {
             Replay replay = new Replay(stream, late, run);
             if (replay.touching.equals(late)) {
-                return new Applied(withLeftOutDropped(run, stream, late), Set.copyOf(late), Map.copyOf(replay.lateFor),
-                        runs);
+                return new Applied(
+                        withLeftOutDropped(run, stream, late), Set.copyOf(late), Map.copyOf(replay.lateFor), runs);
             }
             if (runs > stream.inputs().size()) {
                 throw new IllegalStateException("the records within the gap of a closed session did not settle"

@@ -39,15 +39,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class FkJoinKafkaStreamsOracle {
 
-    private FkJoinKafkaStreamsOracle() {
-    }
+    private FkJoinKafkaStreamsOracle() {}
 
     static FkJoinResults run(FkJoinOracleStream stream) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fk-join-oracle");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "oracle:9092");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-        props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
+        props.put(
+                StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
+                BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
         Path stateDir = KafkaStreamsOracle.createStateDir(); // also quiets Kafka Streams' loggers
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(props)));
@@ -55,18 +56,20 @@ final class FkJoinKafkaStreamsOracle {
         KTable<String, Long> right = table(builder, JoinOracleStream.RIGHT);
         Materialized<String, String, KeyValueStore<Bytes, byte[]>> joined =
                 Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as("joined")
-                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.String());
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(Serdes.String());
         (stream.kind() == FkJoinOracleStream.Kind.INNER
-                ? left.join(right, FkJoinOracleStream::foreignKey, JoinOracleStream::joined, joined)
-                : left.leftJoin(right, FkJoinOracleStream::foreignKey, JoinOracleStream::joined, joined))
-                .toStream().to(JoinOracleStream.OUT, Produced.with(Serdes.String(), Serdes.String()));
+                        ? left.join(right, FkJoinOracleStream::foreignKey, JoinOracleStream::joined, joined)
+                        : left.leftJoin(right, FkJoinOracleStream::foreignKey, JoinOracleStream::joined, joined))
+                .toStream()
+                .to(JoinOracleStream.OUT, Produced.with(Serdes.String(), Serdes.String()));
         try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), props, Instant.EPOCH)) {
-            TestInputTopic<String, Long> leftIn = driver.createInputTopic(JoinOracleStream.LEFT,
-                    new StringSerializer(), new LongSerializer());
-            TestInputTopic<String, Long> rightIn = driver.createInputTopic(JoinOracleStream.RIGHT,
-                    new StringSerializer(), new LongSerializer());
-            TestOutputTopic<String, String> out = driver.createOutputTopic(JoinOracleStream.OUT,
-                    new StringDeserializer(), new StringDeserializer());
+            TestInputTopic<String, Long> leftIn =
+                    driver.createInputTopic(JoinOracleStream.LEFT, new StringSerializer(), new LongSerializer());
+            TestInputTopic<String, Long> rightIn =
+                    driver.createInputTopic(JoinOracleStream.RIGHT, new StringSerializer(), new LongSerializer());
+            TestOutputTopic<String, String> out =
+                    driver.createOutputTopic(JoinOracleStream.OUT, new StringDeserializer(), new StringDeserializer());
             KeyValueStore<String, String> store = driver.getKeyValueStore("joined");
             List<List<Output>> outputs = new ArrayList<>();
             List<Map<String, String>> stores = new ArrayList<>();
@@ -74,7 +77,8 @@ final class FkJoinKafkaStreamsOracle {
                 (input.topic().equals(JoinOracleStream.LEFT) ? leftIn : rightIn)
                         .pipeInput(input.key(), input.value(), input.timestamp());
                 outputs.add(out.readRecordsToList().stream()
-                        .map(r -> new Output(r.key(), r.value(), r.timestamp())).toList());
+                        .map(r -> new Output(r.key(), r.value(), r.timestamp()))
+                        .toList());
                 Map<String, String> content = new TreeMap<>();
                 try (KeyValueIterator<String, String> it = store.all()) {
                     it.forEachRemaining(kv -> content.put(kv.key, kv.value));
@@ -88,8 +92,11 @@ final class FkJoinKafkaStreamsOracle {
     }
 
     private static KTable<String, Long> table(StreamsBuilder builder, String topic) {
-        return builder.table(topic, Consumed.with(Serdes.String(), Serdes.Long()),
+        return builder.table(
+                topic,
+                Consumed.with(Serdes.String(), Serdes.Long()),
                 Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as(topic + "-store")
-                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()));
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(Serdes.Long()));
     }
 }

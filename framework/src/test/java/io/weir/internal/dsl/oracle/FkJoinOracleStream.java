@@ -46,7 +46,8 @@ record FkJoinOracleStream(long seed, Kind kind, List<Input> inputs) {
         List<Input> inputs = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             boolean left = random.nextInt(5) < 3;
-            String key = left ? "k" + random.nextInt(leftKeys) : "r" + (random.nextInt(10) == 0 ? 3 : random.nextInt(3));
+            String key =
+                    left ? "k" + random.nextInt(leftKeys) : "r" + (random.nextInt(10) == 0 ? 3 : random.nextInt(3));
             Long value = random.nextInt(100) < tombstonePercent ? null : (long) random.nextInt(12);
             long ts = i > 0 && random.nextInt(4) == 0 ? Math.max(0, max - random.nextInt(15)) : max + random.nextInt(6);
             max = Math.max(max, ts);

@@ -2,10 +2,10 @@ package io.weir.internal.dsl.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.testkit.TestSizes;
 import io.weir.internal.dsl.oracle.FkJoinOracleStream.Kind;
 import io.weir.internal.dsl.oracle.JoinOracleStream.Input;
 import io.weir.internal.dsl.oracle.JoinResults.Output;
+import io.weir.testkit.TestSizes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -59,8 +59,9 @@ class FkJoinOracleTest {
         FkJoinResults kafka = FkJoinKafkaStreamsOracle.run(stream);
         FkJoinResults weir = FkJoinWeirSide.run(stream);
 
-        assertThat(differences(stream, kafka, weir)).as("%s%nKafka Streams: %s%nWeir:          %s", stream,
-                kafka.outputs(), weir.outputs()).isEmpty();
+        assertThat(differences(stream, kafka, weir))
+                .as("%s%nKafka Streams: %s%nWeir:          %s", stream, kafka.outputs(), weir.outputs())
+                .isEmpty();
     }
 
     private static List<String> differences(FkJoinOracleStream stream, FkJoinResults kafka, FkJoinResults weir) {
@@ -76,12 +77,14 @@ class FkJoinOracleTest {
                 table.put(input.key(), input.value());
             }
             if (!kafka.stores().get(i).equals(weir.stores().get(i))) {
-                differences.add("after " + stream.inputs().get(i) + " (#" + i + ") the result stores differ: Kafka Streams "
+                differences.add("after " + stream.inputs().get(i) + " (#" + i
+                        + ") the result stores differ: Kafka Streams "
                         + kafka.stores().get(i) + ", Weir " + weir.stores().get(i));
             }
             Map<String, String> before = i == 0 ? Map.of() : kafka.stores().get(i - 1);
             List<String> expected = byKey(kafka.outputs().get(i).stream()
-                    .filter(o -> !absentRowDeleted && (o.value() != null || before.containsKey(o.key()))).toList());
+                    .filter(o -> !absentRowDeleted && (o.value() != null || before.containsKey(o.key())))
+                    .toList());
             if (!expected.equals(byKey(weir.outputs().get(i)))) {
                 differences.add("#" + i + " " + stream.inputs().get(i) + " caused different results: Kafka Streams "
                         + kafka.outputs().get(i) + ", Weir " + weir.outputs().get(i));
@@ -99,7 +102,10 @@ class FkJoinOracleTest {
 
     /** The results ordered by key, each key's in the order they came: the order of different keys is not compared. */
     private static List<String> byKey(List<Output> outputs) {
-        return outputs.stream().sorted(java.util.Comparator.comparing(Output::key)).map(Output::keyValue).toList();
+        return outputs.stream()
+                .sorted(java.util.Comparator.comparing(Output::key))
+                .map(Output::keyValue)
+                .toList();
     }
 
     /**
@@ -113,11 +119,19 @@ class FkJoinOracleTest {
         for (long seed = 0; seed < INPUTS_PER_KIND; seed++) {
             countCases(FkJoinOracleStream.generate(kind, seed), cases);
         }
-        for (String c : List.of("left row moving to another foreign key", "left row moving to no foreign key",
-                "left row changed under its foreign key", "tombstone of a left row", "tombstone of a right row",
-                "tombstone of an absent row", "right change with several subscribers", "left row without a right row",
+        for (String c : List.of(
+                "left row moving to another foreign key",
+                "left row moving to no foreign key",
+                "left row changed under its foreign key",
+                "tombstone of a left row",
+                "tombstone of a right row",
+                "tombstone of an absent row",
+                "right change with several subscribers",
+                "left row without a right row",
                 "out of order")) {
-            assertThat(cases.getOrDefault(c, 0)).as("%s: %s (all: %s)", kind, c, cases).isGreaterThanOrEqualTo(MIN_CASES);
+            assertThat(cases.getOrDefault(c, 0))
+                    .as("%s: %s (all: %s)", kind, c, cases)
+                    .isGreaterThanOrEqualTo(MIN_CASES);
         }
     }
 
@@ -135,19 +149,28 @@ class FkJoinOracleTest {
             Map<String, Long> table = isLeft ? left : right;
             Long old = table.get(in.key());
             if (in.value() == null) {
-                found.add(old == null ? "tombstone of an absent row"
-                        : isLeft ? "tombstone of a left row" : "tombstone of a right row");
+                found.add(
+                        old == null
+                                ? "tombstone of an absent row"
+                                : isLeft ? "tombstone of a left row" : "tombstone of a right row");
             } else if (isLeft) {
                 String fk = FkJoinOracleStream.foreignKey(in.value());
                 if (old != null) {
                     String oldFk = FkJoinOracleStream.foreignKey(old);
-                    found.add(java.util.Objects.equals(oldFk, fk) ? "left row changed under its foreign key"
-                            : fk == null ? "left row moving to no foreign key" : "left row moving to another foreign key");
+                    found.add(
+                            java.util.Objects.equals(oldFk, fk)
+                                    ? "left row changed under its foreign key"
+                                    : fk == null
+                                            ? "left row moving to no foreign key"
+                                            : "left row moving to another foreign key");
                 }
                 if (fk != null && !right.containsKey(fk)) {
                     found.add("left row without a right row");
                 }
-            } else if (left.values().stream().filter(v -> in.key().equals(FkJoinOracleStream.foreignKey(v))).count() > 1) {
+            } else if (left.values().stream()
+                            .filter(v -> in.key().equals(FkJoinOracleStream.foreignKey(v)))
+                            .count()
+                    > 1) {
                 found.add("right change with several subscribers");
             }
             if (in.value() == null) {

@@ -85,14 +85,28 @@ class JoinBoundariesTest {
 
     @Test
     void anOuterJoinWritesNothingForATombstoneOfAnAbsentRowWhereKafkaStreamsWritesTheSameResultAgain() {
-        Both both = run(Kind.TABLE_OUTER, in(L, "k", 1L, 1), in(R, "k", null, 2), in(R, "k", 2L, 3),
-                in(R, "k", null, 4), in(R, "k", null, 5));
+        Both both = run(
+                Kind.TABLE_OUTER,
+                in(L, "k", 1L, 1),
+                in(R, "k", null, 2),
+                in(R, "k", 2L, 3),
+                in(R, "k", null, 4),
+                in(R, "k", null, 5));
 
-        assertThat(both.kafka().outputs()).containsExactly(List.of(out("k", "1&null", 1)),
-                List.of(out("k", "1&null", 2)), List.of(out("k", "1&2", 3)), List.of(out("k", "1&null", 4)),
-                List.of(out("k", "1&null", 5)));
-        assertThat(both.weir().outputs()).containsExactly(List.of(out("k", "1&null", 1)), List.of(),
-                List.of(out("k", "1&2", 3)), List.of(out("k", "1&null", 4)), List.of());
+        assertThat(both.kafka().outputs())
+                .containsExactly(
+                        List.of(out("k", "1&null", 1)),
+                        List.of(out("k", "1&null", 2)),
+                        List.of(out("k", "1&2", 3)),
+                        List.of(out("k", "1&null", 4)),
+                        List.of(out("k", "1&null", 5)));
+        assertThat(both.weir().outputs())
+                .containsExactly(
+                        List.of(out("k", "1&null", 1)),
+                        List.of(),
+                        List.of(out("k", "1&2", 3)),
+                        List.of(out("k", "1&null", 4)),
+                        List.of());
         assertThat(both.differences()).isEmpty();
     }
 
@@ -102,8 +116,8 @@ class JoinBoundariesTest {
         Both both = run(Kind.STREAM_TABLE_LEFT, in(T, "k", 1L, 1), in(S, "k", null, 2), in(S, "j", null, 3));
 
         assertThat(both.kafka().outputs()).containsExactly(List.of(), List.of(), List.of());
-        assertThat(both.weir().outputs()).containsExactly(List.of(), List.of(out("k", "null&101", 2)),
-                List.of(out("j", "null&null", 3)));
+        assertThat(both.weir().outputs())
+                .containsExactly(List.of(), List.of(out("k", "null&101", 2)), List.of(out("j", "null&null", 3)));
         assertThat(both.differences()).isEmpty();
     }
 
@@ -111,10 +125,10 @@ class JoinBoundariesTest {
     void stampsATableJoinResultWithTheTimeOfTheChangeWhereKafkaStreamsTakesTheLaterOfBothRows() {
         Both both = run(Kind.TABLE_INNER, in(L, "k", 1L, 5), in(R, "k", 2L, 3), in(R, "k", null, 4));
 
-        assertThat(both.kafka().outputs()).containsExactly(List.of(), List.of(out("k", "1&2", 5)),
-                List.of(out("k", null, 5)));
-        assertThat(both.weir().outputs()).containsExactly(List.of(), List.of(out("k", "1&2", 3)),
-                List.of(out("k", null, 4)));
+        assertThat(both.kafka().outputs())
+                .containsExactly(List.of(), List.of(out("k", "1&2", 5)), List.of(out("k", null, 5)));
+        assertThat(both.weir().outputs())
+                .containsExactly(List.of(), List.of(out("k", "1&2", 3)), List.of(out("k", null, 4)));
         assertThat(both.differences()).isEmpty();
     }
 
@@ -123,10 +137,10 @@ class JoinBoundariesTest {
         // 0 and 3 are both in group g0
         Both both = run(Kind.GROUP_COUNT, in(T, "a", 0L, 5), in(T, "b", 3L, 2), in(T, "b", null, 3));
 
-        assertThat(both.kafka().outputs()).containsExactly(List.of(out("g0", "1", 5)), List.of(out("g0", "2", 5)),
-                List.of(out("g0", "1", 5)));
-        assertThat(both.weir().outputs()).containsExactly(List.of(out("g0", "1", 5)), List.of(out("g0", "2", 2)),
-                List.of(out("g0", "1", 3)));
+        assertThat(both.kafka().outputs())
+                .containsExactly(List.of(out("g0", "1", 5)), List.of(out("g0", "2", 5)), List.of(out("g0", "1", 5)));
+        assertThat(both.weir().outputs())
+                .containsExactly(List.of(out("g0", "1", 5)), List.of(out("g0", "2", 2)), List.of(out("g0", "1", 3)));
         assertThat(both.differences()).isEmpty();
     }
 
@@ -144,11 +158,16 @@ class JoinBoundariesTest {
 
     @Test
     void anInnerStreamTableJoinSkipsRecordsWithoutAKeyOrValueAsKafkaStreamsDoes() {
-        Both both = run(Kind.STREAM_TABLE_INNER, in(T, "k", 1L, 1), in(S, null, 2L, 2), in(S, "k", null, 3),
-                in(S, "j", 4L, 4), in(S, "k", 5L, 5));
+        Both both = run(
+                Kind.STREAM_TABLE_INNER,
+                in(T, "k", 1L, 1),
+                in(S, null, 2L, 2),
+                in(S, "k", null, 3),
+                in(S, "j", 4L, 4),
+                in(S, "k", 5L, 5));
 
-        assertThat(both.weir().outputs()).containsExactly(List.of(), List.of(), List.of(), List.of(),
-                List.of(out("k", "5&1", 5)));
+        assertThat(both.weir().outputs())
+                .containsExactly(List.of(), List.of(), List.of(), List.of(), List.of(out("k", "5&1", 5)));
         assertThat(both.differences()).isEmpty();
     }
 
@@ -156,19 +175,19 @@ class JoinBoundariesTest {
     void aLeftStreamTableJoinJoinsARecordWithoutAKeyWithNoTableValueAsKafkaStreamsDoes() {
         Both both = run(Kind.STREAM_TABLE_LEFT, in(T, "k", 1L, 1), in(S, null, 2L, 2), in(S, "k", 3L, 3));
 
-        assertThat(both.weir().outputs()).containsExactly(List.of(), List.of(out(null, "2&null", 2)),
-                List.of(out("k", "3&101", 3)));
+        assertThat(both.weir().outputs())
+                .containsExactly(List.of(), List.of(out(null, "2&null", 2)), List.of(out("k", "3&101", 3)));
         assertThat(both.differences()).isEmpty();
     }
 
     @Test
     void aLeftStreamTableJoinSeesNoRowWhereTheTablesFilterDropsItAsKafkaStreamsDoes() {
         // STREAM_TABLE_LEFT's table keeps values not divisible by 3, plus 100
-        Both both = run(Kind.STREAM_TABLE_LEFT, in(T, "k", 1L, 1), in(S, "k", 5L, 2), in(T, "k", 3L, 3),
-                in(S, "k", 6L, 4));
+        Both both =
+                run(Kind.STREAM_TABLE_LEFT, in(T, "k", 1L, 1), in(S, "k", 5L, 2), in(T, "k", 3L, 3), in(S, "k", 6L, 4));
 
-        assertThat(both.weir().outputs()).containsExactly(List.of(), List.of(out("k", "5&101", 2)), List.of(),
-                List.of(out("k", "6&null", 4)));
+        assertThat(both.weir().outputs())
+                .containsExactly(List.of(), List.of(out("k", "5&101", 2)), List.of(), List.of(out("k", "6&null", 4)));
         assertThat(both.differences()).isEmpty();
     }
 
@@ -185,39 +204,52 @@ class JoinBoundariesTest {
     void aRowRewrittenWithItsValueWritesTheJoinResultAgainAsKafkaStreamsDoes() {
         Both both = run(Kind.TABLE_INNER, in(L, "k", 1L, 1), in(R, "k", 2L, 2), in(R, "k", 2L, 3));
 
-        assertThat(both.weir().outputs()).containsExactly(List.of(), List.of(out("k", "1&2", 2)),
-                List.of(out("k", "1&2", 3)));
+        assertThat(both.weir().outputs())
+                .containsExactly(List.of(), List.of(out("k", "1&2", 2)), List.of(out("k", "1&2", 3)));
         assertThat(both.differences()).isEmpty();
     }
 
     @Test
     void deletingARowDeletesTheInnerJoinResultAsKafkaStreamsDoes() {
-        Both both = run(Kind.TABLE_INNER, in(L, "k", 1L, 1), in(R, "k", 2L, 2), in(L, "k", null, 3),
-                in(R, "k", null, 4));
+        Both both =
+                run(Kind.TABLE_INNER, in(L, "k", 1L, 1), in(R, "k", 2L, 2), in(L, "k", null, 3), in(R, "k", null, 4));
 
-        assertThat(both.weir().outputs()).containsExactly(List.of(), List.of(out("k", "1&2", 2)),
-                List.of(out("k", null, 3)), List.of());
+        assertThat(both.weir().outputs())
+                .containsExactly(List.of(), List.of(out("k", "1&2", 2)), List.of(out("k", null, 3)), List.of());
         assertThat(both.differences()).isEmpty();
     }
 
     @Test
     void aRightRowTheFilterDropsLeavesTheLeftJoinResultWithoutItAndDroppingItAgainChangesNothing() {
         // TABLE_LEFT's right side keeps values not divisible by 3, plus 100
-        Both both = run(Kind.TABLE_LEFT, in(L, "k", 1L, 1), in(R, "k", 2L, 2), in(R, "k", 3L, 3),
-                in(R, "k", 6L, 4), in(R, "k", null, 5));
+        Both both = run(
+                Kind.TABLE_LEFT,
+                in(L, "k", 1L, 1),
+                in(R, "k", 2L, 2),
+                in(R, "k", 3L, 3),
+                in(R, "k", 6L, 4),
+                in(R, "k", null, 5));
 
-        assertThat(both.weir().outputs()).containsExactly(List.of(out("k", "1&null", 1)),
-                List.of(out("k", "1&102", 2)), List.of(out("k", "1&null", 3)), List.of(), List.of());
+        assertThat(both.weir().outputs())
+                .containsExactly(
+                        List.of(out("k", "1&null", 1)),
+                        List.of(out("k", "1&102", 2)),
+                        List.of(out("k", "1&null", 3)),
+                        List.of(),
+                        List.of());
         assertThat(both.differences()).isEmpty();
     }
 
     @Test
     void aRowMovingGroupLeavesItsOldGroupFirstAndARewrittenRowIsOneUpdateAsInKafkaStreams() {
-        Both both = run(Kind.GROUP_COUNT, in(T, "a", 0L, 1), in(T, "a", 1L, 2), in(T, "a", 1L, 3),
-                in(T, "a", null, 4));
+        Both both = run(Kind.GROUP_COUNT, in(T, "a", 0L, 1), in(T, "a", 1L, 2), in(T, "a", 1L, 3), in(T, "a", null, 4));
 
-        assertThat(both.weir().outputs()).containsExactly(List.of(out("g0", "1", 1)),
-                List.of(out("g0", "0", 2), out("g1", "1", 2)), List.of(out("g1", "1", 3)), List.of(out("g1", "0", 4)));
+        assertThat(both.weir().outputs())
+                .containsExactly(
+                        List.of(out("g0", "1", 1)),
+                        List.of(out("g0", "0", 2), out("g1", "1", 2)),
+                        List.of(out("g1", "1", 3)),
+                        List.of(out("g1", "0", 4)));
         assertThat(both.differences()).isEmpty();
     }
 
@@ -226,8 +258,12 @@ class JoinBoundariesTest {
         // GROUP_SUM keeps values v with v % 4 != 3 and sums 10 * v per group of 10 * v
         Both both = run(Kind.GROUP_SUM, in(T, "a", 1L, 1), in(T, "a", 7L, 2), in(T, "a", 3L, 3), in(T, "a", 4L, 4));
 
-        assertThat(both.weir().outputs()).containsExactly(List.of(out("g1", "10", 1)), List.of(out("g1", "0", 2)),
-                List.of(), List.of(out("g1", "40", 4)));
+        assertThat(both.weir().outputs())
+                .containsExactly(
+                        List.of(out("g1", "10", 1)),
+                        List.of(out("g1", "0", 2)),
+                        List.of(),
+                        List.of(out("g1", "40", 4)));
         assertThat(both.differences()).isEmpty();
     }
 }

@@ -46,8 +46,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class JoinKafkaStreamsOracle {
 
-    private JoinKafkaStreamsOracle() {
-    }
+    private JoinKafkaStreamsOracle() {}
 
     /** Runs {@code stream} with in-memory stores, as the oracle does. */
     static JoinResults run(JoinOracleStream stream) {
@@ -64,7 +63,8 @@ final class JoinKafkaStreamsOracle {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "oracle:9092");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         if (inMemory) {
-            props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
+            props.put(
+                    StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
                     BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
         }
         Path stateDir = KafkaStreamsOracle.createStateDir(); // also quiets Kafka Streams' loggers
@@ -76,13 +76,14 @@ final class JoinKafkaStreamsOracle {
             for (String topic : stream.kind().topics()) {
                 topics.put(topic, driver.createInputTopic(topic, new StringSerializer(), new LongSerializer()));
             }
-            TestOutputTopic<String, String> out = driver.createOutputTopic(JoinOracleStream.OUT,
-                    new StringDeserializer(), new StringDeserializer());
+            TestOutputTopic<String, String> out =
+                    driver.createOutputTopic(JoinOracleStream.OUT, new StringDeserializer(), new StringDeserializer());
             List<List<Output>> outputs = new ArrayList<>();
             for (Input input : stream.inputs()) {
                 topics.get(input.topic()).pipeInput(input.key(), input.value(), input.timestamp());
                 outputs.add(out.readRecordsToList().stream()
-                        .map(r -> new Output(r.key(), r.value(), r.timestamp())).toList());
+                        .map(r -> new Output(r.key(), r.value(), r.timestamp()))
+                        .toList());
             }
             return new JoinResults(List.copyOf(outputs), List.of());
         } finally {
@@ -96,9 +97,12 @@ final class JoinKafkaStreamsOracle {
             case STREAM_TABLE_INNER, STREAM_TABLE_LEFT -> {
                 KStream<String, Long> stream = builder.stream(JoinOracleStream.STREAM, longs());
                 KTable<String, Long> table = table(builder, JoinOracleStream.TABLE);
-                (kind == Kind.STREAM_TABLE_INNER ? stream.join(table, JoinOracleStream::joined)
-                        : stream.leftJoin(table.filter((k, v) -> JoinOracleStream.derivedKept(v))
-                                .mapValues(JoinOracleStream::derived), JoinOracleStream::joined))
+                (kind == Kind.STREAM_TABLE_INNER
+                                ? stream.join(table, JoinOracleStream::joined)
+                                : stream.leftJoin(
+                                        table.filter((k, v) -> JoinOracleStream.derivedKept(v))
+                                                .mapValues(JoinOracleStream::derived),
+                                        JoinOracleStream::joined))
                         .to(JoinOracleStream.OUT, produced);
             }
             case TABLE_INNER, TABLE_LEFT, TABLE_OUTER -> {
@@ -106,31 +110,48 @@ final class JoinKafkaStreamsOracle {
                 KTable<String, Long> right = table(builder, JoinOracleStream.RIGHT);
                 Materialized<String, String, KeyValueStore<Bytes, byte[]>> joined =
                         Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as("joined")
-                                .withKeySerde(Serdes.String()).withValueSerde(Serdes.String());
+                                .withKeySerde(Serdes.String())
+                                .withValueSerde(Serdes.String());
                 KTable<String, String> result = switch (kind) {
                     case TABLE_INNER -> left.join(right, JoinOracleStream::joined, joined);
-                    case TABLE_LEFT -> left.leftJoin(right.filter((k, v) -> JoinOracleStream.derivedKept(v))
-                            .mapValues(JoinOracleStream::derived), JoinOracleStream::joined, joined);
+                    case TABLE_LEFT ->
+                        left.leftJoin(
+                                right.filter((k, v) -> JoinOracleStream.derivedKept(v))
+                                        .mapValues(JoinOracleStream::derived),
+                                JoinOracleStream::joined,
+                                joined);
                     default -> left.outerJoin(right, JoinOracleStream::joined, joined);
                 };
                 result.toStream().to(JoinOracleStream.OUT, produced);
             }
-            case GROUP_COUNT -> table(builder, JoinOracleStream.TABLE)
-                    .groupBy((k, v) -> KeyValue.pair(JoinOracleStream.group(v), v),
-                            Grouped.with(Serdes.String(), Serdes.Long()))
-                    .count(Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as("aggregate")
-                            .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()))
-                    .toStream().mapValues(JoinKafkaStreamsOracle::text).to(JoinOracleStream.OUT, produced);
+            case GROUP_COUNT ->
+                table(builder, JoinOracleStream.TABLE)
+                        .groupBy(
+                                (k, v) -> KeyValue.pair(JoinOracleStream.group(v), v),
+                                Grouped.with(Serdes.String(), Serdes.Long()))
+                        .count(Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as("aggregate")
+                                .withKeySerde(Serdes.String())
+                                .withValueSerde(Serdes.Long()))
+                        .toStream()
+                        .mapValues(JoinKafkaStreamsOracle::text)
+                        .to(JoinOracleStream.OUT, produced);
             case GROUP_SUM -> {
                 KGroupedTable<String, Long> grouped = table(builder, JoinOracleStream.TABLE)
                         .filter((k, v) -> JoinOracleStream.kept(v))
                         .mapValues(JoinOracleStream::scaled)
-                        .groupBy((k, v) -> KeyValue.pair(JoinOracleStream.group(v), v),
+                        .groupBy(
+                                (k, v) -> KeyValue.pair(JoinOracleStream.group(v), v),
                                 Grouped.with(Serdes.String(), Serdes.Long()));
-                grouped.aggregate(() -> 0L, (k, v, sum) -> sum + v, (k, v, sum) -> sum - v,
+                grouped.aggregate(
+                                () -> 0L,
+                                (k, v, sum) -> sum + v,
+                                (k, v, sum) -> sum - v,
                                 Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as("aggregate")
-                                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()))
-                        .toStream().mapValues(JoinKafkaStreamsOracle::text).to(JoinOracleStream.OUT, produced);
+                                        .withKeySerde(Serdes.String())
+                                        .withValueSerde(Serdes.Long()))
+                        .toStream()
+                        .mapValues(JoinKafkaStreamsOracle::text)
+                        .to(JoinOracleStream.OUT, produced);
             }
             default -> throw new IllegalArgumentException(kind.toString());
         }
@@ -147,8 +168,11 @@ final class JoinKafkaStreamsOracle {
 
     /** A table from {@code topic}, kept in the store {@code <topic>-store} as Weir keeps it. */
     private static KTable<String, Long> table(StreamsBuilder builder, String topic) {
-        return builder.table(topic, longs(),
+        return builder.table(
+                topic,
+                longs(),
                 Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as(topic + "-store")
-                .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()));
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(Serdes.Long()));
     }
 }

@@ -76,13 +76,18 @@ final class JoinOracleComparison {
             Input in = stream.inputs().get(i);
             List<Output> outputs = kafka.outputs().get(i);
             List<Output> asWeir = outputs;
-            boolean absentRowTombstone = kind.isTable(in.topic()) && in.key() != null && in.value() == null
+            boolean absentRowTombstone = kind.isTable(in.topic())
+                    && in.key() != null
+                    && in.value() == null
                     && rows.value(in.topic(), in.key()) == null;
-            if (kind.tableTable() && absentRowTombstone
+            if (kind.tableTable()
+                    && absentRowTombstone
                     && outputs.stream().allMatch(o -> Objects.equals(results.get(o.key()), o.value()))) {
                 asWeir = List.of();
-            } else if (kind == Kind.STREAM_TABLE_LEFT && in.topic().equals(JoinOracleStream.STREAM)
-                    && in.value() == null && outputs.isEmpty()) {
+            } else if (kind == Kind.STREAM_TABLE_LEFT
+                    && in.topic().equals(JoinOracleStream.STREAM)
+                    && in.value() == null
+                    && outputs.isEmpty()) {
                 Long tableValue = JoinOracleStream.derivedValue(rows.value(JoinOracleStream.TABLE, in.key()));
                 asWeir = List.of(new Output(in.key(), JoinOracleStream.joined(null, tableValue), in.timestamp()));
             } else if (kind.tableTable()) {
@@ -90,8 +95,12 @@ final class JoinOracleComparison {
                 long expected = otherTime == null ? in.timestamp() : Math.max(in.timestamp(), otherTime);
                 asWeir = restamped(outputs, in, o -> expected);
             } else if (kind.grouped()) {
-                asWeir = restamped(outputs, in, o -> resultTimes.containsKey(o.key())
-                        ? Math.max(in.timestamp(), resultTimes.get(o.key())) : in.timestamp());
+                asWeir = restamped(
+                        outputs,
+                        in,
+                        o -> resultTimes.containsKey(o.key())
+                                ? Math.max(in.timestamp(), resultTimes.get(o.key()))
+                                : in.timestamp());
             }
             for (Output o : outputs) {
                 results.put(o.key(), o.value());
@@ -112,12 +121,13 @@ final class JoinOracleComparison {
      * {@code outputs} stamped with the input's time, if each is stamped with the time
      * {@code expected} says Kafka Streams gives it; else unchanged.
      */
-    private static List<Output> restamped(List<Output> outputs, Input in,
-                                          ToLongFunction<Output> expected) {
+    private static List<Output> restamped(List<Output> outputs, Input in, ToLongFunction<Output> expected) {
         if (!outputs.stream().allMatch(o -> o.timestamp() == expected.applyAsLong(o))) {
             return outputs;
         }
-        return outputs.stream().map(o -> new Output(o.key(), o.value(), in.timestamp())).toList();
+        return outputs.stream()
+                .map(o -> new Output(o.key(), o.value(), in.timestamp()))
+                .toList();
     }
 
     /** The rows of each input table, with their times, as the inputs so far made them. */
@@ -135,8 +145,10 @@ final class JoinOracleComparison {
          */
         Long visibleTime(Kind kind, String topic, String key) {
             Input row = row(topic, key);
-            if (row == null || kind == Kind.TABLE_LEFT && topic.equals(JoinOracleStream.RIGHT)
-                    && !JoinOracleStream.derivedKept(row.value())) {
+            if (row == null
+                    || kind == Kind.TABLE_LEFT
+                            && topic.equals(JoinOracleStream.RIGHT)
+                            && !JoinOracleStream.derivedKept(row.value())) {
                 return null;
             }
             return row.timestamp();
@@ -174,7 +186,8 @@ final class JoinOracleComparison {
         List<Integer> keyless = IntStream.range(0, stream.inputs().size())
                 .filter(i -> stream.kind().isTable(stream.inputs().get(i).topic())
                         && stream.inputs().get(i).key() == null)
-                .boxed().toList();
+                .boxed()
+                .toList();
         if (!keyless.equals(weir.deadLettered())) {
             differences.add("dead letters: Weir dead-lettered inputs " + weir.deadLettered()
                     + ", the table records without a key are " + keyless);
@@ -193,12 +206,18 @@ final class JoinOracleComparison {
         for (int i = 0; i < stream.inputs().size(); i++) {
             List<Output> k = kafka.outputs().get(i);
             List<Output> w = weir.outputs().get(i);
-            s.append("\n  #").append(i).append(' ').append(stream.inputs().get(i)).append(": ").append(k);
+            s.append("\n  #")
+                    .append(i)
+                    .append(' ')
+                    .append(stream.inputs().get(i))
+                    .append(": ")
+                    .append(k);
             if (k.equals(w)) {
                 s.append(" | same");
             } else {
-                s.append(" | ").append(w).append(asWeir.outputs().get(i).equals(w) ? " (a deliberate difference)"
-                        : " <- differs");
+                s.append(" | ")
+                        .append(w)
+                        .append(asWeir.outputs().get(i).equals(w) ? " (a deliberate difference)" : " <- differs");
             }
         }
         return s.toString();

@@ -2,9 +2,9 @@ package io.weir.internal.dsl.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.testkit.TestSizes;
 import io.weir.internal.dsl.oracle.JoinOracleStream.Input;
 import io.weir.internal.dsl.oracle.JoinOracleStream.Kind;
+import io.weir.testkit.TestSizes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -63,7 +63,9 @@ class JoinOracleTest {
 
         List<String> differences = JoinOracleComparison.differences(stream, kafka, weir);
 
-        assertThat(differences).as("%s%s", stream, JoinOracleComparison.describe(stream, kafka, weir)).isEmpty();
+        assertThat(differences)
+                .as("%s%s", stream, JoinOracleComparison.describe(stream, kafka, weir))
+                .isEmpty();
     }
 
     /** The oracle runs Weir with in-memory stores, which are faster: RocksDB ones must not change anything. */
@@ -79,7 +81,8 @@ class JoinOracleTest {
     @MethodSource("fewerInputs")
     void kafkaStreamsInMemoryStoresAreAFaithfulOracle(Kind kind, long seed) {
         JoinOracleStream stream = JoinOracleStream.generate(kind, seed);
-        assertThat(JoinKafkaStreamsOracle.run(stream, false)).as("%s", stream)
+        assertThat(JoinKafkaStreamsOracle.run(stream, false))
+                .as("%s", stream)
                 .isEqualTo(JoinKafkaStreamsOracle.run(stream, true));
     }
 
@@ -94,11 +97,18 @@ class JoinOracleTest {
         for (long seed = 0; seed < INPUTS_PER_KIND; seed++) {
             countCases(JoinOracleStream.generate(kind, seed), cases);
         }
-        List<String> expected = new ArrayList<>(List.of("out of order", "tombstone of a row",
-                "tombstone of an absent row", "row rewritten with its value", "table record without a key"));
+        List<String> expected = new ArrayList<>(List.of(
+                "out of order",
+                "tombstone of a row",
+                "tombstone of an absent row",
+                "row rewritten with its value",
+                "table record without a key"));
         if (kind.streamTable()) {
-            expected.addAll(List.of("stream record without a value", "stream record without a key",
-                    "stream record without a table row", "stream record with a table row"));
+            expected.addAll(List.of(
+                    "stream record without a value",
+                    "stream record without a key",
+                    "stream record without a table row",
+                    "stream record with a table row"));
         }
         if (kind.tableTable()) {
             expected.add("change of a key both sides have");
@@ -116,7 +126,8 @@ class JoinOracleTest {
             expected.add("row the filter drops, then keeps");
         }
         for (String c : expected) {
-            assertThat(cases.getOrDefault(c, 0)).as("%s: %s (all: %s)", kind, c, cases)
+            assertThat(cases.getOrDefault(c, 0))
+                    .as("%s: %s (all: %s)", kind, c, cases)
                     .isGreaterThanOrEqualTo(MIN_CASES);
         }
     }
@@ -131,10 +142,17 @@ class JoinOracleTest {
             }
             max = Math.max(max, in.timestamp());
             if (!stream.kind().isTable(in.topic())) {
-                Long row = in.key() == null ? null : rows.getOrDefault(JoinOracleStream.TABLE, Map.of()).get(in.key());
-                found.add(in.value() == null ? "stream record without a value"
-                        : in.key() == null ? "stream record without a key"
-                        : row == null ? "stream record without a table row" : "stream record with a table row");
+                Long row = in.key() == null
+                        ? null
+                        : rows.getOrDefault(JoinOracleStream.TABLE, Map.of()).get(in.key());
+                found.add(
+                        in.value() == null
+                                ? "stream record without a value"
+                                : in.key() == null
+                                        ? "stream record without a key"
+                                        : row == null
+                                                ? "stream record without a table row"
+                                                : "stream record with a table row");
                 if (in.key() != null && row != null && !JoinOracleStream.derivedKept(row)) {
                     found.add("stream record whose table row the filter drops");
                 }
@@ -158,13 +176,16 @@ class JoinOracleTest {
                     boolean derived = in.topic().equals(JoinOracleStream.RIGHT) && stream.kind() == Kind.TABLE_LEFT
                             || stream.kind() == Kind.STREAM_TABLE_LEFT;
                     if (derived && !JoinOracleStream.derivedKept(old)) {
-                        found.add(JoinOracleStream.derivedKept(in.value()) ? "derived row the filter drops, then keeps"
-                                : "derived row the filter drops twice");
+                        found.add(
+                                JoinOracleStream.derivedKept(in.value())
+                                        ? "derived row the filter drops, then keeps"
+                                        : "derived row the filter drops twice");
                     }
                 }
-                String other = in.topic().equals(JoinOracleStream.LEFT) ? JoinOracleStream.RIGHT
-                        : JoinOracleStream.LEFT;
-                if (stream.kind().tableTable() && rows.getOrDefault(other, Map.of()).get(in.key()) != null
+                String other =
+                        in.topic().equals(JoinOracleStream.LEFT) ? JoinOracleStream.RIGHT : JoinOracleStream.LEFT;
+                if (stream.kind().tableTable()
+                        && rows.getOrDefault(other, Map.of()).get(in.key()) != null
                         && (old != null || in.value() != null)) {
                     found.add("change of a key both sides have");
                 }

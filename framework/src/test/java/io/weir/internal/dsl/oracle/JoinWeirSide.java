@@ -1,7 +1,5 @@
 package io.weir.internal.dsl.oracle;
 
-import io.weir.testdriver.TestDriver;
-import io.weir.testdriver.TestRecord;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.common.KeyValue;
@@ -12,6 +10,8 @@ import io.weir.internal.dsl.oracle.JoinOracleStream.Input;
 import io.weir.internal.dsl.oracle.JoinOracleStream.Kind;
 import io.weir.internal.dsl.oracle.JoinResults.Output;
 import io.weir.serde.Serdes;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,19 +24,21 @@ import java.util.List;
  */
 final class JoinWeirSide {
 
-    private JoinWeirSide() {
-    }
+    private JoinWeirSide() {}
 
     static Topology topology(Kind kind) {
         TopologyBuilder builder = new TopologyBuilder();
         switch (kind) {
             case STREAM_TABLE_INNER, STREAM_TABLE_LEFT -> {
-                RecordStream<String, Long> stream = builder.stream(Serdes.strings(), Serdes.longs(),
-                        JoinOracleStream.STREAM);
+                RecordStream<String, Long> stream =
+                        builder.stream(Serdes.strings(), Serdes.longs(), JoinOracleStream.STREAM);
                 RecordTable<String, Long> table = table(builder, JoinOracleStream.TABLE);
-                (kind == Kind.STREAM_TABLE_INNER ? stream.join(table, JoinOracleStream::joined)
-                        : stream.leftJoin(table.filter((k, v) -> JoinOracleStream.derivedKept(v))
-                                .mapValues(JoinOracleStream::derived), JoinOracleStream::joined))
+                (kind == Kind.STREAM_TABLE_INNER
+                                ? stream.join(table, JoinOracleStream::joined)
+                                : stream.leftJoin(
+                                        table.filter((k, v) -> JoinOracleStream.derivedKept(v))
+                                                .mapValues(JoinOracleStream::derived),
+                                        JoinOracleStream::joined))
                         .to(JoinOracleStream.OUT, Serdes.strings(), Serdes.strings());
             }
             case TABLE_INNER, TABLE_LEFT, TABLE_OUTER -> {
@@ -44,27 +46,32 @@ final class JoinWeirSide {
                 RecordTable<String, Long> right = table(builder, JoinOracleStream.RIGHT);
                 RecordTable<String, String> result = switch (kind) {
                     case TABLE_INNER -> left.join(right, JoinOracleStream::joined, Serdes.strings(), "joined");
-                    case TABLE_LEFT -> left.leftJoin(right.filter((k, v) -> JoinOracleStream.derivedKept(v))
-                                    .mapValues(JoinOracleStream::derived), JoinOracleStream::joined,
-                            Serdes.strings(), "joined");
+                    case TABLE_LEFT ->
+                        left.leftJoin(
+                                right.filter((k, v) -> JoinOracleStream.derivedKept(v))
+                                        .mapValues(JoinOracleStream::derived),
+                                JoinOracleStream::joined,
+                                Serdes.strings(),
+                                "joined");
                     default -> left.outerJoin(right, JoinOracleStream::joined, Serdes.strings(), "joined");
                 };
                 result.toStream().to(JoinOracleStream.OUT, Serdes.strings(), Serdes.strings());
             }
-            case GROUP_COUNT -> table(builder, JoinOracleStream.TABLE)
-                    .groupBy((k, v) -> KeyValue.of(JoinOracleStream.group(v), v), Serdes.strings(), Serdes.longs())
-                    .count("aggregate")
-                    .toStream().mapValues(JoinWeirSide::text)
-                    .to(JoinOracleStream.OUT, Serdes.strings(), Serdes.strings());
+            case GROUP_COUNT ->
+                table(builder, JoinOracleStream.TABLE)
+                        .groupBy((k, v) -> KeyValue.of(JoinOracleStream.group(v), v), Serdes.strings(), Serdes.longs())
+                        .count("aggregate")
+                        .toStream()
+                        .mapValues(JoinWeirSide::text)
+                        .to(JoinOracleStream.OUT, Serdes.strings(), Serdes.strings());
             case GROUP_SUM -> {
                 GroupedTable<String, Long> grouped = table(builder, JoinOracleStream.TABLE)
                         .filter((k, v) -> JoinOracleStream.kept(v))
                         .mapValues(JoinOracleStream::scaled)
-                        .groupBy((k, v) -> KeyValue.of(JoinOracleStream.group(v), v), Serdes.strings(),
-                                Serdes.longs());
-                grouped.aggregate(() -> 0L, (k, v, sum) -> sum + v, (k, v, sum) -> sum - v, Serdes.longs(),
-                                "aggregate")
-                        .toStream().mapValues(JoinWeirSide::text)
+                        .groupBy((k, v) -> KeyValue.of(JoinOracleStream.group(v), v), Serdes.strings(), Serdes.longs());
+                grouped.aggregate(() -> 0L, (k, v, sum) -> sum + v, (k, v, sum) -> sum - v, Serdes.longs(), "aggregate")
+                        .toStream()
+                        .mapValues(JoinWeirSide::text)
                         .to(JoinOracleStream.OUT, Serdes.strings(), Serdes.strings());
             }
             default -> throw new IllegalArgumentException(kind.toString());
@@ -90,8 +97,8 @@ final class JoinWeirSide {
                 Input input = stream.inputs().get(i);
                 driver.pipe(input.topic(), input.key(), input.value(), input.timestamp());
                 List<Output> caused = new ArrayList<>();
-                for (TestRecord<String, String> r : driver.output(JoinOracleStream.OUT, Serdes.strings(),
-                        Serdes.strings())) {
+                for (TestRecord<String, String> r :
+                        driver.output(JoinOracleStream.OUT, Serdes.strings(), Serdes.strings())) {
                     caused.add(new Output(r.key(), r.value(), r.timestamp()));
                 }
                 outputs.add(List.copyOf(caused));

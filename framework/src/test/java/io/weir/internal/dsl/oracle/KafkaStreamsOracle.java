@@ -23,7 +23,6 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.test.TestRecord;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KGroupedStream;
@@ -35,6 +34,7 @@ import org.apache.kafka.streams.kstream.Suppressed;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
+import org.apache.kafka.streams.test.TestRecord;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -58,8 +58,7 @@ final class KafkaStreamsOracle {
                 .setLevel(ch.qos.logback.classic.Level.ERROR);
     }
 
-    private KafkaStreamsOracle() {
-    }
+    private KafkaStreamsOracle() {}
 
     /**
      * Runs {@code stream} with the stores the oracle tests use: Kafka Streams' default RocksDB
@@ -104,9 +103,9 @@ final class KafkaStreamsOracle {
             counts = windowed.count();
             sums = windowed.reduce(Long::sum);
         } else {
-            var windowed = grouped.windowedBy(TimeWindows.ofSizeAndGrace(
-                    Duration.ofMillis(stream.size()), Duration.ofMillis(stream.grace()))
-                    .advanceBy(Duration.ofMillis(stream.advance())));
+            var windowed = grouped.windowedBy(
+                    TimeWindows.ofSizeAndGrace(Duration.ofMillis(stream.size()), Duration.ofMillis(stream.grace()))
+                            .advanceBy(Duration.ofMillis(stream.advance())));
             counts = windowed.count();
             sums = windowed.reduce(Long::sum);
         }
@@ -117,10 +116,10 @@ final class KafkaStreamsOracle {
         }
 
         Path stateDir = createStateDir();
-        try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), properties(stateDir, inMemory),
-                Instant.EPOCH)) {
-            TestInputTopic<String, Long> in = driver.createInputTopic("in", new StringSerializer(),
-                    new LongSerializer());
+        try (TopologyTestDriver driver =
+                new TopologyTestDriver(builder.build(), properties(stateDir, inMemory), Instant.EPOCH)) {
+            TestInputTopic<String, Long> in =
+                    driver.createInputTopic("in", new StringSerializer(), new LongSerializer());
             TestOutputTopic<String, Long> updatesTopic = traced ? output(driver, "updates") : null;
             Metric dropped = droppedRecords(driver);
             int[] droppedPerOffset = new int[stream.inputs().size()];
@@ -136,8 +135,12 @@ final class KafkaStreamsOracle {
                     updates.add(parse(updatesTopic.readRecordsToList()));
                 }
             }
-            return new Results(parse(output(driver, "counts").readRecordsToList()),
-                    parse(output(driver, "sums").readRecordsToList()), droppedPerOffset, List.of(), updates);
+            return new Results(
+                    parse(output(driver, "counts").readRecordsToList()),
+                    parse(output(driver, "sums").readRecordsToList()),
+                    droppedPerOffset,
+                    List.of(),
+                    updates);
         } finally {
             deleteRecursively(stateDir);
         }
@@ -168,7 +171,8 @@ final class KafkaStreamsOracle {
         props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.LongSerde.class);
         if (inMemory) {
-            props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
+            props.put(
+                    StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
                     BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
         }
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
@@ -176,12 +180,17 @@ final class KafkaStreamsOracle {
     }
 
     private static void writeFinal(KTable<Windowed<String>, Long> table, String topic) {
-        write(table.suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded())).toStream(), topic);
+        write(
+                table.suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()))
+                        .toStream(),
+                topic);
     }
 
     private static void write(KStream<Windowed<String>, Long> results, String topic) {
-        results.map((windowed, value) -> KeyValue.pair(windowed.key() + "|" + windowed.window().start() + "|"
-                        + windowed.window().end(), value))
+        results.map((windowed, value) -> KeyValue.pair(
+                        windowed.key() + "|" + windowed.window().start() + "|"
+                                + windowed.window().end(),
+                        value))
                 .to(topic, Produced.with(Serdes.String(), Serdes.Long()));
     }
 
@@ -194,8 +203,8 @@ final class KafkaStreamsOracle {
         List<Emitted> emitted = new ArrayList<>();
         for (var record : records) {
             String[] parts = record.key().split("\\|");
-            emitted.add(new Emitted(parts[0], Long.parseLong(parts[1]), Long.parseLong(parts[2]), record.value(),
-                    record.timestamp()));
+            emitted.add(new Emitted(
+                    parts[0], Long.parseLong(parts[1]), Long.parseLong(parts[2]), record.value(), record.timestamp()));
         }
         return emitted;
     }

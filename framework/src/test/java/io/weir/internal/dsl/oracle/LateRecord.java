@@ -12,8 +12,8 @@ package io.weir.internal.dsl.oracle;
  * @param windowEnd   {@code weir.late.window.end}
  * @param watermark   {@code weir.late.watermark}
  */
-record LateRecord(String operator, int offset, String key, long timestamp, long windowStart, long windowEnd,
-                  long watermark) {
+record LateRecord(
+        String operator, int offset, String key, long timestamp, long windowStart, long windowEnd, long watermark) {
 
     @Override
     public String toString() {

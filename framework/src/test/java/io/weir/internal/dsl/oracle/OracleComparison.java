@@ -54,6 +54,7 @@ final class OracleComparison {
     private final Results weir;
     /** Sessions: the closed session each record late by Weir's rule alone is reported late for. */
     private final Map<Integer, Window> lateFor;
+
     private final List<String> differences = new ArrayList<>();
 
     private OracleComparison(OracleStream stream, Results kafka, Results weir, Map<Integer, Window> lateFor) {
@@ -95,8 +96,7 @@ final class OracleComparison {
      * {@link #asWeirDiffers}: Kafka Streams' results as Weir differs from them, and for each
      * record late by Weir's rule alone, the closed session it is reported late for.
      */
-    record AsWeir(Results kafka, Map<Integer, Window> lateFor) {
-    }
+    record AsWeir(Results kafka, Map<Integer, Window> lateFor) {}
 
     /** Both sides' outputs, for a failure message. */
     static String describe(Results kafka, Results weir) {
@@ -119,7 +119,9 @@ final class OracleComparison {
     }
 
     static List<Emitted> withoutFlush(List<Emitted> emitted) {
-        return emitted.stream().filter(e -> !e.key().equals(OracleStream.FLUSH_KEY)).toList();
+        return emitted.stream()
+                .filter(e -> !e.key().equals(OracleStream.FLUSH_KEY))
+                .toList();
     }
 
     private void compareResults(String aggregation, List<Emitted> kafkaAll, List<Emitted> weirAll) {
@@ -139,19 +141,25 @@ final class OracleComparison {
         for (String key : union(kafkaByKey.keySet(), weirByKey.keySet())) {
             List<Emitted> kOfKey = kafkaByKey.getOrDefault(key, List.of());
             List<Emitted> wOfKey = weirByKey.getOrDefault(key, List.of());
-            List<String> kSeq = kOfKey.stream().map(e -> e.window() + "=" + e.value()).toList();
-            List<String> wSeq = wOfKey.stream().map(e -> e.window() + "=" + e.value()).toList();
+            List<String> kSeq =
+                    kOfKey.stream().map(e -> e.window() + "=" + e.value()).toList();
+            List<String> wSeq =
+                    wOfKey.stream().map(e -> e.window() + "=" + e.value()).toList();
             if (!kSeq.equals(wSeq)) {
                 differences.add(aggregation + ": emitted sequences of key " + key + " differ:\n    Kafka Streams "
                         + kSeq + "\n    Weir          " + wSeq);
             } else if (stream.kind() != WindowKind.SESSION) {
-                wOfKey.stream().filter(e -> e.timestamp() != e.end() - 1).forEach(e -> differences.add(aggregation
-                        + ": Weir stamped " + e + " with another time than the window's last instant"));
+                wOfKey.stream()
+                        .filter(e -> e.timestamp() != e.end() - 1)
+                        .forEach(e -> differences.add(aggregation + ": Weir stamped " + e
+                                + " with another time than the window's last instant"));
             } else {
                 for (int i = 0; i < kOfKey.size(); i++) {
                     if (kOfKey.get(i).timestamp() != wOfKey.get(i).timestamp()) {
-                        differences.add(aggregation + ": timestamp of " + kOfKey.get(i).window() + ": Kafka Streams "
-                                + kOfKey.get(i).timestamp() + ", Weir " + wOfKey.get(i).timestamp());
+                        differences.add(
+                                aggregation + ": timestamp of " + kOfKey.get(i).window() + ": Kafka Streams "
+                                        + kOfKey.get(i).timestamp() + ", Weir "
+                                        + wOfKey.get(i).timestamp());
                     }
                 }
             }
@@ -164,7 +172,8 @@ final class OracleComparison {
      */
     private static Map<String, List<Emitted>> byKey(List<Emitted> emitted) {
         Map<String, List<Emitted>> byKey = new TreeMap<>();
-        emitted.forEach(e -> byKey.computeIfAbsent(e.key(), x -> new ArrayList<>()).add(e));
+        emitted.forEach(
+                e -> byKey.computeIfAbsent(e.key(), x -> new ArrayList<>()).add(e));
         return byKey;
     }
 
@@ -188,9 +197,9 @@ final class OracleComparison {
 
     /** The results applied in order: a value sets the window's result, a null removes it. */
     static Map<Window, Long> finalResults(List<Emitted> emitted) {
-        Map<Window, Long> results = new TreeMap<>(
-                Comparator.comparing(Window::key).thenComparingLong(Window::start)
-                        .thenComparingLong(Window::end));
+        Map<Window, Long> results = new TreeMap<>(Comparator.comparing(Window::key)
+                .thenComparingLong(Window::start)
+                .thenComparingLong(Window::end));
         for (Emitted e : emitted) {
             if (e.value() == null) {
                 results.remove(e.window());
@@ -205,13 +214,20 @@ final class OracleComparison {
         StringBuilder s = new StringBuilder();
         for (var e : kafka.entrySet()) {
             if (!Objects.equals(weir.get(e.getKey()), e.getValue())) {
-                s.append("\n    ").append(e.getKey()).append(": Kafka Streams ").append(e.getValue()).append(", Weir ")
+                s.append("\n    ")
+                        .append(e.getKey())
+                        .append(": Kafka Streams ")
+                        .append(e.getValue())
+                        .append(", Weir ")
                         .append(weir.get(e.getKey()));
             }
         }
         for (var e : weir.entrySet()) {
             if (!kafka.containsKey(e.getKey())) {
-                s.append("\n    ").append(e.getKey()).append(": Kafka Streams none, Weir ").append(e.getValue());
+                s.append("\n    ")
+                        .append(e.getKey())
+                        .append(": Kafka Streams none, Weir ")
+                        .append(e.getValue());
             }
         }
         return s.toString();
@@ -261,16 +277,21 @@ final class OracleComparison {
             long watermark = stream.watermarkBefore(late.offset());
             Window touched = lateFor.get(late.offset());
             boolean windowOk = stream.kind() == WindowKind.SESSION
-                    ? (touched != null ? touched.equals(new Window(late.key(), late.windowStart(), late.windowEnd()))
-                            : late.windowStart() <= input.timestamp() && input.timestamp() <= late.windowEnd())
+                    ? (touched != null
+                                    ? touched.equals(new Window(late.key(), late.windowStart(), late.windowEnd()))
+                                    : late.windowStart() <= input.timestamp() && input.timestamp() <= late.windowEnd())
                             && late.windowEnd() + stream.gap() + stream.grace() <= watermark
-                    : late.windowStart() <= input.timestamp() && input.timestamp() < late.windowEnd()
+                    : late.windowStart() <= input.timestamp()
+                            && input.timestamp() < late.windowEnd()
                             && late.windowStart() % stream.advance() == 0
                             && late.windowEnd() == late.windowStart() + stream.size()
                             && late.windowEnd() + stream.grace() <= watermark;
-            if (!late.key().equals(input.key()) || late.timestamp() != input.timestamp()
-                    || late.watermark() != watermark || !windowOk
-                    || !(late.operator().equals(WeirSide.COUNTS) || late.operator().equals(WeirSide.SUMS))) {
+            if (!late.key().equals(input.key())
+                    || late.timestamp() != input.timestamp()
+                    || late.watermark() != watermark
+                    || !windowOk
+                    || !(late.operator().equals(WeirSide.COUNTS)
+                            || late.operator().equals(WeirSide.SUMS))) {
                 differences.add("late record headers: " + late + " for input " + input + " at watermark " + watermark);
             }
         }
@@ -286,7 +307,9 @@ final class OracleComparison {
                 latePerKey.merge(late.key(), 1, Integer::sum);
             }
         }
-        List<Input> inputs = stream.inputs().stream().filter(i -> !i.key().equals(OracleStream.FLUSH_KEY)).toList();
+        List<Input> inputs = stream.inputs().stream()
+                .filter(i -> !i.key().equals(OracleStream.FLUSH_KEY))
+                .toList();
         if (stream.kind() == WindowKind.SESSION) {
             Map<String, Integer> records = new HashMap<>();
             inputs.forEach(i -> records.merge(i.key(), 1, Integer::sum));

@@ -34,7 +34,11 @@ record OracleStream(long seed, WindowKind kind, long size, long advance, long ga
     /** How far after the largest time of the stream the flush record is. */
     static final long FLUSH_DISTANCE = 100_000;
 
-    enum WindowKind { TUMBLING, HOPPING, SESSION }
+    enum WindowKind {
+        TUMBLING,
+        HOPPING,
+        SESSION
+    }
 
     /** A record to pipe: key, value, timestamp. Its offset in the input topic is its index. */
     record Input(String key, long value, long timestamp) {

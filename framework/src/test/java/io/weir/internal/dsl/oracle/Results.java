@@ -14,8 +14,12 @@ import java.util.List;
  *                       updates of the session count's store that the record caused
  *                       ({@link KafkaStreamsOracle#run(OracleStream)}); empty otherwise
  */
-record Results(List<Emitted> counts, List<Emitted> sums, int[] droppedPerOffset, List<LateRecord> late,
-               List<List<Emitted>> sessionUpdates) {
+record Results(
+        List<Emitted> counts,
+        List<Emitted> sums,
+        int[] droppedPerOffset,
+        List<LateRecord> late,
+        List<List<Emitted>> sessionUpdates) {
 
     Results(List<Emitted> counts, List<Emitted> sums, int[] droppedPerOffset, List<LateRecord> late) {
         this(counts, sums, droppedPerOffset, late, List.of());

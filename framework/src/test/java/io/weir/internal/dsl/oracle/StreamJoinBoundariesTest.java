@@ -4,12 +4,12 @@ import static io.weir.internal.dsl.oracle.StreamJoinOracleStream.in;
 import static io.weir.internal.dsl.oracle.StreamJoinOracleStream.withoutValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.testdriver.TestDriver;
-import io.weir.testdriver.TestRecord;
 import io.weir.internal.dsl.oracle.JoinResults.Output;
 import io.weir.internal.dsl.oracle.StreamJoinOracleStream.Input;
 import io.weir.internal.dsl.oracle.StreamJoinOracleStream.Kind;
 import io.weir.serde.Serdes;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -100,7 +100,8 @@ class StreamJoinBoundariesTest {
         Both both = run(Kind.INNER, 15, 15, 0, in(L, "k", 20), in(R, "j", 30), in(L, "k", 18), in(R, "k", 30));
 
         assertThat(both.kafka().outputs().get(3)).containsExactly(out("k", "2&3", 30), out("k", "0&3", 30));
-        assertThat(both.weir().outputs()).containsExactly(List.of(), List.of(), List.of(), List.of(out("k", "0&3", 30)));
+        assertThat(both.weir().outputs())
+                .containsExactly(List.of(), List.of(), List.of(), List.of(out("k", "0&3", 30)));
         assertThat(both.weir().dropped()).containsExactly(0, 0, 1, 0);
         assertThat(both.differences()).isEmpty();
     }
@@ -149,8 +150,8 @@ class StreamJoinBoundariesTest {
     void emitsUnmatchedResultsBeforeTheResultsOfTheRecordThatMovedTheWatermarkAsKafkaStreamsDoes() {
         Both both = run(Kind.LEFT, 5, 5, 0, in(L, "k", 0), in(L, "j", 10), in(R, "j", 10));
 
-        assertThat(both.weir().outputs()).containsExactly(List.of(), List.of(out("k", "0&null", 0)),
-                List.of(out("j", "1&2", 10)));
+        assertThat(both.weir().outputs())
+                .containsExactly(List.of(), List.of(out("k", "0&null", 0)), List.of(out("j", "1&2", 10)));
         assertThat(both.kafka().outputs()).isEqualTo(both.weir().outputs());
         assertThat(both.differences()).isEmpty();
     }
@@ -172,8 +173,8 @@ class StreamJoinBoundariesTest {
         // W = 20, grace 10: the left record at 10 is not late, and the right one at 11 joins it
         Both both = run(Kind.LEFT, 2, 2, 10, in(L, "j", 20), in(L, "k", 10), in(R, "k", 11));
 
-        assertThat(both.kafka().outputs()).containsExactly(List.of(), List.of(out("k", "1&null", 10)),
-                List.of(out("k", "1&2", 11)));
+        assertThat(both.kafka().outputs())
+                .containsExactly(List.of(), List.of(out("k", "1&null", 10)), List.of(out("k", "1&2", 11)));
         assertThat(both.weir().outputs()).containsExactly(List.of(), List.of(), List.of(out("k", "1&2", 11)));
         assertThat(both.differences()).isEmpty();
     }
@@ -218,10 +219,11 @@ class StreamJoinBoundariesTest {
         // W = 20, grace 3: 17 is not late, 16 is
         Both both = run(Kind.INNER, 2, 2, 3, in(L, "k", 16), in(L, "j", 20), in(R, "k", 17), in(R, "k", 16));
 
-        assertThat(both.weir().outputs()).containsExactly(List.of(), List.of(), List.of(out("k", "0&2", 17)),
-                List.of());
+        assertThat(both.weir().outputs())
+                .containsExactly(List.of(), List.of(), List.of(out("k", "0&2", 17)), List.of());
         assertThat(both.weir().dropped()).containsExactly(0, 0, 0, 1);
-        assertThat(both.kafka().outputs().get(2)).isEqualTo(both.weir().outputs().get(2));
+        assertThat(both.kafka().outputs().get(2))
+                .isEqualTo(both.weir().outputs().get(2));
         assertThat(both.differences()).isEmpty();
     }
 
@@ -242,8 +244,8 @@ class StreamJoinBoundariesTest {
     void anOuterSideRecordWithoutAKeyIsEmittedUnmatchedAtOnceAsKafkaStreamsDoes() {
         Both both = run(Kind.OUTER, 5, 5, 0, in(L, null, 1), in(R, null, 2));
 
-        assertThat(both.weir().outputs()).containsExactly(List.of(out(null, "0&null", 1)),
-                List.of(out(null, "null&1", 2)));
+        assertThat(both.weir().outputs())
+                .containsExactly(List.of(out(null, "0&null", 1)), List.of(out(null, "null&1", 2)));
         assertThat(both.kafka().outputs()).isEqualTo(both.weir().outputs());
         assertThat(both.kafka().dropped()).containsExactly(0, 0);
         assertThat(both.differences()).isEmpty();
@@ -264,25 +266,29 @@ class StreamJoinBoundariesTest {
 
     @Test
     void withTheDefaultIdleTimeoutRecordsOfOneSideAloneDoNotMoveTheWatermarkWhereKafkaStreamsStreamTimeFollowsThem() {
-        StreamJoinOracleStream stream = StreamJoinOracleStream.of(Kind.LEFT, 5, 5, 0, in(L, "k", 0), in(L, "j", 100),
-                in(R, "i", 50), in(R, "i", 100));
+        StreamJoinOracleStream stream = StreamJoinOracleStream.of(
+                Kind.LEFT, 5, 5, 0, in(L, "k", 0), in(L, "j", 100), in(R, "i", 50), in(R, "i", 100));
         StreamJoinResults kafka = StreamJoinKafkaStreamsOracle.run(stream);
 
         assertThat(kafka.outputs()).containsExactly(List.of(), List.of(out("k", "0&null", 0)), List.of(), List.of());
         try (TestDriver driver = TestDriver.builder(StreamJoinWeirSide.topology(stream))
-                .config("max.out.of.orderness.ms", 0).startWallClock(0).inMemoryStores().build()) {
+                .config("max.out.of.orderness.ms", 0)
+                .startWallClock(0)
+                .inMemoryStores()
+                .build()) {
             driver.pipe(L, "k", 0L, 0);
             driver.pipe(L, "j", 1L, 100);
-            assertThat(joined(driver)).isEmpty();          // the right input, without records, holds it back
-            driver.pipe(R, "i", 2L, 50);                    // the smallest of the two: 50
+            assertThat(joined(driver)).isEmpty(); // the right input, without records, holds it back
+            driver.pipe(R, "i", 2L, 50); // the smallest of the two: 50
             assertThat(joined(driver)).containsExactly(out("k", "0&null", 0));
-            driver.pipe(R, "i", 3L, 100);                   // 100
+            driver.pipe(R, "i", 3L, 100); // 100
             assertThat(joined(driver)).isEmpty();
         }
     }
 
     private static List<Output> joined(TestDriver driver) {
         return driver.output(StreamJoinOracleStream.OUT, Serdes.strings(), Serdes.strings()).stream()
-                .map((TestRecord<String, String> r) -> out(r.key(), r.value(), r.timestamp())).toList();
+                .map((TestRecord<String, String> r) -> out(r.key(), r.value(), r.timestamp()))
+                .toList();
     }
 }

@@ -49,15 +49,15 @@ import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
  */
 final class StreamJoinKafkaStreamsOracle {
 
-    private StreamJoinKafkaStreamsOracle() {
-    }
+    private StreamJoinKafkaStreamsOracle() {}
 
     static StreamJoinResults run(StreamJoinOracleStream stream) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "stream-join-oracle");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "oracle:9092");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-        props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
+        props.put(
+                StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
                 BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
         props.put(StreamsConfig.InternalConfig.EMIT_INTERVAL_MS_KSTREAMS_OUTER_JOIN_SPURIOUS_RESULTS_FIX, 0L);
         Path stateDir = KafkaStreamsOracle.createStateDir(); // also quiets Kafka Streams' loggers
@@ -65,12 +65,12 @@ final class StreamJoinKafkaStreamsOracle {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(props)));
         build(builder, stream);
         try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), props, Instant.EPOCH)) {
-            TestInputTopic<String, Long> left = driver.createInputTopic(StreamJoinOracleStream.LEFT,
-                    new StringSerializer(), new LongSerializer());
-            TestInputTopic<String, Long> right = driver.createInputTopic(StreamJoinOracleStream.RIGHT,
-                    new StringSerializer(), new LongSerializer());
-            TestOutputTopic<String, String> out = driver.createOutputTopic(StreamJoinOracleStream.OUT,
-                    new StringDeserializer(), new StringDeserializer());
+            TestInputTopic<String, Long> left =
+                    driver.createInputTopic(StreamJoinOracleStream.LEFT, new StringSerializer(), new LongSerializer());
+            TestInputTopic<String, Long> right =
+                    driver.createInputTopic(StreamJoinOracleStream.RIGHT, new StringSerializer(), new LongSerializer());
+            TestOutputTopic<String, String> out = driver.createOutputTopic(
+                    StreamJoinOracleStream.OUT, new StringDeserializer(), new StringDeserializer());
             Metric dropped = KafkaStreamsOracle.droppedRecords(driver);
             List<List<Output>> outputs = new ArrayList<>();
             List<Integer> droppedPerInput = new ArrayList<>();
@@ -78,7 +78,8 @@ final class StreamJoinKafkaStreamsOracle {
             for (Input input : stream.inputs()) {
                 (input.left() ? left : right).pipeInput(input.key(), input.value(), input.timestamp());
                 outputs.add(out.readRecordsToList().stream()
-                        .map(r -> new Output(r.key(), r.value(), r.timestamp())).toList());
+                        .map(r -> new Output(r.key(), r.value(), r.timestamp()))
+                        .toList());
                 double after = KafkaStreamsOracle.value(dropped);
                 droppedPerInput.add((int) Math.round(after - before));
                 before = after;
@@ -93,8 +94,9 @@ final class StreamJoinKafkaStreamsOracle {
         Consumed<String, Long> consumed = Consumed.with(Serdes.String(), Serdes.Long());
         KStream<String, Long> left = builder.stream(StreamJoinOracleStream.LEFT, consumed);
         KStream<String, Long> right = builder.stream(StreamJoinOracleStream.RIGHT, consumed);
-        JoinWindows windows = JoinWindows.ofTimeDifferenceAndGrace(Duration.ofMillis(stream.before()),
-                Duration.ofMillis(stream.grace())).after(Duration.ofMillis(stream.after()));
+        JoinWindows windows = JoinWindows.ofTimeDifferenceAndGrace(
+                        Duration.ofMillis(stream.before()), Duration.ofMillis(stream.grace()))
+                .after(Duration.ofMillis(stream.after()));
         StreamJoined<String, Long, Long> joined = StreamJoined.with(Serdes.String(), Serdes.Long(), Serdes.Long());
         KStream<String, String> result = switch (stream.kind()) {
             case INNER -> left.join(right, StreamJoinOracleStream::joined, windows, joined);

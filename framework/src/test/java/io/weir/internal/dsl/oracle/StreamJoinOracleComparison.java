@@ -60,11 +60,12 @@ import java.util.Objects;
 final class StreamJoinOracleComparison {
 
     /** The order of the unmatched results due at one watermark: the left side's, then the right's, each by time, key, arrival. */
-    private static final Comparator<Output> WEIR_UNMATCHED_ORDER = Comparator
-            .comparing((Output o) -> Pair.parse(o.value()).left() < 0)
+    private static final Comparator<Output> WEIR_UNMATCHED_ORDER = Comparator.comparing(
+                    (Output o) -> Pair.parse(o.value()).left() < 0)
             .thenComparingLong(Output::timestamp)
             .thenComparing(Output::key)
-            .thenComparingInt(o -> Math.max(Pair.parse(o.value()).left(), Pair.parse(o.value()).right()));
+            .thenComparingInt(o ->
+                    Math.max(Pair.parse(o.value()).left(), Pair.parse(o.value()).right()));
 
     private final StreamJoinOracleStream stream;
     private final StreamJoinResults kafka;
@@ -84,8 +85,7 @@ final class StreamJoinOracleComparison {
     }
 
     /** Kafka Streams' results as Weir gives them, and what Kafka Streams did that no deliberate difference explains. */
-    record Rewritten(StreamJoinResults asWeir, List<String> unexplained) {
-    }
+    record Rewritten(StreamJoinResults asWeir, List<String> unexplained) {}
 
     /** The differences between the two sides, empty if they agree. */
     static List<String> differences(StreamJoinOracleStream stream, StreamJoinResults kafka, StreamJoinResults weir) {
@@ -100,7 +100,8 @@ final class StreamJoinOracleComparison {
             }
             if (!expected.asWeir().dropped().get(i).equals(weir.dropped().get(i))) {
                 differences.add("late records of #" + i + " " + stream.inputs().get(i) + ": expected "
-                        + expected.asWeir().dropped().get(i) + ", Weir wrote " + weir.dropped().get(i));
+                        + expected.asWeir().dropped().get(i) + ", Weir wrote "
+                        + weir.dropped().get(i));
             }
         }
         return List.copyOf(differences);
@@ -167,8 +168,12 @@ final class StreamJoinOracleComparison {
             for (Output o : kafka.outputs().get(i)) {
                 Pair p = Pair.parse(o.value());
                 if (p.joined()) {
-                    kafkaJoinsOf.computeIfAbsent(p.left(), r -> new ArrayList<>()).add(p);
-                    kafkaJoinsOf.computeIfAbsent(p.right(), r -> new ArrayList<>()).add(p);
+                    kafkaJoinsOf
+                            .computeIfAbsent(p.left(), r -> new ArrayList<>())
+                            .add(p);
+                    kafkaJoinsOf
+                            .computeIfAbsent(p.right(), r -> new ArrayList<>())
+                            .add(p);
                     if (checkJoin(i, o, p) && !stream.late(i) && !stream.late(p.other(i))) {
                         own.add(o);
                     }
@@ -228,8 +233,13 @@ final class StreamJoinOracleComparison {
                             + " result was due at #" + dueAt);
                 }
             }
-            checkUnmatched(r, dueAt, weirUnmatched, joinedAt != Integer.MAX_VALUE,
-                    kafkaUnmatchedAt.getOrDefault(r, List.of()), kafkaJoinsOf.getOrDefault(r, List.of()));
+            checkUnmatched(
+                    r,
+                    dueAt,
+                    weirUnmatched,
+                    joinedAt != Integer.MAX_VALUE,
+                    kafkaUnmatchedAt.getOrDefault(r, List.of()),
+                    kafkaJoinsOf.getOrDefault(r, List.of()));
         }
         due.forEach(at -> at.sort(WEIR_UNMATCHED_ORDER));
         return due;
@@ -243,8 +253,12 @@ final class StreamJoinOracleComparison {
         }
         Input left = inputs.get(p.left());
         Input right = inputs.get(p.right());
-        boolean ok = left.left() && !right.left() && p.other(i) < i && Objects.equals(left.key(), right.key())
-                && Objects.equals(o.key(), left.key()) && stream.inWindow(left, right)
+        boolean ok = left.left()
+                && !right.left()
+                && p.other(i) < i
+                && Objects.equals(left.key(), right.key())
+                && Objects.equals(o.key(), left.key())
+                && stream.inWindow(left, right)
                 && o.timestamp() == Math.max(left.timestamp(), right.timestamp());
         if (!ok) {
             unexplained.add("Kafka Streams wrote " + o + " at #" + i + ", not a pair of the window");
@@ -260,7 +274,10 @@ final class StreamJoinOracleComparison {
         Input x = inputs.get(i);
         for (int y = 0; y < i; y++) {
             Input other = inputs.get(y);
-            if (other.left() == x.left() || !other.joinable() || stream.late(y) || !other.key().equals(x.key())) {
+            if (other.left() == x.left()
+                    || !other.joinable()
+                    || stream.late(y)
+                    || !other.key().equals(x.key())) {
                 continue;
             }
             Input left = x.left() ? x : other;
@@ -268,7 +285,9 @@ final class StreamJoinOracleComparison {
             if (!stream.inWindow(left, right) || kafkaShows(y, i)) {
                 continue;
             }
-            Output missed = new Output(x.key(), StreamJoinOracleStream.joined(left.value(), right.value()),
+            Output missed = new Output(
+                    x.key(),
+                    StreamJoinOracleStream.joined(left.value(), right.value()),
                     Math.max(x.timestamp(), other.timestamp()));
             int at = 0;
             while (at < own.size() && partnerOrder(i, own.get(at)) < partnerOrder(i, missed)) {
@@ -321,7 +340,8 @@ final class StreamJoinOracleComparison {
     /** Record {@code r} as an unmatched result. */
     private Output unmatched(int r) {
         Input in = inputs.get(r);
-        String value = in.left() ? StreamJoinOracleStream.joined(in.value(), null)
+        String value = in.left()
+                ? StreamJoinOracleStream.joined(in.value(), null)
                 : StreamJoinOracleStream.joined(null, in.value());
         return new Output(in.key(), value, in.timestamp());
     }
@@ -342,8 +362,8 @@ final class StreamJoinOracleComparison {
      * @param kafkaAt        where Kafka Streams emitted it unmatched
      * @param kafkaJoins     Kafka Streams' join results with it
      */
-    private void checkUnmatched(int r, int due, boolean weirUnmatched, boolean weirJoined, List<Integer> kafkaAt,
-                                List<Pair> kafkaJoins) {
+    private void checkUnmatched(
+            int r, int due, boolean weirUnmatched, boolean weirJoined, List<Integer> kafkaAt, List<Pair> kafkaJoins) {
         String what = "#" + r + " " + inputs.get(r);
         if (kafkaAt.size() > 1) {
             unexplained.add("Kafka Streams emitted " + what + " unmatched " + kafkaAt.size() + " times, at " + kafkaAt);
@@ -381,11 +401,11 @@ final class StreamJoinOracleComparison {
             boolean refused = in.key() != null && in.timestamp() <= kafkaSideTime(in.topic(), i) - retention;
             int expected = skipped + (refused ? 1 : 0);
             if (kafka.dropped().get(i) != expected) {
-                unexplained.add("Kafka Streams dropped " + kafka.dropped().get(i) + " at #" + i + " " + in + ", expected "
-                        + expected);
+                unexplained.add("Kafka Streams dropped " + kafka.dropped().get(i) + " at #" + i + " " + in
+                        + ", expected " + expected);
             }
-            boolean boundary = stream.before() + stream.after() == 0
-                    && in.timestamp() == stream.watermarkAt(i) - stream.grace();
+            boolean boundary =
+                    stream.before() + stream.after() == 0 && in.timestamp() == stream.watermarkAt(i) - stream.grace();
             if (refused && in.joinable() && !stream.late(i) && !boundary) {
                 unexplained.add("Kafka Streams refused to buffer #" + i + " " + in + ", which is not late");
             }
@@ -404,14 +424,31 @@ final class StreamJoinOracleComparison {
             List<Output> k = kafka.outputs().get(i);
             List<Output> w = weir.outputs().get(i);
             List<Output> e = rewritten.asWeir().outputs().get(i);
-            s.append("\n  #").append(i).append(' ').append(stream.inputs().get(i)).append(" W=")
-                    .append(stream.watermarkAt(i)).append(": ").append(k).append(" (").append(kafka.dropped().get(i))
+            s.append("\n  #")
+                    .append(i)
+                    .append(' ')
+                    .append(stream.inputs().get(i))
+                    .append(" W=")
+                    .append(stream.watermarkAt(i))
+                    .append(": ")
+                    .append(k)
+                    .append(" (")
+                    .append(kafka.dropped().get(i))
                     .append(')');
             if (k.equals(w) && kafka.dropped().get(i).equals(weir.dropped().get(i))) {
                 s.append(" | same");
             } else {
-                s.append(" | ").append(w).append(" (").append(weir.dropped().get(i)).append(')');
-                boolean asExpected = e.equals(w) && rewritten.asWeir().dropped().get(i).equals(weir.dropped().get(i));
+                s.append(" | ")
+                        .append(w)
+                        .append(" (")
+                        .append(weir.dropped().get(i))
+                        .append(')');
+                boolean asExpected = e.equals(w)
+                        && rewritten
+                                .asWeir()
+                                .dropped()
+                                .get(i)
+                                .equals(weir.dropped().get(i));
                 s.append(asExpected ? " (a deliberate difference)" : " <- differs, expected " + e);
             }
         }

@@ -41,7 +41,9 @@ record StreamJoinOracleStream(long seed, Kind kind, long before, long after, lon
     static final String NAME = "pairs";
 
     enum Kind {
-        INNER, LEFT, OUTER;
+        INNER,
+        LEFT,
+        OUTER;
 
         /** Whether the unmatched records of {@code topic} give results. */
         boolean outer(String topic) {
@@ -189,7 +191,8 @@ record StreamJoinOracleStream(long seed, Kind kind, long before, long after, lon
     public String toString() {
         return kind + " seed=" + seed + " before=" + before + " after=" + after + " grace=" + grace
                 + " records (#index side:key=value@time, piped in this order)="
-                + java.util.stream.IntStream.range(0, inputs.size()).mapToObj(i -> "#" + i + " " + inputs.get(i))
-                .collect(Collectors.joining(" "));
+                + java.util.stream.IntStream.range(0, inputs.size())
+                        .mapToObj(i -> "#" + i + " " + inputs.get(i))
+                        .collect(Collectors.joining(" "));
     }
 }

@@ -2,9 +2,9 @@ package io.weir.internal.dsl.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.testkit.TestSizes;
 import io.weir.internal.dsl.oracle.StreamJoinOracleStream.Input;
 import io.weir.internal.dsl.oracle.StreamJoinOracleStream.Kind;
+import io.weir.testkit.TestSizes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -68,7 +68,9 @@ class StreamJoinOracleTest {
 
         List<String> differences = StreamJoinOracleComparison.differences(stream, kafka, weir);
 
-        assertThat(differences).as("%s%s", stream, StreamJoinOracleComparison.describe(stream, kafka, weir)).isEmpty();
+        assertThat(differences)
+                .as("%s%s", stream, StreamJoinOracleComparison.describe(stream, kafka, weir))
+                .isEmpty();
     }
 
     /** The oracle runs Weir with in-memory stores, which are faster: RocksDB ones must not change anything. */
@@ -76,7 +78,8 @@ class StreamJoinOracleTest {
     @MethodSource("fewerInputs")
     void givesTheSameResultsWithRocksDbStores(Kind kind, long seed) {
         StreamJoinOracleStream stream = StreamJoinOracleStream.generate(kind, seed);
-        assertThat(StreamJoinWeirSide.run(stream, false)).as("%s", stream)
+        assertThat(StreamJoinWeirSide.run(stream, false))
+                .as("%s", stream)
                 .isEqualTo(StreamJoinWeirSide.run(stream, true));
     }
 
@@ -94,8 +97,9 @@ class StreamJoinOracleTest {
         for (int i = 0; i < 3; i++) {
             revokeAfter.add(random.nextInt(stream.inputs().size()));
         }
-        assertThat(StreamJoinWeirSide.run(stream, true, revokeAfter)).as("revoked after %s: %s", revokeAfter,
-                stream).isEqualTo(StreamJoinWeirSide.run(stream, true));
+        assertThat(StreamJoinWeirSide.run(stream, true, revokeAfter))
+                .as("revoked after %s: %s", revokeAfter, stream)
+                .isEqualTo(StreamJoinWeirSide.run(stream, true));
     }
 
     /**
@@ -109,24 +113,37 @@ class StreamJoinOracleTest {
         for (long seed = 0; seed < INPUTS_PER_KIND; seed++) {
             countCases(StreamJoinOracleStream.generate(kind, seed), cases);
         }
-        List<String> expected = new ArrayList<>(List.of("symmetric window", "asymmetric window",
-                "time difference 0", "no grace", "pair joined", "out of order within the grace",
-                "record at exactly the grace bound", "late record", "late record with a record to join",
-                "same key and time as the record before, same side", "same key and time as the record before, other side",
-                "record without a key", "record without a value", "record within the grace behind its window"));
+        List<String> expected = new ArrayList<>(List.of(
+                "symmetric window",
+                "asymmetric window",
+                "time difference 0",
+                "no grace",
+                "pair joined",
+                "out of order within the grace",
+                "record at exactly the grace bound",
+                "late record",
+                "late record with a record to join",
+                "same key and time as the record before, same side",
+                "same key and time as the record before, other side",
+                "record without a key",
+                "record without a value",
+                "record within the grace behind its window"));
         if (kind != Kind.INNER) {
             expected.add("unmatched record due");
         }
         for (String c : expected) {
-            assertThat(cases.getOrDefault(c, 0)).as("%s: %s (all: %s)", kind, c, cases)
+            assertThat(cases.getOrDefault(c, 0))
+                    .as("%s: %s (all: %s)", kind, c, cases)
                     .isGreaterThanOrEqualTo(MIN_CASES);
         }
     }
 
     private static void countCases(StreamJoinOracleStream stream, Map<String, Integer> cases) {
         List<String> found = new ArrayList<>();
-        found.add(stream.before() + stream.after() == 0 ? "time difference 0"
-                : stream.before() == stream.after() ? "symmetric window" : "asymmetric window");
+        found.add(
+                stream.before() + stream.after() == 0
+                        ? "time difference 0"
+                        : stream.before() == stream.after() ? "symmetric window" : "asymmetric window");
         if (stream.grace() == 0) {
             found.add("no grace");
         }
@@ -140,10 +157,14 @@ class StreamJoinOracleTest {
             } else if (in.value() == null) {
                 found.add("record without a value");
             }
-            if (i > 0 && in.key() != null && in.key().equals(inputs.get(i - 1).key())
+            if (i > 0
+                    && in.key() != null
+                    && in.key().equals(inputs.get(i - 1).key())
                     && in.timestamp() == inputs.get(i - 1).timestamp()) {
-                found.add(in.topic().equals(inputs.get(i - 1).topic()) ? "same key and time as the record before, same side"
-                        : "same key and time as the record before, other side");
+                found.add(
+                        in.topic().equals(inputs.get(i - 1).topic())
+                                ? "same key and time as the record before, same side"
+                                : "same key and time as the record before, other side");
             }
             if (!in.joinable()) {
                 continue;
@@ -151,7 +172,9 @@ class StreamJoinOracleTest {
             boolean partner = false;
             for (int y = 0; y < i; y++) {
                 Input other = inputs.get(y);
-                if (other.left() != in.left() && other.joinable() && other.key().equals(in.key())
+                if (other.left() != in.left()
+                        && other.joinable()
+                        && other.key().equals(in.key())
                         && stream.inWindow(in.left() ? in : other, in.left() ? other : in)) {
                     partner = true;
                     if (!stream.late(i) && !stream.late(y)) {
@@ -173,8 +196,12 @@ class StreamJoinOracleTest {
         }
         for (int r = 0; r < inputs.size(); r++) {
             Input in = inputs.get(r);
-            if (stream.kind().outer(in.topic()) && in.joinable() && !stream.late(r) && joinedAt[r] == 0
-                    && stream.watermarkAt(inputs.size() - 1) > in.timestamp() + stream.afterOf(in.topic()) + stream.grace()) {
+            if (stream.kind().outer(in.topic())
+                    && in.joinable()
+                    && !stream.late(r)
+                    && joinedAt[r] == 0
+                    && stream.watermarkAt(inputs.size() - 1)
+                            > in.timestamp() + stream.afterOf(in.topic()) + stream.grace()) {
                 found.add("unmatched record due");
             }
         }

@@ -9,5 +9,4 @@ import java.util.List;
  * {@code dropped.get(i)} how many records it dropped: for Weir, how many it wrote to the
  * late-records topic; for Kafka Streams, how much its task's {@code dropped-records-total} rose.
  */
-record StreamJoinResults(List<List<Output>> outputs, List<Integer> dropped) {
-}
+record StreamJoinResults(List<List<Output>> outputs, List<Integer> dropped) {}

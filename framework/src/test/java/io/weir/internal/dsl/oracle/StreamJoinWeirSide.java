@@ -1,7 +1,5 @@
 package io.weir.internal.dsl.oracle;
 
-import io.weir.testdriver.TestDriver;
-import io.weir.testdriver.TestRecord;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.dsl.JoinWindows;
@@ -10,6 +8,8 @@ import io.weir.internal.dsl.oracle.JoinResults.Output;
 import io.weir.internal.dsl.oracle.StreamJoinOracleStream.Input;
 import io.weir.processor.TaskId;
 import io.weir.serde.Serdes;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,15 +31,15 @@ import java.util.Set;
  */
 final class StreamJoinWeirSide {
 
-    private StreamJoinWeirSide() {
-    }
+    private StreamJoinWeirSide() {}
 
     static Topology topology(StreamJoinOracleStream stream) {
         TopologyBuilder builder = new TopologyBuilder();
         RecordStream<String, Long> left = builder.stream(Serdes.strings(), Serdes.longs(), StreamJoinOracleStream.LEFT);
-        RecordStream<String, Long> right = builder.stream(Serdes.strings(), Serdes.longs(),
-                StreamJoinOracleStream.RIGHT);
-        JoinWindows windows = JoinWindows.of(Duration.ofMillis(stream.before())).after(Duration.ofMillis(stream.after()))
+        RecordStream<String, Long> right =
+                builder.stream(Serdes.strings(), Serdes.longs(), StreamJoinOracleStream.RIGHT);
+        JoinWindows windows = JoinWindows.of(Duration.ofMillis(stream.before()))
+                .after(Duration.ofMillis(stream.after()))
                 .allowedLateness(Duration.ofMillis(stream.grace()));
         RecordStream<String, String> joined = switch (stream.kind()) {
             case INNER -> left.join(right, StreamJoinOracleStream::joined, windows, StreamJoinOracleStream.NAME);
@@ -85,8 +85,8 @@ final class StreamJoinWeirSide {
                     driver.reassign(task);
                 }
                 List<Output> caused = new ArrayList<>();
-                for (TestRecord<String, String> r : driver.output(StreamJoinOracleStream.OUT, Serdes.strings(),
-                        Serdes.strings())) {
+                for (TestRecord<String, String> r :
+                        driver.output(StreamJoinOracleStream.OUT, Serdes.strings(), Serdes.strings())) {
                     caused.add(new Output(r.key(), r.value(), r.timestamp()));
                 }
                 outputs.add(List.copyOf(caused));

@@ -2,13 +2,13 @@ package io.weir.internal.dsl.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.testdriver.TestDriver;
-import io.weir.testdriver.TestRecord;
 import io.weir.TopologyBuilder;
 import io.weir.dsl.Joined;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.RecordTable;
 import io.weir.dsl.Versioned;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -73,13 +73,17 @@ class VersionedJoinOracleTest {
      * far after the previous input's, so nothing of one reaches the next.
      */
     static final int INPUTS_PER_RUN = 20;
+
     static final long TIME_APART = 1_000_000_000L;
     static final String TABLE = "prices";
     static final String STREAM = "orders";
     static final String OUT = "priced";
 
     enum Kind {
-        INNER(false, false), LEFT(true, false), GRACE_INNER(false, true), GRACE_LEFT(true, true);
+        INNER(false, false),
+        LEFT(true, false),
+        GRACE_INNER(false, true),
+        GRACE_LEFT(true, true);
 
         final boolean left;
         final boolean grace;
@@ -134,8 +138,9 @@ class VersionedJoinOracleTest {
     }
 
     static Stream<Arguments> runs() {
-        return Stream.of(Kind.values()).flatMap(kind -> LongStream.range(0, INPUTS_PER_KIND / INPUTS_PER_RUN)
-                .mapToObj(run -> Arguments.of(kind, run)));
+        return Stream.of(Kind.values())
+                .flatMap(kind ->
+                        LongStream.range(0, INPUTS_PER_KIND / INPUTS_PER_RUN).mapToObj(run -> Arguments.of(kind, run)));
     }
 
     static String joined(Long order, Long price) {
@@ -147,7 +152,8 @@ class VersionedJoinOracleTest {
     @MethodSource("runs")
     void givesKafkaStreamsResults(Kind kind, long run) {
         List<Case> cases = LongStream.range(run * INPUTS_PER_RUN, (run + 1) * INPUTS_PER_RUN)
-                .mapToObj(seed -> generate(kind, seed)).toList();
+                .mapToObj(seed -> generate(kind, seed))
+                .toList();
         Case together = together(cases);
         List<List<String>> kafka = kafkaStreams(together);
         List<List<String>> weir = weir(together);
@@ -179,7 +185,9 @@ class VersionedJoinOracleTest {
         }
         List<String> k = kafka.stream().flatMap(List::stream).sorted().toList();
         List<String> w = weir.stream().flatMap(List::stream).sorted().toList();
-        assertThat(w).as("%s\nper record, Kafka Streams %s\nWeir %s", c, kafka, weir).isEqualTo(k);
+        assertThat(w)
+                .as("%s\nper record, Kafka Streams %s\nWeir %s", c, kafka, weir)
+                .isEqualTo(k);
     }
 
     /** The inputs reach the cases where as-of joins are easy to get wrong, each at least 20 times per kind. */
@@ -214,23 +222,29 @@ class VersionedJoinOracleTest {
                 }
             }
         }
-        List<String> expected = new ArrayList<>(List.of("out-of-order table update", "tombstone",
-                "stream record older than its key's newest version"));
+        List<String> expected = new ArrayList<>(
+                List.of("out-of-order table update", "tombstone", "stream record older than its key's newest version"));
         if (!kind.grace) {
             expected.addAll(List.of("table update older than the history", "stream record older than the history"));
         }
         for (String e : expected) {
-            assertThat(cases.getOrDefault(e, 0)).as("%s: %s (all: %s)", kind, e, cases).isGreaterThanOrEqualTo(20);
+            assertThat(cases.getOrDefault(e, 0))
+                    .as("%s: %s (all: %s)", kind, e, cases)
+                    .isGreaterThanOrEqualTo(20);
         }
     }
 
     /** Per input, the results it caused, as {@code key|value|timestamp}. */
     static List<List<String>> weir(Case c) {
         TopologyBuilder b = new TopologyBuilder();
-        RecordTable<String, Long> table = b.table(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.longs(), TABLE,
-                TABLE, Versioned.history(Duration.ofMillis(c.retentionMs())));
-        RecordStream<String, Long> stream = b.stream(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.longs(),
-                STREAM);
+        RecordTable<String, Long> table = b.table(
+                io.weir.serde.Serdes.strings(),
+                io.weir.serde.Serdes.longs(),
+                TABLE,
+                TABLE,
+                Versioned.history(Duration.ofMillis(c.retentionMs())));
+        RecordStream<String, Long> stream =
+                b.stream(io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.longs(), STREAM);
         Joined grace = Joined.grace(Duration.ofMillis(c.graceMs()), "order-prices");
         RecordStream<String, String> out = switch (c.kind()) {
             case INNER -> stream.join(table, VersionedJoinOracleTest::joined);
@@ -240,12 +254,17 @@ class VersionedJoinOracleTest {
         };
         out.to(OUT, io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings());
         List<List<String>> results = new ArrayList<>();
-        try (TestDriver driver = TestDriver.builder(b.build()).config("max.out.of.orderness.ms", 0)
-                .config("idle.timeout.ms", 0).startWallClock(0).inMemoryStores().build()) {
+        try (TestDriver driver = TestDriver.builder(b.build())
+                .config("max.out.of.orderness.ms", 0)
+                .config("idle.timeout.ms", 0)
+                .startWallClock(0)
+                .inMemoryStores()
+                .build()) {
             for (Input in : c.inputs()) {
                 driver.pipe(in.topic(), in.key(), in.value(), in.timestamp());
                 results.add(driver.output(OUT, io.weir.serde.Serdes.strings(), io.weir.serde.Serdes.strings()).stream()
-                        .map(VersionedJoinOracleTest::text).toList());
+                        .map(VersionedJoinOracleTest::text)
+                        .toList());
             }
         }
         return results;
@@ -263,31 +282,38 @@ class VersionedJoinOracleTest {
         Path stateDir = KafkaStreamsOracle.createStateDir();
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         StreamsBuilder builder = new StreamsBuilder();
-        KTable<String, Long> table = builder.table(TABLE, Consumed.with(Serdes.String(), Serdes.Long()),
-                Materialized.<String, Long>as(Stores.persistentVersionedKeyValueStore(TABLE,
-                        Duration.ofMillis(c.retentionMs()))).withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()));
+        KTable<String, Long> table = builder.table(
+                TABLE,
+                Consumed.with(Serdes.String(), Serdes.Long()),
+                Materialized.<String, Long>as(
+                                Stores.persistentVersionedKeyValueStore(TABLE, Duration.ofMillis(c.retentionMs())))
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(Serdes.Long()));
         KStream<String, Long> stream = builder.stream(STREAM, Consumed.with(Serdes.String(), Serdes.Long()));
         org.apache.kafka.streams.kstream.Joined<String, Long, Long> joined =
-                org.apache.kafka.streams.kstream.Joined.with(Serdes.String(), Serdes.Long(), Serdes.Long(), "order-prices");
+                org.apache.kafka.streams.kstream.Joined.with(
+                        Serdes.String(), Serdes.Long(), Serdes.Long(), "order-prices");
         if (c.kind().grace) {
             joined = joined.withGracePeriod(Duration.ofMillis(c.graceMs()));
         }
-        KStream<String, String> out = c.kind().left ? stream.leftJoin(table, VersionedJoinOracleTest::joined, joined)
+        KStream<String, String> out = c.kind().left
+                ? stream.leftJoin(table, VersionedJoinOracleTest::joined, joined)
                 : stream.join(table, VersionedJoinOracleTest::joined, joined);
         out.to(OUT, Produced.with(Serdes.String(), Serdes.String()));
         List<List<String>> results = new ArrayList<>();
         try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), props, Instant.EPOCH)) {
-            TestInputTopic<String, Long> tableIn = driver.createInputTopic(TABLE, new StringSerializer(),
-                    new LongSerializer());
-            TestInputTopic<String, Long> streamIn = driver.createInputTopic(STREAM, new StringSerializer(),
-                    new LongSerializer());
-            TestOutputTopic<String, String> output = driver.createOutputTopic(OUT, new StringDeserializer(),
-                    new StringDeserializer());
+            TestInputTopic<String, Long> tableIn =
+                    driver.createInputTopic(TABLE, new StringSerializer(), new LongSerializer());
+            TestInputTopic<String, Long> streamIn =
+                    driver.createInputTopic(STREAM, new StringSerializer(), new LongSerializer());
+            TestOutputTopic<String, String> output =
+                    driver.createOutputTopic(OUT, new StringDeserializer(), new StringDeserializer());
             for (Input in : c.inputs()) {
-                (in.topic().equals(TABLE) ? tableIn : streamIn).pipeInput(in.key(), in.value(),
-                        Instant.ofEpochMilli(in.timestamp()));
+                (in.topic().equals(TABLE) ? tableIn : streamIn)
+                        .pipeInput(in.key(), in.value(), Instant.ofEpochMilli(in.timestamp()));
                 results.add(output.readRecordsToList().stream()
-                        .map(r -> r.key() + "|" + r.value() + "|" + r.timestamp()).toList());
+                        .map(r -> r.key() + "|" + r.value() + "|" + r.timestamp())
+                        .toList());
             }
         } finally {
             KafkaStreamsOracle.deleteRecursively(stateDir);

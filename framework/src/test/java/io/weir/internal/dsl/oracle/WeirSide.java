@@ -1,7 +1,5 @@
 package io.weir.internal.dsl.oracle;
 
-import io.weir.testdriver.TestDriver;
-import io.weir.testdriver.TestRecord;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.dsl.Emit;
@@ -12,6 +10,8 @@ import io.weir.dsl.TimeWindows;
 import io.weir.internal.dsl.oracle.OracleStream.Input;
 import io.weir.serde.Serdes;
 import io.weir.state.Windowed;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,8 +33,7 @@ final class WeirSide {
     static final String SUMS = "sums";
     static final int COMMIT_EVERY = 3;
 
-    private WeirSide() {
-    }
+    private WeirSide() {}
 
     /** The topology for {@code stream}'s windows; results go to the topics {@value #COUNTS} and {@value #SUMS}. */
     static Topology topology(OracleStream stream) {
@@ -55,12 +54,19 @@ final class WeirSide {
             SessionWindows windows = SessionWindows.withInactivityGap(Duration.ofMillis(stream.gap()))
                     .allowedLateness(grace);
             grouped.windowedBy(windows).emit(Emit.onWindowClose()).count(COUNTS).to(COUNTS);
-            grouped.windowedBy(windows).emit(Emit.onWindowClose()).reduce(Long::sum, SUMS).to(SUMS);
+            grouped.windowedBy(windows)
+                    .emit(Emit.onWindowClose())
+                    .reduce(Long::sum, SUMS)
+                    .to(SUMS);
         } else {
             TimeWindows windows = TimeWindows.of(Duration.ofMillis(stream.size()))
-                    .advanceBy(Duration.ofMillis(stream.advance())).allowedLateness(grace);
+                    .advanceBy(Duration.ofMillis(stream.advance()))
+                    .allowedLateness(grace);
             grouped.windowedBy(windows).emit(Emit.onWindowClose()).count(COUNTS).to(COUNTS);
-            grouped.windowedBy(windows).emit(Emit.onWindowClose()).reduce(Long::sum, SUMS).to(SUMS);
+            grouped.windowedBy(windows)
+                    .emit(Emit.onWindowClose())
+                    .reduce(Long::sum, SUMS)
+                    .to(SUMS);
         }
         return builder.build();
     }
@@ -80,7 +86,7 @@ final class WeirSide {
 
     static Results run(OracleStream stream, boolean inMemory) {
         try (TestDriver driver = driver(topology(stream), inMemory).build()) {
-            return run(stream, driver, (d, offset) -> { });
+            return run(stream, driver, (d, offset) -> {});
         }
     }
 
@@ -109,8 +115,8 @@ final class WeirSide {
      */
     static List<Emitted> emitted(TestDriver driver, String topic) {
         List<Emitted> emitted = new ArrayList<>();
-        for (TestRecord<Windowed<String>, Long> r : driver.output(topic, Serdes.windowed(Serdes.strings()),
-                Serdes.longs())) {
+        for (TestRecord<Windowed<String>, Long> r :
+                driver.output(topic, Serdes.windowed(Serdes.strings()), Serdes.longs())) {
             String pane = r.headers().lastString("weir.pane");
             String expected = r.value() == null ? "retract" : "final";
             if (!expected.equals(pane)) {
@@ -125,9 +131,11 @@ final class WeirSide {
     static List<LateRecord> lateRecords(TestDriver driver) {
         List<LateRecord> late = new ArrayList<>();
         for (TestRecord<byte[], byte[]> r : driver.lateRecords()) {
-            late.add(new LateRecord(r.headers().lastString("weir.late.operator"),
+            late.add(new LateRecord(
+                    r.headers().lastString("weir.late.operator"),
                     Integer.parseInt(r.headers().lastString("weir.source.offset")),
-                    new String(r.key(), StandardCharsets.UTF_8), r.timestamp(),
+                    new String(r.key(), StandardCharsets.UTF_8),
+                    r.timestamp(),
                     Long.parseLong(r.headers().lastString("weir.late.window.start")),
                     Long.parseLong(r.headers().lastString("weir.late.window.end")),
                     Long.parseLong(r.headers().lastString("weir.late.watermark"))));

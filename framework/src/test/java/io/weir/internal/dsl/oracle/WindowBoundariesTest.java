@@ -2,10 +2,10 @@ package io.weir.internal.dsl.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.testdriver.TestDriver;
 import io.weir.internal.dsl.oracle.OracleStream.Input;
 import io.weir.internal.dsl.oracle.OracleStream.WindowKind;
 import io.weir.processor.TaskId;
+import io.weir.testdriver.TestDriver;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -73,8 +73,8 @@ class WindowBoundariesTest {
 
     @Test
     void ordersSessionsOfDifferentKeysEndingTogetherByStartWhereKafkaStreamsOrdersByKey() {
-        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 2, 0,
-                in("k2", 1, 8), in("k2", 2, 10), in("k0", 4, 10));
+        OracleStream stream =
+                OracleStream.of(WindowKind.SESSION, 0, 0, 2, 0, in("k2", 1, 8), in("k2", 2, 10), in("k0", 4, 10));
 
         Results weir = WeirSide.run(stream, true);
         Results kafka = KafkaStreamsOracle.run(stream);
@@ -92,19 +92,22 @@ class WindowBoundariesTest {
         // the watermark is not late by Kafka Streams' rule (80 >= 81 - 1) but cannot join it. Kafka
         // Streams starts a[80,80] again, emits it a second time and its last value loses the 83.
         // Weir (deliberately) never touches a closed session: it reports the record late.
-        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 1, 0,
-                in("a", 83, 80), in("b", 53, 81), in("a", 7, 80));
+        OracleStream stream =
+                OracleStream.of(WindowKind.SESSION, 0, 0, 1, 0, in("a", 83, 80), in("b", 53, 81), in("a", 7, 80));
 
         Results weir = WeirSide.run(stream, true);
         Results kafka = KafkaStreamsOracle.run(stream);
 
-        assertThat(OracleComparison.withoutFlush(kafka.sums())).containsExactly(result("a", 80, 80, 83L, 80),
-                result("a", 80, 80, 7L, 80), result("b", 81, 81, 53L, 81));
+        assertThat(OracleComparison.withoutFlush(kafka.sums()))
+                .containsExactly(
+                        result("a", 80, 80, 83L, 80), result("a", 80, 80, 7L, 80), result("b", 81, 81, 53L, 81));
         assertThat(kafka.droppedPerOffset()).containsOnly(0);
-        assertThat(OracleComparison.withoutFlush(weir.sums())).containsExactly(result("a", 80, 80, 83L, 80),
-                result("b", 81, 81, 53L, 81));
-        assertThat(weir.late()).containsExactly(new LateRecord(WeirSide.COUNTS, 2, "a", 80, 80, 80, 81),
-                new LateRecord(WeirSide.SUMS, 2, "a", 80, 80, 80, 81));
+        assertThat(OracleComparison.withoutFlush(weir.sums()))
+                .containsExactly(result("a", 80, 80, 83L, 80), result("b", 81, 81, 53L, 81));
+        assertThat(weir.late())
+                .containsExactly(
+                        new LateRecord(WeirSide.COUNTS, 2, "a", 80, 80, 80, 81),
+                        new LateRecord(WeirSide.SUMS, 2, "a", 80, 80, 80, 81));
         // The comparison models exactly this difference and nothing more.
         assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
     }
@@ -113,19 +116,22 @@ class WindowBoundariesTest {
     void reportsARecordAtTheCloseOfASessionWithinItsGapLateWhereKafkaStreamsStartsASessionBesideIt() {
         // gap 1, grace 0: b@81 moves the watermark to 81, where a[80,80] closes and fires. a@81 joins
         // nothing else: Kafka Streams starts a[81,81], within a[80,80]'s gap; Weir reports it late.
-        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 1, 0,
-                in("a", 83, 80), in("b", 53, 81), in("a", 7, 81));
+        OracleStream stream =
+                OracleStream.of(WindowKind.SESSION, 0, 0, 1, 0, in("a", 83, 80), in("b", 53, 81), in("a", 7, 81));
 
         Results weir = WeirSide.run(stream, true);
         Results kafka = KafkaStreamsOracle.run(stream);
 
-        assertThat(OracleComparison.withoutFlush(kafka.sums())).containsExactly(result("a", 80, 80, 83L, 80),
-                result("a", 81, 81, 7L, 81), result("b", 81, 81, 53L, 81));
+        assertThat(OracleComparison.withoutFlush(kafka.sums()))
+                .containsExactly(
+                        result("a", 80, 80, 83L, 80), result("a", 81, 81, 7L, 81), result("b", 81, 81, 53L, 81));
         assertThat(kafka.droppedPerOffset()).containsOnly(0);
-        assertThat(OracleComparison.withoutFlush(weir.sums())).containsExactly(result("a", 80, 80, 83L, 80),
-                result("b", 81, 81, 53L, 81));
-        assertThat(weir.late()).containsExactly(new LateRecord(WeirSide.COUNTS, 2, "a", 81, 80, 80, 81),
-                new LateRecord(WeirSide.SUMS, 2, "a", 81, 80, 80, 81));
+        assertThat(OracleComparison.withoutFlush(weir.sums()))
+                .containsExactly(result("a", 80, 80, 83L, 80), result("b", 81, 81, 53L, 81));
+        assertThat(weir.late())
+                .containsExactly(
+                        new LateRecord(WeirSide.COUNTS, 2, "a", 81, 80, 80, 81),
+                        new LateRecord(WeirSide.SUMS, 2, "a", 81, 80, 80, 81));
         assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
     }
 
@@ -133,18 +139,20 @@ class WindowBoundariesTest {
     void reportsARecordBridgingAClosedSessionAndAnOpenOneLateWhereKafkaStreamsExtendsTheOpenOne() {
         // gap 2, grace 0: a[10,10] closes at 12; at watermark 14, a@12 is within its gap and within
         // the gap of the open a[14,14]: Kafka Streams makes a[12,14], over a[10,10]'s gap
-        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 2, 0,
-                in("a", 1, 10), in("a", 2, 14), in("a", 4, 12));
+        OracleStream stream =
+                OracleStream.of(WindowKind.SESSION, 0, 0, 2, 0, in("a", 1, 10), in("a", 2, 14), in("a", 4, 12));
 
         Results weir = WeirSide.run(stream, true);
         Results kafka = KafkaStreamsOracle.run(stream);
 
-        assertThat(OracleComparison.withoutFlush(kafka.sums())).containsExactly(result("a", 10, 10, 1L, 10),
-                result("a", 12, 14, 6L, 14));
-        assertThat(OracleComparison.withoutFlush(weir.sums())).containsExactly(result("a", 10, 10, 1L, 10),
-                result("a", 14, 14, 2L, 14));
-        assertThat(weir.late()).containsExactly(new LateRecord(WeirSide.COUNTS, 2, "a", 12, 10, 10, 14),
-                new LateRecord(WeirSide.SUMS, 2, "a", 12, 10, 10, 14));
+        assertThat(OracleComparison.withoutFlush(kafka.sums()))
+                .containsExactly(result("a", 10, 10, 1L, 10), result("a", 12, 14, 6L, 14));
+        assertThat(OracleComparison.withoutFlush(weir.sums()))
+                .containsExactly(result("a", 10, 10, 1L, 10), result("a", 14, 14, 2L, 14));
+        assertThat(weir.late())
+                .containsExactly(
+                        new LateRecord(WeirSide.COUNTS, 2, "a", 12, 10, 10, 14),
+                        new LateRecord(WeirSide.SUMS, 2, "a", 12, 10, 10, 14));
         assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
     }
 
@@ -154,10 +162,11 @@ class WindowBoundariesTest {
         // idles: then a punctuation, not a record, moves the watermark to 82, where a[80,80] closes
         // and fires. Kafka Streams' stream time is 82 after b@82; it starts a[81,81] within a[80,80]'s
         // gap, which Weir reports late.
-        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 2, 0,
-                in("a", 1, 80), in("b", 2, 82), in("a", 4, 81));
+        OracleStream stream =
+                OracleStream.of(WindowKind.SESSION, 0, 0, 2, 0, in("a", 1, 80), in("b", 2, 82), in("a", 4, 81));
         Results weir;
-        try (TestDriver driver = WeirSide.driver(WeirSide.topology(stream, List.of("in", "side")), true).build()) {
+        try (TestDriver driver = WeirSide.driver(WeirSide.topology(stream, List.of("in", "side")), true)
+                .build()) {
             driver.pipe("side", OracleStream.FLUSH_KEY, 0L, 0);
             weir = WeirSide.run(stream, driver, (d, offset) -> {
                 if (offset == 2) {
@@ -169,12 +178,14 @@ class WindowBoundariesTest {
         }
         Results kafka = KafkaStreamsOracle.run(stream);
 
-        assertThat(OracleComparison.withoutFlush(kafka.sums())).containsExactly(result("a", 80, 80, 1L, 80),
-                result("a", 81, 81, 4L, 81), result("b", 82, 82, 2L, 82));
-        assertThat(OracleComparison.withoutFlush(weir.sums())).containsExactly(result("a", 80, 80, 1L, 80),
-                result("b", 82, 82, 2L, 82));
-        assertThat(weir.late()).containsExactly(new LateRecord(WeirSide.COUNTS, 2, "a", 81, 80, 80, 82),
-                new LateRecord(WeirSide.SUMS, 2, "a", 81, 80, 80, 82));
+        assertThat(OracleComparison.withoutFlush(kafka.sums()))
+                .containsExactly(result("a", 80, 80, 1L, 80), result("a", 81, 81, 4L, 81), result("b", 82, 82, 2L, 82));
+        assertThat(OracleComparison.withoutFlush(weir.sums()))
+                .containsExactly(result("a", 80, 80, 1L, 80), result("b", 82, 82, 2L, 82));
+        assertThat(weir.late())
+                .containsExactly(
+                        new LateRecord(WeirSide.COUNTS, 2, "a", 81, 80, 80, 82),
+                        new LateRecord(WeirSide.SUMS, 2, "a", 81, 80, 80, 82));
         assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
     }
 
@@ -182,14 +193,16 @@ class WindowBoundariesTest {
     void reportsARecordWithinTheGapOfASessionThatClosedBeforeARestartLate() {
         // As the bridging case, with the task revoked and reassigned (restored) between a[10,10]
         // closing and a@12. RocksDB stores reopen without a[10,10], which expired after the commit.
-        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 2, 0,
-                in("a", 1, 10), in("a", 2, 14), in("a", 4, 12));
+        OracleStream stream =
+                OracleStream.of(WindowKind.SESSION, 0, 0, 2, 0, in("a", 1, 10), in("a", 2, 14), in("a", 4, 12));
         Results weir;
-        try (TestDriver driver = WeirSide.driver(WeirSide.topology(stream), false).build()) {
+        try (TestDriver driver =
+                WeirSide.driver(WeirSide.topology(stream), false).build()) {
             weir = WeirSide.run(stream, driver, (d, offset) -> {
                 if (offset == 2) {
                     d.commit();
-                    assertThat(d.<String, Long>sessionStore(WeirSide.SUMS).fetchSession("a", 10, 10)).isNull();
+                    assertThat(d.<String, Long>sessionStore(WeirSide.SUMS).fetchSession("a", 10, 10))
+                            .isNull();
                     d.revoke(TASK);
                     d.reassign(TASK);
                 }
@@ -197,17 +210,19 @@ class WindowBoundariesTest {
         }
         Results kafka = KafkaStreamsOracle.run(stream);
 
-        assertThat(OracleComparison.withoutFlush(weir.sums())).containsExactly(result("a", 10, 10, 1L, 10),
-                result("a", 14, 14, 2L, 14));
-        assertThat(weir.late()).containsExactly(new LateRecord(WeirSide.COUNTS, 2, "a", 12, 10, 10, 14),
-                new LateRecord(WeirSide.SUMS, 2, "a", 12, 10, 10, 14));
+        assertThat(OracleComparison.withoutFlush(weir.sums()))
+                .containsExactly(result("a", 10, 10, 1L, 10), result("a", 14, 14, 2L, 14));
+        assertThat(weir.late())
+                .containsExactly(
+                        new LateRecord(WeirSide.COUNTS, 2, "a", 12, 10, 10, 14),
+                        new LateRecord(WeirSide.SUMS, 2, "a", 12, 10, 10, 14));
         assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
     }
 
     @Test
     void aRecordAtTheClosingBoundaryWithNoSessionToReplaceFormsItsOwnAsInKafkaStreams() {
-        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 1, 0,
-                in("a", 83, 80), in("b", 53, 81), in("c", 7, 80));
+        OracleStream stream =
+                OracleStream.of(WindowKind.SESSION, 0, 0, 1, 0, in("a", 83, 80), in("b", 53, 81), in("c", 7, 80));
 
         Results weir = WeirSide.run(stream, true);
         Results kafka = KafkaStreamsOracle.run(stream);
@@ -232,15 +247,16 @@ class WindowBoundariesTest {
     @Test
     void reportsARecordLateForTheSessionItWouldHaveMadeWithTheWatermarkItMet() {
         // gap 2, grace 1: at watermark 90 sessions ending before 87 are closed
-        OracleStream stream = OracleStream.of(WindowKind.SESSION, 0, 0, 2, 1,
-                in("a", 1, 80), in("b", 1, 90), in("a", 1, 86), in("a", 1, 87));
+        OracleStream stream = OracleStream.of(
+                WindowKind.SESSION, 0, 0, 2, 1, in("a", 1, 80), in("b", 1, 90), in("a", 1, 86), in("a", 1, 87));
 
         Results weir = WeirSide.run(stream, true);
         Results kafka = KafkaStreamsOracle.run(stream);
 
-        assertThat(weir.late()).containsExactly(
-                new LateRecord(WeirSide.COUNTS, 2, "a", 86, 86, 86, 90),
-                new LateRecord(WeirSide.SUMS, 2, "a", 86, 86, 86, 90));
+        assertThat(weir.late())
+                .containsExactly(
+                        new LateRecord(WeirSide.COUNTS, 2, "a", 86, 86, 86, 90),
+                        new LateRecord(WeirSide.SUMS, 2, "a", 86, 86, 86, 90));
         assertThat(kafka.droppedPerOffset()).containsExactly(0, 0, 2, 0, 0); // both aggregations
         assertThat(OracleComparison.withoutFlush(weir.counts()))
                 .containsExactly(result("a", 80, 80, 1L, 80), result("a", 87, 87, 1L, 87), result("b", 90, 90, 1L, 90));

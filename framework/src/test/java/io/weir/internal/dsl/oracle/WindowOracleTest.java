@@ -2,8 +2,8 @@ package io.weir.internal.dsl.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.testkit.TestSizes;
 import io.weir.internal.dsl.oracle.OracleStream.WindowKind;
+import io.weir.testkit.TestSizes;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.LongStream;
@@ -56,8 +56,7 @@ class WindowOracleTest {
     }
 
     private static Stream<Arguments> seeds(int perKind, Stream<WindowKind> kinds) {
-        return kinds
-                .flatMap(kind -> LongStream.range(0, perKind).mapToObj(seed -> Arguments.of(kind, seed)));
+        return kinds.flatMap(kind -> LongStream.range(0, perKind).mapToObj(seed -> Arguments.of(kind, seed)));
     }
 
     @ParameterizedTest(name = "{0} seed {1}")
@@ -69,7 +68,9 @@ class WindowOracleTest {
 
         List<String> differences = OracleComparison.differences(stream, kafka, weir);
 
-        assertThat(differences).as("%s%n%s", stream, OracleComparison.describe(kafka, weir)).isEmpty();
+        assertThat(differences)
+                .as("%s%n%s", stream, OracleComparison.describe(kafka, weir))
+                .isEmpty();
     }
 
     /** The oracle runs Weir with in-memory stores, which are faster: RocksDB ones must not change anything. */
@@ -96,7 +97,9 @@ class WindowOracleTest {
     private static void assertSameOutputs(OracleStream stream, Results a, Results b) {
         assertThat(a.counts()).as("counts of %s", stream).isEqualTo(b.counts());
         assertThat(a.sums()).as("sums of %s", stream).isEqualTo(b.sums());
-        assertThat(Arrays.equals(a.droppedPerOffset(), b.droppedPerOffset())).as("dropped of %s", stream).isTrue();
+        assertThat(Arrays.equals(a.droppedPerOffset(), b.droppedPerOffset()))
+                .as("dropped of %s", stream)
+                .isTrue();
         assertThat(a.late()).as("late records of %s", stream).isEqualTo(b.late());
     }
 }

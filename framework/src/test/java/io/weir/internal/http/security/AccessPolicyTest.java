@@ -35,7 +35,8 @@ class AccessPolicyTest {
 
     @Test
     void healthIsOpenToEveryoneWhateverIsConfigured() {
-        for (AccessPolicy p : List.of(policy(List.of(), false, false, false), policy(List.of("t"), true, true, false))) {
+        for (AccessPolicy p :
+                List.of(policy(List.of(), false, false, false), policy(List.of("t"), true, true, false))) {
             assertThat(outcome(p, "/health/live", from(REMOTE, null))).isEqualTo(Outcome.ALLOWED);
             assertThat(outcome(p, "/health/ready", from(REMOTE, null))).isEqualTo(Outcome.ALLOWED);
         }
@@ -57,11 +58,14 @@ class AccessPolicyTest {
         AccessPolicy p = policy(List.of("old-token", "new-token"), false, false, false);
         for (InetAddress a : List.of(LOOPBACK, REMOTE)) {
             assertThat(outcome(p, "/admin/leave", from(a, null))).isEqualTo(Outcome.UNAUTHENTICATED);
-            assertThat(outcome(p, "/admin/leave", from(a, "Basic dXNlcjpwYXNz"))).isEqualTo(Outcome.UNAUTHENTICATED);
+            assertThat(outcome(p, "/admin/leave", from(a, "Basic dXNlcjpwYXNz")))
+                    .isEqualTo(Outcome.UNAUTHENTICATED);
             assertThat(outcome(p, "/admin/leave", from(a, "Bearer wrong"))).isEqualTo(Outcome.INVALID_TOKEN);
-            assertThat(outcome(p, "/admin/leave", from(a, "Bearer new-token-and-more"))).isEqualTo(Outcome.INVALID_TOKEN);
+            assertThat(outcome(p, "/admin/leave", from(a, "Bearer new-token-and-more")))
+                    .isEqualTo(Outcome.INVALID_TOKEN);
             assertThat(outcome(p, "/admin/leave", from(a, "Bearer new-token"))).isEqualTo(Outcome.ALLOWED);
-            assertThat(outcome(p, "/stores/s/keys/k", from(a, "bearer old-token"))).isEqualTo(Outcome.ALLOWED);
+            assertThat(outcome(p, "/stores/s/keys/k", from(a, "bearer old-token")))
+                    .isEqualTo(Outcome.ALLOWED);
         }
     }
 
@@ -75,14 +79,18 @@ class AccessPolicyTest {
     @Test
     void aVerifiedClientCertificateAuthenticatesWhenCertificatesAreAccepted() {
         AccessPolicy p = policy(List.of(), true, false, false);
-        assertThat(outcome(p, "/admin/leave", new Caller(REMOTE, Optional.empty(), true))).isEqualTo(Outcome.ALLOWED);
+        assertThat(outcome(p, "/admin/leave", new Caller(REMOTE, Optional.empty(), true)))
+                .isEqualTo(Outcome.ALLOWED);
         AccessPolicy.Verdict without = p.decide("/admin/leave", from(REMOTE, null));
         assertThat(without.outcome()).isEqualTo(Outcome.UNAUTHENTICATED);
         assertThat(without.message()).contains("client certificate");
         assertThat(outcome(p, "/admin/leave", from(REMOTE, "Bearer anything"))).isEqualTo(Outcome.INVALID_TOKEN);
         // A certificate does not count where the instance does not accept certificates.
-        assertThat(outcome(policy(List.of("t"), false, false, false), "/admin/leave",
-                new Caller(REMOTE, Optional.empty(), true))).isEqualTo(Outcome.UNAUTHENTICATED);
+        assertThat(outcome(
+                        policy(List.of("t"), false, false, false),
+                        "/admin/leave",
+                        new Caller(REMOTE, Optional.empty(), true)))
+                .isEqualTo(Outcome.UNAUTHENTICATED);
     }
 
     @Test

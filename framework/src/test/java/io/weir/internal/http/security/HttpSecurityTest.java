@@ -21,9 +21,15 @@ class HttpSecurityTest {
     Path dir;
 
     private static HttpSecurityOptions options(StoreFile keyStore, StoreFile trustStore, Path tokenFile) {
-        return new HttpSecurityOptions(Optional.ofNullable(keyStore), Optional.ofNullable(trustStore),
-                trustStore == null ? Settings.ClientAuth.NONE : Settings.ClientAuth.OPTIONAL, List.of(),
-                Optional.ofNullable(tokenFile), false, false, Duration.ofSeconds(5));
+        return new HttpSecurityOptions(
+                Optional.ofNullable(keyStore),
+                Optional.ofNullable(trustStore),
+                trustStore == null ? Settings.ClientAuth.NONE : Settings.ClientAuth.OPTIONAL,
+                List.of(),
+                Optional.ofNullable(tokenFile),
+                false,
+                false,
+                Duration.ofSeconds(5));
     }
 
     private static StoreFile keyStore(Path path, String password) {
@@ -33,8 +39,8 @@ class HttpSecurityTest {
     @Test
     void aMissingKeyStoreFailsNamingItsSetting() {
         assertThatThrownBy(() -> HttpSecurity.load(options(keyStore(dir.resolve("absent.p12"), "pw"), null, null)))
-                .isInstanceOfSatisfying(ConfigException.class,
-                        e -> assertThat(e.setting()).isEqualTo("http.tls.keystore.path"))
+                .isInstanceOfSatisfying(
+                        ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.tls.keystore.path"))
                 .hasMessageContaining("absent.p12");
     }
 
@@ -42,8 +48,8 @@ class HttpSecurityTest {
     void aWrongPasswordFailsNamingTheSettingWithoutShowingEitherPassword() {
         Path ks = TlsFiles.create(dir, "ca").keyStore("server.p12", "server");
         assertThatThrownBy(() -> HttpSecurity.load(options(keyStore(ks, "not-the-password"), null, null)))
-                .isInstanceOfSatisfying(ConfigException.class,
-                        e -> assertThat(e.setting()).isEqualTo("http.tls.keystore.path"))
+                .isInstanceOfSatisfying(
+                        ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.tls.keystore.path"))
                 .hasMessageContaining("http.tls.keystore.password")
                 .hasMessageNotContaining("not-the-password")
                 .hasMessageNotContaining(TlsFiles.PASSWORD);
@@ -53,31 +59,38 @@ class HttpSecurityTest {
     void aFileThatIsNotAKeyStoreFailsNamingTheSetting() throws IOException {
         Path notAStore = Files.writeString(dir.resolve("tls.crt"), "-----BEGIN CERTIFICATE-----\n");
         assertThatThrownBy(() -> HttpSecurity.load(options(keyStore(notAStore, "pw"), null, null)))
-                .isInstanceOfSatisfying(ConfigException.class,
-                        e -> assertThat(e.setting()).isEqualTo("http.tls.keystore.path"));
+                .isInstanceOfSatisfying(
+                        ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.tls.keystore.path"));
     }
 
     @Test
     void aTrustStoreWithoutAKeyFailsAsAKeyStore() {
         Path trust = TlsFiles.create(dir, "ca").trustStore("trust.p12");
         assertThatThrownBy(() -> HttpSecurity.load(options(keyStore(trust, TlsFiles.PASSWORD), null, null)))
-                .isInstanceOfSatisfying(ConfigException.class,
-                        e -> assertThat(e.setting()).isEqualTo("http.tls.keystore.path"))
+                .isInstanceOfSatisfying(
+                        ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.tls.keystore.path"))
                 .hasMessageContaining("no private key");
     }
 
     @Test
     void anUnreadableTokenFileFailsNamingItsSetting() {
         assertThatThrownBy(() -> HttpSecurity.load(options(null, null, dir.resolve("token"))))
-                .isInstanceOfSatisfying(ConfigException.class,
-                        e -> assertThat(e.setting()).isEqualTo("http.auth.token.file"));
+                .isInstanceOfSatisfying(
+                        ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.auth.token.file"));
     }
 
     @Test
     void optionsAndStoresNeverShowSecrets() {
         StoreFile ks = keyStore(dir.resolve("k.p12"), "store-secret");
-        HttpSecurityOptions o = new HttpSecurityOptions(Optional.of(ks), Optional.empty(), Settings.ClientAuth.NONE,
-                List.of("token-secret"), Optional.empty(), false, false, Duration.ofSeconds(5));
+        HttpSecurityOptions o = new HttpSecurityOptions(
+                Optional.of(ks),
+                Optional.empty(),
+                Settings.ClientAuth.NONE,
+                List.of("token-secret"),
+                Optional.empty(),
+                false,
+                false,
+                Duration.ofSeconds(5));
         assertThat(o.toString()).doesNotContain("store-secret", "token-secret").contains("k.p12");
     }
 

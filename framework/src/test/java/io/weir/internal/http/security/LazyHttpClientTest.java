@@ -19,8 +19,10 @@ class LazyHttpClientTest {
     /** Counts builds; everything else goes to the JDK's builder. */
     private static HttpClient.Builder counting(AtomicInteger builds) {
         HttpClient.Builder jdk = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3));
-        return (HttpClient.Builder) Proxy.newProxyInstance(HttpClient.Builder.class.getClassLoader(),
-                new Class<?>[] {HttpClient.Builder.class}, (proxy, method, args) -> {
+        return (HttpClient.Builder) Proxy.newProxyInstance(
+                HttpClient.Builder.class.getClassLoader(),
+                new Class<?>[] {HttpClient.Builder.class},
+                (proxy, method, args) -> {
                     if (method.getName().equals("build")) {
                         builds.incrementAndGet();
                     }
@@ -44,7 +46,8 @@ class LazyHttpClientTest {
         LazyHttpClient lazy = new LazyHttpClient(counting(builds));
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
-            List<Callable<HttpClient>> calls = IntStream.range(0, 32).<Callable<HttpClient>>mapToObj(i -> lazy::get)
+            List<Callable<HttpClient>> calls = IntStream.range(0, 32)
+                    .<Callable<HttpClient>>mapToObj(i -> lazy::get)
                     .toList();
             List<Future<HttpClient>> clients = pool.invokeAll(calls);
             HttpClient first = clients.get(0).get();

@@ -23,7 +23,11 @@ class PeerHttpTest {
             PeerHttp peers = PeerHttp.of(security);
             assertThat(peers.scheme()).isEqualTo("http");
             assertThat(peers.authorization()).isEmpty();
-            assertThat(peers.request("weir-1.weir", 8080, "/stores/s/keys/k?x=1").GET().build().headers().map())
+            assertThat(peers.request("weir-1.weir", 8080, "/stores/s/keys/k?x=1")
+                            .GET()
+                            .build()
+                            .headers()
+                            .map())
                     .doesNotContainKey("Authorization");
             assertThat(peers.uri("weir-1.weir", 8080, "/info")).hasToString("http://weir-1.weir:8080/info");
         }
@@ -34,16 +38,26 @@ class PeerHttpTest {
         Path keyStore = TlsFiles.create(dir, "ca").keyStore("server.p12", "server");
         try (HttpSecurity security = HttpSecurity.load(new HttpSecurityOptions(
                 Optional.of(new StoreFile("http.tls.keystore.path", keyStore, "PKCS12", TlsFiles.PASSWORD)),
-                Optional.empty(), Settings.ClientAuth.NONE, List.of("first", "second"), Optional.empty(), false, false,
+                Optional.empty(),
+                Settings.ClientAuth.NONE,
+                List.of("first", "second"),
+                Optional.empty(),
+                false,
+                false,
                 Duration.ofSeconds(5)))) {
             PeerHttp peers = PeerHttp.of(security);
             assertThat(peers.scheme()).isEqualTo("https");
             assertThat(peers.authorization()).hasValue("Bearer first");
-            assertThat(peers.request("h", 1, "/admin/leave").POST(java.net.http.HttpRequest.BodyPublishers.noBody())
-                    .build().headers().firstValue("Authorization")).hasValue("Bearer first");
+            assertThat(peers.request("h", 1, "/admin/leave")
+                            .POST(java.net.http.HttpRequest.BodyPublishers.noBody())
+                            .build()
+                            .headers()
+                            .firstValue("Authorization"))
+                    .hasValue("Bearer first");
             // The CA at the end of the instance's own chain is what it trusts in a peer.
             assertThat(security.peerContext()).isPresent();
-            assertThat(peers.client().sslContext()).isSameAs(security.peerContext().get());
+            assertThat(peers.client().sslContext())
+                    .isSameAs(security.peerContext().get());
         }
     }
 }

@@ -23,6 +23,7 @@ class WatchedFileTest {
 
     @TempDir
     Path dir;
+
     private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
     private final Logger logger = (Logger) LoggerFactory.getLogger(WatchedFile.class);
 
@@ -48,17 +49,19 @@ class WatchedFileTest {
     @Test
     void aMissingOrBadFileFailsTheStartNamingTheSetting() throws IOException {
         assertThatThrownBy(() -> tokens(dir.resolve("absent")))
-                .isInstanceOfSatisfying(ConfigException.class,
-                        e -> assertThat(e.setting()).isEqualTo("http.auth.token.file"))
+                .isInstanceOfSatisfying(
+                        ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.auth.token.file"))
                 .hasMessageContaining("absent");
         Path bad = write("has a space-secret\n");
         assertThatThrownBy(() -> tokens(bad))
-                .isInstanceOfSatisfying(ConfigException.class,
-                        e -> assertThat(e.setting()).isEqualTo("http.auth.token.file"))
+                .isInstanceOfSatisfying(
+                        ConfigException.class, e -> assertThat(e.setting()).isEqualTo("http.auth.token.file"))
                 .hasMessageContaining("line 1")
                 .hasMessageNotContaining("space-secret");
         Path empty = write("\n\n");
-        assertThatThrownBy(() -> tokens(empty)).isInstanceOf(ConfigException.class).hasMessageContaining("no token");
+        assertThatThrownBy(() -> tokens(empty))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("no token");
     }
 
     @Test
@@ -78,9 +81,13 @@ class WatchedFileTest {
         assertThat(f.refresh()).isFalse();
         assertThat(f.refresh()).isFalse();
         assertThat(f.current()).containsExactly("good-token");
-        List<ILoggingEvent> warnings = logs.list.stream().filter(e -> e.getLevel() == Level.WARN).toList();
-        assertThat(warnings).singleElement().satisfies(e -> assertThat(e.getFormattedMessage())
-                .contains("http.auth.token.file", "keeping the previous").doesNotContain("secret-part"));
+        List<ILoggingEvent> warnings =
+                logs.list.stream().filter(e -> e.getLevel() == Level.WARN).toList();
+        assertThat(warnings)
+                .singleElement()
+                .satisfies(e -> assertThat(e.getFormattedMessage())
+                        .contains("http.auth.token.file", "keeping the previous")
+                        .doesNotContain("secret-part"));
 
         write("fixed-token\n");
         assertThat(f.refresh()).isTrue();

@@ -54,7 +54,6 @@ class AggregateProcessorTest {
         public <S> S getStateStore(String name) {
             return (S) new MapKeyValueStore<K, VA>(name, data);
         }
-
     }
 
     /** Every child of the harness takes changes (it forwards to all children at once). */
@@ -67,15 +66,18 @@ class AggregateProcessorTest {
     @Test
     void aHotKeyIsForwardedOncePerCommitWithItsLatestValueEvenForByteArrayKeys() {
         Harness<byte[], Change<Long>> h = new Harness<>();
-        Processor<byte[], String, byte[], Change<Long>> p =
-                AggregateProcessor.<byte[], String, Long>supplier("counts", AggregateProcessor.countStep(), changes()).get();
+        Processor<byte[], String, byte[], Change<Long>> p = AggregateProcessor.<byte[], String, Long>supplier(
+                        "counts", AggregateProcessor.countStep(), changes())
+                .get();
         p.init(h);
         for (int i = 0; i < 5; i++) {
-            p.process(new Record<>("hot".getBytes(), "x", i));   // a fresh array each time, as from a consumer
+            p.process(new Record<>("hot".getBytes(), "x", i)); // a fresh array each time, as from a consumer
         }
         p.process(new Record<>("cold".getBytes(), "x", 9));
         ((AggregateProcessor<?, ?, ?>) p).beforeCommit();
-        assertThat(h.forwarded).extracting(Record::value).containsExactly(new Change<>(null, 5L), new Change<>(null, 1L));
+        assertThat(h.forwarded)
+                .extracting(Record::value)
+                .containsExactly(new Change<>(null, 5L), new Change<>(null, 1L));
         assertThat(h.forwarded.get(0).timestamp()).isEqualTo(4);
         ((AggregateProcessor<?, ?, ?>) p).beforeCommit();
         assertThat(h.forwarded).hasSize(2);
@@ -84,8 +86,9 @@ class AggregateProcessorTest {
     @Test
     void anUpdateCarriesTheValueTheKeyHadAtThePreviousCommitAndADeletionATombstone() {
         Harness<String, Change<String>> h = new Harness<>();
-        Processor<String, String, String, Change<String>> p =
-                AggregateProcessor.<String, String, String>supplier("rows", AggregateProcessor.latestStep(), changes()).get();
+        Processor<String, String, String, Change<String>> p = AggregateProcessor.<String, String, String>supplier(
+                        "rows", AggregateProcessor.latestStep(), changes())
+                .get();
         p.init(h);
         p.process(new Record<>("k", "a", 1));
         ((AggregateProcessor<?, ?, ?>) p).beforeCommit();
@@ -97,16 +100,18 @@ class AggregateProcessorTest {
         p.process(new Record<>("gone", null, 6));
         ((AggregateProcessor<?, ?, ?>) p).beforeCommit();
 
-        assertThat(h.forwarded).extracting(Record::value).containsExactly(
-                new Change<>(null, "a"), new Change<>("a", "c"), new Change<>("c", null));
+        assertThat(h.forwarded)
+                .extracting(Record::value)
+                .containsExactly(new Change<>(null, "a"), new Change<>("a", "c"), new Change<>("c", null));
         assertThat(h.data).isEmpty();
     }
 
     @Test
     void anAbortDropsTheHeldBackUpdates() {
         Harness<String, Change<Long>> h = new Harness<>();
-        Processor<String, String, String, Change<Long>> p =
-                AggregateProcessor.<String, String, Long>supplier("counts", AggregateProcessor.countStep(), changes()).get();
+        Processor<String, String, String, Change<Long>> p = AggregateProcessor.<String, String, Long>supplier(
+                        "counts", AggregateProcessor.countStep(), changes())
+                .get();
         p.init(h);
         p.process(new Record<>("k", "x", 1));
         ((AggregateProcessor<?, ?, ?>) p).afterAbort();

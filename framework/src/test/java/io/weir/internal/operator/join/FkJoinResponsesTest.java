@@ -38,7 +38,7 @@ class FkJoinResponsesTest {
         leftChanges("o1", "c1:30");
         leftChanges("o1", "c2:30");
         respond("o1", "c2:30", "Bob");
-        respond("o1", "c1:30", "Ada");   // late: o1 has left c1
+        respond("o1", "c1:30", "Ada"); // late: o1 has left c1
 
         assertThat(result).containsExactly(Map.entry("o1", "c2:30/Bob"));
         assertThat(forwarded).extracting(Record::value).containsExactly("c2:30/Bob");
@@ -49,12 +49,11 @@ class FkJoinResponsesTest {
         leftChanges("o1", "c1:30");
         respond("o1", "c1:30", "Ada");
         leftChanges("o1", "c1:40");
-        respond("o1", "c1:30", "Ada L.");   // a right change sent before the new subscription arrived: dropped
+        respond("o1", "c1:30", "Ada L."); // a right change sent before the new subscription arrived: dropped
         respond("o1", "c1:40", "Ada L.");
 
         assertThat(result).containsExactly(Map.entry("o1", "c1:40/Ada L."));
-        assertThat(forwarded).extracting(Record::value)
-                .containsExactly("c1:30/Ada", "c1:40/Ada L.");
+        assertThat(forwarded).extracting(Record::value).containsExactly("c1:30/Ada", "c1:40/Ada L.");
     }
 
     @Test
@@ -90,9 +89,15 @@ class FkJoinResponsesTest {
                 return left::get;
             }
         };
-        Processor<String, Object, String, Change<String>> p = ForeignKeyJoinProcessors
-                .<String, String, String, String, String>join(spec, lookup, (o, c) -> o + "/" + c,
-                        TableProcessors.JoinKind.INNER, "result", new TableChildren()).get();
+        Processor<String, Object, String, Change<String>> p =
+                ForeignKeyJoinProcessors.<String, String, String, String, String>join(
+                                spec,
+                                lookup,
+                                (o, c) -> o + "/" + c,
+                                TableProcessors.JoinKind.INNER,
+                                "result",
+                                new TableChildren())
+                        .get();
         p.init(new FakeContext<>() {
             @Override
             @SuppressWarnings("unchecked")

@@ -3,10 +3,10 @@ package io.weir.internal.operator.window;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.weir.internal.operator.FakeContext;
-import io.weir.internal.operator.aggregate.AggregateProcessor;
 import io.weir.common.KeyValue;
 import io.weir.dsl.CountWindows;
+import io.weir.internal.operator.FakeContext;
+import io.weir.internal.operator.aggregate.AggregateProcessor;
 import io.weir.internal.state.TaskStores;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.Headers;
@@ -33,7 +33,12 @@ class CountWindowProcessorTest {
     /** What a test expects of one emitted window. */
     private record Out(String key, long start, long end, Object value, long timestamp, String pane) {
         static Out of(Record<Windowed<String>, ?> r) {
-            return new Out(r.key().key(), r.key().start(), r.key().end(), r.value(), r.timestamp(),
+            return new Out(
+                    r.key().key(),
+                    r.key().start(),
+                    r.key().end(),
+                    r.value(),
+                    r.timestamp(),
                     r.headers().lastString(CountWindowProcessor.PANE));
         }
     }
@@ -45,7 +50,8 @@ class CountWindowProcessorTest {
     private static final class Harness<VA> extends FakeContext<Windowed<String>, VA> implements AutoCloseable {
         final TaskStores stores = TaskStores.open(
                 List.of(new StoreSpec(STORE, Serdes.bytes(), Serdes.bytes(), false, true, null)),
-                new TaskId(0, 0), Path.of("unused"),
+                new TaskId(0, 0),
+                Path.of("unused"),
                 new TaskStores.Options("app", null, Duration.ofHours(1), 0, System::currentTimeMillis));
         final List<Out> committed = new ArrayList<>();
         final List<Out> uncommitted = new ArrayList<>();
@@ -141,9 +147,11 @@ class CountWindowProcessorTest {
         opened.forEach(Harness::close);
     }
 
-    private <VA> Harness<VA> harness(CountWindows windows, Serde<VA> serde, AggregateProcessor.Step<String, String, VA> step) {
-        Harness<VA> h = new Harness<>(() -> CountWindowProcessor.<String, String, VA>supplier(
-                STORE, windows, Serdes.strings(), serde, step).get());
+    private <VA> Harness<VA> harness(
+            CountWindows windows, Serde<VA> serde, AggregateProcessor.Step<String, String, VA> step) {
+        Harness<VA> h = new Harness<>(
+                () -> CountWindowProcessor.<String, String, VA>supplier(STORE, windows, Serdes.strings(), serde, step)
+                        .get());
         opened.add(h);
         return h;
     }
@@ -162,14 +170,13 @@ class CountWindowProcessorTest {
         for (int i = 1; i <= 7; i++) {
             h.send("k", "v" + i, i * 10);
         }
-        assertThat(h.all()).containsExactly(
-                new Out("k", 10, 30, 3L, 30, "final"),
-                new Out("k", 40, 60, 3L, 60, "final"));
-        h.watermark(1_000_000);   // no time-out: the 7th's window waits for two more records
+        assertThat(h.all())
+                .containsExactly(new Out("k", 10, 30, 3L, 30, "final"), new Out("k", 40, 60, 3L, 60, "final"));
+        h.watermark(1_000_000); // no time-out: the 7th's window waits for two more records
         assertThat(h.all()).hasSize(2);
         h.send("k", "v8", 80).send("k", "v9", 90);
         assertThat(h.all()).last().isEqualTo(new Out("k", 70, 90, 3L, 90, "final"));
-        assertThat(h.entries()).isZero();   // a key with no open window keeps nothing
+        assertThat(h.entries()).isZero(); // a key with no open window keeps nothing
     }
 
     @Test
@@ -181,14 +188,15 @@ class CountWindowProcessorTest {
         assertThat(h.all()).hasSize(2);
         h.watermark(169);
         assertThat(h.all()).hasSize(2);
-        h.watermark(170);   // 70 + 100 <= 170
-        assertThat(h.all()).containsExactly(
-                new Out("k", 10, 30, 3L, 30, "final"),
-                new Out("k", 40, 60, 3L, 60, "final"),
-                new Out("k", 70, 70, 1L, 70, "timeout"));
+        h.watermark(170); // 70 + 100 <= 170
+        assertThat(h.all())
+                .containsExactly(
+                        new Out("k", 10, 30, 3L, 30, "final"),
+                        new Out("k", 40, 60, 3L, 60, "final"),
+                        new Out("k", 70, 70, 1L, 70, "timeout"));
         h.watermark(10_000);
         assertThat(h.all()).hasSize(3);
-        assertThat(h.entries()).isZero();   // neither state nor index entry is left
+        assertThat(h.entries()).isZero(); // neither state nor index entry is left
     }
 
     @Test
@@ -196,9 +204,10 @@ class CountWindowProcessorTest {
         Harness<String> h = concatenating(CountWindows.of(3).timeout(Duration.ofMillis(50)));
         h.send("quiet", "q1", 100).send("quiet", "q2", 110);
         for (long t = 100; t <= 200; t += 10) {
-            h.send("busy", "b" + t, t).watermark(t);   // only another key moves time on
+            h.send("busy", "b" + t, t).watermark(t); // only another key moves time on
         }
-        assertThat(h.all()).filteredOn(o -> o.key().equals("quiet"))
+        assertThat(h.all())
+                .filteredOn(o -> o.key().equals("quiet"))
                 .containsExactly(new Out("quiet", 100, 110, "q1,q2", 110, "timeout"));
         h.send("quiet", "q3", 300).send("quiet", "q4", 301).send("quiet", "q5", 302);
         assertThat(h.all()).last().isEqualTo(new Out("quiet", 300, 302, "q3,q4,q5", 302, "final"));
@@ -211,10 +220,11 @@ class CountWindowProcessorTest {
         h.watermark(25);
         assertThat(h.all()).extracting(Out::key).containsExactly("a");
         h.watermark(45);
-        assertThat(h.all()).containsExactly(
-                new Out("a", 10, 11, 2L, 11, "timeout"),
-                new Out("b", 20, 20, 1L, 20, "timeout"),
-                new Out("c", 30, 30, 1L, 30, "timeout"));
+        assertThat(h.all())
+                .containsExactly(
+                        new Out("a", 10, 11, 2L, 11, "timeout"),
+                        new Out("b", 20, 20, 1L, 20, "timeout"),
+                        new Out("c", 30, 30, 1L, 30, "timeout"));
     }
 
     @Test
@@ -223,10 +233,11 @@ class CountWindowProcessorTest {
         for (int i = 0; i < 8; i++) {
             h.send("k", "r" + i, i);
         }
-        assertThat(h.all()).containsExactly(
-                new Out("k", 0, 3, "r0,r1,r2,r3", 3, "final"),
-                new Out("k", 2, 5, "r2,r3,r4,r5", 5, "final"),
-                new Out("k", 4, 7, "r4,r5,r6,r7", 7, "final"));
+        assertThat(h.all())
+                .containsExactly(
+                        new Out("k", 0, 3, "r0,r1,r2,r3", 3, "final"),
+                        new Out("k", 2, 5, "r2,r3,r4,r5", 5, "final"),
+                        new Out("k", 4, 7, "r4,r5,r6,r7", 7, "final"));
         h.send("k", "r8", 8).send("k", "r9", 9);
         assertThat(h.all()).last().isEqualTo(new Out("k", 6, 9, "r6,r7,r8,r9", 9, "final"));
     }
@@ -234,25 +245,25 @@ class CountWindowProcessorTest {
     @Test
     void aSlidingWindowThatTimesOutLeavesTheOthersOfItsKeyOpen() {
         Harness<String> h = concatenating(CountWindows.of(4).slideBy(2).timeout(Duration.ofMillis(10)));
-        h.send("k", "r0", 0).send("k", "r1", 1).send("k", "r2", 2);   // windows from r0 and from r2
+        h.send("k", "r0", 0).send("k", "r1", 1).send("k", "r2", 2); // windows from r0 and from r2
         h.watermark(10);
         assertThat(h.all()).containsExactly(new Out("k", 0, 2, "r0,r1,r2", 2, "timeout"));
-        h.send("k", "r3", 3).send("k", "r4", 4).send("k", "r5", 5);   // r4 opens a window, r5 fills r2's
+        h.send("k", "r3", 3).send("k", "r4", 4).send("k", "r5", 5); // r4 opens a window, r5 fills r2's
         assertThat(h.all()).last().isEqualTo(new Out("k", 2, 5, "r2,r3,r4,r5", 5, "final"));
-        h.watermark(14);   // r4's window: 4 + 10
+        h.watermark(14); // r4's window: 4 + 10
         assertThat(h.all()).last().isEqualTo(new Out("k", 4, 5, "r4,r5", 5, "timeout"));
         assertThat(h.entries()).isZero();
     }
 
     @Test
     void aggregatesWithAnInitializerAndReducesPerWindow() {
-        Harness<Long> sum = harness(CountWindows.of(2), Serdes.longs(),
-                (k, v, acc) -> (acc == null ? 100L : acc) + Long.parseLong(v));
+        Harness<Long> sum = harness(
+                CountWindows.of(2), Serdes.longs(), (k, v, acc) -> (acc == null ? 100L : acc) + Long.parseLong(v));
         sum.send("k", "1", 1).send("k", "2", 2).send("k", "3", 3).send("k", "4", 4);
         assertThat(sum.all()).extracting(Out::value).containsExactly(103L, 107L);
 
-        Harness<String> max = harness(CountWindows.of(3), Serdes.strings(),
-                (k, v, acc) -> acc == null || v.compareTo(acc) > 0 ? v : acc);
+        Harness<String> max = harness(
+                CountWindows.of(3), Serdes.strings(), (k, v, acc) -> acc == null || v.compareTo(acc) > 0 ? v : acc);
         max.send("k", "b", 1).send("k", "c", 2).send("k", "a", 3);
         assertThat(max.all()).extracting(Out::value).containsExactly("c");
     }
@@ -268,8 +279,14 @@ class CountWindowProcessorTest {
     void aFullWindowIsEmittedWithTheHeadersAndOriginOfTheRecordThatFilledIt() {
         Harness<Long> h = counting(CountWindows.of(2));
         h.send("k", "x", 1);
-        h.processor.process(new Record<>("k", "y", 2, Headers.empty().with("trace", "t-1")
-                .with(CountWindowProcessor.PANE, "early"), "in", 3, 42));
+        h.processor.process(new Record<>(
+                "k",
+                "y",
+                2,
+                Headers.empty().with("trace", "t-1").with(CountWindowProcessor.PANE, "early"),
+                "in",
+                3,
+                42));
         Record<Windowed<String>, Long> out = h.records.get(0);
         assertThat(out.headers().lastString("trace")).isEqualTo("t-1");
         assertThat(out.headers().lastString(CountWindowProcessor.PANE)).isEqualTo("final");
@@ -290,17 +307,16 @@ class CountWindowProcessorTest {
     void aRecordWhoseAggregatorFailsLeavesNoOutputAndNoStateChange() {
         Harness<String> h = harness(CountWindows.of(2).slideBy(1), Serdes.strings(), (k, v, acc) -> {
             if (v.equals("bad") && acc != null && acc.equals("a")) {
-                throw new IllegalStateException("boom");   // fails in the second window, after the first filled
+                throw new IllegalStateException("boom"); // fails in the second window, after the first filled
             }
             return acc == null ? v : acc + "," + v;
         });
-        h.send("k", "x", 1).send("k", "a", 2);   // windows [x,a] emitted, [a] open
+        h.send("k", "x", 1).send("k", "a", 2); // windows [x,a] emitted, [a] open
         assertThat(h.all()).hasSize(1);
         assertThatThrownBy(() -> h.send("k", "bad", 3)).hasMessage("boom");
         h.send("k", "b", 4);
-        assertThat(h.all()).containsExactly(
-                new Out("k", 1, 2, "x,a", 2, "final"),
-                new Out("k", 2, 4, "a,b", 4, "final"));
+        assertThat(h.all())
+                .containsExactly(new Out("k", 1, 2, "x,a", 2, "final"), new Out("k", 2, 4, "a,b", 4, "final"));
     }
 
     @Test
@@ -310,7 +326,7 @@ class CountWindowProcessorTest {
         before.commit();
         Harness<Long> after = counting(CountWindows.of(3).timeout(Duration.ofMillis(50)));
         copyCommitted(before, after);
-        after.watermark(110);   // the old deadline: the stale index entry is moved to 150
+        after.watermark(110); // the old deadline: the stale index entry is moved to 150
         assertThat(after.all()).isEmpty();
         after.watermark(149);
         assertThat(after.all()).isEmpty();
@@ -324,7 +340,7 @@ class CountWindowProcessorTest {
         try (KeyValueIterator<byte[], byte[]> it = from.store().all()) {
             it.forEachRemaining(changelog::add);
         }
-        changelog.forEach(e -> to.store().put(e.key(), e.value()));   // as a restore from the changelog would
+        changelog.forEach(e -> to.store().put(e.key(), e.value())); // as a restore from the changelog would
         to.commit();
         to.restart();
     }
@@ -333,7 +349,8 @@ class CountWindowProcessorTest {
     void aNullKeyIsRejected() {
         Harness<Long> h = counting(CountWindows.of(3));
         assertThatThrownBy(() -> h.send(null, "x", 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("null key");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("null key");
     }
 
     /** A run with commits; {@code crash} happens after the first commit and is the variable part. */
@@ -342,7 +359,7 @@ class CountWindowProcessorTest {
         h.send("a", "a1", 10).send("b", "b1", 11).send("a", "a2", 12).watermark(5);
         h.commit();
         crash.accept(h);
-        h.send("a", "a3", 13).send("a", "a4", 14).send("b", "b2", 15).watermark(112);   // b1 + 100 and a1 + 100
+        h.send("a", "a3", 13).send("a", "a4", 14).send("b", "b2", 15).watermark(112); // b1 + 100 and a1 + 100
         h.send("a", "a5", 16).watermark(500);
         h.commit();
         return h.committed;
@@ -350,16 +367,17 @@ class CountWindowProcessorTest {
 
     @Test
     void anUninterruptedRunEmitsEachWindowOnce() {
-        assertThat(run(h -> { })).containsExactly(
-                new Out("a", 10, 13, "a1,a2,a3", 13, "final"),
-                new Out("b", 11, 15, "b1,b2", 15, "timeout"),
-                new Out("a", 13, 16, "a3,a4,a5", 16, "final"),
-                new Out("a", 16, 16, "a5", 16, "timeout"));
+        assertThat(run(h -> {}))
+                .containsExactly(
+                        new Out("a", 10, 13, "a1,a2,a3", 13, "final"),
+                        new Out("b", 11, 15, "b1,b2", 15, "timeout"),
+                        new Out("a", 13, 16, "a3,a4,a5", 16, "final"),
+                        new Out("a", 16, 16, "a5", 16, "timeout"));
     }
 
     @Test
     void afterAnAbortTheReplayEmitsExactlyWhatAnUninterruptedRunDoes() {
-        List<Out> expected = run(h -> { });
+        List<Out> expected = run(h -> {});
         List<Out> replayed = run(h -> {
             // work that is aborted: its outputs and writes vanish, and the replay does it again
             h.send("a", "a3", 13).send("a", "a4", 14).send("b", "b2", 15).watermark(112);
@@ -371,9 +389,9 @@ class CountWindowProcessorTest {
 
     @Test
     void aRestartedProcessorContinuesFromTheCommittedStore() {
-        List<Out> expected = run(h -> { });
+        List<Out> expected = run(h -> {});
         List<Out> restarted = run(h -> {
-            h.send("a", "a3", 13).watermark(200);   // uncommitted when the process dies
+            h.send("a", "a3", 13).watermark(200); // uncommitted when the process dies
             h.abort(5);
             h.restart();
         });
@@ -386,7 +404,7 @@ class CountWindowProcessorTest {
         first.send("quiet", "x", 10).send("busy", "x", 20).watermark(15);
         first.commit();
         Harness<Long> second = counting(CountWindows.of(3).timeout(Duration.ofMillis(100)));
-        second.watermark = 15;   // the resumed watermark
+        second.watermark = 15; // the resumed watermark
         copyCommitted(first, second);
         second.watermark(110);
         assertThat(second.all()).containsExactly(new Out("quiet", 10, 10, 1L, 10, "timeout"));

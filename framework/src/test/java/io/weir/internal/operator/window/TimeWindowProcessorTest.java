@@ -3,9 +3,9 @@ package io.weir.internal.operator.window;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.weir.internal.operator.aggregate.AggregateProcessor;
 import io.weir.dsl.Emit;
 import io.weir.dsl.TimeWindows;
+import io.weir.internal.operator.aggregate.AggregateProcessor;
 import io.weir.internal.operator.window.WindowHarness.Late;
 import io.weir.internal.operator.window.WindowHarness.Out;
 import io.weir.internal.topology.StoreSpec;
@@ -33,10 +33,20 @@ class TimeWindowProcessorTest {
     }
 
     private WindowHarness<Integer> summing(TimeWindows windows, Emit emit) {
-        StoreSpec store = new StoreSpec(STORE, Serdes.strings(), Serdes.integers(), false, false, null,
-                StoreSpec.Kind.WINDOW, windows.size().toMillis(), windows.allowedLateness());
-        WindowHarness<Integer> h = new WindowHarness<>(store, TimeWindowProcessor.supplier(STORE, windows, emit,
-                AggregateProcessor.<String, Integer>reduceStep(Integer::sum)));
+        StoreSpec store = new StoreSpec(
+                STORE,
+                Serdes.strings(),
+                Serdes.integers(),
+                false,
+                false,
+                null,
+                StoreSpec.Kind.WINDOW,
+                windows.size().toMillis(),
+                windows.allowedLateness());
+        WindowHarness<Integer> h = new WindowHarness<>(
+                store,
+                TimeWindowProcessor.supplier(
+                        STORE, windows, emit, AggregateProcessor.<String, Integer>reduceStep(Integer::sum)));
         opened.add(h);
         return h;
     }
@@ -56,11 +66,14 @@ class TimeWindowProcessorTest {
     @Test
     void oneMinuteWindowsSlidingEveryThirtySecondsSumTheSensorValuesOfEachWindow() {
         // the worked example: [0 s, 60 s) holds 9, 6, 8, 4 and [30 s, 90 s) holds 8, 4, 7, 3
-        WindowHarness<Integer> h = summing(TimeWindows.of(Duration.ofMinutes(1)).advanceBy(Duration.ofSeconds(30)),
-                Emit.atWatermark());
-        h.pipe("sensor-1", 9, 0).pipe("sensor-1", 6, 10 * S).pipe("sensor-1", 8, 35 * S).pipe("sensor-1", 4, 50 * S);
+        WindowHarness<Integer> h =
+                summing(TimeWindows.of(Duration.ofMinutes(1)).advanceBy(Duration.ofSeconds(30)), Emit.atWatermark());
+        h.pipe("sensor-1", 9, 0)
+                .pipe("sensor-1", 6, 10 * S)
+                .pipe("sensor-1", 8, 35 * S)
+                .pipe("sensor-1", 4, 50 * S);
         assertThat(h.emitted()).isEmpty();
-        h.pipe("sensor-1", 7, 65 * S);   // the watermark passes 60 s: the first window is final
+        h.pipe("sensor-1", 7, 65 * S); // the watermark passes 60 s: the first window is final
         assertThat(h.emitted()).containsExactly(fin("sensor-1", 0, 60 * S, 27));
         h.pipe("sensor-1", 3, 80 * S).watermark(90 * S);
         assertThat(h.emitted()).containsExactly(fin("sensor-1", 0, 60 * S, 27), fin("sensor-1", 30 * S, 90 * S, 22));
@@ -72,11 +85,19 @@ class TimeWindowProcessorTest {
     @Test
     void tumblingWindowsEmitOneSumPerKeyAndWindowInWindowOrder() {
         WindowHarness<Integer> h = summing(tumbling(10), Emit.atWatermark());
-        h.pipe("a", 1, 1 * S).pipe("b", 10, 2 * S).pipe("a", 2, 9 * S).pipe("a", 5, 12 * S).pipe("b", 20, 19_999);
+        h.pipe("a", 1, 1 * S)
+                .pipe("b", 10, 2 * S)
+                .pipe("a", 2, 9 * S)
+                .pipe("a", 5, 12 * S)
+                .pipe("b", 20, 19_999);
         assertThat(h.emitted()).containsExactly(fin("a", 0, 10 * S, 3), fin("b", 0, 10 * S, 10));
         h.watermark(20 * S);
-        assertThat(h.emitted()).containsExactly(fin("a", 0, 10 * S, 3), fin("b", 0, 10 * S, 10),
-                fin("a", 10 * S, 20 * S, 5), fin("b", 10 * S, 20 * S, 20));
+        assertThat(h.emitted())
+                .containsExactly(
+                        fin("a", 0, 10 * S, 3),
+                        fin("b", 0, 10 * S, 10),
+                        fin("a", 10 * S, 20 * S, 5),
+                        fin("b", 10 * S, 20 * S, 20));
         h.watermark(1_000 * S);
         assertThat(h.emitted()).hasSize(4);
     }
@@ -86,9 +107,9 @@ class TimeWindowProcessorTest {
         WindowHarness<Integer> h = summing(tumbling(10).allowedLateness(Duration.ofSeconds(5)), Emit.atWatermark());
         h.pipe("a", 1, 1 * S).pipe("a", 1, 12 * S);
         assertThat(h.takeUncommitted()).containsExactly(fin("a", 0, 10 * S, 1));
-        h.pipe("a", 2, 5 * S);           // late by the watermark, within the lateness
+        h.pipe("a", 2, 5 * S); // late by the watermark, within the lateness
         assertThat(h.takeUncommitted()).containsExactly(pane("late", "a", 0, 10 * S, 3));
-        h.pipe("b", 0, 15 * S).pipe("a", 4, 6 * S);   // the window closed at 15 s
+        h.pipe("b", 0, 15 * S).pipe("a", 4, 6 * S); // the window closed at 15 s
         assertThat(h.takeUncommitted()).isEmpty();
         assertThat(h.late()).containsExactly(new Late(STORE, 0, 10 * S, 4, 6 * S));
     }
@@ -104,8 +125,8 @@ class TimeWindowProcessorTest {
         assertThat(h.emitted()).containsExactly(fin("a", 0, 10 * S, 3));
         h.pipe("a", 4, 6 * S).watermark(100 * S);
         assertThat(h.late()).containsExactly(new Late(STORE, 0, 10 * S, 4, 6 * S));
-        assertThat(h.emitted()).containsExactly(fin("a", 0, 10 * S, 3), fin("a", 10 * S, 20 * S, 1),
-                fin("b", 10 * S, 20 * S, 0));
+        assertThat(h.emitted())
+                .containsExactly(fin("a", 0, 10 * S, 3), fin("a", 10 * S, 20 * S, 1), fin("b", 10 * S, 20 * S, 0));
     }
 
     @Test
@@ -124,7 +145,7 @@ class TimeWindowProcessorTest {
         WindowHarness<Integer> h = summing(tumbling(10).advanceBy(Duration.ofSeconds(5)), Emit.atWatermark());
         h.pipe("a", 1, 7 * S).pipe("b", 0, 12 * S);
         assertThat(h.takeUncommitted()).containsExactly(fin("a", 0, 10 * S, 1));
-        h.pipe("a", 5, 8 * S);           // windows [0, 10) (closed) and [5, 15) (open)
+        h.pipe("a", 5, 8 * S); // windows [0, 10) (closed) and [5, 15) (open)
         assertThat(h.late()).containsExactly(new Late(STORE, 0, 10 * S, 5, 8 * S));
         h.watermark(15 * S);
         assertThat(h.takeUncommitted()).containsExactly(fin("a", 5 * S, 15 * S, 6), fin("b", 5 * S, 15 * S, 0));
@@ -135,25 +156,25 @@ class TimeWindowProcessorTest {
         WindowHarness<Integer> h = summing(tumbling(10), Emit.atWatermark());
         h.pipe("a", 1, 1 * S).pipe("a", 2, 11 * S).commit();
         assertThat(h.committed()).containsExactly(fin("a", 0, 10 * S, 1));
-        h.pipe("a", 4, 25 * S);          // fires [10, 20), then the transaction aborts
+        h.pipe("a", 4, 25 * S); // fires [10, 20), then the transaction aborts
         assertThat(h.emitted()).hasSize(2);
         h.abort();
         assertThat(h.emitted()).containsExactly(fin("a", 0, 10 * S, 1));
         h.pipe("a", 4, 25 * S).commit(); // the replay
         assertThat(h.committed()).containsExactly(fin("a", 0, 10 * S, 1), fin("a", 10 * S, 20 * S, 2));
         h.watermark(30 * S).commit();
-        assertThat(h.committed()).containsExactly(fin("a", 0, 10 * S, 1), fin("a", 10 * S, 20 * S, 2),
-                fin("a", 20 * S, 30 * S, 4));
+        assertThat(h.committed())
+                .containsExactly(fin("a", 0, 10 * S, 1), fin("a", 10 * S, 20 * S, 2), fin("a", 20 * S, 30 * S, 4));
     }
 
     @Test
     void afterAnAbortAWindowWhoseFiringWasTakenBackFiresWhenTheWatermarkPassesItAgainWithoutARecordOfIt() {
         WindowHarness<Integer> h = summing(tumbling(10), Emit.atWatermark());
         h.pipe("a", 1, 1 * S).pipe("b", 1, 5 * S).commit();
-        h.watermark(10 * S).abort();      // [0, 10) fired, then taken back
+        h.watermark(10 * S).abort(); // [0, 10) fired, then taken back
         h.watermark(9 * S);
         assertThat(h.emitted()).isEmpty();
-        h.watermark(40 * S).commit();     // the idle release passes it again
+        h.watermark(40 * S).commit(); // the idle release passes it again
         assertThat(h.committed()).containsExactly(fin("a", 0, 10 * S, 1), fin("b", 0, 10 * S, 1));
     }
 
@@ -162,14 +183,14 @@ class TimeWindowProcessorTest {
         WindowHarness<Integer> h = summing(tumbling(10), Emit.atWatermark());
         h.pipe("a", 1, 1 * S).pipe("a", 2, 25 * S).pipe("b", 3, 31 * S).commit();
         assertThat(h.committed()).containsExactly(fin("a", 0, 10 * S, 1), fin("a", 20 * S, 30 * S, 2));
-        h.pipe("c", 9, 45 * S);          // not committed: lost in the crash
+        h.pipe("c", 9, 45 * S); // not committed: lost in the crash
         h.restart();
         assertThat(h.emitted()).hasSize(2);
         h.watermark(39 * S);
         assertThat(h.emitted()).hasSize(2);
-        h.watermark(40 * S).commit();     // b's window was restored, not written by this instance
-        assertThat(h.committed()).containsExactly(fin("a", 0, 10 * S, 1), fin("a", 20 * S, 30 * S, 2),
-                fin("b", 30 * S, 40 * S, 3));
+        h.watermark(40 * S).commit(); // b's window was restored, not written by this instance
+        assertThat(h.committed())
+                .containsExactly(fin("a", 0, 10 * S, 1), fin("a", 20 * S, 30 * S, 2), fin("b", 30 * S, 40 * S, 3));
     }
 
     @Test
@@ -190,16 +211,16 @@ class TimeWindowProcessorTest {
         WindowHarness<Integer> h = summing(tumbling(10), Emit.early(Duration.ofSeconds(1)));
         assertThat(h.wallClockSchedules()).isEqualTo(1);
         h.pipe("a", 1, 1 * S).pipe("b", 2, 2 * S).pipe("a", 3, 3 * S).punctuate();
-        assertThat(h.takeUncommitted()).containsExactly(pane("early", "a", 0, 10 * S, 4),
-                pane("early", "b", 0, 10 * S, 2));
+        assertThat(h.takeUncommitted())
+                .containsExactly(pane("early", "a", 0, 10 * S, 4), pane("early", "b", 0, 10 * S, 2));
         h.punctuate();
         assertThat(h.takeUncommitted()).isEmpty();
         h.commit();
         h.pipe("a", 1, 4 * S).abort().punctuate();
         assertThat(h.takeUncommitted()).isEmpty();
         h.pipe("a", 1, 4 * S).pipe("c", 1, 10 * S).punctuate();
-        assertThat(h.takeUncommitted()).containsExactly(fin("a", 0, 10 * S, 5), fin("b", 0, 10 * S, 2),
-                pane("early", "c", 10 * S, 20 * S, 1));
+        assertThat(h.takeUncommitted())
+                .containsExactly(fin("a", 0, 10 * S, 5), fin("b", 0, 10 * S, 2), pane("early", "c", 10 * S, 20 * S, 1));
     }
 
     /**
@@ -210,26 +231,41 @@ class TimeWindowProcessorTest {
     void earlyByIntervalSkipsEarlyResultsWhileTheTaskIsBehindItsInput() {
         WindowHarness<Integer> h = summing(tumbling(10), Emit.early(Duration.ofSeconds(1)));
         h.behind = true;
-        h.pipe("a", 1, 1 * S).punctuate().pipe("a", 2, 2 * S).punctuate().pipe("b", 1, 3 * S).punctuate();
+        h.pipe("a", 1, 1 * S)
+                .punctuate()
+                .pipe("a", 2, 2 * S)
+                .punctuate()
+                .pipe("b", 1, 3 * S)
+                .punctuate();
         assertThat(h.takeUncommitted()).as("behind: no early result").isEmpty();
 
         h.behind = false;
         h.punctuate();
-        assertThat(h.takeUncommitted()).as("caught up: the latest of each changed window, once")
+        assertThat(h.takeUncommitted())
+                .as("caught up: the latest of each changed window, once")
                 .containsExactly(pane("early", "a", 0, 10 * S, 3), pane("early", "b", 0, 10 * S, 1));
 
         h.behind = true;
         h.pipe("a", 4, 4 * S).punctuate().pipe("c", 1, 10 * S);
-        assertThat(h.takeUncommitted()).as("the final results are not held back")
+        assertThat(h.takeUncommitted())
+                .as("the final results are not held back")
                 .containsExactly(fin("a", 0, 10 * S, 7), fin("b", 0, 10 * S, 1));
     }
 
     @Test
     void everyUpdateEmitsEachNewResultAndNothingOnTheWatermark() {
         WindowHarness<Integer> h = summing(tumbling(10).allowedLateness(Duration.ofSeconds(5)), Emit.everyUpdate());
-        h.pipe("a", 1, 1 * S).pipe("a", 2, 2 * S).pipe("a", 3, 12 * S).pipe("a", 4, 9 * S).watermark(100 * S);
-        assertThat(h.emitted()).containsExactly(pane("update", "a", 0, 10 * S, 1), pane("update", "a", 0, 10 * S, 3),
-                pane("update", "a", 10 * S, 20 * S, 3), pane("update", "a", 0, 10 * S, 7));
+        h.pipe("a", 1, 1 * S)
+                .pipe("a", 2, 2 * S)
+                .pipe("a", 3, 12 * S)
+                .pipe("a", 4, 9 * S)
+                .watermark(100 * S);
+        assertThat(h.emitted())
+                .containsExactly(
+                        pane("update", "a", 0, 10 * S, 1),
+                        pane("update", "a", 0, 10 * S, 3),
+                        pane("update", "a", 10 * S, 20 * S, 3),
+                        pane("update", "a", 0, 10 * S, 7));
     }
 
     @Test
@@ -250,7 +286,7 @@ class TimeWindowProcessorTest {
         WindowStore<String, Integer> real = h.store(STORE);
         h.storeOverride = counting(real, scans);
         h.restart();
-        h.watermark(1);                  // the first scan after a start lists what the store holds
+        h.watermark(1); // the first scan after a start lists what the store holds
         int afterStart = scans.get();
         for (long t = 2; t < 10 * S; t += 100) {
             h.pipe("a", 1, t);
@@ -264,9 +300,12 @@ class TimeWindowProcessorTest {
     @Test
     void aNullKeyOrANegativeTimeIsAnError() {
         WindowHarness<Integer> h = summing(tumbling(10), Emit.atWatermark());
-        assertThatThrownBy(() -> h.pipe(null, 1, 1)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("null key").hasMessageContaining(STORE);
-        assertThatThrownBy(() -> h.pipe("a", 1, -1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> h.pipe(null, 1, 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("null key")
+                .hasMessageContaining(STORE);
+        assertThatThrownBy(() -> h.pipe("a", 1, -1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("negative timestamp");
     }
 

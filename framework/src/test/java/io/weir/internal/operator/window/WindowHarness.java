@@ -29,14 +29,18 @@ final class WindowHarness<VA> extends FakeContext<Windowed<String>, VA> implemen
     /** One emitted record. */
     record Out(String key, long start, long end, Object value, long timestamp, String pane) {
         static Out of(Record<? extends Windowed<String>, ?> r) {
-            return new Out(r.key().key(), r.key().start(), r.key().end(), r.value(), r.timestamp(),
+            return new Out(
+                    r.key().key(),
+                    r.key().start(),
+                    r.key().end(),
+                    r.value(),
+                    r.timestamp(),
                     r.headers().lastString(Pane.HEADER));
         }
     }
 
     /** One record reported late, with the window it missed. */
-    record Late(String operator, long start, long end, Object value, long timestamp) {
-    }
+    record Late(String operator, long start, long end, Object value, long timestamp) {}
 
     private final TaskStores stores;
     private final ProcessorSupplier<String, Integer, Windowed<String>, VA> supplier;
@@ -57,7 +61,10 @@ final class WindowHarness<VA> extends FakeContext<Windowed<String>, VA> implemen
     }
 
     WindowHarness(List<StoreSpec> specs, ProcessorSupplier<String, Integer, Windowed<String>, VA> supplier) {
-        this.stores = TaskStores.open(specs.stream().map(s -> s.withPersistent(false).withLogged(false)).toList(),
+        this.stores = TaskStores.open(
+                specs.stream()
+                        .map(s -> s.withPersistent(false).withLogged(false))
+                        .toList(),
                 new TaskId(0, 0),
                 Path.of("unused"),
                 new TaskStores.Options("app", null, Duration.ofHours(1), 0, System::currentTimeMillis));

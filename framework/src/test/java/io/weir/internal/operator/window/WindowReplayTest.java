@@ -2,10 +2,10 @@ package io.weir.internal.operator.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.internal.operator.aggregate.AggregateProcessor;
 import io.weir.dsl.Emit;
 import io.weir.dsl.SessionWindows;
 import io.weir.dsl.TimeWindows;
+import io.weir.internal.operator.aggregate.AggregateProcessor;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serdes;
 import java.time.Duration;
@@ -23,8 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class WindowReplayTest {
 
-    private record In(String key, int value, long time) {
-    }
+    private record In(String key, int value, long time) {}
 
     private static final long S = 1_000;
 
@@ -44,7 +43,8 @@ class WindowReplayTest {
         List<In> in = input(random);
         long end = in.stream().mapToLong(In::time).max().orElseThrow() + 10 * 3600 * S;
 
-        try (WindowHarness<Long> straight = harness.get(); WindowHarness<Long> failing = harness.get()) {
+        try (WindowHarness<Long> straight = harness.get();
+                WindowHarness<Long> failing = harness.get()) {
             in.forEach(r -> straight.pipe(r.key(), r.value(), r.time()));
             straight.watermark(end).commit();
 
@@ -74,22 +74,41 @@ class WindowReplayTest {
     }
 
     private static Supplier<WindowHarness<Long>> time(TimeWindows windows, Emit emit) {
-        StoreSpec store = new StoreSpec("sums", Serdes.strings(), Serdes.longs(), false, false, null,
-                StoreSpec.Kind.WINDOW, windows.size().toMillis(), windows.allowedLateness());
-        return () -> new WindowHarness<>(store, TimeWindowProcessor.supplier("sums", windows, emit,
-                AggregateProcessor.<String, Integer, Long>aggregateStep(() -> 0L, (k, v, sum) -> sum + v)));
+        StoreSpec store = new StoreSpec(
+                "sums",
+                Serdes.strings(),
+                Serdes.longs(),
+                false,
+                false,
+                null,
+                StoreSpec.Kind.WINDOW,
+                windows.size().toMillis(),
+                windows.allowedLateness());
+        return () -> new WindowHarness<>(
+                store,
+                TimeWindowProcessor.supplier(
+                        "sums",
+                        windows,
+                        emit,
+                        AggregateProcessor.<String, Integer, Long>aggregateStep(() -> 0L, (k, v, sum) -> sum + v)));
     }
 
     private static Supplier<WindowHarness<Long>> sessions(SessionWindows windows, Emit emit) {
         List<StoreSpec> stores = SessionWindowProcessor.stores("sessions", Serdes.strings(), Serdes.longs(), windows);
-        return () -> new WindowHarness<>(stores, SessionWindowProcessor.supplier("sessions", windows, emit,
-                new SessionWindowProcessor.Aggregation<String, Integer, Long>(() -> 0L, (k, v, sum) -> sum + v,
-                        (k, a, b) -> a + b)));
+        return () -> new WindowHarness<>(
+                stores,
+                SessionWindowProcessor.supplier(
+                        "sessions",
+                        windows,
+                        emit,
+                        new SessionWindowProcessor.Aggregation<String, Integer, Long>(
+                                () -> 0L, (k, v, sum) -> sum + v, (k, a, b) -> a + b)));
     }
 
     @Test
     void hoppingWindowsCommitTheSameResultsWhateverFails() {
-        TimeWindows windows = TimeWindows.of(Duration.ofSeconds(30)).advanceBy(Duration.ofSeconds(10))
+        TimeWindows windows = TimeWindows.of(Duration.ofSeconds(30))
+                .advanceBy(Duration.ofSeconds(10))
                 .allowedLateness(Duration.ofSeconds(15));
         for (Emit emit : List.of(Emit.atWatermark(), Emit.onWindowClose(), Emit.everyUpdate())) {
             for (long seed = 1; seed <= 15; seed++) {
@@ -100,8 +119,8 @@ class WindowReplayTest {
 
     @Test
     void sessionsCommitTheSameResultsWhateverFails() {
-        SessionWindows windows = SessionWindows.withInactivityGap(Duration.ofSeconds(8))
-                .allowedLateness(Duration.ofSeconds(20));
+        SessionWindows windows =
+                SessionWindows.withInactivityGap(Duration.ofSeconds(8)).allowedLateness(Duration.ofSeconds(20));
         for (Emit emit : List.of(Emit.atWatermark(), Emit.onWindowClose(), Emit.everyUpdate())) {
             for (long seed = 1; seed <= 15; seed++) {
                 check(sessions(windows, emit), seed);

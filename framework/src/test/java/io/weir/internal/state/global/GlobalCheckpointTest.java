@@ -24,7 +24,9 @@ class GlobalCheckpointTest {
         assertThat(read.resumeAt(25, "id")).contains(Map.of(0, 200L, 1, 70L));
         assertThat(read.resumeAt(20, "id")).contains(Map.of(0, 200L, 1, 70L));
         assertThat(read.resumeAt(19, "id")).contains(Map.of(0, 100L, 1, 50L));
-        assertThat(read.resumeAt(9, "id")).as("the store holds less than any checkpoint says").isEmpty();
+        assertThat(read.resumeAt(9, "id"))
+                .as("the store holds less than any checkpoint says")
+                .isEmpty();
     }
 
     @Test

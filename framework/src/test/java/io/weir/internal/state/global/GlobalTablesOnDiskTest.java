@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class GlobalTablesOnDiskTest {
 
-    private static final List<GlobalTableSpec> SPECS = List.of(new GlobalTableSpec("ref", "ref-topic",
-            Serdes.strings(), Serdes.strings()));
+    private static final List<GlobalTableSpec> SPECS =
+            List.of(new GlobalTableSpec("ref", "ref-topic", Serdes.strings(), Serdes.strings()));
 
     @TempDir
     Path dir;
@@ -31,7 +31,11 @@ class GlobalTablesOnDiskTest {
     }
 
     private static ConsumerRecord<byte[], byte[]> record(int partition, long offset, String key, String value) {
-        return new ConsumerRecord<>("ref-topic", partition, offset, key.getBytes(StandardCharsets.UTF_8),
+        return new ConsumerRecord<>(
+                "ref-topic",
+                partition,
+                offset,
+                key.getBytes(StandardCharsets.UTF_8),
                 value == null ? null : value.getBytes(StandardCharsets.UTF_8));
     }
 
@@ -43,7 +47,9 @@ class GlobalTablesOnDiskTest {
     @Test
     void aReopenedTableKeepsItsRowsAndResumesAtItsCheckpoint() {
         try (GlobalTables tables = GlobalTables.onDisk(SPECS, dir, resources)) {
-            assertThat(tables.resumeAt("ref-topic", "id")).as("nothing on disk yet").isEmpty();
+            assertThat(tables.resumeAt("ref-topic", "id"))
+                    .as("nothing on disk yet")
+                    .isEmpty();
             tables.apply(record(0, 0, "a", "1"));
             tables.apply(record(1, 0, "b", "2"));
             tables.apply(record(0, 1, "a", null));
@@ -77,8 +83,8 @@ class GlobalTablesOnDiskTest {
             tables.apply(record(0, 0, "a", "1"));
             tables.checkpoint("ref-topic", "id", Map.of(0, 1L));
         }
-        List<GlobalTableSpec> bytes = List.of(new GlobalTableSpec("ref", "ref-topic", Serdes.strings(),
-                Serdes.bytes()));
+        List<GlobalTableSpec> bytes =
+                List.of(new GlobalTableSpec("ref", "ref-topic", Serdes.strings(), Serdes.bytes()));
         try (GlobalTables tables = GlobalTables.onDisk(bytes, dir, resources)) {
             assertThat(tables.resumeAt("ref-topic", "id")).isEmpty();
             assertThat(tables.rows("ref-topic")).isZero();

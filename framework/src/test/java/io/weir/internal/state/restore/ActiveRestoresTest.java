@@ -23,10 +23,12 @@ class ActiveRestoresTest {
 
     private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("none");
     private int sessions;
-    private final ActiveRestores restores = new ActiveRestores(() -> {
-        sessions++;
-        return new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO, consumer::endOffsets);
-    }, consumer::beginningOffsets);
+    private final ActiveRestores restores = new ActiveRestores(
+            () -> {
+                sessions++;
+                return new RestoreSession(consumer, Duration.ofMillis(1), Duration.ZERO, consumer::endOffsets);
+            },
+            consumer::beginningOffsets);
 
     private RestoreTicket restore(int partition, TopicPartition changelog) {
         RestoreTicket ticket = new RestoreTicket(new TaskId(0, partition), Set.of(changelog));
@@ -110,7 +112,8 @@ class ActiveRestoresTest {
 
         restores.close();
 
-        assertThatThrownBy(ticket::done).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(ticket::done)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("the instance is shutting down");
     }
 }

@@ -24,8 +24,8 @@ class StateDirCleanupTest {
         Path dir = Files.createDirectories(instanceDir.resolve(name));
         Files.writeString(dir.resolve("store"), "data");
         if (checkpoint) {
-            Files.setLastModifiedTime(Files.writeString(dir.resolve(".checkpoint"), "0"),
-                    FileTime.fromMillis(lastUsedMs));
+            Files.setLastModifiedTime(
+                    Files.writeString(dir.resolve(".checkpoint"), "0"), FileTime.fromMillis(lastUsedMs));
             Files.setLastModifiedTime(dir, FileTime.fromMillis(NOW)); // the checkpoint decides, not the directory
         } else {
             Files.setLastModifiedTime(dir, FileTime.fromMillis(lastUsedMs));

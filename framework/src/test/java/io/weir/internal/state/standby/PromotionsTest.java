@@ -69,8 +69,9 @@ class PromotionsTest {
 
         promotions.update(List.of(a, b), start);
 
-        assertThat(promotions.take(2)).isEqualTo("warm-up of task 0_0 caught up (1 records behind), "
-                + "warm-up of task 0_1 caught up (2 records behind)");
+        assertThat(promotions.take(2))
+                .isEqualTo("warm-up of task 0_0 caught up (1 records behind), "
+                        + "warm-up of task 0_1 caught up (2 records behind)");
     }
 
     @Test
