@@ -37,7 +37,7 @@ import java.util.Set;
  * }</pre>
  *
  * <p><b>What it runs.</b> The production runtime: the same tasks, operators, stores, timers,
- * watermarks, dead-lettering and exactly-once commit (the transactional sink's five steps), with
+ * watermarks, dead-lettering and exactly-once commit (the committer's five steps), with
  * Kafka's {@code MockConsumer} and transactional {@code MockProducer} in place of the clients and
  * in-memory topics in place of the brokers. Nothing is processed by a second implementation, so
  * a topology that passes here behaves the same against Kafka, up to what a cluster adds (see

@@ -47,7 +47,7 @@ import org.apache.kafka.common.header.Header;
  * The runtime behind {@code io.weir.testdriver.TestDriver}: one stream thread's tasks, run on the caller's
  * thread, fed from in-memory topics instead of a cluster. The loop and the tasks' lifecycle are
  * the stream thread's own {@link TaskManager} (tasks, restores, revocations, the
- * {@code TransactionalSink} and its five-step commit); Kafka's own {@link MockConsumer} and
+ * {@code Committer} and its five-step commit); Kafka's own {@link MockConsumer} and
  * {@link MockProducer} stand in for the clients (the producer, a {@link DriverProducer}, is
  * transactional: what it sends reaches the topics only when its transaction commits). What this
  * class adds is the part a broker and a poll play: it keeps the topics, fetches records at the
