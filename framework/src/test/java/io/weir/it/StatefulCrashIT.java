@@ -9,6 +9,7 @@ import io.weir.testing.Outputs;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
+import io.weir.testkit.TestSizes;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,8 +28,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Exactly-once state under SIGKILL: a counting application with 1M distinct keys is killed three
- * times while it works and restarted each time. The counts in the output and in the store's
+ * Exactly-once state under SIGKILL: a counting application with 200k distinct keys (1M under
+ * {@code -Pfull}) is killed three times while it works and restarted each time. The counts in the output and in the store's
  * changelog equal a model of the input, and every restart replayed only the changelog's tail,
  * not all of it (as the restore counts it reports show).
  */
@@ -37,8 +38,11 @@ class StatefulCrashIT {
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
-    private static final int KEYS = 1_000_000;
-    private static final int REPEATS = 200_000;
+    private static final int KEYS = TestSizes.pick(200_000, 1_000_000);
+    private static final int REPEATS = KEYS / 5;
+    /** How far past the last output each round runs before its kill: a twentieth to a quarter of the keys. */
+    private static final int MIN_STEP = KEYS / 20;
+
     private static final Pattern RESTORED = Pattern.compile("restored (\\d+) records from");
 
     @Test
@@ -68,7 +72,7 @@ class StatefulCrashIT {
         for (int round = 0; round < 3; round++) {
             long changelogBefore = Outputs.endOffsets(KAFKA.client(), changelog);
             try (ChildJvm app = start(input, output, stateDir, appId)) {
-                long target = Outputs.endOffsets(KAFKA.client(), output) + 50_000 + random.nextInt(200_000);
+                long target = Outputs.endOffsets(KAFKA.client(), output) + MIN_STEP + random.nextInt(4 * MIN_STEP);
                 await().atMost(Duration.ofMinutes(3))
                         .pollInterval(Duration.ofMillis(50))
                         .until(() -> {

@@ -228,6 +228,9 @@ public final class ChildJvm implements AutoCloseable {
 
     /** Options for {@link ChildJvm}; each method returns this builder. */
     public static final class Builder {
+        /** The system property holding options for every child JVM the build starts. */
+        public static final String BUILD_OPTIONS_PROPERTY = "weir.test.child.jvm.options";
+
         private final String mainClass;
         private final List<String> args = new ArrayList<>();
         private final List<String> jvmOptions = new ArrayList<>();
@@ -325,6 +328,7 @@ public final class ChildJvm implements AutoCloseable {
         private List<String> command() {
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(buildOptions());
             cmd.addAll(jvmOptions);
             systemProperties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
             cmd.add("-D" + ParentWatch.PARENT_PID_PROPERTY + "="
@@ -335,6 +339,16 @@ public final class ChildJvm implements AutoCloseable {
             cmd.add(mainClass);
             cmd.addAll(args);
             return cmd;
+        }
+
+        /**
+         * The options the build gives every child JVM, from {@value #BUILD_OPTIONS_PROPERTY}
+         * (space-separated), before the caller's own: the test build uses it for start-up flags that
+         * would otherwise be repeated in every test (see the root pom).
+         */
+        private static List<String> buildOptions() {
+            String options = System.getProperty(BUILD_OPTIONS_PROPERTY, "").trim();
+            return options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
         }
 
         /** The classpath plus testkit's own location, which holds {@link ParentWatch}. */
