@@ -22,6 +22,8 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Date;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +57,12 @@ final class TlsFront implements AutoCloseable {
     private static final Pattern IP_ADDRESS = Pattern.compile("[0-9.]+|[0-9a-fA-F:]*:[0-9a-fA-F:]*");
 
     private final SSLServerSocket socket;
+    /**
+     * The connections open now: a pump blocked in a socket read does not see an interrupt, so
+     * {@link #close} closes them, or its wait for the pumps would last until the time-out.
+     */
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+
     private final String certificatePem;
     private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "api-tls-front");
@@ -147,12 +155,20 @@ final class TlsFront implements AutoCloseable {
     }
 
     private void forward(Socket client, int backendPort) {
+        open.add(client);
         try (client;
                 Socket backend = new Socket("127.0.0.1", backendPort)) {
-            threads.execute(() -> pump(backend, client));
-            pump(client, backend);
+            open.add(backend);
+            try {
+                threads.execute(() -> pump(backend, client));
+                pump(client, backend);
+            } finally {
+                open.remove(backend);
+            }
         } catch (IOException e) {
             // a client that hangs up mid-request: nothing to answer
+        } finally {
+            open.remove(client);
         }
     }
 
@@ -180,6 +196,13 @@ final class TlsFront implements AutoCloseable {
             // closing
         }
         threads.shutdownNow();
+        for (Socket s : open) {
+            try {
+                s.close();
+            } catch (IOException e) {
+                // closing
+            }
+        }
         try {
             threads.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
