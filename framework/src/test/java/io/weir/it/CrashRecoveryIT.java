@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.common.KeyValue;
+import io.weir.testing.CrashApps;
 import io.weir.testing.CrashTestApp;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
@@ -122,13 +123,8 @@ class CrashRecoveryIT {
     }
 
     private static ChildJvm startApp(String input, String output, Path stateDir, String appId, String guarantee) {
-        ChildJvm app = ChildJvm.builder(CrashTestApp.class)
-                .args(KAFKA.bootstrapServers(), input, output, stateDir.toString(), appId, guarantee)
-                .jvmOptions("-Xmx512m", "-XX:+UseSerialGC")
-                .quietLogging()
-                .start();
-        app.awaitOutput("READY", Duration.ofSeconds(60));
-        return app;
+        return CrashApps.start(
+                CrashTestApp.class, KAFKA.bootstrapServers(), input, output, stateDir.toString(), appId, guarantee);
     }
 
     private static long outputEndOffsets(String topic) {

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.weir.WeirApp;
 import io.weir.common.KeyValue;
 import io.weir.errors.ClusterException;
+import io.weir.testing.CrashApps;
 import io.weir.testing.GlobalJoinApp;
 import io.weir.testing.TestApps;
 import io.weir.testing.WindowCrashes;
@@ -197,12 +198,7 @@ class GlobalTablesIT {
     }
 
     private static ChildJvm start(String events, String reference, String output, Path stateDir, String appId) {
-        ChildJvm app = ChildJvm.builder(GlobalJoinApp.class)
-                .args(KAFKA.bootstrapServers(), events, reference, output, stateDir.toString(), appId)
-                .jvmOptions("-Xmx512m", "-XX:+UseParallelGC")
-                .quietLogging()
-                .start();
-        app.awaitOutput("READY", Duration.ofSeconds(60));
-        return app;
+        return CrashApps.start(
+                GlobalJoinApp.class, KAFKA.bootstrapServers(), events, reference, output, stateDir.toString(), appId);
     }
 }

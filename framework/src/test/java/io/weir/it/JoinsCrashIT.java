@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.common.KeyValue;
+import io.weir.testing.CrashApps;
 import io.weir.testing.JoinsApp;
+import io.weir.testing.Outputs;
 import io.weir.testing.WindowCrashes;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
@@ -19,7 +21,6 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
@@ -103,10 +104,13 @@ class JoinsCrashIT {
         try (ChildJvm app = start(prefix, stateDir, appId)) {
             await().atMost(Duration.ofMinutes(2))
                     .pollInterval(Duration.ofMillis(200))
-                    .until(() -> lastPerKey(prefix + "-region-counts", new LongDeserializer()).values().stream()
-                                    .mapToLong(Long::longValue)
-                                    .sum()
-                            == CUSTOMERS);
+                    .until(
+                            () -> Outputs.lastPerKey(KAFKA.client(), prefix + "-region-counts", new LongDeserializer())
+                                            .values()
+                                            .stream()
+                                            .mapToLong(Long::longValue)
+                                            .sum()
+                                    == CUSTOMERS);
             app.kill();
         }
 
@@ -184,23 +188,28 @@ class JoinsCrashIT {
             }
         });
         try (ChildJvm app = start(prefix, stateDir, appId)) {
-            awaitOrReport(() ->
-                    committed(prefix + "-enriched", new StringDeserializer()).size() >= ORDERS
-                            && paidOrders(prefix).size() >= ORDERS
-                            && lastPerKey(prefix + "-region-counts", new LongDeserializer())
-                                    .equals(regionCounts)
-                            && present(lastPerKey(prefix + "-customer-limits", new StringDeserializer()))
-                                    .equals(customerLimits)
-                            && present(lastPerKey(prefix + "-customer-region-names", new StringDeserializer()))
-                                    .equals(customerRegionNames)
-                            && present(lastPerKey(prefix + "-customer-region-names-left", new StringDeserializer()))
-                                    .equals(customerRegionNamesLeft));
+            awaitOrReport(() -> Outputs.committed(KAFKA.client(), prefix + "-enriched", new StringDeserializer())
+                                    .size()
+                            >= ORDERS
+                    && paidOrders(prefix).size() >= ORDERS
+                    && Outputs.lastPerKey(KAFKA.client(), prefix + "-region-counts", new LongDeserializer())
+                            .equals(regionCounts)
+                    && Outputs.present(Outputs.lastPerKey(
+                                    KAFKA.client(), prefix + "-customer-limits", new StringDeserializer()))
+                            .equals(customerLimits)
+                    && Outputs.present(Outputs.lastPerKey(
+                                    KAFKA.client(), prefix + "-customer-region-names", new StringDeserializer()))
+                            .equals(customerRegionNames)
+                    && Outputs.present(Outputs.lastPerKey(
+                                    KAFKA.client(), prefix + "-customer-region-names-left", new StringDeserializer()))
+                            .equals(customerRegionNamesLeft));
             app.terminate();
         }
 
         Map<String, String> enriched = new HashMap<>();
         List<String> duplicates = new ArrayList<>();
-        for (ConsumerRecord<String, String> r : committed(prefix + "-enriched", new StringDeserializer())) {
+        for (ConsumerRecord<String, String> r :
+                Outputs.committed(KAFKA.client(), prefix + "-enriched", new StringDeserializer())) {
             String[] orderAtRegion = r.value().split("@");
             if (enriched.put(orderAtRegion[0], orderAtRegion[1]) != null) {
                 duplicates.add(orderAtRegion[0]);
@@ -219,20 +228,25 @@ class JoinsCrashIT {
                 .as("orders joined with payments twice (seed %d)", seed)
                 .isEmpty();
         assertThat(paid).as("orders paid or unpaid (seed %d)", seed).isEqualTo(expectedPaid);
-        assertThat(lastPerKey(prefix + "-region-counts", new LongDeserializer()))
+        assertThat(Outputs.lastPerKey(KAFKA.client(), prefix + "-region-counts", new LongDeserializer()))
                 .as("region counts (seed %d)", seed)
                 .isEqualTo(regionCounts);
-        Map<String, String> joined = lastPerKey(prefix + "-customer-limits", new StringDeserializer());
-        assertThat(present(joined)).as("customer limits (seed %d)", seed).isEqualTo(customerLimits);
+        Map<String, String> joined =
+                Outputs.lastPerKey(KAFKA.client(), prefix + "-customer-limits", new StringDeserializer());
+        assertThat(Outputs.present(joined))
+                .as("customer limits (seed %d)", seed)
+                .isEqualTo(customerLimits);
         assertThat(joined.keySet())
                 .as("deleted customers end with a tombstone (seed %d)", seed)
                 .allMatch(c -> customerLimits.containsKey(c) || joined.get(c) == null);
-        Map<String, String> named = lastPerKey(prefix + "-customer-region-names", new StringDeserializer());
-        assertThat(present(named))
+        Map<String, String> named =
+                Outputs.lastPerKey(KAFKA.client(), prefix + "-customer-region-names", new StringDeserializer());
+        assertThat(Outputs.present(named))
                 .as("customers with their region's name (seed %d)", seed)
                 .isEqualTo(customerRegionNames);
-        Map<String, String> namedLeft = lastPerKey(prefix + "-customer-region-names-left", new StringDeserializer());
-        assertThat(present(namedLeft))
+        Map<String, String> namedLeft =
+                Outputs.lastPerKey(KAFKA.client(), prefix + "-customer-region-names-left", new StringDeserializer());
+        assertThat(Outputs.present(namedLeft))
                 .as("every customer with its region's name or null (seed %d)", seed)
                 .isEqualTo(customerRegionNamesLeft);
     }
@@ -253,7 +267,7 @@ class JoinsCrashIT {
 
     /** The stream-stream join's results, without those of the flush records. */
     private static List<ConsumerRecord<String, String>> paidOrders(String prefix) {
-        return committed(prefix + "-paid", new StringDeserializer()).stream()
+        return Outputs.committed(KAFKA.client(), prefix + "-paid", new StringDeserializer()).stream()
                 .filter(r -> !r.key().startsWith("flush"))
                 .toList();
     }
@@ -325,32 +339,7 @@ class JoinsCrashIT {
         KAFKA.client().produce(topic, bytes);
     }
 
-    private static <V> List<ConsumerRecord<String, V>> committed(String topic, Deserializer<V> values) {
-        return KAFKA.client().readAllCommitted(topic, new StringDeserializer(), values, Duration.ofMinutes(1));
-    }
-
-    /** The last committed value of every key of {@code topic} ({@code null} for a tombstone). */
-    private static <V> Map<String, V> lastPerKey(String topic, Deserializer<V> values) {
-        Map<String, V> last = new TreeMap<>();
-        for (ConsumerRecord<String, V> r : committed(topic, values)) {
-            last.put(r.key(), r.value());
-        }
-        return last;
-    }
-
-    private static <V> Map<String, V> present(Map<String, V> lastPerKey) {
-        Map<String, V> present = new TreeMap<>(lastPerKey);
-        present.values().removeIf(java.util.Objects::isNull);
-        return present;
-    }
-
     private static ChildJvm start(String prefix, Path stateDir, String appId) {
-        ChildJvm app = ChildJvm.builder(JoinsApp.class)
-                .args(KAFKA.bootstrapServers(), prefix, stateDir.toString(), appId)
-                .jvmOptions("-Xmx512m", "-XX:+UseParallelGC")
-                .quietLogging()
-                .start();
-        app.awaitOutput("READY", Duration.ofSeconds(60));
-        return app;
+        return CrashApps.start(JoinsApp.class, KAFKA.bootstrapServers(), prefix, stateDir.toString(), appId);
     }
 }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.weir.common.KeyValue;
 import io.weir.testing.CountingApp;
+import io.weir.testing.CrashApps;
 import io.weir.testing.Outputs;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
@@ -81,12 +82,7 @@ class RepartitionCrashIT {
     }
 
     private static ChildJvm start(String input, String output, Path stateDir, String appId) {
-        ChildJvm app = ChildJvm.builder(CountingApp.class)
-                .args(KAFKA.bootstrapServers(), input, output, stateDir.toString(), appId, "by-value")
-                .jvmOptions("-Xmx512m", "-XX:+UseSerialGC")
-                .quietLogging()
-                .start();
-        app.awaitOutput("READY", Duration.ofSeconds(60));
-        return app;
+        return CrashApps.start(
+                CountingApp.class, KAFKA.bootstrapServers(), input, output, stateDir.toString(), appId, "by-value");
     }
 }

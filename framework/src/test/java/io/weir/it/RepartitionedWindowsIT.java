@@ -10,6 +10,7 @@ import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
 import io.weir.internal.savepoint.SavepointRequest;
 import io.weir.internal.savepoint.SavepointRestore;
+import io.weir.testing.CrashApps;
 import io.weir.testing.TestApps;
 import io.weir.testing.WindowCrashes;
 import io.weir.testing.WindowingApp;
@@ -204,19 +205,14 @@ class RepartitionedWindowsIT {
     }
 
     private static ChildJvm start(String input, String output, Path stateDir, String appId) {
-        ChildJvm app = ChildJvm.builder(WindowingApp.class)
-                .args(
-                        KAFKA.bootstrapServers(),
-                        input,
-                        output,
-                        stateDir.toString(),
-                        appId,
-                        Long.toString(OUT_OF_ORDERNESS),
-                        "by-value")
-                .jvmOptions("-Xmx512m", "-XX:+UseParallelGC")
-                .quietLogging()
-                .start();
-        app.awaitOutput("READY", Duration.ofSeconds(60));
-        return app;
+        return CrashApps.start(
+                WindowingApp.class,
+                KAFKA.bootstrapServers(),
+                input,
+                output,
+                stateDir.toString(),
+                appId,
+                Long.toString(OUT_OF_ORDERNESS),
+                "by-value");
     }
 }

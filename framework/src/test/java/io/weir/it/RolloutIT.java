@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.weir.testing.ExactCounts;
 import io.weir.testing.OpsInstance;
+import io.weir.testing.StartedInstances;
 import io.weir.testing.SteadyInput;
 import io.weir.testkit.HttpProbe;
 import io.weir.testkit.KafkaExtension;
@@ -75,7 +76,7 @@ class RolloutIT {
         try (SteadyInput input = SteadyInput.start(
                         KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 180_000, Duration.ofMinutes(10));
                 OutputArrivals arrivals = OutputArrivals.start(KAFKA.bootstrapServers(), spec.output());
-                Processes processes = new Processes()) {
+                StartedInstances processes = new StartedInstances()) {
             OpsInstance a = processes.add(OpsInstance.start(spec, "a", stateA));
             await().atMost(START).pollInterval(Duration.ofMillis(50)).until(a::ready);
             System.out.printf(
@@ -238,17 +239,7 @@ class RolloutIT {
 
     /** Waits until neither instance has received an assignment for {@link #SETTLED}. */
     private static void awaitSettled(OpsInstance a, OpsInstance b) {
-        double[] last = {-1};
-        long[] since = {System.nanoTime()};
-        await().atMost(START).pollInterval(Duration.ofMillis(200)).until(() -> {
-            double rebalances = a.metric("weir_rebalances_total") + b.metric("weir_rebalances_total");
-            long now = System.nanoTime();
-            if (rebalances != last[0]) {
-                last[0] = rebalances;
-                since[0] = now;
-            }
-            return now - since[0] >= SETTLED.toNanos();
-        });
+        OpsInstance.awaitNoRebalanceFor(SETTLED, START, a, b);
     }
 
     private static Set<Integer> partitions(Set<String> tasks) {
@@ -260,21 +251,6 @@ class RolloutIT {
     /** The partition a key goes to, input and output alike (same partition count, default partitioner). */
     private static int partition(String key) {
         return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % PARTITIONS;
-    }
-
-    /** The instances a test started, SIGKILLed at its end if they still run. */
-    private static final class Processes implements AutoCloseable {
-        private final List<OpsInstance> started = new ArrayList<>();
-
-        OpsInstance add(OpsInstance instance) {
-            started.add(instance);
-            return instance;
-        }
-
-        @Override
-        public void close() {
-            started.forEach(OpsInstance::close);
-        }
     }
 
     /** Asks an instance for its tasks every 200 ms and keeps every distinct answer. */

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.weir.internal.kubernetes.KubernetesApi;
 import io.weir.testing.ExactCounts;
 import io.weir.testing.OpsInstance;
+import io.weir.testing.StartedInstances;
 import io.weir.testing.SteadyInput;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.kubernetes.KubernetesApiServer;
@@ -76,7 +77,7 @@ class ScaleInIT {
             }
             try (SteadyInput records = SteadyInput.start(
                             KAFKA.bootstrapServers(), input, KEYS, RATE, 180_000, Duration.ofMinutes(10));
-                    Processes pods = new Processes()) {
+                    StartedInstances pods = new StartedInstances()) {
                 OpsInstance weir0 = pods.add(OpsInstance.start(spec, "weir-0", state.get(0)));
                 OpsInstance weir1 = pods.add(OpsInstance.start(spec, "weir-1", state.get(1)));
                 OpsInstance weir2 = pods.add(OpsInstance.start(spec, "weir-2", state.get(2)));
@@ -149,34 +150,6 @@ class ScaleInIT {
 
     /** Waits until no instance has received an assignment for {@link #SETTLED}. */
     private static void awaitSettled(OpsInstance... instances) {
-        double[] last = {-1};
-        long[] since = {System.nanoTime()};
-        await().atMost(START).pollInterval(Duration.ofMillis(200)).until(() -> {
-            double rebalances = 0;
-            for (OpsInstance i : instances) {
-                rebalances += i.metric("weir_rebalances_total");
-            }
-            long now = System.nanoTime();
-            if (rebalances != last[0]) {
-                last[0] = rebalances;
-                since[0] = now;
-            }
-            return now - since[0] >= SETTLED.toNanos();
-        });
-    }
-
-    /** The instances the test started, SIGKILLed at its end if they still run. */
-    private static final class Processes implements AutoCloseable {
-        private final List<OpsInstance> started = new ArrayList<>();
-
-        OpsInstance add(OpsInstance instance) {
-            started.add(instance);
-            return instance;
-        }
-
-        @Override
-        public void close() {
-            started.forEach(OpsInstance::close);
-        }
+        OpsInstance.awaitNoRebalanceFor(SETTLED, START, instances);
     }
 }

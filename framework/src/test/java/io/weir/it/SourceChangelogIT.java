@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.common.KeyValue;
+import io.weir.testing.CrashApps;
 import io.weir.testing.JoinsApp;
+import io.weir.testing.Outputs;
 import io.weir.testing.WindowCrashes;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
@@ -22,7 +24,6 @@ import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
@@ -94,10 +95,13 @@ class SourceChangelogIT {
         try (ChildJvm app = start(prefix, stateDir, appId)) {
             await().atMost(Duration.ofMinutes(2))
                     .pollInterval(Duration.ofMillis(200))
-                    .until(() -> lastPerKey(prefix + "-region-counts", new LongDeserializer()).values().stream()
-                                    .mapToLong(Long::longValue)
-                                    .sum()
-                            == CUSTOMERS);
+                    .until(
+                            () -> Outputs.lastPerKey(KAFKA.client(), prefix + "-region-counts", new LongDeserializer())
+                                            .values()
+                                            .stream()
+                                            .mapToLong(Long::longValue)
+                                            .sum()
+                                    == CUSTOMERS);
             app.kill();
         }
         Set<String> topics = KAFKA.client().admin().listTopics().names().get();
@@ -164,13 +168,15 @@ class SourceChangelogIT {
                         assertThat(app.isAlive())
                                 .as("the app runs:\n%s", app.outputTail(40))
                                 .isTrue();
-                        assertThat(committed(prefix + "-enriched", new StringDeserializer()))
+                        assertThat(Outputs.committed(KAFKA.client(), prefix + "-enriched", new StringDeserializer()))
                                 .as("enriched orders")
                                 .hasSizeGreaterThanOrEqualTo(ORDERS);
-                        assertThat(lastPerKey(prefix + "-region-counts", new LongDeserializer()))
+                        assertThat(Outputs.lastPerKey(
+                                        KAFKA.client(), prefix + "-region-counts", new LongDeserializer()))
                                 .as("region counts (seed %d)", seed)
                                 .isEqualTo(regionCounts);
-                        assertThat(present(lastPerKey(prefix + "-customer-limits", new StringDeserializer())))
+                        assertThat(Outputs.present(Outputs.lastPerKey(
+                                        KAFKA.client(), prefix + "-customer-limits", new StringDeserializer())))
                                 .as("customer limits (seed %d)", seed)
                                 .isEqualTo(customerLimits);
                     });
@@ -179,7 +185,8 @@ class SourceChangelogIT {
 
         Map<String, String> enriched = new HashMap<>();
         List<String> duplicates = new ArrayList<>();
-        for (ConsumerRecord<String, String> r : committed(prefix + "-enriched", new StringDeserializer())) {
+        for (ConsumerRecord<String, String> r :
+                Outputs.committed(KAFKA.client(), prefix + "-enriched", new StringDeserializer())) {
             if (r.key().equals("flush")) {
                 continue;
             }
@@ -190,10 +197,11 @@ class SourceChangelogIT {
         }
         assertThat(duplicates).as("orders enriched twice (seed %d)", seed).isEmpty();
         assertThat(enriched).as("enriched orders (seed %d)", seed).isEqualTo(expectedOrders);
-        assertThat(lastPerKey(prefix + "-region-counts", new LongDeserializer()))
+        assertThat(Outputs.lastPerKey(KAFKA.client(), prefix + "-region-counts", new LongDeserializer()))
                 .as("region counts (seed %d)", seed)
                 .isEqualTo(regionCounts);
-        assertThat(present(lastPerKey(prefix + "-customer-limits", new StringDeserializer())))
+        assertThat(Outputs.present(
+                        Outputs.lastPerKey(KAFKA.client(), prefix + "-customer-limits", new StringDeserializer())))
                 .as("customer limits (seed %d)", seed)
                 .isEqualTo(customerLimits);
         List<ConsumerRecord<byte[], byte[]>> deadLetters = KAFKA.client()
@@ -210,7 +218,8 @@ class SourceChangelogIT {
         // An empty state directory: every table rebuilt from its topic up to the committed
         // offsets, the others from their changelogs; new orders join the rebuilt tables.
         Path fresh = Files.createTempDirectory("weir-srccl-fresh-");
-        int before = committed(prefix + "-enriched", new StringDeserializer()).size();
+        int before = Outputs.committed(KAFKA.client(), prefix + "-enriched", new StringDeserializer())
+                .size();
         try (ChildJvm app = start(prefix, fresh, appId)) {
             KAFKA.client()
                     .produceStrings(
@@ -218,13 +227,13 @@ class SourceChangelogIT {
                             List.of(KeyValue.of("c0", "late-order"), KeyValue.of("c1", "late-order-2")));
             await().atMost(Duration.ofMinutes(2))
                     .pollInterval(Duration.ofMillis(200))
-                    .until(() -> committed(prefix + "-enriched", new StringDeserializer())
+                    .until(() -> Outputs.committed(KAFKA.client(), prefix + "-enriched", new StringDeserializer())
                                     .size()
                             >= before + 2);
             app.terminate();
         }
         Map<String, String> late = new HashMap<>();
-        committed(prefix + "-enriched", new StringDeserializer()).stream()
+        Outputs.committed(KAFKA.client(), prefix + "-enriched", new StringDeserializer()).stream()
                 .skip(0)
                 .filter(r -> r.value().startsWith("late-order"))
                 .forEach(r -> late.put(r.value().split("@")[0], r.value().split("@")[1]));
@@ -257,31 +266,7 @@ class SourceChangelogIT {
                 value.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static <V> List<ConsumerRecord<String, V>> committed(String topic, Deserializer<V> values) {
-        return KAFKA.client().readAllCommitted(topic, new StringDeserializer(), values, Duration.ofMinutes(1));
-    }
-
-    private static <V> Map<String, V> lastPerKey(String topic, Deserializer<V> values) {
-        Map<String, V> last = new TreeMap<>();
-        for (ConsumerRecord<String, V> r : committed(topic, values)) {
-            last.put(r.key(), r.value());
-        }
-        return last;
-    }
-
-    private static <V> Map<String, V> present(Map<String, V> lastPerKey) {
-        Map<String, V> present = new TreeMap<>(lastPerKey);
-        present.values().removeIf(java.util.Objects::isNull);
-        return present;
-    }
-
     private static ChildJvm start(String prefix, Path stateDir, String appId) {
-        ChildJvm app = ChildJvm.builder(JoinsApp.class)
-                .args(KAFKA.bootstrapServers(), prefix, stateDir.toString(), appId)
-                .jvmOptions("-Xmx512m", "-XX:+UseParallelGC")
-                .quietLogging()
-                .start();
-        app.awaitOutput("READY", Duration.ofSeconds(60));
-        return app;
+        return CrashApps.start(JoinsApp.class, KAFKA.bootstrapServers(), prefix, stateDir.toString(), appId);
     }
 }

@@ -3,6 +3,7 @@ package io.weir.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.weir.testing.CrashApps;
 import io.weir.testing.VersionedJoinApp;
 import io.weir.testing.WindowCrashes;
 import io.weir.testkit.ChildJvm;
@@ -133,12 +134,6 @@ class VersionedJoinCrashIT {
     }
 
     private static ChildJvm start(String prefix, Path stateDir, String appId) {
-        ChildJvm app = ChildJvm.builder(VersionedJoinApp.class)
-                .args(KAFKA.bootstrapServers(), prefix, stateDir.toString(), appId)
-                .jvmOptions("-Xmx512m", "-XX:+UseParallelGC")
-                .quietLogging()
-                .start();
-        app.awaitOutput("READY", Duration.ofSeconds(60));
-        return app;
+        return CrashApps.start(VersionedJoinApp.class, KAFKA.bootstrapServers(), prefix, stateDir.toString(), appId);
     }
 }

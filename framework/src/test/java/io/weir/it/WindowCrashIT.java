@@ -1,5 +1,6 @@
 package io.weir.it;
 
+import io.weir.testing.CrashApps;
 import io.weir.testing.WindowCrashes;
 import io.weir.testing.WindowingApp;
 import io.weir.testkit.ChildJvm;
@@ -7,7 +8,6 @@ import io.weir.testkit.KafkaExtension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -79,18 +79,13 @@ class WindowCrashIT {
     }
 
     private static ChildJvm start(String input, String output, Path stateDir, String appId) {
-        ChildJvm app = ChildJvm.builder(WindowingApp.class)
-                .args(
-                        KAFKA.bootstrapServers(),
-                        input,
-                        output,
-                        stateDir.toString(),
-                        appId,
-                        Long.toString(OUT_OF_ORDERNESS))
-                .jvmOptions("-Xmx512m", "-XX:+UseParallelGC")
-                .quietLogging()
-                .start();
-        app.awaitOutput("READY", Duration.ofSeconds(60));
-        return app;
+        return CrashApps.start(
+                WindowingApp.class,
+                KAFKA.bootstrapServers(),
+                input,
+                output,
+                stateDir.toString(),
+                appId,
+                Long.toString(OUT_OF_ORDERNESS));
     }
 }

@@ -226,6 +226,31 @@ public final class OpsInstance implements AutoCloseable {
                 });
     }
 
+    /**
+     * Waits until no instance of {@code instances} has rebalanced for {@code quiet} (their
+     * {@code weir_rebalances_total} summed stayed the same): a cooperative join can take a further
+     * round after the tasks were split, and a test that counts rebalances must start after it.
+     */
+    public static void awaitNoRebalanceFor(Duration quiet, Duration timeout, OpsInstance... instances) {
+        double[] last = {-1};
+        long[] since = {System.nanoTime()};
+        org.awaitility.Awaitility.await()
+                .atMost(timeout)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    double rebalances = 0;
+                    for (OpsInstance i : instances) {
+                        rebalances += i.metric("weir_rebalances_total");
+                    }
+                    long now = System.nanoTime();
+                    if (rebalances != last[0]) {
+                        last[0] = rebalances;
+                        since[0] = now;
+                    }
+                    return now - since[0] >= quiet.toNanos();
+                });
+    }
+
     /** SIGKILLs the process if it still runs. */
     @Override
     public void close() {
