@@ -270,6 +270,11 @@ public enum WeirMeter {
         return PrometheusNames.series(this);
     }
 
+    /** The entry of the meter Micrometer knows as {@code meterName}, if Weir registers one. */
+    public static Optional<WeirMeter> named(String meterName) {
+        return Stream.of(values()).filter(m -> m.name.equals(meterName)).findFirst();
+    }
+
     /** Every series name of every meter. */
     public static List<String> allPrometheusSeries() {
         return Stream.of(values()).flatMap(m -> m.prometheusSeries().stream()).toList();
