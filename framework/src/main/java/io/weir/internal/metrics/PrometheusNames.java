@@ -17,12 +17,11 @@ final class PrometheusNames {
         return switch (m.kind()) {
             case COUNTER -> List.of(base(m, m.baseUnit().orElse("")) + "_total");
             case GAUGE -> List.of(base(m, m.baseUnit().orElse("")));
-            case TIMER -> summary(base(m, "seconds"));
-            case DISTRIBUTION_SUMMARY -> summary(base(m, m.baseUnit().orElse("")));
+            case TIMER -> timer(base(m, "seconds"));
         };
     }
 
-    private static List<String> summary(String base) {
+    private static List<String> timer(String base) {
         return List.of(base + "_count", base + "_sum", base + "_max");
     }
 

@@ -208,12 +208,14 @@ public enum WeirMeter {
             "queries this instance answered, by kind and outcome",
             "[Querying](querying.md)");
 
-    /** The kinds of meter Weir registers, each exported to Prometheus in its own way. */
+    /**
+     * The kinds of meter Weir registers, each exported to Prometheus in its own way. A distribution
+     * summary would be a fourth, with a builder here and its series in {@link PrometheusNames}.
+     */
     public enum Kind {
         COUNTER,
         GAUGE,
-        TIMER,
-        DISTRIBUTION_SUMMARY
+        TIMER
     }
 
     private final String name;
