@@ -13,6 +13,7 @@ import io.weir.config.WeirConfig;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.TopologyDescription;
 import io.weir.serde.Serdes;
+import io.weir.testing.MeterCatalogue;
 import io.weir.testing.PrometheusText;
 import io.weir.testing.TestApps;
 import io.weir.testkit.HttpProbe;
@@ -207,6 +208,9 @@ class OpsIT {
             Map<String, List<PrometheusText.Sample>> byName = new HashMap<>();
             samples.forEach(s ->
                     byName.computeIfAbsent(s.name(), n -> new ArrayList<>()).add(s));
+            // What the instance registers and exports is the catalogue's, as the catalogue describes it.
+            assertThat(MeterCatalogue.mismatches(app.meterRegistry())).isEmpty();
+            assertThat(MeterCatalogue.unknownSeries(byName.keySet())).isEmpty();
 
             String thread =
                     app.config().applicationId() + "-" + app.instanceId().orElseThrow() + "-0";

@@ -13,6 +13,7 @@ import io.weir.dsl.Emit;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.TimeWindows;
 import io.weir.internal.cluster.topics.InternalTopics;
+import io.weir.internal.metrics.WeirMeter;
 import io.weir.internal.topology.TopologyAccess;
 import io.weir.serde.Serdes;
 import java.time.Duration;
@@ -170,7 +171,7 @@ public final class WeirRunner implements SystemUnderTest {
             /** The sum over stream threads of {@code weir.restore.records}, counted once a batch is in the store. */
             @Override
             public long restoredRecords() {
-                return Math.round(app.meterRegistry().find("weir.restore.records").counters().stream()
+                return Math.round(app.meterRegistry().find(WeirMeter.RESTORE_RECORDS.meterName()).counters().stream()
                         .mapToDouble(Counter::count)
                         .sum());
             }

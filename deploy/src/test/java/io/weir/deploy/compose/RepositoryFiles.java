@@ -16,14 +16,14 @@ import org.yaml.snakeyaml.Yaml;
  * which resolves anchors and merge keys ({@code <<: *word-count}) as Compose does (Jackson's YAML
  * parser does not merge them) and rejects duplicate keys, then becomes a Jackson tree.
  */
-final class RepositoryFiles {
+public final class RepositoryFiles {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private RepositoryFiles() {}
 
     /** The repository root: the nearest directory upwards with docker-compose.yml and a pom.xml. */
-    static Path root() {
+    public static Path root() {
         Path dir = Path.of("").toAbsolutePath();
         for (Path d = dir; d != null; d = d.getParent()) {
             if (Files.isRegularFile(d.resolve("docker-compose.yml")) && Files.isRegularFile(d.resolve("pom.xml"))) {

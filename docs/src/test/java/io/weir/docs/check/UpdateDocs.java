@@ -1,6 +1,7 @@
 package io.weir.docs.check;
 
 import io.weir.internal.config.SettingsTable;
+import io.weir.internal.metrics.MetricsTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,8 +10,9 @@ import java.util.List;
 
 /**
  * Rewrites the generated parts of the guide: every marked code block of README.md and docs/*.md
- * from its source region ({@link Snippets}), and the settings table of docs/configuration.md from
- * {@link SettingsTable}. Run it after changing a snippet's source or a setting:
+ * from its source region ({@link Snippets}), the settings table of docs/configuration.md from
+ * {@link SettingsTable} and the meters table of docs/operating.md from {@link MetricsTable}. Run it
+ * after changing a snippet's source, a setting or a meter:
  *
  * <pre>{@code mvn -B -q -pl docs -am process-test-classes -Pupdate-docs}</pre>
  *
@@ -24,6 +26,11 @@ public final class UpdateDocs {
 
     static final String CONFIGURATION_PAGE = "docs/configuration.md";
 
+    /** The line right before the meters table of docs/operating.md. */
+    static final String METRICS_TABLE_MARKER = "<!-- generated: io.weir.internal.metrics.MetricsTable -->";
+
+    static final String OPERATING_PAGE = "docs/operating.md";
+
     private UpdateDocs() {}
 
     public static void main(String[] args) throws IOException {
@@ -32,27 +39,28 @@ public final class UpdateDocs {
         for (Path path : Guide.pages(root)) {
             problems.addAll(Snippets.update(root, Page.read(path)));
         }
-        problems.addAll(updateSettingsTable(root.resolve(CONFIGURATION_PAGE)));
+        problems.addAll(updateTable(root.resolve(CONFIGURATION_PAGE), SETTINGS_TABLE_MARKER, SettingsTable.markdown()));
+        problems.addAll(updateTable(root.resolve(OPERATING_PAGE), METRICS_TABLE_MARKER, MetricsTable.markdown()));
         if (!problems.isEmpty()) {
             problems.forEach(System.err::println);
             System.exit(1);
         }
-        System.out.println("Updated the code blocks and the settings table of the guide in " + root);
+        System.out.println("Updated the code blocks and the generated tables of the guide in " + root);
     }
 
-    /** Replaces the table after {@link #SETTINGS_TABLE_MARKER} with {@link SettingsTable#markdown()}. */
-    static List<String> updateSettingsTable(Path page) throws IOException {
+    /** Replaces the table after the line {@code marker} of {@code page} with {@code table}. */
+    static List<String> updateTable(Path page, String marker, String table) throws IOException {
         List<String> lines = new ArrayList<>(Files.readAllLines(page));
-        int marker = lines.indexOf(SETTINGS_TABLE_MARKER);
-        if (marker < 0) {
-            return List.of(page + ": no line " + SETTINGS_TABLE_MARKER + " before the settings table");
+        int at = lines.indexOf(marker);
+        if (at < 0) {
+            return List.of(page + ": no line " + marker + " before its generated table");
         }
-        int end = marker + 1;
+        int end = at + 1;
         while (end < lines.size() && lines.get(end).startsWith("|")) {
             end++;
         }
-        lines.subList(marker + 1, end).clear();
-        lines.addAll(marker + 1, SettingsTable.markdown().lines().toList());
+        lines.subList(at + 1, end).clear();
+        lines.addAll(at + 1, table.lines().toList());
         Files.write(page, lines);
         return List.of();
     }

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.weir.internal.http.QueryAnswer;
 import io.weir.internal.http.StoreQueryView;
+import io.weir.internal.metrics.WeirMeter;
 import java.util.Map;
 
 /**
@@ -52,8 +53,8 @@ public final class MeteredQueries implements StoreQueryView {
         String instance = ownership.instanceId();
         timers.computeIfAbsent(
                         instance + "/" + kind + "/" + outcome,
-                        k -> Timer.builder("weir.query.requests")
-                                .description("queries this instance answered, by kind and outcome")
+                        k -> WeirMeter.QUERY_REQUESTS
+                                .timer()
                                 .tags(
                                         "application",
                                         applicationId,

@@ -1,9 +1,9 @@
 package io.weir.internal.state;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.weir.errors.StoreClosedException;
+import io.weir.internal.metrics.WeirMeter;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.TaskId;
 import io.weir.serde.Serde;
@@ -234,8 +234,8 @@ public final class LocalStores {
      */
     public void bindEntries(MeterRegistry registry, Tags tags, Collection<String> storeNames) {
         for (String name : storeNames) {
-            Gauge.builder("weir.store.entries", () -> approximateEntries(name))
-                    .description("entries of a store over this instance's tasks (an estimate)")
+            WeirMeter.STORE_ENTRIES
+                    .gauge(() -> approximateEntries(name))
                     .tags(tags.and("store", name))
                     .register(registry);
         }

@@ -1,6 +1,5 @@
 package io.weir.internal.supervision;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -14,6 +13,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.weir.internal.metrics.WeirMeter;
 import io.weir.state.rocksdb.RocksDbResources;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -77,27 +77,22 @@ public final class InstanceMeters implements AutoCloseable {
         new UptimeMetrics(instanceTags).bindTo(prometheus);
         new FileDescriptorMetrics(instanceTags).bindTo(prometheus);
         for (S s : states.getEnumConstants()) {
-            Gauge.builder("weir.instance.state", () -> state.get() == s ? 1 : 0)
-                    .description("1 for the instance's current state")
+            WeirMeter.INSTANCE_STATE
+                    .gauge(() -> state.get() == s ? 1 : 0)
                     .tags(instanceTags.and("state", s.name()))
                     .register(registry);
         }
-        Gauge.builder("weir.instance.ready", () -> ready.getAsBoolean() ? 1 : 0)
-                .description("1 while /health/ready answers 200")
+        WeirMeter.INSTANCE_READY
+                .gauge(() -> ready.getAsBoolean() ? 1 : 0)
                 .tags(instanceTags)
                 .register(registry);
-        Gauge.builder("weir.instance.stalled", () -> stalled.getAsBoolean() ? 1 : 0)
-                .description("1 while the instance cannot make progress (see its WARN log)")
+        WeirMeter.INSTANCE_STALLED
+                .gauge(() -> stalled.getAsBoolean() ? 1 : 0)
                 .tags(instanceTags)
                 .register(registry);
-        Gauge.builder("weir.rocksdb.memory.usage", rocksDb::usage)
-                .description("bytes held in the block cache and memtables shared by every RocksDB store")
-                .baseUnit("bytes")
-                .tags(instanceTags)
-                .register(registry);
-        Gauge.builder("weir.rocksdb.memory.limit", () -> rocksDb.config().totalBytes())
-                .description("rocksdb.memory.bytes")
-                .baseUnit("bytes")
+        WeirMeter.ROCKSDB_MEMORY_USAGE.gauge(rocksDb::usage).tags(instanceTags).register(registry);
+        WeirMeter.ROCKSDB_MEMORY_LIMIT
+                .gauge(() -> rocksDb.config().totalBytes())
                 .tags(instanceTags)
                 .register(registry);
     }

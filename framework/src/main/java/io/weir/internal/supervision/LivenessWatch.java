@@ -1,7 +1,6 @@
 package io.weir.internal.supervision;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.weir.common.internal.KafkaCalls;
@@ -10,6 +9,7 @@ import io.weir.errors.ClusterException;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.cluster.InstanceMembers;
 import io.weir.internal.config.InternalTopic;
+import io.weir.internal.metrics.WeirMeter;
 import io.weir.internal.thread.GroupRejoins;
 import io.weir.sink.DeliveryGuarantee;
 import java.nio.charset.StandardCharsets;
@@ -145,12 +145,10 @@ public final class LivenessWatch implements AutoCloseable {
         this.thread = new Thread(this::run, config.applicationId() + "-" + instanceId + "-liveness");
         this.thread.setDaemon(true);
         this.fence = config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE ? new TransactionFence(clients) : null;
-        this.removals = Counter.builder("weir.failure.detection.removals")
-                .description("silent instances this instance removed from the consumer group")
-                .tags(tags)
-                .register(registry);
-        Gauge.builder("weir.failure.detection.peers", this, w -> w.livePeers)
-                .description("other instances heard from within failure.detection.ms")
+        this.removals =
+                WeirMeter.FAILURE_DETECTION_REMOVALS.counter().tags(tags).register(registry);
+        WeirMeter.FAILURE_DETECTION_PEERS
+                .gauge(this, w -> w.livePeers)
                 .tags(tags)
                 .register(registry);
     }

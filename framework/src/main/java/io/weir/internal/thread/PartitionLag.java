@@ -3,6 +3,7 @@ package io.weir.internal.thread;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.weir.internal.metrics.WeirMeter;
 import io.weir.processor.TaskId;
 import java.util.HashMap;
 import java.util.Map;
@@ -41,9 +42,8 @@ final class PartitionLag {
         entries.computeIfAbsent(tp, p -> {
             // NaN until the consumer knows the partition's end: "unknown" is not "caught up".
             AtomicLong lag = new AtomicLong(-1);
-            Gauge gauge = Gauge.builder("weir.consumer.lag", () -> lag.get() < 0 ? Double.NaN : lag.get())
-                    .description("records between the consumer's position and the end of the partition")
-                    .baseUnit("records")
+            Gauge gauge = WeirMeter.CONSUMER_LAG
+                    .gauge(() -> lag.get() < 0 ? Double.NaN : lag.get())
                     .tags(tags.and(
                             "task",
                             task.toString(),

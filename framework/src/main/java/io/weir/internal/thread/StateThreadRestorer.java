@@ -2,6 +2,7 @@ package io.weir.internal.thread;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.weir.internal.metrics.WeirMeter;
 import io.weir.internal.state.TaskStore;
 import io.weir.internal.state.restore.RestoreTicket;
 import io.weir.internal.state.thread.StateThread;
@@ -56,20 +57,12 @@ final class StateThreadRestorer implements Restorer {
     StateThreadRestorer(StateThread stateThread, ThreadMetrics metrics) {
         this.stateThread = stateThread;
         this.metrics = metrics;
-        this.restored = Counter.builder("weir.restore.records")
-                .description("changelog records restored into stores")
+        this.restored = metrics.restoredRecords();
+        this.ingested = WeirMeter.RESTORE_INGESTED_RECORDS
+                .counter()
                 .tags(metrics.tags())
                 .register(metrics.registry());
-        this.ingested = Counter.builder("weir.restore.ingested.records")
-                .description("changelog records restored by ingestion (sorted files linked into RocksDB),"
-                        + " a part of weir.restore.records")
-                .tags(metrics.tags())
-                .register(metrics.registry());
-        this.skipped = Counter.builder("weir.restore.skipped")
-                .description("records of a table's source topic that its restore skipped, as processing had"
-                        + " dead-lettered them")
-                .tags(metrics.tags())
-                .register(metrics.registry());
+        this.skipped = WeirMeter.RESTORE_SKIPPED.counter().tags(metrics.tags()).register(metrics.registry());
     }
 
     /**
@@ -202,9 +195,8 @@ final class StateThreadRestorer implements Restorer {
             this.tp = tp;
             this.store = store;
             this.what = "store " + store + " of task " + task.id() + " from " + tp;
-            this.gauge = Gauge.builder("weir.restore.remaining", left, AtomicLong::get)
-                    .description("changelog offsets left to restore into a store")
-                    .baseUnit("records")
+            this.gauge = WeirMeter.RESTORE_REMAINING
+                    .gauge(left, AtomicLong::get)
                     .tags(metrics.tags().and("task", task.id().toString(), "store", store))
                     .strongReference(true)
                     .register(metrics.registry());

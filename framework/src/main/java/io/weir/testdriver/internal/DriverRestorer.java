@@ -36,10 +36,7 @@ public final class DriverRestorer implements Restorer {
 
     DriverRestorer(DriverTopics topics, ThreadMetrics metrics) {
         this.topics = topics;
-        this.restored = Counter.builder("weir.restore.records")
-                .description("changelog records restored into stores")
-                .tags(metrics.tags())
-                .register(metrics.registry());
+        this.restored = metrics.restoredRecords();
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.weir.common.internal.Deadline;
 import io.weir.common.internal.KafkaCalls;
 import io.weir.errors.ClusterException;
 import io.weir.internal.cluster.ClientConfigs;
+import io.weir.internal.metrics.WeirMeter;
 import io.weir.internal.task.DeadLetters;
 import io.weir.internal.task.Stage;
 import io.weir.internal.task.TopicLimits;
@@ -99,18 +100,16 @@ public final class GlobalThread implements AutoCloseable {
             lags.put(topic, lag);
             AtomicLong restoredRecords = new AtomicLong();
             this.restoredRecords.put(topic, restoredRecords);
-            gauges.add(Gauge.builder("weir.global.restored.records", restoredRecords::get)
-                    .description("records of a global table's topic read by the start-up restore")
-                    .baseUnit("records")
+            gauges.add(WeirMeter.GLOBAL_RESTORED_RECORDS
+                    .gauge(restoredRecords::get)
                     .tags(tags.and("topic", topic))
                     .register(registry));
-            gauges.add(Gauge.builder("weir.global.rows", () -> tables.rows(topic))
-                    .description("rows of a global table")
+            gauges.add(WeirMeter.GLOBAL_ROWS
+                    .gauge(() -> tables.rows(topic))
                     .tags(tags.and("topic", topic))
                     .register(registry));
-            gauges.add(Gauge.builder("weir.global.lag", () -> lag.get() < 0 ? Double.NaN : lag.get())
-                    .description("records between the global thread's position and the end of a global table's topic")
-                    .baseUnit("records")
+            gauges.add(WeirMeter.GLOBAL_LAG
+                    .gauge(() -> lag.get() < 0 ? Double.NaN : lag.get())
                     .tags(tags.and("topic", topic))
                     .register(registry));
         }

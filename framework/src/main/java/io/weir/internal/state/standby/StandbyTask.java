@@ -1,9 +1,9 @@
 package io.weir.internal.state.standby;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.weir.internal.metrics.WeirMeter;
 import io.weir.internal.state.TaskStore;
 import io.weir.internal.state.TaskStores;
 import io.weir.processor.TaskId;
@@ -62,15 +62,13 @@ final class StandbyTask {
             Lag lag = new Lag();
             lags.put(store.changelog(), lag);
             Tags t = tags.and("store", store.name());
-            meters.add(Gauge.builder("weir.standby.lag.records", lag.records, AtomicLong::get)
-                    .description("changelog records a standby store has not applied yet")
-                    .baseUnit("records")
+            meters.add(WeirMeter.STANDBY_LAG_RECORDS
+                    .gauge(lag.records, AtomicLong::get)
                     .tags(t)
                     .strongReference(true)
                     .register(registry));
-            meters.add(Gauge.builder("weir.standby.lag.seconds", lag, l -> l.seconds(System.nanoTime()))
-                    .description("how long since a standby store last had applied everything in its changelog")
-                    .baseUnit("seconds")
+            meters.add(WeirMeter.STANDBY_LAG_SECONDS
+                    .gauge(lag, l -> l.seconds(System.nanoTime()))
                     .tags(t)
                     .strongReference(true)
                     .register(registry));

@@ -1,11 +1,11 @@
 package io.weir.internal.state.standby;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.weir.config.WeirConfig;
 import io.weir.errors.StoreLockedException;
 import io.weir.internal.assign.MemberHooks.MemberAssignment;
+import io.weir.internal.metrics.WeirMeter;
 import io.weir.internal.state.ChangelogTopicIds;
 import io.weir.internal.state.LocalStores;
 import io.weir.internal.state.StoreHandOver;
@@ -114,18 +114,12 @@ public final class Standbys {
         this.tags = tags;
         this.consumers = consumers;
         this.promotions = new Promotions(config.acceptableRecoveryLag(), config.probingRebalanceInterval());
-        Gauge.builder("weir.standby.tasks", standbyCount, AtomicInteger::get)
-                .description("standby tasks (warm-ups included) this instance keeps")
+        WeirMeter.STANDBY_TASKS
+                .gauge(standbyCount, AtomicInteger::get)
                 .tags(tags)
                 .register(registry);
-        this.handOvers = io.micrometer.core.instrument.Counter.builder("weir.standby.handovers")
-                .description("standby copies whose open stores became the active task's here")
-                .tags(tags)
-                .register(registry);
-        Gauge.builder("weir.warmup.tasks", warmupCount, AtomicInteger::get)
-                .description("standby tasks placed here to take over a task once caught up")
-                .tags(tags)
-                .register(registry);
+        this.handOvers = WeirMeter.STANDBY_HANDOVERS.counter().tags(tags).register(registry);
+        WeirMeter.WARMUP_TASKS.gauge(warmupCount, AtomicInteger::get).tags(tags).register(registry);
     }
 
     /** The tasks active on this instance, whose standbys never open; before the state thread starts. */
