@@ -17,8 +17,10 @@ import java.util.TreeMap;
  * <ol>
  *   <li>R1: no deadline arithmetic on the monotonic clock ({@code System.nanoTime() + x}) outside
  *       {@code io.weir.common.internal.Deadline}; measuring elapsed time is fine.
- *   <li>R2: {@code Thread.sleep} only in {@code io.weir.common.internal.Worker} and {@code Poll}.
- *   <li>R3: a Jackson mapper created only in a class named {@code Json}, one per module.
+ *   <li>R2: {@code Thread.sleep} (or {@code TimeUnit}'s) only in {@code io.weir.common.internal.Worker}
+ *       and {@code Poll}.
+ *   <li>R3: a Jackson mapper ({@code new ObjectMapper}, {@code JsonMapper.builder()}, ...) created
+ *       only in a class named {@code Json}, one per module.
  *   <li>R4: {@code new KafkaConsumer}, {@code new KafkaProducer}, {@code Admin.create} and
  *       {@code AdminClient.create} only in a class named {@code KafkaClients}, one per module.
  * </ol>
