@@ -129,6 +129,7 @@ class ArchitectureTest {
     private static final JavaClasses WEIR = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .withImportOption(location -> !location.contains("/io/weir/testkit/"))
+            .withImportOption(location -> !location.contains("/io/weir/rules/")) // CodeRulesTest's rules
             .importPackages("io.weir");
 
     @Test

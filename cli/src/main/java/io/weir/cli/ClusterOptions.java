@@ -62,8 +62,6 @@ final class ClusterOptions {
 
     /** An admin client with the application's admin settings; the caller closes it. */
     Admin admin(WeirConfig config) {
-        Map<String, Object> settings = new java.util.HashMap<>(config.adminOverrides());
-        settings.put("client.id", "weir-cli-admin");
-        return Admin.create(settings);
+        return KafkaClients.admin(config);
     }
 }

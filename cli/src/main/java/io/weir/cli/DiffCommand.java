@@ -15,12 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -140,14 +139,9 @@ final class DiffCommand implements Callable<Integer> {
 
     /** Reads {@code topic} from the beginning to the read_committed ends taken now. */
     private static KeyedDiff.Side read(WeirConfig config, String topic) {
-        Map<String, Object> c = new HashMap<>(config.consumerOverrides());
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG, "weir-cli-diff");
-        c.remove(ConsumerConfig.GROUP_ID_CONFIG);
         KeyedDiff.Side side = new KeyedDiff.Side();
         try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                KafkaClients.reader(config, "weir-cli-diff", IsolationLevel.READ_COMMITTED)) {
             List<PartitionInfo> infos = consumer.partitionsFor(topic, ClusterOptions.TIMEOUT);
             if (infos == null || infos.isEmpty()) {
                 throw new CommandFailedException("topic '" + topic + "' does not exist");

@@ -6,16 +6,14 @@ import io.weir.internal.config.InternalTopic;
 import io.weir.internal.supervision.LivenessWatch;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * What each instance of an application last said in its liveness heartbeats
@@ -34,14 +32,10 @@ final class Heartbeats {
 
     /** The last heartbeat of every instance heard in the topic's recent records, by instance id. */
     static Map<String, Heartbeat> read(WeirConfig config) {
-        Map<String, Object> c = new HashMap<>(config.consumerOverrides());
-        c.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        c.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG, "weir-cli-heartbeats");
         Map<String, Heartbeat> last = new TreeMap<>();
+        // Heartbeats are sent outside transactions: read_uncommitted reads them all.
         try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                KafkaClients.reader(config, "weir-cli-heartbeats", IsolationLevel.READ_UNCOMMITTED)) {
             String topic = InternalTopic.LIVENESS.of(config.applicationId());
             List<PartitionInfo> infos = consumer.partitionsFor(topic, ClusterOptions.TIMEOUT);
             if (infos == null || infos.isEmpty()) {

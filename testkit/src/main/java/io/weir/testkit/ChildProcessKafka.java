@@ -177,11 +177,11 @@ public final class ChildProcessKafka implements KafkaCluster {
     private void awaitReady(List<NodeSpec> nodes) {
         Set<Integer> expected = layout.brokers().stream().map(NodeSpec::nodeId).collect(Collectors.toSet());
         for (NodeSpec node : nodes) {
-            try (Admin admin = Admin.create(Map.of(
-                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, node.brokerAddress(),
-                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000",
-                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000",
-                    AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200"))) {
+            try (Admin admin = new KafkaClients(node.brokerAddress(), Map.of())
+                    .admin(Map.of(
+                            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000",
+                            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000",
+                            AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200"))) {
                 Await.until(
                         startTimeout,
                         () -> "broker process " + node.nodeId() + " at " + node.brokerAddress() + " ready, log "

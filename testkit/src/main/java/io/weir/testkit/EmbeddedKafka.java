@@ -190,11 +190,10 @@ public final class EmbeddedKafka implements KafkaCluster {
 
     private void awaitBrokersRegistered(Duration timeout) {
         int expected = brokerCount();
-        Map<String, Object> settings = new LinkedHashMap<>(clientSettings());
-        settings.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        settings.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000");
-        settings.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
-        try (Admin admin = Admin.create(settings)) {
+        try (Admin admin = new KafkaClients(bootstrapServers(), clientSettings())
+                .admin(Map.of(
+                        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000",
+                        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000"))) {
             Await.until(
                     timeout,
                     () -> expected + " in-process brokers registered",

@@ -1,41 +1,29 @@
 package io.weir.testkit;
 
 import io.weir.common.KeyValue;
-import io.weir.common.internal.Deadline;
 import io.weir.common.internal.KafkaCalls;
-import io.weir.common.internal.Poll;
 import io.weir.common.internal.TopicLeaders;
 import io.weir.errors.ClusterException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.Future;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -62,20 +50,16 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 public final class KafkaTestClient implements AutoCloseable {
 
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration POLL = Duration.ofMillis(100);
-    /** How often a read that gets nothing checks that its topic still exists. */
-    private static final Duration EXISTS_CHECK = Duration.ofSeconds(1);
 
-    private final String bootstrapServers;
-    /** Security settings every client of this one gets (empty on a plaintext cluster). */
-    private final Map<String, String> security;
+    private final KafkaClients clients;
+    private final TopicReader reader;
 
     private Admin admin;
     private KafkaProducer<byte[], byte[]> producer;
 
     private KafkaTestClient(String bootstrapServers, Map<String, String> security) {
-        this.bootstrapServers = bootstrapServers;
-        this.security = Map.copyOf(security);
+        this.clients = new KafkaClients(bootstrapServers, security);
+        this.reader = new TopicReader(clients);
     }
 
     /** A client for the cluster at {@code bootstrapServers}; connects lazily. */
@@ -92,13 +76,13 @@ public final class KafkaTestClient implements AutoCloseable {
     }
 
     public String bootstrapServers() {
-        return bootstrapServers;
+        return clients.bootstrapServers();
     }
 
     /** A cached {@link Admin} closed with this client; do not close it yourself. */
     public synchronized Admin admin() {
         if (admin == null) {
-            admin = Admin.create(settings(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)));
+            admin = clients.admin(Map.of());
         }
         return admin;
     }
@@ -154,17 +138,7 @@ public final class KafkaTestClient implements AutoCloseable {
      * {@code read_committed} to count what an application sees.
      */
     public Map<Integer, Long> countPerPartition(String topic) {
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                consumer(IsolationLevel.READ_UNCOMMITTED, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = partitions(consumer, topic, Deadline.after(ADMIN_TIMEOUT));
-            Map<TopicPartition, Long> start = consumer.beginningOffsets(partitions, ADMIN_TIMEOUT);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, ADMIN_TIMEOUT);
-            Map<Integer, Long> counts = new TreeMap<>();
-            for (TopicPartition tp : partitions) {
-                counts.put(tp.partition(), end.get(tp) - start.get(tp));
-            }
-            return counts;
-        }
+        return reader.countPerPartition(topic);
     }
 
     // -------------------------------------------------------------------------------- producing
@@ -204,19 +178,7 @@ public final class KafkaTestClient implements AutoCloseable {
 
     private synchronized KafkaProducer<byte[], byte[]> producer() {
         if (producer == null) {
-            producer = new KafkaProducer<>(settings(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                    bootstrapServers,
-                    ProducerConfig.ACKS_CONFIG,
-                    "all",
-                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-                    "true",
-                    ProducerConfig.LINGER_MS_CONFIG,
-                    "5",
-                    ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-                    ByteArraySerializer.class.getName(),
-                    ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-                    ByteArraySerializer.class.getName())));
+            producer = clients.idempotentProducer();
         }
         return producer;
     }
@@ -289,26 +251,7 @@ public final class KafkaTestClient implements AutoCloseable {
             IsolationLevel isolation,
             Predicate<List<ConsumerRecord<K, V>>> condition,
             Duration timeout) {
-        Deadline deadline = Deadline.after(timeout);
-        List<ConsumerRecord<K, V>> seen = new ArrayList<>();
-        List<ConsumerRecord<K, V>> view = Collections.unmodifiableList(seen);
-        try (KafkaConsumer<K, V> consumer = consumer(isolation, keys, values)) {
-            List<TopicPartition> partitions = partitions(consumer, topic, deadline);
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            DeletionCheck deletion = new DeletionCheck(consumer, topic);
-            while (true) {
-                int before = seen.size();
-                consumer.poll(POLL).forEach(seen::add);
-                if (condition.test(view)) {
-                    return new ArrayList<>(seen);
-                }
-                if (deadline.expired()) {
-                    throw new AssertionError(describeTimeout(topic, isolation, timeout, seen));
-                }
-                deletion.afterPoll(seen.size() == before, seen.size());
-            }
-        }
+        return reader.readUntil(topic, keys, values, isolation, condition, timeout);
     }
 
     /**
@@ -344,132 +287,11 @@ public final class KafkaTestClient implements AutoCloseable {
             Deserializer<V> values,
             Duration timeout,
             java.util.function.Consumer<ConsumerRecord<K, V>> action) {
-        Deadline deadline = Deadline.after(timeout);
-        try (KafkaConsumer<K, V> consumer = consumer(IsolationLevel.READ_COMMITTED, keys, values)) {
-            List<TopicPartition> partitions = partitions(consumer, topic, deadline);
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-            long[] read = {0};
-            DeletionCheck deletion = new DeletionCheck(consumer, topic);
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                if (deadline.expired()) {
-                    throw new AssertionError("could not read '" + topic + "' to its end offsets " + end + " within "
-                            + timeout.toMillis() + " ms; read " + read[0] + " records");
-                }
-                long before = read[0];
-                consumer.poll(POLL).forEach(r -> {
-                    action.accept(r);
-                    read[0]++;
-                });
-                deletion.afterPoll(read[0] == before, (int) Math.min(Integer.MAX_VALUE, read[0]));
-            }
-            return read[0];
-        }
+        return reader.forEachCommitted(topic, keys, values, timeout, action);
     }
 
     private static <K, V> Predicate<List<ConsumerRecord<K, V>>> atLeast(int count) {
         return records -> records.size() >= count;
-    }
-
-    private static String describeTimeout(
-            String topic, IsolationLevel isolation, Duration timeout, List<? extends ConsumerRecord<?, ?>> seen) {
-        Map<Integer, Long> perPartition = seen.stream()
-                .collect(Collectors.groupingBy(ConsumerRecord::partition, TreeMap::new, Collectors.counting()));
-        String last = seen.subList(Math.max(0, seen.size() - 5), seen.size()).stream()
-                .map(r -> r.partition() + "@" + r.offset() + " " + show(r.key()) + "=" + show(r.value()))
-                .collect(Collectors.joining(", ", "[", "]"));
-        return "Condition on topic '" + topic + "' (" + isolation.toString().toLowerCase() + ") not met within "
-                + timeout.toMillis() + " ms; saw " + seen.size() + " records, per partition " + perPartition
-                + ", last " + last;
-    }
-
-    private static String show(Object o) {
-        String s = o instanceof byte[] ? new String((byte[]) o, StandardCharsets.UTF_8) : String.valueOf(o);
-        return s.length() > 60 ? s.substring(0, 60) + "..." : s;
-    }
-
-    private <K, V> KafkaConsumer<K, V> consumer(
-            IsolationLevel isolation, Deserializer<K> keys, Deserializer<V> values) {
-        return new KafkaConsumer<>(
-                settings(Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
-                        ConsumerConfig.CLIENT_ID_CONFIG,
-                        "weir-testkit-reader-" + UUID.randomUUID(),
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        isolation.toString().toLowerCase(),
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        "false",
-                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                        "earliest")),
-                keys,
-                values);
-    }
-
-    /** {@code client} with the security settings added. */
-    private Map<String, Object> settings(Map<String, Object> client) {
-        Map<String, Object> all = new java.util.HashMap<>(security);
-        all.putAll(client);
-        return all;
-    }
-
-    /** All partitions of {@code topic}, waiting until {@code deadline} for it to exist. */
-    private static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, String topic, Deadline deadline) {
-        Optional<List<TopicPartition>> partitions;
-        try {
-            // An unknown topic is answered at once: without a pause between the look-ups, metadata
-            // requests would go back to back until the deadline.
-            partitions = Poll.untilPresent(
-                    () -> {
-                        List<PartitionInfo> infos = consumer.partitionsFor(topic, POLL.multipliedBy(10));
-                        return infos == null || infos.isEmpty()
-                                ? Optional.empty()
-                                : Optional.of(infos.stream()
-                                        .map(i -> new TopicPartition(topic, i.partition()))
-                                        .collect(Collectors.toList()));
-                    },
-                    deadline.remaining(),
-                    POLL);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for a topic", e);
-        }
-        return partitions.orElseThrow(() -> new AssertionError("Topic '" + topic + "' does not exist (waited "
-                + deadline.timeout().toMillis() + " ms)"));
-    }
-
-    /**
-     * Fails a read whose topic was deleted. Checked after empty polls, at most once a second: the
-     * consumer's cached metadata answers while the topic exists; after a deletion the failing
-     * fetches make it refresh, and the topic is gone from the answer.
-     */
-    private static final class DeletionCheck {
-        private final KafkaConsumer<?, ?> consumer;
-        private final String topic;
-        private Deadline next = Deadline.after(EXISTS_CHECK);
-
-        DeletionCheck(KafkaConsumer<?, ?> consumer, String topic) {
-            this.consumer = consumer;
-            this.topic = topic;
-        }
-
-        void afterPoll(boolean empty, int seen) {
-            if (!empty || !next.expired()) {
-                return;
-            }
-            next = Deadline.after(EXISTS_CHECK);
-            List<PartitionInfo> infos;
-            try {
-                infos = consumer.partitionsFor(topic, POLL.multipliedBy(50));
-            } catch (org.apache.kafka.common.errors.TimeoutException unreachable) {
-                return; // a broker outage (tests make them on purpose) says nothing about the topic
-            }
-            if (infos == null || infos.isEmpty()) {
-                throw new AssertionError(
-                        "Topic '" + topic + "' was deleted while being read; read " + seen + " records before");
-            }
-        }
     }
 
     private static byte[] utf8(String s) {

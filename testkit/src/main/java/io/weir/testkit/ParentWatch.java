@@ -1,7 +1,9 @@
 package io.weir.testkit;
 
+import io.weir.common.internal.Worker;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -17,7 +19,7 @@ import java.util.Optional;
 final class ParentWatch {
 
     static final String PARENT_PID_PROPERTY = "weir.testkit.parentPid";
-    private static final long POLL_MILLIS = 200;
+    private static final Duration POLL = Duration.ofMillis(200);
 
     private ParentWatch() {}
 
@@ -41,23 +43,15 @@ final class ParentWatch {
         if (parent.isEmpty() || !parent.get().isAlive()) {
             Runtime.getRuntime().halt(137);
         }
-        // Own polling thread: ProcessHandle.onExit() of a non-child process is polled by the JDK
+        // Own polling worker: ProcessHandle.onExit() of a non-child process is polled by the JDK
         // with a back-off of several seconds. halt, not exit: no shutdown work of the child (which
-        // may hang without its parent) should delay the stop. Daemon: never keeps the child up.
+        // may hang without its parent) should delay the stop. A daemon, as workers are: it never
+        // keeps the child up, and it runs as long as the child.
         ProcessHandle handle = parent.get();
-        Thread watcher = new Thread(
-                () -> {
-                    while (handle.isAlive()) {
-                        try {
-                            Thread.sleep(POLL_MILLIS);
-                        } catch (InterruptedException e) {
-                            return;
-                        }
-                    }
-                    Runtime.getRuntime().halt(137);
-                },
-                "weir-testkit-parent-watch");
-        watcher.setDaemon(true);
-        watcher.start();
+        Worker.every("weir-testkit-parent-watch", POLL, self -> {
+            if (!handle.isAlive()) {
+                Runtime.getRuntime().halt(137);
+            }
+        });
     }
 }

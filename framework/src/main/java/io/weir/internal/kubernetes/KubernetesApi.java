@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.weir.common.internal.Deadline;
 import io.weir.internal.json.Json;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,23 +12,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The Kubernetes API calls Weir makes: read and set a StatefulSet's desired replicas through its
@@ -37,13 +27,11 @@ import javax.net.ssl.TrustManagerFactory;
  * {@code kubectl get statefulset/x --subresource=scale} and {@code kubectl scale} do, in the JDK's
  * HTTP client, so Weir needs no Kubernetes client library.
  *
- * <p>{@link #inCluster()} follows Kubernetes' in-cluster convention exactly as a pod sees it (as
- * client-go's {@code rest.InClusterConfig} does): the API server at {@code https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT},
- * and the service account's {@code token}, {@code ca.crt} and {@code namespace} files in
- * {@value #SERVICE_ACCOUNT_DIR}. The token is read again on every call, since kubelets rotate
- * projected tokens (about hourly) and a long-running pod must not keep an expired one. The JVM
- * system property {@value #SERVICE_ACCOUNT_DIR_PROPERTY} names another directory of those files,
- * for tests and for a process run outside a pod with a service account's files copied out.
+ * <p>{@link #inCluster()} follows Kubernetes' in-cluster convention exactly as a pod sees it (see
+ * {@link InCluster}): the API server from {@code KUBERNETES_SERVICE_HOST} and {@code _PORT}, the
+ * service account's {@code token}, {@code ca.crt} and {@code namespace} files in
+ * {@value #SERVICE_ACCOUNT_DIR}, or in the directory the JVM system property
+ * {@value #SERVICE_ACCOUNT_DIR_PROPERTY} names.
  *
  * <p>Every call takes at most {@link #timeout()} (connection included) and either returns or
  * throws {@link KubernetesApiException}, whose message names the call, the HTTP status and the
@@ -68,7 +56,8 @@ public final class KubernetesApi {
     private final Duration timeout;
     private final HttpClient http;
 
-    private KubernetesApi(URI server, Supplier<String> token, Path caCertificate, String namespace, Duration timeout) {
+    /** {@code token} is asked for on every call; {@code caCertificate} null trusts the JDK's CAs. */
+    KubernetesApi(URI server, Supplier<String> token, Path caCertificate, String namespace, Duration timeout) {
         this.server = Objects.requireNonNull(server, "server");
         if (!"https".equals(server.getScheme()) && !"http".equals(server.getScheme())) {
             throw new IllegalArgumentException("the Kubernetes API server must be an http(s) URL: " + server);
@@ -86,7 +75,7 @@ public final class KubernetesApi {
                 .connectTimeout(timeout)
                 .followRedirects(HttpClient.Redirect.NEVER);
         if (caCertificate != null && "https".equals(server.getScheme())) {
-            builder.sslContext(trusting(caCertificate));
+            builder.sslContext(InCluster.trusting(caCertificate));
         }
         this.http = builder.build();
     }
@@ -109,7 +98,7 @@ public final class KubernetesApi {
      * missing (and what usually causes it) when this process cannot call the API.
      */
     public static KubernetesApi requireInCluster() {
-        return fromEnvironment(System.getenv(), serviceAccountDir());
+        return InCluster.api(System.getenv(), InCluster.serviceAccountDir());
     }
 
     /**
@@ -181,78 +170,6 @@ public final class KubernetesApi {
     @Override
     public String toString() {
         return "KubernetesApi[" + server + ", namespace " + namespace + "]";
-    }
-
-    // ---- the in-cluster environment ------------------------------------------------------------
-
-    static Path serviceAccountDir() {
-        return Path.of(System.getProperty(SERVICE_ACCOUNT_DIR_PROPERTY, SERVICE_ACCOUNT_DIR));
-    }
-
-    /** The API as a pod with environment {@code env} and service account files in {@code dir} reaches it. */
-    static KubernetesApi fromEnvironment(Map<String, String> env, Path dir) {
-        String host = env.get("KUBERNETES_SERVICE_HOST");
-        String port = env.get("KUBERNETES_SERVICE_PORT");
-        if (host == null || host.isBlank() || port == null || port.isBlank()) {
-            throw new KubernetesApiException("not running in a Kubernetes pod: KUBERNETES_SERVICE_HOST and"
-                    + " KUBERNETES_SERVICE_PORT are not set (Kubernetes sets them in every container)");
-        }
-        Path tokenFile = dir.resolve("token");
-        if (!Files.isReadable(tokenFile)) {
-            throw new KubernetesApiException("the pod has no service account token at " + tokenFile + ": its"
-                    + " service account token is not mounted (automountServiceAccountToken: false on the pod or"
-                    + " its ServiceAccount); mount it, and bind a Role that allows the calls Weir makes");
-        }
-        Path namespaceFile = dir.resolve("namespace");
-        String namespace;
-        try {
-            namespace = Files.readString(namespaceFile, StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new KubernetesApiException("cannot read the pod's namespace from " + namespaceFile + ": " + e);
-        }
-        Path ca = dir.resolve("ca.crt");
-        // An IPv6 service address needs brackets in a URL.
-        String authority = (host.contains(":") ? "[" + host + "]" : host) + ":" + port.trim();
-        URI server = URI.create("https://" + authority);
-        return new KubernetesApi(
-                server, () -> readToken(tokenFile), Files.exists(ca) ? ca : null, namespace, DEFAULT_TIMEOUT);
-    }
-
-    private static String readToken(Path file) {
-        try {
-            String token = Files.readString(file, StandardCharsets.UTF_8).trim();
-            if (token.isEmpty()) {
-                throw new KubernetesApiException("the service account token file " + file + " is empty");
-            }
-            return token;
-        } catch (NoSuchFileException e) {
-            throw new KubernetesApiException("the service account token file " + file + " is gone");
-        } catch (IOException e) {
-            throw new KubernetesApiException("cannot read the service account token " + file + ": " + e);
-        }
-    }
-
-    private static SSLContext trusting(Path caCertificate) {
-        try (InputStream in = Files.newInputStream(caCertificate)) {
-            Collection<? extends Certificate> certificates =
-                    CertificateFactory.getInstance("X.509").generateCertificates(in);
-            if (certificates.isEmpty()) {
-                throw new KubernetesApiException("no certificate in the Kubernetes CA file " + caCertificate);
-            }
-            KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
-            trusted.load(null, null);
-            int i = 0;
-            for (Certificate c : certificates) {
-                trusted.setCertificateEntry("ca-" + i++, c);
-            }
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trusted);
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, tmf.getTrustManagers(), null);
-            return context;
-        } catch (IOException | GeneralSecurityException e) {
-            throw new KubernetesApiException("cannot read the Kubernetes CA certificate " + caCertificate + ": " + e);
-        }
     }
 
     private static String checkName(String what, String name) {

@@ -91,7 +91,7 @@ class KubernetesApiTest {
     void inClusterReadsThePodsServiceAccountAndRereadsTheTokenOnEveryCall() throws Exception {
         server.createStatefulSet("orders", 3);
         server.takeRequest();
-        KubernetesApi api = KubernetesApi.fromEnvironment(server.podEnvironment(), server.serviceAccountDir());
+        KubernetesApi api = InCluster.api(server.podEnvironment(), server.serviceAccountDir());
         assertThat(api.namespace()).isEqualTo("shop");
         assertThat(api.server())
                 .isEqualTo(URI.create("https://" + server.podEnvironment().get("KUBERNETES_SERVICE_HOST") + ":"
@@ -108,19 +108,19 @@ class KubernetesApiTest {
 
     @Test
     void outsideAPodThereIsNoInClusterApi(@TempDir Path dir) throws IOException {
-        assertThatThrownBy(() -> KubernetesApi.fromEnvironment(Map.of(), server.serviceAccountDir()))
+        assertThatThrownBy(() -> InCluster.api(Map.of(), server.serviceAccountDir()))
                 .isInstanceOf(KubernetesApiException.class)
                 .hasMessageContaining("not running in a Kubernetes pod: KUBERNETES_SERVICE_HOST");
 
         Files.writeString(dir.resolve("namespace"), "shop");
-        assertThatThrownBy(() -> KubernetesApi.fromEnvironment(server.podEnvironment(), dir))
+        assertThatThrownBy(() -> InCluster.api(server.podEnvironment(), dir))
                 .isInstanceOf(KubernetesApiException.class)
                 .hasMessageContaining("no service account token at " + dir.resolve("token"))
                 .hasMessageContaining("automountServiceAccountToken: false");
         // The test JVM runs in no pod (or the build's own pod has its token): inCluster() says empty or gives an API.
         assertThat(KubernetesApi.inCluster().isPresent())
                 .isEqualTo(System.getenv("KUBERNETES_SERVICE_HOST") != null
-                        && Files.isReadable(KubernetesApi.serviceAccountDir().resolve("token")));
+                        && Files.isReadable(InCluster.serviceAccountDir().resolve("token")));
     }
 
     @Test

@@ -48,7 +48,7 @@ class ScaleInCheckTest {
 
     /** The API as the pod would find it in its environment and files. */
     private static Supplier<KubernetesApi> pod() {
-        return () -> KubernetesApi.fromEnvironment(server.podEnvironment(), server.serviceAccountDir());
+        return () -> InCluster.api(server.podEnvironment(), server.serviceAccountDir());
     }
 
     @Test
@@ -190,9 +190,7 @@ class ScaleInCheckTest {
         Files.writeString(dir.resolve("namespace"), "shop");
 
         assertThatThrownBy(() -> ScaleInCheck.start(
-                        Optional.of("orders-0"),
-                        () -> KubernetesApi.fromEnvironment(server.podEnvironment(), dir),
-                        SHUTDOWN))
+                        Optional.of("orders-0"), () -> InCluster.api(server.podEnvironment(), dir), SHUTDOWN))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("'shutdown.leave.group'")
                 .hasMessageContaining("kubernetes_scale_in reads the StatefulSet's desired replicas through the"

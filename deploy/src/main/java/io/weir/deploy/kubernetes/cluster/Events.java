@@ -1,7 +1,5 @@
 package io.weir.deploy.kubernetes.cluster;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -15,7 +13,6 @@ import java.util.Map;
  */
 public final class Events {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final PrintStream out;
     private final long startedNanos = System.nanoTime();
 
@@ -46,10 +43,6 @@ public final class Events {
         stamped.put("t", Math.round((System.nanoTime() - startedNanos) / 1e8) / 10.0);
         stamped.put("at", Instant.now().toString());
         stamped.putAll(line);
-        try {
-            out.println(JSON.writeValueAsString(stamped));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        out.println(Json.line(stamped));
     }
 }

@@ -1,17 +1,12 @@
 package io.weir.deploy.kubernetes.cluster;
 
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.Probe;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.Worker;
 import io.weir.testkit.Command;
 import io.weir.testkit.Podman;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,16 +22,16 @@ import java.util.Optional;
  * Kubernetes does: the preStop hook ({@code podman exec}), then SIGTERM with what is left of
  * {@code terminationGracePeriodSeconds} ({@code podman pod stop -t}), then SIGKILL.
  *
- * <p>HTTP probes go to the container port's host port on 127.0.0.1 (the kubelet would use the pod
- * IP; Podman publishes the port there). Its loop runs on its own thread; {@link #delete} and
+ * <p>Probes run as {@link Probes} says. Its loop is a {@link Worker} of its own; {@link #delete} and
  * {@link #forceDelete} may be called from any thread.
  */
 public final class Kubelet implements AutoCloseable {
 
     private static final Duration PODMAN = Duration.ofSeconds(120);
+    /** The loop's tick: probes fire on their own periods, checked this often. */
     private static final Duration TICK = Duration.ofMillis(250);
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** One podman process a pod this often to see the container's state: CPU is scarce. */
+    private static final Duration STATUS_CHECK = Duration.ofSeconds(2);
 
     private final Podman podman;
     private final StatefulSetPods.OrdinalPod pod;
@@ -45,7 +40,14 @@ public final class Kubelet implements AutoCloseable {
     private final Events events;
     private final Container container;
     private final String containerName;
-    private final Thread loop;
+    private final Probes.Schedule startup;
+    private final Probes.Schedule readiness;
+    private final Probes.Schedule liveness;
+    private final Worker loop;
+
+    // The loop's own state, touched by its thread alone.
+    private boolean startupDone;
+    private Deadline statusCheck = Deadline.after(Duration.ZERO);
 
     private volatile boolean terminating;
     private volatile boolean ready;
@@ -67,17 +69,24 @@ public final class Kubelet implements AutoCloseable {
         this.container = containers.get(0);
         this.containerName = pod.name() + "-" + container.getName();
         this.manifest = workDir.resolve(pod.name() + ".yaml");
-        this.loop = new Thread(this::run, "kubelet-" + pod.name());
-        loop.setDaemon(true);
+        play();
+        // The probes' initial delays count from here, the container's start.
+        Probes probes = new Probes(podman, played, pod.name(), containerName);
+        this.startup = probes.schedule(container.getStartupProbe());
+        this.readiness = probes.schedule(container.getReadinessProbe());
+        this.liveness = probes.schedule(container.getLivenessProbe());
+        this.startupDone = startup.probe == null;
+        // Last: its thread starts at once. Not interrupted: a tick's podman commands run to their end.
+        this.loop = Worker.named("kubelet-" + pod.name())
+                .interruptOnStop(false)
+                .joinTimeout(Duration.ofSeconds(30))
+                .every(TICK, self -> tick());
     }
 
     /** Plays the pod and starts probing it. */
     public static Kubelet start(
             Podman podman, StatefulSetPods.OrdinalPod pod, PlayManifest.Played played, Path workDir, Events events) {
-        Kubelet k = new Kubelet(podman, pod, played, workDir, events);
-        k.play();
-        k.loop.start();
-        return k;
+        return new Kubelet(podman, pod, played, workDir, events);
     }
 
     public StatefulSetPods.OrdinalPod pod() {
@@ -143,66 +152,49 @@ public final class Kubelet implements AutoCloseable {
         events.event("kubelet", pod.name(), "started (podman kube play), revision " + pod.revision());
     }
 
-    private void run() {
-        ProbeState startup = new ProbeState(container.getStartupProbe());
-        ProbeState readiness = new ProbeState(container.getReadinessProbe());
-        ProbeState liveness = new ProbeState(container.getLivenessProbe());
-        long started = System.nanoTime();
-        long nextStatusCheck = 0;
-        boolean startupDone = startup.probe == null;
-        while (!terminating) {
-            long now = System.nanoTime();
-            if (now >= nextStatusCheck) {
-                nextStatusCheck = now + 2_000_000_000L; // one podman process a pod every 2 s: CPU is scarce
-                String status = podman.run(PODMAN, "inspect", "--format", "{{.State.Status}}", containerName)
-                        .output()
-                        .trim();
-                if (terminating) {
-                    break;
-                }
-                if (!status.equals("running")) {
-                    setReady(false);
-                    restart("container " + status + " (restartPolicy Always)");
-                    started = System.nanoTime();
-                    startupDone = startup.reset();
-                    readiness.reset();
-                    liveness.reset();
-                    continue;
-                }
+    /**
+     * One tick of the kubelet's loop (every {@link #TICK}): the container's state every
+     * {@link #STATUS_CHECK}, restarted if it is not running; then the probes that are due, startup
+     * first, then readiness and liveness.
+     */
+    private void tick() {
+        if (statusCheck.expired()) {
+            statusCheck = Deadline.after(STATUS_CHECK);
+            String status = podman.run(PODMAN, "inspect", "--format", "{{.State.Status}}", containerName)
+                    .output()
+                    .trim();
+            if (terminating) {
+                return;
             }
-            if (!startupDone) {
-                Optional<Boolean> r = startup.due(now, started) ? Optional.of(startup.check()) : Optional.empty();
-                if (r.isPresent() && r.get()) {
+            if (!status.equals("running")) {
+                setReady(false);
+                restart("container " + status + " (restartPolicy Always)");
+                return;
+            }
+        }
+        if (!startupDone) {
+            if (startup.due()) {
+                if (startup.check()) {
                     startupDone = true;
                     events.event("kubelet", pod.name(), "startup probe passed");
-                } else if (r.isPresent() && startup.failures >= startup.probe.getFailureThreshold()) {
-                    restart("startup probe failed " + startup.failures + " times");
-                    started = System.nanoTime();
-                    startupDone = startup.reset();
-                }
-            } else {
-                if (readiness.due(now, started)) {
-                    boolean ok = readiness.check();
-                    if (ok) {
-                        setReady(true);
-                    } else if (readiness.failures >= readiness.probe.getFailureThreshold()) {
-                        setReady(false);
-                    }
-                } else if (readiness.probe == null) {
-                    setReady(true);
-                }
-                if (liveness.due(now, started)
-                        && !liveness.check()
-                        && liveness.failures >= liveness.probe.getFailureThreshold()) {
-                    setReady(false);
-                    restart("liveness probe failed " + liveness.failures + " times");
-                    started = System.nanoTime();
-                    startupDone = startup.reset();
-                    readiness.reset();
-                    liveness.reset();
+                } else if (startup.failed()) {
+                    restart("startup probe failed " + startup.failures() + " times");
                 }
             }
-            pause(TICK);
+            return;
+        }
+        if (readiness.due()) {
+            if (readiness.check()) {
+                setReady(true);
+            } else if (readiness.failed()) {
+                setReady(false);
+            }
+        } else if (readiness.probe == null) {
+            setReady(true);
+        }
+        if (liveness.due() && !liveness.check() && liveness.failed()) {
+            setReady(false);
+            restart("liveness probe failed " + liveness.failures() + " times");
         }
     }
 
@@ -226,6 +218,10 @@ public final class Kubelet implements AutoCloseable {
         if (!terminating) {
             podman.run(PODMAN, "start", containerName);
         }
+        // The probes start over with the new container, as the kubelet's do.
+        startupDone = startup.reset();
+        readiness.reset();
+        liveness.reset();
     }
 
     /**
@@ -270,12 +266,12 @@ public final class Kubelet implements AutoCloseable {
     public void markTerminating() {
         terminating = true;
         ready = false;
+        loop.stop();
     }
 
     /** {@code kubectl delete pod --grace-period=0 --force}: SIGKILL, no hook, the pod removed. */
     public void forceDelete() {
-        terminating = true;
-        ready = false;
+        markTerminating();
         podman.run(PODMAN, "pod", "kill", "--signal", "KILL", pod.name());
         events.event("kubelet", pod.name(), "force-deleted (SIGKILL, no preStop, no grace)");
         join();
@@ -314,111 +310,15 @@ public final class Kubelet implements AutoCloseable {
         return g == null ? 30 : g;
     }
 
+    /** Stops the loop and waits for its tick in progress (a no-op on the loop's own thread). */
     private void join() {
-        if (Thread.currentThread() != loop) {
-            try {
-                loop.join(Duration.ofSeconds(30).toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        loop.close();
     }
 
     @Override
     public void close() {
         if (!gone) {
             forceDelete();
-        }
-    }
-
-    /** One probe's schedule and consecutive failures. */
-    private final class ProbeState {
-        final Probe probe;
-        long nextNanos = -1;
-        int failures;
-
-        ProbeState(Probe probe) {
-            this.probe = probe;
-        }
-
-        boolean reset() {
-            nextNanos = -1;
-            failures = 0;
-            return probe == null;
-        }
-
-        boolean due(long now, long containerStarted) {
-            if (probe == null) {
-                return false;
-            }
-            if (nextNanos < 0) {
-                nextNanos = containerStarted + seconds(probe.getInitialDelaySeconds(), 0);
-            }
-            return now >= nextNanos;
-        }
-
-        boolean check() {
-            nextNanos = System.nanoTime() + seconds(probe.getPeriodSeconds(), 10);
-            boolean ok = Kubelet.this.check(probe);
-            failures = ok ? 0 : failures + 1;
-            return ok;
-        }
-
-        private long seconds(Integer value, int orElse) {
-            return (value == null ? orElse : value) * 1_000_000_000L;
-        }
-    }
-
-    private boolean check(Probe probe) {
-        Duration timeout = Duration.ofSeconds(probe.getTimeoutSeconds() == null ? 1 : probe.getTimeoutSeconds());
-        if (probe.getHttpGet() != null) {
-            int port = played.hostPort(
-                    probe.getHttpGet().getPort().getStrVal() != null
-                            ? probe.getHttpGet().getPort().getStrVal()
-                            : probe.getHttpGet().getPort().getIntVal().toString());
-            try {
-                HttpResponse<Void> r = HTTP.send(
-                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                                        + probe.getHttpGet().getPath()))
-                                .timeout(timeout)
-                                .GET()
-                                .build(),
-                        HttpResponse.BodyHandlers.discarding());
-                return r.statusCode() >= 200 && r.statusCode() < 400;
-            } catch (IOException e) {
-                return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        if (probe.getTcpSocket() != null) {
-            int port = played.hostPort(
-                    probe.getTcpSocket().getPort().getStrVal() != null
-                            ? probe.getTcpSocket().getPort().getStrVal()
-                            : probe.getTcpSocket().getPort().getIntVal().toString());
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress("127.0.0.1", port), (int) timeout.toMillis());
-                return true;
-            } catch (IOException e) {
-                return false;
-            }
-        }
-        if (probe.getExec() != null) {
-            List<String> cmd = new ArrayList<>(List.of("exec", containerName));
-            cmd.addAll(probe.getExec().getCommand());
-            return podman.run(timeout.plusSeconds(5), cmd.toArray(String[]::new))
-                            .exitCode()
-                    == 0;
-        }
-        throw new IllegalArgumentException(pod.name() + ": a probe of a kind the runner does not run (grpc)");
-    }
-
-    private static void pause(Duration d) {
-        try {
-            Thread.sleep(d.toMillis()); // the kubelet's probe tick: probes fire on their own periods
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

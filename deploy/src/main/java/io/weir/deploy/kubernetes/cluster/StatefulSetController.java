@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.weir.common.internal.Worker;
 import io.weir.testkit.Podman;
 import io.weir.testkit.kubernetes.KubernetesApiServer;
 import java.nio.file.Path;
@@ -38,6 +39,8 @@ import java.util.concurrent.Executors;
  */
 public final class StatefulSetController implements AutoCloseable {
 
+    private static final Duration RESYNC = Duration.ofMillis(500);
+
     private final KubernetesClient client;
     private final KubernetesApiServer api;
     private final String namespace;
@@ -56,8 +59,7 @@ public final class StatefulSetController implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    private final Thread loop;
-    private volatile boolean closed;
+    private final Worker loop;
     private volatile String lastError = "";
 
     public StatefulSetController(
@@ -69,9 +71,10 @@ public final class StatefulSetController implements AutoCloseable {
         this.podman = podman;
         this.workDir = workDir;
         this.events = events;
-        this.loop = new Thread(this::run, "statefulset-controller-" + name);
-        loop.setDaemon(true);
-        loop.start();
+        // The controller's resync: it acts on what it reads each time.
+        this.loop = Worker.named("statefulset-controller-" + name)
+                .joinTimeout(Duration.ofSeconds(10))
+                .every(RESYNC, self -> reconcileOnce());
     }
 
     /** The pods that exist now (terminating ones included), by ordinal. */
@@ -128,21 +131,15 @@ public final class StatefulSetController implements AutoCloseable {
         }
     }
 
-    private void run() {
-        while (!closed) {
-            try {
-                reconcile();
-            } catch (RuntimeException e) {
-                String message = String.valueOf(e.getMessage());
-                if (!message.equals(lastError)) {
-                    events.event("statefulset-controller", name, "reconcile failed (retrying): " + message);
-                    lastError = message;
-                }
-            }
-            try {
-                Thread.sleep(500); // the controller's resync: it acts on what it reads each time
-            } catch (InterruptedException e) {
-                return;
+    /** One resync; a failure is reported once (until another one) and the next resync retries. */
+    private void reconcileOnce() {
+        try {
+            reconcile();
+        } catch (RuntimeException e) {
+            String message = String.valueOf(e.getMessage());
+            if (!message.equals(lastError)) {
+                events.event("statefulset-controller", name, "reconcile failed (retrying): " + message);
+                lastError = message;
             }
         }
     }
@@ -325,13 +322,7 @@ public final class StatefulSetController implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        loop.interrupt();
-        try {
-            loop.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.close();
         podWork.shutdown();
         pods.values().forEach(Kubelet::close);
     }

@@ -1,6 +1,8 @@
 package io.weir.deploy.kubernetes.scenario;
 
 import io.weir.common.KeyValue;
+import io.weir.common.internal.Poll;
+import io.weir.common.internal.Worker;
 import io.weir.testkit.KafkaTestClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,7 +11,7 @@ import java.util.Random;
 
 /**
  * Feeds lines of six words (vocabulary of 500) to the input topic, five every 100 ms, from its own
- * thread, until stopped; {@link #pause()} holds it (after the batch in flight is acknowledged) so
+ * worker, until stopped; {@link #pause()} holds it (after the batch in flight is acknowledged) so
  * counts can be compared with a fixed input. Each batch is acknowledged ({@code acks=all},
  * idempotent) before the next is sent.
  */
@@ -21,9 +23,8 @@ final class LoadGenerator {
     private final String topic;
     private final Random random = new Random(19);
     private final Object lock = new Object();
-    private Thread thread;
+    private Worker sender;
     private boolean paused;
-    private boolean stopped;
     private boolean sending;
     private long sent;
 
@@ -33,17 +34,25 @@ final class LoadGenerator {
     }
 
     void start() {
-        thread = new Thread(this::run, "load-generator");
-        thread.setDaemon(true);
-        thread.start();
+        // Not interrupted by the stop: the batch in flight is acknowledged first.
+        sender = Worker.named("load-generator")
+                .interruptOnStop(false)
+                .joinTimeout(Duration.ofMinutes(1))
+                .every(EVERY, self -> sendBatch());
     }
 
-    /** Lets it run for {@code d} (a wait on the load, not on a condition). */
-    void runFor(Duration d) {
+    /** Returns once at least {@code lines} more lines were acknowledged (at 50 a second). */
+    void feed(long lines) {
+        long target = sent() + lines;
+        Duration atMost = EVERY.multipliedBy(lines / BATCH).multipliedBy(10).plusMinutes(1);
         try {
-            Thread.sleep(d.toMillis());
+            if (!Poll.until(() -> sent() >= target, atMost, EVERY)) {
+                throw new IllegalStateException(
+                        "the load fed " + sent() + " lines, not " + target + ", within " + atMost.toSeconds() + " s");
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while feeding the load", e);
         }
     }
 
@@ -60,17 +69,13 @@ final class LoadGenerator {
     void resume() {
         synchronized (lock) {
             paused = false;
-            lock.notifyAll();
         }
     }
 
+    /** Stops after the batch in flight. */
     void stop() {
-        synchronized (lock) {
-            stopped = true;
-            lock.notifyAll();
-            while (sending) {
-                waitOnLock();
-            }
+        if (sender != null) {
+            sender.close();
         }
     }
 
@@ -80,42 +85,31 @@ final class LoadGenerator {
         }
     }
 
-    private void run() {
-        while (true) {
-            synchronized (lock) {
-                while (paused && !stopped) {
-                    waitOnLock();
-                }
-                if (stopped) {
-                    return;
-                }
-                sending = true;
-            }
-            List<KeyValue<String, String>> batch = new ArrayList<>(BATCH);
-            long first;
-            synchronized (lock) {
-                first = sent;
-            }
-            for (int i = 0; i < BATCH; i++) {
-                StringBuilder line = new StringBuilder();
-                for (int w = 0; w < 6; w++) {
-                    line.append(w == 0 ? "" : " ").append("w").append(random.nextInt(500));
-                }
-                batch.add(KeyValue.of("line-" + (first + i), line.toString()));
-            }
-            try {
-                kafka.produceStrings(topic, batch);
-            } finally {
-                synchronized (lock) {
-                    sent += BATCH;
-                    sending = false;
-                    lock.notifyAll();
-                }
-            }
-            try {
-                Thread.sleep(EVERY.toMillis()); // the load's rate
-            } catch (InterruptedException e) {
+    /** One batch, unless paused. */
+    private void sendBatch() {
+        long first;
+        synchronized (lock) {
+            if (paused) {
                 return;
+            }
+            sending = true;
+            first = sent;
+        }
+        List<KeyValue<String, String>> batch = new ArrayList<>(BATCH);
+        for (int i = 0; i < BATCH; i++) {
+            StringBuilder line = new StringBuilder();
+            for (int w = 0; w < 6; w++) {
+                line.append(w == 0 ? "" : " ").append("w").append(random.nextInt(500));
+            }
+            batch.add(KeyValue.of("line-" + (first + i), line.toString()));
+        }
+        try {
+            kafka.produceStrings(topic, batch);
+        } finally {
+            synchronized (lock) {
+                sent += BATCH;
+                sending = false;
+                lock.notifyAll();
             }
         }
     }

@@ -1,12 +1,10 @@
 package io.weir.deploy.kubernetes.scenario;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.weir.deploy.kubernetes.cluster.Events;
 import io.weir.deploy.kubernetes.cluster.Kubelet;
 import io.weir.deploy.kubernetes.cluster.PodNetwork;
 import io.weir.deploy.kubernetes.cluster.StatefulSetController;
-import io.weir.deploy.kubernetes.cluster.StatefulSetPods;
 import io.weir.deploy.kubernetes.helm.HookRunner;
 import io.weir.deploy.kubernetes.helm.Release;
 import io.weir.samples.wordcount.WordCount;
@@ -21,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.apache.kafka.common.TopicPartition;
 import org.awaitility.Awaitility;
 
@@ -57,11 +54,11 @@ public final class PodmanScenario {
     private final KubernetesApiServer api;
     private final LoadGenerator load;
     private StatefulSetController controller;
+    private StatefulSetView statefulSet;
     private final ConsumerGroupView group;
     private final CountCheck counts;
     private final HelmCommands helm;
     private HookRunner hooks;
-    private String statefulSet;
 
     private PodmanScenario(Path root, Path work, PodBroker broker, KafkaTestClient kafka, KubernetesApiServer api) {
         this.root = root;
@@ -88,10 +85,8 @@ public final class PodmanScenario {
                     "no image " + IMAGE + ":latest: build it with deploy/containers/build-image.sh"
                             + " (after mvn -B package -DskipTests), or run deploy/kubernetes/run-scenario.sh --build-image");
         }
-        removeLeftovers(podman);
-        // Interrupted (Ctrl-C, SIGTERM): no pod of the run is left behind.
-        Thread cleanup = new Thread(() -> removeLeftovers(podman), "remove-pods");
-        Runtime.getRuntime().addShutdownHook(cleanup);
+        Leftovers leftovers = new Leftovers(podman, RELEASE);
+        leftovers.removeNowAndAtExit();
         int status = 1;
         try (PodBroker broker = PodBroker.start();
                 KafkaTestClient kafka = KafkaTestClient.connect(broker.bootstrapServers());
@@ -107,7 +102,7 @@ public final class PodmanScenario {
                 scenario.tearDown();
             }
         } finally {
-            removeLeftovers(podman);
+            leftovers.remove();
         }
         System.exit(status);
     }
@@ -126,11 +121,12 @@ public final class PodmanScenario {
         Release release = helm.render("latest", Map.of());
         long started = System.nanoTime();
         helm.apply("install", release, true);
-        statefulSet = release.statefulSet().getMetadata().getName();
-        controller = new StatefulSetController(api, NAMESPACE, statefulSet, podman, work, events);
+        String name = release.statefulSet().getMetadata().getName();
+        controller = new StatefulSetController(api, NAMESPACE, name, podman, work, events);
+        statefulSet = new StatefulSetView(api, NAMESPACE, name, controller);
         hooks = new HookRunner(api, podman, work, events, controller.cluster(), controller::dnsRecords);
         helm.runHooksWith(hooks);
-        awaitRollout(REPLICAS);
+        statefulSet.awaitRollout(REPLICAS, READY);
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("seconds_to_all_ready", seconds(started));
         f.put("pods", controller.pods().values().stream().map(Kubelet::name).toList());
@@ -143,7 +139,7 @@ public final class PodmanScenario {
                         + " probes polled on the pods' published ports",
                 f);
         load.start();
-        load.runFor(Duration.ofSeconds(10));
+        load.feed(500); // ten seconds of load
         counts.check("counts after install");
 
         // 2. helm upgrade with a new image tag
@@ -152,7 +148,7 @@ public final class PodmanScenario {
         AssignmentWatch watch = new AssignmentWatch(group::assignment, before);
         started = System.nanoTime();
         helm.apply("upgrade", helm.render("v2", Map.of()), true);
-        awaitRollout(REPLICAS);
+        statefulSet.awaitRollout(REPLICAS, READY);
         double rollout = seconds(started);
         Map<TopicPartition, String> moved = watch.stop();
         f = new LinkedHashMap<>();
@@ -179,7 +175,7 @@ public final class PodmanScenario {
                 f);
 
         // 3. kubectl delete pod --grace-period=0 --force
-        String victim = statefulSet + "-1";
+        String victim = statefulSet.name() + "-1";
         Set<TopicPartition> victims = group.partitionsOf(victim);
         started = System.nanoTime();
         controller.forceDelete(1);
@@ -195,7 +191,8 @@ public final class PodmanScenario {
         Awaitility.await(victim + " back with tasks")
                 .atMost(READY)
                 .pollInterval(Duration.ofMillis(500))
-                .until(() -> ready(victim) && !group.partitionsOf(victim).isEmpty());
+                .until(() ->
+                        statefulSet.ready(victim) && !group.partitionsOf(victim).isEmpty());
         f = new LinkedHashMap<>();
         f.put("seconds_sigkill_and_pod_removed", forcedAt);
         f.put("seconds_until_tasks_moved", movedAfter);
@@ -211,14 +208,9 @@ public final class PodmanScenario {
 
         // 4. kubectl scale --replicas=2
         scaleDown(
-                "kubectl scale statefulset " + statefulSet + " --replicas=" + (REPLICAS - 1),
+                "kubectl scale statefulset " + statefulSet.name() + " --replicas=" + (REPLICAS - 1),
                 "the scale subresource PATCHed in the API server",
-                () -> api.client()
-                        .apps()
-                        .statefulSets()
-                        .inNamespace(NAMESPACE)
-                        .withName(statefulSet)
-                        .scale(REPLICAS - 1));
+                () -> statefulSet.scale(REPLICAS - 1));
 
         // 5. helm test: the values still say 3 replicas, 2 run.
         helmTest(
@@ -229,8 +221,8 @@ public final class PodmanScenario {
         // 6. helm upgrade --set replicaCount: back to 3, then down by one.
         started = System.nanoTime();
         helm.apply("upgrade", helm.render("v2", Map.of("replicaCount", REPLICAS)), true);
-        awaitRollout(REPLICAS);
-        String added = statefulSet + "-" + (REPLICAS - 1);
+        statefulSet.awaitRollout(REPLICAS, READY);
+        String added = statefulSet.name() + "-" + (REPLICAS - 1);
         Awaitility.await(added + " to get tasks")
                 .atMost(READY)
                 .pollInterval(Duration.ofMillis(200))
@@ -269,7 +261,7 @@ public final class PodmanScenario {
      */
     private void scaleDown(String step, String real, Runnable action) {
         int replicas = controller.pods().size();
-        String removed = statefulSet + "-" + (replicas - 1);
+        String removed = statefulSet.name() + "-" + (replicas - 1);
         Set<TopicPartition> removedTasks = group.partitionsOf(removed);
         long started = System.nanoTime();
         action.run();
@@ -289,7 +281,7 @@ public final class PodmanScenario {
         f.put("seconds_until_pod_gone", podGone);
         f.put("seconds_until_tasks_moved", seconds(started));
         f.put("tasks_of_removed_pod", removedTasks.size());
-        f.put("replicas_read_back", replicasInApi());
+        f.put("replicas_read_back", statefulSet.replicas());
         f.put("assignment", group.owners());
         counts.check("counts after the scale-down");
         events.step(
@@ -349,13 +341,13 @@ public final class PodmanScenario {
         if (v2.hooks("pre-upgrade").isEmpty()) {
             throw new IllegalStateException("the chart renders no pre-upgrade hook for upgrade.mode=savepoint");
         }
-        int replicas = replicasInApi();
+        int replicas = statefulSet.replicas();
         long started = System.nanoTime();
         List<HookRunner.Outcome> ran = hooks.run(v2, "pre-upgrade", Duration.ofMinutes(10));
         double hooked = seconds(started);
-        int replicasAfterHook = replicasInApi();
+        int replicasAfterHook = statefulSet.replicas();
         helm.apply("upgrade", v2, false);
-        awaitRollout(replicas);
+        statefulSet.awaitRollout(replicas, READY);
         Awaitility.await("every task assigned")
                 .atMost(READY)
                 .pollInterval(Duration.ofMillis(200))
@@ -384,37 +376,6 @@ public final class PodmanScenario {
                 f);
     }
 
-    private int replicasInApi() {
-        StatefulSet sts = api.client()
-                .apps()
-                .statefulSets()
-                .inNamespace(NAMESPACE)
-                .withName(statefulSet)
-                .get();
-        return sts.getSpec().getReplicas();
-    }
-
-    /** Every ordinal below {@code replicas} ready on the StatefulSet's current revision, none terminating. */
-    private void awaitRollout(int replicas) {
-        Awaitility.await("rollout of " + replicas + " pods")
-                .atMost(READY.multipliedBy(replicas))
-                .pollInterval(Duration.ofMillis(500))
-                .until(() -> {
-                    StatefulSet sts = api.client()
-                            .apps()
-                            .statefulSets()
-                            .inNamespace(NAMESPACE)
-                            .withName(statefulSet)
-                            .get();
-                    String revision = StatefulSetPods.revision(sts);
-                    Map<Integer, Kubelet> pods = controller.pods();
-                    return pods.size() == replicas
-                            && pods.values().stream()
-                                    .allMatch(
-                                            k -> k.ready() && k.pod().revision().equals(revision));
-                });
-    }
-
     /** The consumer session timeout the chart gives the pods (WEIR_CONSUMER_SESSION_TIMEOUT_MS). */
     private static double sessionTimeoutSeconds(Release release) {
         return release.statefulSet().getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
@@ -422,10 +383,6 @@ public final class PodmanScenario {
                 .findFirst()
                 .map(e -> Long.parseLong(e.getValue()) / 1000.0)
                 .orElse(Double.NaN);
-    }
-
-    private boolean ready(String pod) {
-        return controller.pods().values().stream().anyMatch(k -> k.name().equals(pod) && k.ready());
     }
 
     static double seconds(long startedNanos) {
@@ -438,19 +395,5 @@ public final class PodmanScenario {
             controller.close();
         }
         podman.run(Duration.ofSeconds(30), "rmi", IMAGE + ":v2");
-    }
-
-    /** Pods, claims and ConfigMap volumes of an earlier run: every run starts from an empty cluster. */
-    private static void removeLeftovers(Podman podman) {
-        for (int i = 0; i < 6; i++) {
-            podman.run(Duration.ofSeconds(60), "pod", "rm", "-f", "-t", "0", RELEASE + "-" + i);
-        }
-        String volumes = podman.run(Duration.ofSeconds(30), "volume", "ls", "--format", "{{.Name}}")
-                .output();
-        // Only this release's: claims state-weir-<n>, per-pod volumes weir-<n>-..., the ConfigMap weir.
-        Pattern ours = Pattern.compile("state-" + RELEASE + "-\\d+|" + RELEASE + "-\\d+-.+|" + RELEASE);
-        volumes.lines()
-                .filter(v -> ours.matcher(v).matches())
-                .forEach(v -> podman.run(Duration.ofSeconds(30), "volume", "rm", "-f", v));
     }
 }

@@ -1,0 +1,43 @@
+package io.weir.cli;
+
+import io.weir.config.WeirConfig;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * The CLI's one maker of Kafka clients: each gets the application's client settings as
+ * {@link WeirConfig} gives them (bootstrap servers, security, SASL, TLS) and a client id that names
+ * the CLI. The caller closes what it is given.
+ */
+final class KafkaClients {
+
+    private KafkaClients() {}
+
+    /** An admin client with the application's admin settings. */
+    static Admin admin(WeirConfig config) {
+        Map<String, Object> settings = new HashMap<>(config.adminOverrides());
+        settings.put(AdminClientConfig.CLIENT_ID_CONFIG, "weir-cli-admin");
+        return Admin.create(settings);
+    }
+
+    /**
+     * A consumer of bytes for reads by {@code assign()}, with the application's consumer settings
+     * but in no group: it commits nothing, and a topic it asks about is not created.
+     */
+    static KafkaConsumer<byte[], byte[]> reader(WeirConfig config, String clientId, IsolationLevel isolation) {
+        Map<String, Object> settings = new HashMap<>(config.consumerOverrides());
+        settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        settings.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString().toLowerCase(Locale.ROOT));
+        settings.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        return new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+}
