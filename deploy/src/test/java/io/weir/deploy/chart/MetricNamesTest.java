@@ -30,8 +30,11 @@ class MetricNamesTest {
     /** A series name standing alone: not the tail of a longer identifier, nor a shell variable. */
     private static final Pattern SERIES = Pattern.compile("(?<![A-Za-z0-9_$]|\\$\\{)weir_[a-z0-9_]*[a-z0-9]");
 
-    /** Where series are named: the chart (alerts, dashboard, README), the compose stack and the guide. */
-    private static final List<String> TREES = List.of("helm/weir", "deploy/compose");
+    /**
+     * Where series are named: the chart (alerts, dashboard, README), the compose stack, the
+     * Kubernetes scenario (which reads pods' metrics) and the guide.
+     */
+    private static final List<String> TREES = List.of("helm/weir", "deploy/compose", "deploy/src/main/java");
 
     /** docs/benchmarks.md names fields of the benchmark reports ({@code weir_rps}), not series. */
     private static final Set<String> NOT_ABOUT_SERIES = Set.of("docs/benchmarks.md");
