@@ -230,14 +230,8 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
             Serde<VR> resultSerde,
             String storeName) {
         Objects.requireNonNull(foreignKey, "foreignKey");
-        return ForeignKeyJoin.add(
-                this,
-                other,
-                (k, v) -> foreignKey.apply(v),
-                joiner,
-                resultSerde,
-                storeName,
-                TableProcessors.JoinKind.INNER);
+        BiFunction<K, V, KO> byValue = (k, v) -> foreignKey.apply(v);
+        return join(other, byValue, joiner, resultSerde, storeName);
     }
 
     @Override
@@ -260,14 +254,8 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
             Serde<VR> resultSerde,
             String storeName) {
         Objects.requireNonNull(foreignKey, "foreignKey");
-        return ForeignKeyJoin.add(
-                this,
-                other,
-                (k, v) -> foreignKey.apply(v),
-                joiner,
-                resultSerde,
-                storeName,
-                TableProcessors.JoinKind.LEFT);
+        BiFunction<K, V, KO> byValue = (k, v) -> foreignKey.apply(v);
+        return leftJoin(other, byValue, joiner, resultSerde, storeName);
     }
 
     @Override
