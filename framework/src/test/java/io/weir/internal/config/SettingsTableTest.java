@@ -2,8 +2,8 @@ package io.weir.internal.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.testing.MarkdownTables;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,24 +50,7 @@ class SettingsTableTest {
 
     /** The lines of the table whose first header is "Setting" in the section {@link #SECTION}. */
     private static List<String> documentedTable() throws IOException {
-        List<String> lines = Files.readAllLines(PAGE);
-        int section = lines.indexOf(SECTION);
-        assertThat(section).as("section '" + SECTION + "' of " + PAGE).isNotNegative();
-        List<String> table = new ArrayList<>();
-        for (int i = section + 1; i < lines.size() && !lines.get(i).startsWith("## "); i++) {
-            String line = lines.get(i);
-            if (table.isEmpty() && line.matches("\\|\\s*Setting\\s*\\|.*")) {
-                table.add(line);
-            } else if (!table.isEmpty() && line.startsWith("|")) {
-                table.add(line);
-            } else if (!table.isEmpty()) {
-                break;
-            }
-        }
-        assertThat(table)
-                .as("a table with first column 'Setting' in section '" + SECTION + "' of " + PAGE)
-                .isNotEmpty();
-        return table;
+        return MarkdownTables.table(PAGE, SECTION, "Setting");
     }
 
     /** The cells of the data rows (header and separator skipped), trimmed. */

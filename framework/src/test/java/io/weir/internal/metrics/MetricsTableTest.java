@@ -2,10 +2,9 @@ package io.weir.internal.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.testing.MarkdownTables;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -37,23 +36,6 @@ class MetricsTableTest {
 
     /** The lines of the table whose first header is "Meter" in the section {@link #SECTION}. */
     private static List<String> documentedTable() throws IOException {
-        List<String> lines = Files.readAllLines(PAGE);
-        int section = lines.indexOf(SECTION);
-        assertThat(section).as("section '" + SECTION + "' of " + PAGE).isNotNegative();
-        List<String> table = new ArrayList<>();
-        for (int i = section + 1; i < lines.size() && !lines.get(i).startsWith("## "); i++) {
-            String line = lines.get(i);
-            if (table.isEmpty() && line.matches("\\|\\s*Meter\\s*\\|.*")) {
-                table.add(line);
-            } else if (!table.isEmpty() && line.startsWith("|")) {
-                table.add(line);
-            } else if (!table.isEmpty()) {
-                break;
-            }
-        }
-        assertThat(table)
-                .as("a table with first column 'Meter' in section '" + SECTION + "' of " + PAGE)
-                .isNotEmpty();
-        return table;
+        return MarkdownTables.table(PAGE, SECTION, "Meter");
     }
 }
