@@ -8,6 +8,8 @@ import io.weir.benchmarks.input.InputTopic;
 import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.systems.ChildCountRunner;
 import io.weir.benchmarks.verification.CompletionProbe;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.Worker;
 import io.weir.testkit.KafkaTestClient;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -90,32 +92,18 @@ public final class MemoryJob implements Job {
     }
 
     @Override
-    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
+    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, Deadline deadline)
             throws InterruptedException {
         Run run = current;
         long pid =
                 running.pid().orElseThrow(() -> new IllegalStateException("the system runs in no process of its own"));
-        Thread sampler = new Thread(
-                () -> {
-                    try {
-                        while (!Thread.currentThread().isInterrupted()) {
-                            run.sample(pid);
-                            Thread.sleep(SAMPLE_INTERVAL.toMillis());
-                        }
-                    } catch (InterruptedException e) {
-                        // stopped
-                    }
-                },
-                "rss-sampler");
-        sampler.setDaemon(true);
-        sampler.start();
+        Worker sampler = Worker.every("rss-sampler", SAMPLE_INTERVAL, self -> run.sample(pid));
         try {
             new CompletionProbe(client.admin(), run.input, keys)
-                    .await(spec.applicationId(), spec.outputTopic(), Workload.PARTITIONS, running, deadlineNanos);
+                    .await(spec.applicationId(), spec.outputTopic(), Workload.PARTITIONS, running, deadline);
             return System.nanoTime();
         } finally {
-            sampler.interrupt();
-            sampler.join();
+            sampler.stopAndJoin(Worker.DEFAULT_JOIN_TIMEOUT);
             run.sample(pid); // the last word: VmHWM covers everything up to now
         }
     }

@@ -91,7 +91,7 @@ public final class JsonReport {
 
     /** The fields every run line starts with. */
     private ObjectNode runLine(RunResult r) {
-        return BenchmarkJson.MAPPER
+        return Json.MAPPER
                 .createObjectNode()
                 .put("workload", r.scenario().label())
                 .put("guarantee", r.guarantee().label())
@@ -115,7 +115,7 @@ public final class JsonReport {
     }
 
     private void memoryRun(RunResult r) {
-        ObjectNode line = BenchmarkJson.MAPPER
+        ObjectNode line = Json.MAPPER
                 .createObjectNode()
                 .put("workload", r.scenario().label())
                 .put("system", r.system())
@@ -157,7 +157,7 @@ public final class JsonReport {
      * the median {@code started_seconds} of each.
      */
     private void secondsSummary(Summary s) {
-        ObjectNode line = BenchmarkJson.MAPPER
+        ObjectNode line = Json.MAPPER
                 .createObjectNode()
                 .put("summary", true)
                 .put("workload", s.scenario().label())
@@ -188,7 +188,7 @@ public final class JsonReport {
      * instance's start to balanced.
      */
     private void scaleOutSummary(Summary s) {
-        ObjectNode line = BenchmarkJson.MAPPER
+        ObjectNode line = Json.MAPPER
                 .createObjectNode()
                 .put("summary", true)
                 .put("workload", s.scenario().label())
@@ -206,7 +206,7 @@ public final class JsonReport {
      * restore rate; {@code "peer": null} (Kafka Streams has no savepoints).
      */
     private void savepointSummary(Summary s) {
-        ObjectNode line = BenchmarkJson.MAPPER
+        ObjectNode line = Json.MAPPER
                 .createObjectNode()
                 .put("summary", true)
                 .put("workload", s.scenario().label())
@@ -233,7 +233,7 @@ public final class JsonReport {
     private void throughputSummary(Summary s) {
         boolean noHttp = s.systems().contains(WeirRunner.NO_HTTP);
         boolean scraped = s.systems().contains(WeirRunner.SCRAPED);
-        ObjectNode line = BenchmarkJson.MAPPER
+        ObjectNode line = Json.MAPPER
                 .createObjectNode()
                 .put("summary", true)
                 .put("workload", s.scenario().label())
@@ -311,7 +311,7 @@ public final class JsonReport {
      * should not fall once the offered rate passes what the system sustains).
      */
     public void ysbSummary(java.util.List<RunResult> results) {
-        ObjectNode line = BenchmarkJson.MAPPER
+        ObjectNode line = Json.MAPPER
                 .createObjectNode()
                 .put("summary", true)
                 .put("workload", "ysb")
@@ -403,7 +403,7 @@ public final class JsonReport {
 
     private void write(ObjectNode line) {
         try {
-            out.println(BenchmarkJson.MAPPER.writeValueAsString(line));
+            out.println(Json.MAPPER.writeValueAsString(line));
             out.flush();
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Cannot write JSON", e);
