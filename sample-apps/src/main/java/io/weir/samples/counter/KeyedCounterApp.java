@@ -224,7 +224,7 @@ public final class KeyedCounterApp implements Callable<Integer> {
         private boolean runAndKillFirstInstance(CommittedTail<String, Long> tail, int beforeKill) {
             try (ChildJvm first = startInstance(1)) {
                 System.out.println("STARTED instance 1 (pid " + first.pid() + ") with " + fed + " records fed");
-                long[] nextCaughtUpCheck = {System.nanoTime()};
+                Deadline[] nextCaughtUpCheck = {Deadline.after(Duration.ZERO)};
                 boolean killTime = awaitWhileRunning(first, "instance 1 to commit " + killAfter + " sums", tail, () -> {
                     // Its first committed sums show it is counting: from then on, stream the input.
                     if (fed < beforeKill && ledger.receivedCount() > 0) {
@@ -280,11 +280,11 @@ public final class KeyedCounterApp implements Callable<Integer> {
             return true;
         }
 
-        private boolean caughtUp(long[] nextCheck) {
-            if (System.nanoTime() - nextCheck[0] < 0) {
+        private boolean caughtUp(Deadline[] nextCheck) {
+            if (!nextCheck[0].expired()) {
                 return false;
             }
-            nextCheck[0] = System.nanoTime() + CAUGHT_UP_CHECK.toNanos();
+            nextCheck[0] = Deadline.after(CAUGHT_UP_CHECK);
             return ledger.receivedCount() > 0 && kafka.committedCount(applicationId, inputTopic) >= fed;
         }
 

@@ -1,6 +1,7 @@
 package io.weir.samples.ysb;
 
 import io.weir.WeirApp;
+import io.weir.common.internal.Deadline;
 import io.weir.dsl.Emit;
 import io.weir.samples.common.CommittedTail;
 import io.weir.samples.common.RatePacer;
@@ -221,8 +222,8 @@ public final class YsbApp implements Callable<Integer> {
             CommittedTail<String, Long> tail,
             ShutdownSignal signal) {
         RatePacer pacer = new RatePacer(rate, System::nanoTime);
-        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
-        while (System.nanoTime() < end && !signal.requested()) {
+        Deadline end = Deadline.after(Duration.ofSeconds(seconds));
+        while (!end.expired() && !signal.requested()) {
             int due = pacer.due();
             if (due > 0) {
                 List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>(due);
