@@ -78,10 +78,7 @@ public final class FailoverJob extends ScalingJob {
     public void prepare(RunSpec spec, SystemUnderTest system, Duration timeout) throws Exception {
         Run run = new Run();
         current = run;
-        Deadline deadline = Deadline.after(timeout);
-        run.scaling = ScalingRun.start(client, workload, spec, system, INSTANCES, keys, rate, deadline);
-        run.scaling.runFor(ScalingRun.SETTLE, deadline);
-        run.scaling.awaitSettled(deadline);
+        startAndSettle(spec, system, INSTANCES, timeout, scaling -> run.scaling = scaling);
         run.killed = new TreeSet<>(run.scaling.group().assignment().partitionsOf(VICTIM));
         if (run.killed.isEmpty()) {
             throw new IllegalStateException(VICTIM + " owns no partition to fail over");
@@ -233,19 +230,12 @@ public final class FailoverJob extends ScalingJob {
             return nanos < 0 || startedNanos == 0 ? null : round((nanos - startedNanos) / 1e9);
         }
 
-        /** The instances first: whatever else fails, no process may outlive the run. */
         void close() {
-            try {
-                if (scaling != null) {
-                    scaling.close();
-                }
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot stop the run's instances: " + e, e);
-            } finally {
+            closeInstancesFirst(scaling, () -> {
                 if (consumer != null) {
                     consumer.close(Duration.ofSeconds(5));
                 }
-            }
+            });
         }
     }
 }

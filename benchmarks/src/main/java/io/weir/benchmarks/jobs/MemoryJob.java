@@ -1,6 +1,5 @@
 package io.weir.benchmarks.jobs;
 
-import io.weir.benchmarks.Job;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
@@ -33,7 +32,7 @@ import java.util.Map;
  * {@value #NON_HEAP_ALLOWANCE_BYTES} bytes for the JVM's memory outside the heap
  * (benchmarks/README.md: "memory-10m").
  */
-public final class MemoryJob implements Job {
+public final class MemoryJob extends KeyedJob {
 
     static final long ROCKSDB_MEMORY_BYTES = 256L << 20;
     static final long XMX_BYTES = 512L << 20;
@@ -42,21 +41,11 @@ public final class MemoryJob implements Job {
 
     static final Duration SAMPLE_INTERVAL = Duration.ofMillis(200);
 
-    private final KafkaTestClient client;
-    private final Workload workload;
-    private final Scenario scenario;
-    private final long keys;
     /** The state of the current run, from {@link #prepare} to {@link #details}. */
     private Run current;
 
     public MemoryJob(KafkaTestClient client, Workload workload, Scenario scenario, long keys) {
-        if (scenario.kind() != Scenario.Kind.MEMORY || keys <= 0) {
-            throw new IllegalArgumentException("a memory job needs the memory workload and at least one key");
-        }
-        this.client = client;
-        this.workload = workload;
-        this.scenario = scenario;
-        this.keys = keys;
+        super(client, workload, scenario, Scenario.Kind.MEMORY, keys);
     }
 
     /** The Weir process of the workload. */
@@ -69,21 +58,6 @@ public final class MemoryJob implements Job {
 
     static long boundBytes() {
         return ROCKSDB_MEMORY_BYTES + XMX_BYTES + NON_HEAP_ALLOWANCE_BYTES;
-    }
-
-    @Override
-    public Scenario scenario() {
-        return scenario;
-    }
-
-    @Override
-    public String inputTopic(String applicationId) {
-        return applicationId + "-in";
-    }
-
-    @Override
-    public long records() {
-        return keys;
     }
 
     @Override

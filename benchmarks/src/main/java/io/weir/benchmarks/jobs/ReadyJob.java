@@ -47,7 +47,7 @@ public final class ReadyJob implements Job {
 
     @Override
     public String inputTopic(String applicationId) {
-        return applicationId + "-in";
+        return KeyedJob.ownInput(applicationId);
     }
 
     /** None: the input is empty. */

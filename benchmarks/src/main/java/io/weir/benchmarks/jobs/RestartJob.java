@@ -1,6 +1,5 @@
 package io.weir.benchmarks.jobs;
 
-import io.weir.benchmarks.Job;
 import io.weir.benchmarks.KafkaClients;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
@@ -48,7 +47,7 @@ import org.apache.kafka.common.TopicPartition;
  * outputs are ignored. How many changelog records the restarted process restored, as the system
  * reports them ({@code CountApp}), goes into the run's details.
  */
-public final class RestartJob implements Job {
+public final class RestartJob extends KeyedJob {
 
     static final int BATCH_RECORDS = 1_000;
     static final int TRICKLE_PER_SECOND = 100;
@@ -56,38 +55,13 @@ public final class RestartJob implements Job {
     private static final Duration POLL = Duration.ofMillis(20);
     private static final byte[] KEY_PREFIX = "key-".getBytes(StandardCharsets.US_ASCII);
 
-    private final KafkaTestClient client;
-    private final Workload workload;
-    private final Scenario scenario;
-    private final long keys;
     private final Duration trickle;
     /** The state of the current run, from {@link #prepare} to {@link #details}. */
     private Run current;
 
     public RestartJob(KafkaTestClient client, Workload workload, Scenario scenario, long keys, Duration trickle) {
-        if (scenario.kind() != Scenario.Kind.RESTART || keys <= 0) {
-            throw new IllegalArgumentException("a restart job needs the restart workload and at least one key");
-        }
-        this.client = client;
-        this.workload = workload;
-        this.scenario = scenario;
-        this.keys = keys;
+        super(client, workload, scenario, Scenario.Kind.RESTART, keys);
         this.trickle = trickle;
-    }
-
-    @Override
-    public Scenario scenario() {
-        return scenario;
-    }
-
-    @Override
-    public String inputTopic(String applicationId) {
-        return applicationId + "-in";
-    }
-
-    @Override
-    public long records() {
-        return keys;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.weir.benchmarks.jobs;
 
-import io.weir.benchmarks.Job;
 import io.weir.benchmarks.RunExecutor;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
@@ -67,7 +66,7 @@ import org.slf4j.LoggerFactory;
  * restored), {@code restored_running_seconds}, {@code restore_vs_write} ({@code restore_rps} over
  * {@code write_rps}), {@code load_seconds}, {@code peer} (null) and {@code peer_note}.
  */
-public final class SavepointJob implements Job {
+public final class SavepointJob extends KeyedJob {
 
     private static final Logger log = LoggerFactory.getLogger(SavepointJob.class);
 
@@ -87,37 +86,12 @@ public final class SavepointJob implements Job {
     public static final String PEER_NOTE = "Kafka Streams has no savepoints: its reset tool rewinds input offsets and"
             + " rebuilds state by reprocessing; there is no peer figure";
 
-    private final KafkaTestClient client;
-    private final Workload workload;
-    private final Scenario scenario;
-    private final long keys;
     private final int rate;
     private Run current;
 
     public SavepointJob(KafkaTestClient client, Workload workload, Scenario scenario, long keys, int rate) {
-        if (scenario.kind() != Scenario.Kind.SAVEPOINT) {
-            throw new IllegalArgumentException("a savepoint job needs the savepoint workload");
-        }
-        this.client = client;
-        this.workload = workload;
-        this.scenario = scenario;
-        this.keys = keys;
+        super(client, workload, scenario, Scenario.Kind.SAVEPOINT, keys);
         this.rate = rate;
-    }
-
-    @Override
-    public Scenario scenario() {
-        return scenario;
-    }
-
-    @Override
-    public String inputTopic(String applicationId) {
-        return applicationId + "-in";
-    }
-
-    @Override
-    public long records() {
-        return keys;
     }
 
     @Override
@@ -203,7 +177,7 @@ public final class SavepointJob implements Job {
         RunSpec fork;
         try {
             fork = new RunSpec(
-                    scenario,
+                    scenario(),
                     spec.bootstrapServers(),
                     spec.inputTopic(),
                     forkId + "-out",

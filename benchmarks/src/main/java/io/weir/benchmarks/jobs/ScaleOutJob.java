@@ -69,13 +69,12 @@ public final class ScaleOutJob extends ScalingJob {
     public void prepare(RunSpec spec, SystemUnderTest system, Duration timeout) throws Exception {
         Run run = new Run();
         current = run;
-        Deadline deadline = Deadline.after(timeout);
-        run.scaling = ScalingRun.start(client, workload, spec, system, INITIAL, keys, rate, deadline);
-        run.watch = OutputPauseWatch.start(client.bootstrapServers(), spec.outputTopic(), ScalingRun.PARTITIONS);
-        long settling = System.nanoTime();
-        run.baselineFrom = settling + ScalingRun.SETTLE.toNanos() / 2; // a moment to measure from, not a deadline
-        run.scaling.runFor(ScalingRun.SETTLE, deadline);
-        run.scaling.awaitSettled(deadline);
+        startAndSettle(spec, system, INITIAL, timeout, scaling -> {
+            run.scaling = scaling;
+            run.watch = OutputPauseWatch.start(client.bootstrapServers(), spec.outputTopic(), ScalingRun.PARTITIONS);
+            long settling = System.nanoTime();
+            run.baselineFrom = settling + ScalingRun.SETTLE.toNanos() / 2; // a moment to measure from, not a deadline
+        });
     }
 
     /** Starts the new instance; the group of three is the running system from here on. */
@@ -163,19 +162,12 @@ public final class ScaleOutJob extends ScalingJob {
         /** Active tasks per instance at the window's end, {@code 4/4/4}. */
         String split;
 
-        /** The instances first: whatever else fails, no process may outlive the run. */
         void close() {
-            try {
-                if (scaling != null) {
-                    scaling.close();
-                }
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot stop the run's instances: " + e, e);
-            } finally {
+            closeInstancesFirst(scaling, () -> {
                 if (watch != null) {
                     watch.close();
                 }
-            }
+            });
         }
     }
 }
