@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.weir.WeirApp;
 import io.weir.config.WeirConfig;
-import io.weir.samples.common.SampleMain;
+import io.weir.samples.common.SampleCommand;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
 import io.weir.sink.DeliveryGuarantee;
@@ -126,18 +126,17 @@ class FraudDetectionIT {
     void sampleCommandCommitsAnAlertForEveryFraudItPutInAndNoneTwice() {
         String payments = KAFKA.uniqueTopic("fraud-payments", PARTITIONS);
         String alerts = payments + "-alerts";
-        int exit = SampleMain.execute(
+        int exit = SampleCommand.run(
                 new FraudDetectionApp(),
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
+                KAFKA,
+                "fraud-" + payments,
+                stateDir,
                 "--transactions-topic",
                 payments,
                 "--holders-topic",
                 payments + "-holders",
                 "--alerts-topic",
                 alerts,
-                "--application-id",
-                "fraud-" + payments,
                 "--partitions",
                 "3",
                 "--cards",
@@ -145,11 +144,7 @@ class FraudDetectionIT {
                 "--payments",
                 "20",
                 "--seed",
-                "42",
-                "--state-dir",
-                stateDir.toString(),
-                "--timeout",
-                "90");
+                "42");
 
         assertThat(exit).isZero();
         // The same payments as the command's (only their base time differs, which no alert depends on).
