@@ -270,21 +270,8 @@ public final class KeyedCounterApp implements Callable<Integer> {
         }
 
         private ChildJvm startInstance(int n) {
-            return ChildJvm.builder(KeyedCounterInstance.class)
-                    .args(
-                            "--bootstrap-servers",
-                            kafka.bootstrapServers(),
-                            "--application-id",
-                            options.applicationId(),
-                            "--input-topic",
-                            inputTopic,
-                            "--output-topic",
-                            outputTopic,
-                            "--state-dir",
-                            dir.resolve("state").toString())
-                    .jvmOptions("-Xmx256m")
-                    .outputFile(dir.resolve("instance-" + n + ".log"))
-                    .start();
+            return KeyedCounterInstance.startChild(
+                    kafka.bootstrapServers(), options.applicationId(), inputTopic, outputTopic, dir, n);
         }
 
         private void feedUpTo(int end) {

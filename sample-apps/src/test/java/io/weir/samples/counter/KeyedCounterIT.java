@@ -131,21 +131,7 @@ class KeyedCounterIT {
     }
 
     private ChildJvm instance(String appId, String input, String output, int n) {
-        return ChildJvm.builder(KeyedCounterInstance.class)
-                .args(
-                        "--bootstrap-servers",
-                        KAFKA.bootstrapServers(),
-                        "--application-id",
-                        appId,
-                        "--input-topic",
-                        input,
-                        "--output-topic",
-                        output,
-                        "--state-dir",
-                        stateDir.resolve("state").toString())
-                .jvmOptions("-Xmx256m")
-                .outputFile(stateDir.resolve("instance-" + n + ".log"))
-                .start();
+        return KeyedCounterInstance.startChild(KAFKA.bootstrapServers(), appId, input, output, stateDir, n);
     }
 
     private static void produceSeedExample(String topic) {

@@ -8,7 +8,6 @@ import io.weir.config.WeirConfig;
 import io.weir.samples.common.SampleCommand;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
-import io.weir.sink.DeliveryGuarantee;
 import io.weir.testkit.KafkaExtension;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -164,14 +163,7 @@ class FraudDetectionIT {
     }
 
     private WeirApp start(String appId, String payments, String holders, String alerts) {
-        WeirConfig config = WeirConfig.builder()
-                .applicationId(appId)
-                .bootstrapServers(KAFKA.bootstrapServers())
-                .guarantee(DeliveryGuarantee.EXACTLY_ONCE)
-                .stateDir(stateDir)
-                .set("http.port", 0)
-                .environment(Map.of()) // no WEIR_* variable of the machine running the tests
-                .build();
+        WeirConfig config = SampleCommand.config(KAFKA, appId, stateDir);
         return WeirApp.create(FraudDetection.topology(payments, holders, alerts), config)
                 .start();
     }

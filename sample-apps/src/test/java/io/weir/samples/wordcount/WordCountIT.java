@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.weir.WeirApp;
 import io.weir.common.KeyValue;
 import io.weir.samples.common.SampleCommand;
-import io.weir.samples.common.SampleConfigs;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
 import java.nio.file.Path;
@@ -137,12 +136,7 @@ class WordCountIT {
     }
 
     private WeirApp start(String appId, String lines, String counts) {
-        return WeirApp.create(
-                        WordCount.topology(lines, counts),
-                        SampleConfigs.exactlyOnce(appId, KAFKA.bootstrapServers(), stateDir)
-                                .set("http.port", 0)
-                                .environment(Map.of()) // no WEIR_* variable of the machine running the tests
-                                .build())
+        return WeirApp.create(WordCount.topology(lines, counts), SampleCommand.config(KAFKA, appId, stateDir))
                 .start();
     }
 
