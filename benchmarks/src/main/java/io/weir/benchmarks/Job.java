@@ -8,6 +8,7 @@ import io.weir.benchmarks.jobs.ReadyJob;
 import io.weir.benchmarks.jobs.RestartJob;
 import io.weir.benchmarks.jobs.RestoreJob;
 import io.weir.benchmarks.jobs.ScaleOutJob;
+import io.weir.common.internal.Deadline;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -60,9 +61,9 @@ public interface Job {
      * stops: usually the moment of return; a job may wait on for something untimed afterwards and
      * return an earlier moment. {@code startedNanos} is when the clock started.
      *
-     * @throws IllegalStateException if the system fails or {@code deadlineNanos} passes first
+     * @throws IllegalStateException if the system fails or {@code deadline} passes first
      */
-    long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
+    long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, Deadline deadline)
             throws InterruptedException;
 
     /** Off the clock, after the system stopped: what is wrong with the output, or empty. */

@@ -1,6 +1,7 @@
 package io.weir.benchmarks;
 
 import io.weir.benchmarks.input.Workload;
+import io.weir.common.internal.Deadline;
 import io.weir.testkit.KafkaTestClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -131,7 +132,7 @@ public final class RunExecutor {
     private Measured measure(SystemUnderTest system, RunSpec spec) throws Exception {
         long cpuStarted = CPU.getProcessCpuTime();
         long started = System.nanoTime();
-        long deadline = started + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         SystemUnderTest.Running running = startWithin(job, system, spec, timeout);
         try {
             long stopped = job.await(spec, running, started, deadline);

@@ -7,10 +7,8 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code load <sample>}: feeds the sample's input topic at a steady rate until SIGTERM or the end
@@ -32,14 +30,8 @@ final class LoadCommand implements Callable<Integer> {
     /** Long enough to flush and close the producer after SIGTERM. */
     private static final Duration GRACE = Duration.ofSeconds(20);
 
-    @Spec
-    CommandSpec spec;
-
-    @Parameters(
-            index = "0",
-            paramLabel = "<sample>",
-            description = "word-count, temperature-alerts, ysb or fraud-detection")
-    String sampleName;
+    @Mixin
+    ChosenSample chosen;
 
     @Option(names = "--rate", defaultValue = "50", description = "Records per second (default: ${DEFAULT-VALUE}).")
     int rate;
@@ -50,9 +42,6 @@ final class LoadCommand implements Callable<Integer> {
             description = "Stop after this many seconds (default: until SIGTERM).")
     Long durationSeconds;
 
-    @Option(names = "--input-topic", paramLabel = "TOPIC", description = "Topic to feed (default: the sample's).")
-    String inputTopic;
-
     @Option(
             names = "--bootstrap-servers",
             defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
@@ -61,8 +50,8 @@ final class LoadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CommandLine cmd = spec.commandLine();
-        ServedSample sample = ServedSamples.named(cmd, sampleName);
+        CommandLine cmd = chosen.commandLine();
+        ServedSample sample = chosen.sample();
         if (rate < 1 || (durationSeconds != null && durationSeconds < 1)) {
             throw new CommandLine.ParameterException(cmd, "--rate and --duration must be at least 1");
         }
@@ -72,7 +61,7 @@ final class LoadCommand implements Callable<Integer> {
         }
         SampleLoad.Options options = new SampleLoad.Options(
                 bootstrapServers,
-                inputTopic != null ? inputTopic : sample.inputTopic(),
+                chosen.inputTopic(sample),
                 rate,
                 durationSeconds == null ? null : Duration.ofSeconds(durationSeconds));
         // The hook waits for the producer to flush, so SIGTERM loses no record already handed to it.

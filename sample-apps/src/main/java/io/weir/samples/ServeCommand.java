@@ -6,10 +6,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code serve <sample>}: runs only the sample's topology as a long-running service (containers,
@@ -31,17 +29,8 @@ import picocli.CommandLine.Spec;
                 + " fraud-alerts).")
 final class ServeCommand implements Callable<Integer> {
 
-    @Spec
-    CommandSpec spec;
-
-    @Parameters(
-            index = "0",
-            paramLabel = "<sample>",
-            description = "word-count, temperature-alerts, ysb or fraud-detection")
-    String sampleName;
-
-    @Option(names = "--input-topic", paramLabel = "TOPIC", description = "Topic to read (default: the sample's).")
-    String inputTopic;
+    @Mixin
+    ChosenSample chosen;
 
     @Option(names = "--output-topic", paramLabel = "TOPIC", description = "Topic to write (default: the sample's).")
     String outputTopic;
@@ -62,17 +51,17 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        ServedSample sample = ServedSamples.named(spec.commandLine(), sampleName);
+        ServedSample sample = chosen.sample();
         if (!sample.variants().containsKey(variant)) {
             throw new CommandLine.ParameterException(
-                    spec.commandLine(),
-                    "unknown --variant '" + variant + "' of " + sampleName + "; it has "
+                    chosen.commandLine(),
+                    "unknown --variant '" + variant + "' of " + sample.name() + "; it has "
                             + String.join(", ", sample.variants().keySet()));
         }
         SampleService.run(
                 sample,
                 variant,
-                inputTopic != null ? inputTopic : sample.inputTopic(),
+                chosen.inputTopic(sample),
                 outputTopic != null ? outputTopic : sample.outputTopic(),
                 SampleService.config(sample, configFile, System.getenv()));
         return 0;

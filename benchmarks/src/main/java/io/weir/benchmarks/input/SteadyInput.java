@@ -1,17 +1,17 @@
 package io.weir.benchmarks.input;
 
-import io.weir.benchmarks.systems.ClientSettings;
+import io.weir.benchmarks.KafkaClients;
+import io.weir.common.internal.Worker;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongFunction;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Live traffic at a fixed rate for the scaling workloads: {@code rate} records a second to keys
@@ -30,27 +30,71 @@ public final class SteadyInput implements AutoCloseable {
     private static final long SEED = 42 + 3; // the input generators use 42, +1 and +2
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
-    private final Thread sender;
     private final AtomicLong sent = new AtomicLong();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private volatile boolean stopping;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final String topic;
+    private final LongFunction<byte[]> key;
+    private final Supplier<byte[]> value;
+    private final long intervalNanos;
+    private final long startNanos = System.nanoTime();
+    private final Worker sender;
 
-    private SteadyInput(String bootstrapServers, String topic, long keys, int rate) {
-        Map<String, Object> settings = new HashMap<>(ClientSettings.producer());
-        settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        settings.put(ProducerConfig.ACKS_CONFIG, "all");
-        this.sender = new Thread(() -> send(settings, topic, keys, rate), "steady-input");
-        this.sender.setDaemon(true);
+    private SteadyInput(
+            String bootstrapServers,
+            String name,
+            String topic,
+            int rate,
+            LongFunction<byte[]> key,
+            Supplier<byte[]> value) {
+        if (rate <= 0) {
+            throw new IllegalArgumentException("steady input needs a positive rate");
+        }
+        this.producer = KafkaClients.inputProducer(bootstrapServers);
+        this.topic = topic;
+        this.key = key;
+        this.value = value;
+        this.intervalNanos = 1_000_000_000L / rate;
+        // Not interrupted: the producer's flush on the way out must not see an interrupt.
+        this.sender = Worker.named(name)
+                .interruptOnStop(false)
+                .joinTimeout(CLOSE_TIMEOUT)
+                .onFailure(e -> failure.compareAndSet(null, e))
+                .onExit(this::flushAndClose)
+                .loop(this::sendWhenDue);
     }
 
     /** Starts sending {@code rate} records a second to {@code topic}. */
     public static SteadyInput start(String bootstrapServers, String topic, long keys, int rate) {
-        if (keys <= 0 || rate <= 0) {
-            throw new IllegalArgumentException("steady input needs keys and a positive rate");
+        if (keys <= 0) {
+            throw new IllegalArgumentException("steady input needs keys");
         }
-        SteadyInput input = new SteadyInput(bootstrapServers, topic, keys, rate);
-        input.sender.start();
-        return input;
+        int digits = Workload.keyDigits(keys);
+        SplittableRandom random = new SplittableRandom(SEED);
+        // The key first, then the value, from one generator: one sender thread draws both.
+        return new SteadyInput(
+                bootstrapServers,
+                "steady-input",
+                topic,
+                rate,
+                n -> Workload.key(random.nextLong(keys), digits),
+                () -> Workload.value(random));
+    }
+
+    /**
+     * Starts sending {@code rate} records a second to {@code topic}, keyed {@code tick-0} ...
+     * {@code tick-99} (outside the {@code key-} key set), with 100-byte values of generator
+     * {@code seed}: the restart workload's trickle ({@link Workload#trickle}).
+     */
+    static SteadyInput ticks(String bootstrapServers, String topic, int rate, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        return new SteadyInput(
+                bootstrapServers,
+                "trickle",
+                topic,
+                rate,
+                n -> ("tick-" + n % 100).getBytes(StandardCharsets.US_ASCII),
+                () -> Workload.value(random));
     }
 
     /** Records handed to the producer so far. */
@@ -63,48 +107,39 @@ public final class SteadyInput implements AutoCloseable {
         return Optional.ofNullable(failure.get());
     }
 
-    private void send(Map<String, Object> settings, String topic, long keys, int rate) {
-        int digits = Workload.keyDigits(keys);
-        SplittableRandom random = new SplittableRandom(SEED);
-        long intervalNanos = 1_000_000_000L / rate;
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer())) {
-            long start = System.nanoTime();
-            long n = 0;
-            while (!stopping && failure.get() == null) {
-                long wait = start + n * intervalNanos - System.nanoTime();
-                if (wait > 0) {
-                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000)); // the schedule, not a hope
-                    continue;
-                }
-                byte[] key = Workload.key(random.nextLong(keys), digits);
-                producer.send(new ProducerRecord<>(topic, key, Workload.value(random)), (metadata, e) -> {
-                    if (e != null) {
-                        failure.compareAndSet(null, e);
-                    }
-                });
-                n++;
-                sent.set(n);
+    /** Record {@code n} is due {@code n / rate} s after the start: waits for it, or sends it. */
+    private void sendWhenDue(Worker self) throws InterruptedException {
+        if (failure.get() != null) {
+            self.stop(); // a send failed: its callback noted why
+            return;
+        }
+        long n = sent.get();
+        long wait = startNanos + n * intervalNanos - System.nanoTime();
+        if (wait > 0) {
+            self.pause(Duration.ofNanos(wait)); // the schedule, not a hope
+            return;
+        }
+        producer.send(new ProducerRecord<>(topic, key.apply(n), value.get()), (metadata, e) -> {
+            if (e != null) {
+                failure.compareAndSet(null, e);
             }
+        });
+        sent.set(n + 1);
+    }
+
+    private void flushAndClose() {
+        try {
             producer.flush();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             failure.compareAndSet(null, e);
+        } finally {
+            producer.close();
         }
     }
 
     /** Stops sending and returns once the records sent so far are acknowledged (or 30 s passed). */
     @Override
     public void close() {
-        stopping = true;
-        try {
-            sender.join(CLOSE_TIMEOUT.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (sender.isAlive()) {
-            sender.interrupt();
-        }
+        sender.close();
     }
 }

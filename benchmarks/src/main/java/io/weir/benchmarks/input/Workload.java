@@ -1,11 +1,12 @@
 package io.weir.benchmarks.input;
 
-import io.weir.benchmarks.systems.ClientSettings;
+import io.weir.benchmarks.KafkaClients;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.Poll;
 import io.weir.testkit.KafkaTestClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
@@ -15,11 +16,9 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +58,8 @@ public final class Workload {
     private static final byte[] ALPHABET = "abcdefghijklmnopqrstuvwxyz012345".getBytes(StandardCharsets.US_ASCII);
 
     private static final long SEED = 42;
+    /** How often the trickle runs its caller's check. */
+    private static final Duration TRICKLE_CHECK = Duration.ofMillis(20);
 
     private final KafkaTestClient client;
 
@@ -178,41 +179,27 @@ public final class Workload {
     /**
      * Sends {@code recordsPerSecond} records a second to {@code topic} for {@code duration}: steady
      * live traffic, keyed {@code tick-0} ... {@code tick-99} (outside the {@code key-} key set), with
-     * 100-byte values; runs {@code check} before each send (it may throw to stop) and returns once
+     * 100-byte values; runs {@code check} every 20 ms (it may throw to stop) and returns once
      * every record is acknowledged, with their number.
      */
     public long trickle(String topic, Duration duration, int recordsPerSecond, Runnable check)
             throws InterruptedException {
-        Map<String, Object> settings = new HashMap<>(ClientSettings.producer());
-        settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, client.bootstrapServers());
-        settings.put(ProducerConfig.ACKS_CONFIG, "all");
-        SplittableRandom random = new SplittableRandom(SEED + 2);
-        AtomicReference<Exception> failure = new AtomicReference<>();
-        long intervalNanos = 1_000_000_000L / recordsPerSecond;
-        long start = System.nanoTime();
-        long sent = 0;
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer())) {
-            while (System.nanoTime() - start < duration.toNanos() && failure.get() == null) {
-                check.run();
-                byte[] key = ("tick-" + sent % 100).getBytes(StandardCharsets.US_ASCII);
-                producer.send(new ProducerRecord<>(topic, key, value(random)), (metadata, e) -> {
-                    if (e != null) {
-                        failure.compareAndSet(null, e);
-                    }
-                });
-                sent++;
-                long wait = start + sent * intervalNanos - System.nanoTime();
-                if (wait > 0) {
-                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                }
-            }
-            producer.flush();
+        SteadyInput ticks = SteadyInput.ticks(client.bootstrapServers(), topic, recordsPerSecond, SEED + 2);
+        try (ticks) {
+            Deadline end = Deadline.after(duration);
+            Poll.until(
+                    () -> {
+                        check.run();
+                        return end.expired() || ticks.failure().isPresent();
+                    },
+                    duration,
+                    TRICKLE_CHECK);
         }
-        if (failure.get() != null) {
-            throw new IllegalStateException("Cannot write to " + topic, failure.get());
+        if (ticks.failure().isPresent()) {
+            throw new IllegalStateException(
+                    "Cannot write to " + topic, ticks.failure().get());
         }
-        return sent;
+        return ticks.sent();
     }
 
     /** {@code keys} distinct keys, each once, with seeded values; checks the topic holds exactly that many. */
@@ -263,12 +250,8 @@ public final class Workload {
 
     /** Sends {@code records} records, record i from {@code record}, and waits until all are acknowledged. */
     private void send(String topic, long records, LongFunction<ProducerRecord<byte[], byte[]>> record) {
-        Map<String, Object> settings = new HashMap<>(ClientSettings.producer());
-        settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, client.bootstrapServers());
-        settings.put(ProducerConfig.ACKS_CONFIG, "all");
         AtomicReference<Exception> failure = new AtomicReference<>();
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer = KafkaClients.inputProducer(client.bootstrapServers())) {
             for (long i = 0; i < records; i++) {
                 if (failure.get() != null) {
                     break;

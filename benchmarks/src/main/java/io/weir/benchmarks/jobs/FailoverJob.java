@@ -1,12 +1,14 @@
 package io.weir.benchmarks.jobs;
 
+import io.weir.benchmarks.KafkaClients;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
 import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.systems.GroupAssignment;
 import io.weir.benchmarks.systems.InstanceGroup;
-import io.weir.benchmarks.verification.OutputPauseWatch;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.KafkaCalls;
 import io.weir.testkit.KafkaTestClient;
 import java.time.Duration;
 import java.util.HashMap;
@@ -15,9 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -66,7 +65,7 @@ public final class FailoverJob extends ScalingJob {
     /** How often the reassignment and the victim's transactions are checked while waiting. */
     private static final Duration CHECK_INTERVAL = Duration.ofMillis(100);
 
-    private static final long REQUEST_TIMEOUT_MS = 10_000;
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     /** The state of the current run, from {@link #prepare} to {@link #details}. */
     private Run current;
@@ -79,10 +78,7 @@ public final class FailoverJob extends ScalingJob {
     public void prepare(RunSpec spec, SystemUnderTest system, Duration timeout) throws Exception {
         Run run = new Run();
         current = run;
-        long deadline = System.nanoTime() + timeout.toNanos();
-        run.scaling = ScalingRun.start(client, workload, spec, system, INSTANCES, keys, rate, deadline);
-        run.scaling.runFor(ScalingRun.SETTLE, deadline);
-        run.scaling.awaitSettled(deadline);
+        startAndSettle(spec, system, INSTANCES, timeout, scaling -> run.scaling = scaling);
         run.killed = new TreeSet<>(run.scaling.group().assignment().partitionsOf(VICTIM));
         if (run.killed.isEmpty()) {
             throw new IllegalStateException(VICTIM + " owns no partition to fail over");
@@ -92,13 +88,10 @@ public final class FailoverJob extends ScalingJob {
                 run.restoredBefore += run.scaling.group().instance(survivor).restoredRecords();
             }
         }
-        run.consumer = OutputPauseWatch.readCommittedConsumer(client.bootstrapServers());
         List<TopicPartition> partitions = run.killed.stream()
                 .map(p -> new TopicPartition(spec.outputTopic(), p))
                 .toList();
-        run.consumer.assign(partitions);
-        run.consumer.seekToEnd(partitions);
-        partitions.forEach(p -> run.consumer.position(p, Duration.ofSeconds(30))); // connected before the kill
+        run.consumer = KafkaClients.readCommittedFromEnd(client.bootstrapServers(), partitions); // before the kill
     }
 
     /** SIGKILLs the victim; the survivors are the running system from here on. */
@@ -110,16 +103,16 @@ public final class FailoverJob extends ScalingJob {
     }
 
     @Override
-    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
+    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, Deadline deadline)
             throws InterruptedException {
         Run run = current;
         Map<TopicPartition, Long> ends = endOffsets(spec.outputTopic(), run.killed);
         ends.forEach(run.consumer::seek);
         Map<Integer, Long> back = new HashMap<>();
-        long nextCheck = System.nanoTime();
+        Deadline nextCheck = Deadline.after(Duration.ZERO);
         while (back.size() < run.killed.size()) {
             run.scaling.throwIfFailed();
-            if (System.nanoTime() - deadlineNanos > 0) {
+            if (deadline.expired()) {
                 throw new IllegalStateException("timed out with " + back.size() + " of the " + run.killed.size()
                         + " partitions of " + VICTIM + " " + run.killed + " back: " + back.keySet()
                         + (run.reassignedNanos < 0 ? "; not reassigned" : "")
@@ -130,8 +123,8 @@ public final class FailoverJob extends ScalingJob {
             for (ConsumerRecord<byte[], byte[]> r : records) {
                 back.putIfAbsent(r.partition(), now);
             }
-            if (now - nextCheck >= 0) {
-                nextCheck = now + CHECK_INTERVAL.toNanos();
+            if (nextCheck.expired()) {
+                nextCheck = Deadline.after(CHECK_INTERVAL);
                 observe(spec, run, ends);
             }
         }
@@ -141,11 +134,10 @@ public final class FailoverJob extends ScalingJob {
                 (back.values().stream().mapToLong(Long::longValue).min().getAsLong() - startedNanos) / 1e9;
         run.startedNanos = startedNanos;
         // Off the clock: the processes report their restored records every 100 ms.
-        Thread.sleep(300);
-        long restored = 0;
-        for (String survivor : run.scaling.group().instances()) {
-            restored += run.scaling.group().instance(survivor).restoredRecords();
-        }
+        InstanceGroup group = run.scaling.group();
+        long restored = RestoredRecords.settled(() -> group.instances().stream()
+                .mapToLong(survivor -> group.instance(survivor).restoredRecords())
+                .sum());
         run.restored = restored - run.restoredBefore;
         return last;
     }
@@ -157,7 +149,7 @@ public final class FailoverJob extends ScalingJob {
      * the kill: its open transaction, which hides everything after its first record from
      * {@code read_committed} readers, has been aborted by the broker).
      */
-    private void observe(RunSpec spec, Run run, Map<TopicPartition, Long> endsAtKill) throws InterruptedException {
+    private void observe(RunSpec spec, Run run, Map<TopicPartition, Long> endsAtKill) {
         if (run.reassignedNanos < 0) {
             InstanceGroup group = run.scaling.group();
             GroupAssignment a = group.assignment();
@@ -177,31 +169,23 @@ public final class FailoverJob extends ScalingJob {
     }
 
     /** The end offsets ({@code read_uncommitted}) of {@code partitions} of {@code topic}. */
-    private Map<TopicPartition, Long> endOffsets(String topic, Set<Integer> partitions) throws InterruptedException {
+    private Map<TopicPartition, Long> endOffsets(String topic, Set<Integer> partitions) {
         return endOffsets(topic, partitions, IsolationLevel.READ_UNCOMMITTED);
     }
 
     /** The end offsets ({@code read_uncommitted}) or last stable offsets ({@code read_committed}). */
-    private Map<TopicPartition, Long> endOffsets(String topic, Set<Integer> partitions, IsolationLevel isolation)
-            throws InterruptedException {
+    private Map<TopicPartition, Long> endOffsets(String topic, Set<Integer> partitions, IsolationLevel isolation) {
         Map<TopicPartition, OffsetSpec> request = partitions.stream()
                 .collect(Collectors.toMap(p -> new TopicPartition(topic, p), p -> OffsetSpec.latest()));
-        try {
-            return client
-                    .admin()
-                    .listOffsets(request, new ListOffsetsOptions(isolation))
-                    .all()
-                    .get(REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                    .entrySet()
-                    .stream()
-                    .collect(Collectors.toMap(
-                            Map.Entry::getKey, e -> e.getValue().offset()));
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(
-                    "cannot read the end offsets of " + topic + ": " + e.getCause(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("reading the end offsets of " + topic + " timed out", e);
-        }
+        return KafkaCalls.get(
+                        client.admin()
+                                .listOffsets(request, new ListOffsetsOptions(isolation))
+                                .all(),
+                        REQUEST_TIMEOUT,
+                        "read the end offsets of " + topic)
+                .entrySet()
+                .stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
     }
 
     /**
@@ -246,19 +230,12 @@ public final class FailoverJob extends ScalingJob {
             return nanos < 0 || startedNanos == 0 ? null : round((nanos - startedNanos) / 1e9);
         }
 
-        /** The instances first: whatever else fails, no process may outlive the run. */
         void close() {
-            try {
-                if (scaling != null) {
-                    scaling.close();
-                }
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot stop the run's instances: " + e, e);
-            } finally {
+            closeInstancesFirst(scaling, () -> {
                 if (consumer != null) {
                     consumer.close(Duration.ofSeconds(5));
                 }
-            }
+            });
         }
     }
 }

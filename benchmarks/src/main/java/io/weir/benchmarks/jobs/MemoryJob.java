@@ -1,6 +1,5 @@
 package io.weir.benchmarks.jobs;
 
-import io.weir.benchmarks.Job;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
@@ -8,6 +7,8 @@ import io.weir.benchmarks.input.InputTopic;
 import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.systems.ChildCountRunner;
 import io.weir.benchmarks.verification.CompletionProbe;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.Worker;
 import io.weir.testkit.KafkaTestClient;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,7 +32,7 @@ import java.util.Map;
  * {@value #NON_HEAP_ALLOWANCE_BYTES} bytes for the JVM's memory outside the heap
  * (benchmarks/README.md: "memory-10m").
  */
-public final class MemoryJob implements Job {
+public final class MemoryJob extends KeyedJob {
 
     static final long ROCKSDB_MEMORY_BYTES = 256L << 20;
     static final long XMX_BYTES = 512L << 20;
@@ -40,21 +41,11 @@ public final class MemoryJob implements Job {
 
     static final Duration SAMPLE_INTERVAL = Duration.ofMillis(200);
 
-    private final KafkaTestClient client;
-    private final Workload workload;
-    private final Scenario scenario;
-    private final long keys;
     /** The state of the current run, from {@link #prepare} to {@link #details}. */
     private Run current;
 
     public MemoryJob(KafkaTestClient client, Workload workload, Scenario scenario, long keys) {
-        if (scenario.kind() != Scenario.Kind.MEMORY || keys <= 0) {
-            throw new IllegalArgumentException("a memory job needs the memory workload and at least one key");
-        }
-        this.client = client;
-        this.workload = workload;
-        this.scenario = scenario;
-        this.keys = keys;
+        super(client, workload, scenario, Scenario.Kind.MEMORY, keys);
     }
 
     /** The Weir process of the workload. */
@@ -70,52 +61,23 @@ public final class MemoryJob implements Job {
     }
 
     @Override
-    public Scenario scenario() {
-        return scenario;
-    }
-
-    @Override
-    public String inputTopic(String applicationId) {
-        return applicationId + "-in";
-    }
-
-    @Override
-    public long records() {
-        return keys;
-    }
-
-    @Override
     public void prepare(RunSpec spec, SystemUnderTest system, Duration timeout) {
         current = new Run(workload.createDistinct(spec.inputTopic(), keys));
     }
 
     @Override
-    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
+    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, Deadline deadline)
             throws InterruptedException {
         Run run = current;
         long pid =
                 running.pid().orElseThrow(() -> new IllegalStateException("the system runs in no process of its own"));
-        Thread sampler = new Thread(
-                () -> {
-                    try {
-                        while (!Thread.currentThread().isInterrupted()) {
-                            run.sample(pid);
-                            Thread.sleep(SAMPLE_INTERVAL.toMillis());
-                        }
-                    } catch (InterruptedException e) {
-                        // stopped
-                    }
-                },
-                "rss-sampler");
-        sampler.setDaemon(true);
-        sampler.start();
+        Worker sampler = Worker.every("rss-sampler", SAMPLE_INTERVAL, self -> run.sample(pid));
         try {
             new CompletionProbe(client.admin(), run.input, keys)
-                    .await(spec.applicationId(), spec.outputTopic(), Workload.PARTITIONS, running, deadlineNanos);
+                    .await(spec.applicationId(), spec.outputTopic(), Workload.PARTITIONS, running, deadline);
             return System.nanoTime();
         } finally {
-            sampler.interrupt();
-            sampler.join();
+            sampler.stopAndJoin(Worker.DEFAULT_JOIN_TIMEOUT);
             run.sample(pid); // the last word: VmHWM covers everything up to now
         }
     }

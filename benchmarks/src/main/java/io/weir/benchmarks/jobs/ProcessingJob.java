@@ -10,6 +10,7 @@ import io.weir.benchmarks.input.WindowedInput;
 import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.verification.CompletionProbe;
 import io.weir.benchmarks.verification.OutputVerifier;
+import io.weir.common.internal.Deadline;
 import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 
@@ -82,7 +83,7 @@ public final class ProcessingJob implements Job {
     }
 
     @Override
-    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
+    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, Deadline deadline)
             throws InterruptedException {
         if (model != null) {
             // Committed output, counted: the emissions on window close are the work.
@@ -92,9 +93,9 @@ public final class ProcessingJob implements Job {
                     spec.outputTopic(),
                     Workload.PARTITIONS,
                     running,
-                    deadlineNanos);
+                    deadline);
         }
-        probe.await(spec.applicationId(), spec.outputTopic(), Workload.PARTITIONS, running, deadlineNanos);
+        probe.await(spec.applicationId(), spec.outputTopic(), Workload.PARTITIONS, running, deadline);
         return System.nanoTime();
     }
 

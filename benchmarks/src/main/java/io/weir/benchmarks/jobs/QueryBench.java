@@ -7,9 +7,12 @@ import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
 import io.weir.benchmarks.input.Workload;
-import io.weir.benchmarks.report.BenchmarkJson;
+import io.weir.benchmarks.report.Json;
 import io.weir.benchmarks.report.JsonReport;
 import io.weir.common.KeyValue;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.KafkaCalls;
+import io.weir.common.internal.Poll;
 import io.weir.config.WeirConfig;
 import io.weir.serde.Serdes;
 import io.weir.testkit.KafkaTestClient;
@@ -59,6 +62,8 @@ public final class QueryBench {
     static final int CLIENTS = 4;
     private static final int PARTITIONS = 4;
     private static final String STORE = "counts";
+    private static final Duration COUNTED_TIMEOUT = Duration.ofMinutes(5);
+    private static final Duration COUNTED_CHECK = Duration.ofMillis(200);
 
     private final KafkaTestClient client;
     private final JsonReport report;
@@ -138,7 +143,7 @@ public final class QueryBench {
             report.line(line("weir_local_keys", weirLocal, false));
             Phase bare = bare();
             report.line(line("bare_http", bare, false));
-            ObjectNode summary = BenchmarkJson.MAPPER
+            ObjectNode summary = Json.MAPPER
                     .createObjectNode()
                     .put("summary", true)
                     .put("workload", "queries")
@@ -169,7 +174,7 @@ public final class QueryBench {
     }
 
     private ObjectNode line(String system, Phase p, boolean split) {
-        ObjectNode line = BenchmarkJson.MAPPER
+        ObjectNode line = Json.MAPPER
                 .createObjectNode()
                 .put("workload", "queries")
                 .put("system", system)
@@ -198,14 +203,14 @@ public final class QueryBench {
                 .connectTimeout(Duration.ofSeconds(5))
                 .build();
         Phase total = new Phase();
-        long end = System.nanoTime() + time.toNanos();
+        Deadline end = Deadline.after(time);
         long start = System.nanoTime();
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < CLIENTS; c++) {
             Thread t = new Thread(
                     () -> {
                         Phase mine = new Phase();
-                        while (System.nanoTime() < end) {
+                        while (!end.expired()) {
                             String key = keyList.get(ThreadLocalRandom.current().nextInt(keyList.size()));
                             long t0 = System.nanoTime();
                             try {
@@ -221,7 +226,7 @@ public final class QueryBench {
                                     continue;
                                 }
                                 mine.all.recordValue(took);
-                                JsonNode body = BenchmarkJson.MAPPER.readTree(r.body());
+                                JsonNode body = Json.MAPPER.readTree(r.body());
                                 (localInstance.equals(body.path("instance").asText()) ? mine.local : mine.forwarded)
                                         .recordValue(took);
                             } catch (IOException e) {
@@ -257,7 +262,7 @@ public final class QueryBench {
         server.createContext("/", exchange -> {
             try (exchange) {
                 String key = exchange.getRequestURI().getPath().substring(prefix.length());
-                ObjectNode body = BenchmarkJson.MAPPER
+                ObjectNode body = Json.MAPPER
                         .createObjectNode()
                         .put("store", STORE)
                         .put("instance", "bare")
@@ -266,8 +271,7 @@ public final class QueryBench {
                         .put("lag", 0)
                         .put("key", key);
                 body.put("value", counts.get(key));
-                byte[] bytes =
-                        BenchmarkJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(body);
+                byte[] bytes = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(body);
                 exchange.getResponseHeaders().set("Content-Type", "application/json");
                 exchange.sendResponseHeaders(200, bytes.length);
                 try (OutputStream out = exchange.getResponseBody()) {
@@ -288,22 +292,23 @@ public final class QueryBench {
     }
 
     private void awaitCounted(String applicationId, String input) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-        while (System.nanoTime() < deadline) {
-            Map<TopicPartition, OffsetAndMetadata> offsets = client.admin()
-                    .listConsumerGroupOffsets(applicationId)
-                    .partitionsToOffsetAndMetadata()
-                    .get(30, TimeUnit.SECONDS);
-            long committed = offsets.entrySet().stream()
-                    .filter(e -> e.getKey().topic().equals(input) && e.getValue() != null)
-                    .mapToLong(e -> e.getValue().offset())
-                    .sum();
-            if (committed >= keys) {
-                return;
-            }
-            Thread.sleep(200);
+        boolean counted = Poll.until(() -> committed(applicationId, input) >= keys, COUNTED_TIMEOUT, COUNTED_CHECK);
+        if (!counted) {
+            throw new IllegalStateException(
+                    "the instances did not count the " + keys + " keys within " + Deadline.format(COUNTED_TIMEOUT));
         }
-        throw new IllegalStateException("the instances did not count the " + keys + " keys within 5 minutes");
+    }
+
+    /** The group's committed offsets on {@code input}, summed. */
+    private long committed(String applicationId, String input) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = KafkaCalls.get(
+                client.admin().listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata(),
+                Duration.ofSeconds(30),
+                "list the offsets of " + applicationId);
+        return offsets.entrySet().stream()
+                .filter(e -> e.getKey().topic().equals(input) && e.getValue() != null)
+                .mapToLong(e -> e.getValue().offset())
+                .sum();
     }
 
     private WeirConfig config(String applicationId, String instance, Path state) {

@@ -6,6 +6,8 @@ import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
 import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.systems.ChildCountRunner;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.Poll;
 import io.weir.testkit.KafkaTestClient;
 import java.time.Duration;
 import java.util.Map;
@@ -45,7 +47,7 @@ public final class ReadyJob implements Job {
 
     @Override
     public String inputTopic(String applicationId) {
-        return applicationId + "-in";
+        return KeyedJob.ownInput(applicationId);
     }
 
     /** None: the input is empty. */
@@ -60,21 +62,25 @@ public final class ReadyJob implements Job {
     }
 
     @Override
-    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
+    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, Deadline deadline)
             throws InterruptedException {
-        while (true) {
-            if (running.ready()) {
-                return System.nanoTime();
-            }
-            Throwable failure = running.failure().orElse(null);
-            if (failure != null) {
-                throw new IllegalStateException("failed before it was ready: " + failure, failure);
-            }
-            if (System.nanoTime() - deadlineNanos > 0) {
-                throw new IllegalStateException("not ready within "
-                        + Duration.ofNanos(deadlineNanos - startedNanos).toSeconds() + " s");
-            }
-            Thread.sleep(POLL.toMillis());
+        boolean ready = Poll.until(
+                () -> {
+                    if (running.ready()) {
+                        return true;
+                    }
+                    Throwable failure = running.failure().orElse(null);
+                    if (failure != null) {
+                        throw new IllegalStateException("failed before it was ready: " + failure, failure);
+                    }
+                    return false;
+                },
+                deadline.remaining(),
+                POLL);
+        if (!ready) {
+            throw new IllegalStateException(
+                    "not ready within " + deadline.timeout().toSeconds() + " s");
         }
+        return System.nanoTime();
     }
 }

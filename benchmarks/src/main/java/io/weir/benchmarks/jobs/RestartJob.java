@@ -1,6 +1,6 @@
 package io.weir.benchmarks.jobs;
 
-import io.weir.benchmarks.Job;
+import io.weir.benchmarks.KafkaClients;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
@@ -8,24 +8,21 @@ import io.weir.benchmarks.input.InputTopic;
 import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.systems.ChildCountRunner;
 import io.weir.benchmarks.verification.CompletionProbe;
+import io.weir.common.internal.Deadline;
 import io.weir.testkit.KafkaTestClient;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.IntStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Restart after SIGKILL (the restart workload): the time from starting a killed application
@@ -50,7 +47,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * outputs are ignored. How many changelog records the restarted process restored, as the system
  * reports them ({@code CountApp}), goes into the run's details.
  */
-public final class RestartJob implements Job {
+public final class RestartJob extends KeyedJob {
 
     static final int BATCH_RECORDS = 1_000;
     static final int TRICKLE_PER_SECOND = 100;
@@ -58,38 +55,13 @@ public final class RestartJob implements Job {
     private static final Duration POLL = Duration.ofMillis(20);
     private static final byte[] KEY_PREFIX = "key-".getBytes(StandardCharsets.US_ASCII);
 
-    private final KafkaTestClient client;
-    private final Workload workload;
-    private final Scenario scenario;
-    private final long keys;
     private final Duration trickle;
     /** The state of the current run, from {@link #prepare} to {@link #details}. */
     private Run current;
 
     public RestartJob(KafkaTestClient client, Workload workload, Scenario scenario, long keys, Duration trickle) {
-        if (scenario.kind() != Scenario.Kind.RESTART || keys <= 0) {
-            throw new IllegalArgumentException("a restart job needs the restart workload and at least one key");
-        }
-        this.client = client;
-        this.workload = workload;
-        this.scenario = scenario;
-        this.keys = keys;
+        super(client, workload, scenario, Scenario.Kind.RESTART, keys);
         this.trickle = trickle;
-    }
-
-    @Override
-    public Scenario scenario() {
-        return scenario;
-    }
-
-    @Override
-    public String inputTopic(String applicationId) {
-        return applicationId + "-in";
-    }
-
-    @Override
-    public long records() {
-        return keys;
     }
 
     @Override
@@ -98,7 +70,7 @@ public final class RestartJob implements Job {
         Run run = new Run(batchKeys());
         current = run;
         long started = System.nanoTime();
-        long deadline = started + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         SystemUnderTest.Running first = system.start(spec);
         try {
             new CompletionProbe(client.admin(), input, keys)
@@ -118,7 +90,7 @@ public final class RestartJob implements Job {
     }
 
     @Override
-    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
+    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, Deadline deadline)
             throws InterruptedException {
         Run run = current;
         while (true) {
@@ -128,7 +100,7 @@ public final class RestartJob implements Job {
                         "failed after " + run.seen.size() + " of " + run.batchKeys.size() + " new counts: " + failure,
                         failure);
             }
-            if (System.nanoTime() - deadlineNanos > 0) {
+            if (deadline.expired()) {
                 throw new IllegalStateException(
                         "timed out with " + run.seen.size() + " of " + run.batchKeys.size() + " new counts visible");
             }
@@ -155,9 +127,7 @@ public final class RestartJob implements Job {
             }
             if (run.seen.size() == run.batchKeys.size()) {
                 run.batchSeconds = (now - startedNanos) / 1e9;
-                // Off the clock: the process reports its restored count every 100 ms.
-                Thread.sleep(300);
-                run.restored = running.restoredRecords();
+                run.restored = RestoredRecords.settled(running::restoredRecords); // off the clock
                 return run.firstNanos;
             }
         }
@@ -202,26 +172,11 @@ public final class RestartJob implements Job {
 
     /** A read_committed consumer of every output partition, at its current end (off the clock). */
     private KafkaConsumer<byte[], byte[]> endOfOutput(String topic) {
-        Map<String, Object> c = new HashMap<>();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, client.bootstrapServers());
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        // The broker answers a fetch as soon as committed data is there; this bounds the wait otherwise.
-        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
-        KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        try {
-            List<TopicPartition> partitions = IntStream.range(0, Workload.PARTITIONS)
-                    .mapToObj(p -> new TopicPartition(topic, p))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToEnd(partitions);
-            partitions.forEach(p -> consumer.position(p, Duration.ofSeconds(30))); // resolve now, not on the clock
-            return consumer;
-        } catch (RuntimeException e) {
-            consumer.close(Duration.ofSeconds(5));
-            throw e;
-        }
+        return KafkaClients.readCommittedFromEnd(
+                client.bootstrapServers(),
+                IntStream.range(0, Workload.PARTITIONS)
+                        .mapToObj(p -> new TopicPartition(topic, p))
+                        .toList());
     }
 
     private static boolean startsWith(byte[] bytes, byte[] prefix) {

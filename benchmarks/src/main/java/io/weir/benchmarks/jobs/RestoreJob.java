@@ -6,6 +6,8 @@ import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
 import io.weir.benchmarks.input.InputTopic;
 import io.weir.benchmarks.input.Workload;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.Poll;
 import java.time.Duration;
 
 /**
@@ -61,23 +63,25 @@ public final class RestoreJob implements Job {
     }
 
     @Override
-    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
+    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, Deadline deadline)
             throws InterruptedException {
-        long restored = 0;
-        while (true) {
-            Throwable failure = running.failure().orElse(null);
-            if (failure != null) {
-                throw new IllegalStateException(
-                        "failed after restoring " + restored + " of " + keys + " records: " + failure, failure);
-            }
-            restored = running.restoredRecords();
-            if (restored >= keys) {
-                return System.nanoTime();
-            }
-            if (System.nanoTime() - deadlineNanos > 0) {
-                throw new IllegalStateException("timed out after restoring " + restored + " of " + keys + " records");
-            }
-            Thread.sleep(INTERVAL.toMillis()); // a polling interval: the loop re-checks the condition
+        long[] restored = {0};
+        boolean done = Poll.until(
+                () -> {
+                    Throwable failure = running.failure().orElse(null);
+                    if (failure != null) {
+                        throw new IllegalStateException(
+                                "failed after restoring " + restored[0] + " of " + keys + " records: " + failure,
+                                failure);
+                    }
+                    restored[0] = running.restoredRecords();
+                    return restored[0] >= keys;
+                },
+                deadline.remaining(),
+                INTERVAL);
+        if (!done) {
+            throw new IllegalStateException("timed out after restoring " + restored[0] + " of " + keys + " records");
         }
+        return System.nanoTime();
     }
 }

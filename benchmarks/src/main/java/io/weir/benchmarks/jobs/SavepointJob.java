@@ -1,6 +1,5 @@
 package io.weir.benchmarks.jobs;
 
-import io.weir.benchmarks.Job;
 import io.weir.benchmarks.RunExecutor;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
@@ -12,6 +11,8 @@ import io.weir.benchmarks.systems.WeirRunner;
 import io.weir.benchmarks.verification.CompletionProbe;
 import io.weir.benchmarks.verification.OutputPauseWatch;
 import io.weir.benchmarks.verification.PauseTracker;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.Poll;
 import io.weir.config.WeirConfig;
 import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
@@ -65,7 +66,7 @@ import org.slf4j.LoggerFactory;
  * restored), {@code restored_running_seconds}, {@code restore_vs_write} ({@code restore_rps} over
  * {@code write_rps}), {@code load_seconds}, {@code peer} (null) and {@code peer_note}.
  */
-public final class SavepointJob implements Job {
+public final class SavepointJob extends KeyedJob {
 
     private static final Logger log = LoggerFactory.getLogger(SavepointJob.class);
 
@@ -77,42 +78,20 @@ public final class SavepointJob implements Job {
     static final Duration AFTER = Duration.ofSeconds(3);
 
     private static final Duration POLL = Duration.ofMillis(5);
+    /** How often a failure of the application or the traffic is looked for while time passes on purpose. */
+    private static final Duration RUN_CHECK = Duration.ofMillis(50);
+
     private static final Pattern CUT = Pattern.compile("cut complete: .* (\\d+) ms after the request");
     private static final Pattern COMPLETE = Pattern.compile("savepoint .* complete: .* (\\d+) ms after the request");
     public static final String PEER_NOTE = "Kafka Streams has no savepoints: its reset tool rewinds input offsets and"
             + " rebuilds state by reprocessing; there is no peer figure";
 
-    private final KafkaTestClient client;
-    private final Workload workload;
-    private final Scenario scenario;
-    private final long keys;
     private final int rate;
     private Run current;
 
     public SavepointJob(KafkaTestClient client, Workload workload, Scenario scenario, long keys, int rate) {
-        if (scenario.kind() != Scenario.Kind.SAVEPOINT) {
-            throw new IllegalArgumentException("a savepoint job needs the savepoint workload");
-        }
-        this.client = client;
-        this.workload = workload;
-        this.scenario = scenario;
-        this.keys = keys;
+        super(client, workload, scenario, Scenario.Kind.SAVEPOINT, keys);
         this.rate = rate;
-    }
-
-    @Override
-    public Scenario scenario() {
-        return scenario;
-    }
-
-    @Override
-    public String inputTopic(String applicationId) {
-        return applicationId + "-in";
-    }
-
-    @Override
-    public long records() {
-        return keys;
     }
 
     @Override
@@ -122,7 +101,7 @@ public final class SavepointJob implements Job {
         }
         Run run = new Run(weir);
         current = run;
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         long loadStarted = System.nanoTime();
         InputTopic input = workload.createDistinct(spec.inputTopic(), keys);
         run.app = weir.start(spec);
@@ -150,7 +129,7 @@ public final class SavepointJob implements Job {
     }
 
     @Override
-    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
+    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, Deadline deadline)
             throws InterruptedException {
         Run run = current;
         WeirConfig source = run.weir.config(spec);
@@ -167,35 +146,38 @@ public final class SavepointJob implements Job {
         };
         // The executor's System.gc() just before the clock paused the application (it runs in this
         // JVM): wait for output on every partition after it, so that its gap ends before the request.
-        while (!run.watch.allReceivedSince(startedNanos)) {
-            run.throwIfFailed();
-            if (System.nanoTime() - deadlineNanos > 0) {
-                throw new IllegalStateException("no output on every partition after the garbage collection");
-            }
-            Thread.sleep(POLL.toMillis()); // a polling interval: the loop re-checks the condition
+        boolean flowing = Poll.until(
+                () -> {
+                    run.throwIfFailed();
+                    return run.watch.allReceivedSince(startedNanos);
+                },
+                deadline.remaining(),
+                POLL);
+        if (!flowing) {
+            throw new IllegalStateException("no output on every partition after the garbage collection");
         }
         String id = SavepointRequest.newId();
         long requested = System.nanoTime();
         run.manifest = new SavepointRequest(source, listener)
-                .take(id, false, Duration.ofNanos(Math.max(1, deadlineNanos - requested)), null);
+                .take(id, false, max(deadline.remaining(), Duration.ofNanos(1)), null);
         long written = System.nanoTime();
-        runFor(run, AFTER, deadlineNanos);
+        runFor(run, AFTER, deadline);
         run.baseline = run.watch.longest(run.baselineFrom, run.baselineTo);
         run.during = run.watch.longest(requested, System.nanoTime());
         run.traffic.close();
-        restore(spec, run, source, deadlineNanos);
+        restore(spec, run, source, deadline);
         // The clock counts from the request (take() called) to the manifest written: the wait above
         // for the post-GC output is left out by returning the start plus that span.
         return startedNanos + (written - requested);
     }
 
     /** Off the clock: the savepoint into {@code <id>-fork}, then that application started until restored. */
-    private void restore(RunSpec spec, Run run, WeirConfig source, long deadlineNanos) throws InterruptedException {
+    private void restore(RunSpec spec, Run run, WeirConfig source, Deadline deadline) throws InterruptedException {
         String forkId = spec.applicationId() + "-fork";
         RunSpec fork;
         try {
             fork = new RunSpec(
-                    scenario,
+                    scenario(),
                     spec.bootstrapServers(),
                     spec.inputTopic(),
                     forkId + "-out",
@@ -217,42 +199,41 @@ public final class SavepointJob implements Job {
         run.restoredEntries = result.entries();
         long started = System.nanoTime();
         run.fork = run.weir.start(fork);
-        long restored = 0;
-        while (run.restoreNanos < 0 || run.runningNanos < 0) {
-            Throwable failure = run.fork.failure().orElse(null);
-            if (failure != null) {
-                throw new IllegalStateException(
-                        "the restored application failed after restoring " + restored + " of " + result.entries()
-                                + " entries: " + failure,
-                        failure);
-            }
-            long now = System.nanoTime();
-            restored = run.fork.restoredRecords();
-            if (run.restoreNanos < 0 && restored >= result.entries()) {
-                run.restoreNanos = now - started;
-            }
-            if (run.runningNanos < 0 && run.restoreNanos >= 0 && run.fork.ready()) {
-                run.runningNanos = now - started;
-            }
-            if (now - deadlineNanos > 0) {
-                throw new IllegalStateException("the restored application timed out after restoring " + restored
-                        + " of " + result.entries() + " entries");
-            }
-            Thread.sleep(POLL.toMillis()); // a polling interval: the loop re-checks the condition
+        long[] restored = {0};
+        boolean running = Poll.until(
+                () -> {
+                    Throwable failure = run.fork.failure().orElse(null);
+                    if (failure != null) {
+                        throw new IllegalStateException(
+                                "the restored application failed after restoring " + restored[0] + " of "
+                                        + result.entries() + " entries: " + failure,
+                                failure);
+                    }
+                    long now = System.nanoTime();
+                    restored[0] = run.fork.restoredRecords();
+                    if (run.restoreNanos < 0 && restored[0] >= result.entries()) {
+                        run.restoreNanos = now - started;
+                    }
+                    if (run.runningNanos < 0 && run.restoreNanos >= 0 && run.fork.ready()) {
+                        run.runningNanos = now - started;
+                    }
+                    return run.restoreNanos >= 0 && run.runningNanos >= 0;
+                },
+                deadline.remaining(),
+                POLL);
+        if (!running) {
+            throw new IllegalStateException("the restored application timed out after restoring " + restored[0] + " of "
+                    + result.entries() + " entries");
         }
     }
 
     /** Lets the application run under the traffic for {@code duration}, failing if it or the traffic fails. */
-    private static void runFor(Run run, Duration duration, long deadlineNanos) throws InterruptedException {
-        long until = System.nanoTime() + duration.toNanos();
-        while (System.nanoTime() - until < 0) {
-            run.throwIfFailed();
-            if (System.nanoTime() - deadlineNanos > 0) {
-                throw new IllegalStateException("timed out running the application under traffic");
-            }
-            Thread.sleep(50); // a polling interval while time passes on purpose
-        }
-        run.throwIfFailed();
+    private static void runFor(Run run, Duration duration, Deadline deadline) throws InterruptedException {
+        ScalingRun.runFor(duration, deadline, RUN_CHECK, run::throwIfFailed);
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     @Override

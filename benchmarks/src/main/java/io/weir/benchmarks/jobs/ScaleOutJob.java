@@ -8,6 +8,7 @@ import io.weir.benchmarks.systems.GroupAssignment;
 import io.weir.benchmarks.systems.InstanceGroup;
 import io.weir.benchmarks.verification.OutputPauseWatch;
 import io.weir.benchmarks.verification.PauseTracker;
+import io.weir.common.internal.Deadline;
 import io.weir.testkit.KafkaTestClient;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -68,12 +69,12 @@ public final class ScaleOutJob extends ScalingJob {
     public void prepare(RunSpec spec, SystemUnderTest system, Duration timeout) throws Exception {
         Run run = new Run();
         current = run;
-        long deadline = System.nanoTime() + timeout.toNanos();
-        run.scaling = ScalingRun.start(client, workload, spec, system, INITIAL, keys, rate, deadline);
-        run.watch = OutputPauseWatch.start(client.bootstrapServers(), spec.outputTopic(), ScalingRun.PARTITIONS);
-        run.baselineFrom = System.nanoTime() + ScalingRun.SETTLE.toNanos() / 2;
-        run.scaling.runFor(ScalingRun.SETTLE, deadline);
-        run.scaling.awaitSettled(deadline);
+        startAndSettle(spec, system, INITIAL, timeout, scaling -> {
+            run.scaling = scaling;
+            run.watch = OutputPauseWatch.start(client.bootstrapServers(), spec.outputTopic(), ScalingRun.PARTITIONS);
+            long settling = System.nanoTime();
+            run.baselineFrom = settling + ScalingRun.SETTLE.toNanos() / 2; // a moment to measure from, not a deadline
+        });
     }
 
     /** Starts the new instance; the group of three is the running system from here on. */
@@ -85,14 +86,14 @@ public final class ScaleOutJob extends ScalingJob {
     }
 
     @Override
-    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
+    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, Deadline deadline)
             throws InterruptedException {
         Run run = current;
         run.startedNanos = startedNanos;
         run.baseline = run.watch.longest(Math.min(run.baselineFrom, startedNanos), startedNanos);
         long balanced;
         try {
-            balanced = run.scaling.group().awaitSettled(ScalingRun.SUSTAIN, deadlineNanos, () -> checkWatch(run));
+            balanced = run.scaling.group().awaitSettled(ScalingRun.SUSTAIN, deadline, () -> checkWatch(run));
         } catch (IllegalStateException e) {
             try {
                 observeEnd(run, startedNanos); // a run that never balances still shows its pauses and split
@@ -101,14 +102,14 @@ public final class ScaleOutJob extends ScalingJob {
             }
             throw e;
         }
-        run.scaling.runFor(AFTER_BALANCE, deadlineNanos);
+        run.scaling.runFor(AFTER_BALANCE, deadline);
         checkWatch(run);
         observeEnd(run, startedNanos);
         return balanced;
     }
 
     /** The window's end: the longest pause since the start, the active split, the new instance's restores. */
-    private static void observeEnd(Run run, long startedNanos) throws InterruptedException {
+    private static void observeEnd(Run run, long startedNanos) {
         run.pause = run.watch.longest(startedNanos, System.nanoTime());
         run.restored = run.scaling.group().instance(ADDED).restoredRecords();
         GroupAssignment a = run.scaling.group().assignment();
@@ -161,19 +162,12 @@ public final class ScaleOutJob extends ScalingJob {
         /** Active tasks per instance at the window's end, {@code 4/4/4}. */
         String split;
 
-        /** The instances first: whatever else fails, no process may outlive the run. */
         void close() {
-            try {
-                if (scaling != null) {
-                    scaling.close();
-                }
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot stop the run's instances: " + e, e);
-            } finally {
+            closeInstancesFirst(scaling, () -> {
                 if (watch != null) {
                     watch.close();
                 }
-            }
+            });
         }
     }
 }

@@ -1,31 +1,29 @@
 package io.weir.benchmarks.jobs;
 
-import io.weir.benchmarks.Job;
+import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
+import io.weir.benchmarks.SystemUnderTest;
 import io.weir.benchmarks.input.Workload;
+import io.weir.common.internal.Deadline;
 import io.weir.testkit.KafkaTestClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * What the scaling workloads ({@link FailoverJob}, {@link ScaleOutJob}) share: a group of
  * instances over {@link ScalingRun#PARTITIONS} input partitions, {@code keys} keys of state and
- * live traffic of {@code rate} records a second, its input named after the application.
+ * live traffic of {@code rate} records a second.
  */
-abstract class ScalingJob implements Job {
+abstract class ScalingJob extends KeyedJob {
 
-    final KafkaTestClient client;
-    final Workload workload;
-    final long keys;
     final int rate;
-    private final Scenario scenario;
 
     ScalingJob(KafkaTestClient client, Workload workload, Scenario scenario, Scenario.Kind kind, long keys, int rate) {
-        if (scenario.kind() != kind || keys <= 0 || rate <= 0) {
-            throw new IllegalArgumentException("a " + kind + " job needs the " + kind + " workload, keys and a rate");
+        super(client, workload, scenario, kind, keys);
+        if (rate <= 0) {
+            throw new IllegalArgumentException("a " + kind + " job needs a positive rate, not " + rate);
         }
-        this.client = client;
-        this.workload = workload;
-        this.scenario = scenario;
-        this.keys = keys;
         this.rate = rate;
     }
 
@@ -39,19 +37,39 @@ abstract class ScalingJob implements Job {
         return scaling == null || Double.isNaN(scaling.loadSeconds()) ? null : round(scaling.loadSeconds());
     }
 
-    @Override
-    public Scenario scenario() {
-        return scenario;
+    /**
+     * {@link ScalingRun#start} of {@code instances} (handed to {@code started} at once, so that the
+     * run's state holds it whatever fails next), then the group under live traffic for
+     * {@link ScalingRun#SETTLE} and awaited settled: the scaling workloads' preparation.
+     */
+    void startAndSettle(
+            RunSpec spec,
+            SystemUnderTest system,
+            List<String> instances,
+            Duration timeout,
+            Consumer<ScalingRun> started)
+            throws InterruptedException {
+        Deadline deadline = Deadline.after(timeout);
+        ScalingRun scaling = ScalingRun.start(client, workload, spec, system, instances, keys, rate, deadline);
+        started.accept(scaling);
+        scaling.runFor(ScalingRun.SETTLE, deadline);
+        scaling.awaitSettled(deadline);
     }
 
-    @Override
-    public String inputTopic(String applicationId) {
-        return applicationId + "-in";
-    }
-
-    @Override
-    public long records() {
-        return keys;
+    /**
+     * Stops the run's instances first, whatever else fails (no process may outlive the run), then
+     * {@code watcher} (what read the output), if any.
+     */
+    static void closeInstancesFirst(ScalingRun scaling, Runnable watcher) {
+        try {
+            if (scaling != null) {
+                scaling.close();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop the run's instances: " + e, e);
+        } finally {
+            watcher.run();
+        }
     }
 
     @Override

@@ -9,6 +9,8 @@ import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.systems.ChildCountRunner;
 import io.weir.benchmarks.systems.InstanceGroup;
 import io.weir.benchmarks.verification.CompletionProbe;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.Poll;
 import io.weir.testkit.KafkaTestClient;
 import java.time.Duration;
 import java.util.List;
@@ -60,7 +62,7 @@ final class ScalingRun implements AutoCloseable {
      * the group run on and settle ({@link #runFor}, {@link #awaitSettled}).
      *
      * @throws IllegalArgumentException if {@code system} does not run in child processes
-     * @throws IllegalStateException if an instance fails or {@code deadlineNanos} passes first
+     * @throws IllegalStateException if an instance fails or {@code deadline} passes first
      */
     static ScalingRun start(
             KafkaTestClient client,
@@ -70,7 +72,7 @@ final class ScalingRun implements AutoCloseable {
             List<String> instances,
             long keys,
             int rate,
-            long deadlineNanos)
+            Deadline deadline)
             throws InterruptedException {
         if (!(system instanceof ChildCountRunner runner)) {
             throw new IllegalArgumentException(
@@ -80,11 +82,11 @@ final class ScalingRun implements AutoCloseable {
         ScalingRun run = new ScalingRun(new InstanceGroup(runner, spec, client.admin(), PARTITIONS));
         try {
             instances.forEach(run.group::start);
-            run.group.awaitSettled(SUSTAIN, deadlineNanos, () -> {});
+            run.group.awaitSettled(SUSTAIN, deadline, () -> {});
             long loading = System.nanoTime();
             InputTopic input = workload.fillDistinct(spec.inputTopic(), keys);
             new CompletionProbe(client.admin(), input, keys)
-                    .await(spec.applicationId(), spec.outputTopic(), PARTITIONS, run.group, deadlineNanos);
+                    .await(spec.applicationId(), spec.outputTopic(), PARTITIONS, run.group, deadline);
             run.loadSeconds = (System.nanoTime() - loading) / 1e9;
             run.traffic = SteadyInput.start(client.bootstrapServers(), spec.inputTopic(), keys, rate);
             return run;
@@ -112,22 +114,36 @@ final class ScalingRun implements AutoCloseable {
      * Lets the group run under the traffic for {@code duration}, checking every
      * {@link InstanceGroup#CHECK_INTERVAL} that no instance and not the traffic failed.
      *
-     * @throws IllegalStateException on such a failure, or if {@code deadlineNanos} passes first
+     * @throws IllegalStateException on such a failure, or if {@code deadline} passes first
      */
-    void runFor(Duration duration, long deadlineNanos) throws InterruptedException {
-        long until = System.nanoTime() + duration.toNanos();
-        while (System.nanoTime() - until < 0) {
-            throwIfFailed();
-            if (System.nanoTime() - deadlineNanos > 0) {
-                throw new IllegalStateException("timed out under live traffic");
-            }
-            Thread.sleep(InstanceGroup.CHECK_INTERVAL.toMillis()); // running on is the point: checks in between
-        }
+    void runFor(Duration duration, Deadline deadline) throws InterruptedException {
+        runFor(duration, deadline, InstanceGroup.CHECK_INTERVAL, this::throwIfFailed);
+    }
+
+    /**
+     * Lets {@code duration} pass (running on is the point), running {@code check} every
+     * {@code interval}; shared with the savepoint workload, which checks its own application.
+     *
+     * @throws IllegalStateException if {@code check} throws it, or if {@code deadline} passes first
+     */
+    static void runFor(Duration duration, Deadline deadline, Duration interval, Runnable check)
+            throws InterruptedException {
+        Deadline until = Deadline.after(duration);
+        Poll.until(
+                () -> {
+                    check.run();
+                    if (deadline.expired()) {
+                        throw new IllegalStateException("timed out under live traffic");
+                    }
+                    return until.expired();
+                },
+                duration,
+                interval);
     }
 
     /** {@link InstanceGroup#awaitSettled} for {@link #SUSTAIN}, checking the traffic as well. */
-    long awaitSettled(long deadlineNanos) throws InterruptedException {
-        return group.awaitSettled(SUSTAIN, deadlineNanos, this::throwIfTrafficFailed);
+    long awaitSettled(Deadline deadline) throws InterruptedException {
+        return group.awaitSettled(SUSTAIN, deadline, this::throwIfTrafficFailed);
     }
 
     /** @throws IllegalStateException if an instance or the traffic failed */

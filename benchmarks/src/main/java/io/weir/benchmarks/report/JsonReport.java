@@ -2,15 +2,14 @@ package io.weir.benchmarks.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.weir.benchmarks.Guarantee;
 import io.weir.benchmarks.RunResult;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.jobs.QueryBench;
 import io.weir.benchmarks.jobs.SavepointJob;
 import io.weir.benchmarks.systems.ChildCountRunner;
 import io.weir.benchmarks.systems.WeirRunner;
-import io.weir.benchmarks.ysb.YsbJob;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.OptionalDouble;
 
 /**
@@ -91,7 +90,7 @@ public final class JsonReport {
 
     /** The fields every run line starts with. */
     private ObjectNode runLine(RunResult r) {
-        return BenchmarkJson.MAPPER
+        return Json.MAPPER
                 .createObjectNode()
                 .put("workload", r.scenario().label())
                 .put("guarantee", r.guarantee().label())
@@ -115,7 +114,7 @@ public final class JsonReport {
     }
 
     private void memoryRun(RunResult r) {
-        ObjectNode line = BenchmarkJson.MAPPER
+        ObjectNode line = Json.MAPPER
                 .createObjectNode()
                 .put("workload", r.scenario().label())
                 .put("system", r.system())
@@ -157,11 +156,7 @@ public final class JsonReport {
      * the median {@code started_seconds} of each.
      */
     private void secondsSummary(Summary s) {
-        ObjectNode line = BenchmarkJson.MAPPER
-                .createObjectNode()
-                .put("summary", true)
-                .put("workload", s.scenario().label())
-                .put("guarantee", s.guarantee().label());
+        ObjectNode line = summaryLine(s.scenario().label(), s.guarantee().label());
         if (s.scenario().kind() == Scenario.Kind.RESTART) {
             line.put("keys", s.records());
         }
@@ -188,11 +183,7 @@ public final class JsonReport {
      * instance's start to balanced.
      */
     private void scaleOutSummary(Summary s) {
-        ObjectNode line = BenchmarkJson.MAPPER
-                .createObjectNode()
-                .put("summary", true)
-                .put("workload", s.scenario().label())
-                .put("guarantee", s.guarantee().label());
+        ObjectNode line = summaryLine(s.scenario().label(), s.guarantee().label());
         putRounded(line, "weir_max_pause_seconds", s.detail("weir", "max_pause_seconds"), 3);
         putRounded(line, "kafka_streams_max_pause_seconds", s.detail("kafka_streams", "max_pause_seconds"), 3);
         putRounded(line, "weir_balanced_seconds", s.seconds("weir"), 3);
@@ -206,12 +197,8 @@ public final class JsonReport {
      * restore rate; {@code "peer": null} (Kafka Streams has no savepoints).
      */
     private void savepointSummary(Summary s) {
-        ObjectNode line = BenchmarkJson.MAPPER
-                .createObjectNode()
-                .put("summary", true)
-                .put("workload", s.scenario().label())
-                .put("guarantee", s.guarantee().label())
-                .put("keys", s.records());
+        ObjectNode line =
+                summaryLine(s.scenario().label(), s.guarantee().label()).put("keys", s.records());
         putRounded(line, "weir_seconds", s.seconds("weir"), 3);
         putRounded(line, "weir_cut_ms", s.detail("weir", "cut_ms"), 0);
         putRounded(line, "weir_max_pause_seconds", s.detail("weir", "max_pause_seconds"), 3);
@@ -233,12 +220,8 @@ public final class JsonReport {
     private void throughputSummary(Summary s) {
         boolean noHttp = s.systems().contains(WeirRunner.NO_HTTP);
         boolean scraped = s.systems().contains(WeirRunner.SCRAPED);
-        ObjectNode line = BenchmarkJson.MAPPER
-                .createObjectNode()
-                .put("summary", true)
-                .put("workload", s.scenario().label())
-                .put("guarantee", s.guarantee().label())
-                .put("records", s.records());
+        ObjectNode line =
+                summaryLine(s.scenario().label(), s.guarantee().label()).put("records", s.records());
         if (noHttp) {
             putRounded(line, "weir_no_http_rps", s.rps(WeirRunner.NO_HTTP), 0);
         }
@@ -302,86 +285,12 @@ public final class JsonReport {
         write(line);
     }
 
-    /**
-     * The ysb summary: per system the highest offered rate it sustained ({@code <system>_sustained_eps},
-     * null if none; see {@link YsbJob}), the ratio of Weir's to Kafka Streams', each system's
-     * {@code p99_ms} at 200,000 events a second (and Weir's {@code final_p99_ms}), Weir's at the
-     * lowest rate of the ladder at least 1.5 times Kafka Streams' sustained one
-     * ({@code at_1_5x_kafka_streams_eps}), and each system's achieved rate per offered rate (it
-     * should not fall once the offered rate passes what the system sustains).
-     */
-    public void ysbSummary(java.util.List<RunResult> results) {
-        ObjectNode line = BenchmarkJson.MAPPER
-                .createObjectNode()
-                .put("summary", true)
-                .put("workload", "ysb")
-                .put("guarantee", Guarantee.EXACTLY_ONCE.label());
-        OptionalDouble weir = ysbSustained(results, "weir");
-        OptionalDouble streams = ysbSustained(results, "kafka_streams");
-        putRounded(line, "weir_sustained_eps", weir, 0);
-        putRounded(line, "kafka_streams_sustained_eps", streams, 0);
-        putRounded(
-                line,
-                "weir_vs_kafka_streams",
-                weir.isPresent() && streams.isPresent()
-                        ? OptionalDouble.of(weir.getAsDouble() / streams.getAsDouble())
-                        : OptionalDouble.empty(),
-                3);
-        putRounded(line, "weir_p99_ms_at_200k", ysbAt(results, "weir", 200_000, "p99_ms"), 0);
-        putRounded(line, "kafka_streams_p99_ms_at_200k", ysbAt(results, "kafka_streams", 200_000, "p99_ms"), 0);
-        putRounded(line, "weir_final_p99_ms_at_200k", ysbAt(results, "weir", 200_000, "final_p99_ms"), 0);
-        OptionalDouble oneAndAHalf = streams.isEmpty()
-                ? OptionalDouble.empty()
-                : results.stream()
-                        .mapToDouble(r -> ((Number) r.details().getOrDefault("offered_eps", 0L)).doubleValue())
-                        .filter(rate -> rate >= 1.5 * streams.getAsDouble())
-                        .min();
-        putRounded(line, "at_1_5x_kafka_streams_eps", oneAndAHalf, 0);
-        putRounded(
-                line,
-                "weir_p99_ms_at_1_5x_kafka_streams",
-                oneAndAHalf.isEmpty()
-                        ? OptionalDouble.empty()
-                        : ysbAt(results, "weir", (long) oneAndAHalf.getAsDouble(), "p99_ms"),
-                0);
-        putRounded(
-                line,
-                "weir_final_p99_ms_at_1_5x_kafka_streams",
-                oneAndAHalf.isEmpty()
-                        ? OptionalDouble.empty()
-                        : ysbAt(results, "weir", (long) oneAndAHalf.getAsDouble(), "final_p99_ms"),
-                0);
-        for (String system : java.util.List.of("weir", "kafka_streams")) {
-            ObjectNode achieved = line.putObject(system + "_achieved_eps");
-            results.stream()
-                    .filter(r -> r.system().equals(system) && r.details().get("achieved_eps") != null)
-                    .forEach(r -> achieved.put(
-                            String.valueOf(r.details().get("offered_eps")),
-                            ((Number) r.details().get("achieved_eps")).longValue()));
-        }
-        write(line);
+    /** The ysb summary ({@link YsbSummary}). */
+    public void ysbSummary(List<RunResult> results) {
+        write(YsbSummary.line(results));
     }
 
-    private static OptionalDouble ysbSustained(java.util.List<RunResult> results, String system) {
-        return results.stream()
-                .filter(r -> r.system().equals(system)
-                        && r.ok()
-                        && Boolean.TRUE.equals(r.details().get("sustained")))
-                .mapToDouble(r -> ((Number) r.details().get("offered_eps")).doubleValue())
-                .max();
-    }
-
-    private static OptionalDouble ysbAt(java.util.List<RunResult> results, String system, long rate, String field) {
-        return results.stream()
-                .filter(r -> r.system().equals(system)
-                        && r.ok()
-                        && r.details().get(field) instanceof Number
-                        && ((Number) r.details().get("offered_eps")).longValue() == rate)
-                .mapToDouble(r -> ((Number) r.details().get(field)).doubleValue())
-                .findFirst();
-    }
-
-    private static void putRounded(ObjectNode line, String field, OptionalDouble value, int decimals) {
+    static void putRounded(ObjectNode line, String field, OptionalDouble value, int decimals) {
         if (value.isEmpty()) {
             line.putNull(field);
         } else if (decimals == 0) {
@@ -396,6 +305,15 @@ public final class JsonReport {
         return Math.round(value * scale) / scale;
     }
 
+    /** The fields every summary line starts with. */
+    static ObjectNode summaryLine(String workload, String guarantee) {
+        return Json.MAPPER
+                .createObjectNode()
+                .put("summary", true)
+                .put("workload", workload)
+                .put("guarantee", guarantee);
+    }
+
     /** A line a workload built itself ({@link QueryBench}). */
     public void line(ObjectNode line) {
         write(line);
@@ -403,7 +321,7 @@ public final class JsonReport {
 
     private void write(ObjectNode line) {
         try {
-            out.println(BenchmarkJson.MAPPER.writeValueAsString(line));
+            out.println(Json.MAPPER.writeValueAsString(line));
             out.flush();
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Cannot write JSON", e);

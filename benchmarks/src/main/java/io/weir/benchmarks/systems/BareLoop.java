@@ -1,6 +1,7 @@
 package io.weir.benchmarks.systems;
 
 import io.weir.benchmarks.Guarantee;
+import io.weir.benchmarks.KafkaClients;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
@@ -22,8 +23,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The baseline: the consume-transform-produce loop a careful engineer writes with kafka-clients
@@ -89,10 +88,8 @@ public final class BareLoop implements SystemUnderTest {
 
         @Override
         public void run() {
-            try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
-                            consumerSettings(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
-                    KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(
-                            producerSettings(), new ByteArraySerializer(), new ByteArraySerializer())) {
+            try (KafkaConsumer<byte[], byte[]> c = KafkaClients.consumer(consumerSettings());
+                    KafkaProducer<byte[], byte[]> p = KafkaClients.producer(producerSettings())) {
                 consumer = c;
                 producer = p;
                 process();

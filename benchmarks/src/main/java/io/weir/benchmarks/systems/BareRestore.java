@@ -1,5 +1,6 @@
 package io.weir.benchmarks.systems;
 
+import io.weir.benchmarks.KafkaClients;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
@@ -19,7 +20,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The restore workload's baseline ({@code bare}): a plain {@code read_committed} consumer that
@@ -97,8 +97,7 @@ final class BareRestore {
 
         @Override
         public void run() {
-            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
-                    consumerSettings(spec), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.consumer(consumerSettings(spec))) {
                 long records = readToEnd(consumer);
                 restored.set(records);
                 // The consumer stays open until the run closes it: its close is not charged to the

@@ -3,7 +3,7 @@ package io.weir.benchmarks.systems;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.SystemUnderTest;
-import io.weir.benchmarks.report.BenchmarkJson;
+import io.weir.benchmarks.report.Json;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.HttpProbe;
 import java.io.IOException;
@@ -211,8 +211,7 @@ public final class ChildCountRunner implements SystemUnderTest {
                         return OptionalInt.empty();
                     }
                     int tasks = 0;
-                    for (JsonNode thread :
-                            BenchmarkJson.MAPPER.readTree(info.body()).path("tasksByThread")) {
+                    for (JsonNode thread : Json.MAPPER.readTree(info.body()).path("tasksByThread")) {
                         tasks += thread.size();
                     }
                     return OptionalInt.of(tasks);

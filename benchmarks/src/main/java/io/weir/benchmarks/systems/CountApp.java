@@ -4,7 +4,9 @@ import io.weir.benchmarks.Guarantee;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
+import io.weir.common.internal.Worker;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -85,11 +87,23 @@ final class CountApp {
         System.out.println(
                 STARTED + " (" + args[0] + ", pid " + ProcessHandle.current().pid() + ")");
         System.out.flush();
-        long restored = 0;
-        boolean ready = false;
-        boolean wasReady = false;
-        long nextCheck = System.nanoTime();
-        while (true) {
+        // Not a daemon: this thread keeps the process up until it is killed.
+        Worker.named("count-app-watch").daemon(false).loop(new Watch(running)::step);
+    }
+
+    /** What the process prints as the system's state changes; only the watch thread touches it. */
+    private static final class Watch {
+        private final SystemUnderTest.Running running;
+        private long restored = 0;
+        private boolean ready = false;
+        private boolean wasReady = false;
+        private long nextCheck = System.nanoTime();
+
+        Watch(SystemUnderTest.Running running) {
+            this.running = running;
+        }
+
+        void step(Worker self) throws InterruptedException {
             boolean readyNow = running.ready();
             if (readyNow != ready) {
                 ready = readyNow;
@@ -113,7 +127,7 @@ final class CountApp {
                     Runtime.getRuntime().halt(1); // not exit: the shutdown hook's close could hang on a failed system
                 }
             }
-            Thread.sleep(wasReady ? READY_CHECK_MS : READY_POLL_MS);
+            self.pause(Duration.ofMillis(wasReady ? READY_CHECK_MS : READY_POLL_MS));
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.weir.benchmarks.systems;
 
+import io.weir.common.internal.KafkaCalls;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -8,9 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
@@ -39,7 +38,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 public record GroupAssignment(
         GroupState state, Map<String, Set<Integer>> partitionsByInstance, int members, int otherMembers) {
 
-    private static final long REQUEST_TIMEOUT_MS = 10_000;
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     /** One member as the coordinator lists it: its static id, if any, and its partitions of the input. */
     record Member(Optional<String> groupInstanceId, Set<Integer> partitions) {}
@@ -51,22 +50,16 @@ public record GroupAssignment(
     }
 
     /** Asks the coordinator for the group {@code groupId}'s members and their partitions of {@code topic}. */
-    static GroupAssignment describe(Admin admin, String groupId, String topic, Collection<String> instances)
-            throws InterruptedException {
-        ConsumerGroupDescription d;
-        try {
-            d = admin.describeConsumerGroups(List.of(groupId))
-                    .describedGroups()
-                    .get(groupId)
-                    .get(REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof GroupIdNotFoundException) {
-                return of(GroupState.DEAD, List.of(), instances); // no member has joined yet
-            }
-            throw new IllegalStateException("cannot describe the group " + groupId + ": " + e.getCause(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("describing the group " + groupId + " timed out", e);
+    static GroupAssignment describe(Admin admin, String groupId, String topic, Collection<String> instances) {
+        Optional<ConsumerGroupDescription> described = KafkaCalls.getIfExists(
+                admin.describeConsumerGroups(List.of(groupId)).describedGroups().get(groupId),
+                REQUEST_TIMEOUT,
+                "describe the group " + groupId,
+                GroupIdNotFoundException.class);
+        if (described.isEmpty()) {
+            return of(GroupState.DEAD, List.of(), instances); // no member has joined yet
         }
+        ConsumerGroupDescription d = described.get();
         List<Member> members = new ArrayList<>();
         for (MemberDescription m : d.members()) {
             Set<Integer> partitions = new TreeSet<>();

@@ -2,6 +2,8 @@ package io.weir.benchmarks.systems;
 
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.SystemUnderTest;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.Poll;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -89,12 +91,12 @@ public final class InstanceGroup implements SystemUnderTest.Running {
     }
 
     /** The coordinator's assignment of the input partitions over the running instances. */
-    public GroupAssignment assignment() throws InterruptedException {
+    public GroupAssignment assignment() {
         return GroupAssignment.describe(admin, spec.applicationId(), spec.inputTopic(), instances());
     }
 
     /** Why the group is not balanced and at work (see the class comment), or empty if it is. */
-    Optional<String> unsettled() throws InterruptedException {
+    Optional<String> unsettled() {
         GroupAssignment assignment = assignment();
         Optional<String> imbalance = assignment.imbalance(partitions);
         if (imbalance.isPresent()) {
@@ -122,38 +124,45 @@ public final class InstanceGroup implements SystemUnderTest.Running {
      * instance still ready from before it received the new assignment). {@code check} runs before
      * each check and may throw to stop the wait.
      *
-     * @throws IllegalStateException if an instance fails or {@code deadlineNanos} passes first, with
+     * @throws IllegalStateException if an instance fails or {@code deadline} passes first, with
      *         what was last found unsettled
      */
-    public long awaitSettled(Duration sustain, long deadlineNanos, Runnable check) throws InterruptedException {
-        long since = -1;
-        String last = "not checked yet";
-        long nextProgress = System.nanoTime() + PROGRESS_INTERVAL.toNanos();
-        while (true) {
-            throwIfFailed();
-            check.run();
-            long at = System.nanoTime();
-            Optional<String> why = unsettled();
-            if (why.isEmpty()) {
-                if (since < 0) {
-                    since = at;
-                }
-                if (System.nanoTime() - since >= sustain.toNanos()) {
-                    return since;
-                }
-            } else {
-                since = -1;
-                last = why.get();
-            }
-            if (System.nanoTime() - deadlineNanos > 0) {
-                throw new IllegalStateException("the group of " + instances() + " did not settle in time: " + last);
-            }
-            if (System.nanoTime() - nextProgress > 0) {
-                nextProgress += PROGRESS_INTERVAL.toNanos();
-                log.info("  waiting for the group of {} to settle: {}", instances(), since < 0 ? last : "settled");
-            }
-            Thread.sleep(CHECK_INTERVAL.toMillis()); // the polling interval; the loop re-checks
+    public long awaitSettled(Duration sustain, Deadline deadline, Runnable check) throws InterruptedException {
+        long[] since = {-1};
+        String[] last = {"not checked yet"};
+        Deadline[] nextProgress = {Deadline.after(PROGRESS_INTERVAL)};
+        boolean settled = Poll.until(
+                () -> {
+                    throwIfFailed();
+                    check.run();
+                    long at = System.nanoTime();
+                    Optional<String> why = unsettled();
+                    if (why.isEmpty()) {
+                        if (since[0] < 0) {
+                            since[0] = at;
+                        }
+                        if (System.nanoTime() - since[0] >= sustain.toNanos()) {
+                            return true;
+                        }
+                    } else {
+                        since[0] = -1;
+                        last[0] = why.get();
+                    }
+                    if (nextProgress[0].expired()) {
+                        nextProgress[0] = Deadline.after(PROGRESS_INTERVAL);
+                        log.info(
+                                "  waiting for the group of {} to settle: {}",
+                                instances(),
+                                since[0] < 0 ? last[0] : "settled");
+                    }
+                    return false;
+                },
+                deadline.remaining(),
+                CHECK_INTERVAL);
+        if (!settled) {
+            throw new IllegalStateException("the group of " + instances() + " did not settle in time: " + last[0]);
         }
+        return since[0];
     }
 
     /** @throws IllegalStateException if a running instance has failed */

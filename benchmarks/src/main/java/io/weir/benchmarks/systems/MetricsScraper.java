@@ -1,5 +1,6 @@
 package io.weir.benchmarks.systems;
 
+import io.weir.common.internal.Worker;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,8 +33,10 @@ final class MetricsScraper implements AutoCloseable {
 
     private final HttpRequest request;
     private final Duration interval;
-    private final Thread thread;
-    private volatile boolean closed;
+    private Worker worker;
+    /** When the next scrape is due ({@link System#nanoTime()}); only the worker touches it. */
+    private long next;
+
     private volatile long scrapes;
     private volatile long failures;
     private volatile long lastBytes = -1;
@@ -50,8 +53,6 @@ final class MetricsScraper implements AutoCloseable {
                 .GET()
                 .build();
         this.interval = interval;
-        this.thread = new Thread(this::loop, "metrics-scraper-" + port);
-        this.thread.setDaemon(true);
     }
 
     /** Starts scraping {@code /metrics} on {@code port} every {@code interval}. */
@@ -61,29 +62,25 @@ final class MetricsScraper implements AutoCloseable {
                     "a scraper needs a port and a positive interval, got port " + port + " and " + interval);
         }
         MetricsScraper scraper = new MetricsScraper(port, interval);
-        scraper.thread.start();
+        scraper.next = System.nanoTime();
+        scraper.worker =
+                Worker.named("metrics-scraper-" + port).joinTimeout(TIMEOUT).loop(scraper::scrapeOnSchedule);
         return scraper;
     }
 
-    private void loop() {
-        long next = System.nanoTime();
-        while (!closed) {
-            scrapeOnce();
-            next += interval.toNanos();
-            long wait = next - System.nanoTime();
-            if (wait <= 0) {
-                next = System.nanoTime(); // late: go on from now rather than catching up in a burst
-                continue;
-            }
-            try {
-                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-            } catch (InterruptedException e) {
-                return; // closed
-            }
+    /** One scrape, then the pause to the next tick (none when late: on from now rather than a burst). */
+    private void scrapeOnSchedule(Worker self) throws InterruptedException {
+        scrapeOnce(self);
+        next += interval.toNanos();
+        long wait = next - System.nanoTime();
+        if (wait <= 0) {
+            next = System.nanoTime();
+        } else {
+            self.pause(Duration.ofNanos(wait));
         }
     }
 
-    private void scrapeOnce() {
+    private void scrapeOnce(Worker self) {
         try {
             long started = System.nanoTime();
             HttpResponse<byte[]> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofByteArray());
@@ -99,12 +96,12 @@ final class MetricsScraper implements AutoCloseable {
                 fail("status " + response.statusCode());
             }
         } catch (InterruptedException e) {
-            if (!closed) {
+            if (!self.stopping()) {
                 fail(e.toString());
             }
             Thread.currentThread().interrupt();
         } catch (Exception e) {
-            if (!closed) {
+            if (!self.stopping()) {
                 fail(e.toString());
             }
         }
@@ -149,12 +146,6 @@ final class MetricsScraper implements AutoCloseable {
     /** Stops scraping (a scrape under way is abandoned) and waits for the scraper thread to end. */
     @Override
     public void close() {
-        closed = true;
-        thread.interrupt();
-        try {
-            thread.join(TIMEOUT.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        worker.close();
     }
 }

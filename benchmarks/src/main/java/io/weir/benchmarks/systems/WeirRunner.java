@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
+import io.weir.benchmarks.KafkaClients;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
@@ -20,7 +21,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * The workloads in Weir, with byte-array serdes, one stream thread, {@code exactly_once} or
@@ -123,7 +123,7 @@ public final class WeirRunner implements SystemUnderTest {
     @Override
     public void prepareExistingApplication(RunSpec spec) {
         WeirConfig config = config(spec);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, spec.bootstrapServers()))) {
+        try (Admin admin = KafkaClients.admin(spec.bootstrapServers())) {
             InternalTopics.Report report =
                     InternalTopics.create(TopologyAccess.model(topology(spec), config.applicationId()), config, admin);
             if (!report.problems().isEmpty()) {

@@ -1,17 +1,13 @@
 package io.weir.benchmarks.verification;
 
-import java.time.Duration;
+import io.weir.benchmarks.KafkaClients;
+import io.weir.common.internal.Deadline;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Counts the committed records of an output topic below given offsets, incrementally: each call
@@ -20,8 +16,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * first use, so a run that never gets that far does not pay for it.
  */
 final class CommittedOutputCounter implements AutoCloseable {
-
-    private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
 
     private final String bootstrapServers;
     private final List<TopicPartition> partitions;
@@ -33,9 +27,7 @@ final class CommittedOutputCounter implements AutoCloseable {
 
     CommittedOutputCounter(String bootstrapServers, String topic, int partitions) {
         this.bootstrapServers = bootstrapServers;
-        this.partitions = IntStream.range(0, partitions)
-                .mapToObj(p -> new TopicPartition(topic, p))
-                .collect(Collectors.toList());
+        this.partitions = CommittedReads.partitions(topic, partitions);
         this.partitions.forEach(tp -> ahead.put(tp, new ArrayDeque<>()));
     }
 
@@ -43,9 +35,9 @@ final class CommittedOutputCounter implements AutoCloseable {
      * The committed records below {@code bounds} (per partition; last stable offsets, so that every
      * record below them is decided). Bounds must not decrease from one call to the next.
      *
-     * @throws IllegalStateException if {@code deadlineNanos} passes first
+     * @throws IllegalStateException if {@code deadline} passes first
      */
-    long countBelow(Map<TopicPartition, Long> bounds, long deadlineNanos) {
+    long countBelow(Map<TopicPartition, Long> bounds, Deadline deadline) {
         KafkaConsumer<byte[], byte[]> c = consumer();
         for (TopicPartition tp : partitions) {
             ArrayDeque<Long> pending = ahead.get(tp);
@@ -55,35 +47,25 @@ final class CommittedOutputCounter implements AutoCloseable {
                 counted++;
             }
         }
-        while (partitions.stream().anyMatch(tp -> c.position(tp) < bounds.get(tp))) {
-            if (System.nanoTime() - deadlineNanos > 0) {
-                throw new IllegalStateException(
-                        "timed out counting the committed output after " + counted + " records");
-            }
-            for (ConsumerRecord<byte[], byte[]> r : c.poll(POLL_TIMEOUT)) {
-                TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-                if (r.offset() < bounds.get(tp)) {
-                    counted++;
-                } else {
-                    ahead.get(tp).addLast(r.offset());
-                }
-            }
-        }
+        CommittedReads.readTo(
+                c,
+                bounds,
+                deadline,
+                () -> "timed out counting the committed output after " + counted + " records",
+                r -> {
+                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                    if (r.offset() < bounds.get(tp)) {
+                        counted++;
+                    } else {
+                        ahead.get(tp).addLast(r.offset());
+                    }
+                });
         return counted;
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {
         if (consumer == null) {
-            Map<String, Object> settings = Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                    bootstrapServers,
-                    ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                    "read_committed",
-                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                    false,
-                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                    10_000);
-            consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            consumer = KafkaClients.readCommittedInBulk(bootstrapServers);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
         }

@@ -2,11 +2,12 @@ package io.weir.benchmarks.verification;
 
 import io.weir.benchmarks.SystemUnderTest;
 import io.weir.benchmarks.input.InputTopic;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.KafkaCalls;
+import io.weir.common.internal.Poll;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
@@ -14,6 +15,7 @@ import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -37,7 +39,7 @@ import org.apache.kafka.common.TopicPartition;
 public final class CompletionProbe {
 
     static final Duration INTERVAL = Duration.ofMillis(50);
-    private static final long REQUEST_TIMEOUT_MS = 10_000;
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     private final Admin admin;
     private final InputTopic input;
@@ -52,31 +54,29 @@ public final class CompletionProbe {
     /**
      * Returns once the run is complete.
      *
-     * @throws IllegalStateException if the system fails or {@code deadlineNanos} passes first,
-     *         with how far it got
+     * @throws IllegalStateException if the system fails or {@code deadline} passes first, with how
+     *         far it got
      */
     public void await(
             String groupId,
             String outputTopic,
             int outputPartitions,
             SystemUnderTest.Running running,
-            long deadlineNanos)
+            Deadline deadline)
             throws InterruptedException {
-        long committed = 0;
-        while (true) {
-            checkRunning(running, committed);
-            committed = committedRecords(groupId);
-            if (committed >= input.records()) {
-                long written = outputOffsets(outputTopic, outputPartitions);
-                if (written >= minOutputOffsets) {
-                    return;
-                }
-            }
-            if (System.nanoTime() - deadlineNanos > 0) {
-                throw new IllegalStateException(
-                        "timed out after committing " + committed + " of " + input.records() + " records");
-            }
-            Thread.sleep(INTERVAL.toMillis()); // a polling interval, not a hope: the loop re-checks the condition
+        long[] committed = {0};
+        boolean complete = Poll.until(
+                () -> {
+                    checkRunning(running, committed[0]);
+                    committed[0] = committedRecords(groupId);
+                    return committed[0] >= input.records()
+                            && outputOffsets(outputTopic, outputPartitions) >= minOutputOffsets;
+                },
+                deadline.remaining(),
+                INTERVAL);
+        if (!complete) {
+            throw new IllegalStateException(
+                    "timed out after committing " + committed[0] + " of " + input.records() + " records");
         }
     }
 
@@ -93,7 +93,7 @@ public final class CompletionProbe {
      * (unless its output was still short), so reading the output is not on the clock; a count that
      * falls short resumes where it stopped at the next check.
      *
-     * @throws IllegalStateException if the system fails or {@code deadlineNanos} passes first
+     * @throws IllegalStateException if the system fails or {@code deadline} passes first
      */
     public long awaitCommittedOutput(
             String groupId,
@@ -101,35 +101,36 @@ public final class CompletionProbe {
             String outputTopic,
             int outputPartitions,
             SystemUnderTest.Running running,
-            long deadlineNanos)
+            Deadline deadline)
             throws InterruptedException {
-        long committed = 0;
-        long counted = 0;
+        long[] committed = {0};
+        long[] counted = {0};
         try (CommittedOutputCounter counter =
                 new CommittedOutputCounter(bootstrapServers, outputTopic, outputPartitions)) {
-            while (true) {
-                checkRunning(running, committed);
-                committed = committedRecords(groupId);
-                if (committed >= input.records()) {
-                    Map<TopicPartition, Long> stable =
-                            outputOffsets(outputTopic, outputPartitions, IsolationLevel.READ_COMMITTED);
-                    long at = System.nanoTime();
-                    long bound =
-                            stable.values().stream().mapToLong(Long::longValue).sum();
-                    if (bound >= minOutputOffsets) {
-                        counted = counter.countBelow(stable, deadlineNanos);
-                        if (counted >= minOutputOffsets) {
-                            return at;
+            Optional<Long> at = Poll.untilPresent(
+                    () -> {
+                        checkRunning(running, committed[0]);
+                        committed[0] = committedRecords(groupId);
+                        if (committed[0] < input.records()) {
+                            return Optional.empty();
                         }
-                    }
-                }
-                if (System.nanoTime() - deadlineNanos > 0) {
-                    throw new IllegalStateException("timed out after committing " + committed + " of "
-                            + input.records() + " records, with " + counted + " of " + minOutputOffsets
-                            + " output records counted");
-                }
-                Thread.sleep(INTERVAL.toMillis());
-            }
+                        Map<TopicPartition, Long> stable =
+                                outputOffsets(outputTopic, outputPartitions, IsolationLevel.READ_COMMITTED);
+                        long now = System.nanoTime();
+                        long bound = stable.values().stream()
+                                .mapToLong(Long::longValue)
+                                .sum();
+                        if (bound < minOutputOffsets) {
+                            return Optional.empty();
+                        }
+                        counted[0] = counter.countBelow(stable, deadline);
+                        return counted[0] >= minOutputOffsets ? Optional.of(now) : Optional.empty();
+                    },
+                    deadline.remaining(),
+                    INTERVAL);
+            return at.orElseThrow(() -> new IllegalStateException("timed out after committing " + committed[0]
+                    + " of " + input.records() + " records, with " + counted[0] + " of " + minOutputOffsets
+                    + " output records counted"));
         }
     }
 
@@ -143,9 +144,10 @@ public final class CompletionProbe {
     }
 
     /** Records processed per the group's committed offsets, counting each partition up to its end. */
-    private long committedRecords(String groupId) throws InterruptedException {
-        Map<TopicPartition, OffsetAndMetadata> offsets =
-                get(admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata());
+    private long committedRecords(String groupId) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = get(
+                admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata(),
+                "list the offsets of " + groupId);
         long sum = 0;
         for (Map.Entry<TopicPartition, Long> end : input.endOffsets().entrySet()) {
             OffsetAndMetadata committed = offsets.get(end.getKey());
@@ -154,29 +156,24 @@ public final class CompletionProbe {
         return sum;
     }
 
-    private long outputOffsets(String topic, int partitions) throws InterruptedException {
+    private long outputOffsets(String topic, int partitions) {
         return outputOffsets(topic, partitions, IsolationLevel.READ_UNCOMMITTED).values().stream()
                 .mapToLong(Long::longValue)
                 .sum();
     }
 
     /** The end offsets (read_uncommitted) or last stable offsets (read_committed) of the output. */
-    private Map<TopicPartition, Long> outputOffsets(String topic, int partitions, IsolationLevel isolation)
-            throws InterruptedException {
+    private Map<TopicPartition, Long> outputOffsets(String topic, int partitions, IsolationLevel isolation) {
         Map<TopicPartition, OffsetSpec> request = IntStream.range(0, partitions)
                 .boxed()
                 .collect(Collectors.toMap(p -> new TopicPartition(topic, p), p -> OffsetSpec.latest()));
-        return get(admin.listOffsets(request, new ListOffsetsOptions(isolation)).all()).entrySet().stream()
+        return get(admin.listOffsets(request, new ListOffsetsOptions(isolation)).all(), "list the offsets of " + topic)
+                .entrySet()
+                .stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
     }
 
-    private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future) throws InterruptedException {
-        try {
-            return future.get(REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("admin request failed: " + e.getCause(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("admin request timed out after " + REQUEST_TIMEOUT_MS + " ms", e);
-        }
+    private static <T> T get(KafkaFuture<T> future, String what) {
+        return KafkaCalls.get(future, REQUEST_TIMEOUT, what);
     }
 }

@@ -1,8 +1,10 @@
 package io.weir.benchmarks.verification;
 
 import io.weir.benchmarks.Guarantee;
+import io.weir.benchmarks.KafkaClients;
 import io.weir.benchmarks.input.WindowModel;
 import io.weir.benchmarks.input.Workload;
+import io.weir.common.internal.Deadline;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,13 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Checks, off the clock, that a run really did the work it was timed for: the output holds the
@@ -35,8 +33,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * <p>Off by default ({@code --verify}): reading every output again costs more than the run.
  */
 public final class OutputVerifier {
-
-    private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
 
     private final String bootstrapServers;
 
@@ -204,39 +200,25 @@ public final class OutputVerifier {
      */
     private long readCommitted(
             String topic, int partitions, long expected, Consumer<ConsumerRecord<byte[], byte[]>> sink) {
-        Map<String, Object> settings = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                false,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                10_000);
-        List<TopicPartition> tps = IntStream.range(0, partitions)
-                .mapToObj(p -> new TopicPartition(topic, p))
-                .collect(Collectors.toList());
-        long deadline =
-                System.nanoTime() + Duration.ofSeconds(60 + expected / 50_000).toNanos();
-        long count = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        List<TopicPartition> tps = CommittedReads.partitions(topic, partitions);
+        Deadline deadline = Deadline.after(Duration.ofSeconds(60 + expected / 50_000));
+        long[] count = {0};
+        try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.readCommittedInBulk(bootstrapServers)) {
             consumer.assign(tps);
             consumer.seekToBeginning(tps);
             // With read_committed these are the last stable offsets: every committed record is below them.
             Map<TopicPartition, Long> end = consumer.endOffsets(tps);
-            while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new IllegalStateException(
-                            "verification timed out after reading " + count + " output records");
-                }
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL_TIMEOUT)) {
-                    count++;
-                    sink.accept(r);
-                }
-            }
+            CommittedReads.readTo(
+                    consumer,
+                    end,
+                    deadline,
+                    () -> "verification timed out after reading " + count[0] + " output records",
+                    r -> {
+                        count[0]++;
+                        sink.accept(r);
+                    });
         }
-        return count;
+        return count[0];
     }
 
     private static boolean transformed(byte[] value) {

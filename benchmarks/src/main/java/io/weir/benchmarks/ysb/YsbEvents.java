@@ -1,5 +1,6 @@
 package io.weir.benchmarks.ysb;
 
+import io.weir.benchmarks.KafkaClients;
 import io.weir.benchmarks.systems.ClientSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -14,7 +15,6 @@ import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The Yahoo Streaming Benchmark's generator: {@value #CAMPAIGNS} campaigns of {@value #ADS_PER_CAMPAIGN}
@@ -81,7 +81,7 @@ public final class YsbEvents implements AutoCloseable {
         this.random = new SplittableRandom(seed + 1);
         Map<String, Object> settings = new HashMap<>(ClientSettings.producer());
         settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        this.producer = new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
+        this.producer = KafkaClients.producer(settings);
     }
 
     /** Ad id → campaign id: the records of the campaigns topic. */

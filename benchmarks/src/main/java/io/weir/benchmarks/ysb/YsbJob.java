@@ -5,6 +5,8 @@ import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
 import io.weir.benchmarks.input.Workload;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.Poll;
 import io.weir.testkit.KafkaTestClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,6 +50,8 @@ public final class YsbJob implements Job {
     static final double KEPT_UP = 0.95;
     static final Duration MAX_P99 = Duration.ofSeconds(1);
     private static final Duration TICK = Duration.ofMillis(100);
+    private static final Duration READY_CHECK = Duration.ofMillis(20);
+    private static final Duration COMPLETE_CHECK = Duration.ofMillis(500);
     private static final long SEED = 42;
 
     private final KafkaTestClient client;
@@ -139,17 +143,21 @@ public final class YsbJob implements Job {
     }
 
     @Override
-    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, long deadlineNanos)
+    public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, Deadline deadline)
             throws InterruptedException {
         Run run = current;
         // The rate is offered to a system that runs its tasks: the global table restored, the group joined.
-        while (!running.ready()) {
-            checkAlive(running, run, deadlineNanos, "to run its tasks");
-            Thread.sleep(20);
-        }
+        Poll.until(
+                () -> {
+                    checkAlive(running, run, deadline, "to run its tasks");
+                    return running.ready();
+                },
+                deadline.remaining(),
+                READY_CHECK);
+        checkAlive(running, run, deadline, "to run its tasks");
         log.info("ysb {} at {} events/s: warm-up of {} s", spec.applicationId(), rate, warmup.toSeconds());
         run.events.sendFor(warmup);
-        checkAlive(running, run, deadlineNanos, "through the warm-up");
+        checkAlive(running, run, deadline, "through the warm-up");
         long committedBefore = committed(spec);
         long from = System.nanoTime();
         run.fromMs = System.currentTimeMillis();
@@ -167,31 +175,32 @@ public final class YsbJob implements Job {
                 Math.round(run.achievedEps),
                 run.lagAtEnd);
         Map<String, Long> expected = run.events.expectedCounts();
-        long giveUp = System.nanoTime() + drain.toNanos();
-        long nextCheck = 0;
-        while (System.nanoTime() < giveUp) {
-            checkAlive(running, run, deadlineNanos, "through the drain");
-            run.events.tick();
-            if (System.nanoTime() >= nextCheck) {
-                if (YsbWindows.complete(expected, run.output.seen(), run.finalPanes)) {
-                    break;
-                }
-                nextCheck = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
-            }
-            Thread.sleep(TICK.toMillis());
-        }
+        Deadline[] nextCheck = {Deadline.after(Duration.ZERO)};
+        // Ticks every TICK (the generator's clock moves the windows on), checks completeness less often.
+        Poll.until(
+                () -> {
+                    checkAlive(running, run, deadline, "through the drain");
+                    run.events.tick();
+                    if (!nextCheck[0].expired()) {
+                        return false;
+                    }
+                    nextCheck[0] = Deadline.after(COMPLETE_CHECK);
+                    return YsbWindows.complete(expected, run.output.seen(), run.finalPanes);
+                },
+                drain,
+                TICK);
         run.giveUpMs = System.currentTimeMillis();
         return System.nanoTime();
     }
 
-    private static void checkAlive(SystemUnderTest.Running running, Run run, long deadlineNanos, String what) {
+    private static void checkAlive(SystemUnderTest.Running running, Run run, Deadline deadline, String what) {
         running.failure().ifPresent(e -> {
             throw new IllegalStateException("the system failed " + what + ": " + e, e);
         });
         run.output.failure().ifPresent(e -> {
             throw new IllegalStateException("the output reader failed: " + e, e);
         });
-        if (System.nanoTime() > deadlineNanos) {
+        if (deadline.expired()) {
             throw new IllegalStateException("the run timed out waiting for the system " + what);
         }
     }

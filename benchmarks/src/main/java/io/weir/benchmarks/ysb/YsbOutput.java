@@ -1,5 +1,6 @@
 package io.weir.benchmarks.ysb;
 
+import io.weir.benchmarks.KafkaClients;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,7 +14,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -50,8 +50,7 @@ final class YsbOutput implements AutoCloseable {
     }
 
     private void read(Map<String, Object> settings, String topic, int partitions) {
-        try (KafkaConsumer<String, byte[]> consumer =
-                new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = KafkaClients.consumer(settings, new StringDeserializer())) {
             List<TopicPartition> all = new ArrayList<>();
             for (int p = 0; p < partitions; p++) {
                 all.add(new TopicPartition(topic, p));

@@ -7,6 +7,7 @@ import io.weir.samples.common.CommittedTail;
 import io.weir.samples.common.SampleConfigs;
 import io.weir.samples.common.SampleKafka;
 import io.weir.samples.common.SampleMain;
+import io.weir.samples.common.SampleOptions;
 import io.weir.samples.common.ShutdownSignal;
 import io.weir.samples.common.StateDirs;
 import io.weir.samples.common.TailRecord;
@@ -25,6 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -52,11 +54,8 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
     /** After the last reading is fed in --follow mode, how long its alerts may take to arrive. */
     private static final Duration FINAL_ALERTS_TIMEOUT = Duration.ofSeconds(20);
 
-    @Option(
-            names = "--bootstrap-servers",
-            defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
-            description = "Kafka cluster to use instead of an in-process broker (default: env WEIR_BOOTSTRAP_SERVERS).")
-    String bootstrapServers;
+    @Mixin
+    SampleOptions options;
 
     @Option(
             names = "--threshold",
@@ -97,27 +96,6 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
             description = "Topic of alerts (default: ${DEFAULT-VALUE}).")
     String outputTopic;
 
-    @Option(
-            names = "--partitions",
-            defaultValue = "4",
-            description = "Partitions of the topics when they are created (default: ${DEFAULT-VALUE}).")
-    int partitions;
-
-    @Option(
-            names = "--application-id",
-            defaultValue = "temperature-alerts",
-            description = "Consumer group and prefix of the dead-letter topic (default: ${DEFAULT-VALUE}).")
-    String applicationId;
-
-    @Option(names = "--state-dir", description = "State directory to keep (default: a temporary one, deleted on exit).")
-    Path stateDir;
-
-    @Option(
-            names = "--timeout",
-            defaultValue = "120",
-            description = "Seconds to wait for the expected alerts" + " (default: ${DEFAULT-VALUE}).")
-    long timeoutSeconds;
-
     private final Serde<String> keys = Serdes.strings();
     private final Serde<Reading> readingSerde = Serdes.json(Reading.class);
     private final Serde<Alert> alertSerde = Serdes.json(Alert.class);
@@ -129,21 +107,17 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (sensors < 1 || readingsPerSensor < 0 || partitions < 1) {
+        if (sensors < 1 || readingsPerSensor < 0 || options.partitions < 1) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
                     "--sensors and --partitions must be at least 1, --readings-per-sensor at least 0");
         }
-        // The hook waits for this method's clean-up, so Ctrl-C still stops the app gracefully.
-        try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_TIMEOUT.multipliedBy(2));
-                SampleKafka kafka = SampleKafka.connect(bootstrapServers)) {
-            return run(kafka, signal);
-        }
+        return options.run(this::run);
     }
 
     private int run(SampleKafka kafka, ShutdownSignal signal) {
         String bootstrap = kafka.bootstrapServers();
-        Path dir = stateDir != null ? stateDir : StateDirs.createTemp("weir-temperature-alerts-");
+        Path dir = options.stateDir != null ? options.stateDir : StateDirs.createTemp("weir-temperature-alerts-");
         AlertLedger ledger = new AlertLedger(threshold);
         // Rounds one second apart ending now, then continuing in real time under --follow.
         long now = System.currentTimeMillis() / 1000 * 1000;
@@ -151,7 +125,7 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
                 seed, sensors, now - readingsPerSensor * ROUND_INTERVAL.toMillis(), ROUND_INTERVAL.toMillis());
         WeirApp app = null;
         try {
-            kafka.ensureTopics(List.of(inputTopic, outputTopic), partitions);
+            kafka.ensureTopics(List.of(inputTopic, outputTopic), options.partitions);
             try (CommittedTail<String, Alert> tail = CommittedTail.fromEnd(bootstrap, outputTopic, keys, alertSerde)) {
                 feed(kafka, samples.nextRounds(readingsPerSensor), ledger);
                 log.info(
@@ -166,14 +140,14 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
                         .start();
                 log.info(
                         "Started '{}' with exactly-once processing; printing alerts from '{}' (read_committed){}",
-                        applicationId,
+                        options.applicationId(),
                         outputTopic,
                         app.httpPort().isPresent()
                                 ? "; health, metrics and topology on" + " http://localhost:"
                                         + app.httpPort().getAsInt()
                                 : "");
 
-                awaitAlerts(tail, ledger, app, Duration.ofSeconds(timeoutSeconds), signal);
+                awaitAlerts(tail, ledger, app, options.timeout(), signal);
                 if (follow) {
                     followUntilSignal(kafka, samples, tail, ledger, app, signal);
                     awaitAlerts(tail, ledger, app, FINAL_ALERTS_TIMEOUT, null);
@@ -195,14 +169,15 @@ public final class TemperatureAlertsApp implements Callable<Integer> {
             if (app != null) {
                 app.close(SHUTDOWN_TIMEOUT);
             }
-            if (stateDir == null) {
+            if (options.stateDir == null) {
                 StateDirs.deleteRecursively(dir);
             }
         }
     }
 
     private WeirConfig config(String bootstrap, Path dir) {
-        return SampleConfigs.exactlyOnce(applicationId, bootstrap, dir).build();
+        return SampleConfigs.exactlyOnce(options.applicationId(), bootstrap, dir)
+                .build();
     }
 
     /** Prints alerts until all expected ones arrived, the app failed, {@code timeout} passed or a signal. */

@@ -1,6 +1,7 @@
 package io.weir.samples.common;
 
 import io.weir.common.internal.Deadline;
+import io.weir.common.internal.Poll;
 import io.weir.errors.SerdeException;
 import io.weir.processor.Headers;
 import io.weir.serde.Serde;
@@ -8,17 +9,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.CloseOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,9 +39,9 @@ public final class CommittedTail<K, V> implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CommittedTail.class);
     private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
     /** How often an empty poll checks that the topic still exists (from the consumer's metadata). */
-    private static final long CHECK_EXISTS_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final Duration CHECK_EXISTS = Duration.ofSeconds(1);
     /** How often a tail whose topic was deleted looks for it again (a request to the cluster). */
-    private static final long CHECK_RECREATED_NANOS = TimeUnit.SECONDS.toNanos(5);
+    private static final Duration CHECK_RECREATED = Duration.ofSeconds(5);
     /** Bounds how long a check may hold up the caller's loop when the cluster does not answer. */
     private static final Duration EXISTENCE_TIMEOUT = Duration.ofSeconds(5);
 
@@ -54,7 +51,7 @@ public final class CommittedTail<K, V> implements AutoCloseable {
     private final Serde<K> keys;
     private final Serde<V> values;
     private boolean deleted;
-    private long nextExistenceCheck = System.nanoTime() + CHECK_EXISTS_NANOS;
+    private Deadline nextExistenceCheck = Deadline.after(CHECK_EXISTS);
     private long recordsRead;
 
     private CommittedTail(
@@ -84,18 +81,7 @@ public final class CommittedTail<K, V> implements AutoCloseable {
 
     private static <K, V> CommittedTail<K, V> open(
             String bootstrapServers, String topic, Serde<K> keys, Serde<V> values, boolean atEnd) {
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
-                        ConsumerConfig.CLIENT_ID_CONFIG,
-                        "weir-sample-tail-" + UUID.randomUUID(),
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed",
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        "false"),
-                new ByteArrayDeserializer(),
-                new ByteArrayDeserializer());
+        KafkaConsumer<byte[], byte[]> consumer = KafkaClients.committedReader(bootstrapServers);
         try {
             List<PartitionInfo> infos = consumer.partitionsFor(topic, METADATA_TIMEOUT);
             List<TopicPartition> partitions = new ArrayList<>();
@@ -135,8 +121,8 @@ public final class CommittedTail<K, V> implements AutoCloseable {
             return List.of();
         }
         ConsumerRecords<byte[], byte[]> polled = consumer.poll(timeout);
-        if (polled.isEmpty() && System.nanoTime() - nextExistenceCheck >= 0) {
-            nextExistenceCheck = System.nanoTime() + CHECK_EXISTS_NANOS;
+        if (polled.isEmpty() && nextExistenceCheck.expired()) {
+            nextExistenceCheck = Deadline.after(CHECK_EXISTS);
             checkStillExists();
         }
         List<TailRecord<K, V>> records = new ArrayList<>();
@@ -204,35 +190,38 @@ public final class CommittedTail<K, V> implements AutoCloseable {
         }
     }
 
-    /** Waits {@code timeout}, looking for the topic every few seconds; reassigns it once it is back. */
+    /**
+     * Waits {@code timeout} (pacing for the caller's loop, as a poll would), looking for the topic
+     * every few seconds; returns at once when it is back, reassigned from its beginning.
+     */
     private void awaitRecreation(Duration timeout) {
-        if (System.nanoTime() - nextExistenceCheck >= 0) {
-            nextExistenceCheck = System.nanoTime() + CHECK_RECREATED_NANOS;
-            List<PartitionInfo> infos;
-            try {
-                infos = consumer.partitionsFor(topic, EXISTENCE_TIMEOUT);
-            } catch (TimeoutException e) {
-                infos = List.of();
-            }
-            if (infos != null && !infos.isEmpty()) {
-                partitions = infos.stream()
-                        .map(i -> new TopicPartition(topic, i.partition()))
-                        .toList();
-                consumer.assign(partitions);
-                consumer.seekToBeginning(partitions);
-                deleted = false;
-                log.info(
-                        "Topic '{}' exists again with {} partitions; reading it from its beginning",
-                        topic,
-                        partitions.size());
-                return;
-            }
-        }
         try {
-            Thread.sleep(timeout.toMillis()); // pacing for the caller's loop, as a poll would
+            Poll.until(() -> nextExistenceCheck.expired() && recreated(), timeout, timeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Whether the topic exists again (a request to the cluster); if so, reads it from its beginning. */
+    private boolean recreated() {
+        nextExistenceCheck = Deadline.after(CHECK_RECREATED);
+        List<PartitionInfo> infos;
+        try {
+            infos = consumer.partitionsFor(topic, EXISTENCE_TIMEOUT);
+        } catch (TimeoutException e) {
+            return false;
+        }
+        if (infos == null || infos.isEmpty()) {
+            return false;
+        }
+        partitions = infos.stream()
+                .map(i -> new TopicPartition(topic, i.partition()))
+                .toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        deleted = false;
+        log.info("Topic '{}' exists again with {} partitions; reading it from its beginning", topic, partitions.size());
+        return true;
     }
 
     private boolean reached(Map<TopicPartition, Long> end) {

@@ -5,19 +5,14 @@ import io.weir.common.internal.KafkaCalls;
 import io.weir.errors.ClusterException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +58,7 @@ public final class SampleLoad {
         AtomicReference<Exception> failure = new AtomicReference<>();
         long started = System.nanoTime();
         Deadline end = options.duration() == null ? null : Deadline.after(options.duration());
-        Producer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(options, sample.name()));
+        Producer<byte[], byte[]> producer = KafkaClients.loadProducer(options.bootstrapServers(), sample.name());
         try {
             log.info(
                     "Feeding '{}' with {} input at {} records/s{}",
@@ -113,7 +108,7 @@ public final class SampleLoad {
         requireTopic(options.bootstrapServers(), topic);
         List<ProducerRecord<byte[], byte[]>> records =
                 sample.reference().records().get();
-        try (Producer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(options, sample.name()))) {
+        try (Producer<byte[], byte[]> producer = KafkaClients.loadProducer(options.bootstrapServers(), sample.name())) {
             List<java.util.concurrent.Future<?>> sends = new java.util.ArrayList<>();
             for (ProducerRecord<byte[], byte[]> r : records) {
                 sends.add(producer.send(new ProducerRecord<>(topic, r.partition(), r.timestamp(), r.key(), r.value())));
@@ -130,25 +125,9 @@ public final class SampleLoad {
         log.info("Wrote {} reference records to '{}'", records.size(), topic);
     }
 
-    private static Map<String, Object> producerConfig(Options options, String sampleName) {
-        return Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                options.bootstrapServers(),
-                ProducerConfig.CLIENT_ID_CONFIG,
-                "weir-load-" + sampleName,
-                ProducerConfig.ACKS_CONFIG,
-                "all",
-                ProducerConfig.LINGER_MS_CONFIG,
-                5,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-                ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-                ByteArraySerializer.class);
-    }
-
     /** Fails fast with a clear message instead of a producer blocking on a missing topic's metadata. */
     private static void requireTopic(String bootstrapServers, String topic) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+        try (Admin admin = KafkaClients.admin(bootstrapServers)) {
             KafkaCalls.get(
                     admin.describeTopics(List.of(topic)).allTopicNames(),
                     ADMIN_TIMEOUT,

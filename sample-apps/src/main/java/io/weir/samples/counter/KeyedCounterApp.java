@@ -5,6 +5,7 @@ import io.weir.samples.common.CommittedTail;
 import io.weir.samples.common.RunningTotals;
 import io.weir.samples.common.SampleKafka;
 import io.weir.samples.common.SampleMain;
+import io.weir.samples.common.SampleOptions;
 import io.weir.samples.common.ShutdownSignal;
 import io.weir.samples.common.StateDirs;
 import io.weir.samples.common.TailRecord;
@@ -24,6 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -66,11 +68,8 @@ public final class KeyedCounterApp implements Callable<Integer> {
     /** How often to ask the cluster whether instance 1 has caught up, once everything is fed. */
     private static final Duration CAUGHT_UP_CHECK = Duration.ofMillis(500);
 
-    @Option(
-            names = "--bootstrap-servers",
-            defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
-            description = "Kafka cluster to use instead of an in-process broker (default: env WEIR_BOOTSTRAP_SERVERS).")
-    String bootstrapServers;
+    @Mixin
+    SampleOptions options;
 
     @Option(
             names = "--records",
@@ -106,28 +105,6 @@ public final class KeyedCounterApp implements Callable<Integer> {
             description = "Topic of running sums (default: ${DEFAULT-VALUE}).")
     String outputTopic;
 
-    @Option(
-            names = "--partitions",
-            defaultValue = "4",
-            description = "Partitions of the topics when they are created (default: ${DEFAULT-VALUE}).")
-    int partitions;
-
-    @Option(
-            names = "--application-id",
-            defaultValue = "keyed-counter",
-            description = "Consumer group and prefix of the internal topics (default: ${DEFAULT-VALUE}).")
-    String applicationId;
-
-    @Option(names = "--state-dir", description = "State directory to keep (default: a temporary one, deleted on exit).")
-    Path stateDir;
-
-    @Option(
-            names = "--timeout",
-            defaultValue = "120",
-            description = "Seconds each phase may take: up to the kill, and up to the final sums (default:"
-                    + " ${DEFAULT-VALUE}).")
-    long timeoutSeconds;
-
     public static void main(String[] args) {
         SampleMain.exit(new KeyedCounterApp(), args);
     }
@@ -138,19 +115,19 @@ public final class KeyedCounterApp implements Callable<Integer> {
                 || keys < SampleIncrements.MIN_KEYS
                 || keys > SampleIncrements.MAX_KEYS
                 || killAfter < 1
-                || partitions < 1) {
+                || options.partitions < 1) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
                     "--records must be at least 3, --keys"
                             + " between 3 and 26, --kill-after and --partitions at least 1");
         }
         try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_TIMEOUT.multipliedBy(3));
-                SampleKafka kafka = SampleKafka.connect(bootstrapServers)) {
-            Path dir = stateDir != null ? stateDir : StateDirs.createTemp("weir-keyed-counter-");
+                SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
+            Path dir = options.stateDir != null ? options.stateDir : StateDirs.createTemp("weir-keyed-counter-");
             try {
                 return new Run(kafka, dir, signal).call();
             } finally {
-                if (stateDir == null) {
+                if (options.stateDir == null) {
                     StateDirs.deleteRecursively(dir);
                 }
             }
@@ -177,8 +154,8 @@ public final class KeyedCounterApp implements Callable<Integer> {
         }
 
         int call() {
-            kafka.ensureTopics(List.of(inputTopic, outputTopic), partitions);
-            kafka.requireFresh(List.of(inputTopic, outputTopic), applicationId);
+            kafka.ensureTopics(List.of(inputTopic, outputTopic), options.partitions);
+            kafka.requireFresh(List.of(inputTopic, outputTopic), options.applicationId());
             System.out.println("INPUT "
                     + increments.stream().limit(8).map(Increment::toString).collect(Collectors.joining(" ")) + " ... ("
                     + records + " records, keys "
@@ -224,7 +201,7 @@ public final class KeyedCounterApp implements Callable<Integer> {
         private boolean runAndKillFirstInstance(CommittedTail<String, Long> tail, int beforeKill) {
             try (ChildJvm first = startInstance(1)) {
                 System.out.println("STARTED instance 1 (pid " + first.pid() + ") with " + fed + " records fed");
-                long[] nextCaughtUpCheck = {System.nanoTime()};
+                Deadline[] nextCaughtUpCheck = {Deadline.after(Duration.ZERO)};
                 boolean killTime = awaitWhileRunning(first, "instance 1 to commit " + killAfter + " sums", tail, () -> {
                     // Its first committed sums show it is counting: from then on, stream the input.
                     if (fed < beforeKill && ledger.receivedCount() > 0) {
@@ -237,7 +214,7 @@ public final class KeyedCounterApp implements Callable<Integer> {
                 }
                 int exit = first.kill();
                 fedAtKill = fed;
-                long committed = kafka.committedCount(applicationId, inputTopic);
+                long committed = kafka.committedCount(options.applicationId(), inputTopic);
                 System.out.println("KILLED instance 1 with SIGKILL (exit " + exit + ") after " + ledger.receivedCount()
                         + " sums were committed; it had committed " + committed + " of the " + fedAtKill
                         + " records fed so far");
@@ -251,7 +228,7 @@ public final class KeyedCounterApp implements Callable<Integer> {
          */
         private boolean awaitWhileRunning(
                 ChildJvm instance, String what, CommittedTail<String, Long> tail, BooleanSupplier step) {
-            Deadline deadline = Deadline.after(Duration.ofSeconds(timeoutSeconds));
+            Deadline deadline = Deadline.after(options.timeout());
             while (!step.getAsBoolean()) {
                 if (signal.requested()) {
                     log.info("Stopping on signal");
@@ -270,7 +247,7 @@ public final class KeyedCounterApp implements Callable<Integer> {
                     log.error(
                             "No {} within {} s; {} output ends with:\n{}",
                             what,
-                            timeoutSeconds,
+                            options.timeoutSeconds,
                             instance,
                             instance.outputTail(30));
                     return false;
@@ -280,12 +257,12 @@ public final class KeyedCounterApp implements Callable<Integer> {
             return true;
         }
 
-        private boolean caughtUp(long[] nextCheck) {
-            if (System.nanoTime() - nextCheck[0] < 0) {
+        private boolean caughtUp(Deadline[] nextCheck) {
+            if (!nextCheck[0].expired()) {
                 return false;
             }
-            nextCheck[0] = System.nanoTime() + CAUGHT_UP_CHECK.toNanos();
-            return ledger.receivedCount() > 0 && kafka.committedCount(applicationId, inputTopic) >= fed;
+            nextCheck[0] = Deadline.after(CAUGHT_UP_CHECK);
+            return ledger.receivedCount() > 0 && kafka.committedCount(options.applicationId(), inputTopic) >= fed;
         }
 
         private String stopReason(String otherwise) {
@@ -293,21 +270,8 @@ public final class KeyedCounterApp implements Callable<Integer> {
         }
 
         private ChildJvm startInstance(int n) {
-            return ChildJvm.builder(KeyedCounterInstance.class)
-                    .args(
-                            "--bootstrap-servers",
-                            kafka.bootstrapServers(),
-                            "--application-id",
-                            applicationId,
-                            "--input-topic",
-                            inputTopic,
-                            "--output-topic",
-                            outputTopic,
-                            "--state-dir",
-                            dir.resolve("state").toString())
-                    .jvmOptions("-Xmx256m")
-                    .outputFile(dir.resolve("instance-" + n + ".log"))
-                    .start();
+            return KeyedCounterInstance.startChild(
+                    kafka.bootstrapServers(), options.applicationId(), inputTopic, outputTopic, dir, n);
         }
 
         private void feedUpTo(int end) {

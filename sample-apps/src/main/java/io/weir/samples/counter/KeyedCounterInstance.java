@@ -3,6 +3,7 @@ package io.weir.samples.counter;
 import io.weir.WeirApp;
 import io.weir.samples.common.SampleConfigs;
 import io.weir.samples.common.SampleMain;
+import io.weir.testkit.ChildJvm;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -54,6 +55,30 @@ public final class KeyedCounterInstance implements Callable<Integer> {
 
     public static void main(String[] args) {
         SampleMain.exit(new KeyedCounterInstance(), args);
+    }
+
+    /**
+     * Starts instance {@code n} as a child process ({@code -Xmx256m}) on the state directory
+     * {@code dir/state}, its output to {@code dir/instance-<n>.log}: the same state directory
+     * each time, so a restart is the same instance.
+     */
+    static ChildJvm startChild(
+            String bootstrapServers, String applicationId, String inputTopic, String outputTopic, Path dir, int n) {
+        return ChildJvm.builder(KeyedCounterInstance.class)
+                .args(
+                        "--bootstrap-servers",
+                        bootstrapServers,
+                        "--application-id",
+                        applicationId,
+                        "--input-topic",
+                        inputTopic,
+                        "--output-topic",
+                        outputTopic,
+                        "--state-dir",
+                        dir.resolve("state").toString())
+                .jvmOptions("-Xmx256m")
+                .outputFile(dir.resolve("instance-" + n + ".log"))
+                .start();
     }
 
     @Override

@@ -81,12 +81,6 @@ public final class FraudDetectionApp implements Callable<Integer> {
             description = "Topic of alerts (default:" + " ${DEFAULT-VALUE}).")
     String alertsTopic;
 
-    @Option(
-            names = "--application-id",
-            defaultValue = "fraud-detection",
-            description = "Consumer group and prefix of" + " the internal topics (default: ${DEFAULT-VALUE}).")
-    String applicationId;
-
     private final Serde<String> keys = Serdes.strings();
 
     public static void main(String[] args) {
@@ -99,16 +93,13 @@ public final class FraudDetectionApp implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     new CommandLine(this), "--cards and --partitions must be at least 1," + " --payments at least 8");
         }
-        try (ShutdownSignal signal = ShutdownSignal.install(RunningApp.SHUTDOWN_TIMEOUT.multipliedBy(2));
-                SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
-            return run(kafka, signal);
-        }
+        return options.run(this::run);
     }
 
     private int run(SampleKafka kafka, ShutdownSignal signal) {
         kafka.ensureTopics(List.of(transactionsTopic, alertsTopic), options.partitions);
         kafka.ensureTopics(List.of(holdersTopic), options.partitions, Map.of("cleanup.policy", "compact"));
-        kafka.requireFresh(List.of(transactionsTopic, alertsTopic, holdersTopic), applicationId);
+        kafka.requireFresh(List.of(transactionsTopic, alertsTopic, holdersTopic), options.applicationId());
         long base = Instant.now()
                 .truncatedTo(ChronoUnit.HOURS)
                 .minus(Duration.ofHours(6))
@@ -133,7 +124,7 @@ public final class FraudDetectionApp implements Callable<Integer> {
                         CommittedTail.fromBeginning(bootstrap, alertsTopic, keys, Serdes.json(FraudAlert.class));
                 RunningApp app = RunningApp.start(
                         FraudDetection.topology(transactionsTopic, holdersTopic, alertsTopic),
-                        dir -> SampleConfigs.exactlyOnce(applicationId, bootstrap, dir)
+                        dir -> SampleConfigs.exactlyOnce(options.applicationId(), bootstrap, dir)
                                 .build(),
                         options.stateDir,
                         "weir-fraud-")) {

@@ -90,12 +90,6 @@ public final class HourlyCountsApp implements Callable<Integer> {
             description = "Topic of the alerts (default: ${DEFAULT-VALUE}).")
     String alertsTopic;
 
-    @Option(
-            names = "--application-id",
-            defaultValue = "hourly-counts",
-            description = "Consumer group and prefix of the internal topics (default: ${DEFAULT-VALUE}).")
-    String applicationId;
-
     private final Serde<String> keys = Serdes.strings();
     private final Serde<Post> postSerde = Serdes.json(Post.class);
 
@@ -110,16 +104,13 @@ public final class HourlyCountsApp implements Callable<Integer> {
                     new CommandLine(this),
                     "--threshold must be between 1 and " + MAX_THRESHOLD + ", --partitions at least 1");
         }
-        try (ShutdownSignal signal = ShutdownSignal.install(RunningApp.SHUTDOWN_TIMEOUT.multipliedBy(2));
-                SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
-            return run(kafka, signal);
-        }
+        return options.run(this::run);
     }
 
     private int run(SampleKafka kafka, ShutdownSignal signal) {
         List<String> topics = List.of(inputTopic, countsTopic, alertsTopic);
         kafka.ensureTopics(topics, options.partitions);
-        kafka.requireFresh(topics, applicationId);
+        kafka.requireFresh(topics, options.applicationId());
 
         // Whole hours in the recent past: two hours of posts, then the first post of the current hour.
         long base = Instant.now()
@@ -145,7 +136,7 @@ public final class HourlyCountsApp implements Callable<Integer> {
                         "weir-hourly-counts-")) {
             log.info(
                     "Started '{}' with exactly-once processing; reading '{}' and '{}' (read_committed)",
-                    applicationId,
+                    options.applicationId(),
                     countsTopic,
                     alertsTopic);
             System.out.println("Posts per hashtag per hour: TimeWindows.of(1 h) with Emit.earlyEvery(1); an alert as"
@@ -205,7 +196,8 @@ public final class HourlyCountsApp implements Callable<Integer> {
     }
 
     private WeirConfig config(String bootstrap, Path dir) {
-        return SampleConfigs.exactlyOnce(applicationId, bootstrap, dir).build();
+        return SampleConfigs.exactlyOnce(options.applicationId(), bootstrap, dir)
+                .build();
     }
 
     private void feed(SampleKafka kafka, List<Post> batch) {

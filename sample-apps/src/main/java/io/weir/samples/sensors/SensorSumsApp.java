@@ -106,12 +106,6 @@ public final class SensorSumsApp implements Callable<Integer> {
             description = "Topic of the 1-minute sums sliding every 30 s (default: ${DEFAULT-VALUE}).")
     String slidingTopic;
 
-    @Option(
-            names = "--application-id",
-            defaultValue = "sensor-sums",
-            description = "Consumer group and prefix of the internal topics (default: ${DEFAULT-VALUE}).")
-    String applicationId;
-
     private final Serde<String> keys = Serdes.strings();
     private final Serde<SensorReading> readingSerde = Serdes.json(SensorReading.class);
     private final Serde<Windowed<String>> windowKeys = Serdes.windowed(Serdes.strings());
@@ -133,16 +127,13 @@ public final class SensorSumsApp implements Callable<Integer> {
                     "--sensors must be at least 2, --minutes"
                             + " between 3 and 60, --out-of-orderness between 0 and 30, --partitions at least 1");
         }
-        try (ShutdownSignal signal = ShutdownSignal.install(RunningApp.SHUTDOWN_TIMEOUT.multipliedBy(2));
-                SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
-            return run(kafka, signal);
-        }
+        return options.run(this::run);
     }
 
     private int run(SampleKafka kafka, ShutdownSignal signal) {
         List<String> topics = List.of(inputTopic, tumblingTopic, slidingTopic);
         kafka.ensureTopics(topics, options.partitions);
-        kafka.requireFresh(topics, applicationId);
+        kafka.requireFresh(topics, options.applicationId());
 
         // A whole hour in the recent past: the windows are aligned to it, every reading (up to 61:15 in)
         // is in the past, and the broker keeps the results.
@@ -179,7 +170,7 @@ public final class SensorSumsApp implements Callable<Integer> {
             log.info(
                     "Started '{}' with exactly-once processing, max.out.of.orderness.ms={}; reading '{}' and '{}'"
                             + " (read_committed)",
-                    applicationId,
+                    options.applicationId(),
                     ooo.toMillis(),
                     tumblingTopic,
                     slidingTopic);
@@ -234,7 +225,7 @@ public final class SensorSumsApp implements Callable<Integer> {
     }
 
     private WeirConfig config(String bootstrap, Path dir, Duration ooo) {
-        return SampleConfigs.exactlyOnce(applicationId, bootstrap, dir)
+        return SampleConfigs.exactlyOnce(options.applicationId(), bootstrap, dir)
                 .set("max.out.of.orderness.ms", ooo.toMillis())
                 .set("late.records.topic", lateTopic())
                 .build();
@@ -242,7 +233,7 @@ public final class SensorSumsApp implements Callable<Integer> {
 
     /** Named in the configuration, so that the application and this sample's reader of it agree. */
     private String lateTopic() {
-        return applicationId + "-late";
+        return options.applicationId() + "-late";
     }
 
     private void feed(SampleKafka kafka, List<SensorReading> readings) {

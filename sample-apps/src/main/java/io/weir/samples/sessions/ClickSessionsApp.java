@@ -74,12 +74,6 @@ public final class ClickSessionsApp implements Callable<Integer> {
             description = "Topic of clicks per session (default: ${DEFAULT-VALUE}).")
     String outputTopic;
 
-    @Option(
-            names = "--application-id",
-            defaultValue = "click-sessions",
-            description = "Consumer group and prefix of the internal topics (default: ${DEFAULT-VALUE}).")
-    String applicationId;
-
     private final Serde<String> keys = Serdes.strings();
     private final Serde<Click> clickSerde = Serdes.json(Click.class);
 
@@ -92,10 +86,7 @@ public final class ClickSessionsApp implements Callable<Integer> {
         if (options.partitions < 1) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--partitions must be at least 1");
         }
-        try (ShutdownSignal signal = ShutdownSignal.install(RunningApp.SHUTDOWN_TIMEOUT.multipliedBy(2));
-                SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
-            return run(kafka, signal);
-        }
+        return options.run(this::run);
     }
 
     private int run(SampleKafka kafka, ShutdownSignal signal) {
@@ -103,7 +94,7 @@ public final class ClickSessionsApp implements Callable<Integer> {
         // Windowed results are partitioned by the visitor alone, so each visitor's results are in
         // one partition, in the order they were committed, whatever the partition count.
         kafka.ensureTopics(topics, options.partitions);
-        kafka.requireFresh(topics, applicationId);
+        kafka.requireFresh(topics, options.applicationId());
 
         // Whole hours in the recent past: the last clicks, 90 minutes in, are not in the future.
         long base = Instant.now()
@@ -131,7 +122,7 @@ public final class ClickSessionsApp implements Callable<Integer> {
                         "weir-click-sessions-")) {
             log.info(
                     "Started '{}' with exactly-once processing; reading '{}' (read_committed)",
-                    applicationId,
+                    options.applicationId(),
                     outputTopic);
             app.await(
                     results::complete,
@@ -169,7 +160,8 @@ public final class ClickSessionsApp implements Callable<Integer> {
     }
 
     private WeirConfig config(String bootstrap, Path dir) {
-        return SampleConfigs.exactlyOnce(applicationId, bootstrap, dir).build();
+        return SampleConfigs.exactlyOnce(options.applicationId(), bootstrap, dir)
+                .build();
     }
 
     private void feed(SampleKafka kafka, List<Click> clicks) {

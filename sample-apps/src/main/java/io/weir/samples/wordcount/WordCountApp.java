@@ -7,6 +7,7 @@ import io.weir.samples.common.RunningTotals;
 import io.weir.samples.common.SampleConfigs;
 import io.weir.samples.common.SampleKafka;
 import io.weir.samples.common.SampleMain;
+import io.weir.samples.common.SampleOptions;
 import io.weir.samples.common.ShutdownSignal;
 import io.weir.samples.common.StateDirs;
 import io.weir.samples.common.TailRecord;
@@ -22,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -46,11 +48,8 @@ public final class WordCountApp implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger(WordCountApp.class);
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
-    @Option(
-            names = "--bootstrap-servers",
-            defaultValue = "${env:WEIR_BOOTSTRAP_SERVERS}",
-            description = "Kafka cluster to use instead of an in-process broker (default: env WEIR_BOOTSTRAP_SERVERS).")
-    String bootstrapServers;
+    @Mixin
+    SampleOptions options;
 
     @Option(
             names = "--lines",
@@ -73,49 +72,25 @@ public final class WordCountApp implements Callable<Integer> {
             description = "Topic of counts per word (default: ${DEFAULT-VALUE}).")
     String outputTopic;
 
-    @Option(
-            names = "--partitions",
-            defaultValue = "4",
-            description = "Partitions of the topics when they are created (default: ${DEFAULT-VALUE}).")
-    int partitions;
-
-    @Option(
-            names = "--application-id",
-            defaultValue = "word-count",
-            description = "Consumer group and prefix of the internal topics (default: ${DEFAULT-VALUE}).")
-    String applicationId;
-
-    @Option(names = "--state-dir", description = "State directory to keep (default: a temporary one, deleted on exit).")
-    Path stateDir;
-
-    @Option(
-            names = "--timeout",
-            defaultValue = "120",
-            description = "Seconds to wait for the final counts (default: ${DEFAULT-VALUE}).")
-    long timeoutSeconds;
-
     public static void main(String[] args) {
         SampleMain.exit(new WordCountApp(), args);
     }
 
     @Override
     public Integer call() {
-        if (lineCount < 1 || partitions < 1) {
+        if (lineCount < 1 || options.partitions < 1) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this), "--lines and --partitions must be at least 1");
         }
-        try (ShutdownSignal signal = ShutdownSignal.install(SHUTDOWN_TIMEOUT.multipliedBy(2));
-                SampleKafka kafka = SampleKafka.connect(bootstrapServers)) {
-            return run(kafka, signal);
-        }
+        return options.run(this::run);
     }
 
     private int run(SampleKafka kafka, ShutdownSignal signal) {
-        Path dir = stateDir != null ? stateDir : StateDirs.createTemp("weir-word-count-");
+        Path dir = options.stateDir != null ? options.stateDir : StateDirs.createTemp("weir-word-count-");
         WeirApp app = null;
         try {
-            kafka.ensureTopics(List.of(inputTopic, outputTopic), partitions);
-            kafka.requireFresh(List.of(inputTopic, outputTopic), applicationId);
+            kafka.ensureTopics(List.of(inputTopic, outputTopic), options.partitions);
+            kafka.requireFresh(List.of(inputTopic, outputTopic), options.applicationId());
             List<String> lines = new SampleText(seed).lines(lineCount);
             RunningTotals<String> ledger = new RunningTotals<>();
             WordCount.allWords(lines).forEach(w -> ledger.fed(w, 1));
@@ -131,14 +106,14 @@ public final class WordCountApp implements Callable<Integer> {
                     kafka.bootstrapServers(), outputTopic, Serdes.strings(), Serdes.longs())) {
                 app = WeirApp.create(
                                 WordCount.topology(inputTopic, outputTopic),
-                                SampleConfigs.exactlyOnce(applicationId, kafka.bootstrapServers(), dir)
+                                SampleConfigs.exactlyOnce(options.applicationId(), kafka.bootstrapServers(), dir)
                                         .build())
                         .start();
                 log.info(
                         "Started '{}' with exactly-once processing; reading '{}' (read_committed)",
-                        applicationId,
+                        options.applicationId(),
                         outputTopic);
-                awaitFinalCounts(tail, ledger, app, Duration.ofSeconds(timeoutSeconds), signal);
+                awaitFinalCounts(tail, ledger, app, options.timeout(), signal);
 
                 boolean failed = app.state() == WeirApp.State.FAILED;
                 WeirApp stopping = app;
@@ -160,7 +135,7 @@ public final class WordCountApp implements Callable<Integer> {
             if (app != null) {
                 app.close(SHUTDOWN_TIMEOUT);
             }
-            if (stateDir == null) {
+            if (options.stateDir == null) {
                 StateDirs.deleteRecursively(dir);
             }
         }

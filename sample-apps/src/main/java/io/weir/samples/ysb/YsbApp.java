@@ -1,6 +1,7 @@
 package io.weir.samples.ysb;
 
 import io.weir.WeirApp;
+import io.weir.common.internal.Deadline;
 import io.weir.dsl.Emit;
 import io.weir.samples.common.CommittedTail;
 import io.weir.samples.common.RatePacer;
@@ -103,12 +104,6 @@ public final class YsbApp implements Callable<Integer> {
             description = "Topic of the counts" + " (default: ${DEFAULT-VALUE}).")
     String outputTopic;
 
-    @Option(
-            names = "--application-id",
-            defaultValue = "ysb",
-            description = "Consumer group and prefix of the internal" + " topics (default: ${DEFAULT-VALUE}).")
-    String applicationId;
-
     private final Serde<AdEvent> events = Serdes.json(AdEvent.class);
 
     public static void main(String[] args) {
@@ -122,16 +117,13 @@ public final class YsbApp implements Callable<Integer> {
                     new CommandLine(this),
                     "--rate, --seconds, --campaigns and" + " --partitions must be at least 1, --early-ms at least 0");
         }
-        try (ShutdownSignal signal = ShutdownSignal.install(RunningApp.SHUTDOWN_TIMEOUT.multipliedBy(2));
-                SampleKafka kafka = SampleKafka.connect(options.bootstrapServers)) {
-            return run(kafka, signal);
-        }
+        return options.run(this::run);
     }
 
     private int run(SampleKafka kafka, ShutdownSignal signal) {
         kafka.ensureTopics(List.of(eventsTopic, outputTopic), options.partitions);
         kafka.ensureTopics(List.of(campaignsTopic), 1, Map.of("cleanup.policy", "compact"));
-        kafka.requireFresh(List.of(eventsTopic, outputTopic, campaignsTopic), applicationId);
+        kafka.requireFresh(List.of(eventsTopic, outputTopic, campaignsTopic), options.applicationId());
         YsbData data = new YsbData(campaigns, seed);
         List<ProducerRecord<byte[], byte[]>> campaignRecords = new ArrayList<>();
         data.campaignOfAd()
@@ -149,7 +141,7 @@ public final class YsbApp implements Callable<Integer> {
                         CommittedTail.fromBeginning(bootstrap, outputTopic, Serdes.strings(), Serdes.longs());
                 RunningApp app = RunningApp.start(
                         Ysb.topology(eventsTopic, campaignsTopic, outputTopic, emit),
-                        dir -> SampleConfigs.exactlyOnce(applicationId, bootstrap, dir)
+                        dir -> SampleConfigs.exactlyOnce(options.applicationId(), bootstrap, dir)
                                 .set("early.results.max.lag.records", earlyMaxLag)
                                 .build(),
                         options.stateDir,
@@ -163,7 +155,7 @@ public final class YsbApp implements Callable<Integer> {
                     () -> "the job to run its tasks");
             log.info(
                     "Started '{}' with exactly-once processing; generating {} events/s for {} s to '{}'",
-                    applicationId,
+                    options.applicationId(),
                     rate,
                     seconds,
                     eventsTopic);
@@ -221,8 +213,8 @@ public final class YsbApp implements Callable<Integer> {
             CommittedTail<String, Long> tail,
             ShutdownSignal signal) {
         RatePacer pacer = new RatePacer(rate, System::nanoTime);
-        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
-        while (System.nanoTime() < end && !signal.requested()) {
+        Deadline end = Deadline.after(Duration.ofSeconds(seconds));
+        while (!end.expired() && !signal.requested()) {
             int due = pacer.due();
             if (due > 0) {
                 List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>(due);

@@ -6,16 +6,15 @@ import static org.awaitility.Awaitility.await;
 import io.weir.WeirApp;
 import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
+import io.weir.samples.common.SampleCommand;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
-import io.weir.sink.DeliveryGuarantee;
 import io.weir.testkit.KafkaExtension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.IsolationLevel;
@@ -123,14 +122,7 @@ class TemperatureAlertsIT {
     }
 
     private WeirApp start(String appId, String readings, String alerts) {
-        WeirConfig config = WeirConfig.builder()
-                .applicationId(appId)
-                .bootstrapServers(KAFKA.bootstrapServers())
-                .guarantee(DeliveryGuarantee.EXACTLY_ONCE)
-                .stateDir(stateDir)
-                .set("http.port", 0)
-                .environment(Map.of()) // no WEIR_* variable of the machine running the tests
-                .build();
+        WeirConfig config = SampleCommand.config(KAFKA, appId, stateDir);
         return WeirApp.create(TemperatureAlerts.topology(readings, alerts, THRESHOLD), config)
                 .start();
     }

@@ -3,7 +3,7 @@ package io.weir.samples.counter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.common.KeyValue;
-import io.weir.samples.common.SampleMain;
+import io.weir.samples.common.SampleCommand;
 import io.weir.serde.Serdes;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
@@ -89,24 +89,19 @@ class KeyedCounterIT {
         String output = KAFKA.uniqueTopic("running-sums", 4);
         String appId = "keyed-counter-" + input;
 
-        int exit = SampleMain.execute(
+        int exit = SampleCommand.run(
                 new KeyedCounterApp(),
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
+                KAFKA,
+                appId,
+                stateDir,
                 "--input-topic",
                 input,
                 "--output-topic",
                 output,
-                "--application-id",
-                appId,
                 "--records",
                 "12000",
                 "--seed",
-                "5",
-                "--state-dir",
-                stateDir.toString(),
-                "--timeout",
-                "90");
+                "5");
 
         assertThat(exit).isZero();
         assertThat(stateDir.resolve("instance-1.log")).content().contains(KeyedCounterInstance.STARTED);
@@ -136,21 +131,7 @@ class KeyedCounterIT {
     }
 
     private ChildJvm instance(String appId, String input, String output, int n) {
-        return ChildJvm.builder(KeyedCounterInstance.class)
-                .args(
-                        "--bootstrap-servers",
-                        KAFKA.bootstrapServers(),
-                        "--application-id",
-                        appId,
-                        "--input-topic",
-                        input,
-                        "--output-topic",
-                        output,
-                        "--state-dir",
-                        stateDir.resolve("state").toString())
-                .jvmOptions("-Xmx256m")
-                .outputFile(stateDir.resolve("instance-" + n + ".log"))
-                .start();
+        return KeyedCounterInstance.startChild(KAFKA.bootstrapServers(), appId, input, output, stateDir, n);
     }
 
     private static void produceSeedExample(String topic) {

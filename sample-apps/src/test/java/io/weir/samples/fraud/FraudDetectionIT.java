@@ -5,10 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.weir.WeirApp;
 import io.weir.config.WeirConfig;
-import io.weir.samples.common.SampleMain;
+import io.weir.samples.common.SampleCommand;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
-import io.weir.sink.DeliveryGuarantee;
 import io.weir.testkit.KafkaExtension;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -126,18 +125,17 @@ class FraudDetectionIT {
     void sampleCommandCommitsAnAlertForEveryFraudItPutInAndNoneTwice() {
         String payments = KAFKA.uniqueTopic("fraud-payments", PARTITIONS);
         String alerts = payments + "-alerts";
-        int exit = SampleMain.execute(
+        int exit = SampleCommand.run(
                 new FraudDetectionApp(),
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
+                KAFKA,
+                "fraud-" + payments,
+                stateDir,
                 "--transactions-topic",
                 payments,
                 "--holders-topic",
                 payments + "-holders",
                 "--alerts-topic",
                 alerts,
-                "--application-id",
-                "fraud-" + payments,
                 "--partitions",
                 "3",
                 "--cards",
@@ -145,11 +143,7 @@ class FraudDetectionIT {
                 "--payments",
                 "20",
                 "--seed",
-                "42",
-                "--state-dir",
-                stateDir.toString(),
-                "--timeout",
-                "90");
+                "42");
 
         assertThat(exit).isZero();
         // The same payments as the command's (only their base time differs, which no alert depends on).
@@ -169,14 +163,7 @@ class FraudDetectionIT {
     }
 
     private WeirApp start(String appId, String payments, String holders, String alerts) {
-        WeirConfig config = WeirConfig.builder()
-                .applicationId(appId)
-                .bootstrapServers(KAFKA.bootstrapServers())
-                .guarantee(DeliveryGuarantee.EXACTLY_ONCE)
-                .stateDir(stateDir)
-                .set("http.port", 0)
-                .environment(Map.of()) // no WEIR_* variable of the machine running the tests
-                .build();
+        WeirConfig config = SampleCommand.config(KAFKA, appId, stateDir);
         return WeirApp.create(FraudDetection.topology(payments, holders, alerts), config)
                 .start();
     }

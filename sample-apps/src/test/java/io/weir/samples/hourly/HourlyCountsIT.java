@@ -3,7 +3,7 @@ package io.weir.samples.hourly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.samples.common.CommittedWindows;
-import io.weir.samples.common.SampleMain;
+import io.weir.samples.common.SampleCommand;
 import io.weir.state.Windowed;
 import io.weir.testkit.KafkaExtension;
 import java.nio.charset.StandardCharsets;
@@ -30,22 +30,17 @@ class HourlyCountsIT {
         String alerts = KAFKA.uniqueTopic("count-alerts", 3);
         String appId = "hourly-counts-" + input;
 
-        int exit = SampleMain.execute(
+        int exit = SampleCommand.run(
                 new HourlyCountsApp(),
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
+                KAFKA,
+                appId,
+                stateDir,
                 "--input-topic",
                 input,
                 "--counts-topic",
                 counts,
                 "--alerts-topic",
-                alerts,
-                "--application-id",
-                appId,
-                "--state-dir",
-                stateDir.toString(),
-                "--timeout",
-                "90");
+                alerts);
 
         assertThat(exit).isZero();
         List<ConsumerRecord<Windowed<String>, Long>> alerted = CommittedWindows.read(KAFKA, alerts);

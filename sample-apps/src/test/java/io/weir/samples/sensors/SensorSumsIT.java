@@ -3,7 +3,7 @@ package io.weir.samples.sensors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.samples.common.CommittedWindows;
-import io.weir.samples.common.SampleMain;
+import io.weir.samples.common.SampleCommand;
 import io.weir.state.Windowed;
 import io.weir.testkit.KafkaExtension;
 import java.nio.file.Path;
@@ -31,28 +31,23 @@ class SensorSumsIT {
         String sliding = KAFKA.uniqueTopic("sensor-sums-1m-every-30s", 3);
         String appId = "sensor-sums-" + input;
 
-        int exit = SampleMain.execute(
+        int exit = SampleCommand.run(
                 new SensorSumsApp(),
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
+                KAFKA,
+                appId,
+                stateDir,
                 "--input-topic",
                 input,
                 "--tumbling-topic",
                 tumbling,
                 "--sliding-topic",
                 sliding,
-                "--application-id",
-                appId,
                 "--sensors",
                 "3",
                 "--minutes",
                 "5",
                 "--out-of-orderness",
-                "0",
-                "--state-dir",
-                stateDir.toString(),
-                "--timeout",
-                "90");
+                "0");
 
         assertThat(exit).isZero();
         Map<Windowed<String>, Long> slidingSums = onceEach(sliding);

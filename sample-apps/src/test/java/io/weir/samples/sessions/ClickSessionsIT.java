@@ -3,7 +3,7 @@ package io.weir.samples.sessions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.samples.common.CommittedWindows;
-import io.weir.samples.common.SampleMain;
+import io.weir.samples.common.SampleCommand;
 import io.weir.samples.common.WindowResults;
 import io.weir.state.Windowed;
 import io.weir.testkit.KafkaExtension;
@@ -30,20 +30,8 @@ class ClickSessionsIT {
         String output = KAFKA.uniqueTopic("click-sessions", 1);
         String appId = "click-sessions-" + input;
 
-        int exit = SampleMain.execute(
-                new ClickSessionsApp(),
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
-                "--input-topic",
-                input,
-                "--output-topic",
-                output,
-                "--application-id",
-                appId,
-                "--state-dir",
-                stateDir.toString(),
-                "--timeout",
-                "90");
+        int exit = SampleCommand.run(
+                new ClickSessionsApp(), KAFKA, appId, stateDir, "--input-topic", input, "--output-topic", output);
 
         assertThat(exit).isZero();
         List<ConsumerRecord<Windowed<String>, Long>> records = CommittedWindows.read(KAFKA, output);

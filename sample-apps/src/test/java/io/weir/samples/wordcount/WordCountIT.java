@@ -5,8 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.weir.WeirApp;
 import io.weir.common.KeyValue;
-import io.weir.samples.common.SampleConfigs;
-import io.weir.samples.common.SampleMain;
+import io.weir.samples.common.SampleCommand;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
 import java.nio.file.Path;
@@ -87,24 +86,19 @@ class WordCountIT {
         String counts = KAFKA.uniqueTopic("word-counts", 4);
         String appId = "word-count-" + lines;
 
-        int exit = SampleMain.execute(
+        int exit = SampleCommand.run(
                 new WordCountApp(),
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
+                KAFKA,
+                appId,
+                stateDir,
                 "--input-topic",
                 lines,
                 "--output-topic",
                 counts,
-                "--application-id",
-                appId,
                 "--lines",
                 "300",
                 "--seed",
-                "7",
-                "--state-dir",
-                stateDir.toString(),
-                "--timeout",
-                "90");
+                "7");
 
         assertThat(exit).isZero();
         // Checked here independently of the sample: the input as fed, the output as committed.
@@ -127,30 +121,22 @@ class WordCountIT {
         String counts = KAFKA.uniqueTopic("word-counts", 1);
         KAFKA.client().produceStrings(lines, List.of(KeyValue.of("k", "an earlier line")));
 
-        int exit = SampleMain.execute(
+        int exit = SampleCommand.run(
                 new WordCountApp(),
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
+                KAFKA,
+                "word-count-" + lines,
+                stateDir,
                 "--input-topic",
                 lines,
                 "--output-topic",
-                counts,
-                "--application-id",
-                "word-count-" + lines,
-                "--state-dir",
-                stateDir.toString());
+                counts);
 
         assertThat(exit).isEqualTo(2);
         assertThat(KAFKA.client().countPerPartition(counts)).containsOnly(Map.entry(0, 0L));
     }
 
     private WeirApp start(String appId, String lines, String counts) {
-        return WeirApp.create(
-                        WordCount.topology(lines, counts),
-                        SampleConfigs.exactlyOnce(appId, KAFKA.bootstrapServers(), stateDir)
-                                .set("http.port", 0)
-                                .environment(Map.of()) // no WEIR_* variable of the machine running the tests
-                                .build())
+        return WeirApp.create(WordCount.topology(lines, counts), SampleCommand.config(KAFKA, appId, stateDir))
                 .start();
     }
 

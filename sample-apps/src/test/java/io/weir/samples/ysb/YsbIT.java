@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.dsl.Emit;
-import io.weir.samples.common.SampleMain;
+import io.weir.samples.common.SampleCommand;
 import io.weir.serde.Serdes;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
@@ -36,28 +36,23 @@ class YsbIT {
     void sampleCommandPassesItsCheckAgainstAnExistingCluster() {
         String events = KAFKA.uniqueTopic("ysb-events", 3);
         String output = KAFKA.uniqueTopic("ysb-counts", 3);
-        int exit = SampleMain.execute(
+        int exit = SampleCommand.run(
                 new YsbApp(),
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
+                KAFKA,
+                "ysb-" + events,
+                stateDir,
                 "--events-topic",
                 events,
                 "--campaigns-topic",
                 events + "-campaigns",
                 "--output-topic",
                 output,
-                "--application-id",
-                "ysb-" + events,
                 "--rate",
                 "2000",
                 "--seconds",
                 "12",
                 "--campaigns",
-                "20",
-                "--state-dir",
-                stateDir.toString(),
-                "--timeout",
-                "90");
+                "20");
 
         assertThat(exit).isZero();
     }

@@ -8,9 +8,9 @@ import io.weir.benchmarks.systems.ChildCountRunner;
  * ({@link JsonReport}) and reads what a Weir child answers on {@code /info} ({@link ChildCountRunner}).
  * Configured before any use and never changed after, so every thread may share it.
  */
-public final class BenchmarkJson {
+public final class Json {
 
     public static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private BenchmarkJson() {}
+    private Json() {}
 }
