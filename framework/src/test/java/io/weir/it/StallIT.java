@@ -28,7 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An instance that cannot make progress says so, once, clearly, and says when it is over: a
- * broker outage of 20 s and an output topic deleted under a running instance, against a broker
+ * broker outage of 12 s or more and an output topic deleted under a running instance, against a broker
  * process the test can stop and a child JVM whose log the test reads. Liveness stays up while
  * Kafka is the problem; readiness is down with a {@code stalled} problem for as long as it lasts.
  *
@@ -41,7 +41,7 @@ class StallIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** How long the broker stays down at least: longer if the instance has not reported it yet. */
-    private static final Duration OUTAGE = Duration.ofSeconds(20);
+    private static final Duration OUTAGE = Duration.ofSeconds(12);
     /** Deadline of the waits for the report of the outage: fails a run that never reports it, not a slow one. */
     private static final Duration REPORTED = Duration.ofSeconds(90);
     /** How the diagnosis may say that the cluster is out of reach. */
@@ -79,7 +79,8 @@ class StallIT {
                 // Readiness names the symptom at once, and the cause once the diagnosis is back (as the WARN does).
                 await().atMost(REPORTED)
                         .until(() -> probes.stalledCauses().stream().anyMatch(StallIT::namesClusterDown));
-                // The fault itself lasts at least 20 s: nothing to wait for, the test holds the broker down.
+                // The fault lasts at least OUTAGE (over twice stall.warn.ms): nothing to wait for, the test holds the
+                // broker down.
                 LockSupport.parkNanos(killed + OUTAGE.toNanos() - System.nanoTime());
                 int linesDuringOutage = lines(app.jvm().output()) - linesBefore;
 
