@@ -18,17 +18,19 @@ class WorkerTest {
     @Test
     void runsTheStepUntilStoppedAndStopsPromptly() throws Exception {
         AtomicInteger passes = new AtomicInteger();
-        CountDownLatch ran = new CountDownLatch(3);
+        CountDownLatch blocking = new CountDownLatch(1);
         Worker worker = Worker.loop("test-loop", self -> {
             passes.incrementAndGet();
-            ran.countDown();
+            blocking.countDown();
             Thread.sleep(LONG.toMillis()); // a step that blocks: the stop's interrupt ends it
         });
         assertThat(worker.pause(Duration.ZERO)).isTrue(); // not stopped: a pause runs its course
+        assertThat(blocking.await(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
         worker.close();
         assertThat(worker.alive()).isFalse();
         assertThat(passes).hasValue(1);
 
+        CountDownLatch ran = new CountDownLatch(3);
         Worker busy = Worker.loop("test-busy", self -> ran.countDown());
         assertThat(ran.await(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
         assertThat(busy.stopAndJoin(LONG)).isTrue();
