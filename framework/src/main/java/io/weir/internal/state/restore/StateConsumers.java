@@ -142,7 +142,7 @@ public final class StateConsumers {
     /** Closes the consumers; close the sessions over them first. */
     public void close() {
         for (KafkaConsumer<byte[], byte[]> c :
-                new KafkaConsumer[] {restoreConsumer, standbyConsumer, logEndConsumer, offsetsConsumer}) {
+                java.util.Arrays.asList(restoreConsumer, standbyConsumer, logEndConsumer, offsetsConsumer)) {
             closeQuietly(c);
         }
         restoreConsumer = null;
