@@ -3,22 +3,16 @@ package io.weir;
 import io.micrometer.core.instrument.Tags;
 import io.weir.common.internal.Deadline;
 import io.weir.config.WeirConfig;
-import io.weir.errors.ClusterException;
 import io.weir.internal.bounded.BoundedRun;
 import io.weir.internal.bounded.BoundedRunPlan;
 import io.weir.internal.cluster.ClientConfigs;
-import io.weir.internal.cluster.InstanceMembers;
 import io.weir.internal.cluster.access.AccessCheck;
 import io.weir.internal.cluster.topics.ChangelogEnds;
 import io.weir.internal.cluster.topics.RepartitionPurge;
 import io.weir.internal.cluster.topics.TopicSetup;
+import io.weir.internal.config.KafkaClients;
 import io.weir.internal.config.WeirVersion;
-import io.weir.internal.http.HttpOptions;
-import io.weir.internal.http.OpsHttpServer;
-import io.weir.internal.http.security.HttpSecurity;
-import io.weir.internal.http.security.HttpSecurityOptions;
 import io.weir.internal.http.security.PeerHttp;
-import io.weir.internal.query.AdvertisedUrl;
 import io.weir.internal.query.Ownership;
 import io.weir.internal.savepoint.SavepointControl;
 import io.weir.internal.state.ChangelogTopicIds;
@@ -89,9 +83,7 @@ final class RunningInstance {
     private final StreamThreads threads = new StreamThreads();
     private InstanceDirectory instanceDir;
     private Admin admin;
-    private HttpSecurity httpSecurity;
-    private OpsHttpServer http;
-    private PeerHttp peerHttp;
+    private InstanceHttp http;
     private StateThread stateThread;
     private InstanceTaskRegistry taskRegistry;
     private SavepointControl savepoints;
@@ -147,24 +139,12 @@ final class RunningInstance {
         String instanceId = instanceDir.instanceId();
         ClientConfigs clients = new ClientConfigs(config, instanceId);
         timeline.mark("instance directory");
-        if (config.httpPort() >= 0) {
-            // Kept beside the server: forwarded queries call peers with the same TLS material and token (PeerHttp).
-            httpSecurity = HttpSecurity.load(HttpSecurityOptions.of(config));
-            http = OpsHttpServer.start(HttpOptions.of(config), httpSecurity, endpoints);
-        }
+        http = InstanceHttp.start(config, endpoints);
         timeline.mark("HTTP server");
         // Before the stream threads join: their subscriptions carry the endpoint to the group. Queries
         // are served where /stores/ is: the admin port when there is one.
-        ownership.advertise(
-                instanceId,
-                http == null
-                        ? ""
-                        : AdvertisedUrl.of(
-                                config, http.scheme(), http.adminPort().orElse(http.port())));
-        if (httpSecurity != null) {
-            peerHttp = PeerHttp.of(httpSecurity);
-        }
-        admin = Admin.create(clients.admin());
+        ownership.advertise(instanceId, http.advertisedUrl());
+        admin = KafkaClients.admin(clients.admin());
         TopologyModel model;
         TopicSetup topicSetup;
         TopologyRecord topologyRecord;
@@ -277,14 +257,7 @@ final class RunningInstance {
                 instanceDir.instanceId(),
                 config.numStreamThreads(),
                 config.guarantee().configValue(),
-                http == null
-                        ? "; HTTP endpoints disabled (http.port=-1)"
-                        : "; health, metrics and topology on " + http.scheme() + "://" + config.httpBindAddress() + ":"
-                                + http.port()
-                                + http.adminPort()
-                                        .map(p -> ", admin and queries on " + http.scheme() + "://"
-                                                + config.httpAdminBindAddress() + ":" + p)
-                                        .orElse(""));
+                http.describe());
     }
 
     String instanceId() {
@@ -298,11 +271,11 @@ final class RunningInstance {
 
     /** How this instance calls its peers' endpoints; empty without an HTTP server. */
     Optional<PeerHttp> peerHttp() {
-        return Optional.ofNullable(peerHttp);
+        return http == null ? Optional.empty() : http.peerHttp();
     }
 
     Optional<Integer> httpPort() {
-        return http == null ? Optional.empty() : Optional.of(http.port());
+        return http == null ? Optional.empty() : http.port();
     }
 
     /** With {@code http.admin.port}: the port of the admin and query endpoints. */
@@ -338,46 +311,14 @@ final class RunningInstance {
             liveness.announceShutdown(leaveGroup);
         }
         threads.stop(leaveGroup, deadline);
-        if (leaveGroup) {
-            removeLeftoverMembers(deadline);
+        if (leaveGroup && admin != null && instanceDir != null) {
+            LeftoverMembers.remove(admin, config.applicationId(), instanceDir.instanceId(), deadline);
         }
     }
 
     /** After a thread failed: stops the others without leaving the group, waiting up to {@code timeout} for each. */
     void stopAfterFailure(Duration timeout) {
         threads.stopAfterFailure(timeout);
-    }
-
-    /**
-     * A consumer closed while it was still joining the group sends no leave request: the
-     * coordinator would list it until its session timed out, and the next bounded run or a
-     * {@code weir reset} would find the group busy. Kafka Streams removes its static members through
-     * the admin client on a leaving close for the same reason.
-     */
-    private void removeLeftoverMembers(Deadline deadline) {
-        if (admin == null || instanceDir == null) {
-            return;
-        }
-        // The rest of the shutdown timeout, at least 1 s and at most 5 s: an unreachable coordinator
-        // must not hold the close up much longer than the consumers' own close did.
-        long leftMs = deadline.remaining().toMillis();
-        Duration timeout = Duration.ofMillis(Math.min(Math.max(leftMs, 1000), 5000));
-        try {
-            int removed =
-                    InstanceMembers.removeLeftovers(admin, config.applicationId(), instanceDir.instanceId(), timeout);
-            if (removed > 0) {
-                log.debug(
-                        "{}: removed {} member(s) the coordinator still listed after their consumers closed",
-                        config.applicationId(),
-                        removed);
-            }
-        } catch (ClusterException e) {
-            log.warn(
-                    "{}: could not check that this instance left the consumer group ({}); a member it still has"
-                            + " there goes when its session times out",
-                    config.applicationId(),
-                    e.getMessage());
-        }
     }
 
     /**
@@ -428,10 +369,6 @@ final class RunningInstance {
         if (includingHttp && http != null) {
             http.close();
             http = null;
-        }
-        if (includingHttp && httpSecurity != null) {
-            httpSecurity.close();
-            httpSecurity = null;
         }
     }
 

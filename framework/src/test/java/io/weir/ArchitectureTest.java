@@ -219,10 +219,11 @@ class ArchitectureTest {
     }
 
     /**
-     * The classes that create Kafka clients, each from settings that {@code ClientSecurityTest} and
+     * The classes that have Kafka clients made ({@code KafkaClients}, the one class that creates
+     * them), each from settings that {@code ClientSecurityTest} and
      * {@code SavepointClientsSecurityTest} check for the security settings ({@code ClientConfigs},
-     * {@code SavepointClients}, or {@code WeirConfig}'s admin settings). A new class that creates a
-     * client fails here: build its settings from {@code ClientConfigs}, then add it to the list.
+     * {@code SavepointClients}, or {@code WeirConfig}'s admin settings). A new class that has a
+     * client made fails here: build its settings from {@code ClientConfigs}, then add it to the list.
      */
     private static final List<String> CLIENT_MAKERS = List.of(
             "io.weir.RunningInstance",
@@ -236,8 +237,11 @@ class ArchitectureTest {
             "io.weir.internal.state.global.GlobalThread",
             "io.weir.internal.state.restore.StateConsumers");
 
+    private static final String KAFKA_CLIENTS = "io.weir.internal.config.KafkaClients";
+
     @Test
-    void kafkaClientsAreCreatedOnlyWhereTheirSecuritySettingsAreChecked() {
+    void kafkaClientsAreCreatedOnlyByKafkaClientsForClassesWhoseSecuritySettingsAreChecked() {
+        List<String> creators = new ArrayList<>();
         List<String> makers = new ArrayList<>();
         for (JavaClass c : WEIR) {
             boolean creates = c.getConstructorCallsFromSelf().stream()
@@ -248,13 +252,21 @@ class ArchitectureTest {
                     || c.getMethodCallsFromSelf().stream()
                             .anyMatch(m -> m.getTargetOwner().getName().startsWith("org.apache.kafka.clients.admin.")
                                     && m.getName().equals("create"));
+            boolean asks = c.getMethodCallsFromSelf().stream()
+                    .anyMatch(m -> m.getTargetOwner().getName().equals(KAFKA_CLIENTS));
             String top = c.getName().replaceAll("\\$.*", "");
-            if (creates && !CLIENT_MAKERS.contains(top)) {
+            if (creates && !top.equals(KAFKA_CLIENTS)) {
+                creators.add(c.getName());
+            }
+            if (asks && !CLIENT_MAKERS.contains(top)) {
                 makers.add(c.getName());
             }
         }
+        assertThat(creators)
+                .as("classes creating Kafka clients themselves instead of through KafkaClients")
+                .isEmpty();
         assertThat(makers)
-                .as("classes creating Kafka clients outside ArchitectureTest.CLIENT_MAKERS")
+                .as("classes having Kafka clients made outside ArchitectureTest.CLIENT_MAKERS")
                 .isEmpty();
     }
 

@@ -1,7 +1,9 @@
 package io.weir.query;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.Poll;
+import io.weir.internal.json.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -31,8 +33,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class StoreQueryClient {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final long MAX_PAUSE_MS = 500;
+    /** The pause after a round no instance could answer; it doubles after each such round, up to {@link #MAX_PAUSE}. */
+    private static final Duration FIRST_PAUSE = Duration.ofMillis(50);
+
+    private static final Duration MAX_PAUSE = Duration.ofMillis(500);
 
     private final List<String> endpoints;
     private final Duration deadline;
@@ -94,24 +98,46 @@ public final class StoreQueryClient {
 
     /** Sends {@code pathAndQuery} until an instance answers it or the deadline passes; empty on no_such_key. */
     private Optional<QueryAnswer> ask(String pathAndQuery) {
-        long end = System.nanoTime() + deadline.toNanos();
+        Deadline end = Deadline.after(deadline);
         int start = Math.floorMod(next.getAndIncrement(), endpoints.size());
-        String last = "no instance was asked";
-        int lastStatus = 0;
-        long pause = 50;
-        while (true) {
+        Round round = new Round(pathAndQuery, start, end);
+        try {
+            return Poll.untilPresent(round::ask, deadline, FIRST_PAUSE, MAX_PAUSE)
+                    .orElseThrow(round::unavailable);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new QueryException(0, "interrupted", "interrupted between retries");
+        }
+    }
+
+    /** One query's rounds over the instances, and what the last one that could not answer said. */
+    private final class Round {
+        private final String pathAndQuery;
+        private final int start;
+        private final Deadline end;
+        private String last = "no instance was asked";
+        private int lastStatus = 0;
+
+        Round(String pathAndQuery, int start, Deadline end) {
+            this.pathAndQuery = pathAndQuery;
+            this.start = start;
+            this.end = end;
+        }
+
+        /** Asks each instance once: the answer (empty inside on no_such_key), or empty if none could answer. */
+        Optional<Optional<QueryAnswer>> ask() {
             for (int i = 0; i < endpoints.size(); i++) {
                 String endpoint = endpoints.get((start + i) % endpoints.size());
                 try {
                     HttpResponse<byte[]> r =
                             http.send(request(endpoint + pathAndQuery), HttpResponse.BodyHandlers.ofByteArray());
-                    JsonNode body = JSON.readTree(r.body());
+                    JsonNode body = Json.reader().readTree(r.body());
                     if (r.statusCode() == 200) {
-                        return Optional.of(answer(body));
+                        return Optional.of(Optional.of(answer(body)));
                     }
                     String error = body.path("error").asText("");
                     if (r.statusCode() == 404 && error.equals("no_such_key")) {
-                        return Optional.empty();
+                        return Optional.of(Optional.empty());
                     }
                     if (r.statusCode() != 503) {
                         throw new QueryException(
@@ -128,20 +154,16 @@ public final class StoreQueryClient {
                     Thread.currentThread().interrupt();
                     throw new QueryException(0, "interrupted", "interrupted while asking " + endpoint);
                 }
-                if (System.nanoTime() - end > 0) {
-                    throw new QueryException(
-                            lastStatus,
-                            "unavailable",
-                            "no instance answered within " + deadline + "; the last said " + last);
+                if (end.expired()) {
+                    throw unavailable();
                 }
             }
-            try {
-                Thread.sleep(Math.max(1, Math.min(pause, (end - System.nanoTime()) / 1_000_000)));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new QueryException(0, "interrupted", "interrupted between retries");
-            }
-            pause = Math.min(MAX_PAUSE_MS, pause * 2);
+            return Optional.empty();
+        }
+
+        QueryException unavailable() {
+            return new QueryException(
+                    lastStatus, "unavailable", "no instance answered within " + deadline + "; the last said " + last);
         }
     }
 

@@ -47,15 +47,32 @@ public final class Poll {
      */
     public static <T> Optional<T> untilPresent(Supplier<Optional<T>> attempt, Duration timeout, Duration interval)
             throws InterruptedException {
+        return untilPresent(attempt, timeout, interval, interval);
+    }
+
+    /**
+     * As {@link #untilPresent(Supplier, Duration, Duration)}, with a pause that starts at
+     * {@code interval} and doubles after each try up to {@code maxInterval}: for asking a server
+     * that may be busy (each try costs it a request) rather than reading local state.
+     */
+    public static <T> Optional<T> untilPresent(
+            Supplier<Optional<T>> attempt, Duration timeout, Duration interval, Duration maxInterval)
+            throws InterruptedException {
         Objects.requireNonNull(attempt, "attempt");
         Deadline deadline = Deadline.after(timeout);
         requirePositive(interval);
+        if (maxInterval.compareTo(interval) < 0) {
+            throw new IllegalArgumentException(
+                    "a polling interval's maximum " + maxInterval + " is below its start " + interval);
+        }
+        Duration pause = interval;
         while (true) {
             Optional<T> result = attempt.get();
             if (result.isPresent() || deadline.expired()) {
                 return result;
             }
-            pause(interval, deadline);
+            pause(pause, deadline);
+            pause = pause.multipliedBy(2).compareTo(maxInterval) < 0 ? pause.multipliedBy(2) : maxInterval;
         }
     }
 

@@ -126,6 +126,22 @@ class PollTest {
     }
 
     @Test
+    void untilPresentWithABackOffReturnsTheFirstValueOrEmpty() throws Exception {
+        AtomicInteger tries = new AtomicInteger();
+        assertThat(Poll.untilPresent(
+                        () -> tries.incrementAndGet() == 4 ? Optional.of("found") : Optional.empty(),
+                        LONG,
+                        Duration.ofMillis(1),
+                        Duration.ofMillis(4)))
+                .contains("found");
+        assertThat(tries).hasValue(4);
+        assertThat(Poll.untilPresent(Optional::empty, Duration.ofMillis(20), INTERVAL, INTERVAL.multipliedBy(4)))
+                .isEmpty();
+        assertThatThrownBy(() -> Poll.untilPresent(Optional::empty, LONG, INTERVAL, Duration.ofMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void refusesAnIntervalThatIsNotPositive() {
         assertThatThrownBy(() -> Poll.until(() -> false, LONG, Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)

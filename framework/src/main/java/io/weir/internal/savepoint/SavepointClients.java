@@ -2,6 +2,7 @@ package io.weir.internal.savepoint;
 
 import io.weir.config.WeirConfig;
 import io.weir.internal.cluster.ClientConfigs;
+import io.weir.internal.config.KafkaClients;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -31,7 +32,7 @@ final class SavepointClients {
     private SavepointClients() {}
 
     static KafkaConsumer<byte[], byte[]> consumer(WeirConfig config, String role) {
-        return new KafkaConsumer<>(consumerConfig(config, role));
+        return KafkaClients.consumer(consumerConfig(config, role));
     }
 
     /** The consumer's settings: the application's consumer settings with the tool's on top. */
@@ -54,7 +55,7 @@ final class SavepointClients {
     static Admin admin(WeirConfig config, String role) {
         Map<String, Object> a = new HashMap<>(config.adminOverrides());
         a.put(AdminClientConfig.CLIENT_ID_CONFIG, config.applicationId() + "-" + role + "-admin");
-        return Admin.create(a);
+        return KafkaClients.admin(a);
     }
 
     static KafkaProducer<byte[], byte[]> producer(WeirConfig config, String role) {
@@ -63,7 +64,7 @@ final class SavepointClients {
 
     /** With {@code overrides} on top of the tool's settings. */
     static KafkaProducer<byte[], byte[]> producer(WeirConfig config, String role, Map<String, Object> overrides) {
-        return new KafkaProducer<>(producerConfig(config, role, overrides));
+        return KafkaClients.producer(producerConfig(config, role, overrides));
     }
 
     /** The producer's settings: the application's producer settings, the tool's, then {@code overrides}. */

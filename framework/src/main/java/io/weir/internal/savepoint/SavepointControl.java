@@ -1,10 +1,12 @@
 package io.weir.internal.savepoint;
 
 import io.weir.common.internal.Deadline;
+import io.weir.common.internal.Worker;
 import io.weir.config.WeirConfig;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.cluster.topics.TopicSetup;
 import io.weir.internal.config.InternalTopic;
+import io.weir.internal.config.KafkaClients;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
 import java.nio.charset.StandardCharsets;
@@ -79,8 +81,7 @@ public final class SavepointControl implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final SavepointWriter writer;
     private final Runnable onStop;
-    private final Thread thread;
-    private volatile boolean running = true;
+    private Worker worker;
     private volatile Progress current;
 
     /**
@@ -101,11 +102,9 @@ public final class SavepointControl implements AutoCloseable {
         this.controlPartition = new TopicPartition(InternalTopic.CONTROL.of(config.applicationId()), 0);
         Map<String, Object> c = clients.plainConsumer("control");
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
-        this.consumer = new KafkaConsumer<>(c);
-        this.producer = new KafkaProducer<>(producerConfig(clients));
+        this.consumer = KafkaClients.consumer(c);
+        this.producer = KafkaClients.producer(producerConfig(clients));
         this.writer = new SavepointWriter(config.applicationId(), instanceId, producer, this);
-        this.thread = new Thread(this::run, config.applicationId() + "-" + instanceId + "-control");
-        this.thread.setDaemon(true);
     }
 
     /** An idempotent producer for control messages and savepoint data (never in a transaction). */
@@ -125,7 +124,11 @@ public final class SavepointControl implements AutoCloseable {
         consumer.assign(List.of(controlPartition));
         consumer.seekToEnd(List.of(controlPartition));
         consumer.position(controlPartition);
-        thread.start();
+        // Not interrupted: the consumer's wakeup ends its poll.
+        worker = Worker.named(config.applicationId() + "-" + instanceId + "-control")
+                .interruptOnStop(false)
+                .wakeUp(consumer::wakeup)
+                .loop(self -> readControlTopic());
     }
 
     /** The savepoint under way that this instance takes part in, or null. */
@@ -205,28 +208,26 @@ public final class SavepointControl implements AutoCloseable {
         return out;
     }
 
-    private void run() {
-        while (running) {
-            try {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    ControlMessage m = ControlCodec.decode(r.value());
-                    if (m != null) {
-                        heard(m);
-                    }
+    /** Reads the control topic once, and aborts a savepoint whose cut took too long. */
+    private void readControlTopic() {
+        try {
+            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                ControlMessage m = ControlCodec.decode(r.value());
+                if (m != null) {
+                    heard(m);
                 }
-                Progress p = current;
-                if (p != null && !p.aborted() && !p.cut.complete() && p.cutDeadline.expired()) {
-                    abort(
-                            p,
-                            "the cut was not complete within " + p.request.timeoutMs() + " ms (" + p.cut.pausedCount()
-                                    + " of " + p.cut.taskCount() + " tasks paused)");
-                }
-            } catch (org.apache.kafka.common.errors.WakeupException
-                    | org.apache.kafka.common.errors.InterruptException e) {
-                break;
-            } catch (RuntimeException e) {
-                log.warn("reading the control topic {} failed: {}", controlPartition.topic(), e.toString());
             }
+            Progress p = current;
+            if (p != null && !p.aborted() && !p.cut.complete() && p.cutDeadline.expired()) {
+                abort(
+                        p,
+                        "the cut was not complete within " + p.request.timeoutMs() + " ms (" + p.cut.pausedCount()
+                                + " of " + p.cut.taskCount() + " tasks paused)");
+            }
+        } catch (org.apache.kafka.common.errors.WakeupException | org.apache.kafka.common.errors.InterruptException e) {
+            throw e; // the stop
+        } catch (RuntimeException e) {
+            log.warn("reading the control topic {} failed: {}", controlPartition.topic(), e.toString());
         }
     }
 
@@ -266,12 +267,8 @@ public final class SavepointControl implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            thread.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (worker != null) {
+            worker.close();
         }
         writer.close();
         try {

@@ -1,6 +1,7 @@
 package io.weir.internal.savepoint;
 
 import io.weir.common.KeyValue;
+import io.weir.common.internal.Worker;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.TaskId;
@@ -9,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -48,7 +49,11 @@ final class SavepointWriter implements AutoCloseable {
     private final String instanceId;
     private final KafkaProducer<byte[], byte[]> producer;
     private final SavepointControl control;
-    private final ExecutorService executor;
+    private final String threadName;
+    /** The copies to write, in turn, by the worker. */
+    private final BlockingQueue<Runnable> copies = new LinkedBlockingQueue<>();
+    /** Started with the first copy: most instances never write a savepoint. */
+    private Worker worker;
 
     SavepointWriter(
             String applicationId, String instanceId, KafkaProducer<byte[], byte[]> producer, SavepointControl control) {
@@ -56,15 +61,17 @@ final class SavepointWriter implements AutoCloseable {
         this.instanceId = instanceId;
         this.producer = producer;
         this.control = control;
-        this.executor = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, applicationId + "-" + instanceId + "-savepoint-writer");
-            t.setDaemon(true);
-            return t;
-        });
+        this.threadName = applicationId + "-" + instanceId + "-savepoint-writer";
     }
 
+    /** Queues the copy of a paused task; stream threads call it. */
     void write(SavepointControl.Progress p, TaskCopy copy) {
-        executor.execute(() -> {
+        synchronized (this) {
+            if (worker == null) {
+                worker = Worker.loop(threadName, self -> copies.take().run());
+            }
+        }
+        copies.add(() -> {
             try {
                 copy(p, copy);
             } catch (RuntimeException e) {
@@ -147,13 +154,15 @@ final class SavepointWriter implements AutoCloseable {
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
 
+    /** Stops the writer: the copy under way is interrupted, those queued are dropped. */
     @Override
     public void close() {
-        executor.shutdownNow();
-        try {
-            executor.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        Worker w;
+        synchronized (this) {
+            w = worker;
+        }
+        if (w != null) {
+            w.close();
         }
     }
 }

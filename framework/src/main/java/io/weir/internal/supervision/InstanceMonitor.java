@@ -1,5 +1,6 @@
 package io.weir.internal.supervision;
 
+import io.weir.common.internal.Worker;
 import io.weir.internal.cluster.ClusterDiagnosis;
 import io.weir.internal.http.Problem;
 import io.weir.internal.thread.StreamThread;
@@ -13,8 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
@@ -22,7 +21,7 @@ import org.apache.kafka.clients.admin.Admin;
  * they publish ({@link ThreadHealth}), runs the {@link StallWatch}, and answers the liveness and
  * readiness probes.
  *
- * <p>Threading: one daemon thread ({@code <application>-monitor}) ticks every {@link #TICK}; one more
+ * <p>Threading: one daemon {@link Worker} ({@code <application>-monitor}) ticks every {@link #TICK}; one more
  * ({@code <application>-diagnosis}) asks the cluster when a stall begins. The report methods may be
  * called from any thread; they read snapshots and never wait for a stream thread.
  */
@@ -33,7 +32,8 @@ public final class InstanceMonitor implements AutoCloseable {
     private final List<StreamThread> streamThreads;
     private final List<Thread> threads;
     private final StallWatch stallWatch;
-    private final ScheduledExecutorService ticker;
+    private final String app;
+    private Worker ticker;
     private final ExecutorService diagnosis;
     private final Runnable onTick;
 
@@ -47,19 +47,20 @@ public final class InstanceMonitor implements AutoCloseable {
         this.streamThreads = List.copyOf(streamThreads);
         this.threads = List.copyOf(threads);
         this.onTick = onTick;
-        String app = ctx.config().applicationId();
+        this.app = ctx.config().applicationId();
         this.diagnosis = Executors.newSingleThreadExecutor(daemon(app + "-diagnosis"));
         ClusterDiagnosis cluster = new ClusterDiagnosis(admin, ctx.config(), ctx.model());
         this.stallWatch = new StallWatch(app, ctx.config().stallWarn().toNanos(), cluster::diagnose, diagnosis);
-        this.ticker = Executors.newSingleThreadScheduledExecutor(daemon(app + "-monitor"));
     }
 
     public void start() {
-        ticker.scheduleWithFixedDelay(this::tick, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
+        ticker = Worker.named(app + "-monitor")
+                .joinTimeout(Duration.ofSeconds(1))
+                .every(TICK, self -> tick());
     }
 
     private void tick() {
-        // An exception would cancel the schedule and blind the probes for good: log it, tick on.
+        // An exception would end the worker and blind the probes for good: log it, tick on.
         try {
             stallWatch.check(healths(), System.nanoTime());
             onTick.run();
@@ -204,12 +205,12 @@ public final class InstanceMonitor implements AutoCloseable {
 
     @Override
     public void close() {
-        ticker.shutdownNow();
+        if (ticker != null) {
+            ticker.stop();
+        }
         diagnosis.shutdownNow();
-        try {
-            ticker.awaitTermination(1, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (ticker != null) {
+            ticker.close();
         }
     }
 

@@ -3,25 +3,20 @@ package io.weir.internal.supervision;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.weir.common.internal.KafkaCalls;
+import io.weir.common.internal.Deadline;
+import io.weir.common.internal.Worker;
 import io.weir.config.WeirConfig;
-import io.weir.errors.ClusterException;
 import io.weir.internal.cluster.ClientConfigs;
-import io.weir.internal.cluster.InstanceMembers;
 import io.weir.internal.config.InternalTopic;
+import io.weir.internal.config.KafkaClients;
 import io.weir.internal.metrics.WeirMeter;
 import io.weir.internal.thread.GroupRejoins;
 import io.weir.sink.DeliveryGuarantee;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.clients.admin.MemberToRemove;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -30,6 +25,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,7 +59,10 @@ import org.slf4j.LoggerFactory;
  * <p>Meters: {@code weir.failure.detection.removals} (instances removed from the group) and
  * {@code weir.failure.detection.peers} (other instances heard from within the detection time).
  *
- * <p>Threads: its own daemon thread ({@code <app>-<instance>-liveness}) owns the consumer;
+ * <p>This class does the heartbeats' Kafka I/O; {@link Peers} keeps what they say of the others,
+ * and {@link SilentInstanceRemoval} removes and fences the silent ones.
+ *
+ * <p>Threads: its own daemon {@link Worker} ({@code <app>-<instance>-liveness}) owns the consumer;
  * {@link #announceShutdown} may be called from any thread.
  */
 public final class LivenessWatch implements AutoCloseable {
@@ -72,27 +71,20 @@ public final class LivenessWatch implements AutoCloseable {
     /** The topic keeps only recent heartbeats: an hour is plenty to learn who was alive. */
     private static final int HISTORY = 500;
 
-    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(5);
     /** The word of an {@code alive} heartbeat that says its sender just started a rebalance. */
     static final String REBALANCE = "rebalance=started";
 
     private final WeirConfig config;
     private final String instanceId;
-    private final Admin admin;
     private final TopicPartition partition;
-    private final long detectionNanos;
-    private final long beatNanos;
+    private final Duration beatInterval;
     private final long awayMillis;
     private final KafkaProducer<byte[], byte[]> producer;
     private final KafkaConsumer<byte[], byte[]> consumer;
-    private final Thread thread;
-    private final Counter removals;
-    /** Under exactly-once only: other guarantees leave no transaction open. */
-    private final TransactionFence fence;
+    private final Peers peers;
+    private final SilentInstanceRemoval removal;
+    private Worker worker;
 
-    private final Map<String, Peer> peers = new HashMap<>();
-    private volatile int livePeers;
-    private volatile boolean running = true;
     /**
      * Set by {@link #announceShutdown}: from then on this instance sends nothing more. An "alive"
      * heartbeat after the announcement would cancel it at the others, who would then remove a
@@ -105,17 +97,7 @@ public final class LivenessWatch implements AutoCloseable {
     /** The topic's end when this instance started: rebalances announced before are history. */
     private long liveFrom;
 
-    private long lastOwnBeatSeenNanos = System.nanoTime();
-    private long lastBeatNanos;
-    private long retryRemovalAfterNanos = System.nanoTime();
-
-    /** What is known of another instance: when it was last heard, and for how long it said it would be away. */
-    private static final class Peer {
-        long seenNanos;
-        long awayUntilNanos;
-        int threads;
-        boolean left;
-    }
+    private Deadline nextBeat = Deadline.after(Duration.ZERO);
 
     /**
      * @param status what the instance is doing, as {@code key=value} words without spaces, sent
@@ -133,24 +115,25 @@ public final class LivenessWatch implements AutoCloseable {
         this.rejoins = rejoins;
         this.config = config;
         this.instanceId = instanceId;
-        this.admin = admin;
         this.status = status;
         this.partition = new TopicPartition(InternalTopic.LIVENESS.of(config.applicationId()), 0);
-        this.detectionNanos = config.failureDetection().toNanos();
-        this.beatNanos = Math.max(Duration.ofMillis(200).toNanos(), detectionNanos / 4);
+        Duration detection = config.failureDetection();
+        this.beatInterval = max(Duration.ofMillis(200), detection.dividedBy(4));
         Object session = clients.consumer(0).get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
         this.awayMillis = Long.parseLong(String.valueOf(session)) + 2_000;
-        this.producer = new KafkaProducer<>(producerConfig(clients));
-        this.consumer = new KafkaConsumer<>(consumerConfig(clients));
-        this.thread = new Thread(this::run, config.applicationId() + "-" + instanceId + "-liveness");
-        this.thread.setDaemon(true);
-        this.fence = config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE ? new TransactionFence(clients) : null;
-        this.removals =
+        this.producer = KafkaClients.producer(producerConfig(clients));
+        this.consumer = KafkaClients.consumer(consumerConfig(clients));
+        this.peers = new Peers(detection, beatInterval);
+        Counter removals =
                 WeirMeter.FAILURE_DETECTION_REMOVALS.counter().tags(tags).register(registry);
-        WeirMeter.FAILURE_DETECTION_PEERS
-                .gauge(this, w -> w.livePeers)
-                .tags(tags)
-                .register(registry);
+        WeirMeter.FAILURE_DETECTION_PEERS.gauge(peers, Peers::live).tags(tags).register(registry);
+        TransactionFence fence =
+                config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE ? new TransactionFence(clients) : null;
+        this.removal = new SilentInstanceRemoval(config, admin, fence, removals, this::announceRebalance);
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     private static Map<String, Object> producerConfig(ClientConfigs clients) {
@@ -181,7 +164,12 @@ public final class LivenessWatch implements AutoCloseable {
         consumer.seek(partition, Math.max(begin, end - HISTORY));
         liveFrom = end;
         beat(alive());
-        thread.start();
+        // Not interrupted: the consumer's wakeup ends its poll, and an interrupt would cut an admin
+        // call (a removal) in the middle.
+        worker = Worker.named(config.applicationId() + "-" + instanceId + "-liveness")
+                .interruptOnStop(false)
+                .wakeUp(consumer::wakeup)
+                .loop(self -> round());
     }
 
     /**
@@ -253,28 +241,29 @@ public final class LivenessWatch implements AutoCloseable {
         }
     }
 
-    private void run() {
-        while (running) {
-            try {
-                long now = System.nanoTime();
-                if (now - lastBeatNanos >= beatNanos) {
-                    lastBeatNanos = now;
-                    synchronized (this) {
-                        if (!announced) {
-                            beat(alive());
-                        }
+    /** One round: a heartbeat when due, what the others said, and the removal of the silent ones. */
+    private void round() {
+        try {
+            if (nextBeat.expired()) {
+                nextBeat = Deadline.after(beatInterval);
+                synchronized (this) {
+                    if (!announced) {
+                        beat(alive());
                     }
                 }
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                    heard(r, System.nanoTime());
-                }
-                check(System.nanoTime());
-            } catch (org.apache.kafka.common.errors.WakeupException
-                    | org.apache.kafka.common.errors.InterruptException e) {
-                break;
-            } catch (RuntimeException e) {
-                log.debug("liveness round failed", e);
             }
+            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                heard(r, System.nanoTime());
+            }
+            long now = System.nanoTime();
+            Map<String, Peers.Peer> silent = peers.takeSilent(now);
+            if (!silent.isEmpty()) {
+                removal.remove(silent, peers, now);
+            }
+        } catch (WakeupException | InterruptException e) {
+            throw e; // the stop
+        } catch (RuntimeException e) {
+            log.debug("liveness round failed", e);
         }
     }
 
@@ -284,160 +273,20 @@ public final class LivenessWatch implements AutoCloseable {
         }
         String from = new String(r.key(), StandardCharsets.UTF_8);
         if (from.equals(instanceId)) {
-            lastOwnBeatSeenNanos = now;
+            peers.ownBeatSeen(now);
             return;
         }
         String[] words = new String(r.value(), StandardCharsets.UTF_8).split(" ");
         if (r.offset() >= liveFrom && words.length > 2 && words[2].equals(REBALANCE)) {
             rejoins.requested("instance " + from + " started a rebalance");
         }
-        Peer peer = peers.computeIfAbsent(from, k -> new Peer());
-        peer.seenNanos = now;
-        peer.left = words[0].equals("left");
-        peer.awayUntilNanos = words[0].equals("away") && words.length > 1
-                ? now + TimeUnit.MILLISECONDS.toNanos(parse(words[1], 0))
-                : now;
-        String threads =
-                words[0].equals("away") ? (words.length > 2 ? words[2] : "1") : (words.length > 1 ? words[1] : "1");
-        peer.threads = (int) parse(threads, 1);
-    }
-
-    private static long parse(String s, long fallback) {
-        try {
-            return Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            return fallback;
-        }
-    }
-
-    /** Removes the instances silent for longer than the detection time (unless we are the ones cut off). */
-    private void check(long now) {
-        int live = 0;
-        List<String> silent = new ArrayList<>();
-        for (Map.Entry<String, Peer> e : peers.entrySet()) {
-            Peer p = e.getValue();
-            if (p.left) {
-                continue;
-            }
-            long silentSince = Math.max(p.seenNanos, p.awayUntilNanos);
-            if (now - silentSince <= detectionNanos) {
-                live++;
-            } else {
-                silent.add(e.getKey());
-            }
-        }
-        livePeers = live;
-        if (silent.isEmpty() || now - lastOwnBeatSeenNanos > detectionNanos) {
-            return; // nothing to do, or we cannot tell: our own heartbeats do not come back
-        }
-        if (now - retryRemovalAfterNanos < 0) {
-            return; // a removal failed just now: one attempt per heartbeat interval, not per poll
-        }
-        Map<String, Peer> suspects = new HashMap<>();
-        silent.forEach(id -> suspects.put(id, peers.remove(id)));
-        removeFromGroup(suspects, now);
-    }
-
-    private void removeFromGroup(Map<String, Peer> suspects, long now) {
-        ConsumerGroupDescription group;
-        try {
-            group = KafkaCalls.get(
-                            admin.describeConsumerGroups(List.of(config.applicationId()))
-                                    .all(),
-                            ADMIN_TIMEOUT,
-                            "describe the consumer group " + config.applicationId())
-                    .get(config.applicationId());
-        } catch (ClusterException e) {
-            if (Thread.currentThread().isInterrupted()) {
-                return;
-            }
-            log.debug("cannot describe the group to remove {}; will try again", suspects.keySet(), e);
-            suspects.forEach(this::suspectAgain);
-            return;
-        }
-        for (Map.Entry<String, Peer> e : suspects.entrySet()) {
-            String instance = e.getKey();
-            List<MemberToRemove> members = InstanceMembers.in(group, instance);
-            if (members.isEmpty()) {
-                continue; // gone already (left, removed by another instance, or its session expired)
-            }
-            String seconds = String.format("%.1f", (now - e.getValue().seenNanos) / 1e9);
-            try {
-                if (!InstanceMembers.remove(
-                        admin,
-                        config.applicationId(),
-                        members,
-                        "no heartbeat from instance " + instance + " for " + seconds + " s",
-                        ADMIN_TIMEOUT)) {
-                    log.debug("removing {} found nothing to remove", instance);
-                    continue;
-                }
-                removals.increment();
-                // The removal started a rebalance that every member would otherwise learn of from
-                // its next heartbeat: the tasks move sooner if they all join now.
-                announceRebalance("instance " + instance + " was removed from the group");
-                String fenced = fence(instance, Math.max(e.getValue().threads, members.size()));
-                log.warn(
-                        "instance {} sent no heartbeat for {} s (failure.detection.ms={}); removed it from the"
-                                + " group so its tasks move now{}",
-                        instance,
-                        seconds,
-                        config.failureDetection().toMillis(),
-                        fenced);
-            } catch (ClusterException ex) {
-                if (Thread.currentThread().isInterrupted()) {
-                    return;
-                }
-                log.debug("removing {} failed; will try again: {}", instance, ex.getMessage());
-                suspectAgain(instance, e.getValue());
-            }
-        }
-    }
-
-    /**
-     * Aborts the transactions the removed instance left open (see {@link TransactionFence}), after
-     * the removal so the rebalance runs meanwhile.
-     *
-     * @return the end of the removal's log line
-     */
-    private String fence(String instance, int threads) {
-        if (fence == null) {
-            return "";
-        }
-        long started = System.nanoTime();
-        try {
-            fence.fence(instance, threads);
-            return String.format(
-                    ", and fenced its transactional ids in %d ms so its open transactions abort now",
-                    (System.nanoTime() - started) / 1_000_000);
-        } catch (RuntimeException ex) {
-            if (ex instanceof InterruptException) {
-                Thread.currentThread().interrupt();
-            }
-            return "; fencing its transactional ids failed (" + ex.getMessage() + "), so read_committed readers of"
-                    + " its outputs wait until its open transactions time out (transaction.timeout.ms="
-                    + config.transactionTimeout().toMillis() + ")";
-        }
-    }
-
-    /**
-     * Puts back a silent instance whose removal did not go through (the coordinator moving, an
-     * admin timeout), so the next check tries again instead of leaving its tasks stalled until its
-     * session times out. A heartbeat that arrived meanwhile wins: the instance is back.
-     */
-    private void suspectAgain(String instance, Peer peer) {
-        peers.putIfAbsent(instance, peer);
-        retryRemovalAfterNanos = System.nanoTime() + beatNanos;
+        peers.heard(from, words, now);
     }
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            thread.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (worker != null) {
+            worker.close();
         }
         try {
             consumer.close(Duration.ofSeconds(2));

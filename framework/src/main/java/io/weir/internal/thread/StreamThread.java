@@ -3,6 +3,7 @@ package io.weir.internal.thread;
 import io.weir.config.WeirConfig;
 import io.weir.internal.assign.MemberHooks;
 import io.weir.internal.assign.TaskAssignor;
+import io.weir.internal.config.KafkaClients;
 import io.weir.processor.TaskId;
 import io.weir.sink.DeliveryGuarantee;
 import io.weir.sink.internal.TaskMigratedException;
@@ -19,7 +20,6 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
@@ -147,7 +147,7 @@ public final class StreamThread implements Runnable {
         consumerConfig.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, TaskAssignor.class.getName());
         consumerConfig.put(TaskAssignor.TOPOLOGY_CONFIG, ctx.model());
         consumerConfig.put(MemberHooks.CONFIG, new ThreadMember(ctx, index, new Membership()));
-        consumer = new KafkaConsumer<>(consumerConfig);
+        consumer = KafkaClients.consumer(consumerConfig);
         manager = new TaskManager(
                 ctx,
                 name,
@@ -155,7 +155,7 @@ public final class StreamThread implements Runnable {
                 ThreadTasks.Options.of(config),
                 new TaskManager.Plugins(
                         consumer,
-                        () -> new KafkaProducer<>(ctx.clients().producer(index)),
+                        () -> KafkaClients.producer(ctx.clients().producer(index)),
                         new StateThreadRestorer(ctx.taskRegistry().stateThread(), metrics),
                         ActivationListener.of(ctx.taskRegistry()),
                         new ManagerEvents(),

@@ -6,6 +6,7 @@ import io.weir.config.WeirConfig;
 import io.weir.errors.ClusterException;
 import io.weir.errors.TopologyException;
 import io.weir.internal.config.InternalTopic;
+import io.weir.internal.config.KafkaClients;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -111,7 +112,7 @@ public final class TopologyRecord {
             return; // a producer's start and a round trip saved on every restart of the same version
         }
         String topic = InternalTopic.TOPOLOGY.of(config.applicationId());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig())) {
+        try (KafkaProducer<byte[], byte[]> producer = KafkaClients.producer(producerConfig())) {
             KafkaCalls.get(
                     producer.send(new ProducerRecord<>(
                             topic,
@@ -153,7 +154,7 @@ public final class TopologyRecord {
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         TopicPartition tp = new TopicPartition(InternalTopic.TOPOLOGY.of(applicationId), 0);
         Deadline deadline = Deadline.after(timeout);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.consumer(c)) {
             if (consumer.partitionsFor(tp.topic(), timeout).isEmpty()) {
                 return Optional.empty(); // no topic: nothing recorded yet
             }

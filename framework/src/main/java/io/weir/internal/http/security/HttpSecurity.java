@@ -1,13 +1,12 @@
 package io.weir.internal.http.security;
 
+import io.weir.common.internal.Worker;
 import io.weir.internal.config.Settings;
 import java.security.GeneralSecurityException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -38,7 +37,7 @@ public final class HttpSecurity implements AutoCloseable {
     private final Optional<SSLContext> serverContext;
     private final Optional<SSLContext> peerContext;
     private final List<WatchedFile<?>> watched = new ArrayList<>();
-    private final ScheduledExecutorService reload;
+    private final Worker reload;
 
     private HttpSecurity(HttpSecurityOptions options) {
         keyStore = options.keyStore()
@@ -114,7 +113,7 @@ public final class HttpSecurity implements AutoCloseable {
     @Override
     public void close() {
         if (reload != null) {
-            reload.shutdownNow();
+            reload.stop();
         }
     }
 
@@ -128,26 +127,20 @@ public final class HttpSecurity implements AutoCloseable {
         }
     }
 
-    private static ScheduledExecutorService startReload(List<WatchedFile<?>> watched, long intervalMillis) {
-        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "weir-http-reload");
-            t.setDaemon(true);
-            return t;
+    private static Worker startReload(List<WatchedFile<?>> watched, long intervalMillis) {
+        Duration interval = Duration.ofMillis(intervalMillis);
+        return Worker.loop("weir-http-reload", self -> {
+            if (!self.pause(interval)) {
+                return; // stopped
+            }
+            for (WatchedFile<?> f : watched) {
+                try {
+                    f.refresh();
+                } catch (RuntimeException e) {
+                    // A bug must not end the worker: the next tick tries again.
+                    log.warn("could not check a watched HTTP security file", e);
+                }
+            }
         });
-        executor.scheduleWithFixedDelay(
-                () -> {
-                    for (WatchedFile<?> f : watched) {
-                        try {
-                            f.refresh();
-                        } catch (RuntimeException e) {
-                            // A bug must not end the schedule: the next tick tries again.
-                            log.warn("could not check a watched HTTP security file", e);
-                        }
-                    }
-                },
-                intervalMillis,
-                intervalMillis,
-                TimeUnit.MILLISECONDS);
-        return executor;
     }
 }

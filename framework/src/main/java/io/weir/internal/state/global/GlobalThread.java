@@ -5,8 +5,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.weir.common.internal.Deadline;
 import io.weir.common.internal.KafkaCalls;
+import io.weir.common.internal.Worker;
 import io.weir.errors.ClusterException;
 import io.weir.internal.cluster.ClientConfigs;
+import io.weir.internal.config.KafkaClients;
 import io.weir.internal.metrics.WeirMeter;
 import io.weir.internal.task.DeadLetters;
 import io.weir.internal.task.Stage;
@@ -24,11 +26,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -59,6 +59,7 @@ public final class GlobalThread implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(100);
     private static final long LAG_SAMPLE_NANOS = 1_000_000_000L;
     static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final GlobalTables tables;
     private final KafkaConsumer<byte[], byte[]> consumer;
@@ -71,8 +72,7 @@ public final class GlobalThread implements AutoCloseable {
     private final List<Gauge> gauges = new ArrayList<>();
     private final MeterRegistry registry;
     private final Map<String, String> topicIds = new HashMap<>();
-    private Thread thread;
-    private volatile boolean stopping;
+    private Worker worker;
     private long lastLagSample;
     private long lastCheckpoint;
     private boolean appliedSinceCheckpoint;
@@ -87,9 +87,9 @@ public final class GlobalThread implements AutoCloseable {
             Tags tags,
             Consumer<Throwable> onFailure) {
         this.tables = tables;
-        this.consumer = new KafkaConsumer<>(
+        this.consumer = KafkaClients.consumer(
                 clients.plainConsumer("global"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        this.deadLetterProducer = new KafkaProducer<>(
+        this.deadLetterProducer = KafkaClients.producer(
                 clients.plainProducer("global-dead-letter"), new ByteArraySerializer(), new ByteArraySerializer());
         this.deadLetterTopic = deadLetterTopic;
         this.limits = limits;
@@ -143,9 +143,13 @@ public final class GlobalThread implements AutoCloseable {
             g.close();
             throw e;
         }
-        g.thread = new Thread(g::follow, "weir-global");
-        g.thread.setDaemon(true);
-        g.thread.start();
+        // Not interrupted: the consumer's wakeup ends its poll, and a dead letter is written whole.
+        g.worker = Worker.named("weir-global")
+                .interruptOnStop(false)
+                .wakeUp(g.consumer::wakeup)
+                .onFailure(onFailure)
+                .joinTimeout(JOIN_TIMEOUT)
+                .loop(self -> g.follow());
         return g;
     }
 
@@ -278,25 +282,15 @@ public final class GlobalThread implements AutoCloseable {
         return sb.toString();
     }
 
+    /** Applies what the topics bring; a failure fails the instance (the worker's failure handler). */
     private void follow() {
-        try {
-            while (!stopping) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL)) {
-                    apply(r);
-                    appliedSinceCheckpoint = true;
-                }
-                sampleLag();
-                if (appliedSinceCheckpoint && System.nanoTime() - lastCheckpoint >= CHECKPOINT_INTERVAL.toNanos()) {
-                    checkpoint();
-                }
-            }
-        } catch (WakeupException e) {
-            if (!stopping) {
-                onFailure.accept(e);
-            }
-        } catch (RuntimeException e) {
-            log.error("the global thread failed; the global tables stop following their topics", e);
-            onFailure.accept(e);
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL)) {
+            apply(r);
+            appliedSinceCheckpoint = true;
+        }
+        sampleLag();
+        if (appliedSinceCheckpoint && System.nanoTime() - lastCheckpoint >= CHECKPOINT_INTERVAL.toNanos()) {
+            checkpoint();
         }
     }
 
@@ -337,18 +331,12 @@ public final class GlobalThread implements AutoCloseable {
 
     @Override
     public void close() {
-        stopping = true;
-        if (thread != null) {
-            consumer.wakeup();
-            try {
-                thread.join(Duration.ofSeconds(30).toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        if (worker != null) {
+            worker.close();
         }
         gauges.forEach(registry::remove);
         // The thread has stopped (or never started): the consumer is this thread's now.
-        if (restored && (thread == null || !thread.isAlive())) {
+        if (restored && (worker == null || !worker.alive())) {
             try {
                 checkpoint();
             } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package io.weir.internal.state.restore;
 
 import io.weir.internal.cluster.ClientConfigs;
+import io.weir.internal.config.KafkaClients;
 import io.weir.state.changelog.RestoreSession;
 import java.time.Duration;
 import java.util.List;
@@ -77,7 +78,7 @@ public final class StateConsumers {
         if (readUncommitted) {
             c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         }
-        return new KafkaConsumer<>(c);
+        return KafkaClients.consumer(c);
     }
 
     /**
@@ -121,7 +122,7 @@ public final class StateConsumers {
         if (offsetsConsumer == null) {
             Map<String, Object> c = clients.plainConsumer("state-offsets");
             c.put(ConsumerConfig.GROUP_ID_CONFIG, stream.get(ConsumerConfig.GROUP_ID_CONFIG));
-            offsetsConsumer = new KafkaConsumer<>(c);
+            offsetsConsumer = KafkaClients.consumer(c);
         }
         Map<TopicPartition, Long> offsets = new java.util.HashMap<>();
         Set<TopicPartition> missing = new java.util.HashSet<>(partitions);
@@ -141,7 +142,7 @@ public final class StateConsumers {
     /** Closes the consumers; close the sessions over them first. */
     public void close() {
         for (KafkaConsumer<byte[], byte[]> c :
-                new KafkaConsumer[] {restoreConsumer, standbyConsumer, logEndConsumer, offsetsConsumer}) {
+                java.util.Arrays.asList(restoreConsumer, standbyConsumer, logEndConsumer, offsetsConsumer)) {
             closeQuietly(c);
         }
         restoreConsumer = null;

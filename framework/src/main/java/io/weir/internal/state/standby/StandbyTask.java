@@ -3,11 +3,13 @@ package io.weir.internal.state.standby;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.weir.common.internal.Deadline;
 import io.weir.internal.metrics.WeirMeter;
 import io.weir.internal.state.TaskStore;
 import io.weir.internal.state.TaskStores;
 import io.weir.processor.TaskId;
 import io.weir.state.changelog.RestoreSession;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,9 +36,13 @@ final class StandbyTask {
     /** A warm-up: its lag at the last update, for the log line that asks to move it. */
     long lastLag;
 
-    long retryAtNanos = System.nanoTime();
+    /** When it may try again to open its stores (they were still locked by the active task here). */
+    Deadline openRetry = Deadline.after(Duration.ZERO);
     /** Since when its task is marked active here while this copy is open (0: it is not). */
     long activeSinceNanos;
+
+    /** How long an open standby of a task marked active waits for the release that hands it over. */
+    static final Duration HAND_OVER_WAIT = Duration.ofSeconds(5);
 
     TaskStores stores;
     Set<TopicPartition> changelogs = Set.of();
@@ -147,5 +153,22 @@ final class StandbyTask {
         double seconds(long nowNanos) {
             return records.get() == 0 ? 0 : (nowNanos - caughtUpNanos) / 1e9;
         }
+    }
+
+    /**
+     * True while this open standby's task becomes active here ({@code active}: the latest
+     * assignment says so, or a stream thread marked it): the stream thread opening the task asks
+     * for its stores ({@link Standbys#release}), and a copy closed meanwhile would make it reopen
+     * them. Bounded by {@link #HAND_OVER_WAIT}, in case no release comes.
+     */
+    boolean awaitsRelease(boolean active, long now) {
+        if (stores == null || !active) {
+            activeSinceNanos = 0;
+            return false;
+        }
+        if (activeSinceNanos == 0) {
+            activeSinceNanos = now;
+        }
+        return now - activeSinceNanos < HAND_OVER_WAIT.toNanos();
     }
 }

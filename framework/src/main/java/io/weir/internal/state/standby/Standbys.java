@@ -2,6 +2,7 @@ package io.weir.internal.state.standby;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.weir.common.internal.Deadline;
 import io.weir.config.WeirConfig;
 import io.weir.errors.StoreLockedException;
 import io.weir.internal.assign.MemberHooks.MemberAssignment;
@@ -22,15 +23,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
@@ -60,8 +58,6 @@ public final class Standbys {
     private static final Logger log = LoggerFactory.getLogger(Standbys.class);
     private static final Duration LOCK_RETRY = Duration.ofMillis(200);
     static final Duration FAILURE_RETRY = Duration.ofSeconds(5);
-    /** How long an open standby of a task marked active waits for the release that hands it over. */
-    private static final Duration HAND_OVER_WAIT = Duration.ofSeconds(5);
 
     private final WeirConfig config;
     private final TopologyModel model;
@@ -71,12 +67,8 @@ public final class Standbys {
     private final Tags tags;
     private final StateConsumers consumers;
     private final Promotions promotions;
-    private final Map<TaskId, Long> offsets = new ConcurrentHashMap<>();
-    private final AtomicInteger standbyCount = new AtomicInteger();
-    private final AtomicInteger warmupCount = new AtomicInteger();
+    private final PublishedStandbys published;
     private final io.micrometer.core.instrument.Counter handOvers;
-    /** The standbys (true: a warm-up) as the state thread last reconciled them, for other threads. */
-    private volatile Map<TaskId, Boolean> view = Map.of();
 
     // ---- state thread only ----------------------------------------------------------------------
     /** Whether a task is active on this instance (its standby never opens). */
@@ -93,8 +85,8 @@ public final class Standbys {
 
     private long lastFlushNanos = System.nanoTime();
     private final LocalStores localStores;
-    /** Until when standbys wait after a failure; now at first (nanoTime may be negative: compare differences). */
-    private long failedUntil = System.nanoTime();
+    /** Until when standbys wait after a failure; passed at first. */
+    private Deadline failureRetry = Deadline.after(Duration.ZERO);
 
     public Standbys(
             WeirConfig config,
@@ -114,12 +106,8 @@ public final class Standbys {
         this.tags = tags;
         this.consumers = consumers;
         this.promotions = new Promotions(config.acceptableRecoveryLag(), config.probingRebalanceInterval());
-        WeirMeter.STANDBY_TASKS
-                .gauge(standbyCount, AtomicInteger::get)
-                .tags(tags)
-                .register(registry);
+        this.published = new PublishedStandbys(registry, tags);
         this.handOvers = WeirMeter.STANDBY_HANDOVERS.counter().tags(tags).register(registry);
-        WeirMeter.WARMUP_TASKS.gauge(warmupCount, AtomicInteger::get).tags(tags).register(registry);
     }
 
     /** The tasks active on this instance, whose standbys never open; before the state thread starts. */
@@ -132,24 +120,17 @@ public final class Standbys {
 
     /** True if one of {@code ids} has a standby here, as the state thread last published. */
     public boolean holdsAny(Collection<TaskId> ids) {
-        Map<TaskId, Boolean> v = view;
-        return ids.stream().anyMatch(v::containsKey);
+        return published.holdsAny(ids);
     }
 
     /** The standbys' stores' offset sums, for the assignor. */
     public Map<TaskId, Long> offsetSums() {
-        return Map.copyOf(offsets);
+        return published.offsetSums();
     }
 
     /** The standby tasks ({@code warmupsOnly}: the warm-ups among them), sorted. */
     public List<String> ids(boolean warmupsOnly) {
-        List<String> ids = new ArrayList<>();
-        view.forEach((id, warmup) -> {
-            if (warmup || !warmupsOnly) {
-                ids.add(id.toString());
-            }
-        });
-        return ids;
+        return published.ids(warmupsOnly);
     }
 
     /** Why stream thread {@code threadIndex} should rebalance now, or null; asking clears it. */
@@ -233,7 +214,7 @@ public final class Standbys {
 
     /** True if there are standbys to update, and they are not waiting out a failure. */
     public boolean canStep() {
-        return tails != null && !tails.isEmpty() && System.nanoTime() - failedUntil >= 0;
+        return tails != null && !tails.isEmpty() && failureRetry.expired();
     }
 
     /** Updates the standbys for one slice of the state thread's time (or until {@code yield}), then maintains them. */
@@ -247,7 +228,7 @@ public final class Standbys {
      * publishes lags and offsets, flushes, asks for rebalances.
      */
     public void maintain(BooleanSupplier yield) {
-        if (standbys.isEmpty() || System.nanoTime() - failedUntil < 0) {
+        if (standbys.isEmpty() || !failureRetry.expired()) {
             return;
         }
         long now = System.nanoTime();
@@ -262,7 +243,7 @@ public final class Standbys {
                 // active's stores win.
                 standbys.remove(s.id);
                 closeStandby(s, "it became active here");
-            } else if (s.stores == null && now - s.retryAtNanos >= 0 && !releaseDue && !yield.getAsBoolean()) {
+            } else if (s.stores == null && s.openRetry.expired() && !releaseDue && !yield.getAsBoolean()) {
                 open(s);
             }
         }
@@ -272,7 +253,7 @@ public final class Standbys {
                 continue;
             }
             long lag = s.updateLag(tails, now);
-            offsets.put(s.id, s.stores.changelogOffsetSum());
+            published.offset(s.id, s.stores.changelogOffsetSum());
             if (flush) {
                 s.stores.flushNow();
             }
@@ -284,28 +265,16 @@ public final class Standbys {
         promotions.update(standbys.values(), now);
     }
 
-    /**
-     * True while an open standby's task becomes active here (the latest assignment says so, or a
-     * stream thread marked it): the stream thread opening the task asks for its stores
-     * ({@link #release}), and a copy closed meanwhile would make it reopen them. Bounded by
-     * {@link #HAND_OVER_WAIT}, in case no release comes.
-     */
+    /** See {@link StandbyTask#awaitsRelease}. */
     private boolean awaitsRelease(StandbyTask s, long now) {
-        if (s.stores == null || !(activeHere.contains(s.id) || activeOnInstance.test(s.id))) {
-            s.activeSinceNanos = 0;
-            return false;
-        }
-        if (s.activeSinceNanos == 0) {
-            s.activeSinceNanos = now;
-        }
-        return now - s.activeSinceNanos < HAND_OVER_WAIT.toNanos();
+        return s.awaitsRelease(activeHere.contains(s.id) || activeOnInstance.test(s.id), now);
     }
 
     /** A standby failed: every standby closes, and they start over {@link #FAILURE_RETRY} later. */
     public void fail(RuntimeException e) {
         log.warn("standby tasks stopped after an error; retrying in {} s: {}", FAILURE_RETRY.toSeconds(), e.toString());
         close();
-        failedUntil = System.nanoTime() + FAILURE_RETRY.toNanos();
+        failureRetry = Deadline.after(FAILURE_RETRY);
         reconcile();
     }
 
@@ -335,7 +304,7 @@ public final class Standbys {
                             topicIds),
                     Duration.ZERO);
         } catch (StoreLockedException e) {
-            s.retryAtNanos = System.nanoTime() + LOCK_RETRY.toNanos(); // its active here is still closing
+            s.openRetry = Deadline.after(LOCK_RETRY); // its active here is still closing
             return;
         }
         s.stores = stores;
@@ -392,7 +361,7 @@ public final class Standbys {
     /** Its meters and offsets go; the other threads see the standby set without it. */
     private void forget(StandbyTask s) {
         s.removeMeters();
-        offsets.remove(s.id);
+        published.offset(s.id, null);
         publish();
     }
 
@@ -415,10 +384,6 @@ public final class Standbys {
 
     /** Makes the standby set visible to other threads (meters, {@code /info}). */
     private void publish() {
-        standbyCount.set(standbys.size());
-        warmupCount.set((int) standbys.values().stream().filter(s -> s.warmup).count());
-        Map<TaskId, Boolean> v = new TreeMap<>();
-        standbys.values().forEach(s -> v.put(s.id, s.warmup));
-        view = Collections.unmodifiableMap(v);
+        published.publish(standbys.values());
     }
 }

@@ -2,6 +2,7 @@ package io.weir.internal.state.thread;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.weir.common.internal.Worker;
 import io.weir.config.WeirConfig;
 import io.weir.internal.assign.MemberHooks.MemberAssignment;
 import io.weir.internal.cluster.ClientConfigs;
@@ -60,13 +61,14 @@ public final class StateThread implements AutoCloseable {
 
     private static final long CALL_TIMEOUT_SECONDS = 60;
 
-    private final Thread thread;
+    private final String threadName;
+    private volatile Worker worker;
+    private boolean prepared;
     private final LinkedBlockingQueue<Runnable> commands = new LinkedBlockingQueue<>();
     private final StateConsumers consumers;
     private final ActiveRestores restores;
     private final Standbys standbys;
     private final StateDirCleanup cleanup;
-    private volatile boolean running = true;
     private volatile InstanceTaskRegistry taskRegistry;
     /** The changelog topics of the instance's logged stores; empty: no restore will ever come. */
     private final Set<String> changelogs;
@@ -81,8 +83,7 @@ public final class StateThread implements AutoCloseable {
             MeterRegistry registry,
             Tags tags,
             io.weir.internal.state.LocalStores localStores) {
-        this.thread = new Thread(this::run, clients.threadName(0).replaceFirst("-0$", "") + "-state");
-        this.thread.setDaemon(true);
+        this.threadName = clients.threadName(0).replaceFirst("-0$", "") + "-state";
         this.consumers = new StateConsumers(
                 clients, config.transactionTimeout(), RestoreSession.BulkLoad.from(config.restoreBulkMinRecords()));
         this.restores = new ActiveRestores(consumers::restoreSession, consumers::startOffsets);
@@ -102,7 +103,14 @@ public final class StateThread implements AutoCloseable {
     public void start(InstanceTaskRegistry tasks) {
         this.taskRegistry = tasks;
         standbys.bind(tasks::isActive, tasks.changelogTopicIds());
-        thread.start();
+        // Not interrupted: a restore or a standby writes its stores between polls, and a no-op
+        // command wakes the thread from its wait for commands.
+        worker = Worker.named(threadName)
+                .interruptOnStop(false)
+                .wakeUp(() -> commands.add(() -> {}))
+                .onExit(this::shutDown)
+                .joinTimeout(Duration.ofSeconds(CALL_TIMEOUT_SECONDS))
+                .loop(self -> step());
     }
 
     // ---- called by stream threads ---------------------------------------------------------------
@@ -180,44 +188,50 @@ public final class StateThread implements AutoCloseable {
 
     // ---- the state thread -----------------------------------------------------------------------
 
-    private void run() {
-        if (!changelogs.isEmpty()) {
-            // While the stream threads join their group: the first restore then starts without
-            // creating its consumers first (a tenth of a second warm, more in a new JVM).
-            try {
-                restores.prepare();
-                consumers.connect(changelogs);
-            } catch (RuntimeException e) {
-                // The first restore creates them again, and fails with what failed here.
-                log.debug("the state consumers could not be created ahead of a restore", e);
-            }
+    /** One pass of the state thread: its commands, then a slice of restores, standbys or waiting. */
+    private void step() throws InterruptedException {
+        if (!prepared) {
+            prepared = true;
+            prepare();
         }
-        while (running) {
-            try {
-                runCommands();
-                if (restores.underWay()) {
-                    // Actives first: standbys wait. A command ends the slice early: the next
-                    // task's restore joins this one instead of starting up to a slice later.
-                    restores.step(() -> !commands.isEmpty());
-                } else if (standbys.canStep()) {
-                    // A command (an active task's restore, a standby to hand over) ends the slice early:
-                    // a task waiting for it holds its partitions' output.
-                    standbys.step(() -> !commands.isEmpty());
-                } else {
-                    Runnable next = commands.poll(STEP.toMillis(), TimeUnit.MILLISECONDS);
-                    if (next != null) {
-                        next.run();
-                    }
-                    standbys.maintain(() -> !commands.isEmpty());
+        try {
+            runCommands();
+            if (restores.underWay()) {
+                // Actives first: standbys wait. A command ends the slice early: the next
+                // task's restore joins this one instead of starting up to a slice later.
+                restores.step(() -> !commands.isEmpty());
+            } else if (standbys.canStep()) {
+                // A command (an active task's restore, a standby to hand over) ends the slice early:
+                // a task waiting for it holds its partitions' output.
+                standbys.step(() -> !commands.isEmpty());
+            } else {
+                Runnable next = commands.poll(STEP.toMillis(), TimeUnit.MILLISECONDS);
+                if (next != null) {
+                    next.run();
                 }
-                cleanup.maybeCleanUp();
-            } catch (InterruptedException e) {
-                break;
-            } catch (RuntimeException e) {
-                onFailure(e);
+                standbys.maintain(() -> !commands.isEmpty());
             }
+            cleanup.maybeCleanUp();
+        } catch (RuntimeException e) {
+            onFailure(e);
         }
-        shutDown();
+    }
+
+    /**
+     * While the stream threads join their group: the first restore then starts without creating
+     * its consumers first (a tenth of a second warm, more in a new JVM).
+     */
+    private void prepare() {
+        if (changelogs.isEmpty()) {
+            return;
+        }
+        try {
+            restores.prepare();
+            consumers.connect(changelogs);
+        } catch (RuntimeException e) {
+            // The first restore creates them again, and fails with what failed here.
+            log.debug("the state consumers could not be created ahead of a restore", e);
+        }
     }
 
     private void runCommands() {
@@ -254,7 +268,8 @@ public final class StateThread implements AutoCloseable {
      * ended. A result that comes after the caller gave up goes to {@code abandoned}.
      */
     private <T> T call(Supplier<T> action, java.util.function.Consumer<T> abandoned) {
-        if (!thread.isAlive() || Thread.currentThread() == thread) {
+        Worker w = worker;
+        if (w == null || !w.alive() || w.isCurrentThread()) {
             synchronized (this) {
                 return action.get();
             }
@@ -284,15 +299,11 @@ public final class StateThread implements AutoCloseable {
     /** Stops the thread; the standbys' stores are closed (call after the stream threads stopped). */
     @Override
     public void close() {
-        running = false;
-        commands.add(() -> {});
-        try {
-            thread.join(TimeUnit.SECONDS.toMillis(CALL_TIMEOUT_SECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (!thread.isAlive() && thread.getState() == Thread.State.NEW) {
-            shutDown();
+        Worker w = worker;
+        if (w == null) {
+            shutDown(); // never started: nothing runs on a thread of its own
+        } else {
+            w.close(); // its last act closes the standbys, restores and consumers
         }
     }
 
