@@ -51,7 +51,7 @@ class ArchitectureTest {
      * only as {@code CommitUnit}s.
      */
     private static final List<List<String>> RANKS = List.of(
-            List.of("io.weir.internal.config"),
+            List.of("io.weir.internal.config", "io.weir.internal.metrics"),
             List.of("io.weir.config"),
             List.of("io.weir.internal.json"),
             List.of("io.weir.internal.topology"),
