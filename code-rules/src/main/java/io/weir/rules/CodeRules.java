@@ -7,6 +7,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,16 +40,26 @@ public final class CodeRules {
     /**
      * Checks the module in {@code moduleDir} (its {@code target/classes} and {@code src/main/java});
      * a module's test passes {@code Path.of("")}, since Maven runs tests in the module's directory.
+     * A violation an {@link Exemption} covers is let through; an exemption that covers none fails.
      *
      * @throws AssertionError listing the violations, if there are any
      * @throws IllegalStateException if the module has no compiled main classes
      */
-    public static void checkModule(Path moduleDir) {
+    public static void checkModule(Path moduleDir, Exemption... exemptions) {
         Path classes = moduleDir.resolve("target/classes");
         if (!Files.isDirectory(classes)) {
             throw new IllegalStateException("no compiled main classes in " + classes.toAbsolutePath());
         }
-        List<Violation> found = violations(importMain(classes), moduleDir.resolve("src/main/java"));
+        List<Violation> all = violations(importMain(classes), moduleDir.resolve("src/main/java"));
+        List<Exemption> unused = Arrays.stream(exemptions)
+                .filter(e -> all.stream().noneMatch(e::covers))
+                .toList();
+        if (!unused.isEmpty()) {
+            throw new AssertionError("exemptions that match no violation any more (remove them): " + unused);
+        }
+        List<Violation> found = all.stream()
+                .filter(v -> Arrays.stream(exemptions).noneMatch(e -> e.covers(v)))
+                .toList();
         if (!found.isEmpty()) {
             throw new AssertionError(report(moduleName(moduleDir), found));
         }

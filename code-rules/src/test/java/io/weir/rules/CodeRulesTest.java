@@ -47,6 +47,41 @@ class CodeRulesTest {
     }
 
     @Test
+    void anExemptionLetsItsClassBreakItsRuleOnly(@TempDir Path module) throws IOException {
+        copy("target/test-classes", "io/weir/rules/fixture/Sleeper.class", module.resolve("target/classes"));
+        copy("src/test/java", "io/weir/rules/fixture/LoopsUntilADeadline.java", module.resolve("src/main/java"));
+        Exemption sleeper = new Exemption("R2", "io.weir.rules.fixture.Sleeper", "a fixture that must sleep");
+
+        assertThatThrownBy(() -> CodeRules.checkModule(module, sleeper))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageStartingWith("2 violation(s)")
+                .hasMessageContaining("LoopsUntilADeadline")
+                .hasMessageNotContaining("Sleeper");
+    }
+
+    @Test
+    void anExemptionThatCoversNothingFailsTheCheck(@TempDir Path module) throws IOException {
+        copy("target/test-classes", "io/weir/rules/fixture/Sleeper.class", module.resolve("target/classes"));
+        Exemption stale = new Exemption("R3", "io.weir.rules.fixture.Sleeper", "it once made a mapper");
+
+        assertThatThrownBy(() -> CodeRules.checkModule(
+                        module,
+                        new Exemption("R2", "io.weir.rules.fixture.Sleeper", "a fixture that must sleep"),
+                        stale))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("match no violation")
+                .hasMessageContaining("it once made a mapper");
+    }
+
+    @Test
+    void anExemptionNeedsAKnownRuleAndAReason() {
+        assertThatThrownBy(() -> new Exemption("R9", "a.B", "why")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Exemption("R2", "a.B", " "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("needs a reason");
+    }
+
+    @Test
     void refusesAModuleThatWasNotCompiled(@TempDir Path module) {
         assertThatThrownBy(() -> CodeRules.checkModule(module))
                 .isInstanceOf(IllegalStateException.class)
