@@ -1,11 +1,9 @@
 package io.weir.state.rocksdb;
 
-import io.weir.common.KeyValue;
 import io.weir.errors.StateStoreException;
 import io.weir.state.internal.ByteKeys;
 import io.weir.state.internal.BytesIterator;
 import io.weir.state.internal.BytesStore;
-import io.weir.state.internal.LookaheadIterator;
 import io.weir.state.internal.WriteBatch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -148,7 +146,7 @@ public final class RocksDbStore implements BytesStore {
     @Override
     public BytesIterator range(byte[] from, byte[] to, boolean reverse) {
         if (ByteKeys.isEmptyRange(from, to)) {
-            return new Empty();
+            return new EmptyIterator(guard);
         }
         return iterator(from, to == null ? null : ByteKeys.successor(to), reverse);
     }
@@ -383,18 +381,5 @@ public final class RocksDbStore implements BytesStore {
     @Override
     public String toString() {
         return "RocksDbStore[" + name + " at " + dir + "]";
-    }
-
-    /** The iterator of an empty range; still fails once the store is closed. */
-    private final class Empty extends LookaheadIterator {
-        @Override
-        protected KeyValue<byte[], byte[]> fetch() {
-            return null;
-        }
-
-        @Override
-        protected void checkSource() {
-            guard.checkOpen();
-        }
     }
 }
