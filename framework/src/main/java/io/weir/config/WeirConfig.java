@@ -7,6 +7,7 @@ import io.weir.internal.config.HttpSettings;
 import io.weir.internal.config.Setting;
 import io.weir.internal.config.SettingValues;
 import io.weir.internal.config.Settings;
+import io.weir.internal.config.TimeSettings;
 import io.weir.sink.DeliveryGuarantee;
 import io.weir.time.TimestampSource;
 import java.nio.file.Path;
@@ -328,36 +329,36 @@ public final class WeirConfig {
 
     /** Where a record's time comes from when its source sets no extractor. */
     public TimestampSource defaultTimestamp() {
-        return settings.get(Settings.DEFAULT_TIMESTAMP);
+        return settings.get(TimeSettings.DEFAULT_TIMESTAMP);
     }
 
     /** How far the watermark trails the largest timestamp seen. */
     public Duration maxOutOfOrderness() {
-        return settings.get(Settings.MAX_OUT_OF_ORDERNESS_MS);
+        return settings.get(TimeSettings.MAX_OUT_OF_ORDERNESS_MS);
     }
 
     /** How far behind its input a task may be and still write early window results; 0: no limit. */
     public long earlyResultsMaxLagRecords() {
-        return settings.get(Settings.EARLY_RESULTS_MAX_LAG_RECORDS);
+        return settings.get(TimeSettings.EARLY_RESULTS_MAX_LAG_RECORDS);
     }
 
     /** How long a partition without records may hold the watermark back. */
     public Duration idleTimeout() {
-        return settings.get(Settings.IDLE_TIMEOUT_MS);
+        return settings.get(TimeSettings.IDLE_TIMEOUT_MS);
     }
 
     /** True when records too late for their window go to {@link #lateRecordsTopic()}; false: counted and dropped. */
     public boolean lateRecordsToTopic() {
-        return settings.get(Settings.LATE_RECORDS_MODE) == Settings.LateRecordsMode.TOPIC;
+        return settings.get(TimeSettings.LATE_RECORDS_MODE) == TimeSettings.LateRecordsMode.TOPIC;
     }
 
     public String lateRecordsTopic() {
-        return settings.get(Settings.LATE_RECORDS_TOPIC);
+        return settings.get(TimeSettings.LATE_RECORDS_TOPIC);
     }
 
     /** How much longer than its store a window or session changelog keeps records. */
     public Duration windowChangelogAdditionalRetention() {
-        return settings.get(Settings.WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS);
+        return settings.get(TimeSettings.WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS);
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.weir.internal.config;
 
 import io.weir.sink.DeliveryGuarantee;
-import io.weir.time.TimestampSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,8 +17,9 @@ import java.util.stream.Stream;
  * Every Weir setting, declared once: name, type, default or derived default, documentation and
  * validation, and the rules between settings ({@link #CHECKS}). {@link SettingValues} resolves
  * them in this order; {@code WeirConfig} reads its values from there. The HTTP server's settings
- * are declared in {@link HttpSettings} and listed here. The settings table of docs/configuration.md
- * is generated from this class ({@link SettingsTable}) and a test checks that it matches.
+ * are declared in {@link HttpSettings}, those of event time in {@link TimeSettings}, and listed
+ * here. The settings table of docs/configuration.md is generated from this class ({@link
+ * SettingsTable}) and a test checks that it matches.
  */
 public final class Settings {
 
@@ -46,12 +46,6 @@ public final class Settings {
         FALSE,
         TRUE,
         KUBERNETES_SCALE_IN
-    }
-
-    /** What happens to a record too late for a window (past its allowed lateness). */
-    public enum LateRecordsMode {
-        TOPIC,
-        DROP
     }
 
     public static final Setting<String> APPLICATION_ID = new Setting<>(
@@ -246,48 +240,6 @@ public final class Settings {
             "4194304",
             Setting.longAtLeast(0),
             "committed entries each store of each task keeps on the heap for reads (`0`: none)");
-    public static final Setting<TimestampSource> DEFAULT_TIMESTAMP = new Setting<>(
-            "default.timestamp",
-            "record",
-            Setting.enumOf(TimestampSource.class),
-            "time of records from sources without an extractor: `record`"
-                    + " (the Kafka timestamp), `log_append` (the topic must use `LogAppendTime`) or `wall_clock`");
-    public static final Setting<Duration> MAX_OUT_OF_ORDERNESS_MS = new Setting<>(
-            "max.out.of.orderness.ms",
-            "0",
-            Setting.millisAtLeast(0),
-            "how far the watermark trails the largest time seen");
-    public static final Setting<Duration> IDLE_TIMEOUT_MS = new Setting<>(
-            "idle.timeout.ms",
-            "30000",
-            Setting.millisAtLeast(0),
-            "wall-clock time after which a partition without records stops holding the" + " watermark back");
-    public static final Setting<Long> EARLY_RESULTS_MAX_LAG_RECORDS = new Setting<>(
-            "early.results.max.lag.records",
-            "50000",
-            Setting.longAtLeast(0),
-            "records an instance's tasks together may be behind their inputs"
-                    + " (buffered, or still on the brokers) and still write the early results of `Emit.early(interval)`;"
-                    + " further behind they skip them until it has caught up (`0`: never skips)");
-    public static final Setting<LateRecordsMode> LATE_RECORDS_MODE = new Setting<>(
-            "late.records.mode",
-            "topic",
-            Setting.enumOf(LateRecordsMode.class),
-            "`topic`: records too late for their window go to"
-                    + " `late.records.topic`; `drop`: counted in `weir.records.late` and dropped");
-    public static final Setting<String> LATE_RECORDS_TOPIC = Setting.derived(
-            "late.records.topic",
-            "`" + InternalTopic.LATE_RECORDS.of("<application.id>") + "`",
-            Setting.nonEmpty(),
-            v -> InternalTopic.LATE_RECORDS.of(v.get(APPLICATION_ID)),
-            "where records too late for their window go");
-    public static final Setting<Duration> WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS = new Setting<>(
-            "window.changelog.additional.retention.ms",
-            "86400000",
-            Setting.millisAtLeast(0),
-            "how much longer than its store a window or session changelog keeps records (its `retention.ms`"
-                    + " runs on wall-clock time, the store's on event time)");
-
     /** All settings by name, in documentation order (the order of docs/configuration.md's table). */
     public static final Map<String, Setting<?>> ALL = index(
             List.of(
@@ -325,14 +277,8 @@ public final class Settings {
                     STATE_CLEANUP_DELAY_MS,
                     REPARTITION_PURGE_INTERVAL_MS,
                     ROCKSDB_MEMORY_BYTES,
-                    STORE_READ_CACHE_BYTES,
-                    DEFAULT_TIMESTAMP,
-                    MAX_OUT_OF_ORDERNESS_MS,
-                    IDLE_TIMEOUT_MS,
-                    EARLY_RESULTS_MAX_LAG_RECORDS,
-                    LATE_RECORDS_MODE,
-                    LATE_RECORDS_TOPIC,
-                    WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS));
+                    STORE_READ_CACHE_BYTES),
+            TimeSettings.ALL);
 
     /**
      * The rules between settings, each reported on the setting it names and checked as soon as that
