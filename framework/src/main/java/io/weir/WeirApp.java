@@ -15,7 +15,6 @@ import io.weir.internal.query.StoreQueryService;
 import io.weir.internal.state.LocalStores;
 import io.weir.internal.supervision.InstanceMeters;
 import io.weir.internal.topology.DescribeRun;
-import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.query.KeyOwners;
 import io.weir.state.ReadOnlyKeyValueStore;
@@ -108,6 +107,7 @@ public final class WeirApp implements AutoCloseable {
     private final Endpoints endpoints;
     private final LocalStores localStores = new LocalStores(System::currentTimeMillis);
     private final Ownership ownership = new Ownership();
+    private final AppStores stores;
     private final StoreQueryService queries;
     /** The started parts; null before {@link #start()} wired them. */
     private volatile RunningInstance instance;
@@ -118,6 +118,7 @@ public final class WeirApp implements AutoCloseable {
         this.meters = new InstanceMeters(registry);
         this.lifecycle = new Lifecycle(config.applicationId());
         this.shutdown = new Shutdown(config, lifecycle, meters, () -> instance, this);
+        this.stores = new AppStores(model, localStores, () -> instance);
         this.queries = new StoreQueryService(
                 model,
                 localStores,
@@ -261,16 +262,8 @@ public final class WeirApp implements AutoCloseable {
      * @throws IllegalArgumentException if the topology has no key-value store of that name
      * @throws InstanceStateException   for a global table, while the instance is not started
      */
-    @SuppressWarnings("unchecked")
     public <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
-        if (model.globalTables().containsKey(name)) {
-            RunningInstance i = instance;
-            if (i == null) {
-                throw new InstanceStateException("global table '" + name + "' is read once the instance has started");
-            }
-            return (ReadOnlyKeyValueStore<K, V>) i.globalStore(name);
-        }
-        return localStores.view(model.store(name, StoreSpec.Kind.KEY_VALUE));
+        return stores.keyValue(name);
     }
 
     /**
@@ -278,12 +271,12 @@ public final class WeirApp implements AutoCloseable {
      * the same guarantees as {@link #store(String)}.
      */
     public <K, V> ReadOnlyWindowStore<K, V> windowStore(String name) {
-        return localStores.windowView(model.store(name, StoreSpec.Kind.WINDOW));
+        return stores.window(name);
     }
 
     /** Read access to a session store, with the same guarantees as {@link #store(String)}. */
     public <K, V> ReadOnlySessionStore<K, V> sessionStore(String name) {
-        return localStores.sessionView(model.store(name, StoreSpec.Kind.SESSION));
+        return stores.session(name);
     }
 
     /**

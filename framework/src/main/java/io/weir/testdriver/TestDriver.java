@@ -6,8 +6,6 @@ import io.weir.WeirApp;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ConfigException;
 import io.weir.internal.topology.StoreSpec;
-import io.weir.internal.topology.TopologyAccess;
-import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.Headers;
 import io.weir.processor.TaskId;
 import io.weir.serde.Serde;
@@ -15,9 +13,9 @@ import io.weir.state.ReadOnlyKeyValueStore;
 import io.weir.state.ReadOnlySessionStore;
 import io.weir.state.ReadOnlyWindowStore;
 import io.weir.testdriver.internal.DriverRuntime;
+import io.weir.testdriver.internal.DriverSetup;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -204,13 +202,7 @@ public final class TestDriver implements AutoCloseable {
      *     then only counted (meter {@code weir.records.late})
      */
     public List<TestRecord<byte[], byte[]>> lateRecords() {
-        if (!runtime.config().lateRecordsToTopic()) {
-            throw new ConfigException(
-                    "late.records.mode",
-                    "drop: late records are counted in weir.records.late"
-                            + " (see meterRegistry()), not written; set late.records.mode=topic to read them here");
-        }
-        return TestRecord.raw(runtime.read(runtime.config().lateRecordsTopic()));
+        return TestRecord.raw(runtime.readLateRecords());
     }
 
     // ---- state and time inspection -----------------------------------------------------------
@@ -386,17 +378,9 @@ public final class TestDriver implements AutoCloseable {
          * @throws IllegalArgumentException if partitions were declared for an internal topic
          */
         public TestDriver build() {
-            WeirConfig.Builder b = WeirConfig.builder().environment(Map.of());
-            settings.forEach(b::set);
-            WeirConfig config = b.build();
-            // The driver has no topic configs: a table read from a topic keeps a changelog of its
-            // own there, as with a source topic that is not compacted.
-            TopologyModel model =
-                    TopologyAccess.model(topology, config.applicationId()).withStores(s -> s.withSourceTopic(null));
             long start = startWallClockMs != null ? startWallClockMs : System.currentTimeMillis();
-            Map<String, Integer> declared = Collections.unmodifiableMap(new LinkedHashMap<>(partitions));
             return new TestDriver(DriverRuntime.start(
-                    new DriverRuntime.Setup(config, model, declared, start, inMemoryStores, commitEvery)));
+                    DriverSetup.of(topology, settings, partitions, start, inMemoryStores, commitEvery)));
         }
     }
 }

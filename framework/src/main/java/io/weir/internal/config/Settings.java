@@ -1,25 +1,25 @@
 package io.weir.internal.config;
 
 import io.weir.sink.DeliveryGuarantee;
-import io.weir.time.TimestampSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Every Weir setting, declared once: name, type, default or derived default, documentation and
  * validation, and the rules between settings ({@link #CHECKS}). {@link SettingValues} resolves
- * them in this order; {@code WeirConfig} reads its values from there. The settings table of
- * docs/configuration.md is generated from this class ({@link SettingsTable}) and a test checks
- * that it matches.
+ * them in this order; {@code WeirConfig} reads its values from there. The HTTP server's settings
+ * are declared in {@link HttpSettings}, those of event time in {@link TimeSettings}, and listed
+ * here. The settings table of docs/configuration.md is generated from this class ({@link
+ * SettingsTable}) and a test checks that it matches.
  */
 public final class Settings {
 
@@ -38,25 +38,6 @@ public final class Settings {
         DESCRIBE
     }
 
-    /** The format of a key store or trust store file. */
-    public enum StoreType {
-        PKCS12,
-        JKS
-    }
-
-    /** Whether the HTTP server asks clients for a certificate (mTLS). */
-    public enum ClientAuth {
-        NONE,
-        OPTIONAL,
-        REQUIRED
-    }
-
-    /** Which endpoints need credentials. */
-    public enum AuthScope {
-        ADMIN,
-        ALL
-    }
-
     /**
      * Whether SIGTERM leaves the consumer group: never ({@code false}, a restart keeps the tasks),
      * always ({@code true}), or when the Kubernetes StatefulSet no longer wants this pod.
@@ -65,12 +46,6 @@ public final class Settings {
         FALSE,
         TRUE,
         KUBERNETES_SCALE_IN
-    }
-
-    /** What happens to a record too late for a window (past its allowed lateness). */
-    public enum LateRecordsMode {
-        TOPIC,
-        DROP
     }
 
     public static final Setting<String> APPLICATION_ID = new Setting<>(
@@ -155,97 +130,6 @@ public final class Settings {
             Setting.millisAtLeast(1000),
             "how long an instance may make no progress before it logs a WARN and"
                     + " turns not ready; at least `1000`");
-    public static final Setting<Integer> HTTP_PORT = new Setting<>(
-            "http.port",
-            "8080",
-            Setting.intBetween(-1, 65535),
-            "port of the instance's HTTP server (health, metrics, topology); `0` picks a free port, `-1` disables"
-                    + " the server");
-    public static final Setting<String> HTTP_BIND_ADDRESS =
-            new Setting<>("http.bind.address", "0.0.0.0", Setting.nonEmpty(), "address the HTTP server listens on");
-    public static final Setting<Optional<java.net.URI>> HTTP_ADVERTISED_URL = Setting.optional(
-            "http.advertised.url",
-            "`http://<host name>:<http.port>`",
-            Settings::advertisedUrl,
-            "base URL other instances reach this one's"
-                    + " HTTP server at, to forward queries for the keys it holds (in Kubernetes the pod's stable DNS name,"
-                    + " such as `http://app-0.app-headless:8080`)");
-    public static final Setting<Optional<Integer>> HTTP_ADMIN_PORT = Setting.optional(
-            "http.admin.port",
-            "empty (on `http.port`)",
-            Setting.intBetween(0, 65535),
-            "a second port for `/admin/` and `/stores/` (the"
-                    + " endpoints that change or read the application's data), so a network policy can keep them from the"
-                    + " clients of health and metrics; `0` picks a free port");
-    public static final Setting<String> HTTP_ADMIN_BIND_ADDRESS = Setting.derived(
-            "http.admin.bind.address",
-            "`http.bind.address`",
-            Setting.nonEmpty(),
-            v -> v.get(HTTP_BIND_ADDRESS),
-            "with `http.admin.port`: the address its server listens on (`127.0.0.1`: from the host or pod only)");
-    public static final Setting<Optional<Path>> HTTP_TLS_KEYSTORE_PATH = Setting.optional(
-            "http.tls.keystore.path",
-            "empty (plain HTTP)",
-            Setting.nonEmpty().andThen(Path::of),
-            "key store with the server's private key"
-                    + " and certificate chain: set, the HTTP server(s) speak HTTPS only; re-read when the file changes, so a"
-                    + " renewed certificate needs no restart");
-    public static final Setting<StoreType> HTTP_TLS_KEYSTORE_TYPE =
-            new Setting<>("http.tls.keystore.type", "pkcs12", Setting.enumOf(StoreType.class), "`pkcs12` or `jks`");
-    public static final Setting<String> HTTP_TLS_KEYSTORE_PASSWORD = new Setting<>(
-            "http.tls.keystore.password",
-            "",
-            "empty",
-            s -> s,
-            "password of the key store and of its key (secret: never shown)");
-    public static final Setting<Optional<Path>> HTTP_TLS_TRUSTSTORE_PATH = Setting.optional(
-            "http.tls.truststore.path",
-            "empty",
-            Setting.nonEmpty().andThen(Path::of),
-            "certificates (a CA) that"
-                    + " client certificates must chain to (mTLS), and that peers' server certificates must chain to when an"
-                    + " instance forwards a query; needs `http.tls.keystore.path`; re-read when the file changes");
-    public static final Setting<StoreType> HTTP_TLS_TRUSTSTORE_TYPE =
-            new Setting<>("http.tls.truststore.type", "pkcs12", Setting.enumOf(StoreType.class), "`pkcs12` or `jks`");
-    public static final Setting<String> HTTP_TLS_TRUSTSTORE_PASSWORD = new Setting<>(
-            "http.tls.truststore.password", "", "empty", s -> s, "password of the trust store (secret: never shown)");
-    public static final Setting<ClientAuth> HTTP_TLS_CLIENT_AUTH = Setting.derived(
-            "http.tls.client.auth",
-            "`optional` with a trust store, else `none`",
-            Setting.enumOf(ClientAuth.class),
-            v -> v.get(HTTP_TLS_TRUSTSTORE_PATH).isPresent() ? ClientAuth.OPTIONAL : ClientAuth.NONE,
-            "`none`: no client certificates; `optional`: a client certificate that chains to the trust store"
-                    + " authenticates its request; `required`: the TLS handshake refuses a client without one");
-    public static final Setting<List<String>> HTTP_AUTH_TOKEN = new Setting<>(
-            "http.auth.token",
-            "",
-            "empty",
-            Settings::tokens,
-            "bearer tokens (comma-separated) that authenticate requests to the protected endpoints;"
-                    + " the first is sent to peers (secret: never shown)");
-    public static final Setting<Optional<Path>> HTTP_AUTH_TOKEN_FILE = Setting.optional(
-            "http.auth.token.file",
-            "empty",
-            Setting.nonEmpty().andThen(Path::of),
-            "a file of bearer tokens, one a line (a mounted"
-                    + " Secret); re-read when it changes; the first line is sent to peers");
-    public static final Setting<AuthScope> HTTP_AUTH_SCOPE = new Setting<>(
-            "http.auth.scope",
-            "admin",
-            Setting.enumOf(AuthScope.class),
-            "`admin`: `/admin/` and `/stores/` need credentials; `all`:"
-                    + " everything but `/health/` does (`/metrics`, `/info`, `/topology` too)");
-    public static final Setting<Boolean> HTTP_ADMIN_OPEN = new Setting<>(
-            "http.admin.open",
-            "false",
-            Setting.bool(),
-            "`true`: the protected endpoints answer anyone without credentials; `false`: without a token or a trust"
-                    + " store they answer requests from loopback addresses only (403 to others); see [HTTP security](http-security.md)");
-    public static final Setting<Duration> HTTP_RELOAD_INTERVAL_MS = new Setting<>(
-            "http.reload.interval.ms",
-            "5000",
-            Setting.millisAtLeast(100),
-            "how often the key store, trust store and token file are checked for changes");
     public static final Setting<Integer> NUM_STANDBY_REPLICAS = new Setting<>(
             "num.standby.replicas",
             "0",
@@ -356,152 +240,69 @@ public final class Settings {
             "4194304",
             Setting.longAtLeast(0),
             "committed entries each store of each task keeps on the heap for reads (`0`: none)");
-    public static final Setting<TimestampSource> DEFAULT_TIMESTAMP = new Setting<>(
-            "default.timestamp",
-            "record",
-            Setting.enumOf(TimestampSource.class),
-            "time of records from sources without an extractor: `record`"
-                    + " (the Kafka timestamp), `log_append` (the topic must use `LogAppendTime`) or `wall_clock`");
-    public static final Setting<Duration> MAX_OUT_OF_ORDERNESS_MS = new Setting<>(
-            "max.out.of.orderness.ms",
-            "0",
-            Setting.millisAtLeast(0),
-            "how far the watermark trails the largest time seen");
-    public static final Setting<Duration> IDLE_TIMEOUT_MS = new Setting<>(
-            "idle.timeout.ms",
-            "30000",
-            Setting.millisAtLeast(0),
-            "wall-clock time after which a partition without records stops holding the" + " watermark back");
-    public static final Setting<Long> EARLY_RESULTS_MAX_LAG_RECORDS = new Setting<>(
-            "early.results.max.lag.records",
-            "50000",
-            Setting.longAtLeast(0),
-            "records an instance's tasks together may be behind their inputs"
-                    + " (buffered, or still on the brokers) and still write the early results of `Emit.early(interval)`;"
-                    + " further behind they skip them until it has caught up (`0`: never skips)");
-    public static final Setting<LateRecordsMode> LATE_RECORDS_MODE = new Setting<>(
-            "late.records.mode",
-            "topic",
-            Setting.enumOf(LateRecordsMode.class),
-            "`topic`: records too late for their window go to"
-                    + " `late.records.topic`; `drop`: counted in `weir.records.late` and dropped");
-    public static final Setting<String> LATE_RECORDS_TOPIC = Setting.derived(
-            "late.records.topic",
-            "`" + InternalTopic.LATE_RECORDS.of("<application.id>") + "`",
-            Setting.nonEmpty(),
-            v -> InternalTopic.LATE_RECORDS.of(v.get(APPLICATION_ID)),
-            "where records too late for their window go");
-    public static final Setting<Duration> WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS = new Setting<>(
-            "window.changelog.additional.retention.ms",
-            "86400000",
-            Setting.millisAtLeast(0),
-            "how much longer than its store a window or session changelog keeps records (its `retention.ms`"
-                    + " runs on wall-clock time, the store's on event time)");
-
     /** All settings by name, in documentation order (the order of docs/configuration.md's table). */
     public static final Map<String, Setting<?>> ALL = index(
-            APPLICATION_ID,
-            BOOTSTRAP_SERVERS,
-            PROCESSING_GUARANTEE,
-            NUM_STREAM_THREADS,
-            COMMIT_INTERVAL_MS,
-            STATE_DIR,
-            INSTANCE_ID,
-            RUN_MODE,
-            BOUNDED_UNTIL,
-            DESCRIBE_FILE,
-            SHUTDOWN_TIMEOUT_MS,
-            SHUTDOWN_LEAVE_GROUP,
-            STALL_WARN_MS,
-            HTTP_PORT,
-            HTTP_BIND_ADDRESS,
-            HTTP_ADVERTISED_URL,
-            HTTP_ADMIN_PORT,
-            HTTP_ADMIN_BIND_ADDRESS,
-            HTTP_TLS_KEYSTORE_PATH,
-            HTTP_TLS_KEYSTORE_TYPE,
-            HTTP_TLS_KEYSTORE_PASSWORD,
-            HTTP_TLS_TRUSTSTORE_PATH,
-            HTTP_TLS_TRUSTSTORE_TYPE,
-            HTTP_TLS_TRUSTSTORE_PASSWORD,
-            HTTP_TLS_CLIENT_AUTH,
-            HTTP_AUTH_TOKEN,
-            HTTP_AUTH_TOKEN_FILE,
-            HTTP_AUTH_SCOPE,
-            HTTP_ADMIN_OPEN,
-            HTTP_RELOAD_INTERVAL_MS,
-            NUM_STANDBY_REPLICAS,
-            MAX_WARMUP_REPLICAS,
-            ACCEPTABLE_RECOVERY_LAG,
-            PROBING_REBALANCE_INTERVAL_MS,
-            FAILURE_DETECTION_MS,
-            RESTORE_BULK_MIN_RECORDS,
-            ERROR_MODE,
-            DEAD_LETTER_TOPIC,
-            DEAD_LETTER_MAX_MESSAGE_BYTES,
-            BUFFERED_RECORDS_PER_PARTITION,
-            POLL_MS,
-            TRANSACTION_TIMEOUT_MS,
-            COMMIT_RETRY_TIMEOUT_MS,
-            INTERNAL_TOPIC_REPLICATION_FACTOR,
-            STATE_CACHE_MAX_BYTES,
-            STATE_FLUSH_INTERVAL_MS,
-            STATE_CLEANUP_DELAY_MS,
-            REPARTITION_PURGE_INTERVAL_MS,
-            ROCKSDB_MEMORY_BYTES,
-            STORE_READ_CACHE_BYTES,
-            DEFAULT_TIMESTAMP,
-            MAX_OUT_OF_ORDERNESS_MS,
-            IDLE_TIMEOUT_MS,
-            EARLY_RESULTS_MAX_LAG_RECORDS,
-            LATE_RECORDS_MODE,
-            LATE_RECORDS_TOPIC,
-            WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS);
+            List.of(
+                    APPLICATION_ID,
+                    BOOTSTRAP_SERVERS,
+                    PROCESSING_GUARANTEE,
+                    NUM_STREAM_THREADS,
+                    COMMIT_INTERVAL_MS,
+                    STATE_DIR,
+                    INSTANCE_ID,
+                    RUN_MODE,
+                    BOUNDED_UNTIL,
+                    DESCRIBE_FILE,
+                    SHUTDOWN_TIMEOUT_MS,
+                    SHUTDOWN_LEAVE_GROUP,
+                    STALL_WARN_MS),
+            HttpSettings.ALL,
+            List.of(
+                    NUM_STANDBY_REPLICAS,
+                    MAX_WARMUP_REPLICAS,
+                    ACCEPTABLE_RECOVERY_LAG,
+                    PROBING_REBALANCE_INTERVAL_MS,
+                    FAILURE_DETECTION_MS,
+                    RESTORE_BULK_MIN_RECORDS,
+                    ERROR_MODE,
+                    DEAD_LETTER_TOPIC,
+                    DEAD_LETTER_MAX_MESSAGE_BYTES,
+                    BUFFERED_RECORDS_PER_PARTITION,
+                    POLL_MS,
+                    TRANSACTION_TIMEOUT_MS,
+                    COMMIT_RETRY_TIMEOUT_MS,
+                    INTERNAL_TOPIC_REPLICATION_FACTOR,
+                    STATE_CACHE_MAX_BYTES,
+                    STATE_FLUSH_INTERVAL_MS,
+                    STATE_CLEANUP_DELAY_MS,
+                    REPARTITION_PURGE_INTERVAL_MS,
+                    ROCKSDB_MEMORY_BYTES,
+                    STORE_READ_CACHE_BYTES),
+            TimeSettings.ALL);
 
     /**
      * The rules between settings, each reported on the setting it names and checked as soon as that
      * setting has its value (so in declaration order).
      */
-    static final List<SettingCheck> CHECKS = List.of(
-            new SettingCheck(
-                    BOUNDED_UNTIL,
-                    v -> v.get(BOUNDED_UNTIL).isEmpty() || v.get(RUN_MODE) == RunMode.BOUNDED,
-                    v -> "applies only to bounded runs, but run.mode is " + Setting.spelling(v.get(RUN_MODE))
-                            + "; set run.mode=bounded, or leave bounded.until empty"),
-            new SettingCheck(
-                    HTTP_TLS_TRUSTSTORE_PATH,
-                    v -> v.get(HTTP_TLS_TRUSTSTORE_PATH).isEmpty()
-                            || v.get(HTTP_TLS_KEYSTORE_PATH).isPresent(),
-                    v -> "client certificates need TLS, but http.tls.keystore.path is empty; set it too, or leave"
-                            + " http.tls.truststore.path empty"),
-            new SettingCheck(
-                    HTTP_TLS_CLIENT_AUTH,
-                    v -> v.get(HTTP_TLS_CLIENT_AUTH) == ClientAuth.NONE
-                            || v.get(HTTP_TLS_TRUSTSTORE_PATH).isPresent(),
-                    v -> Setting.spelling(v.get(HTTP_TLS_CLIENT_AUTH)) + " needs a trust store to verify client"
-                            + " certificates against; set http.tls.truststore.path, or http.tls.client.auth=none"),
-            new SettingCheck(
-                    HTTP_ADMIN_OPEN,
-                    v -> !v.get(HTTP_ADMIN_OPEN) || !credentialsConfigured(v),
-                    v -> "true opens the protected endpoints to anyone, but credentials are configured"
-                            + " (http.auth.token, http.auth.token.file or client certificates); remove one or the"
-                            + " other"));
-
-    /** True if a bearer token or client certificates can authenticate a request. */
-    static boolean credentialsConfigured(SettingValues v) {
-        return !v.get(HTTP_AUTH_TOKEN).isEmpty()
-                || v.get(HTTP_AUTH_TOKEN_FILE).isPresent()
-                || v.get(HTTP_TLS_CLIENT_AUTH) != ClientAuth.NONE;
-    }
-
+    static final List<SettingCheck> CHECKS = Stream.concat(
+                    Stream.of(new SettingCheck(
+                            BOUNDED_UNTIL,
+                            v -> v.get(BOUNDED_UNTIL).isEmpty() || v.get(RUN_MODE) == RunMode.BOUNDED,
+                            v -> "applies only to bounded runs, but run.mode is " + Setting.spelling(v.get(RUN_MODE))
+                                    + "; set run.mode=bounded, or leave bounded.until empty")),
+                    HttpSettings.CHECKS.stream())
+            .toList();
     /** Settings whose values are secrets: never logged, shown or put in an error message. */
-    public static final Set<String> SECRETS =
-            Set.of(HTTP_TLS_KEYSTORE_PASSWORD.name(), HTTP_TLS_TRUSTSTORE_PASSWORD.name(), HTTP_AUTH_TOKEN.name());
+    public static final Set<String> SECRETS = Set.of(
+            HttpSettings.HTTP_TLS_KEYSTORE_PASSWORD.name(),
+            HttpSettings.HTTP_TLS_TRUSTSTORE_PASSWORD.name(),
+            HttpSettings.HTTP_AUTH_TOKEN.name());
 
-    private static Map<String, Setting<?>> index(Setting<?>... settings) {
+    @SafeVarargs
+    private static Map<String, Setting<?>> index(List<Setting<?>>... groups) {
         // Map.copyOf would lose the documentation order.
         Map<String, Setting<?>> m = new LinkedHashMap<>();
-        for (Setting<?> s : settings) {
+        for (Setting<?> s : Stream.of(groups).flatMap(List::stream).toList()) {
             if (m.put(s.name(), s) != null) {
                 throw new IllegalStateException("setting defined twice: " + s.name());
             }
@@ -530,26 +331,6 @@ public final class Settings {
         return detection;
     }
 
-    /**
-     * Comma-separated bearer tokens. The message of a refusal never quotes the value: it is a secret.
-     */
-    static List<String> tokens(String s) {
-        if (s.isEmpty()) {
-            return List.of();
-        }
-        List<String> tokens = new ArrayList<>();
-        for (String t : s.split(",")) {
-            String token = t.trim();
-            if (!BearerTokenSyntax.valid(token)) {
-                throw new IllegalArgumentException("a token is empty or has characters a bearer token may not have"
-                        + " (the value is not shown: it is a secret); allowed: letters, digits and -._~+/=, tokens"
-                        + " separated by commas");
-            }
-            tokens.add(token);
-        }
-        return List.copyOf(tokens);
-    }
-
     private static Optional<Instant> instantOrEmpty(String s) {
         if (s.isEmpty()) {
             return Optional.empty();
@@ -560,24 +341,5 @@ public final class Settings {
             throw new IllegalArgumentException(
                     "'" + s + "' is not an ISO-8601 instant; allowed: empty, or for" + " example 2024-05-01T00:00:00Z");
         }
-    }
-
-    private static java.net.URI advertisedUrl(String value) {
-        java.net.URI uri;
-        try {
-            uri = new java.net.URI(value.trim());
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalArgumentException("is not a URL: " + e.getMessage());
-        }
-        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
-                || uri.getHost() == null
-                || (uri.getPath() != null
-                        && !uri.getPath().isEmpty()
-                        && !uri.getPath().equals("/"))
-                || uri.getQuery() != null) {
-            throw new IllegalArgumentException(
-                    "must be http(s)://host[:port] with no path, such as" + " http://app-0.app-headless:8080");
-        }
-        return uri;
     }
 }

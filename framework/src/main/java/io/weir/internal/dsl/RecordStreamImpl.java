@@ -10,13 +10,8 @@ import io.weir.dsl.RecordTable;
 import io.weir.dsl.TopicNameExtractor;
 import io.weir.dsl.ValueJoiner;
 import io.weir.errors.TopologyException;
-import io.weir.internal.operator.join.JoinBuffer;
-import io.weir.internal.operator.join.StreamJoinProcessor;
 import io.weir.internal.operator.stateless.StatelessProcessors;
-import io.weir.internal.operator.table.TableLookup;
-import io.weir.internal.operator.table.TableProcessors;
 import io.weir.internal.topology.GraphBuilder;
-import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.serde.Serde;
 import java.util.List;
@@ -196,7 +191,7 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
             RecordTable<K, VT> table,
             ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
             io.weir.dsl.Joined joined) {
-        return joinTable(table, joiner, false, Objects.requireNonNull(joined, "joined"));
+        return StreamTableJoin.add(this, table, joiner, false, Objects.requireNonNull(joined, "joined"));
     }
 
     @Override
@@ -204,7 +199,7 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
             RecordTable<K, VT> table,
             ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
             io.weir.dsl.Joined joined) {
-        return joinTable(table, joiner, true, Objects.requireNonNull(joined, "joined"));
+        return StreamTableJoin.add(this, table, joiner, true, Objects.requireNonNull(joined, "joined"));
     }
 
     @Override
@@ -215,52 +210,7 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
 
     private <VT, VR> RecordStream<K, VR> joinTable(
             RecordTable<K, VT> table, ValueJoiner<? super V, ? super VT, ? extends VR> joiner, boolean left) {
-        return joinTable(table, joiner, left, null);
-    }
-
-    /** A stream-table join; as of each record's time when the table is versioned, after a grace with {@code joined}. */
-    private <VT, VR> RecordStream<K, VR> joinTable(
-            RecordTable<K, VT> table,
-            ValueJoiner<? super V, ? super VT, ? extends VR> joiner,
-            boolean left,
-            io.weir.dsl.Joined joined) {
-        RecordTableImpl<K, VT> t = (RecordTableImpl<K, VT>) Objects.requireNonNull(table, "table");
-        Objects.requireNonNull(joiner, "joiner");
-        if (t.graph() != graph) {
-            throw new TopologyException("cannot join a table of another topology builder");
-        }
-        TableLookup<K, VT> lookup = t.lookup();
-        if (joined != null) {
-            VersionedJoins.checkGrace(t, joined, valueSerde);
-        }
-        String input = node;
-        if (keyChanged) {
-            String name = lookup.stores().get(0) + "-join";
-            if (graph.hasNode(name + "-repartition-sink")) {
-                throw new TopologyException("two streams with changed keys join table store '"
-                        + lookup.stores().get(0)
-                        + "': each would repartition through " + name + "-repartition; group or re-key one of them"
-                        + " through a join of its own (merge the two streams first, then join once)");
-            }
-            if (keySerde == null || valueSerde == null) {
-                throw new TopologyException("joining table store '"
-                        + lookup.stores().get(0) + "' repartitions this"
-                        + " stream by its changed key through " + name + "-repartition, which needs the stream's key"
-                        + " and value serdes: call withSerdes(...) before the join");
-            }
-            input = GroupedStreamImpl.groupedInput(graph, node, keySerde, valueSerde, true, name);
-        }
-        if (t.versions() != null) {
-            String name = VersionedJoins.add(graph, input, t.versions(), joiner, left, joined, keySerde, valueSerde);
-            return new RecordStreamImpl<>(graph, name, keySerde, null);
-        }
-        String name = graph.newName(left ? "left-join" : "join");
-        graph.addProcessor(
-                name,
-                TableProcessors.<K, V, K, VT, VR>streamTableJoin(lookup, (k, v) -> k, joiner, left),
-                List.of(input),
-                lookup.stores());
-        return new RecordStreamImpl<>(graph, name, keySerde, null);
+        return StreamTableJoin.add(this, table, joiner, left, null);
     }
 
     @Override
@@ -268,7 +218,7 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
             GlobalTable<KG, VG> table,
             BiFunction<? super K, ? super V, ? extends KG> keySelector,
             ValueJoiner<? super V, ? super VG, ? extends VR> joiner) {
-        return joinGlobal(table, keySelector, joiner, false);
+        return StreamTableJoin.addGlobal(this, table, keySelector, joiner, false);
     }
 
     @Override
@@ -276,32 +226,7 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
             GlobalTable<KG, VG> table,
             BiFunction<? super K, ? super V, ? extends KG> keySelector,
             ValueJoiner<? super V, ? super VG, ? extends VR> joiner) {
-        return joinGlobal(table, keySelector, joiner, true);
-    }
-
-    private <KG, VG, VR> RecordStream<K, VR> joinGlobal(
-            GlobalTable<KG, VG> table,
-            BiFunction<? super K, ? super V, ? extends KG> keySelector,
-            ValueJoiner<? super V, ? super VG, ? extends VR> joiner,
-            boolean left) {
-        GlobalTableImpl<KG, VG> g = (GlobalTableImpl<KG, VG>) Objects.requireNonNull(table, "table");
-        Objects.requireNonNull(keySelector, "keySelector");
-        Objects.requireNonNull(joiner, "joiner");
-        if (g.graph() != graph) {
-            throw new TopologyException("cannot join a global table of another topology builder");
-        }
-        String name = graph.newName(left ? "global-left-join" : "global-join");
-        // a record without a value selects no row (the selector would only see null)
-        graph.addProcessor(
-                name,
-                TableProcessors.<K, V, KG, VG, VR>streamTableJoin(
-                        TableLookup.<KG, VG>store(g.storeName()),
-                        (K k, V v) -> v == null ? null : keySelector.apply(k, v),
-                        joiner,
-                        left),
-                List.of(node),
-                List.of(g.storeName()));
-        return new RecordStreamImpl<>(graph, name, keySerde, null, keyChanged);
+        return StreamTableJoin.addGlobal(this, table, keySelector, joiner, true);
     }
 
     @Override
@@ -310,7 +235,7 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
             ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
             JoinWindows windows,
             String name) {
-        return joinStream(other, joiner, windows, name, false, false);
+        return StreamStreamJoin.add(this, other, joiner, windows, name, false, false);
     }
 
     @Override
@@ -319,7 +244,7 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
             ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
             JoinWindows windows,
             String name) {
-        return joinStream(other, joiner, windows, name, true, false);
+        return StreamStreamJoin.add(this, other, joiner, windows, name, true, false);
     }
 
     @Override
@@ -328,79 +253,7 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
             ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
             JoinWindows windows,
             String name) {
-        return joinStream(other, joiner, windows, name, true, true);
-    }
-
-    /**
-     * Adds a stream-stream join: each side (repartitioned if its key changed) feeds its
-     * {@link StreamJoinProcessor} ({@code <name>-left-join}, {@code <name>-right-join}), both using the
-     * two buffer stores, and both forward to the pass-through node {@code <name>}, the result.
-     */
-    private <VO, VR> RecordStream<K, VR> joinStream(
-            RecordStream<K, VO> other,
-            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-            JoinWindows windows,
-            String name,
-            boolean leftOuter,
-            boolean rightOuter) {
-        RecordStreamImpl<K, VO> o = (RecordStreamImpl<K, VO>) Objects.requireNonNull(other, "other");
-        Objects.requireNonNull(joiner, "joiner");
-        Objects.requireNonNull(windows, "windows");
-        Objects.requireNonNull(name, "name");
-        if (o.graph != graph) {
-            throw new TopologyException("cannot join a stream of another topology builder");
-        }
-        String leftStore = name + "-left";
-        String rightStore = name + "-right";
-        Serde<K> keys = keySerde;
-        if (keys == null || valueSerde == null || o.valueSerde == null) {
-            throw new TopologyException("the stream-stream join '" + name + "' buffers both sides' records and needs"
-                    + " the key serde and both value serdes: call withSerdes(...) on the stream whose types an earlier"
-                    + " step changed");
-        }
-        long before = windows.before().toMillis();
-        long after = windows.after().toMillis();
-        long lateness = windows.allowedLateness().toMillis();
-        String leftInput = GroupedStreamImpl.groupedInput(graph, node, keys, valueSerde, keyChanged, leftStore);
-        String rightInput = GroupedStreamImpl.groupedInput(graph, o.node, keys, o.valueSerde, o.keyChanged, rightStore);
-        graph.addStore(bufferStore(leftStore, keys, valueSerde, StreamJoinProcessor.retentionMs(after, lateness)));
-        graph.addStore(bufferStore(rightStore, keys, o.valueSerde, StreamJoinProcessor.retentionMs(before, lateness)));
-        List<String> stores = List.of(leftStore, rightStore);
-        graph.addProcessor(
-                leftStore + "-join",
-                StreamJoinProcessor.<K, V, VO, VR>supplier(
-                        name, leftStore, rightStore, before, after, lateness, leftOuter, rightOuter, joiner::apply),
-                List.of(leftInput),
-                stores);
-        graph.addProcessor(
-                rightStore + "-join",
-                StreamJoinProcessor.<K, VO, V, VR>supplier(
-                        name,
-                        rightStore,
-                        leftStore,
-                        after,
-                        before,
-                        lateness,
-                        rightOuter,
-                        leftOuter,
-                        (vo, v) -> joiner.apply(v, vo)),
-                List.of(rightInput),
-                stores);
-        graph.addProcessor(name, StatelessProcessors.passThrough(), List.of(leftStore + "-join", rightStore + "-join"));
-        return new RecordStreamImpl<>(graph, name, keys, null);
-    }
-
-    private static <K, V> StoreSpec bufferStore(String name, Serde<K> keySerde, Serde<V> valueSerde, long retentionMs) {
-        return new StoreSpec(
-                name,
-                keySerde,
-                new JoinBuffer.BufferSerde<>(valueSerde),
-                true,
-                true,
-                null,
-                StoreSpec.Kind.WINDOW,
-                1,
-                java.time.Duration.ofMillis(retentionMs));
+        return StreamStreamJoin.add(this, other, joiner, windows, name, true, true);
     }
 
     @Override
@@ -437,6 +290,18 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
 
     GraphBuilder graph() {
         return graph;
+    }
+
+    Serde<K> keySerde() {
+        return keySerde;
+    }
+
+    Serde<V> valueSerde() {
+        return valueSerde;
+    }
+
+    boolean keyChanged() {
+        return keyChanged;
     }
 
     String node() {

@@ -9,7 +9,6 @@ import io.weir.internal.time.Watermarks;
 import io.weir.processor.TaskId;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -31,15 +30,13 @@ public final class ActiveTask implements CommitUnit {
     private final List<Node> nodes;
     private final java.util.function.Function<String, SourceNode> sources;
     private final TaskInputs inputs;
-    private final Consumer<byte[], byte[]> consumer;
     private final DeadLetters deadLetters;
     private final TaskStores stores;
     private final OpenTransaction transaction;
     private boolean held;
     private final Watermarks watermarks;
     private final WatermarkBroadcast broadcast;
-    /** True while some partition's committed offset and time are still to be read. */
-    private boolean resumePending;
+    private final TaskOffsets offsets;
 
     private boolean initialized;
     /** Bounded runs: event time was moved to the end of the run ({@link #finish}), not committed yet. */
@@ -64,9 +61,9 @@ public final class ActiveTask implements CommitUnit {
         this.context = context;
         this.nodes = nodes;
         this.sources = sources;
-        this.consumer = consumer;
         this.deadLetters = deadLetters;
         this.inputs = new TaskInputs(consumer, maxBuffered);
+        this.offsets = new TaskOffsets(inputs, consumer, context.watermarks());
         this.stores = stores;
         this.transaction = transaction;
         this.watermarks = context.watermarks();
@@ -78,7 +75,7 @@ public final class ActiveTask implements CommitUnit {
      * times resumed, so processors start from the restored state and the resumed watermark.
      */
     private void ensureInitialized() {
-        resumeTimes(); // a no-op unless a partition is new: then before any of its records
+        offsets.resumeTimes(); // a no-op unless a partition is new: then before any of its records
         if (initialized) {
             return;
         }
@@ -128,7 +125,7 @@ public final class ActiveTask implements CommitUnit {
             throw new IllegalStateException("task " + id + " has no source for topic " + tp.topic());
         }
         PartitionState added = inputs.add(tp, source, context.wallClockMs());
-        resumePending |= !added.resumed;
+        offsets.added(added);
         watermarks.setPartitions(inputs.times());
     }
 
@@ -156,11 +153,7 @@ public final class ActiveTask implements CommitUnit {
 
     /** Calls {@code out} with every partition this task committed and its committed offset. */
     public void forEachCommitted(java.util.function.BiConsumer<TopicPartition, Long> out) {
-        for (PartitionState p : inputs.states()) {
-            if (p.committed >= 0) {
-                out.accept(p.tp, p.committed);
-            }
-        }
+        offsets.forEachCommitted(out);
     }
 
     /** True if no record of {@code tp} is buffered (all fetched ones were processed). */
@@ -174,16 +167,7 @@ public final class ActiveTask implements CommitUnit {
      * are absent.
      */
     public Map<TopicPartition, OffsetAndMetadata> committedOffsets() {
-        // A task held before it processed anything (taken over during a savepoint) has not read
-        // what its predecessor committed yet: read it now, or its partitions would be left out.
-        resumeTimes();
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (PartitionState p : inputs.states()) {
-            if (p.committed >= 0) {
-                offsets.put(p.tp, new OffsetAndMetadata(p.committed, watermarks.metadata(p.time)));
-            }
-        }
-        return offsets;
+        return offsets.committedOffsets();
     }
 
     /**
@@ -280,12 +264,7 @@ public final class ActiveTask implements CommitUnit {
 
     /** Hands over, per input partition, the records taken and committed since the last call. */
     public void drainCommittedCounts(java.util.function.ObjLongConsumer<TopicPartition> to) {
-        for (PartitionState p : inputs.states()) {
-            if (p.committedTaken > 0) {
-                to.accept(p.tp, p.committedTaken);
-                p.committedTaken = 0;
-            }
-        }
+        offsets.drainCommittedCounts(to);
     }
 
     private void fireWatermark() {
@@ -294,37 +273,6 @@ public final class ActiveTask implements CommitUnit {
         for (Node n : timeNodes) {
             n.onWatermark(wm);
         }
-    }
-
-    /**
-     * Reads, once per newly assigned partition, its committed offset and the task times committed
-     * with it, so the watermark resumes where the last owner committed it.
-     */
-    private void resumeTimes() {
-        if (!resumePending) {
-            return;
-        }
-        java.util.Set<TopicPartition> toRead = new java.util.HashSet<>();
-        for (PartitionState p : inputs.states()) {
-            if (!p.resumed) {
-                toRead.add(p.tp);
-            }
-        }
-        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(toRead);
-        for (PartitionState p : inputs.states()) {
-            if (p.resumed) {
-                continue;
-            }
-            OffsetAndMetadata c = committed.get(p.tp);
-            if (c != null) {
-                if (p.committed < 0) {
-                    p.committed = c.offset();
-                }
-                watermarks.resume(p.time, c.metadata());
-            }
-            p.resumed = true;
-        }
-        resumePending = false;
     }
 
     /** @param read the record already read to order it among partitions, or null */
@@ -387,35 +335,14 @@ public final class ActiveTask implements CommitUnit {
         transaction.commitOffsets(committableOffsets());
     }
 
-    /**
-     * For each input partition that advanced since the last commit, the offset of the next record
-     * to process, with the watermark in its metadata.
-     */
+    /** See {@link TaskOffsets#committable()}. */
     Map<TopicPartition, OffsetAndMetadata> committableOffsets() {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        // The watermark goes into the metadata of every partition the commit covers; when it moved
-        // without input (idleness), the partitions are committed again at their offsets to carry it.
-        boolean watermarkMoved = watermarks.changedSinceCommit();
-        for (PartitionState p : inputs.states()) {
-            long offset = p.advancedSinceCommit()
-                    ? p.nextToProcess
-                    : !watermarkMoved ? -1 : p.committed >= 0 ? p.committed : p.firstFetched;
-            if (offset >= 0) {
-                offsets.put(p.tp, new OffsetAndMetadata(offset, watermarks.metadata(p.time)));
-            }
-        }
-        return offsets;
+        return offsets.committable();
     }
 
     @Override
     public void committed() {
-        Map<TopicPartition, Long> inputOffsets = new HashMap<>();
-        for (PartitionState p : inputs.states()) {
-            if (p.advancedSinceCommit()) {
-                inputOffsets.put(p.tp, p.nextToProcess);
-            }
-        }
-        stores.commit(inputOffsets);
+        stores.commit(offsets.advanced());
         if (!inputs.isRestoring()) {
             // Windows the committed watermark has passed by their retention: a local range delete.
             stores.dropExpired(watermarks.current());
@@ -424,14 +351,7 @@ public final class ActiveTask implements CommitUnit {
         broadcast.committed();
         context.punctuations().committed();
         finished |= finishing;
-        for (PartitionState p : inputs.states()) {
-            p.committedTaken += p.takenSinceCommit;
-            p.takenSinceCommit = 0;
-            if (p.advancedSinceCommit()) {
-                p.committed = p.nextToProcess;
-                deadLetters.committed(p.tp, p.committed);
-            }
-        }
+        offsets.committed(deadLetters);
     }
 
     @Override

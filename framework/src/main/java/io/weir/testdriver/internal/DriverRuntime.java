@@ -6,40 +6,21 @@ import io.weir.config.WeirConfig;
 import io.weir.errors.ConfigException;
 import io.weir.errors.InstanceFailedException;
 import io.weir.errors.InstanceStateException;
-import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.config.Settings;
 import io.weir.internal.state.LocalStores;
-import io.weir.internal.state.global.GlobalTables;
-import io.weir.internal.task.DeadLetters;
-import io.weir.internal.task.Stage;
-import io.weir.internal.task.TopicLimits;
-import io.weir.internal.thread.ActivationListener;
 import io.weir.internal.thread.TaskManager;
-import io.weir.internal.thread.ThreadContext;
-import io.weir.internal.thread.ThreadHealth;
-import io.weir.internal.thread.ThreadMetrics;
-import io.weir.internal.thread.ThreadTasks;
 import io.weir.internal.time.WatermarkMarker;
 import io.weir.internal.topology.TaskCounts;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
 import io.weir.sink.DeliveryGuarantee;
-import io.weir.state.rocksdb.RocksDbResources;
-import io.weir.state.rocksdb.RocksDbStore;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 
@@ -63,54 +44,29 @@ import org.apache.kafka.common.header.Header;
  */
 public final class DriverRuntime implements AutoCloseable {
 
-    /** Process–commit rounds one call may take before it is taken for a cycle that never settles. */
-    private static final int MAX_ROUNDS = 10_000;
-
-    private static final String INSTANCE = "test-driver";
-
-    /**
-     * What to run and how.
-     *
-     * @param model            the topology resolved for {@code config}'s application id
-     * @param partitions       partitions of topics the caller declared; other inputs and outputs have 1
-     * @param startWallClockMs the wall clock at start, epoch milliseconds
-     * @param storesInMemory   every store in memory; else RocksDB in a temporary directory
-     * @param commitEvery      pipes between two commits
-     */
-    public record Setup(
-            WeirConfig config,
-            TopologyModel model,
-            Map<String, Integer> partitions,
-            long startWallClockMs,
-            boolean storesInMemory,
-            int commitEvery) {}
-
     private final WeirConfig config;
     private final TopologyModel model;
     private final DriverTopics topics;
     private final DriverConsumer consumer;
-    private final LocalStores localStores = new LocalStores(this::wallClock);
-    private final GlobalTables globalTables;
+    private final DriverGlobalThread globalThread;
     private final MeterRegistry registry = new SimpleMeterRegistry();
     private final int commitEvery;
-    private final Path stateDir;
-    private final RocksDbResources rocksDb;
-    private TaskManager manager;
+    private final DriverStorage storage;
+    private DriverThread thread;
     private long wallClockMs;
     private int pipesSinceCommit;
     private RuntimeException failure;
     private boolean closed;
 
-    private DriverRuntime(Setup setup, Path stateDir, RocksDbResources rocksDb) {
+    private DriverRuntime(DriverSetup setup) {
         this.config = setup.config();
         this.model = setup.model();
         this.topics = DriverTopics.create(model, config, setup.partitions(), this::wallClock);
-        this.globalTables = GlobalTables.inMemory(model.globalTables().values());
+        this.globalThread = new DriverGlobalThread(model, topics, config.deadLetterTopic());
         this.consumer = new DriverConsumer(topics);
         this.commitEvery = setup.commitEvery();
         this.wallClockMs = setup.startWallClockMs();
-        this.stateDir = stateDir;
-        this.rocksDb = rocksDb;
+        this.storage = DriverStorage.create(config, setup.storesInMemory(), this::wallClock);
     }
 
     /**
@@ -119,96 +75,29 @@ public final class DriverRuntime implements AutoCloseable {
      * @throws ConfigException if the guarantee is not exactly-once
      * @throws IllegalArgumentException if partitions were declared for an internal topic
      */
-    public static DriverRuntime start(Setup setup) {
+    public static DriverRuntime start(DriverSetup setup) {
         if (setup.config().guarantee() != DeliveryGuarantee.EXACTLY_ONCE) {
             throw new ConfigException(
                     Settings.PROCESSING_GUARANTEE.name(),
                     "the test driver runs exactly_once only" + " (its commit path is the one under test); was "
                             + setup.config().guarantee().configValue());
         }
-        Path dir = null;
-        RocksDbResources rocksDb = null;
-        DriverRuntime runtime;
+        DriverRuntime runtime = new DriverRuntime(setup);
         try {
-            if (!setup.storesInMemory()) {
-                dir = Files.createTempDirectory("weir-test-driver-");
-                rocksDb = RocksDbResources.create(
-                        RocksDbResources.Config.ofTotalBytes(setup.config().rocksDbMemoryBytes()));
-            }
-            runtime = new DriverRuntime(setup, dir, rocksDb);
-        } catch (IOException | RuntimeException e) {
-            if (rocksDb != null) {
-                rocksDb.close();
-            }
-            if (dir != null) {
-                RocksDbStore.deleteRecursively(dir);
-            }
-            if (e instanceof IOException) {
-                throw new IllegalStateException("cannot create a temporary state directory: " + e, e);
-            }
-            throw (RuntimeException) e;
-        }
-        try {
-            runtime.assignAll(setup.storesInMemory());
+            runtime.thread = new DriverThread(
+                    setup,
+                    runtime.topics,
+                    runtime.consumer,
+                    runtime.storage,
+                    runtime.registry,
+                    runtime.globalThread.views(),
+                    runtime::wallClock);
             runtime.run(false); // the thread's first loop: processors start at the start time
         } catch (RuntimeException e) {
             runtime.close();
             throw e;
         }
         return runtime;
-    }
-
-    /** Assigns every partition a source reads; their tasks are created in task order. */
-    private void assignAll(boolean storesInMemory) {
-        ClientConfigs clients = new ClientConfigs(config, INSTANCE);
-        ThreadContext ctx = new ThreadContext(
-                config,
-                model,
-                INSTANCE,
-                clients,
-                new TopicLimits(topics::maxMessageBytes, topics::partitions, clients.maxRequestSize()),
-                registry,
-                stateDir != null ? stateDir : Path.of("in-memory"),
-                rocksDb,
-                localStores,
-                null,
-                null,
-                null,
-                this::wallClock,
-                globalTables.views(),
-                new io.weir.internal.task.Backlog(),
-                new io.weir.internal.query.Ownership(),
-                io.weir.internal.thread.GroupRejoins.none());
-        String name = clients.threadName(0);
-        ThreadMetrics metrics = new ThreadMetrics(registry, ctx.tags(), name, new ThreadHealth(name));
-        localStores.bindEntries(registry, ctx.tags(), model.stores().keySet());
-        // Commits come when the driver asks (each pipe, or every commitEvery pipes), not by time.
-        manager = new TaskManager(
-                ctx,
-                name,
-                metrics,
-                new ThreadTasks.Options(Long.MAX_VALUE, storesInMemory),
-                new TaskManager.Plugins(
-                        consumer.consumer(),
-                        () -> new DriverProducer(topics, consumer.consumer(), this::wallClock),
-                        new DriverRestorer(topics, metrics),
-                        ActivationListener.NONE,
-                        e -> {
-                            throw new IllegalStateException(
-                                    "the test driver's producer was fenced, which it never" + " is: " + e, e);
-                        }));
-        List<TopicPartition> all = new ArrayList<>();
-        for (String topic : topics.names()) {
-            for (int p = 0; p < topics.partitions(topic); p++) {
-                TopicPartition tp = new TopicPartition(topic, p);
-                if (manager.tasks().taskIdFor(tp) != null) {
-                    all.add(tp);
-                }
-            }
-        }
-        all.sort(Comparator.comparing((TopicPartition tp) -> manager.tasks().taskIdFor(tp))
-                .thenComparing(TopicPartition::topic));
-        consumer.assignAll(all, manager);
     }
 
     // ---- input and time ----------------------------------------------------------------------
@@ -226,23 +115,9 @@ public final class DriverRuntime implements AutoCloseable {
             throw new IllegalArgumentException("timestamp " + timestamp + " is negative; Kafka's producer rejects it");
         }
         ConsumerRecord<byte[], byte[]> record = topics.append(topic, partition, key, value, timestamp, headers);
-        if (globalTables.topics().contains(topic)) {
+        if (globalThread.reads(topic)) {
             // As the global thread: applied before anything after it is processed; not a task's input.
-            globalTables.apply(record).ifPresent(error -> {
-                ProducerRecord<byte[], byte[]> dead = DeadLetters.deadLetter(
-                        record,
-                        config.deadLetterTopic(),
-                        new TopicLimits(topics::maxMessageBytes, topics::partitions, Integer.MAX_VALUE),
-                        Stage.DESERIALIZE,
-                        error);
-                topics.append(
-                        dead.topic(),
-                        0,
-                        dead.key(),
-                        dead.value(),
-                        dead.timestamp(),
-                        dead.headers().toArray());
-            });
+            globalThread.apply(record);
             return;
         }
         pipesSinceCommit++;
@@ -251,7 +126,7 @@ public final class DriverRuntime implements AutoCloseable {
 
     /** The read view of a global table's store. */
     public Object globalStore(String name) {
-        return globalTables.views().get(name);
+        return globalThread.views().get(name);
     }
 
     /** The partition of an input topic Kafka's default partitioner picks for {@code key}. */
@@ -313,7 +188,9 @@ public final class DriverRuntime implements AutoCloseable {
         ensureUsable();
         if (!consumer.revoked().contains(task)) {
             throw new IllegalArgumentException("task " + task + " was not revoked; revoked tasks: " + consumer.revoked()
-                    + (manager.tasks().task(task) != null ? " (it is running)" : "; the tasks are " + tasks()));
+                    + (thread.manager().tasks().task(task) != null
+                            ? " (it is running)"
+                            : "; the tasks are " + tasks()));
         }
         try {
             consumer.reassign(task);
@@ -325,7 +202,7 @@ public final class DriverRuntime implements AutoCloseable {
     }
 
     private void requireRunning(TaskId task) {
-        if (manager.tasks().task(task) == null) {
+        if (thread.manager().tasks().task(task) == null) {
             throw new IllegalArgumentException("no task " + task + " is running"
                     + (consumer.revoked().contains(task)
                             ? " (it was revoked; reassign it first)"
@@ -334,27 +211,15 @@ public final class DriverRuntime implements AutoCloseable {
     }
 
     /**
-     * What a stream thread's loop does, until nothing is left to do: fetch (the poll), then the
-     * manager's step: finish restores, process, punctuate, and (if {@code commit}) commit. Records
-     * a commit appended to repartition topics are fetched by their tasks in the next round.
+     * The stream thread's loop until nothing is left to do ({@link DriverThread#run}); a failure
+     * stops the driver.
      */
     private void run(boolean commit) {
         try {
-            for (int round = 0; ; round++) {
-                if (round == MAX_ROUNDS) {
-                    throw new IllegalStateException("processing did not settle after " + MAX_ROUNDS + " rounds: the"
-                            + " topology keeps consuming records it produces");
-                }
-                consumer.fetch();
-                if (commit) {
-                    manager.requestCommit();
-                    pipesSinceCommit = 0;
-                }
-                manager.step(() -> true);
-                if (!manager.tasks().hasBuffered() && !consumer.fetchable()) {
-                    return;
-                }
+            if (commit) {
+                pipesSinceCommit = 0;
             }
+            thread.run(commit);
         } catch (RuntimeException e) {
             fail(e);
             throw e;
@@ -368,6 +233,21 @@ public final class DriverRuntime implements AutoCloseable {
         ensureOpen();
         topics.requireTopic(topic);
         return withoutMarkers(topics.readNew(topic));
+    }
+
+    /**
+     * The records written to the late-records topic since the last call.
+     *
+     * @throws ConfigException naming {@code late.records.mode} if it is {@code drop}
+     */
+    public List<ConsumerRecord<byte[], byte[]>> readLateRecords() {
+        if (!config.lateRecordsToTopic()) {
+            throw new ConfigException(
+                    "late.records.mode",
+                    "drop: late records are counted in weir.records.late"
+                            + " (see meterRegistry()), not written; set late.records.mode=topic to read them here");
+        }
+        return read(config.lateRecordsTopic());
     }
 
     /** Every record committed to {@code topic} (watermark markers aside). */
@@ -384,14 +264,14 @@ public final class DriverRuntime implements AutoCloseable {
 
     /** The running tasks, in order. */
     public Set<TaskId> tasks() {
-        return new TreeSet<>(manager.tasks().taskIds());
+        return new TreeSet<>(thread.manager().tasks().taskIds());
     }
 
     /** The task's event-time watermark; {@code Long.MIN_VALUE} before it has one. */
     public long watermark(TaskId id) {
         ensureOpen();
         requireRunning(id);
-        return manager.tasks().task(id).watermark();
+        return thread.manager().tasks().task(id).watermark();
     }
 
     /** The task reading a partition of a topic. */
@@ -404,11 +284,11 @@ public final class DriverRuntime implements AutoCloseable {
                             ? " (the topic has " + topics.partitions(topic) + " partitions)"
                             : ""));
         }
-        return manager.tasks().taskIdFor(tp);
+        return thread.manager().tasks().taskIdFor(tp);
     }
 
     public LocalStores stores() {
-        return localStores;
+        return storage.localStores();
     }
 
     public MeterRegistry registry() {
@@ -452,7 +332,7 @@ public final class DriverRuntime implements AutoCloseable {
     private void fail(RuntimeException e) {
         failure = e;
         try {
-            manager.tasks().abortAll("the test driver failed: " + e);
+            thread.manager().tasks().abortAll("the test driver failed: " + e);
         } catch (RuntimeException suppressed) {
             e.addSuppressed(suppressed);
         }
@@ -473,9 +353,9 @@ public final class DriverRuntime implements AutoCloseable {
         }
         closed = true;
         RuntimeException commitFailure = null;
-        if (manager != null) {
+        if (thread != null) {
             try {
-                manager.close(failure, Duration.ZERO);
+                thread.manager().close(failure, Duration.ZERO);
             } catch (RuntimeException e) {
                 if (failure == null) {
                     commitFailure = e;
@@ -485,13 +365,8 @@ public final class DriverRuntime implements AutoCloseable {
             }
         }
         consumer.close();
-        globalTables.close();
-        if (rocksDb != null) {
-            rocksDb.close(); // after the stores: the cache must outlive every store using it
-        }
-        if (stateDir != null) {
-            RocksDbStore.deleteRecursively(stateDir);
-        }
+        globalThread.close();
+        storage.close(); // after the stores: the cache must outlive every store using it
         if (commitFailure != null) {
             throw commitFailure;
         }

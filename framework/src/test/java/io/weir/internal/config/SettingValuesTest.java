@@ -99,7 +99,7 @@ class SettingValuesTest {
         SettingValues eos = SettingValues.resolve(Map.of("application.id", "app", "bootstrap.servers", "b:1"));
         assertThat(eos.get(Settings.COMMIT_INTERVAL_MS)).isEqualTo(Duration.ofMillis(100));
         assertThat(eos.get(Settings.DEAD_LETTER_TOPIC)).isEqualTo("app-dlq");
-        assertThat(eos.get(Settings.LATE_RECORDS_TOPIC)).isEqualTo("app-late");
+        assertThat(eos.get(TimeSettings.LATE_RECORDS_TOPIC)).isEqualTo("app-late");
         assertThat(eos.get(Settings.INSTANCE_ID)).isEmpty();
         SettingValues alo = SettingValues.resolve(
                 Map.of("application.id", "app", "bootstrap.servers", "b:1", "processing.guarantee", "at_least_once"));
@@ -107,7 +107,7 @@ class SettingValuesTest {
         assertThat(alo.get(Settings.PROCESSING_GUARANTEE)).isEqualTo(DeliveryGuarantee.AT_LEAST_ONCE);
         assertThat(Settings.COMMIT_INTERVAL_MS.documentedDefault())
                 .isEqualTo("`100` under `exactly_once`, else `1000`");
-        assertThat(Settings.LATE_RECORDS_TOPIC.documentedDefault()).isEqualTo("`<application.id>-late`");
+        assertThat(TimeSettings.LATE_RECORDS_TOPIC.documentedDefault()).isEqualTo("`<application.id>-late`");
     }
 
     @Test

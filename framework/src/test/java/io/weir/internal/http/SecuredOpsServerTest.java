@@ -8,7 +8,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.weir.internal.config.Settings;
+import io.weir.internal.config.HttpSettings;
 import io.weir.internal.http.security.HttpSecurity;
 import io.weir.internal.http.security.HttpSecurityOptions;
 import io.weir.internal.http.security.PeerHttp;
@@ -67,10 +67,10 @@ class SecuredOpsServerTest {
         }
     }
 
-    private void start(Settings.ClientAuth clientAuth, List<String> tokens, Optional<Integer> adminPort) {
+    private void start(HttpSettings.ClientAuth clientAuth, List<String> tokens, Optional<Integer> adminPort) {
         security = HttpSecurity.load(new HttpSecurityOptions(
                 Optional.of(new StoreFile("http.tls.keystore.path", keyStore, "PKCS12", TlsFiles.PASSWORD)),
-                clientAuth == Settings.ClientAuth.NONE
+                clientAuth == HttpSettings.ClientAuth.NONE
                         ? Optional.empty()
                         : Optional.of(
                                 new StoreFile("http.tls.truststore.path", trustStore, "PKCS12", TlsFiles.PASSWORD)),
@@ -113,7 +113,7 @@ class SecuredOpsServerTest {
 
     @Test
     void servesHttpsAndPicksUpARenewedCertificateWithoutARestart() throws Exception {
-        start(Settings.ClientAuth.NONE, List.of("t0ken"), Optional.empty());
+        start(HttpSettings.ClientAuth.NONE, List.of("t0ken"), Optional.empty());
         SSLContext client = TlsFiles.clientContext(null, trustStore);
         HttpResponse<String> live =
                 send(client, request(server.port(), "/health/live").build());
@@ -158,7 +158,7 @@ class SecuredOpsServerTest {
 
     @Test
     void plainHttpIsRefusedOnAnHttpsPort() {
-        start(Settings.ClientAuth.NONE, List.of("t0ken"), Optional.empty());
+        start(HttpSettings.ClientAuth.NONE, List.of("t0ken"), Optional.empty());
         HttpClient plain =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         assertThatThrownBy(() -> plain.send(
@@ -171,7 +171,7 @@ class SecuredOpsServerTest {
 
     @Test
     void theAdminEndpointsNeedTheToken() throws Exception {
-        start(Settings.ClientAuth.NONE, List.of("t0ken"), Optional.empty());
+        start(HttpSettings.ClientAuth.NONE, List.of("t0ken"), Optional.empty());
         SSLContext client = TlsFiles.clientContext(null, trustStore);
         HttpResponse<String> none = leave(client, null);
         assertThat(none.statusCode()).isEqualTo(401);
@@ -189,7 +189,7 @@ class SecuredOpsServerTest {
 
     @Test
     void aClientCertificateFromTheTrustedCaAuthenticatesAndAnotherCaIsRefused() throws Exception {
-        start(Settings.ClientAuth.OPTIONAL, List.of(), Optional.empty());
+        start(HttpSettings.ClientAuth.OPTIONAL, List.of(), Optional.empty());
         Path client = tls.keyStore("client.p12", "operator");
         assertThat(leave(TlsFiles.clientContext(null, trustStore), null).statusCode())
                 .isEqualTo(401);
@@ -208,7 +208,7 @@ class SecuredOpsServerTest {
 
     @Test
     void requiredClientAuthRefusesTheHandshakeWithoutACertificate() throws Exception {
-        start(Settings.ClientAuth.REQUIRED, List.of(), Optional.empty());
+        start(HttpSettings.ClientAuth.REQUIRED, List.of(), Optional.empty());
         assertThatThrownBy(() -> send(
                         TlsFiles.clientContext(null, trustStore),
                         request(server.port(), "/health/live").build()))
@@ -223,7 +223,7 @@ class SecuredOpsServerTest {
 
     @Test
     void aSecondPortServesTheAdminEndpointsAndOnlyThem() throws Exception {
-        start(Settings.ClientAuth.NONE, List.of("t0ken"), Optional.of(0));
+        start(HttpSettings.ClientAuth.NONE, List.of("t0ken"), Optional.of(0));
         SSLContext client = TlsFiles.clientContext(null, trustStore);
         int admin = server.adminPort().orElseThrow();
         assertThat(admin).isNotEqualTo(server.port());
@@ -260,7 +260,7 @@ class SecuredOpsServerTest {
         security = HttpSecurity.load(new HttpSecurityOptions(
                 Optional.of(new StoreFile("http.tls.keystore.path", keyStore, "PKCS12", TlsFiles.PASSWORD)),
                 Optional.of(new StoreFile("http.tls.truststore.path", trustStore, "PKCS12", TlsFiles.PASSWORD)),
-                Settings.ClientAuth.REQUIRED,
+                HttpSettings.ClientAuth.REQUIRED,
                 List.of(),
                 Optional.of(tokens),
                 false,

@@ -2,7 +2,6 @@ package io.weir.state.changelog;
 
 import io.weir.common.internal.Deadline;
 import io.weir.state.internal.BytesStore;
-import io.weir.state.internal.WriteBatch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,7 +14,6 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -55,13 +53,8 @@ import org.slf4j.LoggerFactory;
  * moved back, a reset or a savepoint restore) cannot be rewound: the store is wiped and rebuilt
  * from the beginning up to the bound.
  *
- * <p>A store at least {@link BulkLoad#minRecords} behind its end (a new store, or one far behind)
- * is restored as a bulk load: its records gather into chunks of {@link BulkLoad#chunkBytes}, each
- * {@linkplain BytesStore#ingest ingested} (RocksDB: sorted into a file and linked in, skipping the
- * memtable, the flush and the compaction of what it replaces) with the consumer's position as the
- * offset. The offset follows the entries, not atomically with them; a crash in between leaves the
- * entries ahead of the offset, which the next restore, replaying from the offset, makes exact. A
- * standby's tail, and any restore closer to its end, keeps the write batches.
+ * <p>A store far behind its end is restored as a bulk load ({@link BulkLoad}, see {@link
+ * PartitionRestore}).
  *
  * <p>Threads: one thread uses a session (the consumer is not thread-safe).
  */
@@ -102,7 +95,7 @@ public final class RestoreSession implements AutoCloseable {
     private final Duration endOffsetGrace;
     private final Function<Set<TopicPartition>, Map<TopicPartition, Long>> logEnds;
     private final BulkLoad bulkLoad;
-    private final Map<TopicPartition, Progress> active = new HashMap<>();
+    private final Map<TopicPartition, PartitionRestore> active = new HashMap<>();
 
     /**
      * @param consumer       a read_committed consumer, used in assign mode by this session only
@@ -218,20 +211,7 @@ public final class RestoreSession implements AutoCloseable {
             long end = ends.get(tp);
             SourceRecords.Bound bound = bounds.get(tp);
             long stop = bound == null ? Long.MAX_VALUE : bound.stopOffset();
-            if (bound != null
-                    && store.changelogOffset().isPresent()
-                    && store.changelogOffset().getAsLong() > stop) {
-                // A store cannot be rewound: rebuilt from the beginning up to the committed offset.
-                log.info(
-                        "Store '{}': it holds {} up to offset {}, beyond the committed input offset {}; rebuilding it"
-                                + " from the beginning",
-                        store.name(),
-                        tp,
-                        store.changelogOffset().getAsLong(),
-                        stop);
-                store.clear();
-            }
-            long start = startOffset(tp, store, begin);
+            long start = PartitionRestore.startOffset(tp, store, begin, stop);
             if (start > end) {
                 end = awaitEndOffset(tp, start, end);
                 if (start > end) {
@@ -255,11 +235,12 @@ public final class RestoreSession implements AutoCloseable {
             listener.onStart(start, target);
             if (tail) {
                 consumer.seek(tp, start);
-                active.put(tp, new Progress(tp, store, listener, start, Long.MAX_VALUE, Long.MAX_VALUE, started));
+                active.put(
+                        tp, new PartitionRestore(tp, store, listener, start, Long.MAX_VALUE, Long.MAX_VALUE, started));
                 ready.add(tp);
             } else if (start < target) {
                 consumer.seek(tp, start);
-                Progress p = new Progress(tp, store, listener, start, end, target, started);
+                PartitionRestore p = new PartitionRestore(tp, store, listener, start, end, target, started);
                 p.bulk = bulkLoad.applies(target - start);
                 if (bound != null) {
                     p.stop = stop;
@@ -296,34 +277,25 @@ public final class RestoreSession implements AutoCloseable {
                 break;
             }
             ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout);
-            List<Progress> caughtUp = new ArrayList<>();
-            for (Progress p : active.values()) {
-                copy(p, records.records(p.tp));
+            List<PartitionRestore> caughtUp = new ArrayList<>();
+            for (PartitionRestore p : active.values()) {
+                p.copy(
+                        records.records(p.tp),
+                        consumer.position(p.tp),
+                        () -> consumer.currentLag(p.tp).orElse(0),
+                        bulkLoad.chunkBytes());
                 if (consumer.position(p.tp) >= p.end) {
                     caughtUp.add(p);
                 }
             }
             List<TopicPartition> done = new ArrayList<>();
-            for (Progress p : awaitingResolution(caughtUp)) {
+            for (PartitionRestore p : awaitingResolution(caughtUp)) {
                 if (consumer.position(p.tp) >= p.end) {
                     done.add(p.tp);
                 }
             }
             for (TopicPartition tp : done) {
-                Progress p = active.remove(tp);
-                p.applier.drain();
-                p.applier.close();
-                long millis = (System.nanoTime() - p.started) / 1_000_000;
-                log.info(
-                        "Store '{}': restored {} records from {} (offsets {} to {}) in {} ms{}",
-                        p.store.name(),
-                        p.applied[0],
-                        tp,
-                        p.start,
-                        p.end,
-                        millis,
-                        p.bulk ? " by ingestion, " + p.chunks + " chunks" : "");
-                p.listener.onDone(p.applied[0], millis);
+                active.remove(tp).finish();
                 finished.add(tp);
             }
             if (!done.isEmpty()) {
@@ -340,7 +312,7 @@ public final class RestoreSession implements AutoCloseable {
     public void remove(Collection<TopicPartition> changelogs) {
         boolean changed = false;
         for (TopicPartition tp : changelogs) {
-            Progress p = active.remove(tp);
+            PartitionRestore p = active.remove(tp);
             if (p != null) {
                 p.applier.close();
                 changed = true;
@@ -362,23 +334,23 @@ public final class RestoreSession implements AutoCloseable {
      * grace is over (with a warning). The others, caught up with a read_committed end held back by
      * an unresolved transaction, look it up again (at most every 200 ms) and read on if it moved.
      */
-    private List<Progress> awaitingResolution(List<Progress> caughtUp) {
+    private List<PartitionRestore> awaitingResolution(List<PartitionRestore> caughtUp) {
         long now = System.nanoTime();
         Set<TopicPartition> recheck = new HashSet<>();
-        for (Progress p : caughtUp) {
+        for (PartitionRestore p : caughtUp) {
             if (p.end < p.target && now - p.lastCheck >= END_OFFSET_RECHECK.toNanos()) {
                 recheck.add(p.tp);
             }
         }
         if (!recheck.isEmpty()) {
             consumer.endOffsets(recheck).forEach((tp, end) -> {
-                Progress p = active.get(tp);
+                PartitionRestore p = active.get(tp);
                 p.end = Math.min(p.stop, Math.max(p.end, end));
                 p.lastCheck = now;
             });
         }
-        List<Progress> finishing = new ArrayList<>();
-        for (Progress p : caughtUp) {
+        List<PartitionRestore> finishing = new ArrayList<>();
+        for (PartitionRestore p : caughtUp) {
             if (p.end >= p.target) {
                 finishing.add(p);
             } else if (now - (p.started + endOffsetGrace.toNanos()) >= 0) {
@@ -397,130 +369,6 @@ public final class RestoreSession implements AutoCloseable {
         return finishing;
     }
 
-    /** Adds one poll's records of a partition to its store's batch and hands the batch over. */
-    private void copy(Progress p, List<ConsumerRecord<byte[], byte[]>> records) {
-        for (int i = 0, n = records.size(); i < n; i++) {
-            ConsumerRecord<byte[], byte[]> record = records.get(i);
-            if (record.offset() >= p.stop) {
-                break; // fetched beyond the committed input offset: the task processes these
-            }
-            if (p.rows != null) {
-                SourceRecords.Entry entry = p.rows.entry(record);
-                if (entry == null) {
-                    p.listener.onSkipped(record.offset());
-                } else {
-                    p.batch.put(entry.key(), entry.value());
-                }
-                continue;
-            }
-            if (record.key() == null) {
-                log.warn(
-                        "Store '{}': skipping a changelog record without key at {}-{}",
-                        p.store.name(),
-                        p.tp,
-                        record.offset());
-                continue;
-            }
-            p.batch.put(record.key(), record.value());
-        }
-        long position = Math.min(consumer.position(p.tp), p.stop);
-        // A bulk load gathers a chunk over several polls; its last one goes once caught up.
-        if (p.bulk && p.batch.bytes() < bulkLoad.chunkBytes() && position < p.end) {
-            return;
-        }
-        // Apply also when only markers or aborted records were passed, so the stored offset moves
-        // past them and the next restore does not read them again.
-        if (!p.batch.isEmpty() || position > p.appliedOffset) {
-            p.queued += p.batch.size();
-            long soFar = p.queued;
-            long remaining =
-                    p.target == Long.MAX_VALUE ? consumer.currentLag(p.tp).orElse(0) : Math.max(0, p.target - position);
-            boolean bulk = p.bulk;
-            long chunk = p.batch.size();
-            if (bulk) {
-                p.chunks++;
-            }
-            p.batch = p.applier.submit(p.batch, position, bulk, () -> {
-                p.applied[0] = soFar;
-                if (bulk) {
-                    p.listener.onIngested(chunk);
-                }
-                p.listener.onBatch(soFar, remaining);
-            });
-            p.appliedOffset = position;
-        }
-    }
-
-    /**
-     * One partition under restore: its store, its end, and the batches on their way to the store.
-     * {@code end} is the read_committed end, {@code target} the log end it must reach (higher while
-     * a transaction is unresolved), {@code lastCheck} when {@code end} was last looked up.
-     */
-    private static final class Progress {
-        final TopicPartition tp;
-        final BytesStore store;
-        final RestoreListener listener;
-        final long start;
-        long end;
-        long target;
-        final long started;
-        long lastCheck;
-        final BatchApplier applier;
-        final long[] applied = {0};
-        WriteBatch batch = new WriteBatch(1024);
-        long queued;
-        long appliedOffset;
-        /** A source topic's stop offset (the committed input offset), else {@link Long#MAX_VALUE}. */
-        long stop = Long.MAX_VALUE;
-        /** What enters the store from a source topic; null for a changelog. */
-        SourceRecords rows;
-        /** Loaded by ingestion, in chunks ({@link BulkLoad}). */
-        boolean bulk;
-
-        int chunks;
-
-        Progress(
-                TopicPartition tp,
-                BytesStore store,
-                RestoreListener listener,
-                long start,
-                long end,
-                long target,
-                long started) {
-            this.tp = tp;
-            this.store = store;
-            this.listener = listener;
-            this.start = start;
-            this.end = end;
-            this.target = target;
-            this.started = started;
-            this.lastCheck = started;
-            this.applier = new BatchApplier(store);
-            this.appliedOffset = start;
-        }
-    }
-
-    /** Where to start: the stored offset, or the beginning for a new store or one the log has outrun. */
-    private static long startOffset(TopicPartition changelog, BytesStore store, long begin) {
-        OptionalLong stored = store.changelogOffset();
-        if (stored.isEmpty()) {
-            return begin;
-        }
-        long offset = stored.getAsLong();
-        if (offset < begin) {
-            log.warn(
-                    "Store '{}': stored changelog offset {} is before the first offset {} of {} "
-                            + "(records it had not seen were deleted); wiping the store and restoring from the beginning",
-                    store.name(),
-                    offset,
-                    begin,
-                    changelog);
-            store.clear();
-            return begin;
-        }
-        return offset;
-    }
-
     /**
      * Waits (up to the grace) for the end offset to reach a stored offset beyond it. Everything is
      * paused meanwhile, so polls fetch nothing; partitions already under restore are sought back
@@ -536,7 +384,7 @@ public final class RestoreSession implements AutoCloseable {
             consumer.poll(END_OFFSET_RECHECK);
             end = consumer.endOffsets(Set.of(changelog)).get(changelog);
         }
-        for (Progress p : active.values()) {
+        for (PartitionRestore p : active.values()) {
             consumer.seek(p.tp, p.appliedOffset);
             p.batch.clear(); // a bulk load's chunk in the making: read again from there
         }

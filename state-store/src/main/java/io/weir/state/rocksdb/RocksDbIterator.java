@@ -17,7 +17,7 @@ import org.rocksdb.Slice;
  */
 final class RocksDbIterator implements BytesIterator {
 
-    private final RocksDbStore store;
+    private final CloseGuard guard;
     private final RocksIterator it;
     private final ReadOptions readOptions;
     private final Slice lower;
@@ -28,8 +28,8 @@ final class RocksDbIterator implements BytesIterator {
     private boolean released;
 
     private RocksDbIterator(
-            RocksDbStore store, RocksIterator it, ReadOptions readOptions, Slice lower, Slice upper, boolean reverse) {
-        this.store = store;
+            CloseGuard guard, RocksIterator it, ReadOptions readOptions, Slice lower, Slice upper, boolean reverse) {
+        this.guard = guard;
         this.it = it;
         this.readOptions = readOptions;
         this.lower = lower;
@@ -39,7 +39,7 @@ final class RocksDbIterator implements BytesIterator {
 
     /** Iterates keys in [{@code lower}, {@code upperExclusive}); null bounds are open. */
     static RocksDbIterator open(
-            RocksDbStore store,
+            CloseGuard guard,
             RocksDB db,
             ColumnFamilyHandle family,
             byte[] lower,
@@ -62,7 +62,7 @@ final class RocksDbIterator implements BytesIterator {
         } else {
             it.seekToFirst();
         }
-        return new RocksDbIterator(store, it, readOptions, lowerSlice, upperSlice, reverse);
+        return new RocksDbIterator(guard, it, readOptions, lowerSlice, upperSlice, reverse);
     }
 
     @Override
@@ -71,7 +71,7 @@ final class RocksDbIterator implements BytesIterator {
         try {
             return valid();
         } finally {
-            store.unlockRead(stamp);
+            guard.unlockRead(stamp);
         }
     }
 
@@ -92,7 +92,7 @@ final class RocksDbIterator implements BytesIterator {
             }
             return new KeyValue<>(key, value);
         } finally {
-            store.unlockRead(stamp);
+            guard.unlockRead(stamp);
         }
     }
 
@@ -108,21 +108,21 @@ final class RocksDbIterator implements BytesIterator {
             }
             return peekedKey;
         } finally {
-            store.unlockRead(stamp);
+            guard.unlockRead(stamp);
         }
     }
 
     @Override
     public void close() {
-        long stamp = store.readLockEvenIfClosed();
+        long stamp = guard.readLockEvenIfClosed();
         try {
             closed = true;
-            if (!store.isClosed()) {
+            if (!guard.isClosed()) {
                 releaseNative();
-                store.forget(this);
+                guard.forget(this);
             }
         } finally {
-            store.unlockRead(stamp);
+            guard.unlockRead(stamp);
         }
     }
 
@@ -142,9 +142,9 @@ final class RocksDbIterator implements BytesIterator {
     }
 
     private long enter() {
-        long stamp = store.readLock(); // throws StoreClosedException once the store is closed
+        long stamp = guard.readLock(); // throws StoreClosedException once the store is closed
         if (closed) {
-            store.unlockRead(stamp);
+            guard.unlockRead(stamp);
             throw new IllegalStateException("Iterator is closed");
         }
         return stamp;
@@ -158,7 +158,7 @@ final class RocksDbIterator implements BytesIterator {
         try {
             it.status();
         } catch (RocksDBException e) {
-            throw RocksDbErrors.onAccess(store.name(), "iterate", e);
+            throw RocksDbErrors.onAccess(guard.storeName(), "iterate", e);
         }
         return false;
     }

@@ -1,8 +1,5 @@
 package io.weir.internal.cluster.topics;
 
-import io.weir.common.internal.KafkaCalls;
-import io.weir.common.internal.Poll;
-import io.weir.common.internal.TopicLeaders;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ClusterException;
 import io.weir.internal.assign.CoPartitioning;
@@ -14,7 +11,6 @@ import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.Subtopology;
 import io.weir.internal.topology.TaskCounts;
 import io.weir.internal.topology.TopologyModel;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -25,14 +21,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Start-up checks against the cluster, before any thread starts:
@@ -57,12 +45,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class TopicSetup {
 
-    private static final Logger log = LoggerFactory.getLogger(TopicSetup.class);
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    /** How often a changelog created a moment ago is looked up again, until every broker knows it. */
-    private static final Duration METADATA_RECHECK = Duration.ofMillis(100);
-
     private final Admin admin;
+    private final ClusterTopics cluster;
     private final WeirConfig config;
     private final TopologyModel unresolved;
     private TopologyModel model;
@@ -73,6 +57,7 @@ public final class TopicSetup {
      */
     public TopicSetup(Admin admin, WeirConfig config, TopologyModel model) {
         this.admin = admin;
+        this.cluster = new ClusterTopics(admin, config.applicationId(), config.bootstrapServers());
         this.config = config;
         this.unresolved = model;
     }
@@ -96,7 +81,7 @@ public final class TopicSetup {
      *     changelog recreated since they last followed it
      */
     public ChangelogTopicIds verifyAndCreate() {
-        Set<String> existing = listTopics();
+        Set<String> existing = cluster.list();
         TopologyModel model = model();
         Set<String> wanted = new LinkedHashSet<>(model.sourceTopics());
         model.globalTables().values().forEach(g -> wanted.add(g.topic()));
@@ -108,20 +93,20 @@ public final class TopicSetup {
         if (!problems.isEmpty()) {
             throw new IllegalStateException(String.join("; ", problems));
         }
-        create(plan.stream().filter(t -> !existing.contains(t.name())).toList());
+        cluster.create(plan.stream().filter(t -> !existing.contains(t.name())).toList());
         return changelogTopicIds(plan);
     }
 
     /** The internal topics of the application, with the cluster's input topics as they are now. */
     public List<Topic> plan() {
-        Set<String> existing = listTopics();
+        Set<String> existing = cluster.list();
         requireExisting(unresolved.sourceTopics(), existing);
         return plan(existing);
     }
 
     /** {@code weir topics create}: creates what is missing, reports what differs. */
     public InternalTopics.Report createMissing() {
-        Set<String> existing = listTopics();
+        Set<String> existing = cluster.list();
         requireExisting(unresolved.sourceTopics(), existing);
         List<Topic> plan = plan(existing);
         List<Topic> present =
@@ -129,7 +114,7 @@ public final class TopicSetup {
         List<Topic> missing =
                 plan.stream().filter(t -> !existing.contains(t.name())).toList();
         List<String> problems = problems(present);
-        create(missing);
+        cluster.create(missing);
         return new InternalTopics.Report(missing, present, problems);
     }
 
@@ -154,7 +139,7 @@ public final class TopicSetup {
      */
     private List<Topic> plan(Set<String> existing) {
         TopologyModel model = model();
-        Map<String, Integer> partitions = new HashMap<>(partitionCounts(userInputs(existing)));
+        Map<String, Integer> partitions = new HashMap<>(cluster.partitionCounts(userInputs(existing)));
         TaskCounts counts = TaskCounts.of(model, partitions);
         partitions.putAll(counts.partitions());
         CoPartitioning.require(model, partitions);
@@ -211,7 +196,7 @@ public final class TopicSetup {
      * the topics pattern sources match) on the cluster: the rule {@link #plan} sizes topics by.
      */
     public Map<Integer, Integer> tasksPerSubtopology() {
-        return TaskCounts.of(unresolved, partitionCounts(userInputs(listTopics())))
+        return TaskCounts.of(unresolved, cluster.partitionCounts(userInputs(cluster.list())))
                 .tasks();
     }
 
@@ -263,7 +248,7 @@ public final class TopicSetup {
             return problems;
         }
         Map<String, Integer> actual =
-                partitionCounts(sized.stream().map(Topic::name).toList());
+                cluster.partitionCounts(sized.stream().map(Topic::name).toList());
         for (Topic t : sized) {
             if (actual.get(t.name()) != t.partitions()) {
                 problems.add("the " + t.kind().name().toLowerCase(java.util.Locale.ROOT) + " topic '" + t.name()
@@ -272,40 +257,14 @@ public final class TopicSetup {
                         + " internal topics) to start over.");
             }
         }
-        problems.addAll(notCompacted(sized.stream()
+        problems.addAll(cluster.notCompacted(sized.stream()
                 .filter(t -> t.kind() == InternalTopic.CHANGELOG)
                 .map(Topic::name)
                 .toList()));
         return problems;
     }
 
-    private List<String> notCompacted(Collection<String> topics) {
-        if (topics.isEmpty()) {
-            return List.of();
-        }
-        List<ConfigResource> resources = topics.stream()
-                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t))
-                .toList();
-        Map<ConfigResource, Config> configs =
-                KafkaCalls.get(admin.describeConfigs(resources).all(), TIMEOUT, "describe changelog topics");
-        List<String> problems = new ArrayList<>();
-        for (ConfigResource r : resources) {
-            var policy = configs.get(r).get("cleanup.policy");
-            // "compact" or "compact,delete" (window and session changelogs are created so)
-            if (policy == null || !policy.value().contains("compact")) {
-                problems.add("the changelog topic '" + r.name() + "' has cleanup.policy="
-                        + (policy == null ? "?" : policy.value()) + "; a changelog must be compacted"
-                        + " (cleanup.policy=compact, or compact,delete for a window or session store),"
-                        + " or old state would be deleted");
-            }
-        }
-        return problems;
-    }
-
-    /**
-     * The changelogs' topic ids, in one look-up. A topic created a moment ago may not be known to
-     * every broker yet: the look-up is retried until {@link #TIMEOUT} has passed.
-     */
+    /** The changelogs' topic ids, in one look-up ({@link ClusterTopics#topicIds}). */
     private ChangelogTopicIds changelogTopicIds(List<Topic> plan) {
         List<String> changelogs = new ArrayList<>(plan.stream()
                 .filter(t -> t.kind() == InternalTopic.CHANGELOG)
@@ -322,21 +281,7 @@ public final class TopicSetup {
         if (changelogs.isEmpty()) {
             return ChangelogTopicIds.UNKNOWN;
         }
-        Map<String, TopicDescription> described;
-        try {
-            described = Poll.retrying(
-                    () -> KafkaCalls.get(
-                            admin.describeTopics(changelogs).allTopicNames(), TIMEOUT, "describe the changelog topics"),
-                    e -> e.getCause() instanceof UnknownTopicOrPartitionException,
-                    TIMEOUT,
-                    METADATA_RECHECK);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException("interrupted while describing the changelog topics", e);
-        }
-        Map<String, String> ids = new HashMap<>();
-        described.forEach((name, desc) -> ids.put(name, desc.topicId().toString()));
-        return ChangelogTopicIds.of(ids);
+        return ChangelogTopicIds.of(cluster.topicIds(changelogs));
     }
 
     /**
@@ -359,57 +304,5 @@ public final class TopicSetup {
         return config.internalTopicReplicationFactor() > 0
                 ? Optional.of((short) config.internalTopicReplicationFactor())
                 : Optional.empty();
-    }
-
-    private Map<String, Integer> partitionCounts(Collection<String> topics) {
-        if (topics.isEmpty()) {
-            return Map.of();
-        }
-        Map<String, TopicDescription> d =
-                KafkaCalls.get(admin.describeTopics(topics).allTopicNames(), TIMEOUT, "describe topics");
-        Map<String, Integer> counts = new HashMap<>();
-        d.forEach((name, desc) -> counts.put(name, desc.partitions().size()));
-        return counts;
-    }
-
-    private Set<String> listTopics() {
-        return KafkaCalls.get(
-                admin.listTopics().names(), TIMEOUT, "reach Kafka at bootstrap.servers=" + config.bootstrapServers());
-    }
-
-    private void create(List<Topic> topics) {
-        if (topics.isEmpty()) {
-            return;
-        }
-        List<NewTopic> newTopics = topics.stream()
-                .map(t -> new NewTopic(t.name(), Optional.of(t.partitions()), t.replication()).configs(t.configs()))
-                .toList();
-        admin.createTopics(newTopics).values().forEach((name, created) -> {
-            try {
-                KafkaCalls.get(created, TIMEOUT, "create topic '" + name + "'");
-            } catch (ClusterException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw e;
-                }
-            }
-        });
-        awaitLeaders(topics.stream().map(Topic::name).toList());
-    }
-
-    /** So that the first writes to the new topics find their leaders (see {@link TopicLeaders}). */
-    private void awaitLeaders(List<String> names) {
-        try {
-            TopicLeaders.await(admin, names, TIMEOUT);
-        } catch (ClusterException e) {
-            if (Thread.currentThread().isInterrupted()) {
-                throw e;
-            }
-            // Not fatal: the clients wait for the leaders themselves, and say so if they do not come.
-            log.warn(
-                    "{}: the new topics {} do not all have a leader yet ({})",
-                    config.applicationId(),
-                    names,
-                    e.getMessage());
-        }
     }
 }

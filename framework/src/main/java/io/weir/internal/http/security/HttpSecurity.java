@@ -1,7 +1,7 @@
 package io.weir.internal.http.security;
 
 import io.weir.common.internal.Worker;
-import io.weir.internal.config.Settings;
+import io.weir.internal.config.HttpSettings;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,7 +31,7 @@ public final class HttpSecurity implements AutoCloseable {
 
     private final Optional<WatchedFile<TlsMaterial>> keyStore;
     private final Optional<WatchedFile<TlsMaterial>> trustStore;
-    private final Settings.ClientAuth clientAuth;
+    private final HttpSettings.ClientAuth clientAuth;
     private final BearerTokens tokens;
     private final AccessPolicy access;
     private final Optional<SSLContext> serverContext;
@@ -46,10 +46,10 @@ public final class HttpSecurity implements AutoCloseable {
                 .map(f -> new WatchedFile<>(f.setting(), f.path(), content -> TlsMaterial.trustStore(f, content)));
         clientAuth = options.clientAuth();
         Optional<WatchedFile<List<String>>> tokenFile = options.tokenFile()
-                .map(p -> new WatchedFile<>(Settings.HTTP_AUTH_TOKEN_FILE.name(), p, BearerTokens::parseFile));
+                .map(p -> new WatchedFile<>(HttpSettings.HTTP_AUTH_TOKEN_FILE.name(), p, BearerTokens::parseFile));
         tokens = new BearerTokens(options.tokens(), tokenFile);
         access = new AccessPolicy(
-                tokens, clientAuth != Settings.ClientAuth.NONE, options.allEndpoints(), options.open());
+                tokens, clientAuth != HttpSettings.ClientAuth.NONE, options.allEndpoints(), options.open());
         serverContext = keyStore.map(k -> context(
                 new ReloadingKeyManager(() -> k.current().keyManager()),
                 trustStore
@@ -85,8 +85,8 @@ public final class HttpSecurity implements AutoCloseable {
     /** The TLS parameters of a new server connection: whether it asks the client for a certificate. */
     public SSLParameters serverParameters(SSLContext context) {
         SSLParameters p = context.getDefaultSSLParameters();
-        p.setWantClientAuth(clientAuth == Settings.ClientAuth.OPTIONAL);
-        if (clientAuth == Settings.ClientAuth.REQUIRED) {
+        p.setWantClientAuth(clientAuth == HttpSettings.ClientAuth.OPTIONAL);
+        if (clientAuth == HttpSettings.ClientAuth.REQUIRED) {
             p.setNeedClientAuth(true);
         }
         return p;

@@ -1,7 +1,7 @@
 package io.weir.internal.http.security;
 
 import io.weir.config.WeirConfig;
-import io.weir.internal.config.Settings;
+import io.weir.internal.config.HttpSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +24,7 @@ import java.util.Optional;
 public record HttpSecurityOptions(
         Optional<StoreFile> keyStore,
         Optional<StoreFile> trustStore,
-        Settings.ClientAuth clientAuth,
+        HttpSettings.ClientAuth clientAuth,
         List<String> tokens,
         Optional<Path> tokenFile,
         boolean allEndpoints,
@@ -40,7 +40,7 @@ public record HttpSecurityOptions(
         return new HttpSecurityOptions(
                 Optional.empty(),
                 Optional.empty(),
-                Settings.ClientAuth.NONE,
+                HttpSettings.ClientAuth.NONE,
                 List.of(),
                 Optional.empty(),
                 false,
@@ -52,17 +52,17 @@ public record HttpSecurityOptions(
         return new HttpSecurityOptions(
                 config.httpTlsKeyStorePath()
                         .map(p -> new StoreFile(
-                                Settings.HTTP_TLS_KEYSTORE_PATH.name(),
+                                HttpSettings.HTTP_TLS_KEYSTORE_PATH.name(),
                                 p,
                                 config.httpTlsKeyStoreType(),
                                 config.httpTlsKeyStorePassword())),
                 config.httpTlsTrustStorePath()
                         .map(p -> new StoreFile(
-                                Settings.HTTP_TLS_TRUSTSTORE_PATH.name(),
+                                HttpSettings.HTTP_TLS_TRUSTSTORE_PATH.name(),
                                 p,
                                 config.httpTlsTrustStoreType(),
                                 config.httpTlsTrustStorePassword())),
-                Settings.ClientAuth.valueOf(config.httpTlsClientAuth().toUpperCase(Locale.ROOT)),
+                HttpSettings.ClientAuth.valueOf(config.httpTlsClientAuth().toUpperCase(Locale.ROOT)),
                 config.httpAuthTokens(),
                 config.httpAuthTokenFile(),
                 config.httpAuthAllEndpoints(),

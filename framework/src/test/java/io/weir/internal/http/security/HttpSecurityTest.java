@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.errors.ConfigException;
-import io.weir.internal.config.Settings;
+import io.weir.internal.config.HttpSettings;
 import io.weir.testing.TlsFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,7 +24,7 @@ class HttpSecurityTest {
         return new HttpSecurityOptions(
                 Optional.ofNullable(keyStore),
                 Optional.ofNullable(trustStore),
-                trustStore == null ? Settings.ClientAuth.NONE : Settings.ClientAuth.OPTIONAL,
+                trustStore == null ? HttpSettings.ClientAuth.NONE : HttpSettings.ClientAuth.OPTIONAL,
                 List.of(),
                 Optional.ofNullable(tokenFile),
                 false,
@@ -85,7 +85,7 @@ class HttpSecurityTest {
         HttpSecurityOptions o = new HttpSecurityOptions(
                 Optional.of(ks),
                 Optional.empty(),
-                Settings.ClientAuth.NONE,
+                HttpSettings.ClientAuth.NONE,
                 List.of("token-secret"),
                 Optional.empty(),
                 false,

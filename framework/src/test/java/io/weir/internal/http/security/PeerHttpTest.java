@@ -2,7 +2,7 @@ package io.weir.internal.http.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.internal.config.Settings;
+import io.weir.internal.config.HttpSettings;
 import io.weir.testing.TlsFiles;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +39,7 @@ class PeerHttpTest {
         try (HttpSecurity security = HttpSecurity.load(new HttpSecurityOptions(
                 Optional.of(new StoreFile("http.tls.keystore.path", keyStore, "PKCS12", TlsFiles.PASSWORD)),
                 Optional.empty(),
-                Settings.ClientAuth.NONE,
+                HttpSettings.ClientAuth.NONE,
                 List.of("first", "second"),
                 Optional.empty(),
                 false,

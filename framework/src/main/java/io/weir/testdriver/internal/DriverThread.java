@@ -1,0 +1,121 @@
+package io.weir.testdriver.internal;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.weir.internal.cluster.ClientConfigs;
+import io.weir.internal.task.TopicLimits;
+import io.weir.internal.thread.ActivationListener;
+import io.weir.internal.thread.TaskManager;
+import io.weir.internal.thread.ThreadContext;
+import io.weir.internal.thread.ThreadHealth;
+import io.weir.internal.thread.ThreadMetrics;
+import io.weir.internal.thread.ThreadTasks;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The stream thread the driver plays: the thread's own {@link TaskManager}, wired to the in-memory
+ * topics, the mock clients and the driver's clock, every partition a source reads assigned, and
+ * its loop ({@link #run}) run on the caller's thread until nothing is left to do.
+ */
+final class DriverThread {
+
+    /** Process–commit rounds one call may take before it is taken for a cycle that never settles. */
+    private static final int MAX_ROUNDS = 10_000;
+
+    private static final String INSTANCE = "test-driver";
+
+    private final DriverConsumer consumer;
+    private final TaskManager manager;
+
+    /** Assigns every partition a source reads; their tasks are created in task order. */
+    DriverThread(
+            DriverSetup setup,
+            DriverTopics topics,
+            DriverConsumer consumer,
+            DriverStorage storage,
+            MeterRegistry registry,
+            Map<String, Object> globalStores,
+            LongSupplier wallClock) {
+        this.consumer = consumer;
+        ClientConfigs clients = new ClientConfigs(setup.config(), INSTANCE);
+        ThreadContext ctx = new ThreadContext(
+                setup.config(),
+                setup.model(),
+                INSTANCE,
+                clients,
+                new TopicLimits(topics::maxMessageBytes, topics::partitions, clients.maxRequestSize()),
+                registry,
+                storage.dir(),
+                storage.rocksDb(),
+                storage.localStores(),
+                null,
+                null,
+                null,
+                wallClock,
+                globalStores,
+                new io.weir.internal.task.Backlog(),
+                new io.weir.internal.query.Ownership(),
+                io.weir.internal.thread.GroupRejoins.none());
+        String name = clients.threadName(0);
+        ThreadMetrics metrics = new ThreadMetrics(registry, ctx.tags(), name, new ThreadHealth(name));
+        storage.localStores()
+                .bindEntries(registry, ctx.tags(), setup.model().stores().keySet());
+        // Commits come when the driver asks (each pipe, or every commitEvery pipes), not by time.
+        manager = new TaskManager(
+                ctx,
+                name,
+                metrics,
+                new ThreadTasks.Options(Long.MAX_VALUE, setup.storesInMemory()),
+                new TaskManager.Plugins(
+                        consumer.consumer(),
+                        () -> new DriverProducer(topics, consumer.consumer(), wallClock),
+                        new DriverRestorer(topics, metrics),
+                        ActivationListener.NONE,
+                        e -> {
+                            throw new IllegalStateException(
+                                    "the test driver's producer was fenced, which it never" + " is: " + e, e);
+                        }));
+        List<TopicPartition> all = new ArrayList<>();
+        for (String topic : topics.names()) {
+            for (int p = 0; p < topics.partitions(topic); p++) {
+                TopicPartition tp = new TopicPartition(topic, p);
+                if (manager.tasks().taskIdFor(tp) != null) {
+                    all.add(tp);
+                }
+            }
+        }
+        all.sort(Comparator.comparing((TopicPartition tp) -> manager.tasks().taskIdFor(tp))
+                .thenComparing(TopicPartition::topic));
+        consumer.assignAll(all, manager);
+    }
+
+    TaskManager manager() {
+        return manager;
+    }
+
+    /**
+     * What a stream thread's loop does, until nothing is left to do: fetch (the poll), then the
+     * manager's step: finish restores, process, punctuate, and (if {@code commit}) commit. Records
+     * a commit appended to repartition topics are fetched by their tasks in the next round.
+     */
+    void run(boolean commit) {
+        for (int round = 0; ; round++) {
+            if (round == MAX_ROUNDS) {
+                throw new IllegalStateException("processing did not settle after " + MAX_ROUNDS + " rounds: the"
+                        + " topology keeps consuming records it produces");
+            }
+            consumer.fetch();
+            if (commit) {
+                manager.requestCommit();
+            }
+            manager.step(() -> true);
+            if (!manager.tasks().hasBuffered() && !consumer.fetchable()) {
+                return;
+            }
+        }
+    }
+}
