@@ -33,7 +33,7 @@ final class InstanceHttp implements AutoCloseable {
 
     /** Starts the endpoints, or none with {@code http.port=-1}. */
     static InstanceHttp start(WeirConfig config, Endpoints endpoints) {
-        if (config.httpPort() < 0) {
+        if (config.http().port() < 0) {
             return new InstanceHttp(config, null, null);
         }
         // Kept beside the server: forwarded queries call peers with the same TLS material and token (PeerHttp).
@@ -71,11 +71,12 @@ final class InstanceHttp implements AutoCloseable {
     String describe() {
         return server == null
                 ? "; HTTP endpoints disabled (http.port=-1)"
-                : "; health, metrics and topology on " + server.scheme() + "://" + config.httpBindAddress() + ":"
+                : "; health, metrics and topology on " + server.scheme() + "://"
+                        + config.http().bindAddress() + ":"
                         + server.port()
                         + server.adminPort()
                                 .map(p -> ", admin and queries on " + server.scheme() + "://"
-                                        + config.httpAdminBindAddress() + ":" + p)
+                                        + config.http().adminBindAddress() + ":" + p)
                                 .orElse("");
     }
 

@@ -19,7 +19,11 @@ final class AppTopics {
 
     /** The kind of an internal topic of the application, or empty for any other topic. */
     static Optional<InternalTopic> kindOf(WeirConfig config, String topic) {
-        return InternalTopic.kindOf(config.applicationId(), topic, config.deadLetterTopic(), config.lateRecordsTopic());
+        return InternalTopic.kindOf(
+                config.applicationId(),
+                topic,
+                config.deadLetterTopic(),
+                config.eventTime().lateRecordsTopic());
     }
 
     /** As {@link #kindOf}, spelled for operators ({@code changelog}, {@code dead-letter}...), or null. */

@@ -3,18 +3,14 @@ package io.weir.config;
 import io.weir.errors.ConfigException;
 import io.weir.internal.config.ClientSettings;
 import io.weir.internal.config.ConfigSources;
-import io.weir.internal.config.HttpSettings;
 import io.weir.internal.config.Setting;
 import io.weir.internal.config.SettingValues;
 import io.weir.internal.config.Settings;
-import io.weir.internal.config.TimeSettings;
 import io.weir.sink.DeliveryGuarantee;
-import io.weir.time.TimestampSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -148,89 +144,9 @@ public final class WeirConfig {
         return settings.get(Settings.STALL_WARN_MS);
     }
 
-    /** Port of the instance's HTTP server: 0 picks a free port, -1 means no server. */
-    public int httpPort() {
-        return settings.get(HttpSettings.HTTP_PORT);
-    }
-
-    /** Address the HTTP server listens on. */
-    public String httpBindAddress() {
-        return settings.get(HttpSettings.HTTP_BIND_ADDRESS);
-    }
-
-    /** {@code http.advertised.url}: where other instances reach this one's HTTP server; empty: derived. */
-    public java.util.Optional<java.net.URI> httpAdvertisedUrl() {
-        return settings.get(HttpSettings.HTTP_ADVERTISED_URL);
-    }
-
-    /** With a port: {@code /admin/} and {@code /stores/} are served there instead of on {@link #httpPort()}. */
-    public Optional<Integer> httpAdminPort() {
-        return settings.get(HttpSettings.HTTP_ADMIN_PORT);
-    }
-
-    /** Address the admin port listens on. */
-    public String httpAdminBindAddress() {
-        return settings.get(HttpSettings.HTTP_ADMIN_BIND_ADDRESS);
-    }
-
-    /** With a path: the HTTP server speaks HTTPS with the key and certificate of this key store. */
-    public Optional<Path> httpTlsKeyStorePath() {
-        return settings.get(HttpSettings.HTTP_TLS_KEYSTORE_PATH);
-    }
-
-    /** {@code PKCS12} or {@code JKS}. */
-    public String httpTlsKeyStoreType() {
-        return settings.get(HttpSettings.HTTP_TLS_KEYSTORE_TYPE).name();
-    }
-
-    /** A secret: never log it. */
-    public String httpTlsKeyStorePassword() {
-        return settings.get(HttpSettings.HTTP_TLS_KEYSTORE_PASSWORD);
-    }
-
-    /** With a path: the CA certificates client certificates and peers' server certificates chain to. */
-    public Optional<Path> httpTlsTrustStorePath() {
-        return settings.get(HttpSettings.HTTP_TLS_TRUSTSTORE_PATH);
-    }
-
-    /** {@code PKCS12} or {@code JKS}. */
-    public String httpTlsTrustStoreType() {
-        return settings.get(HttpSettings.HTTP_TLS_TRUSTSTORE_TYPE).name();
-    }
-
-    /** A secret: never log it. */
-    public String httpTlsTrustStorePassword() {
-        return settings.get(HttpSettings.HTTP_TLS_TRUSTSTORE_PASSWORD);
-    }
-
-    /** {@code none}, {@code optional} or {@code required}: whether the server asks clients for a certificate. */
-    public String httpTlsClientAuth() {
-        return Setting.spelling(settings.get(HttpSettings.HTTP_TLS_CLIENT_AUTH));
-    }
-
-    /** Bearer tokens given inline; secrets: never log them. */
-    public List<String> httpAuthTokens() {
-        return settings.get(HttpSettings.HTTP_AUTH_TOKEN);
-    }
-
-    /** With a path: a file of bearer tokens, one a line, re-read when it changes. */
-    public Optional<Path> httpAuthTokenFile() {
-        return settings.get(HttpSettings.HTTP_AUTH_TOKEN_FILE);
-    }
-
-    /** True when every endpoint but {@code /health/} needs credentials; false: {@code /admin/} and {@code /stores/}. */
-    public boolean httpAuthAllEndpoints() {
-        return settings.get(HttpSettings.HTTP_AUTH_SCOPE) == HttpSettings.AuthScope.ALL;
-    }
-
-    /** True when the protected endpoints answer anyone without credentials. */
-    public boolean httpAdminOpen() {
-        return settings.get(HttpSettings.HTTP_ADMIN_OPEN);
-    }
-
-    /** How often the key store, trust store and token file are checked for changes. */
-    public Duration httpReloadInterval() {
-        return settings.get(HttpSettings.HTTP_RELOAD_INTERVAL_MS);
+    /** The {@code http.*} settings: the instance's HTTP server, its TLS and its tokens (a view). */
+    public HttpConfig http() {
+        return new HttpConfig(settings);
     }
 
     /** How far behind (changelog records) a store restores by ingestion; 0: never. */
@@ -327,38 +243,9 @@ public final class WeirConfig {
         return settings.get(Settings.STATE_FLUSH_INTERVAL_MS);
     }
 
-    /** Where a record's time comes from when its source sets no extractor. */
-    public TimestampSource defaultTimestamp() {
-        return settings.get(TimeSettings.DEFAULT_TIMESTAMP);
-    }
-
-    /** How far the watermark trails the largest timestamp seen. */
-    public Duration maxOutOfOrderness() {
-        return settings.get(TimeSettings.MAX_OUT_OF_ORDERNESS_MS);
-    }
-
-    /** How far behind its input a task may be and still write early window results; 0: no limit. */
-    public long earlyResultsMaxLagRecords() {
-        return settings.get(TimeSettings.EARLY_RESULTS_MAX_LAG_RECORDS);
-    }
-
-    /** How long a partition without records may hold the watermark back. */
-    public Duration idleTimeout() {
-        return settings.get(TimeSettings.IDLE_TIMEOUT_MS);
-    }
-
-    /** True when records too late for their window go to {@link #lateRecordsTopic()}; false: counted and dropped. */
-    public boolean lateRecordsToTopic() {
-        return settings.get(TimeSettings.LATE_RECORDS_MODE) == TimeSettings.LateRecordsMode.TOPIC;
-    }
-
-    public String lateRecordsTopic() {
-        return settings.get(TimeSettings.LATE_RECORDS_TOPIC);
-    }
-
-    /** How much longer than its store a window or session changelog keeps records. */
-    public Duration windowChangelogAdditionalRetention() {
-        return settings.get(TimeSettings.WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS);
+    /** The event-time settings: timestamps, watermarks, late records (a view). */
+    public EventTimeConfig eventTime() {
+        return new EventTimeConfig(settings);
     }
 
     /**

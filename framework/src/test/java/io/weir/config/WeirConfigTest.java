@@ -118,17 +118,17 @@ class WeirConfigTest {
     @Test
     void timeSettingsHaveTheDocumentedDefaults() {
         WeirConfig c = valid().build();
-        assertThat(c.maxOutOfOrderness()).isEqualTo(Duration.ZERO);
-        assertThat(c.idleTimeout()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(c.lateRecordsToTopic()).isTrue();
-        assertThat(c.lateRecordsTopic()).isEqualTo("app-late");
-        assertThat(c.defaultTimestamp()).isEqualTo(io.weir.time.TimestampSource.RECORD);
+        assertThat(c.eventTime().maxOutOfOrderness()).isEqualTo(Duration.ZERO);
+        assertThat(c.eventTime().idleTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.eventTime().lateRecordsToTopic()).isTrue();
+        assertThat(c.eventTime().lateRecordsTopic()).isEqualTo("app-late");
+        assertThat(c.eventTime().defaultTimestamp()).isEqualTo(io.weir.time.TimestampSource.RECORD);
         assertThat(valid().set("late.records.mode", "drop")
                         .set("late.records.topic", "late-ones")
                         .build())
                 .satisfies(d -> {
-                    assertThat(d.lateRecordsToTopic()).isFalse();
-                    assertThat(d.lateRecordsTopic()).isEqualTo("late-ones");
+                    assertThat(d.eventTime().lateRecordsToTopic()).isFalse();
+                    assertThat(d.eventTime().lateRecordsTopic()).isEqualTo("late-ones");
                 });
     }
 
@@ -213,9 +213,15 @@ class WeirConfigTest {
 
     @Test
     void enumValuesHaveOneSpellingAndTheOldOneNamesIt() {
-        assertThat(valid().set("default.timestamp", "log_append").build().defaultTimestamp())
+        assertThat(valid().set("default.timestamp", "log_append")
+                        .build()
+                        .eventTime()
+                        .defaultTimestamp())
                 .isEqualTo(io.weir.time.TimestampSource.LOG_APPEND);
-        assertThat(valid().set("default.timestamp", "WALL_CLOCK").build().defaultTimestamp())
+        assertThat(valid().set("default.timestamp", "WALL_CLOCK")
+                        .build()
+                        .eventTime()
+                        .defaultTimestamp())
                 .isEqualTo(io.weir.time.TimestampSource.WALL_CLOCK);
         assertThatThrownBy(() -> valid().set("default.timestamp", "log-append").build())
                 .isInstanceOf(ConfigException.class)
@@ -239,8 +245,8 @@ class WeirConfigTest {
     @Test
     void operationsSettingsHaveTheDocumentedDefaults() {
         WeirConfig c = valid().build();
-        assertThat(c.httpPort()).isEqualTo(8080);
-        assertThat(c.httpBindAddress()).isEqualTo("0.0.0.0");
+        assertThat(c.http().port()).isEqualTo(8080);
+        assertThat(c.http().bindAddress()).isEqualTo("0.0.0.0");
         assertThat(c.shutdownLeaveGroup()).isFalse();
         assertThat(c.stallWarn()).isEqualTo(Duration.ofSeconds(5));
         WeirConfig set = valid().set("http.port", "-1")
@@ -248,8 +254,8 @@ class WeirConfigTest {
                 .set("shutdown.leave.group", "TRUE")
                 .set("stall.warn.ms", "1000")
                 .build();
-        assertThat(set.httpPort()).isEqualTo(-1);
-        assertThat(set.httpBindAddress()).isEqualTo("127.0.0.1");
+        assertThat(set.http().port()).isEqualTo(-1);
+        assertThat(set.http().bindAddress()).isEqualTo("127.0.0.1");
         assertThat(set.shutdownLeaveGroup()).isTrue();
         assertThat(set.shutdownLeaveGroupOnScaleIn()).isFalse();
         WeirConfig onScaleIn =
@@ -258,7 +264,7 @@ class WeirConfigTest {
         assertThat(onScaleIn.shutdownLeaveGroupOnScaleIn()).isTrue();
         assertThat(c.shutdownLeaveGroupOnScaleIn()).isFalse();
         assertThat(set.stallWarn()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(valid().set("http.port", "0").build().httpPort()).isZero();
+        assertThat(valid().set("http.port", "0").build().http().port()).isZero();
     }
 
     @Test
@@ -363,7 +369,7 @@ class WeirConfigTest {
                         "WEIR_RESTORE_CONSUMER_MAX_POLL_RECORDS", "500",
                         "WEIR_STALL_WARN_MS", "2000"))
                 .build();
-        assertThat(c.httpPort()).isEqualTo(8080);
+        assertThat(c.http().port()).isEqualTo(8080);
         assertThat(c.producerOverrides()).containsEntry("linger.ms", "25");
         assertThat(c.restoreConsumerOverrides()).containsEntry("max.poll.records", "500");
         assertThat(c.stallWarn()).isEqualTo(Duration.ofSeconds(2));
@@ -448,8 +454,8 @@ class WeirConfigTest {
         WeirConfig mtls = valid().set("http.tls.keystore.path", "/tls/k.p12")
                 .set("http.tls.truststore.path", "/tls/t.p12")
                 .build();
-        assertThat(mtls.httpTlsClientAuth()).isEqualTo("optional");
-        assertThat(valid().build().httpAdminBindAddress())
-                .isEqualTo(valid().build().httpBindAddress());
+        assertThat(mtls.http().tlsClientAuth()).isEqualTo("optional");
+        assertThat(valid().build().http().adminBindAddress())
+                .isEqualTo(valid().build().http().bindAddress());
     }
 }

@@ -232,7 +232,7 @@ public final class WeirRunner implements SystemUnderTest {
         int port = app.httpPort().orElseThrow();
         if (port <= 0) {
             throw new IllegalStateException("cannot scrape /metrics: HTTP is disabled (http.port="
-                    + app.config().httpPort() + ")");
+                    + app.config().http().port() + ")");
         }
         return port;
     }

@@ -21,6 +21,9 @@ public record HttpOptions(String bindAddress, int port, String adminBindAddress,
 
     public static HttpOptions of(WeirConfig config) {
         return new HttpOptions(
-                config.httpBindAddress(), config.httpPort(), config.httpAdminBindAddress(), config.httpAdminPort());
+                config.http().bindAddress(),
+                config.http().port(),
+                config.http().adminBindAddress(),
+                config.http().adminPort());
     }
 }

@@ -21,8 +21,11 @@ public final class AdvertisedUrl {
      * @param port   the port the query endpoints listen on (the chosen one when it was 0)
      */
     public static String of(WeirConfig config, String scheme, int port) {
-        String bind = config.httpAdminPort().isPresent() ? config.httpAdminBindAddress() : config.httpBindAddress();
-        return config.httpAdvertisedUrl()
+        String bind = config.http().adminPort().isPresent()
+                ? config.http().adminBindAddress()
+                : config.http().bindAddress();
+        return config.http()
+                .advertisedUrl()
                 .map(u -> strip(u.toString()))
                 .orElseGet(() -> scheme + "://" + host(bind) + ":" + port);
     }

@@ -66,11 +66,11 @@ public final class TaskFactory {
     public ActiveTask create(TaskId id, Map<String, BytesStore> handedOver) {
         Subtopology st = model.subtopologies().get(id.subtopology());
         Watermarks watermarks = new Watermarks(
-                env.config().maxOutOfOrderness().toMillis(),
-                env.config().idleTimeout().toMillis());
+                env.config().eventTime().maxOutOfOrderness().toMillis(),
+                env.config().eventTime().idleTimeout().toMillis());
         TaskContext context =
                 new TaskContext(id, env.config().applicationId(), env.wallClock(), watermarks, lateRecords);
-        context.maxEarlyLag(env.config().earlyResultsMaxLagRecords());
+        context.maxEarlyLag(env.config().eventTime().earlyResultsMaxLagRecords());
         context.inputLag(env.backlog()::total);
         List<StoreSpec> specs = model.storesOf(st);
         if (storesInMemory) {
@@ -123,7 +123,7 @@ public final class TaskFactory {
         if (s.internal()) {
             return Timestamps.recordTime(); // the upstream task already stamped the record
         }
-        return env.config().defaultTimestamp().extractor();
+        return env.config().eventTime().defaultTimestamp().extractor();
     }
 
     @SuppressWarnings("unchecked")

@@ -128,7 +128,9 @@ public final class ThreadTasks {
         this.collector = new OutputCollector(transaction, ctx.limits());
         this.deadLetters = new DeadLetters(config.deadLetterTopic(), transaction, ctx.limits());
         this.lateRecords = new LateRecords(
-                config.lateRecordsToTopic() ? config.lateRecordsTopic() : null, transaction, ctx.limits());
+                config.eventTime().lateRecordsToTopic() ? config.eventTime().lateRecordsTopic() : null,
+                transaction,
+                ctx.limits());
         this.taskFactory = new TaskFactory(
                 ctx.taskEnvironment(),
                 consumer,

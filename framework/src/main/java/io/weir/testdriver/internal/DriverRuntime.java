@@ -241,13 +241,13 @@ public final class DriverRuntime implements AutoCloseable {
      * @throws ConfigException naming {@code late.records.mode} if it is {@code drop}
      */
     public List<ConsumerRecord<byte[], byte[]>> readLateRecords() {
-        if (!config.lateRecordsToTopic()) {
+        if (!config.eventTime().lateRecordsToTopic()) {
             throw new ConfigException(
                     "late.records.mode",
                     "drop: late records are counted in weir.records.late"
                             + " (see meterRegistry()), not written; set late.records.mode=topic to read them here");
         }
-        return read(config.lateRecordsTopic());
+        return read(config.eventTime().lateRecordsTopic());
     }
 
     /** Every record committed to {@code topic} (watermark markers aside). */

@@ -152,10 +152,10 @@ final class DriverTopics {
                 declared.getOrDefault(config.deadLetterTopic(), 1),
                 config.deadLetterMaxMessageBytes(),
                 false);
-        if (config.lateRecordsToTopic()) {
+        if (config.eventTime().lateRecordsToTopic()) {
             create(
-                    config.lateRecordsTopic(),
-                    declared.getOrDefault(config.lateRecordsTopic(), 1),
+                    config.eventTime().lateRecordsTopic(),
+                    declared.getOrDefault(config.eventTime().lateRecordsTopic(), 1),
                     DEFAULT_MAX_MESSAGE_BYTES,
                     false);
         }
@@ -166,8 +166,8 @@ final class DriverTopics {
     private boolean logAppendTime(String topic) {
         for (NodeSpec n : model.nodes().values()) {
             if (n instanceof NodeSpec.Source s && !s.internal() && s.reads(topic)) {
-                boolean byDefault =
-                        s.timestamps() == null && config.defaultTimestamp() == io.weir.time.TimestampSource.LOG_APPEND;
+                boolean byDefault = s.timestamps() == null
+                        && config.eventTime().defaultTimestamp() == io.weir.time.TimestampSource.LOG_APPEND;
                 if (byDefault || s.timestamps() == Timestamps.logAppendTime()) {
                     return true;
                 }

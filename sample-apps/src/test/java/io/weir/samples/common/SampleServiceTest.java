@@ -49,7 +49,7 @@ class SampleServiceTest {
         assertThat(config.bootstrapServers()).isEqualTo("kafka:9092");
         assertThat(config.instanceId()).contains("copy-1");
         assertThat(config.stateDir()).isEqualTo(Path.of("/var/lib/weir"));
-        assertThat(config.httpPort()).isEqualTo(8081);
+        assertThat(config.http().port()).isEqualTo(8081);
     }
 
     @Test

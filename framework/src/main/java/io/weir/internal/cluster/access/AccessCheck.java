@@ -272,8 +272,8 @@ public final class AccessCheck {
             }
         }
         names.add(config.deadLetterTopic());
-        if (config.lateRecordsToTopic() && AclPlan.Topics.of(model).windowStores()) {
-            names.add(config.lateRecordsTopic());
+        if (config.eventTime().lateRecordsToTopic() && AclPlan.Topics.of(model).windowStores()) {
+            names.add(config.eventTime().lateRecordsTopic());
         }
         if (!config.failureDetection().isZero()) {
             names.add(InternalTopic.LIVENESS.of(config.applicationId()));

@@ -99,8 +99,8 @@ public final class AclPlan {
                 AclOperation.ALL,
                 "internal topics: create, read, write, purge, check configs"));
         List<String> ownTopics = new ArrayList<>(List.of(config.deadLetterTopic()));
-        if (config.lateRecordsToTopic() && topics.windowStores()) {
-            ownTopics.add(config.lateRecordsTopic());
+        if (config.eventTime().lateRecordsToTopic() && topics.windowStores()) {
+            ownTopics.add(config.eventTime().lateRecordsTopic());
         }
         for (String t : ownTopics) {
             if (!t.startsWith(prefix)) {

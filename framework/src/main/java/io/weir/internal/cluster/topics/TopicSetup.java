@@ -165,7 +165,9 @@ public final class TopicSetup {
                             replicationFactor(),
                             changelogConfigs(
                                     store,
-                                    config.windowChangelogAdditionalRetention().toMillis())));
+                                    config.eventTime()
+                                            .windowChangelogAdditionalRetention()
+                                            .toMillis())));
                 }
             }
         }
@@ -178,7 +180,12 @@ public final class TopicSetup {
         }
         if (needsLateRecordsTopic()) {
             // Late records are input records, as large as any input: the same limit as dead letters.
-            plan.add(new Topic(config.lateRecordsTopic(), InternalTopic.LATE_RECORDS, 1, Optional.empty(), inputSized));
+            plan.add(new Topic(
+                    config.eventTime().lateRecordsTopic(),
+                    InternalTopic.LATE_RECORDS,
+                    1,
+                    Optional.empty(),
+                    inputSized));
         }
         for (InternalTopic kind : List.of(InternalTopic.TOPOLOGY, InternalTopic.CONTROL, InternalTopic.SAVEPOINTS)) {
             plan.add(ofApplication(kind));
@@ -202,7 +209,7 @@ public final class TopicSetup {
 
     /** Only time and session windows have late records; other applications get no such topic. */
     private boolean needsLateRecordsTopic() {
-        return config.lateRecordsToTopic()
+        return config.eventTime().lateRecordsToTopic()
                 && unresolved.stores().values().stream().anyMatch(st -> st.kind() != StoreSpec.Kind.KEY_VALUE);
     }
 

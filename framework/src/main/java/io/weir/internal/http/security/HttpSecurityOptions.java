@@ -50,24 +50,26 @@ public record HttpSecurityOptions(
 
     public static HttpSecurityOptions of(WeirConfig config) {
         return new HttpSecurityOptions(
-                config.httpTlsKeyStorePath()
+                config.http()
+                        .tlsKeyStorePath()
                         .map(p -> new StoreFile(
                                 HttpSettings.HTTP_TLS_KEYSTORE_PATH.name(),
                                 p,
-                                config.httpTlsKeyStoreType(),
-                                config.httpTlsKeyStorePassword())),
-                config.httpTlsTrustStorePath()
+                                config.http().tlsKeyStoreType(),
+                                config.http().tlsKeyStorePassword())),
+                config.http()
+                        .tlsTrustStorePath()
                         .map(p -> new StoreFile(
                                 HttpSettings.HTTP_TLS_TRUSTSTORE_PATH.name(),
                                 p,
-                                config.httpTlsTrustStoreType(),
-                                config.httpTlsTrustStorePassword())),
-                HttpSettings.ClientAuth.valueOf(config.httpTlsClientAuth().toUpperCase(Locale.ROOT)),
-                config.httpAuthTokens(),
-                config.httpAuthTokenFile(),
-                config.httpAuthAllEndpoints(),
-                config.httpAdminOpen(),
-                config.httpReloadInterval());
+                                config.http().tlsTrustStoreType(),
+                                config.http().tlsTrustStorePassword())),
+                HttpSettings.ClientAuth.valueOf(config.http().tlsClientAuth().toUpperCase(Locale.ROOT)),
+                config.http().authTokens(),
+                config.http().authTokenFile(),
+                config.http().authAllEndpoints(),
+                config.http().adminOpen(),
+                config.http().reloadInterval());
     }
 
     @Override
