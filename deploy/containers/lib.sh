@@ -44,9 +44,10 @@ weir_ensure_tools() {
             "$WEIR_EXIT_PREREQUISITES"
     fi
     weir_log "installing ${missing[*]} with apt-get"
-    # Bounded: a mirror that hangs must fail the check, not hold CI until its own time-out.
-    timeout 300 apt-get update -qq || weir_die "apt-get update failed" "$WEIR_EXIT_PREREQUISITES"
-    DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq podman runc debootstrap >/dev/null \
+    # Bounded: a mirror that hangs must fail the check, not hold CI until its own time-out. Another
+    # apt-get (a second build, the machine's own upgrades) may hold dpkg's lock: wait for it.
+    timeout 300 apt-get -o DPkg::Lock::Timeout=240 update -qq || weir_die "apt-get update failed" "$WEIR_EXIT_PREREQUISITES"
+    DEBIAN_FRONTEND=noninteractive timeout 600 apt-get -o DPkg::Lock::Timeout=240 install -y -qq podman runc debootstrap >/dev/null \
         || weir_die "apt-get install podman runc debootstrap failed" "$WEIR_EXIT_PREREQUISITES"
     [[ -x /usr/sbin/runc ]] && weir_podman_flags=(--runtime /usr/sbin/runc)
 }
