@@ -1,5 +1,6 @@
 package io.weir.internal.http;
 
+import io.weir.config.HttpConfig;
 import io.weir.config.WeirConfig;
 import java.util.Optional;
 
@@ -20,10 +21,7 @@ public record HttpOptions(String bindAddress, int port, String adminBindAddress,
     }
 
     public static HttpOptions of(WeirConfig config) {
-        return new HttpOptions(
-                config.http().bindAddress(),
-                config.http().port(),
-                config.http().adminBindAddress(),
-                config.http().adminPort());
+        HttpConfig http = config.http();
+        return new HttpOptions(http.bindAddress(), http.port(), http.adminBindAddress(), http.adminPort());
     }
 }

@@ -1,5 +1,6 @@
 package io.weir.internal.http.security;
 
+import io.weir.config.HttpConfig;
 import io.weir.config.WeirConfig;
 import io.weir.internal.config.HttpSettings;
 import java.nio.file.Path;
@@ -49,27 +50,26 @@ public record HttpSecurityOptions(
     }
 
     public static HttpSecurityOptions of(WeirConfig config) {
+        HttpConfig http = config.http();
         return new HttpSecurityOptions(
-                config.http()
-                        .tlsKeyStorePath()
+                http.tlsKeyStorePath()
                         .map(p -> new StoreFile(
                                 HttpSettings.HTTP_TLS_KEYSTORE_PATH.name(),
                                 p,
-                                config.http().tlsKeyStoreType(),
-                                config.http().tlsKeyStorePassword())),
-                config.http()
-                        .tlsTrustStorePath()
+                                http.tlsKeyStoreType(),
+                                http.tlsKeyStorePassword())),
+                http.tlsTrustStorePath()
                         .map(p -> new StoreFile(
                                 HttpSettings.HTTP_TLS_TRUSTSTORE_PATH.name(),
                                 p,
-                                config.http().tlsTrustStoreType(),
-                                config.http().tlsTrustStorePassword())),
-                HttpSettings.ClientAuth.valueOf(config.http().tlsClientAuth().toUpperCase(Locale.ROOT)),
-                config.http().authTokens(),
-                config.http().authTokenFile(),
-                config.http().authAllEndpoints(),
-                config.http().adminOpen(),
-                config.http().reloadInterval());
+                                http.tlsTrustStoreType(),
+                                http.tlsTrustStorePassword())),
+                HttpSettings.ClientAuth.valueOf(http.tlsClientAuth().toUpperCase(Locale.ROOT)),
+                http.authTokens(),
+                http.authTokenFile(),
+                http.authAllEndpoints(),
+                http.adminOpen(),
+                http.reloadInterval());
     }
 
     @Override
