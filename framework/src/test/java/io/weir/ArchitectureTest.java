@@ -48,12 +48,15 @@ class ArchitectureTest {
      * lowest first: a room may use the rooms before it, never one after it, and never one of the
      * same rank. The public leaves ({@link #PUBLIC_LEAVES}) come before all of them. The commit
      * ranks low: tasks and stores write into its open transaction, and its committer knows them
-     * only as {@code CommitUnit}s.
+     * only as {@code CommitUnit}s. The public query client ({@code io.weir.query}) is a room, not a
+     * leaf: it reads the instances' answers through the framework's one JSON mapper
+     * ({@code internal.json}) instead of a mapper of its own, so it ranks just above it.
      */
     private static final List<List<String>> RANKS = List.of(
             List.of("io.weir.internal.config", "io.weir.internal.metrics"),
             List.of("io.weir.config"),
             List.of("io.weir.internal.json"),
+            List.of("io.weir.query"),
             List.of("io.weir.internal.topology"),
             List.of("io.weir.internal.commit"),
             List.of(
@@ -98,8 +101,7 @@ class ArchitectureTest {
             "io.weir.time",
             "io.weir.processor",
             "io.weir.dsl",
-            "io.weir.logging",
-            "io.weir.query");
+            "io.weir.logging");
 
     /**
      * The packages applications program against. The state store's engine ({@code io.weir.state.rocksdb},
@@ -179,7 +181,7 @@ class ArchitectureTest {
     void roomsUseOnlyTheRoomsBelowThem() {
         check(classes()
                 .that()
-                .resideInAnyPackage("io.weir", "io.weir.config", "io.weir.internal..")
+                .resideInAnyPackage("io.weir", "io.weir.config", "io.weir.query", "io.weir.internal..")
                 .should(new ArchCondition<JavaClass>("use only the rooms below their own") {
                     @Override
                     public void check(JavaClass origin, ConditionEvents events) {

@@ -16,6 +16,9 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * <p>In the lowest internal room, beside the client settings, so that every room may use it
  * (the topology record's clients included); {@code ClientConfigs}' room ranks above the topology.
+ * Static, because nothing per application goes into a client yet; once the clients' own metrics
+ * are bound to the instance's meter registry, this becomes an object the application owns and
+ * hands to its threads.
  */
 public final class KafkaClients {
 

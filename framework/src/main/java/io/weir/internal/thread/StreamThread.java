@@ -46,6 +46,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: everything here runs on the thread itself, except {@link #shutdown(boolean)}, which
  * any thread may call.
+ *
+ * <p>Not a {@code Worker}, unlike the instance's other loops: the loop also ends by itself (a
+ * bounded run's end), its stop carries an argument (leave the group or not), and on a failure the
+ * thread must close its tasks and producer before the instance hears of it, where a Worker reports
+ * the failure first and runs its exit action after.
  */
 public final class StreamThread implements Runnable {
 
