@@ -16,7 +16,6 @@ import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.function.BiFunction;
 
 /**
@@ -55,14 +54,8 @@ public final class ForeignKeyJoin {
             Serde<VR> resultSerde,
             String storeName,
             TableProcessors.JoinKind kind) {
-        RecordTableImpl<KO, VO> right = (RecordTableImpl<KO, VO>) Objects.requireNonNull(other, "other");
-        Objects.requireNonNull(joiner, "joiner");
-        Objects.requireNonNull(resultSerde, "resultSerde");
-        Objects.requireNonNull(storeName, "storeName");
+        RecordTableImpl<KO, VO> right = left.joinable(other, joiner, resultSerde, storeName);
         GraphBuilder graph = left.graph();
-        if (right.graph() != graph) {
-            throw new TopologyException("cannot join a table of another topology builder");
-        }
         requireSerde(left.valueSerde(), storeName, "this table's value serde, to digest its rows");
         requireSerde(right.keySerde(), storeName, "the other table's key serde, to send subscriptions to its rows");
         requireSerde(right.valueSerde(), storeName, "the other table's value serde, to send its rows back");
