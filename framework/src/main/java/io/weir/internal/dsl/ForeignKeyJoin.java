@@ -75,14 +75,12 @@ public final class ForeignKeyJoin {
         String subscribe = storeName + "-fk-subscribe";
         graph.addProcessor(subscribe, ForeignKeyJoinProcessors.subscribe(spec), List.of(left.node()));
         left.children().addChangeChild(subscribe);
-        graph.addSink(
+        graph.addRepartitionSink(
                 subscriptionTopic + "-sink",
                 subscriptionTopic,
-                null,
                 right.keySerde(),
                 subscriptionSerde,
-                List.of(subscribe),
-                true);
+                List.of(subscribe));
 
         // right side: subscriptions in, responses out
         graph.addSourceWithoutEventTime(
@@ -102,14 +100,8 @@ public final class ForeignKeyJoin {
                 List.of(right.node()),
                 List.of(subscriptions));
         right.children().addChangeChild(rightChanges);
-        graph.addSink(
-                responseTopic + "-sink",
-                responseTopic,
-                null,
-                left.keySerde(),
-                responseSerde,
-                List.of(respond, rightChanges),
-                true);
+        graph.addRepartitionSink(
+                responseTopic + "-sink", responseTopic, left.keySerde(), responseSerde, List.of(respond, rightChanges));
 
         // left side: responses in, the result
         graph.addSourceWithoutEventTime(responseTopic + "-source", responseTopic, left.keySerde(), responseSerde);
