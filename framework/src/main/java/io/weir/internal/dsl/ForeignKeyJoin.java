@@ -16,6 +16,7 @@ import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.BiFunction;
 
 /**
@@ -54,6 +55,7 @@ public final class ForeignKeyJoin {
             Serde<VR> resultSerde,
             String storeName,
             TableProcessors.JoinKind kind) {
+        Objects.requireNonNull(foreignKey, "foreignKey");
         RecordTableImpl<KO, VO> right = left.joinable(other, joiner, resultSerde, storeName);
         GraphBuilder graph = left.graph();
         requireSerde(left.valueSerde(), storeName, "this table's value serde, to digest its rows");

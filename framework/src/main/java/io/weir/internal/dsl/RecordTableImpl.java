@@ -246,7 +246,8 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
             ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
             Serde<VR> resultSerde,
             String storeName) {
-        return joinByForeignKey(other, foreignKey, joiner, resultSerde, storeName, TableProcessors.JoinKind.INNER);
+        return ForeignKeyJoin.add(
+                this, other, foreignKey, joiner, resultSerde, storeName, TableProcessors.JoinKind.INNER);
     }
 
     @Override
@@ -266,18 +267,8 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
             ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
             Serde<VR> resultSerde,
             String storeName) {
-        return joinByForeignKey(other, foreignKey, joiner, resultSerde, storeName, TableProcessors.JoinKind.LEFT);
-    }
-
-    private <KO, VO, VR> RecordTable<K, VR> joinByForeignKey(
-            RecordTable<KO, VO> other,
-            BiFunction<? super K, ? super V, ? extends KO> foreignKey,
-            ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
-            Serde<VR> resultSerde,
-            String storeName,
-            TableProcessors.JoinKind kind) {
-        Objects.requireNonNull(foreignKey, "foreignKey");
-        return ForeignKeyJoin.add(this, other, foreignKey, joiner, resultSerde, storeName, kind);
+        return ForeignKeyJoin.add(
+                this, other, foreignKey, joiner, resultSerde, storeName, TableProcessors.JoinKind.LEFT);
     }
 
     /** A foreign key read from the value alone, as a key-and-value one. */
