@@ -6,6 +6,7 @@ import io.weir.dsl.RecordTable;
 import io.weir.internal.dsl.GlobalTableImpl;
 import io.weir.internal.dsl.RecordStreamImpl;
 import io.weir.internal.topology.GraphBuilder;
+import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.processor.StoreBuilder;
@@ -51,7 +52,8 @@ public final class TopologyBuilder {
             String... topics) {
         Objects.requireNonNull(timestamps, "timestamps");
         String name = graph.newName("source");
-        graph.addSource(name, Arrays.asList(topics), null, keySerde, valueSerde, false, timestamps);
+        graph.addSource(
+                new NodeSpec.Source(name, Arrays.asList(topics), null, keySerde, valueSerde, false, timestamps));
         return new RecordStreamImpl<>(graph, name, keySerde, valueSerde);
     }
 
@@ -128,7 +130,8 @@ public final class TopologyBuilder {
             io.weir.time.TimestampExtractor<?, ?> timestamps,
             String... topics) {
         Objects.requireNonNull(timestamps, "timestamps");
-        graph.addSource(name, Arrays.asList(topics), null, keySerde, valueSerde, false, timestamps);
+        graph.addSource(
+                new NodeSpec.Source(name, Arrays.asList(topics), null, keySerde, valueSerde, false, timestamps));
         return this;
     }
 

@@ -55,7 +55,7 @@ import org.apache.kafka.common.TopicPartition;
  * {@code restored_records} (changelog records the survivors restored after the kill, as the systems
  * report them), {@code load_seconds}.
  */
-public final class FailoverJob extends ScalingJob {
+public final class FailoverJob extends ScalingJob<FailoverJob.Run> {
 
     static final List<String> INSTANCES = List.of("instance-0", "instance-1", "instance-2");
     /** The instance killed: not the first to join (with the classic protocol usually the group's leader). */
@@ -67,18 +67,13 @@ public final class FailoverJob extends ScalingJob {
 
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
-    /** The state of the current run, from {@link #prepare} to {@link #details}. */
-    private Run current;
-
     public FailoverJob(KafkaTestClient client, Workload workload, Scenario scenario, long keys, int rate) {
         super(client, workload, scenario, Scenario.Kind.FAILOVER, keys, rate);
     }
 
     @Override
     public void prepare(RunSpec spec, SystemUnderTest system, Duration timeout) throws Exception {
-        Run run = new Run();
-        current = run;
-        startAndSettle(spec, system, INSTANCES, timeout, scaling -> run.scaling = scaling);
+        Run run = startAndSettle(spec, system, INSTANCES, timeout, new Run(), started -> {});
         run.killed = new TreeSet<>(run.scaling.group().assignment().partitionsOf(VICTIM));
         if (run.killed.isEmpty()) {
             throw new IllegalStateException(VICTIM + " owns no partition to fail over");
@@ -96,16 +91,14 @@ public final class FailoverJob extends ScalingJob {
 
     /** SIGKILLs the victim; the survivors are the running system from here on. */
     @Override
-    public SystemUnderTest.Running start(SystemUnderTest system, RunSpec spec) throws Exception {
-        InstanceGroup group = current.scaling.group();
+    void change(InstanceGroup group) throws Exception {
         group.kill(VICTIM);
-        return group;
     }
 
     @Override
     public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, Deadline deadline)
             throws InterruptedException {
-        Run run = current;
+        Run run = current();
         Map<TopicPartition, Long> ends = endOffsets(spec.outputTopic(), run.killed);
         ends.forEach(run.consumer::seek);
         Map<Integer, Long> back = new HashMap<>();
@@ -194,9 +187,7 @@ public final class FailoverJob extends ScalingJob {
      * consumer.
      */
     @Override
-    public Map<String, Object> details(RunSpec spec) {
-        Run run = current;
-        current = null;
+    Map<String, Object> details(RunSpec spec, Run run) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("rate", (long) rate);
         d.put("killed_partitions", run == null || run.killed == null ? null : (long) run.killed.size());
@@ -205,23 +196,17 @@ public final class FailoverJob extends ScalingJob {
                 run == null || Double.isNaN(run.firstSeconds) ? null : round(run.firstSeconds));
         d.put("reassigned_seconds", run == null ? null : run.since(run.reassignedNanos));
         d.put("aborted_seconds", run == null ? null : run.since(run.abortedNanos));
-        d.put("restored_records", run == null || run.restored < 0 ? null : run.restored);
+        d.put("restored_records", run == null ? null : run.restoredRecords());
         d.put("load_seconds", run == null ? null : loadSeconds(run.scaling));
-        if (run != null) {
-            run.close();
-        }
         return d;
     }
 
     /** One run's state. */
-    private static final class Run {
-        ScalingRun scaling;
+    static final class Run extends RunState {
         Set<Integer> killed;
         KafkaConsumer<byte[], byte[]> consumer;
         long restoredBefore;
-        long restored = -1;
         double firstSeconds = Double.NaN;
-        long startedNanos;
         long reassignedNanos = -1;
         long abortedNanos = -1;
 
@@ -230,12 +215,11 @@ public final class FailoverJob extends ScalingJob {
             return nanos < 0 || startedNanos == 0 ? null : round((nanos - startedNanos) / 1e9);
         }
 
-        void close() {
-            closeInstancesFirst(scaling, () -> {
-                if (consumer != null) {
-                    consumer.close(Duration.ofSeconds(5));
-                }
-            });
+        @Override
+        void closeReader() {
+            if (consumer != null) {
+                consumer.close(Duration.ofSeconds(5));
+            }
         }
     }
 }

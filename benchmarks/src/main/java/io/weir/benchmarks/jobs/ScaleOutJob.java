@@ -45,7 +45,7 @@ import java.util.stream.Collectors;
  * that does not balance within its timeout fails, but its line still has the pauses, the split and
  * the restores up to then.
  */
-public final class ScaleOutJob extends ScalingJob {
+public final class ScaleOutJob extends ScalingJob<ScaleOutJob.Run> {
 
     static final List<String> INITIAL = List.of("instance-0", "instance-1");
     static final String ADDED = "instance-2";
@@ -58,19 +58,13 @@ public final class ScaleOutJob extends ScalingJob {
      */
     public static final Duration BALANCE_ALLOWANCE = Duration.ofMinutes(45);
 
-    /** The state of the current run, from {@link #prepare} to {@link #details}. */
-    private Run current;
-
     public ScaleOutJob(KafkaTestClient client, Workload workload, Scenario scenario, long keys, int rate) {
         super(client, workload, scenario, Scenario.Kind.SCALE_OUT, keys, rate);
     }
 
     @Override
     public void prepare(RunSpec spec, SystemUnderTest system, Duration timeout) throws Exception {
-        Run run = new Run();
-        current = run;
-        startAndSettle(spec, system, INITIAL, timeout, scaling -> {
-            run.scaling = scaling;
+        startAndSettle(spec, system, INITIAL, timeout, new Run(), run -> {
             run.watch = OutputPauseWatch.start(client.bootstrapServers(), spec.outputTopic(), ScalingRun.PARTITIONS);
             long settling = System.nanoTime();
             run.baselineFrom = settling + ScalingRun.SETTLE.toNanos() / 2; // a moment to measure from, not a deadline
@@ -79,16 +73,14 @@ public final class ScaleOutJob extends ScalingJob {
 
     /** Starts the new instance; the group of three is the running system from here on. */
     @Override
-    public SystemUnderTest.Running start(SystemUnderTest system, RunSpec spec) {
-        InstanceGroup group = current.scaling.group();
+    void change(InstanceGroup group) {
         group.start(ADDED);
-        return group;
     }
 
     @Override
     public long await(RunSpec spec, SystemUnderTest.Running running, long startedNanos, Deadline deadline)
             throws InterruptedException {
-        Run run = current;
+        Run run = current();
         run.startedNanos = startedNanos;
         run.baseline = run.watch.longest(Math.min(run.baselineFrom, startedNanos), startedNanos);
         long balanced;
@@ -131,43 +123,34 @@ public final class ScaleOutJob extends ScalingJob {
      * running.
      */
     @Override
-    public Map<String, Object> details(RunSpec spec) {
-        Run run = current;
-        current = null;
+    Map<String, Object> details(RunSpec spec, Run run) {
         Map<String, Object> d = new LinkedHashMap<>();
         PauseTracker.Pause pause = run == null ? null : run.pause;
         d.put("max_pause_seconds", pause == null ? null : round(pause.seconds()));
         d.put("max_pause_partition", pause == null ? null : (long) pause.partition());
         d.put("max_pause_start_seconds", pause == null ? null : round((pause.beginNanos() - run.startedNanos) / 1e9));
         d.put("baseline_max_pause_seconds", run == null || run.baseline == null ? null : round(run.baseline.seconds()));
-        d.put("restored_records", run == null || run.restored < 0 ? null : run.restored);
+        d.put("restored_records", run == null ? null : run.restoredRecords());
         d.put("tasks_per_instance", run == null ? null : run.split);
         d.put("rate", (long) rate);
         d.put("load_seconds", run == null ? null : loadSeconds(run.scaling));
-        if (run != null) {
-            run.close();
-        }
         return d;
     }
 
     /** One run's state. */
-    private static final class Run {
-        ScalingRun scaling;
+    static final class Run extends RunState {
         OutputPauseWatch watch;
         long baselineFrom;
-        long startedNanos;
         PauseTracker.Pause pause;
         PauseTracker.Pause baseline;
-        long restored = -1;
         /** Active tasks per instance at the window's end, {@code 4/4/4}. */
         String split;
 
-        void close() {
-            closeInstancesFirst(scaling, () -> {
-                if (watch != null) {
-                    watch.close();
-                }
-            });
+        @Override
+        void closeReader() {
+            if (watch != null) {
+                watch.close();
+            }
         }
     }
 }

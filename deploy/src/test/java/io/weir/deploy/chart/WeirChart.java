@@ -3,8 +3,8 @@ package io.weir.deploy.chart;
 import com.marcnuri.helm.Helm;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.weir.deploy.helm.HelmTemplate;
+import io.weir.deploy.kubernetes.helm.Release;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,15 +40,7 @@ final class WeirChart {
     }
 
     static Path directory() {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.isRegularFile(dir.resolve("helm/weir/Chart.yaml"))) {
-            dir = dir.getParent();
-        }
-        if (dir == null) {
-            throw new IllegalStateException(
-                    "helm/weir/Chart.yaml not found above " + Path.of("").toAbsolutePath());
-        }
-        return dir.resolve("helm/weir");
+        return Release.chartDirectory();
     }
 
     static Helm helm() {

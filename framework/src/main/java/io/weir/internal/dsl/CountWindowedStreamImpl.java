@@ -1,6 +1,5 @@
 package io.weir.internal.dsl;
 
-import io.weir.dsl.Aggregator;
 import io.weir.dsl.CountWindowedStream;
 import io.weir.dsl.CountWindows;
 import io.weir.dsl.RecordStream;
@@ -13,7 +12,6 @@ import io.weir.serde.Serdes;
 import io.weir.state.Windowed;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * {@code windowedBy(CountWindows)}: adds, as a plain aggregation does, the repartition when the key
@@ -22,22 +20,14 @@ import java.util.function.Supplier;
  * processor {@code <store>-aggregate} ({@link CountWindowProcessor}). The result is a stream of
  * {@code Windowed<K>} keys with serde {@code Serdes.windowed(keySerde)} and the aggregate serde.
  */
-final class CountWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> implements CountWindowedStream<K, V> {
+final class CountWindowedStreamImpl<K, V> extends UnmergedWindowedStreamBase<K, V>
+        implements CountWindowedStream<K, V> {
 
     private final CountWindows windows;
 
     CountWindowedStreamImpl(GroupedStreamImpl<K, V> grouped, CountWindows windows) {
         super(grouped);
         this.windows = Objects.requireNonNull(windows, "windows");
-    }
-
-    @Override
-    public <VA> RecordStream<Windowed<K>, VA> aggregate(
-            Supplier<VA> initializer,
-            Aggregator<? super K, ? super V, VA> aggregator,
-            Serde<VA> aggregateSerde,
-            String storeName) {
-        return aggregateUnmerged(initializer, aggregator, aggregateSerde, storeName);
     }
 
     @Override

@@ -55,14 +55,9 @@ public final class ForeignKeyJoin {
             Serde<VR> resultSerde,
             String storeName,
             TableProcessors.JoinKind kind) {
-        RecordTableImpl<KO, VO> right = (RecordTableImpl<KO, VO>) Objects.requireNonNull(other, "other");
-        Objects.requireNonNull(joiner, "joiner");
-        Objects.requireNonNull(resultSerde, "resultSerde");
-        Objects.requireNonNull(storeName, "storeName");
+        Objects.requireNonNull(foreignKey, "foreignKey");
+        RecordTableImpl<KO, VO> right = left.joinable(other, joiner, resultSerde, storeName);
         GraphBuilder graph = left.graph();
-        if (right.graph() != graph) {
-            throw new TopologyException("cannot join a table of another topology builder");
-        }
         requireSerde(left.valueSerde(), storeName, "this table's value serde, to digest its rows");
         requireSerde(right.keySerde(), storeName, "the other table's key serde, to send subscriptions to its rows");
         requireSerde(right.valueSerde(), storeName, "the other table's value serde, to send its rows back");
@@ -82,14 +77,12 @@ public final class ForeignKeyJoin {
         String subscribe = storeName + "-fk-subscribe";
         graph.addProcessor(subscribe, ForeignKeyJoinProcessors.subscribe(spec), List.of(left.node()));
         left.children().addChangeChild(subscribe);
-        graph.addSink(
+        graph.addRepartitionSink(
                 subscriptionTopic + "-sink",
                 subscriptionTopic,
-                null,
                 right.keySerde(),
                 subscriptionSerde,
-                List.of(subscribe),
-                true);
+                List.of(subscribe));
 
         // right side: subscriptions in, responses out
         graph.addSourceWithoutEventTime(
@@ -109,14 +102,8 @@ public final class ForeignKeyJoin {
                 List.of(right.node()),
                 List.of(subscriptions));
         right.children().addChangeChild(rightChanges);
-        graph.addSink(
-                responseTopic + "-sink",
-                responseTopic,
-                null,
-                left.keySerde(),
-                responseSerde,
-                List.of(respond, rightChanges),
-                true);
+        graph.addRepartitionSink(
+                responseTopic + "-sink", responseTopic, left.keySerde(), responseSerde, List.of(respond, rightChanges));
 
         // left side: responses in, the result
         graph.addSourceWithoutEventTime(responseTopic + "-source", responseTopic, left.keySerde(), responseSerde);

@@ -179,8 +179,8 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
                     + " and needs the value serde: pass it to groupBy or call withSerdes(...)");
         }
         String topic = InternalTopic.REPARTITION.relative(storeName);
-        graph.addSink(storeName + "-repartition-sink", topic, null, keySerde, valueSerde, List.of(parent), true);
-        graph.addSource(storeName + "-repartition-source", List.of(topic), null, keySerde, valueSerde, true);
+        graph.addRepartitionSink(storeName + "-repartition-sink", topic, keySerde, valueSerde, List.of(parent));
+        graph.addRepartitionSource(storeName + "-repartition-source", topic, keySerde, valueSerde);
         return storeName + "-repartition-source";
     }
 

@@ -163,13 +163,7 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
             Serde<VR> resultSerde,
             String storeName,
             TableProcessors.JoinKind kind) {
-        RecordTableImpl<K, VO> o = (RecordTableImpl<K, VO>) Objects.requireNonNull(other, "other");
-        Objects.requireNonNull(joiner, "joiner");
-        Objects.requireNonNull(resultSerde, "resultSerde");
-        Objects.requireNonNull(storeName, "storeName");
-        if (o.graph != graph) {
-            throw new TopologyException("cannot join a table of another topology builder");
-        }
+        RecordTableImpl<K, VO> o = joinable(other, joiner, resultSerde, storeName);
         graph.addStore(new StoreSpec(storeName, keySerde, resultSerde, true, true, null));
         List<String> stores = new ArrayList<>(List.of(storeName));
         stores.addAll(lookup.stores());
@@ -184,6 +178,19 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
         children.addChangeChild(name);
         o.children.addChangeChild(name);
         return stored(graph, name, keySerde, resultSerde, storeName, joinChildren);
+    }
+
+    /** {@code other}, checked to be a table this one can join: of the same builder, the join's arguments given. */
+    <KO, VO> RecordTableImpl<KO, VO> joinable(
+            RecordTable<KO, VO> other, Object joiner, Serde<?> resultSerde, String storeName) {
+        RecordTableImpl<KO, VO> o = (RecordTableImpl<KO, VO>) Objects.requireNonNull(other, "other");
+        Objects.requireNonNull(joiner, "joiner");
+        Objects.requireNonNull(resultSerde, "resultSerde");
+        Objects.requireNonNull(storeName, "storeName");
+        if (o.graph != graph) {
+            throw new TopologyException("cannot join a table of another topology builder");
+        }
+        return o;
     }
 
     private <VR> RecordTable<K, VR> derive(
@@ -229,9 +236,7 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
             ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
             Serde<VR> resultSerde,
             String storeName) {
-        Objects.requireNonNull(foreignKey, "foreignKey");
-        BiFunction<K, V, KO> byValue = (k, v) -> foreignKey.apply(v);
-        return join(other, byValue, joiner, resultSerde, storeName);
+        return join(other, byValue(foreignKey), joiner, resultSerde, storeName);
     }
 
     @Override
@@ -241,7 +246,6 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
             ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
             Serde<VR> resultSerde,
             String storeName) {
-        Objects.requireNonNull(foreignKey, "foreignKey");
         return ForeignKeyJoin.add(
                 this, other, foreignKey, joiner, resultSerde, storeName, TableProcessors.JoinKind.INNER);
     }
@@ -253,9 +257,7 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
             ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
             Serde<VR> resultSerde,
             String storeName) {
-        Objects.requireNonNull(foreignKey, "foreignKey");
-        BiFunction<K, V, KO> byValue = (k, v) -> foreignKey.apply(v);
-        return leftJoin(other, byValue, joiner, resultSerde, storeName);
+        return leftJoin(other, byValue(foreignKey), joiner, resultSerde, storeName);
     }
 
     @Override
@@ -265,8 +267,13 @@ final class RecordTableImpl<K, V> implements RecordTable<K, V> {
             ValueJoiner<? super V, ? super VO, ? extends VR> joiner,
             Serde<VR> resultSerde,
             String storeName) {
-        Objects.requireNonNull(foreignKey, "foreignKey");
         return ForeignKeyJoin.add(
                 this, other, foreignKey, joiner, resultSerde, storeName, TableProcessors.JoinKind.LEFT);
+    }
+
+    /** A foreign key read from the value alone, as a key-and-value one. */
+    private static <K, V, KO> BiFunction<K, V, KO> byValue(Function<? super V, ? extends KO> foreignKey) {
+        Objects.requireNonNull(foreignKey, "foreignKey");
+        return (k, v) -> foreignKey.apply(v);
     }
 }

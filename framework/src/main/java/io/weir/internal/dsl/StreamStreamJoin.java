@@ -52,35 +52,31 @@ final class StreamStreamJoin {
                     + " the key serde and both value serdes: call withSerdes(...) on the stream whose types an earlier"
                     + " step changed");
         }
-        long before = windows.before().toMillis();
-        long after = windows.after().toMillis();
-        long lateness = windows.allowedLateness().toMillis();
+        StreamJoinProcessor.Side left = new StreamJoinProcessor.Side(
+                name,
+                leftStore,
+                rightStore,
+                windows.before().toMillis(),
+                windows.after().toMillis(),
+                windows.allowedLateness().toMillis(),
+                leftOuter,
+                rightOuter);
+        StreamJoinProcessor.Side right = left.mirrored();
         String leftInput =
                 GroupedStreamImpl.groupedInput(graph, self.node(), keys, valueSerde, self.keyChanged(), leftStore);
         String rightInput =
                 GroupedStreamImpl.groupedInput(graph, o.node(), keys, o.valueSerde(), o.keyChanged(), rightStore);
-        graph.addStore(bufferStore(leftStore, keys, valueSerde, StreamJoinProcessor.retentionMs(after, lateness)));
-        graph.addStore(
-                bufferStore(rightStore, keys, o.valueSerde(), StreamJoinProcessor.retentionMs(before, lateness)));
+        graph.addStore(bufferStore(leftStore, keys, valueSerde, left.bufferRetentionMs()));
+        graph.addStore(bufferStore(rightStore, keys, o.valueSerde(), right.bufferRetentionMs()));
         List<String> stores = List.of(leftStore, rightStore);
         graph.addProcessor(
                 leftStore + "-join",
-                StreamJoinProcessor.<K, V, VO, VR>supplier(
-                        name, leftStore, rightStore, before, after, lateness, leftOuter, rightOuter, joiner::apply),
+                StreamJoinProcessor.<K, V, VO, VR>supplier(left, joiner::apply),
                 List.of(leftInput),
                 stores);
         graph.addProcessor(
                 rightStore + "-join",
-                StreamJoinProcessor.<K, VO, V, VR>supplier(
-                        name,
-                        rightStore,
-                        leftStore,
-                        after,
-                        before,
-                        lateness,
-                        rightOuter,
-                        leftOuter,
-                        (vo, v) -> joiner.apply(v, vo)),
+                StreamJoinProcessor.<K, VO, V, VR>supplier(right, (vo, v) -> joiner.apply(v, vo)),
                 List.of(rightInput),
                 stores);
         graph.addProcessor(name, StatelessProcessors.passThrough(), List.of(leftStore + "-join", rightStore + "-join"));

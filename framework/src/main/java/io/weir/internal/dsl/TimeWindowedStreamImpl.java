@@ -1,6 +1,5 @@
 package io.weir.internal.dsl;
 
-import io.weir.dsl.Aggregator;
 import io.weir.dsl.Emit;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.TimeWindows;
@@ -12,7 +11,6 @@ import io.weir.serde.Serde;
 import io.weir.state.Windowed;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * {@code windowedBy(TimeWindows)}: adds, as a plain aggregation does, the repartition when the key
@@ -21,7 +19,7 @@ import java.util.function.Supplier;
  * ({@link TimeWindowProcessor}). The result is a stream of {@code Windowed<K>} keys with serde
  * {@code Serdes.windowed(keySerde)} and the aggregate serde. Immutable: {@link #emit} returns a copy.
  */
-final class TimeWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> implements WindowedStream<K, V> {
+final class TimeWindowedStreamImpl<K, V> extends UnmergedWindowedStreamBase<K, V> implements WindowedStream<K, V> {
 
     private final TimeWindows windows;
     private final Emit emit;
@@ -35,15 +33,6 @@ final class TimeWindowedStreamImpl<K, V> extends WindowedStreamBase<K, V> implem
     @Override
     public WindowedStream<K, V> emit(Emit emit) {
         return new TimeWindowedStreamImpl<>(grouped, windows, Objects.requireNonNull(emit, "emit"));
-    }
-
-    @Override
-    public <VA> RecordStream<Windowed<K>, VA> aggregate(
-            Supplier<VA> initializer,
-            Aggregator<? super K, ? super V, VA> aggregator,
-            Serde<VA> aggregateSerde,
-            String storeName) {
-        return aggregateUnmerged(initializer, aggregator, aggregateSerde, storeName);
     }
 
     @Override

@@ -28,11 +28,6 @@ import java.util.function.Supplier;
  */
 abstract class WindowedStreamBase<K, V> {
 
-    /** The merger of windows that never merge (time and count windows). */
-    private static final Merger<Object, Object> NOT_MERGED = (k, a, b) -> {
-        throw new UnsupportedOperationException("time and count windows do not merge");
-    };
-
     final GroupedStreamImpl<K, V> grouped;
 
     WindowedStreamBase(GroupedStreamImpl<K, V> grouped) {
@@ -58,18 +53,7 @@ abstract class WindowedStreamBase<K, V> {
                         (k, a, b) -> a == null ? b : reducer.apply(a, b)));
     }
 
-    /** {@code aggregate} of windows that never merge. */
-    @SuppressWarnings("unchecked")
-    final <VA> RecordStream<Windowed<K>, VA> aggregateUnmerged(
-            Supplier<VA> initializer,
-            Aggregator<? super K, ? super V, VA> aggregator,
-            Serde<VA> aggregateSerde,
-            String storeName) {
-        return aggregateMerging(
-                initializer, aggregator, (Merger<? super K, VA>) (Merger<?, ?>) NOT_MERGED, aggregateSerde, storeName);
-    }
-
-    /** {@code aggregate} of windows that merge (sessions): {@code merger} combines their aggregates. */
+    /** {@code aggregate}: {@code merger} combines the aggregates of windows that merge (sessions). */
     final <VA> RecordStream<Windowed<K>, VA> aggregateMerging(
             Supplier<VA> initializer,
             Aggregator<? super K, ? super V, VA> aggregator,

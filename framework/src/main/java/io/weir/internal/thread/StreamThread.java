@@ -94,15 +94,15 @@ public final class StreamThread implements Runnable {
             Function<org.apache.kafka.clients.consumer.Consumer<byte[], byte[]>, RunEnd> runEnds,
             Consumer<Throwable> onFatal) {
         this.ctx = ctx;
-        this.rejoinsSeen = ctx.rejoins().newThread();
+        this.rejoinsSeen = ctx.shared().rejoins().newThread();
         this.runEnds = runEnds;
         this.config = ctx.config();
         this.index = index;
         this.name = ctx.clients().threadName(index);
         this.onFatal = onFatal;
         this.health = new ThreadHealth(name);
-        this.metrics = new ThreadMetrics(ctx.registry(), ctx.tags(), name, health);
-        this.lag = new PartitionLag(ctx.registry(), metrics.tags());
+        this.metrics = new ThreadMetrics(ctx.shared().registry(), ctx.tags(), name, health);
+        this.lag = new PartitionLag(ctx.shared().registry(), metrics.tags());
     }
 
     public String name() {
@@ -161,8 +161,8 @@ public final class StreamThread implements Runnable {
                 new TaskManager.Plugins(
                         consumer,
                         () -> KafkaClients.producer(ctx.clients().producer(index)),
-                        new StateThreadRestorer(ctx.taskRegistry().stateThread(), metrics),
-                        ActivationListener.of(ctx.taskRegistry()),
+                        new StateThreadRestorer(ctx.shared().taskRegistry().stateThread(), metrics),
+                        ActivationListener.of(ctx.shared().taskRegistry()),
                         new ManagerEvents(),
                         runEnds.apply(consumer)));
         Pattern pattern = ctx.model().subscriptionPattern();
@@ -198,14 +198,14 @@ public final class StreamThread implements Runnable {
             consumer.enforceRebalance(followUp);
             followUp = null;
         }
-        String joinNow = ctx.rejoins().pending(rejoinsSeen);
+        String joinNow = ctx.shared().rejoins().pending(rejoinsSeen);
         if (joinNow != null) {
             consumer.enforceRebalance(joinNow + "; joining now rather than at the next heartbeat");
         }
-        String rebalance = ctx.taskRegistry().stateThread().takeRebalanceRequest(index);
+        String rebalance = ctx.shared().taskRegistry().stateThread().takeRebalanceRequest(index);
         if (rebalance != null) {
             consumer.enforceRebalance(rebalance);
-            ctx.rejoins().announce(rebalance);
+            ctx.shared().rejoins().announce(rebalance);
         }
         if (!records.isEmpty()) {
             commitPositionsBeforeProcessing(records);

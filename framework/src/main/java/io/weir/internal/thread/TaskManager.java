@@ -127,9 +127,9 @@ public final class TaskManager {
         this.runEnd = plugins.runEnd();
         this.threadTasks = new ThreadTasks(
                 ctx, name, plugins.consumer(), plugins.producers(), metrics, this::recoverFromMigration, options);
-        this.savepoints = ctx.savepoints() == null
+        this.savepoints = ctx.shared().savepoints() == null
                 ? null
-                : new SavepointParticipant(ctx.savepoints(), plugins.consumer(), ctx.model());
+                : new SavepointParticipant(ctx.shared().savepoints(), plugins.consumer(), ctx.model());
     }
 
     // ---- lifecycle ---------------------------------------------------------------------------

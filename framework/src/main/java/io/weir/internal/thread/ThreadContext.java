@@ -20,21 +20,10 @@ import java.nio.file.Path;
  * What every stream thread of an instance shares.
  *
  * @param instanceId  the stable id of the instance
- * @param instanceDir the instance's directory; task stores live in {@code <instanceDir>/<task>/<store>}
- * @param rocksDb     the memory budget every RocksDB store of the instance draws from
- * @param localStores where tasks register their stores for reads from other threads
- * @param taskRegistry which tasks are active on the instance, where its local state stands, and
- *                    the state thread that restores and runs standbys; null in the test driver
- * @param savepoints  the instance's end of the control topic, through which its tasks take part in
- *                    savepoints; null in the test driver
- * @param purge       deletes what the tasks committed from repartition topics; null in the test driver
  * @param wallClock   the processing clock (milliseconds since the epoch) for timers, idleness and
  *                    wall-clock timestamps; the system clock, or a test driver's
- * @param globalStores the read views of the global tables' stores by name
  * @param backlog     the records the instance's threads have still to process, each reporting its own
- * @param ownership   where the group's tasks run, as the latest assignment said, and this instance's
- *                    advertised endpoint, which its threads send the group leader
- * @param rejoins     rebalances other instances started, for the threads to join at once
+ * @param shared      the instance's parts its threads use: stores, registries, the control topic's end
  */
 public record ThreadContext(
         WeirConfig config,
@@ -42,18 +31,9 @@ public record ThreadContext(
         String instanceId,
         ClientConfigs clients,
         TopicLimits limits,
-        MeterRegistry registry,
-        Path instanceDir,
-        RocksDbResources rocksDb,
-        LocalStores localStores,
-        InstanceTaskRegistry taskRegistry,
-        SavepointControl savepoints,
-        RepartitionPurge purge,
         java.util.function.LongSupplier wallClock,
-        java.util.Map<String, Object> globalStores,
         Backlog backlog,
-        io.weir.internal.query.Ownership ownership,
-        GroupRejoins rejoins) {
+        Shared shared) {
 
     /** The tags every meter of the instance carries: {@code application} and {@code instance}. */
     public Tags tags() {
@@ -62,18 +42,34 @@ public record ThreadContext(
 
     /** What this instance's tasks are made from. */
     public TaskEnvironment taskEnvironment() {
+        InstanceTaskRegistry taskRegistry = shared.taskRegistry();
         return new TaskEnvironment(
                 config,
                 model,
-                instanceDir,
-                rocksDb,
+                shared.instanceDir(),
+                shared.rocksDb(),
                 taskRegistry == null ? ChangelogTopicIds.UNKNOWN : taskRegistry.changelogTopicIds(),
                 wallClock,
-                globalStores,
+                shared.globalStores(),
                 backlog);
     }
 
-    /** The shared parts of an instance's threads. */
+    /**
+     * The shared parts of an instance's threads.
+     *
+     * @param instanceDir the instance's directory; task stores live in {@code <instanceDir>/<task>/<store>}
+     * @param rocksDb     the memory budget every RocksDB store of the instance draws from
+     * @param localStores where tasks register their stores for reads from other threads
+     * @param taskRegistry which tasks are active on the instance, where its local state stands, and
+     *                    the state thread that restores and runs standbys; null in the test driver
+     * @param savepoints  the instance's end of the control topic, through which its tasks take part in
+     *                    savepoints; null in the test driver
+     * @param purge       deletes what the tasks committed from repartition topics; null in the test driver
+     * @param globalStores the read views of the global tables' stores by name
+     * @param ownership   where the group's tasks run, as the latest assignment said, and this instance's
+     *                    advertised endpoint, which its threads send the group leader
+     * @param rejoins     rebalances other instances started, for the threads to join at once
+     */
     public record Shared(
             MeterRegistry registry,
             Path instanceDir,
@@ -99,17 +95,8 @@ public record ThreadContext(
                 instanceId,
                 clients,
                 new TopicLimits(admin, clients.maxRequestSize()),
-                shared.registry(),
-                shared.instanceDir(),
-                shared.rocksDb(),
-                shared.localStores(),
-                shared.taskRegistry(),
-                shared.savepoints(),
-                shared.purge(),
                 System::currentTimeMillis,
-                shared.globalStores(),
                 new Backlog(),
-                shared.ownership(),
-                shared.rejoins());
+                shared);
     }
 }

@@ -55,7 +55,7 @@ final class ThreadMember implements MemberHooks {
 
     @Override
     public String endpoint() {
-        return ctx.ownership().endpoint();
+        return ctx.shared().ownership().endpoint();
     }
 
     @Override
@@ -65,19 +65,19 @@ final class ThreadMember implements MemberHooks {
 
     @Override
     public Map<TaskId, Long> taskOffsetSums() {
-        return ctx.taskRegistry().offsetSums();
+        return ctx.shared().taskRegistry().offsetSums();
     }
 
     @Override
     public void onAssignment(MemberAssignment assignment) {
-        ctx.ownership().update(assignment.owners());
+        ctx.shared().ownership().update(assignment.owners());
         var here = assignment.owners().instances().get(ctx.instanceId());
-        ctx.taskRegistry().stateThread().assign(index, assignment, here == null ? Set.of() : here.active());
+        ctx.shared().taskRegistry().stateThread().assign(index, assignment, here == null ? Set.of() : here.active());
         listener.joined(assignment.owners().moving());
     }
 
     @Override
     public Map<TopicPartition, Long> endOffsets(Set<TopicPartition> changelogs) {
-        return ctx.taskRegistry().endOffsets(changelogs);
+        return ctx.shared().taskRegistry().endOffsets(changelogs);
     }
 }

@@ -178,12 +178,12 @@ public final class ThreadTasks {
      * so that queries see it restoring rather than caught up with what the disk held.
      */
     void publish(ActiveTask task, java.util.function.LongSupplier restoreRemaining) {
-        ctx.localStores().register(task.id(), task.stores(), task::isRestoring, restoreRemaining);
+        ctx.shared().localStores().register(task.id(), task.stores(), task::isRestoring, restoreRemaining);
     }
 
     /** Closes a task whose work was committed or aborted, and forgets it. */
     void close(ActiveTask task) {
-        ctx.localStores().unregister(task.id(), task.stores());
+        ctx.shared().localStores().unregister(task.id(), task.stores());
         try {
             task.close();
         } catch (RuntimeException e) {
@@ -310,7 +310,7 @@ public final class ThreadTasks {
                 tasks.values().forEach(ActiveTask::nothingToCommit);
             }
             metrics.commitSucceeded();
-            RepartitionPurge purge = ctx.purge();
+            RepartitionPurge purge = ctx.shared().purge();
             if (purge != null && purge.active()) {
                 Map<TopicPartition, Long> committed = new HashMap<>();
                 tasks.values().forEach(t -> t.forEachCommitted(committed::put));

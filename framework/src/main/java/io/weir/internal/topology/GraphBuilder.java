@@ -40,37 +40,33 @@ public final class GraphBuilder {
     }
 
     public void addSource(String name, List<String> topics, Pattern pattern, Serde<?> keySerde, Serde<?> valueSerde) {
-        addSource(name, topics, pattern, keySerde, valueSerde, false, null);
+        addSource(new NodeSpec.Source(name, topics, pattern, keySerde, valueSerde, false, null));
     }
 
-    public void addSource(
-            String name,
-            List<String> topics,
-            Pattern pattern,
-            Serde<?> keySerde,
-            Serde<?> valueSerde,
-            boolean internal) {
-        addSource(name, topics, pattern, keySerde, valueSerde, internal, null);
+    /** The source of a repartition topic (named relative to the application id) that {@link #addRepartitionSink} writes. */
+    public void addRepartitionSource(String name, String topic, Serde<?> keySerde, Serde<?> valueSerde) {
+        addSource(new NodeSpec.Source(name, List.of(topic), null, keySerde, valueSerde, true, null));
     }
 
     /**
-     * A source; {@code internal} topics are named relative to the application id; {@code timestamps}
-     * may be null for the default.
+     * A source of a repartition topic whose records do not carry their writers' event time (see
+     * {@link NodeSpec.Source#eventTime}).
      */
-    public void addSource(
-            String name,
-            List<String> topics,
-            Pattern pattern,
-            Serde<?> keySerde,
-            Serde<?> valueSerde,
-            boolean internal,
-            io.weir.time.TimestampExtractor<?, ?> timestamps) {
-        Objects.requireNonNull(keySerde, "keySerde");
-        Objects.requireNonNull(valueSerde, "valueSerde");
-        if (pattern == null && topics.isEmpty()) {
-            throw new TopologyException("source '" + name + "' needs at least one topic");
+    public void addSourceWithoutEventTime(String name, String topic, Serde<?> keySerde, Serde<?> valueSerde) {
+        addSource(new NodeSpec.Source(name, List.of(topic), null, keySerde, valueSerde, true, null, false));
+    }
+
+    /**
+     * A source as {@code source} describes it (its topic list copied); {@code internal} topics are
+     * named relative to the application id; {@code timestamps} may be null for the default.
+     */
+    public void addSource(NodeSpec.Source source) {
+        Objects.requireNonNull(source.keySerde(), "keySerde");
+        Objects.requireNonNull(source.valueSerde(), "valueSerde");
+        if (source.pattern() == null && source.topics().isEmpty()) {
+            throw new TopologyException("source '" + source.name() + "' needs at least one topic");
         }
-        for (String topic : topics) {
+        for (String topic : source.topics()) {
             Objects.requireNonNull(topic, "topic");
             requireNotGlobal(topic);
             for (NodeSpec n : nodes.values()) {
@@ -80,17 +76,7 @@ public final class GraphBuilder {
                 }
             }
         }
-        add(new NodeSpec.Source(name, List.copyOf(topics), pattern, keySerde, valueSerde, internal, timestamps));
-    }
-
-    /**
-     * A source of a repartition topic whose records do not carry their writers' event time (see
-     * {@link NodeSpec.Source#eventTime}).
-     */
-    public void addSourceWithoutEventTime(String name, String topic, Serde<?> keySerde, Serde<?> valueSerde) {
-        addSource(name, List.of(topic), null, keySerde, valueSerde, true, null);
-        NodeSpec.Source s = (NodeSpec.Source) nodes.get(name);
-        nodes.put(name, new NodeSpec.Source(s.name(), s.topics(), null, keySerde, valueSerde, true, null, false));
+        add(source.withTopics(List.copyOf(source.topics())));
     }
 
     public void addProcessor(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents) {
@@ -156,6 +142,7 @@ public final class GraphBuilder {
         nodes.put(processor, new NodeSpec.Processing(p.name(), p.supplier(), p.parents(), List.copyOf(all)));
     }
 
+    /** A sink; a null {@code topic} leaves the choice to {@code extractor}, per record. */
     public void addSink(
             String name,
             String topic,
@@ -163,25 +150,24 @@ public final class GraphBuilder {
             Serde<?> keySerde,
             Serde<?> valueSerde,
             List<String> parents) {
-        addSink(name, topic, extractor, keySerde, valueSerde, parents, false);
+        requireSinkSerdes(name, topic, keySerde, valueSerde);
+        add(new NodeSpec.Sink(name, topic, extractor, keySerde, valueSerde, List.copyOf(parents), false));
     }
 
-    /** A sink; an {@code internal} topic is named relative to the application id. */
-    public void addSink(
-            String name,
-            String topic,
-            TopicNameExtractor<?, ?> extractor,
-            Serde<?> keySerde,
-            Serde<?> valueSerde,
-            List<String> parents,
-            boolean internal) {
+    /** The sink to a repartition topic, named relative to the application id. */
+    public void addRepartitionSink(
+            String name, String topic, Serde<?> keySerde, Serde<?> valueSerde, List<String> parents) {
+        requireSinkSerdes(name, topic, keySerde, valueSerde);
+        add(new NodeSpec.Sink(name, topic, null, keySerde, valueSerde, List.copyOf(parents), true));
+    }
+
+    private static void requireSinkSerdes(String name, String topic, Serde<?> keySerde, Serde<?> valueSerde) {
         if (keySerde == null || valueSerde == null) {
             throw new TopologyException(
                     "sink '" + name + "' to " + (topic != null ? "topic '" + topic + "'" : "an extracted topic")
                             + " has no serdes: an earlier step changed the key or value type;"
                             + " pass serdes to to(...) or call withSerdes(...) first");
         }
-        add(new NodeSpec.Sink(name, topic, extractor, keySerde, valueSerde, List.copyOf(parents), internal));
     }
 
     /** Freezes the graph; the builder cannot be used afterwards. */

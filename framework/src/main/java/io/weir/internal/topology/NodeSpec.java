@@ -51,6 +51,11 @@ public sealed interface NodeSpec permits NodeSpec.Source, NodeSpec.Processing, N
             return List.of();
         }
 
+        /** This source reading {@code topics} instead. */
+        public Source withTopics(List<String> topics) {
+            return new Source(name, topics, pattern, keySerde, valueSerde, internal, timestamps, eventTime);
+        }
+
         public boolean reads(String topic) {
             return pattern != null ? pattern.matcher(topic).matches() : topics.contains(topic);
         }

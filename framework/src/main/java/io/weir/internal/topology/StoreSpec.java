@@ -135,17 +135,8 @@ public record StoreSpec(
 
     /** This store with or without a changelog (without, it cannot follow a source topic either). */
     public StoreSpec withLogged(boolean logged) {
-        return new StoreSpec(
-                name,
-                keySerde,
-                valueSerde,
-                persistent,
-                logged,
-                ttl,
-                kind,
-                windowSizeMs,
-                retention,
-                logged ? sourceTopic : null);
+        String topic = logged ? sourceTopic : null;
+        return new StoreSpec(name, keySerde, valueSerde, persistent, logged, ttl, kind, windowSizeMs, retention, topic);
     }
 
     /** This store with {@code topic} as its changelog, or (null) with a changelog of its own. */

@@ -111,17 +111,9 @@ public final class TopologyModel {
             if (n instanceof NodeSpec.Source s && s.internal()) {
                 resolved.put(
                         s.name(),
-                        new NodeSpec.Source(
-                                s.name(),
-                                s.topics().stream()
-                                        .map(t -> applicationId + "-" + t)
-                                        .toList(),
-                                s.pattern(),
-                                s.keySerde(),
-                                s.valueSerde(),
-                                true,
-                                s.timestamps(),
-                                s.eventTime()));
+                        s.withTopics(s.topics().stream()
+                                .map(t -> applicationId + "-" + t)
+                                .toList()));
             } else if (n instanceof NodeSpec.Sink s && s.internal()) {
                 resolved.put(
                         s.name(),

@@ -48,18 +48,19 @@ final class DriverThread {
                 INSTANCE,
                 clients,
                 new TopicLimits(topics::maxMessageBytes, topics::partitions, clients.maxRequestSize()),
-                registry,
-                storage.dir(),
-                storage.rocksDb(),
-                storage.localStores(),
-                null,
-                null,
-                null,
                 wallClock,
-                globalStores,
                 new io.weir.internal.task.Backlog(),
-                new io.weir.internal.query.Ownership(),
-                io.weir.internal.thread.GroupRejoins.none());
+                new ThreadContext.Shared(
+                        registry,
+                        storage.dir(),
+                        storage.rocksDb(),
+                        storage.localStores(),
+                        null,
+                        null,
+                        null,
+                        globalStores,
+                        new io.weir.internal.query.Ownership(),
+                        io.weir.internal.thread.GroupRejoins.none()));
         String name = clients.threadName(0);
         ThreadMetrics metrics = new ThreadMetrics(registry, ctx.tags(), name, new ThreadHealth(name));
         storage.localStores()

@@ -10,7 +10,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.weir.state.internal.BytesStore;
-import io.weir.state.rocksdb.RocksDbResources;
+import io.weir.state.rocksdb.RocksDbBudget;
 import io.weir.state.rocksdb.RocksDbStore;
 import io.weir.testkit.KafkaExtension;
 import java.nio.file.Path;
@@ -32,8 +32,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,20 +42,11 @@ class ChangelogRestorerIT {
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.perClass();
 
-    private static RocksDbResources resources;
+    @RegisterExtension
+    static final RocksDbBudget ROCKSDB = new RocksDbBudget();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void createResources() {
-        resources = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(32L << 20));
-    }
-
-    @AfterAll
-    static void closeResources() {
-        resources.close();
-    }
 
     @Test
     void restoresCommittedChangesOnlyAndThenOnlyTheTail() {
@@ -70,7 +59,7 @@ class ChangelogRestorerIT {
             // 7 data records + 3 markers: the last offset holds a marker, never returned by a poll
             awaitTransactionsResolved(changelog); // this restorer reads up to the end it sees at its start
 
-            RocksDbStore store = RocksDbStore.open(dir.resolve("store"), "store", resources);
+            RocksDbStore store = ROCKSDB.open(dir, "store");
             Progress progress = new Progress();
             try (KafkaConsumer<byte[], byte[]> consumer = restoreConsumer()) {
                 long restored = new ChangelogRestorer(consumer).restore(changelog, store, progress);
@@ -86,7 +75,7 @@ class ChangelogRestorerIT {
             store.close();
             writeTransaction(producer, changelog, true, "k6=v6", "k1=v11");
             awaitTransactionsResolved(changelog);
-            store = RocksDbStore.open(dir.resolve("store"), "store", resources);
+            store = ROCKSDB.open(dir, "store");
             try (KafkaConsumer<byte[], byte[]> consumer = restoreConsumer()) {
                 long restored = new ChangelogRestorer(consumer).restore(changelog, store, RestoreListener.NONE);
 
@@ -115,7 +104,7 @@ class ChangelogRestorerIT {
             producer.commitTransaction();
         }
         awaitTransactionsResolved(changelog);
-        try (RocksDbStore store = RocksDbStore.open(dir.resolve("big"), "big", resources);
+        try (RocksDbStore store = ROCKSDB.open(dir, "big");
                 KafkaConsumer<byte[], byte[]> consumer =
                         restoreConsumer(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1000"))) {
             Progress progress = new Progress();
@@ -132,7 +121,7 @@ class ChangelogRestorerIT {
     void storedOffsetBeyondTheEndWipesTheStoreAndRestoresFromTheBeginning() {
         TopicPartition changelog = new TopicPartition(KAFKA.uniqueTopic("recreated-changelog", 1), 0);
         KAFKA.client().send(List.of(record(changelog, "a", "1"), record(changelog, "b", "2")));
-        try (RocksDbStore store = RocksDbStore.open(dir.resolve("ahead"), "ahead", resources);
+        try (RocksDbStore store = ROCKSDB.open(dir, "ahead");
                 KafkaConsumer<byte[], byte[]> consumer = restoreConsumer()) {
             store.apply(batch("stale=from-the-old-topic"), 1_000);
 
@@ -156,7 +145,7 @@ class ChangelogRestorerIT {
                 .deleteRecords(Map.of(changelog, RecordsToDelete.beforeOffset(2)))
                 .all()
                 .get();
-        try (BytesStore store = RocksDbStore.open(dir.resolve("behind"), "behind", resources);
+        try (BytesStore store = ROCKSDB.open(dir, "behind");
                 KafkaConsumer<byte[], byte[]> consumer = restoreConsumer()) {
             store.apply(batch("a=1"), 1); // it missed offset 1, which is gone
 
@@ -173,7 +162,7 @@ class ChangelogRestorerIT {
         ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
         try (KafkaProducer<byte[], byte[]> zombie = transactionalProducer();
                 KafkaProducer<byte[], byte[]> owner = transactionalProducer();
-                RocksDbStore store = RocksDbStore.open(dir.resolve("zombie"), "zombie", resources);
+                RocksDbStore store = ROCKSDB.open(dir, "zombie");
                 KafkaConsumer<byte[], byte[]> consumer = restoreConsumer()) {
             zombie.initTransactions();
             owner.initTransactions();
@@ -209,7 +198,7 @@ class ChangelogRestorerIT {
         ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
         try (KafkaProducer<byte[], byte[]> before = transactionalProducer();
                 KafkaProducer<byte[], byte[]> previousOwner = transactionalProducer();
-                RocksDbStore store = RocksDbStore.open(dir.resolve("pending"), "pending", resources);
+                RocksDbStore store = ROCKSDB.open(dir, "pending");
                 KafkaConsumer<byte[], byte[]> consumer = restoreConsumer();
                 KafkaConsumer<byte[], byte[]> logEnds = logEndConsumer()) {
             before.initTransactions();
@@ -252,7 +241,7 @@ class ChangelogRestorerIT {
         sessionLog.addAppender(logged);
         try (KafkaProducer<byte[], byte[]> before = transactionalProducer();
                 KafkaProducer<byte[], byte[]> zombie = transactionalProducer();
-                RocksDbStore store = RocksDbStore.open(dir.resolve("open"), "open", resources);
+                RocksDbStore store = ROCKSDB.open(dir, "open");
                 KafkaConsumer<byte[], byte[]> consumer = restoreConsumer();
                 KafkaConsumer<byte[], byte[]> logEnds = logEndConsumer()) {
             before.initTransactions();
@@ -285,7 +274,7 @@ class ChangelogRestorerIT {
     @Test
     void emptyChangelogRestoresNothing() {
         TopicPartition changelog = new TopicPartition(KAFKA.uniqueTopic("empty-changelog", 1), 0);
-        try (BytesStore store = RocksDbStore.open(dir.resolve("empty"), "empty", resources);
+        try (BytesStore store = ROCKSDB.open(dir, "empty");
                 KafkaConsumer<byte[], byte[]> consumer = restoreConsumer()) {
             Progress progress = new Progress();
             assertThat(new ChangelogRestorer(consumer).restore(changelog, store, progress))

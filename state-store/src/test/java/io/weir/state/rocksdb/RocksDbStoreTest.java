@@ -16,31 +16,21 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 class RocksDbStoreTest extends BytesStoreContract {
 
-    private static RocksDbResources resources;
+    @RegisterExtension
+    static final RocksDbBudget ROCKSDB = new RocksDbBudget();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void createResources() {
-        resources = RocksDbResources.create(RocksDbResources.Config.ofTotalBytes(32L << 20));
-    }
-
-    @AfterAll
-    static void closeResources() {
-        resources.close();
-    }
-
     @Override
     protected BytesStore create(String name) {
-        return RocksDbStore.open(dir.resolve(name), name, resources);
+        return ROCKSDB.open(dir, name);
     }
 
     @Override
@@ -50,7 +40,7 @@ class RocksDbStoreTest extends BytesStoreContract {
 
     @Override
     protected BytesStore reopen(BytesStore closed) {
-        return RocksDbStore.open(((RocksDbStore) closed).directory(), closed.name(), resources);
+        return RocksDbStore.open(((RocksDbStore) closed).directory(), closed.name(), ROCKSDB.resources());
     }
 
     @Test
@@ -75,33 +65,33 @@ class RocksDbStoreTest extends BytesStoreContract {
     @Test
     void damagedStoreDirectoryIsReportedAsCorrupted() throws IOException {
         Path storeDir = dir.resolve("damaged");
-        RocksDbStore.open(storeDir, "damaged", resources).close();
+        RocksDbStore.open(storeDir, "damaged", ROCKSDB.resources()).close();
         try (Stream<Path> files = Files.list(storeDir)) {
             for (Path manifest : (Iterable<Path>)
                     files.filter(p -> p.getFileName().toString().startsWith("MANIFEST"))::iterator) {
                 Files.write(manifest, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
             }
         }
-        assertThatThrownBy(() -> RocksDbStore.open(storeDir, "damaged", resources))
+        assertThatThrownBy(() -> RocksDbStore.open(storeDir, "damaged", ROCKSDB.resources()))
                 .isInstanceOf(StoreCorruptedException.class)
                 .hasMessageContaining("damaged");
         // the framework's answer: wipe and start again (then restore from the changelog)
         RocksDbStore.deleteRecursively(storeDir);
-        RocksDbStore.open(storeDir, "damaged", resources).close();
+        RocksDbStore.open(storeDir, "damaged", ROCKSDB.resources()).close();
     }
 
     @Test
     void fileInPlaceOfTheStoreDirectoryIsReportedAsCorrupted() throws IOException {
         Path notADir = Files.writeString(dir.resolve("file"), "not a store");
-        assertThatThrownBy(() -> RocksDbStore.open(notADir, "file", resources))
+        assertThatThrownBy(() -> RocksDbStore.open(notADir, "file", ROCKSDB.resources()))
                 .isInstanceOf(StoreCorruptedException.class);
     }
 
     @Test
     void directoryHeldByAnOpenStoreIsNotReportedAsCorrupted() {
         Path storeDir = dir.resolve("held");
-        try (RocksDbStore held = RocksDbStore.open(storeDir, "held", resources)) {
-            assertThatThrownBy(() -> RocksDbStore.open(storeDir, "held", resources))
+        try (RocksDbStore held = RocksDbStore.open(storeDir, "held", ROCKSDB.resources())) {
+            assertThatThrownBy(() -> RocksDbStore.open(storeDir, "held", ROCKSDB.resources()))
                     .isInstanceOf(StoreLockedException.class)
                     .isNotInstanceOf(StoreCorruptedException.class)
                     .hasMessageContaining("locked");
@@ -112,12 +102,12 @@ class RocksDbStoreTest extends BytesStoreContract {
     @Test
     void aFileOfAnIngestionCutShortIsDeletedWhenTheStoreOpens() throws IOException {
         Path storeDir = dir.resolve("cut-short");
-        RocksDbStore store = RocksDbStore.open(storeDir, "cut-short", resources);
+        RocksDbStore store = RocksDbStore.open(storeDir, "cut-short", ROCKSDB.resources());
         store.ingest(batch("a=1", "b=2"), 2);
         store.close();
         Path left = Files.writeString(storeDir.resolve("weir-ingest-7.sst"), "half a file");
 
-        try (RocksDbStore reopened = RocksDbStore.open(storeDir, "cut-short", resources)) {
+        try (RocksDbStore reopened = RocksDbStore.open(storeDir, "cut-short", ROCKSDB.resources())) {
             assertThat(left).doesNotExist();
             assertThat(entries(reopened.all(false))).containsExactly("a=1", "b=2");
             assertThat(reopened.changelogOffset()).hasValue(2);
@@ -127,7 +117,7 @@ class RocksDbStoreTest extends BytesStoreContract {
     @Test
     void destroyDeletesTheStoreDirectory() {
         Path storeDir = dir.resolve("doomed");
-        RocksDbStore store = RocksDbStore.open(storeDir, "doomed", resources);
+        RocksDbStore store = RocksDbStore.open(storeDir, "doomed", ROCKSDB.resources());
         store.apply(batch("a=1"), 1);
         store.destroy();
         assertThat(storeDir).doesNotExist();

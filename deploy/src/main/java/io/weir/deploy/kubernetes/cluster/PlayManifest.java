@@ -110,15 +110,7 @@ public final class PlayManifest {
             } else if (v.getDownwardAPI() != null) {
                 ConfigMap files = downwardApiFiles(pod, name + "-" + v.getName(), v);
                 documents.add(files);
-                replace(
-                        volumes,
-                        v,
-                        new VolumeBuilder()
-                                .withName(v.getName())
-                                .withNewConfigMap()
-                                .withName(files.getMetadata().getName())
-                                .endConfigMap()
-                                .build());
+                replace(volumes, v, configMapVolume(v, files));
             } else if (v.getSecret() != null) {
                 Secret secret = cluster.secret(namespace, v.getSecret().getSecretName())
                         .orElseThrow(() -> missing("Secret", v.getSecret().getSecretName(), name));
@@ -132,10 +124,8 @@ public final class PlayManifest {
                 replace(
                         volumes,
                         v,
-                        new VolumeBuilder()
-                                .withName(v.getName())
-                                .withNewConfigMap()
-                                .withName(files.getMetadata().getName())
+                        new VolumeBuilder(configMapVolume(v, files))
+                                .editConfigMap()
                                 .withItems(v.getSecret().getItems())
                                 .endConfigMap()
                                 .build());
@@ -382,6 +372,16 @@ public final class PlayManifest {
         }
         all.addAll(spec.getContainers());
         return all;
+    }
+
+    /** A volume named as {@code v} that mounts {@code files}: the played pod's stand-in for {@code v}. */
+    private static Volume configMapVolume(Volume v, ConfigMap files) {
+        return new VolumeBuilder()
+                .withName(v.getName())
+                .withNewConfigMap()
+                .withName(files.getMetadata().getName())
+                .endConfigMap()
+                .build();
     }
 
     private static void replace(List<Volume> volumes, Volume old, Volume replacement) {

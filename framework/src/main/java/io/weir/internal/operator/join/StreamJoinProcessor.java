@@ -62,7 +62,13 @@ public final class StreamJoinProcessor<K, VT, VO, VR>
     /** Every unmatched record of this side at or below this time has been emitted (outer sides). */
     private long emittedThrough;
 
-    private StreamJoinProcessor(
+    /**
+     * One side of the join, as seen from it: the join's name (for late records), this side's
+     * buffer store and the other's, the window ({@code before}, {@code after}) and allowed
+     * lateness in milliseconds, and which sides are outer ({@code thisOuter}: this side's
+     * unmatched records are emitted; {@code otherOuter}: the other side's need their matched flag).
+     */
+    public record Side(
             String name,
             String thisStore,
             String otherStore,
@@ -70,37 +76,35 @@ public final class StreamJoinProcessor<K, VT, VO, VR>
             long after,
             long lateness,
             boolean thisOuter,
-            boolean otherOuter,
-            BiFunction<? super VT, ? super VO, ? extends VR> joiner) {
-        this.name = name;
-        this.thisStore = thisStore;
-        this.otherStore = otherStore;
-        this.before = before;
-        this.after = after;
-        this.lateness = lateness;
-        this.thisOuter = thisOuter;
-        this.otherOuter = otherOuter;
+            boolean otherOuter) {
+
+        /** The other side, seeing this one: stores, window bounds and outer flags swapped. */
+        public Side mirrored() {
+            return new Side(name, otherStore, thisStore, after, before, lateness, otherOuter, thisOuter);
+        }
+
+        /** The retention of this side's buffer store, whose records the other side joins up to {@code after} later. */
+        public long bufferRetentionMs() {
+            return WindowProcessor.plus(after, lateness);
+        }
+    }
+
+    private StreamJoinProcessor(Side side, BiFunction<? super VT, ? super VO, ? extends VR> joiner) {
+        this.name = side.name();
+        this.thisStore = side.thisStore();
+        this.otherStore = side.otherStore();
+        this.before = side.before();
+        this.after = side.after();
+        this.lateness = side.lateness();
+        this.thisOuter = side.thisOuter();
+        this.otherOuter = side.otherOuter();
         this.joiner = joiner;
     }
 
     /** One side's processor; {@code joiner} takes this side's value first. */
     public static <K, VT, VO, VR> ProcessorSupplier<K, VT, K, VR> supplier(
-            String name,
-            String thisStore,
-            String otherStore,
-            long before,
-            long after,
-            long lateness,
-            boolean thisOuter,
-            boolean otherOuter,
-            BiFunction<? super VT, ? super VO, ? extends VR> joiner) {
-        return () -> new StreamJoinProcessor<>(
-                name, thisStore, otherStore, before, after, lateness, thisOuter, otherOuter, joiner);
-    }
-
-    /** The retention of a side's buffer store whose records the other side joins up to {@code after} later. */
-    public static long retentionMs(long after, long lateness) {
-        return WindowProcessor.plus(after, lateness);
+            Side side, BiFunction<? super VT, ? super VO, ? extends VR> joiner) {
+        return () -> new StreamJoinProcessor<>(side, joiner);
     }
 
     @Override
