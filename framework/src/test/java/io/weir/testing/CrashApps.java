@@ -1,6 +1,10 @@
 package io.weir.testing;
 
+import io.weir.Topology;
+import io.weir.WeirApp;
+import io.weir.config.WeirConfig;
 import io.weir.testkit.ChildJvm;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -28,5 +32,30 @@ public final class CrashApps {
                 .start();
         app.awaitOutput("READY", READY);
         return app;
+    }
+
+    /**
+     * The settings the applications share, for their {@code main}: two stream threads (so a kill
+     * interrupts more than one), an HTTP port of the system's choosing (several instances on one
+     * machine), and the test's broker, state directory and application id.
+     */
+    public static WeirConfig.Builder config(String bootstrap, String stateDir, String applicationId) {
+        return WeirConfig.builder()
+                .bootstrapServers(bootstrap)
+                .stateDir(Path.of(stateDir))
+                .applicationId(applicationId)
+                .set("num.stream.threads", 2)
+                .set("http.port", 0);
+    }
+
+    /**
+     * The child's side of {@link #start}: starts {@code topology}, prints {@code READY} with the
+     * instance id, and returns once the application is shut down (it runs until killed or terminated).
+     */
+    public static void runUntilShutdown(Topology topology, WeirConfig config) throws InterruptedException {
+        WeirApp app = WeirApp.create(topology, config).start();
+        System.out.println("READY instance=" + app.instanceId().orElseThrow());
+        System.out.flush();
+        app.runUntilShutdown();
     }
 }
