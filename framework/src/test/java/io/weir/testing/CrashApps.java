@@ -6,6 +6,7 @@ import io.weir.config.WeirConfig;
 import io.weir.testkit.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Function;
 
 /**
  * The applications the crash tests kill with SIGKILL: each runs in a child JVM of its own (so a
@@ -46,6 +47,19 @@ public final class CrashApps {
                 .applicationId(applicationId)
                 .set("num.stream.threads", 2)
                 .set("http.port", 0);
+    }
+
+    /**
+     * The {@code main} of an application over topics named {@code <prefix>-...} ({@link JoinsApp},
+     * {@link VersionedJoinApp}): args bootstrap, prefix, state directory, application id; state
+     * flushed every second.
+     */
+    public static void runOverPrefix(Function<String, Topology> topology, String[] args) throws InterruptedException {
+        runUntilShutdown(
+                topology.apply(args[1]),
+                config(args[0], args[2], args[3])
+                        .set("state.flush.interval.ms", 1000)
+                        .build());
     }
 
     /**

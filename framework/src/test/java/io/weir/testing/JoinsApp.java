@@ -84,10 +84,6 @@ public final class JoinsApp {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        CrashApps.runUntilShutdown(
-                topology(args[1]),
-                CrashApps.config(args[0], args[2], args[3])
-                        .set("state.flush.interval.ms", 1000)
-                        .build());
+        CrashApps.runOverPrefix(JoinsApp::topology, args);
     }
 }

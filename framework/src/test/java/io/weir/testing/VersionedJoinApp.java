@@ -38,10 +38,6 @@ public final class VersionedJoinApp {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        CrashApps.runUntilShutdown(
-                topology(args[1]),
-                CrashApps.config(args[0], args[2], args[3])
-                        .set("state.flush.interval.ms", 1000)
-                        .build());
+        CrashApps.runOverPrefix(VersionedJoinApp::topology, args);
     }
 }
