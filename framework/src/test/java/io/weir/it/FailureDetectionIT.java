@@ -1,5 +1,8 @@
 package io.weir.it;
 
+import static io.weir.it.MembershipLoad.ALL_TASKS;
+import static io.weir.it.MembershipLoad.KEYS;
+import static io.weir.it.MembershipLoad.PARTITIONS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -12,7 +15,6 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -38,9 +40,6 @@ class FailureDetectionIT {
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
-    private static final int PARTITIONS = MembershipLoad.PARTITIONS;
-    private static final int KEYS = MembershipLoad.KEYS;
-    private static final Set<String> ALL_TASKS = MembershipLoad.ALL_TASKS;
     private static final Duration START = Duration.ofSeconds(60);
     /** Far beyond every wait of the tests: no session or transaction times out while they run. */
     private static final Duration TIMEOUTS = Duration.ofMinutes(5);

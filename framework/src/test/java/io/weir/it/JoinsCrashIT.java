@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.weir.common.KeyValue;
 import io.weir.testing.JoinsApp;
 import io.weir.testing.Outputs;
-import io.weir.testing.WindowCrashes;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
 import java.nio.file.Files;
@@ -120,14 +119,8 @@ class JoinsCrashIT {
             }
         }
         model.flush(BASE + ORDERS * 10L + 60_000, orders, payments);
-        KAFKA.client().produceStrings(prefix + "-customers", moves);
-        KAFKA.client().produce(prefix + "-limits", limitChanges);
         KAFKA.client().produceStrings(prefix + "-region-names", regionNameChanges);
-        KAFKA.client().send(orders);
-        KAFKA.client().send(payments);
-
-        WindowCrashes.killWhileWindowsAreOpen(
-                () -> model.start(stateDir, appId), KAFKA.client(), prefix + "-enriched", 2, random, ORDERS);
+        model.writeAndCrashTwice(moves, limitChanges, orders, payments, stateDir, appId, ORDERS);
 
         Map<String, String> regions = model.regions;
         Map<String, Long> regionCounts = model.regionCounts();

@@ -6,6 +6,7 @@ import io.weir.common.KeyValue;
 import io.weir.testing.CrashApps;
 import io.weir.testing.JoinsApp;
 import io.weir.testing.Outputs;
+import io.weir.testing.WindowCrashes;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaTestClient;
 import java.nio.file.Path;
@@ -118,6 +119,26 @@ final class JoinsModel {
             orders.add(CrashRecords.record(prefix + "-orders", p, end, "flush", "flush-o" + p));
             payments.add(CrashRecords.record(prefix + "-payments", p, end, "flush-p" + p, "flush"));
         }
+    }
+
+    /**
+     * Writes what the application then joins (the customers' moves, the limits' changes, the
+     * orders and the payments) and SIGKILLs it twice while it works through them.
+     */
+    void writeAndCrashTwice(
+            List<KeyValue<String, String>> moves,
+            List<KeyValue<byte[], byte[]>> limitChanges,
+            List<ProducerRecord<byte[], byte[]>> orders,
+            List<ProducerRecord<byte[], byte[]>> payments,
+            Path stateDir,
+            String appId,
+            int orderCount) {
+        client.produceStrings(prefix + "-customers", moves);
+        client.produce(prefix + "-limits", limitChanges);
+        client.send(orders);
+        client.send(payments);
+        WindowCrashes.killWhileWindowsAreOpen(
+                () -> start(stateDir, appId), client, prefix + "-enriched", 2, random, orderCount);
     }
 
     /** The customers per region the count must end with, every region included. */

@@ -1,5 +1,8 @@
 package io.weir.it;
 
+import static io.weir.it.MembershipLoad.ALL_TASKS;
+import static io.weir.it.MembershipLoad.KEYS;
+import static io.weir.it.MembershipLoad.PARTITIONS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -50,9 +53,6 @@ class RolloutIT {
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
-    private static final int PARTITIONS = MembershipLoad.PARTITIONS;
-    private static final int KEYS = MembershipLoad.KEYS;
-    private static final Set<String> ALL_TASKS = MembershipLoad.ALL_TASKS;
     private static final Duration START = Duration.ofSeconds(60);
     private static final Duration SETTLED = Duration.ofSeconds(5);
     /** Far beyond every wait of the tests: no member's session expires while they run. */

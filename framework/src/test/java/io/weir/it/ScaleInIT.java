@@ -1,5 +1,8 @@
 package io.weir.it;
 
+import static io.weir.it.MembershipLoad.ALL_TASKS;
+import static io.weir.it.MembershipLoad.KEYS;
+import static io.weir.it.MembershipLoad.PARTITIONS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -43,9 +46,6 @@ class ScaleInIT {
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
-    private static final int PARTITIONS = MembershipLoad.PARTITIONS;
-    private static final int KEYS = MembershipLoad.KEYS;
-    private static final Set<String> ALL_TASKS = MembershipLoad.ALL_TASKS;
     /** Far beyond every wait of the test ({@link #START}): no member's session expires while it runs. */
     private static final Duration SESSION_TIMEOUT = Duration.ofMinutes(5);
 
