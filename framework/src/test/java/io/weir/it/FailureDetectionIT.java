@@ -1,23 +1,22 @@
 package io.weir.it;
 
+import static io.weir.it.MembershipLoad.ALL_TASKS;
+import static io.weir.it.MembershipLoad.KEYS;
+import static io.weir.it.MembershipLoad.PARTITIONS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.testing.ExactCounts;
 import io.weir.testing.OpsInstance;
-import io.weir.testing.SteadyInput;
 import io.weir.testkit.KafkaExtension;
+import io.weir.testkit.SteadyInput;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.IsolationLevel;
@@ -41,11 +40,6 @@ class FailureDetectionIT {
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
-    private static final int PARTITIONS = 6;
-    private static final int KEYS = 600;
-    private static final int RATE = 300;
-    private static final Set<String> ALL_TASKS =
-            IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p).collect(Collectors.toCollection(TreeSet::new));
     private static final Duration START = Duration.ofSeconds(60);
     /** Far beyond every wait of the tests: no session or transaction times out while they run. */
     private static final Duration TIMEOUTS = Duration.ofMinutes(5);
@@ -60,8 +54,7 @@ class FailureDetectionIT {
         // the one A leaves open in time.
         OpsInstance.Spec spec =
                 spec("fd-kill").withEnv("WEIR_TRANSACTION_TIMEOUT_MS", Long.toString(TIMEOUTS.toMillis()));
-        try (SteadyInput input = SteadyInput.start(
-                        KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000, Duration.ofSeconds(120));
+        try (SteadyInput input = MembershipLoad.input(KAFKA, spec.input(), 60_000, Duration.ofSeconds(120));
                 OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-fd-a-"));
                 OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-fd-b-"))) {
             OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
@@ -110,8 +103,7 @@ class FailureDetectionIT {
     @Test
     void aFrozenInstanceRemovedByMistakeIsFencedAndNothingIsLostOrDoubled() throws Exception {
         OpsInstance.Spec spec = spec("fd-freeze");
-        try (SteadyInput input = SteadyInput.start(
-                        KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000, Duration.ofSeconds(120));
+        try (SteadyInput input = MembershipLoad.input(KAFKA, spec.input(), 60_000, Duration.ofSeconds(120));
                 OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-fd-a-"));
                 OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-fd-b-"))) {
             OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
@@ -156,10 +148,6 @@ class FailureDetectionIT {
     }
 
     private static OpsInstance.Spec spec(String name) {
-        String input = KAFKA.uniqueTopic(name + "-in", PARTITIONS);
-        String output = KAFKA.uniqueTopic(name + "-out", PARTITIONS);
-        return new OpsInstance.Spec(KAFKA.bootstrapServers(), input, output, name + "-" + input)
-                .withEnv("WEIR_CONSUMER_SESSION_TIMEOUT_MS", Long.toString(TIMEOUTS.toMillis()))
-                .withEnv("WEIR_FAILURE_DETECTION_MS", "2000");
+        return MembershipLoad.spec(KAFKA, name, TIMEOUTS).withEnv("WEIR_FAILURE_DETECTION_MS", "2000");
     }
 }

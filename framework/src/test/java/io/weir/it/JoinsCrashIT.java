@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.common.KeyValue;
-import io.weir.testing.CrashApps;
 import io.weir.testing.JoinsApp;
 import io.weir.testing.Outputs;
-import io.weir.testing.WindowCrashes;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
 import java.nio.file.Files;
@@ -45,13 +43,9 @@ class JoinsCrashIT {
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
-    private static final int PARTITIONS = 4;
+    private static final int PARTITIONS = JoinsModel.PARTITIONS;
     private static final int REGION_NAME_PARTITIONS = 3;
-    /** Customers c0 to c(STABLE-1) keep their region and place the orders; the others move. */
-    private static final int STABLE = 200;
-
-    private static final int CUSTOMERS = 400;
-    private static final int REGIONS = 7;
+    private static final int REGIONS = JoinsModel.REGIONS;
     private static final int ORDERS = 60_000;
     private static final int MOVES = 20_000;
     private static final long BASE =
@@ -78,55 +72,26 @@ class JoinsCrashIT {
         Path stateDir = Files.createTempDirectory("weir-joins-crash-");
         long seed = System.nanoTime();
         Random random = new Random(seed);
+        JoinsModel model = new JoinsModel(KAFKA.client(), prefix, random);
 
-        Map<String, String> regions = new TreeMap<>();
-        Map<String, Long> limits = new TreeMap<>();
-        List<KeyValue<String, String>> customers = new ArrayList<>();
-        List<KeyValue<String, String>> limitRecords = new ArrayList<>();
-        for (int i = 0; i < CUSTOMERS; i++) {
-            String region = "r" + random.nextInt(REGIONS);
-            regions.put("c" + i, region);
-            customers.add(KeyValue.of("c" + i, region));
-            limits.put("c" + i, 1_000L + i);
-            limitRecords.add(KeyValue.of("c" + i, Long.toString(1_000L + i)));
-        }
+        model.writeCustomers();
         Map<String, String> regionNames = new TreeMap<>();
         List<KeyValue<String, String>> regionNameRecords = new ArrayList<>();
         for (int i = 0; i < REGIONS - 1; i++) { // the last region has no name yet
             regionNames.put("r" + i, "region-" + i);
             regionNameRecords.add(KeyValue.of("r" + i, "region-" + i));
         }
-        KAFKA.client().produceStrings(prefix + "-customers", customers);
-        produceLongs(prefix + "-limits", limitRecords);
         KAFKA.client().produceStrings(prefix + "-region-names", regionNameRecords);
-
-        // the orders join a loaded table: start once and wait for every customer to be counted
-        try (ChildJvm app = start(prefix, stateDir, appId)) {
-            await().atMost(Duration.ofMinutes(2))
-                    .pollInterval(Duration.ofMillis(200))
-                    .until(
-                            () -> Outputs.lastPerKey(KAFKA.client(), prefix + "-region-counts", new LongDeserializer())
-                                            .values()
-                                            .stream()
-                                            .mapToLong(Long::longValue)
-                                            .sum()
-                                    == CUSTOMERS);
-            app.kill();
-        }
+        model.awaitTablesLoaded(stateDir, appId);
 
         List<KeyValue<String, String>> moves = new ArrayList<>();
-        List<KeyValue<String, String>> limitChanges = new ArrayList<>();
+        List<KeyValue<byte[], byte[]>> limitChanges = new ArrayList<>();
         List<KeyValue<String, String>> regionNameChanges = new ArrayList<>();
         for (int i = 0; i < MOVES; i++) {
-            String customer = "c" + (STABLE + random.nextInt(CUSTOMERS - STABLE));
+            String customer = model.movingCustomer();
             int dice = random.nextInt(100);
-            if (dice < 15) {
-                regions.remove(customer);
-                moves.add(KeyValue.of(customer, null));
-            } else if (dice < 85) {
-                String region = "r" + random.nextInt(REGIONS);
-                regions.put(customer, region);
-                moves.add(KeyValue.of(customer, region));
+            if (dice < 85) {
+                moves.add(model.deleteOrMove(customer, dice < 15));
             } else if (dice < 88) {
                 String region = "r" + random.nextInt(REGIONS);
                 String name = random.nextInt(4) == 0 ? null : "region-" + region + "-" + i;
@@ -137,9 +102,7 @@ class JoinsCrashIT {
                 }
                 regionNameChanges.add(KeyValue.of(region, name));
             } else {
-                long limit = random.nextInt(10_000);
-                limits.put(customer, limit);
-                limitChanges.add(KeyValue.of(customer, Long.toString(limit)));
+                limitChanges.add(model.changeLimit(customer));
             }
         }
         // orders 10 ms apart in event time; nine in ten paid 500 ms later (within the join's 2 s)
@@ -148,37 +111,20 @@ class JoinsCrashIT {
         Map<String, String> expectedOrders = new HashMap<>();
         Map<String, String> expectedPaid = new HashMap<>();
         for (int i = 0; i < ORDERS; i++) {
-            String customer = "c" + random.nextInt(STABLE);
-            orders.add(record(prefix + "-orders", null, BASE + i * 10L, customer, "o" + i));
-            expectedOrders.put("o" + i, regions.get(customer));
+            orders.add(model.order(i, BASE + i * 10L, expectedOrders));
             boolean paid = random.nextInt(10) > 0;
             expectedPaid.put("o" + i, paid ? "paid" : "unpaid");
             if (paid) {
-                payments.add(record(prefix + "-payments", null, BASE + i * 10L + 500, "o" + i, "p" + i));
+                payments.add(CrashRecords.record(prefix + "-payments", null, BASE + i * 10L + 500, "o" + i, "p" + i));
             }
         }
-        // far later on every partition: moves the watermark past every order's window
-        for (int p = 0; p < PARTITIONS; p++) {
-            long end = BASE + ORDERS * 10L + 60_000;
-            orders.add(record(prefix + "-orders", p, end, "flush", "flush-o" + p));
-            payments.add(record(prefix + "-payments", p, end, "flush-p" + p, "flush"));
-        }
-        KAFKA.client().produceStrings(prefix + "-customers", moves);
-        produceLongs(prefix + "-limits", limitChanges);
+        model.flush(BASE + ORDERS * 10L + 60_000, orders, payments);
         KAFKA.client().produceStrings(prefix + "-region-names", regionNameChanges);
-        KAFKA.client().send(orders);
-        KAFKA.client().send(payments);
+        model.writeAndCrashTwice(moves, limitChanges, orders, payments, stateDir, appId, ORDERS);
 
-        WindowCrashes.killWhileWindowsAreOpen(
-                () -> start(prefix, stateDir, appId), KAFKA.client(), prefix + "-enriched", 2, random, ORDERS);
-
-        Map<String, Long> regionCounts = new TreeMap<>();
-        for (int i = 0; i < REGIONS; i++) {
-            regionCounts.put("r" + i, 0L);
-        }
-        regions.values().forEach(r -> regionCounts.merge(r, 1L, Long::sum));
-        Map<String, String> customerLimits = new TreeMap<>();
-        regions.forEach((c, r) -> customerLimits.put(c, r + ":" + limits.get(c)));
+        Map<String, String> regions = model.regions;
+        Map<String, Long> regionCounts = model.regionCounts();
+        Map<String, String> customerLimits = model.customerLimits();
         Map<String, String> customerRegionNames = new TreeMap<>();
         Map<String, String> customerRegionNamesLeft = new TreeMap<>();
         regions.forEach((c, r) -> {
@@ -187,7 +133,7 @@ class JoinsCrashIT {
                 customerRegionNames.put(c, r + "=" + regionNames.get(r));
             }
         });
-        try (ChildJvm app = start(prefix, stateDir, appId)) {
+        try (ChildJvm app = model.start(stateDir, appId)) {
             awaitOrReport(() -> Outputs.committed(KAFKA.client(), prefix + "-enriched", new StringDeserializer())
                                     .size()
                             >= ORDERS
@@ -206,15 +152,9 @@ class JoinsCrashIT {
             app.terminate();
         }
 
-        Map<String, String> enriched = new HashMap<>();
         List<String> duplicates = new ArrayList<>();
-        for (ConsumerRecord<String, String> r :
-                Outputs.committed(KAFKA.client(), prefix + "-enriched", new StringDeserializer())) {
-            String[] orderAtRegion = r.value().split("@");
-            if (enriched.put(orderAtRegion[0], orderAtRegion[1]) != null) {
-                duplicates.add(orderAtRegion[0]);
-            }
-        }
+        Map<String, String> enriched = CrashRecords.joinedOnce(
+                Outputs.committed(KAFKA.client(), prefix + "-enriched", new StringDeserializer()), duplicates);
         assertThat(duplicates).as("orders enriched twice (seed %d)", seed).isEmpty();
         assertThat(enriched).as("enriched orders (seed %d)", seed).isEqualTo(expectedOrders);
         List<String> paidTwice = new ArrayList<>();
@@ -272,16 +212,6 @@ class JoinsCrashIT {
                 .toList();
     }
 
-    private static ProducerRecord<byte[], byte[]> record(
-            String topic, Integer partition, long timestamp, String key, String value) {
-        return new ProducerRecord<>(
-                topic,
-                partition,
-                timestamp,
-                key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    }
-
     /** A join of topics with 3 and 2 partitions cannot start: the error names both, with their counts. */
     @Test
     void aJoinOfTopicsThatAreNotCoPartitionedFailsAtStartNamingThem() {
@@ -325,21 +255,5 @@ class JoinsCrashIT {
                     .extracting(ConsumerRecord::value)
                     .containsExactly("o1@north");
         }
-    }
-
-    private static void produceLongs(String topic, List<KeyValue<String, String>> records) {
-        List<KeyValue<byte[], byte[]>> bytes = new ArrayList<>();
-        for (KeyValue<String, String> kv : records) {
-            bytes.add(KeyValue.of(
-                    kv.key().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                    java.nio.ByteBuffer.allocate(8)
-                            .putLong(Long.parseLong(kv.value()))
-                            .array()));
-        }
-        KAFKA.client().produce(topic, bytes);
-    }
-
-    private static ChildJvm start(String prefix, Path stateDir, String appId) {
-        return CrashApps.start(JoinsApp.class, KAFKA.bootstrapServers(), prefix, stateDir.toString(), appId);
     }
 }

@@ -1,5 +1,6 @@
 package io.weir.it;
 
+import static io.weir.it.CrashRecords.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.Topology;
@@ -10,13 +11,11 @@ import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
 import io.weir.internal.savepoint.SavepointRequest;
 import io.weir.internal.savepoint.SavepointRestore;
-import io.weir.testing.CrashApps;
 import io.weir.testing.TestApps;
 import io.weir.testing.WindowCrashes;
 import io.weir.testing.WindowingApp;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -200,19 +199,7 @@ class RepartitionedWindowsIT {
         WindowCrashes.assertEveryWindowOnce(out, model, seed);
     }
 
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
     private static ChildJvm start(String input, String output, Path stateDir, String appId) {
-        return CrashApps.start(
-                WindowingApp.class,
-                KAFKA.bootstrapServers(),
-                input,
-                output,
-                stateDir.toString(),
-                appId,
-                Long.toString(OUT_OF_ORDERNESS),
-                "by-value");
+        return WindowingApp.start(KAFKA.bootstrapServers(), input, output, stateDir, appId, OUT_OF_ORDERNESS, true);
     }
 }

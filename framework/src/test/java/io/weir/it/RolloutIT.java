@@ -1,14 +1,17 @@
 package io.weir.it;
 
+import static io.weir.it.MembershipLoad.ALL_TASKS;
+import static io.weir.it.MembershipLoad.KEYS;
+import static io.weir.it.MembershipLoad.PARTITIONS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.testing.ExactCounts;
 import io.weir.testing.OpsInstance;
 import io.weir.testing.StartedInstances;
-import io.weir.testing.SteadyInput;
 import io.weir.testkit.HttpProbe;
 import io.weir.testkit.KafkaExtension;
+import io.weir.testkit.SteadyInput;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -51,11 +53,6 @@ class RolloutIT {
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
-    private static final int PARTITIONS = 6;
-    private static final int KEYS = 600;
-    private static final int RATE = 300;
-    private static final Set<String> ALL_TASKS =
-            IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p).collect(Collectors.toCollection(TreeSet::new));
     private static final Duration START = Duration.ofSeconds(60);
     private static final Duration SETTLED = Duration.ofSeconds(5);
     /** Far beyond every wait of the tests: no member's session expires while they run. */
@@ -73,8 +70,7 @@ class RolloutIT {
         Path stateB = Files.createTempDirectory("weir-rollout-b-");
         // The input must flow until B has written past the end of the window, after A's restart: bounded well
         // past the test's own deadlines (two starts, the split, the settling, the restart), not at 120 s.
-        try (SteadyInput input = SteadyInput.start(
-                        KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 180_000, Duration.ofMinutes(10));
+        try (SteadyInput input = MembershipLoad.input(KAFKA, spec.input(), 180_000, Duration.ofMinutes(10));
                 OutputArrivals arrivals = OutputArrivals.start(KAFKA.bootstrapServers(), spec.output());
                 StartedInstances processes = new StartedInstances()) {
             OpsInstance a = processes.add(OpsInstance.start(spec, "a", stateA));
@@ -185,8 +181,7 @@ class RolloutIT {
 
     /** A leaves through {@code stop}; B owns every task long before A's session could expire; the counts stay exact. */
     private static void scaleIn(OpsInstance.Spec spec, String figure, StopAction stop) throws Exception {
-        try (SteadyInput input = SteadyInput.start(
-                        KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 60_000, Duration.ofSeconds(120));
+        try (SteadyInput input = MembershipLoad.input(KAFKA, spec.input(), 60_000, Duration.ofSeconds(120));
                 OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-scale-in-a-"));
                 OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-scale-in-b-"))) {
             awaitSplit(a, b);
@@ -226,10 +221,7 @@ class RolloutIT {
     }
 
     private static OpsInstance.Spec spec(String name) {
-        String input = KAFKA.uniqueTopic(name + "-in", PARTITIONS);
-        String output = KAFKA.uniqueTopic(name + "-out", PARTITIONS);
-        return new OpsInstance.Spec(KAFKA.bootstrapServers(), input, output, name + "-" + input)
-                .withEnv("WEIR_CONSUMER_SESSION_TIMEOUT_MS", Long.toString(SESSION_TIMEOUT.toMillis()));
+        return MembershipLoad.spec(KAFKA, name, SESSION_TIMEOUT);
     }
 
     /** Both instances ready, each with a share of the tasks, together all of them. */

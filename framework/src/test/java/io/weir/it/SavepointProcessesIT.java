@@ -13,9 +13,9 @@ import io.weir.internal.savepoint.SavepointRequest;
 import io.weir.internal.savepoint.SavepointRestore;
 import io.weir.testing.OpsApp;
 import io.weir.testing.OpsInstance;
-import io.weir.testing.SteadyInput;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
+import io.weir.testkit.SteadyInput;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,12 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -49,8 +46,7 @@ class SavepointProcessesIT {
     private static final int PARTITIONS = 6;
     private static final int KEYS = 300;
     private static final int RATE = 400;
-    private static final Set<String> ALL_TASKS =
-            IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p).collect(Collectors.toCollection(TreeSet::new));
+    private static final Set<String> ALL_TASKS = OpsInstance.tasks(PARTITIONS);
     private static final Duration START = Duration.ofSeconds(60);
     private static final Duration CATCH_UP = Duration.ofMinutes(2);
 
@@ -61,12 +57,10 @@ class SavepointProcessesIT {
         Path stateB = Files.createTempDirectory("weir-sp-b-");
         WeirConfig config = config(spec.applicationId());
         SavepointCatalog catalog = new SavepointCatalog(config);
-        try (SteadyInput input = SteadyInput.start(
-                        KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 1_000_000, Duration.ofMinutes(3));
-                OpsInstance a = OpsInstance.start(spec, "a", stateA);
-                OpsInstance b = OpsInstance.start(spec, "b", stateB)) {
-            OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
-            await().atMost(START).until(() -> input.acknowledged() >= 1_000);
+        try (Group group = Group.start(spec, stateA, stateB)) {
+            SteadyInput input = group.awaitUnderWay();
+            OpsInstance a = group.a();
+            OpsInstance b = group.b();
 
             Manifest first = take(config, false);
             long atFirst = input.acknowledged();
@@ -106,18 +100,13 @@ class SavepointProcessesIT {
         OpsInstance.Spec spec = spec("sp-kill");
         WeirConfig config = config(spec.applicationId());
         SavepointCatalog catalog = new SavepointCatalog(config);
-        try (SteadyInput input = SteadyInput.start(
-                        KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 1_000_000, Duration.ofMinutes(3));
-                OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-sp-a-"));
-                OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-sp-b-"))) {
-            OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
-            await().atMost(START).until(() -> input.acknowledged() >= 1_000);
+        try (Group group =
+                Group.start(spec, Files.createTempDirectory("weir-sp-a-"), Files.createTempDirectory("weir-sp-b-"))) {
+            SteadyInput input = group.awaitUnderWay();
+            OpsInstance a = group.a();
 
             String id = SavepointRequest.newId();
-            CompletableFuture<Manifest> taking = CompletableFuture.supplyAsync(() ->
-                    new SavepointRequest(config, System.out::println).take(id, false, Duration.ofSeconds(30), null));
-            KAFKA.client().readAtLeast(InternalTopic.CONTROL.of(spec.applicationId()), 1, START);
-            a.jvm().kill();
+            CompletableFuture<Manifest> taking = takeKilling(a, spec, config, id, Duration.ofSeconds(30));
             Manifest taken;
             try {
                 taken = taking.get(2, TimeUnit.MINUTES);
@@ -143,22 +132,17 @@ class SavepointProcessesIT {
         OpsInstance.Spec spec = spec("sp-takeover");
         WeirConfig config = config(spec.applicationId());
         SavepointCatalog catalog = new SavepointCatalog(config);
-        try (SteadyInput input = SteadyInput.start(
-                        KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 1_000_000, Duration.ofMinutes(3));
-                OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-sp-a-"));
-                OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-sp-b-"))) {
-            OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
-            await().atMost(START).until(() -> input.acknowledged() >= 1_000);
+        try (Group group =
+                Group.start(spec, Files.createTempDirectory("weir-sp-a-"), Files.createTempDirectory("weir-sp-b-"))) {
+            SteadyInput input = group.awaitUnderWay();
+            OpsInstance a = group.a();
 
             // A is frozen before the request and killed after it: it never pauses its tasks. B removes it
             // from the group (failure detection), takes its tasks over from their last commits and pauses
             // them for the cut before processing anything.
             a.suspend();
             String id = SavepointRequest.newId();
-            CompletableFuture<Manifest> taking = CompletableFuture.supplyAsync(() ->
-                    new SavepointRequest(config, System.out::println).take(id, false, Duration.ofSeconds(90), null));
-            KAFKA.client().readAtLeast(InternalTopic.CONTROL.of(spec.applicationId()), 1, START);
-            a.jvm().kill();
+            CompletableFuture<Manifest> taking = takeKilling(a, spec, config, id, Duration.ofSeconds(90));
             Manifest taken = taking.get(2, TimeUnit.MINUTES);
             assertThat(taken.tasks()).hasSize(PARTITIONS);
             assertThat(taken.tasks())
@@ -194,6 +178,62 @@ class SavepointProcessesIT {
         try (OpsInstance f = OpsInstance.start(forkSpec, "f", Files.createTempDirectory("weir-sp-f-"))) {
             KAFKA.client().readUntil(forkOutput, r -> Records.lastLongPerKey(r).equals(model), CATCH_UP);
         }
+    }
+
+    /**
+     * Instances A and B of {@code spec} under the steady input; closing the group closes B, A and
+     * the input.
+     */
+    private record Group(SteadyInput input, OpsInstance a, OpsInstance b) implements AutoCloseable {
+
+        static Group start(OpsInstance.Spec spec, Path stateA, Path stateB) {
+            SteadyInput input = SteadyInput.start(
+                    KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 1_000_000, Duration.ofMinutes(3));
+            OpsInstance a = null;
+            try {
+                a = OpsInstance.start(spec, "a", stateA);
+                return new Group(input, a, OpsInstance.start(spec, "b", stateB));
+            } catch (RuntimeException | Error e) {
+                if (a != null) {
+                    a.close();
+                }
+                input.close();
+                throw e;
+            }
+        }
+
+        /** Waits until A and B split the tasks and the input is under way; returns the input. */
+        SteadyInput awaitUnderWay() {
+            OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
+            await().atMost(START).until(() -> input.acknowledged() >= 1_000);
+            return input;
+        }
+
+        @Override
+        public void close() {
+            try {
+                b.close();
+            } finally {
+                try {
+                    a.close();
+                } finally {
+                    input.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * Requests a savepoint in the background and SIGKILLs {@code a} once the request is on the
+     * control topic, so that the instance dies while the savepoint is under way.
+     */
+    private static CompletableFuture<Manifest> takeKilling(
+            OpsInstance a, OpsInstance.Spec spec, WeirConfig config, String id, Duration timeout) {
+        CompletableFuture<Manifest> taking = CompletableFuture.supplyAsync(
+                () -> new SavepointRequest(config, System.out::println).take(id, false, timeout, null));
+        KAFKA.client().readAtLeast(InternalTopic.CONTROL.of(spec.applicationId()), 1, START);
+        a.jvm().kill();
+        return taking;
     }
 
     private static Manifest take(WeirConfig config, boolean stop) {

@@ -1,5 +1,8 @@
 package io.weir.it;
 
+import static io.weir.it.MembershipLoad.ALL_TASKS;
+import static io.weir.it.MembershipLoad.KEYS;
+import static io.weir.it.MembershipLoad.PARTITIONS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -7,8 +10,8 @@ import io.weir.internal.kubernetes.KubernetesApi;
 import io.weir.testing.ExactCounts;
 import io.weir.testing.OpsInstance;
 import io.weir.testing.StartedInstances;
-import io.weir.testing.SteadyInput;
 import io.weir.testkit.KafkaExtension;
+import io.weir.testkit.SteadyInput;
 import io.weir.testkit.kubernetes.KubernetesApiServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,11 +19,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -46,11 +46,6 @@ class ScaleInIT {
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
-    private static final int PARTITIONS = 6;
-    private static final int KEYS = 600;
-    private static final int RATE = 300;
-    private static final Set<String> ALL_TASKS =
-            IntStream.range(0, PARTITIONS).mapToObj(p -> "0_" + p).collect(Collectors.toCollection(TreeSet::new));
     /** Far beyond every wait of the test ({@link #START}): no member's session expires while it runs. */
     private static final Duration SESSION_TIMEOUT = Duration.ofMinutes(5);
 
@@ -75,8 +70,7 @@ class ScaleInIT {
             for (int i = 0; i < 3; i++) {
                 state.add(Files.createTempDirectory("weir-scale-in-" + i + "-"));
             }
-            try (SteadyInput records = SteadyInput.start(
-                            KAFKA.bootstrapServers(), input, KEYS, RATE, 180_000, Duration.ofMinutes(10));
+            try (SteadyInput records = MembershipLoad.input(KAFKA, input, 180_000, Duration.ofMinutes(10));
                     StartedInstances pods = new StartedInstances()) {
                 OpsInstance weir0 = pods.add(OpsInstance.start(spec, "weir-0", state.get(0)));
                 OpsInstance weir1 = pods.add(OpsInstance.start(spec, "weir-1", state.get(1)));

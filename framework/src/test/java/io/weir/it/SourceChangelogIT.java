@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.common.KeyValue;
-import io.weir.testing.CrashApps;
 import io.weir.testing.JoinsApp;
 import io.weir.testing.Outputs;
-import io.weir.testing.WindowCrashes;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -45,13 +42,10 @@ class SourceChangelogIT {
     @RegisterExtension
     static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
 
-    private static final int PARTITIONS = 4;
-    private static final int STABLE = 200;
-    private static final int CUSTOMERS = 400;
-    private static final int REGIONS = 7;
+    private static final int PARTITIONS = JoinsModel.PARTITIONS;
     private static final int ORDERS = 30_000;
     private static final int MOVES = 10_000;
-    private static final String BAD_CUSTOMER = "c" + (CUSTOMERS - 1);
+    private static final String BAD_CUSTOMER = "c" + (JoinsModel.CUSTOMERS - 1);
     private static final long BASE =
             java.time.Instant.now().minus(Duration.ofHours(2)).toEpochMilli();
 
@@ -77,33 +71,10 @@ class SourceChangelogIT {
         Path stateDir = Files.createTempDirectory("weir-srccl-");
         long seed = System.nanoTime();
         Random random = new Random(seed);
+        JoinsModel model = new JoinsModel(KAFKA.client(), prefix, random);
 
-        Map<String, String> regions = new TreeMap<>();
-        Map<String, Long> limits = new TreeMap<>();
-        List<KeyValue<String, String>> customers = new ArrayList<>();
-        List<KeyValue<byte[], byte[]>> limitRecords = new ArrayList<>();
-        for (int i = 0; i < CUSTOMERS; i++) {
-            String region = "r" + random.nextInt(REGIONS);
-            regions.put("c" + i, region);
-            customers.add(KeyValue.of("c" + i, region));
-            limits.put("c" + i, 1_000L + i);
-            limitRecords.add(longRecord("c" + i, 1_000L + i));
-        }
-        KAFKA.client().produceStrings(prefix + "-customers", customers);
-        KAFKA.client().produce(prefix + "-limits", limitRecords);
-
-        try (ChildJvm app = start(prefix, stateDir, appId)) {
-            await().atMost(Duration.ofMinutes(2))
-                    .pollInterval(Duration.ofMillis(200))
-                    .until(
-                            () -> Outputs.lastPerKey(KAFKA.client(), prefix + "-region-counts", new LongDeserializer())
-                                            .values()
-                                            .stream()
-                                            .mapToLong(Long::longValue)
-                                            .sum()
-                                    == CUSTOMERS);
-            app.kill();
-        }
+        model.writeCustomers();
+        model.awaitTablesLoaded(stateDir, appId);
         Set<String> topics = KAFKA.client().admin().listTopics().names().get();
         assertThat(topics)
                 .as("no second copy of a compacted source topic")
@@ -114,54 +85,31 @@ class SourceChangelogIT {
         List<KeyValue<String, String>> moves = new ArrayList<>();
         List<KeyValue<byte[], byte[]>> limitChanges = new ArrayList<>();
         for (int i = 0; i < MOVES; i++) {
-            String customer = "c" + (STABLE + random.nextInt(CUSTOMERS - STABLE));
+            String customer = model.movingCustomer();
             int dice = random.nextInt(100);
             if (i == MOVES / 2) {
                 // a limit the table's serde cannot read: dead-lettered, the row keeps its limit
                 limitChanges.add(KeyValue.of(
                         BAD_CUSTOMER.getBytes(StandardCharsets.UTF_8), "bad".getBytes(StandardCharsets.UTF_8)));
-            } else if (dice < 15) {
-                regions.remove(customer);
-                moves.add(KeyValue.of(customer, null));
             } else if (dice < 85) {
-                String region = "r" + random.nextInt(REGIONS);
-                regions.put(customer, region);
-                moves.add(KeyValue.of(customer, region));
+                moves.add(model.deleteOrMove(customer, dice < 15));
             } else {
-                long limit = random.nextInt(10_000);
-                limits.put(customer, limit);
-                limitChanges.add(longRecord(customer, limit));
+                limitChanges.add(model.changeLimit(customer));
             }
         }
         List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
         List<ProducerRecord<byte[], byte[]>> payments = new ArrayList<>();
         Map<String, String> expectedOrders = new HashMap<>();
         for (int i = 0; i < ORDERS; i++) {
-            String customer = "c" + random.nextInt(STABLE);
-            orders.add(record(prefix + "-orders", null, BASE + i * 10L, customer, "o" + i));
-            expectedOrders.put("o" + i, regions.get(customer));
+            orders.add(model.order(i, BASE + i * 10L, expectedOrders));
         }
-        for (int p = 0; p < PARTITIONS; p++) {
-            long end = BASE + ORDERS * 10L + 60_000;
-            orders.add(record(prefix + "-orders", p, end, "flush", "flush-o" + p));
-            payments.add(record(prefix + "-payments", p, end, "flush-p" + p, "flush"));
-        }
-        KAFKA.client().produceStrings(prefix + "-customers", moves);
-        KAFKA.client().produce(prefix + "-limits", limitChanges);
-        KAFKA.client().send(orders);
-        KAFKA.client().send(payments);
+        model.flush(BASE + ORDERS * 10L + 60_000, orders, payments);
+        model.writeAndCrashTwice(moves, limitChanges, orders, payments, stateDir, appId, ORDERS);
 
-        WindowCrashes.killWhileWindowsAreOpen(
-                () -> start(prefix, stateDir, appId), KAFKA.client(), prefix + "-enriched", 2, random, ORDERS);
-
-        Map<String, Long> regionCounts = new TreeMap<>();
-        for (int i = 0; i < REGIONS; i++) {
-            regionCounts.put("r" + i, 0L);
-        }
-        regions.values().forEach(r -> regionCounts.merge(r, 1L, Long::sum));
-        Map<String, String> customerLimits = new TreeMap<>();
-        regions.forEach((c, r) -> customerLimits.put(c, r + ":" + limits.get(c)));
-        try (ChildJvm app = start(prefix, stateDir, appId)) {
+        Map<String, String> regions = model.regions;
+        Map<String, Long> regionCounts = model.regionCounts();
+        Map<String, String> customerLimits = model.customerLimits();
+        try (ChildJvm app = model.start(stateDir, appId)) {
             await().atMost(Duration.ofMinutes(3))
                     .pollInterval(Duration.ofMillis(500))
                     .untilAsserted(() -> {
@@ -183,18 +131,12 @@ class SourceChangelogIT {
             app.terminate();
         }
 
-        Map<String, String> enriched = new HashMap<>();
         List<String> duplicates = new ArrayList<>();
-        for (ConsumerRecord<String, String> r :
-                Outputs.committed(KAFKA.client(), prefix + "-enriched", new StringDeserializer())) {
-            if (r.key().equals("flush")) {
-                continue;
-            }
-            String[] orderAtRegion = r.value().split("@");
-            if (enriched.put(orderAtRegion[0], orderAtRegion[1]) != null) {
-                duplicates.add(orderAtRegion[0]);
-            }
-        }
+        Map<String, String> enriched = CrashRecords.joinedOnce(
+                Outputs.committed(KAFKA.client(), prefix + "-enriched", new StringDeserializer()).stream()
+                        .filter(r -> !r.key().equals("flush"))
+                        .toList(),
+                duplicates);
         assertThat(duplicates).as("orders enriched twice (seed %d)", seed).isEmpty();
         assertThat(enriched).as("enriched orders (seed %d)", seed).isEqualTo(expectedOrders);
         assertThat(Outputs.lastPerKey(KAFKA.client(), prefix + "-region-counts", new LongDeserializer()))
@@ -220,7 +162,7 @@ class SourceChangelogIT {
         Path fresh = Files.createTempDirectory("weir-srccl-fresh-");
         int before = Outputs.committed(KAFKA.client(), prefix + "-enriched", new StringDeserializer())
                 .size();
-        try (ChildJvm app = start(prefix, fresh, appId)) {
+        try (ChildJvm app = model.start(fresh, appId)) {
             KAFKA.client()
                     .produceStrings(
                             prefix + "-orders",
@@ -248,25 +190,5 @@ class SourceChangelogIT {
                                 Duration.ofMinutes(1)))
                 .as("no new dead letter from the rebuild")
                 .hasSize(1);
-    }
-
-    private static KeyValue<byte[], byte[]> longRecord(String key, long value) {
-        return KeyValue.of(
-                key.getBytes(StandardCharsets.UTF_8),
-                java.nio.ByteBuffer.allocate(8).putLong(value).array());
-    }
-
-    private static ProducerRecord<byte[], byte[]> record(
-            String topic, Integer partition, long timestamp, String key, String value) {
-        return new ProducerRecord<>(
-                topic,
-                partition,
-                timestamp,
-                key.getBytes(StandardCharsets.UTF_8),
-                value.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static ChildJvm start(String prefix, Path stateDir, String appId) {
-        return CrashApps.start(JoinsApp.class, KAFKA.bootstrapServers(), prefix, stateDir.toString(), appId);
     }
 }

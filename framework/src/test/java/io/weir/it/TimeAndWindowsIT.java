@@ -128,14 +128,7 @@ class TimeAndWindowsIT {
                 TestApps.config(KAFKA.bootstrapServers(), releasedApp)
                         .set("idle.timeout.ms", 500)
                         .build())) {
-            var out = KAFKA.client()
-                    .readUntil(
-                            releasedOut,
-                            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                            org.apache.kafka.common.IsolationLevel.READ_COMMITTED,
-                            all -> all.size() >= 3,
-                            Duration.ofSeconds(60));
+            var out = readCommittedAtLeast(releasedOut, 3);
             assertThat(windows(out)).isEqualTo(Map.of("k@0", 2L, "k@1000", 1L, "k@2000", 1L));
         }
     }
@@ -151,14 +144,7 @@ class TimeAndWindowsIT {
         try (WeirApp app = TestApps.start(
                 windowedCount(output, input),
                 TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
-            var out = KAFKA.client()
-                    .readUntil(
-                            output,
-                            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                            org.apache.kafka.common.IsolationLevel.READ_COMMITTED,
-                            all -> all.size() >= 3,
-                            Duration.ofSeconds(60));
+            var out = readCommittedAtLeast(output, 3);
             assertThat(windows(out)).isEqualTo(Map.of("k@0", 1L, "k@1000", 1L, "k@2000", 2L));
             List<ConsumerRecord<String, String>> late =
                     KAFKA.client().readStringsAtLeast(appId + "-late", 2, Duration.ofSeconds(60));
@@ -206,14 +192,7 @@ class TimeAndWindowsIT {
         KAFKA.client().send(records);
         try (WeirApp app = TestApps.start(
                 b.build(), TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
-            var out = KAFKA.client()
-                    .readUntil(
-                            output,
-                            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                            org.apache.kafka.common.IsolationLevel.READ_COMMITTED,
-                            all -> all.size() >= 3,
-                            Duration.ofSeconds(60));
+            var out = readCommittedAtLeast(output, 3);
             assertThat(windows(out)).isEqualTo(Map.of("k@0-2", 3L, "k@3-5", 3L, "k@6-6", 1L));
             assertThat(out).extracting(r -> header(r, "weir.pane")).containsExactly("final", "final", "timeout");
         }
@@ -250,6 +229,18 @@ class TimeAndWindowsIT {
             assertThat(header(dlq.get(1), "weir.error.class")).isEqualTo(NumberFormatException.class.getName());
             assertThat(header(dlq.get(1), "weir.error.message")).contains("soon");
         }
+    }
+
+    /** Reads {@code topic} as a downstream consumer would (read committed) until it holds {@code count} records. */
+    private static List<ConsumerRecord<byte[], byte[]>> readCommittedAtLeast(String topic, int count) {
+        return KAFKA.client()
+                .readUntil(
+                        topic,
+                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                        org.apache.kafka.common.IsolationLevel.READ_COMMITTED,
+                        all -> all.size() >= count,
+                        Duration.ofSeconds(60));
     }
 
     private static String header(ConsumerRecord<?, ?> r, String name) {

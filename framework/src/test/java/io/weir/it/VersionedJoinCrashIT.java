@@ -8,7 +8,6 @@ import io.weir.testing.VersionedJoinApp;
 import io.weir.testing.WindowCrashes;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,7 +63,7 @@ class VersionedJoinCrashIT {
             for (int p = 0; p < PRODUCTS; p++) {
                 long ts = BASE + second * 1000;
                 prices.add(new Sent(
-                        record(prefix + "-prices", null, ts, "product" + p, price(p, second)),
+                        CrashRecords.record(prefix + "-prices", null, ts, "product" + p, price(p, second)),
                         ts + random.nextInt(3000)));
             }
         }
@@ -76,14 +75,14 @@ class VersionedJoinCrashIT {
         for (int i = 0; i < ORDERS; i++) {
             int product = random.nextInt(PRODUCTS);
             long offset = i * ORDER_EVERY_MS;
-            orders.add(record(prefix + "-orders", null, BASE + offset, "product" + product, "o" + i));
+            orders.add(CrashRecords.record(prefix + "-orders", null, BASE + offset, "product" + product, "o" + i));
             expected.put("o" + i, price(product, Math.floorDiv(offset, 1000)));
         }
         // far later on every partition of both topics: moves the watermark past every order's grace
         for (int p = 0; p < PARTITIONS; p++) {
             long end = BASE + SPAN_MS + 60_000;
-            orders.add(record(prefix + "-orders", p, end, "flush", "flush-o" + p));
-            priceRecords.add(record(prefix + "-prices", p, end, "flush-p" + p, "flush"));
+            orders.add(CrashRecords.record(prefix + "-orders", p, end, "flush", "flush-o" + p));
+            priceRecords.add(CrashRecords.record(prefix + "-prices", p, end, "flush-p" + p, "flush"));
         }
         KAFKA.client().send(priceRecords);
         KAFKA.client().send(orders);
@@ -97,14 +96,8 @@ class VersionedJoinCrashIT {
             app.terminate();
         }
 
-        Map<String, String> priced = new HashMap<>();
         List<String> twice = new ArrayList<>();
-        for (ConsumerRecord<String, String> r : priced(prefix)) {
-            String[] orderAtPrice = r.value().split("@");
-            if (priced.put(orderAtPrice[0], orderAtPrice[1]) != null) {
-                twice.add(orderAtPrice[0]);
-            }
-        }
+        Map<String, String> priced = CrashRecords.joinedOnce(priced(prefix), twice);
         assertThat(twice).as("orders priced twice (seed %d)", seed).isEmpty();
         assertThat(priced).as("orders priced as of their time (seed %d)", seed).isEqualTo(expected);
     }
@@ -121,16 +114,6 @@ class VersionedJoinCrashIT {
                 .stream()
                 .filter(r -> !r.key().startsWith("flush"))
                 .toList();
-    }
-
-    private static ProducerRecord<byte[], byte[]> record(
-            String topic, Integer partition, long timestamp, String key, String value) {
-        return new ProducerRecord<>(
-                topic,
-                partition,
-                timestamp,
-                key.getBytes(StandardCharsets.UTF_8),
-                value.getBytes(StandardCharsets.UTF_8));
     }
 
     private static ChildJvm start(String prefix, Path stateDir, String appId) {

@@ -1,11 +1,11 @@
 package io.weir.it;
 
-import io.weir.testing.CrashApps;
+import static io.weir.it.CrashRecords.bytes;
+
 import io.weir.testing.WindowCrashes;
 import io.weir.testing.WindowingApp;
 import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,18 +74,7 @@ class WindowCrashIT {
         WindowCrashes.assertEveryWindowOnce(out, model, seed);
     }
 
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
     private static ChildJvm start(String input, String output, Path stateDir, String appId) {
-        return CrashApps.start(
-                WindowingApp.class,
-                KAFKA.bootstrapServers(),
-                input,
-                output,
-                stateDir.toString(),
-                appId,
-                Long.toString(OUT_OF_ORDERNESS));
+        return WindowingApp.start(KAFKA.bootstrapServers(), input, output, stateDir, appId, OUT_OF_ORDERNESS, false);
     }
 }

@@ -11,9 +11,9 @@ import io.weir.dsl.Emit;
 import io.weir.dsl.TimeWindows;
 import io.weir.processor.TaskId;
 import io.weir.serde.Serdes;
+import io.weir.testing.WordCount;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -154,14 +154,7 @@ class TestDriverRevocationTest {
 
     /** Counts words after a repartition: the counting tasks read the repartition topic. */
     private static Topology wordCount() {
-        TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), "lines")
-                .flatMapValues(line -> Arrays.asList(line.split(" ")))
-                .groupBy((k, word) -> word, Serdes.strings(), Serdes.strings())
-                .count("word-counts")
-                .toStream()
-                .to("counts", Serdes.strings(), Serdes.longs());
-        return b.build();
+        return WordCount.topology();
     }
 
     @Test

@@ -24,9 +24,9 @@ import io.weir.processor.TaskId;
 import io.weir.serde.Serdes;
 import io.weir.state.KeyValueStore;
 import io.weir.state.ReadOnlyKeyValueStore;
+import io.weir.testing.WordCount;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,14 +54,7 @@ class TestDriverTest {
     }
 
     private static Topology wordCount() {
-        TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), "lines")
-                .flatMapValues(line -> Arrays.asList(line.split(" ")))
-                .groupBy((k, word) -> word, Serdes.strings(), Serdes.strings())
-                .count("word-counts")
-                .toStream()
-                .to("counts", Serdes.strings(), Serdes.longs());
-        return b.build();
+        return WordCount.topology();
     }
 
     private static Map<String, Long> latestPerKey(List<TestRecord<String, Long>> records) {

@@ -2,11 +2,8 @@ package io.weir.testing;
 
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
-import io.weir.WeirApp;
-import io.weir.config.WeirConfig;
 import io.weir.dsl.GlobalTable;
 import io.weir.serde.Serdes;
-import java.nio.file.Path;
 
 /**
  * An application process for global-table tests: events of {@code args[1]} (any key, the value
@@ -27,18 +24,9 @@ public final class GlobalJoinApp {
         return b.build();
     }
 
-    public static void main(String[] args) throws Exception {
-        WeirConfig config = WeirConfig.builder()
-                .bootstrapServers(args[0])
-                .stateDir(Path.of(args[4]))
-                .applicationId(args[5])
-                .set("num.stream.threads", 2)
-                .set("http.port", 0)
-                .build();
-        WeirApp app =
-                WeirApp.create(topology(args[1], args[2], args[3]), config).start();
-        System.out.println("READY instance=" + app.instanceId().orElseThrow());
-        System.out.flush();
-        app.runUntilShutdown();
+    public static void main(String[] args) throws InterruptedException {
+        CrashApps.runUntilShutdown(
+                topology(args[1], args[2], args[3]),
+                CrashApps.config(args[0], args[4], args[5]).build());
     }
 }

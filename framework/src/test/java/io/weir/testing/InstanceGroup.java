@@ -17,8 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -47,8 +45,7 @@ public final class InstanceGroup implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        this.allTasks =
-                IntStream.range(0, partitions).mapToObj(p -> "0_" + p).collect(Collectors.toCollection(TreeSet::new));
+        this.allTasks = OpsInstance.tasks(partitions);
     }
 
     public Set<String> allTasks() {

@@ -15,6 +15,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * An {@link OpsApp} (or another application with its arguments, see {@link Spec#withApp}) in its
@@ -198,6 +200,11 @@ public final class OpsInstance implements AutoCloseable {
     /** SIGCONTs a process {@link #suspend() suspended} before. */
     public void resume() {
         jvm.resume();
+    }
+
+    /** The tasks {@code 0_0 .. 0_<partitions-1>} of a one-sub-topology application over {@code partitions} partitions. */
+    public static Set<String> tasks(int partitions) {
+        return IntStream.range(0, partitions).mapToObj(p -> "0_" + p).collect(Collectors.toCollection(TreeSet::new));
     }
 
     /**

@@ -2,13 +2,10 @@ package io.weir.testing;
 
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
-import io.weir.WeirApp;
-import io.weir.config.WeirConfig;
 import io.weir.dsl.Joined;
 import io.weir.dsl.RecordTable;
 import io.weir.dsl.Versioned;
 import io.weir.serde.Serdes;
-import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -40,18 +37,7 @@ public final class VersionedJoinApp {
         return b.build();
     }
 
-    public static void main(String[] args) throws Exception {
-        WeirConfig config = WeirConfig.builder()
-                .bootstrapServers(args[0])
-                .stateDir(Path.of(args[2]))
-                .applicationId(args[3])
-                .set("num.stream.threads", 2)
-                .set("state.flush.interval.ms", 1000)
-                .set("http.port", 0)
-                .build();
-        WeirApp app = WeirApp.create(topology(args[1]), config).start();
-        System.out.println("READY instance=" + app.instanceId().orElseThrow());
-        System.out.flush();
-        app.runUntilShutdown();
+    public static void main(String[] args) throws InterruptedException {
+        CrashApps.runOverPrefix(VersionedJoinApp::topology, args);
     }
 }

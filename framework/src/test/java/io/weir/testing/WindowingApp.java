@@ -2,14 +2,15 @@ package io.weir.testing;
 
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
-import io.weir.WeirApp;
 import io.weir.common.KeyValue;
-import io.weir.config.WeirConfig;
 import io.weir.dsl.Emit;
 import io.weir.dsl.TimeWindows;
 import io.weir.serde.Serdes;
+import io.weir.testkit.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * An application process for window fault tests: counts records per key in 1-second tumbling
@@ -36,20 +37,34 @@ public final class WindowingApp {
         return b.build();
     }
 
-    public static void main(String[] args) throws Exception {
+    /**
+     * Starts the application in a child JVM of its own (see {@link CrashApps}) and waits until it
+     * is ready: the count of {@code input} per 1 s window and key or ({@code byValue}) value into
+     * {@code output}.
+     */
+    public static ChildJvm start(
+            String bootstrap,
+            String input,
+            String output,
+            Path stateDir,
+            String appId,
+            long outOfOrdernessMs,
+            boolean byValue) {
+        List<String> args = new ArrayList<>(
+                List.of(bootstrap, input, output, stateDir.toString(), appId, Long.toString(outOfOrdernessMs)));
+        if (byValue) {
+            args.add("by-value");
+        }
+        return CrashApps.start(WindowingApp.class, args.toArray(String[]::new));
+    }
+
+    public static void main(String[] args) throws InterruptedException {
         Topology topology = topology(args[1], args[2], args.length > 6 && args[6].equals("by-value"));
-        WeirConfig config = WeirConfig.builder()
-                .bootstrapServers(args[0])
-                .stateDir(Path.of(args[3]))
-                .applicationId(args[4])
-                .set("num.stream.threads", 2)
-                .set("max.out.of.orderness.ms", args[5])
-                .set("state.flush.interval.ms", 1000)
-                .set("http.port", 0)
-                .build();
-        WeirApp app = WeirApp.create(topology, config).start();
-        System.out.println("READY instance=" + app.instanceId().orElseThrow());
-        System.out.flush();
-        app.runUntilShutdown();
+        CrashApps.runUntilShutdown(
+                topology,
+                CrashApps.config(args[0], args[3], args[4])
+                        .set("max.out.of.orderness.ms", args[5])
+                        .set("state.flush.interval.ms", 1000)
+                        .build());
     }
 }

@@ -1,9 +1,11 @@
 package io.weir.benchmarks.input;
 
 import io.weir.benchmarks.KafkaClients;
+import io.weir.common.KeyValue;
 import io.weir.common.internal.Deadline;
 import io.weir.common.internal.Poll;
 import io.weir.testkit.KafkaTestClient;
+import io.weir.testkit.SteadyInput;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.BitSet;
@@ -36,7 +38,7 @@ import org.slf4j.LoggerFactory;
  *   <li>an input of distinct keys for the restart and memory workloads: each of {@code n} keys once,
  *       as in the changelog but in an ordinary topic, and batches of further records of some of
  *       those keys appended to it; the scaling workloads write the same into a topic of theirs
- *       ({@link #fillDistinct}) and then live traffic ({@link SteadyInput});</li>
+ *       ({@link #fillDistinct}) and then live traffic ({@link #liveTraffic});</li>
  *   <li>a windowed input for {@code window-count-10s}: the same keys and values as the input above
  *       (same seed, same draws), but with event-time timestamps that advance steadily and each
  *       record sent to its key's partition explicitly, as its {@link WindowModel} says; the model
@@ -184,7 +186,12 @@ public final class Workload {
      */
     public long trickle(String topic, Duration duration, int recordsPerSecond, Runnable check)
             throws InterruptedException {
-        SteadyInput ticks = SteadyInput.ticks(client.bootstrapServers(), topic, recordsPerSecond, SEED + 2);
+        SplittableRandom random = new SplittableRandom(SEED + 2);
+        SteadyInput ticks = SteadyInput.to(topic, KafkaClients.inputProducer(client.bootstrapServers()))
+                .named("trickle")
+                .records(n -> KeyValue.of(("tick-" + n % 100).getBytes(StandardCharsets.US_ASCII), value(random)))
+                .perSecond(recordsPerSecond)
+                .start();
         try (ticks) {
             Deadline end = Deadline.after(duration);
             Poll.until(
@@ -200,6 +207,26 @@ public final class Workload {
                     "Cannot write to " + topic, ticks.failure().get());
         }
         return ticks.sent();
+    }
+
+    /**
+     * Live traffic at {@code rate} records a second for the scaling workloads, until closed: keys
+     * drawn uniformly (seeded) from the {@code keys} distinct keys of {@link #fillDistinct}, so the
+     * state's keys are updated and, through the default partitioner, every partition gets its share
+     * (about {@code rate / partitions} a second); 100-byte values, the benchmark's producer settings,
+     * {@code acks=all}.
+     */
+    public static SteadyInput liveTraffic(String bootstrapServers, String topic, long keys, int rate) {
+        if (keys <= 0) {
+            throw new IllegalArgumentException("live traffic needs keys");
+        }
+        int digits = keyDigits(keys);
+        SplittableRandom random = new SplittableRandom(SEED + 3); // the other inputs use SEED, +1 and +2
+        // The key first, then the value, from one generator: one sender thread draws both.
+        return SteadyInput.to(topic, KafkaClients.inputProducer(bootstrapServers))
+                .records(n -> KeyValue.of(key(random.nextLong(keys), digits), value(random)))
+                .perSecond(rate)
+                .start();
     }
 
     /** {@code keys} distinct keys, each once, with seeded values; checks the topic holds exactly that many. */

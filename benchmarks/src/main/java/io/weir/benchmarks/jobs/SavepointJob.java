@@ -5,7 +5,6 @@ import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.Scenario;
 import io.weir.benchmarks.SystemUnderTest;
 import io.weir.benchmarks.input.InputTopic;
-import io.weir.benchmarks.input.SteadyInput;
 import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.systems.WeirRunner;
 import io.weir.benchmarks.verification.CompletionProbe;
@@ -20,6 +19,7 @@ import io.weir.internal.savepoint.SavepointRequest;
 import io.weir.internal.savepoint.SavepointRestore;
 import io.weir.internal.topology.TopologyAccess;
 import io.weir.testkit.KafkaTestClient;
+import io.weir.testkit.SteadyInput;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -114,7 +114,7 @@ public final class SavepointJob extends KeyedJob {
                 ScalingJob.round(run.loadSeconds),
                 rate);
         run.watch = OutputPauseWatch.start(client.bootstrapServers(), spec.outputTopic(), partitions());
-        run.traffic = SteadyInput.start(client.bootstrapServers(), spec.inputTopic(), keys, rate);
+        run.traffic = Workload.liveTraffic(client.bootstrapServers(), spec.inputTopic(), keys, rate);
         runFor(run, WATCH_SETTLE, deadline);
         run.baselineFrom = System.nanoTime();
         runFor(run, BASELINE, deadline);

@@ -4,7 +4,6 @@ import io.weir.benchmarks.Job;
 import io.weir.benchmarks.RunSpec;
 import io.weir.benchmarks.SystemUnderTest;
 import io.weir.benchmarks.input.InputTopic;
-import io.weir.benchmarks.input.SteadyInput;
 import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.systems.ChildCountRunner;
 import io.weir.benchmarks.systems.InstanceGroup;
@@ -12,6 +11,7 @@ import io.weir.benchmarks.verification.CompletionProbe;
 import io.weir.common.internal.Deadline;
 import io.weir.common.internal.Poll;
 import io.weir.testkit.KafkaTestClient;
+import io.weir.testkit.SteadyInput;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -88,7 +88,7 @@ final class ScalingRun implements AutoCloseable {
             new CompletionProbe(client.admin(), input, keys)
                     .await(spec.applicationId(), spec.outputTopic(), PARTITIONS, run.group, deadline);
             run.loadSeconds = (System.nanoTime() - loading) / 1e9;
-            run.traffic = SteadyInput.start(client.bootstrapServers(), spec.inputTopic(), keys, rate);
+            run.traffic = Workload.liveTraffic(client.bootstrapServers(), spec.inputTopic(), keys, rate);
             return run;
         } catch (InterruptedException | RuntimeException e) {
             run.closeQuietly(e);

@@ -272,18 +272,26 @@ class TaskAssignorTest {
         assertThat(partitionsOf(ga, "x-0")).contains(new TopicPartition("a", 1));
     }
 
-    @Test
-    void standbysReachEachMembersHooks() {
-        FakeHooks x = member("x", 0);
-        FakeHooks y = member("y", 0);
+    /**
+     * Rebalances members x (the leader, asking for one standby) and y over two partitions of a
+     * stateful topic; returns the partition of the task x runs (y runs the other).
+     */
+    private int xTaskWithOneStandbyEach(FakeHooks x) {
         x.settings = new AssignmentSettings(1, 2, 100);
         GroupAssignment ga = rebalance("x-0", cluster(2), Map.of("x-0", List.of(), "y-0", List.of()));
-        // Each instance runs one stateful task (0_p) and keeps the other's as a standby.
-        int xTask = partitionsOf(ga, "x-0").stream()
+        return partitionsOf(ga, "x-0").stream()
                 .filter(tp -> tp.topic().equals("a"))
                 .findFirst()
                 .orElseThrow()
                 .partition();
+    }
+
+    @Test
+    void standbysReachEachMembersHooks() {
+        FakeHooks x = member("x", 0);
+        FakeHooks y = member("y", 0);
+        // Each instance runs one stateful task (0_p) and keeps the other's as a standby.
+        int xTask = xTaskWithOneStandbyEach(x);
         assertThat(x.received.standbys()).containsExactly(new TaskId(0, 1 - xTask));
         assertThat(y.received.standbys()).containsExactly(new TaskId(0, xTask));
         assertThat(x.received.warmups()).isEmpty();
@@ -295,13 +303,7 @@ class TaskAssignorTest {
         FakeHooks y = member("y", 0);
         x.endpoint = "http://x:8080";
         y.endpoint = "http://y:8080";
-        x.settings = new AssignmentSettings(1, 2, 100);
-        GroupAssignment ga = rebalance("x-0", cluster(2), Map.of("x-0", List.of(), "y-0", List.of()));
-        int xTask = partitionsOf(ga, "x-0").stream()
-                .filter(tp -> tp.topic().equals("a"))
-                .findFirst()
-                .orElseThrow()
-                .partition();
+        int xTask = xTaskWithOneStandbyEach(x);
         TaskOwners seen = x.received.owners();
         assertThat(y.received.owners()).as("the same view for every member").isEqualTo(seen);
         assertThat(seen.activeOf(new TaskId(0, xTask))).contains("x");

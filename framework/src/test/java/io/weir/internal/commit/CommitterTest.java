@@ -88,6 +88,12 @@ class CommitterTest {
         }
     }
 
+    /** The offsets the one transaction that sent offsets committed (asserting there was one). */
+    private Map<TopicPartition, OffsetAndMetadata> offsetsOfTheOnlyTransaction() {
+        assertThat(producer.consumerGroupOffsetsHistory()).hasSize(1);
+        return producer.consumerGroupOffsetsHistory().get(0).values().iterator().next();
+    }
+
     @Test
     void everyStepRunsForAllUnitsBeforeTheNextInTheDesignedOrder() {
         RecordingUnit a = new RecordingUnit("a");
@@ -108,12 +114,7 @@ class CommitterTest {
                         "b:committed");
         assertThat(producer.transactionCommitted()).isTrue();
         assertThat(producer.history()).extracting(ProducerRecord::topic).containsExactly("a-changelog", "b-changelog");
-        assertThat(producer.consumerGroupOffsetsHistory()).hasSize(1);
-        assertThat(producer.consumerGroupOffsetsHistory()
-                        .get(0)
-                        .values()
-                        .iterator()
-                        .next())
+        assertThat(offsetsOfTheOnlyTransaction())
                 .containsEntry(IN, new OffsetAndMetadata(10))
                 .containsEntry(new TopicPartition("in", 1), new OffsetAndMetadata(20));
         assertThat(commits).hasValue(1);
@@ -175,13 +176,7 @@ class CommitterTest {
         assertThat(committer.commit(List.of(a))).isTrue();
 
         assertThat(producer.transactionCommitted()).isTrue();
-        assertThat(producer.consumerGroupOffsetsHistory()).hasSize(1);
-        assertThat(producer.consumerGroupOffsetsHistory()
-                        .get(0)
-                        .values()
-                        .iterator()
-                        .next())
-                .containsExactly(Map.entry(IN, new OffsetAndMetadata(11)));
+        assertThat(offsetsOfTheOnlyTransaction()).containsExactly(Map.entry(IN, new OffsetAndMetadata(11)));
         assertThat(calls).containsSubsequence("a:aborted", "a:finish", "a:committed");
     }
 }

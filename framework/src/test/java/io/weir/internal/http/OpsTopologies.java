@@ -5,7 +5,7 @@ import io.weir.TopologyModels;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.Stores;
 import io.weir.serde.Serdes;
-import java.util.Arrays;
+import io.weir.testing.WordCount;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -23,12 +23,7 @@ final class OpsTopologies {
      */
     static TopologyModel mixed() {
         TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), "lines")
-                .flatMapValues(line -> Arrays.asList(line.split(" ")))
-                .groupBy((k, word) -> word, Serdes.strings(), Serdes.strings())
-                .count("word-counts")
-                .toStream()
-                .to("counts", Serdes.strings(), Serdes.longs());
+        WordCount.addTo(b, "counts");
         b.stream(Serdes.strings(), Serdes.strings(), Pattern.compile("metrics-.*"))
                 .to("all-metrics", Serdes.strings(), Serdes.strings());
         b.addSource("audit.in", Serdes.strings(), Serdes.strings(), "audit")

@@ -7,15 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.weir.testkit.kubernetes.KubernetesApiServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -184,22 +179,8 @@ class KubernetesApiTest {
 
     @Test
     void aServerThatDoesNotAnswerFailsTheCallWithinTheTimeout() throws Exception {
-        List<Socket> accepted = new ArrayList<>();
-        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            Thread acceptor = new Thread(() -> {
-                try {
-                    while (true) {
-                        accepted.add(silent.accept());
-                    }
-                } catch (IOException closed) {
-                    // the test is over
-                }
-            });
-            acceptor.setDaemon(true);
-            acceptor.start();
-            KubernetesApi api = KubernetesApi.of(
-                            URI.create("http://127.0.0.1:" + silent.getLocalPort()), "t", null, "shop")
-                    .withTimeout(Duration.ofMillis(500));
+        try (SilentServer silent = new SilentServer()) {
+            KubernetesApi api = silent.api(Duration.ofMillis(500));
 
             // The message says the call gave up after its time-out; the deadline only fails a call that hangs.
             assertThatThrownBy(() ->
@@ -208,12 +189,8 @@ class KubernetesApiTest {
                         assertThat(e.status()).isEmpty();
                         assertThat(e.refused()).isFalse();
                     })
-                    .hasMessage("Kubernetes API GET statefulsets/orders/scale in namespace shop: no answer from"
-                            + " http://127.0.0.1:" + silent.getLocalPort() + " within 500 ms");
-        } finally {
-            for (Socket s : accepted) {
-                s.close();
-            }
+                    .hasMessage("Kubernetes API GET statefulsets/orders/scale in namespace shop: no answer from "
+                            + silent.url() + " within 500 ms");
         }
     }
 

@@ -7,14 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import io.weir.errors.ConfigException;
 import io.weir.testkit.kubernetes.KubernetesApiServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -129,22 +124,8 @@ class ScaleInCheckTest {
 
     @Test
     void anApiThatDoesNotAnswerAtShutdownCostsAtMostTheCallsTimeout() throws Exception {
-        List<Socket> accepted = new ArrayList<>();
-        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            Thread acceptor = new Thread(() -> {
-                try {
-                    while (true) {
-                        accepted.add(silent.accept());
-                    }
-                } catch (IOException closed) {
-                    // the test is over
-                }
-            });
-            acceptor.setDaemon(true);
-            acceptor.start();
-            KubernetesApi silentApi = KubernetesApi.of(
-                            URI.create("http://127.0.0.1:" + silent.getLocalPort()), "t", null, "shop")
-                    .withTimeout(Duration.ofMillis(500));
+        try (SilentServer silent = new SilentServer()) {
+            KubernetesApi silentApi = silent.api(Duration.ofMillis(500));
             // At start an API that does not answer is a warning, not a failure: it may answer by SIGTERM.
             ScaleInCheck check = ScaleInCheck.start(Optional.of("orders-1"), () -> silentApi, Duration.ofSeconds(2));
 
@@ -152,12 +133,7 @@ class ScaleInCheckTest {
             ScaleInCheck.Decision d = assertTimeoutPreemptively(Duration.ofSeconds(60), check::atShutdown);
 
             assertThat(d.leave()).isFalse();
-            assertThat(d.reason())
-                    .contains("no answer from http://127.0.0.1:" + silent.getLocalPort() + " within 500 ms");
-        } finally {
-            for (Socket s : accepted) {
-                s.close();
-            }
+            assertThat(d.reason()).contains("no answer from " + silent.url() + " within 500 ms");
         }
     }
 

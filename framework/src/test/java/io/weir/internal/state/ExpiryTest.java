@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.internal.topology.StoreSpec;
+import io.weir.internal.topology.StoreSpecs;
 import io.weir.processor.TaskId;
-import io.weir.serde.Serdes;
 import io.weir.state.SessionStore;
 import io.weir.state.WindowStore;
 import io.weir.state.Windowed;
@@ -28,26 +28,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** Dropping windows and sessions past their retention, through {@link TaskStore}. */
 class ExpiryTest {
 
-    static final StoreSpec WINDOWS = new StoreSpec(
-            "windows",
-            Serdes.strings(),
-            Serdes.longs(),
-            true,
-            true,
-            null,
-            StoreSpec.Kind.WINDOW,
-            10,
-            Duration.ofMillis(5));
-    static final StoreSpec SESSIONS = new StoreSpec(
-            "sessions",
-            Serdes.strings(),
-            Serdes.longs(),
-            true,
-            true,
-            null,
-            StoreSpec.Kind.SESSION,
-            0,
-            Duration.ofMillis(5));
+    static final StoreSpec WINDOWS = StoreSpecs.window("windows", 10, Duration.ofMillis(5));
+    static final StoreSpec SESSIONS = StoreSpecs.session("sessions", Duration.ofMillis(5));
 
     @RegisterExtension
     static final StoreFixture STORES = new StoreFixture();

@@ -1,5 +1,6 @@
 package io.weir.internal.task;
 
+import static io.weir.internal.task.PolledRecords.records;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.internal.state.TaskStores;
@@ -12,12 +13,10 @@ import io.weir.processor.Record;
 import io.weir.processor.TaskId;
 import io.weir.serde.Serdes;
 import io.weir.time.Timestamps;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -89,27 +88,6 @@ class ActiveTaskTest {
         task.addPartition(A);
         task.addPartition(B);
         return task;
-    }
-
-    private static List<ConsumerRecord<byte[], byte[]>> records(
-            TopicPartition tp, long firstOffset, long... timestamps) {
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        for (int i = 0; i < timestamps.length; i++) {
-            long offset = firstOffset + i;
-            out.add(new ConsumerRecord<>(
-                    tp.topic(),
-                    tp.partition(),
-                    offset,
-                    timestamps[i],
-                    org.apache.kafka.common.record.TimestampType.CREATE_TIME,
-                    0,
-                    0,
-                    null,
-                    (tp.topic() + offset).getBytes(StandardCharsets.UTF_8),
-                    new org.apache.kafka.common.header.internals.RecordHeaders(),
-                    java.util.Optional.empty()));
-        }
-        return out;
     }
 
     private static final RecordFailureHandler RETHROW = (r, stage, e) -> {

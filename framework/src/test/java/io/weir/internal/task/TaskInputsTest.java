@@ -1,5 +1,6 @@
 package io.weir.internal.task;
 
+import static io.weir.internal.task.PolledRecords.records;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.internal.topology.NodeSpec;
@@ -8,12 +9,9 @@ import io.weir.time.Timestamps;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 
 class TaskInputsTest {
@@ -31,27 +29,6 @@ class TaskInputsTest {
 
     TaskInputsTest() {
         consumer.assign(List.of(A, B));
-    }
-
-    private static List<ConsumerRecord<byte[], byte[]>> records(
-            TopicPartition tp, long firstOffset, long... timestamps) {
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        for (int i = 0; i < timestamps.length; i++) {
-            long offset = firstOffset + i;
-            out.add(new ConsumerRecord<>(
-                    tp.topic(),
-                    tp.partition(),
-                    offset,
-                    timestamps[i],
-                    TimestampType.CREATE_TIME,
-                    0,
-                    0,
-                    null,
-                    (tp.topic() + offset).getBytes(StandardCharsets.UTF_8),
-                    new RecordHeaders(),
-                    Optional.empty()));
-        }
-        return out;
     }
 
     private List<String> takeAll() {

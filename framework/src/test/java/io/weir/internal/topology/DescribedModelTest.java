@@ -9,8 +9,8 @@ import io.weir.dsl.SessionWindows;
 import io.weir.dsl.TimeWindows;
 import io.weir.processor.Stores;
 import io.weir.serde.Serdes;
+import io.weir.testing.WordCount;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -27,12 +27,7 @@ class DescribedModelTest {
 
     static List<Consumer<TopologyBuilder>> topologies() {
         return List.of(
-                b -> b.stream(Serdes.strings(), Serdes.strings(), "lines")
-                        .flatMapValues(line -> Arrays.asList(line.split(" ")))
-                        .groupBy((k, word) -> word, Serdes.strings(), Serdes.strings())
-                        .count("word-counts")
-                        .toStream()
-                        .to("counts", Serdes.strings(), Serdes.longs()),
+                b -> WordCount.addTo(b, "counts"),
                 b -> b.stream(Serdes.strings(), Serdes.strings(), "clicks")
                         .groupByKey()
                         .windowedBy(TimeWindows.of(Duration.ofMinutes(1)))

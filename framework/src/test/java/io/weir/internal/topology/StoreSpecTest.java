@@ -20,81 +20,25 @@ class StoreSpecTest {
 
     @Test
     void aWindowedChangelogKeepsRetentionPlusWindowSizePlusOneDay() {
-        StoreSpec window = new StoreSpec(
-                "w",
-                Serdes.strings(),
-                Serdes.longs(),
-                true,
-                true,
-                null,
-                StoreSpec.Kind.WINDOW,
-                60_000,
-                Duration.ofHours(1));
+        StoreSpec window = StoreSpecs.window("w", 60_000, Duration.ofHours(1));
         assertThat(window.changelogRetentionMs(86_400_000L)).isEqualTo(3_600_000L + 60_000L + 86_400_000L);
-        StoreSpec session = new StoreSpec(
-                "s", Serdes.strings(), Serdes.longs(), true, true, null, StoreSpec.Kind.SESSION, 0, Duration.ZERO);
+        StoreSpec session = StoreSpecs.session("s", Duration.ZERO);
         assertThat(session.changelogRetentionMs(86_400_000L)).isEqualTo(86_400_000L);
-        StoreSpec forever = new StoreSpec(
-                "f",
-                Serdes.strings(),
-                Serdes.longs(),
-                true,
-                true,
-                null,
-                StoreSpec.Kind.SESSION,
-                0,
-                Duration.ofSeconds(Long.MAX_VALUE));
+        StoreSpec forever = StoreSpecs.session("f", Duration.ofSeconds(Long.MAX_VALUE));
         assertThat(forever.changelogRetentionMs(86_400_000L)).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
     void optionsOfAnotherKindAreRefused() {
-        assertThatThrownBy(() -> new StoreSpec(
-                        "w",
-                        Serdes.strings(),
-                        Serdes.longs(),
-                        true,
-                        true,
-                        Duration.ofHours(1),
-                        StoreSpec.Kind.WINDOW,
-                        10,
-                        Duration.ZERO))
+        assertThatThrownBy(() -> StoreSpecs.of("w", Duration.ofHours(1), StoreSpec.Kind.WINDOW, 10, Duration.ZERO))
                 .hasMessageContaining("TTL");
-        assertThatThrownBy(() -> new StoreSpec(
-                        "w",
-                        Serdes.strings(),
-                        Serdes.longs(),
-                        true,
-                        true,
-                        null,
-                        StoreSpec.Kind.WINDOW,
-                        0,
-                        Duration.ZERO))
+        assertThatThrownBy(() -> StoreSpecs.of("w", null, StoreSpec.Kind.WINDOW, 0, Duration.ZERO))
                 .hasMessageContaining("positive");
-        assertThatThrownBy(() -> new StoreSpec(
-                        "s",
-                        Serdes.strings(),
-                        Serdes.longs(),
-                        true,
-                        true,
-                        null,
-                        StoreSpec.Kind.SESSION,
-                        10,
-                        Duration.ZERO))
+        assertThatThrownBy(() -> StoreSpecs.of("s", null, StoreSpec.Kind.SESSION, 10, Duration.ZERO))
                 .hasMessageContaining("window stores only");
-        assertThatThrownBy(() -> new StoreSpec(
-                        "s", Serdes.strings(), Serdes.longs(), true, true, null, StoreSpec.Kind.SESSION, 0, null))
+        assertThatThrownBy(() -> StoreSpecs.of("s", null, StoreSpec.Kind.SESSION, 0, null))
                 .hasMessageContaining("retention");
-        assertThatThrownBy(() -> new StoreSpec(
-                        "k",
-                        Serdes.strings(),
-                        Serdes.longs(),
-                        true,
-                        true,
-                        null,
-                        StoreSpec.Kind.KEY_VALUE,
-                        0,
-                        Duration.ZERO))
+        assertThatThrownBy(() -> StoreSpecs.of("k", null, StoreSpec.Kind.KEY_VALUE, 0, Duration.ZERO))
                 .hasMessageContaining("window and session stores only");
     }
 }

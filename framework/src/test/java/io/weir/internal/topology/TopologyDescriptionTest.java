@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.weir.TopologyBuilder;
 import io.weir.serde.Serdes;
-import java.util.Arrays;
+import io.weir.testing.WordCount;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -52,12 +52,7 @@ class TopologyDescriptionTest {
             """;
 
     private static Consumer<TopologyBuilder> wordCount() {
-        return b -> b.stream(Serdes.strings(), Serdes.strings(), "lines")
-                .flatMapValues(line -> Arrays.asList(line.split(" ")))
-                .groupBy((k, word) -> word, Serdes.strings(), Serdes.strings())
-                .count("word-counts")
-                .toStream()
-                .to("counts", Serdes.strings(), Serdes.longs());
+        return b -> WordCount.addTo(b, "counts");
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.weir.processor.KeyValueStoreBuilder;
 import io.weir.processor.Stores;
 import io.weir.serde.Serde;
 import io.weir.serde.Serdes;
+import io.weir.testing.WordCount;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -100,14 +101,7 @@ class TopologyDiffTest {
 
     @Test
     void aRemovedStoreNeedsASavepointOrReset() {
-        TopologyDiff diff = TopologyDiff.between(
-                describe(v1()),
-                describe(b -> b.stream(Serdes.strings(), Serdes.strings(), "lines")
-                        .flatMapValues(line -> Arrays.asList(line.split(" ")))
-                        .groupBy((k, w) -> w, Serdes.strings(), Serdes.strings())
-                        .count("word-counts")
-                        .toStream()
-                        .to("counts", Serdes.strings(), Serdes.longs())));
+        TopologyDiff diff = TopologyDiff.between(describe(v1()), describe(b -> WordCount.addTo(b, "counts")));
         assertThat(diff.verdict()).isEqualTo(Verdict.NEEDS_SAVEPOINT_OR_RESET);
         assertThat(diff.storesRemoved()).containsExactly("totals");
         assertThat(diff.changelogsRemoved()).containsExactly("wc-totals-changelog");

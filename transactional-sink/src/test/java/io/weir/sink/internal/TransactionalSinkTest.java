@@ -72,6 +72,13 @@ class TransactionalSinkTest {
         assertThat(refused.closed()).isTrue();
     }
 
+    /** The offsets the one transaction of {@code producer} that sent offsets committed (asserting there was one). */
+    private static Map<TopicPartition, OffsetAndMetadata> offsetsOfTheOnlyTransaction(
+            MockProducer<byte[], byte[]> producer) {
+        assertThat(producer.consumerGroupOffsetsHistory()).hasSize(1);
+        return producer.consumerGroupOffsetsHistory().get(0).values().iterator().next();
+    }
+
     @Test
     void outputsAndOffsetsAreCommittedInOneTransaction() {
         TransactionalSink sink = sink(DeliveryGuarantee.EXACTLY_ONCE, Duration.ofSeconds(1));
@@ -85,13 +92,7 @@ class TransactionalSinkTest {
 
         assertThat(producer.transactionCommitted()).isTrue();
         assertThat(producer.history()).hasSize(2);
-        assertThat(producer.consumerGroupOffsetsHistory()).hasSize(1);
-        assertThat(producer.consumerGroupOffsetsHistory()
-                        .get(0)
-                        .values()
-                        .iterator()
-                        .next())
-                .containsEntry(IN, new OffsetAndMetadata(10));
+        assertThat(offsetsOfTheOnlyTransaction(producer)).containsEntry(IN, new OffsetAndMetadata(10));
         assertThat(sink.inTransaction()).isFalse();
     }
 

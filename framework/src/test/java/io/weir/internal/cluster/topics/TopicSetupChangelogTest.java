@@ -3,6 +3,7 @@ package io.weir.internal.cluster.topics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.internal.topology.StoreSpec;
+import io.weir.internal.topology.StoreSpecs;
 import io.weir.serde.Serdes;
 import java.time.Duration;
 import java.util.Map;
@@ -15,32 +16,14 @@ class TopicSetupChangelogTest {
         assertThat(TopicSetup.changelogConfigs(
                         new StoreSpec("kv", Serdes.strings(), Serdes.longs(), true, true, null), 86_400_000L))
                 .isEqualTo(Map.of("cleanup.policy", "compact"));
-        StoreSpec window = new StoreSpec(
-                "w",
-                Serdes.strings(),
-                Serdes.longs(),
-                true,
-                true,
-                null,
-                StoreSpec.Kind.WINDOW,
-                60_000,
-                Duration.ofHours(1));
+        StoreSpec window = StoreSpecs.window("w", 60_000, Duration.ofHours(1));
         assertThat(TopicSetup.changelogConfigs(window, 86_400_000L))
                 .isEqualTo(Map.of(
                         "cleanup.policy",
                         "compact,delete",
                         "retention.ms",
                         Long.toString(3_600_000L + 60_000L + 86_400_000L)));
-        StoreSpec session = new StoreSpec(
-                "s",
-                Serdes.strings(),
-                Serdes.longs(),
-                true,
-                true,
-                null,
-                StoreSpec.Kind.SESSION,
-                0,
-                Duration.ofMinutes(30));
+        StoreSpec session = StoreSpecs.session("s", Duration.ofMinutes(30));
         assertThat(TopicSetup.changelogConfigs(session, 86_400_000L))
                 .containsEntry("cleanup.policy", "compact,delete")
                 .containsEntry("retention.ms", Long.toString(1_800_000L + 86_400_000L));

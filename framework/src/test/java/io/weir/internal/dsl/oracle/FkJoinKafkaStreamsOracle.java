@@ -24,7 +24,6 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -42,15 +41,8 @@ final class FkJoinKafkaStreamsOracle {
     private FkJoinKafkaStreamsOracle() {}
 
     static FkJoinResults run(FkJoinOracleStream stream) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fk-join-oracle");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "oracle:9092");
-        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-        props.put(
-                StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
-                BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
         Path stateDir = KafkaStreamsOracle.createStateDir(); // also quiets Kafka Streams' loggers
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        Properties props = KafkaStreamsOracle.driverProperties("fk-join-oracle", stateDir, true);
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(props)));
         KTable<String, Long> left = table(builder, JoinOracleStream.LEFT);
         KTable<String, Long> right = table(builder, JoinOracleStream.RIGHT);

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -48,8 +47,7 @@ class FkJoinOracleTest {
     static final int MIN_CASES = INPUTS_PER_KIND / 10;
 
     static Stream<Arguments> inputs() {
-        return Stream.of(Kind.values())
-                .flatMap(kind -> LongStream.range(0, INPUTS_PER_KIND).mapToObj(seed -> Arguments.of(kind, seed)));
+        return OracleSeeds.seeds(INPUTS_PER_KIND, Kind.values());
     }
 
     @ParameterizedTest(name = "{0} seed {1}")

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -50,8 +49,7 @@ class JoinOracleTest {
     }
 
     private static Stream<Arguments> seeds(int perKind) {
-        return Stream.of(Kind.values())
-                .flatMap(kind -> LongStream.range(0, perKind).mapToObj(seed -> Arguments.of(kind, seed)));
+        return OracleSeeds.seeds(perKind, Kind.values());
     }
 
     @ParameterizedTest(name = "{0} seed {1}")

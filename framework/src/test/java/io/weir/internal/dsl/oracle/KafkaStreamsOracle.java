@@ -164,12 +164,21 @@ final class KafkaStreamsOracle {
     }
 
     private static Properties properties(Path stateDir, boolean inMemory) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "oracle");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "oracle:9092");
-        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        Properties props = driverProperties("oracle", stateDir, inMemory);
         props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.LongSerde.class);
+        return props;
+    }
+
+    /**
+     * What every oracle's {@code TopologyTestDriver} runs with: the record cache disabled (so every
+     * update is forwarded, as Weir forwards it), stores in {@code stateDir}, in memory or RocksDB.
+     */
+    static Properties driverProperties(String applicationId, Path stateDir, boolean inMemory) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "oracle:9092");
+        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         if (inMemory) {
             props.put(
                     StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,

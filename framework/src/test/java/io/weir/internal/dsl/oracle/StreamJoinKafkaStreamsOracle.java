@@ -24,7 +24,6 @@ import org.apache.kafka.streams.kstream.JoinWindows;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.StreamJoined;
-import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
 
 /**
  * Runs a {@link StreamJoinOracleStream} through Kafka Streams' {@code TopologyTestDriver}: the same
@@ -52,16 +51,9 @@ final class StreamJoinKafkaStreamsOracle {
     private StreamJoinKafkaStreamsOracle() {}
 
     static StreamJoinResults run(StreamJoinOracleStream stream) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "stream-join-oracle");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "oracle:9092");
-        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-        props.put(
-                StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
-                BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
-        props.put(StreamsConfig.InternalConfig.EMIT_INTERVAL_MS_KSTREAMS_OUTER_JOIN_SPURIOUS_RESULTS_FIX, 0L);
         Path stateDir = KafkaStreamsOracle.createStateDir(); // also quiets Kafka Streams' loggers
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        Properties props = KafkaStreamsOracle.driverProperties("stream-join-oracle", stateDir, true);
+        props.put(StreamsConfig.InternalConfig.EMIT_INTERVAL_MS_KSTREAMS_OUTER_JOIN_SPURIOUS_RESULTS_FIX, 0L);
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(props)));
         build(builder, stream);
         try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), props, Instant.EPOCH)) {

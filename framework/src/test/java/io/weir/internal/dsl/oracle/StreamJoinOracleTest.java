@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -55,8 +54,7 @@ class StreamJoinOracleTest {
     }
 
     private static Stream<Arguments> seeds(int perKind) {
-        return Stream.of(Kind.values())
-                .flatMap(kind -> LongStream.range(0, perKind).mapToObj(seed -> Arguments.of(kind, seed)));
+        return OracleSeeds.seeds(perKind, Kind.values());
     }
 
     @ParameterizedTest(name = "{0} seed {1}")

@@ -25,7 +25,6 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -275,12 +274,8 @@ class VersionedJoinOracleTest {
     }
 
     static List<List<String>> kafkaStreams(Case c) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "versioned-oracle");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "oracle:9092");
-        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         Path stateDir = KafkaStreamsOracle.createStateDir();
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        Properties props = KafkaStreamsOracle.driverProperties("versioned-oracle", stateDir, false);
         StreamsBuilder builder = new StreamsBuilder();
         KTable<String, Long> table = builder.table(
                 TABLE,

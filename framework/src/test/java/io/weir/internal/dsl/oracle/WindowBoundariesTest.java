@@ -58,6 +58,41 @@ class WindowBoundariesTest {
         return new Emitted(key, start, end, value, timestamp);
     }
 
+    /**
+     * Record {@code offset} reported late by both of {@link WeirSide}'s aggregations, for the
+     * closed session {@code [start, end]} it would touch, at {@code watermark}.
+     */
+    private static LateRecord[] lateInBoth(
+            int offset, String key, long timestamp, long start, long end, long watermark) {
+        return new LateRecord[] {
+            new LateRecord(WeirSide.COUNTS, offset, key, timestamp, start, end, watermark),
+            new LateRecord(WeirSide.SUMS, offset, key, timestamp, start, end, watermark)
+        };
+    }
+
+    /**
+     * Runs {@code stream} through both sides and asserts Weir's closed-session rule: the sums each
+     * side emits, the record Weir reports late instead, and no other difference. Returns Kafka
+     * Streams' results.
+     */
+    private static Results assertClosedSessionRule(
+            OracleStream stream, List<Emitted> kafkaSums, List<Emitted> weirSums, LateRecord[] late) {
+        Results weir = WeirSide.run(stream, true);
+        Results kafka = KafkaStreamsOracle.run(stream);
+
+        assertThat(OracleComparison.withoutFlush(kafka.sums())).containsExactlyElementsOf(kafkaSums);
+        assertThat(OracleComparison.withoutFlush(weir.sums())).containsExactlyElementsOf(weirSums);
+        assertThat(weir.late()).containsExactly(late);
+        // The comparison models exactly this difference and nothing more.
+        assertSameOtherwise(stream, kafka, weir);
+        return kafka;
+    }
+
+    /** Beyond the difference a test shows, the comparison (which models the differences) finds none. */
+    private static void assertSameOtherwise(OracleStream stream, Results kafka, Results weir) {
+        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+    }
+
     @Test
     void stampsTimeWindowResultsWithTheWindowsLastInstantWhereKafkaStreamsTakesTheLatestRecord() {
         OracleStream stream = OracleStream.of(WindowKind.TUMBLING, 10, 10, 0, 0, in("a", 1, 2), in("a", 2, 5));
@@ -83,7 +118,7 @@ class WindowBoundariesTest {
                 .containsExactly(result("k2", 8, 10, 2L, 10), result("k0", 10, 10, 1L, 10));
         assertThat(OracleComparison.withoutFlush(kafka.counts()))
                 .containsExactly(result("k0", 10, 10, 1L, 10), result("k2", 8, 10, 2L, 10));
-        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty(); // per key, the same
+        assertSameOtherwise(stream, kafka, weir); // per key, the same
     }
 
     @Test
@@ -95,21 +130,12 @@ class WindowBoundariesTest {
         OracleStream stream =
                 OracleStream.of(WindowKind.SESSION, 0, 0, 1, 0, in("a", 83, 80), in("b", 53, 81), in("a", 7, 80));
 
-        Results weir = WeirSide.run(stream, true);
-        Results kafka = KafkaStreamsOracle.run(stream);
-
-        assertThat(OracleComparison.withoutFlush(kafka.sums()))
-                .containsExactly(
-                        result("a", 80, 80, 83L, 80), result("a", 80, 80, 7L, 80), result("b", 81, 81, 53L, 81));
+        Results kafka = assertClosedSessionRule(
+                stream,
+                List.of(result("a", 80, 80, 83L, 80), result("a", 80, 80, 7L, 80), result("b", 81, 81, 53L, 81)),
+                List.of(result("a", 80, 80, 83L, 80), result("b", 81, 81, 53L, 81)),
+                lateInBoth(2, "a", 80, 80, 80, 81));
         assertThat(kafka.droppedPerOffset()).containsOnly(0);
-        assertThat(OracleComparison.withoutFlush(weir.sums()))
-                .containsExactly(result("a", 80, 80, 83L, 80), result("b", 81, 81, 53L, 81));
-        assertThat(weir.late())
-                .containsExactly(
-                        new LateRecord(WeirSide.COUNTS, 2, "a", 80, 80, 80, 81),
-                        new LateRecord(WeirSide.SUMS, 2, "a", 80, 80, 80, 81));
-        // The comparison models exactly this difference and nothing more.
-        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
     }
 
     @Test
@@ -119,20 +145,12 @@ class WindowBoundariesTest {
         OracleStream stream =
                 OracleStream.of(WindowKind.SESSION, 0, 0, 1, 0, in("a", 83, 80), in("b", 53, 81), in("a", 7, 81));
 
-        Results weir = WeirSide.run(stream, true);
-        Results kafka = KafkaStreamsOracle.run(stream);
-
-        assertThat(OracleComparison.withoutFlush(kafka.sums()))
-                .containsExactly(
-                        result("a", 80, 80, 83L, 80), result("a", 81, 81, 7L, 81), result("b", 81, 81, 53L, 81));
+        Results kafka = assertClosedSessionRule(
+                stream,
+                List.of(result("a", 80, 80, 83L, 80), result("a", 81, 81, 7L, 81), result("b", 81, 81, 53L, 81)),
+                List.of(result("a", 80, 80, 83L, 80), result("b", 81, 81, 53L, 81)),
+                lateInBoth(2, "a", 81, 80, 80, 81));
         assertThat(kafka.droppedPerOffset()).containsOnly(0);
-        assertThat(OracleComparison.withoutFlush(weir.sums()))
-                .containsExactly(result("a", 80, 80, 83L, 80), result("b", 81, 81, 53L, 81));
-        assertThat(weir.late())
-                .containsExactly(
-                        new LateRecord(WeirSide.COUNTS, 2, "a", 81, 80, 80, 81),
-                        new LateRecord(WeirSide.SUMS, 2, "a", 81, 80, 80, 81));
-        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
     }
 
     @Test
@@ -142,18 +160,11 @@ class WindowBoundariesTest {
         OracleStream stream =
                 OracleStream.of(WindowKind.SESSION, 0, 0, 2, 0, in("a", 1, 10), in("a", 2, 14), in("a", 4, 12));
 
-        Results weir = WeirSide.run(stream, true);
-        Results kafka = KafkaStreamsOracle.run(stream);
-
-        assertThat(OracleComparison.withoutFlush(kafka.sums()))
-                .containsExactly(result("a", 10, 10, 1L, 10), result("a", 12, 14, 6L, 14));
-        assertThat(OracleComparison.withoutFlush(weir.sums()))
-                .containsExactly(result("a", 10, 10, 1L, 10), result("a", 14, 14, 2L, 14));
-        assertThat(weir.late())
-                .containsExactly(
-                        new LateRecord(WeirSide.COUNTS, 2, "a", 12, 10, 10, 14),
-                        new LateRecord(WeirSide.SUMS, 2, "a", 12, 10, 10, 14));
-        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+        assertClosedSessionRule(
+                stream,
+                List.of(result("a", 10, 10, 1L, 10), result("a", 12, 14, 6L, 14)),
+                List.of(result("a", 10, 10, 1L, 10), result("a", 14, 14, 2L, 14)),
+                lateInBoth(2, "a", 12, 10, 10, 14));
     }
 
     @Test
@@ -182,11 +193,8 @@ class WindowBoundariesTest {
                 .containsExactly(result("a", 80, 80, 1L, 80), result("a", 81, 81, 4L, 81), result("b", 82, 82, 2L, 82));
         assertThat(OracleComparison.withoutFlush(weir.sums()))
                 .containsExactly(result("a", 80, 80, 1L, 80), result("b", 82, 82, 2L, 82));
-        assertThat(weir.late())
-                .containsExactly(
-                        new LateRecord(WeirSide.COUNTS, 2, "a", 81, 80, 80, 82),
-                        new LateRecord(WeirSide.SUMS, 2, "a", 81, 80, 80, 82));
-        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+        assertThat(weir.late()).containsExactly(lateInBoth(2, "a", 81, 80, 80, 82));
+        assertSameOtherwise(stream, kafka, weir);
     }
 
     @Test
@@ -212,11 +220,8 @@ class WindowBoundariesTest {
 
         assertThat(OracleComparison.withoutFlush(weir.sums()))
                 .containsExactly(result("a", 10, 10, 1L, 10), result("a", 14, 14, 2L, 14));
-        assertThat(weir.late())
-                .containsExactly(
-                        new LateRecord(WeirSide.COUNTS, 2, "a", 12, 10, 10, 14),
-                        new LateRecord(WeirSide.SUMS, 2, "a", 12, 10, 10, 14));
-        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+        assertThat(weir.late()).containsExactly(lateInBoth(2, "a", 12, 10, 10, 14));
+        assertSameOtherwise(stream, kafka, weir);
     }
 
     @Test
@@ -229,7 +234,7 @@ class WindowBoundariesTest {
 
         assertThat(weir.late()).isEmpty();
         assertThat(OracleComparison.withoutFlush(weir.sums())).contains(result("c", 80, 80, 7L, 80));
-        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+        assertSameOtherwise(stream, kafka, weir);
     }
 
     @Test
@@ -241,7 +246,7 @@ class WindowBoundariesTest {
         Results kafka = KafkaStreamsOracle.run(stream);
 
         assertThat(OracleComparison.withoutFlush(weir.sums())).containsExactly(result("a", 80, 81, 3L, 81));
-        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+        assertSameOtherwise(stream, kafka, weir);
     }
 
     @Test
@@ -253,13 +258,10 @@ class WindowBoundariesTest {
         Results weir = WeirSide.run(stream, true);
         Results kafka = KafkaStreamsOracle.run(stream);
 
-        assertThat(weir.late())
-                .containsExactly(
-                        new LateRecord(WeirSide.COUNTS, 2, "a", 86, 86, 86, 90),
-                        new LateRecord(WeirSide.SUMS, 2, "a", 86, 86, 86, 90));
+        assertThat(weir.late()).containsExactly(lateInBoth(2, "a", 86, 86, 86, 90));
         assertThat(kafka.droppedPerOffset()).containsExactly(0, 0, 2, 0, 0); // both aggregations
         assertThat(OracleComparison.withoutFlush(weir.counts()))
                 .containsExactly(result("a", 80, 80, 1L, 80), result("a", 87, 87, 1L, 87), result("b", 90, 90, 1L, 90));
-        assertThat(OracleComparison.differences(stream, kafka, weir)).isEmpty();
+        assertSameOtherwise(stream, kafka, weir);
     }
 }

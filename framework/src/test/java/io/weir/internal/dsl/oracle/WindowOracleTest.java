@@ -6,7 +6,6 @@ import io.weir.internal.dsl.oracle.OracleStream.WindowKind;
 import io.weir.testkit.TestSizes;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -56,7 +55,7 @@ class WindowOracleTest {
     }
 
     private static Stream<Arguments> seeds(int perKind, Stream<WindowKind> kinds) {
-        return kinds.flatMap(kind -> LongStream.range(0, perKind).mapToObj(seed -> Arguments.of(kind, seed)));
+        return OracleSeeds.seeds(perKind, kinds);
     }
 
     @ParameterizedTest(name = "{0} seed {1}")

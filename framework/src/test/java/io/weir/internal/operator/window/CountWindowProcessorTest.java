@@ -7,6 +7,7 @@ import io.weir.common.KeyValue;
 import io.weir.dsl.CountWindows;
 import io.weir.internal.operator.FakeContext;
 import io.weir.internal.operator.aggregate.AggregateProcessor;
+import io.weir.internal.operator.window.WindowHarness.Out;
 import io.weir.internal.state.TaskStores;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.processor.Headers;
@@ -29,19 +30,6 @@ import org.junit.jupiter.api.Test;
 class CountWindowProcessorTest {
 
     private static final String STORE = "windows";
-
-    /** What a test expects of one emitted window. */
-    private record Out(String key, long start, long end, Object value, long timestamp, String pane) {
-        static Out of(Record<Windowed<String>, ?> r) {
-            return new Out(
-                    r.key().key(),
-                    r.key().start(),
-                    r.key().end(),
-                    r.value(),
-                    r.timestamp(),
-                    r.headers().lastString(CountWindowProcessor.PANE));
-        }
-    }
 
     /**
      * A task in miniature: real stores (in memory, with pending writes, commit and abort), a
