@@ -12,9 +12,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code weir acls plan}: the ACLs an application needs on a cluster with an authorizer, computed
@@ -49,8 +47,8 @@ final class AclsCommand extends CommandGroup {
                     + " on its internal topics (prefix ID-), Read on its group, Write on its transactional ids (prefix"
                     + " ID-, exactly-once).")
     static final class Plan implements Callable<Integer> {
-        @Option(names = "--app", required = true, paramLabel = "ID", description = "the application id")
-        String app;
+        @Mixin
+        AppOptions app;
 
         @Option(
                 names = "--principal",
@@ -88,28 +86,20 @@ final class AclsCommand extends CommandGroup {
                 description = "table (default) or kafka-acls (kafka-acls.sh commands)")
         Format format;
 
-        @Mixin
-        ClusterOptions cluster;
-
-        @Spec
-        CommandSpec spec;
-
         @Override
         public Integer call() {
             if (topology == null && inputs.isEmpty()) {
-                throw new picocli.CommandLine.ParameterException(
-                        spec.commandLine(), "give the topology (--topology CLASS) or the input topics (--input TOPIC)");
+                throw app.usage("give the topology (--topology CLASS) or the input topics (--input TOPIC)");
             }
             if (!principal.contains(":")) {
-                throw new picocli.CommandLine.ParameterException(
-                        spec.commandLine(), "--principal '" + principal + "' needs a type, as in User:" + principal);
+                throw app.usage("--principal '" + principal + "' needs a type, as in User:" + principal);
             }
-            WeirConfig config = cluster.config(app);
+            WeirConfig config = app.config();
             AclPlan.Topics topics =
                     new AclPlan.Topics(java.util.Set.of(), java.util.Set.of(), java.util.Set.of(), false);
-            PrintWriter err = spec.commandLine().getErr();
+            PrintWriter err = app.err();
             if (topology != null) {
-                TopologyModel model = TopologyAccess.model(topology.load(), app);
+                TopologyModel model = TopologyAccess.model(topology.load(), app.id);
                 topics = AclPlan.Topics.of(model);
                 if (model.subscriptionPattern() != null) {
                     err.println("weir acls plan: the topology reads topics by pattern; give the topics it matches"
@@ -117,7 +107,7 @@ final class AclsCommand extends CommandGroup {
                 }
             }
             List<Acl> plan = AclPlan.of(topics.plus(inputs, outputs), config, tools);
-            print(plan, config, spec.commandLine().getOut());
+            print(plan, config, app.out());
             return Weir.OK;
         }
 

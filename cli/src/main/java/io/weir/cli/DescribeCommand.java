@@ -29,9 +29,7 @@ import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code weir describe}: what Kafka knows about a running application. Its consumer group (state,
@@ -47,23 +45,30 @@ import picocli.CommandLine.Spec;
                 + " input lag per partition, internal topics.")
 final class DescribeCommand implements Callable<Integer> {
 
-    @Option(names = "--app", required = true, paramLabel = "ID", description = "the application id")
-    String app;
+    @Mixin
+    AppOptions app;
 
     @Option(names = "--json", description = "print JSON")
     boolean json;
 
-    @Mixin
-    ClusterOptions cluster;
-
     @ArgGroup(exclusive = false, heading = "With the topology, partitions are shown as tasks:%n")
     TopologyOptions topologyOptions;
 
-    @Spec
-    CommandSpec spec;
-
     /** One member: instance id {@code <instance>-<thread>} when static membership is on. */
     record Member(String memberId, String instanceId, String host, List<TopicPartition> partitions) {}
+
+    /**
+     * What the command learned, for either output; {@code internal} the application's internal
+     * topics, {@code topology} null when not given.
+     */
+    record Snapshot(
+            ConsumerGroupDescription group,
+            List<Member> members,
+            List<Lag> lags,
+            Map<String, TopicDescription> internal,
+            Topology topology,
+            WeirConfig config,
+            Map<String, Heartbeats.Heartbeat> heartbeats) {}
 
     /** Committed vs end offset of one input partition; committed -1 when none. */
     record Lag(TopicPartition partition, long committed, long end) {
@@ -74,11 +79,11 @@ final class DescribeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        WeirConfig config = cluster.config(app);
+        WeirConfig config = app.config();
         Topology topology = topologyOptions == null ? null : topologyOptions.load();
-        try (Admin admin = cluster.admin(config)) {
-            ConsumerGroupDescription group = Groups.describe(admin, app).orElse(null);
-            Map<TopicPartition, OffsetAndMetadata> committed = Groups.committed(admin, app);
+        try (Admin admin = app.admin(config)) {
+            ConsumerGroupDescription group = Groups.describe(admin, app.id).orElse(null);
+            Map<TopicPartition, OffsetAndMetadata> committed = Groups.committed(admin, app.id);
             Set<String> topics = KafkaCalls.get(admin.listTopics().names(), ClusterOptions.TIMEOUT, "list topics");
             Set<String> internal = AppTopics.internal(config, topics);
             Map<String, TopicDescription> described = internal.isEmpty()
@@ -96,11 +101,12 @@ final class DescribeCommand implements Callable<Integer> {
                 members.add(new Member(m.consumerId(), m.groupInstanceId().orElse("-"), m.host(), parts));
             }
             members.sort(Comparator.comparing(Member::instanceId).thenComparing(Member::memberId));
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = app.out();
+            Snapshot snapshot = new Snapshot(group, members, lags, described, topology, config, heartbeats);
             if (json) {
-                printJson(out, group, members, lags, described, topology, config, heartbeats);
+                printJson(out, snapshot);
             } else {
-                printText(out, group, members, lags, described, topology, config, heartbeats);
+                printText(out, snapshot);
             }
         }
         return Weir.OK;
@@ -146,24 +152,18 @@ final class DescribeCommand implements Callable<Integer> {
     private Set<String> tasks(Member m, Topology topology) {
         Set<String> tasks = new TreeSet<>();
         for (TopicPartition tp : m.partitions()) {
-            OptionalInt st = topology.subtopologyReading(app, tp.topic());
+            OptionalInt st = topology.subtopologyReading(app.id, tp.topic());
             tasks.add(st.isPresent() ? st.getAsInt() + "_" + tp.partition() : tp.toString());
         }
         return tasks;
     }
 
-    private void printText(
-            PrintWriter out,
-            ConsumerGroupDescription group,
-            List<Member> members,
-            List<Lag> lags,
-            Map<String, TopicDescription> internal,
-            Topology topology,
-            WeirConfig config,
-            Map<String, Heartbeats.Heartbeat> heartbeats) {
-        out.printf("Application %s: consumer group %s, %d member(s)%n%n", app, state(group), members.size());
-        Table m = new Table("INSTANCE (group.instance.id)", "HOST", topology == null ? "PARTITIONS" : "TASKS");
-        members.forEach(mb -> m.row(mb.instanceId(), mb.host(), assignment(mb, topology)));
+    private void printText(PrintWriter out, Snapshot s) {
+        out.printf(
+                "Application %s: consumer group %s, %d member(s)%n%n",
+                app.id, state(s.group()), s.members().size());
+        Table m = new Table("INSTANCE (group.instance.id)", "HOST", s.topology() == null ? "PARTITIONS" : "TASKS");
+        s.members().forEach(mb -> m.row(mb.instanceId(), mb.host(), assignment(mb, s.topology())));
         if (m.isEmpty()) {
             out.println("No active members.");
         } else {
@@ -172,36 +172,37 @@ final class DescribeCommand implements Callable<Integer> {
         out.println();
         out.println("Input lag (committed offset vs read_committed end):");
         Table l = new Table("TOPIC", "PARTITION", "COMMITTED", "END", "LAG");
-        lags.forEach(x -> l.row(
-                x.partition().topic(),
-                x.partition().partition(),
-                x.committed() < 0 ? "-" : x.committed(),
-                x.end(),
-                x.lag()));
+        s.lags()
+                .forEach(x -> l.row(
+                        x.partition().topic(),
+                        x.partition().partition(),
+                        x.committed() < 0 ? "-" : x.committed(),
+                        x.end(),
+                        x.lag()));
         if (l.isEmpty()) {
             out.println("No committed input offsets.");
         } else {
             l.print(out);
-            out.printf("Total lag: %d%n", lags.stream().mapToLong(Lag::lag).sum());
+            out.printf("Total lag: %d%n", s.lags().stream().mapToLong(Lag::lag).sum());
         }
         out.println();
         out.println("Internal topics:");
         Table t = new Table("TOPIC", "KIND", "PARTITIONS");
-        new TreeMap<>(internal)
+        new TreeMap<>(s.internal())
                 .forEach((name, d) -> t.row(
-                        name, AppTopics.label(config, name), d.partitions().size()));
+                        name, AppTopics.label(s.config(), name), d.partitions().size()));
         if (t.isEmpty()) {
             out.println("None.");
         } else {
             t.print(out);
         }
         out.println();
-        out.println(
-                "Instances, as their last heartbeats say (" + InternalTopic.LIVENESS.of(config.applicationId()) + "):");
+        out.println("Instances, as their last heartbeats say ("
+                + InternalTopic.LIVENESS.of(s.config().applicationId()) + "):");
         Table h = new Table(
                 "INSTANCE", "HEARD", "STATE", "ACTIVE", "STANDBY", "RESTORING (task:store:records left)", "HTTP PORT");
         long now = System.currentTimeMillis();
-        heartbeats
+        s.heartbeats()
                 .values()
                 .forEach(b -> h.row(
                         b.instance(),
@@ -234,20 +235,12 @@ final class DescribeCommand implements Callable<Integer> {
         return v == null || v.isEmpty() ? "-" : v;
     }
 
-    private void printJson(
-            PrintWriter out,
-            ConsumerGroupDescription group,
-            List<Member> members,
-            List<Lag> lags,
-            Map<String, TopicDescription> internal,
-            Topology topology,
-            WeirConfig config,
-            Map<String, Heartbeats.Heartbeat> heartbeats) {
+    private void printJson(PrintWriter out, Snapshot s) {
         Map<String, Object> root = new LinkedHashMap<>();
-        root.put("application", app);
-        root.put("groupState", state(group));
+        root.put("application", app.id);
+        root.put("groupState", state(s.group()));
         List<Object> ms = new ArrayList<>();
-        for (Member mb : members) {
+        for (Member mb : s.members()) {
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("instanceId", mb.instanceId());
             j.put("memberId", mb.memberId());
@@ -255,14 +248,14 @@ final class DescribeCommand implements Callable<Integer> {
             j.put(
                     "partitions",
                     mb.partitions().stream().map(TopicPartition::toString).toList());
-            if (topology != null) {
-                j.put("tasks", List.copyOf(tasks(mb, topology)));
+            if (s.topology() != null) {
+                j.put("tasks", List.copyOf(tasks(mb, s.topology())));
             }
             ms.add(j);
         }
         root.put("members", ms);
         List<Object> ls = new ArrayList<>();
-        for (Lag x : lags) {
+        for (Lag x : s.lags()) {
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("topic", x.partition().topic());
             j.put("partition", x.partition().partition());
@@ -273,16 +266,16 @@ final class DescribeCommand implements Callable<Integer> {
         }
         root.put("inputLag", ls);
         List<Object> ts = new ArrayList<>();
-        new TreeMap<>(internal).forEach((name, d) -> {
+        new TreeMap<>(s.internal()).forEach((name, d) -> {
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("topic", name);
-            j.put("kind", AppTopics.label(config, name));
+            j.put("kind", AppTopics.label(s.config(), name));
             j.put("partitions", d.partitions().size());
             ts.add(j);
         });
         root.put("internalTopics", ts);
         List<Object> hs = new ArrayList<>();
-        heartbeats.values().forEach(b -> {
+        s.heartbeats().values().forEach(b -> {
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("instance", b.instance());
             j.put("heardAt", java.time.Instant.ofEpochMilli(b.timestamp()).toString());

@@ -30,9 +30,7 @@ import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code weir reset}: prepares an application for a replay. With every instance stopped, it moves
@@ -53,8 +51,8 @@ final class ResetCommand implements Callable<Integer> {
     /** How often the deletion is checked: it reaches the brokers' metadata with nothing to wait on. */
     private static final Duration DELETION_RECHECK = Duration.ofMillis(100);
 
-    @Option(names = "--app", required = true, paramLabel = "ID", description = "the application id")
-    String app;
+    @Mixin
+    AppOptions app;
 
     @Option(
             names = "--to",
@@ -76,26 +74,20 @@ final class ResetCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "print what would be done; change nothing")
     boolean dryRun;
 
-    @Mixin
-    ClusterOptions cluster;
-
     @ArgGroup(exclusive = false, heading = "With the topology, its source topics and its exact internal topics:%n")
     TopologyOptions topologyOptions;
-
-    @Spec
-    CommandSpec spec;
 
     /** One input partition: committed offset before (-1: none) and after. */
     record Move(TopicPartition partition, long before, long after) {}
 
     @Override
     public Integer call() {
-        WeirConfig config = cluster.config(app);
+        WeirConfig config = app.config();
         Topology topology = topologyOptions == null ? null : topologyOptions.load();
-        PrintWriter out = spec.commandLine().getOut();
-        try (Admin admin = cluster.admin(config)) {
+        PrintWriter out = app.out();
+        try (Admin admin = app.admin(config)) {
             requireNoMembers(admin);
-            Map<TopicPartition, OffsetAndMetadata> committed = Groups.committed(admin, app);
+            Map<TopicPartition, OffsetAndMetadata> committed = Groups.committed(admin, app.id);
             Set<String> existing = listTopics(admin);
             Set<String> inputs = inputTopics(topology, committed, config, existing);
             List<Move> moves = plan(admin, inputs, committed);
@@ -109,19 +101,19 @@ final class ResetCommand implements Callable<Integer> {
             apply(admin, moves, committed, internal);
             out.printf(
                     "Reset %s to %s: %d partition(s) moved, %d topic(s) deleted.%n",
-                    app, to, moves.size(), internal.size());
+                    app.id, to, moves.size(), internal.size());
         }
         return Weir.OK;
     }
 
     private void requireNoMembers(Admin admin) {
-        ConsumerGroupDescription group = Groups.describe(admin, app).orElse(null);
+        ConsumerGroupDescription group = Groups.describe(admin, app.id).orElse(null);
         if (group != null && !group.members().isEmpty()) {
             List<String> ids = group.members().stream()
                     .map(m -> m.groupInstanceId().orElse(m.consumerId()) + "@" + m.host())
                     .sorted()
                     .toList();
-            throw new CommandFailedException("the application " + app + " has " + ids.size() + " active member(s) "
+            throw new CommandFailedException("the application " + app.id + " has " + ids.size() + " active member(s) "
                     + ids + "; stop every instance before a reset (a running instance would commit over it)");
         }
     }
@@ -148,8 +140,8 @@ final class ResetCommand implements Callable<Integer> {
             throw new CommandFailedException("input topic(s) " + missing + " do not exist");
         }
         if (inputs.isEmpty()) {
-            throw new CommandFailedException("no input topics to reset: the group " + app + " has no committed offsets;"
-                    + " name them with --topics or give --topology");
+            throw new CommandFailedException("no input topics to reset: the group " + app.id
+                    + " has no committed offsets;" + " name them with --topics or give --topology");
         }
         return inputs;
     }
@@ -243,7 +235,7 @@ final class ResetCommand implements Callable<Integer> {
         }
         // The recorded topology goes too: the replay usually runs changed code, which the start-up check
         // would otherwise compare with (and, for a store whose format changed, refuse to start on).
-        String record = InternalTopic.TOPOLOGY.of(app);
+        String record = InternalTopic.TOPOLOGY.of(app.id);
         if (existing.contains(record)) {
             internal.add(record);
         }
@@ -251,7 +243,7 @@ final class ResetCommand implements Callable<Integer> {
     }
 
     private void print(PrintWriter out, List<Move> moves, Set<String> internal) {
-        out.printf("Reset of %s to %s%s%n%n", app, to, dryRun ? " (dry run)" : "");
+        out.printf("Reset of %s to %s%s%n%n", app.id, to, dryRun ? " (dry run)" : "");
         Table table = new Table("TOPIC", "PARTITION", "COMMITTED BEFORE", "AFTER");
         moves.forEach(m -> table.row(
                 m.partition().topic(), m.partition().partition(), m.before() < 0 ? "-" : m.before(), m.after()));
@@ -273,15 +265,15 @@ final class ResetCommand implements Callable<Integer> {
         // Empty metadata: no watermark carried over; event time starts again with the replay.
         moves.forEach(m -> offsets.put(m.partition(), new OffsetAndMetadata(m.after(), "")));
         KafkaCalls.get(
-                admin.alterConsumerGroupOffsets(app, offsets).all(),
+                admin.alterConsumerGroupOffsets(app.id, offsets).all(),
                 ClusterOptions.TIMEOUT,
-                "reset the committed offsets of " + app);
+                "reset the committed offsets of " + app.id);
         Set<TopicPartition> stale = new java.util.HashSet<>();
         committed.keySet().stream().filter(tp -> internal.contains(tp.topic())).forEach(stale::add);
         if (!stale.isEmpty()) {
             // Offsets into repartition topics about to be deleted must not apply to their successors.
             KafkaCalls.get(
-                    admin.deleteConsumerGroupOffsets(app, stale).all(),
+                    admin.deleteConsumerGroupOffsets(app.id, stale).all(),
                     ClusterOptions.TIMEOUT,
                     "delete the offsets of repartition topics");
         }

@@ -12,15 +12,11 @@ import io.weir.internal.topology.TopologyRecord;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code weir savepoint create|list|describe|delete|restore}: savepoints stored in the
@@ -48,10 +44,7 @@ final class SavepointCommand extends CommandGroup {
     static final class Create implements Callable<Integer> {
 
         @Mixin
-        ClusterOptions cluster;
-
-        @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
-        String app;
+        AppOptions app;
 
         @Option(names = "--id", paramLabel = "ID", description = "the savepoint's id (default: sp-<UTC time>)")
         String id;
@@ -63,28 +56,23 @@ final class SavepointCommand extends CommandGroup {
                 description = "give up (and abort) after this long (default: ${DEFAULT-VALUE})")
         int timeoutSeconds;
 
-        @Spec
-        CommandSpec spec;
-
         @Override
         public Integer call() {
-            take(cluster, app, id, false, timeoutSeconds, spec.commandLine());
+            take(app, id, false, timeoutSeconds);
             return Weir.OK;
         }
     }
 
     /** Takes a savepoint, printing its progress; a failure is one line, exit 1. */
-    static Manifest take(
-            ClusterOptions cluster, String app, String id, boolean stop, int timeoutSeconds, picocli.CommandLine cmd) {
+    static Manifest take(AppOptions app, String id, boolean stop, int timeoutSeconds) {
         if (timeoutSeconds <= 0) {
-            throw new picocli.CommandLine.ParameterException(cmd, "--timeout must be positive, not " + timeoutSeconds);
+            throw app.usage("--timeout must be positive, not " + timeoutSeconds);
         }
         if (id != null && !id.matches("[A-Za-z0-9._-]{1,100}")) {
-            throw new picocli.CommandLine.ParameterException(
-                    cmd, "--id must be 1 to 100 letters, digits, '.', '_' or '-', not '" + id + "'");
+            throw app.usage("--id must be 1 to 100 letters, digits, '.', '_' or '-', not '" + id + "'");
         }
-        PrintWriter out = cmd.getOut();
-        WeirConfig config = cluster.config(app);
+        PrintWriter out = app.out();
+        WeirConfig config = app.config();
         String savepointId = id != null ? id : SavepointRequest.newId();
         try {
             Manifest m = new SavepointRequest(config, line -> {
@@ -114,18 +102,12 @@ final class SavepointCommand extends CommandGroup {
     static final class ListCommand implements Callable<Integer> {
 
         @Mixin
-        ClusterOptions cluster;
-
-        @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
-        String app;
-
-        @Spec
-        CommandSpec spec;
+        AppOptions app;
 
         @Override
         public Integer call() {
-            List<Manifest> all = new SavepointCatalog(cluster.config(app)).list();
-            PrintWriter out = spec.commandLine().getOut();
+            List<Manifest> all = new SavepointCatalog(app.config()).list();
+            PrintWriter out = app.out();
             out.printf("%-28s %-24s %6s %10s %12s %s%n", "ID", "CREATED", "TASKS", "ENTRIES", "BYTES", "STOPPED");
             for (Manifest m : all) {
                 out.printf(
@@ -145,10 +127,7 @@ final class SavepointCommand extends CommandGroup {
     static final class Describe implements Callable<Integer> {
 
         @Mixin
-        ClusterOptions cluster;
-
-        @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
-        String app;
+        AppOptions app;
 
         @Option(names = "--id", paramLabel = "ID", required = true, description = "the savepoint")
         String id;
@@ -156,13 +135,10 @@ final class SavepointCommand extends CommandGroup {
         @Option(names = "--json", description = "print the manifest as JSON")
         boolean json;
 
-        @Spec
-        CommandSpec spec;
-
         @Override
         public Integer call() {
-            Manifest m = find(cluster, app, id);
-            PrintWriter out = spec.commandLine().getOut();
+            Manifest m = find(app.cluster, app.id, id);
+            PrintWriter out = app.out();
             if (json) {
                 out.println(Json.pretty(m));
                 return Weir.OK;
@@ -197,24 +173,18 @@ final class SavepointCommand extends CommandGroup {
     static final class Delete implements Callable<Integer> {
 
         @Mixin
-        ClusterOptions cluster;
-
-        @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
-        String app;
+        AppOptions app;
 
         @Option(names = "--id", paramLabel = "ID", required = true, description = "the savepoint")
         String id;
 
-        @Spec
-        CommandSpec spec;
-
         @Override
         public Integer call() {
-            find(cluster, app, id);
-            SavepointCatalog.Deletion d = new SavepointCatalog(cluster.config(app)).delete(id);
-            String topic = io.weir.internal.config.InternalTopic.SAVEPOINTS.of(app);
-            PrintWriter out = spec.commandLine().getOut();
-            out.println("deleted savepoint " + id + " of " + app + ": no longer listed or restorable");
+            find(app.cluster, app.id, id);
+            SavepointCatalog.Deletion d = new SavepointCatalog(app.config()).delete(id);
+            String topic = io.weir.internal.config.InternalTopic.SAVEPOINTS.of(app.id);
+            PrintWriter out = app.out();
+            out.println("deleted savepoint " + id + " of " + app.id + ": no longer listed or restorable");
             if (d.reclaimed()) {
                 out.printf(
                         "tombstoned its %d data records (%d bytes of entries); the log cleaner removes them from"
@@ -237,62 +207,40 @@ final class SavepointCommand extends CommandGroup {
     static final class Restore implements Callable<Integer> {
 
         @Mixin
-        ClusterOptions cluster;
+        AppOptions app;
 
         @Mixin
         TopologyOptions topology;
 
-        @Option(
-                names = "--app",
-                paramLabel = "ID",
-                required = true,
-                description = "the application.id to load into (must not be running)")
-        String app;
+        @Mixin
+        RestoreOptions restore;
 
         @Option(
                 names = "--from-app",
                 paramLabel = "ID",
-                description = "the application the savepoint was taken of" + " (default: --app)")
+                description = "the application the savepoint was taken of (default: --app, the one it loads into,"
+                        + " which must not be running)")
         String fromApp;
 
         @Option(names = "--id", paramLabel = "ID", required = true, description = "the savepoint")
         String id;
 
-        @Option(names = "--map-topic", paramLabel = "OLD=NEW", description = "read NEW where the savepoint read OLD")
-        Map<String, String> topicMap = new LinkedHashMap<>();
-
-        @Option(
-                names = "--map-store",
-                paramLabel = "OLD=NEW",
-                description = "load the savepoint's store OLD into"
-                        + " the new topology's store NEW (a renamed store); checked like a store that kept its name")
-        Map<String, String> storeMap = new LinkedHashMap<>();
-
-        @Option(names = "--allow-dropped-state", description = "drop stores the new topology no longer has")
-        boolean allowDroppedState;
-
-        @Spec
-        CommandSpec spec;
-
         @Override
         public Integer call() {
-            io.weir.internal.topology.TopologyModel model = topology.model(app); // before the cluster is asked
-            String source = fromApp != null ? fromApp : app;
-            Manifest m = find(cluster, source, id);
-            PrintWriter out = spec.commandLine().getOut();
-            WeirConfig target = cluster.config(app);
+            io.weir.internal.topology.TopologyModel model = topology.model(app.id); // before the cluster is asked
+            String source = fromApp != null ? fromApp : app.id;
+            Manifest m = find(app.cluster, source, id);
+            PrintWriter out = app.out();
+            WeirConfig target = app.config();
             try {
                 SavepointRestore.Result r = new SavepointRestore(target, model, line -> {
                             out.println(line);
                             out.flush();
                         })
-                        .restore(
-                                new SavepointCatalog(cluster.config(source)),
-                                m,
-                                new SavepointRestore.Options(allowDroppedState, topicMap, storeMap));
+                        .restore(new SavepointCatalog(app.cluster.config(source)), m, restore.options());
                 out.printf(
                         "restored savepoint %s of %s into %s: %d entries, %d input offsets; start the application%n",
-                        id, source, app, r.entries(), r.offsetsCommitted());
+                        id, source, app.id, r.entries(), r.offsetsCommitted());
             } catch (IllegalStateException e) {
                 throw new CommandFailedException(e.getMessage(), e);
             }

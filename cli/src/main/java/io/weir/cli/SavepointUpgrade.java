@@ -16,7 +16,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
@@ -55,17 +54,10 @@ final class SavepointUpgrade {
             TopologyDescription next,
             TopologyModel nextModel,
             String savepointPrefix,
-            boolean allowDroppedState,
-            Map<String, String> topicMap,
-            Map<String, String> storeMap,
+            SavepointRestore.Options restore,
             Duration savepointTimeout,
             Duration stopTimeout,
-            String release) {
-        Plan {
-            topicMap = Map.copyOf(topicMap);
-            storeMap = Map.copyOf(storeMap);
-        }
-    }
+            String release) {}
 
     /** How it ended, when it did not fail. */
     enum Outcome {
@@ -74,20 +66,18 @@ final class SavepointUpgrade {
         RESTORED
     }
 
-    private final ClusterOptions cluster;
+    private final AppOptions app;
     private final WeirConfig config;
     private final StatefulSetScale statefulSet;
-    private final picocli.CommandLine cmd;
     private final PrintWriter out;
     /** {@code upgrade} or {@code rollback}, for messages. */
     private String action = "upgrade";
 
-    SavepointUpgrade(ClusterOptions cluster, StatefulSetScale statefulSet, picocli.CommandLine cmd, String app) {
-        this.cluster = cluster;
-        this.config = cluster.config(app);
+    SavepointUpgrade(AppOptions app, StatefulSetScale statefulSet) {
+        this.app = app;
+        this.config = app.config();
         this.statefulSet = statefulSet;
-        this.cmd = cmd;
-        this.out = cmd.getOut();
+        this.out = app.out();
     }
 
     /** The pre-upgrade hook: the steps of the class comment. */
@@ -161,20 +151,20 @@ final class SavepointUpgrade {
     }
 
     /** The topology the running version recorded; empty when its topic does not exist or is empty. */
-    private Optional<TopologyDescription> recorded(String app) {
-        try (Admin admin = cluster.admin(config)) {
+    private Optional<TopologyDescription> recorded(String appId) {
+        try (Admin admin = app.admin(config)) {
             java.util.Set<String> topics = io.weir.common.internal.KafkaCalls.get(
                     admin.listTopics().names(), ClusterOptions.TIMEOUT, "reach Kafka at " + config.bootstrapServers());
-            if (!topics.contains(io.weir.internal.config.InternalTopic.TOPOLOGY.of(app))) {
+            if (!topics.contains(io.weir.internal.config.InternalTopic.TOPOLOGY.of(appId))) {
                 return Optional.empty();
             }
         }
         try {
             return io.weir.internal.topology.TopologyRecord.read(
-                    config.consumerOverrides(), app, ClusterOptions.TIMEOUT);
+                    config.consumerOverrides(), appId, ClusterOptions.TIMEOUT);
         } catch (RuntimeException e) {
             throw new CommandFailedException(
-                    action + " of " + app + " refused: cannot read the recorded topology (" + e.getMessage()
+                    action + " of " + appId + " refused: cannot read the recorded topology (" + e.getMessage()
                             + "); nothing was changed",
                     e);
         }
@@ -190,7 +180,7 @@ final class SavepointUpgrade {
                     + diff.incompatibleStores() + " (" + String.join("; ", diff.reasons()) + "); give them new names,"
                     + " or reset the application (weir reset); nothing was changed, the old version keeps running");
         }
-        plan.storeMap().forEach((old, renamed) -> {
+        plan.restore().storeMap().forEach((old, renamed) -> {
             TopologyDescription.StoreInfo b = diff.before().store(old);
             TopologyDescription.StoreInfo a = diff.after().store(renamed);
             if (b == null || a == null) {
@@ -213,9 +203,9 @@ final class SavepointUpgrade {
         List<String> dropped = diff.storesRemoved().stream()
                 .filter(s ->
                         diff.before().store(s) != null && diff.before().store(s).logged())
-                .filter(s -> !plan.storeMap().containsKey(s))
+                .filter(s -> !plan.restore().storeMap().containsKey(s))
                 .toList();
-        if (!dropped.isEmpty() && !plan.allowDroppedState()) {
+        if (!dropped.isEmpty() && !plan.restore().allowDroppedState()) {
             throw new CommandFailedException("upgrade of " + plan.app() + " refused: the new version drops the state"
                     + " of store(s) " + dropped + "; allow it with upgrade.allowDroppedState=true"
                     + " (--allow-dropped-state); nothing was changed, the old version keeps running");
@@ -238,7 +228,7 @@ final class SavepointUpgrade {
         say("state change: taking savepoint " + id + " and stopping " + plan.app() + " after it");
         try {
             return SavepointCommand.take(
-                    cluster, plan.app(), id, true, (int) plan.savepointTimeout().toSeconds(), cmd);
+                    app, id, true, (int) plan.savepointTimeout().toSeconds());
         } catch (RuntimeException e) {
             throw new CommandFailedException(
                     "upgrade of " + plan.app() + " failed: savepoint " + id + " could not be" + " taken ("
@@ -263,7 +253,7 @@ final class SavepointUpgrade {
     private void awaitNoMember(Plan plan, Manifest savepoint) {
         say("waiting for the instances of " + plan.app() + " to leave the consumer group");
         boolean empty;
-        try (Admin admin = cluster.admin(config)) {
+        try (Admin admin = app.admin(config)) {
             empty = Poll.until(
                     () -> Groups.describe(admin, plan.app())
                             .map(ConsumerGroupDescription::members)
@@ -290,10 +280,7 @@ final class SavepointUpgrade {
         say("restoring savepoint " + savepoint.id() + " into " + into);
         try {
             SavepointRestore.Result r = new SavepointRestore(config, plan.nextModel(), this::say)
-                    .restore(
-                            new SavepointCatalog(config),
-                            savepoint,
-                            new SavepointRestore.Options(plan.allowDroppedState(), plan.topicMap(), plan.storeMap()));
+                    .restore(new SavepointCatalog(config), savepoint, plan.restore());
             say("restored " + r.entries() + " entries and " + r.offsetsCommitted() + " input offsets");
         } catch (RuntimeException e) {
             throw failed(plan, savepoint, "restoring it into " + into + " failed (" + e.getMessage() + ")");
@@ -306,7 +293,7 @@ final class SavepointUpgrade {
                 .list().stream()
                         .filter(m -> m.id().startsWith(plan.savepointPrefix()))
                         .filter(m -> SavepointCompatibility.check(m, plan.nextModel())
-                                .problems(plan.allowDroppedState())
+                                .problems(plan.restore().allowDroppedState())
                                 .isEmpty())
                         .max(Comparator.comparingLong(Manifest::createdAt));
     }

@@ -3,9 +3,7 @@ package io.weir.cli;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code weir stop --app ID --savepoint}: takes a final savepoint and stops every instance right
@@ -16,10 +14,7 @@ import picocli.CommandLine.Spec;
 final class StopCommand implements Callable<Integer> {
 
     @Mixin
-    ClusterOptions cluster;
-
-    @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
-    String app;
+    AppOptions app;
 
     @Option(
             names = "--savepoint",
@@ -39,13 +34,10 @@ final class StopCommand implements Callable<Integer> {
                     "give up (and abort; the application keeps running) after this long (default: ${DEFAULT-VALUE})")
     int timeoutSeconds;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
     public Integer call() {
-        SavepointCommand.take(cluster, app, id, true, timeoutSeconds, spec.commandLine());
-        spec.commandLine().getOut().println("the instances of " + app + " stop now");
+        SavepointCommand.take(app, id, true, timeoutSeconds);
+        app.out().println("the instances of " + app.id + " stop now");
         return Weir.OK;
     }
 }

@@ -14,9 +14,7 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code weir topics plan|create}: the internal topics of an application, planned by the same code
@@ -31,17 +29,11 @@ final class TopicsCommand extends CommandGroup {
 
     /** What both subcommands take. */
     abstract static class Base implements Callable<Integer> {
-        @Option(names = "--app", required = true, paramLabel = "ID", description = "the application id")
-        String app;
-
         @Mixin
-        ClusterOptions cluster;
+        AppOptions app;
 
         @Mixin
         TopologyOptions topology;
-
-        @Spec
-        CommandSpec spec;
     }
 
     @Command(
@@ -55,17 +47,17 @@ final class TopicsCommand extends CommandGroup {
 
         @Override
         public Integer call() {
-            WeirConfig config = cluster.config(app);
+            WeirConfig config = app.config();
             io.weir.Topology t = topology.load();
             List<InternalTopics.Topic> plan;
-            try (Admin admin = cluster.admin(config)) {
+            try (Admin admin = app.admin(config)) {
                 plan = run(() -> InternalTopics.plan(TopologyAccess.model(t, config.applicationId()), config, admin));
             }
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = app.out();
             if (json) {
                 List<Object> topics = new ArrayList<>();
                 plan.forEach(p -> topics.add(toJson(p, null)));
-                out.println(Json.pretty(Map.of("application", app, "topics", topics)));
+                out.println(Json.pretty(Map.of("application", app.id, "topics", topics)));
             } else {
                 Table table = new Table("TOPIC", "KIND", "PARTITIONS", "REPLICATION", "CONFIGS");
                 plan.forEach(p -> table.row(p.name(), kind(p), p.partitions(), replication(p), configs(p)));
@@ -84,14 +76,14 @@ final class TopicsCommand extends CommandGroup {
     static final class Create extends Base {
         @Override
         public Integer call() {
-            WeirConfig config = cluster.config(app);
+            WeirConfig config = app.config();
             io.weir.Topology t = topology.load();
             InternalTopics.Report report;
-            try (Admin admin = cluster.admin(config)) {
+            try (Admin admin = app.admin(config)) {
                 report = run(
                         () -> InternalTopics.create(TopologyAccess.model(t, config.applicationId()), config, admin));
             }
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = app.out();
             Table table = new Table("TOPIC", "KIND", "PARTITIONS", "REPLICATION", "CONFIGS", "STATUS");
             report.created()
                     .forEach(p -> table.row(p.name(), kind(p), p.partitions(), replication(p), configs(p), "created"));
@@ -112,7 +104,7 @@ final class TopicsCommand extends CommandGroup {
                     report.existing().size(),
                     report.problems().size());
             if (!report.problems().isEmpty()) {
-                PrintWriter err = spec.commandLine().getErr();
+                PrintWriter err = app.err();
                 report.problems().forEach(p -> err.println("weir topics create: " + p));
                 return Weir.FAILED;
             }

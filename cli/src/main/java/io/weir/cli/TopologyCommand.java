@@ -12,9 +12,6 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code weir topology show|diff}: the topology an application recorded in Kafka when its
@@ -34,18 +31,12 @@ final class TopologyCommand extends CommandGroup {
     static final class Show implements Callable<Integer> {
 
         @Mixin
-        ClusterOptions cluster;
-
-        @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
-        String app;
-
-        @Spec
-        CommandSpec spec;
+        AppOptions app;
 
         @Override
         public Integer call() {
-            TopologyDescription recorded = recorded(cluster, app);
-            spec.commandLine().getOut().println(recorded.toJson());
+            TopologyDescription recorded = recorded(app);
+            app.out().println(recorded.toJson());
             return Weir.OK;
         }
     }
@@ -59,32 +50,27 @@ final class TopologyCommand extends CommandGroup {
     static final class Diff implements Callable<Integer> {
 
         @Mixin
-        ClusterOptions cluster;
+        AppOptions app;
 
         @Mixin
         TopologyOptions topology;
 
-        @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
-        String app;
-
-        @Spec
-        CommandSpec spec;
-
         @Override
         public Integer call() {
-            TopologyDescription next = topology.description(app); // bad options fail before the cluster is asked
-            TopologyDescription recorded = recorded(cluster, app);
+            TopologyDescription next = topology.description(app.id); // bad options fail before the cluster is asked
+            TopologyDescription recorded = recorded(app);
             TopologyDiff diff = TopologyDiff.between(recorded, next);
-            spec.commandLine().getOut().print(diff.report());
+            app.out().print(diff.report());
             return diff.verdict() == TopologyDiff.Verdict.SAFE ? Weir.OK : Weir.FAILED;
         }
     }
 
     /** The recorded description, or a one-line failure saying why there is none. */
-    static TopologyDescription recorded(ClusterOptions cluster, String app) {
-        WeirConfig config = cluster.config(app);
+    static TopologyDescription recorded(AppOptions options) {
+        String app = options.id;
+        WeirConfig config = options.config();
         String topic = InternalTopic.TOPOLOGY.of(app);
-        try (Admin admin = cluster.admin(config)) {
+        try (Admin admin = options.admin(config)) {
             Set<String> topics = KafkaCalls.get(
                     admin.listTopics().names(), ClusterOptions.TIMEOUT, "reach Kafka at " + config.bootstrapServers());
             if (!topics.contains(topic)) {

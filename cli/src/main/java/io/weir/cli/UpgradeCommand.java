@@ -1,14 +1,10 @@
 package io.weir.cli;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code weir upgrade --mode savepoint}: what the Helm chart's pre-upgrade hook runs when
@@ -31,7 +27,7 @@ final class UpgradeCommand implements Callable<Integer> {
     }
 
     @Mixin
-    ClusterOptions cluster;
+    AppOptions app;
 
     @Mixin
     TopologyOptions topology;
@@ -39,8 +35,8 @@ final class UpgradeCommand implements Callable<Integer> {
     @Mixin
     KubernetesOptions kubernetes;
 
-    @Option(names = "--app", paramLabel = "ID", required = true, description = "the application.id")
-    String app;
+    @Mixin
+    RestoreOptions restore;
 
     @Option(
             names = "--mode",
@@ -76,22 +72,6 @@ final class UpgradeCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE})")
     String savepointPrefix;
 
-    @Option(names = "--allow-dropped-state", description = "let the new version drop stores it no longer has")
-    boolean allowDroppedState;
-
-    @Option(
-            names = "--map-topic",
-            paramLabel = "OLD=NEW",
-            description = "the new version reads NEW where the old" + " read OLD")
-    Map<String, String> topicMap = new LinkedHashMap<>();
-
-    @Option(
-            names = "--map-store",
-            paramLabel = "OLD=NEW",
-            description = "the new version keeps the state of store"
-                    + " OLD under the name NEW (a renamed store): the savepoint's OLD is restored into NEW")
-    Map<String, String> storeMap = new LinkedHashMap<>();
-
     @Option(
             names = "--timeout",
             paramLabel = "SECONDS",
@@ -107,35 +87,26 @@ final class UpgradeCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE})")
     int stopTimeoutSeconds;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
     public Integer call() {
         if (savepointTimeoutSeconds <= 0 || stopTimeoutSeconds <= 0) {
-            throw new picocli.CommandLine.ParameterException(
-                    spec.commandLine(), "--timeout and --stop-timeout must be positive");
+            throw app.usage("--timeout and --stop-timeout must be positive");
         }
         if (!savepointPrefix.matches("[A-Za-z0-9._-]{1,60}")) {
-            throw new picocli.CommandLine.ParameterException(
-                    spec.commandLine(),
-                    "--savepoint-prefix must be 1 to 60" + " letters, digits, '.', '_' or '-', not '" + savepointPrefix
-                            + "'");
+            throw app.usage("--savepoint-prefix must be 1 to 60 letters, digits, '.', '_' or '-', not '"
+                    + savepointPrefix + "'");
         }
         // The options and the topology first: a bad call fails before the cluster or Kubernetes is asked.
         SavepointUpgrade.Plan plan = new SavepointUpgrade.Plan(
-                app,
-                topology.description(app),
-                topology.model(app),
+                app.id,
+                topology.description(app.id),
+                topology.model(app.id),
                 savepointPrefix,
-                allowDroppedState,
-                topicMap,
-                storeMap,
+                restore.options(),
                 Duration.ofSeconds(savepointTimeoutSeconds),
                 Duration.ofSeconds(stopTimeoutSeconds),
                 release != null ? release : statefulSet);
-        SavepointUpgrade steps =
-                new SavepointUpgrade(cluster, kubernetes.statefulSet(statefulSet), spec.commandLine(), app);
+        SavepointUpgrade steps = new SavepointUpgrade(app, kubernetes.statefulSet(statefulSet));
         if (rollback) {
             steps.rollback(plan);
         } else {

@@ -2,6 +2,9 @@ package io.weir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.testing.CountingApp;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** {@code weir acls plan}: what it prints for the CLI's counting application, without a cluster. */
@@ -9,19 +12,24 @@ class AclsCommandTest {
 
     private static final String TOPOLOGY = CountingApp.class.getName();
 
+    /** {@code weir acls plan} with {@code options}. */
+    private static WeirTest.Outcome plan(String... options) {
+        List<String> args = new ArrayList<>(List.of("acls", "plan"));
+        args.addAll(List.of(options));
+        return WeirTest.run(args.toArray(String[]::new));
+    }
+
+    /** The plan of application {@code orders}, run by {@code User:orders}, from its topology. */
+    private static WeirTest.Outcome planForOrders(String... more) {
+        List<String> args = new ArrayList<>(
+                List.of("--app", "orders", "--principal", "User:orders", "--topology", TOPOLOGY, "-b", "kafka:9093"));
+        args.addAll(List.of(more));
+        return plan(args.toArray(String[]::new));
+    }
+
     @Test
     void tablePlansInputsOutputsInternalTopicsGroupAndTransactionalIds() {
-        WeirTest.Outcome o = WeirTest.run(
-                "acls",
-                "plan",
-                "--app",
-                "orders",
-                "--principal",
-                "User:orders",
-                "--topology",
-                TOPOLOGY,
-                "-b",
-                "kafka:9093");
+        WeirTest.Outcome o = planForOrders();
         assertThat(o.code()).as(o.err()).isEqualTo(Weir.OK);
         assertThat(o.out())
                 .containsPattern("RESOURCE\\s+NAME\\s+PATTERN\\s+OPERATION\\s+PRINCIPAL\\s+WHY")
@@ -35,20 +43,7 @@ class AclsCommandTest {
 
     @Test
     void kafkaAclsFormatPrintsOneCommandPerAcl() {
-        WeirTest.Outcome o = WeirTest.run(
-                "acls",
-                "plan",
-                "--app",
-                "orders",
-                "--principal",
-                "User:orders",
-                "--topology",
-                TOPOLOGY,
-                "-b",
-                "kafka:9093",
-                "--format",
-                "kafka-acls",
-                "--tools");
+        WeirTest.Outcome o = planForOrders("--format", "kafka-acls", "--tools");
         assertThat(o.code()).as(o.err()).isEqualTo(Weir.OK);
         assertThat(o.out())
                 .contains(
@@ -63,9 +58,7 @@ class AclsCommandTest {
 
     @Test
     void inputAndOutputOptionsServeWithoutATopologyAndAtLeastOnceNeedsNoTransactions() {
-        WeirTest.Outcome o = WeirTest.run(
-                "acls",
-                "plan",
+        WeirTest.Outcome o = plan(
                 "--app",
                 "a",
                 "--principal",
@@ -87,15 +80,13 @@ class AclsCommandTest {
 
     @Test
     void withoutTopologyOrInputsOrWithABarePrincipalItIsAUsageError() {
-        WeirTest.Outcome none = WeirTest.run("acls", "plan", "--app", "a", "--principal", "User:a", "-b", "k:1");
+        WeirTest.Outcome none = plan("--app", "a", "--principal", "User:a", "-b", "k:1");
         assertThat(none.code()).isEqualTo(Weir.USAGE);
         assertThat(none.err()).contains("--topology CLASS", "--input TOPIC");
-        WeirTest.Outcome bare =
-                WeirTest.run("acls", "plan", "--app", "a", "--principal", "a", "--input", "x", "-b", "k:1");
+        WeirTest.Outcome bare = plan("--app", "a", "--principal", "a", "--input", "x", "-b", "k:1");
         assertThat(bare.code()).isEqualTo(Weir.USAGE);
         assertThat(bare.err()).contains("User:a");
-        WeirTest.Outcome format =
-                WeirTest.run("acls", "plan", "--app", "a", "--principal", "User:a", "--input", "x", "--format", "yaml");
+        WeirTest.Outcome format = plan("--app", "a", "--principal", "User:a", "--input", "x", "--format", "yaml");
         assertThat(format.code()).isEqualTo(Weir.USAGE);
         assertThat(format.err()).contains("'yaml' is not a format");
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weir.WeirApp;
 import io.weir.common.KeyValue;
+import io.weir.testing.CountingApp;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
 import java.io.PrintWriter;
@@ -90,7 +91,7 @@ class CliIT {
             records.add(KeyValue.of("key" + i % 6, "v"));
         }
         KAFKA.client().produceStrings(CountingApp.INPUT, records);
-        try (WeirApp running = CountingApp.start(
+        try (WeirApp running = Instances.start(
                 CountingApp.topology(),
                 KAFKA.bootstrapServers(),
                 app,

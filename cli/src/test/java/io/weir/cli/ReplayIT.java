@@ -3,18 +3,13 @@ package io.weir.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.WeirApp;
-import io.weir.common.KeyValue;
-import io.weir.config.WeirConfig;
+import io.weir.cli.WeirTest.Outcome;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -33,14 +28,8 @@ class ReplayIT {
 
     private static final Duration CATCH_UP = Duration.ofMinutes(1);
 
-    record Outcome(int code, String out, String err) {}
-
     private static Outcome weir(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Weir.run(new PrintWriter(out), new PrintWriter(err), args);
-        System.out.println("$ weir " + String.join(" ", args) + "\n" + out + err + "(exit " + code + ")");
-        return new Outcome(code, out.toString(), err.toString());
+        return WeirTest.runShown(args);
     }
 
     @AfterEach
@@ -48,37 +37,6 @@ class ReplayIT {
         System.clearProperty(ReplayTopologies.INPUT);
         System.clearProperty(ReplayTopologies.OUTPUT);
         System.clearProperty(ReplayTopologies.SHADOW);
-    }
-
-    private static List<String> lines(int from, int to) {
-        List<String> lines = new ArrayList<>();
-        for (int i = from; i < to; i++) {
-            lines.add("w" + (i % 50) + " v" + (i % 7) + " common");
-        }
-        return lines;
-    }
-
-    private static Map<String, Long> counts(List<String> lines) {
-        Map<String, Long> m = new TreeMap<>();
-        lines.forEach(l -> List.of(l.split(" ")).forEach(w -> m.merge(w, 1L, Long::sum)));
-        return m;
-    }
-
-    private static void produce(String topic, List<String> lines) {
-        List<KeyValue<String, String>> records = new ArrayList<>();
-        lines.forEach(l -> records.add(KeyValue.of("k" + records.size(), l)));
-        KAFKA.client().produceStrings(topic, records);
-    }
-
-    private static WeirApp start(java.util.function.Supplier<io.weir.Topology> version, String app) throws Exception {
-        WeirConfig config = WeirConfig.builder()
-                .applicationId(app)
-                .bootstrapServers(KAFKA.bootstrapServers())
-                .stateDir(Files.createTempDirectory("weir-replay-"))
-                .set("http.port", -1)
-                .environment(Map.of())
-                .build();
-        return WeirApp.create(version.get(), config).start();
     }
 
     @Test
@@ -93,14 +51,14 @@ class ReplayIT {
         String v1 = "replay-v1-" + input;
         String v2 = "replay-v2-" + input;
         String bootstrap = KAFKA.bootstrapServers();
-        List<String> all = lines(0, 3000);
-        produce(input, all.subList(0, 1000));
+        List<String> all = WordCounts.lines(0, 3000, 50);
+        WordCounts.produce(KAFKA, input, all.subList(0, 1000));
 
-        try (WeirApp production = start(new ReplayTopologies.V1(), v1)) {
+        try (WeirApp production = WordCounts.start(KAFKA, new ReplayTopologies.V1(), v1)) {
             KAFKA.client().readUntil(output, r -> !r.isEmpty(), CATCH_UP);
             CompletableFuture<Void> flowing = CompletableFuture.runAsync(() -> {
                 for (int i = 1000; i < all.size(); i += 100) {
-                    produce(input, all.subList(i, i + 100));
+                    WordCounts.produce(KAFKA, input, all.subList(i, i + 100));
                 }
             });
             Outcome created = weir("savepoint", "create", "--app", v1, "-b", bootstrap, "--id", "before-v2");
@@ -132,13 +90,14 @@ class ReplayIT {
                     "-b",
                     bootstrap);
             assertThat(restored.code()).as(restored.err()).isEqualTo(Weir.OK);
-            try (WeirApp candidate = start(new ReplayTopologies.V2(), v2)) {
+            try (WeirApp candidate = WordCounts.start(KAFKA, new ReplayTopologies.V2(), v2)) {
                 // Every word once more: every key shows up in both outputs.
-                List<String> last = List.of(String.join(" ", counts(all).keySet()));
-                produce(input, last);
+                List<String> last =
+                        List.of(String.join(" ", WordCounts.counts(all).keySet()));
+                WordCounts.produce(KAFKA, input, last);
                 List<String> everything = new ArrayList<>(all);
                 everything.addAll(last);
-                Map<String, Long> production1 = counts(everything);
+                Map<String, Long> production1 = WordCounts.counts(everything);
                 KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(production1), CATCH_UP);
                 // v2 agrees on every key but the v-words, which it weighs twice since the savepoint.
                 KAFKA.client()

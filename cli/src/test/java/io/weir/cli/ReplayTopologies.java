@@ -22,12 +22,7 @@ final class ReplayTopologies {
     public static final class V1 implements Supplier<Topology> {
         @Override
         public Topology get() {
-            TopologyBuilder b = new TopologyBuilder();
-            WordsByWord.of(b, INPUT)
-                    .count("word-counts")
-                    .toStream()
-                    .to(System.getProperty(OUTPUT), Serdes.strings(), Serdes.longs());
-            return b.build();
+            return WordCounts.counting(INPUT, "word-counts", OUTPUT);
         }
     }
 
@@ -36,7 +31,7 @@ final class ReplayTopologies {
         @Override
         public Topology get() {
             TopologyBuilder b = new TopologyBuilder();
-            WordsByWord.of(b, INPUT)
+            WordCounts.wordsOf(b, INPUT)
                     .aggregate(
                             () -> 0L,
                             (word, w, sum) -> sum + (word.startsWith("v") ? 2 : 1),

@@ -1,13 +1,12 @@
 package io.weir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.weir.WeirApp;
+import io.weir.cli.WeirTest.Outcome;
+import io.weir.testing.CountingApp;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,13 +38,8 @@ class ResetIT {
 
     private static final Duration WAIT = Duration.ofSeconds(40);
 
-    record Outcome(int code, String out, String err) {}
-
     private static Outcome weir(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Weir.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Outcome(code, out.toString(), err.toString());
+        return WeirTest.run(args);
     }
 
     /** Records of keys {@code prefix0..prefix<keys-1>}, round robin, all with timestamp {@code time}. */
@@ -101,7 +95,7 @@ class ResetIT {
         List<RecordMetadata> afterAcks = KAFKA.client().send(after);
 
         // 1. The application counts everything; a reset is refused while it runs.
-        try (WeirApp running = CountingApp.start(topology, bootstrap, app, stateA, "one")) {
+        try (WeirApp running = Instances.start(topology, bootstrap, app, stateA, "one")) {
             Map<String, Long> all = model(List.of(before, after));
             KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(all), WAIT);
             Outcome refused = weir("reset", "-b", bootstrap, "--app", app, "--to", "earliest");
@@ -109,16 +103,7 @@ class ResetIT {
             assertThat(refused.err()).contains("has 1 active member(s) [one-0@", "stop every instance");
             running.close(Duration.ofSeconds(30), true); // leaves the group
         }
-        // The reset checks the group once; the coordinator may list the member that left for a moment.
-        await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(KAFKA.admin()
-                                .describeConsumerGroups(List.of(app))
-                                .all()
-                                .get()
-                                .get(app)
-                                .members())
-                        .as("members of " + app)
-                        .isEmpty());
+        GroupMembers.awaitNone(KAFKA, app);
         Map<Integer, Long> oldChangelogEnds = ends(changelog);
 
         // 2. A dry run prints the plan and changes nothing.
@@ -157,7 +142,7 @@ class ResetIT {
                                 .sum())
                 + 20;
         List<ProducerRecord<byte[], byte[]>> more = batch(input, "u", newKeys, newKeys, Instant.now());
-        try (WeirApp fresh = CountingApp.start(topology, bootstrap, app, stateB, "two")) {
+        try (WeirApp fresh = Instances.start(topology, bootstrap, app, stateB, "two")) {
             Map<String, Long> expected = model(List.of(after));
             KAFKA.client().readUntil(output, r -> countsSince(r, outputAtReset).equals(expected), WAIT);
             KAFKA.client().send(more);
@@ -172,7 +157,7 @@ class ResetIT {
 
         // 5. The first instance comes back with its state from before the reset: it must wipe it.
         List<ProducerRecord<byte[], byte[]>> last = batch(input, "k", 10, 30, Instant.now());
-        try (WeirApp back = CountingApp.start(topology, bootstrap, app, stateA, "one")) {
+        try (WeirApp back = Instances.start(topology, bootstrap, app, stateA, "one")) {
             KAFKA.client().send(last);
             Map<String, Long> expected = model(List.of(after, more, last));
             KAFKA.client().readUntil(output, r -> countsSince(r, outputAtReset).equals(expected), WAIT);

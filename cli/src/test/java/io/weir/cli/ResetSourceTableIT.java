@@ -1,17 +1,15 @@
 package io.weir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
+import io.weir.cli.WeirTest.Outcome;
 import io.weir.common.KeyValue;
 import io.weir.serde.Serdes;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,11 +51,8 @@ class ResetSourceTableIT {
         }
     }
 
-    private static ResetIT.Outcome weir(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Weir.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new ResetIT.Outcome(code, out.toString(), err.toString());
+    private static Outcome weir(String... args) {
+        return WeirTest.run(args);
     }
 
     @Test
@@ -84,25 +79,17 @@ class ResetSourceTableIT {
         String perRegion = app + "-per-region-changelog";
 
         int before;
-        try (WeirApp running = CountingApp.start(new Regions().get(), bootstrap, app, state, "one")) {
+        try (WeirApp running = Instances.start(new Regions().get(), bootstrap, app, state, "one")) {
             before = KAFKA.client()
                     .readUntil(output, r -> Records.lastLongPerKey(r).equals(expected), WAIT)
                     .size();
             running.close(Duration.ofSeconds(30), true);
         }
-        await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(KAFKA.admin()
-                                .describeConsumerGroups(List.of(app))
-                                .all()
-                                .get()
-                                .get(app)
-                                .members())
-                        .isEmpty());
+        GroupMembers.awaitNone(KAFKA, app);
         assertThat(KAFKA.admin().listTopics().names().get()).contains(customers, perRegion);
 
         // Without the topology, its name alone would make it a changelog to delete (and no input).
-        ResetIT.Outcome byName =
-                weir("reset", "-b", bootstrap, "--app", app, "--to", "earliest", "--topics", customers);
+        Outcome byName = weir("reset", "-b", bootstrap, "--app", app, "--to", "earliest", "--topics", customers);
         assertThat(byName.code()).as(byName.err()).isEqualTo(Weir.OK);
         assertThat(KAFKA.admin().listTopics().names().get()).contains(customers).doesNotContain(perRegion);
         assertThat(KAFKA.client().countPerPartition(customers).values().stream()
@@ -111,7 +98,7 @@ class ResetSourceTableIT {
                 .as("the source topic's records")
                 .isEqualTo(60);
 
-        ResetIT.Outcome byTopology =
+        Outcome byTopology =
                 weir("reset", "-b", bootstrap, "--app", app, "--to", "earliest", "--topology", Regions.class.getName());
         assertThat(byTopology.code()).as(byTopology.err()).isEqualTo(Weir.OK);
         assertThat(byTopology.out()).doesNotContain(customers + "\n");
@@ -120,7 +107,7 @@ class ResetSourceTableIT {
         // The same state directory: the local table is ahead of the reset offsets, so it is
         // rebuilt from the topic, and the recreated counts start from zero again.
         // Records, not offsets: under exactly-once every transaction adds a marker offset to each partition.
-        try (WeirApp again = CountingApp.start(new Regions().get(), bootstrap, app, state, "one")) {
+        try (WeirApp again = Instances.start(new Regions().get(), bootstrap, app, state, "one")) {
             // Each region's count lives in one partition: its last value is its recomputed count
             // (a table not rebuilt would reprocess every row as unchanged and end every count at 0).
             KAFKA.client()

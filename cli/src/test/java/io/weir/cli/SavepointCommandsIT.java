@@ -3,23 +3,17 @@ package io.weir.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.WeirApp;
-import io.weir.common.KeyValue;
+import io.weir.cli.WeirTest.Outcome;
 import io.weir.common.internal.Poll;
-import io.weir.config.WeirConfig;
 import io.weir.internal.config.InternalTopic;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -56,14 +50,8 @@ class SavepointCommandsIT {
     private static final Duration COMPACTION = Duration.ofMinutes(2);
     private static final Duration POLL = Duration.ofMillis(100);
 
-    record Outcome(int code, String out, String err) {}
-
     private static Outcome weir(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Weir.run(new PrintWriter(out), new PrintWriter(err), args);
-        System.out.println("$ weir " + String.join(" ", args) + "\n" + out + err + "(exit " + code + ")");
-        return new Outcome(code, out.toString(), err.toString());
+        return WeirTest.runShown(args);
     }
 
     @AfterEach
@@ -80,12 +68,12 @@ class SavepointCommandsIT {
         System.setProperty(SavepointTopologies.OUTPUT, output);
         String app = "sp-v1-" + input;
         String bootstrap = KAFKA.bootstrapServers();
-        List<String> first = lines(0, 600);
-        produce(input, first);
+        List<String> first = WordCounts.lines(0, 600, 40);
+        WordCounts.produce(KAFKA, input, first);
 
         // 1. Two savepoints of the running application; the second through weir stop, which stops it.
-        try (WeirApp v1 = start(new SavepointTopologies.Counts(), app)) {
-            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(counts(first)), CATCH_UP);
+        try (WeirApp v1 = WordCounts.start(KAFKA, new SavepointTopologies.Counts(), app)) {
+            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(WordCounts.counts(first)), CATCH_UP);
             Outcome created = weir("savepoint", "create", "--app", app, "--id", "early", "-b", bootstrap);
             assertThat(created.code()).as(created.err()).isEqualTo(Weir.OK);
             Outcome again = weir("savepoint", "create", "--app", app, "--id", "early", "-b", bootstrap);
@@ -182,15 +170,15 @@ class SavepointCommandsIT {
                 target, app, "final", SavepointTopologies.Renamed.class, "--map-store", "word-counts=word-totals");
         assertThat(renamed.code()).as(renamed.err()).isEqualTo(Weir.OK);
         assertThat(renamed.out()).contains("word-totals=");
-        List<String> more = lines(600, 660);
-        produce(input, more);
+        List<String> more = WordCounts.lines(600, 660, 40);
+        WordCounts.produce(KAFKA, input, more);
         List<String> all = new ArrayList<>(first);
         all.addAll(more);
-        Map<String, Long> expected = counts(all);
+        Map<String, Long> expected = WordCounts.counts(all);
         String renamedOutput = output + "-renamed";
         KAFKA.createTopic(renamedOutput, 3, Map.of());
         System.setProperty(SavepointTopologies.OUTPUT, renamedOutput);
-        try (WeirApp v2 = start(new SavepointTopologies.Renamed(), target)) {
+        try (WeirApp v2 = WordCounts.start(KAFKA, new SavepointTopologies.Renamed(), target)) {
             // Every word is in the new lines, so every count is written again, from the restored ones.
             KAFKA.client()
                     .readUntil(renamedOutput, r -> Records.lastLongPerKey(r).equals(expected), CATCH_UP);
@@ -218,10 +206,10 @@ class SavepointCommandsIT {
                         "-1",
                         "max.message.bytes",
                         Integer.toString(InternalTopic.SAVEPOINT_RECORD_BYTES)));
-        List<String> lines = lines(0, 300);
-        produce(input, lines);
-        try (WeirApp v1 = start(new SavepointTopologies.Counts(), app)) {
-            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(counts(lines)), CATCH_UP);
+        List<String> lines = WordCounts.lines(0, 300, 40);
+        WordCounts.produce(KAFKA, input, lines);
+        try (WeirApp v1 = WordCounts.start(KAFKA, new SavepointTopologies.Counts(), app)) {
+            KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(WordCounts.counts(lines)), CATCH_UP);
             for (String id : List.of("old-a", "old-b")) {
                 Outcome created = weir("savepoint", "create", "--app", app, "--id", id, "-b", bootstrap);
                 assertThat(created.code()).as(created.err()).isEqualTo(Weir.OK);
@@ -238,7 +226,7 @@ class SavepointCommandsIT {
         assertThat(restored.code()).as(restored.err()).isEqualTo(Weir.OK);
         assertThat(restored.out())
                 .contains("restored savepoint old-b of " + app + " into sp-old-restored-" + input + ": "
-                        + counts(lines).size() + " entries");
+                        + WordCounts.counts(lines).size() + " entries");
     }
 
     private static Outcome restore(String target, String from, String id, Class<?> topology, String... extra) {
@@ -344,36 +332,5 @@ class SavepointCommandsIT {
             }
             return found;
         }
-    }
-
-    private static List<String> lines(int from, int to) {
-        List<String> lines = new ArrayList<>();
-        for (int i = from; i < to; i++) {
-            lines.add("w" + (i % 40) + " v" + (i % 7) + " common");
-        }
-        return lines;
-    }
-
-    private static Map<String, Long> counts(List<String> lines) {
-        Map<String, Long> m = new TreeMap<>();
-        lines.forEach(l -> List.of(l.split(" ")).forEach(w -> m.merge(w, 1L, Long::sum)));
-        return m;
-    }
-
-    private static void produce(String topic, List<String> lines) {
-        List<KeyValue<String, String>> records = new ArrayList<>();
-        lines.forEach(l -> records.add(KeyValue.of("k" + records.size(), l)));
-        KAFKA.client().produceStrings(topic, records);
-    }
-
-    private static WeirApp start(Supplier<io.weir.Topology> version, String app) throws Exception {
-        WeirConfig config = WeirConfig.builder()
-                .applicationId(app)
-                .bootstrapServers(KAFKA.bootstrapServers())
-                .stateDir(Files.createTempDirectory("weir-savepoints-"))
-                .set("http.port", -1)
-                .environment(Map.of())
-                .build();
-        return WeirApp.create(version.get(), config).start();
     }
 }

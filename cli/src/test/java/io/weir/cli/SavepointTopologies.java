@@ -24,12 +24,7 @@ final class SavepointTopologies {
     public static final class Counts implements Supplier<Topology> {
         @Override
         public Topology get() {
-            TopologyBuilder b = new TopologyBuilder();
-            WordsByWord.of(b, INPUT)
-                    .count("word-counts")
-                    .toStream()
-                    .to(System.getProperty(OUTPUT), Serdes.strings(), Serdes.longs());
-            return b.build();
+            return WordCounts.counting(INPUT, "word-counts", OUTPUT);
         }
     }
 
@@ -38,7 +33,7 @@ final class SavepointTopologies {
         @Override
         public Topology get() {
             TopologyBuilder b = new TopologyBuilder();
-            WordsByWord.of(b, INPUT)
+            WordCounts.wordsOf(b, INPUT)
                     .aggregate(() -> "", (word, w, s) -> s + "|", Serdes.strings(), "word-counts")
                     .toStream()
                     .to(System.getProperty(OUTPUT), Serdes.strings(), Serdes.strings());
@@ -51,7 +46,7 @@ final class SavepointTopologies {
         @Override
         public Topology get() {
             TopologyBuilder b = new TopologyBuilder();
-            WordsByWord.of(b, INPUT)
+            WordCounts.wordsOf(b, INPUT)
                     .windowedBy(TimeWindows.of(Duration.ofMinutes(1)))
                     .count("word-counts")
                     .map((w, count) -> io.weir.common.KeyValue.of(w.key(), count))
@@ -64,12 +59,7 @@ final class SavepointTopologies {
     public static final class Renamed implements Supplier<Topology> {
         @Override
         public Topology get() {
-            TopologyBuilder b = new TopologyBuilder();
-            WordsByWord.of(b, INPUT)
-                    .count("word-totals")
-                    .toStream()
-                    .to(System.getProperty(OUTPUT), Serdes.strings(), Serdes.longs());
-            return b.build();
+            return WordCounts.counting(INPUT, "word-totals", OUTPUT);
         }
     }
 }

@@ -7,10 +7,15 @@ import io.weir.cli.WeirTest.Outcome;
 import io.weir.internal.config.WeirVersion;
 import io.weir.internal.topology.TopologyAccess;
 import io.weir.internal.topology.TopologyDescription;
+import io.weir.testing.CountingApp;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code --topology CLASS} or {@code --topology-file FILE}: one of them, and the file only where
@@ -24,13 +29,8 @@ class TopologyOptionsTest {
 
     @Test
     void bothTheClassAndTheFileAreAUsageError() throws Exception {
-        Outcome o = run(
-                "topology",
-                "diff",
-                "--app",
-                "a",
-                "-b",
-                "localhost:1",
+        Outcome o = runOnApp(
+                "topology diff",
                 "--topology",
                 CountingApp.class.getName(),
                 "--topology-file",
@@ -41,15 +41,10 @@ class TopologyOptionsTest {
 
     @Test
     void aClasspathWithTheFileIsAUsageError() throws Exception {
-        Outcome o = run(
-                "savepoint",
-                "restore",
-                "--app",
-                "a",
+        Outcome o = runOnApp(
+                "savepoint restore",
                 "--id",
                 "x",
-                "-b",
-                "localhost:1",
                 "--topology-file",
                 description("a").toString(),
                 "--classpath",
@@ -60,15 +55,8 @@ class TopologyOptionsTest {
 
     @Test
     void aMissingFileIsOneLineNamingIt() {
-        Outcome o = run(
-                "topology",
-                "diff",
-                "--app",
-                "a",
-                "-b",
-                "localhost:1",
-                "--topology-file",
-                dir.resolve("none.json").toString());
+        Outcome o = runOnApp(
+                "topology diff", "--topology-file", dir.resolve("none.json").toString());
         assertThat(o.code()).isEqualTo(Weir.FAILED);
         assertThat(o.err()).contains("cannot read --topology-file " + dir.resolve("none.json"));
     }
@@ -76,38 +64,18 @@ class TopologyOptionsTest {
     @Test
     void aFileThatIsNotADescriptionIsOneLineNamingIt() throws Exception {
         Path bad = Files.writeString(dir.resolve("bad.json"), "{\"hello\": 1}");
-        Outcome o = run("topology", "diff", "--app", "a", "-b", "localhost:1", "--topology-file", bad.toString());
+        Outcome o = runOnApp("topology diff", "--topology-file", bad.toString());
         assertThat(o.code()).isEqualTo(Weir.FAILED);
         assertThat(o.err()).contains("--topology-file " + bad + ": not a topology description");
     }
 
-    @Test
-    void aCommandThatNeedsTheCodeRefusesTheFile() throws Exception {
-        Outcome o = run(
-                "topics",
-                "plan",
-                "--app",
-                "a",
-                "-b",
-                "localhost:1",
-                "--topology-file",
-                description("a").toString());
+    /** {@code topics plan} takes the topology as a mixin, {@code describe} as an optional group. */
+    @ParameterizedTest
+    @ValueSource(strings = {"topics plan", "describe"})
+    void aCommandThatNeedsTheCodeRefusesTheFile(String command) throws Exception {
+        Outcome o = runOnApp(command, "--topology-file", description("a").toString());
         assertThat(o.code()).isEqualTo(Weir.USAGE);
         assertThat(o.err()).contains("this command needs the topology's code: give --topology CLASS");
-    }
-
-    @Test
-    void anOptionalTopologyGroupRefusesTheFileWhereTheCodeIsNeeded() throws Exception {
-        Outcome o = run(
-                "describe",
-                "--app",
-                "a",
-                "-b",
-                "localhost:1",
-                "--topology-file",
-                description("a").toString());
-        assertThat(o.code()).isEqualTo(Weir.USAGE);
-        assertThat(o.err()).contains("this command needs the topology's code");
     }
 
     @Test
@@ -137,6 +105,14 @@ class TopologyOptionsTest {
                         .get("restore")
                         .getUsageMessage())
                 .contains("--topology-file=FILE");
+    }
+
+    /** {@code command} (its words) on application {@code a} of a cluster never reached, with {@code options}. */
+    private static Outcome runOnApp(String command, String... options) {
+        List<String> args = new ArrayList<>(List.of(command.split(" ")));
+        args.addAll(List.of("--app", "a", "-b", "localhost:1"));
+        args.addAll(List.of(options));
+        return run(args.toArray(String[]::new));
     }
 
     /** What CountingApp writes with run.mode=describe when its application id is {@code app}. */

@@ -5,17 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
+import io.weir.cli.WeirTest.Outcome;
 import io.weir.common.KeyValue;
 import io.weir.common.internal.Poll;
 import io.weir.config.WeirConfig;
+import io.weir.dsl.RecordStream;
 import io.weir.internal.kubernetes.KubernetesApi;
 import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
 import io.weir.serde.Serdes;
+import io.weir.testing.CountingApp;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,8 +66,6 @@ class UpgradeCommandIT {
     private final List<WeirApp> running = new CopyOnWriteArrayList<>();
     private final Map<String, Long> produced = new TreeMap<>();
 
-    record Outcome(int code, String out, String err) {}
-
     @BeforeEach
     void cluster() throws Exception {
         kubernetes = new MockKubernetes();
@@ -86,47 +85,24 @@ class UpgradeCommandIT {
 
     /** v1: a count per key. */
     private Topology v1() {
-        TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input)
-                .groupByKey()
-                .count("counts")
-                .toStream()
-                .to(output, Serdes.strings(), Serdes.longs());
-        return b.build();
+        return CountingApp.topology(input, output);
     }
 
     /** The same count after a filter: a stateless node added, safe for a rolling upgrade. */
     private Topology v1WithFilter() {
-        TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input)
-                .filter((k, v) -> v != null)
-                .groupByKey()
-                .count("counts")
-                .toStream()
-                .to(output, Serdes.strings(), Serdes.longs());
-        return b.build();
+        return CountingApp.topology(
+                input, output, "counts", s -> s.filter((k, v) -> v != null).groupByKey());
     }
 
     /** v2: the same count, behind a repartition (by the same key): the store moves to sub-topology 1. */
     private Topology v2() {
-        TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input)
-                .groupBy((k, v) -> k, Serdes.strings(), Serdes.strings())
-                .count("counts")
-                .toStream()
-                .to(output, Serdes.strings(), Serdes.longs());
-        return b.build();
+        return CountingApp.topology(
+                input, output, "counts", s -> s.groupBy((k, v) -> k, Serdes.strings(), Serdes.strings()));
     }
 
     /** v1 with its store renamed: its state carries over only with --map-store counts=totals. */
     private Topology v1Renamed() {
-        TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input)
-                .groupByKey()
-                .count("totals")
-                .toStream()
-                .to(output, Serdes.strings(), Serdes.longs());
-        return b.build();
+        return CountingApp.topology(input, output, "totals", RecordStream::groupByKey);
     }
 
     /** The store's values as strings: no savepoint can carry that. */
@@ -206,11 +182,7 @@ class UpgradeCommandIT {
                 "60"));
         args.addAll(List.of(kubernetes.options()));
         args.addAll(List.of(more));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Weir.run(new PrintWriter(out), new PrintWriter(err), args.toArray(String[]::new));
-        System.out.println("$ weir " + String.join(" ", args) + "\n" + out + err + "(exit " + code + ")");
-        return new Outcome(code, out.toString(), err.toString());
+        return WeirTest.runShown(args.toArray(String[]::new));
     }
 
     /**

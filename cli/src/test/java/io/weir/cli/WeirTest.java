@@ -21,6 +21,13 @@ class WeirTest {
         return new Outcome(code, out.toString(), err.toString());
     }
 
+    /** {@link #run}, echoing the command line and what it printed into the test's output, for the ITs' reports. */
+    static Outcome runShown(String... args) {
+        Outcome o = run(args);
+        System.out.println("$ weir " + String.join(" ", args) + "\n" + o.out() + o.err() + "(exit " + o.code() + ")");
+        return o;
+    }
+
     @Test
     void helpListsTheCommandsAndExitsZero() {
         Outcome o = run("--help");

@@ -13,6 +13,7 @@ import io.weir.processor.Processor;
 import io.weir.processor.ProcessorContext;
 import io.weir.processor.Record;
 import io.weir.serde.Serdes;
+import io.weir.testing.CountingApp;
 import io.weir.testing.CrashTestApp;
 import io.weir.testing.TestApps;
 import io.weir.testkit.ChildJvm;
@@ -252,13 +253,7 @@ class LifecycleIT {
     void aChangelogTopicWithTheWrongShapeFailsTheStartSayingWhatIsWrong() throws Exception {
         String input = KAFKA.uniqueTopic("shape-in", 3);
         String output = KAFKA.uniqueTopic("shape-out", 1);
-        TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input)
-                .groupByKey()
-                .count("counts")
-                .toStream()
-                .to(output, Serdes.strings(), Serdes.longs());
-        var topology = b.build();
+        var topology = CountingApp.topology(input, output);
 
         String wrongCount = "shape-a-" + input;
         KAFKA.createTopic(wrongCount + "-counts-changelog", 2, Map.of("cleanup.policy", "compact"));

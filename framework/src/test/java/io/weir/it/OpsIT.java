@@ -13,6 +13,7 @@ import io.weir.config.WeirConfig;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.topology.TopologyDescription;
 import io.weir.serde.Serdes;
+import io.weir.testing.CountingApp;
 import io.weir.testing.MeterCatalogue;
 import io.weir.testing.PrometheusText;
 import io.weir.testing.TestApps;
@@ -45,16 +46,6 @@ class OpsIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static Topology counting(String input, String output) {
-        TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input)
-                .groupByKey()
-                .count("counts")
-                .toStream()
-                .to(output, Serdes.strings(), Serdes.longs());
-        return b.build();
-    }
-
     private static List<KeyValue<String, String>> distinctKeys(int n) {
         List<KeyValue<String, String>> records = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -86,7 +77,7 @@ class OpsIT {
         String appId = "ops-restore-" + input;
         int keys = 20_000;
         KAFKA.client().produceStrings(input, distinctKeys(keys));
-        Topology topology = counting(input, output);
+        Topology topology = CountingApp.topology(input, output);
         try (WeirApp first = TestApps.start(
                 topology, TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
             KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).size() == keys, Duration.ofMinutes(1));
@@ -189,7 +180,7 @@ class OpsIT {
         String output = KAFKA.uniqueTopic("ops-metrics-out", 2);
         KAFKA.client().produceStrings(input, distinctKeys(100));
         try (WeirApp app = TestApps.start(
-                counting(input, output),
+                CountingApp.topology(input, output),
                 TestApps.config(KAFKA.bootstrapServers(), "ops-metrics-" + input)
                         .build())) {
             KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).size() == 100, Duration.ofMinutes(1));
@@ -365,7 +356,7 @@ class OpsIT {
     void badRequestsGetJsonErrors() throws Exception {
         String input = KAFKA.uniqueTopic("ops-errors-in", 1);
         try (WeirApp app = TestApps.start(
-                counting(input, KAFKA.uniqueTopic("ops-errors-out", 1)),
+                CountingApp.topology(input, KAFKA.uniqueTopic("ops-errors-out", 1)),
                 TestApps.config(KAFKA.bootstrapServers(), "ops-errors-" + input).build())) {
             HttpProbe http = HttpProbe.localhost(app.httpPort().orElseThrow());
             HttpProbe.Response notFound = http.get("/no/such/path");

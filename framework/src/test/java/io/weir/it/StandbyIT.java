@@ -6,11 +6,10 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.weir.Topology;
-import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
 import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
-import io.weir.serde.Serdes;
+import io.weir.testing.CountingApp;
 import io.weir.testing.TestApps;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.Records;
@@ -35,22 +34,12 @@ class StandbyIT {
     private static final int PARTITIONS = 4;
     private static final int KEYS = 20_000;
 
-    private static Topology counting(String input, String output) {
-        TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input)
-                .groupByKey()
-                .count("counts")
-                .toStream()
-                .to(output, Serdes.strings(), Serdes.longs());
-        return b.build();
-    }
-
     @Test
     void standbysFollowTheOtherInstanceAndATakeOverRestoresOnlyTheirLag() throws Exception {
         String input = KAFKA.uniqueTopic("standby-in", PARTITIONS);
         String output = KAFKA.uniqueTopic("standby-out", PARTITIONS);
         String appId = "standby-" + input;
-        Topology topology = counting(input, output);
+        Topology topology = CountingApp.topology(input, output);
         KAFKA.client().produceStrings(input, keys("x"));
 
         try (WeirApp a = TestApps.start(topology, config(appId, "a"));
@@ -96,7 +85,7 @@ class StandbyIT {
         String input = KAFKA.uniqueTopic("warmup-in", PARTITIONS);
         String output = KAFKA.uniqueTopic("warmup-out", PARTITIONS);
         String appId = "warmup-" + input;
-        Topology topology = counting(input, output);
+        Topology topology = CountingApp.topology(input, output);
         KAFKA.client().produceStrings(input, keys("x"));
 
         try (WeirApp a = TestApps.start(topology, warmupConfig(appId, "a"))) {

@@ -1,10 +1,8 @@
 package io.weir.testing;
 
 import io.weir.Topology;
-import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
 import io.weir.config.WeirConfig;
-import io.weir.serde.Serdes;
 import java.nio.file.Path;
 
 /**
@@ -28,13 +26,7 @@ public final class OpsApp {
 
     /** The count per key, from {@code input} to {@code output}. */
     public static Topology topology(String input, String output) {
-        TopologyBuilder b = new TopologyBuilder();
-        b.stream(Serdes.strings(), Serdes.strings(), input)
-                .groupByKey()
-                .count("counts")
-                .toStream()
-                .to(output, Serdes.strings(), Serdes.longs());
-        return b.build();
+        return CountingApp.topology(input, output);
     }
 
     public static void main(String[] args) throws Exception {
