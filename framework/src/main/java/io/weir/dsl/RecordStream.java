@@ -3,6 +3,7 @@ package io.weir.dsl;
 import io.weir.common.KeyValue;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.serde.Serde;
+import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
@@ -40,6 +41,31 @@ public interface RecordStream<K, V> {
     <VR> RecordStream<K, VR> flatMapValues(BiFunction<? super K, ? super V, ? extends Iterable<? extends VR>> mapper);
 
     <KR> RecordStream<KR, V> selectKey(BiFunction<? super K, ? super V, ? extends KR> mapper);
+
+    /**
+     * As {@link #mapValues(Function)}, for a function that calls another service and returns its
+     * future result: the stream thread goes on with other records while calls are in flight (see
+     * {@link Async} for the guarantees). Default options ({@link Async#defaults()}): per-key
+     * order, 1000 in flight per task, 30 s time-out, failures to the dead-letter topic. The
+     * stream's serdes must be known (calls in flight at a commit are stored with them).
+     */
+    <VR> RecordStream<K, VR> mapValuesAsync(Function<? super V, ? extends CompletionStage<VR>> mapper);
+
+    /** As {@link #mapValuesAsync(Function)}, with the key, the call's idempotency key, and options. */
+    <VR> RecordStream<K, VR> mapValuesAsync(AsyncFunction<? super K, ? super V, VR> mapper, Async options);
+
+    /**
+     * As {@link #flatMapValues(BiFunction)}, asynchronously (see {@link #mapValuesAsync(AsyncFunction,
+     * Async)}): each record gives the values of the iterable its call completes with, in order.
+     */
+    <VR> RecordStream<K, VR> flatMapValuesAsync(
+            AsyncFunction<? super K, ? super V, ? extends Iterable<? extends VR>> mapper, Async options);
+
+    /**
+     * As {@link #filter}, asynchronously (see {@link #mapValuesAsync(AsyncFunction, Async)}): keeps
+     * the records whose call completes with {@code true}; {@code null} counts as {@code false}.
+     */
+    RecordStream<K, V> filterAsync(AsyncFunction<? super K, ? super V, Boolean> predicate, Async options);
 
     /** Calls {@code action} for each record and passes the record on unchanged. */
     RecordStream<K, V> peek(BiConsumer<? super K, ? super V> action);

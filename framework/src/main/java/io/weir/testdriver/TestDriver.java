@@ -54,6 +54,14 @@ import java.util.Set;
  * timestamp order. Runs are deterministic: with the same start wall clock, the same calls give
  * the same outputs, offsets and partitions.
  *
+ * <p><b>Asynchronous steps.</b> A pipe waits for the calls of asynchronous steps it caused
+ * (whatever thread completes their futures) and applies them as they finish, so their results are
+ * in the outputs when it returns; each attempt ends by its time-out at the latest. To test the
+ * order calls finish in (per-key order, a slow call holding a watermark back, a time-out), build
+ * the driver with {@link Builder#completeCallsByHand()}: pipes return with calls in flight, the
+ * test completes the futures its function returned in the order it chooses, and the next
+ * {@link #commit()} applies them in that order.
+ *
  * <p><b>Time.</b> The wall clock is the driver's own and moves only by {@link #advanceWallClock}
  * (it starts at {@link Builder#startWallClock}, else at the system time when built). Wall-clock
  * punctuations fire at each pipe and each advance, once per call however far the clock jumped
@@ -162,6 +170,14 @@ public final class TestDriver implements AutoCloseable {
     /** The driver's wall clock. */
     public Instant wallClock() {
         return Instant.ofEpochMilli(runtime.wallClock());
+    }
+
+    /**
+     * Calls of asynchronous steps in flight (or waiting for their key's turn): 0 after every pipe
+     * unless {@link Builder#completeCallsByHand()}.
+     */
+    public int inFlight() {
+        return runtime.inFlight();
     }
 
     /** Commits now (useful with {@link Builder#commitEvery}), and what the commit made visible downstream. */
@@ -298,6 +314,7 @@ public final class TestDriver implements AutoCloseable {
         private Long startWallClockMs;
         private boolean inMemoryStores;
         private int commitEvery = 1;
+        private boolean completeCallsByHand;
 
         private Builder(Topology topology) {
             this.topology = topology;
@@ -377,10 +394,23 @@ public final class TestDriver implements AutoCloseable {
          * @throws ConfigException if a setting is invalid, or the guarantee is not exactly-once
          * @throws IllegalArgumentException if partitions were declared for an internal topic
          */
+        /**
+         * Asynchronous steps ({@code mapValuesAsync} and the others) complete when the test says:
+         * a pipe no longer waits for the calls it caused. The test completes the futures its
+         * functions returned, in the order it wants to test, then calls {@link #commit()} (or
+         * pipes again): the finished calls are applied in the order they finished, with the same
+         * per-key order, retries, time-outs and watermark hold as in production. {@link
+         * #inFlight()} says how many calls are still out.
+         */
+        public Builder completeCallsByHand() {
+            this.completeCallsByHand = true;
+            return this;
+        }
+
         public TestDriver build() {
             long start = startWallClockMs != null ? startWallClockMs : System.currentTimeMillis();
-            return new TestDriver(DriverRuntime.start(
-                    DriverSetup.of(topology, settings, partitions, start, inMemoryStores, commitEvery)));
+            return new TestDriver(DriverRuntime.start(DriverSetup.of(
+                    topology, settings, partitions, start, inMemoryStores, commitEvery, !completeCallsByHand)));
         }
     }
 }

@@ -60,8 +60,8 @@ public final class BoundedRunEnd implements RunEnd {
     }
 
     private boolean atEnd(ActiveTask task) {
-        if (task.hasBuffered()) {
-            return false;
+        if (task.hasBuffered() || task.inFlight() > 0) {
+            return false; // calls in flight: their results are part of the run
         }
         for (TopicPartition tp : task.partitions()) {
             Long end = run.endOffset(tp);

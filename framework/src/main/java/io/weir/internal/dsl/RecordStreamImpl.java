@@ -1,6 +1,8 @@
 package io.weir.internal.dsl;
 
 import io.weir.common.KeyValue;
+import io.weir.dsl.Async;
+import io.weir.dsl.AsyncFunction;
 import io.weir.dsl.Branches;
 import io.weir.dsl.GlobalTable;
 import io.weir.dsl.GroupedStream;
@@ -10,12 +12,14 @@ import io.weir.dsl.RecordTable;
 import io.weir.dsl.TopicNameExtractor;
 import io.weir.dsl.ValueJoiner;
 import io.weir.errors.TopologyException;
+import io.weir.internal.operator.async.AsyncStepProcessor;
 import io.weir.internal.operator.stateless.StatelessProcessors;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.serde.Serde;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
@@ -104,6 +108,31 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
     public <KR> RecordStream<KR, V> selectKey(BiFunction<? super K, ? super V, ? extends KR> mapper) {
         Objects.requireNonNull(mapper, "mapper");
         return add("select-key", StatelessProcessors.selectKey(mapper), null, valueSerde, true);
+    }
+
+    @Override
+    public <VR> RecordStream<K, VR> mapValuesAsync(Function<? super V, ? extends CompletionStage<VR>> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        return mapValuesAsync((k, v, call) -> mapper.apply(v), Async.defaults());
+    }
+
+    @Override
+    public <VR> RecordStream<K, VR> mapValuesAsync(AsyncFunction<? super K, ? super V, VR> mapper, Async options) {
+        String name = AsyncSteps.add(this, "map-values-async", mapper, options, AsyncStepProcessor.Emit.VALUE);
+        return new RecordStreamImpl<>(graph, name, keySerde, null, keyChanged);
+    }
+
+    @Override
+    public <VR> RecordStream<K, VR> flatMapValuesAsync(
+            AsyncFunction<? super K, ? super V, ? extends Iterable<? extends VR>> mapper, Async options) {
+        String name = AsyncSteps.add(this, "flat-map-values-async", mapper, options, AsyncStepProcessor.Emit.VALUES);
+        return new RecordStreamImpl<>(graph, name, keySerde, null, keyChanged);
+    }
+
+    @Override
+    public RecordStream<K, V> filterAsync(AsyncFunction<? super K, ? super V, Boolean> predicate, Async options) {
+        String name = AsyncSteps.add(this, "filter-async", predicate, options, AsyncStepProcessor.Emit.IF_TRUE);
+        return new RecordStreamImpl<>(graph, name, keySerde, valueSerde, keyChanged);
     }
 
     @Override

@@ -45,6 +45,8 @@ public final class ActiveTask implements CommitUnit {
     private boolean finished;
     /** The nodes that act when event time moves (windows), in topology order. */
     private Node[] timeNodes = new Node[0];
+    /** The asynchronous steps, in topology order; their calls in flight hold the watermark back. */
+    private AsyncStep[] asyncSteps = new AsyncStep[0];
 
     ActiveTask(
             TaskId id,
@@ -85,6 +87,13 @@ public final class ActiveTask implements CommitUnit {
         }
         context.punctuations().committed(); // what init registered survives an abort: init runs once
         timeNodes = nodes.stream().filter(Node::observesEventTime).toArray(Node[]::new);
+        asyncSteps = nodes.stream()
+                .map(n -> n instanceof ProcessorNode p ? p.asyncStep() : null)
+                .filter(java.util.Objects::nonNull)
+                .toArray(AsyncStep[]::new);
+        if (asyncSteps.length > 0) {
+            watermarks.holdAt(this::oldestInFlight);
+        }
     }
 
     /** Records this task has still to process: buffered, or on the brokers as its consumer last saw them. */
@@ -133,9 +142,52 @@ public final class ActiveTask implements CommitUnit {
         inputs.addRecords(tp, records, context.wallClockMs());
     }
 
-    /** True if the task has records to process now: buffered, and not held for a savepoint. */
+    /**
+     * True if the task has records to process now: buffered, not held for a savepoint, and no
+     * asynchronous step at its in-flight bound.
+     */
     public boolean hasBuffered() {
-        return !held && inputs.hasBuffered();
+        return !held && inputs.hasBuffered() && !asyncFull();
+    }
+
+    /** True if an asynchronous step has finished calls to apply (and the task is not held). */
+    public boolean asyncReady() {
+        if (held) {
+            return false;
+        }
+        for (AsyncStep step : asyncSteps) {
+            if (step.ready()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Calls of the task's asynchronous steps in flight (or waiting for their key's turn). */
+    public int inFlight() {
+        int n = 0;
+        for (AsyncStep step : asyncSteps) {
+            n += step.inFlight();
+        }
+        return n;
+    }
+
+    private boolean asyncFull() {
+        for (AsyncStep step : asyncSteps) {
+            if (step.full()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The smallest timestamp of a record in flight in an asynchronous step; MAX_VALUE if none. */
+    private long oldestInFlight() {
+        long oldest = Long.MAX_VALUE;
+        for (AsyncStep step : asyncSteps) {
+            oldest = Math.min(oldest, step.oldestInFlight());
+        }
+        return oldest;
     }
 
     /**
@@ -177,11 +229,15 @@ public final class ActiveTask implements CommitUnit {
      * @return how many records were taken (processed or dead-lettered), markers aside
      */
     public int process(int max, RecordFailureHandler onFailure) {
+        context.onFailure(onFailure); // before init: an async step's first calls may fail at once
         ensureInitialized();
         long now = context.wallClockMs(); // once per batch: idleness needs no finer clock
+        if (asyncSteps.length > 0 && !held) {
+            completeAsync(now);
+        }
         int done = 0;
         int taken = 0;
-        while (taken < max && inputs.hasBuffered()) {
+        while (taken < max && inputs.hasBuffered() && (asyncSteps.length == 0 || !asyncFull())) {
             PartitionState p = inputs.next();
             ConsumerRecord<byte[], byte[]> record = inputs.take(p);
             io.weir.processor.Record<Object, Object> read = p.takeHead();
@@ -201,6 +257,22 @@ public final class ActiveTask implements CommitUnit {
         }
         inputs.resumeDrained();
         return done;
+    }
+
+    /**
+     * Applies the calls the asynchronous steps finished; the watermark may move once the oldest
+     * record in flight left.
+     */
+    private void completeAsync(long now) {
+        boolean any = false;
+        for (AsyncStep step : asyncSteps) {
+            if (step.ready()) {
+                any |= step.complete() > 0;
+            }
+        }
+        if (any && watermarks.advance(now)) {
+            fireWatermark();
+        }
     }
 
     /** Fires what the wall clock made due: idle partitions releasing the watermark, wall-clock timers. */
@@ -352,6 +424,9 @@ public final class ActiveTask implements CommitUnit {
         context.punctuations().committed();
         finished |= finishing;
         offsets.committed(deadLetters);
+        for (Node n : initialized ? nodes : List.<Node>of()) {
+            n.committed();
+        }
     }
 
     @Override

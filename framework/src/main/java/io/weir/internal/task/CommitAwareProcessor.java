@@ -9,6 +9,9 @@ public interface CommitAwareProcessor {
 
     void beforeCommit();
 
+    /** The transaction committed what {@link #beforeCommit()} wrote. */
+    default void committed() {}
+
     /** The transaction was aborted: drop what was held back, it belongs to the aborted work. */
     void afterAbort();
 }

@@ -22,4 +22,9 @@ public interface InternalContext {
 
     /** The names of this processor's children, in the order {@code forward} visits them. */
     java.util.List<String> childNames();
+
+    /** What an asynchronous step ({@link AsyncStep}) needs from its task. */
+    default AsyncHost asyncHost() {
+        throw new IllegalStateException("asynchronous steps run in a task's context only");
+    }
 }

@@ -34,6 +34,9 @@ public abstract class Node {
     /** Called when the task's watermark advanced, parents before children. */
     void onWatermark(long watermark) {}
 
+    /** Called when the task's work is committed (step 5). */
+    void committed() {}
+
     /** Called when the task's uncommitted work was aborted. */
     void afterAbort() {}
 

@@ -28,6 +28,13 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
         this.stores = stores;
     }
 
+    @Override
+    void committed() {
+        if (processor instanceof CommitAwareProcessor c) {
+            c.committed();
+        }
+    }
+
     /** Step 1 of the commit: processors that hold back updates (tables) forward them now. */
     @Override
     void beforeCommit() {
@@ -68,6 +75,16 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
     @Override
     public java.util.List<String> childNames() {
         return java.util.Arrays.stream(children).map(c -> c.name).toList();
+    }
+
+    @Override
+    public AsyncHost asyncHost() {
+        return task;
+    }
+
+    /** The processor, if it is an asynchronous step: its task drives it. */
+    AsyncStep asyncStep() {
+        return processor instanceof AsyncStep a ? a : null;
     }
 
     @Override

@@ -8,6 +8,8 @@ public enum Stage {
     DESERIALIZE("deserialize"),
     TIMESTAMP("timestamp"),
     PROCESS("process"),
+    /** An asynchronous step's call failed for good (time-outs and retries spent). */
+    CALL("call"),
     PRODUCE("produce");
 
     final String label;
@@ -27,8 +29,13 @@ public enum Stage {
                 cause);
     }
 
-    /** True for failures found before the record reached any processor: nothing was forwarded yet. */
-    public boolean beforeProcessing() {
-        return this == DESERIALIZE || this == TIMESTAMP;
+    /**
+     * True for failures after which nothing of the record was forwarded: found before it reached
+     * any processor, or an asynchronous call that failed for good (its result would have been the
+     * first thing forwarded). Such a record is dead-lettered at once, without replaying the
+     * uncommitted work.
+     */
+    public boolean nothingForwarded() {
+        return this == DESERIALIZE || this == TIMESTAMP || this == CALL;
     }
 }

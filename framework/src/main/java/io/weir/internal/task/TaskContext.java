@@ -12,7 +12,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  *
  * <p>Owned by the task's thread.
  */
-final class TaskContext {
+final class TaskContext implements AsyncHost {
 
     private final TaskId id;
     private final String applicationId;
@@ -25,6 +25,9 @@ final class TaskContext {
     private LongSupplier inputLag = () -> 0;
 
     private long maxEarlyLag;
+    private AsyncSignal asyncSignal = new AsyncSignal();
+    /** How the thread handles a failed record; set by the task before it processes. */
+    private RecordFailureHandler onFailure;
 
     TaskContext(
             TaskId id, String applicationId, LongSupplier wallClock, Watermarks watermarks, LateRecords lateRecords) {
@@ -72,6 +75,48 @@ final class TaskContext {
 
     void current(ConsumerRecord<byte[], byte[]> record) {
         this.current = record;
+    }
+
+    /** The thread's signal for calls that finish on other threads. */
+    void asyncSignal(AsyncSignal signal) {
+        this.asyncSignal = signal;
+    }
+
+    void onFailure(RecordFailureHandler onFailure) {
+        this.onFailure = onFailure;
+    }
+
+    // ---- AsyncHost ---------------------------------------------------------------------------
+
+    @Override
+    public AsyncSignal signal() {
+        return asyncSignal;
+    }
+
+    @Override
+    public ConsumerRecord<byte[], byte[]> input() {
+        return current;
+    }
+
+    @Override
+    public void runFor(ConsumerRecord<byte[], byte[]> origin, Runnable work) {
+        ConsumerRecord<byte[], byte[]> before = current;
+        current = origin;
+        try {
+            work.run();
+        } finally {
+            current = before;
+        }
+    }
+
+    @Override
+    public void deadLetter(ConsumerRecord<byte[], byte[]> origin, Throwable error) {
+        onFailure.onFailure(origin, Stage.CALL, error); // dead-lettered, or error.mode=fail stops
+    }
+
+    @Override
+    public void failed(ConsumerRecord<byte[], byte[]> origin, Throwable error) {
+        onFailure.onFailure(origin, StageException.stageOf(error), StageException.rootOf(error));
     }
 
     /** Reports the input record being processed as too late for a window of {@code operator}. */

@@ -33,6 +33,8 @@ public final class TaskFactory {
     private final OpenTransaction transaction;
     private final LateRecords lateRecords;
     private final boolean storesInMemory;
+    /** One per thread: its tasks' asynchronous steps wake it. */
+    private final AsyncSignal asyncSignal = new AsyncSignal();
 
     /** @param storesInMemory every store in memory, whatever the topology declares (the test driver's option) */
     public TaskFactory(
@@ -51,6 +53,11 @@ public final class TaskFactory {
         this.collector = collector;
         this.deadLetters = deadLetters;
         this.transaction = transaction;
+    }
+
+    /** How the tasks' asynchronous steps wake the thread that runs them. */
+    public AsyncSignal asyncSignal() {
+        return asyncSignal;
     }
 
     /** The task an input partition belongs to, or null if no source reads its topic. */
@@ -72,6 +79,7 @@ public final class TaskFactory {
                 new TaskContext(id, env.config().applicationId(), env.wallClock(), watermarks, lateRecords);
         context.maxEarlyLag(env.config().eventTime().earlyResultsMaxLagRecords());
         context.inputLag(env.backlog()::total);
+        context.asyncSignal(asyncSignal);
         List<StoreSpec> specs = model.storesOf(st);
         if (storesInMemory) {
             specs = specs.stream().map(s -> s.withPersistent(false)).toList();

@@ -178,7 +178,11 @@ public final class StreamThread implements Runnable {
     private void runOnce() {
         ConsumerRecords<byte[], byte[]> records;
         try {
-            records = consumer.poll(config.pollTimeout());
+            // While asynchronous calls are in flight, a finished one must not wait out poll.ms.
+            long waitMs = manager.tasks()
+                    .asyncSignal()
+                    .pollWaitMs(config.pollTimeout().toMillis());
+            records = consumer.poll(Duration.ofMillis(waitMs));
         } catch (WakeupException e) {
             if (running) {
                 throw e;

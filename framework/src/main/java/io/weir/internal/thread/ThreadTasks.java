@@ -5,6 +5,7 @@ import io.weir.internal.cluster.topics.RepartitionPurge;
 import io.weir.internal.commit.Committer;
 import io.weir.internal.commit.OpenTransaction;
 import io.weir.internal.task.ActiveTask;
+import io.weir.internal.task.AsyncSignal;
 import io.weir.internal.task.DeadLetters;
 import io.weir.internal.task.LateRecords;
 import io.weir.internal.task.OutputCollector;
@@ -145,6 +146,11 @@ public final class ThreadTasks {
 
     // ---- the tasks ---------------------------------------------------------------------------
 
+    /** How the tasks' asynchronous steps wake this thread (see {@link AsyncSignal#pollWaitMs}). */
+    public AsyncSignal asyncSignal() {
+        return taskFactory.asyncSignal();
+    }
+
     /** The task an input partition belongs to, or null if no source reads its topic. */
     public TaskId taskIdFor(TopicPartition tp) {
         return taskFactory.taskIdFor(tp);
@@ -216,7 +222,7 @@ public final class ThreadTasks {
             while (more && running.getAsBoolean()) {
                 more = false;
                 for (ActiveTask task : tasks.values()) {
-                    if (task.hasBuffered()) {
+                    if (task.hasBuffered() || task.asyncReady()) {
                         processed[0] += task.process(BATCH, this::onRecordFailure);
                         more |= task.hasBuffered();
                     }
@@ -235,7 +241,7 @@ public final class ThreadTasks {
         if (!ctx.config().deadLetterOnError()) {
             throw stage.failed(record, error);
         }
-        if (exactlyOnce && !stage.beforeProcessing()) {
+        if (exactlyOnce && !stage.nothingForwarded()) {
             // It may have forwarded outputs already: abort them all, dead-letter it on replay.
             deadLetters.poison(record, stage, error);
             throw new ReplayRequired();

@@ -33,10 +33,21 @@ public final class Watermarks {
     private PartitionTime[] partitions = new PartitionTime[0];
     private long watermark = Long.MIN_VALUE;
     private long committedWatermark = Long.MIN_VALUE;
+    /** What holds the watermark back besides the inputs: the oldest record still in flight. */
+    private java.util.function.LongSupplier hold;
 
     public Watermarks(long outOfOrdernessMs, long idleTimeoutMs) {
         this.outOfOrderness = outOfOrdernessMs;
         this.idleTimeoutMs = idleTimeoutMs;
+    }
+
+    /**
+     * Holds the watermark at most at what {@code hold} says (the smallest timestamp of a record
+     * an asynchronous step has in flight; {@code Long.MAX_VALUE} for none): a record completing
+     * late is then never behind the watermark its own call held back.
+     */
+    public void holdAt(java.util.function.LongSupplier hold) {
+        this.hold = hold;
     }
 
     public void setPartitions(PartitionTime[] partitions) {
@@ -126,6 +137,9 @@ public final class Watermarks {
     }
 
     private boolean raiseTo(long candidate) {
+        if (hold != null) {
+            candidate = Math.min(candidate, hold.getAsLong());
+        }
         if (candidate == Long.MIN_VALUE) {
             return false;
         }

@@ -146,6 +146,12 @@ public final class DriverRuntime implements AutoCloseable {
         run(true);
     }
 
+    /** Calls of asynchronous steps in flight. */
+    public int inFlight() {
+        ensureUsable();
+        return thread.manager().tasks().asyncSignal().inFlight();
+    }
+
     public long wallClock() {
         return wallClockMs;
     }

@@ -17,6 +17,9 @@ import java.util.Map;
  * @param startWallClockMs the wall clock at start, epoch milliseconds
  * @param storesInMemory   every store in memory; else RocksDB in a temporary directory
  * @param commitEvery      pipes between two commits
+ * @param awaitCalls       true: a pipe returns once the asynchronous calls it caused finished and
+ *                         were applied; false: calls finish when the test completes them, and are
+ *                         applied at the next pipe or commit
  */
 public record DriverSetup(
         WeirConfig config,
@@ -24,7 +27,8 @@ public record DriverSetup(
         Map<String, Integer> partitions,
         long startWallClockMs,
         boolean storesInMemory,
-        int commitEvery) {
+        int commitEvery,
+        boolean awaitCalls) {
 
     /**
      * Resolves {@code settings} (the environment ignored) and the topology's model for them.
@@ -37,7 +41,8 @@ public record DriverSetup(
             Map<String, Integer> partitions,
             long startWallClockMs,
             boolean storesInMemory,
-            int commitEvery) {
+            int commitEvery,
+            boolean awaitCalls) {
         WeirConfig.Builder b = WeirConfig.builder().environment(Map.of());
         settings.forEach(b::set);
         WeirConfig config = b.build();
@@ -46,6 +51,6 @@ public record DriverSetup(
         TopologyModel model =
                 TopologyAccess.model(topology, config.applicationId()).withStores(s -> s.withSourceTopic(null));
         Map<String, Integer> declared = Collections.unmodifiableMap(new LinkedHashMap<>(partitions));
-        return new DriverSetup(config, model, declared, startWallClockMs, storesInMemory, commitEvery);
+        return new DriverSetup(config, model, declared, startWallClockMs, storesInMemory, commitEvery, awaitCalls);
     }
 }

@@ -2,6 +2,7 @@ package io.weir.testdriver.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.weir.internal.cluster.ClientConfigs;
+import io.weir.internal.task.AsyncSignal;
 import io.weir.internal.task.TopicLimits;
 import io.weir.internal.thread.ActivationListener;
 import io.weir.internal.thread.TaskManager;
@@ -28,8 +29,12 @@ final class DriverThread {
 
     private static final String INSTANCE = "test-driver";
 
+    /** How long one wait for a call in flight lasts before the loop looks again. */
+    private static final long ASYNC_WAIT_MS = 100;
+
     private final DriverConsumer consumer;
     private final TaskManager manager;
+    private final boolean waitForCalls;
 
     /** Assigns every partition a source reads; their tasks are created in task order. */
     DriverThread(
@@ -41,6 +46,7 @@ final class DriverThread {
             Map<String, Object> globalStores,
             LongSupplier wallClock) {
         this.consumer = consumer;
+        this.waitForCalls = setup.awaitCalls();
         ClientConfigs clients = new ClientConfigs(setup.config(), INSTANCE);
         ThreadContext ctx = new ThreadContext(
                 setup.config(),
@@ -115,7 +121,14 @@ final class DriverThread {
             }
             manager.step(() -> true);
             if (!manager.tasks().hasBuffered() && !consumer.fetchable()) {
-                return;
+                AsyncSignal calls = manager.tasks().asyncSignal();
+                if (!waitForCalls || calls.inFlight() == 0) {
+                    return;
+                }
+                // Calls in flight finish on other threads: wait for one, apply it, go on. Every
+                // attempt ends by its time-out, so this ends too.
+                calls.await(ASYNC_WAIT_MS);
+                round--; // waiting is not a round of records
             }
         }
     }

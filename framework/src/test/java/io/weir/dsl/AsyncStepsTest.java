@@ -1,0 +1,401 @@
+package io.weir.dsl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.weir.Topology;
+import io.weir.TopologyBuilder;
+import io.weir.errors.TopologyException;
+import io.weir.processor.TaskId;
+import io.weir.serde.Serdes;
+import io.weir.testdriver.TestDriver;
+import io.weir.testdriver.TestRecord;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class AsyncStepsTest {
+
+    private static final long T0 = 1_000_000;
+
+    /** The calls a function was asked to make, each with the future it returned. */
+    private static final class Calls {
+        final List<String> made = new ArrayList<>();
+        final Map<String, CompletableFuture<String>> futures = new ConcurrentHashMap<>();
+
+        CompletableFuture<String> call(String key, String value) {
+            made.add(value);
+            CompletableFuture<String> f = new CompletableFuture<>();
+            futures.put(value, f);
+            return f;
+        }
+
+        void complete(String value) {
+            futures.get(value).complete(value.toUpperCase());
+        }
+    }
+
+    private static Topology mapAsync(AsyncFunction<String, String, String> f, Async options) {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), "in")
+                .mapValuesAsync(f, options)
+                .to("out", Serdes.strings(), Serdes.strings());
+        return b.build();
+    }
+
+    private static List<String> values(TestDriver driver) {
+        return driver.output("out", Serdes.strings(), Serdes.strings()).stream()
+                .map(TestRecord::value)
+                .toList();
+    }
+
+    @Test
+    void pipeReturnsOnceCallsCompletedOnOtherThreads() {
+        Executor later = CompletableFuture.delayedExecutor(5, TimeUnit.MILLISECONDS);
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), "in")
+                .mapValuesAsync(v -> CompletableFuture.supplyAsync(v::toUpperCase, later))
+                .to("out", Serdes.strings(), Serdes.strings());
+        try (TestDriver driver = TestDriver.builder(b.build()).build()) {
+            for (int i = 0; i < 20; i++) {
+                driver.pipe("in", "k" + (i % 3), "v" + i, T0 + i);
+            }
+            List<TestRecord<String, String>> out = driver.output("out", Serdes.strings(), Serdes.strings());
+            assertThat(out).hasSize(20);
+            for (String key : List.of("k0", "k1", "k2")) {
+                List<String> ofKey = out.stream()
+                        .filter(r -> r.key().equals(key))
+                        .map(TestRecord::value)
+                        .toList();
+                assertThat(ofKey)
+                        .as("per-key input order")
+                        .isSortedAccordingTo((x, y) ->
+                                Integer.compare(Integer.parseInt(x.substring(1)), Integer.parseInt(y.substring(1))));
+            }
+            assertThat(driver.inFlight()).isZero();
+        }
+    }
+
+    @Test
+    void callsOfOneKeyRunOneAfterTheOtherWhileOtherKeysOverlap() {
+        Calls calls = new Calls();
+        try (TestDriver driver = TestDriver.builder(mapAsync((k, v, c) -> calls.call(k, v), Async.named("lookup")))
+                .completeCallsByHand()
+                .build()) {
+            driver.pipe("in", "a", "a1", T0);
+            driver.pipe("in", "a", "a2", T0 + 1);
+            driver.pipe("in", "b", "b1", T0 + 2);
+            assertThat(calls.made).as("a2 waits for a1; b1 overlaps").containsExactly("a1", "b1");
+            assertThat(driver.inFlight()).isEqualTo(3);
+
+            calls.complete("b1");
+            driver.commit();
+            assertThat(values(driver))
+                    .as("b1 finished first and is not held back by a1")
+                    .containsExactly("B1");
+
+            calls.complete("a1");
+            driver.commit();
+            assertThat(calls.made).as("a1 done: a2 starts").containsExactly("a1", "b1", "a2");
+            calls.complete("a2");
+            driver.commit();
+            assertThat(values(driver)).containsExactly("A1", "A2");
+            assertThat(driver.inFlight()).isZero();
+        }
+    }
+
+    @Test
+    void partitionOrderHoldsResultsBehindTheOldestCall() {
+        Calls calls = new Calls();
+        Async inOrder = Async.named("lookup").withOrder(Async.Order.PARTITION);
+        try (TestDriver driver = TestDriver.builder(mapAsync((k, v, c) -> calls.call(k, v), inOrder))
+                .completeCallsByHand()
+                .build()) {
+            driver.pipe("in", "a", "a1", T0);
+            driver.pipe("in", "a", "a2", T0 + 1);
+            driver.pipe("in", "b", "b1", T0 + 2);
+            assertThat(calls.made).as("all overlap").containsExactly("a1", "a2", "b1");
+            calls.complete("b1");
+            calls.complete("a2");
+            driver.commit();
+            assertThat(values(driver)).as("held behind a1").isEmpty();
+            calls.complete("a1");
+            driver.commit();
+            assertThat(values(driver)).containsExactly("A1", "A2", "B1");
+        }
+    }
+
+    @Test
+    void unorderedStepForwardsEachResultWhenReady() {
+        Calls calls = new Calls();
+        Async unordered = Async.named("lookup").withOrder(Async.Order.NONE);
+        try (TestDriver driver = TestDriver.builder(mapAsync((k, v, c) -> calls.call(k, v), unordered))
+                .completeCallsByHand()
+                .build()) {
+            driver.pipe("in", "a", "a1", T0);
+            driver.pipe("in", "a", "a2", T0 + 1);
+            calls.complete("a2");
+            driver.commit();
+            calls.complete("a1");
+            driver.commit();
+            assertThat(values(driver)).containsExactly("A2", "A1");
+        }
+    }
+
+    @Test
+    void stopsTakingRecordsAtTheInFlightBound() {
+        Calls calls = new Calls();
+        Async two = Async.named("lookup").withOrder(Async.Order.NONE).withMaxInFlight(2);
+        try (TestDriver driver = TestDriver.builder(mapAsync((k, v, c) -> calls.call(k, v), two))
+                .completeCallsByHand()
+                .build()) {
+            for (int i = 0; i < 5; i++) {
+                driver.pipe("in", "k" + i, "v" + i, T0 + i);
+            }
+            assertThat(calls.made).as("bounded by maxInFlight").containsExactly("v0", "v1");
+            calls.complete("v0");
+            driver.commit();
+            assertThat(calls.made).containsExactly("v0", "v1", "v2");
+            assertThat(values(driver)).containsExactly("V0");
+        }
+    }
+
+    @Test
+    void retriesTransientFailuresThenSucceeds() {
+        AtomicInteger attempts = new AtomicInteger();
+        Async retried = Async.named("lookup")
+                .withRetry(new Async.Retry(
+                        3, Duration.ofMillis(1), Duration.ofMillis(5), e -> e instanceof IllegalStateException));
+        AsyncFunction<String, String, String> flaky = (k, v, call) -> {
+            attempts.incrementAndGet();
+            return call.attempt() < 3
+                    ? CompletableFuture.failedFuture(new IllegalStateException("busy"))
+                    : CompletableFuture.completedFuture(v + "@" + call.attempt());
+        };
+        try (TestDriver driver = TestDriver.builder(mapAsync(flaky, retried)).build()) {
+            driver.pipe("in", "a", "x", T0);
+            assertThat(values(driver)).containsExactly("x@3");
+            assertThat(attempts).hasValue(3);
+            assertThat(driver.deadLetters()).isEmpty();
+        }
+    }
+
+    @Test
+    void callsThatFailForGoodGoToTheDeadLetterTopicAndTheStreamGoesOn() {
+        Async quick = Async.named("lookup")
+                .withTimeout(Duration.ofMillis(20))
+                .withRetry(new Async.Retry(2, Duration.ZERO, Duration.ZERO, e -> true));
+        AsyncFunction<String, String, String> f = (k, v, call) -> switch (v) {
+            case "hang" -> new CompletableFuture<>();
+            case "bad" -> CompletableFuture.failedFuture(new IllegalArgumentException("no price for bad"));
+            default -> CompletableFuture.completedFuture(v.toUpperCase());
+        };
+        try (TestDriver driver = TestDriver.builder(mapAsync(f, quick)).build()) {
+            driver.pipe("in", "a", "hang", T0);
+            driver.pipe("in", "a", "ok", T0 + 1);
+            driver.pipe("in", "b", "bad", T0 + 2);
+            assertThat(values(driver)).containsExactly("OK");
+            List<TestRecord<byte[], byte[]>> dead = driver.deadLetters();
+            assertThat(dead).hasSize(2);
+            assertThat(dead.get(0).headers().lastString("weir.error.stage")).isEqualTo("call");
+            assertThat(dead.get(0).headers().lastString("weir.error.message"))
+                    .contains("async step 'lookup'", "timeout of 20 ms");
+            assertThat(new String(dead.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("hang");
+            assertThat(dead.get(1).headers().lastString("weir.error.message")).contains("no price for bad");
+        }
+    }
+
+    @Test
+    void failModeStopsTheDriverWithTheRecordNamed() {
+        Async failing = Async.named("lookup").withOnFailure(Async.OnFailure.FAIL);
+        AsyncFunction<String, String, String> f =
+                (k, v, call) -> CompletableFuture.failedFuture(new IllegalStateException("service down"));
+        try (TestDriver driver = TestDriver.builder(mapAsync(f, failing)).build()) {
+            assertThatThrownBy(() -> driver.pipe("in", "a", "x", T0))
+                    .hasMessageContaining("in-0@0")
+                    .hasMessageContaining("service down");
+        }
+    }
+
+    @Test
+    void flatMapAndFilterAsync() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), "in")
+                .filterAsync((k, v, c) -> CompletableFuture.completedFuture(!v.startsWith("x")), Async.named("keep"))
+                .flatMapValuesAsync(
+                        (k, v, c) -> CompletableFuture.completedFuture(List.of(v + "1", v + "2")), Async.named("split"))
+                .to("out", Serdes.strings(), Serdes.strings());
+        try (TestDriver driver = TestDriver.builder(b.build()).build()) {
+            driver.pipe("in", "a", "p", T0);
+            driver.pipe("in", "a", "xq", T0 + 1);
+            driver.pipe("in", "a", "r", T0 + 2);
+            assertThat(values(driver)).containsExactly("p1", "p2", "r1", "r2");
+        }
+    }
+
+    @Test
+    void idempotencyKeyNamesTheStepAndTheInputRecord() {
+        List<String> keys = new ArrayList<>();
+        AsyncFunction<String, String, String> f = (k, v, call) -> {
+            keys.add(call.idempotencyKey());
+            return CompletableFuture.completedFuture(v);
+        };
+        try (TestDriver driver =
+                TestDriver.builder(mapAsync(f, Async.named("lookup"))).build()) {
+            driver.pipe("in", "a", "x", T0);
+            driver.pipe("in", "a", "y", T0 + 1);
+            assertThat(keys).containsExactly("lookup:in-0@0:0", "lookup:in-0@1:0");
+        }
+    }
+
+    @Test
+    void callsInFlightAtARevocationAreMadeAgainByTheNextOwnerExactlyOnce() {
+        Calls calls = new Calls();
+        try (TestDriver driver = TestDriver.builder(mapAsync((k, v, c) -> calls.call(k, v), Async.named("lookup")))
+                .completeCallsByHand()
+                .build()) {
+            driver.pipe("in", "a", "a1", T0);
+            driver.pipe("in", "b", "b1", T0 + 1);
+            calls.complete("b1");
+            driver.commit();
+            assertThat(values(driver)).containsExactly("B1");
+
+            TaskId task = new TaskId(0, 0);
+            driver.revoke(task); // a1 is still in flight: stored with the commit, abandoned here
+            calls.complete("a1"); // the old owner's call finishing late changes nothing
+            driver.reassign(task);
+            assertThat(calls.made).as("called again after the restore").containsExactly("a1", "b1", "a1");
+            calls.complete("a1");
+            driver.commit();
+            assertThat(values(driver)).containsExactly("A1");
+            driver.pipe("in", "b", "b2", T0 + 2);
+            calls.complete("b2");
+            driver.commit();
+            assertThat(values(driver)).containsExactly("B2");
+        }
+    }
+
+    @Test
+    void watermarkWaitsForTheOldestCallInFlight() {
+        Calls calls = new Calls();
+        try (TestDriver driver = TestDriver.builder(mapAsync((k, v, c) -> calls.call(k, v), Async.named("lookup")))
+                .completeCallsByHand()
+                .build()) {
+            TaskId task = new TaskId(0, 0);
+            driver.pipe("in", "a", "a1", T0);
+            driver.pipe("in", "b", "b1", T0 + 5_000);
+            assertThat(driver.watermark(task)).isLessThanOrEqualTo(T0);
+            calls.complete("a1");
+            driver.commit();
+            assertThat(driver.watermark(task)).isEqualTo(T0 + 5_000);
+        }
+    }
+
+    @Test
+    void refusesAStepWhoseInputSerdesAreUnknown() {
+        TopologyBuilder b = new TopologyBuilder();
+        RecordStream<String, Integer> lengths =
+                b.stream(Serdes.strings(), Serdes.strings(), "in").mapValues(String::length);
+        assertThatThrownBy(() -> lengths.mapValuesAsync(n -> CompletableFuture.completedFuture(n + 1)))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageContaining("map-values-async")
+                .hasMessageContaining("-in-flight")
+                .hasMessageContaining("withSerdes");
+    }
+
+    /** Counts per sensor in 10 s windows; with or without an asynchronous step before them. */
+    private static Topology windowCounts(Calls calls) {
+        TopologyBuilder b = new TopologyBuilder();
+        RecordStream<String, String> in = b.stream(Serdes.strings(), Serdes.strings(), "in");
+        RecordStream<String, String> enriched = calls == null
+                ? in.mapValues((String v) -> v.toUpperCase())
+                : in.mapValuesAsync((k, v, c) -> calls.call(k, v), Async.named("lookup"));
+        enriched.groupByKey()
+                .windowedBy(TimeWindows.of(Duration.ofSeconds(10)))
+                .emit(Emit.onWindowClose())
+                .count("counts")
+                .map((w, n) -> io.weir.common.KeyValue.of(w.key() + "@" + w.start(), n))
+                .to("out", Serdes.strings(), Serdes.longs());
+        return b.build();
+    }
+
+    private static List<String> windowResults(TestDriver driver) {
+        return driver.output("out", Serdes.strings(), Serdes.longs()).stream()
+                .map(r -> r.key() + "=" + r.value())
+                .sorted()
+                .toList();
+    }
+
+    @Test
+    void windowsDownstreamGiveTheSynchronousResultsWhateverOrderCallsFinishIn() {
+        java.util.Random random = new java.util.Random(42);
+        List<long[]> input = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            long jitter = random.nextInt(2_000); // within max.out.of.orderness
+            input.add(new long[] {random.nextInt(5), T0 + i * 250L - jitter});
+        }
+        List<String> expected;
+        try (TestDriver sync = TestDriver.builder(windowCounts(null))
+                .config("max.out.of.orderness.ms", 2_000)
+                .build()) {
+            input.forEach(r -> sync.pipe("in", "s" + r[0], "v", r[1]));
+            expected = windowResults(sync);
+        }
+        assertThat(expected).hasSizeGreaterThan(20);
+
+        Calls calls = new Calls();
+        try (TestDriver async = TestDriver.builder(windowCounts(calls))
+                .config("max.out.of.orderness.ms", 2_000)
+                .completeCallsByHand()
+                .build()) {
+            for (int i = 0; i < input.size(); i++) {
+                long[] r = input.get(i);
+                async.pipe("in", "s" + r[0], "v" + i, r[1]);
+                if (i % 25 == 24 || i == input.size() - 1) {
+                    while (async.inFlight() > 0) {
+                        List<CompletableFuture<String>> open = new ArrayList<>(calls.futures.values());
+                        calls.futures.clear();
+                        java.util.Collections.shuffle(open, random);
+                        open.forEach(f -> f.complete("V"));
+                        async.commit();
+                    }
+                }
+            }
+            assertThat(windowResults(async)).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void aFailureDownstreamOfTheStepDeadLettersThatRecordOnlyUnderExactlyOnce() {
+        Executor later = CompletableFuture.delayedExecutor(2, TimeUnit.MILLISECONDS);
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), "in")
+                .mapValuesAsync(v -> CompletableFuture.supplyAsync(v::toUpperCase, later))
+                .mapValues(v -> {
+                    if (v.equals("BOOM")) {
+                        throw new IllegalStateException("cannot price BOOM");
+                    }
+                    return v;
+                })
+                .to("out", Serdes.strings(), Serdes.strings());
+        try (TestDriver driver = TestDriver.builder(b.build()).commitEvery(3).build()) {
+            driver.pipe("in", "a", "x", T0);
+            driver.pipe("in", "b", "boom", T0 + 1);
+            driver.pipe("in", "c", "y", T0 + 2);
+            driver.pipe("in", "a", "z", T0 + 3);
+            driver.commit();
+            assertThat(values(driver)).containsExactly("X", "Y", "Z");
+            List<TestRecord<byte[], byte[]>> dead = driver.deadLetters();
+            assertThat(dead).hasSize(1);
+            assertThat(dead.get(0).headers().lastString("weir.error.message")).contains("cannot price BOOM");
+        }
+    }
+}
