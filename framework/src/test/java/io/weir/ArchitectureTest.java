@@ -74,7 +74,8 @@ class ArchitectureTest {
             List.of(
                     "io.weir.internal.state.standby",
                     "io.weir.internal.state.global",
-                    "io.weir.internal.operator.stateless"),
+                    "io.weir.internal.operator.stateless",
+                    "io.weir.internal.operator.async"),
             List.of("io.weir.internal.state.thread", "io.weir.internal.operator.table"),
             List.of("io.weir.internal.operator.aggregate"),
             List.of("io.weir.internal.operator.window"),

@@ -1,5 +1,6 @@
 package io.weir.internal.task;
 
+import io.weir.common.internal.Deadline;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
@@ -37,15 +38,11 @@ public final class AsyncSignal {
      * timeoutMs} passed, and clears it.
      */
     public void await(long timeoutMs) {
-        long deadline = System.nanoTime() + timeoutMs * 1_000_000;
+        Deadline deadline = Deadline.after(java.time.Duration.ofMillis(timeoutMs));
         waiter = Thread.currentThread();
         try {
-            while (!raised.getAndSet(false)) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return;
-                }
-                LockSupport.parkNanos(this, left);
+            while (!raised.getAndSet(false) && !deadline.expired()) {
+                LockSupport.parkNanos(this, deadline.remaining().toNanos());
             }
         } finally {
             waiter = null;
