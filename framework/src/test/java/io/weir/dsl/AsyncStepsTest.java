@@ -398,4 +398,69 @@ class AsyncStepsTest {
             assertThat(dead.get(0).headers().lastString("weir.error.message")).contains("cannot price BOOM");
         }
     }
+
+    @Test
+    void metersCountAttemptsRetriesFailuresAndCallsInFlight() {
+        Calls calls = new Calls();
+        Async quick = Async.named("lookup")
+                .withTimeout(Duration.ofMillis(30))
+                .withRetry(new Async.Retry(2, Duration.ZERO, Duration.ZERO, e -> true));
+        try (TestDriver driver = TestDriver.builder(mapAsync((k, v, c) -> calls.call(k, v), quick))
+                .completeCallsByHand()
+                .build()) {
+            io.micrometer.core.instrument.MeterRegistry registry = driver.meterRegistry();
+            driver.pipe("in", "a", "a1", T0);
+            driver.pipe("in", "b", "b1", T0 + 1);
+            assertThat(registry.get("weir.async.in.flight")
+                            .tag("step", "lookup")
+                            .gauge()
+                            .value())
+                    .isEqualTo(2.0);
+            calls.complete("a1");
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+                driver.commit(); // b1 times out twice: a retry, then a dead letter
+                return driver.inFlight() == 0;
+            });
+            assertThat(registry.get("weir.async.attempts")
+                            .tag("outcome", "success")
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
+            assertThat(registry.get("weir.async.attempts")
+                            .tag("outcome", "timeout")
+                            .counter()
+                            .count())
+                    .isEqualTo(2.0);
+            assertThat(registry.get("weir.async.retries").counter().count()).isEqualTo(1.0);
+            assertThat(registry.get("weir.async.failed")
+                            .tag("action", "dead_letter")
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
+            assertThat(registry.get("weir.async.latency").timer().count()).isEqualTo(2);
+            assertThat(registry.get("weir.async.in.flight").gauge().value()).isZero();
+        }
+    }
+
+    @Test
+    void theTopologyDescriptionShowsTheStepAndItsOptions() {
+        Topology t = mapAsync(
+                (k, v, c) -> CompletableFuture.completedFuture(v),
+                Async.named("lookup").withMaxInFlight(64).withOrder(Async.Order.PARTITION));
+        io.weir.internal.topology.TopologyDescription d = io.weir.internal.topology.TopologyDescription.of(
+                io.weir.TopologyModels.resolved(t, "app"), "app", "1.0");
+        io.weir.internal.topology.TopologyDescription.NodeInfo node = d.subtopologies().get(0).graph().stream()
+                .filter(n -> n.name().equals("lookup"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(node.stores()).containsExactly("lookup-in-flight");
+        assertThat(node.options())
+                .containsEntry("kind", "async")
+                .containsEntry("order", "partition")
+                .containsEntry("maxInFlight", 64)
+                .containsEntry("onFailure", "dead-letter");
+        assertThat(d.toJson()).contains("\"maxInFlight\": 64");
+        assertThat(io.weir.internal.http.TopologyMermaid.render(io.weir.TopologyModels.resolved(t, "app")))
+                .contains("[/\"lookup\"/]");
+    }
 }

@@ -4,6 +4,7 @@ import io.weir.dsl.Async;
 import io.weir.dsl.AsyncFunction;
 import io.weir.errors.TopologyException;
 import io.weir.internal.operator.async.AsyncStepProcessor;
+import io.weir.internal.operator.async.AsyncStepSupplier;
 import io.weir.internal.topology.GraphBuilder;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serdes;
@@ -39,9 +40,12 @@ final class AsyncSteps {
                     + " before it");
         }
         graph.addStore(new StoreSpec(store, Serdes.longs(), Serdes.bytes(), true, true, null));
-        io.weir.processor.ProcessorSupplier<K, V, K, Object> supplier = () -> new AsyncStepProcessor<K, V, R>(
-                name, store, function, options, emit, input.keySerde(), input.valueSerde());
-        graph.addProcessor(name, supplier, List.of(input.node()), List.of(store));
+        graph.addProcessor(
+                name,
+                new AsyncStepSupplier<K, V, R>(
+                        name, store, function, options, emit, input.keySerde(), input.valueSerde()),
+                List.of(input.node()),
+                List.of(store));
         return name;
     }
 }

@@ -1,5 +1,6 @@
 package io.weir.internal.http;
 
+import io.weir.internal.topology.DescribedStep;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.Subtopology;
@@ -89,11 +90,13 @@ public final class TopologyMermaid {
 
         private void node(NodeSpec node) {
             String id = id("n", node.name());
+            // An asynchronous step is drawn as a parallelogram: records leave it later, not in turn.
+            boolean async = node instanceof NodeSpec.Processing p && p.supplier() instanceof DescribedStep;
             out.append("    ")
                     .append(id)
-                    .append("[\"")
+                    .append(async ? "[/\"" : "[\"")
                     .append(label(node.name()))
-                    .append("\"]\n");
+                    .append(async ? "\"/]\n" : "\"]\n");
             if (node instanceof NodeSpec.Source s) {
                 s.topics().forEach(t -> edges.add(topic(t, t) + " --> " + id));
                 if (s.pattern() != null) {

@@ -200,6 +200,41 @@ public enum WeirMeter {
             "bytes",
             Tags.INSTANCE,
             "the limit of weir.rocksdb.memory.usage: the setting rocksdb.memory.bytes"),
+    ASYNC_IN_FLIGHT(
+            "weir.async.in.flight",
+            Kind.GAUGE,
+            "",
+            Tags.thread("step"),
+            "calls of an asynchronous step in flight or waiting for their key's turn; at the step's maxInFlight"
+                    + " the task takes no record and its partitions pause",
+            "[Asynchronous processing](async.md)"),
+    ASYNC_LATENCY(
+            "weir.async.latency",
+            Kind.TIMER,
+            "",
+            Tags.thread("step"),
+            "time from an asynchronous step taking a record to its result leaving the step (waits for the key's"
+                    + " turn, retries and back-off included)"),
+    ASYNC_ATTEMPTS(
+            "weir.async.attempts",
+            Kind.COUNTER,
+            "",
+            Tags.thread("step", "outcome"),
+            "attempts of asynchronous calls by outcome: success, error, timeout"),
+    ASYNC_RETRIES("weir.async.retries", Kind.COUNTER, "", Tags.thread("step"), "asynchronous calls tried again"),
+    ASYNC_FAILED(
+            "weir.async.failed",
+            Kind.COUNTER,
+            "",
+            Tags.thread("step", "action"),
+            "asynchronous calls that failed for good, by what followed: dead_letter or fail"),
+    PAUSED_PARTITIONS(
+            "weir.paused.partitions",
+            Kind.GAUGE,
+            "",
+            Tags.THREAD,
+            "input partitions whose fetching is paused because their task's buffer is full: the task is slower"
+                    + " than its input, or an asynchronous step is at its in-flight bound"),
     QUERY_REQUESTS(
             "weir.query.requests",
             Kind.TIMER,

@@ -163,6 +163,11 @@ public final class ActiveTask implements CommitUnit {
         return false;
     }
 
+    /** Input partitions paused because their buffer is full (not those held for a restore). */
+    public int pausedPartitions() {
+        return inputs.pausedForFullBuffers();
+    }
+
     /** Calls of the task's asynchronous steps in flight (or waiting for their key's turn). */
     public int inFlight() {
         int n = 0;

@@ -14,6 +14,9 @@ public interface AsyncHost {
     /** Wakes the stream thread when a call finishes on another thread. */
     AsyncSignal signal();
 
+    /** The meters of the step named {@code step} on this thread. */
+    AsyncMeters.Step meters(String step);
+
     /** The task's input record being processed now; null outside processing. */
     ConsumerRecord<byte[], byte[]> input();
 

@@ -26,6 +26,7 @@ final class TaskContext implements AsyncHost {
 
     private long maxEarlyLag;
     private AsyncSignal asyncSignal = new AsyncSignal();
+    private AsyncMeters asyncMeters;
     /** How the thread handles a failed record; set by the task before it processes. */
     private RecordFailureHandler onFailure;
 
@@ -77,9 +78,15 @@ final class TaskContext implements AsyncHost {
         this.current = record;
     }
 
-    /** The thread's signal for calls that finish on other threads. */
-    void asyncSignal(AsyncSignal signal) {
+    /** The thread's signal for calls that finish on other threads, and its meters of asynchronous steps. */
+    void async(AsyncSignal signal, AsyncMeters meters) {
         this.asyncSignal = signal;
+        this.asyncMeters = meters;
+    }
+
+    @Override
+    public AsyncMeters.Step meters(String step) {
+        return asyncMeters.step(step);
     }
 
     void onFailure(RecordFailureHandler onFailure) {

@@ -36,23 +36,33 @@ public final class TaskFactory {
     /** One per thread: its tasks' asynchronous steps wake it. */
     private final AsyncSignal asyncSignal = new AsyncSignal();
 
-    /** @param storesInMemory every store in memory, whatever the topology declares (the test driver's option) */
+    private final AsyncMeters asyncMeters;
+
+    /**
+     * Where a thread's tasks write: outputs, dead letters, late records, all in its open transaction.
+     */
+    public record Outputs(
+            OutputCollector collector, DeadLetters deadLetters, LateRecords lateRecords, OpenTransaction transaction) {}
+
+    /**
+     * @param storesInMemory every store in memory, whatever the topology declares (the test driver's option)
+     * @param asyncMeters    the thread's meters of asynchronous steps
+     */
     public TaskFactory(
             TaskEnvironment env,
             Consumer<byte[], byte[]> consumer,
-            OutputCollector collector,
-            DeadLetters deadLetters,
-            LateRecords lateRecords,
-            OpenTransaction transaction,
-            boolean storesInMemory) {
-        this.lateRecords = lateRecords;
+            Outputs outputs,
+            boolean storesInMemory,
+            AsyncMeters asyncMeters) {
+        this.lateRecords = outputs.lateRecords();
         this.storesInMemory = storesInMemory;
         this.env = env;
         this.model = env.model();
         this.consumer = consumer;
-        this.collector = collector;
-        this.deadLetters = deadLetters;
-        this.transaction = transaction;
+        this.collector = outputs.collector();
+        this.deadLetters = outputs.deadLetters();
+        this.transaction = outputs.transaction();
+        this.asyncMeters = asyncMeters;
     }
 
     /** How the tasks' asynchronous steps wake the thread that runs them. */
@@ -79,7 +89,7 @@ public final class TaskFactory {
                 new TaskContext(id, env.config().applicationId(), env.wallClock(), watermarks, lateRecords);
         context.maxEarlyLag(env.config().eventTime().earlyResultsMaxLagRecords());
         context.inputLag(env.backlog()::total);
-        context.asyncSignal(asyncSignal);
+        context.async(asyncSignal, asyncMeters);
         List<StoreSpec> specs = model.storesOf(st);
         if (storesInMemory) {
             specs = specs.stream().map(s -> s.withPersistent(false)).toList();

@@ -135,6 +135,15 @@ final class TaskInputs {
         return p.buffer.pollFirst();
     }
 
+    /** Partitions paused because their buffer is full. */
+    int pausedForFullBuffers() {
+        int n = 0;
+        for (PartitionState p : order) {
+            n += p.paused ? 1 : 0;
+        }
+        return n;
+    }
+
     /** Resumes the partitions paused for a full buffer once half of it was taken (unless restoring). */
     void resumeDrained() {
         for (PartitionState p : order) {

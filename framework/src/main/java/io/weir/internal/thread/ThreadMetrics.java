@@ -91,6 +91,11 @@ public final class ThreadMetrics implements CommitObserver {
                 .register(registry);
     }
 
+    /** Registers the gauge of partitions paused for a full buffer; the supplier is read from any thread. */
+    void pausedPartitions(java.util.function.IntSupplier partitions) {
+        WeirMeter.PAUSED_PARTITIONS.gauge(partitions::getAsInt).tags(tags).register(registry);
+    }
+
     @Override
     public void committed(long nanos) {
         commitLatency.record(nanos, TimeUnit.NANOSECONDS);

@@ -5,6 +5,7 @@ import io.weir.internal.cluster.topics.RepartitionPurge;
 import io.weir.internal.commit.Committer;
 import io.weir.internal.commit.OpenTransaction;
 import io.weir.internal.task.ActiveTask;
+import io.weir.internal.task.AsyncMeters;
 import io.weir.internal.task.AsyncSignal;
 import io.weir.internal.task.DeadLetters;
 import io.weir.internal.task.LateRecords;
@@ -86,6 +87,8 @@ public final class ThreadTasks {
     private volatile long lowestWatermark = Long.MIN_VALUE;
     /** Repartition partitions still waiting to hear from a writing task, for the gauge (read by other threads). */
     private volatile int awaitingWriters;
+    /** Input partitions paused for a full buffer, for the gauge (read by other threads). */
+    private volatile int pausedPartitions;
 
     private final Consumer<TaskMigratedException> onMigrated;
     private final long commitIntervalNanos;
@@ -135,13 +138,12 @@ public final class ThreadTasks {
         this.taskFactory = new TaskFactory(
                 ctx.taskEnvironment(),
                 consumer,
-                collector,
-                deadLetters,
-                lateRecords,
-                transaction,
-                options.storesInMemory());
+                new TaskFactory.Outputs(collector, deadLetters, lateRecords, transaction),
+                options.storesInMemory(),
+                new AsyncMeters(metrics.registry(), metrics.tags()));
         metrics.watermarkLag(() -> lowestWatermark, ctx.wallClock());
         metrics.awaitingWriters(() -> awaitingWriters);
+        metrics.pausedPartitions(() -> pausedPartitions);
     }
 
     // ---- the tasks ---------------------------------------------------------------------------
@@ -254,8 +256,10 @@ public final class ThreadTasks {
         recovering(() -> {
             long lowest = Long.MAX_VALUE;
             int awaiting = 0;
+            int paused = 0;
             for (ActiveTask task : tasks.values()) {
                 task.punctuate(now);
+                paused += task.pausedPartitions();
                 if (task.watermark() != Long.MIN_VALUE) { // a task without input yet has no event time to trail
                     lowest = Math.min(lowest, task.watermark());
                 }
@@ -263,6 +267,7 @@ public final class ThreadTasks {
             }
             lowestWatermark = lowest == Long.MAX_VALUE ? Long.MIN_VALUE : lowest;
             awaitingWriters = awaiting;
+            pausedPartitions = paused;
         });
     }
 

@@ -138,8 +138,10 @@ public record TopologyDescription(
             @JsonInclude(JsonInclude.Include.NON_NULL) String topic,
             @JsonInclude(JsonInclude.Include.NON_NULL) Boolean internal,
             @JsonInclude(JsonInclude.Include.NON_NULL) List<String> stores,
-            List<String> children) {
+            List<String> children,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> options) {
         public NodeInfo {
+            options = options == null ? null : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(options));
             topics = topics == null ? null : List.copyOf(topics);
             stores = stores == null ? null : List.copyOf(stores);
             children = children == null ? List.of() : List.copyOf(children);
@@ -288,12 +290,19 @@ public record TopologyDescription(
                     null,
                     s.internal(),
                     null,
-                    children);
+                    children,
+                    null);
         } else if (n instanceof NodeSpec.Sink s) {
-            return new NodeInfo(s.name(), "sink", null, null, s.topic(), s.internal(), null, children);
+            return new NodeInfo(s.name(), "sink", null, null, s.topic(), s.internal(), null, children, null);
         }
-        return new NodeInfo(
-                n.name(), "processor", null, null, null, null, ((NodeSpec.Processing) n).stores(), children);
+        NodeSpec.Processing p = (NodeSpec.Processing) n;
+        Map<String, Object> options = null;
+        if (p.supplier() instanceof DescribedStep d) {
+            options = new LinkedHashMap<>();
+            options.put("kind", d.stepKind());
+            options.putAll(d.stepOptions());
+        }
+        return new NodeInfo(n.name(), "processor", null, null, null, null, p.stores(), children, options);
     }
 
     /** The store of that name, or null. */

@@ -3,6 +3,7 @@ package io.weir.internal.operator.async;
 import io.weir.dsl.Async;
 import io.weir.dsl.AsyncFunction;
 import io.weir.internal.task.AsyncHost;
+import io.weir.internal.task.AsyncMeters;
 import io.weir.internal.task.AsyncStep;
 import io.weir.internal.task.CommitAwareProcessor;
 import io.weir.internal.task.InternalContext;
@@ -55,6 +56,7 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
     private InFlightLog<K, V> log;
     private ProcessorContext<K, Object> context;
     private AsyncHost host;
+    private AsyncMeters.Step meters;
     private long nextSeq;
     /** The input record the last call came from, and how many calls it gave: idempotency keys. */
     private ConsumerRecord<byte[], byte[]> lastOrigin;
@@ -88,6 +90,7 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
     public void init(ProcessorContext<K, Object> context) {
         this.context = context;
         this.host = ((InternalContext) context).asyncHost();
+        this.meters = host.meters(name);
         KeyValueStore<Long, byte[]> store = context.getStateStore(storeName);
         this.log = new InFlightLog<>(store, keySerde, valueSerde);
         this.calls = new InFlightCalls<>(options.order());
@@ -105,7 +108,7 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
         String key =
                 name + ":" + origin.topic() + "-" + origin.partition() + "@" + origin.offset() + ":" + fromLastOrigin;
         Call<K, V> call = new Call<>(nextSeq++, record, origin, key);
-        host.signal().inFlight(1);
+        inFlight(1);
         if (calls.add(call)) {
             start(call);
         }
@@ -145,7 +148,10 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
             }
             if (f.retryDue()) {
                 start(call);
-            } else if (f.error() == null) {
+                continue;
+            }
+            meters.attempt(f.error() == null, f.error() instanceof java.util.concurrent.TimeoutException);
+            if (f.error() == null) {
                 call.done(f.value(), null);
                 released += release(call);
             } else if (retryable(call, f.error())) {
@@ -201,7 +207,7 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
     private void callAgainWhatTheStoreHolds() {
         for (Call<K, V> call : log.read()) {
             nextSeq = Math.max(nextSeq, call.seq + 1);
-            host.signal().inFlight(1);
+            inFlight(1);
             if (calls.add(call)) {
                 start(call);
             }
@@ -209,9 +215,14 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
     }
 
     private void abandonAll() {
-        host.signal().inFlight(-calls.clear());
+        inFlight(-calls.clear());
         finished.clear();
         lastOrigin = null;
+    }
+
+    private void inFlight(int delta) {
+        host.signal().inFlight(delta);
+        meters.inFlight(delta);
     }
 
     private void start(Call<K, V> call) {
@@ -253,6 +264,7 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
 
     private void backOff(Call<K, V> call) {
         call.state = Call.State.BACKOFF;
+        meters.retried();
         long delay = options.retry().backoffBefore(call.attempt + 1).toMillis();
         if (delay == 0) {
             start(call);
@@ -272,10 +284,11 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
         List<Call<K, V>> out = calls.releasable(done);
         for (Call<K, V> call : out) {
             Call<K, V> next = calls.remove(call);
-            host.signal().inFlight(-1);
+            inFlight(-1);
             if (call.logged) {
                 log.delete(call);
             }
+            meters.left(System.nanoTime() - call.takenNanos);
             leave(call);
             if (next != null) {
                 start(next);
@@ -292,6 +305,7 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
             return;
         }
         if (call.failure != null) {
+            meters.failedForGood(options.onFailure() == Async.OnFailure.DEAD_LETTER);
             if (options.onFailure() == Async.OnFailure.FAIL) {
                 throw Stage.CALL.failed(call.origin, failedFor(call));
             }
