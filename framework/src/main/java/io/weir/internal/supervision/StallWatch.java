@@ -146,6 +146,14 @@ final class StallWatch {
                     + (long) heartbeat + " s");
             start = Math.min(start, now - (long) (heartbeat * 1e9));
         }
+        ThreadHealth.AsyncWait wait = t.asyncWait();
+        if (wait != null && now - wait.sinceNanos() > thresholdNanos) {
+            symptoms.add("async step '" + wait.step() + "' of task " + wait.task() + " has had " + wait.inFlight()
+                    + " calls in flight" + (wait.full() ? " (its bound: the task takes no records)" : "")
+                    + " and none finished for " + (now - wait.sinceNanos()) / 1_000_000_000L
+                    + " s: the service it calls is slow or not answering (see weir.async.attempts by outcome)");
+            start = Math.min(start, wait.sinceNanos());
+        }
         return start;
     }
 

@@ -177,6 +177,21 @@ public final class ActiveTask implements CommitUnit {
         return n;
     }
 
+    /**
+     * The asynchronous step of this task that has waited longest with calls in flight and none
+     * finishing, or null.
+     */
+    public AsyncStep longestWaitingStep() {
+        AsyncStep longest = null;
+        for (AsyncStep step : asyncSteps) {
+            if (step.waitingSinceNanos() != Long.MAX_VALUE
+                    && (longest == null || step.waitingSinceNanos() - longest.waitingSinceNanos() < 0)) {
+                longest = step;
+            }
+        }
+        return longest;
+    }
+
     private boolean asyncFull() {
         for (AsyncStep step : asyncSteps) {
             if (step.full()) {

@@ -27,6 +27,15 @@ public interface AsyncStep {
     /** Calls in flight or waiting for their key's turn. */
     int inFlight();
 
+    /** The step's name. */
+    String name();
+
+    /**
+     * Since when (nanoTime) calls have been in flight with none of them finishing; {@code
+     * Long.MAX_VALUE} while none is in flight.
+     */
+    long waitingSinceNanos();
+
     /** The smallest timestamp of a record in flight; {@code Long.MAX_VALUE} if none. */
     long oldestInFlight();
 }

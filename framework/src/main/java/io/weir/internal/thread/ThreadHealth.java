@@ -43,6 +43,19 @@ public final class ThreadHealth {
     private volatile String commitFailure;
     private volatile long commitFailingSinceNanos;
     private volatile DoubleSupplier heartbeatAgeSeconds = () -> Double.NaN;
+    /** The asynchronous step waiting longest with no call finished, or null. */
+    private volatile AsyncWait asyncWait;
+
+    /**
+     * An asynchronous step with calls in flight of which none finished since {@code sinceNanos}.
+     *
+     * @param step     the step's name
+     * @param task     the task it waits in
+     * @param inFlight its calls in flight then
+     * @param full     true if it is at its in-flight bound (the task takes no records)
+     */
+    public record AsyncWait(String step, TaskId task, int inFlight, boolean full, long sinceNanos) {}
+
     private final Map<String, Restore> restores = new ConcurrentHashMap<>();
 
     public ThreadHealth(String threadName) {
@@ -101,6 +114,17 @@ public final class ThreadHealth {
     }
 
     // ---- read by any thread -------------------------------------------------------------------
+
+    /** The step waiting longest for its calls (see {@link AsyncWait}), or null: set by the stream thread. */
+    public void asyncWait(AsyncWait wait) {
+        if (wait != asyncWait) {
+            asyncWait = wait;
+        }
+    }
+
+    public AsyncWait asyncWait() {
+        return asyncWait;
+    }
 
     public Phase phase() {
         return phase;

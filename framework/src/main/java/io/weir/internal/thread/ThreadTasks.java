@@ -7,6 +7,7 @@ import io.weir.internal.commit.OpenTransaction;
 import io.weir.internal.task.ActiveTask;
 import io.weir.internal.task.AsyncMeters;
 import io.weir.internal.task.AsyncSignal;
+import io.weir.internal.task.AsyncStep;
 import io.weir.internal.task.DeadLetters;
 import io.weir.internal.task.LateRecords;
 import io.weir.internal.task.OutputCollector;
@@ -257,9 +258,11 @@ public final class ThreadTasks {
             long lowest = Long.MAX_VALUE;
             int awaiting = 0;
             int paused = 0;
+            ThreadHealth.AsyncWait waiting = null;
             for (ActiveTask task : tasks.values()) {
                 task.punctuate(now);
                 paused += task.pausedPartitions();
+                waiting = longerWait(waiting, task);
                 if (task.watermark() != Long.MIN_VALUE) { // a task without input yet has no event time to trail
                     lowest = Math.min(lowest, task.watermark());
                 }
@@ -268,7 +271,18 @@ public final class ThreadTasks {
             lowestWatermark = lowest == Long.MAX_VALUE ? Long.MIN_VALUE : lowest;
             awaitingWriters = awaiting;
             pausedPartitions = paused;
+            metrics.health().asyncWait(waiting);
         });
+    }
+
+    /** The longer of {@code wait} and the wait of {@code task}'s longest waiting asynchronous step. */
+    private static ThreadHealth.AsyncWait longerWait(ThreadHealth.AsyncWait wait, ActiveTask task) {
+        AsyncStep step = task.longestWaitingStep();
+        if (step == null || (wait != null && wait.sinceNanos() - step.waitingSinceNanos() <= 0)) {
+            return wait;
+        }
+        return new ThreadHealth.AsyncWait(
+                step.name(), task.id(), step.inFlight(), step.full(), step.waitingSinceNanos());
     }
 
     /**

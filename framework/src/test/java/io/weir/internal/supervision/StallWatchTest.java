@@ -121,6 +121,27 @@ class StallWatchTest {
     }
 
     @Test
+    void anAsyncStepWhoseCallsDoNotFinishIsNamedAsTheCause() {
+        diagnosis = null;
+        StallWatch watch = watch();
+        ThreadHealth t = thread("t0", new TaskId(0, 3));
+        long since = System.nanoTime();
+        t.asyncWait(new ThreadHealth.AsyncWait("price-lookup", new TaskId(0, 3), 1000, true, since));
+        t.loopTurned(); // the thread turns: only the step waits
+        watch.check(List.of(t), since + SECOND);
+        assertThat(watch.current()).as("a short wait is no stall").isNull();
+        watch.check(List.of(t), since + 6 * SECOND);
+        assertThat(watch.current().cause())
+                .contains("async step 'price-lookup' of task 0_3 has had 1000 calls in flight")
+                .contains("the task takes no records")
+                .contains("the service it calls is slow or not answering");
+        t.asyncWait(null);
+        t.loopTurned();
+        watch.check(List.of(t), System.nanoTime() + SECOND);
+        assertThat(watch.current()).isNull();
+    }
+
+    @Test
     void aCommitThatSucceedsAgainEndsTheCommitSymptom() {
         StallWatch watch = watch();
         ThreadHealth t = thread("t0", new TaskId(0, 0));

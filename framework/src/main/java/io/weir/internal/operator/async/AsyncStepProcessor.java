@@ -62,6 +62,8 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
     private ConsumerRecord<byte[], byte[]> lastOrigin;
 
     private int fromLastOrigin;
+    /** When a call last left the step, or calls began to be in flight (nanoTime). */
+    private long progressNanos;
     /**
      * Calls whose result failed downstream under exactly-once, by idempotency key: the abort that
      * follows brings them back (from the store, or taken again), and then they are dead-lettered
@@ -129,6 +131,16 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
     @Override
     public int inFlight() {
         return calls == null ? 0 : calls.size();
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public long waitingSinceNanos() {
+        return calls == null || calls.size() == 0 ? Long.MAX_VALUE : progressNanos;
     }
 
     @Override
@@ -221,6 +233,9 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
     }
 
     private void inFlight(int delta) {
+        if (delta > 0 && calls.size() == delta) {
+            progressNanos = System.nanoTime(); // the wait starts with the first call in flight
+        }
         host.signal().inFlight(delta);
         meters.inFlight(delta);
     }
@@ -288,7 +303,8 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
             if (call.logged) {
                 log.delete(call);
             }
-            meters.left(System.nanoTime() - call.takenNanos);
+            progressNanos = System.nanoTime();
+            meters.left(progressNanos - call.takenNanos);
             leave(call);
             if (next != null) {
                 start(next);
