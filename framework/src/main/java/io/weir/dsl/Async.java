@@ -20,7 +20,7 @@ import java.util.function.Predicate;
  *       transaction as the input offsets, so whoever runs the task next (this instance after an
  *       abort, a restarted one, another one after a rebalance) calls again for exactly those
  *       records. The call itself is at least once: after a crash it may be made again; {@link
- *       AsyncCall#idempotencyKey()} lets the other service recognise a repeat.</li>
+ *       io.weir.processor.AsyncCall#idempotencyKey()} lets the other service recognise a repeat.</li>
  *   <li>The task's watermark never passes the timestamp of a record still in flight.</li>
  *   <li>Memory is bounded: at {@link #maxInFlight()} calls the task stops taking records (its
  *       partitions pause once their buffers are full; the consumer keeps polling for the group).</li>

@@ -1,5 +1,6 @@
 package io.weir.dsl;
 
+import io.weir.processor.AsyncCall;
 import java.util.concurrent.CompletionStage;
 
 /**

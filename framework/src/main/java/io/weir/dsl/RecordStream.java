@@ -1,6 +1,8 @@
 package io.weir.dsl;
 
 import io.weir.common.KeyValue;
+import io.weir.processor.AsyncProcessor;
+import io.weir.processor.AsyncProcessorSupplier;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.serde.Serde;
 import java.util.concurrent.CompletionStage;
@@ -66,6 +68,16 @@ public interface RecordStream<K, V> {
      * the records whose call completes with {@code true}; {@code null} counts as {@code false}.
      */
     RecordStream<K, V> filterAsync(AsyncFunction<? super K, ? super V, Boolean> predicate, Async options);
+
+    /**
+     * Adds a hand-written asynchronous processor (see {@link AsyncProcessor} for its guarantees:
+     * per-key order, read-your-writes on {@code stores}, exactly once towards Kafka). {@code
+     * options} must be {@linkplain Async#named named} (the step's node and its store of calls in
+     * flight take the name) and, when the processor uses stores, keep {@link Async.Order#KEY}. The
+     * stream's serdes must be known.
+     */
+    <KR, VR, R> RecordStream<KR, VR> processAsync(
+            AsyncProcessorSupplier<? super K, ? super V, KR, VR, R> supplier, Async options, String... stores);
 
     /** Calls {@code action} for each record and passes the record on unchanged. */
     RecordStream<K, V> peek(BiConsumer<? super K, ? super V> action);

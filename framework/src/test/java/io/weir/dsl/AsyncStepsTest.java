@@ -464,4 +464,110 @@ class AsyncStepsTest {
         assertThat(io.weir.internal.http.TopologyMermaid.render(io.weir.TopologyModels.resolved(t, "app")))
                 .contains("[/\"lookup\"/]");
     }
+
+    /**
+     * Scores each payment of a card by a call that is given the card's running total so far (read
+     * from the store), and adds the score to the total when the call finished: each call must see
+     * the total the previous call of its card wrote.
+     */
+    static final class Scorer implements io.weir.processor.AsyncProcessor<String, String, String, Long, Long> {
+        private final Calls calls;
+        private io.weir.processor.ProcessorContext<String, Long> context;
+        private io.weir.state.KeyValueStore<String, Long> totals;
+
+        Scorer(Calls calls) {
+            this.calls = calls;
+        }
+
+        @Override
+        public void init(io.weir.processor.ProcessorContext<String, Long> context) {
+            this.context = context;
+            this.totals = context.getStateStore("totals");
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<Long> call(
+                io.weir.processor.Record<String, String> record, io.weir.processor.AsyncCall call) {
+            Long total = totals.get(record.key());
+            return calls.call(record.key(), record.value() + "|" + (total == null ? 0 : total))
+                    .thenApply(s -> (long) record.value().length());
+        }
+
+        @Override
+        public void complete(io.weir.processor.Record<String, String> record, Long score) {
+            Long total = totals.get(record.key());
+            long next = (total == null ? 0 : total) + score;
+            totals.put(record.key(), next);
+            context.forward(record.with(record.key(), next));
+        }
+    }
+
+    private static Topology scoring(Calls calls) {
+        TopologyBuilder b = new TopologyBuilder();
+        b.addStateStore(io.weir.processor.Stores.keyValueStore("totals", Serdes.strings(), Serdes.longs()));
+        b.stream(Serdes.strings(), Serdes.strings(), "in")
+                .processAsync(() -> new Scorer(calls), Async.named("score"), "totals")
+                .to("out", Serdes.strings(), Serdes.longs());
+        return b.build();
+    }
+
+    @Test
+    void anAsyncProcessorReadsWhatThePreviousCallOfItsKeyWrote() {
+        Calls calls = new Calls();
+        try (TestDriver driver =
+                TestDriver.builder(scoring(calls)).completeCallsByHand().build()) {
+            driver.pipe("in", "card1", "aa", T0);
+            driver.pipe("in", "card1", "bbb", T0 + 1);
+            driver.pipe("in", "card2", "c", T0 + 2);
+            assertThat(calls.made).as("card1's second call waits").containsExactly("aa|0", "c|0");
+            calls.complete("aa|0");
+            driver.commit();
+            assertThat(calls.made).as("and then sees the total the first wrote").endsWith("bbb|2");
+            calls.complete("bbb|2");
+            calls.complete("c|0");
+            driver.commit();
+            assertThat(driver.output("out", Serdes.strings(), Serdes.longs()))
+                    .extracting(r -> r.key() + "=" + r.value())
+                    .containsExactlyInAnyOrder("card1=2", "card1=5", "card2=1");
+            assertThat(driver.<String, Long>store("totals").get("card1")).isEqualTo(5L);
+        }
+    }
+
+    @Test
+    void anAsyncProcessorsStoreAndCallsInFlightSurviveARevocation() {
+        Calls calls = new Calls();
+        try (TestDriver driver =
+                TestDriver.builder(scoring(calls)).completeCallsByHand().build()) {
+            driver.pipe("in", "card1", "aa", T0);
+            calls.complete("aa|0");
+            driver.commit();
+            driver.pipe("in", "card1", "bbb", T0 + 1); // in flight at the revocation
+            TaskId task = new TaskId(0, 0);
+            driver.revoke(task);
+            driver.reassign(task);
+            assertThat(calls.made)
+                    .as("made again, seeing the restored total")
+                    .containsExactly("aa|0", "bbb|2", "bbb|2");
+            calls.futures.get("bbb|2").complete("x");
+            driver.commit();
+            assertThat(driver.<String, Long>store("totals").get("card1")).isEqualTo(5L);
+            assertThat(driver.output("out", Serdes.strings(), Serdes.longs()))
+                    .extracting(TestRecord::value)
+                    .containsExactly(2L, 5L);
+        }
+    }
+
+    @Test
+    void anAsyncProcessorWithStoresMustKeepPerKeyOrderAndHaveAName() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.addStateStore(io.weir.processor.Stores.keyValueStore("totals", Serdes.strings(), Serdes.longs()));
+        RecordStream<String, String> in = b.stream(Serdes.strings(), Serdes.strings(), "in");
+        assertThatThrownBy(() -> in.processAsync(
+                        () -> new Scorer(new Calls()), Async.named("score").withOrder(Async.Order.NONE), "totals"))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageContaining("only Async.Order.KEY");
+        assertThatThrownBy(() -> in.processAsync(() -> new Scorer(new Calls()), Async.defaults(), "totals"))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageContaining("Async.named");
+    }
 }

@@ -12,9 +12,10 @@ import io.weir.dsl.RecordTable;
 import io.weir.dsl.TopicNameExtractor;
 import io.weir.dsl.ValueJoiner;
 import io.weir.errors.TopologyException;
-import io.weir.internal.operator.async.AsyncStepProcessor;
+import io.weir.internal.operator.async.AsyncStepSupplier;
 import io.weir.internal.operator.stateless.StatelessProcessors;
 import io.weir.internal.topology.GraphBuilder;
+import io.weir.processor.AsyncProcessorSupplier;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.serde.Serde;
 import java.util.List;
@@ -118,21 +119,57 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
 
     @Override
     public <VR> RecordStream<K, VR> mapValuesAsync(AsyncFunction<? super K, ? super V, VR> mapper, Async options) {
-        String name = AsyncSteps.add(this, "map-values-async", mapper, options, AsyncStepProcessor.Emit.VALUE);
+        Objects.requireNonNull(mapper, "mapper");
+        String name = AsyncSteps.add(
+                this,
+                "map-values-async",
+                options,
+                List.of(),
+                (n, ks, vs) -> AsyncStepSupplier.mapValues(n, mapper, options, ks, vs));
         return new RecordStreamImpl<>(graph, name, keySerde, null, keyChanged);
     }
 
     @Override
     public <VR> RecordStream<K, VR> flatMapValuesAsync(
             AsyncFunction<? super K, ? super V, ? extends Iterable<? extends VR>> mapper, Async options) {
-        String name = AsyncSteps.add(this, "flat-map-values-async", mapper, options, AsyncStepProcessor.Emit.VALUES);
+        Objects.requireNonNull(mapper, "mapper");
+        String name = AsyncSteps.add(
+                this,
+                "flat-map-values-async",
+                options,
+                List.of(),
+                (n, ks, vs) -> AsyncStepSupplier.flatMapValues(n, mapper, options, ks, vs));
         return new RecordStreamImpl<>(graph, name, keySerde, null, keyChanged);
     }
 
     @Override
     public RecordStream<K, V> filterAsync(AsyncFunction<? super K, ? super V, Boolean> predicate, Async options) {
-        String name = AsyncSteps.add(this, "filter-async", predicate, options, AsyncStepProcessor.Emit.IF_TRUE);
+        Objects.requireNonNull(predicate, "predicate");
+        String name = AsyncSteps.add(
+                this,
+                "filter-async",
+                options,
+                List.of(),
+                (n, ks, vs) -> AsyncStepSupplier.filter(n, predicate, options, ks, vs));
         return new RecordStreamImpl<>(graph, name, keySerde, valueSerde, keyChanged);
+    }
+
+    @Override
+    public <KR, VR, R> RecordStream<KR, VR> processAsync(
+            AsyncProcessorSupplier<? super K, ? super V, KR, VR, R> supplier, Async options, String... stores) {
+        Objects.requireNonNull(supplier, "supplier");
+        Objects.requireNonNull(options, "options");
+        if (options.name() == null) {
+            throw new TopologyException("an async processor needs a stable name: Async.named(...)");
+        }
+        AsyncSteps.requireKeyOrder(options.name(), options, List.of(stores));
+        String name = AsyncSteps.add(
+                this,
+                "process-async",
+                options,
+                List.of(stores),
+                (n, ks, vs) -> AsyncStepSupplier.processor(n, supplier, options, ks, vs));
+        return new RecordStreamImpl<>(graph, name, null, null, true);
     }
 
     @Override

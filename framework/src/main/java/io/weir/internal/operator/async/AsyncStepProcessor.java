@@ -1,7 +1,6 @@
 package io.weir.internal.operator.async;
 
 import io.weir.dsl.Async;
-import io.weir.dsl.AsyncFunction;
 import io.weir.internal.task.AsyncHost;
 import io.weir.internal.task.AsyncMeters;
 import io.weir.internal.task.AsyncStep;
@@ -24,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * An asynchronous step (see {@link Async} for what it guarantees): calls {@code function} for each
+ * An asynchronous step (see {@link Async} for what it guarantees): calls its {@link StepLogic} for each
  * record on the stream thread, collects the finished calls from any thread in a queue, and when
  * its task applies them ({@link #complete()}) forwards their results in the order {@link
  * Async#order()} asks for, retries, or dead-letters them. Calls in flight at a commit go into the
@@ -34,27 +33,19 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * <p>Threading: the task's stream thread, except the callbacks of the calls' stages, which only
  * add to the queue and raise the thread's signal.
  */
-public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Object>, AsyncStep, CommitAwareProcessor {
-
-    /** What a finished call forwards: one result, the values of an iterable, or the record if true. */
-    public enum Emit {
-        VALUE,
-        VALUES,
-        IF_TRUE
-    }
+final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Object>, AsyncStep, CommitAwareProcessor {
 
     private final String name;
     private final String storeName;
-    private final AsyncFunction<? super K, ? super V, ? extends R> function;
+    private final StepLogic<K, V, R> logic;
     private final Async options;
-    private final Emit emit;
     private final Serde<K> keySerde;
     private final Serde<V> valueSerde;
 
     private final ConcurrentLinkedQueue<Finished> finished = new ConcurrentLinkedQueue<>();
     private InFlightCalls<K, V> calls;
     private InFlightLog<K, V> log;
-    private ProcessorContext<K, Object> context;
+    private ProcessorContext<Object, Object> context;
     private AsyncHost host;
     private AsyncMeters.Step meters;
     private long nextSeq;
@@ -71,31 +62,30 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
      */
     private final Map<String, Throwable> poisoned = new HashMap<>();
 
-    public AsyncStepProcessor(
+    AsyncStepProcessor(
             String name,
             String storeName,
-            AsyncFunction<? super K, ? super V, ? extends R> function,
+            StepLogic<K, V, R> logic,
             Async options,
-            Emit emit,
             Serde<K> keySerde,
             Serde<V> valueSerde) {
         this.name = name;
         this.storeName = storeName;
-        this.function = function;
+        this.logic = logic;
         this.options = options;
-        this.emit = emit;
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
     }
 
     @Override
-    public void init(ProcessorContext<K, Object> context) {
+    public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
         this.host = ((InternalContext) context).asyncHost();
         this.meters = host.meters(name);
         KeyValueStore<Long, byte[]> store = context.getStateStore(storeName);
         this.log = new InFlightLog<>(store, keySerde, valueSerde);
         this.calls = new InFlightCalls<>(options.order());
+        logic.init(context);
         callAgainWhatTheStoreHolds();
     }
 
@@ -212,6 +202,7 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
         if (calls != null) {
             abandonAll(); // the commit before the close stored them: the next owner calls again
         }
+        logic.close();
     }
 
     // ---- calls -------------------------------------------------------------------------------
@@ -247,7 +238,7 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
         int attempt = call.attempt;
         CompletionStage<? extends R> stage;
         try {
-            stage = function.apply(call.record.key(), call.record.value(), call);
+            stage = logic.call(call.record, call);
             if (stage == null) {
                 throw new NullPointerException("async step '" + name + "' returned a null CompletionStage");
             }
@@ -330,7 +321,9 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
         }
         host.runFor(call.origin, () -> {
             try {
-                forward(call);
+                @SuppressWarnings("unchecked")
+                R result = (R) call.result;
+                logic.complete(call.record, result, context);
             } catch (RuntimeException e) {
                 poisoned.put(call.idempotencyKey(), e);
                 host.failed(call.origin, e); // under exactly-once this throws: the abort brings it back
@@ -346,25 +339,6 @@ public final class AsyncStepProcessor<K, V, R> implements Processor<K, V, K, Obj
                     + " took longer than its timeout of " + options.timeout().toMillis() + " ms");
         }
         return e;
-    }
-
-    private void forward(Call<K, V> call) {
-        Record<K, V> r = call.record;
-        switch (emit) {
-            case VALUE -> context.forward(r.withValue(call.result));
-            case VALUES -> {
-                if (call.result != null) {
-                    for (Object v : (Iterable<?>) call.result) {
-                        context.forward(r.withValue(v));
-                    }
-                }
-            }
-            case IF_TRUE -> {
-                if (Boolean.TRUE.equals(call.result)) {
-                    context.forward(r.withValue(r.value()));
-                }
-            }
-        }
     }
 
     /** A record's origin when no input record is being processed: itself, as the step would store it. */

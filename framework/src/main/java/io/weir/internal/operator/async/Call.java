@@ -1,6 +1,6 @@
 package io.weir.internal.operator.async;
 
-import io.weir.dsl.AsyncCall;
+import io.weir.processor.AsyncCall;
 import io.weir.processor.Record;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 

@@ -1,4 +1,4 @@
-package io.weir.dsl;
+package io.weir.processor;
 
 /**
  * What an asynchronous step knows about the call it is making, beyond the key and value: the
