@@ -39,8 +39,11 @@ import java.util.function.Predicate;
  * @param retry       which failures are tried again, how often and after how long
  * @param order       which records complete in input order (default {@link Order#KEY})
  * @param onFailure   what a call that failed for good does (default {@link OnFailure#DEAD_LETTER})
+ * @param cache       {@link RecordStream#enrichAsync} only: looked-up values kept per task, or null
+ *                    for none (the default)
  */
-public record Async(String name, int maxInFlight, Duration timeout, Retry retry, Order order, OnFailure onFailure) {
+public record Async(
+        String name, int maxInFlight, Duration timeout, Retry retry, Order order, OnFailure onFailure, Cache cache) {
 
     /** Which records complete (are forwarded downstream) in the order they were taken. */
     public enum Order {
@@ -118,6 +121,29 @@ public record Async(String name, int maxInFlight, Duration timeout, Retry retry,
         }
     }
 
+    /**
+     * A cache of looked-up values for {@link RecordStream#enrichAsync}, one per task: a lookup key
+     * found there and younger than {@code ttl} (by the wall clock, from when it was looked up) is
+     * not looked up again; past {@code maxEntries} the least recently used entry goes. A value
+     * looked up as {@code null} (none) is cached too. Not state: it is not changelogged, and
+     * starts empty when the task starts.
+     *
+     * @param maxEntries entries per task, at least 1
+     * @param ttl        how long a looked-up value is used, positive
+     */
+    public record Cache(int maxEntries, Duration ttl) {
+
+        public Cache {
+            if (maxEntries < 1) {
+                throw new IllegalArgumentException("a lookup cache holds at least 1 entry, was " + maxEntries);
+            }
+            Objects.requireNonNull(ttl, "ttl");
+            if (ttl.isZero() || ttl.isNegative()) {
+                throw new IllegalArgumentException("a lookup cache's ttl must be positive, was " + ttl);
+            }
+        }
+    }
+
     public Async {
         if (name != null && name.isBlank()) {
             throw new IllegalArgumentException("an async step's name cannot be blank");
@@ -136,7 +162,7 @@ public record Async(String name, int maxInFlight, Duration timeout, Retry retry,
 
     /** The defaults: 1000 in flight per task, 30 s time-out, no retries, per-key order, dead letters. */
     public static Async defaults() {
-        return new Async(null, 1000, Duration.ofSeconds(30), Retry.none(), Order.KEY, OnFailure.DEAD_LETTER);
+        return new Async(null, 1000, Duration.ofSeconds(30), Retry.none(), Order.KEY, OnFailure.DEAD_LETTER, null);
     }
 
     /** The defaults, with a stable name (recommended: the step's store is named after it). */
@@ -145,26 +171,31 @@ public record Async(String name, int maxInFlight, Duration timeout, Retry retry,
     }
 
     public Async withName(String name) {
-        return new Async(name, maxInFlight, timeout, retry, order, onFailure);
+        return new Async(name, maxInFlight, timeout, retry, order, onFailure, cache);
     }
 
     public Async withMaxInFlight(int maxInFlight) {
-        return new Async(name, maxInFlight, timeout, retry, order, onFailure);
+        return new Async(name, maxInFlight, timeout, retry, order, onFailure, cache);
     }
 
     public Async withTimeout(Duration timeout) {
-        return new Async(name, maxInFlight, timeout, retry, order, onFailure);
+        return new Async(name, maxInFlight, timeout, retry, order, onFailure, cache);
     }
 
     public Async withRetry(Retry retry) {
-        return new Async(name, maxInFlight, timeout, retry, order, onFailure);
+        return new Async(name, maxInFlight, timeout, retry, order, onFailure, cache);
     }
 
     public Async withOrder(Order order) {
-        return new Async(name, maxInFlight, timeout, retry, order, onFailure);
+        return new Async(name, maxInFlight, timeout, retry, order, onFailure, cache);
+    }
+
+    /** {@link RecordStream#enrichAsync} only: caches up to {@code maxEntries} looked-up values per task for {@code ttl}. */
+    public Async withCache(int maxEntries, Duration ttl) {
+        return new Async(name, maxInFlight, timeout, retry, order, onFailure, new Cache(maxEntries, ttl));
     }
 
     public Async withOnFailure(OnFailure onFailure) {
-        return new Async(name, maxInFlight, timeout, retry, order, onFailure);
+        return new Async(name, maxInFlight, timeout, retry, order, onFailure, cache);
     }
 }

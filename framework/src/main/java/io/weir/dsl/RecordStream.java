@@ -70,6 +70,21 @@ public interface RecordStream<K, V> {
     RecordStream<K, V> filterAsync(AsyncFunction<? super K, ? super V, Boolean> predicate, Async options);
 
     /**
+     * Enriches each record with a value another service has for it, without blocking the stream
+     * thread (see {@link Async}): {@code lookupKey} says what to look up (the key, a field of the
+     * value; {@code null}: nothing, the joiner gets {@code null}), {@code lookup} asks the service,
+     * and the record goes on with {@code joiner(value, looked-up value)} as its value (the
+     * looked-up value is {@code null} when the service has none). With {@link Async#withCache} a
+     * task keeps looked-up values for a while and asks again only for keys it has not seen
+     * recently. The stream's serdes must be known.
+     */
+    <LK, T, VR> RecordStream<K, VR> enrichAsync(
+            BiFunction<? super K, ? super V, ? extends LK> lookupKey,
+            AsyncLookup<? super LK, T> lookup,
+            ValueJoiner<? super V, ? super T, ? extends VR> joiner,
+            Async options);
+
+    /**
      * Adds a hand-written asynchronous processor (see {@link AsyncProcessor} for its guarantees:
      * per-key order, read-your-writes on {@code stores}, exactly once towards Kafka). {@code
      * options} must be {@linkplain Async#named named} (the step's node and its store of calls in

@@ -570,4 +570,45 @@ class AsyncStepsTest {
                 .isInstanceOf(TopologyException.class)
                 .hasMessageContaining("Async.named");
     }
+
+    @Test
+    void enrichAsyncJoinsTheLookedUpValueAndCachesItForItsTtl() {
+        List<String> lookups = new ArrayList<>();
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), "orders")
+                .enrichAsync(
+                        (order, product) -> product.isEmpty() ? null : product,
+                        (product, call) -> {
+                            lookups.add(product);
+                            return CompletableFuture.completedFuture(product.equals("none") ? null : product.length());
+                        },
+                        (product, price) -> product + "=" + price,
+                        Async.named("prices").withCache(100, Duration.ofMinutes(1)))
+                .to("priced", Serdes.strings(), Serdes.strings());
+        try (TestDriver driver = TestDriver.builder(b.build()).startWallClock(0).build()) {
+            driver.pipe("orders", "o1", "apple", T0);
+            driver.pipe("orders", "o2", "apple", T0 + 1);
+            driver.pipe("orders", "o3", "none", T0 + 2);
+            driver.pipe("orders", "o4", "none", T0 + 3);
+            driver.pipe("orders", "o5", "", T0 + 4);
+            assertThat(driver.output("priced", Serdes.strings(), Serdes.strings()))
+                    .extracting(TestRecord::value)
+                    .containsExactly("apple=5", "apple=5", "none=null", "none=null", "=null");
+            assertThat(lookups).as("cached, also when the service had none").containsExactly("apple", "none");
+            driver.advanceWallClock(Duration.ofMinutes(2));
+            driver.pipe("orders", "o6", "apple", T0 + 5);
+            assertThat(lookups).as("past its ttl: looked up again").containsExactly("apple", "none", "apple");
+        }
+    }
+
+    @Test
+    void onlyEnrichAsyncTakesACache() {
+        TopologyBuilder b = new TopologyBuilder();
+        RecordStream<String, String> in = b.stream(Serdes.strings(), Serdes.strings(), "in");
+        assertThatThrownBy(() -> in.mapValuesAsync(
+                        (k, v, c) -> CompletableFuture.completedFuture(v),
+                        Async.named("m").withCache(10, Duration.ofSeconds(1))))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageContaining("only enrichAsync uses");
+    }
 }

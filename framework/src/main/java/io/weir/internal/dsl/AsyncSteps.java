@@ -19,6 +19,9 @@ final class AsyncSteps {
         AsyncStepSupplier<K, V> make(String name, Serde<K> keySerde, Serde<V> valueSerde);
     }
 
+    /** The kind of {@code enrichAsync}'s steps, the only ones with a cache. */
+    static final String ENRICH = "enrich-async";
+
     private AsyncSteps() {}
 
     /**
@@ -35,6 +38,10 @@ final class AsyncSteps {
             throw new TopologyException("a node named '" + name + "' already exists; give the async step another name");
         }
         String store = name + AsyncStepSupplier.STORE_SUFFIX;
+        if (options.cache() != null && !kind.equals(ENRICH)) {
+            throw new TopologyException("async step '" + name + "' has a cache, which only enrichAsync uses (it caches"
+                    + " looked-up values); remove withCache(...)");
+        }
         if (input.keySerde() == null || input.valueSerde() == null) {
             throw new TopologyException("async step '" + name + "' keeps its calls in flight at each commit in the"
                     + " store '" + store + "', which needs the stream's key and value serdes: call withSerdes(...)"

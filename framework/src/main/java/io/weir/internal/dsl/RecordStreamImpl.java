@@ -3,6 +3,7 @@ package io.weir.internal.dsl;
 import io.weir.common.KeyValue;
 import io.weir.dsl.Async;
 import io.weir.dsl.AsyncFunction;
+import io.weir.dsl.AsyncLookup;
 import io.weir.dsl.Branches;
 import io.weir.dsl.GlobalTable;
 import io.weir.dsl.GroupedStream;
@@ -152,6 +153,24 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
                 List.of(),
                 (n, ks, vs) -> AsyncStepSupplier.filter(n, predicate, options, ks, vs));
         return new RecordStreamImpl<>(graph, name, keySerde, valueSerde, keyChanged);
+    }
+
+    @Override
+    public <LK, T, VR> RecordStream<K, VR> enrichAsync(
+            BiFunction<? super K, ? super V, ? extends LK> lookupKey,
+            AsyncLookup<? super LK, T> lookup,
+            ValueJoiner<? super V, ? super T, ? extends VR> joiner,
+            Async options) {
+        Objects.requireNonNull(lookupKey, "lookupKey");
+        Objects.requireNonNull(lookup, "lookup");
+        Objects.requireNonNull(joiner, "joiner");
+        String name = AsyncSteps.add(
+                this,
+                AsyncSteps.ENRICH,
+                options,
+                List.of(),
+                (n, ks, vs) -> AsyncStepSupplier.lookup(n, lookupKey, lookup, joiner, options, ks, vs));
+        return new RecordStreamImpl<>(graph, name, keySerde, null, keyChanged);
     }
 
     @Override

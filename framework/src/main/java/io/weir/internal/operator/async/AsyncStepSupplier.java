@@ -89,6 +89,24 @@ public final class AsyncStepSupplier<K, V> implements ProcessorSupplier<K, V, Ob
         return new AsyncStepSupplier<>(logic, "processor", name, options, ks, vs);
     }
 
+    /** {@code enrichAsync}: forwards the record with its value joined to the looked-up value. */
+    public static <K, V, LK, T, VR> AsyncStepSupplier<K, V> lookup(
+            String name,
+            java.util.function.BiFunction<? super K, ? super V, ? extends LK> lookupKey,
+            io.weir.dsl.AsyncLookup<? super LK, ? extends T> lookup,
+            io.weir.dsl.ValueJoiner<? super V, ? super T, ? extends VR> joiner,
+            Async options,
+            Serde<K> ks,
+            Serde<V> vs) {
+        return new AsyncStepSupplier<>(
+                () -> new LookupStep<K, V, LK, T, VR>(lookupKey, lookup, joiner, options.cache()),
+                "joined",
+                name,
+                options,
+                ks,
+                vs);
+    }
+
     private static <K, V, R> AsyncStepSupplier<K, V> function(
             String name,
             AsyncFunction<? super K, ? super V, ? extends R> f,
@@ -129,6 +147,10 @@ public final class AsyncStepSupplier<K, V> implements ProcessorSupplier<K, V, Ob
         o.put("attempts", options.retry().attempts());
         o.put("onFailure", options.onFailure().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         o.put("inFlightStore", storeName);
+        if (options.cache() != null) {
+            o.put("cacheMaxEntries", options.cache().maxEntries());
+            o.put("cacheTtlMs", options.cache().ttl().toMillis());
+        }
         return o;
     }
 }
