@@ -39,11 +39,20 @@ import java.util.function.Predicate;
  * @param retry       which failures are tried again, how often and after how long
  * @param order       which records complete in input order (default {@link Order#KEY})
  * @param onFailure   what a call that failed for good does (default {@link OnFailure#DEAD_LETTER})
+ * @param maxInFlightPerInstance calls in flight at once over the instance (all its tasks of the
+ *                    step), at least 1; 0 for no bound beyond the tasks' (the default)
  * @param cache       {@link RecordStream#enrichAsync} only: looked-up values kept per task, or null
  *                    for none (the default)
  */
 public record Async(
-        String name, int maxInFlight, Duration timeout, Retry retry, Order order, OnFailure onFailure, Cache cache) {
+        String name,
+        int maxInFlight,
+        Duration timeout,
+        Retry retry,
+        Order order,
+        OnFailure onFailure,
+        int maxInFlightPerInstance,
+        Cache cache) {
 
     /** Which records complete (are forwarded downstream) in the order they were taken. */
     public enum Order {
@@ -158,11 +167,16 @@ public record Async(
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(order, "order");
         Objects.requireNonNull(onFailure, "onFailure");
+        if (maxInFlightPerInstance < 0) {
+            throw new IllegalArgumentException(
+                    "an async step's maxInFlightPerInstance must be at least 1 (or 0: no bound), was "
+                            + maxInFlightPerInstance);
+        }
     }
 
     /** The defaults: 1000 in flight per task, 30 s time-out, no retries, per-key order, dead letters. */
     public static Async defaults() {
-        return new Async(null, 1000, Duration.ofSeconds(30), Retry.none(), Order.KEY, OnFailure.DEAD_LETTER, null);
+        return new Async(null, 1000, Duration.ofSeconds(30), Retry.none(), Order.KEY, OnFailure.DEAD_LETTER, 0, null);
     }
 
     /** The defaults, with a stable name (recommended: the step's store is named after it). */
@@ -171,31 +185,47 @@ public record Async(
     }
 
     public Async withName(String name) {
-        return new Async(name, maxInFlight, timeout, retry, order, onFailure, cache);
+        return new Async(name, maxInFlight, timeout, retry, order, onFailure, maxInFlightPerInstance, cache);
     }
 
     public Async withMaxInFlight(int maxInFlight) {
-        return new Async(name, maxInFlight, timeout, retry, order, onFailure, cache);
+        return new Async(name, maxInFlight, timeout, retry, order, onFailure, maxInFlightPerInstance, cache);
+    }
+
+    /**
+     * Bounds the calls in flight over the instance too: with many tasks per instance, the tasks'
+     * bound alone would let the instance (and the service it calls) take tasks times as many.
+     */
+    public Async withMaxInFlightPerInstance(int maxInFlightPerInstance) {
+        return new Async(name, maxInFlight, timeout, retry, order, onFailure, maxInFlightPerInstance, cache);
     }
 
     public Async withTimeout(Duration timeout) {
-        return new Async(name, maxInFlight, timeout, retry, order, onFailure, cache);
+        return new Async(name, maxInFlight, timeout, retry, order, onFailure, maxInFlightPerInstance, cache);
     }
 
     public Async withRetry(Retry retry) {
-        return new Async(name, maxInFlight, timeout, retry, order, onFailure, cache);
+        return new Async(name, maxInFlight, timeout, retry, order, onFailure, maxInFlightPerInstance, cache);
     }
 
     public Async withOrder(Order order) {
-        return new Async(name, maxInFlight, timeout, retry, order, onFailure, cache);
+        return new Async(name, maxInFlight, timeout, retry, order, onFailure, maxInFlightPerInstance, cache);
     }
 
     /** {@link RecordStream#enrichAsync} only: caches up to {@code maxEntries} looked-up values per task for {@code ttl}. */
     public Async withCache(int maxEntries, Duration ttl) {
-        return new Async(name, maxInFlight, timeout, retry, order, onFailure, new Cache(maxEntries, ttl));
+        return new Async(
+                name,
+                maxInFlight,
+                timeout,
+                retry,
+                order,
+                onFailure,
+                maxInFlightPerInstance,
+                new Cache(maxEntries, ttl));
     }
 
     public Async withOnFailure(OnFailure onFailure) {
-        return new Async(name, maxInFlight, timeout, retry, order, onFailure, cache);
+        return new Async(name, maxInFlight, timeout, retry, order, onFailure, maxInFlightPerInstance, cache);
     }
 }

@@ -611,4 +611,23 @@ class AsyncStepsTest {
                 .isInstanceOf(TopologyException.class)
                 .hasMessageContaining("only enrichAsync uses");
     }
+
+    @Test
+    void theInstanceBoundHoldsAcrossTasks() {
+        Calls calls = new Calls();
+        Async oneAtATime = Async.named("lookup").withMaxInFlight(10).withMaxInFlightPerInstance(1);
+        try (TestDriver driver = TestDriver.builder(mapAsync((k, v, c) -> calls.call(k, v), oneAtATime))
+                .partitions("in", 2)
+                .completeCallsByHand()
+                .build()) {
+            driver.pipe("in", 0, "a", "a1", T0, io.weir.processor.Headers.empty());
+            driver.pipe("in", 1, "b", "b1", T0, io.weir.processor.Headers.empty());
+            assertThat(calls.made)
+                    .as("task 0_1 waits for the instance's one call")
+                    .containsExactly("a1");
+            calls.complete("a1");
+            driver.commit();
+            assertThat(calls.made).containsExactly("a1", "b1");
+        }
+    }
 }

@@ -27,6 +27,7 @@ final class TaskContext implements AsyncHost {
     private long maxEarlyLag;
     private AsyncSignal asyncSignal = new AsyncSignal();
     private AsyncMeters asyncMeters;
+    private InstanceCalls instanceCalls = new InstanceCalls();
     /** How the thread handles a failed record; set by the task before it processes. */
     private RecordFailureHandler onFailure;
 
@@ -79,9 +80,15 @@ final class TaskContext implements AsyncHost {
     }
 
     /** The thread's signal for calls that finish on other threads, and its meters of asynchronous steps. */
-    void async(AsyncSignal signal, AsyncMeters meters) {
+    void async(AsyncSignal signal, AsyncMeters meters, InstanceCalls instanceCalls) {
         this.asyncSignal = signal;
         this.asyncMeters = meters;
+        this.instanceCalls = instanceCalls;
+    }
+
+    @Override
+    public java.util.concurrent.atomic.AtomicInteger instanceInFlight(String step) {
+        return instanceCalls.of(step);
     }
 
     @Override

@@ -21,6 +21,7 @@ import java.util.function.LongSupplier;
  *                          idleness and wall-clock timestamps
  * @param globalStores      the read views of the global tables' stores by name, shared by every task
  * @param backlog           how far behind its inputs the instance is, for the early-results trigger
+ * @param calls             the calls in flight of each asynchronous step over the instance
  */
 public record TaskEnvironment(
         WeirConfig config,
@@ -30,4 +31,5 @@ public record TaskEnvironment(
         ChangelogTopicIds changelogTopicIds,
         LongSupplier wallClock,
         java.util.Map<String, Object> globalStores,
-        Backlog backlog) {}
+        Backlog backlog,
+        InstanceCalls calls) {}

@@ -89,7 +89,7 @@ public final class TaskFactory {
                 new TaskContext(id, env.config().applicationId(), env.wallClock(), watermarks, lateRecords);
         context.maxEarlyLag(env.config().eventTime().earlyResultsMaxLagRecords());
         context.inputLag(env.backlog()::total);
-        context.async(asyncSignal, asyncMeters);
+        context.async(asyncSignal, asyncMeters, env.calls());
         List<StoreSpec> specs = model.storesOf(st);
         if (storesInMemory) {
             specs = specs.stream().map(s -> s.withPersistent(false)).toList();

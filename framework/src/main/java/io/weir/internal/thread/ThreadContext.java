@@ -10,6 +10,7 @@ import io.weir.internal.state.ChangelogTopicIds;
 import io.weir.internal.state.LocalStores;
 import io.weir.internal.state.thread.InstanceTaskRegistry;
 import io.weir.internal.task.Backlog;
+import io.weir.internal.task.InstanceCalls;
 import io.weir.internal.task.TaskEnvironment;
 import io.weir.internal.task.TopicLimits;
 import io.weir.internal.topology.TopologyModel;
@@ -33,6 +34,7 @@ public record ThreadContext(
         TopicLimits limits,
         java.util.function.LongSupplier wallClock,
         Backlog backlog,
+        InstanceCalls calls,
         Shared shared) {
 
     /** The tags every meter of the instance carries: {@code application} and {@code instance}. */
@@ -51,7 +53,8 @@ public record ThreadContext(
                 taskRegistry == null ? ChangelogTopicIds.UNKNOWN : taskRegistry.changelogTopicIds(),
                 wallClock,
                 shared.globalStores(),
-                backlog);
+                backlog,
+                calls);
     }
 
     /**
@@ -97,6 +100,7 @@ public record ThreadContext(
                 new TopicLimits(admin, clients.maxRequestSize()),
                 System::currentTimeMillis,
                 new Backlog(),
+                new InstanceCalls(),
                 shared);
     }
 }

@@ -56,6 +56,7 @@ final class DriverThread {
                 new TopicLimits(topics::maxMessageBytes, topics::partitions, clients.maxRequestSize()),
                 wallClock,
                 new io.weir.internal.task.Backlog(),
+                new io.weir.internal.task.InstanceCalls(),
                 new ThreadContext.Shared(
                         registry,
                         storage.dir(),

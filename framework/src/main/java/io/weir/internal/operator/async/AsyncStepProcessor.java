@@ -48,6 +48,7 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
     private ProcessorContext<Object, Object> context;
     private AsyncHost host;
     private AsyncMeters.Step meters;
+    private java.util.concurrent.atomic.AtomicInteger instanceInFlight;
     private long nextSeq;
     /** The input record the last call came from, and how many calls it gave: idempotency keys. */
     private ConsumerRecord<byte[], byte[]> lastOrigin;
@@ -82,6 +83,7 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
         this.context = context;
         this.host = ((InternalContext) context).asyncHost();
         this.meters = host.meters(name);
+        this.instanceInFlight = host.instanceInFlight(name);
         KeyValueStore<Long, byte[]> store = context.getStateStore(storeName);
         this.log = new InFlightLog<>(store, keySerde, valueSerde);
         this.calls = new InFlightCalls<>(options.order());
@@ -115,7 +117,8 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
 
     @Override
     public boolean full() {
-        return calls.size() >= options.maxInFlight();
+        return calls.size() >= options.maxInFlight()
+                || (options.maxInFlightPerInstance() > 0 && instanceInFlight.get() >= options.maxInFlightPerInstance());
     }
 
     @Override
@@ -229,6 +232,7 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
         }
         host.signal().inFlight(delta);
         meters.inFlight(delta);
+        instanceInFlight.addAndGet(delta);
     }
 
     private void start(Call<K, V> call) {

@@ -143,6 +143,9 @@ public final class AsyncStepSupplier<K, V> implements ProcessorSupplier<K, V, Ob
         o.put("emits", emits);
         o.put("order", options.order().name().toLowerCase(Locale.ROOT));
         o.put("maxInFlight", options.maxInFlight());
+        if (options.maxInFlightPerInstance() > 0) {
+            o.put("maxInFlightPerInstance", options.maxInFlightPerInstance());
+        }
         o.put("timeoutMs", options.timeout().toMillis());
         o.put("attempts", options.retry().attempts());
         o.put("onFailure", options.onFailure().name().toLowerCase(Locale.ROOT).replace('_', '-'));
