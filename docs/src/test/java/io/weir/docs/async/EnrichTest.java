@@ -61,14 +61,14 @@ class EnrichTest {
 
     @Test
     void everyOrderIsPricedOnceThroughTheRealService() {
-        try (LookupService service = LookupService.start(Duration.ofMillis(5), Duration.ofMillis(2), 0.2);
+        try (LookupService service = LookupService.start(Duration.ofMillis(2), Duration.ofMillis(1), 0.1);
                 TestDriver driver = TestDriver.builder(pricing(service.uri())).build()) {
-            for (int i = 0; i < 30; i++) {
+            for (int i = 0; i < 20; i++) {
                 driver.pipe("orders", "p" + (i % 4), "order-" + i, 1_000 + i);
             }
             List<TestRecord<String, String>> priced =
                     driver.output("priced-orders", Serdes.strings(), Serdes.strings());
-            assertThat(priced).hasSize(30);
+            assertThat(priced).hasSize(20);
             assertThat(priced).allSatisfy(r -> assertThat(r.value()).endsWith(" at " + LookupService.answer(r.key())));
             assertThat(driver.deadLetters()).isEmpty();
         }
