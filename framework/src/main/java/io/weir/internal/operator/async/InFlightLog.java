@@ -27,6 +27,13 @@ import org.apache.kafka.common.record.TimestampType;
  * the calls taken since, deleted when a call leaves the step; the store's changelog carries both
  * in the commit's transaction.
  *
+ * <p>Why a store, where DESIGN.md names the commit's offset metadata (Parallel Consumer's way) or a
+ * drain as the choices: the offset of a partition's lowest incomplete record would make a new owner
+ * replay that record through the whole sub-topology, repeating what the steps before this one
+ * already committed for it (outputs, state). Keeping the step's pending inputs with the commit
+ * replays this step alone, as Flink keeps Async I/O's elements in its checkpoint; a drain at each
+ * commit would empty the pipeline every commit interval.
+ *
  * <p>Threading: the task's stream thread only.
  */
 final class InFlightLog<K, V> {
