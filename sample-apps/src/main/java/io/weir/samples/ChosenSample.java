@@ -19,7 +19,7 @@ final class ChosenSample {
     @Parameters(
             index = "0",
             paramLabel = "<sample>",
-            description = "word-count, temperature-alerts, ysb or fraud-detection")
+            description = "word-count, temperature-alerts, ysb, fraud-detection or order-pricing")
     String name;
 
     @Option(names = "--input-topic", paramLabel = "TOPIC", description = "Input topic (default: the sample's).")

@@ -22,9 +22,10 @@ import picocli.CommandLine.Option;
         usageHelpAutoWidth = true,
         description =
                 "Feeds a sample's input topic at a steady rate until SIGTERM (or --duration). The topic must exist.",
-        footer = "Samples: word-count (lines of text to 'lines'), temperature-alerts (readings to 'readings'), ysb"
-                + " (campaigns to 'ad-campaigns' first, then ad events to 'ad-events'), fraud-detection (card holders"
-                + " to 'card-holders' first, then payments to 'card-transactions').")
+        footer =
+                "Samples: word-count (lines of text to 'lines'), temperature-alerts (readings to 'readings'), ysb"
+                        + " (campaigns to 'ad-campaigns' first, then ad events to 'ad-events'), fraud-detection (card holders"
+                        + " to 'card-holders' first, then payments to 'card-transactions'), order-pricing (orders to 'orders').")
 final class LoadCommand implements Callable<Integer> {
 
     /** Long enough to flush and close the producer after SIGTERM. */

@@ -5,6 +5,7 @@ import io.weir.samples.common.SampleMain;
 import io.weir.samples.counter.KeyedCounterApp;
 import io.weir.samples.fraud.FraudDetectionApp;
 import io.weir.samples.hourly.HourlyCountsApp;
+import io.weir.samples.pricing.OrderPricingApp;
 import io.weir.samples.sensors.SensorSumsApp;
 import io.weir.samples.sessions.ClickSessionsApp;
 import io.weir.samples.wordcount.WordCountApp;
@@ -42,6 +43,7 @@ import picocli.CommandLine.Spec;
             HourlyCountsApp.class,
             YsbApp.class,
             FraudDetectionApp.class,
+            OrderPricingApp.class,
             ServeCommand.class,
             LoadCommand.class
         })

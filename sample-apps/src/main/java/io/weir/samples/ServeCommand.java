@@ -26,7 +26,8 @@ import picocli.CommandLine.Option;
         },
         footer = "Samples: word-count (lines -> word-counts), temperature-alerts (readings -> alerts), ysb (ad-events"
                 + " and ad-campaigns -> campaign-window-counts), fraud-detection (card-transactions and card-holders ->"
-                + " fraud-alerts).")
+                + " fraud-alerts), order-pricing (orders -> customer-spend; prices from PRICING_SERVICE_URL, or a service"
+                + " in the process).")
 final class ServeCommand implements Callable<Integer> {
 
     @Mixin

@@ -3,6 +3,7 @@ package io.weir.samples;
 import io.weir.samples.alerts.TemperatureAlertsService;
 import io.weir.samples.common.ServedSample;
 import io.weir.samples.fraud.FraudDetectionService;
+import io.weir.samples.pricing.OrderPricingService;
 import io.weir.samples.wordcount.WordCountService;
 import io.weir.samples.ysb.YsbService;
 import java.util.LinkedHashMap;
@@ -21,7 +22,8 @@ final class ServedSamples {
             WordCountService.sample(),
             TemperatureAlertsService.sample(),
             YsbService.sample(),
-            FraudDetectionService.sample()
+            FraudDetectionService.sample(),
+            OrderPricingService.sample()
         }) {
             samples.put(s.name(), s);
         }

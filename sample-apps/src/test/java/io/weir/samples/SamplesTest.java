@@ -18,7 +18,8 @@ class SamplesTest {
                         "click-sessions",
                         "hourly-counts",
                         "ysb",
-                        "fraud-detection");
+                        "fraud-detection",
+                        "order-pricing");
     }
 
     @Test
@@ -39,6 +40,9 @@ class SamplesTest {
                 .isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "ysb", "--rate", "0")).isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "fraud-detection", "--payments", "7"))
+                .isEqualTo(2);
+        assertThat(SampleMain.execute(new Samples(), "order-pricing", "--jitter-ms", "30"))
+                .as("jitter above the latency")
                 .isEqualTo(2);
         assertThat(SampleMain.execute(new Samples(), "serve"))
                 .as("no sample to serve")

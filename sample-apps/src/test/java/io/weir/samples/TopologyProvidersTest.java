@@ -29,7 +29,8 @@ class TopologyProvidersTest {
             "click-sessions", "io.weir.samples.sessions.ClickSessions",
             "hourly-counts", "io.weir.samples.hourly.HourlyCounts",
             "ysb", "io.weir.samples.ysb.Ysb",
-            "fraud-detection", "io.weir.samples.fraud.FraudDetection");
+            "fraud-detection", "io.weir.samples.fraud.FraudDetection",
+            "order-pricing", "io.weir.samples.pricing.OrderPricing");
 
     @Test
     void everySampleHasAProviderTheCliLoads() throws Exception {
