@@ -46,6 +46,16 @@ public final class LookupService implements AutoCloseable {
     private final AtomicLong repeats = new AtomicLong();
     private final Set<String> idempotencyKeys = ConcurrentHashMap.newKeySet();
 
+    static {
+        // The JDK's server writes an answer's headers and body as two packets; without TCP_NODELAY
+        // the second waits for the client's delayed acknowledgement, 40 ms and more on Linux, which
+        // would add to every call's latency. Read once per JVM, when the first JDK HTTP server
+        // starts: a JVM that started one before (Weir's own endpoints) must set it on the command line.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
     private LookupService(Duration latency, Duration jitter, double failureRate) {
         latency(latency, jitter);
         this.failureRate = failureRate;

@@ -1,7 +1,7 @@
 package io.weir.samples.pricing;
 
-import io.weir.dsl.AsyncCall;
 import io.weir.dsl.AsyncFunction;
+import io.weir.processor.AsyncCall;
 import io.weir.testkit.LookupService;
 import java.io.IOException;
 import java.net.URI;

@@ -259,6 +259,14 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
             }
         });
         attemptDone.orTimeout(options.timeout().toMillis(), TimeUnit.MILLISECONDS);
+        if (stage instanceof java.util.concurrent.Future<?> running) {
+            // A timed-out attempt's work is not wanted any more: an HttpClient request is aborted.
+            attemptDone.whenComplete((v, e) -> {
+                if (e instanceof java.util.concurrent.TimeoutException) {
+                    running.cancel(true);
+                }
+            });
+        }
         attemptDone.whenComplete((v, e) -> report(new Finished(call, attempt, v, unwrap(e), false)));
     }
 
