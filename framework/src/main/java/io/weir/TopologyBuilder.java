@@ -170,6 +170,26 @@ public final class TopologyBuilder {
         return this;
     }
 
+    /**
+     * Processor API: a named asynchronous processor (see {@link io.weir.processor.AsyncProcessor}
+     * for its guarantees) fed by {@code parents}, using {@code stores} (added with {@link
+     * #addStateStore}; with stores, {@code options} must keep {@link io.weir.dsl.Async.Order#KEY}).
+     * {@code keySerde} and {@code valueSerde} are its input's: calls in flight at a commit are stored
+     * with them, in the store {@code <name>-in-flight}.
+     */
+    public <KIn, VIn, KOut, VOut, R> TopologyBuilder addAsyncProcessor(
+            String name,
+            io.weir.processor.AsyncProcessorSupplier<KIn, VIn, KOut, VOut, R> supplier,
+            io.weir.dsl.Async options,
+            Serde<KIn> keySerde,
+            Serde<VIn> valueSerde,
+            List<String> parents,
+            List<String> stores) {
+        io.weir.internal.dsl.AsyncSteps.addProcessor(
+                graph, name, supplier, options, keySerde, valueSerde, parents, stores);
+        return this;
+    }
+
     /** Freezes the topology. */
     public Topology build() {
         return new Topology(graph.build());

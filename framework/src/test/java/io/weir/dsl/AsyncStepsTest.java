@@ -630,4 +630,44 @@ class AsyncStepsTest {
             assertThat(calls.made).containsExactly("a1", "b1");
         }
     }
+
+    @Test
+    void anAsyncProcessorAddedNodeByNodeRunsAsThroughTheDsl() {
+        Calls calls = new Calls();
+        TopologyBuilder b = new TopologyBuilder();
+        b.addSource("payments", Serdes.strings(), Serdes.strings(), "in")
+                .addAsyncProcessor(
+                        "score",
+                        () -> new Scorer(calls),
+                        Async.defaults(),
+                        Serdes.strings(),
+                        Serdes.strings(),
+                        List.of("payments"),
+                        List.of("totals"))
+                .addStateStore(io.weir.processor.Stores.keyValueStore("totals", Serdes.strings(), Serdes.longs()))
+                .addSink("alerts", "out", Serdes.strings(), Serdes.longs(), "score");
+        try (TestDriver driver =
+                TestDriver.builder(b.build()).completeCallsByHand().build()) {
+            driver.pipe("in", "card1", "aa", T0);
+            driver.pipe("in", "card1", "bbb", T0 + 1);
+            calls.complete("aa|0");
+            driver.commit();
+            calls.complete("bbb|2");
+            driver.commit();
+            assertThat(driver.output("out", Serdes.strings(), Serdes.longs()))
+                    .extracting(TestRecord::value)
+                    .containsExactly(2L, 5L);
+        }
+        assertThatThrownBy(() -> new TopologyBuilder()
+                        .addAsyncProcessor(
+                                "score",
+                                () -> new Scorer(calls),
+                                Async.defaults(),
+                                null,
+                                Serdes.strings(),
+                                List.of("payments"),
+                                List.of()))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageContaining("key and value serdes of its input");
+    }
 }
