@@ -357,19 +357,15 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
     private ConsumerRecord<byte[], byte[]> originOf(Record<K, V> r) {
         byte[] key = r.key() == null ? null : keySerde.serialize(storeName, r.key());
         byte[] value = r.value() == null ? null : valueSerde.serialize(storeName, r.value());
-        return new ConsumerRecord<>(
+        return InFlightLog.origin(
                 r.topic() == null ? storeName : r.topic(),
                 r.partition(),
                 r.offset() >= 0 ? r.offset() : r.timestamp(),
                 r.timestamp(),
-                org.apache.kafka.common.record.TimestampType.CREATE_TIME,
-                key == null ? -1 : key.length,
-                value == null ? -1 : value.length,
                 key,
                 value,
                 new org.apache.kafka.common.header.internals.RecordHeaders(
-                        r.headers().toArray()),
-                java.util.Optional.empty());
+                        r.headers().toArray()));
     }
 
     private static Throwable unwrap(Throwable e) {

@@ -122,18 +122,8 @@ final class InFlightLog<K, V> {
                 headers.add(new RecordHeader(in.readUTF(), readBytes(in)));
             }
             // The origin as the dead-letter topic will show it: the record as it reached the step.
-            ConsumerRecord<byte[], byte[]> origin = new ConsumerRecord<>(
-                    originTopic,
-                    partition,
-                    offset,
-                    timestamp,
-                    TimestampType.CREATE_TIME,
-                    key == null ? -1 : key.length,
-                    value == null ? -1 : value.length,
-                    key,
-                    value,
-                    headers,
-                    Optional.empty());
+            ConsumerRecord<byte[], byte[]> origin =
+                    origin(originTopic, partition, offset, timestamp, key, value, headers);
             Record<K, V> record = new Record<>(
                     key == null ? null : keySerde.deserialize(topic, key),
                     value == null ? null : valueSerde.deserialize(topic, value),
@@ -146,6 +136,23 @@ final class InFlightLog<K, V> {
         } catch (IOException e) {
             throw new UncheckedIOException("store '" + topic + "' holds a call Weir cannot read", e);
         }
+    }
+
+    /** A call's origin rebuilt from what the step knows of it, as the dead-letter topic will show it. */
+    static ConsumerRecord<byte[], byte[]> origin(
+            String topic, int partition, long offset, long timestamp, byte[] key, byte[] value, RecordHeaders headers) {
+        return new ConsumerRecord<>(
+                topic,
+                partition,
+                offset,
+                timestamp,
+                TimestampType.CREATE_TIME,
+                key == null ? -1 : key.length,
+                value == null ? -1 : value.length,
+                key,
+                value,
+                headers,
+                Optional.empty());
     }
 
     private static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
