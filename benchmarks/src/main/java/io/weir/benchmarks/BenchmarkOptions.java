@@ -1,5 +1,6 @@
 package io.weir.benchmarks;
 
+import io.weir.benchmarks.enrich.EnrichOptions;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -15,8 +16,9 @@ import java.util.stream.Collectors;
  * {@code start-to-ready}, {@code ops} (these two), {@code failover}, {@code scale-out},
  * {@code scaling} (these two), {@code bounded} (streaming vs bounded Weir; in no group),
  * {@code savepoint} (a savepoint of Weir's state and its restore; in no group), {@code ysb} (the
- * Yahoo Streaming Benchmark at a ladder of rates, see {@link Ysb}; in no group), or a
- * comma-separated list),
+ * Yahoo Streaming Benchmark at a ladder of rates, see {@link Ysb}; in no group), {@code queries},
+ * {@code enrich} (a lookup per record over HTTP, blocking and asynchronous, see {@link EnrichOptions}
+ * for its {@code --enrich-*} options; in no group), or a comma-separated list),
  * {@code --records N} (default 10,000,000), {@code --warmup-records N} (default 2,000,000; 0 skips the warm-up),
  * {@code --restore-keys N} (default 1,000,000: the changelog size of {@code restore-1m}),
  * {@code --restore-warmup-keys N} (default 100,000; 0 skips the restore warm-up), {@code --runs N}
@@ -50,7 +52,8 @@ record BenchmarkOptions(
         Optional<Duration> explicitScrapeInterval,
         int rate,
         Optional<Set<String>> systems,
-        Ysb ysb) {
+        Ysb ysb,
+        EnrichOptions enrich) {
 
     /**
      * The {@code ysb} workload's ladder: {@code --ysb-rates} (events a second, default
@@ -86,10 +89,12 @@ record BenchmarkOptions(
 
     static final String USAGE = "usage: Benchmark [--workload stateless-map|count-10k|count-1m|restore-1m"
             + "|window-count-10s|all|restart-1m|memory-10m|extras|http-overhead|start-to-ready|ops"
-            + "|failover|scale-out|scaling|bounded|savepoint|ysb|queries] [--records N] [--warmup-records N] [--restore-keys N]"
+            + "|failover|scale-out|scaling|bounded|savepoint|ysb|queries|enrich] [--records N] [--warmup-records N] [--restore-keys N]"
             + " [--restore-warmup-keys N] [--runs N] [--run-timeout-seconds N] [--verify] [--keys N]"
             + " [--restart-trickle-seconds N] [--scrape-metrics-ms N] [--rate N] [--systems weir,kafka_streams,bare,...]"
-            + " [--ysb-rates N,N,...] [--ysb-warmup-seconds N] [--ysb-seconds N] [--ysb-drain-seconds N]";
+            + " [--ysb-rates N,N,...] [--ysb-warmup-seconds N] [--ysb-seconds N] [--ysb-drain-seconds N]"
+            + " [--enrich-latencies-ms N,N,...] [--enrich-records N] [--enrich-in-flight N,N,...]"
+            + " [--enrich-sync-seconds N] [--enrich-paced-seconds N] [--enrich-failure-rate X]";
 
     BenchmarkOptions {
         workloads = List.copyOf(workloads);
@@ -162,6 +167,7 @@ record BenchmarkOptions(
         long rate = DEFAULT_RATE;
         Set<String> systems = null;
         Ysb ysb = Ysb.DEFAULT;
+        EnrichOptions enrich = EnrichOptions.DEFAULT;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.isBlank()) {
@@ -218,6 +224,12 @@ record BenchmarkOptions(
                 case "--ysb-drain-seconds" ->
                     ysb = new Ysb(
                             ysb.rates(), ysb.warmup(), ysb.measured(), Duration.ofSeconds(parseLong(name, value)));
+                case "--enrich-latencies-ms",
+                        "--enrich-records",
+                        "--enrich-in-flight",
+                        "--enrich-sync-seconds",
+                        "--enrich-paced-seconds",
+                        "--enrich-failure-rate" -> enrich = enrich(enrich, name, value);
                 default -> throw new IllegalArgumentException("unknown option " + name + "; " + USAGE);
             }
         }
@@ -235,7 +247,41 @@ record BenchmarkOptions(
                 Optional.ofNullable(scrapeMs).map(Duration::ofMillis),
                 Math.toIntExact(rate),
                 Optional.ofNullable(systems),
-                ysb);
+                ysb,
+                enrich);
+    }
+
+    /** {@code enrich} with the {@code --enrich-*} option {@code name} set to {@code value}. */
+    private static EnrichOptions enrich(EnrichOptions enrich, String name, String value) {
+        try {
+            return switch (name) {
+                case "--enrich-latencies-ms" -> enrich.withLatenciesMs(parseInts(name, value));
+                case "--enrich-records" -> enrich.withRecords(parseLong(name, value));
+                case "--enrich-in-flight" -> enrich.withInFlight(parseInts(name, value));
+                case "--enrich-sync-seconds" -> enrich.withSyncBudget(Duration.ofSeconds(parseLong(name, value)));
+                case "--enrich-paced-seconds" -> enrich.withPaced(Duration.ofSeconds(parseLong(name, value)));
+                case "--enrich-failure-rate" -> enrich.withFailureRate(parseDouble(name, value));
+                default -> throw new IllegalArgumentException("unknown option " + name);
+            };
+        } catch (IllegalArgumentException e) {
+            throw e.getMessage().contains("usage:") ? e : new IllegalArgumentException(e.getMessage() + "; " + USAGE);
+        }
+    }
+
+    private static List<Integer> parseInts(String name, String value) {
+        return Arrays.stream(value.split(","))
+                .map(String::trim)
+                .filter(v -> !v.isEmpty())
+                .map(v -> Math.toIntExact(parseLong(name, v)))
+                .toList();
+    }
+
+    private static double parseDouble(String name, String value) {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " needs a number, got '" + value + "'; " + USAGE);
+        }
     }
 
     private static long parseLong(String name, String value) {

@@ -1,5 +1,6 @@
 package io.weir.benchmarks;
 
+import io.weir.benchmarks.enrich.EnrichBench;
 import io.weir.benchmarks.input.WindowModel;
 import io.weir.benchmarks.jobs.FailoverJob;
 import io.weir.benchmarks.jobs.MemoryJob;
@@ -107,7 +108,12 @@ public enum Scenario {
     /** Selected by its label only: in no group (a rate ladder of minutes per step). */
     YSB("ysb", Kind.YSB, YsbEvents.CAMPAIGNS, "ysb"),
     /** Selected by its label only: in no group. Key lookups over HTTP ({@link QueryBench}). */
-    QUERIES("queries", Kind.QUERIES, 100_000, "queries");
+    QUERIES("queries", Kind.QUERIES, 100_000, "queries"),
+    /**
+     * Selected by its label only: in no group. A lookup per record against an HTTP service,
+     * synchronous and asynchronous ({@link EnrichBench}).
+     */
+    ENRICH("enrich", Kind.ENRICH, 10_000, "enrich");
 
     /** The names that select several workloads: each scenario belongs to one. */
     static final List<String> GROUPS = List.of("all", "extras", "ops", "scaling");
@@ -142,7 +148,12 @@ public enum Scenario {
         /** The Yahoo Streaming Benchmark's job ({@link YsbTopology}) at a rate ladder ({@link YsbJob}). */
         YSB,
         /** Two Weir instances of a count, asked for keys over HTTP ({@link QueryBench}). */
-        QUERIES
+        QUERIES,
+        /**
+         * Read keyed records, call a lookup service with the key, write value and answer: blocking
+         * and asynchronous, in Weir, Kafka Streams and Parallel Consumer ({@link EnrichBench}).
+         */
+        ENRICH
     }
 
     /** The store of the count topology; it names the changelog {@code <application.id>-counts-changelog}. */
@@ -218,7 +229,7 @@ public enum Scenario {
     /** The changelog topic of the scenario's store for an application id (Weir and Kafka Streams name it alike). */
     public String changelogTopic(String applicationId) {
         return switch (kind) {
-            case MAP -> throw new IllegalStateException(label + " has no store");
+            case MAP, ENRICH -> throw new IllegalStateException(label + " has no store");
             case COUNT, WINDOW_COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT, QUERIES ->
                 InternalTopic.CHANGELOG.of(applicationId, COUNT_STORE);
             case RESTORE -> InternalTopic.CHANGELOG.of(applicationId, RESTORE_STORE);
@@ -261,6 +272,6 @@ public enum Scenario {
         }
         throw new IllegalArgumentException("unknown workload '" + name + "'; allowed: stateless-map, count-10k,"
                 + " count-1m, restore-1m, window-count-10s, all, restart-1m, memory-10m, extras, http-overhead,"
-                + " start-to-ready, ops, failover, scale-out, scaling, bounded, savepoint, ysb");
+                + " start-to-ready, ops, failover, scale-out, scaling, bounded, savepoint, ysb, queries, enrich");
     }
 }

@@ -1,6 +1,7 @@
 package io.weir.benchmarks;
 
 import io.weir.benchmarks.Scenario.Kind;
+import io.weir.benchmarks.enrich.EnrichBench;
 import io.weir.benchmarks.input.InputTopic;
 import io.weir.benchmarks.input.WindowedInput;
 import io.weir.benchmarks.jobs.FailoverJob;
@@ -137,7 +138,13 @@ final class WorkloadTable {
                             "the Yahoo Streaming Benchmark at a ladder of rates",
                             (s, o) -> List.of(new WeirRunner(), new KafkaStreamsRunner()),
                             WorkloadTable::ysb)),
-            Map.entry(Kind.QUERIES, new Entry("key lookups over HTTP", (s, o) -> List.of(), WorkloadTable::queries))));
+            Map.entry(Kind.QUERIES, new Entry("key lookups over HTTP", (s, o) -> List.of(), WorkloadTable::queries)),
+            Map.entry(
+                    Kind.ENRICH,
+                    new Entry(
+                            "a lookup per record over HTTP, blocking and asynchronous",
+                            (s, o) -> List.of(),
+                            WorkloadTable::enrich))));
 
     private WorkloadTable() {}
 
@@ -375,6 +382,14 @@ final class WorkloadTable {
         }
         b.report().ysbSummary(results);
         return Workbench.allOk(results);
+    }
+
+    /**
+     * The enrichment job in each system at each latency ({@link EnrichBench}, which reports its own
+     * lines); {@code --systems} picks among its systems.
+     */
+    private static boolean enrich(Workbench b) {
+        return new EnrichBench(b.client(), b.report(), b.options().enrich(), b.options()::runs).run();
     }
 
     /** Two Weir instances asked for keys over HTTP ({@link QueryBench}), which reports its own lines. */

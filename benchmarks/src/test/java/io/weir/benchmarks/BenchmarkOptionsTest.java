@@ -3,6 +3,7 @@ package io.weir.benchmarks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.benchmarks.enrich.EnrichOptions;
 import org.junit.jupiter.api.Test;
 
 class BenchmarkOptionsTest {
@@ -56,5 +57,44 @@ class BenchmarkOptionsTest {
                 .hasMessageContaining("usage:");
         assertThatThrownBy(() -> BenchmarkOptions.parse("--ysb-rates", "lots"))
                 .hasMessageContaining("--ysb-rates needs a whole number");
+    }
+
+    @Test
+    void enrichIsInNoGroupAndTakesItsOptions() {
+        assertThat(BenchmarkOptions.parse("--workload", "all").workloads()).doesNotContain(Scenario.ENRICH);
+        BenchmarkOptions defaults = BenchmarkOptions.parse("--workload", "enrich");
+        assertThat(defaults.workloads()).containsExactly(Scenario.ENRICH);
+        assertThat(defaults.enrich()).isEqualTo(EnrichOptions.DEFAULT);
+        assertThat(EnrichOptions.DEFAULT.latenciesMs()).containsExactly(5, 20, 100);
+
+        EnrichOptions o = BenchmarkOptions.parse(
+                        "--workload=enrich",
+                        "--enrich-latencies-ms",
+                        "20",
+                        "--enrich-records=5000",
+                        "--enrich-in-flight",
+                        "100, 10",
+                        "--enrich-sync-seconds",
+                        "5",
+                        "--enrich-paced-seconds=0",
+                        "--enrich-failure-rate",
+                        "0.01")
+                .enrich();
+        assertThat(o.latenciesMs()).containsExactly(20);
+        assertThat(o.records()).isEqualTo(5000);
+        assertThat(o.inFlight()).containsExactly(100, 10);
+        assertThat(o.syncBudget()).hasSeconds(5);
+        assertThat(o.paced()).isZero();
+        assertThat(o.failureRate()).isEqualTo(0.01);
+    }
+
+    @Test
+    void anEnrichOptionOutOfRangeIsRefusedWithTheUsage() {
+        assertThatThrownBy(() -> BenchmarkOptions.parse("--enrich-failure-rate", "1.5"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--enrich-failure-rate in [0, 1)")
+                .hasMessageContaining("usage:");
+        assertThatThrownBy(() -> BenchmarkOptions.parse("--enrich-in-flight", "0"))
+                .hasMessageContaining("usage:");
     }
 }

@@ -60,6 +60,7 @@ class WorkloadTableTest {
         assertThat(configurations("--workload", "savepoint")).isEqualTo(exactlyOnce("weir"));
         assertThat(configurations("--workload", "ysb")).isEqualTo(exactlyOnce("weir", "kafka_streams"));
         assertThat(configurations("--workload", "queries")).isEmpty();
+        assertThat(configurations("--workload", "enrich")).isEmpty(); // runs its own systems
     }
 
     @Test
