@@ -7,6 +7,8 @@ import io.weir.internal.time.WatermarkBroadcast;
 import io.weir.internal.time.WatermarkMarker;
 import io.weir.internal.time.Watermarks;
 import io.weir.processor.TaskId;
+import io.weir.sink.internal.CommitAbortedException;
+import io.weir.sink.internal.TaskMigratedException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -243,12 +245,13 @@ public final class ActiveTask implements CommitUnit {
     }
 
     /**
-     * Processes up to {@code max} buffered records, oldest timestamp first across partitions;
+     * Processes up to {@code max} buffered records (fewer once {@code maxNanos} have passed), oldest timestamp first across partitions;
      * takes in the watermark markers met on the way.
      *
      * @return how many records were taken (processed or dead-lettered), markers aside
      */
-    public int process(int max, RecordFailureHandler onFailure) {
+    public int process(int max, long maxNanos, RecordFailureHandler onFailure) {
+        long start = System.nanoTime();
         context.onFailure(onFailure); // before init: an async step's first calls may fail at once
         ensureInitialized();
         long now = context.wallClockMs(); // once per batch: idleness needs no finer clock
@@ -274,6 +277,11 @@ public final class ActiveTask implements CommitUnit {
             }
             p.nextToProcess = record.offset() + 1;
             taken++;
+            // Slow records (a processor that blocks on a call) must not hold the commit back for
+            // a whole batch: past the commit interval the transaction could time out and fence.
+            if ((taken & 7) == 0 && System.nanoTime() - start > maxNanos) {
+                break;
+            }
         }
         inputs.resumeDrained();
         return done;
@@ -391,6 +399,8 @@ public final class ActiveTask implements CommitUnit {
                 fireWatermark();
             }
             p.source.forward(typed);
+        } catch (TaskMigratedException | CommitAbortedException e) {
+            throw e; // the transaction failed, not the record: the thread aborts and replays it
         } catch (RuntimeException e) {
             onFailure.onFailure(record, StageException.stageOf(e), StageException.rootOf(e));
         } finally {

@@ -3,6 +3,8 @@ package io.weir.internal.task;
 import io.weir.internal.time.Punctuations;
 import io.weir.internal.time.Watermarks;
 import io.weir.processor.TaskId;
+import io.weir.sink.internal.CommitAbortedException;
+import io.weir.sink.internal.TaskMigratedException;
 import java.util.function.LongSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -130,6 +132,9 @@ final class TaskContext implements AsyncHost {
 
     @Override
     public void failed(ConsumerRecord<byte[], byte[]> origin, Throwable error) {
+        if (error instanceof TaskMigratedException || error instanceof CommitAbortedException) {
+            throw (RuntimeException) error; // the transaction failed, not the record
+        }
         onFailure.onFailure(origin, StageException.stageOf(error), StageException.rootOf(error));
     }
 

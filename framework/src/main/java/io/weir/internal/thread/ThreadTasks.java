@@ -226,7 +226,7 @@ public final class ThreadTasks {
                 more = false;
                 for (ActiveTask task : tasks.values()) {
                     if (task.hasBuffered() || task.asyncReady()) {
-                        processed[0] += task.process(BATCH, this::onRecordFailure);
+                        processed[0] += task.process(BATCH, commitIntervalNanos, this::onRecordFailure);
                         more |= task.hasBuffered();
                     }
                 }

@@ -99,7 +99,7 @@ class ActiveTaskTest {
         ActiveTask task = task(100);
         task.addRecords(A, records(A, 0, 10, 30, 50));
         task.addRecords(B, records(B, 0, 20, 40));
-        task.process(100, RETHROW);
+        task.process(100, Long.MAX_VALUE, RETHROW);
         assertThat(seen).containsExactly("a0", "b0", "a1", "b1", "a2");
     }
 
@@ -110,7 +110,7 @@ class ActiveTaskTest {
         ActiveTask task = task(100, 0, (k, v, ts) -> eventTimes.get((String) v));
         task.addRecords(A, records(A, 0, 1, 2));
         task.addRecords(B, records(B, 0, 100, 200));
-        task.process(100, RETHROW);
+        task.process(100, Long.MAX_VALUE, RETHROW);
         assertThat(seen).containsExactly("b0", "b1", "a0", "a1");
     }
 
@@ -125,9 +125,19 @@ class ActiveTaskTest {
         List<Stage> stages = new ArrayList<>();
         task.addRecords(A, records(A, 0, 10, 30));
         task.addRecords(B, records(B, 0, 20));
-        task.process(100, (r, stage, e) -> stages.add(stage));
+        task.process(100, Long.MAX_VALUE, (r, stage, e) -> stages.add(stage));
         assertThat(seen).containsExactly("a0", "a1");
         assertThat(stages).containsExactly(Stage.TIMESTAMP);
+    }
+
+    @Test
+    void aBatchEndsOnceItsTimeIsUpSoTheCommitIsNotHeldBack() {
+        ActiveTask task = task(100);
+        task.addRecords(A, records(A, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19));
+        assertThat(task.process(100, 0, RETHROW))
+                .as("time is looked at every 8 records")
+                .isEqualTo(8);
+        assertThat(task.process(100, Long.MAX_VALUE, RETHROW)).isEqualTo(12);
     }
 
     @Test
@@ -135,9 +145,9 @@ class ActiveTaskTest {
         ActiveTask task = task(4);
         task.addRecords(A, records(A, 0, 1, 2, 3, 4, 5, 6));
         assertThat(consumer.paused()).containsExactly(A);
-        task.process(3, RETHROW);
+        task.process(3, Long.MAX_VALUE, RETHROW);
         assertThat(consumer.paused()).containsExactly(A);
-        task.process(10, RETHROW);
+        task.process(10, Long.MAX_VALUE, RETHROW);
         assertThat(consumer.paused()).isEmpty();
         assertThat(task.hasBuffered()).isFalse();
     }
@@ -146,13 +156,13 @@ class ActiveTaskTest {
     void commitTakesTheNextOffsetAndAbortRewindsToTheLastCommit() {
         ActiveTask task = task(100);
         task.addRecords(A, records(A, 5, 1, 2, 3));
-        task.process(2, RETHROW);
+        task.process(2, Long.MAX_VALUE, RETHROW);
         assertThat(task.committableOffsets())
                 .isEqualTo(Map.of(A, new OffsetAndMetadata(7, "weir1:" + Long.MIN_VALUE + ":2")));
         task.committed();
         assertThat(task.committableOffsets()).isEmpty();
 
-        task.process(1, RETHROW);
+        task.process(1, Long.MAX_VALUE, RETHROW);
         task.addRecords(A, records(A, 8, 4));
         task.aborted();
         assertThat(consumer.position(A)).isEqualTo(7);
@@ -164,7 +174,7 @@ class ActiveTaskTest {
     void abortBeforeTheFirstCommitRewindsToTheFirstFetchedRecord() {
         ActiveTask task = task(100);
         task.addRecords(B, records(B, 42, 1, 2));
-        task.process(1, RETHROW);
+        task.process(1, Long.MAX_VALUE, RETHROW);
         task.aborted();
         assertThat(consumer.position(B)).isEqualTo(42);
     }
@@ -174,7 +184,7 @@ class ActiveTaskTest {
         ActiveTask task = task(100, 5);
         task.addRecords(A, records(A, 0, 100, 90, 120));
         task.addRecords(B, records(B, 0, 110));
-        task.process(100, RETHROW);
+        task.process(100, Long.MAX_VALUE, RETHROW);
         // A reached 120, B 110: B holds it back, minus 5 of out-of-orderness.
         assertThat(task.watermark()).isEqualTo(105);
         assertThat(watermarks).isSorted().last().isEqualTo(105L);
@@ -184,7 +194,7 @@ class ActiveTaskTest {
     void aSilentPartitionHoldsTheWatermarkBackUntilItIsIdle() {
         ActiveTask task = task(100);
         task.addRecords(A, records(A, 0, 100, 200));
-        task.process(100, RETHROW);
+        task.process(100, Long.MAX_VALUE, RETHROW);
         assertThat(task.watermark()).as("B has delivered nothing yet").isEqualTo(Long.MIN_VALUE);
         assertThat(watermarks).isEmpty();
 
@@ -199,11 +209,11 @@ class ActiveTaskTest {
 
         // B delivers again: it is active, but the watermark never goes back.
         task.addRecords(B, records(B, 0, 150));
-        task.process(100, RETHROW);
+        task.process(100, Long.MAX_VALUE, RETHROW);
         assertThat(task.watermark()).isEqualTo(200);
         task.addRecords(A, records(A, 2, 300));
         task.addRecords(B, records(B, 1, 250));
-        task.process(100, RETHROW);
+        task.process(100, Long.MAX_VALUE, RETHROW);
         assertThat(task.watermark()).isEqualTo(250);
     }
 
@@ -212,7 +222,7 @@ class ActiveTaskTest {
         ActiveTask task = task(100);
         task.addRecords(A, records(A, 0, 100, 300));
         task.addRecords(B, records(B, 0, 200));
-        task.process(100, RETHROW);
+        task.process(100, Long.MAX_VALUE, RETHROW);
         assertThat(task.watermark()).isEqualTo(200);
         Map<TopicPartition, OffsetAndMetadata> offsets = task.committableOffsets();
         assertThat(offsets.get(A)).isEqualTo(new OffsetAndMetadata(2, "weir1:200:300"));
@@ -225,11 +235,11 @@ class ActiveTaskTest {
         watermarks.clear();
         ActiveTask restarted = task(100);
         restarted.addRecords(A, records(A, 2, 150));
-        restarted.process(100, RETHROW);
+        restarted.process(100, Long.MAX_VALUE, RETHROW);
         assertThat(restarted.watermark()).isEqualTo(200);
         restarted.addRecords(B, records(B, 1, 260));
         restarted.addRecords(A, records(A, 3, 400));
-        restarted.process(100, RETHROW);
+        restarted.process(100, Long.MAX_VALUE, RETHROW);
         assertThat(restarted.watermark()).isEqualTo(260);
     }
 
@@ -237,7 +247,7 @@ class ActiveTaskTest {
     void aWatermarkMovedByIdlenessAloneIsCommittedAtTheUnchangedOffsets() {
         ActiveTask task = task(100);
         task.addRecords(A, records(A, 7, 100));
-        task.process(100, RETHROW);
+        task.process(100, Long.MAX_VALUE, RETHROW);
         task.committed();
         assertThat(task.committableOffsets()).isEmpty();
         clock.addAndGet(IDLE_MS);
@@ -253,17 +263,17 @@ class ActiveTaskTest {
         ActiveTask task = task(100);
         task.addRecords(A, records(A, 0, 100));
         task.addRecords(B, records(B, 0, 100));
-        task.process(100, RETHROW);
+        task.process(100, Long.MAX_VALUE, RETHROW);
         task.committed();
         task.addRecords(A, records(A, 1, 300));
         task.addRecords(B, records(B, 1, 300));
-        task.process(100, RETHROW);
+        task.process(100, Long.MAX_VALUE, RETHROW);
         assertThat(task.watermark()).isEqualTo(300);
         task.aborted();
         assertThat(task.watermark()).isEqualTo(100);
         task.addRecords(A, records(A, 1, 300));
         task.addRecords(B, records(B, 1, 300));
-        task.process(100, RETHROW);
+        task.process(100, Long.MAX_VALUE, RETHROW);
         assertThat(watermarks).containsExactly(100L, 300L, 300L);
     }
 
@@ -272,7 +282,7 @@ class ActiveTaskTest {
         ActiveTask task = task(100);
         List<Stage> stages = new ArrayList<>();
         task.addRecords(A, records(A, 0, -1, 5));
-        task.process(100, (r, stage, e) -> stages.add(stage));
+        task.process(100, Long.MAX_VALUE, (r, stage, e) -> stages.add(stage));
         assertThat(stages).containsExactly(Stage.TIMESTAMP);
         assertThat(seen).containsExactly("a1");
     }

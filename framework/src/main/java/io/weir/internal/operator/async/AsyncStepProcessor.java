@@ -289,7 +289,10 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
             return;
         }
         Finished due = Finished.retry(call);
-        CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS).execute(() -> report(due));
+        // On the timer's own thread: the default executor of CompletableFuture starts a thread per
+        // task on machines with 2 cores or fewer, and reporting is only a queue offer.
+        CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS, Runnable::run)
+                .execute(() -> report(due));
     }
 
     /**
