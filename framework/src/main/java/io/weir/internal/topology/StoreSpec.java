@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param retention    how long, in event time, a window or session is kept after its end
  *                     ({@link Kind#WINDOW} and {@link Kind#SESSION} only, not negative; null otherwise)
  * @param sourceTopic  the user topic that serves as this store's changelog instead of a topic of its
- *                     own (a table read from a compacted topic, see {@link SourceChangelog}), or null.
+ *                     own (a table read from a compacted topic, see {@code SourceChangelogs}), or null.
  *                     Such a store is restored from the topic only up to its task's committed input
  *                     offset, and Weir never creates, deletes or writes that topic
  */
