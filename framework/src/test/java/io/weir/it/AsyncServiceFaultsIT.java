@@ -126,7 +126,7 @@ class AsyncServiceFaultsIT {
             run.awaitEnriched(RATE);
             long callsBefore = service.calls();
             service.hung(true);
-            // Calls keep coming while it hangs: each key's calls wait for the one before to time out.
+            // Calls keep coming while it hangs; each times out (no retries) and is dead-lettered.
             await().atMost(SETTLE).until(() -> service.calls() - callsBefore >= 2L * RATE);
             service.hung(false);
             long afterHang = records.sent(); // these and later records are called after the hang
