@@ -1,0 +1,249 @@
+package io.weir.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.weir.testing.AsyncEnrichApp;
+import io.weir.testing.InstanceGroup;
+import io.weir.testing.OpsInstance;
+import io.weir.testkit.KafkaExtension;
+import io.weir.testkit.LookupService;
+import io.weir.testkit.SteadyInput;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * An asynchronous enrichment under exactly-once while its instances crash and the group changes
+ * with thousands of calls in flight (issue 33): {@link AsyncEnrichApp} as three child processes
+ * calls a slow {@link LookupService} (4 s ± 1 s) per record while records arrive steadily. With
+ * about 2,000 calls in flight in all, and at least {@value #IN_FLIGHT} on the instance struck,
+ * <ol>
+ *   <li>one instance is SIGKILLed: its tasks move to the others, which call again for the records
+ *       it had in flight (kept in the step's store at its commits, or not yet committed as taken);</li>
+ *   <li>a fourth instance joins (scale-out), and tasks move while their calls are in flight;</li>
+ *   <li>one instance stops cleanly and leaves the group (scale-in): it commits its calls in flight
+ *       to the step's store, and their new owner calls again.</li>
+ * </ol>
+ * Then every input must come out exactly once (read_committed), each key's outputs in input
+ * order with the service's answer, no dead letter, and the counts per key downstream of the step
+ * (the store {@value AsyncEnrichApp#TOTALS} and its output) exact.
+ *
+ * <p>The service is slow rather than the input fast: calls in flight are rate × latency, and
+ * 500 records a second is what three instances, the broker and the service sustain beside each
+ * other (and beside other builds) on two shared cores, each record costing a call, its output,
+ * its count, and its entry and removal in the step's store; at 4 s a call, that is about 2,000
+ * calls in flight, each on a connection of its own (HTTP/1.1). With 6,000 keys a key's next record
+ * comes after its call returned (12 s), so per-key order is not what bounds the rate.
+ *
+ * <p>Durations are printed, never asserted; the deadlines only fail a run that hangs. When inputs
+ * are missing, the test prints which of them the step's store holds and dumps the instances'
+ * threads next to their logs ({@code target/ops-instances}).
+ */
+class AsyncEnrichmentIT {
+
+    @RegisterExtension
+    static final KafkaExtension KAFKA = KafkaExtension.sharedPerRun();
+
+    private static final int PARTITIONS = 6;
+    private static final int KEYS = 6_000;
+    private static final int RATE = 500;
+    private static final Duration LATENCY = Duration.ofSeconds(4);
+    private static final Duration JITTER = Duration.ofSeconds(1);
+    /** Calls the instance struck must have in flight (about 670 when it holds a third of the tasks). */
+    private static final int IN_FLIGHT = 400;
+
+    private static final Duration SETTLE = Duration.ofMinutes(2);
+    /** When the class was loaded: the printed lines say how far into the run each step came. */
+    private static final long STARTED = System.nanoTime();
+    /** Prometheus' name of {@link AsyncEnrichApp#OPEN_CALLS}. */
+    private static final String OPEN_CALLS = AsyncEnrichApp.OPEN_CALLS.replace('.', '_');
+
+    @Test
+    void everyRecordIsEnrichedOnceInKeyOrderThroughASigkillAScaleOutAndAScaleIn() throws Exception {
+        String input = KAFKA.uniqueTopic("async-in", PARTITIONS);
+        String output = KAFKA.uniqueTopic("async-out", PARTITIONS);
+        String totals = KAFKA.uniqueTopic("async-totals", PARTITIONS);
+        String deadLetters = KAFKA.uniqueTopic("async-dead", 1);
+        // A time-out no call reaches, and retries for connections refused (thousands of connections
+        // opened and closed on one machine can run out of local ports for a moment): a call that
+        // gave up would be a dead letter, a loss here.
+        AsyncEnrichApp.Options options = AsyncEnrichApp.Options.deadLetters(2_000, Duration.ofSeconds(60))
+                .withRetries(10, Duration.ofMillis(200), Duration.ofSeconds(2));
+        try (LookupService service = LookupService.start(LATENCY, JITTER, 0)) {
+            OpsInstance.Spec spec = new OpsInstance.Spec(KAFKA.bootstrapServers(), input, output, "async-" + input)
+                    .withApp(AsyncEnrichApp.class, service.uri().toString(), totals, options.arg())
+                    .withEnv("WEIR_DEAD_LETTER_TOPIC", deadLetters)
+                    .withEnv("WEIR_SHUTDOWN_LEAVE_GROUP", "true")
+                    // An instance the shared machine starves for 3 s (the default) would be removed and
+                    // rejoin, again and again; the SIGKILLed one is removed after 10 s.
+                    .withEnv("WEIR_FAILURE_DETECTION_MS", "10000");
+            Map<String, Long> model;
+            try (InstanceGroup group = new InstanceGroup(spec, PARTITIONS);
+                    SteadyInput records =
+                            Enrichments.input(KAFKA.bootstrapServers(), input, KEYS, RATE, Duration.ofMinutes(5))) {
+                group.startAll("a", "b", "c");
+                group.awaitSettled(SETTLE, "three instances");
+
+                long repeated = awaitInFlight(group, "a", service, "before a's SIGKILL");
+                group.kill("a");
+                group.awaitSettled(SETTLE, "b and c after a's SIGKILL");
+                await().atMost(SETTLE)
+                        .alias("calls a had in flight made again")
+                        .until(() -> service.repeats() > repeated);
+                System.out.printf(
+                        "AsyncEnrichmentIT: after a's SIGKILL, calls made again so far %d%n", service.repeats());
+
+                awaitInFlight(group, "b", service, "before d joins");
+                group.start("d");
+                group.awaitSettled(SETTLE, "b, c and d after d joined");
+
+                awaitInFlight(group, "b", service, "before b leaves");
+                group.get("b").jvm().terminate(SETTLE);
+                group.exited("b");
+                group.awaitSettled(SETTLE, "c and d after b left");
+                awaitInFlight(group, "c", service, "after b left");
+
+                model = records.stop(Duration.ofSeconds(30));
+                long sent = model.values().stream().mapToLong(Long::longValue).sum();
+                Enrichments.Outcome outcome =
+                        Enrichments.awaitOutcome(KAFKA.client(), output, deadLetters, sent, SETTLE);
+                if (outcome.outputs().size() + outcome.deadLetters().size() < sent) {
+                    System.out.printf(
+                            "AsyncEnrichmentIT: %d records sent, %d out; input committed/end per partition %s;"
+                                    + " calls in flight %s%n",
+                            sent,
+                            outcome.outputs().size() + outcome.deadLetters().size(),
+                            committedAndEnd(spec.applicationId(), input),
+                            openCalls(group));
+                    diagnose(group, spec.applicationId(), input, outcome);
+                }
+                System.out.printf(
+                        "AsyncEnrichmentIT: %d records, %d outputs, %d dead letters; service: %d calls, %d made"
+                                + " again%n",
+                        sent,
+                        outcome.outputs().size(),
+                        outcome.deadLetters().size(),
+                        service.calls(),
+                        service.repeats());
+                assertThat(outcome.deadLetters()).as("dead letters").isEmpty();
+                Enrichments.assertExactlyOnce(KAFKA.client(), outcome, KEYS, totals);
+            }
+        }
+    }
+
+    /**
+     * Waits until instance {@code id} has at least {@value #IN_FLIGHT} calls awaiting their answer
+     * and prints the calls in flight per instance.
+     *
+     * @return the calls the service had seen again so far
+     */
+    private static long awaitInFlight(InstanceGroup group, String id, LookupService service, String when) {
+        OpsInstance instance = group.get(id);
+        await().atMost(SETTLE)
+                .pollInterval(Duration.ofMillis(200))
+                .alias(id + " with " + IN_FLIGHT + " calls in flight " + when)
+                .until(() -> instance.metric(OPEN_CALLS) >= IN_FLIGHT);
+        System.out.printf(
+                "AsyncEnrichmentIT: calls in flight %s (%d s in):%s%n",
+                when, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - STARTED), openCalls(group));
+        return service.repeats();
+    }
+
+    /**
+     * For a run where inputs did not come out: which of them the step's store holds as in flight
+     * (by the changelog), and the running instances' thread dumps (next to their logs).
+     */
+    private static void diagnose(InstanceGroup group, String applicationId, String input, Enrichments.Outcome outcome)
+            throws Exception {
+        Map<Long, String> origin = new TreeMap<>(); // input n -> partition@offset
+        for (var r : KAFKA.client().readAllCommittedStrings(input, SETTLE)) {
+            origin.put(Long.parseLong(r.value()), r.partition() + "@" + r.offset());
+        }
+        Set<Long> out = new HashSet<>(outcome.enriched());
+        Set<String> missing = new TreeSet<>();
+        origin.forEach((n, where) -> {
+            if (!out.contains(n)) {
+                missing.add(where);
+            }
+        });
+        Map<String, String> inStore = new TreeMap<>(); // partition@offset -> seq, of the calls the store holds
+        Map<String, byte[]> last = new HashMap<>();
+        String changelog = applicationId + "-" + AsyncEnrichApp.STEP + "-in-flight-changelog";
+        for (var r : KAFKA.client()
+                .readAllCommitted(changelog, new ByteArrayDeserializer(), new ByteArrayDeserializer(), SETTLE)) {
+            last.put(r.partition() + "/" + HexFormat.of().formatHex(r.key()), r.value());
+        }
+        last.forEach((seq, value) -> {
+            if (value != null) {
+                try (var in = new DataInputStream(new ByteArrayInputStream(value))) {
+                    in.readByte();
+                    String key = in.readUTF(); // lookup:<topic>-<p>@<offset>:<n>
+                    String where = key.substring(key.lastIndexOf('-', key.lastIndexOf('@')) + 1, key.lastIndexOf(':'));
+                    inStore.put(where, seq);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        });
+        long missingInStore = missing.stream().filter(inStore::containsKey).count();
+        System.out.printf(
+                "AsyncEnrichmentIT: %d inputs missing (first %s); the step's store holds %d calls, %d of them"
+                        + " missing inputs (first %s)%n",
+                missing.size(),
+                missing.stream().limit(10).toList(),
+                inStore.size(),
+                missingInStore,
+                inStore.entrySet().stream().limit(10).toList());
+        for (String id : group.runningIds()) {
+            Path dump = OpsInstance.LOGS.resolve(applicationId + "-" + id + ".threads");
+            new ProcessBuilder("jcmd", Long.toString(group.get(id).jvm().pid()), "Thread.print")
+                    .redirectOutput(dump.toFile())
+                    .redirectErrorStream(true)
+                    .start()
+                    .waitFor(60, TimeUnit.SECONDS);
+            System.out.println("AsyncEnrichmentIT: threads of " + id + " in " + dump.toAbsolutePath());
+        }
+    }
+
+    /** The calls awaiting their answer per running instance. */
+    private static String openCalls(InstanceGroup group) {
+        StringBuilder open = new StringBuilder();
+        for (String running : group.runningIds()) {
+            open.append(' ').append(running).append('=').append((long)
+                    group.get(running).metric(OPEN_CALLS));
+        }
+        return open.toString();
+    }
+
+    /** The group's committed offset and the end offset of each input partition, for a failure's report. */
+    private static Map<Integer, String> committedAndEnd(String group, String input) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> committed = KAFKA.client()
+                .admin()
+                .listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata()
+                .get(30, TimeUnit.SECONDS);
+        Map<Integer, String> both = new TreeMap<>();
+        KAFKA.client().countPerPartition(input).forEach((p, end) -> {
+            OffsetAndMetadata c = committed.get(new TopicPartition(input, p));
+            both.put(p, (c == null ? "-" : Long.toString(c.offset())) + "/" + end);
+        });
+        return both;
+    }
+}
