@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -55,7 +56,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>Durations are printed, never asserted; the deadlines only fail a run that hangs. When inputs
  * are missing, the test prints which of them the step's store holds and dumps the instances'
  * threads next to their logs ({@code target/ops-instances}).
+ *
+ * <p>In {@code -Pfull} only: it runs 100 to 230 s on the 2-core machines (three JVMs, a crash
+ * detected, two group changes), and one run in nine left about 2,000 inputs without output within
+ * its wait while the survivors still had a thousand HTTP calls open; whether those calls were stuck
+ * in the JDK's HTTP client and server at thousands of connections or lost by the step is still to
+ * be found (the failure prints the partitions' offsets and what the in-flight changelog holds).
  */
+@Tag("full")
 class AsyncEnrichmentIT {
 
     @RegisterExtension
