@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -158,6 +159,7 @@ class AsyncServiceFaultsIT {
     }
 
     @Test
+    @Tag("full") // 27-32 s each: -Pfull runs them; the hung service runs in every build
     void retriesWithBackOffBridgeAnOutageOfTheService() throws Exception {
         Run run = Run.create("async-down");
         AsyncEnrichApp.Options options = retriedOver(OUTAGE.plusSeconds(10));
@@ -182,6 +184,7 @@ class AsyncServiceFaultsIT {
     }
 
     @Test
+    @Tag("full") // 27-32 s each: -Pfull runs them; the hung service runs in every build
     void aCallThatFailsForGoodStopsTheInstanceAndTheNextEnrichesEveryRecordOnce() throws Exception {
         Run run = Run.create("async-fail");
         // Retries for 3 s, far shorter than the outage: a call fails for good while the service is down.
