@@ -18,7 +18,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
@@ -184,20 +183,12 @@ public final class AsyncEnrichApp {
     public static void main(String[] args) throws Exception {
         Options options = Options.parse(args[9]);
         Lookup lookup = new Lookup(URI.create(args[7]), options.timeout());
-        WeirConfig config = WeirConfig.builder()
-                .bootstrapServers(args[0])
-                .stateDir(Path.of(args[3]))
-                .applicationId(args[4])
-                .instanceId(args[5])
-                .numStreamThreads(Integer.parseInt(args[6]))
-                .set("processing.guarantee", "exactly_once")
-                .set("http.port", 0)
-                .build();
+        WeirConfig config =
+                OpsApp.config(args).set("processing.guarantee", "exactly_once").build();
         WeirApp app = WeirApp.create(topology(args[1], args[2], args[8], lookup, options), config);
         Gauge.builder(OPEN_CALLS, lookup, Lookup::open).register(app.meterRegistry());
         app.start();
-        System.out.println(OpsApp.STARTED + app.httpPort().orElseThrow() + " instance="
-                + app.instanceId().orElseThrow());
+        OpsApp.announce(app);
         System.out.flush();
         app.runUntilShutdown();
         System.out.println("STOPPED");

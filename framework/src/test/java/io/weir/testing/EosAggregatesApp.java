@@ -9,7 +9,6 @@ import io.weir.processor.Record;
 import io.weir.processor.Stores;
 import io.weir.serde.Serdes;
 import io.weir.state.KeyValueStore;
-import java.nio.file.Path;
 
 /**
  * The application of the exactly-once fault tests, after Kafka Streams' {@code StreamsEosTest}:
@@ -41,19 +40,12 @@ public final class EosAggregatesApp {
                 .addProcessor("aggregate", AggregateEach::new, "input")
                 .addStateStore(Stores.keyValueStore(STORE, Serdes.strings(), Aggregate.SERDE), "aggregate")
                 .addSink("aggregates", aggregates, Serdes.strings(), Aggregate.SERDE, "aggregate");
-        WeirConfig config = WeirConfig.builder()
-                .bootstrapServers(args[0])
-                .stateDir(Path.of(args[3]))
-                .applicationId(args[4])
-                .instanceId(args[5])
-                .numStreamThreads(Integer.parseInt(args[6]))
+        WeirConfig config = OpsApp.config(args)
                 .set("processing.guarantee", "exactly_once")
                 .set("num.standby.replicas", 1)
-                .set("http.port", 0)
                 .build();
         WeirApp app = WeirApp.create(b.build(), config).start();
-        System.out.println(OpsApp.STARTED + app.httpPort().orElseThrow() + " instance="
-                + app.instanceId().orElseThrow());
+        OpsApp.announce(app);
         System.out.flush();
         app.runUntilShutdown();
         System.out.println("STOPPED");

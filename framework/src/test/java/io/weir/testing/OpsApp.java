@@ -29,19 +29,31 @@ public final class OpsApp {
         return CountingApp.topology(input, output);
     }
 
-    public static void main(String[] args) throws Exception {
-        Topology topology = topology(args[1], args[2]);
-        WeirConfig config = WeirConfig.builder()
+    /**
+     * The settings a child app of {@code OpsInstance} takes from its arguments: bootstrap servers
+     * (0), state directory (3), application id (4), instance id (5), stream threads (6, default 1);
+     * HTTP on a free port.
+     */
+    public static WeirConfig.Builder config(String[] args) {
+        return WeirConfig.builder()
                 .bootstrapServers(args[0])
                 .stateDir(Path.of(args[3]))
                 .applicationId(args[4])
                 .instanceId(args[5])
                 .numStreamThreads(args.length > 6 ? Integer.parseInt(args[6]) : 1)
-                .set("http.port", 0)
-                .build();
-        WeirApp app = WeirApp.create(topology, config).start();
+                .set("http.port", 0);
+    }
+
+    /** Tells the parent test where {@code app} answers and who it is (the line {@code OpsInstance} waits for). */
+    public static void announce(WeirApp app) {
         System.out.println(STARTED + app.httpPort().orElseThrow() + " instance="
                 + app.instanceId().orElseThrow());
+    }
+
+    public static void main(String[] args) throws Exception {
+        Topology topology = topology(args[1], args[2]);
+        WeirApp app = WeirApp.create(topology, config(args).build()).start();
+        announce(app);
         System.out.flush();
         app.runUntilShutdown();
         System.out.println("STOPPED");

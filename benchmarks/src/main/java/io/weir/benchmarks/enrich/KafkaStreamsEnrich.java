@@ -2,6 +2,7 @@ package io.weir.benchmarks.enrich;
 
 import io.weir.benchmarks.SystemUnderTest;
 import io.weir.benchmarks.systems.ClientSettings;
+import io.weir.benchmarks.systems.KafkaStreamsRunner;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
@@ -53,11 +54,7 @@ final class KafkaStreamsEnrich implements EnrichSystem {
         return new SystemUnderTest.Running() {
             @Override
             public Optional<Throwable> failure() {
-                Throwable f = failure.get();
-                if (f == null && streams.state() == KafkaStreams.State.ERROR) {
-                    f = new IllegalStateException("Kafka Streams is in state ERROR");
-                }
-                return Optional.ofNullable(f);
+                return KafkaStreamsRunner.failureOf(streams, failure.get());
             }
 
             @Override

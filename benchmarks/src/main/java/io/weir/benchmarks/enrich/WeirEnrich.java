@@ -5,6 +5,7 @@ import io.weir.WeirApp;
 import io.weir.benchmarks.SystemUnderTest;
 import io.weir.benchmarks.input.Workload;
 import io.weir.benchmarks.systems.ClientSettings;
+import io.weir.benchmarks.systems.WeirRunner;
 import io.weir.config.WeirConfig;
 import io.weir.dsl.Async;
 import io.weir.dsl.RecordStream;
@@ -83,11 +84,7 @@ final class WeirEnrich implements EnrichSystem {
         return new SystemUnderTest.Running() {
             @Override
             public Optional<Throwable> failure() {
-                Optional<Throwable> f = app.failure();
-                if (f.isEmpty() && app.state() == WeirApp.State.FAILED) {
-                    return Optional.of(new IllegalStateException("Weir is in state FAILED"));
-                }
-                return f;
+                return WeirRunner.failureOf(app);
             }
 
             @Override

@@ -56,6 +56,14 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  */
 public final class KafkaStreamsRunner implements SystemUnderTest {
 
+    /** What stopped {@code streams}: the failure its handler saw ({@code seen}, or null), or its ERROR state. */
+    public static Optional<Throwable> failureOf(KafkaStreams streams, Throwable seen) {
+        if (seen == null && streams.state() == KafkaStreams.State.ERROR) {
+            return Optional.of(new IllegalStateException("Kafka Streams is in state ERROR"));
+        }
+        return Optional.ofNullable(seen);
+    }
+
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final Map<String, Object> extraSettings;
@@ -106,11 +114,7 @@ public final class KafkaStreamsRunner implements SystemUnderTest {
         return new Running() {
             @Override
             public Optional<Throwable> failure() {
-                Throwable f = failure.get();
-                if (f == null && streams.state() == KafkaStreams.State.ERROR) {
-                    f = new IllegalStateException("Kafka Streams is in state ERROR");
-                }
-                return Optional.ofNullable(f);
+                return failureOf(streams, failure.get());
             }
 
             /**

@@ -48,6 +48,15 @@ import org.apache.kafka.clients.admin.Admin;
  */
 public final class WeirRunner implements SystemUnderTest {
 
+    /** What stopped {@code app}, if anything: its failure, or its FAILED state. */
+    public static Optional<Throwable> failureOf(WeirApp app) {
+        Optional<Throwable> f = app.failure();
+        if (f.isEmpty() && app.state() == WeirApp.State.FAILED) {
+            return Optional.of(new IllegalStateException("Weir is in state FAILED"));
+        }
+        return f;
+    }
+
     /** The name of the variant without HTTP endpoints ({@code http.port=-1}). */
     public static final String NO_HTTP = "weir_no_http";
     /** The name of the variant that runs bounded ({@code run.mode=bounded}). */
@@ -161,11 +170,7 @@ public final class WeirRunner implements SystemUnderTest {
         return new Running() {
             @Override
             public Optional<Throwable> failure() {
-                Optional<Throwable> f = app.failure();
-                if (f.isEmpty() && app.state() == WeirApp.State.FAILED) {
-                    return Optional.of(new IllegalStateException("Weir is in state FAILED"));
-                }
-                return f;
+                return failureOf(app);
             }
 
             /** The sum over stream threads of {@code weir.restore.records}, counted once a batch is in the store. */

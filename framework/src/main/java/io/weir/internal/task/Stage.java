@@ -23,9 +23,14 @@ public enum Stage {
      * with: its topic, partition and offset, the stage and the cause.
      */
     public ProcessingException failed(ConsumerRecord<byte[], byte[]> record, Throwable cause) {
+        return failed(record, cause, "error.mode=fail");
+    }
+
+    /** As {@link #failed(ConsumerRecord, Throwable)}, naming {@code why} failing stops the application. */
+    public ProcessingException failed(ConsumerRecord<byte[], byte[]> record, Throwable cause, String why) {
         return new ProcessingException(
                 "record " + record.topic() + "-" + record.partition() + "@" + record.offset() + " failed to " + label
-                        + " and error.mode=fail: " + cause,
+                        + " and " + why + ": " + cause,
                 cause);
     }
 

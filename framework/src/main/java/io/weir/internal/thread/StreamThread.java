@@ -179,10 +179,10 @@ public final class StreamThread implements Runnable {
         ConsumerRecords<byte[], byte[]> records;
         try {
             // While asynchronous calls are in flight, a finished one must not wait out poll.ms.
-            long waitMs = manager.tasks()
-                    .asyncSignal()
-                    .pollWaitMs(config.pollTimeout().toMillis());
-            records = consumer.poll(Duration.ofMillis(waitMs));
+            Duration pollTimeout = config.pollTimeout();
+            long waitMs = manager.tasks().asyncSignal().pollWaitMs(pollTimeout.toMillis());
+            // Without calls in flight the loop polls with the setting's own Duration: nothing new per turn.
+            records = consumer.poll(waitMs == pollTimeout.toMillis() ? pollTimeout : Duration.ofMillis(waitMs));
         } catch (WakeupException e) {
             if (running) {
                 throw e;

@@ -238,7 +238,6 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
     private void start(Call<K, V> call) {
         call.attempt++;
         call.state = Call.State.RUNNING;
-        call.startedNanos = System.nanoTime();
         int attempt = call.attempt;
         CompletionStage<? extends R> stage;
         try {
@@ -329,7 +328,7 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
         if (call.failure != null) {
             meters.failedForGood(options.onFailure() == Async.OnFailure.DEAD_LETTER);
             if (options.onFailure() == Async.OnFailure.FAIL) {
-                throw Stage.CALL.failed(call.origin, failedFor(call));
+                throw Stage.CALL.failed(call.origin, failedFor(call), "async step '" + name + "' has OnFailure.FAIL");
             }
             host.deadLetter(call.origin, failedFor(call));
             return;

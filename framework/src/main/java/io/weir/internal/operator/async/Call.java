@@ -34,8 +34,6 @@ final class Call<K, V> implements AsyncCall {
     Throwable failure;
     /** True once the call is in the step's store (written at a commit, or restored from it). */
     boolean logged;
-    /** When the current attempt started (nanoTime), for the latency meter. */
-    long startedNanos;
     /** When the call was taken (nanoTime), for the completion-latency meter. */
     final long takenNanos;
 

@@ -24,10 +24,6 @@ final class FunctionStep<K, V, R> implements StepLogic<K, V, R> {
         this.emit = emit;
     }
 
-    Emit emit() {
-        return emit;
-    }
-
     @Override
     public CompletionStage<? extends R> call(Record<K, V> record, AsyncCall call) {
         return function.apply(record.key(), record.value(), call);

@@ -80,12 +80,10 @@ final class LookupStep<K, V, LK, T, VR> implements StepLogic<K, V, LookupStep.Fo
     @Override
     public void complete(Record<K, V> record, Found<T> found, ProcessorContext<Object, Object> context) {
         if (cache != null && !found.cached()) {
-            cache.put(lookupKey.apply(record.key(), record.value()), new Cached<>(found.value(), now()));
+            cache.put(
+                    lookupKey.apply(record.key(), record.value()),
+                    new Cached<>(found.value(), context.currentWallClockTime()));
         }
         context.forward(record.withValue(joiner.apply(record.value(), found.value())));
-    }
-
-    private long now() {
-        return context.currentWallClockTime();
     }
 }
