@@ -9,7 +9,12 @@ import io.weir.dsl.Async;
 import io.weir.dsl.AsyncFunction;
 import io.weir.dsl.RecordStream;
 import io.weir.processor.AsyncCall;
+import io.weir.processor.AsyncProcessor;
+import io.weir.processor.ProcessorContext;
+import io.weir.processor.Record;
+import io.weir.processor.Stores;
 import io.weir.serde.Serdes;
+import io.weir.state.KeyValueStore;
 import io.weir.testkit.LookupService;
 import java.io.IOException;
 import java.net.URI;
@@ -37,9 +42,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * retries that, I/O errors and time-outs (the lookup is a GET). Requests time out after twice the step's time-out, so a hung call's
  * connection is given up soon after the step gave up the call.
  *
+ * <p>With the number of keys as the last argument the step is instead an {@link AsyncProcessor}
+ * ({@link CountingLookup}) that keeps each key's records so far in the store {@value #SEEN} and
+ * checks it against the input's position in the key's sequence, at the call and at its completion:
+ * read-your-writes, and that no store write of a completion was lost or repeated.
+ *
  * <p>As a process (run by {@link OpsInstance}, see {@link OpsInstance.Spec#withApp}): args as
  * {@link OpsApp}'s (bootstrap input output stateDir applicationId instanceId threads), then the
- * service's URI, the totals topic and the step's {@link Options#arg()}. Exactly-once; other
+ * service's URI, the totals topic, the step's {@link Options#arg()} and optionally the number of
+ * keys. Exactly-once; other
  * settings from {@code WEIR_*} environment variables. The gauge {@value #OPEN_CALLS} counts the
  * HTTP calls awaiting their answer. Prints {@link OpsApp#STARTED} with the HTTP port once started.
  */
@@ -47,6 +58,8 @@ public final class AsyncEnrichApp {
 
     /** The store of the counts per key downstream of the step; its changelog is {@code <app>-totals-changelog}. */
     public static final String TOTALS = "totals";
+    /** {@link CountingLookup}'s store: each key's records completed so far. */
+    public static final String SEEN = "seen";
     /** The step's name; its calls in flight at a commit are kept in {@code lookup-in-flight}. */
     public static final String STEP = "lookup";
     /** The gauge of HTTP calls awaiting their answer (Prometheus: {@code it_lookup_calls_open}). */
@@ -170,11 +183,81 @@ public final class AsyncEnrichApp {
         }
     }
 
+    /**
+     * The lookup as an {@link AsyncProcessor} over the inputs {@code n} of the IT's model (key {@code
+     * k<n % keys>}): before record {@code n}'s call and again at its completion, the store {@value
+     * #SEEN} must hold {@code n / keys} records of its key, every earlier record of the key and
+     * none later; the completion counts the record and forwards the enriched value. A mismatch
+     * fails the record (a dead letter naming both counts).
+     */
+    public static final class CountingLookup implements AsyncProcessor<String, String, String, String, String> {
+        private final Lookup lookup;
+        private final int keys;
+        private ProcessorContext<String, String> context;
+        private KeyValueStore<String, Long> seen;
+
+        public CountingLookup(Lookup lookup, int keys) {
+            this.lookup = lookup;
+            this.keys = keys;
+        }
+
+        @Override
+        public void init(ProcessorContext<String, String> context) {
+            this.context = context;
+            this.seen = context.getStateStore(SEEN);
+        }
+
+        @Override
+        public CompletableFuture<String> call(Record<String, String> record, AsyncCall call) {
+            long before = check(record, "call");
+            return lookup.apply(record.key(), record.value(), call).thenApply(enriched -> enriched + "@" + before);
+        }
+
+        @Override
+        public void complete(Record<String, String> record, String result) {
+            long before = check(record, "completion");
+            if (!result.endsWith("@" + before)) {
+                throw new IllegalStateException("record " + record.value() + " of " + record.key() + ": the call saw "
+                        + result.substring(result.lastIndexOf('@') + 1) + " records of its key, the completion "
+                        + before);
+            }
+            seen.put(record.key(), before + 1);
+            context.forward(record.withValue(result.substring(0, result.lastIndexOf('@'))));
+        }
+
+        private long check(Record<String, String> record, String when) {
+            Long stored = seen.get(record.key());
+            long before = stored == null ? 0 : stored;
+            long expected = Long.parseLong(record.value()) / keys;
+            if (before != expected) {
+                throw new IllegalStateException("record " + record.value() + " of " + record.key() + " at its " + when
+                        + ": store " + SEEN + " holds " + before + " records of the key, expected " + expected);
+            }
+            return before;
+        }
+    }
+
     /** Enriches {@code input} to {@code output} through {@code lookup}, and counts per key to {@code totals}. */
     public static Topology topology(String input, String output, String totals, Lookup lookup, Options options) {
         TopologyBuilder b = new TopologyBuilder();
         RecordStream<String, String> enriched =
                 b.stream(Serdes.strings(), Serdes.strings(), input).mapValuesAsync(lookup, options.async());
+        return counted(b, enriched, output, totals);
+    }
+
+    /** As {@link #topology}, the step a {@link CountingLookup} over {@code keys} keys. */
+    public static Topology processorTopology(
+            String input, String output, String totals, Lookup lookup, Options options, int keys) {
+        TopologyBuilder b = new TopologyBuilder();
+        b.addStateStore(Stores.keyValueStore(SEEN, Serdes.strings(), Serdes.longs()));
+        RecordStream<String, String> enriched = b.stream(Serdes.strings(), Serdes.strings(), input)
+                .processAsync(() -> new CountingLookup(lookup, keys), options.async(), SEEN)
+                .withSerdes(Serdes.strings(), Serdes.strings());
+        return counted(b, enriched, output, totals);
+    }
+
+    private static Topology counted(
+            TopologyBuilder b, RecordStream<String, String> enriched, String output, String totals) {
         enriched.to(output, Serdes.strings(), Serdes.strings());
         enriched.groupByKey().count(TOTALS).toStream().to(totals, Serdes.strings(), Serdes.longs());
         return b.build();
@@ -185,7 +268,10 @@ public final class AsyncEnrichApp {
         Lookup lookup = new Lookup(URI.create(args[7]), options.timeout());
         WeirConfig config =
                 OpsApp.config(args).set("processing.guarantee", "exactly_once").build();
-        WeirApp app = WeirApp.create(topology(args[1], args[2], args[8], lookup, options), config);
+        Topology topology = args.length > 10
+                ? processorTopology(args[1], args[2], args[8], lookup, options, Integer.parseInt(args[10]))
+                : topology(args[1], args[2], args[8], lookup, options);
+        WeirApp app = WeirApp.create(topology, config);
         Gauge.builder(OPEN_CALLS, lookup, Lookup::open).register(app.meterRegistry());
         app.start();
         OpsApp.announce(app);

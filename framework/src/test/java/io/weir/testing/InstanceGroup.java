@@ -43,13 +43,18 @@ public final class InstanceGroup implements AutoCloseable {
 
     /** A group of {@code spec}'s instances over {@code partitions} input partitions (tasks {@code 0_0..}). */
     public InstanceGroup(OpsInstance.Spec spec, int partitions) {
+        this(spec, OpsInstance.tasks(partitions));
+    }
+
+    /** A group of {@code spec}'s instances that run {@code allTasks} between them ({@code 0_0}, {@code 1_0}, ...). */
+    public InstanceGroup(OpsInstance.Spec spec, Set<String> allTasks) {
         this.spec = spec;
         try {
             this.stateRoot = Files.createTempDirectory("weir-" + spec.applicationId() + "-");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        this.allTasks = OpsInstance.tasks(partitions);
+        this.allTasks = new TreeSet<>(allTasks);
     }
 
     public Set<String> allTasks() {
