@@ -1,6 +1,5 @@
 package io.weir.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.testing.AsyncEnrichApp;
@@ -186,19 +185,8 @@ class AsyncEnrichmentIT {
                             openCalls(group));
                     diagnose(group, spec.applicationId(), input, outcome);
                 }
-                System.out.printf(
-                        "AsyncEnrichmentIT: %d records, %d outputs, %d dead letters; service: %d calls, %d made"
-                                + " again%n",
-                        sent,
-                        outcome.outputs().size(),
-                        outcome.deadLetters().size(),
-                        service.calls(),
-                        service.repeats());
-                assertThat(outcome.deadLetters())
-                        .as("dead letters (a processor's store check names both counts)")
-                        .extracting(r -> Enrichments.header(r, Enrichments.MESSAGE))
-                        .isEmpty();
-                Enrichments.assertExactlyOnce(KAFKA.client(), outcome, KEYS, totals);
+                Enrichments.assertEveryInputEnrichedOnce(
+                        "AsyncEnrichmentIT", KAFKA.client(), outcome, service, KEYS, totals);
             }
         }
     }

@@ -1,6 +1,5 @@
 package io.weir.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.weir.testing.AsyncEnrichApp;
@@ -99,19 +98,8 @@ class AsyncProcessorCrashIT {
                 long sent = model.values().stream().mapToLong(Long::longValue).sum();
                 Enrichments.Outcome outcome =
                         Enrichments.awaitOutcome(KAFKA.client(), output, deadLetters, sent, SETTLE);
-                System.out.printf(
-                        "AsyncProcessorCrashIT: %d records, %d outputs, %d dead letters; service: %d calls, %d made"
-                                + " again%n",
-                        sent,
-                        outcome.outputs().size(),
-                        outcome.deadLetters().size(),
-                        service.calls(),
-                        service.repeats());
-                assertThat(outcome.deadLetters())
-                        .as("dead letters")
-                        .extracting(r -> Enrichments.header(r, Enrichments.MESSAGE))
-                        .isEmpty();
-                Enrichments.assertExactlyOnce(KAFKA.client(), outcome, KEYS, totals);
+                Enrichments.assertEveryInputEnrichedOnce(
+                        "AsyncProcessorCrashIT", KAFKA.client(), outcome, service, KEYS, totals);
             }
         }
     }

@@ -205,6 +205,27 @@ final class Enrichments {
         ExactCounts.assertCountedOnce(client, totals, outcome.outputsPerKey(), Duration.ofMinutes(1));
     }
 
+    /**
+     * Prints what came out and what the service saw, then checks that nothing was dead-lettered
+     * (the failures' messages shown) and {@link #assertExactlyOnce}.
+     */
+    static void assertEveryInputEnrichedOnce(
+            String test, KafkaTestClient client, Outcome outcome, LookupService service, int keys, String totals) {
+        System.out.printf(
+                "%s: %d records, %d outputs, %d dead letters; service: %d calls, %d made again%n",
+                test,
+                outcome.records(),
+                outcome.outputs().size(),
+                outcome.deadLetters().size(),
+                service.calls(),
+                service.repeats());
+        assertThat(outcome.deadLetters())
+                .as("dead letters (a processor's store check names both counts)")
+                .extracting(r -> header(r, MESSAGE))
+                .isEmpty();
+        assertExactlyOnce(client, outcome, keys, totals);
+    }
+
     /** The value of header {@code name} of a record, as UTF-8; null if absent. */
     static String header(ConsumerRecord<?, ?> r, String name) {
         Header h = r.headers().lastHeader(name);
