@@ -632,6 +632,38 @@ class AsyncStepsTest {
     }
 
     @Test
+    void callsRestoredFromTheStoreWaitForTheInstanceBound() {
+        Calls calls = new Calls();
+        Async twoAtATime = Async.named("lookup").withMaxInFlight(10).withMaxInFlightPerInstance(2);
+        try (TestDriver driver = TestDriver.builder(mapAsync((k, v, c) -> calls.call(k, v), twoAtATime))
+                .partitions("in", 2)
+                .completeCallsByHand()
+                .build()) {
+            driver.pipe("in", 0, "a", "a1", T0, io.weir.processor.Headers.empty());
+            driver.pipe("in", 0, "x", "x1", T0, io.weir.processor.Headers.empty());
+            driver.commit(); // both stored as in flight
+            TaskId task = new TaskId(0, 0);
+            driver.revoke(task);
+            driver.pipe("in", 1, "b", "b1", T0, io.weir.processor.Headers.empty());
+            driver.pipe("in", 1, "c", "c1", T0, io.weir.processor.Headers.empty());
+            driver.reassign(task); // as a task taking over another instance's calls
+            assertThat(calls.made)
+                    .as("the restored calls wait: the instance has two calls started")
+                    .containsExactly("a1", "x1", "b1", "c1");
+            calls.complete("b1");
+            driver.commit();
+            assertThat(calls.made).as("one started in b1's place").containsExactly("a1", "x1", "b1", "c1", "a1");
+            calls.complete("c1");
+            driver.commit();
+            assertThat(calls.made).containsExactly("a1", "x1", "b1", "c1", "a1", "x1");
+            calls.complete("a1");
+            calls.complete("x1");
+            driver.commit();
+            assertThat(values(driver)).containsExactlyInAnyOrder("B1", "C1", "A1", "X1");
+        }
+    }
+
+    @Test
     void anAsyncProcessorAddedNodeByNodeRunsAsThroughTheDsl() {
         Calls calls = new Calls();
         TopologyBuilder b = new TopologyBuilder();

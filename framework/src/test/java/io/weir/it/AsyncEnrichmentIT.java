@@ -128,9 +128,13 @@ class AsyncEnrichmentIT {
         String deadLetters = KAFKA.uniqueTopic("async-dead", 1);
         // A time-out no call reaches, and retries for connections refused (thousands of connections
         // opened and closed on one machine can run out of local ports for a moment): a call that
-        // gave up would be a dead letter, a loss here.
-        AsyncEnrichApp.Options options = AsyncEnrichApp.Options.deadLetters(2_000, Duration.ofSeconds(60))
-                .withRetries(10, Duration.ofMillis(200), Duration.ofSeconds(2));
+        // gave up would be a dead letter, a loss here. The instance's bound keeps a survivor that
+        // takes over a crashed instance's tasks from opening their calls all at once: without it a
+        // survivor with three tasks started 6,000, and the service accepted some connections too
+        // late ten times over (HttpConnectTimeoutException, dead letters; one -Pfull run).
+        AsyncEnrichApp.Options options = AsyncEnrichApp.Options.deadLetters(1_000, Duration.ofSeconds(60))
+                .withRetries(10, Duration.ofMillis(200), Duration.ofSeconds(2))
+                .withMaxInFlightPerInstance(1_500);
         try (LookupService service = LookupService.start(LATENCY, JITTER, 0)) {
             OpsInstance.Spec spec = new OpsInstance.Spec(KAFKA.bootstrapServers(), input, output, "async-" + input)
                     .withApp(AsyncEnrichApp.class, withUri(service, step.args(totals, options)))

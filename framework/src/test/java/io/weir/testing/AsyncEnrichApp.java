@@ -79,19 +79,24 @@ public final class AsyncEnrichApp {
             int attempts,
             Duration backoff,
             Duration maxBackoff,
-            Async.OnFailure onFailure) {
+            Async.OnFailure onFailure,
+            int maxInFlightPerInstance) {
 
         /** No retries, dead letters. */
         public static Options deadLetters(int maxInFlight, Duration timeout) {
-            return new Options(maxInFlight, timeout, 1, Duration.ZERO, Duration.ZERO, Async.OnFailure.DEAD_LETTER);
+            return new Options(maxInFlight, timeout, 1, Duration.ZERO, Duration.ZERO, Async.OnFailure.DEAD_LETTER, 0);
         }
 
         public Options withRetries(int attempts, Duration backoff, Duration maxBackoff) {
-            return new Options(maxInFlight, timeout, attempts, backoff, maxBackoff, onFailure);
+            return new Options(maxInFlight, timeout, attempts, backoff, maxBackoff, onFailure, maxInFlightPerInstance);
         }
 
         public Options withOnFailure(Async.OnFailure onFailure) {
-            return new Options(maxInFlight, timeout, attempts, backoff, maxBackoff, onFailure);
+            return new Options(maxInFlight, timeout, attempts, backoff, maxBackoff, onFailure, maxInFlightPerInstance);
+        }
+
+        public Options withMaxInFlightPerInstance(int maxInFlightPerInstance) {
+            return new Options(maxInFlight, timeout, attempts, backoff, maxBackoff, onFailure, maxInFlightPerInstance);
         }
 
         public Async.Retry retry() {
@@ -105,7 +110,8 @@ public final class AsyncEnrichApp {
                     .withMaxInFlight(maxInFlight)
                     .withTimeout(timeout)
                     .withRetry(retry())
-                    .withOnFailure(onFailure);
+                    .withOnFailure(onFailure)
+                    .withMaxInFlightPerInstance(maxInFlightPerInstance);
         }
 
         /**
@@ -117,10 +123,10 @@ public final class AsyncEnrichApp {
             return e instanceof Unavailable || e instanceof IOException || e instanceof TimeoutException;
         }
 
-        /** {@code maxInFlight,timeoutMs,attempts,backoffMs,maxBackoffMs,onFailure}. */
+        /** {@code maxInFlight,timeoutMs,attempts,backoffMs,maxBackoffMs,onFailure,maxInFlightPerInstance}. */
         public String arg() {
             return maxInFlight + "," + timeout.toMillis() + "," + attempts + "," + backoff.toMillis() + ","
-                    + maxBackoff.toMillis() + "," + onFailure;
+                    + maxBackoff.toMillis() + "," + onFailure + "," + maxInFlightPerInstance;
         }
 
         public static Options parse(String arg) {
@@ -131,7 +137,8 @@ public final class AsyncEnrichApp {
                     Integer.parseInt(p[2]),
                     Duration.ofMillis(Long.parseLong(p[3])),
                     Duration.ofMillis(Long.parseLong(p[4])),
-                    Async.OnFailure.valueOf(p[5]));
+                    Async.OnFailure.valueOf(p[5]),
+                    Integer.parseInt(p[6]));
         }
     }
 

@@ -14,8 +14,8 @@ public interface AsyncHost {
     /** Wakes the stream thread when a call finishes on another thread. */
     AsyncSignal signal();
 
-    /** The calls in flight of the step named {@code step} over the whole instance. */
-    java.util.concurrent.atomic.AtomicInteger instanceInFlight(String step);
+    /** The calls of the step named {@code step} over the whole instance. */
+    InstanceCalls.Counts instanceCalls(String step);
 
     /** The meters of the step named {@code step} on this thread. */
     AsyncMeters.Step meters(String step);

@@ -13,10 +13,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class InstanceCalls {
 
-    private final ConcurrentMap<String, AtomicInteger> byStep = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counts> byStep = new ConcurrentHashMap<>();
 
-    /** The instance's count of calls in flight of {@code step}, shared by its tasks. */
-    public AtomicInteger of(String step) {
-        return byStep.computeIfAbsent(step, s -> new AtomicInteger());
+    /**
+     * A step's counts over the instance.
+     *
+     * @param taken   calls the step's tasks hold: running, backing off, waiting for their key's
+     *                turn or for the bound (the tasks take no record while it is at the bound)
+     * @param started calls started and not finished (an attempt outstanding, or a back-off before
+     *                the next): what the other service sees; calls restored from the step's store
+     *                start only while it is under the bound
+     */
+    public record Counts(AtomicInteger taken, AtomicInteger started) {}
+
+    /** The instance's counts of {@code step}, shared by its tasks. */
+    public Counts of(String step) {
+        return byStep.computeIfAbsent(step, s -> new Counts(new AtomicInteger(), new AtomicInteger()));
     }
 }

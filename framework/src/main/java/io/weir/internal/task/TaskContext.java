@@ -89,7 +89,7 @@ final class TaskContext implements AsyncHost {
     }
 
     @Override
-    public java.util.concurrent.atomic.AtomicInteger instanceInFlight(String step) {
+    public InstanceCalls.Counts instanceCalls(String step) {
         return instanceCalls.of(step);
     }
 

@@ -210,6 +210,16 @@ public final class ThreadTasks {
         return false;
     }
 
+    /** True if an asynchronous step of a task has work: a call finished, or one may start now. */
+    public boolean asyncReady() {
+        for (ActiveTask task : tasks.values()) {
+            if (task.asyncReady()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     // ---- processing --------------------------------------------------------------------------
 
     /**

@@ -121,7 +121,11 @@ final class DriverThread {
                 manager.requestCommit();
             }
             manager.step(() -> true);
-            if (!manager.tasks().hasBuffered() && !consumer.fetchable()) {
+            // A step may have work without records: calls held at the instance's bound may start
+            // once another task's call finished.
+            if (!manager.tasks().hasBuffered()
+                    && !consumer.fetchable()
+                    && !manager.tasks().asyncReady()) {
                 AsyncSignal calls = manager.tasks().asyncSignal();
                 if (!waitForCalls || calls.inFlight() == 0) {
                     return;

@@ -5,6 +5,7 @@ import io.weir.internal.task.AsyncHost;
 import io.weir.internal.task.AsyncMeters;
 import io.weir.internal.task.AsyncStep;
 import io.weir.internal.task.CommitAwareProcessor;
+import io.weir.internal.task.InstanceCalls;
 import io.weir.internal.task.InternalContext;
 import io.weir.internal.task.Stage;
 import io.weir.processor.Processor;
@@ -12,6 +13,7 @@ import io.weir.processor.ProcessorContext;
 import io.weir.processor.Record;
 import io.weir.serde.Serde;
 import io.weir.state.KeyValueStore;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +50,14 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
     private ProcessorContext<Object, Object> context;
     private AsyncHost host;
     private AsyncMeters.Step meters;
-    private java.util.concurrent.atomic.AtomicInteger instanceInFlight;
+    private InstanceCalls.Counts instance;
+    /**
+     * Calls restored from the store (or next in their key's turn) that wait for the instance to
+     * come under {@code maxInFlightPerInstance}: a task taking over another's calls after a crash
+     * or a rebalance would otherwise start them all at once, tasks times the bound.
+     */
+    private final ArrayDeque<Call<K, V>> held = new ArrayDeque<>();
+
     private long nextSeq;
     /** The input record the last call came from, and how many calls it gave: idempotency keys. */
     private ConsumerRecord<byte[], byte[]> lastOrigin;
@@ -83,7 +92,7 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
         this.context = context;
         this.host = ((InternalContext) context).asyncHost();
         this.meters = host.meters(name);
-        this.instanceInFlight = host.instanceInFlight(name);
+        this.instance = host.instanceCalls(name);
         KeyValueStore<Long, byte[]> store = context.getStateStore(storeName);
         this.log = new InFlightLog<>(store, keySerde, valueSerde);
         this.calls = new InFlightCalls<>(options.order());
@@ -104,7 +113,7 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
         Call<K, V> call = new Call<>(nextSeq++, record, origin, key);
         inFlight(1);
         if (calls.add(call)) {
-            start(call);
+            startOrHold(call);
         }
     }
 
@@ -112,13 +121,13 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
 
     @Override
     public boolean ready() {
-        return !finished.isEmpty();
+        return !finished.isEmpty() || (!held.isEmpty() && underInstanceBound());
     }
 
     @Override
     public boolean full() {
         return calls.size() >= options.maxInFlight()
-                || (options.maxInFlightPerInstance() > 0 && instanceInFlight.get() >= options.maxInFlightPerInstance());
+                || (options.maxInFlightPerInstance() > 0 && instance.taken().get() >= options.maxInFlightPerInstance());
     }
 
     @Override
@@ -157,14 +166,17 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
             }
             meters.attempt(f.error() == null, f.error() instanceof java.util.concurrent.TimeoutException);
             if (f.error() == null) {
-                call.done(f.value(), null);
+                finish(call, f.value(), null);
                 released += release(call);
             } else if (retryable(call, f.error())) {
                 backOff(call);
             } else {
-                call.done(null, f.error());
+                finish(call, null, f.error());
                 released += release(call);
             }
+        }
+        while (!held.isEmpty() && underInstanceBound()) {
+            start(held.pollFirst()); // calls finished here or on other tasks made room
         }
         return released;
     }
@@ -215,15 +227,41 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
             nextSeq = Math.max(nextSeq, call.seq + 1);
             inFlight(1);
             if (calls.add(call)) {
-                start(call);
+                startOrHold(call);
             }
         }
     }
 
     private void abandonAll() {
+        int started = 0;
+        for (Call<K, V> call : calls.calls()) {
+            if (call.state == Call.State.RUNNING || call.state == Call.State.BACKOFF) {
+                started++;
+            }
+        }
+        instance.started().addAndGet(-started);
+        held.clear();
         inFlight(-calls.clear());
         finished.clear();
         lastOrigin = null;
+    }
+
+    private boolean underInstanceBound() {
+        return options.maxInFlightPerInstance() == 0 || instance.started().get() < options.maxInFlightPerInstance();
+    }
+
+    /** Starts a call whose turn came, or holds it while the instance is at its bound. */
+    private void startOrHold(Call<K, V> call) {
+        if (underInstanceBound()) {
+            start(call);
+        } else {
+            held.addLast(call);
+        }
+    }
+
+    private void finish(Call<K, V> call, Object value, Throwable error) {
+        call.done(value, error);
+        instance.started().decrementAndGet();
     }
 
     private void inFlight(int delta) {
@@ -232,10 +270,13 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
         }
         host.signal().inFlight(delta);
         meters.inFlight(delta);
-        instanceInFlight.addAndGet(delta);
+        instance.taken().addAndGet(delta);
     }
 
     private void start(Call<K, V> call) {
+        if (call.state == Call.State.WAITING) {
+            instance.started().incrementAndGet(); // a retry (from BACKOFF) is counted already
+        }
         call.attempt++;
         call.state = Call.State.RUNNING;
         int attempt = call.attempt;
@@ -312,7 +353,7 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
             meters.left(progressNanos - call.takenNanos);
             leave(call);
             if (next != null) {
-                start(next);
+                startOrHold(next);
             }
         }
         return out.size();
