@@ -104,18 +104,15 @@ class AsyncEnrichmentIT {
         PROCESSOR_WITH_STORE;
 
         Set<String> tasks() {
-            Set<String> tasks = new TreeSet<>(OpsInstance.tasks(PARTITIONS));
-            if (this == PROCESSOR_WITH_STORE) {
-                OpsInstance.tasks(PARTITIONS).forEach(t -> tasks.add("1" + t.substring(1)));
-            }
-            return tasks;
+            return OpsInstance.tasks(this == PROCESSOR_WITH_STORE ? 2 : 1, PARTITIONS);
         }
 
-        /** The app's arguments after the service's URI. */
-        String[] args(String totals, AsyncEnrichApp.Options options) {
+        /** The app's arguments after {@link io.weir.testing.OpsApp}'s. */
+        String[] args(LookupService service, String totals, AsyncEnrichApp.Options options) {
+            String uri = service.uri().toString();
             return this == PROCESSOR_WITH_STORE
-                    ? new String[] {totals, options.arg(), Integer.toString(KEYS)}
-                    : new String[] {totals, options.arg()};
+                    ? new String[] {uri, totals, options.arg(), Integer.toString(KEYS)}
+                    : new String[] {uri, totals, options.arg()};
         }
     }
 
@@ -137,7 +134,7 @@ class AsyncEnrichmentIT {
                 .withMaxInFlightPerInstance(1_500);
         try (LookupService service = LookupService.start(LATENCY, JITTER, 0)) {
             OpsInstance.Spec spec = new OpsInstance.Spec(KAFKA.bootstrapServers(), input, output, "async-" + input)
-                    .withApp(AsyncEnrichApp.class, withUri(service, step.args(totals, options)))
+                    .withApp(AsyncEnrichApp.class, step.args(service, totals, options))
                     .withEnv("WEIR_DEAD_LETTER_TOPIC", deadLetters)
                     .withEnv("WEIR_SHUTDOWN_LEAVE_GROUP", "true")
                     // An instance the shared machine starves for 3 s (the default) would be removed and
@@ -193,13 +190,6 @@ class AsyncEnrichmentIT {
                         "AsyncEnrichmentIT", KAFKA.client(), outcome, service, KEYS, totals);
             }
         }
-    }
-
-    private static String[] withUri(LookupService service, String[] rest) {
-        String[] args = new String[rest.length + 1];
-        args[0] = service.uri().toString();
-        System.arraycopy(rest, 0, args, 1, rest.length);
-        return args;
     }
 
     /**

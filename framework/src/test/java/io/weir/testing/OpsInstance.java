@@ -204,7 +204,15 @@ public final class OpsInstance implements AutoCloseable {
 
     /** The tasks {@code 0_0 .. 0_<partitions-1>} of a one-sub-topology application over {@code partitions} partitions. */
     public static Set<String> tasks(int partitions) {
-        return IntStream.range(0, partitions).mapToObj(p -> "0_" + p).collect(Collectors.toCollection(TreeSet::new));
+        return tasks(1, partitions);
+    }
+
+    /** The tasks {@code <s>_<p>} of {@code subtopologies} sub-topologies over {@code partitions} partitions each. */
+    public static Set<String> tasks(int subtopologies, int partitions) {
+        return IntStream.range(0, subtopologies)
+                .boxed()
+                .flatMap(s -> IntStream.range(0, partitions).mapToObj(p -> s + "_" + p))
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     /**
