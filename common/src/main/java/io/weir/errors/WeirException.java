@@ -8,7 +8,8 @@ package io.weir.errors;
  *   <li>{@link ConfigException}: a setting is missing or wrong; fix the setting the message names;</li>
  *   <li>{@link TopologyException}: the topology is invalid, or does not fit the topics or the state it
  *       runs on; change the topology or the topics;</li>
- *   <li>{@link ClusterException}: Kafka could not be reached, refused a request, or lacks a topic;</li>
+ * *   <li>{@link ClusterException}: Kafka could not be reached, refused a request, or lacks a topic;</li>
+ *   <li>{@link ServiceUnavailableException}: another service the records need (a schema registry) could not be reached;</li>
  *   <li>{@link StateStoreException}: a state store failed, was closed, or is held by someone else;</li>
  *   <li>{@link SerdeException}: bytes could not be turned into a key or value, or back;</li>
  *   <li>{@link ProcessingException}: processing a record failed and the application stops on it;</li>

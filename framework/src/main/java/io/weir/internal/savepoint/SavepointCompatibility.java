@@ -1,7 +1,9 @@
 package io.weir.internal.savepoint;
 
+import io.weir.internal.topology.FormatChanges;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.TopologyModel;
+import io.weir.serde.FormatEvolution;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -52,12 +54,8 @@ public record SavepointCompatibility(
                 if (!kind.equals(s.kind())) {
                     conflicts.add(label + ": kind " + s.kind() + " -> " + kind);
                 }
-                if (!formatId(spec.keySerde()).equals(s.keySerde())) {
-                    conflicts.add(label + ": key format " + s.keySerde() + " -> " + formatId(spec.keySerde()));
-                }
-                if (!formatId(spec.valueSerde()).equals(s.valueSerde())) {
-                    conflicts.add(label + ": value format " + s.valueSerde() + " -> " + formatId(spec.valueSerde()));
-                }
+                formatConflict(label, "key", s.keySerde(), formatId(spec.keySerde()), conflicts);
+                formatConflict(label, "value", s.valueSerde(), formatId(spec.valueSerde()), conflicts);
             }
         }
         List<String> badRenames = new ArrayList<>();
@@ -75,6 +73,15 @@ public record SavepointCompatibility(
         }
         return new SavepointCompatibility(
                 List.copyOf(dropped), List.copyOf(conflicts), List.copyOf(empty), List.copyOf(badRenames));
+    }
+
+    /** A changed format is a conflict unless the new serde reads the saved bytes (a compatible schema change). */
+    private static void formatConflict(String label, String part, String saved, String now, TreeSet<String> conflicts) {
+        FormatEvolution.Verdict v = FormatChanges.judge(saved, now);
+        if (!v.readable()) {
+            conflicts.add(label + ": " + part + " format " + FormatChanges.label(saved) + " -> "
+                    + FormatChanges.label(now) + ("another format".equals(v.reason()) ? "" : " (" + v.reason() + ")"));
+        }
     }
 
     /** A serde's format id ({@link io.weir.serde.Serde#formatId()}); a store without one holds bytes. */

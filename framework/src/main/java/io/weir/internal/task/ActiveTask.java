@@ -1,5 +1,6 @@
 package io.weir.internal.task;
 
+import io.weir.errors.ServiceUnavailableException;
 import io.weir.internal.commit.CommitUnit;
 import io.weir.internal.commit.OpenTransaction;
 import io.weir.internal.state.TaskStores;
@@ -402,6 +403,10 @@ public final class ActiveTask implements CommitUnit {
         } catch (TaskMigratedException | CommitAbortedException e) {
             throw e; // the transaction failed, not the record: the thread aborts and replays it
         } catch (RuntimeException e) {
+            if (StageException.rootOf(e) instanceof ServiceUnavailableException unavailable) {
+                // A registry that cannot be reached is not the record's fault: stop, do not dead-letter.
+                throw unavailable;
+            }
             onFailure.onFailure(record, StageException.stageOf(e), StageException.rootOf(e));
         } finally {
             context.current(null);

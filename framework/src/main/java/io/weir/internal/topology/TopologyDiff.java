@@ -2,6 +2,7 @@ package io.weir.internal.topology;
 
 import io.weir.internal.topology.TopologyDescription.StoreInfo;
 import io.weir.internal.topology.TopologyDescription.SubtopologyInfo;
+import io.weir.serde.FormatEvolution;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -141,22 +142,8 @@ public final class TopologyDiff {
                     true,
                     survives,
                     "a " + a.kind() + " store cannot read a " + b.kind() + " store's state");
-            change(
-                    b,
-                    "key format",
-                    b.keyFormat(),
-                    a.keyFormat(),
-                    true,
-                    survives,
-                    "the new key serde cannot read the keys stored by the old one");
-            change(
-                    b,
-                    "value format",
-                    b.valueFormat(),
-                    a.valueFormat(),
-                    true,
-                    survives,
-                    "the new value serde cannot read the values stored by the old one");
+            formatChange(b, "key format", b.keyFormat(), a.keyFormat(), survives, "keys");
+            formatChange(b, "value format", b.valueFormat(), a.valueFormat(), survives, "values");
             change(
                     b,
                     "window size ms",
@@ -205,8 +192,13 @@ public final class TopologyDiff {
                 continue;
             }
             globalChange(a.store(), "topic", b.topic(), a.topic());
-            globalChange(a.store(), "key format", b.keyFormat(), a.keyFormat());
-            globalChange(a.store(), "value format", b.valueFormat(), a.valueFormat());
+            globalChange(
+                    a.store(), "key format", FormatChanges.label(b.keyFormat()), FormatChanges.label(a.keyFormat()));
+            globalChange(
+                    a.store(),
+                    "value format",
+                    FormatChanges.label(b.valueFormat()),
+                    FormatChanges.label(a.valueFormat()));
         }
         old.keySet().forEach(name -> changes.add("global table " + name + ": removed"));
     }
@@ -216,6 +208,34 @@ public final class TopologyDiff {
             changes.add("global table " + store + ": " + property + " " + old + " -> " + now
                     + " (read again from its topic)");
         }
+    }
+
+    /**
+     * A changed serde format is safe when the new serde reads what the old one wrote (an evolution
+     * such as a schema with a field added under its compatibility rules, see {@link FormatChanges}).
+     */
+    private void formatChange(StoreInfo b, String property, String old, String now, boolean survives, String what) {
+        if (Objects.equals(old, now)) {
+            return;
+        }
+        FormatEvolution.Verdict v = FormatChanges.judge(old, now);
+        String shownOld = FormatChanges.label(old);
+        String shownNow = FormatChanges.label(now);
+        if (v.readable()) {
+            StoreChange c = new StoreChange(b.name(), property, shownOld, shownNow, false, false);
+            storesChanged.add(c);
+            changes.add(c + " (readable: " + v.reason() + ")");
+            return;
+        }
+        change(
+                b,
+                property,
+                shownOld,
+                shownNow,
+                true,
+                survives,
+                "the new " + what.replaceAll("s$", "") + " serde cannot read the " + what + " stored by the old one"
+                        + ("another format".equals(v.reason()) ? "" : " (" + v.reason() + ")"));
     }
 
     private void change(
