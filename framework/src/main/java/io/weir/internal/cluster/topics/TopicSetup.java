@@ -14,6 +14,7 @@ import io.weir.internal.topology.TopologyModel;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -256,8 +257,17 @@ public final class TopicSetup {
         }
         Map<String, Integer> actual =
                 cluster.partitionCounts(sized.stream().map(Topic::name).toList());
+        Set<String> fixed = new HashSet<>();
+        model().internalSources().stream()
+                .filter(NodeSpec.Source::fixedPartitions)
+                .forEach(s -> fixed.addAll(s.topics()));
         for (Topic t : sized) {
-            if (actual.get(t.name()) != t.partitions()) {
+            if (actual.get(t.name()) != t.partitions() && fixed.contains(t.name())) {
+                problems.add("the repartition topic '" + t.name() + "' has " + actual.get(t.name())
+                        + " partitions but the topology fixes " + t.partitions()
+                        + " (Repartitioned.withPartitions); the count changed since it was created. Restore a"
+                        + " savepoint or reset the application (which recreate its internal topics) to change it.");
+            } else if (actual.get(t.name()) != t.partitions()) {
                 problems.add("the " + t.kind().name().toLowerCase(java.util.Locale.ROOT) + " topic '" + t.name()
                         + "' has " + actual.get(t.name()) + " partitions but its sub-topology has " + t.partitions()
                         + " tasks; the input topics changed since it was created. Reset the application (delete its"
