@@ -155,6 +155,39 @@ class PartitioningIT {
         assertThat(partitionsOfUser).allSatisfy((user, ps) -> assertThat(ps).hasSize(1));
     }
 
+    private static io.weir.Topology countsBy(String clicks, String out, int partitions) {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), clicks)
+                .selectKey((page, user) -> user)
+                .repartition(Repartitioned.with(Serdes.strings(), Serdes.strings())
+                        .withName("by-user")
+                        .withPartitions(partitions))
+                .groupByKey()
+                .count("clicks-per-user")
+                .toStream()
+                .to(out, Serdes.strings(), Serdes.longs());
+        return b.build();
+    }
+
+    @Test
+    void aNewVersionFixingAnotherCountIsRefusedAgainstTheExistingTopic() throws Exception {
+        String clicks = KAFKA.uniqueTopic("recount-clicks", 2);
+        String out = KAFKA.uniqueTopic("recount-out", 1);
+        String appId = "recount-" + clicks;
+        KAFKA.client().produceStrings(clicks, List.of(KeyValue.of("page", "ann")));
+        try (WeirApp app = TestApps.start(
+                countsBy(clicks, out, 3),
+                TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
+            KAFKA.client().readStringsAtLeast(out, 1, TIMEOUT);
+        }
+        assertThatThrownBy(() -> TestApps.start(
+                                countsBy(clicks, out, 4),
+                                TestApps.config(KAFKA.bootstrapServers(), appId).build())
+                        .close())
+                .hasStackTraceContaining("the repartition topic '" + appId + "-by-user-repartition' has 3 partitions"
+                        + " but the topology fixes 4 (Repartitioned.withPartitions)");
+    }
+
     @Test
     void aFixedCountJoinedWithATopicOfAnotherCountIsRefusedAtStartUpNamingBoth() {
         String clicks = KAFKA.uniqueTopic("fixed-clicks", 2);

@@ -50,13 +50,15 @@ import java.util.Set;
  * added to the topology; {@code graph} has the same nodes with their type and edges: a source's
  * {@code topics} (empty, and a {@code pattern}, when it reads a pattern), a processor's
  * {@code stores}, a sink's {@code topic} (absent when the topic is chosen per record), whether a
- * source's or sink's topic is a repartition topic ({@code internal}), and every node's
+ * source's or sink's topic is a repartition topic ({@code internal}), a repartition source's
+ * {@code partitions} when the topology fixes its topic's count, and every node's
  * {@code children}. A store's
  * {@code changelogTopic} is present for logged stores only, {@code windowSizeMs} for window stores,
  * {@code retentionMs} for window and session stores, {@code ttlMs} for key-value stores with a TTL;
  * its {@code subtopology} is null for a store no processor uses; formats are
  * {@link io.weir.serde.Serde#formatId()}. {@code internalTopics} lists the topics Weir creates
- * (derived from the sub-topologies and stores; repartition topics by sub-topology, then changelogs).
+ * (derived from the sub-topologies and stores; repartition topics by sub-topology, with their fixed
+ * {@code partitions} if any, then changelogs).
  * {@code globalTables} lists the global tables (store, topic, formats): every instance keeps all of
  * each, outside the sub-topologies.
  *
