@@ -28,7 +28,8 @@ import org.apache.kafka.clients.admin.Admin;
  * <ul>
  *   <li>fixed input and output topics must exist (a typo fails the start, not idles forever);</li>
  *   <li>repartition topics are created with the partition count of the sub-topology that writes
- *       them; changelog topics (compacted) with the partition count of their store's
+ *       them, or the one the topology fixes ({@code Repartitioned.withPartitions}), as
+ *       {@link TaskCounts} decides; changelog topics (compacted) with the partition count of their store's
  *       sub-topology, since changelog partition p belongs to task p;</li>
  *   <li>an existing internal topic with another partition count, or a changelog that is not
  *       compacted, is an error that says what is wrong: using it would scatter a task's state;</li>
