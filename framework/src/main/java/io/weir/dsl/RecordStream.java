@@ -240,6 +240,22 @@ public interface RecordStream<K, V> {
             JoinWindows windows,
             String name);
 
+    /**
+     * Writes this stream through the internal topic {@code <application.id>-<name>-repartition} and
+     * reads it back: the steps after it run in tasks of their own, one per partition of that topic,
+     * each record in the partition of its key (murmur2 of the serialized key). As Kafka Streams'
+     * {@code repartition()}. Needs the stream's serdes; the name and the partition count are
+     * derived (see {@link Repartitioned}).
+     */
+    RecordStream<K, V> repartition();
+
+    /**
+     * As {@link #repartition()}, with a name for the topic, a fixed partition count, a partitioner
+     * and serdes ({@link Repartitioned}). A fixed count is checked against what the records meet
+     * downstream: a join with a topic of another count fails at start-up, naming both.
+     */
+    RecordStream<K, V> repartition(Repartitioned<K, V> options);
+
     /** Declares the serdes of this stream's keys and values, for a later {@code to}. */
     RecordStream<K, V> withSerdes(Serde<K> keySerde, Serde<V> valueSerde);
 
@@ -252,4 +268,13 @@ public interface RecordStream<K, V> {
     void to(TopicNameExtractor<K, V> extractor);
 
     void to(TopicNameExtractor<K, V> extractor, Serde<K> keySerde, Serde<V> valueSerde);
+
+    /**
+     * Writes to {@code topic} with {@code produced}'s serdes (or the stream's), each record to the
+     * partition its partitioner chooses ({@link StreamPartitioner}; Kafka's default without one).
+     */
+    void to(String topic, Produced<K, V> produced);
+
+    /** As {@link #to(String, Produced)}, each record to the topic the extractor names. */
+    void to(TopicNameExtractor<K, V> extractor, Produced<K, V> produced);
 }

@@ -343,7 +343,8 @@ public final class TestDriver implements AutoCloseable {
          * Declares a topic with {@code count} partitions: an input (the sub-topology reading it gets
          * as many tasks as its largest input has partitions), an output, or a topic that a pattern
          * source or a topic extractor uses. Undeclared inputs and outputs have one partition;
-         * repartition and changelog topics follow their sub-topology and cannot be declared.
+         * repartition and changelog topics follow their sub-topology (or the count a {@code
+         * Repartitioned} fixes) and cannot be declared.
          */
         public Builder partitions(String topic, int count) {
             if (count < 1) {
@@ -393,6 +394,8 @@ public final class TestDriver implements AutoCloseable {
          *
          * @throws ConfigException if a setting is invalid, or the guarantee is not exactly-once
          * @throws IllegalArgumentException if partitions were declared for an internal topic
+         * @throws io.weir.errors.TopologyException if the inputs of a sub-topology with state stores are
+         *     not co-partitioned, as an application refuses to start on a cluster
          */
         /**
          * Asynchronous steps ({@code mapValuesAsync} and the others) complete when the test says:

@@ -1,12 +1,15 @@
 package io.weir.internal.assign;
 
 import io.weir.errors.TopologyException;
+import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.internal.topology.Subtopology;
 import io.weir.internal.topology.TopologyModel;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -38,12 +41,18 @@ public final class CoPartitioning {
                     + " partition p of every input topic in task p, so all its inputs need the same partition count:"
                     + " create them with equal counts, or repartition a stream input to the other's count: re-key it"
                     + " (selectKey((k, v) -> k) and withSerdes(...)) before its join or grouping, which then reads it"
-                    + " through an internal topic created with the other input's count");
+                    + " through an internal topic created with the other input's count; for a repartition topic of"
+                    + " fixed count, give it the other input's count in Repartitioned.withPartitions, or leave the"
+                    + " count out to have it derived");
         }
     }
 
     /** One line per sub-topology that breaks the rule; empty when none does. */
     static List<String> violations(TopologyModel model, Map<String, Integer> partitions) {
+        Set<String> fixed = new HashSet<>();
+        model.internalSources().stream()
+                .filter(NodeSpec.Source::fixedPartitions)
+                .forEach(s -> fixed.addAll(s.topics()));
         List<String> problems = new ArrayList<>();
         for (Subtopology st : model.subtopologies()) {
             List<StoreSpec> stores = model.storesOf(st);
@@ -61,7 +70,10 @@ public final class CoPartitioning {
                         + stores.stream().map(StoreSpec::name).toList()
                         + ") reads topics that are not co-partitioned: "
                         + inputs.entrySet().stream()
-                                .map(e -> e.getKey() + " has " + e.getValue() + " partitions")
+                                .map(e -> e.getKey() + " has " + e.getValue() + " partitions"
+                                        + (fixed.contains(e.getKey())
+                                                ? " (fixed by Repartitioned.withPartitions)"
+                                                : ""))
                                 .collect(Collectors.joining(", ")));
             }
         }

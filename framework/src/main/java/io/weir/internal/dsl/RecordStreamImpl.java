@@ -8,8 +8,10 @@ import io.weir.dsl.Branches;
 import io.weir.dsl.GlobalTable;
 import io.weir.dsl.GroupedStream;
 import io.weir.dsl.JoinWindows;
+import io.weir.dsl.Produced;
 import io.weir.dsl.RecordStream;
 import io.weir.dsl.RecordTable;
+import io.weir.dsl.Repartitioned;
 import io.weir.dsl.TopicNameExtractor;
 import io.weir.dsl.ValueJoiner;
 import io.weir.errors.TopologyException;
@@ -342,6 +344,16 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
     }
 
     @Override
+    public RecordStream<K, V> repartition() {
+        return repartition(Repartitioned.defaults());
+    }
+
+    @Override
+    public RecordStream<K, V> repartition(Repartitioned<K, V> options) {
+        return Repartition.add(this, options);
+    }
+
+    @Override
     public RecordStream<K, V> withSerdes(Serde<K> keySerde, Serde<V> valueSerde) {
         return new RecordStreamImpl<>(
                 graph,
@@ -371,6 +383,30 @@ public final class RecordStreamImpl<K, V> implements RecordStream<K, V> {
     public void to(TopicNameExtractor<K, V> extractor, Serde<K> keySerde, Serde<V> valueSerde) {
         Objects.requireNonNull(extractor, "extractor");
         graph.addSink(graph.newName("sink"), null, extractor, keySerde, valueSerde, List.of(node));
+    }
+
+    @Override
+    public void to(String topic, Produced<K, V> produced) {
+        Objects.requireNonNull(topic, "topic");
+        addSink(topic, null, Objects.requireNonNull(produced, "produced"));
+    }
+
+    @Override
+    public void to(TopicNameExtractor<K, V> extractor, Produced<K, V> produced) {
+        Objects.requireNonNull(extractor, "extractor");
+        addSink(null, extractor, Objects.requireNonNull(produced, "produced"));
+    }
+
+    private void addSink(String topic, TopicNameExtractor<K, V> extractor, Produced<K, V> produced) {
+        boolean own = produced.keySerde() != null;
+        graph.addSink(
+                graph.newName("sink"),
+                topic,
+                extractor,
+                produced.partitioner(),
+                own ? produced.keySerde() : keySerde,
+                own ? produced.valueSerde() : valueSerde,
+                List.of(node));
     }
 
     GraphBuilder graph() {

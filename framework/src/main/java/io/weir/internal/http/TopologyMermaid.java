@@ -99,6 +99,9 @@ public final class TopologyMermaid {
                     .append(async ? "\"/]\n" : "\"]\n");
             if (node instanceof NodeSpec.Source s) {
                 s.topics().forEach(t -> edges.add(topic(t, t) + " --> " + id));
+                if (s.fixedPartitions()) { // the count the topology fixes, whoever drew the topic first
+                    s.topics().forEach(t -> topics.put(id("t", t), label(t + " (" + s.partitions() + " partitions)")));
+                }
                 if (s.pattern() != null) {
                     String pattern = "/" + s.pattern().pattern() + "/";
                     edges.add(topic("pattern:" + s.name(), pattern) + " --> " + id);

@@ -32,6 +32,16 @@ public final class OutputCollector implements MarkerSink {
      * partition the key itself would, in order (as Kafka Streams does).
      */
     void send(String topic, byte[] key, byte[] value, long timestamp, Header[] headers, byte[] partitionKey) {
+        Integer partition =
+                partitionKey == null ? null : Utils.toPositive(Utils.murmur2(partitionKey)) % limits.partitions(topic);
+        sendTo(topic, partition, key, value, timestamp, headers);
+    }
+
+    /**
+     * As {@link #send(String, byte[], byte[], long, Header[])}, to {@code partition} (a partitioner's
+     * choice, checked to be one of the topic's); null for the producer's default partitioner.
+     */
+    void sendTo(String topic, Integer partition, byte[] key, byte[] value, long timestamp, Header[] headers) {
         int size = TopicLimits.estimateSize(key, value, headers);
         int limit = limits.limit(topic);
         if (size > limit) {
@@ -41,8 +51,6 @@ public final class OutputCollector implements MarkerSink {
                             + "' accepts (max.message.bytes / max.request.size)",
                     null);
         }
-        Integer partition =
-                partitionKey == null ? null : Utils.toPositive(Utils.murmur2(partitionKey)) % limits.partitions(topic);
         transaction.send(new ProducerRecord<>(
                 topic, partition, timestamp, key, value, headers.length == 0 ? null : java.util.List.of(headers)));
         sent++;

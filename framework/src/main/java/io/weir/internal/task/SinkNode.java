@@ -1,5 +1,6 @@
 package io.weir.internal.task;
 
+import io.weir.dsl.StreamPartitioner;
 import io.weir.dsl.TopicNameExtractor;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.processor.Record;
@@ -17,6 +18,8 @@ final class SinkNode extends Node {
     private static final int WINDOW_TIMES = 2 * Long.BYTES;
 
     private final boolean windowedKeys;
+    /** Null for Kafka's default partitioner. */
+    private final StreamPartitioner<Object, Object> partitioner;
 
     @SuppressWarnings("unchecked")
     SinkNode(NodeSpec.Sink spec, OutputCollector collector) {
@@ -27,6 +30,7 @@ final class SinkNode extends Node {
         this.valueSerde = (Serde<Object>) spec.valueSerde();
         this.collector = collector;
         this.windowedKeys = io.weir.serde.Serdes.isWindowed(keySerde);
+        this.partitioner = (StreamPartitioner<Object, Object>) spec.partitioner();
     }
 
     @Override
@@ -43,10 +47,39 @@ final class SinkNode extends Node {
         } catch (RuntimeException e) {
             throw new StageException(Stage.PRODUCE, "serializing for " + target + ": " + e.getMessage(), e);
         }
+        Integer partition = partitioner == null ? null : partitionOf(target, record);
+        if (partition != null) {
+            collector.sendTo(
+                    target,
+                    partition,
+                    key,
+                    value,
+                    record.timestamp(),
+                    record.headers().toArray());
+            return;
+        }
         // A windowed key (serialized as [start][end][inner key]) is partitioned by its inner key.
         byte[] partitionKey = windowedKeys && key != null && key.length >= WINDOW_TIMES
                 ? java.util.Arrays.copyOfRange(key, WINDOW_TIMES, key.length)
                 : null;
         collector.send(target, key, value, record.timestamp(), record.headers().toArray(), partitionKey);
+    }
+
+    /**
+     * The partitioner's choice for {@code record}, or null for the default. A partition the topic
+     * lacks fails the record here, with a reason, rather than the producer's send, which would
+     * fail the whole transaction.
+     */
+    private Integer partitionOf(String target, Record<Object, Object> record) {
+        int partitions = collector.partitions(target);
+        Integer partition = partitioner.partition(target, record.key(), record.value(), partitions);
+        if (partition != null && (partition < 0 || partition >= partitions)) {
+            throw new StageException(
+                    Stage.PRODUCE,
+                    "sink '" + name + "': the partitioner chose partition " + partition + " of topic '" + target
+                            + "', which has " + partitions + " partitions (0 to " + (partitions - 1) + ")",
+                    null);
+        }
+        return partition;
     }
 }

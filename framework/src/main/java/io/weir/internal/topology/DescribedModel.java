@@ -72,7 +72,9 @@ public final class DescribedModel {
                             new Described<>("bytes"),
                             new Described<>("bytes"),
                             internal,
-                            null);
+                            null,
+                            true,
+                            n.partitions() == null ? 0 : n.partitions());
                 case "sink" ->
                     new NodeSpec.Sink(
                             n.name(),
@@ -81,7 +83,8 @@ public final class DescribedModel {
                             new Described<>("bytes"),
                             new Described<>("bytes"),
                             ps,
-                            internal);
+                            internal,
+                            null);
                 case "processor" ->
                     new NodeSpec.Processing(
                             n.name(), notRunnable(n.name()), ps, n.stores() == null ? List.of() : n.stores());

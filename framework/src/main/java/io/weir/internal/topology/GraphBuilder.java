@@ -1,5 +1,6 @@
 package io.weir.internal.topology;
 
+import io.weir.dsl.StreamPartitioner;
 import io.weir.dsl.TopicNameExtractor;
 import io.weir.errors.TopologyException;
 import io.weir.processor.ProcessorSupplier;
@@ -45,7 +46,16 @@ public final class GraphBuilder {
 
     /** The source of a repartition topic (named relative to the application id) that {@link #addRepartitionSink} writes. */
     public void addRepartitionSource(String name, String topic, Serde<?> keySerde, Serde<?> valueSerde) {
-        addSource(new NodeSpec.Source(name, List.of(topic), null, keySerde, valueSerde, true, null));
+        addRepartitionSource(name, topic, keySerde, valueSerde, 0);
+    }
+
+    /**
+     * As {@link #addRepartitionSource(String, String, Serde, Serde)}, the topic with {@code partitions}
+     * partitions; 0 to derive its count ({@link TaskCounts}).
+     */
+    public void addRepartitionSource(
+            String name, String topic, Serde<?> keySerde, Serde<?> valueSerde, int partitions) {
+        addSource(new NodeSpec.Source(name, List.of(topic), null, keySerde, valueSerde, true, null, true, partitions));
     }
 
     /**
@@ -150,15 +160,38 @@ public final class GraphBuilder {
             Serde<?> keySerde,
             Serde<?> valueSerde,
             List<String> parents) {
+        addSink(name, topic, extractor, null, keySerde, valueSerde, parents);
+    }
+
+    /** As {@link #addSink(String, String, TopicNameExtractor, Serde, Serde, List)}, choosing partitions with {@code partitioner} (null: Kafka's default). */
+    public void addSink(
+            String name,
+            String topic,
+            TopicNameExtractor<?, ?> extractor,
+            StreamPartitioner<?, ?> partitioner,
+            Serde<?> keySerde,
+            Serde<?> valueSerde,
+            List<String> parents) {
         requireSinkSerdes(name, topic, keySerde, valueSerde);
-        add(new NodeSpec.Sink(name, topic, extractor, keySerde, valueSerde, List.copyOf(parents), false));
+        add(new NodeSpec.Sink(name, topic, extractor, keySerde, valueSerde, List.copyOf(parents), false, partitioner));
     }
 
     /** The sink to a repartition topic, named relative to the application id. */
     public void addRepartitionSink(
             String name, String topic, Serde<?> keySerde, Serde<?> valueSerde, List<String> parents) {
+        addRepartitionSink(name, topic, null, keySerde, valueSerde, parents);
+    }
+
+    /** As {@link #addRepartitionSink(String, String, Serde, Serde, List)}, choosing partitions with {@code partitioner}. */
+    public void addRepartitionSink(
+            String name,
+            String topic,
+            StreamPartitioner<?, ?> partitioner,
+            Serde<?> keySerde,
+            Serde<?> valueSerde,
+            List<String> parents) {
         requireSinkSerdes(name, topic, keySerde, valueSerde);
-        add(new NodeSpec.Sink(name, topic, null, keySerde, valueSerde, List.copyOf(parents), true));
+        add(new NodeSpec.Sink(name, topic, null, keySerde, valueSerde, List.copyOf(parents), true, partitioner));
     }
 
     private static void requireSinkSerdes(String name, String topic, Serde<?> keySerde, Serde<?> valueSerde) {

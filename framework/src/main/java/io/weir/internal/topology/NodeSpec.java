@@ -1,5 +1,6 @@
 package io.weir.internal.topology;
 
+import io.weir.dsl.StreamPartitioner;
 import io.weir.dsl.TopicNameExtractor;
 import io.weir.processor.ProcessorSupplier;
 import io.weir.serde.Serde;
@@ -22,6 +23,8 @@ public sealed interface NodeSpec permits NodeSpec.Source, NodeSpec.Processing, N
      * time (a foreign-key join's subscriptions and responses, which go both ways between two
      * sub-topologies, so that each side's watermark would wait for the other's for ever): its
      * partitions neither hold the reading task's watermark back nor receive watermark markers.
+     * {@code partitions} fixes an internal topic's partition count ({@code
+     * Repartitioned.withPartitions}); 0 lets {@link TaskCounts} derive it.
      */
     record Source(
             String name,
@@ -31,8 +34,22 @@ public sealed interface NodeSpec permits NodeSpec.Source, NodeSpec.Processing, N
             Serde<?> valueSerde,
             boolean internal,
             io.weir.time.TimestampExtractor<?, ?> timestamps,
-            boolean eventTime)
+            boolean eventTime,
+            int partitions)
             implements NodeSpec {
+
+        /** A source whose internal topic's partition count is derived. */
+        public Source(
+                String name,
+                List<String> topics,
+                Pattern pattern,
+                Serde<?> keySerde,
+                Serde<?> valueSerde,
+                boolean internal,
+                io.weir.time.TimestampExtractor<?, ?> timestamps,
+                boolean eventTime) {
+            this(name, topics, pattern, keySerde, valueSerde, internal, timestamps, eventTime, 0);
+        }
 
         /** A source whose records carry event time. */
         public Source(
@@ -53,7 +70,12 @@ public sealed interface NodeSpec permits NodeSpec.Source, NodeSpec.Processing, N
 
         /** This source reading {@code topics} instead. */
         public Source withTopics(List<String> topics) {
-            return new Source(name, topics, pattern, keySerde, valueSerde, internal, timestamps, eventTime);
+            return new Source(name, topics, pattern, keySerde, valueSerde, internal, timestamps, eventTime, partitions);
+        }
+
+        /** True for an internal topic whose partition count the topology fixes. */
+        public boolean fixedPartitions() {
+            return internal && partitions > 0;
         }
 
         public boolean reads(String topic) {
@@ -71,7 +93,8 @@ public sealed interface NodeSpec permits NodeSpec.Source, NodeSpec.Processing, N
 
     /**
      * Serializes and writes records to a fixed topic or to the topic an extractor names;
-     * {@code internal} as for {@link Source}.
+     * {@code internal} as for {@link Source}; {@code partitioner} chooses each record's partition,
+     * null for Kafka's default.
      */
     record Sink(
             String name,
@@ -80,8 +103,14 @@ public sealed interface NodeSpec permits NodeSpec.Source, NodeSpec.Processing, N
             Serde<?> keySerde,
             Serde<?> valueSerde,
             List<String> parents,
-            boolean internal)
+            boolean internal,
+            StreamPartitioner<?, ?> partitioner)
             implements NodeSpec {
+
+        /** This sink writing to {@code topic} instead. */
+        Sink withTopic(String topic) {
+            return new Sink(name, topic, extractor, keySerde, valueSerde, parents, internal, partitioner);
+        }
 
         String describeOutput() {
             return topic != null ? topic : "<topic chosen per record>";

@@ -11,7 +11,9 @@ import java.util.Map;
  * topics by a sub-topology with state stores (a re-keyed stream joined with a table): it gets the
  * largest partition count of those topics, so that it is co-partitioned with them (as Kafka
  * Streams sizes the repartition topics of a co-partition group); read beside other repartition
- * topics only (two re-keyed streams joined), the largest task count of their writers. Sub-topologies are sized in
+ * topics only (two re-keyed streams joined), the largest task count of their writers. A
+ * repartition topic whose count the topology fixes ({@code Repartitioned.withPartitions}) has that
+ * count, and counts as a fixed input for the topics read beside it. Sub-topologies are sized in
  * dependency order. This is the rule {@code TopicSetup} applies when it creates the internal
  * topics on a cluster; the test driver applies it to its in-memory topics.
  *
@@ -22,6 +24,11 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
 
     public static TaskCounts of(TopologyModel model, Map<String, Integer> inputPartitions) {
         Map<String, Integer> partitions = new LinkedHashMap<>(inputPartitions);
+        for (NodeSpec.Source s : model.internalSources()) {
+            if (s.fixedPartitions()) {
+                s.topics().forEach(topic -> partitions.put(topic, s.partitions()));
+            }
+        }
         Map<Integer, Integer> tasks = new LinkedHashMap<>();
         Map<String, Subtopology> writers = new LinkedHashMap<>();
         for (Subtopology st : model.subtopologies()) {
@@ -101,11 +108,14 @@ public record TaskCounts(Map<Integer, Integer> tasks, Map<String, Integer> parti
         return writerTasks == null ? null : Math.max(writerTasks, repartitioned);
     }
 
-    /** The largest partition count of the user's topics {@code reader} reads; 0 when it reads none. */
+    /**
+     * The largest partition count of the user's topics and the repartition topics of fixed count
+     * {@code reader} reads; 0 when it reads none.
+     */
     private static int fixedInputs(Subtopology reader, Map<String, Integer> partitions) {
         int fixed = 0;
         for (NodeSpec.Source s : reader.sources()) {
-            if (s.pattern() == null && !s.internal()) {
+            if (s.pattern() == null && (!s.internal() || s.fixedPartitions())) {
                 for (String t : s.topics()) {
                     fixed = Math.max(fixed, partitions.getOrDefault(t, 0));
                 }

@@ -50,13 +50,15 @@ import java.util.Set;
  * added to the topology; {@code graph} has the same nodes with their type and edges: a source's
  * {@code topics} (empty, and a {@code pattern}, when it reads a pattern), a processor's
  * {@code stores}, a sink's {@code topic} (absent when the topic is chosen per record), whether a
- * source's or sink's topic is a repartition topic ({@code internal}), and every node's
+ * source's or sink's topic is a repartition topic ({@code internal}), a repartition source's
+ * {@code partitions} when the topology fixes its topic's count, and every node's
  * {@code children}. A store's
  * {@code changelogTopic} is present for logged stores only, {@code windowSizeMs} for window stores,
  * {@code retentionMs} for window and session stores, {@code ttlMs} for key-value stores with a TTL;
  * its {@code subtopology} is null for a store no processor uses; formats are
  * {@link io.weir.serde.Serde#formatId()}. {@code internalTopics} lists the topics Weir creates
- * (derived from the sub-topologies and stores; repartition topics by sub-topology, then changelogs).
+ * (derived from the sub-topologies and stores; repartition topics by sub-topology, with their fixed
+ * {@code partitions} if any, then changelogs).
  * {@code globalTables} lists the global tables (store, topic, formats): every instance keeps all of
  * each, outside the sub-topologies.
  *
@@ -127,6 +129,8 @@ public record TopologyDescription(
      * @param pattern  a source's pattern
      * @param topic    a sink's topic; null when it is chosen per record
      * @param internal for a source or sink, whether its topic is a repartition topic
+     * @param partitions for a source of a repartition topic, the partition count the topology fixes
+     *                   ({@code Repartitioned.withPartitions}); absent when it is derived
      * @param stores   a processor's stores
      * @param children the nodes it forwards to, in the order they were added
      */
@@ -137,6 +141,7 @@ public record TopologyDescription(
             @JsonInclude(JsonInclude.Include.NON_NULL) String pattern,
             @JsonInclude(JsonInclude.Include.NON_NULL) String topic,
             @JsonInclude(JsonInclude.Include.NON_NULL) Boolean internal,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer partitions,
             @JsonInclude(JsonInclude.Include.NON_NULL) List<String> stores,
             List<String> children,
             @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> options) {
@@ -203,12 +208,15 @@ public record TopologyDescription(
      * @param store       a changelog's store
      * @param subtopology the sub-topology reading a repartition topic, or owning a changelog's store;
      *                    null if there is none
+     * @param partitions  a repartition topic's partition count when the topology fixes it; absent
+     *                    when it is derived from the input topics at start-up
      */
     public record InternalTopicInfo(
             String name,
             String kind,
             @JsonInclude(JsonInclude.Include.NON_NULL) String store,
-            Integer subtopology) {}
+            Integer subtopology,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer partitions) {}
 
     /**
      * The description of a topology.
@@ -289,11 +297,12 @@ public record TopologyDescription(
                     s.pattern() == null ? null : s.pattern().pattern(),
                     null,
                     s.internal(),
+                    s.fixedPartitions() ? s.partitions() : null,
                     null,
                     children,
                     null);
         } else if (n instanceof NodeSpec.Sink s) {
-            return new NodeInfo(s.name(), "sink", null, null, s.topic(), s.internal(), null, children, null);
+            return new NodeInfo(s.name(), "sink", null, null, s.topic(), s.internal(), null, null, children, null);
         }
         NodeSpec.Processing p = (NodeSpec.Processing) n;
         Map<String, Object> options = null;
@@ -302,7 +311,7 @@ public record TopologyDescription(
             options.put("kind", d.stepKind());
             options.putAll(d.stepOptions());
         }
-        return new NodeInfo(n.name(), "processor", null, null, null, null, p.stores(), children, options);
+        return new NodeInfo(n.name(), "processor", null, null, null, null, null, p.stores(), children, options);
     }
 
     /** The store of that name, or null. */
@@ -323,14 +332,29 @@ public record TopologyDescription(
             repartition.addAll(st.repartitionTopicsWritten());
             st.repartitionTopicsRead().forEach(t -> readers.put(t, st.id()));
         }
+        Map<String, Integer> fixed = fixedPartitions();
         List<InternalTopicInfo> topics = new ArrayList<>();
-        repartition.forEach(t -> topics.add(new InternalTopicInfo(t, "repartition", null, readers.get(t))));
+        repartition.forEach(
+                t -> topics.add(new InternalTopicInfo(t, "repartition", null, readers.get(t), fixed.get(t))));
         for (StoreInfo s : stores) {
             if (s.changelogTopic() != null && !Boolean.TRUE.equals(s.changelogIsSourceTopic())) {
-                topics.add(new InternalTopicInfo(s.changelogTopic(), "changelog", s.name(), s.subtopology()));
+                topics.add(new InternalTopicInfo(s.changelogTopic(), "changelog", s.name(), s.subtopology(), null));
             }
         }
         return topics;
+    }
+
+    /** The partition counts of the repartition topics whose count the topology fixes, by topic. */
+    Map<String, Integer> fixedPartitions() {
+        Map<String, Integer> fixed = new LinkedHashMap<>();
+        for (SubtopologyInfo st : subtopologies) {
+            for (NodeInfo n : st.graph()) {
+                if (n.partitions() != null && n.topics() != null) {
+                    n.topics().forEach(t -> fixed.put(t, n.partitions()));
+                }
+            }
+        }
+        return fixed;
     }
 
     /** As JSON, indented ({@link Json#pretty}). */

@@ -34,7 +34,9 @@ import java.util.function.Function;
  *       the store holds); an unlogged store moved between memory and disk (its state is lost); a
  *       store owned by another sub-topology (its tasks, and so where its state lives, change); a
  *       repartition topic removed (records in flight in it are lost) or read or written by another
- *       sub-topology.</li>
+ *       sub-topology; a repartition topic's fixed partition count changed (the topic must be
+ *       created anew: the start refuses one of another count). A count fixed where it was derived,
+ *       or the reverse, is listed; the start checks it against the topic.</li>
  * </ul>
  * Sub-topologies are compared by id (ids follow the order sources were added, so a source added
  * before the others renumbers the sub-topologies after it, and moves their stores).
@@ -265,6 +267,35 @@ public final class TopologyDiff {
     private void compareRepartitionOwners() {
         compareOwners("read", SubtopologyInfo::repartitionTopicsRead);
         compareOwners("written", SubtopologyInfo::repartitionTopicsWritten);
+        compareRepartitionPartitions();
+    }
+
+    /**
+     * A repartition topic's fixed partition count changed: the topic on the cluster keeps its count,
+     * which the new version refuses at start-up, and the records in it are in the partitions of the
+     * old count. A count given or dropped (derived from the inputs instead) may or may not match
+     * what the topic has: listed, and checked against the topic at start-up.
+     */
+    private void compareRepartitionPartitions() {
+        Map<String, Integer> old = before.fixedPartitions();
+        Map<String, Integer> now = after.fixedPartitions();
+        Set<String> topics = new LinkedHashSet<>(old.keySet());
+        topics.addAll(now.keySet());
+        Set<String> kept = new LinkedHashSet<>(all(before, SubtopologyInfo::repartitionTopicsRead));
+        kept.retainAll(all(after, SubtopologyInfo::repartitionTopicsRead));
+        for (String topic : topics) {
+            Integer b = old.get(topic);
+            Integer a = now.get(topic);
+            if (!kept.contains(topic) || Objects.equals(a, b)) {
+                continue;
+            }
+            changes.add("repartition topic " + topic + ": partitions " + (b == null ? "derived" : b) + " -> "
+                    + (a == null ? "derived" : a));
+            if (a != null && b != null) {
+                reasons.add("repartition topic " + topic + " has " + b + " partitions and the new version fixes " + a
+                        + ": the topic must be created anew (a savepoint restore or a reset does)");
+            }
+        }
     }
 
     private void compareOwners(String verb, Function<SubtopologyInfo, List<String>> topics) {

@@ -115,16 +115,7 @@ public final class TopologyModel {
                                 .map(t -> applicationId + "-" + t)
                                 .toList()));
             } else if (n instanceof NodeSpec.Sink s && s.internal()) {
-                resolved.put(
-                        s.name(),
-                        new NodeSpec.Sink(
-                                s.name(),
-                                applicationId + "-" + s.topic(),
-                                s.extractor(),
-                                s.keySerde(),
-                                s.valueSerde(),
-                                s.parents(),
-                                true));
+                resolved.put(s.name(), s.withTopic(applicationId + "-" + s.topic()));
             } else {
                 resolved.put(n.name(), n);
             }
@@ -269,7 +260,11 @@ public final class TopologyModel {
                 NodeSpec n = nodes.get(name);
                 sb.append("    ").append(kind(n)).append(' ').append(name);
                 if (n instanceof NodeSpec.Source s) {
-                    sb.append(" (topics: ").append(s.describeInput()).append(')');
+                    sb.append(" (topics: ").append(s.describeInput());
+                    if (s.fixedPartitions()) {
+                        sb.append(", partitions: ").append(s.partitions());
+                    }
+                    sb.append(')');
                 } else if (n instanceof NodeSpec.Sink s) {
                     sb.append(" (topic: ").append(s.describeOutput()).append(')');
                 }

@@ -1,6 +1,7 @@
 package io.weir.testdriver.internal;
 
 import io.weir.config.WeirConfig;
+import io.weir.internal.assign.CoPartitioning;
 import io.weir.internal.cluster.topics.TopicSetup;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
@@ -124,6 +125,10 @@ final class DriverTopics {
             }
         }
         TaskCounts counts = TaskCounts.of(model, inputs);
+        // as TopicSetup refuses to start an application on a cluster with such topics
+        Map<String, Integer> all = new HashMap<>(inputs);
+        all.putAll(counts.partitions());
+        CoPartitioning.require(model, all);
         for (io.weir.internal.topology.GlobalTableSpec g : model.globalTables().values()) {
             inputs.put(g.topic(), declared.getOrDefault(g.topic(), 1));
         }

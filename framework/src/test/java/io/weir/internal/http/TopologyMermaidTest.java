@@ -101,4 +101,15 @@ class TopologyMermaidTest {
                         "n_in --> n_a_b_3\n");
         assertThat(TopologyMermaid.label("a \"b\" <c> #1")).isEqualTo("a #quot;b#quot; #lt;c#gt; #35;1");
     }
+
+    @Test
+    void aRepartitionTopicOfFixedCountIsLabelledWithIt() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), "in")
+                .repartition(io.weir.dsl.Repartitioned.<String, String>named("by-key")
+                        .withPartitions(6))
+                .to("out");
+        String drawn = TopologyMermaid.render(TopologyModels.resolved(b.build(), "app"));
+        assertThat(drawn).contains("t_app_by_key_repartition([\"app-by-key-repartition (6 partitions)\"])");
+    }
 }

@@ -14,6 +14,7 @@ import io.weir.internal.topology.TopologyModel;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,8 @@ import org.apache.kafka.clients.admin.Admin;
  * <ul>
  *   <li>fixed input and output topics must exist (a typo fails the start, not idles forever);</li>
  *   <li>repartition topics are created with the partition count of the sub-topology that writes
- *       them; changelog topics (compacted) with the partition count of their store's
+ *       them, or the one the topology fixes ({@code Repartitioned.withPartitions}), as
+ *       {@link TaskCounts} decides; changelog topics (compacted) with the partition count of their store's
  *       sub-topology, since changelog partition p belongs to task p;</li>
  *   <li>an existing internal topic with another partition count, or a changelog that is not
  *       compacted, is an error that says what is wrong: using it would scatter a task's state;</li>
@@ -256,8 +258,17 @@ public final class TopicSetup {
         }
         Map<String, Integer> actual =
                 cluster.partitionCounts(sized.stream().map(Topic::name).toList());
+        Set<String> fixed = new HashSet<>();
+        model().internalSources().stream()
+                .filter(NodeSpec.Source::fixedPartitions)
+                .forEach(s -> fixed.addAll(s.topics()));
         for (Topic t : sized) {
-            if (actual.get(t.name()) != t.partitions()) {
+            if (actual.get(t.name()) != t.partitions() && fixed.contains(t.name())) {
+                problems.add("the repartition topic '" + t.name() + "' has " + actual.get(t.name())
+                        + " partitions but the topology fixes " + t.partitions()
+                        + " (Repartitioned.withPartitions); the count changed since it was created. Restore a"
+                        + " savepoint or reset the application (which recreate its internal topics) to change it.");
+            } else if (actual.get(t.name()) != t.partitions()) {
                 problems.add("the " + t.kind().name().toLowerCase(java.util.Locale.ROOT) + " topic '" + t.name()
                         + "' has " + actual.get(t.name()) + " partitions but its sub-topology has " + t.partitions()
                         + " tasks; the input topics changed since it was created. Reset the application (delete its"
