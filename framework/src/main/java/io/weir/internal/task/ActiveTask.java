@@ -385,7 +385,7 @@ public final class ActiveTask implements CommitUnit {
         if (deadLetters.hasPoisoned()) {
             DeadLetters.Poisoned mark = deadLetters.poisonedAt(p.tp, record.offset());
             if (mark != null) {
-                deadLetters.write(record, mark.stage(), mark.error());
+                deadLetters.apply(record, mark);
                 // Commit soon, so that a later failure does not replay (and re-abort) this one.
                 deadLetters.requestCommit();
                 return;
@@ -402,7 +402,7 @@ public final class ActiveTask implements CommitUnit {
         } catch (TaskMigratedException | CommitAbortedException e) {
             throw e; // the transaction failed, not the record: the thread aborts and replays it
         } catch (RuntimeException e) {
-            onFailure.onFailure(record, StageException.stageOf(e), StageException.rootOf(e));
+            onFailure.onFailure(context.failure(record, e, p.source.name));
         } finally {
             context.current(null);
         }
