@@ -34,14 +34,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class DeadLetters {
 
-    static final String ERROR_CLASS = "weir.error.class";
-    static final String ERROR_MESSAGE = "weir.error.message";
-    static final String ERROR_STAGE = "weir.error.stage";
-    static final String ERROR_STACK = "weir.error.stacktrace";
-    static final String SOURCE_TOPIC = "weir.source.topic";
-    static final String SOURCE_PARTITION = "weir.source.partition";
-    static final String SOURCE_OFFSET = "weir.source.offset";
-    static final String SOURCE_TIMESTAMP = "weir.source.timestamp";
+    public static final String ERROR_CLASS = "weir.error.class";
+    public static final String ERROR_MESSAGE = "weir.error.message";
+    public static final String ERROR_STAGE = "weir.error.stage";
+    public static final String ERROR_STACK = "weir.error.stacktrace";
+    public static final String SOURCE_TOPIC = "weir.source.topic";
+    public static final String SOURCE_PARTITION = "weir.source.partition";
+    public static final String SOURCE_OFFSET = "weir.source.offset";
+    public static final String SOURCE_TIMESTAMP = "weir.source.timestamp";
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
     private static final int MAX_MESSAGE_CHARS = 2000;
