@@ -34,8 +34,8 @@ import picocli.CommandLine.Option;
  * where that group last committed, and every resent record is sent by a transactional producer in
  * the same transaction as the group's new position: an interrupted resend leaves either a whole
  * transaction or nothing, and the next run continues after the last committed one without
- * duplicates. The transactional id follows the group, so a new run fences (and aborts the open
- * transaction of) a run that died. A resent record is the input record again: its key, value,
+ * duplicates. The transactional id follows the group ({@link #transactionalId()}), so a new run
+ * fences (and aborts the open transaction of) a run that died. A resent record is the input record again: its key, value,
  * timestamp and own headers, without Weir's {@code weir.error.*} and {@code weir.source.*} headers,
  * with {@code weir.resent.from} (the dead letter's topic/partition/offset) and
  * {@code weir.resent.count}, to its original partition.
@@ -104,7 +104,7 @@ final class DlqResend implements Callable<Integer> {
                 KafkaConsumer<byte[], byte[]> consumer =
                         KafkaClients.groupReader(config, groupId, "weir-cli-dlq-resend");
                 KafkaProducer<byte[], byte[]> producer =
-                        dryRun ? null : KafkaClients.transactionalProducer(config, "weir-cli-dlq-resend-" + groupId)) {
+                        dryRun ? null : KafkaClients.transactionalProducer(config, transactionalId())) {
             if (producer != null) {
                 producer.initTransactions(); // aborts what a run that died left open
             }
@@ -291,6 +291,14 @@ final class DlqResend implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /**
+     * One per group, so a new run fences a dead one; under the application's prefix
+     * ({@code <app>-dlq-resend}, or {@code <app>-dlq-resend-<group>}), which its ACLs may cover.
+     */
+    private String transactionalId() {
+        return app.id + "-dlq-resend" + (group == null ? "" : "-" + group);
     }
 
     /** Counts of resends as of the last commit (what a failed run did for good). */
