@@ -9,6 +9,7 @@ import io.weir.cli.WeirTest.Outcome;
 import io.weir.common.KeyValue;
 import io.weir.serde.Serdes;
 import io.weir.testing.TestApps;
+import io.weir.testkit.ChildJvm;
 import io.weir.testkit.KafkaExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,7 +29,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * records until it is "fixed": the dead letters are counted and shown; a resend interrupted half-way
  * (a dead letter whose source topic is missing aborts its transaction) continues on the rerun and
  * every dead letter comes out of the application exactly once; a resent record that fails again is
- * refused without {@code --force}, and nothing goes back into the dead-letter topic itself.
+ * refused without {@code --force}, and nothing goes back into the dead-letter topic itself. A
+ * resend SIGKILLed in a child JVM mid-transaction is fenced by the rerun, which resends the rest:
+ * every dead letter once.
  */
 class DlqIT {
 
@@ -181,6 +184,48 @@ class DlqIT {
                     .contains("refused 1: resent 1 times already and failed again (--max-resends, --force)");
             assertThat(KAFKA.client().readAllCommittedStrings(dlq, WAIT)).hasSize(19);
         }
+    }
+
+    @Test
+    void aResendKilledMidTransactionIsFencedAndTheRerunResendsEachDeadLetterOnce() {
+        String id = "dlq-crash-" + UUID.randomUUID();
+        String dlq = id + "-dlq";
+        String source = KAFKA.uniqueTopic("dlq-crash-src", 1);
+        KAFKA.createTopic(dlq, 1, Map.of());
+        int n = 20_000;
+        List<ProducerRecord<byte[], byte[]>> letters = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            letters.add(deadLetterByHand(dlq, source, "v" + i));
+        }
+        KAFKA.client().send(letters);
+
+        // Small transactions make the run long (thousands of commits): it is killed well inside it.
+        long atKill;
+        try (ChildJvm resend = ChildJvm.builder(Weir.class)
+                .args("dlq", "resend", "--app", id, "-b", KAFKA.bootstrapServers(), "--transaction-size", "10")
+                .jvmOptions("-Xmx256m", "-XX:+UseSerialGC")
+                .quietLogging()
+                .start()) {
+            await().atMost(WAIT)
+                    .until(() ->
+                            KAFKA.client().readAllCommittedStrings(source, WAIT).size() >= 300);
+            resend.kill();
+            assertThat(resend.exitCode()).as("killed, not finished").isNotEqualTo(java.util.OptionalInt.of(0));
+        }
+        // The kill left a transaction open: read_committed readers stop at it until the rerun fences it.
+        Outcome rerun = weir("dlq", "resend", "--app", id);
+        assertThat(rerun.code()).as(rerun.err()).isEqualTo(Weir.OK);
+        List<ConsumerRecord<String, String>> resent = KAFKA.client().readAllCommittedStrings(source, WAIT);
+        atKill = n - Long.parseLong(rerun.out().replaceAll("(?s).*?(\\d+) resent from.*", "$1"));
+        assertThat(atKill)
+                .as("resent before the kill")
+                .isGreaterThanOrEqualTo(300)
+                .isLessThan(n);
+        assertThat(resent).hasSize(n);
+        assertThat(resent.stream().map(r -> header(r, "weir.resent.from")).distinct())
+                .as("every dead letter once")
+                .hasSize(n);
+        assertThat(resent.stream().map(ConsumerRecord::value).distinct()).hasSize(n);
     }
 
     /** A dead letter as Weir writes it, of {@code source}, with an own header of the input. */
