@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
         usageHelpAutoWidth = true,
         sortOptions = false,
         description = "Operates Weir applications on a Kafka cluster: describe them, plan and create their"
-                + " topics, reset them for a replay, take and restore savepoints, compare outputs, plan their ACLs.",
+                + " topics, reset them for a replay, take and restore savepoints, compare outputs, plan their ACLs, inspect"
+                + " and resend their dead letters.",
         subcommands = {
             CommandLine.HelpCommand.class,
             DescribeCommand.class,
@@ -38,7 +39,8 @@ import picocli.CommandLine.Spec;
             SavepointCommand.class,
             StopCommand.class,
             UpgradeCommand.class,
-            AclsCommand.class
+            AclsCommand.class,
+            DlqCommand.class
         })
 public final class Weir implements Callable<Integer> {
 

@@ -6,6 +6,7 @@ import io.weir.internal.config.ConfigSources;
 import io.weir.internal.config.Setting;
 import io.weir.internal.config.SettingValues;
 import io.weir.internal.config.Settings;
+import io.weir.processor.ErrorHandler;
 import io.weir.sink.DeliveryGuarantee;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,9 +51,12 @@ public final class WeirConfig {
     private final Map<String, String> values;
     private final SettingValues settings;
     private final ClientSettings clientSettings;
+    /** The handler registered in code; null: {@code error.mode} decides. */
+    private final ErrorHandler errorHandler;
 
-    private WeirConfig(Map<String, String> values) {
+    private WeirConfig(Map<String, String> values, ErrorHandler errorHandler) {
         this.values = Collections.unmodifiableMap(new TreeMap<>(values));
+        this.errorHandler = errorHandler;
         this.settings = SettingValues.resolve(values);
         this.clientSettings = ClientSettings.from(values, guarantee(), bootstrapServers());
     }
@@ -179,9 +183,30 @@ public final class WeirConfig {
         return settings.get(Settings.FAILURE_DETECTION_MS);
     }
 
-    /** True when a failed record goes to the dead-letter topic; false when it stops the app. */
+    /**
+     * True when a failed record may go to the dead-letter topic: a handler is registered, or
+     * {@code error.mode=dead_letter}; false when every failure stops the app.
+     */
     public boolean deadLetterOnError() {
-        return settings.get(Settings.ERROR_MODE) == Settings.ErrorMode.DEAD_LETTER;
+        return errorHandler != null || settings.get(Settings.ERROR_MODE) == Settings.ErrorMode.DEAD_LETTER;
+    }
+
+    /**
+     * What decides per failed record: the handler registered with {@link Builder#errorHandler},
+     * else the one {@code error.mode} names ({@link ErrorHandler#deadLetter()} or {@link ErrorHandler#fail()}).
+     */
+    public ErrorHandler errorHandler() {
+        if (errorHandler != null) {
+            return errorHandler;
+        }
+        return settings.get(Settings.ERROR_MODE) == Settings.ErrorMode.DEAD_LETTER
+                ? ErrorHandler.deadLetter()
+                : ErrorHandler.fail();
+    }
+
+    /** The handler registered in code, if any (a test driver built from this config takes it too). */
+    public Optional<ErrorHandler> registeredErrorHandler() {
+        return Optional.ofNullable(errorHandler);
     }
 
     public String deadLetterTopic() {
@@ -300,8 +325,19 @@ public final class WeirConfig {
     public static final class Builder {
 
         private final ConfigSources sources = new ConfigSources();
+        private ErrorHandler errorHandler;
 
         private Builder() {}
+
+        /**
+         * Registers the handler that decides, per failed record, whether it is skipped, dead-lettered
+         * (with the handler's headers) or stops the application; it replaces {@code error.mode}
+         * (see {@link ErrorHandler}).
+         */
+        public Builder errorHandler(ErrorHandler handler) {
+            this.errorHandler = java.util.Objects.requireNonNull(handler, "handler");
+            return this;
+        }
 
         public Builder applicationId(String id) {
             return set(Settings.APPLICATION_ID.name(), id);
@@ -391,7 +427,7 @@ public final class WeirConfig {
          *                         file ({@code --config} or {@code WEIR_CONFIG_FILE}) if it cannot be read
          */
         public WeirConfig build() {
-            return new WeirConfig(sources.merge());
+            return new WeirConfig(sources.merge(), errorHandler);
         }
     }
 }

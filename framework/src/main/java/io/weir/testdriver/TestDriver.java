@@ -6,6 +6,7 @@ import io.weir.WeirApp;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ConfigException;
 import io.weir.internal.topology.StoreSpec;
+import io.weir.processor.ErrorHandler;
 import io.weir.processor.Headers;
 import io.weir.processor.TaskId;
 import io.weir.serde.Serde;
@@ -315,6 +316,7 @@ public final class TestDriver implements AutoCloseable {
         private boolean inMemoryStores;
         private int commitEvery = 1;
         private boolean completeCallsByHand;
+        private ErrorHandler errorHandler;
 
         private Builder(Topology topology) {
             this.topology = topology;
@@ -333,9 +335,23 @@ public final class TestDriver implements AutoCloseable {
             return this;
         }
 
-        /** Takes every setting of {@code config} (its {@code bootstrap.servers} is never contacted). */
+        /**
+         * Takes every setting of {@code config} (its {@code bootstrap.servers} is never contacted),
+         * and its error handler if one was registered.
+         */
         public Builder config(WeirConfig config) {
             settings.putAll(config.values());
+            config.registeredErrorHandler().ifPresent(this::errorHandler);
+            return this;
+        }
+
+        /**
+         * Registers the handler that decides what a failed record does, as
+         * {@code WeirConfig.Builder.errorHandler} does for an application: the driver asks it at the
+         * same points, once per failure, and carries out its decision the same way.
+         */
+        public Builder errorHandler(ErrorHandler handler) {
+            this.errorHandler = Objects.requireNonNull(handler, "handler");
             return this;
         }
 
@@ -412,8 +428,13 @@ public final class TestDriver implements AutoCloseable {
 
         public TestDriver build() {
             long start = startWallClockMs != null ? startWallClockMs : System.currentTimeMillis();
+            WeirConfig.Builder config = WeirConfig.builder();
+            settings.forEach(config::set);
+            if (errorHandler != null) {
+                config.errorHandler(errorHandler);
+            }
             return new TestDriver(DriverRuntime.start(DriverSetup.of(
-                    topology, settings, partitions, start, inMemoryStores, commitEvery, !completeCallsByHand)));
+                    topology, config, partitions, start, inMemoryStores, commitEvery, !completeCallsByHand)));
         }
     }
 }

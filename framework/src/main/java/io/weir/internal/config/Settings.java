@@ -173,7 +173,8 @@ public final class Settings {
             "error.mode",
             "dead_letter",
             Setting.enumOf(ErrorMode.class),
-            "`dead_letter`: failed records go to the dead-letter topic; `fail`: the instance stops");
+            "`dead_letter`: failed records go to the dead-letter topic; `fail`: the instance stops; an `ErrorHandler`"
+                    + " registered in code decides per record instead");
     public static final Setting<String> DEAD_LETTER_TOPIC = Setting.derived(
             "dead.letter.topic",
             "`" + InternalTopic.DEAD_LETTER.of("<application.id>") + "`",

@@ -57,6 +57,14 @@ public enum WeirMeter {
                     + " (sampled once a second)"),
     RECORDS_DEAD_LETTERED(
             "weir.records.dead.lettered", Kind.COUNTER, "", Tags.THREAD, "records written to the dead-letter topic"),
+    RECORDS_FAILED(
+            "weir.records.failed",
+            Kind.COUNTER,
+            "",
+            Tags.thread("stage", "action"),
+            "records that failed, by stage (deserialize, timestamp, process, call, produce) and by what the error"
+                    + " handler decided: dead_letter, continue (skipped) or fail (committed ones under exactly-once,"
+                    + " fail when decided)"),
     RECORDS_LATE(
             "weir.records.late",
             Kind.COUNTER,

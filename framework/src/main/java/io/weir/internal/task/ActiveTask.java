@@ -386,7 +386,7 @@ public final class ActiveTask implements CommitUnit {
         if (deadLetters.hasPoisoned()) {
             DeadLetters.Poisoned mark = deadLetters.poisonedAt(p.tp, record.offset());
             if (mark != null) {
-                deadLetters.write(record, mark.stage(), mark.error());
+                deadLetters.apply(record, mark);
                 // Commit soon, so that a later failure does not replay (and re-abort) this one.
                 deadLetters.requestCommit();
                 return;
@@ -407,7 +407,7 @@ public final class ActiveTask implements CommitUnit {
                 // A registry that cannot be reached is not the record's fault: stop, do not dead-letter.
                 throw unavailable;
             }
-            onFailure.onFailure(record, StageException.stageOf(e), StageException.rootOf(e));
+            onFailure.onFailure(context.failure(record, e, p.source.name));
         } finally {
             context.current(null);
         }

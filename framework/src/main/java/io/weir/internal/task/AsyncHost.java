@@ -29,13 +29,16 @@ public interface AsyncHost {
      */
     void runFor(ConsumerRecord<byte[], byte[]> origin, Runnable work);
 
-    /** Sends {@code origin} to the dead-letter topic: its call failed for good ({@link Stage#CALL}). */
-    void deadLetter(ConsumerRecord<byte[], byte[]> origin, Throwable error);
+    /**
+     * Hands {@code origin} to the error handler: its call in {@code step} failed for good
+     * ({@link Stage#CALL}); it is dead-lettered or skipped, or the application stops.
+     */
+    void deadLetter(ConsumerRecord<byte[], byte[]> origin, String step, Throwable error);
 
     /**
      * Reports a failure downstream of the step while forwarding {@code origin}'s result, as any
-     * processing failure: dead-lettered, or under exactly-once the uncommitted work is aborted
+     * processing failure (in {@code step}, unless a node below it threw): dead-lettered or skipped, or under exactly-once the uncommitted work is aborted
      * (this throws) and replayed, or the application stops ({@code error.mode=fail}).
      */
-    void failed(ConsumerRecord<byte[], byte[]> origin, Throwable error);
+    void failed(ConsumerRecord<byte[], byte[]> origin, String step, Throwable error);
 }

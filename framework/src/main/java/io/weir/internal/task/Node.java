@@ -10,6 +10,9 @@ import java.util.Map;
 public abstract class Node {
 
     final String name;
+    /** Where a failure is noted with the node it happened in; set by the task's factory. */
+    TaskContext failures;
+
     Node[] children = new Node[0];
     Map<String, Node> childrenByName = Map.of();
 
@@ -42,7 +45,22 @@ public abstract class Node {
 
     final void forwardToChildren(Record<Object, Object> record) {
         for (Node child : children) {
-            child.process(record);
+            child.receive(record);
+        }
+    }
+
+    /**
+     * Processes {@code record}, noting this node as where a failure happened: the innermost node
+     * notes it first, so the error handler is told the node that threw, not the source.
+     */
+    final void receive(Record<Object, Object> record) {
+        try {
+            process(record);
+        } catch (RuntimeException e) {
+            if (failures != null) {
+                failures.noteFailure(name, record, e);
+            }
+            throw e;
         }
     }
 }

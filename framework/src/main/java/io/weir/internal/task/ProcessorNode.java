@@ -111,7 +111,7 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
             throw new IllegalArgumentException(
                     "'" + name + "' has no child named '" + childName + "'; children: " + childrenByName.keySet());
         }
-        child.process((Record<Object, Object>) record);
+        child.receive((Record<Object, Object>) record);
     }
 
     @Override

@@ -14,6 +14,16 @@ public enum Stage {
 
     final String label;
 
+    /** The stage as error handlers see it. */
+    public io.weir.processor.ErrorStage errorStage() {
+        return io.weir.processor.ErrorStage.valueOf(name());
+    }
+
+    /** {@code weir.error.stage}'s value, also the {@code stage} tag of {@code weir.records.failed}. */
+    public String label() {
+        return label;
+    }
+
     Stage(String label) {
         this.label = label;
     }

@@ -32,6 +32,11 @@ final class TaskContext implements AsyncHost {
     private InstanceCalls instanceCalls = new InstanceCalls();
     /** How the thread handles a failed record; set by the task before it processes. */
     private RecordFailureHandler onFailure;
+    /** The last failure a node noted ({@link #noteFailure}), the node's name and its input. */
+    private Throwable failedWith;
+
+    private String failedAt;
+    private io.weir.processor.Record<Object, Object> failedRecord;
 
     TaskContext(
             TaskId id, String applicationId, LongSupplier wallClock, Watermarks watermarks, LateRecords lateRecords) {
@@ -81,6 +86,34 @@ final class TaskContext implements AsyncHost {
         this.current = record;
     }
 
+    /** Notes that {@code node} threw {@code e} for {@code record}, unless a node below it did first. */
+    void noteFailure(String node, io.weir.processor.Record<Object, Object> record, RuntimeException e) {
+        if (failedWith != e) {
+            failedWith = e;
+            failedAt = node;
+            failedRecord = record;
+        }
+    }
+
+    /**
+     * The failure of {@code input} for what was thrown: its stage and error (a stage wrapper's
+     * cause), and the node that noted it; else {@code node} (a source that could not read it).
+     */
+    RecordFailure failure(ConsumerRecord<byte[], byte[]> input, Throwable thrown, String node) {
+        boolean noted = thrown == failedWith;
+        RecordFailure f = new RecordFailure(
+                id,
+                input,
+                StageException.stageOf(thrown),
+                StageException.rootOf(thrown),
+                noted ? failedAt : node,
+                noted ? failedRecord : null);
+        failedWith = null;
+        failedAt = null;
+        failedRecord = null;
+        return f;
+    }
+
     /** The thread's signal for calls that finish on other threads, and its meters of asynchronous steps. */
     void async(AsyncSignal signal, AsyncMeters meters, InstanceCalls instanceCalls) {
         this.asyncSignal = signal;
@@ -126,16 +159,17 @@ final class TaskContext implements AsyncHost {
     }
 
     @Override
-    public void deadLetter(ConsumerRecord<byte[], byte[]> origin, Throwable error) {
-        onFailure.onFailure(origin, Stage.CALL, error); // dead-lettered, or error.mode=fail stops
+    public void deadLetter(ConsumerRecord<byte[], byte[]> origin, String step, Throwable error) {
+        // the error handler decides: skipped, dead-lettered, or the application stops
+        onFailure.onFailure(new RecordFailure(id, origin, Stage.CALL, error, step, null));
     }
 
     @Override
-    public void failed(ConsumerRecord<byte[], byte[]> origin, Throwable error) {
+    public void failed(ConsumerRecord<byte[], byte[]> origin, String step, Throwable error) {
         if (error instanceof TaskMigratedException || error instanceof CommitAbortedException) {
             throw (RuntimeException) error; // the transaction failed, not the record
         }
-        onFailure.onFailure(origin, StageException.stageOf(error), StageException.rootOf(error));
+        onFailure.onFailure(failure(origin, error, step));
     }
 
     /** Reports the input record being processed as too late for a window of {@code operator}. */

@@ -181,6 +181,7 @@ public final class TaskFactory {
             Map<String, Node> byName = new HashMap<>();
             kids.forEach(k -> byName.put(k, nodes.get(k)));
             node.childrenByName = Map.copyOf(byName);
+            node.failures = context;
         }
         return nodes;
     }

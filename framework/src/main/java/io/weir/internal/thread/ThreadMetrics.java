@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.weir.internal.commit.CommitObserver;
 import io.weir.internal.metrics.WeirMeter;
+import io.weir.internal.task.Stage;
+import io.weir.processor.ErrorResponse;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,6 +30,7 @@ public final class ThreadMetrics implements CommitObserver {
     private final MeterRegistry registry;
     private final Tags tags;
     private final ThreadHealth health;
+    private final java.util.Map<String, Counter> failures = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** @param instanceTags {@code application} and {@code instance} */
     public ThreadMetrics(MeterRegistry registry, Tags instanceTags, String threadName, ThreadHealth health) {
@@ -52,6 +55,28 @@ public final class ThreadMetrics implements CommitObserver {
     /** {@code weir.restore.records}: changelog records the thread's restorer applied to its stores. */
     public Counter restoredRecords() {
         return restored;
+    }
+
+    /**
+     * Counts {@code n} records that failed at {@code stage} and were handled by {@code action}:
+     * {@code weir.records.failed}, and for dead letters also {@code weir.records.dead.lettered}.
+     */
+    void failed(Stage stage, ErrorResponse.Action action, long n) {
+        failed(stage, action).increment(n);
+        if (action == ErrorResponse.Action.DEAD_LETTER) {
+            deadLettered.increment(n);
+        }
+    }
+
+    /** The counter of {@code weir.records.failed} for {@code stage} and {@code action}. */
+    Counter failed(Stage stage, ErrorResponse.Action action) {
+        return failures.computeIfAbsent(
+                stage.label() + "/" + action,
+                k -> WeirMeter.RECORDS_FAILED
+                        .counter()
+                        .tags(tags.and(
+                                "stage", stage.label(), "action", action.name().toLowerCase(java.util.Locale.ROOT)))
+                        .register(registry));
     }
 
     ThreadHealth health() {

@@ -9,10 +9,13 @@ import io.weir.internal.task.AsyncMeters;
 import io.weir.internal.task.AsyncSignal;
 import io.weir.internal.task.AsyncStep;
 import io.weir.internal.task.DeadLetters;
+import io.weir.internal.task.ErrorDecisions;
 import io.weir.internal.task.LateRecords;
 import io.weir.internal.task.OutputCollector;
+import io.weir.internal.task.RecordFailure;
 import io.weir.internal.task.Stage;
 import io.weir.internal.task.TaskFactory;
+import io.weir.processor.ErrorResponse;
 import io.weir.processor.TaskId;
 import io.weir.sink.DeliveryGuarantee;
 import io.weir.sink.internal.CommitAbortedException;
@@ -47,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * <p>One recovery policy ({@link #recovering}) handles what fails while processing, firing
  * timers, finishing or committing: a record that fails under exactly-once may have forwarded
  * outputs already, so the open transaction is aborted, every task rewinds to its last commit, and
- * the replay dead-letters the record (see {@link DeadLetters}); a failed commit is aborted and
+ * the replay dead-letters or skips the record, as the error handler decided (see {@link DeadLetters}); a failed commit is aborted and
  * rewound the same way; a fenced producer or stale group generation is aborted and handed to the
  * owner ({@code onMigrated}), which recreates its tasks.
  *
@@ -98,6 +101,7 @@ public final class ThreadTasks {
     private final Committer committer;
     private final OutputCollector collector;
     private final DeadLetters deadLetters;
+    private final ErrorDecisions errors;
     private final LateRecords lateRecords;
     private final TaskFactory taskFactory;
     private final Map<TaskId, ActiveTask> tasks = new TreeMap<>();
@@ -132,6 +136,7 @@ public final class ThreadTasks {
         OpenTransaction transaction = committer.transaction();
         this.collector = new OutputCollector(transaction, ctx.limits());
         this.deadLetters = new DeadLetters(config.deadLetterTopic(), transaction, ctx.limits());
+        this.errors = new ErrorDecisions(config.errorHandler());
         this.lateRecords = new LateRecords(
                 config.eventTime().lateRecordsToTopic() ? config.eventTime().lateRecordsTopic() : null,
                 transaction,
@@ -250,16 +255,33 @@ public final class ThreadTasks {
         metrics.processed(processed[0], System.nanoTime() - start);
     }
 
-    private void onRecordFailure(ConsumerRecord<byte[], byte[]> record, Stage stage, Throwable error) {
-        if (!ctx.config().deadLetterOnError()) {
-            throw stage.failed(record, error);
+    /**
+     * Asks the error handler once per failure and carries out its decision: FAIL stops the
+     * application; a skip or a dead letter of a record that may have forwarded outputs already is,
+     * under exactly-once, carried out on the replay after an abort, so that those outputs are gone.
+     */
+    private void onRecordFailure(RecordFailure failure) {
+        ConsumerRecord<byte[], byte[]> record = failure.record();
+        DeadLetters.Poisoned mark = deadLetters.poisonedAt(record);
+        if (mark != null) {
+            // Decided before the abort (an asynchronous call's result, applied again on the replay).
+            deadLetters.apply(record, mark);
+            deadLetters.requestCommit();
+            return;
+        }
+        Stage stage = failure.stage();
+        ErrorDecisions.Decision decision = errors.decide(failure);
+        ErrorResponse response = decision.response();
+        if (response.action() == ErrorResponse.Action.FAIL) {
+            metrics.failed(stage, response.action()).increment();
+            throw stage.failed(record, failure.error(), decision.whyFail());
         }
         if (exactlyOnce && !stage.nothingForwarded()) {
-            // It may have forwarded outputs already: abort them all, dead-letter it on replay.
-            deadLetters.poison(record, stage, error);
+            // It may have forwarded outputs already: abort them all, skip or dead-letter it on replay.
+            deadLetters.poison(record, stage, failure.error(), response);
             throw new ReplayRequired();
         }
-        deadLetters.write(record, stage, error);
+        deadLetters.apply(record, stage, failure.error(), response);
     }
 
     /** Fires what the wall clock {@code now} made due in every task. */
@@ -353,7 +375,7 @@ public final class ThreadTasks {
             }
             // Outputs and dead letters count once they are committed, not when sent.
             metrics.recordsOut.increment(collector.drainSentCount());
-            metrics.deadLettered.increment(deadLetters.drainWrittenCount());
+            deadLetters.drainCounts(metrics::failed);
             metrics.late.increment(lateRecords.drainCount());
         });
     }
@@ -387,7 +409,7 @@ public final class ThreadTasks {
     private void discardUncommittedCounts() {
         if (exactlyOnce) {
             collector.drainSentCount();
-            deadLetters.drainWrittenCount();
+            deadLetters.drainCounts((stage, action, n) -> {});
             lateRecords.drainCount();
         }
     }

@@ -37,15 +37,13 @@ public record DriverSetup(
      */
     public static DriverSetup of(
             Topology topology,
-            Map<String, Object> settings,
+            WeirConfig.Builder settings,
             Map<String, Integer> partitions,
             long startWallClockMs,
             boolean storesInMemory,
             int commitEvery,
             boolean awaitCalls) {
-        WeirConfig.Builder b = WeirConfig.builder().environment(Map.of());
-        settings.forEach(b::set);
-        WeirConfig config = b.build();
+        WeirConfig config = settings.environment(Map.of()).build();
         // The driver has no topic configs: a table read from a topic keeps a changelog of its
         // own there, as with a source topic that is not compacted.
         TopologyModel model =

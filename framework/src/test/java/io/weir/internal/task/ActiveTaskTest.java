@@ -90,8 +90,8 @@ class ActiveTaskTest {
         return task;
     }
 
-    private static final RecordFailureHandler RETHROW = (r, stage, e) -> {
-        throw new AssertionError("unexpected failure", e);
+    private static final RecordFailureHandler RETHROW = f -> {
+        throw new AssertionError("unexpected failure", f.error());
     };
 
     @Test
@@ -125,7 +125,7 @@ class ActiveTaskTest {
         List<Stage> stages = new ArrayList<>();
         task.addRecords(A, records(A, 0, 10, 30));
         task.addRecords(B, records(B, 0, 20));
-        task.process(100, Long.MAX_VALUE, (r, stage, e) -> stages.add(stage));
+        task.process(100, Long.MAX_VALUE, f -> stages.add(f.stage()));
         assertThat(seen).containsExactly("a0", "a1");
         assertThat(stages).containsExactly(Stage.TIMESTAMP);
     }
@@ -284,7 +284,7 @@ class ActiveTaskTest {
         ActiveTask task = task(100);
         List<Stage> stages = new ArrayList<>();
         task.addRecords(A, records(A, 0, -1, 5));
-        task.process(100, Long.MAX_VALUE, (r, stage, e) -> stages.add(stage));
+        task.process(100, Long.MAX_VALUE, f -> stages.add(f.stage()));
         assertThat(stages).containsExactly(Stage.TIMESTAMP);
         assertThat(seen).containsExactly("a1");
     }

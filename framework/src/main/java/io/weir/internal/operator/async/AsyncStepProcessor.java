@@ -363,7 +363,7 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
     private void leave(Call<K, V> call) {
         Throwable earlier = poisoned.remove(call.idempotencyKey());
         if (earlier != null) {
-            host.deadLetter(call.origin, earlier);
+            host.deadLetter(call.origin, name, earlier);
             return;
         }
         if (call.failure != null) {
@@ -371,7 +371,7 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
             if (options.onFailure() == Async.OnFailure.FAIL) {
                 throw Stage.CALL.failed(call.origin, failedFor(call), "async step '" + name + "' has OnFailure.FAIL");
             }
-            host.deadLetter(call.origin, failedFor(call));
+            host.deadLetter(call.origin, name, failedFor(call));
             return;
         }
         host.runFor(call.origin, () -> {
@@ -381,7 +381,7 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
                 logic.complete(call.record, result, context);
             } catch (RuntimeException e) {
                 poisoned.put(call.idempotencyKey(), e);
-                host.failed(call.origin, e); // under exactly-once this throws: the abort brings it back
+                host.failed(call.origin, name, e); // under exactly-once this throws: the abort brings it back
                 poisoned.remove(call.idempotencyKey());
             }
         });
