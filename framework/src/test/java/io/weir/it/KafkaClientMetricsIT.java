@@ -23,6 +23,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.MatchResult;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -41,6 +45,17 @@ class KafkaClientMetricsIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     /** One series of each family, as Prometheus prints it, for the docs and for whoever reads a failure. */
     private static final Path EXAMPLES = Path.of("target", "kafka-client-series.txt");
+
+    private static final Path OPERATING = Path.of("../docs/operating.md");
+    /** Where Kafka client series are named for operators: their guide and the dashboards (chart and compose). */
+    private static final List<Path> NAMING = List.of(
+            OPERATING,
+            Path.of("../helm/weir/files/dashboards/weir.json"),
+            Path.of("../deploy/compose/grafana/dashboards/weir.json"));
+
+    private static final Pattern KAFKA_NAME =
+            Pattern.compile("(?<![A-Za-z0-9_])kafka_[a-z0-9_]*[a-z0-9](?![a-z0-9_*])");
+    private static final Pattern CODE = Pattern.compile("`([^`]+)`");
 
     @Test
     void clientMetricsCarryThreadAndRoleAndLeaveWithTheApplication() throws IOException {
@@ -76,7 +91,8 @@ class KafkaClientMetricsIT {
                                 .anyMatch(x ->
                                         x.name().equals("kafka_producer_txn_commit_time_ns_total") && x.value() > 0);
             });
-            List<PrometheusText.Sample> samples = scrape(http);
+            String text = http.get("/metrics").body();
+            List<PrometheusText.Sample> samples = PrometheusText.parse(text);
             Map<String, String> instanceLabels = Map.of(
                     "application",
                     app.config().applicationId(),
@@ -109,7 +125,18 @@ class KafkaClientMetricsIT {
                     .allSatisfy(s -> assertThat(s.labels()).containsEntry("thread", ""));
             Set<String> roles = kafka.stream().map(s -> s.labels().get("role")).collect(Collectors.toSet());
             assertThat(roles).contains("consumer", "producer", "admin", "liveness-consumer", "liveness-producer");
-            writeExamples(kafka);
+            writeExamples(text);
+            Set<String> exported = new TreeSet<>();
+            kafka.forEach(x -> {
+                exported.add(x.name());
+                exported.addAll(x.labels().keySet());
+            });
+            for (Path named : NAMING) {
+                assertThat(kafkaNames(Files.readString(named)))
+                        .as("kafka_ series and labels %s names that the instance does not export", named)
+                        .isSubsetOf(exported);
+            }
+            assertThat(roles).as("roles docs/operating.md lists").isSubsetOf(documentedRoles());
             assertThat(kafkaMeters(own))
                     .as("the application's own registry has them too")
                     .isNotEmpty();
@@ -165,19 +192,39 @@ class KafkaClientMetricsIT {
                 .toList();
     }
 
-    /** The first series of each family per role kind, written to {@link #EXAMPLES}. */
-    private static void writeExamples(List<PrometheusText.Sample> kafka) throws IOException {
+    /** The first series of each Kafka client family, as /metrics printed it, written to {@link #EXAMPLES}. */
+    private static void writeExamples(String metrics) throws IOException {
         Map<String, String> first = new TreeMap<>();
-        Map<String, Set<String>> roles = new TreeMap<>();
-        for (PrometheusText.Sample s : kafka) {
-            first.putIfAbsent(s.name(), s.name() + new TreeMap<>(s.labels()) + " " + s.value());
-            roles.computeIfAbsent(s.name(), n -> new java.util.TreeSet<>())
-                    .add(s.labels().get("role"));
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith("kafka_")) {
+                first.putIfAbsent(line.substring(0, line.indexOf('{')), line);
+            }
         }
-        List<String> lines = new ArrayList<>();
-        first.forEach((name, example) -> lines.add(example + "   roles=" + roles.get(name)));
         Files.createDirectories(EXAMPLES.getParent());
-        Files.write(EXAMPLES, lines);
+        Files.write(EXAMPLES, first.values());
+    }
+
+    /** The full {@code kafka_*} names in {@code text}: not a family's prefix ({@code kafka_producer_*}). */
+    private static Set<String> kafkaNames(String text) {
+        return KAFKA_NAME
+                .matcher(text)
+                .results()
+                .map(MatchResult::group)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** The roles of the table in docs/operating.md's section on Kafka client metrics. */
+    private static Set<String> documentedRoles() throws IOException {
+        Set<String> roles = new TreeSet<>();
+        for (String line : Files.readString(OPERATING).split("\n")) {
+            if (line.startsWith("| `") && (line.contains("| empty |") || line.contains("| the stream thread |"))) {
+                Matcher m = CODE.matcher(line.substring(0, line.indexOf(" | ")));
+                while (m.find()) {
+                    roles.add(m.group(1));
+                }
+            }
+        }
+        return roles;
     }
 
     private static List<KeyValue<String, String>> keys(int n) {
