@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.apache.kafka.clients.admin.AdminClient;
@@ -110,15 +111,20 @@ public final class ClientMeters implements AutoCloseable {
         }
 
         private void start(BinderFactory factory) {
-            // Runs under the lock, unless the client closed first: then never.
-            schedule.execute(() -> {
-                try {
-                    binder = factory.make(tags, schedule);
-                    binder.bindTo(registry);
-                } catch (RuntimeException e) {
-                    log.warn("the Kafka client metrics of {} could not be bound: {}", tags, e.toString());
-                }
-            });
+            try {
+                // Runs under the lock, unless the client closed first: then never.
+                schedule.execute(() -> {
+                    try {
+                        binder = factory.make(tags, schedule);
+                        binder.bindTo(registry);
+                    } catch (RuntimeException e) {
+                        log.warn("the Kafka client metrics of {} could not be bound: {}", tags, e.toString());
+                    }
+                });
+            } catch (RejectedExecutionException closed) {
+                // The instance closed its meters (a thread that did not stop makes a client after): unmetered.
+                log.debug("the Kafka client metrics of {} are not bound: the instance's meters are closed", tags);
+            }
         }
 
         /** Removes the client's meters and stops their refresh; idempotent. */

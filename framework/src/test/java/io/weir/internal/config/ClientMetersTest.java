@@ -117,6 +117,14 @@ class ClientMetersTest {
     }
 
     @Test
+    void aClientMadeAfterTheMetersClosedIsUnmeteredAndWorks() {
+        meters.close();
+        KafkaConsumer<byte[], byte[]> late = kafka.consumer(ClientRole.ofThread("consumer", "app-i1-0"), consumer());
+        late.close();
+        assertThat(kafkaMeters()).isEmpty();
+    }
+
+    @Test
     void aClosedScheduleNeverRunsAgainAndLeavesTheSharedSchedulerRunning() throws Exception {
         ScheduledThreadPoolExecutor shared = new ScheduledThreadPoolExecutor(1);
         shared.setRemoveOnCancelPolicy(true);
