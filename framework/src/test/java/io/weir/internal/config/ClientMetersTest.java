@@ -35,11 +35,12 @@ import org.junit.jupiter.api.Test;
 class ClientMetersTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static final String SCHEDULER = "test-client-metrics";
+    /** The scheduler thread's name, this test's own: a closed scheduler's thread may outlive its test a moment. */
+    private final String scheduler = "test-client-metrics-" + java.util.UUID.randomUUID();
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final ClientMeters meters =
-            new ClientMeters(registry, Tags.of("application", "app", "instance", "i1"), SCHEDULER);
+            new ClientMeters(registry, Tags.of("application", "app", "instance", "i1"), scheduler);
     private final KafkaClients kafka = KafkaClients.metered(meters);
 
     @AfterEach
@@ -106,14 +107,14 @@ class ClientMetersTest {
             consumers.add(kafka.consumer(ClientRole.ofThread("consumer", "app-i1-" + i), consumer("c" + i)));
         }
         await().atMost(WAIT).until(() -> threadsOf().size() == 8);
-        assertThat(liveThreads(SCHEDULER)).isEqualTo(1);
+        assertThat(liveThreads(scheduler)).isEqualTo(1);
         assertThat(liveThreads("micrometer-kafka-metrics")).isZero();
 
         meters.close(); // as the instance does after a thread that did not stop
         assertThat(kafkaMeters()).isEmpty();
         assertThat(meters.bound()).isZero();
         consumers.forEach(KafkaConsumer::close);
-        await().atMost(WAIT).until(() -> liveThreads(SCHEDULER) == 0);
+        await().atMost(WAIT).until(() -> liveThreads(scheduler) == 0);
     }
 
     @Test
