@@ -10,6 +10,8 @@ import io.weir.internal.cluster.access.AccessCheck;
 import io.weir.internal.cluster.topics.ChangelogEnds;
 import io.weir.internal.cluster.topics.RepartitionPurge;
 import io.weir.internal.cluster.topics.TopicSetup;
+import io.weir.internal.config.ClientMeters;
+import io.weir.internal.config.ClientRole;
 import io.weir.internal.config.KafkaClients;
 import io.weir.internal.config.WeirVersion;
 import io.weir.internal.http.security.PeerHttp;
@@ -83,6 +85,9 @@ final class RunningInstance {
     private final StreamThreads threads = new StreamThreads();
     private InstanceDirectory instanceDir;
     private Admin admin;
+    /** The Kafka clients' own meters, with {@code metrics.kafka.clients.enabled}; else null. */
+    private ClientMeters clientMeters;
+
     private InstanceHttp http;
     private StateThread stateThread;
     private InstanceTaskRegistry taskRegistry;
@@ -137,14 +142,23 @@ final class RunningInstance {
         StartTimeline timeline = new StartTimeline(config.applicationId());
         instanceDir = InstanceDirectory.open(config.stateDir(), config.applicationId(), config.instanceId());
         String instanceId = instanceDir.instanceId();
-        ClientConfigs clients = new ClientConfigs(config, instanceId);
+        if (config.kafkaClientMetrics()) {
+            clientMeters = new ClientMeters(
+                    meters.registry(),
+                    Tags.of("application", config.applicationId(), "instance", instanceId),
+                    config.applicationId() + "-" + instanceId + "-client-metrics");
+        }
+        ClientConfigs clients = new ClientConfigs(
+                config,
+                instanceId,
+                clientMeters == null ? KafkaClients.unmetered() : KafkaClients.metered(clientMeters));
         timeline.mark("instance directory");
         http = InstanceHttp.start(config, endpoints);
         timeline.mark("HTTP server");
         // Before the stream threads join: their subscriptions carry the endpoint to the group. Queries
         // are served where /stores/ is: the admin port when there is one.
         ownership.advertise(instanceId, http.advertisedUrl());
-        admin = KafkaClients.admin(clients.admin());
+        admin = clients.kafka().admin(ClientRole.ofInstance("admin"), clients.admin());
         TopologyModel model;
         TopicSetup topicSetup;
         TopologyRecord topologyRecord;
@@ -363,6 +377,10 @@ final class RunningInstance {
         if (admin != null) {
             admin.close(Duration.ofSeconds(5));
             admin = null;
+        }
+        if (clientMeters != null) {
+            clientMeters.close(); // after every client: removes the meters of any a stuck thread still holds
+            clientMeters = null;
         }
         releaseStateDirectory();
         // Last: probes keep answering (503, stopping) while the threads commit and close.

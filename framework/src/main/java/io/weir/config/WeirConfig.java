@@ -248,6 +248,11 @@ public final class WeirConfig {
         return settings.get(Settings.ROCKSDB_MEMORY_BYTES);
     }
 
+    /** Whether the instance's Kafka clients have their own metrics bound to its registry. */
+    public boolean kafkaClientMetrics() {
+        return settings.get(Settings.METRICS_KAFKA_CLIENTS_ENABLED);
+    }
+
     /** Heap each store of each task keeps for committed entries it read or wrote. */
     public long storeReadCacheBytes() {
         return settings.get(Settings.STORE_READ_CACHE_BYTES);

@@ -102,6 +102,7 @@ class WeirConfigSettingsTest {
             Map.entry("repartition.purge.interval.ms", "7"),
             Map.entry("rocksdb.memory.bytes", "33554432"),
             Map.entry("store.read.cache.bytes", "7"),
+            Map.entry("metrics.kafka.clients.enabled", "false"),
             Map.entry("default.timestamp", "wall_clock"),
             Map.entry("max.out.of.orderness.ms", "7"),
             Map.entry("idle.timeout.ms", "7"),

@@ -94,6 +94,25 @@ class GrafanaProvisioningTest {
                         "weir_time_since_last_commit_seconds");
     }
 
+    /**
+     * The Kafka clients' own series (on /metrics with metrics.kafka.clients.enabled, the default):
+     * consumer lag and fetch latency per stream thread, produce latency, transaction times, errors.
+     * DashboardMetricsIT checks that a running instance exports them with the labels grouped by.
+     */
+    @Test
+    void showsTheKafkaClientsLagLatencyTransactionsAndErrors() {
+        assertThat(DashboardQueries.of(dashboard).metricNames())
+                .contains(
+                        "kafka_consumer_fetch_manager_records_lag_max",
+                        "kafka_consumer_fetch_manager_fetch_latency_avg",
+                        "kafka_producer_request_latency_avg",
+                        "kafka_producer_txn_init_time_ns_total",
+                        "kafka_producer_txn_begin_time_ns_total",
+                        "kafka_producer_txn_commit_time_ns_total",
+                        "kafka_producer_txn_abort_time_ns_total",
+                        "kafka_producer_record_error_total");
+    }
+
     @Test
     void provisioningPointsAtTheDashboardFile() {
         Map<String, String> mounts = ComposeFile.bindMounts(compose.service("grafana"));

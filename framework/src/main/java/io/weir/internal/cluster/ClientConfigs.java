@@ -1,6 +1,7 @@
 package io.weir.internal.cluster;
 
 import io.weir.config.WeirConfig;
+import io.weir.internal.config.KafkaClients;
 import io.weir.sink.DeliveryGuarantee;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,6 +21,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * the prefix is the user's {@code client.id} for that client if set, else
  * {@code <application.id>-<instance>}. Transactional ids never use {@code client.id}: they must
  * stay unique and stable per instance and thread.
+ *
+ * <p>It carries the instance's {@link KafkaClients} too, so that every part given the settings can
+ * make its clients, with their metrics when the instance binds them.
  */
 public final class ClientConfigs {
 
@@ -42,10 +46,17 @@ public final class ClientConfigs {
 
     private final WeirConfig config;
     private final String instanceId;
+    private final KafkaClients kafka;
 
-    public ClientConfigs(WeirConfig config, String instanceId) {
+    public ClientConfigs(WeirConfig config, String instanceId, KafkaClients kafka) {
         this.config = config;
         this.instanceId = instanceId;
+        this.kafka = kafka;
+    }
+
+    /** Where the instance's clients are made, with these settings. */
+    public KafkaClients kafka() {
+        return kafka;
     }
 
     public String threadName(int index) {

@@ -241,6 +241,13 @@ public final class Settings {
             "4194304",
             Setting.longAtLeast(0),
             "committed entries each store of each task keeps on the heap for reads (`0`: none)");
+    public static final Setting<Boolean> METRICS_KAFKA_CLIENTS_ENABLED = new Setting<>(
+            "metrics.kafka.clients.enabled",
+            "true",
+            Setting.bool(),
+            "`true`: the Kafka clients' own metrics (`kafka_consumer_*`, `kafka_producer_*`, `kafka_admin_client_*`)"
+                    + " are on `/metrics`, tagged with `thread` and `role`; `false`: they are not bound (see"
+                    + " [Operating](operating.md#kafka-client-metrics))");
     /** All settings by name, in documentation order (the order of docs/configuration.md's table). */
     public static final Map<String, Setting<?>> ALL = index(
             List.of(
@@ -278,7 +285,8 @@ public final class Settings {
                     STATE_CLEANUP_DELAY_MS,
                     REPARTITION_PURGE_INTERVAL_MS,
                     ROCKSDB_MEMORY_BYTES,
-                    STORE_READ_CACHE_BYTES),
+                    STORE_READ_CACHE_BYTES,
+                    METRICS_KAFKA_CLIENTS_ENABLED),
             TimeSettings.ALL);
 
     /**

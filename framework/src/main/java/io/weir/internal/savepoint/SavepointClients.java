@@ -2,6 +2,7 @@ package io.weir.internal.savepoint;
 
 import io.weir.config.WeirConfig;
 import io.weir.internal.cluster.ClientConfigs;
+import io.weir.internal.config.ClientRole;
 import io.weir.internal.config.KafkaClients;
 import java.time.Duration;
 import java.util.HashMap;
@@ -32,7 +33,8 @@ final class SavepointClients {
     private SavepointClients() {}
 
     static KafkaConsumer<byte[], byte[]> consumer(WeirConfig config, String role) {
-        return KafkaClients.consumer(consumerConfig(config, role));
+        return KafkaClients.unmetered()
+                .consumer(ClientRole.ofInstance(role + "-consumer"), consumerConfig(config, role));
     }
 
     /** The consumer's settings: the application's consumer settings with the tool's on top. */
@@ -55,7 +57,7 @@ final class SavepointClients {
     static Admin admin(WeirConfig config, String role) {
         Map<String, Object> a = new HashMap<>(config.adminOverrides());
         a.put(AdminClientConfig.CLIENT_ID_CONFIG, config.applicationId() + "-" + role + "-admin");
-        return KafkaClients.admin(a);
+        return KafkaClients.unmetered().admin(ClientRole.ofInstance(role + "-admin"), a);
     }
 
     static KafkaProducer<byte[], byte[]> producer(WeirConfig config, String role) {
@@ -64,7 +66,8 @@ final class SavepointClients {
 
     /** With {@code overrides} on top of the tool's settings. */
     static KafkaProducer<byte[], byte[]> producer(WeirConfig config, String role, Map<String, Object> overrides) {
-        return KafkaClients.producer(producerConfig(config, role, overrides));
+        return KafkaClients.unmetered()
+                .producer(ClientRole.ofInstance(role + "-producer"), producerConfig(config, role, overrides));
     }
 
     /** The producer's settings: the application's producer settings, the tool's, then {@code overrides}. */

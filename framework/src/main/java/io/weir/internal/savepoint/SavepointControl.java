@@ -5,8 +5,8 @@ import io.weir.common.internal.Worker;
 import io.weir.config.WeirConfig;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.cluster.topics.TopicSetup;
+import io.weir.internal.config.ClientRole;
 import io.weir.internal.config.InternalTopic;
-import io.weir.internal.config.KafkaClients;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.processor.TaskId;
 import java.nio.charset.StandardCharsets;
@@ -102,8 +102,8 @@ public final class SavepointControl implements AutoCloseable {
         this.controlPartition = new TopicPartition(InternalTopic.CONTROL.of(config.applicationId()), 0);
         Map<String, Object> c = clients.plainConsumer("control");
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
-        this.consumer = KafkaClients.consumer(c);
-        this.producer = KafkaClients.producer(producerConfig(clients));
+        this.consumer = clients.kafka().consumer(ClientRole.ofInstance("control-consumer"), c);
+        this.producer = clients.kafka().producer(ClientRole.ofInstance("savepoint-producer"), producerConfig(clients));
         this.writer = new SavepointWriter(config.applicationId(), instanceId, producer, this);
     }
 

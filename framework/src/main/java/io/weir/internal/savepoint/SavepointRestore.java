@@ -8,6 +8,7 @@ import io.weir.config.WeirConfig;
 import io.weir.errors.ClusterException;
 import io.weir.internal.cluster.topics.SourceChangelogs;
 import io.weir.internal.cluster.topics.TopicSetup;
+import io.weir.internal.config.ClientRole;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.config.KafkaClients;
 import io.weir.internal.topology.NodeSpec;
@@ -109,7 +110,8 @@ public final class SavepointRestore {
         }
         compat.dropped().forEach(d -> listener.progress("dropping store " + d + " (--allow-dropped-state)"));
         compat.empty().forEach(e -> listener.progress("store " + e + " is not in the savepoint: it starts empty"));
-        try (Admin admin = KafkaClients.admin(new HashMap<>(target.adminOverrides()))) {
+        try (Admin admin = KafkaClients.unmetered()
+                .admin(ClientRole.ofInstance("savepoint-restore-admin"), new HashMap<>(target.adminOverrides()))) {
             requireNoMembers(admin);
             // A table whose compacted source topic is its changelog: the topic is the user's, never
             // deleted nor written here; the store is rebuilt from it up to the restored offsets.

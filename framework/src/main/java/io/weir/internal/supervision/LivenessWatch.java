@@ -7,8 +7,8 @@ import io.weir.common.internal.Deadline;
 import io.weir.common.internal.Worker;
 import io.weir.config.WeirConfig;
 import io.weir.internal.cluster.ClientConfigs;
+import io.weir.internal.config.ClientRole;
 import io.weir.internal.config.InternalTopic;
-import io.weir.internal.config.KafkaClients;
 import io.weir.internal.metrics.WeirMeter;
 import io.weir.internal.thread.GroupRejoins;
 import io.weir.sink.DeliveryGuarantee;
@@ -121,8 +121,8 @@ public final class LivenessWatch implements AutoCloseable {
         this.beatInterval = max(Duration.ofMillis(200), detection.dividedBy(4));
         Object session = clients.consumer(0).get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
         this.awayMillis = Long.parseLong(String.valueOf(session)) + 2_000;
-        this.producer = KafkaClients.producer(producerConfig(clients));
-        this.consumer = KafkaClients.consumer(consumerConfig(clients));
+        this.producer = clients.kafka().producer(ClientRole.ofInstance("liveness-producer"), producerConfig(clients));
+        this.consumer = clients.kafka().consumer(ClientRole.ofInstance("liveness-consumer"), consumerConfig(clients));
         this.peers = new Peers(detection, beatInterval);
         Counter removals =
                 WeirMeter.FAILURE_DETECTION_REMOVALS.counter().tags(tags).register(registry);

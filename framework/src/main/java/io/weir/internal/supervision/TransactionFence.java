@@ -1,7 +1,7 @@
 package io.weir.internal.supervision;
 
 import io.weir.internal.cluster.ClientConfigs;
-import io.weir.internal.config.KafkaClients;
+import io.weir.internal.config.ClientRole;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -42,7 +42,8 @@ final class TransactionFence {
         for (int index = 0; index < threads; index++) {
             Map<String, Object> config = clients.fencingProducer(instance, index);
             config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) INIT_TIMEOUT.toMillis());
-            try (KafkaProducer<byte[], byte[]> producer = KafkaClients.producer(config)) {
+            try (KafkaProducer<byte[], byte[]> producer =
+                    clients.kafka().producer(ClientRole.ofInstance("fence-producer"), config)) {
                 producer.initTransactions();
             }
         }

@@ -3,7 +3,7 @@ package io.weir.internal.thread;
 import io.weir.config.WeirConfig;
 import io.weir.internal.assign.MemberHooks;
 import io.weir.internal.assign.TaskAssignor;
-import io.weir.internal.config.KafkaClients;
+import io.weir.internal.config.ClientRole;
 import io.weir.processor.TaskId;
 import io.weir.sink.DeliveryGuarantee;
 import io.weir.sink.internal.TaskMigratedException;
@@ -152,7 +152,7 @@ public final class StreamThread implements Runnable {
         consumerConfig.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, TaskAssignor.class.getName());
         consumerConfig.put(TaskAssignor.TOPOLOGY_CONFIG, ctx.model());
         consumerConfig.put(MemberHooks.CONFIG, new ThreadMember(ctx, index, new Membership()));
-        consumer = KafkaClients.consumer(consumerConfig);
+        consumer = ctx.clients().kafka().consumer(ClientRole.ofThread("consumer", name), consumerConfig);
         manager = new TaskManager(
                 ctx,
                 name,
@@ -160,7 +160,11 @@ public final class StreamThread implements Runnable {
                 ThreadTasks.Options.of(config),
                 new TaskManager.Plugins(
                         consumer,
-                        () -> KafkaClients.producer(ctx.clients().producer(index)),
+                        () -> ctx.clients()
+                                .kafka()
+                                .producer(
+                                        ClientRole.ofThread("producer", name),
+                                        ctx.clients().producer(index)),
                         new StateThreadRestorer(ctx.shared().taskRegistry().stateThread(), metrics),
                         ActivationListener.of(ctx.shared().taskRegistry()),
                         new ManagerEvents(),

@@ -5,6 +5,7 @@ import io.weir.common.internal.KafkaCalls;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ClusterException;
 import io.weir.errors.TopologyException;
+import io.weir.internal.config.ClientRole;
 import io.weir.internal.config.InternalTopic;
 import io.weir.internal.config.KafkaClients;
 import java.nio.charset.StandardCharsets;
@@ -112,7 +113,8 @@ public final class TopologyRecord {
             return; // a producer's start and a round trip saved on every restart of the same version
         }
         String topic = InternalTopic.TOPOLOGY.of(config.applicationId());
-        try (KafkaProducer<byte[], byte[]> producer = KafkaClients.producer(producerConfig())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                KafkaClients.unmetered().producer(ClientRole.ofInstance("topology-producer"), producerConfig())) {
             KafkaCalls.get(
                     producer.send(new ProducerRecord<>(
                             topic,
@@ -154,7 +156,8 @@ public final class TopologyRecord {
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         TopicPartition tp = new TopicPartition(InternalTopic.TOPOLOGY.of(applicationId), 0);
         Deadline deadline = Deadline.after(timeout);
-        try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.consumer(c)) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                KafkaClients.unmetered().consumer(ClientRole.ofInstance("topology-consumer"), c)) {
             if (consumer.partitionsFor(tp.topic(), timeout).isEmpty()) {
                 return Optional.empty(); // no topic: nothing recorded yet
             }

@@ -2,6 +2,7 @@ package io.weir.testdriver.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.weir.internal.cluster.ClientConfigs;
+import io.weir.internal.config.KafkaClients;
 import io.weir.internal.task.AsyncSignal;
 import io.weir.internal.task.TopicLimits;
 import io.weir.internal.thread.ActivationListener;
@@ -47,7 +48,7 @@ final class DriverThread {
             LongSupplier wallClock) {
         this.consumer = consumer;
         this.waitForCalls = setup.awaitCalls();
-        ClientConfigs clients = new ClientConfigs(setup.config(), INSTANCE);
+        ClientConfigs clients = new ClientConfigs(setup.config(), INSTANCE, KafkaClients.unmetered());
         ThreadContext ctx = new ThreadContext(
                 setup.config(),
                 setup.model(),

@@ -3,6 +3,7 @@ package io.weir.internal.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.config.WeirConfig;
+import io.weir.internal.config.KafkaClients;
 import io.weir.sink.DeliveryGuarantee;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ class ClientConfigsTest {
     }
 
     private static ClientConfigs clients(WeirConfig config) {
-        return new ClientConfigs(config, "i1");
+        return new ClientConfigs(config, "i1", KafkaClients.unmetered());
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ConfigException;
 import io.weir.internal.config.ClientSettings;
+import io.weir.internal.config.KafkaClients;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -59,7 +60,8 @@ class ClientSecurityTest {
 
     @Test
     void everyClientGetsTheSaslAndTlsSettings() throws Exception {
-        Map<String, Map<String, Object>> all = everyClient(new ClientConfigs(secured(SECURITY), "i1"));
+        Map<String, Map<String, Object>> all =
+                everyClient(new ClientConfigs(secured(SECURITY), "i1", KafkaClients.unmetered()));
         assertThat(all.keySet())
                 .contains("consumer", "restoreConsumer", "plainConsumer", "producer", "plainProducer", "admin");
         all.forEach((client, settings) -> SECURITY.forEach(
@@ -87,7 +89,7 @@ class ClientSecurityTest {
                 "ssl.key.password", "s3cret-key",
                 "ssl.truststore.location", "/etc/weir/truststore.p12");
         for (Map<String, String> security : List.of(oauth, mtls)) {
-            everyClient(new ClientConfigs(secured(security), "i1"))
+            everyClient(new ClientConfigs(secured(security), "i1", KafkaClients.unmetered()))
                     .forEach((client, settings) -> security.forEach((name, value) ->
                             assertThat(settings).as(client + " " + name).containsEntry(name, value)));
         }
@@ -97,7 +99,8 @@ class ClientSecurityTest {
     void clientPrefixedSecuritySettingsWinForTheirClient() throws Exception {
         Map<String, String> s = new java.util.HashMap<>(SECURITY);
         s.put("admin.sasl.jaas.config", JAAS.replace("app", "ops"));
-        Map<String, Map<String, Object>> all = everyClient(new ClientConfigs(secured(s), "i1"));
+        Map<String, Map<String, Object>> all =
+                everyClient(new ClientConfigs(secured(s), "i1", KafkaClients.unmetered()));
         assertThat(all.get("admin")).containsEntry("sasl.jaas.config", JAAS.replace("app", "ops"));
         assertThat(all.get("consumer")).containsEntry("sasl.jaas.config", JAAS);
     }

@@ -8,7 +8,7 @@ import io.weir.common.internal.KafkaCalls;
 import io.weir.common.internal.Worker;
 import io.weir.errors.ClusterException;
 import io.weir.internal.cluster.ClientConfigs;
-import io.weir.internal.config.KafkaClients;
+import io.weir.internal.config.ClientRole;
 import io.weir.internal.metrics.WeirMeter;
 import io.weir.internal.task.DeadLetters;
 import io.weir.internal.task.Stage;
@@ -87,10 +87,18 @@ public final class GlobalThread implements AutoCloseable {
             Tags tags,
             Consumer<Throwable> onFailure) {
         this.tables = tables;
-        this.consumer = KafkaClients.consumer(
-                clients.plainConsumer("global"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        this.deadLetterProducer = KafkaClients.producer(
-                clients.plainProducer("global-dead-letter"), new ByteArraySerializer(), new ByteArraySerializer());
+        this.consumer = clients.kafka()
+                .consumer(
+                        ClientRole.ofInstance("global-consumer"),
+                        clients.plainConsumer("global"),
+                        new ByteArrayDeserializer(),
+                        new ByteArrayDeserializer());
+        this.deadLetterProducer = clients.kafka()
+                .producer(
+                        ClientRole.ofInstance("global-dead-letter-producer"),
+                        clients.plainProducer("global-dead-letter"),
+                        new ByteArraySerializer(),
+                        new ByteArraySerializer());
         this.deadLetterTopic = deadLetterTopic;
         this.limits = limits;
         this.onFailure = onFailure;

@@ -1,7 +1,7 @@
 package io.weir.internal.state.restore;
 
 import io.weir.internal.cluster.ClientConfigs;
-import io.weir.internal.config.KafkaClients;
+import io.weir.internal.config.ClientRole;
 import io.weir.state.changelog.RestoreSession;
 import java.time.Duration;
 import java.util.List;
@@ -78,7 +78,7 @@ public final class StateConsumers {
         if (readUncommitted) {
             c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         }
-        return KafkaClients.consumer(c);
+        return clients.kafka().consumer(ClientRole.ofInstance("state-" + role + "-consumer"), c);
     }
 
     /**
@@ -122,7 +122,7 @@ public final class StateConsumers {
         if (offsetsConsumer == null) {
             Map<String, Object> c = clients.plainConsumer("state-offsets");
             c.put(ConsumerConfig.GROUP_ID_CONFIG, stream.get(ConsumerConfig.GROUP_ID_CONFIG));
-            offsetsConsumer = KafkaClients.consumer(c);
+            offsetsConsumer = clients.kafka().consumer(ClientRole.ofInstance("state-offsets-consumer"), c);
         }
         Map<TopicPartition, Long> offsets = new java.util.HashMap<>();
         Set<TopicPartition> missing = new java.util.HashSet<>(partitions);
