@@ -240,6 +240,12 @@ public final class Settings {
             "4194304",
             Setting.longAtLeast(0),
             "committed entries each store of each task keeps on the heap for reads (`0`: none)");
+    public static final Setting<Boolean> TRACING_STEP_SPANS = new Setting<>(
+            "tracing.step.spans",
+            "false",
+            Setting.bool(),
+            "`true`: with tracing on, a span per processor step of every sampled record, beside the"
+                    + " record's own span; see [Tracing](tracing.md)");
     /** All settings by name, in documentation order (the order of docs/configuration.md's table). */
     public static final Map<String, Setting<?>> ALL = index(
             List.of(
@@ -277,7 +283,8 @@ public final class Settings {
                     STATE_CLEANUP_DELAY_MS,
                     REPARTITION_PURGE_INTERVAL_MS,
                     ROCKSDB_MEMORY_BYTES,
-                    STORE_READ_CACHE_BYTES),
+                    STORE_READ_CACHE_BYTES,
+                    TRACING_STEP_SPANS),
             TimeSettings.ALL);
 
     /**

@@ -16,6 +16,8 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
     private final Processor<Object, Object, Object, Object> processor;
     private final TaskContext task;
     private final java.util.Map<String, Object> stores;
+    /** {@code tracing.step.spans} with tracing on: read once, so the hot path tests one field. */
+    private final boolean stepSpans;
 
     ProcessorNode(
             String name,
@@ -26,6 +28,7 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
         this.processor = processor;
         this.task = task;
         this.stores = stores;
+        this.stepSpans = task.tracing().on() && task.tracing().stepSpans();
     }
 
     @Override
@@ -89,7 +92,18 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
 
     @Override
     void process(Record<Object, Object> record) {
-        processor.process(record);
+        if (!stepSpans) {
+            processor.process(record);
+            return;
+        }
+        io.opentelemetry.context.Scope step = task.tracing().step(name);
+        try {
+            processor.process(record);
+        } finally {
+            if (step != null) {
+                step.close();
+            }
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.weir.internal.task;
 
 import io.weir.dsl.TopicNameExtractor;
 import io.weir.internal.topology.NodeSpec;
+import io.weir.internal.tracing.Tracing;
 import io.weir.processor.Record;
 import io.weir.serde.Serde;
 
@@ -17,9 +18,11 @@ final class SinkNode extends Node {
     private static final int WINDOW_TIMES = 2 * Long.BYTES;
 
     private final boolean windowedKeys;
+    /** Writes the producing span's context into outputs; only called when {@link Tracing#on()}. */
+    private final Tracing tracing;
 
     @SuppressWarnings("unchecked")
-    SinkNode(NodeSpec.Sink spec, OutputCollector collector) {
+    SinkNode(NodeSpec.Sink spec, OutputCollector collector, Tracing tracing) {
         super(spec.name());
         this.topic = spec.topic();
         this.extractor = (TopicNameExtractor<Object, Object>) spec.extractor();
@@ -27,6 +30,7 @@ final class SinkNode extends Node {
         this.valueSerde = (Serde<Object>) spec.valueSerde();
         this.collector = collector;
         this.windowedKeys = io.weir.serde.Serdes.isWindowed(keySerde);
+        this.tracing = tracing.on() ? tracing : null;
     }
 
     @Override
@@ -47,6 +51,8 @@ final class SinkNode extends Node {
         byte[] partitionKey = windowedKeys && key != null && key.length >= WINDOW_TIMES
                 ? java.util.Arrays.copyOfRange(key, WINDOW_TIMES, key.length)
                 : null;
-        collector.send(target, key, value, record.timestamp(), record.headers().toArray(), partitionKey);
+        io.weir.processor.Headers headers =
+                tracing == null ? record.headers() : tracing.produced(record.headers(), target);
+        collector.send(target, key, value, record.timestamp(), headers.toArray(), partitionKey);
     }
 }

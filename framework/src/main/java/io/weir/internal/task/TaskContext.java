@@ -2,6 +2,8 @@ package io.weir.internal.task;
 
 import io.weir.internal.time.Punctuations;
 import io.weir.internal.time.Watermarks;
+import io.weir.internal.tracing.RecordSpan;
+import io.weir.internal.tracing.Tracing;
 import io.weir.processor.TaskId;
 import io.weir.sink.internal.CommitAbortedException;
 import io.weir.sink.internal.TaskMigratedException;
@@ -32,6 +34,8 @@ final class TaskContext implements AsyncHost {
     private InstanceCalls instanceCalls = new InstanceCalls();
     /** How the thread handles a failed record; set by the task before it processes. */
     private RecordFailureHandler onFailure;
+
+    private Tracing tracing = Tracing.off();
 
     TaskContext(
             TaskId id, String applicationId, LongSupplier wallClock, Watermarks watermarks, LateRecords lateRecords) {
@@ -102,6 +106,15 @@ final class TaskContext implements AsyncHost {
         this.onFailure = onFailure;
     }
 
+    /** The instance's tracing; before the nodes are made, which read it. */
+    void tracing(Tracing tracing) {
+        this.tracing = tracing;
+    }
+
+    Tracing tracing() {
+        return tracing;
+    }
+
     // ---- AsyncHost ---------------------------------------------------------------------------
 
     @Override
@@ -118,16 +131,28 @@ final class TaskContext implements AsyncHost {
     public void runFor(ConsumerRecord<byte[], byte[]> origin, Runnable work) {
         ConsumerRecord<byte[], byte[]> before = current;
         current = origin;
+        // The completion of a call is the record's processing too: what it produces continues
+        // the record's trace, under a span of its own.
+        RecordSpan span = tracing.on() ? tracing.process(origin, true) : null;
         try {
             work.run();
+        } catch (RuntimeException | Error e) {
+            if (span != null) {
+                span.failed(e);
+            }
+            throw e;
         } finally {
             current = before;
+            if (span != null) {
+                span.end();
+            }
         }
     }
 
     @Override
     public void deadLetter(ConsumerRecord<byte[], byte[]> origin, Throwable error) {
-        onFailure.onFailure(origin, Stage.CALL, error); // dead-lettered, or error.mode=fail stops
+        // dead-lettered (with the current span's context), or error.mode=fail stops
+        onFailure.onFailure(tracing.withCurrentContext(origin), Stage.CALL, error);
     }
 
     @Override
@@ -135,7 +160,8 @@ final class TaskContext implements AsyncHost {
         if (error instanceof TaskMigratedException || error instanceof CommitAbortedException) {
             throw (RuntimeException) error; // the transaction failed, not the record
         }
-        onFailure.onFailure(origin, StageException.stageOf(error), StageException.rootOf(error));
+        onFailure.onFailure(
+                tracing.withCurrentContext(origin), StageException.stageOf(error), StageException.rootOf(error));
     }
 
     /** Reports the input record being processed as too late for a window of {@code operator}. */

@@ -1,10 +1,12 @@
 package io.weir.testdriver.internal;
 
+import io.opentelemetry.api.OpenTelemetry;
 import io.weir.Topology;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ConfigException;
 import io.weir.internal.topology.TopologyAccess;
 import io.weir.internal.topology.TopologyModel;
+import io.weir.internal.tracing.Tracing;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,6 +22,7 @@ import java.util.Map;
  * @param awaitCalls       true: a pipe returns once the asynchronous calls it caused finished and
  *                         were applied; false: calls finish when the test completes them, and are
  *                         applied at the next pipe or commit
+ * @param tracing          tracing as in production when the test gives an OpenTelemetry; else off
  */
 public record DriverSetup(
         WeirConfig config,
@@ -28,7 +31,8 @@ public record DriverSetup(
         long startWallClockMs,
         boolean storesInMemory,
         int commitEvery,
-        boolean awaitCalls) {
+        boolean awaitCalls,
+        Tracing tracing) {
 
     /**
      * Resolves {@code settings} (the environment ignored) and the topology's model for them.
@@ -42,7 +46,8 @@ public record DriverSetup(
             long startWallClockMs,
             boolean storesInMemory,
             int commitEvery,
-            boolean awaitCalls) {
+            boolean awaitCalls,
+            OpenTelemetry openTelemetry) {
         WeirConfig.Builder b = WeirConfig.builder().environment(Map.of());
         settings.forEach(b::set);
         WeirConfig config = b.build();
@@ -51,6 +56,14 @@ public record DriverSetup(
         TopologyModel model =
                 TopologyAccess.model(topology, config.applicationId()).withStores(s -> s.withSourceTopic(null));
         Map<String, Integer> declared = Collections.unmodifiableMap(new LinkedHashMap<>(partitions));
-        return new DriverSetup(config, model, declared, startWallClockMs, storesInMemory, commitEvery, awaitCalls);
+        return new DriverSetup(
+                config,
+                model,
+                declared,
+                startWallClockMs,
+                storesInMemory,
+                commitEvery,
+                awaitCalls,
+                Tracing.of(openTelemetry, config.tracingStepSpans(), config.applicationId()));
     }
 }
