@@ -238,7 +238,7 @@ class TestDriverTracingTest {
     }
 
     @Test
-    void aWindowResultFiredByARecordsWatermarkIsThatRecordsChild() {
+    void aWindowResultFiredByARecordsWatermarkIsSentUnderItLinkedToTheLastRecordOfTheWindow() {
         TopologyBuilder b = new TopologyBuilder();
         b.stream(Serdes.strings(), Serdes.strings(), "in")
                 .groupByKey()
@@ -249,16 +249,26 @@ class TestDriverTracingTest {
                 .to("out", Serdes.strings(), Serdes.longs());
         try (InMemoryTracing tracing = new InMemoryTracing();
                 TestDriver driver = driver(b.build(), tracing.openTelemetry())) {
-            driver.pipe("in", 0, "k", "a", 100, InMemoryTracing.upstream());
-            driver.pipe("in", 0, "k", "b", 5_000); // a new trace; its time closes the first window
+            driver.pipe("in", 0, "k", "a", 100);
+            driver.pipe("in", 0, "k", "b", 200, InMemoryTracing.upstream()); // the window's last record
+            driver.pipe("in", 0, "k", "c", 5_000); // a new trace; its time closes the first window
 
             TestRecord<String, Long> result = single(driver.output("out", Serdes.strings(), Serdes.longs()));
             assertThat(result.key()).isEqualTo("k@0");
-            SpanData closer = tracing.spans("process in").get(1);
-            assertThat(closer.getTraceId()).isNotEqualTo(TRACE_ID);
+            assertThat(result.value()).isEqualTo(2);
+            List<SpanData> records = tracing.spans("process in");
+            SpanData last = records.get(1);
+            SpanData closer = records.get(2);
+            assertThat(last.getTraceId()).isEqualTo(TRACE_ID);
+            SpanData send = single(tracing.spans("send out"));
+            assertThat(send.getParentSpanId()).isEqualTo(closer.getSpanId());
+            assertThat(send.getTraceId()).isEqualTo(closer.getTraceId());
+            assertThat(send.getLinks())
+                    .singleElement()
+                    .satisfies(l -> assertThat(l.getSpanContext().getSpanId()).isEqualTo(last.getSpanId()));
             String traceparent = result.headers().lastString("traceparent");
-            assertThat(traceId(traceparent)).isEqualTo(closer.getTraceId());
-            assertThat(spanId(traceparent)).isEqualTo(closer.getSpanId());
+            assertThat(spanId(traceparent)).isEqualTo(send.getSpanId());
+            assertThat(result.headers().lastString("weir.pane")).isEqualTo("final");
         }
     }
 

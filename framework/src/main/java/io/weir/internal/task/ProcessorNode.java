@@ -81,6 +81,16 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
     }
 
     @Override
+    public boolean traced() {
+        return task.tracing().on();
+    }
+
+    @Override
+    public io.weir.processor.Headers withTraceContext(io.weir.processor.Headers onto, io.weir.processor.Headers from) {
+        return task.tracing().on() ? task.tracing().copyContext(from, onto) : onto;
+    }
+
+    @Override
     public AsyncHost asyncHost() {
         return task;
     }

@@ -231,6 +231,21 @@ public final class Tracing {
                 record.deliveryCount());
     }
 
+    /** {@code onto} with the trace context headers of {@code from} in place of its own. */
+    public Headers copyContext(Headers from, Headers onto) {
+        Headers out = onto;
+        for (String f : fields) {
+            byte[] value = from.lastValue(f);
+            if (value != null || out.lastValue(f) != null) {
+                out = out.without(f);
+            }
+            if (value != null) {
+                out = out.with(f, value);
+            }
+        }
+        return out;
+    }
+
     private Headers inject(Context context, Headers headers) {
         Headers without = headers;
         for (String f : fields) {

@@ -167,6 +167,21 @@ class TracingTest {
     }
 
     @Test
+    void copiesOnlyTheTraceContext() {
+        try (InMemoryTracing sdk = new InMemoryTracing()) {
+            Headers from = InMemoryTracing.upstream().with("mine", "1");
+            Headers onto = Headers.empty().with("weir.pane", "final");
+
+            Headers copied = on(sdk).copyContext(from, onto);
+
+            assertThat(copied.lastString("traceparent")).isEqualTo(InMemoryTracing.TRACEPARENT);
+            assertThat(copied.lastString("weir.pane")).isEqualTo("final");
+            assertThat(copied.lastString("mine")).isNull();
+            assertThat(copied.size()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void aStepSpanOnlyUnderASampledRecord() {
         try (InMemoryTracing sdk = new InMemoryTracing()) {
             Tracing tracing = Tracing.of(sdk.openTelemetry(), true, "app");
