@@ -112,7 +112,7 @@ public final class WeirApp implements AutoCloseable {
     private final Ownership ownership = new Ownership();
     private final AppStores stores;
     private final StoreQueryService queries;
-    /** What {@link #openTelemetry} gave; null for {@link GlobalOpenTelemetry}, taken at {@link #start()}. */
+    /** What {@link #openTelemetry} gave; null for the global one, taken at {@link #start()}. */
     private OpenTelemetry openTelemetry;
     /** The started parts; null before {@link #start()} wired them. */
     private volatile RunningInstance instance;
@@ -148,8 +148,10 @@ public final class WeirApp implements AutoCloseable {
     }
 
     /**
-     * Traces with {@code openTelemetry} instead of {@link GlobalOpenTelemetry#get()}, which
-     * {@link #start()} takes otherwise. Tracing is on when its text-map propagator is not the
+     * Traces with {@code openTelemetry} instead of the global one, which {@link #start()} takes
+     * otherwise: what the application registered with {@link GlobalOpenTelemetry}, or what the
+     * SDK's autoconfigure builds when {@code otel.java.global-autoconfigure.enabled} is true (the
+     * no-op otherwise, left unregistered). Tracing is on when its text-map propagator is not the
      * no-op (an SDK, or {@code OTEL_PROPAGATORS} read by the SDK's autoconfigure): every input
      * record gets a span that continues the W3C trace context of its headers, and what it
      * produces (outputs, repartition topics, dead letters) carries the context of the span that
@@ -208,7 +210,7 @@ public final class WeirApp implements AutoCloseable {
                     endpoints,
                     new InstanceOwner(this, lifecycle, shutdown),
                     Tracing.of(
-                            openTelemetry != null ? openTelemetry : GlobalOpenTelemetry.get(),
+                            openTelemetry != null ? openTelemetry : Tracing.global(),
                             config.tracingStepSpans(),
                             config.applicationId()),
                     started -> instance = started);

@@ -1,5 +1,6 @@
 package io.weir.internal.tracing;
 
+import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -88,7 +89,31 @@ public final class Tracing {
             }
             return OFF;
         }
+        log.info(
+                "tracing on: a span per input record, the trace context ({}) written into what it produces;"
+                        + " step spans {} (tracing.step.spans)",
+                String.join(", ", propagator.fields()),
+                stepSpans ? "on" : "off");
         return new Tracing(openTelemetry.getTracer(INSTRUMENTATION), propagator, stepSpans, group);
+    }
+
+    /**
+     * The application's global OpenTelemetry: the one it registered, or the one the SDK's
+     * autoconfigure builds from {@code OTEL_*} when {@code otel.java.global-autoconfigure.enabled}
+     * (or {@code OTEL_JAVA_GLOBAL_AUTOCONFIGURE_ENABLED}) is true; else the no-op, without
+     * registering it. {@code GlobalOpenTelemetry.get()} would make the no-op the global for good,
+     * and an application that registers its SDK after starting Weir would then fail.
+     */
+    public static OpenTelemetry global() {
+        return GlobalOpenTelemetry.isSet() || autoconfigureEnabled(System.getProperties(), System.getenv())
+                ? GlobalOpenTelemetry.get()
+                : OpenTelemetry.noop();
+    }
+
+    static boolean autoconfigureEnabled(java.util.Properties properties, java.util.Map<String, String> env) {
+        String value = properties.getProperty(
+                "otel.java.global-autoconfigure.enabled", env.get("OTEL_JAVA_GLOBAL_AUTOCONFIGURE_ENABLED"));
+        return Boolean.parseBoolean(value);
     }
 
     /** False when tracing is off: then no other method may be called. */

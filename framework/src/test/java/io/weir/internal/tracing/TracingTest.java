@@ -6,6 +6,7 @@ import static io.weir.testing.InMemoryTracing.spanId;
 import static io.weir.testing.InMemoryTracing.traceId;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
@@ -50,7 +51,7 @@ class TracingTest {
 
     @Test
     void offWhenNothingPropagates() {
-        assertThat(Tracing.of(OpenTelemetry.noop(), true, "app").on()).isFalse();
+        assertThat(Tracing.of(OpenTelemetry.noop(), true, "app")).isSameAs(Tracing.off());
         assertThat(Tracing.off().on()).isFalse();
         // An SDK without propagators (its default) continues and writes nothing: off, with a warning.
         try (OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()
@@ -58,6 +59,31 @@ class TracingTest {
                 .build()) {
             assertThat(Tracing.of(sdk, false, "app").on()).isFalse();
         }
+    }
+
+    @Test
+    void theGlobalOneIsTheNoOpWithoutAnSdkAndIsLeftUnregistered() {
+        GlobalOpenTelemetry.resetForTest();
+        try {
+            assertThat(Tracing.of(Tracing.global(), false, "app")).isSameAs(Tracing.off());
+            assertThat(GlobalOpenTelemetry.isSet())
+                    .as("an application may still register its SDK")
+                    .isFalse();
+        } finally {
+            GlobalOpenTelemetry.resetForTest();
+        }
+    }
+
+    @Test
+    void autoconfigureIsAskedForByItsPropertyOrVariable() {
+        java.util.Properties none = new java.util.Properties();
+        java.util.Properties enabled = new java.util.Properties();
+        enabled.setProperty("otel.java.global-autoconfigure.enabled", "true");
+        assertThat(Tracing.autoconfigureEnabled(none, java.util.Map.of())).isFalse();
+        assertThat(Tracing.autoconfigureEnabled(enabled, java.util.Map.of())).isTrue();
+        assertThat(Tracing.autoconfigureEnabled(
+                        none, java.util.Map.of("OTEL_JAVA_GLOBAL_AUTOCONFIGURE_ENABLED", "true")))
+                .isTrue();
     }
 
     @Test
