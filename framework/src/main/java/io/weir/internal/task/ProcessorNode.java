@@ -106,12 +106,17 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
             processor.process(record);
             return;
         }
-        io.opentelemetry.context.Scope step = task.tracing().step(name);
+        io.weir.internal.tracing.RecordSpan step = task.tracing().step(name);
         try {
             processor.process(record);
+        } catch (RuntimeException e) {
+            if (step != null) {
+                step.failed(e);
+            }
+            throw e;
         } finally {
             if (step != null) {
-                step.close();
+                step.end();
             }
         }
     }

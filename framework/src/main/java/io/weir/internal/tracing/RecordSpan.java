@@ -5,9 +5,10 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 
 /**
- * The span of one input record, current on the stream thread from {@link Tracing#process} until
- * {@link #end()}: what the record's processing produces is its child. Ended on the thread that
- * started it, scopes closed in the order they were opened.
+ * The span of one input record ({@link Tracing#process}) or of one of its processor steps
+ * ({@link Tracing#step}), current on the stream thread until {@link #end()}: what is produced
+ * meanwhile is its child. Ended on the thread that started it, scopes closed in the order they
+ * were opened.
  */
 public final class RecordSpan {
 

@@ -166,16 +166,12 @@ public final class Tracing {
      * Starts a span (kind INTERNAL) for the processor step {@code node} and makes it current, if
      * the current record's span is sampled; else returns null and records nothing.
      */
-    public Scope step(String node) {
+    public RecordSpan step(String node) {
         if (!Span.current().getSpanContext().isSampled()) {
             return null;
         }
         Span span = tracer.spanBuilder(node).setSpanKind(SpanKind.INTERNAL).startSpan();
-        Scope scope = span.makeCurrent();
-        return () -> {
-            scope.close();
-            span.end();
-        };
+        return new RecordSpan(span, span.makeCurrent());
     }
 
     /**

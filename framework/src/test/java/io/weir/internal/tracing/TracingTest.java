@@ -10,7 +10,6 @@ import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -213,8 +212,8 @@ class TracingTest {
             Tracing tracing = Tracing.of(sdk.openTelemetry(), true, "app");
             assertThat(tracing.step("map")).as("no record").isNull();
             RecordSpan span = tracing.process(input(InMemoryTracing.TRACEPARENT), false);
-            Scope step = tracing.step("map");
-            step.close();
+            RecordSpan step = tracing.step("map");
+            step.end();
             span.end();
 
             assertThat(sdk.spans("map"))
