@@ -17,6 +17,7 @@ import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.common.KeyValue;
 import io.weir.dsl.Emit;
+import io.weir.dsl.SessionWindows;
 import io.weir.dsl.TimeWindows;
 import io.weir.processor.Headers;
 import io.weir.serde.Serdes;
@@ -269,6 +270,44 @@ class TestDriverTracingTest {
             String traceparent = result.headers().lastString("traceparent");
             assertThat(spanId(traceparent)).isEqualTo(send.getSpanId());
             assertThat(result.headers().lastString("weir.pane")).isEqualTo("final");
+        }
+    }
+
+    @Test
+    void aMergedSessionContinuesFromTheLastRecordThatUpdatedIt() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), "in")
+                .groupByKey()
+                .windowedBy(SessionWindows.withInactivityGap(Duration.ofSeconds(1)))
+                .count("sessions")
+                .map((w, c) -> KeyValue.of(w.key() + "@" + w.start() + "-" + w.end(), c))
+                .to("out", Serdes.strings(), Serdes.longs());
+        try (InMemoryTracing tracing = new InMemoryTracing();
+                TestDriver driver = TestDriver.builder(b.build())
+                        .inMemoryStores()
+                        .config("max.out.of.orderness.ms", 5_000) // the first sessions wait
+                        .openTelemetry(tracing.openTelemetry())
+                        .build()) {
+            driver.pipe("in", 0, "k", "a", 100);
+            driver.pipe("in", 0, "k", "b", 1_500);
+            driver.pipe("in", 0, "k", "c", 800, InMemoryTracing.upstream()); // merges both sessions
+            driver.pipe("in", 0, "k", "d", 20_000); // closes the merged session
+
+            List<TestRecord<String, Long>> out = driver.output("out", Serdes.strings(), Serdes.longs());
+            TestRecord<String, Long> merged = out.stream()
+                    .filter(r -> r.value() != null && r.value() == 3)
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(merged.key()).isEqualTo("k@100-1500");
+            SpanData send = tracing.spans("send out").stream()
+                    .filter(s -> s.getSpanId().equals(spanId(merged.headers().lastString("traceparent"))))
+                    .findFirst()
+                    .orElseThrow();
+            SpanData merger = tracing.spans("process in").get(2);
+            assertThat(merger.getTraceId()).isEqualTo(TRACE_ID);
+            assertThat(send.getLinks())
+                    .singleElement()
+                    .satisfies(l -> assertThat(l.getSpanContext().getSpanId()).isEqualTo(merger.getSpanId()));
         }
     }
 
