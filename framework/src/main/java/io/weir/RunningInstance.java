@@ -35,6 +35,7 @@ import io.weir.internal.thread.ThreadContext;
 import io.weir.internal.topology.TopologyDescription;
 import io.weir.internal.topology.TopologyModel;
 import io.weir.internal.topology.TopologyRecord;
+import io.weir.internal.tracing.Tracing;
 import io.weir.state.rocksdb.RocksDbResources;
 import java.time.Duration;
 import java.util.List;
@@ -82,6 +83,7 @@ final class RunningInstance {
     private static final Duration GLOBAL_RESTORE_TIMEOUT = Duration.ofMinutes(10);
 
     private final WeirConfig config;
+    private final Tracing tracing;
     private final StreamThreads threads = new StreamThreads();
     private InstanceDirectory instanceDir;
     private Admin admin;
@@ -102,8 +104,9 @@ final class RunningInstance {
     private GlobalTables globalTables;
     private GlobalThread globalThread;
 
-    private RunningInstance(WeirConfig config) {
+    private RunningInstance(WeirConfig config, Tracing tracing) {
         this.config = config;
+        this.tracing = tracing;
     }
 
     /**
@@ -119,8 +122,9 @@ final class RunningInstance {
             Ownership ownership,
             Endpoints endpoints,
             Owner owner,
+            Tracing tracing,
             Consumer<RunningInstance> partsStarted) {
-        RunningInstance instance = new RunningInstance(config);
+        RunningInstance instance = new RunningInstance(config, tracing);
         try {
             instance.startParts(model, meters, localStores, ownership, endpoints, owner);
             partsStarted.accept(instance);
@@ -230,7 +234,8 @@ final class RunningInstance {
                         new RepartitionPurge(admin, model, config.repartitionPurgeInterval()),
                         globalTables.views(),
                         ownership,
-                        rejoins));
+                        rejoins,
+                        tracing));
         for (int i = 0; i < config.numStreamThreads(); i++) {
             threads.add(
                     new StreamThread(

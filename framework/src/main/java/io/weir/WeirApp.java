@@ -1,6 +1,8 @@
 package io.weir;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ConfigException;
 import io.weir.errors.InstanceFailedException;
@@ -16,6 +18,7 @@ import io.weir.internal.state.LocalStores;
 import io.weir.internal.supervision.InstanceMeters;
 import io.weir.internal.topology.DescribeRun;
 import io.weir.internal.topology.TopologyModel;
+import io.weir.internal.tracing.Tracing;
 import io.weir.query.KeyOwners;
 import io.weir.state.ReadOnlyKeyValueStore;
 import io.weir.state.ReadOnlySessionStore;
@@ -109,6 +112,8 @@ public final class WeirApp implements AutoCloseable {
     private final Ownership ownership = new Ownership();
     private final AppStores stores;
     private final StoreQueryService queries;
+    /** What {@link #openTelemetry} gave; null for the global one, taken at {@link #start()}. */
+    private OpenTelemetry openTelemetry;
     /** The started parts; null before {@link #start()} wired them. */
     private volatile RunningInstance instance;
 
@@ -140,6 +145,27 @@ public final class WeirApp implements AutoCloseable {
      */
     public static WeirApp create(Topology topology, WeirConfig config, MeterRegistry registry) {
         return new WeirApp(topology, config, Objects.requireNonNull(registry, "registry"));
+    }
+
+    /**
+     * Traces with {@code openTelemetry} instead of the global one, which {@link #start()} takes
+     * otherwise: what the application registered with {@link GlobalOpenTelemetry}, or what the
+     * SDK's autoconfigure builds when {@code otel.java.global-autoconfigure.enabled} is true (the
+     * no-op otherwise, left unregistered). Tracing is on when its text-map propagator is not the
+     * no-op (an SDK, or {@code OTEL_PROPAGATORS} read by the SDK's autoconfigure): every input
+     * record gets a span that continues the W3C trace context of its headers, and what it
+     * produces (outputs, repartition topics, dead letters) carries the context of the span that
+     * produced it. Off, and free, with {@link OpenTelemetry#noop()}. See docs/tracing.md.
+     *
+     * @throws InstanceStateException if the instance was started already
+     */
+    public synchronized WeirApp openTelemetry(OpenTelemetry openTelemetry) {
+        if (lifecycle.get() != State.CREATED) {
+            throw new InstanceStateException("openTelemetry(...) must be called before start(); "
+                    + config.applicationId() + " is " + lifecycle.get());
+        }
+        this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
+        return this;
     }
 
     /** Adds a listener of state changes (see {@link StateListener} for the thread that calls it). */
@@ -183,6 +209,10 @@ public final class WeirApp implements AutoCloseable {
                     ownership,
                     endpoints,
                     new InstanceOwner(this, lifecycle, shutdown),
+                    Tracing.of(
+                            openTelemetry != null ? openTelemetry : Tracing.global(),
+                            config.tracingStepSpans(),
+                            config.applicationId()),
                     started -> instance = started);
         } catch (RuntimeException e) {
             lifecycle.fail(e);

@@ -64,7 +64,8 @@ class ArchitectureTest {
                     "io.weir.internal.assign",
                     "io.weir.internal.http",
                     "io.weir.internal.kubernetes",
-                    "io.weir.internal.time"),
+                    "io.weir.internal.time",
+                    "io.weir.internal.tracing"),
             List.of(
                     "io.weir.internal.cluster",
                     "io.weir.internal.cluster.topics",

@@ -273,6 +273,14 @@ public final class WeirConfig {
         return settings.get(Settings.STATE_FLUSH_INTERVAL_MS);
     }
 
+    /**
+     * {@code tracing.step.spans}: with tracing on (an OpenTelemetry SDK), a span per processor step
+     * of every sampled record, beside the record's own span.
+     */
+    public boolean tracingStepSpans() {
+        return settings.get(Settings.TRACING_STEP_SPANS);
+    }
+
     /** The event-time settings: timestamps, watermarks, late records (a view). */
     public EventTimeConfig eventTime() {
         return new EventTimeConfig(settings);

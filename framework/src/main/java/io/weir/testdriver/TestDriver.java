@@ -1,6 +1,7 @@
 package io.weir.testdriver;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.weir.Topology;
 import io.weir.WeirApp;
 import io.weir.config.WeirConfig;
@@ -317,6 +318,7 @@ public final class TestDriver implements AutoCloseable {
         private int commitEvery = 1;
         private boolean completeCallsByHand;
         private ErrorHandler errorHandler;
+        private OpenTelemetry openTelemetry = OpenTelemetry.noop();
 
         private Builder(Topology topology) {
             this.topology = topology;
@@ -426,6 +428,17 @@ public final class TestDriver implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Traces as an application does with {@code WeirApp.openTelemetry}: spans for the records
+         * piped in, and the trace context written into outputs, repartition records and dead
+         * letters. Without it the driver does not trace (it never takes {@code GlobalOpenTelemetry},
+         * so tests do not depend on it).
+         */
+        public Builder openTelemetry(OpenTelemetry openTelemetry) {
+            this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
+            return this;
+        }
+
         public TestDriver build() {
             long start = startWallClockMs != null ? startWallClockMs : System.currentTimeMillis();
             WeirConfig.Builder config = WeirConfig.builder();
@@ -434,7 +447,14 @@ public final class TestDriver implements AutoCloseable {
                 config.errorHandler(errorHandler);
             }
             return new TestDriver(DriverRuntime.start(DriverSetup.of(
-                    topology, config, partitions, start, inMemoryStores, commitEvery, !completeCallsByHand)));
+                    topology,
+                    config,
+                    partitions,
+                    start,
+                    inMemoryStores,
+                    commitEvery,
+                    !completeCallsByHand,
+                    openTelemetry)));
         }
     }
 }

@@ -248,6 +248,12 @@ public final class Settings {
             "`true`: the Kafka clients' own metrics (`kafka_consumer_*`, `kafka_producer_*`, `kafka_admin_client_*`)"
                     + " are on `/metrics`, tagged with `thread` and `role`; `false`: they are not bound (see"
                     + " [Operating](operating.md#kafka-client-metrics))");
+    public static final Setting<Boolean> TRACING_STEP_SPANS = new Setting<>(
+            "tracing.step.spans",
+            "false",
+            Setting.bool(),
+            "`true`: with tracing on, a span per processor step of every sampled record, beside the"
+                    + " record's own span; see [Tracing](tracing.md)");
     /** All settings by name, in documentation order (the order of docs/configuration.md's table). */
     public static final Map<String, Setting<?>> ALL = index(
             List.of(
@@ -286,7 +292,8 @@ public final class Settings {
                     REPARTITION_PURGE_INTERVAL_MS,
                     ROCKSDB_MEMORY_BYTES,
                     STORE_READ_CACHE_BYTES,
-                    METRICS_KAFKA_CLIENTS_ENABLED),
+                    METRICS_KAFKA_CLIENTS_ENABLED,
+                    TRACING_STEP_SPANS),
             TimeSettings.ALL);
 
     /**

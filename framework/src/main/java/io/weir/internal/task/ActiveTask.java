@@ -7,6 +7,8 @@ import io.weir.internal.state.TaskStores;
 import io.weir.internal.time.WatermarkBroadcast;
 import io.weir.internal.time.WatermarkMarker;
 import io.weir.internal.time.Watermarks;
+import io.weir.internal.tracing.RecordSpan;
+import io.weir.internal.tracing.Tracing;
 import io.weir.processor.TaskId;
 import io.weir.sink.internal.CommitAbortedException;
 import io.weir.sink.internal.TaskMigratedException;
@@ -383,33 +385,47 @@ public final class ActiveTask implements CommitUnit {
             io.weir.processor.Record<Object, Object> read,
             RecordFailureHandler onFailure,
             long now) {
-        if (deadLetters.hasPoisoned()) {
-            DeadLetters.Poisoned mark = deadLetters.poisonedAt(p.tp, record.offset());
-            if (mark != null) {
-                deadLetters.apply(record, mark);
-                // Commit soon, so that a later failure does not replay (and re-abort) this one.
-                deadLetters.requestCommit();
-                return;
-            }
-        }
-        context.current(record);
+        Tracing tracing = context.tracing();
+        RecordSpan span = tracing.on() ? tracing.process(record, false) : null; // current until it ends
         try {
-            io.weir.processor.Record<Object, Object> typed = read != null ? read : p.source.read(record);
-            // Only a partition's new largest time can move the watermark between two punctuations.
-            if (watermarks.observe(p.time, typed.timestamp()) && watermarks.advance(now)) {
-                fireWatermark();
+            if (deadLetters.hasPoisoned()) {
+                DeadLetters.Poisoned mark = deadLetters.poisonedAt(p.tp, record.offset());
+                if (mark != null) {
+                    if (span != null) {
+                        span.failed(mark.error());
+                    }
+                    deadLetters.apply(tracing.withCurrentContext(record), mark);
+                    // Commit soon, so that a later failure does not replay (and re-abort) this one.
+                    deadLetters.requestCommit();
+                    return;
+                }
             }
-            p.source.forward(typed);
-        } catch (TaskMigratedException | CommitAbortedException e) {
-            throw e; // the transaction failed, not the record: the thread aborts and replays it
-        } catch (RuntimeException e) {
-            if (StageException.rootOf(e) instanceof ServiceUnavailableException unavailable) {
-                // A registry that cannot be reached is not the record's fault: stop, do not dead-letter.
-                throw unavailable;
+            context.current(record);
+            try {
+                io.weir.processor.Record<Object, Object> typed = read != null ? read : p.source.read(record);
+                // Only a partition's new largest time can move the watermark between two punctuations.
+                if (watermarks.observe(p.time, typed.timestamp()) && watermarks.advance(now)) {
+                    fireWatermark();
+                }
+                p.source.forward(span == null ? typed : typed.withHeaders(tracing.continued(typed.headers())));
+            } catch (TaskMigratedException | CommitAbortedException e) {
+                throw e; // the transaction failed, not the record: the thread aborts and replays it
+            } catch (RuntimeException e) {
+                if (span != null) {
+                    span.failed(StageException.rootOf(e));
+                }
+                if (StageException.rootOf(e) instanceof ServiceUnavailableException unavailable) {
+                    // A registry that cannot be reached is not the record's fault: stop, do not dead-letter.
+                    throw unavailable;
+                }
+                onFailure.onFailure(context.failure(tracing.withCurrentContext(record), e, p.source.name));
+            } finally {
+                context.current(null);
             }
-            onFailure.onFailure(context.failure(record, e, p.source.name));
         } finally {
-            context.current(null);
+            if (span != null) {
+                span.end();
+            }
         }
     }
 

@@ -23,6 +23,20 @@ public interface InternalContext {
     /** The names of this processor's children, in the order {@code forward} visits them. */
     java.util.List<String> childNames();
 
+    /**
+     * True if records are traced (the application gave an OpenTelemetry SDK): an operator that
+     * emits a result later than the record that made it may then keep that record's headers, to
+     * pass its trace context on with {@link #withTraceContext}. Constant for the task's life.
+     */
+    default boolean traced() {
+        return false;
+    }
+
+    /** {@code onto} with the trace context headers of {@code from} (W3C {@code traceparent}, ...). */
+    default io.weir.processor.Headers withTraceContext(io.weir.processor.Headers onto, io.weir.processor.Headers from) {
+        return onto;
+    }
+
     /** What an asynchronous step ({@link AsyncStep}) needs from its task. */
     default AsyncHost asyncHost() {
         throw new IllegalStateException("asynchronous steps run in a task's context only");

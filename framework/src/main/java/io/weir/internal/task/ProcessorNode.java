@@ -16,6 +16,8 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
     private final Processor<Object, Object, Object, Object> processor;
     private final TaskContext task;
     private final java.util.Map<String, Object> stores;
+    /** {@code tracing.step.spans} with tracing on: read once, so the hot path tests one field. */
+    private final boolean stepSpans;
 
     ProcessorNode(
             String name,
@@ -26,6 +28,7 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
         this.processor = processor;
         this.task = task;
         this.stores = stores;
+        this.stepSpans = task.tracing().on() && task.tracing().stepSpans();
     }
 
     @Override
@@ -78,6 +81,16 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
     }
 
     @Override
+    public boolean traced() {
+        return task.tracing().on();
+    }
+
+    @Override
+    public io.weir.processor.Headers withTraceContext(io.weir.processor.Headers onto, io.weir.processor.Headers from) {
+        return task.tracing().on() ? task.tracing().copyContext(from, onto) : onto;
+    }
+
+    @Override
     public AsyncHost asyncHost() {
         return task;
     }
@@ -89,7 +102,23 @@ final class ProcessorNode extends Node implements ProcessorContext<Object, Objec
 
     @Override
     void process(Record<Object, Object> record) {
-        processor.process(record);
+        if (!stepSpans) {
+            processor.process(record);
+            return;
+        }
+        io.weir.internal.tracing.RecordSpan step = task.tracing().step(name);
+        try {
+            processor.process(record);
+        } catch (RuntimeException e) {
+            if (step != null) {
+                step.failed(e);
+            }
+            throw e;
+        } finally {
+            if (step != null) {
+                step.end();
+            }
+        }
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.weir.internal.task;
 import io.weir.dsl.StreamPartitioner;
 import io.weir.dsl.TopicNameExtractor;
 import io.weir.internal.topology.NodeSpec;
+import io.weir.internal.tracing.Tracing;
 import io.weir.processor.Record;
 import io.weir.serde.Serde;
 
@@ -20,9 +21,11 @@ final class SinkNode extends Node {
     private final boolean windowedKeys;
     /** Null for Kafka's default partitioner. */
     private final StreamPartitioner<Object, Object> partitioner;
+    /** Writes the producing span's context into outputs; only called when {@link Tracing#on()}. */
+    private final Tracing tracing;
 
     @SuppressWarnings("unchecked")
-    SinkNode(NodeSpec.Sink spec, OutputCollector collector) {
+    SinkNode(NodeSpec.Sink spec, OutputCollector collector, Tracing tracing) {
         super(spec.name());
         this.topic = spec.topic();
         this.extractor = (TopicNameExtractor<Object, Object>) spec.extractor();
@@ -31,6 +34,7 @@ final class SinkNode extends Node {
         this.collector = collector;
         this.windowedKeys = io.weir.serde.Serdes.isWindowed(keySerde);
         this.partitioner = (StreamPartitioner<Object, Object>) spec.partitioner();
+        this.tracing = tracing.on() ? tracing : null;
     }
 
     @Override
@@ -48,21 +52,17 @@ final class SinkNode extends Node {
             throw new StageException(Stage.PRODUCE, "serializing for " + target + ": " + e.getMessage(), e);
         }
         Integer partition = partitioner == null ? null : partitionOf(target, record);
+        io.weir.processor.Headers headers =
+                tracing == null ? record.headers() : tracing.produced(record.headers(), target);
         if (partition != null) {
-            collector.sendTo(
-                    target,
-                    partition,
-                    key,
-                    value,
-                    record.timestamp(),
-                    record.headers().toArray());
+            collector.sendTo(target, partition, key, value, record.timestamp(), headers.toArray());
             return;
         }
         // A windowed key (serialized as [start][end][inner key]) is partitioned by its inner key.
         byte[] partitionKey = windowedKeys && key != null && key.length >= WINDOW_TIMES
                 ? java.util.Arrays.copyOfRange(key, WINDOW_TIMES, key.length)
                 : null;
-        collector.send(target, key, value, record.timestamp(), record.headers().toArray(), partitionKey);
+        collector.send(target, key, value, record.timestamp(), headers.toArray(), partitionKey);
     }
 
     /**

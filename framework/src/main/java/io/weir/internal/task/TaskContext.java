@@ -2,6 +2,8 @@ package io.weir.internal.task;
 
 import io.weir.internal.time.Punctuations;
 import io.weir.internal.time.Watermarks;
+import io.weir.internal.tracing.RecordSpan;
+import io.weir.internal.tracing.Tracing;
 import io.weir.processor.TaskId;
 import io.weir.sink.internal.CommitAbortedException;
 import io.weir.sink.internal.TaskMigratedException;
@@ -37,6 +39,8 @@ final class TaskContext implements AsyncHost {
 
     private String failedAt;
     private io.weir.processor.Record<Object, Object> failedRecord;
+
+    private Tracing tracing = Tracing.off();
 
     TaskContext(
             TaskId id, String applicationId, LongSupplier wallClock, Watermarks watermarks, LateRecords lateRecords) {
@@ -135,6 +139,15 @@ final class TaskContext implements AsyncHost {
         this.onFailure = onFailure;
     }
 
+    /** The instance's tracing; before the nodes are made, which read it. */
+    void tracing(Tracing tracing) {
+        this.tracing = tracing;
+    }
+
+    Tracing tracing() {
+        return tracing;
+    }
+
     // ---- AsyncHost ---------------------------------------------------------------------------
 
     @Override
@@ -151,17 +164,28 @@ final class TaskContext implements AsyncHost {
     public void runFor(ConsumerRecord<byte[], byte[]> origin, Runnable work) {
         ConsumerRecord<byte[], byte[]> before = current;
         current = origin;
+        // The completion of a call is the record's processing too: what it produces continues
+        // the record's trace, under a span of its own.
+        RecordSpan span = tracing.on() ? tracing.process(origin, true) : null;
         try {
             work.run();
+        } catch (RuntimeException | Error e) {
+            if (span != null) {
+                span.failed(e);
+            }
+            throw e;
         } finally {
             current = before;
+            if (span != null) {
+                span.end();
+            }
         }
     }
 
     @Override
     public void deadLetter(ConsumerRecord<byte[], byte[]> origin, String step, Throwable error) {
-        // the error handler decides: skipped, dead-lettered, or the application stops
-        onFailure.onFailure(new RecordFailure(id, origin, Stage.CALL, error, step, null));
+        // the error handler decides: skipped, dead-lettered (with the current span's context), or the application stops
+        onFailure.onFailure(new RecordFailure(id, tracing.withCurrentContext(origin), Stage.CALL, error, step, null));
     }
 
     @Override
@@ -169,7 +193,7 @@ final class TaskContext implements AsyncHost {
         if (error instanceof TaskMigratedException || error instanceof CommitAbortedException) {
             throw (RuntimeException) error; // the transaction failed, not the record
         }
-        onFailure.onFailure(failure(origin, error, step));
+        onFailure.onFailure(failure(tracing.withCurrentContext(origin), error, step));
     }
 
     /** Reports the input record being processed as too late for a window of {@code operator}. */

@@ -22,6 +22,7 @@ import java.util.function.LongSupplier;
  * @param globalStores      the read views of the global tables' stores by name, shared by every task
  * @param backlog           how far behind its inputs the instance is, for the early-results trigger
  * @param calls             the calls in flight of each asynchronous step over the instance
+ * @param tracing           the instance's tracing (off unless OpenTelemetry propagates)
  */
 public record TaskEnvironment(
         WeirConfig config,
@@ -32,4 +33,5 @@ public record TaskEnvironment(
         LongSupplier wallClock,
         java.util.Map<String, Object> globalStores,
         Backlog backlog,
-        InstanceCalls calls) {}
+        InstanceCalls calls,
+        io.weir.internal.tracing.Tracing tracing) {}

@@ -90,6 +90,7 @@ public final class TaskFactory {
         context.maxEarlyLag(env.config().eventTime().earlyResultsMaxLagRecords());
         context.inputLag(env.backlog()::total);
         context.async(asyncSignal, asyncMeters, env.calls());
+        context.tracing(env.tracing());
         List<StoreSpec> specs = model.storesOf(st);
         if (storesInMemory) {
             specs = specs.stream().map(s -> s.withPersistent(false)).toList();
@@ -156,7 +157,7 @@ public final class TaskFactory {
             if (spec instanceof NodeSpec.Source s) {
                 node = new SourceNode(s, timestampsOf(s), env.wallClock());
             } else if (spec instanceof NodeSpec.Sink s) {
-                node = new SinkNode(s, collector);
+                node = new SinkNode(s, collector, env.tracing());
             } else {
                 NodeSpec.Processing p = (NodeSpec.Processing) spec;
                 Processor<Object, Object, Object, Object> processor =

@@ -54,7 +54,8 @@ public record ThreadContext(
                 wallClock,
                 shared.globalStores(),
                 backlog,
-                calls);
+                calls,
+                shared.tracing());
     }
 
     /**
@@ -72,6 +73,8 @@ public record ThreadContext(
      * @param ownership   where the group's tasks run, as the latest assignment said, and this instance's
      *                    advertised endpoint, which its threads send the group leader
      * @param rejoins     rebalances other instances started, for the threads to join at once
+     * @param tracing     the instance's tracing with OpenTelemetry ({@code Tracing.off()} in the test
+     *                    driver unless it is given an OpenTelemetry)
      */
     public record Shared(
             MeterRegistry registry,
@@ -83,7 +86,8 @@ public record ThreadContext(
             RepartitionPurge purge,
             java.util.Map<String, Object> globalStores,
             io.weir.internal.query.Ownership ownership,
-            GroupRejoins rejoins) {}
+            GroupRejoins rejoins,
+            io.weir.internal.tracing.Tracing tracing) {}
 
     public static ThreadContext create(
             WeirConfig config,

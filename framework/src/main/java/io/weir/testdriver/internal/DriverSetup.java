@@ -1,10 +1,12 @@
 package io.weir.testdriver.internal;
 
+import io.opentelemetry.api.OpenTelemetry;
 import io.weir.Topology;
 import io.weir.config.WeirConfig;
 import io.weir.errors.ConfigException;
 import io.weir.internal.topology.TopologyAccess;
 import io.weir.internal.topology.TopologyModel;
+import io.weir.internal.tracing.Tracing;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,6 +22,7 @@ import java.util.Map;
  * @param awaitCalls       true: a pipe returns once the asynchronous calls it caused finished and
  *                         were applied; false: calls finish when the test completes them, and are
  *                         applied at the next pipe or commit
+ * @param tracing          tracing as in production when the test gives an OpenTelemetry; else off
  */
 public record DriverSetup(
         WeirConfig config,
@@ -28,7 +31,8 @@ public record DriverSetup(
         long startWallClockMs,
         boolean storesInMemory,
         int commitEvery,
-        boolean awaitCalls) {
+        boolean awaitCalls,
+        Tracing tracing) {
 
     /**
      * Resolves {@code settings} (the environment ignored) and the topology's model for them.
@@ -42,13 +46,22 @@ public record DriverSetup(
             long startWallClockMs,
             boolean storesInMemory,
             int commitEvery,
-            boolean awaitCalls) {
+            boolean awaitCalls,
+            OpenTelemetry openTelemetry) {
         WeirConfig config = settings.environment(Map.of()).build();
         // The driver has no topic configs: a table read from a topic keeps a changelog of its
         // own there, as with a source topic that is not compacted.
         TopologyModel model =
                 TopologyAccess.model(topology, config.applicationId()).withStores(s -> s.withSourceTopic(null));
         Map<String, Integer> declared = Collections.unmodifiableMap(new LinkedHashMap<>(partitions));
-        return new DriverSetup(config, model, declared, startWallClockMs, storesInMemory, commitEvery, awaitCalls);
+        return new DriverSetup(
+                config,
+                model,
+                declared,
+                startWallClockMs,
+                storesInMemory,
+                commitEvery,
+                awaitCalls,
+                Tracing.of(openTelemetry, config.tracingStepSpans(), config.applicationId()));
     }
 }

@@ -68,7 +68,8 @@ final class DriverThread {
                         null,
                         globalStores,
                         new io.weir.internal.query.Ownership(),
-                        io.weir.internal.thread.GroupRejoins.none()));
+                        io.weir.internal.thread.GroupRejoins.none(),
+                        setup.tracing()));
         String name = clients.threadName(0);
         ThreadMetrics metrics = new ThreadMetrics(registry, ctx.tags(), name, new ThreadHealth(name));
         storage.localStores()

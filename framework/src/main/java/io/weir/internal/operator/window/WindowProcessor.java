@@ -57,6 +57,11 @@ public abstract class WindowProcessor<K, V, VA>
     private long beforeAdvance;
 
     private boolean advancePending;
+    /**
+     * Null unless records are traced and results wait for a later time than their record's
+     * (every trigger but {@link Emit.Kind#EVERY_UPDATE}).
+     */
+    private LastInputs<K> lastInputs;
 
     WindowProcessor(String storeName, Emit emit, long fireDelay, long fireGranularity, boolean deferAtWatermark) {
         this.storeName = storeName;
@@ -93,6 +98,9 @@ public abstract class WindowProcessor<K, V, VA>
         firedThrough = watermark;
         advancePending = false;
         fires.unlistAll();
+        if (context instanceof InternalContext internal && internal.traced() && emit.kind() != Emit.Kind.EVERY_UPDATE) {
+            lastInputs = new LastInputs<>(internal);
+        }
         if (emit.kind() == Emit.Kind.EARLY) {
             early = new EarlyResults<>(emit.earlyRecords().orElse(0));
             emit.earlyInterval()
@@ -113,7 +121,16 @@ public abstract class WindowProcessor<K, V, VA>
         }
         long before = advancePending && record.timestamp() >= watermark ? beforeAdvance : watermark;
         advancePending = false;
-        aggregate(record, before);
+        if (lastInputs == null) {
+            aggregate(record, before);
+        } else {
+            lastInputs.processing(record.headers());
+            try {
+                aggregate(record, before);
+            } finally {
+                lastInputs.processing(null);
+            }
+        }
         fireThrough(watermark); // what was deferred until this record was processed
     }
 
@@ -173,6 +190,9 @@ public abstract class WindowProcessor<K, V, VA>
             forward(window, value, emit.kind() == Emit.Kind.ON_WINDOW_CLOSE ? Pane.FINAL : Pane.LATE);
         } else {
             fires.add(fireTime);
+            if (lastInputs != null) {
+                lastInputs.updated(window);
+            }
             if (early != null && early.changed(window, records)) {
                 forward(window, value, Pane.EARLY);
             }
@@ -184,6 +204,9 @@ public abstract class WindowProcessor<K, V, VA>
      * it with a {@code null} value. Returns the records it had since its last early result.
      */
     final long retracted(Windowed<K> session) {
+        if (lastInputs != null) {
+            lastInputs.forget(session);
+        }
         if (emit.kind() == Emit.Kind.EVERY_UPDATE) {
             forward(session, null, Pane.RETRACT);
             return 0;
@@ -225,7 +248,10 @@ public abstract class WindowProcessor<K, V, VA>
     }
 
     private void forward(Windowed<K> window, VA value, Pane pane) {
-        context.forward(new Record<>(window, value, resultTime(window), pane.headers(), null, -1, -1L));
+        io.weir.processor.Headers headers = lastInputs == null
+                ? pane.headers()
+                : lastInputs.onto(window, pane.headers(), pane == Pane.FINAL || pane == Pane.RETRACT);
+        context.forward(new Record<>(window, value, resultTime(window), headers, null, -1, -1L));
     }
 
     /** Every window whose fire time is at or below this has fired. */
