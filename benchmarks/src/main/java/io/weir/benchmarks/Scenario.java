@@ -113,7 +113,12 @@ public enum Scenario {
      * Selected by its label only: in no group. A lookup per record against an HTTP service,
      * synchronous and asynchronous ({@link EnrichBench}).
      */
-    ENRICH("enrich", Kind.ENRICH, 10_000, "enrich");
+    ENRICH("enrich", Kind.ENRICH, 10_000, "enrich"),
+    /**
+     * Selected by its label only: in no group. Avro records through Weir's registry serde beside
+     * Avro's own coding framed by hand ({@link io.weir.benchmarks.serde.SerdeBench}); no Kafka.
+     */
+    SERDE_AVRO("serde-avro", Kind.SERDE, 1, "serde-avro");
 
     /** The names that select several workloads: each scenario belongs to one. */
     static final List<String> GROUPS = List.of("all", "extras", "ops", "scaling");
@@ -153,7 +158,9 @@ public enum Scenario {
          * Read keyed records, call a lookup service with the key, write value and answer: blocking
          * and asynchronous, in Weir, Kafka Streams and Parallel Consumer ({@link EnrichBench}).
          */
-        ENRICH
+        ENRICH,
+        /** Encode and decode Avro records, no topology ({@link io.weir.benchmarks.serde.SerdeBench}). */
+        SERDE
     }
 
     /** The store of the count topology; it names the changelog {@code <application.id>-counts-changelog}. */
@@ -229,7 +236,7 @@ public enum Scenario {
     /** The changelog topic of the scenario's store for an application id (Weir and Kafka Streams name it alike). */
     public String changelogTopic(String applicationId) {
         return switch (kind) {
-            case MAP, ENRICH -> throw new IllegalStateException(label + " has no store");
+            case MAP, ENRICH, SERDE -> throw new IllegalStateException(label + " has no store");
             case COUNT, WINDOW_COUNT, RESTART, MEMORY, READY, FAILOVER, SCALE_OUT, SAVEPOINT, QUERIES ->
                 InternalTopic.CHANGELOG.of(applicationId, COUNT_STORE);
             case RESTORE -> InternalTopic.CHANGELOG.of(applicationId, RESTORE_STORE);

@@ -13,6 +13,7 @@ import io.weir.benchmarks.jobs.RestartJob;
 import io.weir.benchmarks.jobs.RestoreJob;
 import io.weir.benchmarks.jobs.SavepointJob;
 import io.weir.benchmarks.jobs.ScaleOutJob;
+import io.weir.benchmarks.serde.SerdeBench;
 import io.weir.benchmarks.systems.BareLoop;
 import io.weir.benchmarks.systems.ChildCountRunner;
 import io.weir.benchmarks.systems.KafkaStreamsRunner;
@@ -144,7 +145,13 @@ final class WorkloadTable {
                     new Entry(
                             "a lookup per record over HTTP, blocking and asynchronous",
                             (s, o) -> List.of(),
-                            WorkloadTable::enrich))));
+                            WorkloadTable::enrich)),
+            Map.entry(
+                    Kind.SERDE,
+                    new Entry(
+                            "Avro records through the registry serde and through Avro's own coding",
+                            (s, o) -> List.of(),
+                            WorkloadTable::serde))));
 
     private WorkloadTable() {}
 
@@ -390,6 +397,11 @@ final class WorkloadTable {
      */
     private static boolean enrich(Workbench b) {
         return new EnrichBench(b.client(), b.report(), b.options().enrich(), b.options()::runs).run();
+    }
+
+    /** The registry serde beside Avro's own coding ({@link SerdeBench}), which reports its own lines. */
+    private static boolean serde(Workbench b) {
+        return new SerdeBench(b.report(), b.options().records(), b.options().runs()).run();
     }
 
     /** Two Weir instances asked for keys over HTTP ({@link QueryBench}), which reports its own lines. */

@@ -34,7 +34,9 @@ class RegistrySerdesTest {
         // tag::registry[]
         SchemaRegistry registry = SchemaRegistry.builder()
                 .url(env.getOrDefault("SCHEMA_REGISTRY_URL", "http://registry:8081"))
-                .basicAuth(env.getOrDefault("SCHEMA_REGISTRY_USER", "weir"), env.getOrDefault("SCHEMA_REGISTRY_PASSWORD", ""))
+                .basicAuth(
+                        env.getOrDefault("SCHEMA_REGISTRY_USER", "weir"),
+                        env.getOrDefault("SCHEMA_REGISTRY_PASSWORD", ""))
                 .retryTimeout(Duration.ofSeconds(30)) // then the instance stops, naming the address
                 .build();
         // end::registry[]
@@ -47,7 +49,10 @@ class RegistrySerdesTest {
         String paymentSchema = "{\"title\":\"Payment\",\"type\":\"object\",\"additionalProperties\":false,"
                 + "\"properties\":{\"id\":{\"type\":\"string\"},\"cents\":{\"type\":\"integer\"}}}";
         Serde<Payment> payments = RegistrySerdes.jsonSchema(
-                registry, Payment.class, paymentSchema, RegistrySerdeOptions.values().withSubjects(SubjectStrategy.RECORD));
+                registry,
+                Payment.class,
+                paymentSchema,
+                RegistrySerdeOptions.values().withSubjects(SubjectStrategy.RECORD));
         Serde<GenericRecord> totals = RegistrySerdes.avro(registry, totalSchema, RegistrySerdeOptions.values());
 
         TopologyBuilder b = new TopologyBuilder();
