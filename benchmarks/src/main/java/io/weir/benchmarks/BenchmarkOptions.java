@@ -32,7 +32,9 @@ import java.util.stream.Collectors;
  * SIGKILL), {@code --rate N} (default {@value #DEFAULT_RATE}: records a second of the scaling
  * and savepoint workloads' live traffic) and {@code --scrape-metrics-ms N} (the interval at which {@code weir_scraped}'s
  * {@code /metrics} is scraped, default {@value #DEFAULT_SCRAPE_METRICS_MS}; given, it also adds
- * {@code weir_scraped} beside {@code weir} to the in-process throughput workloads), {@code --systems S,...}
+ * {@code weir_scraped} beside {@code weir} to the in-process throughput workloads), {@code --tracing-sample X}
+ * (adds {@code weir_traced} beside {@code weir} to the in-process throughput workloads: Weir with an
+ * OpenTelemetry SDK sampling a fraction X of the traces, its spans exported to nowhere), {@code --systems S,...}
  * (run only these systems, by their names in the results, e.g. {@code weir}: for measuring one side
  * of a workload whose peer takes long, such as Kafka Streams' half-hour {@code scale-out}; the
  * summary's ratios are then empty). Both
@@ -53,7 +55,8 @@ record BenchmarkOptions(
         int rate,
         Optional<Set<String>> systems,
         Ysb ysb,
-        EnrichOptions enrich) {
+        EnrichOptions enrich,
+        Optional<Double> tracingSample) {
 
     /**
      * The {@code ysb} workload's ladder: {@code --ysb-rates} (events a second, default
@@ -89,12 +92,13 @@ record BenchmarkOptions(
 
     static final String USAGE = "usage: Benchmark [--workload stateless-map|count-10k|count-1m|restore-1m"
             + "|window-count-10s|all|restart-1m|memory-10m|extras|http-overhead|start-to-ready|ops"
-            + "|failover|scale-out|scaling|bounded|savepoint|ysb|queries|enrich] [--records N] [--warmup-records N] [--restore-keys N]"
+            + "|failover|scale-out|scaling|bounded|savepoint|ysb|queries|enrich|serde-avro] [--records N] [--warmup-records N] [--restore-keys N]"
             + " [--restore-warmup-keys N] [--runs N] [--run-timeout-seconds N] [--verify] [--keys N]"
             + " [--restart-trickle-seconds N] [--scrape-metrics-ms N] [--rate N] [--systems weir,kafka_streams,bare,...]"
             + " [--ysb-rates N,N,...] [--ysb-warmup-seconds N] [--ysb-seconds N] [--ysb-drain-seconds N]"
             + " [--enrich-latencies-ms N,N,...] [--enrich-records N] [--enrich-in-flight N,N,...]"
-            + " [--enrich-sync-seconds N] [--enrich-paced-seconds N] [--enrich-failure-rate X]";
+            + " [--enrich-sync-seconds N] [--enrich-paced-seconds N] [--enrich-failure-rate X]"
+            + " [--tracing-sample X]";
 
     BenchmarkOptions {
         workloads = List.copyOf(workloads);
@@ -114,10 +118,11 @@ record BenchmarkOptions(
                 || explicitScrapeInterval
                         .filter(t -> t.isNegative() || t.isZero())
                         .isPresent()
-                || rate <= 0) {
+                || rate <= 0
+                || tracingSample.filter(r -> !(r > 0 && r <= 1)).isPresent()) {
             throw new IllegalArgumentException("records, restore keys, keys, runs, the run timeout, the scrape"
                     + " interval and the rate must be positive, warm-up sizes and the restart trickle time not"
-                    + " negative; " + USAGE);
+                    + " negative, the tracing sample above 0 and at most 1; " + USAGE);
         }
     }
 
@@ -168,6 +173,7 @@ record BenchmarkOptions(
         Set<String> systems = null;
         Ysb ysb = Ysb.DEFAULT;
         EnrichOptions enrich = EnrichOptions.DEFAULT;
+        Double tracingSample = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.isBlank()) {
@@ -200,6 +206,13 @@ record BenchmarkOptions(
                 case "--restart-trickle-seconds" -> restartTrickle = parseLong(name, value);
                 case "--scrape-metrics-ms" -> scrapeMs = parseLong(name, value);
                 case "--rate" -> rate = parseLong(name, value);
+                case "--tracing-sample" -> {
+                    try {
+                        tracingSample = Double.parseDouble(value);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException(name + " needs a fraction such as 0.01, not " + value);
+                    }
+                }
                 case "--systems" ->
                     systems = Arrays.stream(value.split(","))
                             .map(String::trim)
@@ -248,7 +261,8 @@ record BenchmarkOptions(
                 Math.toIntExact(rate),
                 Optional.ofNullable(systems),
                 ysb,
-                enrich);
+                enrich,
+                Optional.ofNullable(tracingSample));
     }
 
     /** {@code enrich} with the {@code --enrich-*} option {@code name} set to {@code value}. */

@@ -168,7 +168,8 @@ final class WorkloadTable {
 
     /**
      * The in-process systems: Weir, Kafka Streams and the bare baseline (which only the stateless map
-     * and the restore keep); Weir scraped beside Weir if {@code --scrape-metrics-ms} is given. The
+     * and the restore keep); Weir scraped beside Weir if {@code --scrape-metrics-ms} is given, Weir
+     * traced if {@code --tracing-sample} is. The
      * HTTP overhead runs Weir without HTTP, with HTTP idle and scraped, and Kafka Streams; the bounded
      * workload Weir streaming and bounded.
      */
@@ -183,13 +184,13 @@ final class WorkloadTable {
                     WeirRunner.scraped(options.scrapeInterval()),
                     new KafkaStreamsRunner());
         }
-        return options.explicitScrapeInterval().isPresent()
-                ? List.of(
-                        new WeirRunner(),
-                        WeirRunner.scraped(options.scrapeInterval()),
-                        new KafkaStreamsRunner(),
-                        new BareLoop())
-                : List.of(new WeirRunner(), new KafkaStreamsRunner(), new BareLoop());
+        List<SystemUnderTest> systems = new ArrayList<>();
+        systems.add(new WeirRunner());
+        options.explicitScrapeInterval().ifPresent(i -> systems.add(WeirRunner.scraped(i)));
+        options.tracingSample().ifPresent(r -> systems.add(WeirRunner.traced(r)));
+        systems.add(new KafkaStreamsRunner());
+        systems.add(new BareLoop());
+        return List.copyOf(systems);
     }
 
     /** Both ways of restoring Weir, in one run: by ingestion (the default) and by write batches. */

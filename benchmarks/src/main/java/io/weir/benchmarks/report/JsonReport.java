@@ -28,7 +28,8 @@ import java.util.OptionalDouble;
  * <p>A run's details (the benchmark JVM's {@code cpu_seconds} where the scenario reports it, a
  * scraped Weir's scrape counts, the job's) follow {@code rps}. Where the Weir variants of the
  * http-overhead workload ran ({@code weir_no_http}, {@code weir_scraped}), the summary has their
- * medians, their ratios ({@code weir_vs_weir_no_http}, {@code weir_scraped_vs_weir},
+ * medians, their ratios ({@code weir_vs_weir_no_http}, {@code weir_scraped_vs_weir}, with
+ * {@code --tracing-sample} {@code weir_traced_rps} and {@code weir_traced_vs_weir},
  * {@code weir_scraped_vs_weir_no_http}), the median CPU seconds of every system with the CPU ratios
  * (http-overhead), and the scrapes (interval, median scrapes per run, median size of one scrape in
  * bytes, median over runs of a run's median scrape duration, failures over all runs).
@@ -220,6 +221,7 @@ public final class JsonReport {
     private void throughputSummary(Summary s) {
         boolean noHttp = s.systems().contains(WeirRunner.NO_HTTP);
         boolean scraped = s.systems().contains(WeirRunner.SCRAPED);
+        boolean traced = s.systems().contains(WeirRunner.TRACED);
         ObjectNode line =
                 summaryLine(s.scenario().label(), s.guarantee().label()).put("records", s.records());
         if (noHttp) {
@@ -228,6 +230,9 @@ public final class JsonReport {
         putRounded(line, "weir_rps", s.rps("weir"), 0);
         if (scraped) {
             putRounded(line, "weir_scraped_rps", s.rps(WeirRunner.SCRAPED), 0);
+        }
+        if (traced) {
+            putRounded(line, "weir_traced_rps", s.rps(WeirRunner.TRACED), 0);
         }
         if (s.systems().contains(WeirRunner.BOUNDED)) {
             // The bounded workload: Weir bounded beside Weir streaming, no Kafka Streams.
@@ -249,6 +254,9 @@ public final class JsonReport {
         }
         if (noHttp) {
             putRounded(line, "weir_vs_weir_no_http", s.rpsRatio("weir", WeirRunner.NO_HTTP), 3);
+        }
+        if (traced) {
+            putRounded(line, "weir_traced_vs_weir", s.rpsRatio(WeirRunner.TRACED, "weir"), 3);
         }
         if (scraped) {
             putRounded(line, "weir_scraped_vs_weir", s.rpsRatio(WeirRunner.SCRAPED, "weir"), 3);

@@ -63,6 +63,8 @@ public final class WeirRunner implements SystemUnderTest {
     public static final String BOUNDED = "weir_bounded";
     /** The name of the variant whose {@code /metrics} is scraped while it runs. */
     public static final String SCRAPED = "weir_scraped";
+    /** The name of the variant traced with OpenTelemetry at a sampled fraction ({@link #traced}). */
+    public static final String TRACED = "weir_traced";
     /** The name of {@link #batchRestore()} in the results. */
     public static final String BATCHES = "weir_batches";
 
@@ -71,6 +73,8 @@ public final class WeirRunner implements SystemUnderTest {
     private final String name;
     private final Map<String, Object> extraSettings;
     private final Optional<Duration> scrapeInterval;
+    /** The fraction of traces sampled by the run's own OpenTelemetry SDK; empty: not traced. */
+    private Optional<Double> tracingSample = Optional.empty();
 
     public WeirRunner() {
         this(Map.of());
@@ -115,6 +119,17 @@ public final class WeirRunner implements SystemUnderTest {
         return new WeirRunner(BATCHES, Map.of("restore.bulk.min.records", 0), Optional.empty());
     }
 
+    /**
+     * Weir traced by an OpenTelemetry SDK that samples {@code ratio} of the traces and drops the
+     * spans it exports ({@link TracingSdk}), named {@value #TRACED}: the cost of tracing on, beside
+     * {@code weir} (tracing off, the no-op).
+     */
+    public static WeirRunner traced(double ratio) {
+        WeirRunner r = new WeirRunner(TRACED, Map.of(), Optional.empty());
+        r.tracingSample = Optional.of(ratio);
+        return r;
+    }
+
     /** Weir with its {@code /metrics} scraped every {@code interval}, named {@value #SCRAPED}. */
     public static WeirRunner scraped(Duration interval) {
         return new WeirRunner(SCRAPED, Map.of(), Optional.of(interval));
@@ -144,7 +159,13 @@ public final class WeirRunner implements SystemUnderTest {
 
     @Override
     public Running start(RunSpec spec) {
-        WeirApp app = WeirApp.create(topology(spec), config(spec)).start();
+        WeirApp created = WeirApp.create(topology(spec), config(spec));
+        io.opentelemetry.sdk.OpenTelemetrySdk sdk =
+                tracingSample.map(TracingSdk::sampling).orElse(null);
+        if (sdk != null) {
+            created.openTelemetry(sdk);
+        }
+        WeirApp app = created.start();
         if (app.config().bounded()) {
             Thread runner = new Thread(
                     () -> {
@@ -198,6 +219,9 @@ public final class WeirRunner implements SystemUnderTest {
                     scraper.close();
                 }
                 app.close(CLOSE_TIMEOUT);
+                if (sdk != null) {
+                    sdk.close();
+                }
             }
         };
     }
