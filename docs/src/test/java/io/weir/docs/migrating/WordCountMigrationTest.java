@@ -55,7 +55,7 @@ class WordCountMigrationTest {
     static void main(String[] args) throws InterruptedException {
         // tag::run[]
         WeirApp app = WeirApp.create(topology(), config(args)); // new KafkaStreams(topology, props)
-        app.runUntilShutdown(); // start(), a shutdown hook calling close(), and waiting
+        app.runUntilShutdown(); // start(), a shutdown hook stopping on SIGTERM, and waiting
         // end::run[]
     }
 
