@@ -18,6 +18,7 @@ final class Apps {
                     .bootstrapServers(bootstrap)
                     .stateDir(Files.createTempDirectory("weir-ported-"))
                     .set("http.port", 0) // several apps share the test JVM
+                    .set("http.bind.address", "127.0.0.1") // advertised for queries: reachable here
                     .environment(Map.of());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
