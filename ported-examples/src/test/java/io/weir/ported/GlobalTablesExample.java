@@ -35,12 +35,16 @@ final class GlobalTablesExample {
     private GlobalTablesExample() {}
 
     static Topology topology() {
+        return topology(ORDER_TOPIC, CUSTOMER_TOPIC, PRODUCT_TOPIC, ENRICHED_ORDER_TOPIC);
+    }
+
+    static Topology topology(String orderTopic, String customerTopic, String productTopic, String enrichedTopic) {
         TopologyBuilder b = new TopologyBuilder();
         GlobalTable<Long, Customer> customers =
-                b.globalTable(Serdes.longs(), Serdes.json(Customer.class), CUSTOMER_TOPIC, CUSTOMER_STORE);
+                b.globalTable(Serdes.longs(), Serdes.json(Customer.class), customerTopic, CUSTOMER_STORE);
         GlobalTable<Long, Product> products =
-                b.globalTable(Serdes.longs(), Serdes.json(Product.class), PRODUCT_TOPIC, PRODUCT_STORE);
-        b.stream(Serdes.longs(), Serdes.json(Order.class), ORDER_TOPIC)
+                b.globalTable(Serdes.longs(), Serdes.json(Product.class), productTopic, PRODUCT_STORE);
+        b.stream(Serdes.longs(), Serdes.json(Order.class), orderTopic)
                 .join(
                         customers,
                         (orderId, order) -> order.customerId(),
@@ -49,7 +53,7 @@ final class GlobalTablesExample {
                         products,
                         (orderId, co) -> co.order().productId(),
                         (co, product) -> new EnrichedOrder(product, co.customer(), co.order()))
-                .to(ENRICHED_ORDER_TOPIC, Serdes.longs(), Serdes.json(EnrichedOrder.class));
+                .to(enrichedTopic, Serdes.longs(), Serdes.json(EnrichedOrder.class));
         return b.build();
     }
 }
