@@ -39,6 +39,20 @@ public final class SchemaRegistryServer implements AutoCloseable {
         this.port = port;
     }
 
+    /**
+     * One registry for the whole test JVM, started on first use and stopped when the JVM exits
+     * (as every child process is): test classes that use unique subjects share it and pay its
+     * start-up (about 10 s) once.
+     */
+    public static SchemaRegistryServer shared() {
+        return Shared.SERVER;
+    }
+
+    /** Started on first use of {@link #shared()}. */
+    private static final class Shared {
+        static final SchemaRegistryServer SERVER = start();
+    }
+
     /** Starts a registry and waits until it is ready. */
     public static SchemaRegistryServer start() {
         Path jar = jar();

@@ -9,8 +9,16 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+/**
+ * Brokers as child processes, killed and restarted. Every build uses them through framework's
+ * FaultSuiteIT (which SIGKILLs and restarts nodes of a three-node cluster under load) and StallIT;
+ * these direct checks run under {@code -Pfull}, since the framework's build waits for testkit's
+ * (they took 32 s of the critical path).
+ */
+@Tag("full")
 class ChildProcessKafkaIT {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);

@@ -34,7 +34,6 @@ import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -64,14 +63,7 @@ class RegistryAppIT {
 
     @BeforeAll
     static void startRegistry() {
-        server = SchemaRegistryServer.start();
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        if (server != null) {
-            server.close();
-        }
+        server = SchemaRegistryServer.shared(); // unique subjects: one registry per test JVM
     }
 
     static Topology totals(SchemaRegistry registry, Schema totalSchema, String input, String output) {

@@ -30,7 +30,6 @@ import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -49,15 +48,8 @@ class RegistrySerdesIT {
 
     @BeforeAll
     static void startRegistry() {
-        server = SchemaRegistryServer.start();
+        server = SchemaRegistryServer.shared(); // unique subjects: one registry per test JVM
         rest = new RegistryRest(server.url());
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     static String topic(String prefix) {
