@@ -19,9 +19,8 @@ import org.slf4j.LoggerFactory;
  * address a registry serde is given.
  *
  * <p>Guarantees: {@link #start()} returns once the registry answers ready; the process never
- * outlives the test JVM; {@link #kill()} stops it at once (SIGKILL) for tests of an unreachable
- * registry, and {@link #close()} stops it. The jar is {@value #JAR_PROPERTY} when that property is
- * set, else found under the repository's {@code test-registry/target}; a missing jar fails with a
+ * outlives the test JVM; {@link #close()} stops it. The jar is {@value #JAR_PROPERTY} when that property is
+ * set, else {@code test-registry/target/quarkus-app/quarkus-run.jar} of the repository; a missing jar fails with a
  * message saying how to build it.
  */
 public final class SchemaRegistryServer implements AutoCloseable {
@@ -92,15 +91,6 @@ public final class SchemaRegistryServer implements AutoCloseable {
     /** The Confluent-compatible API, {@code http://127.0.0.1:<port>/apis/ccompat/v7}. */
     public String url() {
         return "http://127.0.0.1:" + port + "/apis/ccompat/v7";
-    }
-
-    public int port() {
-        return port;
-    }
-
-    /** SIGKILL: the registry is gone at once and its schemas with it. */
-    public void kill() {
-        process.kill();
     }
 
     @Override
