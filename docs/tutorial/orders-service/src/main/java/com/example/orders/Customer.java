@@ -1,6 +1,6 @@
+// tag::customer[]
 package com.example.orders;
 
-// tag::customer[]
 /**
  * A customer, as JSON on the compacted topic {@code customers} (keyed by customer id):
  * {@code {"name":"Ada","region":"north"}}. A new record for an id replaces the customer; a

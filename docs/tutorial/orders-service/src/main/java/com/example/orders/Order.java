@@ -1,6 +1,6 @@
+// tag::order[]
 package com.example.orders;
 
-// tag::order[]
 /**
  * An order, as JSON on the topic {@code orders} (keyed by order id):
  * {@code {"customerId":"c-1","amount":42.5,"placedAt":1767225600000}}.

@@ -1,6 +1,6 @@
+// tag::service[]
 package com.example.orders;
 
-// tag::imports[]
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
@@ -11,7 +11,6 @@ import io.weir.dsl.TimeWindows;
 import io.weir.serde.Serdes;
 import io.weir.time.Timestamps;
 import java.time.Duration;
-// end::imports[]
 
 /**
  * The tutorial's service (docs/tutorial.md): orders joined with their customer, counted per
@@ -24,7 +23,6 @@ import java.time.Duration;
  *   → orders-per-minute (region and window → count), once per window when it closes
  * </pre>
  */
-// tag::service[]
 public final class OrdersService {
 
     /** The consumer group, and the prefix of the topics Weir creates. */
@@ -45,7 +43,6 @@ public final class OrdersService {
         WeirApp.create(topology(), config().args(args).build()).runUntilShutdown();
     }
 
-    // tag::topology[]
     public static Topology topology() {
         TopologyBuilder builder = new TopologyBuilder();
         RecordTable<String, Customer> customers =
@@ -64,14 +61,11 @@ public final class OrdersService {
                 .to(ORDERS_PER_MINUTE, Serdes.windowed(Serdes.strings()), Serdes.longs());
         return builder.build();
     }
-    // end::topology[]
 
-    // tag::config[]
     public static WeirConfig.Builder config() {
         return WeirConfig.builder()
                 .applicationId(APPLICATION_ID)
                 .bootstrapServers("localhost:9092");
     }
-    // end::config[]
 }
 // end::service[]

@@ -64,7 +64,7 @@ public final class LocalRun {
         Path stateDir = Files.createTempDirectory("orders-service-");
         try (EmbeddedKafka kafka = EmbeddedKafka.start();
              KafkaTestClient client = KafkaTestClient.connect(kafka.bootstrapServers())) {
-            client.createTopic(CUSTOMERS, 2);
+            client.createTopic(CUSTOMERS, 2, Map.of("cleanup.policy", "compact")); // also the table's changelog
             client.createTopic(ORDERS, 4);
             client.createTopic(ORDERS_PER_MINUTE, 2);
             List<ProducerRecord<byte[], byte[]>> customers = new ArrayList<>();

@@ -1,6 +1,6 @@
+// tag::it[]
 package com.example.orders;
 
-// tag::it[]
 import static com.example.orders.OrdersService.COUNT_STORE;
 import static com.example.orders.OrdersService.CUSTOMERS;
 import static com.example.orders.OrdersService.ORDERS;
@@ -43,7 +43,7 @@ class OrdersServiceIT {
 
     @Test
     void countsOrdersPerRegionAndMinuteAndAnswersQueriesOverHttp() {
-        KAFKA.client().createTopic(CUSTOMERS, 2);
+        KAFKA.client().createTopic(CUSTOMERS, 2, Map.of("cleanup.policy", "compact")); // also the table's changelog
         KAFKA.client().createTopic(ORDERS, 4);
         KAFKA.client().createTopic(ORDERS_PER_MINUTE, 2);
         List<ProducerRecord<byte[], byte[]>> input = new ArrayList<>();

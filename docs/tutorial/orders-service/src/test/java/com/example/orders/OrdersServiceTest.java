@@ -1,6 +1,6 @@
+// tag::test[]
 package com.example.orders;
 
-// tag::test[]
 import static com.example.orders.OrdersService.COUNT_STORE;
 import static com.example.orders.OrdersService.CUSTOMERS;
 import static com.example.orders.OrdersService.ORDERS;
