@@ -82,4 +82,30 @@ class WindowValuesTest {
         assertThatThrownBy(() -> SessionWindows.withInactivityGap(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void timeWindowsKeepClosedWindowsForTheirRetentionWhichIsAtLeastTheAllowedLateness() {
+        TimeWindows minute = TimeWindows.of(Duration.ofMinutes(1)).allowedLateness(Duration.ofSeconds(10));
+        assertThat(minute.retention()).as("by default as long as the lateness").isEqualTo(Duration.ofSeconds(10));
+        TimeWindows kept = minute.retainFor(Duration.ofHours(1));
+        assertThat(kept.retention()).isEqualTo(Duration.ofHours(1));
+        assertThat(kept.allowedLateness()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(kept.advanceBy(Duration.ofSeconds(30)).retention())
+                .as("kept by advanceBy")
+                .isEqualTo(Duration.ofHours(1));
+        assertThat(kept)
+                .isEqualTo(minute.retainFor(Duration.ofHours(1)))
+                .hasSameHashCodeAs(minute.retainFor(Duration.ofHours(1)))
+                .isNotEqualTo(minute);
+        assertThat(minute.retainFor(Duration.ofSeconds(10)))
+                .as("the same retention as the default")
+                .isEqualTo(minute);
+        assertThat(kept.toString()).contains("retention=PT1H");
+        assertThatThrownBy(() -> minute.retainFor(Duration.ofSeconds(5)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("retainFor(PT5S) is shorter than the allowed lateness (PT10S)");
+        assertThatThrownBy(() -> kept.allowedLateness(Duration.ofHours(2)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("retainFor(PT1H) is shorter than the allowed lateness (PT2H)");
+    }
 }

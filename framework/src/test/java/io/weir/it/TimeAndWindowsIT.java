@@ -247,4 +247,61 @@ class TimeAndWindowsIT {
         Header h = r.headers().lastHeader(name);
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
+
+    @Test
+    void closedWindowsKeptForQueriesAreReadOverHttpAndRestoredFromTheChangelog() throws Exception {
+        String input = KAFKA.uniqueTopic("retained-in", 1);
+        String output = KAFKA.uniqueTopic("retained-out", 1);
+        String appId = "retained-" + input;
+        TopologyBuilder b = new TopologyBuilder();
+        b.stream(Serdes.strings(), Serdes.strings(), input)
+                .groupByKey()
+                .windowedBy(TimeWindows.of(Duration.ofSeconds(1)).retainFor(Duration.ofMinutes(1)))
+                .count("counts")
+                .to(output);
+        Topology topology = b.build();
+        // [0,1000) and [1000,2000) close when 5000 arrives; kept for a minute past their ends.
+        KAFKA.client().send(onPartition(input, 0, 100, 500, 1200, 5000));
+        Map<Long, Long> expected = Map.of(BASE, 2L, BASE + 1000, 1L, BASE + 5000, 1L);
+
+        try (WeirApp app = TestApps.start(
+                topology, TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
+            awaitCommitted(appId, input, 0, 4);
+            assertThat(windowsOverHttp(app)).isEqualTo(expected);
+        }
+        String changelog = appId + "-counts-changelog";
+        var configs = KAFKA.admin()
+                .describeConfigs(List.of(new org.apache.kafka.common.config.ConfigResource(
+                        org.apache.kafka.common.config.ConfigResource.Type.TOPIC, changelog)))
+                .all()
+                .get()
+                .values()
+                .iterator()
+                .next();
+        assertThat(configs.get("retention.ms").value())
+                .as("the retention, the window size and window.changelog.additional.retention.ms (a day)")
+                .isEqualTo(Long.toString(60_000 + 1_000 + 86_400_000));
+
+        // Another instance with empty state (a new state directory) restores the kept windows.
+        try (WeirApp app = TestApps.start(
+                topology, TestApps.config(KAFKA.bootstrapServers(), appId).build())) {
+            await().atMost(Duration.ofSeconds(60))
+                    .ignoreExceptions()
+                    .untilAsserted(() -> assertThat(windowsOverHttp(app)).isEqualTo(expected));
+        }
+    }
+
+    /** The windows of key "k" in store "counts", start to count, as GET /stores/counts/keys/k/windows answers. */
+    private static Map<Long, Long> windowsOverHttp(WeirApp app) {
+        io.weir.query.QueryAnswer answer = io.weir.query.StoreQueryClient.builder()
+                .endpoint("http://127.0.0.1:" + app.httpPort().orElseThrow())
+                .build()
+                .windows("counts", "k", BASE, BASE + 60_000);
+        Map<Long, Long> windows = new HashMap<>();
+        answer.body()
+                .path("windows")
+                .forEach(w ->
+                        windows.put(w.path("start").asLong(), w.path("value").asLong()));
+        return windows;
+    }
 }

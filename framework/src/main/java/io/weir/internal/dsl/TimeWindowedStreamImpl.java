@@ -38,7 +38,8 @@ final class TimeWindowedStreamImpl<K, V> extends UnmergedWindowedStreamBase<K, V
     @Override
     <VA> RecordStream<Windowed<K>, VA> add(
             String storeName, Serde<VA> aggregateSerde, SessionWindowProcessor.Aggregation<K, V, VA> aggregation) {
-        // a window is dropped once closed (end + allowed lateness reached), whatever the trigger
+        // a window is dropped once closed (end + allowed lateness reached), whatever the trigger,
+        // unless the windows ask to keep it longer for queries
         StoreSpec store = new StoreSpec(
                 storeName,
                 grouped.keySerde(),
@@ -48,7 +49,7 @@ final class TimeWindowedStreamImpl<K, V> extends UnmergedWindowedStreamBase<K, V
                 null,
                 StoreSpec.Kind.WINDOW,
                 windows.size().toMillis(),
-                windows.allowedLateness());
+                windows.retention());
         return addWindowed(
                 List.of(store),
                 TimeWindowProcessor.supplier(storeName, windows, emit, aggregation.aggregator()),

@@ -56,7 +56,9 @@ public final class OrdersService {
                 .withSerdes(Serdes.strings(), Serdes.json(Order.class))
                 .join(customers, (order, customer) -> customer.region())
                 .groupBy((customerId, region) -> region, Serdes.strings(), Serdes.strings())
-                .windowedBy(TimeWindows.of(Duration.ofMinutes(1)).allowedLateness(Duration.ofSeconds(10)))
+                .windowedBy(TimeWindows.of(Duration.ofMinutes(1))
+                        .allowedLateness(Duration.ofSeconds(10))   // orders up to 10 s late still count
+                        .retainFor(Duration.ofHours(1)))           // the last hour's minutes stay queryable
                 .count(COUNT_STORE)
                 .to(ORDERS_PER_MINUTE, Serdes.windowed(Serdes.strings()), Serdes.longs());
         return builder.build();

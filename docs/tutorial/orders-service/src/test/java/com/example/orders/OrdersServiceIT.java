@@ -75,12 +75,14 @@ class OrdersServiceIT {
             StoreQueryClient queries = StoreQueryClient.builder()
                     .endpoint("http://localhost:" + app.httpPort().orElseThrow())
                     .build();
-            // The store holds the windows still open: minute 1 so far. Minute 0 is closed, in the topic.
+            // The last hour's minutes, over HTTP: minute 0 (closed, published) and minute 1 so far.
             QueryAnswer north = queries.windows(COUNT_STORE, "north", T0, T0 + MINUTE);
             JsonNode windows = north.body().path("windows");
-            assertThat(windows).hasSize(1);
-            assertThat(windows.get(0).path("start").asLong()).isEqualTo(T0 + MINUTE);
-            assertThat(windows.get(0).path("value").asLong()).isEqualTo(1L);
+            assertThat(windows).hasSize(2);
+            assertThat(windows.get(0).path("start").asLong()).isEqualTo(T0);
+            assertThat(windows.get(0).path("value").asLong()).isEqualTo(20L);
+            assertThat(windows.get(1).path("start").asLong()).isEqualTo(T0 + MINUTE);
+            assertThat(windows.get(1).path("value").asLong()).isEqualTo(1L);
             assertThat(app.failure()).isEmpty();
         }
     }

@@ -46,6 +46,8 @@ class OrdersServiceTest {
                     .containsExactlyInAnyOrder(
                             tuple(new Windowed<>("north", T0, T0 + MINUTE), 2L),
                             tuple(new Windowed<>("south", T0, T0 + MINUTE), 1L));
+            // Closed, and still in the store for an hour (retainFor), where queries read it.
+            assertThat(driver.<String, Long>windowStore(COUNT_STORE).fetch("north", T0)).isEqualTo(2L);
         }
     }
 

@@ -21,7 +21,9 @@ import io.weir.state.Windowed;
  *
  * <p>Results have the window as key, the aggregate as value and {@code end - 1} (the window's last
  * instant) as timestamp. The store keeps a window until the watermark reaches its end plus the
- * allowed lateness, so every closed window is dropped and no open one is.
+ * allowed lateness, so every closed window is dropped and no open one is; or longer, for queries,
+ * with {@code TimeWindows.retainFor}: a closed window still in the store is late all the same
+ * (closing is decided by the watermark, not by the store).
  */
 public final class TimeWindowProcessor<K, V, VA> extends WindowProcessor<K, V, VA> {
 
