@@ -43,7 +43,7 @@ import org.apache.kafka.clients.admin.Admin;
  *
  * <p>A cluster that cannot be reached, refuses a request or lacks an input or output topic fails
  * with a {@link ClusterException} naming what; an existing internal topic the application cannot
- * use, with an {@link IllegalStateException} saying what is wrong with it.
+ * use, with a {@link ClusterException} saying what is wrong with it.
  */
 public final class TopicSetup {
 
@@ -93,7 +93,7 @@ public final class TopicSetup {
         List<String> problems =
                 problems(plan.stream().filter(t -> existing.contains(t.name())).toList());
         if (!problems.isEmpty()) {
-            throw new IllegalStateException(String.join("; ", problems));
+            throw new ClusterException(String.join("; ", problems));
         }
         cluster.create(plan.stream().filter(t -> !existing.contains(t.name())).toList());
         return changelogTopicIds(plan);
