@@ -74,8 +74,9 @@ final class AclsCommand extends CommandGroup {
 
         @Option(
                 names = "--tools",
-                description = "add what weir reset and weir savepoint restore need when run as"
-                        + " the same principal (Delete on the group)")
+                description = "add what weir reset, weir savepoint restore and weir dlq resend need when"
+                        + " run as the same principal (Delete on the group; the resend's group, Write on the"
+                        + " inputs, its transactional ids)")
         boolean tools;
 
         @Option(

@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * Weir end to end against a SASL_SSL broker (SCRAM-SHA-512, TLS) whose authorizer denies what no
  * ACL allows: an application granted exactly what {@code weir acls plan} prints runs exactly-once
  * with a changelog, a repartition topic, a dead-letter topic and a standby on a second instance,
- * and the CLI (savepoint, describe, reset) works as the same principal; a missing ACL fails the
+ * and the CLI (savepoint, describe, reset, dlq resend) works as the same principal; a missing ACL fails the
  * start naming it; no password reaches a log, an exception or the CLI's output.
  */
 class SecurityIT {
@@ -163,6 +163,10 @@ class SecurityIT {
         assertThat(reset.code()).as(reset.err()).isEqualTo(Weir.OK);
         Outcome listed = weir("savepoint", "list", "--app", app);
         assertThat(listed.out()).contains("secured");
+        // The poison record back to its input, as the same principal, with the planned ACLs only.
+        Outcome resend = weir("dlq", "resend", "--app", app);
+        assertThat(resend.code()).as(resend.err()).isEqualTo(Weir.OK);
+        assertThat(resend.out()).contains("1 resent from " + app + "-dlq");
         // The application only writes its output: reading it for a diff is refused, naming the topic.
         Outcome refused = weir("diff", "--left", SecuredCounting.OUTPUT, "--right", SecuredCounting.OUTPUT);
         assertThat(refused.code()).isEqualTo(Weir.FAILED);

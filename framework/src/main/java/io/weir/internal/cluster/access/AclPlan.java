@@ -73,8 +73,9 @@ public final class AclPlan {
      * output topics, the internal topics' prefix, a dead-letter or late-records topic named outside
      * it, the group, the transactional ids.
      *
-     * @param tools also what {@code weir reset} and {@code weir savepoint restore} need on top when
-     *              run with the application's principal (deleting the group's offsets or the group)
+     * @param tools also what {@code weir reset}, {@code weir savepoint restore} and {@code weir dlq
+     *              resend} need on top when run with the application's principal (deleting the group's
+     *              offsets or the group; the resend's group, writes and transactions)
      */
     public static List<Acl> of(Topics topics, WeirConfig config, boolean tools) {
         String app = config.applicationId();
@@ -126,6 +127,7 @@ public final class AclPlan {
                     PatternType.LITERAL,
                     AclOperation.DELETE,
                     "weir reset and savepoint restore: delete offsets or the group"));
+            acls.addAll(dlqResend(topics, config, prefix));
         }
         if (config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
             acls.add(new Acl(
@@ -142,6 +144,41 @@ public final class AclPlan {
                     "exactly-once: find the transaction coordinator"));
         }
         return List.copyOf(acls);
+    }
+
+    /**
+     * What {@code weir dlq resend} needs beyond the application's own: its group (named after the
+     * application unless {@code --group} says otherwise), Write on the inputs it sends dead letters
+     * back to, Read on a dead-letter topic outside the prefix, and its transactional id when the
+     * application's own transactional ids are not planned.
+     */
+    private static List<Acl> dlqResend(Topics topics, WeirConfig config, String prefix) {
+        String resend = config.applicationId() + "-dlq-resend";
+        List<Acl> acls = new ArrayList<>();
+        acls.add(new Acl(
+                ResourceType.GROUP,
+                resend,
+                PatternType.LITERAL,
+                AclOperation.READ,
+                "weir dlq resend: its position in the dead-letter topic (another --group needs its own)"));
+        for (String t : new java.util.TreeSet<>(topics.inputs())) {
+            acls.add(topic(t, AclOperation.WRITE, "weir dlq resend: dead letters back to their input"));
+        }
+        if (!config.deadLetterTopic().startsWith(prefix)) {
+            acls.add(topic(config.deadLetterTopic(), AclOperation.READ, "weir dlq: read dead letters"));
+        }
+        if (config.guarantee() != DeliveryGuarantee.EXACTLY_ONCE) {
+            for (AclOperation op : List.of(AclOperation.WRITE, AclOperation.DESCRIBE)) {
+                acls.add(
+                        new Acl(
+                                ResourceType.TRANSACTIONAL_ID,
+                                resend,
+                                PatternType.PREFIXED,
+                                op,
+                                "weir dlq resend: its transactions (under exactly-once, the application's prefix covers them)"));
+            }
+        }
+        return acls;
     }
 
     private static Acl topic(String name, AclOperation op, String why) {

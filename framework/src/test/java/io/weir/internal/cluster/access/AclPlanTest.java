@@ -65,6 +65,25 @@ class AclPlanTest {
     }
 
     @Test
+    void toolsAddWhatDlqResendNeedsItsTransactionalIdOnlyWhenTheApplicationHasNone() {
+        assertThat(lines(AclPlan.of(countingTopics(), config().build(), true)))
+                .contains("Read the group 'orders-dlq-resend'", "Write the topic 'in'")
+                .doesNotContain("Write the transactional id prefix 'orders-dlq-resend'");
+        assertThat(lines(AclPlan.of(
+                        countingTopics(),
+                        config().guarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                                .set("dead.letter.topic", "errors")
+                                .build(),
+                        true)))
+                .contains(
+                        "Write the transactional id prefix 'orders-dlq-resend'",
+                        "Describe the transactional id prefix 'orders-dlq-resend'",
+                        "Read the topic 'errors'");
+        assertThat(lines(AclPlan.of(countingTopics(), config().build(), false)))
+                .doesNotContain("Read the group 'orders-dlq-resend'", "Write the topic 'in'");
+    }
+
+    @Test
     void aDeadLetterTopicOutsideThePrefixGetsItsOwnAcls() {
         List<Acl> plan = AclPlan.of(
                 countingTopics(), config().set("dead.letter.topic", "errors").build(), false);
