@@ -259,8 +259,9 @@ public final class ThreadTasks {
     /**
      * Asks the error handler once per failure and carries out its decision: FAIL stops the
      * application, as does a service the record needs being unavailable (without asking, see
-     * {@link ErrorDecisions#requireAvailable}); a skip or a dead letter of a record that may have forwarded outputs already is,
-     * under exactly-once, carried out on the replay after an abort, so that those outputs are gone.
+     * {@link ErrorDecisions#requireAvailable}); a skip or a dead letter of a record that may have
+     * forwarded outputs already is, under exactly-once, carried out on the replay after an abort,
+     * so that those outputs are gone.
      */
     private void onRecordFailure(RecordFailure failure) {
         ConsumerRecord<byte[], byte[]> record = failure.record();
