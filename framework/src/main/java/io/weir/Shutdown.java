@@ -3,6 +3,7 @@ package io.weir;
 import io.weir.common.internal.Deadline;
 import io.weir.config.WeirConfig;
 import io.weir.errors.InstanceStateException;
+import io.weir.errors.ServiceUnavailableException;
 import io.weir.internal.cluster.access.AuthorizationFailures;
 import io.weir.internal.kubernetes.ScaleInCheck;
 import io.weir.internal.supervision.InstanceMeters;
@@ -163,7 +164,12 @@ final class Shutdown {
         if (!lifecycle.fail(e)) {
             return;
         }
-        log.error("{}: a stream thread failed; stopping the instance", config.applicationId(), e);
+        if (e instanceof ServiceUnavailableException) {
+            // Not a bug, so no stack trace: the message names the record, the service's address and what to check.
+            log.error("{}: stopping the instance: {}", config.applicationId(), e.getMessage());
+        } else {
+            log.error("{}: a stream thread failed; stopping the instance", config.applicationId(), e);
+        }
         Thread stopper = new Thread(
                 () -> {
                     RunningInstance i = instance.get();

@@ -18,7 +18,10 @@ package io.weir.processor;
  * naming the handler; the record is never lost. Failures of the transaction itself (a fenced
  * producer, a send the broker refused, a commit that timed out) are not a record's: they never
  * reach the handler, and the work since the last commit is aborted and replayed (or the instance
- * stops on a fatal error) as without a handler.
+ * stops on a fatal error) as without a handler. Nor is a failure caused by a
+ * {@link io.weir.errors.ServiceUnavailableException} (a service the record needs, such as a schema
+ * registry, could not be reached): the handler is not asked, the record is neither skipped nor
+ * dead-lettered, the transaction is aborted and the instance stops, whatever the stage.
  *
  * <p>Called on a stream thread: it must be thread-safe if it keeps state, and should be quick (it
  * holds up the thread's other tasks).

@@ -1,6 +1,5 @@
 package io.weir.internal.task;
 
-import io.weir.errors.ServiceUnavailableException;
 import io.weir.internal.commit.CommitUnit;
 import io.weir.internal.commit.OpenTransaction;
 import io.weir.internal.state.TaskStores;
@@ -413,10 +412,6 @@ public final class ActiveTask implements CommitUnit {
             } catch (RuntimeException e) {
                 if (span != null) {
                     span.failed(StageException.rootOf(e));
-                }
-                if (StageException.rootOf(e) instanceof ServiceUnavailableException unavailable) {
-                    // A registry that cannot be reached is not the record's fault: stop, do not dead-letter.
-                    throw unavailable;
                 }
                 onFailure.onFailure(context.failure(tracing.withCurrentContext(record), e, p.source.name));
             } finally {

@@ -17,7 +17,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * dead-lettered by the table); its entry is then the key and value serialized again by the store's
  * serdes, as the store's typed view writes them, so bytes a serde reads but would not write (other
  * whitespace in JSON, say) do not differ between a restored store and a processed one. A
- * {@code null} value deletes the row.
+ * {@code null} value deletes the row. A serde whose service is unavailable fails the restore
+ * rather than leave the row out ({@link ErrorDecisions#requireAvailable}).
  *
  * <p>Threads: the state thread (the serdes are shared with the stream threads, as everywhere).
  */
@@ -41,6 +42,8 @@ public final class TableSourceRows implements SourceRecords {
         try {
             r = source.read(in);
         } catch (StageException rejected) {
+            // Not malformed when a service the serde needs is unavailable: the restore fails, the row stays.
+            ErrorDecisions.requireAvailable(in, rejected.stage, rejected.getCause());
             return null;
         }
         if (r.key() == null) {
@@ -51,6 +54,7 @@ public final class TableSourceRows implements SourceRecords {
             byte[] key = keySerde.serialize(topic, r.key());
             return new Entry(key, r.value() == null ? null : valueSerde.serialize(topic, r.value()));
         } catch (RuntimeException rejected) {
+            ErrorDecisions.requireAvailable(in, Stage.PROCESS, rejected);
             return null; // the store's put fails the same way in processing: a dead letter
         }
     }

@@ -1,6 +1,7 @@
 package io.weir.internal.thread;
 
 import io.weir.config.WeirConfig;
+import io.weir.errors.ServiceUnavailableException;
 import io.weir.internal.cluster.topics.RepartitionPurge;
 import io.weir.internal.commit.Committer;
 import io.weir.internal.commit.OpenTransaction;
@@ -257,8 +258,10 @@ public final class ThreadTasks {
 
     /**
      * Asks the error handler once per failure and carries out its decision: FAIL stops the
-     * application; a skip or a dead letter of a record that may have forwarded outputs already is,
-     * under exactly-once, carried out on the replay after an abort, so that those outputs are gone.
+     * application, as does a service the record needs being unavailable (without asking, see
+     * {@link ErrorDecisions#requireAvailable}); a skip or a dead letter of a record that may have
+     * forwarded outputs already is, under exactly-once, carried out on the replay after an abort,
+     * so that those outputs are gone.
      */
     private void onRecordFailure(RecordFailure failure) {
         ConsumerRecord<byte[], byte[]> record = failure.record();
@@ -389,8 +392,8 @@ public final class ThreadTasks {
     /**
      * Runs {@code work} under the thread's one recovery policy: whatever fails in it (a record
      * under exactly-once, a send, a commit, a fence) is aborted once and every task rewound to its
-     * last commit; a fence is then handed to the owner. Anything else (a fatal Kafka error, a bug)
-     * goes up to the thread, which aborts as it closes.
+     * last commit; a fence is then handed to the owner. Anything else (a fatal Kafka error, a bug,
+     * a service the records need being unavailable) goes up to the thread, which aborts as it closes.
      */
     private void recovering(Runnable work) {
         try {
@@ -403,6 +406,11 @@ public final class ThreadTasks {
         } catch (CommitAbortedException e) {
             log.warn("{}: {}; rewinding to the last commit", name, e.getMessage());
             abortAll(e.getMessage());
+        } catch (RuntimeException e) {
+            // Outside a record's failure (a timer, a result held back for the commit) an unavailable
+            // service stops the thread as itself, not inside a stage's wrapper, as a record's does.
+            ServiceUnavailableException unavailable = ErrorDecisions.unavailable(e);
+            throw unavailable != null ? unavailable : e;
         }
     }
 

@@ -2,6 +2,7 @@ package io.weir.testdriver.internal;
 
 import io.weir.internal.state.global.GlobalTables;
 import io.weir.internal.task.DeadLetters;
+import io.weir.internal.task.ErrorDecisions;
 import io.weir.internal.task.Stage;
 import io.weir.internal.task.TopicLimits;
 import io.weir.internal.topology.TopologyModel;
@@ -33,6 +34,8 @@ final class DriverGlobalThread implements AutoCloseable {
 
     void apply(ConsumerRecord<byte[], byte[]> record) {
         tables.apply(record).ifPresent(error -> {
+            ErrorDecisions.requireAvailable(
+                    record, Stage.DESERIALIZE, error); // not malformed: stop, as an instance does
             ProducerRecord<byte[], byte[]> dead = DeadLetters.deadLetter(
                     record,
                     deadLetterTopic,

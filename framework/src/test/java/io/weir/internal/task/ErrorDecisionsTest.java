@@ -1,10 +1,14 @@
 package io.weir.internal.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.errors.ServiceUnavailableException;
 import io.weir.processor.ErrorHandler;
 import io.weir.processor.ErrorResponse;
 import io.weir.processor.TaskId;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -61,5 +65,43 @@ class ErrorDecisionsTest {
         assertThat(new ErrorDecisions(ErrorHandler.fail()).decide(FAILURE).whyFail())
                 .isEqualTo("error.mode=fail");
         assertThat(new ErrorDecisions(ErrorHandler.deadLetter()).name()).isEqualTo("error.mode=dead_letter");
+    }
+
+    @Test
+    void anUnavailableServiceStopsWithoutAskingTheHandler() {
+        ServiceUnavailableException down = new ServiceUnavailableException("schema registry http://r:8081 is down");
+        AtomicInteger asked = new AtomicInteger();
+        ErrorDecisions decisions = new ErrorDecisions(f -> {
+            asked.incrementAndGet();
+            return ErrorResponse.skip();
+        });
+        for (Stage stage : Stage.values()) {
+            // however it is wrapped: by a stage, an asynchronous call, the user's own code
+            Throwable wrapped = new StageException(
+                    stage, "wrapped", new CompletionException(new IllegalStateException("lookup failed", down)));
+            RecordFailure failure = new RecordFailure(FAILURE.task(), FAILURE.record(), stage, wrapped, "p", null);
+            assertThatThrownBy(() -> decisions.decide(failure))
+                    .isInstanceOf(ServiceUnavailableException.class)
+                    .hasMessageStartingWith("record in-0@7 could not " + stage.label())
+                    .hasMessageContaining("nothing was dead-lettered")
+                    .hasMessageEndingWith("schema registry http://r:8081 is down")
+                    .hasCause(down);
+        }
+        assertThat(asked).hasValue(0);
+    }
+
+    @Test
+    void onlyAnUnavailableServiceAmongTheCausesCounts() {
+        ServiceUnavailableException down = new ServiceUnavailableException("down");
+        assertThat(ErrorDecisions.unavailable(down)).isSameAs(down);
+        assertThat(ErrorDecisions.unavailable(new RuntimeException(new RuntimeException(down))))
+                .isSameAs(down);
+        assertThat(ErrorDecisions.unavailable(new IllegalStateException("bad"))).isNull();
+        assertThat(ErrorDecisions.unavailable(null)).isNull();
+        RuntimeException a = new RuntimeException("a");
+        RuntimeException b = new RuntimeException("b", a);
+        a.initCause(b); // a cycle ends the search, not the thread
+        assertThat(ErrorDecisions.unavailable(a)).isNull();
+        ErrorDecisions.requireAvailable(FAILURE.record(), Stage.PROCESS, a); // returns
     }
 }

@@ -1,7 +1,9 @@
 package io.weir.internal.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.errors.ServiceUnavailableException;
 import io.weir.internal.topology.NodeSpec;
 import io.weir.internal.topology.StoreSpec;
 import io.weir.serde.Serdes;
@@ -67,5 +69,29 @@ class TableSourceRowsTest {
         assertThat(rows.entry(record("c1", "{\"name\":\"Ada\"}", -1)))
                 .as("no timestamp")
                 .isNull();
+    }
+
+    @Test
+    void aSerdeWhoseServiceIsUnavailableFailsTheRestoreRatherThanSkipTheRow() {
+        io.weir.serde.Serde<String> down = new io.weir.serde.Serde<>() {
+            @Override
+            public byte[] serialize(String topic, String value) {
+                return Serdes.strings().serialize(topic, value);
+            }
+
+            @Override
+            public String deserialize(String topic, byte[] bytes) {
+                throw new ServiceUnavailableException("schema registry http://r:8081 is down");
+            }
+        };
+        TableSourceRows unavailable = new TableSourceRows(
+                new NodeSpec.Source("source-1", List.of("customers"), null, Serdes.strings(), down, false, null),
+                Timestamps.recordTime(),
+                System::currentTimeMillis,
+                new StoreSpec("customers", Serdes.strings(), down, true, true, null).withSourceTopic("customers"));
+        assertThatThrownBy(() -> unavailable.entry(record("c1", "{}", 5)))
+                .isInstanceOf(ServiceUnavailableException.class)
+                .hasMessageContaining("customers-0@0")
+                .hasMessageContaining("http://r:8081");
     }
 }

@@ -5,6 +5,7 @@ import io.weir.internal.task.AsyncHost;
 import io.weir.internal.task.AsyncMeters;
 import io.weir.internal.task.AsyncStep;
 import io.weir.internal.task.CommitAwareProcessor;
+import io.weir.internal.task.ErrorDecisions;
 import io.weir.internal.task.InstanceCalls;
 import io.weir.internal.task.InternalContext;
 import io.weir.internal.task.Stage;
@@ -367,7 +368,9 @@ final class AsyncStepProcessor<K, V, R> implements Processor<K, V, Object, Objec
             return;
         }
         if (call.failure != null) {
-            meters.failedForGood(options.onFailure() == Async.OnFailure.DEAD_LETTER);
+            // An unavailable service is never dead-lettered: the shared decision stops the instance.
+            meters.failedForGood(options.onFailure() == Async.OnFailure.DEAD_LETTER
+                    && ErrorDecisions.unavailable(call.failure) == null);
             if (options.onFailure() == Async.OnFailure.FAIL) {
                 throw Stage.CALL.failed(call.origin, failedFor(call), "async step '" + name + "' has OnFailure.FAIL");
             }

@@ -106,7 +106,7 @@ public record GraceBuffer<V>(List<Entry<V>> entries) {
                 if (e instanceof SerdeException) {
                     throw e;
                 }
-                throw new SerdeException("a grace buffer of " + bytes.length + " bytes is malformed: " + e);
+                throw new SerdeException("a grace buffer of " + bytes.length + " bytes is malformed: " + e, e);
             }
         }
 

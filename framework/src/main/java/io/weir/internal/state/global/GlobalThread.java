@@ -7,10 +7,12 @@ import io.weir.common.internal.Deadline;
 import io.weir.common.internal.KafkaCalls;
 import io.weir.common.internal.Worker;
 import io.weir.errors.ClusterException;
+import io.weir.errors.ServiceUnavailableException;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.config.ClientRole;
 import io.weir.internal.metrics.WeirMeter;
 import io.weir.internal.task.DeadLetters;
+import io.weir.internal.task.ErrorDecisions;
 import io.weir.internal.task.Stage;
 import io.weir.internal.task.TopicLimits;
 import java.time.Duration;
@@ -40,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * started after it, never join a stream record with a table still loading), then a thread of its
  * own, {@code weir-global}, follows the topics for as long as the instance runs. A malformed record
  * goes to the dead-letter topic, written before the thread reads on, so nothing is lost; a failure
- * of the thread fails the instance.
+ * of the thread fails the instance. A record a serde could not read because a service it needs is
+ * unavailable ({@link io.weir.errors.ServiceUnavailableException}) is not malformed: it is not
+ * dead-lettered, the thread fails, and no checkpoint is written past it, so the next start applies it.
  *
  * <p>A table on disk resumes where its checkpoint says ({@link GlobalTables#resumeAt}) and is read
  * from the beginning instead when the checkpoint does not fit the topic: another topic id (the
@@ -77,6 +81,8 @@ public final class GlobalThread implements AutoCloseable {
     private long lastCheckpoint;
     private boolean appliedSinceCheckpoint;
     private boolean restored;
+    /** A record could not be applied (nor dead-lettered): the consumer's position must not be checkpointed. */
+    private volatile boolean failed;
 
     private GlobalThread(
             GlobalTables tables,
@@ -157,7 +163,7 @@ public final class GlobalThread implements AutoCloseable {
                 .wakeUp(g.consumer::wakeup)
                 .onFailure(onFailure)
                 .joinTimeout(JOIN_TIMEOUT)
-                .loop(self -> g.follow());
+                .loop(g::follow);
         return g;
     }
 
@@ -291,9 +297,20 @@ public final class GlobalThread implements AutoCloseable {
     }
 
     /** Applies what the topics bring; a failure fails the instance (the worker's failure handler). */
-    private void follow() {
+    private void follow(Worker self) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL)) {
-            apply(r);
+            try {
+                apply(r);
+            } catch (ServiceUnavailableException e) {
+                failed = true;
+                // Expected, not a bug: the instance's one ERROR line says it, not the worker's stack trace too.
+                self.stop();
+                onFailure.accept(e);
+                return;
+            } catch (RuntimeException e) {
+                failed = true;
+                throw e;
+            }
             appliedSinceCheckpoint = true;
         }
         sampleLag();
@@ -304,6 +321,8 @@ public final class GlobalThread implements AutoCloseable {
 
     private void apply(ConsumerRecord<byte[], byte[]> record) {
         tables.apply(record).ifPresent(error -> {
+            // A serde whose service is unavailable: the row is not malformed; stop, to read it again.
+            ErrorDecisions.requireAvailable(record, Stage.DESERIALIZE, error);
             try {
                 deadLetterProducer
                         .send(DeadLetters.deadLetter(record, deadLetterTopic, limits, Stage.DESERIALIZE, error))
@@ -343,8 +362,9 @@ public final class GlobalThread implements AutoCloseable {
             worker.close();
         }
         gauges.forEach(registry::remove);
-        // The thread has stopped (or never started): the consumer is this thread's now.
-        if (restored && (worker == null || !worker.alive())) {
+        // The thread has stopped (or never started): the consumer is this thread's now. After a
+        // failed record its position is past records not applied: the last checkpoint stays.
+        if (restored && !failed && (worker == null || !worker.alive())) {
             try {
                 checkpoint();
             } catch (RuntimeException e) {
