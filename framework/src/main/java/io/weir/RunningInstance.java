@@ -200,6 +200,7 @@ final class RunningInstance {
                 admin,
                 config.deadLetterTopic(),
                 new TopicLimits(admin, clients.maxRequestSize()),
+                config.errorHandler(),
                 meters.registry(),
                 Tags.of("application", config.applicationId(), "instance", instanceId),
                 GLOBAL_RESTORE_TIMEOUT,

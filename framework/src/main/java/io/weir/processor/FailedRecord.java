@@ -11,8 +11,10 @@ import java.util.Optional;
  * @param processor the name of the topology node it failed in: the source for
  *                  {@link ErrorStage#DESERIALIZE} and {@link ErrorStage#TIMESTAMP}, the sink for
  *                  {@link ErrorStage#PRODUCE}, the asynchronous step for {@link ErrorStage#CALL},
- *                  the processor that threw for {@link ErrorStage#PROCESS}; empty if unknown
- * @param task      the task that processed it
+ *                  the processor that threw for {@link ErrorStage#PROCESS}, the global table's store
+ *                  for a record of a global table's topic; empty if unknown
+ * @param task      the task that processed it; {@code null} for a record of a global table's topic,
+ *                  which no task reads
  * @param topic     the input record's topic
  * @param partition its partition
  * @param offset    its offset

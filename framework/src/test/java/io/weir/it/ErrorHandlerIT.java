@@ -37,7 +37,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (deserialize), one whose processor throws after forwarding (process), and one whose second output
  * cannot be serialized (produce). Each is skipped, dead-lettered with the handler's headers, or
  * stops the application, as the handler decides; the outputs of every other record are committed
- * exactly once and nothing of a failed record leaks.
+ * exactly once and nothing of a failed record leaks. A global table's unreadable rows go the same
+ * three ways.
  */
 class ErrorHandlerIT {
 
@@ -225,6 +226,60 @@ class ErrorHandlerIT {
             assertThat(out).isIn(List.of(), List.of("g0-1", "g0-2"));
             assertThat(KAFKA.client().readAllCommittedStrings(app.config().deadLetterTopic(), WAIT))
                     .isEmpty();
+        }
+    }
+
+    @Test
+    void aGlobalTablesUnreadableRowIsSkippedDeadLetteredOrStopsTheInstanceAsTheHandlerSays() {
+        String rates = KAFKA.uniqueTopic("handled-rates", 1);
+        String orders = KAFKA.uniqueTopic("handled-orders", 1);
+        String output = KAFKA.uniqueTopic("handled-rated", 1);
+        KAFKA.client()
+                .produceStrings(
+                        rates,
+                        List.of(
+                                KeyValue.of("r1", "undecodable:dlq"),
+                                KeyValue.of("r2", "undecodable:skip"),
+                                KeyValue.of("r3", "three")));
+        KAFKA.client().produceStrings(orders, List.of(KeyValue.of("o1", "r1"), KeyValue.of("o3", "r3")));
+        TopologyBuilder b = new TopologyBuilder();
+        var table = b.globalTable(Serdes.strings(), GUARDED_IN, rates, "rates");
+        b.stream(Serdes.strings(), Serdes.strings(), orders)
+                .join(table, (order, rate) -> rate, (rate, value) -> rate + "=" + value)
+                .to(output, Serdes.strings(), Serdes.strings());
+
+        try (WeirApp app = TestApps.start(
+                b.build(),
+                TestApps.config(KAFKA.bootstrapServers(), "handled-" + rates)
+                        .errorHandler(BY_SUFFIX)
+                        .build())) {
+            assertThat(KAFKA.client().readStringsAtLeast(output, 1, WAIT))
+                    .extracting(ConsumerRecord::value)
+                    .as("the readable row joined; the unreadable ones are no rows")
+                    .containsExactly("r3=three");
+            List<ConsumerRecord<byte[], byte[]>> dead =
+                    KAFKA.client().readAtLeast(app.config().deadLetterTopic(), 1, WAIT);
+            assertThat(dead).singleElement().satisfies(r -> {
+                assertThat(new String(r.value(), StandardCharsets.UTF_8)).isEqualTo("undecodable:dlq");
+                assertThat(AbortIT.header(r, "handled.stage")).isEqualTo("DESERIALIZE");
+                assertThat(AbortIT.header(r, "handled.processor")).isEqualTo("rates");
+                assertThat(AbortIT.header(r, "weir.source.topic")).isEqualTo(rates);
+            });
+            for (String action : List.of("continue", "dead_letter")) {
+                assertThat(app.meterRegistry()
+                                .get("weir.records.failed")
+                                .tags("thread", "weir-global", "stage", "deserialize", "action", action)
+                                .counter()
+                                .count())
+                        .as(action)
+                        .isEqualTo(1.0);
+            }
+
+            KAFKA.client().produceStrings(rates, List.of(KeyValue.of("r4", "undecodable:fail")));
+            await().atMost(WAIT).until(() -> app.state() == WeirApp.State.FAILED);
+            assertThat(app.failure())
+                    .hasValueSatisfying(e -> assertThat(e.toString())
+                            .contains(rates + "-0@3", "failed to deserialize", "the error handler"));
         }
     }
 

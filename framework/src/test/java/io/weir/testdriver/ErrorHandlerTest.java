@@ -252,4 +252,66 @@ class ErrorHandlerTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("only a dead letter carries headers");
     }
+
+    /** Orders priced from the global table "prices" (a long per product). */
+    private static Topology pricedOrders() {
+        TopologyBuilder b = new TopologyBuilder();
+        var prices = b.globalTable(Serdes.strings(), Serdes.longs(), "prices", "prices");
+        b.stream(Serdes.strings(), Serdes.strings(), "orders")
+                .join(prices, (k, product) -> product, (product, price) -> product + "=" + price)
+                .to("priced", Serdes.strings(), Serdes.strings());
+        return b.build();
+    }
+
+    /** A price the long serde cannot read: one byte, not eight. */
+    private static void pipeBadPrice(TestDriver driver) {
+        driver.input("prices", Serdes.strings(), Serdes.strings()).pipe("p-1", "x", 5);
+    }
+
+    @Test
+    void aGlobalTablesUnreadableRecordIsTheHandlersToDecide() {
+        Recording skip = new Recording(ErrorResponse.skip());
+        try (TestDriver driver =
+                TestDriver.builder(pricedOrders()).errorHandler(skip).build()) {
+            pipeBadPrice(driver);
+            driver.pipe("prices", "p-2", 7L, 6);
+            driver.pipe("orders", "o-1", "p-2", 10);
+            assertThat(driver.allOutput("priced", Serdes.strings(), Serdes.strings()))
+                    .extracting(TestRecord::value)
+                    .containsExactly("p-2=7");
+            assertThat(driver.deadLetters()).isEmpty();
+            assertThat(skip.asked).singleElement().satisfies(f -> {
+                assertThat(f.stage()).isEqualTo(ErrorStage.DESERIALIZE);
+                assertThat(f.processor()).isEqualTo("prices");
+                assertThat(f.task()).as("no task reads a global table").isNull();
+                assertThat(f.topic()).isEqualTo("prices");
+                assertThat(new String(f.value(), StandardCharsets.UTF_8)).isEqualTo("x");
+            });
+            assertThat(driver.meterRegistry()
+                            .get("weir.records.failed")
+                            .tags("thread", "weir-global", "stage", "deserialize", "action", "continue")
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
+        }
+
+        ErrorHandler deadLetter = f -> ErrorResponse.deadLetter(Headers.empty().with("team", "pricing"));
+        try (TestDriver driver =
+                TestDriver.builder(pricedOrders()).errorHandler(deadLetter).build()) {
+            pipeBadPrice(driver);
+            assertThat(driver.deadLetters()).singleElement().satisfies(letter -> {
+                assertThat(letter.headers().lastString("team")).isEqualTo("pricing");
+                assertThat(letter.headers().lastString("weir.error.stage")).isEqualTo("deserialize");
+            });
+        }
+
+        try (TestDriver driver = TestDriver.builder(pricedOrders())
+                .errorHandler(f -> ErrorResponse.fail())
+                .build()) {
+            assertThatThrownBy(() -> pipeBadPrice(driver))
+                    .isInstanceOf(ProcessingException.class)
+                    .hasMessageContaining("record prices-0@0 failed to deserialize");
+            assertThat(driver.deadLetters()).isEmpty();
+        }
+    }
 }

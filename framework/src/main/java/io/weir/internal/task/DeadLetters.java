@@ -153,7 +153,7 @@ public final class DeadLetters {
     }
 
     /** As {@link #deadLetter(ConsumerRecord, String, TopicLimits, Stage, Throwable)}, with an error handler's headers. */
-    static ProducerRecord<byte[], byte[]> deadLetter(
+    public static ProducerRecord<byte[], byte[]> deadLetter(
             ConsumerRecord<byte[], byte[]> record,
             String topic,
             TopicLimits limits,

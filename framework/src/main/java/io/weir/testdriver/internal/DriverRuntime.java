@@ -62,7 +62,7 @@ public final class DriverRuntime implements AutoCloseable {
         this.config = setup.config();
         this.model = setup.model();
         this.topics = DriverTopics.create(model, config, setup.partitions(), this::wallClock);
-        this.globalThread = new DriverGlobalThread(model, topics, config.deadLetterTopic());
+        this.globalThread = new DriverGlobalThread(model, topics, config, registry);
         this.consumer = new DriverConsumer(topics);
         this.commitEvery = setup.commitEvery();
         this.wallClockMs = setup.startWallClockMs();

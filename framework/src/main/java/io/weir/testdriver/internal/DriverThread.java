@@ -28,7 +28,7 @@ final class DriverThread {
     /** Process–commit rounds one call may take before it is taken for a cycle that never settles. */
     private static final int MAX_ROUNDS = 10_000;
 
-    private static final String INSTANCE = "test-driver";
+    static final String INSTANCE = "test-driver";
 
     /** How long one wait for a call in flight lasts before the loop looks again. */
     private static final long ASYNC_WAIT_MS = 100;

@@ -179,6 +179,11 @@ public final class GlobalTables implements AutoCloseable {
                 + java.net.URLEncoder.encode(spec.valueSerde().formatId(), StandardCharsets.UTF_8);
     }
 
+    /** The store name of the global table that reads {@code topic}. */
+    public String storeName(String topic) {
+        return table(topic).spec.storeName();
+    }
+
     private Table table(String topic) {
         Table t = byTopic.get(topic);
         if (t == null) {

@@ -11,10 +11,8 @@ import io.weir.errors.ServiceUnavailableException;
 import io.weir.internal.cluster.ClientConfigs;
 import io.weir.internal.config.ClientRole;
 import io.weir.internal.metrics.WeirMeter;
-import io.weir.internal.task.DeadLetters;
-import io.weir.internal.task.ErrorDecisions;
-import io.weir.internal.task.Stage;
 import io.weir.internal.task.TopicLimits;
+import io.weir.processor.ErrorHandler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * every global table's topic to its read_committed end before it returns (so the stream threads,
  * started after it, never join a stream record with a table still loading), then a thread of its
  * own, {@code weir-global}, follows the topics for as long as the instance runs. A malformed record
- * goes to the dead-letter topic, written before the thread reads on, so nothing is lost; a failure
- * of the thread fails the instance. A record a serde could not read because a service it needs is
+ * is the application's error handler's to decide ({@link GlobalFailures}): a dead letter is
+ * written before the thread reads on, so nothing is lost; a failure of the thread (or a handler's
+ * FAIL) fails the instance. A record a serde could not read because a service it needs is
  * unavailable ({@link io.weir.errors.ServiceUnavailableException}) is not malformed: it is not
  * dead-lettered, the thread fails, and no checkpoint is written past it, so the next start applies it.
  *
@@ -68,8 +67,7 @@ public final class GlobalThread implements AutoCloseable {
     private final GlobalTables tables;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Producer<byte[], byte[]> deadLetterProducer;
-    private final String deadLetterTopic;
-    private final TopicLimits limits;
+    private final GlobalFailures failures;
     private final Consumer<Throwable> onFailure;
     private final Map<String, AtomicLong> lags = new HashMap<>();
     private final Map<String, AtomicLong> restoredRecords = new HashMap<>();
@@ -89,6 +87,7 @@ public final class GlobalThread implements AutoCloseable {
             ClientConfigs clients,
             String deadLetterTopic,
             TopicLimits limits,
+            ErrorHandler errorHandler,
             MeterRegistry registry,
             Tags tags,
             Consumer<Throwable> onFailure) {
@@ -105,8 +104,7 @@ public final class GlobalThread implements AutoCloseable {
                         clients.plainProducer("global-dead-letter"),
                         new ByteArraySerializer(),
                         new ByteArraySerializer());
-        this.deadLetterTopic = deadLetterTopic;
-        this.limits = limits;
+        this.failures = new GlobalFailures(errorHandler, deadLetterTopic, limits, registry, tags);
         this.onFailure = onFailure;
         this.registry = registry;
         for (String topic : tables.topics()) {
@@ -142,6 +140,7 @@ public final class GlobalThread implements AutoCloseable {
             Admin admin,
             String deadLetterTopic,
             TopicLimits limits,
+            ErrorHandler errorHandler,
             MeterRegistry registry,
             Tags tags,
             Duration timeout,
@@ -149,7 +148,8 @@ public final class GlobalThread implements AutoCloseable {
         if (tables.isEmpty()) {
             return null;
         }
-        GlobalThread g = new GlobalThread(tables, clients, deadLetterTopic, limits, registry, tags, onFailure);
+        GlobalThread g =
+                new GlobalThread(tables, clients, deadLetterTopic, limits, errorHandler, registry, tags, onFailure);
         try {
             g.topicIds.putAll(topicIds(admin, tables.topics(), timeout));
             g.restore(timeout);
@@ -320,26 +320,25 @@ public final class GlobalThread implements AutoCloseable {
     }
 
     private void apply(ConsumerRecord<byte[], byte[]> record) {
-        tables.apply(record).ifPresent(error -> {
-            // A serde whose service is unavailable: the row is not malformed; stop, to read it again.
-            ErrorDecisions.requireAvailable(record, Stage.DESERIALIZE, error);
-            try {
-                deadLetterProducer
-                        .send(DeadLetters.deadLetter(record, deadLetterTopic, limits, Stage.DESERIALIZE, error))
-                        .get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(
-                        "interrupted while dead-lettering " + record.topic() + "-" + record.partition() + "@"
-                                + record.offset(),
-                        e);
-            } catch (ExecutionException e) {
-                throw new ClusterException(
-                        "cannot write " + record.topic() + "-" + record.partition() + "@" + record.offset()
-                                + " to the dead-letter topic " + deadLetterTopic + ": " + e.getCause(),
-                        e.getCause());
-            }
-        });
+        tables.apply(record)
+                .ifPresent(error -> failures.onUnreadable(record, tables.storeName(record.topic()), error)
+                        .ifPresent(deadLetter -> {
+                            try {
+                                deadLetterProducer.send(deadLetter).get();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                                throw new IllegalStateException(
+                                        "interrupted while dead-lettering " + record.topic() + "-" + record.partition()
+                                                + "@" + record.offset(),
+                                        e);
+                            } catch (ExecutionException e) {
+                                throw new ClusterException(
+                                        "cannot write " + record.topic() + "-" + record.partition() + "@"
+                                                + record.offset() + " to the dead-letter topic " + deadLetter.topic()
+                                                + ": " + e.getCause(),
+                                        e.getCause());
+                            }
+                        }));
     }
 
     private void sampleLag() {
