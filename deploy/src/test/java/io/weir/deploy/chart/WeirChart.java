@@ -26,6 +26,7 @@ final class WeirChart {
 
     private final List<Path> valuesFiles = new ArrayList<>();
     private final Map<String, Object> sets = new LinkedHashMap<>();
+    private String release = RELEASE;
 
     private WeirChart() {}
 
@@ -60,6 +61,18 @@ final class WeirChart {
         return this;
     }
 
+    /** A values file anywhere (a page's, as a reader passes it with {@code -f}). */
+    WeirChart values(Path file) {
+        valuesFiles.add(file);
+        return this;
+    }
+
+    /** Another release name than {@value #RELEASE} (the StatefulSet is then named after it). */
+    WeirChart release(String name) {
+        release = name;
+        return this;
+    }
+
     /** A {@code --set} value; dots in a key that is itself a setting name need escaping ({@code config.a\.b}). */
     WeirChart set(String key, Object value) {
         sets.put(key, value);
@@ -71,7 +84,7 @@ final class WeirChart {
      * IllegalStateException with Helm's message.
      */
     String template() {
-        return HelmTemplate.render(directory(), RELEASE, NAMESPACE, valuesFiles, sets);
+        return HelmTemplate.render(directory(), release, NAMESPACE, valuesFiles, sets);
     }
 
     /** Renders and parses every manifest strictly into the Kubernetes model. */

@@ -11,18 +11,23 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * docker-compose.yml as the tests read it: its services, and the Weir replicas among them (the
- * services that run {@code serve <sample>}).
+ * A Compose file as the tests read it (docker-compose.yml, or the tutorial's compose.yaml): its
+ * services, and the Weir replicas among them (the services that run {@code serve <sample>}).
  */
-record ComposeFile(JsonNode root) {
+public record ComposeFile(JsonNode root) {
 
     static final String PATH = "docker-compose.yml";
-    static final String STATE_DIR = "/var/lib/weir";
+    public static final String STATE_DIR = "/var/lib/weir";
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(h|ms|m|s|us|ns)");
 
     static ComposeFile load() {
-        return new ComposeFile(RepositoryFiles.yaml(PATH));
+        return load(PATH);
+    }
+
+    /** The Compose file at {@code relative} to the repository root, read strictly (see {@link RepositoryFiles}). */
+    public static ComposeFile load(String relative) {
+        return new ComposeFile(RepositoryFiles.yaml(relative));
     }
 
     Map<String, JsonNode> services() {
@@ -31,10 +36,10 @@ record ComposeFile(JsonNode root) {
         return services;
     }
 
-    JsonNode service(String name) {
+    public JsonNode service(String name) {
         JsonNode service = root.path("services").get(name);
         if (service == null) {
-            throw new AssertionError("no service " + name + " in " + PATH);
+            throw new AssertionError("no service " + name + " in the compose file");
         }
         return service;
     }
@@ -51,7 +56,7 @@ record ComposeFile(JsonNode root) {
     }
 
     /** A service's environment as strings, from the mapping or the list form. */
-    static Map<String, String> environment(JsonNode service) {
+    public static Map<String, String> environment(JsonNode service) {
         Map<String, String> env = new LinkedHashMap<>();
         JsonNode node = service.path("environment");
         if (node.isObject()) {
@@ -69,7 +74,7 @@ record ComposeFile(JsonNode root) {
     }
 
     /** The named volume mounted at {@code target}, from the short or the long syntax. */
-    static Optional<String> volumeAt(JsonNode service, String target) {
+    public static Optional<String> volumeAt(JsonNode service, String target) {
         for (JsonNode v : service.path("volumes")) {
             if (v.isTextual()) {
                 String[] parts = v.asText().split(":");
@@ -96,7 +101,7 @@ record ComposeFile(JsonNode root) {
     }
 
     /** The container ports a service publishes, by host port ("8081:8080"). */
-    static Map<Integer, Integer> publishedPorts(JsonNode service) {
+    public static Map<Integer, Integer> publishedPorts(JsonNode service) {
         Map<Integer, Integer> ports = new LinkedHashMap<>();
         for (JsonNode p : service.path("ports")) {
             String[] parts = p.asText().split(":");
@@ -106,7 +111,7 @@ record ComposeFile(JsonNode root) {
     }
 
     /** A Compose duration ("45s", "1m30s") as the Compose Specification defines it. */
-    static Duration duration(String text) {
+    public static Duration duration(String text) {
         Matcher m = DURATION.matcher(text);
         Duration total = Duration.ZERO;
         int end = 0;

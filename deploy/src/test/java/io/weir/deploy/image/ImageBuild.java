@@ -6,16 +6,18 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assertions;
 
 /**
- * Builds the samples image with {@code deploy/containers/build-image.sh} (which installs Podman
- * when missing and makes the JRE base from Debian's packages once per machine) and returns its
- * image id. Its callers are container tests of the {@code full} group, run only when asked for: when
- * the prerequisites cannot be had (not root, no apt-get) the calling test fails, saying why, rather
- * than skipping (a skip would pass a run, on CI or elsewhere, that checked nothing).
+ * Builds the samples image with {@code deploy/containers/build-image.sh}, or a service project's
+ * image with {@code build-project-image.sh} (both install Podman when missing and make the JRE base
+ * from Debian's packages once per machine), and returns its image id. Its callers are container
+ * tests of the {@code full} group, run only when asked for: when the prerequisites cannot be had
+ * (not root, no apt-get) the calling test fails, saying why, rather than skipping (a skip would
+ * pass a run, on CI or elsewhere, that checked nothing).
  */
 final class ImageBuild {
 
@@ -47,17 +49,28 @@ final class ImageBuild {
     }
 
     private static String buildNow() {
+        return script("build-image.sh", List.of());
+    }
+
+    /**
+     * Builds the image of a service project from its own Dockerfile, after its {@code mvn package},
+     * on the same JRE base ({@code deploy/containers/build-project-image.sh}), tagged {@code tag};
+     * returns its image id. Fails as {@link #build()} does.
+     */
+    static String buildProject(Path project, String tag) {
+        return script("build-project-image.sh", List.of(project.toString(), tag));
+    }
+
+    /** Runs {@code deploy/containers/<name> args... --iidfile F} and returns the id of the image it built. */
+    private static String script(String name, List<String> args) {
         Path root = repositoryRoot();
         try {
             Path iidFile = Files.createTempFile("weir-image-", ".iid");
-            Command.Result r = Command.run(
-                    List.of(
-                            "bash",
-                            root.resolve("deploy/containers/build-image.sh").toString(),
-                            "--iidfile",
-                            iidFile.toString()),
-                    TIMEOUT,
-                    Map.of());
+            List<String> command = new ArrayList<>(
+                    List.of("bash", root.resolve("deploy/containers/" + name).toString()));
+            command.addAll(args);
+            command.addAll(List.of("--iidfile", iidFile.toString()));
+            Command.Result r = Command.run(command, TIMEOUT, Map.of());
             System.out.println(r.output()
                     .lines()
                     .filter(l -> !l.startsWith("STEP ") && !l.startsWith("--> "))
@@ -69,10 +82,10 @@ final class ImageBuild {
                                 .filter(l -> l.contains("ERROR"))
                                 .findFirst()
                                 .orElse("prerequisites missing");
-                Assertions.fail(reason + " (a test of the full group: run it where build-image.sh can install"
+                Assertions.fail(reason + " (a test of the full group: run it where " + name + " can install"
                         + " Podman and build the image, as root with apt-get)");
             }
-            r.requireSuccess("deploy/containers/build-image.sh");
+            r.requireSuccess("deploy/containers/" + name);
             String id = Files.readString(iidFile).trim();
             Files.deleteIfExists(iidFile);
             return id;

@@ -126,6 +126,10 @@ public final class StreamThread implements Runnable {
 
     @Override
     public void run() {
+        // The "stuck in one call" clock starts when this thread runs, not when the instance made it:
+        // the instance's start-up in between (its HTTP server, the state thread) is no call of this
+        // thread, and takes seconds on a loaded machine.
+        health.loopTurned();
         Throwable failure = null;
         try {
             open();
