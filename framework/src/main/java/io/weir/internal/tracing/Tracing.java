@@ -12,8 +12,6 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.ContextKey;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.weir.processor.Headers;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.slf4j.Logger;
@@ -58,8 +56,6 @@ public final class Tracing {
 
     private static final Logger log = LoggerFactory.getLogger(Tracing.class);
     private static final Tracing OFF = new Tracing(null, null, false, null);
-    /** Span names kept per kind: the topics an application reads or writes, unless it makes them up. */
-    private static final int NAMES = 1024;
 
     private final Tracer tracer;
     private final TextMapPropagator propagator;
@@ -67,10 +63,8 @@ public final class Tracing {
     private final boolean stepSpans;
     private final String group;
 
-    /** Span names by topic, so that a record's span does not build its name again. */
-    private final Map<String, String> processNames = new ConcurrentHashMap<>();
-
-    private final Map<String, String> sendNames = new ConcurrentHashMap<>();
+    private final SpanNames processNames = new SpanNames("process ");
+    private final SpanNames sendNames = new SpanNames("send ");
 
     private Tracing(Tracer tracer, TextMapPropagator propagator, boolean stepSpans, String group) {
         this.tracer = tracer;
@@ -150,7 +144,7 @@ public final class Tracing {
     public RecordSpan process(ConsumerRecord<byte[], byte[]> record, boolean completion) {
         // From the root: nothing of the record before may leak into this one.
         Context carried = propagator.extract(Context.root(), record.headers(), HeaderCarriers.KAFKA);
-        Span span = tracer.spanBuilder(name(processNames, "process ", record.topic()))
+        Span span = tracer.spanBuilder(processNames.of(record.topic()))
                 .setParent(carried)
                 .setSpanKind(SpanKind.CONSUMER)
                 .startSpan();
@@ -240,7 +234,7 @@ public final class Tracing {
             return inject(current, headers, record.quiet);
         }
         Context parent = record != null ? current : carried;
-        Span span = tracer.spanBuilder(name(sendNames, "send ", topic))
+        Span span = tracer.spanBuilder(sendNames.of(topic))
                 .setParent(parent)
                 .setSpanKind(SpanKind.PRODUCER)
                 .startSpan();
@@ -309,21 +303,6 @@ public final class Tracing {
             }
         }
         return out;
-    }
-
-    /**
-     * {@code prefix + topic}, made once per topic: up to {@value #NAMES} topics per kind, as a
-     * topic name extractor may write to topics without end.
-     */
-    private static String name(Map<String, String> names, String prefix, String topic) {
-        String name = names.get(topic);
-        if (name == null) {
-            name = prefix + topic;
-            if (names.size() < NAMES) {
-                names.put(topic, name);
-            }
-        }
-        return name;
     }
 
     /** True if {@code carried} continues no trace: the record's span starts one. */
