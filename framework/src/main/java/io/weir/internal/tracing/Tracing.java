@@ -214,6 +214,9 @@ public final class Tracing {
      *       span, child of the context the result carries, which for an aggregation is the span of
      *       the last input that updated it; a new trace if it carries none (a window result).
      * </ul>
+     *
+     * <p>A span of a quiet trace ({@link RecordTrace#quiet}), the record's or a PRODUCER span
+     * under it or starting a trace, is written nowhere: the output carries no span context.
      */
     public Headers produced(Headers headers, String topic) {
         Context current = Context.current();
@@ -259,7 +262,7 @@ public final class Tracing {
     /**
      * {@code record} with the current span's context in place of the one it carries, for a dead
      * letter written while the record's span is current; {@code record} itself when tracing is
-     * off or no span is current.
+     * off, no span is current, or the record's trace is quiet ({@link RecordTrace#quiet}).
      */
     public ConsumerRecord<byte[], byte[]> withCurrentContext(ConsumerRecord<byte[], byte[]> record) {
         if (!on()) {
