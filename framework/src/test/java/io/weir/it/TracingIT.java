@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
 import io.weir.Topology;
 import io.weir.TopologyBuilder;
 import io.weir.WeirApp;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Tracing on a real broker: the W3C trace context of each input continues through a repartition
  * topic into the outputs and the dead-letter topic, with the spans on both sides of the
- * repartition in one trace; with tracing off (no SDK), nothing is added.
+ * repartition in one trace; a trace that starts in Weir and is not sampled is written nowhere;
+ * with tracing off (no SDK), nothing is added.
  */
 class TracingIT {
 
@@ -151,6 +153,52 @@ class TracingIT {
             assertThat(failed.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
             assertThat(failed.getParentSpanId()).isEqualTo(spanId(traceparent(3)));
             assertThat(dead.headers().headers("traceparent")).hasSize(1);
+        }
+    }
+
+    @Test
+    void aTraceThatStartsInWeirUnsampledIsWrittenNowhereWhileAContinuedOneIs() {
+        String in = KAFKA.uniqueTopic("quiet-in", 1);
+        String upper = KAFKA.uniqueTopic("quiet-upper", 1);
+        String counts = KAFKA.uniqueTopic("quiet-counts", 1);
+        KAFKA.client()
+                .send(List.of(
+                        input(in, "k0", "a", null),
+                        input(in, "k1", "b", traceparent(7)),
+                        input(in, "k2", "bad", null)));
+
+        // The upstream's decision is followed; a trace that would start here is never sampled.
+        try (InMemoryTracing tracing = new InMemoryTracing(Sampler.parentBased(Sampler.alwaysOff()));
+                WeirApp weir = WeirApp.create(
+                                topology(in, upper, counts),
+                                TestApps.config(KAFKA.bootstrapServers(), "quiet-" + UUID.randomUUID())
+                                        .build())
+                        .openTelemetry(tracing.openTelemetry())
+                        .start()) {
+            List<ConsumerRecord<byte[], byte[]>> uppers = KAFKA.client().readAtLeast(upper, 2, WAIT);
+            List<ConsumerRecord<byte[], byte[]>> countRecords = KAFKA.client().readAtLeast(counts, 2, WAIT);
+            ConsumerRecord<byte[], byte[]> dead = KAFKA.client()
+                    .readAtLeast(weir.config().deadLetterTopic(), 1, WAIT)
+                    .get(0);
+
+            for (List<ConsumerRecord<byte[], byte[]>> out : List.of(uppers, countRecords)) {
+                assertThat(out).hasSize(2).allSatisfy(r -> {
+                    String traceparent = AbortIT.header(r, "traceparent");
+                    if (text(r.key()).equals("k1") || text(r.key()).equals("b")) {
+                        assertThat(traceId(traceparent)).isEqualTo(traceId(traceparent(7)));
+                    } else {
+                        assertThat(traceparent).isNull();
+                    }
+                });
+            }
+            assertThat(dead.headers().lastHeader("traceparent")).isNull();
+            // Through the repartition topic too: the continued trace's spans only, both sides.
+            SpanData upstream = processSpan(tracing, in, traceId(traceparent(7)));
+            await().atMost(WAIT)
+                    .untilAsserted(() -> assertThat(tracing.spans())
+                            .anySatisfy(s -> assertThat(s.getParentSpanId()).isEqualTo(upstream.getSpanId())));
+            assertThat(tracing.spans())
+                    .allSatisfy(s -> assertThat(s.getTraceId()).isEqualTo(traceId(traceparent(7))));
         }
     }
 

@@ -4,14 +4,12 @@ import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.ContextKey;
-import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.weir.processor.Headers;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -30,8 +28,14 @@ import org.slf4j.LoggerFactory;
  * without an SDK), {@link #on()} is false and the runtime calls nothing else, so the hot path
  * reads no header and allocates nothing for tracing. Callers test {@link #on()} first.
  *
- * <p>Immutable and shared by the instance's threads; the per-record state travels in
- * OpenTelemetry's {@link Context}, current on the thread that processes the record.
+ * <p>With tracing on, a record pays in proportion to what is recorded: its span's attributes, and
+ * its context in its outputs' headers, only for a sampled trace or one its input continues; a
+ * trace that starts at the record and is not sampled ({@link RecordTrace#quiet}) costs the
+ * sampler's decision and leaves the headers as they were.
+ *
+ * <p>Shared by the instance's threads, safely (its only state is a cache of span names); the
+ * per-record state travels in OpenTelemetry's {@link Context}, current on the thread that
+ * processes the record.
  */
 public final class Tracing {
 
@@ -47,8 +51,8 @@ public final class Tracing {
     /** Set on the span of an asynchronous step's completion, a second span of an input record. */
     static final AttributeKey<Boolean> ASYNC_COMPLETION = AttributeKey.booleanKey("weir.async.completion");
 
-    /** The span of the input record being processed, in the context while it is current. */
-    private static final ContextKey<SpanContext> RECORD = ContextKey.named("weir.record");
+    /** The trace of the input record being processed, in the context while its span is current. */
+    private static final ContextKey<RecordTrace> RECORD = ContextKey.named("weir.record");
 
     private static final Logger log = LoggerFactory.getLogger(Tracing.class);
     private static final Tracing OFF = new Tracing(null, null, false, null);
@@ -58,6 +62,9 @@ public final class Tracing {
     private final String[] fields;
     private final boolean stepSpans;
     private final String group;
+
+    private final SpanNames processNames = new SpanNames("process ");
+    private final SpanNames sendNames = new SpanNames("send ");
 
     private Tracing(Tracer tracer, TextMapPropagator propagator, boolean stepSpans, String group) {
         this.tracer = tracer;
@@ -128,38 +135,55 @@ public final class Tracing {
 
     /**
      * Starts the span of {@code record} (kind CONSUMER, named {@code process <topic>}), child of the
-     * context its headers carry (a new trace if none), and makes it current.
+     * context its headers carry (a new trace if none), and makes it current. The sampler sees the
+     * span's name, kind and parent; the attributes are set only on a span it records, so that an
+     * unsampled record costs no more than the sampler's decision and the context made current.
      *
      * @param completion true for the completion of an asynchronous step's call for the record
      */
     public RecordSpan process(ConsumerRecord<byte[], byte[]> record, boolean completion) {
         // From the root: nothing of the record before may leak into this one.
         Context carried = propagator.extract(Context.root(), record.headers(), HeaderCarriers.KAFKA);
-        SpanBuilder builder = tracer.spanBuilder("process " + record.topic())
+        Span span = tracer.spanBuilder(processNames.of(record.topic()))
                 .setParent(carried)
                 .setSpanKind(SpanKind.CONSUMER)
-                .setAttribute(SYSTEM, "kafka")
-                .setAttribute(DESTINATION, record.topic())
-                .setAttribute(PARTITION, Integer.toString(record.partition()))
-                .setAttribute(OFFSET, record.offset())
-                .setAttribute(GROUP, group)
-                .setAttribute(OPERATION_TYPE, "process")
-                .setAttribute(OPERATION_NAME, "process");
-        if (completion) {
-            builder.setAttribute(ASYNC_COMPLETION, true);
+                .startSpan();
+        if (span.isRecording()) {
+            span.setAttribute(SYSTEM, "kafka")
+                    .setAttribute(DESTINATION, record.topic())
+                    .setAttribute(PARTITION, Integer.toString(record.partition()))
+                    .setAttribute(OFFSET, record.offset())
+                    .setAttribute(GROUP, group)
+                    .setAttribute(OPERATION_TYPE, "process")
+                    .setAttribute(OPERATION_NAME, "process");
+            if (completion) {
+                span.setAttribute(ASYNC_COMPLETION, true);
+            }
         }
-        Span span = builder.startSpan();
-        Scope scope = carried.with(span).with(RECORD, span.getSpanContext()).makeCurrent();
-        return new RecordSpan(span, scope);
+        RecordTrace trace =
+                new RecordTrace(startsHere(carried) && !span.getSpanContext().isSampled());
+        trace.context = carried.with(span).with(RECORD, trace);
+        return new RecordSpan(span, trace.context.makeCurrent());
     }
 
     /**
      * {@code headers} of the record being processed, as the runtime passes the record on: with the
      * context of its span in place of the one it came with, so that a result that keeps them (an
-     * aggregation's, emitted at the commit) continues from this span.
+     * aggregation's, emitted at the commit) continues from this span. Unchanged for a quiet trace
+     * ({@link RecordTrace#quiet}), which carried no context in and writes none out.
      */
     public Headers continued(Headers headers) {
-        return inject(Context.current(), headers);
+        Context current = Context.current();
+        RecordTrace trace = current.get(RECORD);
+        if (trace == null) {
+            return inject(current, headers, false);
+        }
+        if (trace.quiet) {
+            return headers;
+        }
+        Headers out = inject(current, headers, false);
+        trace.written(out, fields);
+        return out;
     }
 
     /**
@@ -190,30 +214,46 @@ public final class Tracing {
      *       span, child of the context the result carries, which for an aggregation is the span of
      *       the last input that updated it; a new trace if it carries none (a window result).
      * </ul>
+     *
+     * <p>A span of a quiet trace ({@link RecordTrace#quiet}), the record's or a PRODUCER span
+     * under it or starting a trace, is written nowhere: the output carries no span context.
      */
     public Headers produced(Headers headers, String topic) {
         Context current = Context.current();
-        SpanContext record = current.get(RECORD);
+        RecordTrace record = current.get(RECORD);
+        if (record != null
+                && current == record.context
+                && (record.quiet ? RecordTrace.carriesNone(headers, fields) : record.carriesWritten(headers, fields))) {
+            // The common case, an output of the record under its own span: its headers already
+            // hold what it should carry (the context continued() wrote, or nothing for a quiet
+            // trace), so nothing is parsed or written again.
+            return headers;
+        }
         Context carried = propagator.extract(Context.root(), headers, HeaderCarriers.WEIR);
         SpanContext carriedSpan = Span.fromContext(carried).getSpanContext();
+        SpanContext currentSpan = Span.fromContext(current).getSpanContext();
         if (record != null
-                && (!carriedSpan.isValid() || carriedSpan.getTraceId().equals(record.getTraceId()))) {
-            return inject(current, headers);
+                && (!carriedSpan.isValid() || carriedSpan.getTraceId().equals(currentSpan.getTraceId()))) {
+            return inject(current, headers, record.quiet);
         }
         Context parent = record != null ? current : carried;
-        SpanBuilder builder = tracer.spanBuilder("send " + topic)
+        Span span = tracer.spanBuilder(sendNames.of(topic))
                 .setParent(parent)
                 .setSpanKind(SpanKind.PRODUCER)
-                .setAttribute(SYSTEM, "kafka")
-                .setAttribute(DESTINATION, topic)
-                .setAttribute(OPERATION_TYPE, "send")
-                .setAttribute(OPERATION_NAME, "send");
-        if (record != null) {
-            builder.addLink(carriedSpan);
+                .startSpan();
+        if (span.isRecording()) {
+            span.setAttribute(SYSTEM, "kafka")
+                    .setAttribute(DESTINATION, topic)
+                    .setAttribute(OPERATION_TYPE, "send")
+                    .setAttribute(OPERATION_NAME, "send");
+            if (record != null) {
+                span.addLink(carriedSpan);
+            }
         }
-        Span span = builder.startSpan();
+        boolean quiet = (record != null ? record.quiet : startsHere(carried))
+                && !span.getSpanContext().isSampled();
         try {
-            return inject(parent.with(span), headers);
+            return inject(parent.with(span), headers, quiet);
         } finally {
             span.end();
         }
@@ -222,14 +262,15 @@ public final class Tracing {
     /**
      * {@code record} with the current span's context in place of the one it carries, for a dead
      * letter written while the record's span is current; {@code record} itself when tracing is
-     * off or no span is current.
+     * off, no span is current, or the record's trace is quiet ({@link RecordTrace#quiet}).
      */
     public ConsumerRecord<byte[], byte[]> withCurrentContext(ConsumerRecord<byte[], byte[]> record) {
         if (!on()) {
             return record;
         }
         Context current = Context.current();
-        if (!Span.fromContext(current).getSpanContext().isValid()) {
+        RecordTrace trace = current.get(RECORD);
+        if (!Span.fromContext(current).getSpanContext().isValid() || (trace != null && trace.quiet)) {
             return record;
         }
         RecordHeaders headers = new RecordHeaders(record.headers().toArray());
@@ -267,7 +308,17 @@ public final class Tracing {
         return out;
     }
 
-    private Headers inject(Context context, Headers headers) {
+    /** True if {@code carried} continues no trace: the record's span starts one. */
+    private static boolean startsHere(Context carried) {
+        return !Span.fromContext(carried).getSpanContext().isValid();
+    }
+
+    /**
+     * {@code headers} with the trace context fields of {@code context} in place of their own; for a
+     * quiet trace, the fields of the context without its span (its baggage, say), since the span
+     * is written nowhere.
+     */
+    private Headers inject(Context context, Headers headers, boolean quiet) {
         Headers without = headers;
         for (String f : fields) {
             if (without.lastValue(f) != null) {
@@ -275,7 +326,7 @@ public final class Tracing {
             }
         }
         HeaderCarriers.WeirHeaders carrier = new HeaderCarriers.WeirHeaders(without);
-        propagator.inject(context, carrier, HeaderCarriers.WEIR_SETTER);
+        propagator.inject(quiet ? context.with(Span.getInvalid()) : context, carrier, HeaderCarriers.WEIR_SETTER);
         return carrier.headers;
     }
 }

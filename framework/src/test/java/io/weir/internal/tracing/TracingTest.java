@@ -13,6 +13,7 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
 import io.weir.processor.Headers;
 import io.weir.testing.InMemoryTracing;
 import java.nio.charset.StandardCharsets;
@@ -220,6 +221,101 @@ class TracingTest {
                     .singleElement()
                     .satisfies(s -> assertThat(s.getParentSpanId())
                             .isEqualTo(sdk.spans("process in").get(0).getSpanId()));
+        }
+    }
+
+    @Test
+    void anOutputOfTheRecordReusesTheContextWrittenAtTheSourceWithoutWritingItAgain() {
+        try (InMemoryTracing sdk = new InMemoryTracing()) {
+            Tracing tracing = on(sdk);
+            RecordSpan span = tracing.process(input(InMemoryTracing.TRACEPARENT), false);
+            Headers continued = tracing.continued(Headers.empty().with("traceparent", InMemoryTracing.TRACEPARENT));
+            Headers mapped = tracing.produced(continued, "out");
+            Headers withMore = tracing.produced(continued.with("mine", "1"), "out");
+            span.end();
+
+            assertThat(mapped).isSameAs(continued);
+            assertThat(withMore.lastValue("traceparent")).isSameAs(continued.lastValue("traceparent"));
+            assertThat(sdk.spans()).hasSize(1);
+        }
+    }
+
+    @Test
+    void aTraceThatStartsAtAnUnsampledRecordIsWrittenNowhere() {
+        try (InMemoryTracing sdk = new InMemoryTracing(Sampler.parentBased(Sampler.alwaysOff()))) {
+            Tracing tracing = on(sdk);
+            ConsumerRecord<byte[], byte[]> record = input(null);
+            Headers inherited = Headers.empty().with("mine", "1");
+            RecordSpan span = tracing.process(record, false);
+            assertThat(Span.current().getSpanContext().isValid())
+                    .as("current, so that a client called meanwhile is not sampled either")
+                    .isTrue();
+            Headers continued = tracing.continued(inherited);
+            Headers mapped = tracing.produced(continued, "out");
+            Headers other = tracing.produced(Headers.empty().with("traceparent", OTHER_TRACEPARENT), "joined");
+            ConsumerRecord<byte[], byte[]> dead = tracing.withCurrentContext(record);
+            span.end();
+
+            assertThat(continued).isSameAs(inherited);
+            assertThat(mapped).isSameAs(inherited);
+            assertThat(other.lastValue("traceparent"))
+                    .as("its producer span is of the quiet trace")
+                    .isNull();
+            assertThat(dead).isSameAs(record);
+            assertThat(sdk.spans()).isEmpty();
+        }
+    }
+
+    @Test
+    void anUnsampledTraceThatTheInputContinuesIsWrittenOn() {
+        String unsampled = "00-" + TRACE_ID + "-" + PARENT_SPAN_ID + "-00";
+        try (InMemoryTracing sdk = new InMemoryTracing(Sampler.parentBased(Sampler.alwaysOn()))) {
+            Tracing tracing = on(sdk);
+            ConsumerRecord<byte[], byte[]> record = input(unsampled);
+            RecordSpan span = tracing.process(record, false);
+            String id = Span.current().getSpanContext().getSpanId();
+            Headers out = tracing.produced(tracing.continued(Headers.empty().with("traceparent", unsampled)), "out");
+            ConsumerRecord<byte[], byte[]> dead = tracing.withCurrentContext(record);
+            span.end();
+
+            assertThat(out.lastString("traceparent")).isEqualTo("00-" + TRACE_ID + "-" + id + "-00");
+            assertThat(new String(dead.headers().lastHeader("traceparent").value(), StandardCharsets.UTF_8))
+                    .isEqualTo("00-" + TRACE_ID + "-" + id + "-00");
+            assertThat(sdk.spans()).isEmpty();
+        }
+    }
+
+    @Test
+    void anUnsampledResultEmittedOutsideAnyRecordWithoutContextIsWrittenWithNone() {
+        try (InMemoryTracing sdk = new InMemoryTracing(Sampler.parentBased(Sampler.alwaysOff()))) {
+            Tracing tracing = on(sdk);
+            Headers pane = Headers.empty().with("weir.pane", "final");
+
+            assertThat(tracing.produced(pane, "windows").lastValue("traceparent"))
+                    .isNull();
+            assertThat(tracing.produced(InMemoryTracing.upstream(), "counts").lastString("traceparent"))
+                    .as("a continued trace is written")
+                    .startsWith("00-" + TRACE_ID + "-");
+            assertThat(sdk.spans())
+                    .as("sampled upstream")
+                    .extracting(SpanData::getName)
+                    .containsExactly("send counts");
+        }
+    }
+
+    @Test
+    void aRecordedSpanHasTheMessagingAttributes() {
+        try (InMemoryTracing sdk = new InMemoryTracing()) {
+            Tracing tracing = on(sdk);
+            tracing.process(input(null), true).end();
+            tracing.produced(Headers.empty(), "windows");
+
+            assertThat(sdk.spans("process in").get(0).getAttributes().asMap())
+                    .containsEntry(Tracing.ASYNC_COMPLETION, true)
+                    .containsEntry(Tracing.OFFSET, 42L);
+            assertThat(sdk.spans("send windows").get(0).getAttributes().asMap())
+                    .containsEntry(Tracing.DESTINATION, "windows")
+                    .containsEntry(Tracing.OPERATION_TYPE, "send");
         }
     }
 }
