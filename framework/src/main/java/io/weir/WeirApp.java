@@ -212,6 +212,7 @@ public final class WeirApp implements AutoCloseable {
                     Tracing.of(
                             openTelemetry != null ? openTelemetry : Tracing.global(),
                             config.tracingStepSpans(),
+                            config.tracingRootRatio(),
                             config.applicationId()),
                     started -> instance = started);
         } catch (RuntimeException e) {

@@ -187,7 +187,10 @@ final class WorkloadTable {
         List<SystemUnderTest> systems = new ArrayList<>();
         systems.add(new WeirRunner());
         options.explicitScrapeInterval().ifPresent(i -> systems.add(WeirRunner.scraped(i)));
-        options.tracingSample().ifPresent(r -> systems.add(WeirRunner.traced(r)));
+        options.tracingSample().ifPresent(r -> {
+            systems.add(WeirRunner.traced(r));
+            systems.add(WeirRunner.tracedAtRoots(r));
+        });
         systems.add(new KafkaStreamsRunner());
         systems.add(new BareLoop());
         return List.copyOf(systems);

@@ -281,6 +281,14 @@ public final class WeirConfig {
         return settings.get(Settings.TRACING_STEP_SPANS);
     }
 
+    /**
+     * {@code tracing.root.ratio}: with tracing on, the share of input records without a trace
+     * context that may start a trace; the others get no span, without asking the SDK.
+     */
+    public double tracingRootRatio() {
+        return settings.get(Settings.TRACING_ROOT_RATIO);
+    }
+
     /** The event-time settings: timestamps, watermarks, late records (a view). */
     public EventTimeConfig eventTime() {
         return new EventTimeConfig(settings);

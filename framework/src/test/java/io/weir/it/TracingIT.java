@@ -26,6 +26,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Tracing on a real broker: the W3C trace context of each input continues through a repartition
@@ -156,8 +158,13 @@ class TracingIT {
         }
     }
 
-    @Test
-    void aTraceThatStartsInWeirUnsampledIsWrittenNowhereWhileAContinuedOneIs() {
+    /**
+     * The SDK's sampler drops every trace that would start here, or (rootRatio) Weir lets none
+     * start with {@code tracing.root.ratio=0} and the SDK would sample all: the same outcome.
+     */
+    @ParameterizedTest(name = "decided by Weir''s tracing.root.ratio: {0}")
+    @ValueSource(booleans = {false, true})
+    void aTraceThatStartsInWeirUnsampledIsWrittenNowhereWhileAContinuedOneIs(boolean rootRatio) {
         String in = KAFKA.uniqueTopic("quiet-in", 1);
         String upper = KAFKA.uniqueTopic("quiet-upper", 1);
         String counts = KAFKA.uniqueTopic("quiet-counts", 1);
@@ -168,10 +175,12 @@ class TracingIT {
                         input(in, "k2", "bad", null)));
 
         // The upstream's decision is followed; a trace that would start here is never sampled.
-        try (InMemoryTracing tracing = new InMemoryTracing(Sampler.parentBased(Sampler.alwaysOff()));
+        try (InMemoryTracing tracing =
+                        new InMemoryTracing(Sampler.parentBased(rootRatio ? Sampler.alwaysOn() : Sampler.alwaysOff()));
                 WeirApp weir = WeirApp.create(
                                 topology(in, upper, counts),
                                 TestApps.config(KAFKA.bootstrapServers(), "quiet-" + UUID.randomUUID())
+                                        .set("tracing.root.ratio", rootRatio ? 0 : 1)
                                         .build())
                         .openTelemetry(tracing.openTelemetry())
                         .start()) {

@@ -6,6 +6,7 @@ import static io.weir.testing.InMemoryTracing.TRACE_ID;
 import static io.weir.testing.InMemoryTracing.spanId;
 import static io.weir.testing.InMemoryTracing.traceId;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
@@ -114,6 +115,36 @@ class TestDriverTracingTest {
                     .as("the inherited traceparent replaced, not repeated")
                     .isEqualTo(1);
         }
+    }
+
+    @Test
+    void aRootRatioOfZeroStartsNoTraceButContinuesTheOnesThatCome() {
+        try (InMemoryTracing tracing = new InMemoryTracing();
+                TestDriver driver = TestDriver.builder(upperCase())
+                        .startWallClock(T0)
+                        .inMemoryStores()
+                        .config("tracing.root.ratio", "0")
+                        .openTelemetry(tracing.openTelemetry())
+                        .build()) {
+            driver.pipe("in", "k", "a", 100); // no context: no span, nothing written
+            driver.pipe("in", 0, "k", "b", 200, InMemoryTracing.upstream()); // continued as ever
+
+            List<TestRecord<String, String>> out = driver.output("out", Serdes.strings(), Serdes.strings());
+            assertThat(out).extracting(TestRecord::value).containsExactly("A", "B");
+            assertThat(out.get(0).headers().size()).isZero();
+            SpanData continued = single(tracing.spans("process in"));
+            assertThat(continued.getTraceId()).isEqualTo(TRACE_ID);
+            assertThat(traceId(out.get(1).headers().lastString("traceparent"))).isEqualTo(TRACE_ID);
+        }
+    }
+
+    @Test
+    void aRootRatioIsAShareFromZeroToOne() {
+        assertThatThrownBy(() -> TestDriver.builder(upperCase())
+                        .config("tracing.root.ratio", "1.5")
+                        .build())
+                .hasMessageContaining("tracing.root.ratio")
+                .hasMessageContaining("from 0 to 1");
     }
 
     @Test

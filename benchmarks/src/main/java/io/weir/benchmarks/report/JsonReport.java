@@ -29,7 +29,8 @@ import java.util.OptionalDouble;
  * scraped Weir's scrape counts, the job's) follow {@code rps}. Where the Weir variants of the
  * http-overhead workload ran ({@code weir_no_http}, {@code weir_scraped}), the summary has their
  * medians, their ratios ({@code weir_vs_weir_no_http}, {@code weir_scraped_vs_weir}, with
- * {@code --tracing-sample} {@code weir_traced_rps} and {@code weir_traced_vs_weir},
+ * {@code --tracing-sample} {@code weir_traced_rps}, {@code weir_traced_vs_weir} and the same of
+ * {@code weir_traced_root} (the share picked by {@code tracing.root.ratio}),
  * {@code weir_scraped_vs_weir_no_http}), the median CPU seconds of every system with the CPU ratios
  * (http-overhead), and the scrapes (interval, median scrapes per run, median size of one scrape in
  * bytes, median over runs of a run's median scrape duration, failures over all runs).
@@ -234,6 +235,9 @@ public final class JsonReport {
         if (traced) {
             putRounded(line, "weir_traced_rps", s.rps(WeirRunner.TRACED), 0);
         }
+        if (s.systems().contains(WeirRunner.TRACED_ROOT)) {
+            putRounded(line, "weir_traced_root_rps", s.rps(WeirRunner.TRACED_ROOT), 0);
+        }
         if (s.systems().contains(WeirRunner.BOUNDED)) {
             // The bounded workload: Weir bounded beside Weir streaming, no Kafka Streams.
             putRounded(line, "weir_bounded_rps", s.rps(WeirRunner.BOUNDED), 0);
@@ -257,6 +261,9 @@ public final class JsonReport {
         }
         if (traced) {
             putRounded(line, "weir_traced_vs_weir", s.rpsRatio(WeirRunner.TRACED, "weir"), 3);
+        }
+        if (s.systems().contains(WeirRunner.TRACED_ROOT)) {
+            putRounded(line, "weir_traced_root_vs_weir", s.rpsRatio(WeirRunner.TRACED_ROOT, "weir"), 3);
         }
         if (scraped) {
             putRounded(line, "weir_scraped_vs_weir", s.rpsRatio(WeirRunner.SCRAPED, "weir"), 3);

@@ -21,8 +21,17 @@ final class TracingSdk {
     private TracingSdk() {}
 
     static OpenTelemetrySdk sampling(double ratio) {
+        return with(Sampler.parentBased(Sampler.traceIdRatioBased(ratio)));
+    }
+
+    /** Every trace sampled: for {@code tracing.root.ratio}, which picks the traces before the SDK. */
+    static OpenTelemetrySdk samplingAll() {
+        return with(Sampler.parentBased(Sampler.alwaysOn()));
+    }
+
+    private static OpenTelemetrySdk with(Sampler sampler) {
         SdkTracerProvider tracer = SdkTracerProvider.builder()
-                .setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(ratio)))
+                .setSampler(sampler)
                 .addSpanProcessor(BatchSpanProcessor.builder(new Dropping()).build())
                 .build();
         return OpenTelemetrySdk.builder()

@@ -65,6 +65,8 @@ public final class WeirRunner implements SystemUnderTest {
     public static final String SCRAPED = "weir_scraped";
     /** The name of the variant traced with OpenTelemetry at a sampled fraction ({@link #traced}). */
     public static final String TRACED = "weir_traced";
+    /** The name of the variant whose traces Weir picks at the root ({@link #tracedAtRoots}). */
+    public static final String TRACED_ROOT = "weir_traced_root";
     /** The name of {@link #batchRestore()} in the results. */
     public static final String BATCHES = "weir_batches";
 
@@ -73,8 +75,8 @@ public final class WeirRunner implements SystemUnderTest {
     private final String name;
     private final Map<String, Object> extraSettings;
     private final Optional<Duration> scrapeInterval;
-    /** The fraction of traces sampled by the run's own OpenTelemetry SDK; empty: not traced. */
-    private Optional<Double> tracingSample = Optional.empty();
+    /** The run's own OpenTelemetry SDK; empty: not traced. */
+    private Optional<java.util.function.Supplier<io.opentelemetry.sdk.OpenTelemetrySdk>> tracing = Optional.empty();
 
     public WeirRunner() {
         this(Map.of());
@@ -126,7 +128,18 @@ public final class WeirRunner implements SystemUnderTest {
      */
     public static WeirRunner traced(double ratio) {
         WeirRunner r = new WeirRunner(TRACED, Map.of(), Optional.empty());
-        r.tracingSample = Optional.of(ratio);
+        r.tracing = Optional.of(() -> TracingSdk.sampling(ratio));
+        return r;
+    }
+
+    /**
+     * Weir traced with {@code tracing.root.ratio} = {@code ratio} and an SDK that samples every
+     * trace it is asked about, named {@value #TRACED_ROOT}: the same share of traces as
+     * {@link #traced}, picked by Weir before the SDK.
+     */
+    public static WeirRunner tracedAtRoots(double ratio) {
+        WeirRunner r = new WeirRunner(TRACED_ROOT, Map.of("tracing.root.ratio", ratio), Optional.empty());
+        r.tracing = Optional.of(TracingSdk::samplingAll);
         return r;
     }
 
@@ -161,7 +174,7 @@ public final class WeirRunner implements SystemUnderTest {
     public Running start(RunSpec spec) {
         WeirApp created = WeirApp.create(topology(spec), config(spec));
         io.opentelemetry.sdk.OpenTelemetrySdk sdk =
-                tracingSample.map(TracingSdk::sampling).orElse(null);
+                tracing.map(java.util.function.Supplier::get).orElse(null);
         if (sdk != null) {
             created.openTelemetry(sdk);
         }

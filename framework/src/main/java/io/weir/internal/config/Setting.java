@@ -120,6 +120,22 @@ public record Setting<T>(
         };
     }
 
+    /** A share: a decimal number from 0 to 1. */
+    static Function<String, Double> ratio() {
+        return s -> {
+            double v;
+            try {
+                v = Double.parseDouble(s);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + s + "' is not a number; allowed: a number from 0 to 1");
+            }
+            if (!(v >= 0 && v <= 1)) {
+                throw new IllegalArgumentException(s + " is out of range; allowed: a number from 0 to 1");
+            }
+            return v;
+        };
+    }
+
     /** A duration written in milliseconds ({@code *.ms} settings), at least {@code min}. */
     static Function<String, Duration> millisAtLeast(long min) {
         return longAtLeast(min).andThen(Duration::ofMillis);

@@ -254,6 +254,14 @@ public final class Settings {
             Setting.bool(),
             "`true`: with tracing on, a span per processor step of every sampled record, beside the"
                     + " record's own span; see [Tracing](tracing.md)");
+    public static final Setting<Double> TRACING_ROOT_RATIO = new Setting<>(
+            "tracing.root.ratio",
+            "1",
+            Setting.ratio(),
+            "with tracing on, the share of the traces that would start in Weir (records and results without a"
+                    + " trace context) that may start (the SDK's sampler decides for those); the others get no span,"
+                    + " which is cheaper than the SDK's decision at high rates; see"
+                    + " [Tracing](tracing.md#sampling-inputs-at-a-high-rate)");
     /** All settings by name, in documentation order (the order of docs/configuration.md's table). */
     public static final Map<String, Setting<?>> ALL = index(
             List.of(
@@ -293,7 +301,8 @@ public final class Settings {
                     ROCKSDB_MEMORY_BYTES,
                     STORE_READ_CACHE_BYTES,
                     METRICS_KAFKA_CLIENTS_ENABLED,
-                    TRACING_STEP_SPANS),
+                    TRACING_STEP_SPANS,
+                    TRACING_ROOT_RATIO),
             TimeSettings.ALL);
 
     /**

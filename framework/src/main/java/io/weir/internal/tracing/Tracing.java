@@ -12,6 +12,7 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.ContextKey;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.weir.processor.Headers;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.slf4j.Logger;
@@ -55,22 +56,29 @@ public final class Tracing {
     private static final ContextKey<RecordTrace> RECORD = ContextKey.named("weir.record");
 
     private static final Logger log = LoggerFactory.getLogger(Tracing.class);
-    private static final Tracing OFF = new Tracing(null, null, false, null);
+    private static final Tracing OFF = new Tracing(null, null, false, 1, null);
 
     private final Tracer tracer;
     private final TextMapPropagator propagator;
     private final String[] fields;
     private final boolean stepSpans;
+    /** {@code tracing.root.ratio}: below 1, records without a context skip the SDK this often. */
+    private final double rootRatio;
+
     private final String group;
+
+    /** The context of a quiet record that carried no context at all ({@link #rootRatio}). */
+    private final Context quietRoot = quiet(Context.root());
 
     private final SpanNames processNames = new SpanNames("process ");
     private final SpanNames sendNames = new SpanNames("send ");
 
-    private Tracing(Tracer tracer, TextMapPropagator propagator, boolean stepSpans, String group) {
+    private Tracing(Tracer tracer, TextMapPropagator propagator, boolean stepSpans, double rootRatio, String group) {
         this.tracer = tracer;
         this.propagator = propagator;
         this.fields = propagator == null ? new String[0] : propagator.fields().toArray(new String[0]);
         this.stepSpans = stepSpans;
+        this.rootRatio = rootRatio;
         this.group = group;
     }
 
@@ -87,6 +95,16 @@ public final class Tracing {
      * @param group     the consumer group (the application id), an attribute of every record's span
      */
     public static Tracing of(OpenTelemetry openTelemetry, boolean stepSpans, String group) {
+        return of(openTelemetry, stepSpans, 1, group);
+    }
+
+    /**
+     * As {@link #of(OpenTelemetry, boolean, String)}, with {@code tracing.root.ratio}: the share of
+     * records without a trace context that may start one (the SDK's sampler decides for those); the
+     * others are quiet without asking the SDK, whose decision (two random ids made as text, the
+     * sampler parsing one back) is most of what an unsampled record costs.
+     */
+    public static Tracing of(OpenTelemetry openTelemetry, boolean stepSpans, double rootRatio, String group) {
         TextMapPropagator propagator = openTelemetry.getPropagators().getTextMapPropagator();
         if (propagator == TextMapPropagator.noop()) {
             if (openTelemetry.getTracerProvider() != TracerProvider.noop()) {
@@ -98,10 +116,12 @@ public final class Tracing {
         }
         log.info(
                 "tracing on: a span per input record, the trace context ({}) written into what it produces;"
-                        + " step spans {} (tracing.step.spans)",
+                        + " step spans {} (tracing.step.spans); {} of the records without a context may start a"
+                        + " trace (tracing.root.ratio)",
                 String.join(", ", propagator.fields()),
-                stepSpans ? "on" : "off");
-        return new Tracing(openTelemetry.getTracer(INSTRUMENTATION), propagator, stepSpans, group);
+                stepSpans ? "on" : "off",
+                rootRatio);
+        return new Tracing(openTelemetry.getTracer(INSTRUMENTATION), propagator, stepSpans, rootRatio, group);
     }
 
     /**
@@ -144,6 +164,12 @@ public final class Tracing {
     public RecordSpan process(ConsumerRecord<byte[], byte[]> record, boolean completion) {
         // From the root: nothing of the record before may leak into this one.
         Context carried = propagator.extract(Context.root(), record.headers(), HeaderCarriers.KAFKA);
+        if (rootRatio < 1 && startsHere(carried) && ThreadLocalRandom.current().nextDouble() >= rootRatio) {
+            // Not one of the records that may start a trace: quiet, as an unsampled one, without the
+            // SDK. A quiet trace is never written to, so records that carried nothing share one.
+            return new RecordSpan(
+                    Span.getInvalid(), (carried == Context.root() ? quietRoot : quiet(carried)).makeCurrent());
+        }
         Span span = tracer.spanBuilder(processNames.of(record.topic()))
                 .setParent(carried)
                 .setSpanKind(SpanKind.CONSUMER)
@@ -164,6 +190,13 @@ public final class Tracing {
                 new RecordTrace(startsHere(carried) && !span.getSpanContext().isSampled());
         trace.context = carried.with(span).with(RECORD, trace);
         return new RecordSpan(span, trace.context.makeCurrent());
+    }
+
+    /** {@code carried} with no span and a quiet record trace. */
+    private static Context quiet(Context carried) {
+        RecordTrace trace = new RecordTrace(true);
+        trace.context = carried.with(Span.getInvalid()).with(RECORD, trace);
+        return trace.context;
     }
 
     /**
@@ -216,7 +249,8 @@ public final class Tracing {
      * </ul>
      *
      * <p>A span of a quiet trace ({@link RecordTrace#quiet}), the record's or a PRODUCER span
-     * under it or starting a trace, is written nowhere: the output carries no span context.
+     * under it or starting a trace, is written nowhere: the output carries no span context. A trace
+     * that would start here is subject to {@code tracing.root.ratio} as one starting at a record.
      */
     public Headers produced(Headers headers, String topic) {
         Context current = Context.current();
@@ -235,6 +269,12 @@ public final class Tracing {
         if (record != null
                 && (!carriedSpan.isValid() || carriedSpan.getTraceId().equals(currentSpan.getTraceId()))) {
             return inject(current, headers, record.quiet);
+        }
+        if (record == null
+                && rootRatio < 1
+                && startsHere(carried)
+                && ThreadLocalRandom.current().nextDouble() >= rootRatio) {
+            return headers; // would start a trace outside any record: quiet, as at a record (tracing.root.ratio)
         }
         Context parent = record != null ? current : carried;
         Span span = tracer.spanBuilder(sendNames.of(topic))

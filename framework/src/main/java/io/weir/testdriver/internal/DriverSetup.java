@@ -62,6 +62,7 @@ public record DriverSetup(
                 storesInMemory,
                 commitEvery,
                 awaitCalls,
-                Tracing.of(openTelemetry, config.tracingStepSpans(), config.applicationId()));
+                Tracing.of(
+                        openTelemetry, config.tracingStepSpans(), config.tracingRootRatio(), config.applicationId()));
     }
 }
