@@ -10,7 +10,6 @@ import io.weir.testing.ExactCounts;
 import io.weir.testing.OpsInstance;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.SteadyInput;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -55,8 +54,9 @@ class FailureDetectionIT {
         OpsInstance.Spec spec =
                 spec("fd-kill").withEnv("WEIR_TRANSACTION_TIMEOUT_MS", Long.toString(TIMEOUTS.toMillis()));
         try (SteadyInput input = MembershipLoad.input(KAFKA, spec.input(), 60_000, Duration.ofSeconds(120));
-                OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-fd-a-"));
-                OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-fd-b-"))) {
+                MembershipLoad.Pair ab = MembershipLoad.Pair.start(spec, "weir-fd-")) {
+            OpsInstance a = ab.a();
+            OpsInstance b = ab.b();
             OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
             await().atMost(START).until(() -> input.acknowledged() >= 2L * KEYS);
 
@@ -104,8 +104,9 @@ class FailureDetectionIT {
     void aFrozenInstanceRemovedByMistakeIsFencedAndNothingIsLostOrDoubled() throws Exception {
         OpsInstance.Spec spec = spec("fd-freeze");
         try (SteadyInput input = MembershipLoad.input(KAFKA, spec.input(), 60_000, Duration.ofSeconds(120));
-                OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-fd-a-"));
-                OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-fd-b-"))) {
+                MembershipLoad.Pair ab = MembershipLoad.Pair.start(spec, "weir-fd-")) {
+            OpsInstance a = ab.a();
+            OpsInstance b = ab.b();
             OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
             await().atMost(START).until(() -> input.acknowledged() >= 2L * KEYS);
 

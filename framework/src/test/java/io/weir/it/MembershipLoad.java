@@ -3,7 +3,13 @@ package io.weir.it;
 import io.weir.testing.OpsInstance;
 import io.weir.testkit.KafkaExtension;
 import io.weir.testkit.SteadyInput;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -35,5 +41,30 @@ final class MembershipLoad {
     /** The steady input to {@code topic}: at most {@code maxRecords} records, none after {@code maxTime}. */
     static SteadyInput input(KafkaExtension kafka, String topic, long maxRecords, Duration maxTime) {
         return SteadyInput.start(kafka.bootstrapServers(), topic, KEYS, RATE, maxRecords, maxTime);
+    }
+
+    /**
+     * Instances {@code a} and {@code b} of one application, each on a new state directory; closing
+     * SIGKILLs both if they still run.
+     */
+    record Pair(OpsInstance a, OpsInstance b) implements AutoCloseable {
+
+        /** Starts both side by side: the group forms in one rebalance, not one per instance. */
+        static Pair start(OpsInstance.Spec spec, String stateDirPrefix) throws IOException {
+            Map<String, Path> stateDirs = new LinkedHashMap<>();
+            stateDirs.put("a", Files.createTempDirectory(stateDirPrefix + "a-"));
+            stateDirs.put("b", Files.createTempDirectory(stateDirPrefix + "b-"));
+            List<OpsInstance> ab = OpsInstance.startAll(spec, stateDirs);
+            return new Pair(ab.get(0), ab.get(1));
+        }
+
+        @Override
+        public void close() {
+            try {
+                b.close();
+            } finally {
+                a.close();
+            }
+        }
     }
 }

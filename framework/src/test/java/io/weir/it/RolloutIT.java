@@ -182,8 +182,9 @@ class RolloutIT {
     /** A leaves through {@code stop}; B owns every task long before A's session could expire; the counts stay exact. */
     private static void scaleIn(OpsInstance.Spec spec, String figure, StopAction stop) throws Exception {
         try (SteadyInput input = MembershipLoad.input(KAFKA, spec.input(), 60_000, Duration.ofSeconds(120));
-                OpsInstance a = OpsInstance.start(spec, "a", Files.createTempDirectory("weir-scale-in-a-"));
-                OpsInstance b = OpsInstance.start(spec, "b", Files.createTempDirectory("weir-scale-in-b-"))) {
+                MembershipLoad.Pair ab = MembershipLoad.Pair.start(spec, "weir-scale-in-")) {
+            OpsInstance a = ab.a();
+            OpsInstance b = ab.b();
             awaitSplit(a, b);
             await().atMost(START).until(() -> input.acknowledged() >= 2L * KEYS);
 

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -106,7 +107,12 @@ class SavepointProcessesIT {
             OpsInstance a = group.a();
 
             String id = SavepointRequest.newId();
-            CompletableFuture<Manifest> taking = takeKilling(a, spec, config, id, Duration.ofSeconds(30));
+            // When A paused its tasks before the SIGKILL, the request stays incomplete ("6 of 6 tasks
+            // paused, 3 written") and waits out its whole time-out before it aborts; 15 s ends that
+            // wait sooner and still leaves B time to take over tasks A had not paused
+            // (failure.detection.ms, 3 s) and complete. That completion path is the whole subject of
+            // aSavepointOfAGroupThatLosesAnInstanceCompletesFromItsSuccessorExactly.
+            CompletableFuture<Manifest> taking = takeKilling(a, spec, config, id, Duration.ofSeconds(15));
             Manifest taken;
             try {
                 taken = taking.get(2, TimeUnit.MINUTES);
@@ -184,28 +190,41 @@ class SavepointProcessesIT {
      * Instances A and B of {@code spec} under the steady input; closing the group closes B, A and
      * the input.
      */
-    private record Group(SteadyInput input, OpsInstance a, OpsInstance b) implements AutoCloseable {
+    private record Group(String applicationId, SteadyInput input, OpsInstance a, OpsInstance b)
+            implements AutoCloseable {
 
         static Group start(OpsInstance.Spec spec, Path stateA, Path stateB) {
             SteadyInput input = SteadyInput.start(
                     KAFKA.bootstrapServers(), spec.input(), KEYS, RATE, 1_000_000, Duration.ofMinutes(3));
-            OpsInstance a = null;
             try {
-                a = OpsInstance.start(spec, "a", stateA);
-                return new Group(input, a, OpsInstance.start(spec, "b", stateB));
+                // Side by side: the group forms in one rebalance, not one per instance.
+                Map<String, Path> stateDirs = new LinkedHashMap<>();
+                stateDirs.put("a", stateA);
+                stateDirs.put("b", stateB);
+                List<OpsInstance> ab = OpsInstance.startAll(spec, stateDirs);
+                return new Group(spec.applicationId(), input, ab.get(0), ab.get(1));
             } catch (RuntimeException | Error e) {
-                if (a != null) {
-                    a.close();
-                }
                 input.close();
                 throw e;
             }
         }
 
-        /** Waits until A and B split the tasks and the input is under way; returns the input. */
+        /**
+         * Waits until A and B split the tasks, the input is under way and every task committed;
+         * returns the input.
+         */
         SteadyInput awaitUnderWay() {
             OpsInstance.awaitSplit(ALL_TASKS, START, a, b);
             await().atMost(START).until(() -> input.acknowledged() >= 1_000);
+            // Every task committed once, so each has input offsets to put in a savepoint: started
+            // together, A and B split the tasks before either committed anything.
+            await().atMost(START)
+                    .until(() -> KAFKA.admin()
+                                    .listConsumerGroupOffsets(applicationId)
+                                    .partitionsToOffsetAndMetadata()
+                                    .get(30, TimeUnit.SECONDS)
+                                    .size()
+                            == PARTITIONS);
             return input;
         }
 

@@ -17,7 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -72,9 +74,16 @@ class ScaleInIT {
             }
             try (SteadyInput records = MembershipLoad.input(KAFKA, input, 180_000, Duration.ofMinutes(10));
                     StartedInstances pods = new StartedInstances()) {
-                OpsInstance weir0 = pods.add(OpsInstance.start(spec, "weir-0", state.get(0)));
-                OpsInstance weir1 = pods.add(OpsInstance.start(spec, "weir-1", state.get(1)));
-                OpsInstance weir2 = pods.add(OpsInstance.start(spec, "weir-2", state.get(2)));
+                // Side by side: the group forms in one rebalance, not one per pod.
+                Map<String, Path> stateDirs = new LinkedHashMap<>();
+                for (int i = 0; i < 3; i++) {
+                    stateDirs.put("weir-" + i, state.get(i));
+                }
+                List<OpsInstance> started = OpsInstance.startAll(spec, stateDirs);
+                started.forEach(pods::add);
+                OpsInstance weir0 = started.get(0);
+                OpsInstance weir1 = started.get(1);
+                OpsInstance weir2 = started.get(2);
                 OpsInstance.awaitSplit(ALL_TASKS, START, weir0, weir1, weir2);
                 assertThat(weir2.jvm().output())
                         .contains("shutdown.leave.group=kubernetes_scale_in: pod weir-2"

@@ -17,10 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 /**
@@ -77,37 +73,17 @@ public final class InstanceGroup implements AutoCloseable {
      * thread of its own) and returns once each serves HTTP, as {@link #start} does one by one.
      */
     public void startAll(String... ids) {
+        Map<String, Path> stateDirs = new LinkedHashMap<>();
         for (String id : ids) {
             if (running.containsKey(id)) {
                 throw new IllegalStateException("instance " + id + " runs already");
             }
+            stateDirs.put(id, stateRoot.resolve(id));
         }
-        ExecutorService starter = Executors.newFixedThreadPool(ids.length);
-        try {
-            List<Future<OpsInstance>> starting = new ArrayList<>();
-            for (String id : ids) {
-                starting.add(starter.submit(() -> OpsInstance.start(spec, id, stateRoot.resolve(id))));
-            }
-            RuntimeException failed = null;
-            for (int i = 0; i < ids.length; i++) {
-                try {
-                    OpsInstance instance = starting.get(i).get();
-                    started.add(instance);
-                    running.put(ids[i], instance);
-                } catch (ExecutionException | InterruptedException e) {
-                    RuntimeException why = new IllegalStateException("instance " + ids[i] + " did not start", e);
-                    if (failed == null) {
-                        failed = why;
-                    } else {
-                        failed.addSuppressed(why);
-                    }
-                }
-            }
-            if (failed != null) {
-                throw failed;
-            }
-        } finally {
-            starter.shutdown();
+        List<OpsInstance> instances = OpsInstance.startAll(spec, stateDirs);
+        for (int i = 0; i < ids.length; i++) {
+            started.add(instances.get(i));
+            running.put(ids[i], instances.get(i));
         }
     }
 
