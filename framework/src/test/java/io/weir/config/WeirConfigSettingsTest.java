@@ -104,6 +104,7 @@ class WeirConfigSettingsTest {
             Map.entry("store.read.cache.bytes", "7"),
             Map.entry("metrics.kafka.clients.enabled", "false"),
             Map.entry("tracing.step.spans", "true"),
+            Map.entry("tracing.root.ratio", "0.5"),
             Map.entry("default.timestamp", "wall_clock"),
             Map.entry("max.out.of.orderness.ms", "7"),
             Map.entry("idle.timeout.ms", "7"),
