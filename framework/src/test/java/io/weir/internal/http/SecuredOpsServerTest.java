@@ -21,6 +21,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
@@ -130,7 +131,10 @@ class SecuredOpsServerTest {
                         .isEqualTo("CN=server-2"));
 
         // A broken renewal keeps the certificate being served, with one WARN naming the setting.
-        Files.writeString(keyStore, "half-written");
+        // Swapped in whole, as a renewal is: written in place, the reload could also read the empty
+        // file between the truncation and the write, a second broken content with a WARN of its own.
+        Path broken = Files.writeString(keyStore.resolveSibling("broken.tmp"), "half-written");
+        Files.move(broken, keyStore, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> logs.list.stream()
                         .anyMatch(e -> e.getLevel() == Level.WARN
