@@ -260,7 +260,7 @@ class LifecycleIT {
         WeirApp app = WeirApp.create(
                 topology, TestApps.config(KAFKA.bootstrapServers(), wrongCount).build());
         assertThatThrownBy(app::start)
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(ClusterException.class)
                 .hasMessageContaining(wrongCount + "-counts-changelog")
                 .hasMessageContaining("has 2 partitions")
                 .hasMessageContaining("3 tasks");
@@ -271,7 +271,7 @@ class LifecycleIT {
                 topology,
                 TestApps.config(KAFKA.bootstrapServers(), notCompacted).build());
         assertThatThrownBy(app2::start)
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(ClusterException.class)
                 .hasMessageContaining("cleanup.policy=delete")
                 .hasMessageContaining("compact");
     }
