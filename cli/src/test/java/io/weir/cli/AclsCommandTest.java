@@ -52,8 +52,10 @@ class AclsCommandTest {
                         "--operation All --topic orders- --resource-pattern-type prefixed\n",
                         "--operation Read --group orders\n",
                         "--operation Delete --group orders\n",
+                        "--operation Read --group orders-dlq-resend\n",
+                        "--operation Write --topic counting-input\n",
                         "--operation Write --transactional-id orders- --resource-pattern-type prefixed\n");
-        assertThat(o.out().lines().filter(l -> l.startsWith("kafka-acls.sh"))).hasSize(10);
+        assertThat(o.out().lines().filter(l -> l.startsWith("kafka-acls.sh"))).hasSize(12);
     }
 
     @Test
