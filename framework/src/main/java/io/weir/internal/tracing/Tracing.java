@@ -164,7 +164,7 @@ public final class Tracing {
     public RecordSpan process(ConsumerRecord<byte[], byte[]> record, boolean completion) {
         // From the root: nothing of the record before may leak into this one.
         Context carried = propagator.extract(Context.root(), record.headers(), HeaderCarriers.KAFKA);
-        if (rootRatio < 1 && startsHere(carried) && ThreadLocalRandom.current().nextDouble() >= rootRatio) {
+        if (notPicked(carried)) {
             // Not one of the records that may start a trace: quiet, as an unsampled one, without the
             // SDK. A quiet trace is never written to, so records that carried nothing share one.
             return new RecordSpan(
@@ -190,6 +190,16 @@ public final class Tracing {
                 new RecordTrace(startsHere(carried) && !span.getSpanContext().isSampled());
         trace.context = carried.with(span).with(RECORD, trace);
         return new RecordSpan(span, trace.context.makeCurrent());
+    }
+
+    /**
+     * True if a trace would start at {@code carried} (it holds no span context) and
+     * {@code tracing.root.ratio} does not pick it: quiet, without asking the SDK.
+     */
+    private boolean notPicked(Context carried) {
+        return rootRatio < 1
+                && startsHere(carried)
+                && ThreadLocalRandom.current().nextDouble() >= rootRatio;
     }
 
     /** {@code carried} with no span and a quiet record trace. */
@@ -270,10 +280,7 @@ public final class Tracing {
                 && (!carriedSpan.isValid() || carriedSpan.getTraceId().equals(currentSpan.getTraceId()))) {
             return inject(current, headers, record.quiet);
         }
-        if (record == null
-                && rootRatio < 1
-                && startsHere(carried)
-                && ThreadLocalRandom.current().nextDouble() >= rootRatio) {
+        if (record == null && notPicked(carried)) {
             return headers; // would start a trace outside any record: quiet, as at a record (tracing.root.ratio)
         }
         Context parent = record != null ? current : carried;
