@@ -38,6 +38,13 @@ public final class Events {
         print(line);
     }
 
+    /** Why the run stopped early: the step that failed and its error, the run's last line. */
+    public void failure(String message) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("failure", message);
+        print(line);
+    }
+
     private synchronized void print(Map<String, Object> line) {
         Map<String, Object> stamped = new LinkedHashMap<>();
         stamped.put("t", Math.round((System.nanoTime() - startedNanos) / 1e8) / 10.0);

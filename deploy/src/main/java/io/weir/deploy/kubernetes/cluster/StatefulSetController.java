@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -22,20 +21,16 @@ import java.util.concurrent.Executors;
  * The StatefulSet controller for one StatefulSet, reading it from the API server every half second
  * and acting on it, with Podman pods ({@link Kubelet}) in place of a node's:
  * <ul>
- *   <li><b>replicas</b>: ordinals {@code 0..replicas-1} exist; with {@code podManagementPolicy:
- *       Parallel} missing ones are created together and surplus ones deleted together, with
- *       {@code OrderedReady} one at a time (create upwards once the previous is ready, delete
- *       downwards); a pod is not recreated while its predecessor of that name is terminating. So a
- *       PATCH of {@code spec.replicas} (kubectl scale, a hook scaling to 0) is obeyed;</li>
- *   <li><b>RollingUpdate</b>: when every pod is ready and available ({@code minReadySeconds}), the
- *       highest ordinal at or above {@code partition} whose revision differs from the template's is
- *       deleted, and recreated from the new template on its claim; the next waits until it is ready
- *       and available again;</li>
+ *   <li><b>pods</b>: created and deleted as Kubernetes' controller decides for the spec's
+ *       {@code replicas}, {@code podManagementPolicy} (Parallel or OrderedReady), RollingUpdate
+ *       {@code partition} and {@code minReadySeconds}: {@link StatefulSetSync} holds those rules. So
+ *       a PATCH of {@code spec.replicas} (kubectl scale, a hook scaling to 0) is obeyed, and a
+ *       rolling update under Parallel does not wait for a lower ordinal that is down;</li>
  *   <li><b>status</b>: replicas, readyReplicas, availableReplicas, updatedReplicas, currentRevision and
  *       updateRevision written back, so hooks and scripts can wait on them as on a cluster.</li>
  * </ul>
  * Not done: PersistentVolumeClaim retention (claims always stay, as the chart's {@code Retain}),
- * OnDelete updates, maxUnavailable, CrashLoopBackOff. Thread-safe; one loop thread.
+ * maxUnavailable, CrashLoopBackOff. Thread-safe; one loop thread.
  */
 public final class StatefulSetController implements AutoCloseable {
 
@@ -51,8 +46,8 @@ public final class StatefulSetController implements AutoCloseable {
     private final Map<Integer, Kubelet> pods = new ConcurrentHashMap<>();
     /** When the controller last deleted the pod of each ordinal ({@link System#nanoTime()}). */
     private final Map<Integer, Long> deletedAt = new ConcurrentHashMap<>();
-    /** Ordinals whose pod is being created (podman kube play takes seconds): not created twice. */
-    private final Set<Integer> creating = ConcurrentHashMap.newKeySet();
+    /** Ordinals whose pod is being created (podman kube play takes seconds), with its revision: not created twice. */
+    private final Map<Integer, String> creating = new ConcurrentHashMap<>();
 
     private final ExecutorService podWork = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "pod-create-delete");
@@ -156,34 +151,9 @@ public final class StatefulSetController implements AutoCloseable {
             return;
         }
         int replicas = sts.getSpec().getReplicas() == null ? 1 : sts.getSpec().getReplicas();
-        boolean parallel = "Parallel".equals(sts.getSpec().getPodManagementPolicy());
         int minReady =
                 sts.getSpec().getMinReadySeconds() == null ? 0 : sts.getSpec().getMinReadySeconds();
         String revision = StatefulSetPods.revision(sts);
-
-        // Scale down: highest ordinal first (all at once when Parallel).
-        for (int ordinal : new TreeMap<>(pods).descendingKeySet()) {
-            Kubelet k = pods.get(ordinal);
-            if (ordinal >= replicas && !k.terminating()) {
-                delete(ordinal, k, "scale down to " + replicas + " replicas");
-                if (!parallel) {
-                    return;
-                }
-            }
-        }
-        // Create missing ordinals.
-        for (int ordinal = 0; ordinal < replicas; ordinal++) {
-            if (!pods.containsKey(ordinal) && !creating.contains(ordinal)) {
-                if (!parallel && (!creating.isEmpty() || !allReady(ordinal, minReady))) {
-                    break;
-                }
-                create(sts, ordinal);
-                if (!parallel) {
-                    break;
-                }
-            }
-        }
-        // Rolling update: one pod at a time, highest ordinal first, only when all are available.
         int partition = Optional.ofNullable(sts.getSpec().getUpdateStrategy())
                 .map(s -> s.getRollingUpdate() == null
                         ? null
@@ -191,26 +161,22 @@ public final class StatefulSetController implements AutoCloseable {
                 .orElse(0);
         boolean rolling = sts.getSpec().getUpdateStrategy() == null
                 || !"OnDelete".equals(sts.getSpec().getUpdateStrategy().getType());
-        if (rolling && creating.isEmpty() && allReady(replicas, minReady)) {
-            for (int ordinal = replicas - 1; ordinal >= partition; ordinal--) {
-                Kubelet k = pods.get(ordinal);
-                if (k != null && !k.pod().revision().equals(revision)) {
-                    delete(ordinal, k, "rolling update to revision " + revision);
-                    break;
-                }
-            }
+        StatefulSetSync.Spec spec = new StatefulSetSync.Spec(
+                replicas, "Parallel".equals(sts.getSpec().getPodManagementPolicy()), rolling, partition, revision);
+        Map<Integer, StatefulSetSync.Pod> seen = new TreeMap<>();
+        pods.forEach((ordinal, k) ->
+                seen.put(ordinal, new StatefulSetSync.Pod(k.pod().revision(), k.terminating(), k.available(minReady))));
+        // A pod being played exists for the controller (the API server has it), not yet ready.
+        creating.forEach((ordinal, podRevision) ->
+                seen.putIfAbsent(ordinal, new StatefulSetSync.Pod(podRevision, false, false)));
+        for (StatefulSetSync.Action action : StatefulSetSync.sync(spec, seen)) {
+            if (action.create()) {
+                create(sts, action.ordinal());
+            } else if (pods.containsKey(action.ordinal())) {
+                delete(action.ordinal(), pods.get(action.ordinal()), action.reason());
+            } // else still being played: deleted at a later resync, once it runs
         }
         writeStatus(sts, replicas, revision, minReady);
-    }
-
-    private boolean allReady(int below, int minReady) {
-        for (int i = 0; i < below; i++) {
-            Kubelet k = pods.get(i);
-            if (k == null || !k.available(minReady)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Creates the pod on another thread, as the API server would accept it and a kubelet start it. */
@@ -218,7 +184,7 @@ public final class StatefulSetController implements AutoCloseable {
         StatefulSetPods.OrdinalPod pod = StatefulSetPods.pod(sts, ordinal);
         PlayManifest.Played played = PlayManifest.of(pod, cluster(), this::volumeExists);
         events.event("statefulset-controller", name, "create Pod " + pod.name() + " (revision " + pod.revision() + ")");
-        creating.add(ordinal);
+        creating.put(ordinal, pod.revision());
         podWork.execute(() -> {
             try {
                 pods.put(ordinal, Kubelet.start(podman, pod, played, workDir, events));

@@ -60,6 +60,25 @@ final class ConsumerGroupView {
         }
     }
 
+    /** The group's committed offset of each input partition (absent: none yet). */
+    Map<TopicPartition, Long> committed() {
+        try {
+            Map<TopicPartition, Long> offsets = new TreeMap<>(TOPIC_PARTITION);
+            kafka.admin()
+                    .listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata()
+                    .get(10, TimeUnit.SECONDS)
+                    .forEach((tp, offset) -> {
+                        if (offset != null && tp.topic().equals(input)) {
+                            offsets.put(tp, offset.offset());
+                        }
+                    });
+            return offsets;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the committed offsets of group " + group, e);
+        }
+    }
+
     /** Every partition of the input topic has an owner. */
     boolean assignedAll() {
         return assignment().keySet().stream()
