@@ -103,6 +103,15 @@ breaks are escaped as the properties format needs (a JAAS config may contain eit
 {{- end -}}
 {{- end -}}
 
+{{/* An IntOrString value (2, "50%") as YAML: a number unquoted, a percentage quoted. */}}
+{{- define "weir.intOrPercent" -}}
+{{- if kindIs "string" . -}}
+{{- quote . -}}
+{{- else -}}
+{{- int64 . -}}
+{{- end -}}
+{{- end -}}
+
 {{/* shutdown.timeout.ms as the application will see it: from config, else Weir's default. */}}
 {{- define "weir.shutdownTimeoutMs" -}}
 {{- include "weir.propertyValue" (index .Values.config "shutdown.timeout.ms" | default 30000) -}}

@@ -249,10 +249,6 @@ class StatefulSetTest {
                 .isTrue();
         assertThat(pod(statefulSet(chart().set("scaleIn.enabled", false))).getAutomountServiceAccountToken())
                 .isFalse();
-        assertThat(pod.getTopologySpreadConstraints()).singleElement().satisfies(c -> {
-            assertThat(c.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
-            assertThat(c.getWhenUnsatisfiable()).isEqualTo("ScheduleAnyway");
-        });
     }
 
     @Test

@@ -51,28 +51,55 @@ class GrafanaProvisioningTest {
     }
 
     @Test
-    void queriesTheProvisionedPrometheus() {
+    void queriesTheDataSourceChosenInItsVariableTheProvisionedPrometheusByDefault() {
         JsonNode datasource =
                 RepositoryFiles.yaml(DATASOURCES).path("datasources").path(0);
         assertThat(datasource.path("type").asText()).isEqualTo("prometheus");
         assertThat(datasource.path("url").asText()).isEqualTo("http://prometheus:9090");
+        // The variable's "default" is Grafana's default data source: in docker-compose.yml, this one.
+        assertThat(datasource.path("isDefault").asBoolean()).isTrue();
         assertThat(compose.services()).containsKey("prometheus");
-        String uid = datasource.path("uid").asText();
+        JsonNode variable = variable("datasource");
+        assertThat(variable.path("type").asText()).isEqualTo("datasource");
+        assertThat(variable.path("query").asText()).isEqualTo("prometheus");
+        assertThat(variable.path("current").path("value").asText()).isEqualTo("default");
+
+        String chosen = "${datasource}";
         for (JsonNode panel : panels()) {
             assertThat(panel.path("datasource").path("uid").asText())
                     .as(panel.path("title").asText())
-                    .isEqualTo(uid);
+                    .isEqualTo(chosen);
             panel.path("targets")
                     .forEach(t -> assertThat(t.path("datasource").path("uid").asText())
                             .as(panel.path("title").asText())
-                            .isEqualTo(uid));
+                            .isEqualTo(chosen));
         }
-        dashboard
-                .path("templating")
-                .path("list")
-                .forEach(v -> assertThat(v.path("datasource").path("uid").asText())
+        dashboard.path("templating").path("list").forEach(v -> {
+            if (!v.path("type").asText().equals("datasource")) {
+                assertThat(v.path("datasource").path("uid").asText())
                         .as("variable " + v.path("name"))
-                        .isEqualTo(uid));
+                        .isEqualTo(chosen);
+            }
+        });
+    }
+
+    @Test
+    void everyQueryKeepsToTheChosenNamespace() {
+        // Series without the label (docker-compose.yml's) still match: the "All" value is ".*".
+        assertThat(variable("namespace").path("allValue").asText()).isEqualTo(".*");
+        for (String expr : DashboardQueries.of(dashboard).exprs()) {
+            assertThat(expr).as(expr).contains("namespace=~\"$namespace\"");
+            assertThat(expr).as(expr).containsAnyOf("application=~\"$application\"", "job=~\"$job\"");
+        }
+    }
+
+    private JsonNode variable(String name) {
+        for (JsonNode v : dashboard.path("templating").path("list")) {
+            if (v.path("name").asText().equals(name)) {
+                return v;
+            }
+        }
+        throw new AssertionError("no variable " + name + " in the dashboard");
     }
 
     @Test
