@@ -38,3 +38,8 @@ timeout 600 podman "${weir_podman_flags[@]}" build --format docker "${weir_ulimi
 weir_log "FIGURE image built in $((SECONDS - started)) s"
 size=$(weir_podman image inspect --format '{{.Size}}' "$WEIR_IMAGE")
 weir_log "FIGURE image $WEIR_IMAGE size $((size / 1000000)) MB (base $(( $(weir_podman image inspect --format '{{.Size}}' "$WEIR_BASE_IMAGE") / 1000000 )) MB)"
+# The chart that runs this image, packaged by the same build (deploy module, ChartPackage).
+chart=$(ls "$WEIR_ROOT"/deploy/target/helm/weir-*.tgz 2>/dev/null | tail -1)
+if [[ -n $chart ]]; then
+    weir_log "chart for it: $chart (helm install <release> $chart --set image.repository=...)"
+fi
