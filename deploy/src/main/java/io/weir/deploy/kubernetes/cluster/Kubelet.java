@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -54,6 +55,10 @@ public final class Kubelet implements AutoCloseable {
     private volatile long readySinceNanos;
     private volatile int restarts;
     private volatile boolean gone;
+    /** The pod's address, once known: a pod keeps it until it is deleted (container restarts included). */
+    private volatile String address;
+    /** The cluster DNS records last written to the pod's /etc/hosts (null: none yet, or lost by a restart). */
+    private volatile Map<String, String> resolved;
 
     private Kubelet(
             Podman podman, StatefulSetPods.OrdinalPod pod, PlayManifest.Played played, Path workDir, Events events) {
@@ -130,14 +135,45 @@ public final class Kubelet implements AutoCloseable {
 
     /** The pod's address on the pod network, while its container exists. */
     public Optional<String> address() {
+        if (address != null) {
+            return Optional.of(address);
+        }
         Command.Result inspected = podman.run(
                 PODMAN,
                 "inspect",
                 "--format",
                 "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}",
                 containerName);
-        String address = inspected.output().strip();
-        return inspected.exitCode() == 0 && !address.isEmpty() ? Optional.of(address) : Optional.empty();
+        String found = inspected.output().strip();
+        if (inspected.exitCode() != 0 || found.isEmpty()) {
+            return Optional.empty();
+        }
+        address = found;
+        return Optional.of(found);
+    }
+
+    /**
+     * Plays cluster DNS for this pod: keeps {@code records} (name to address) in a block of the pod's
+     * {@code /etc/hosts}, the file Podman bind-mounts into it, written in place (same inode) from the
+     * host. A no-op when the records are those last written; a container restart may rewrite the file,
+     * so it is written again after one.
+     */
+    public void resolve(Map<String, String> records) {
+        if (gone || terminating || records.equals(resolved)) {
+            return;
+        }
+        Command.Result inspected = podman.run(PODMAN, "inspect", "--format", "{{.HostsPath}}", containerName);
+        String path = inspected.output().strip();
+        if (inspected.exitCode() != 0 || path.isEmpty()) {
+            return;
+        }
+        try {
+            Path hosts = Path.of(path);
+            Files.writeString(hosts, HostsFile.withRecords(Files.readString(hosts), records));
+            resolved = Map.copyOf(records);
+        } catch (IOException e) {
+            events.event("kubelet", pod.name(), "cannot write cluster DNS records to " + path + ": " + e.getMessage());
+        }
     }
 
     private void play() {
@@ -211,6 +247,7 @@ public final class Kubelet implements AutoCloseable {
     /** A container restart: preStop, SIGTERM with the grace period, then start again on the same pod. */
     private void restart(String why) {
         restarts++;
+        resolved = null;
         events.event("kubelet", pod.name(), "restarting its container: " + why);
         long grace = graceSeconds();
         long left = runPreStop(grace);

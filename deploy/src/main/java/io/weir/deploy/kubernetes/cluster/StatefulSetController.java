@@ -26,6 +26,8 @@ import java.util.concurrent.Executors;
  *       {@code partition} and {@code minReadySeconds}: {@link StatefulSetSync} holds those rules. So
  *       a PATCH of {@code spec.replicas} (kubectl scale, a hook scaling to 0) is obeyed, and a
  *       rolling update under Parallel does not wait for a lower ordinal that is down;</li>
+ *   <li><b>cluster DNS</b>: each pod's {@code /etc/hosts} kept at the headless Service's records
+ *       ({@link #dnsRecords()}), so instances reach each other by the names they advertise;</li>
  *   <li><b>status</b>: replicas, readyReplicas, availableReplicas, updatedReplicas, currentRevision and
  *       updateRevision written back, so hooks and scripts can wait on them as on a cluster.</li>
  * </ul>
@@ -99,13 +101,16 @@ public final class StatefulSetController implements AutoCloseable {
      * runner has no cluster DNS; hook pods get these as {@code hostAliases} ({@link HookRunner}).
      */
     public Map<String, String> dnsRecords() {
-        String service = client.apps()
+        return dnsRecords(client.apps()
                 .statefulSets()
                 .inNamespace(namespace)
                 .withName(name)
                 .get()
                 .getSpec()
-                .getServiceName();
+                .getServiceName());
+    }
+
+    private Map<String, String> dnsRecords(String service) {
         Map<String, String> records = new TreeMap<>();
         pods.values().stream()
                 .filter(k -> !k.gone())
@@ -177,6 +182,9 @@ public final class StatefulSetController implements AutoCloseable {
             } // else still being played: deleted at a later resync, once it runs
         }
         writeStatus(sts, replicas, revision, minReady);
+        // Cluster DNS for the pods themselves: instances forward queries to each other by these names.
+        Map<String, String> records = dnsRecords(sts.getSpec().getServiceName());
+        pods.values().forEach(k -> k.resolve(records));
     }
 
     /** Creates the pod on another thread, as the API server would accept it and a kubelet start it. */
