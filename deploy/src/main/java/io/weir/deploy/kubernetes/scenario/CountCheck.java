@@ -36,6 +36,15 @@ final class CountCheck {
 
     /** Pauses the load, compares, resumes; prints the step {@code what} and returns its figures. */
     Map<String, Object> check(String what) {
+        return check(what, null);
+    }
+
+    /**
+     * {@link #check(String)}, then, with the load still paused, every word asked through every pod
+     * by {@code queries} (skipped when null): the answers must be the same exact counts.
+     */
+    Map<String, Object> check(
+            String what, java.util.function.Function<Map<String, Long>, Map<String, Object>> queries) {
         long started = System.nanoTime();
         load.pause();
         try {
@@ -54,6 +63,9 @@ final class CountCheck {
             f.put("words", expected.values().stream().mapToLong(Long::longValue).sum());
             f.put("distinct_words", expected.size());
             f.put("seconds_to_converge", PodmanScenario.seconds(started));
+            if (queries != null) {
+                f.putAll(queries.apply(expected));
+            }
             events.step(
                     what,
                     "read_committed reads of the input and output topics; the last count of every word equals"
