@@ -29,7 +29,7 @@ controller-revision-hash label of the pod name must stay within 63.
 {{/* Selector labels never change after install (a StatefulSet's selector is immutable). */}}
 {{- define "weir.selectorLabels" -}}
 app.kubernetes.io/name: {{ include "weir.name" . }}
-app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/instance: {{ .Release.Name | quote }}
 {{- end -}}
 
 {{- define "weir.labels" -}}
@@ -47,7 +47,7 @@ Service or PodDisruptionBudget selects their pods. Call with (dict "root" $ "com
 */}}
 {{- define "weir.componentLabels" -}}
 helm.sh/chart: {{ include "weir.chart" .root }}
-app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/instance: {{ .root.Release.Name | quote }}
 app.kubernetes.io/version: {{ include "weir.imageTag" .root | trunc 63 | trimSuffix "-" | quote }}
 app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 app.kubernetes.io/component: {{ .component }}
@@ -112,9 +112,9 @@ breaks are escaped as the properties format needs (a JAAS config may contain eit
 {{- end -}}
 {{- end -}}
 
-{{/* shutdown.timeout.ms as the application will see it: from config, else Weir's default. */}}
+{{/* shutdown.timeout.ms as the application will see it: from extraEnv or config, else Weir's default. */}}
 {{- define "weir.shutdownTimeoutMs" -}}
-{{- include "weir.propertyValue" (index .Values.config "shutdown.timeout.ms" | default 30000) -}}
+{{- include "weir.checkedSetting" (dict "root" . "name" "shutdown.timeout.ms" "default" 30000) -}}
 {{- end -}}
 
 {{/*
@@ -150,6 +150,7 @@ the value to change and what is allowed, like Weir's own configuration errors.
 {{- fail (printf "secretConfig.%s: the chart sets %s; set %s instead" $name $name (get $owned $name)) -}}
 {{- end -}}
 {{- end -}}
+{{- include "weir.validateSettingNames" (dict "root" . "owned" $owned) -}}
 {{- if and (or .Values.tls.truststoreKey .Values.tls.keystoreKey) (not .Values.tls.secretName) -}}
 {{- fail "tls.truststoreKey and tls.keystoreKey need tls.secretName: the existing Secret holding the stores" -}}
 {{- end -}}
@@ -216,7 +217,7 @@ so options here win over the same options there.
 {{- end -}}
 
 {{- define "weir.rocksdbMemoryBytes" -}}
-{{- include "weir.bytes" (dict "value" (index .Values.config "rocksdb.memory.bytes" | default 268435456) "name" "config.rocksdb.memory.bytes") -}}
+{{- include "weir.bytes" (dict "value" (include "weir.checkedSetting" (dict "root" . "name" "rocksdb.memory.bytes" "default" 268435456)) "name" "config.rocksdb.memory.bytes") -}}
 {{- end -}}
 
 {{/*

@@ -81,4 +81,45 @@ class ChartRenderTest {
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("imagePullPolicyy");
     }
+
+    @Test
+    void strictParsingRejectsANumberOrABooleanWhereKubernetesWantsAString() {
+        String unquoted = """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: x
+          labels: { app.kubernetes.io/instance: 1234 }
+        """;
+
+        assertThatThrownBy(() -> StrictManifests.parse(unquoted))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("not a valid ConfigMap");
+    }
+
+    @Test
+    void namesThatReadAsNumbersOrBooleansStayStrings() {
+        // A release, Secrets and keys named like YAML numbers and booleans (yaml-types.yaml).
+        WeirChart.Manifests manifests =
+                chart().values("yaml-types.yaml").release("1234").render();
+
+        StatefulSet statefulSet = manifests.only(StatefulSet.class);
+        assertThat(statefulSet.getMetadata().getLabels()).containsEntry("app.kubernetes.io/instance", "1234");
+        assertThat(statefulSet.getSpec().getSelector().getMatchLabels())
+                .containsEntry("app.kubernetes.io/instance", "1234");
+        var pod = statefulSet.getSpec().getTemplate().getSpec();
+        var secretRef = pod.getContainers().get(0).getEnv().stream()
+                .filter(e -> e.getName().equals("WEIR_SASL_JAAS_CONFIG"))
+                .findFirst()
+                .orElseThrow()
+                .getValueFrom()
+                .getSecretKeyRef();
+        assertThat(secretRef.getName()).isEqualTo("true");
+        assertThat(secretRef.getKey()).isEqualTo("1234");
+        assertThat(pod.getImagePullSecrets()).extracting(r -> r.getName()).containsExactly("0755");
+        assertThat(pod.getVolumes())
+                .filteredOn(v -> v.getName().equals("tls"))
+                .singleElement()
+                .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("false"));
+    }
 }

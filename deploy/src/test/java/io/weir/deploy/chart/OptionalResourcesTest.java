@@ -70,8 +70,9 @@ class OptionalResourcesTest {
                 .isEqualTo(12)
                 .isLessThanOrEqualTo(12 /* keda.inputPartitions */);
         assertThat((Integer) spec.get("minReplicaCount")).isEqualTo(2);
-        // KEDA owns the count: the StatefulSet leaves replicas out so an upgrade does not reset it.
-        assertThat(statefulSet.getSpec().getReplicas()).isNull();
+        // Without a live StatefulSet (helm template, a first install) the count starts at minReplicas;
+        // leaving replicas out made Helm's three-way merge drop it, and Kubernetes then set 1.
+        assertThat(statefulSet.getSpec().getReplicas()).isEqualTo(2);
 
         List<Map<String, Object>> triggers = scaledObject.get("spec", "triggers");
         assertThat(triggers).hasSize(2).allSatisfy(trigger -> {

@@ -206,6 +206,73 @@ class PrometheusRuleTest {
     }
 
     @Test
+    void theLagAlertSumsOnlyLagsThatAreKnown() {
+        String lag = "weir_consumer_lag_records{namespace=\"streaming\", application=\"orders\"}";
+
+        // Each partition's gauge is NaN until its end offset is known, and one NaN made the whole sum
+        // NaN, which is never above the threshold: the alert could not fire while any partition was new.
+        assertThat(expr(
+                        rules(chart().values("monitoring.yaml").render().custom("PrometheusRule")),
+                        "WeirConsumerLagGrowing"))
+                .isEqualTo("sum by (namespace, application) (" + lag + " >= 0) > 10000"
+                        + " and sum by (namespace, application) (deriv((" + lag + " >= 0)[10m:])) > 0");
+    }
+
+    @Test
+    void promtoolFiresTheLagAlertWhileAPartitionsLagIsUnknown() throws Exception {
+        Path promtool = Path.of("/usr/bin/promtool");
+        Assumptions.assumeTrue(Files.isExecutable(promtool), "promtool (Debian's package prometheus) is not installed");
+        // The expressions and labels as rendered; the annotations are left out (promtool would compare their text).
+        List<Map<String, Object>> rules =
+                rules(chart().values("monitoring.yaml").render().custom("PrometheusRule")).stream()
+                        .map(r -> {
+                            Map<String, Object> withoutAnnotations = new java.util.LinkedHashMap<>(r);
+                            withoutAnnotations.remove("annotations");
+                            return withoutAnnotations;
+                        })
+                        .toList();
+        YAML.writeValue(
+                tmp.resolve("rules.yaml").toFile(), Map.of("groups", List.of(Map.of("name", "weir", "rules", rules))));
+        String known =
+                "weir_consumer_lag_records{namespace=\"streaming\", application=\"orders\", instance=\"orders-weir-0\", partition=\"0\"}";
+        String unknown = known.replace("orders-weir-0", "orders-weir-1").replace("partition=\"0\"", "partition=\"1\"");
+        String nan = "NaN ".repeat(61).trim();
+        // One partition 20,000 behind and 500 more each minute, another whose end is never known (NaN):
+        // the alert fires. Then the same with a steady lag of 50,000: it does not.
+        Files.writeString(tmp.resolve("test.yaml"), """
+                rule_files: [rules.yaml]
+                evaluation_interval: 1m
+                tests:
+                  - interval: 1m
+                    input_series:
+                      - { series: '%1$s', values: '20000+500x60' }
+                      - { series: '%2$s', values: '%3$s' }
+                    alert_rule_test:
+                      - eval_time: 40m
+                        alertname: WeirConsumerLagGrowing
+                        exp_alerts:
+                          - exp_labels: { namespace: streaming, application: orders, severity: warning, team: payments }
+                  - interval: 1m
+                    input_series:
+                      - { series: '%1$s', values: '50000+0x60' }
+                      - { series: '%2$s', values: '%3$s' }
+                    alert_rule_test:
+                      - eval_time: 40m
+                        alertname: WeirConsumerLagGrowing
+                        exp_alerts: []
+                """.formatted(known, unknown, nan));
+
+        Process test = new ProcessBuilder(promtool.toString(), "test", "rules", "test.yaml")
+                .directory(tmp.toFile())
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(test.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(test.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(test.exitValue()).as(output).isZero();
+    }
+
+    @Test
     void everyAlertIsDocumentedWithWhatToDo() throws IOException {
         String readme = Files.readString(WeirChart.directory().resolve("README.md"));
 

@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerBuilder;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -37,6 +40,10 @@ import java.util.Map;
  * class. Resources of custom kinds (ServiceMonitor, PrometheusRule, ScaledObject) have no model class here: they
  * are read as {@link GenericKubernetesResource} (apiVersion, kind and metadata strict, the rest free)
  * and their tests check their fields.
+ *
+ * <p>A number or a boolean where the model wants a string fails too, as the API server's decoding
+ * does: an unquoted {@code name: 1234} or label value {@code true} is YAML's number or boolean, which
+ * Jackson would otherwise turn into the string silently.
  */
 final class StrictManifests {
 
@@ -63,13 +70,22 @@ final class StrictManifests {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
     private static final ObjectMapper YAML = new ObjectMapper(NO_DUPLICATE_KEYS);
-    private static final ObjectMapper STRICT = new ObjectMapper(NO_DUPLICATE_KEYS)
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-            .registerModule(new SimpleModule().setDeserializerModifier(new NoAdditionalProperties()));
+    private static final ObjectMapper STRICT = strict();
 
     private StrictManifests() {}
+
+    private static ObjectMapper strict() {
+        ObjectMapper mapper = new ObjectMapper(NO_DUPLICATE_KEYS)
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                .registerModule(new SimpleModule().setDeserializerModifier(new NoAdditionalProperties()));
+        mapper.coercionConfigFor(LogicalType.Textual)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        return mapper;
+    }
 
     /** Splits {@code helm template}'s output into documents and parses each strictly by its kind. */
     static List<HasMetadata> parse(String multiDocumentYaml) {

@@ -1,5 +1,6 @@
 package io.weir.docs.check;
 
+import io.weir.internal.config.SettingNames;
 import io.weir.internal.config.SettingsTable;
 import io.weir.internal.metrics.MetricsTable;
 import java.io.IOException;
@@ -11,8 +12,9 @@ import java.util.List;
 /**
  * Rewrites the generated parts of the guide: every marked code block of README.md and docs/*.md
  * from its source region ({@link Snippets}), the settings table of docs/configuration.md from
- * {@link SettingsTable} and the meters table of docs/operating.md from {@link MetricsTable}. Run it
- * after changing a snippet's source, a setting or a meter:
+ * {@link SettingsTable}, the meters table of docs/operating.md from {@link MetricsTable}, and the
+ * Helm chart's list of setting names from {@link SettingNames}. Run it after changing a snippet's
+ * source, a setting, a meter or the Kafka clients:
  *
  * <pre>{@code mvn -B -q -pl docs -am process-test-classes -Pupdate-docs}</pre>
  *
@@ -41,11 +43,13 @@ public final class UpdateDocs {
         }
         problems.addAll(updateTable(root.resolve(CONFIGURATION_PAGE), SETTINGS_TABLE_MARKER, SettingsTable.markdown()));
         problems.addAll(updateTable(root.resolve(OPERATING_PAGE), METRICS_TABLE_MARKER, MetricsTable.markdown()));
+        Files.writeString(root.resolve(SettingNames.CHART_FILE), SettingNames.chartFile());
         if (!problems.isEmpty()) {
             problems.forEach(System.err::println);
             System.exit(1);
         }
-        System.out.println("Updated the code blocks and the generated tables of the guide in " + root);
+        System.out.println("Updated the code blocks and the generated tables of the guide, and "
+                + SettingNames.CHART_FILE + ", in " + root);
     }
 
     /** Replaces the table after the line {@code marker} of {@code page} with {@code table}. */

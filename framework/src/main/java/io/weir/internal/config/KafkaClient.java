@@ -1,6 +1,7 @@
 package io.weir.internal.config;
 
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -31,6 +32,11 @@ enum KafkaClient {
     /** For example {@code producer.}. */
     String prefix() {
         return prefix;
+    }
+
+    /** The names of this client's settings, unprefixed. */
+    Set<String> names() {
+        return keys.keySet();
     }
 
     boolean knows(String name) {
