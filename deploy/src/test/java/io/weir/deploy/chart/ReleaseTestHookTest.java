@@ -298,6 +298,18 @@ class ReleaseTestHookTest {
     }
 
     @Test
+    void passesOverPlainHttpWithTheToken() throws Exception {
+        requiredToken = "test-token";
+        pod(0, "orders", 200, "0_0");
+        Path tokens = Files.writeString(dir.resolve("token"), "test-token\n");
+
+        Result result = runTest(10, Map.of("WEIR_TEST_TOKEN_FILE", tokens.toString()));
+
+        assertThat(result.exit()).as(result.output()).isZero();
+        assertThat(result.output()).contains("passed (1 pods of orders)");
+    }
+
+    @Test
     void failsNamingTheMissingTokenWhenInfoWantsOne() throws Exception {
         requiredToken = "test-token";
         pod(0, "orders", 200, "0_0");
