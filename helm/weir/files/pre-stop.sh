@@ -22,18 +22,24 @@
 #
 # The endpoint is on http.admin.port when one is set, and needs a bearer token when tokens are
 # configured (docs/http-security.md): the hook sends the first token of the token file, or of
-# http.auth.token. With TLS (http.tls.keystore.path) bash cannot call it; the hook says so and
+# http.auth.token. The hook reads these settings as Weir does: WEIR_* variables first, then the
+# properties file WEIR_CONFIG_FILE names (the chart's config values).
+#
+# With TLS (http.tls.keystore.path) bash cannot speak to the endpoint: the hook uses curl, else
+# openssl, when the image has one (eclipse-temurin's Ubuntu images, the base of Weir's Dockerfiles,
+# hold both). It does not verify the certificate, which names the pod's DNS names and not
+# 127.0.0.1: the loopback address reaches only this pod's own containers. It presents no client
+# certificate (http.tls.client.auth=optional accepts the token). With neither tool it says so and
 # leaves the instance to SIGTERM.
 #
 # Usage: pre-stop.sh [seconds to wait for the instance to stop]
 # Environment: WEIR_HTTP_PORT (the pod sets it), and WEIR_HTTP_ADMIN_PORT, WEIR_HTTP_AUTH_TOKEN_FILE,
-# WEIR_HTTP_AUTH_TOKEN, WEIR_HTTP_TLS_KEYSTORE_PATH when the deployment sets them; PODINFO_ANNOTATIONS,
-# the annotations file, and PRESTOP_LOG, where to log (the container's stdout), let a test run the
-# hook outside a pod.
+# WEIR_HTTP_AUTH_TOKEN, WEIR_HTTP_TLS_KEYSTORE_PATH and WEIR_CONFIG_FILE when the deployment sets them;
+# PODINFO_ANNOTATIONS, the annotations file, and PRESTOP_LOG, where to log (the container's stdout),
+# let a test run the hook outside a pod.
 set -u
 
 annotations="${PODINFO_ANNOTATIONS:-/etc/weir/pod/annotations}"
-port="${WEIR_HTTP_ADMIN_PORT:-${WEIR_HTTP_PORT:-8080}}"
 wait_seconds="${1:-35}"
 log_to="${PRESTOP_LOG:-/proc/1/fd/1}"
 
@@ -58,14 +64,49 @@ if [[ "$marked" != true ]]; then
   exit 0  # a restart: SIGTERM keeps the membership
 fi
 
-if [[ -n "${WEIR_HTTP_TLS_KEYSTORE_PATH:-}" ]]; then
-  log "scale-in: the HTTP server speaks TLS, which this hook cannot; SIGTERM will stop the instance (scaleIn.enabled lets it leave the group on a scale-down)"
-  exit 0
+# The settings of the properties file (name=value or name: value lines), for setting below.
+declare -A file_settings=()
+if [[ -n "${WEIR_CONFIG_FILE:-}" && -r "${WEIR_CONFIG_FILE}" ]]; then
+  while IFS= read -r line || [[ -n "$line" ]]; do
+    line="${line%$'\r'}"
+    if [[ "$line" =~ ^[[:space:]]*([^#![:space:]=:][^[:space:]=:]*)[[:space:]]*[=:][[:space:]]*(.*)$ ]]; then
+      file_settings["${BASH_REMATCH[1]}"]="${BASH_REMATCH[2]}"
+    fi
+  done < "$WEIR_CONFIG_FILE"
+fi
+
+# setting NAME prints the setting as Weir reads it: WEIR_<NAME> (upper case, "." as "_") when set,
+# else the properties file's.
+setting() {
+  local variable="WEIR_${1^^}"
+  variable="${variable//./_}"
+  if [[ -n "${!variable:-}" ]]; then
+    printf '%s' "${!variable}"
+  else
+    printf '%s' "${file_settings[$1]:-}"
+  fi
+}
+
+port="$(setting http.admin.port)"
+[[ -n "$port" ]] || port="$(setting http.port)"
+[[ -n "$port" ]] || port=8080
+
+client=bash
+if [[ -n "$(setting http.tls.keystore.path)" ]]; then
+  if command -v curl > /dev/null; then
+    client=curl
+  elif command -v openssl > /dev/null; then
+    client=openssl
+  else
+    log "scale-in: the HTTP server speaks TLS and this image has neither curl nor openssl (bash cannot speak TLS); SIGTERM will stop the instance (scaleIn.enabled lets it leave the group on a scale-down)"
+    exit 0
+  fi
 fi
 
 # The first token Weir accepts: the token file's first non-blank line, else http.auth.token's first.
 token=""
-if [[ -n "${WEIR_HTTP_AUTH_TOKEN_FILE:-}" && -r "${WEIR_HTTP_AUTH_TOKEN_FILE}" ]]; then
+token_file="$(setting http.auth.token.file)"
+if [[ -n "$token_file" && -r "$token_file" ]]; then
   while IFS= read -r line || [[ -n "$line" ]]; do
     line="${line%$'\r'}"
     line="${line//[[:space:]]/}"
@@ -73,9 +114,10 @@ if [[ -n "${WEIR_HTTP_AUTH_TOKEN_FILE:-}" && -r "${WEIR_HTTP_AUTH_TOKEN_FILE}" ]
       token="$line"
       break
     fi
-  done < "$WEIR_HTTP_AUTH_TOKEN_FILE"
-elif [[ -n "${WEIR_HTTP_AUTH_TOKEN:-}" ]]; then
-  token="${WEIR_HTTP_AUTH_TOKEN%%,*}"
+  done < "$token_file"
+elif [[ -n "$(setting http.auth.token)" ]]; then
+  token="$(setting http.auth.token)"
+  token="${token%%,*}"
   token="${token//[[:space:]]/}"
 fi
 authorization=""
@@ -83,14 +125,32 @@ if [[ -n "$token" ]]; then
   authorization="Authorization: Bearer $token"$'\r\n'
 fi
 
-if ! exec 3<>"/dev/tcp/127.0.0.1/$port"; then
+if ! { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null; then
   log "scale-in: nothing answers on port $port; SIGTERM will stop the instance and its tasks move after the session timeout"
   exit 0
 fi
-printf 'POST /admin/leave HTTP/1.1\r\nHost: localhost\r\n%sContent-Length: 0\r\nConnection: close\r\n\r\n' "$authorization" >&3
-status=""
-read -r -t 10 status <&3 || true
 exec 3>&-
+printf -v request 'POST /admin/leave HTTP/1.1\r\nHost: localhost\r\n%sContent-Length: 0\r\nConnection: close\r\n\r\n' "$authorization"
+status=""
+case "$client" in
+  bash)
+    exec 3<>"/dev/tcp/127.0.0.1/$port"
+    printf '%s' "$request" >&3
+    read -r -t 10 status <&3 || true
+    exec 3>&-
+    ;;
+  curl)
+    # The token goes in on stdin (-H @-), not on the command line other processes could read.
+    status=$(printf '%s' "$authorization" | curl --silent --insecure --max-time 10 --http1.1 -X POST \
+      ${authorization:+-H @-} --output /dev/null --write-out 'HTTP/%{http_version} %{http_code}' \
+      "https://127.0.0.1:$port/admin/leave" 2>/dev/null)
+    ;;
+  openssl)
+    exec 3< <(printf '%s' "$request" | openssl s_client -quiet -connect "127.0.0.1:$port" 2>/dev/null)
+    read -r -t 10 status <&3 || true
+    exec 3<&-
+    ;;
+esac
 log "scale-in: POST /admin/leave answered ${status%$'\r'}"
 
 # 202: leaving; 409: already stopping. Either way wait until the HTTP server has closed, which

@@ -134,6 +134,7 @@ the value to change and what is allowed, like Weir's own configuration errors.
   "http.port" "http.port"
   "session.timeout.ms" "kafka.sessionTimeoutMs"
   "consumer.session.timeout.ms" "kafka.sessionTimeoutMs" -}}
+{{- $owned = merge $owned (include "weir.http.owned" . | fromYaml) -}}
 {{- if .Values.scaleIn.enabled }}{{ $_ := set $owned "shutdown.leave.group" "scaleIn.enabled=false to set it yourself" }}{{ end -}}
 {{- if .Values.tls.truststoreKey }}{{ $_ := set $owned "ssl.truststore.location" "tls.truststoreKey" }}{{ end -}}
 {{- if .Values.tls.keystoreKey }}{{ $_ := set $owned "ssl.keystore.location" "tls.keystoreKey" }}{{ end -}}
@@ -159,6 +160,7 @@ the value to change and what is allowed, like Weir's own configuration errors.
 {{- fail (printf "terminationGracePeriodSeconds (%d) must exceed shutdown.timeout.ms (%d ms): Kubernetes kills the pod at the end of the grace period, before its commit and clean close" (int64 .Values.terminationGracePeriodSeconds) $shutdownMs) -}}
 {{- end -}}
 {{- include "weir.validateMemory" . -}}
+{{- include "weir.http.validate" . -}}
 {{- if .Values.keda.enabled -}}
 {{- $partitions := int64 .Values.keda.inputPartitions -}}
 {{- if lt $partitions 1 -}}
@@ -251,4 +253,195 @@ killer ends the pod under load (a crash, not an OutOfMemoryError the JVM could r
 {{- fail (printf "resources.limits.memory (%s = %s) is less than the heap (jvm.maxRAMPercentage %v%% = %s) + RocksDB (rocksdb.memory.bytes = %s) + jvm.nativeHeadroom (%s) = %s: raise resources.limits.memory, or lower jvm.maxRAMPercentage, config.rocksdb.memory.bytes or jvm.nativeHeadroom" (include "weir.propertyValue" $limitValue) (include "weir.mebibytes" $limit) .Values.jvm.maxRAMPercentage (include "weir.mebibytes" $heap) (include "weir.mebibytes" $rocksdb) (include "weir.mebibytes" $headroom) (include "weir.mebibytes" $needed)) -}}
 {{- end -}}
 {{- end -}}
+{{- end -}}
+
+{{/* ---- Weir's HTTP server: queries between pods, TLS and tokens (http.*) ---- */}}
+
+{{/* Where the chart mounts the HTTP server's Secrets. */}}
+{{- define "weir.http.tlsDir" -}}/etc/weir/http-tls{{- end -}}
+{{- define "weir.http.truststoreDir" -}}/etc/weir/http-truststore{{- end -}}
+{{- define "weir.http.caDir" -}}/etc/weir/http-ca{{- end -}}
+{{- define "weir.http.tokenDir" -}}/etc/weir/http-token{{- end -}}
+
+{{/* "true" when Weir's HTTP server speaks HTTPS (http.tls.keystore.path), else empty. */}}
+{{- define "weir.http.tls" -}}
+{{- if .Values.http.tls.keystore.secretName }}true{{ end -}}
+{{- end -}}
+
+{{- define "weir.http.scheme" -}}
+{{- if include "weir.http.tls" . }}https{{ else }}http{{ end -}}
+{{- end -}}
+
+{{/* Where /admin/ and /stores/ answer: http.admin.port when set, else http.port. */}}
+{{- define "weir.http.queryPort" -}}
+{{- if .Values.http.adminPort }}{{ .Values.http.adminPort | int }}{{ else }}{{ .Values.http.port | int }}{{ end -}}
+{{- end -}}
+
+{{- define "weir.http.tokenFile" -}}
+{{- printf "%s/%s" (include "weir.http.tokenDir" .) .Values.http.auth.tokenKey -}}
+{{- end -}}
+
+{{/* The trust store's Secret and the CA's: the key store's unless named. */}}
+{{- define "weir.http.truststoreSecret" -}}
+{{- default .Values.http.tls.keystore.secretName .Values.http.tls.truststore.secretName -}}
+{{- end -}}
+{{- define "weir.http.caSecret" -}}
+{{- default .Values.http.tls.keystore.secretName .Values.http.tls.ca.secretName -}}
+{{- end -}}
+
+{{- define "weir.http.truststorePath" -}}
+{{- if .Values.http.tls.truststore.secretName -}}
+{{- printf "%s/%s" (include "weir.http.truststoreDir" .) .Values.http.tls.truststore.key -}}
+{{- else -}}
+{{- printf "%s/%s" (include "weir.http.tlsDir" .) .Values.http.tls.truststore.key -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The settings the chart sets from http.* values, with the value to set instead, as YAML: merged
+into weir.validate's owned settings, so config and secretConfig cannot contradict the probes, the
+ServiceMonitor, the test and the peers' URLs the chart derives from them.
+*/}}
+{{- define "weir.http.owned" -}}
+http.admin.port: http.adminPort
+http.auth.scope: http.auth.scope
+http.auth.token: "http.auth.existingSecret (a token file, rotated without a restart)"
+http.auth.token.file: http.auth.existingSecret and http.auth.tokenKey
+http.tls.keystore.path: http.tls.keystore.secretName and http.tls.keystore.key
+http.tls.keystore.type: http.tls.keystore.type
+http.tls.keystore.password: "http.tls.keystore.password.secretName and .key"
+http.tls.truststore.path: http.tls.truststore.key (and http.tls.truststore.secretName)
+http.tls.truststore.type: http.tls.truststore.type
+http.tls.truststore.password: "http.tls.truststore.password.secretName and .key"
+http.tls.client.auth: http.tls.clientAuth
+{{- if .Values.http.advertiseStableName }}
+http.advertised.url: "nothing: the chart sets it to each pod's stable name (http.advertiseStableName=false to set it yourself)"
+{{- end }}
+{{- end -}}
+
+{{/* Checks of http.* that the schema cannot express; each message names the value to change. */}}
+{{- define "weir.http.validate" -}}
+{{- $http := .Values.http -}}
+{{- $tls := include "weir.http.tls" . -}}
+{{- if and $http.adminPort (eq (int $http.adminPort) (int $http.port)) -}}
+{{- fail (printf "http.adminPort (%d) must differ from http.port: leave it 0 to serve /admin/ and /stores/ on http.port" (int $http.adminPort)) -}}
+{{- end -}}
+{{- if eq $http.tls.clientAuth "required" -}}
+{{- fail "http.tls.clientAuth=required is not supported by the chart: the TLS handshake would refuse the kubelet's probes, which present no client certificate, so no pod would ever be ready; use optional (a client certificate still authenticates, and callers without one reach only /health/*, or the open paths of http.auth.scope)" -}}
+{{- end -}}
+{{- if and (not $tls) (or $http.tls.truststore.secretName $http.tls.truststore.key $http.tls.ca.secretName $http.tls.clientAuth $http.tls.keystore.password.secretName) -}}
+{{- fail "http.tls.* needs http.tls.keystore.secretName: the Secret holding the key store of Weir's HTTPS server (trust store, CA, password and client auth go with it)" -}}
+{{- end -}}
+{{- if and $tls (not $http.tls.keystore.key) -}}
+{{- fail "http.tls.keystore.key is required with http.tls.keystore.secretName: the key store's key in that Secret (cert-manager's PKCS12: keystore.p12)" -}}
+{{- end -}}
+{{- if and $http.tls.truststore.secretName (not $http.tls.truststore.key) -}}
+{{- fail "http.tls.truststore.key is required with http.tls.truststore.secretName: the trust store's key in that Secret" -}}
+{{- end -}}
+{{- if and (eq $http.tls.clientAuth "optional") (not $http.tls.truststore.key) -}}
+{{- fail "http.tls.clientAuth=optional needs http.tls.truststore.key: the CAs client certificates must chain to" -}}
+{{- end -}}
+{{- range $store := list "keystore" "truststore" -}}
+{{- $password := get (get $http.tls $store) "password" -}}
+{{- if and $password.secretName (not $password.key) -}}
+{{- fail (printf "http.tls.%s.password.key is required with http.tls.%s.password.secretName: the password's key in that Secret" $store $store) -}}
+{{- end -}}
+{{- end -}}
+{{- $tokenless := and (eq $http.auth.scope "all") (not $http.auth.existingSecret) -}}
+{{- if and $tokenless .Values.serviceMonitor.enabled -}}
+{{- fail "serviceMonitor.enabled with http.auth.scope=all needs http.auth.existingSecret: /metrics then answers only callers with a token, and Prometheus sends the Secret's token" -}}
+{{- end -}}
+{{- if and $tokenless .Values.tests.enabled -}}
+{{- fail "tests.enabled with http.auth.scope=all needs http.auth.existingSecret: /info then answers only callers with a token, and the test pod sends the Secret's token (or set tests.enabled=false)" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The container's WEIR_HTTP_* variables for http.* values, after WEIR_INSTANCE_ID. */}}
+{{- define "weir.http.env" -}}
+{{- $http := .Values.http -}}
+{{- if $http.adminPort }}
+# /admin/ and /stores/ (queries) answer on this port only; health, /metrics and /info on http.port.
+- name: WEIR_HTTP_ADMIN_PORT
+  value: {{ $http.adminPort | int | quote }}
+{{- end }}
+{{- if $http.advertiseStableName }}
+# What peers forward queries to: the pod's stable name under the headless Service (the bare host
+# name does not resolve from other pods). $(WEIR_INSTANCE_ID) is expanded by the kubelet.
+- name: WEIR_HTTP_ADVERTISED_URL
+  value: {{ printf "%s://$(WEIR_INSTANCE_ID).%s.%s.svc:%s" (include "weir.http.scheme" .) (include "weir.fullname" .) .Release.Namespace (include "weir.http.queryPort" .) | quote }}
+{{- end }}
+- name: WEIR_HTTP_AUTH_SCOPE
+  value: {{ $http.auth.scope | quote }}
+{{- if $http.auth.existingSecret }}
+# A file, not a variable: a rotated Secret reaches the running instance (and the preStop hook).
+- name: WEIR_HTTP_AUTH_TOKEN_FILE
+  value: {{ include "weir.http.tokenFile" . | quote }}
+{{- end }}
+{{- if include "weir.http.tls" . }}
+- name: WEIR_HTTP_TLS_KEYSTORE_PATH
+  value: {{ printf "%s/%s" (include "weir.http.tlsDir" .) $http.tls.keystore.key | quote }}
+- name: WEIR_HTTP_TLS_KEYSTORE_TYPE
+  value: {{ $http.tls.keystore.type | quote }}
+{{- with $http.tls.keystore.password }}{{ if .secretName }}
+- name: WEIR_HTTP_TLS_KEYSTORE_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ .secretName | quote }}
+      key: {{ .key | quote }}
+{{- end }}{{ end }}
+{{- if $http.tls.truststore.key }}
+- name: WEIR_HTTP_TLS_TRUSTSTORE_PATH
+  value: {{ include "weir.http.truststorePath" . | quote }}
+- name: WEIR_HTTP_TLS_TRUSTSTORE_TYPE
+  value: {{ $http.tls.truststore.type | quote }}
+{{- with $http.tls.truststore.password }}{{ if .secretName }}
+- name: WEIR_HTTP_TLS_TRUSTSTORE_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ .secretName | quote }}
+      key: {{ .key | quote }}
+{{- end }}{{ end }}
+{{- end }}
+{{- with $http.tls.clientAuth }}
+- name: WEIR_HTTP_TLS_CLIENT_AUTH
+  value: {{ . | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* Volume mounts of the HTTP server's Secrets (whole Secrets, no subPath: rotations reach the pod). */}}
+{{- define "weir.http.volumeMounts" -}}
+{{- if .Values.http.auth.existingSecret }}
+- name: http-token
+  mountPath: {{ include "weir.http.tokenDir" . }}
+  readOnly: true
+{{- end }}
+{{- if include "weir.http.tls" . }}
+- name: http-tls
+  mountPath: {{ include "weir.http.tlsDir" . }}
+  readOnly: true
+{{- if .Values.http.tls.truststore.secretName }}
+- name: http-truststore
+  mountPath: {{ include "weir.http.truststoreDir" . }}
+  readOnly: true
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{- define "weir.http.volumes" -}}
+{{- if .Values.http.auth.existingSecret }}
+- name: http-token
+  secret:
+    secretName: {{ .Values.http.auth.existingSecret | quote }}
+{{- end }}
+{{- if include "weir.http.tls" . }}
+- name: http-tls
+  secret:
+    secretName: {{ .Values.http.tls.keystore.secretName | quote }}
+{{- if .Values.http.tls.truststore.secretName }}
+- name: http-truststore
+  secret:
+    secretName: {{ .Values.http.tls.truststore.secretName | quote }}
+{{- end }}
+{{- end }}
 {{- end -}}

@@ -44,6 +44,56 @@ class MonitoringTest {
     }
 
     @Test
+    void serviceMonitorScrapesOverHttpsVerifyingTheCertificateWithTheCa() {
+        Map<String, Object> endpoint = endpoint(chart().set("serviceMonitor.enabled", true)
+                .set("http.tls.keystore.secretName", "orders-http-tls")
+                .render()
+                .custom("ServiceMonitor"));
+
+        assertThat(endpoint).containsEntry("scheme", "https").doesNotContainKey("bearerTokenSecret");
+        assertThat(endpoint.get("tlsConfig"))
+                .isEqualTo(Map.of(
+                        "ca",
+                        Map.of("secret", Map.of("name", "orders-http-tls", "key", "ca.crt")),
+                        // Pod addresses are not in the certificate; one pod's stable name is, for every pod.
+                        "serverName",
+                        "orders-weir-0.orders-weir.streaming.svc"));
+
+        Map<String, Object> separateCa = endpoint(chart().set("serviceMonitor.enabled", true)
+                .set("http.tls.keystore.secretName", "orders-http-tls")
+                .set("http.tls.ca.secretName", "orders-ca")
+                .set("http.tls.ca.key", "tls.crt")
+                .set("serviceMonitor.tlsServerName", "orders.example.com")
+                .render()
+                .custom("ServiceMonitor"));
+        assertThat(separateCa.get("tlsConfig"))
+                .isEqualTo(Map.of(
+                        "ca",
+                        Map.of("secret", Map.of("name", "orders-ca", "key", "tls.crt")),
+                        "serverName",
+                        "orders.example.com"));
+        assertThat(endpoint(chart().set("serviceMonitor.enabled", true).render().custom("ServiceMonitor")))
+                .doesNotContainKeys("scheme", "tlsConfig", "bearerTokenSecret");
+    }
+
+    @Test
+    void serviceMonitorSendsTheTokenWhenMetricsWantOne() {
+        WeirChart protectedMetrics = chart().set("serviceMonitor.enabled", true)
+                .set("http.auth.existingSecret", "orders-http-token")
+                .set("http.auth.tokenKey", "tokens");
+
+        assertThat(endpoint(
+                        protectedMetrics.set("http.auth.scope", "all").render().custom("ServiceMonitor")))
+                .containsEntry("bearerTokenSecret", Map.of("name", "orders-http-token", "key", "tokens"));
+        // scope admin: /metrics is open, and Prometheus gets no token it does not need.
+        assertThat(endpoint(protectedMetrics
+                        .set("http.auth.scope", "admin")
+                        .render()
+                        .custom("ServiceMonitor")))
+                .doesNotContainKey("bearerTokenSecret");
+    }
+
+    @Test
     void serviceMonitorTakesRelabelings() {
         Map<String, Object> endpoint =
                 endpoint(chart().values("monitoring.yaml").render().custom("ServiceMonitor"));

@@ -93,6 +93,46 @@ class NetworkPolicyTest {
     }
 
     @Test
+    void withAnAdminPortAdmitsItFromTheReleasesPodsAndTheQueryClientsButNotPrometheus() {
+        WeirChart.Manifests manifests =
+                chart().values("production.yaml").set("http.adminPort", 8081).render();
+        NetworkPolicy policy = manifests.only(NetworkPolicy.class);
+        Container weir = manifests
+                .only(StatefulSet.class)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
+
+        assertThat(policy.getSpec().getIngress()).hasSize(2);
+        NetworkPolicyIngressRule http = policy.getSpec().getIngress().get(0);
+        assertThat(http.getPorts())
+                .singleElement()
+                .satisfies(p -> assertThat(p.getPort().getStrVal()).isEqualTo("http"));
+        assertThat(http.getFrom()).hasSize(4);
+        NetworkPolicyIngressRule admin = policy.getSpec().getIngress().get(1);
+        // The container port by its name: forwarded queries and /admin/ answer there.
+        assertThat(admin.getPorts()).singleElement().satisfies(p -> {
+            assertThat(p.getPort().getStrVal()).isEqualTo("admin");
+            assertThat(p.getProtocol()).isEqualTo("TCP");
+        });
+        assertThat(weir.getPorts()).anySatisfy(p -> {
+            assertThat(p.getName()).isEqualTo("admin");
+            assertThat(p.getContainerPort()).isEqualTo(8081);
+        });
+        assertThat(admin.getFrom()).hasSize(3);
+        assertThat(admin.getFrom().get(0).getPodSelector().getMatchLabels())
+                .isEqualTo(Map.of("app.kubernetes.io/instance", WeirChart.RELEASE));
+        assertThat(admin.getFrom().get(0).getNamespaceSelector()).isNull();
+        assertThat(admin.getFrom().subList(1, 3)).isEqualTo(http.getFrom().subList(2, 4));
+        assertThat(admin.getFrom())
+                .noneMatch(peer -> peer.getPodSelector() != null
+                        && "prometheus"
+                                .equals(peer.getPodSelector().getMatchLabels().get("app.kubernetes.io/name")));
+    }
+
+    @Test
     void canBeTurnedOff() {
         assertThat(chart().set("networkPolicy.enabled", false).render().kinds()).doesNotContain("NetworkPolicy");
     }

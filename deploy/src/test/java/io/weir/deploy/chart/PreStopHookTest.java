@@ -125,18 +125,142 @@ class PreStopHookTest {
     }
 
     @Test
-    void aMarkedPodWhoseServerSpeaksTlsIsLeftToSigterm() throws Exception {
+    void readsThePortAndTokenFileFromThePropertiesFileWhenTheEnvironmentLacksThem() throws Exception {
+        int adminPort = startWeir(Duration.ofMillis(200));
+        List<String> authorizations = recordAuthorizations();
+        Path tokens = Files.writeString(dir.resolve("token"), "file-token\n");
+        // As the chart writes its config values; WEIR_HTTP_PORT (another port) stays in the environment.
+        Path properties = Files.writeString(
+                dir.resolve("weir.properties"),
+                "# Written by the Helm chart\napplication.id=orders\nhttp.admin.port=" + adminPort
+                        + "\nhttp.auth.token.file = " + tokens + "\n");
+
+        Process hook = runHook(
+                freePort(), "weir.io/scale-in=\"true\"\n", 10, Map.of("WEIR_CONFIG_FILE", properties.toString()));
+
+        assertExitsWithin(hook, Duration.ofSeconds(10));
+        assertThat(authorizations).containsExactly("Bearer file-token");
+    }
+
+    @Test
+    void aWeirVariableWinsOverThePropertiesFileAsInWeir() throws Exception {
+        int adminPort = startWeir(Duration.ofMillis(200));
+        List<String> authorizations = recordAuthorizations();
+        Path properties = Files.writeString(
+                dir.resolve("weir.properties"), "http.admin.port=" + freePort() + "\nhttp.auth.token=from-file\n");
+
+        Process hook = runHook(
+                freePort(),
+                "weir.io/scale-in=\"true\"\n",
+                10,
+                Map.of(
+                        "WEIR_CONFIG_FILE",
+                        properties.toString(),
+                        "WEIR_HTTP_ADMIN_PORT",
+                        String.valueOf(adminPort),
+                        "WEIR_HTTP_AUTH_TOKEN",
+                        "from-env,second"));
+
+        assertExitsWithin(hook, Duration.ofSeconds(10));
+        assertThat(authorizations).containsExactly("Bearer from-env");
+    }
+
+    @Test
+    void aMarkedPodCallsAnHttpsServerWithCurlSendingTheToken() throws Exception {
+        callsAnHttpsServerWith("curl");
+    }
+
+    @Test
+    void aMarkedPodCallsAnHttpsServerWithOpensslWhenTheImageHasNoCurl() throws Exception {
+        callsAnHttpsServerWith("openssl");
+    }
+
+    private void callsAnHttpsServerWith(String tool) throws Exception {
+        SelfSignedTls tls = SelfSignedTls.shared();
+        weir = tls.server(new InetSocketAddress(LOCALHOST, 0));
+        List<String> authorizations = new CopyOnWriteArrayList<>();
+        weir.createContext("/", exchange -> {
+            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+            authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            exchange.sendResponseHeaders(202, -1);
+            exchange.close();
+            CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS).execute(() -> weir.stop(0));
+        });
+        weir.start();
+        Path tokens = Files.writeString(dir.resolve("token"), "tls-token\n");
+
+        Process hook = runHook(
+                weir.getAddress().getPort(),
+                "weir.io/scale-in=\"true\"\n",
+                10,
+                Map.of(
+                        "PATH",
+                        SelfSignedTls.toolsOnly(dir.resolve("bin"), tool).toString(),
+                        "WEIR_HTTP_TLS_KEYSTORE_PATH",
+                        tls.keyStore.toString(),
+                        "WEIR_HTTP_AUTH_TOKEN_FILE",
+                        tokens.toString()));
+
+        assertExitsWithin(hook, Duration.ofSeconds(15));
+        assertThat(requests).containsExactly("POST /admin/leave");
+        assertThat(authorizations).containsExactly("Bearer tls-token");
+        assertThat(log())
+                .contains("POST /admin/leave answered HTTP/1.1 202")
+                .contains("the instance has left the group and stopped")
+                .doesNotContain("tls-token");
+    }
+
+    @Test
+    void aMarkedPodWhoseServerSpeaksTlsIsLeftToSigtermWhenTheImageHasNeitherCurlNorOpenssl() throws Exception {
         int port = startWeir(NEVER);
 
         Process hook = runHook(
                 port,
                 "weir.io/scale-in=\"true\"\n",
                 5,
-                Map.of("WEIR_HTTP_TLS_KEYSTORE_PATH", "/etc/weir/tls/keystore.p12"));
+                Map.of(
+                        "PATH",
+                        SelfSignedTls.toolsOnly(dir.resolve("bin")).toString(),
+                        "WEIR_HTTP_TLS_KEYSTORE_PATH",
+                        "/etc/weir/tls/keystore.p12"));
 
         assertExitsWithin(hook, Duration.ofSeconds(5));
         assertThat(requests).isEmpty();
-        assertThat(log()).contains("speaks TLS");
+        assertThat(log()).contains("speaks TLS and this image has neither curl nor openssl");
+    }
+
+    @Test
+    void theChartGivesTheHookItsTokenFileAndPropertiesFile() {
+        Container weir = chart().set("http.auth.existingSecret", "orders-http-token")
+                .set("http.adminPort", 8081)
+                .render()
+                .only(StatefulSet.class)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
+        Map<String, String> env = weir.getEnv().stream()
+                .filter(e -> e.getValue() != null)
+                .collect(java.util.stream.Collectors.toMap(e -> e.getName(), e -> e.getValue()));
+
+        assertThat(env)
+                .containsEntry("WEIR_HTTP_AUTH_TOKEN_FILE", "/etc/weir/http-token/token")
+                .containsEntry("WEIR_HTTP_ADMIN_PORT", "8081")
+                .containsEntry("WEIR_CONFIG_FILE", "/etc/weir/config/weir.properties");
+        assertThat(weir.getVolumeMounts())
+                .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/etc/weir/http-token"));
+    }
+
+    private List<String> recordAuthorizations() {
+        List<String> authorizations = new CopyOnWriteArrayList<>();
+        weir.createContext("/admin/", exchange -> {
+            authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            exchange.sendResponseHeaders(202, -1);
+            exchange.close();
+            CompletableFuture.delayedExecutor(200, TimeUnit.MILLISECONDS).execute(() -> weir.stop(0));
+        });
+        return authorizations;
     }
 
     @Test

@@ -49,6 +49,10 @@ class ReleaseTestHookTest {
     private final List<HttpServer> servers = new ArrayList<>();
     private final List<String> hosts = new ArrayList<>();
     private final int port;
+    /** Set: the stand-ins speak HTTPS with this certificate. */
+    private SelfSignedTls tls;
+    /** Set: /info answers 401 without this bearer token, as with http.auth.scope=all. */
+    private String requiredToken;
 
     ReleaseTestHookTest() throws IOException {
         port = freePort();
@@ -107,12 +111,52 @@ class ReleaseTestHookTest {
     }
 
     @Test
-    void isLeftOutWhenDisabledOrWhenTheHttpServerSpeaksTls() {
+    void isLeftOutWhenDisabled() {
         assertThat(chart().set("tests.enabled", false).render().all(Pod.class)).isEmpty();
-        assertThat(chart().set("config.http\\.tls\\.keystore\\.path", "/etc/weir/tls/http.p12")
-                        .render()
-                        .all(Pod.class))
-                .isEmpty();
+    }
+
+    @Test
+    void withTlsAndScopeAllTheTestPodSpeaksHttpsWithTheCaAndTheToken() {
+        Pod test = chart().set("http.tls.keystore.secretName", "orders-http-tls")
+                .set("http.auth.existingSecret", "orders-http-token")
+                .set("http.auth.scope", "all")
+                .render()
+                .only(Pod.class);
+        Container container = test.getSpec().getContainers().get(0);
+
+        assertThat(env(container))
+                .containsEntry("WEIR_TEST_SCHEME", "https")
+                .containsEntry("WEIR_TEST_CA_FILE", "/etc/weir/http-ca/ca.crt")
+                .containsEntry("WEIR_TEST_TOKEN_FILE", "/etc/weir/http-token/token");
+        assertThat(container.getVolumeMounts())
+                .extracting(m -> m.getName() + "@" + m.getMountPath())
+                .contains("http-ca@/etc/weir/http-ca", "http-token@/etc/weir/http-token");
+        assertThat(test.getSpec().getVolumes())
+                .filteredOn(v -> v.getSecret() != null)
+                .extracting(v -> v.getName() + "<-" + v.getSecret().getSecretName())
+                .containsExactlyInAnyOrder("http-ca<-orders-http-tls", "http-token<-orders-http-token");
+
+        // A CA of its own Secret; and with scope admin, /info is open: no token in the test pod.
+        Pod separateCa = chart().set("http.tls.keystore.secretName", "orders-http-tls")
+                .set("http.tls.ca.secretName", "orders-ca")
+                .set("http.tls.ca.key", "tls.crt")
+                .set("http.auth.existingSecret", "orders-http-token")
+                .render()
+                .only(Pod.class);
+        assertThat(env(separateCa.getSpec().getContainers().get(0)))
+                .containsEntry("WEIR_TEST_CA_FILE", "/etc/weir/http-ca/tls.crt")
+                .doesNotContainKey("WEIR_TEST_TOKEN_FILE");
+        assertThat(separateCa.getSpec().getVolumes())
+                .filteredOn(v -> v.getName().equals("http-ca"))
+                .singleElement()
+                .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("orders-ca"));
+        assertThat(env(chart().render()
+                        .only(Pod.class)
+                        .getSpec()
+                        .getContainers()
+                        .get(0)))
+                .containsEntry("WEIR_TEST_SCHEME", "http")
+                .doesNotContainKeys("WEIR_TEST_CA_FILE", "WEIR_TEST_TOKEN_FILE");
     }
 
     // ---- the script ---------------------------------------------------------------------------------
@@ -215,6 +259,79 @@ class ReleaseTestHookTest {
     }
 
     @Test
+    void passesOverHttpsWithTheTokenUsingCurl() throws Exception {
+        passesOverHttpsWithTheTokenUsing("curl");
+    }
+
+    @Test
+    void passesOverHttpsWithTheTokenUsingOpensslWhenTheImageHasNoCurl() throws Exception {
+        passesOverHttpsWithTheTokenUsing("openssl");
+    }
+
+    private void passesOverHttpsWithTheTokenUsing(String tool) throws Exception {
+        tls = SelfSignedTls.shared();
+        requiredToken = "test-token";
+        pod(0, "orders", 200, "0_0");
+        pod(1, "orders", 200, "0_1");
+
+        Result result = runTest(10, https(tool, "\ntest-token\nold-token\n"));
+
+        assertThat(result.exit()).as(result.output()).isZero();
+        assertThat(result.output())
+                .contains(name(1) + ": ready, RUNNING, 1 active tasks")
+                .contains("passed (2 pods");
+        assertThat(result.output()).doesNotContain("test-token");
+    }
+
+    @Test
+    void failsNamingTheCertificateProblemOverHttps() throws Exception {
+        tls = SelfSignedTls.shared();
+        pod(0, "orders", 200, "0_0");
+        // Trusting another CA than the one that signed the pods' certificate.
+        Map<String, String> env = new java.util.HashMap<>(https("curl", null));
+        env.put("WEIR_TEST_CA_FILE", SelfSignedTls.unrelatedCaPem(dir).toString());
+
+        Result result = runTest(2, env);
+
+        assertThat(result.exit()).isEqualTo(1);
+        assertThat(result.output()).contains(name(0) + ": no HTTPS answer from " + address(0) + ":" + port + ": curl:");
+    }
+
+    @Test
+    void passesOverPlainHttpWithTheToken() throws Exception {
+        requiredToken = "test-token";
+        pod(0, "orders", 200, "0_0");
+        Path tokens = Files.writeString(dir.resolve("token"), "test-token\n");
+
+        Result result = runTest(10, Map.of("WEIR_TEST_TOKEN_FILE", tokens.toString()));
+
+        assertThat(result.exit()).as(result.output()).isZero();
+        assertThat(result.output()).contains("passed (1 pods of orders)");
+    }
+
+    @Test
+    void failsNamingTheMissingTokenWhenInfoWantsOne() throws Exception {
+        requiredToken = "test-token";
+        pod(0, "orders", 200, "0_0");
+
+        Result result = runTest(2);
+
+        assertThat(result.exit()).isEqualTo(1);
+        assertThat(result.output()).contains(name(0) + ": /info answered 401 (a token is needed");
+    }
+
+    @Test
+    void failsAtOnceOverHttpsWhenTheImageHasNeitherCurlNorOpenssl() throws Exception {
+        tls = SelfSignedTls.shared();
+        pod(0, "orders", 200, "0_0");
+
+        Result result = runTest(30, https(null, null));
+
+        assertThat(result.exit()).isEqualTo(1);
+        assertThat(result.output()).contains("this image has neither curl nor openssl");
+    }
+
+    @Test
     void failsWhenNothingAnswers() throws Exception {
         hosts.add(address(0) + " " + name(0));
 
@@ -266,9 +383,16 @@ class ReleaseTestHookTest {
 
     /** Serves {@code route} at pod {@code ordinal}'s address and the shared port, and puts its name in DNS. */
     private void serve(int ordinal, Route route) throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress(address(ordinal), port), 0);
+        InetSocketAddress at = new InetSocketAddress(address(ordinal), port);
+        HttpServer server = tls == null ? HttpServer.create(at, 0) : tls.server(at);
         server.createContext("/", exchange -> {
-            Answer answer = route.answer(exchange.getRequestURI().getPath());
+            String path = exchange.getRequestURI().getPath();
+            boolean authorized = requiredToken == null
+                    || ("Bearer " + requiredToken)
+                            .equals(exchange.getRequestHeaders().getFirst("Authorization"));
+            Answer answer = path.equals("/info") && !authorized
+                    ? new Answer(401, json(Json.object().put("error", "unauthorized")))
+                    : route.answer(path);
             byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
             exchange.sendResponseHeaders(answer.status(), body.length);
@@ -298,7 +422,28 @@ class ReleaseTestHookTest {
 
     private record Result(int exit, String output) {}
 
+    /** The environment of an HTTPS test with only {@code tool} (or nothing) on PATH, and a token file when given. */
+    private Map<String, String> https(String tool, String tokens) throws IOException {
+        Map<String, String> env = new java.util.HashMap<>();
+        Path tools = tool == null
+                ? SelfSignedTls.toolsOnly(dir.resolve("tools"))
+                : SelfSignedTls.toolsOnly(dir.resolve("tools"), tool);
+        env.put("PATH", tools.toString());
+        env.put("WEIR_TEST_SCHEME", "https");
+        env.put("WEIR_TEST_CA_FILE", tls.caPem.toString());
+        if (tokens != null) {
+            env.put(
+                    "WEIR_TEST_TOKEN_FILE",
+                    Files.writeString(dir.resolve("token"), tokens).toString());
+        }
+        return env;
+    }
+
     private Result runTest(int timeoutSeconds) throws Exception {
+        return runTest(timeoutSeconds, Map.of());
+    }
+
+    private Result runTest(int timeoutSeconds, Map<String, String> extraEnv) throws Exception {
         // getent hosts NAME, as the cluster's DNS would answer for the headless Service.
         Path bin = Files.createDirectories(dir.resolve("bin"));
         Path hostsFile = Files.write(dir.resolve("hosts"), hosts);
@@ -313,12 +458,17 @@ class ReleaseTestHookTest {
         assertThat(getent.toFile().setExecutable(true)).isTrue();
         Path output = dir.resolve("output-" + System.nanoTime());
         ProcessBuilder builder = new ProcessBuilder("bash", SCRIPT.toString());
-        builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        builder.environment().put("PATH", bin + ":" + extraEnv.getOrDefault("PATH", System.getenv("PATH")));
         builder.environment().put("WEIR_TEST_POD_PREFIX", "orders-weir-");
         builder.environment().put("WEIR_TEST_POD_DOMAIN", "orders-weir.streaming.svc");
         builder.environment().put("WEIR_TEST_PORT", String.valueOf(port));
         builder.environment().put("WEIR_TEST_APPLICATION_ID", "orders");
         builder.environment().put("WEIR_TEST_TIMEOUT_SECONDS", String.valueOf(timeoutSeconds));
+        extraEnv.forEach((name, value) -> {
+            if (!name.equals("PATH")) {
+                builder.environment().put(name, value);
+            }
+        });
         builder.redirectErrorStream(true).redirectOutput(output.toFile());
         Process test = builder.start();
         assertThat(test.waitFor(timeoutSeconds + 30L, TimeUnit.SECONDS))

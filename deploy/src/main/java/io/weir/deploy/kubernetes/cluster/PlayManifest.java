@@ -33,6 +33,8 @@ import java.util.function.Predicate;
  * runs the same way, doing at play time what the kubelet does on a node and working around what
  * Podman lacks (each measured in docs/kubernetes-podman.md):
  * <ul>
+ *   <li>{@code $(VAR)} references in env values, {@code command} and {@code args} expanded as the
+ *       kubelet does ({@link EnvExpansion}): Podman passes them on as written;</li>
  *   <li>downward-API values: env {@code fieldRef}s resolved to their values; a {@code downwardAPI}
  *       volume (refused by Podman) becomes a ConfigMap holding the same files, in the kubelet's
  *       {@code key="value"} format, with the full annotation values;</li>
@@ -174,6 +176,18 @@ public final class PlayManifest {
         for (Container c : containers(spec)) {
             c.setEnv(resolvedEnv(c, pod, cluster));
             c.setEnvFrom(null);
+            Map<String, String> defined = new LinkedHashMap<>();
+            c.getEnv().forEach(e -> defined.put(e.getName(), e.getValue()));
+            if (c.getCommand() != null) {
+                c.setCommand(c.getCommand().stream()
+                        .map(a -> EnvExpansion.expand(a, defined))
+                        .toList());
+            }
+            if (c.getArgs() != null) {
+                c.setArgs(c.getArgs().stream()
+                        .map(a -> EnvExpansion.expand(a, defined))
+                        .toList());
+            }
             if (mountToken) {
                 c.getVolumeMounts()
                         .add(new VolumeMountBuilder()
@@ -214,7 +228,11 @@ public final class PlayManifest {
         return new Played(yaml.toString(), Map.copyOf(hostPorts));
     }
 
-    /** The container's env with every reference resolved to its value, as the kubelet passes it. */
+    /**
+     * The container's env with every reference resolved to its value, as the kubelet passes it: a
+     * literal value's {@code $(VAR)} is expanded with the variables defined before it (envFrom's and
+     * earlier entries), a value from a reference is taken as it is.
+     */
     private static List<EnvVar> resolvedEnv(Container c, Pod pod, Cluster cluster) {
         String namespace = pod.getMetadata().getNamespace();
         List<EnvVar> env = new ArrayList<>();
@@ -242,7 +260,9 @@ public final class PlayManifest {
             for (EnvVar e : c.getEnv()) {
                 EnvVarSource from = e.getValueFrom();
                 if (from == null) {
-                    env.add(e);
+                    Map<String, String> defined = new LinkedHashMap<>();
+                    env.forEach(d -> defined.put(d.getName(), d.getValue()));
+                    env.add(new EnvVar(e.getName(), EnvExpansion.expand(e.getValue(), defined), null));
                 } else if (from.getFieldRef() != null) {
                     env.add(new EnvVar(e.getName(), field(pod, from.getFieldRef()), null));
                 } else if (from.getSecretKeyRef() != null) {

@@ -104,6 +104,47 @@ class PlayManifestTest {
     }
 
     @Test
+    void expandsVariableReferencesAsTheKubeletDoes() {
+        PlayManifest.Played played =
+                PlayManifest.of(StatefulSetPods.pod(sts, 1), cluster(Optional.empty()), v -> false);
+        var container = only(documents(played.yaml()), Pod.class)
+                .getSpec()
+                .getContainers()
+                .get(0);
+
+        // The chart's advertised URL names the pod through WEIR_INSTANCE_ID, a fieldRef defined before it.
+        assertThat(env(container.getEnv()))
+                .containsEntry("WEIR_HTTP_ADVERTISED_URL", "http://weir-1.weir.streaming.svc:8080");
+    }
+
+    @Test
+    void expandsOnlyVariablesDefinedEarlierAndKeepsEverythingElseAsWritten() {
+        StatefulSet withReferences = YAML.clone(sts);
+        var template =
+                withReferences.getSpec().getTemplate().getSpec().getContainers().get(0);
+        template.getEnv()
+                .addAll(List.of(
+                        new EnvVar("A_URL", "$(POD_LATER)/$(WEIR_INSTANCE_ID)", null),
+                        new EnvVar("POD_LATER", "later", null),
+                        new EnvVar("ESCAPED", "$$(WEIR_INSTANCE_ID) costs $5 $(UNKNOWN) $(open", null)));
+        template.setArgs(List.of("serve", "$(POD_LATER)", "$$(POD_LATER)"));
+
+        var container = only(
+                        documents(PlayManifest.of(
+                                        StatefulSetPods.pod(withReferences, 2), cluster(Optional.empty()), v -> false)
+                                .yaml()),
+                        Pod.class)
+                .getSpec()
+                .getContainers()
+                .get(0);
+
+        assertThat(env(container.getEnv()))
+                .containsEntry("A_URL", "$(POD_LATER)/weir-2")
+                .containsEntry("ESCAPED", "$(WEIR_INSTANCE_ID) costs $5 $(UNKNOWN) $(open");
+        assertThat(container.getArgs()).containsExactly("serve", "later", "$(POD_LATER)");
+    }
+
+    @Test
     void aClaimThatExistsIsNotCreatedAgain() {
         PlayManifest.Played played = PlayManifest.of(StatefulSetPods.pod(sts, 0), cluster(Optional.empty()), v -> true);
 
