@@ -93,8 +93,8 @@ class ChartSettingsTest {
         // Prefixed client settings and Weir's own secrets are names Weir maps.
         assertThat(chart().set("secretConfig.producer\\.ssl\\.key\\.password.secretName", "tls")
                         .set("secretConfig.producer\\.ssl\\.key\\.password.key", "password")
-                        .set("secretConfig.http\\.auth\\.token.secretName", "token")
-                        .set("secretConfig.http\\.auth\\.token.key", "token")
+                        .set("secretConfig.sasl\\.jaas\\.config.secretName", "kafka")
+                        .set("secretConfig.sasl\\.jaas\\.config.key", "jaas")
                         .render()
                         .kinds())
                 .contains("StatefulSet");

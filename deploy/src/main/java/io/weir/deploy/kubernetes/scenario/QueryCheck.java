@@ -1,7 +1,7 @@
 package io.weir.deploy.kubernetes.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weir.deploy.kubernetes.cluster.Json;
 import io.weir.deploy.kubernetes.cluster.Kubelet;
 import java.io.IOException;
 import java.net.URI;
@@ -35,8 +35,6 @@ final class QueryCheck {
             return new Access(port, "http", Optional.empty(), Optional.empty());
         }
     }
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String store;
     private final Access access;
@@ -93,7 +91,7 @@ final class QueryCheck {
                 throw new AssertionError(
                         "GET " + uri + " through " + pod.name() + ": " + response.statusCode() + " " + response.body());
             }
-            return JSON.readTree(response.body());
+            return Json.tree(response.body());
         } catch (IOException e) {
             throw new AssertionError("GET " + uri + " through " + pod.name() + " failed: " + e, e);
         } catch (InterruptedException e) {

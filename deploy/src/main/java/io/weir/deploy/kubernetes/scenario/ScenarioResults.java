@@ -1,7 +1,7 @@
 package io.weir.deploy.kubernetes.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weir.deploy.kubernetes.cluster.Json;
 import io.weir.deploy.kubernetes.helm.Release;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,8 +41,6 @@ public final class ScenarioResults {
             "pods",
             "objects",
             "hooks");
-
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private ScenarioResults() {}
 
@@ -158,7 +156,7 @@ public final class ScenarioResults {
             return null;
         }
         try {
-            return MAPPER.readTree(line);
+            return Json.tree(line);
         } catch (IOException e) {
             return null;
         }
