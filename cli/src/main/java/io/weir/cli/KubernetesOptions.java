@@ -73,6 +73,16 @@ final class KubernetesOptions {
             public void scaleTo(int replicas) {
                 api.scaleStatefulSet(name, replicas);
             }
+
+            @Override
+            public java.util.Optional<String> annotation(String key) {
+                return api.statefulSetAnnotation(name, key);
+            }
+
+            @Override
+            public void annotate(String key, String value) {
+                api.annotateStatefulSet(name, key, value);
+            }
         };
     }
 

@@ -19,20 +19,21 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code weir savepoint create|list|describe|delete|restore}: savepoints stored in the
+ * {@code weir savepoint create|list|describe|delete|restore|prune}: savepoints stored in the
  * application's own topics ({@code <app>-control}, {@code <app>-savepoints}), taken from the
  * running instances at a consistent cut and restored into a stopped application of the same id
  * (roll back) or another (fork).
  */
 @Command(
         name = "savepoint",
-        description = "Takes, lists, describes, deletes and restores savepoints kept in Kafka.",
+        description = "Takes, lists, describes, deletes, restores and prunes savepoints kept in Kafka.",
         subcommands = {
             SavepointCommand.Create.class,
             SavepointCommand.ListCommand.class,
             SavepointCommand.Describe.class,
             SavepointCommand.Delete.class,
-            SavepointCommand.Restore.class
+            SavepointCommand.Restore.class,
+            SavepointPrune.class
         })
 final class SavepointCommand extends CommandGroup {
 
@@ -50,6 +51,12 @@ final class SavepointCommand extends CommandGroup {
         String id;
 
         @Option(
+                names = "--id-prefix",
+                paramLabel = "PREFIX",
+                description = "instead of --id: the id is PREFIX<UTC time>, e.g. periodic-20261203T092600Z")
+        String idPrefix;
+
+        @Option(
                 names = "--timeout",
                 paramLabel = "SECONDS",
                 defaultValue = "120",
@@ -58,7 +65,10 @@ final class SavepointCommand extends CommandGroup {
 
         @Override
         public Integer call() {
-            take(app, id, false, timeoutSeconds);
+            if (id != null && idPrefix != null) {
+                throw app.usage("give --id or --id-prefix, not both");
+            }
+            take(app, idPrefix != null ? SavepointUpgrade.timestamped(idPrefix) : id, false, timeoutSeconds);
             return Weir.OK;
         }
     }

@@ -6,6 +6,7 @@ import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
 import io.weir.internal.savepoint.SavepointCompatibility;
 import io.weir.internal.savepoint.SavepointRestore;
+import io.weir.internal.topology.DescribedModel;
 import io.weir.internal.topology.TopologyDescription;
 import io.weir.internal.topology.TopologyDiff;
 import io.weir.internal.topology.TopologyModel;
@@ -15,8 +16,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
-import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -36,11 +35,19 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
  *   <li>restores the savepoint into the new topology ({@link SavepointRestore}): Helm then applies
  *       the new StatefulSet, whose replicas start from it.</li>
  * </ol>
- * A rollback does the same without taking a savepoint: it restores the newest pre-upgrade
- * savepoint that fits the topology rolled back to, also when no topology is recorded while the
- * StatefulSet is at 0 (an upgrade whose restore failed half-way). Every failure is a {@link CommandFailedException}
- * of one line that says what state the application is in, which savepoint holds its state and how
- * to roll back.
+ * Each step from the savepoint on is marked on the StatefulSet ({@link UpgradeMark}). A failure
+ * this process sees after the scale to 0 puts the old version back ({@link #putTheOldVersionBack}):
+ * the savepoint restored into the recorded topology if the restore had begun, the replicas scaled
+ * back. A process killed in between (the Job's deadline, Helm deleting the Job) leaves the mark:
+ * the next attempt of the upgrade resumes from the marked savepoint, and a rollback restores it.
+ *
+ * <p>A rollback does the same without taking a savepoint: it restores the marked savepoint (else
+ * the newest pre-upgrade savepoint) that fits the topology rolled back to, when the state changed,
+ * when no topology is recorded while the StatefulSet is at 0 (an upgrade whose restore failed
+ * half-way), or when an upgrade is marked and the new version never recorded its topology (it never
+ * started). Rolled back to a revision of {@code upgrade.mode=rolling}, it acts only when an upgrade
+ * is marked. Every failure is a {@link CommandFailedException} of one line that says what state
+ * the application is in, which savepoint holds its state and how to roll back.
  */
 final class SavepointUpgrade {
 
@@ -59,11 +66,19 @@ final class SavepointUpgrade {
             Duration stopTimeout,
             String release) {}
 
+    /** How the revision rolled back to upgrades: a rolling one undoes only a marked savepoint upgrade. */
+    enum RollbackTo {
+        SAVEPOINT_MODE,
+        ROLLING_MODE
+    }
+
     /** How it ended, when it did not fail. */
     enum Outcome {
         NO_RECORD,
         SAFE,
-        RESTORED
+        RESTORED,
+        /** An unfinished upgrade, resumed from its savepoint. */
+        RESUMED
     }
 
     private final AppOptions app;
@@ -82,7 +97,13 @@ final class SavepointUpgrade {
 
     /** The pre-upgrade hook: the steps of the class comment. */
     Outcome upgrade(Plan plan) {
-        Optional<TopologyDiff> diff = compare(plan);
+        Optional<TopologyDescription> record = recorded(plan.app());
+        int replicas = replicas(plan);
+        Optional<UpgradeMark> mark = mark();
+        if (replicas == 0 && mark.filter(m -> m.unfinished(record.isPresent())).isPresent()) {
+            return resume(plan, mark.get());
+        }
+        Optional<TopologyDiff> diff = compare(plan, record);
         if (diff.isEmpty()) {
             say("nothing to carry over; the pods roll as usual");
             return Outcome.NO_RECORD;
@@ -91,53 +112,156 @@ final class SavepointUpgrade {
             say("the change is safe for a rolling upgrade: no savepoint; the pods roll as usual");
             return Outcome.SAFE;
         }
-        refuseWhatASavepointCannotCarry(plan, diff.get());
-        int replicas = replicas(plan);
-        String id = plan.savepointPrefix() + ID_TIME.format(Instant.now());
+        SavepointCarryCheck.refuseWhatASavepointCannotCarry(plan, diff.get());
+        String id = timestamped(plan.savepointPrefix());
         Manifest savepoint = takeSavepointAndStop(plan, id);
-        stopKubernetesFromRestarting(plan, savepoint, replicas);
-        awaitNoMember(plan, savepoint);
-        restore(plan, savepoint, "the new topology");
+        UpgradeMark stopped = new UpgradeMark(savepoint.id(), replicas, UpgradeMark.Phase.stopped);
+        mark(plan, savepoint, stopped);
+        try {
+            stopKubernetesFromRestarting(plan, savepoint, replicas);
+        } catch (CommandFailedException e) {
+            clearMark(plan); // Kubernetes restarts the old version: nothing is left unfinished
+            throw e;
+        }
+        boolean restoreBegun = false;
+        try {
+            awaitNoMember(plan, savepoint);
+            restoreBegun = true;
+            mark(plan, savepoint, stopped.withPhase(UpgradeMark.Phase.restoring));
+            restore(plan, plan.nextModel(), plan.restore(), savepoint, "the new topology");
+        } catch (CommandFailedException e) {
+            throw putTheOldVersionBack(plan, savepoint, diff.get().before(), replicas, restoreBegun, e);
+        }
+        mark(plan, savepoint, stopped.withPhase(UpgradeMark.Phase.restored));
         say("restored savepoint " + savepoint.id() + " into the new topology of " + plan.app() + "; the upgrade goes"
                 + " on: the new StatefulSet brings the replicas back and they start from it");
         return Outcome.RESTORED;
     }
 
-    /** The pre-rollback hook: back to the newest pre-upgrade savepoint, when the state changed. */
-    Outcome rollback(Plan plan) {
+    /** A savepoint id: the prefix and the UTC time to the second. */
+    static String timestamped(String prefix) {
+        return prefix + ID_TIME.format(Instant.now());
+    }
+
+    /**
+     * An earlier attempt stopped the application at its savepoint and did not finish (its process was
+     * killed): nothing ran since, so the savepoint still holds the whole state; restore it into the
+     * new topology.
+     */
+    private Outcome resume(Plan plan, UpgradeMark mark) {
+        say("statefulset " + statefulSet.name() + " is at 0 replicas, left by an upgrade that did not finish (" + mark
+                + "): resuming it from that savepoint, no new one");
+        Manifest savepoint = new SavepointCatalog(config)
+                .find(mark.savepoint())
+                .orElseThrow(() -> new CommandFailedException("upgrade of " + plan.app() + " refused: statefulset "
+                        + statefulSet.name() + " is at 0 replicas, marked by an unfinished upgrade whose savepoint "
+                        + mark.savepoint() + " is gone (weir savepoint list --app " + plan.app() + "); restore another"
+                        + " by hand (weir savepoint restore), then remove annotation " + UpgradeMark.ANNOTATION));
+        awaitNoMember(plan, savepoint);
+        mark(plan, savepoint, mark.withPhase(UpgradeMark.Phase.restoring));
+        restore(plan, plan.nextModel(), plan.restore(), savepoint, "the new topology");
+        mark(plan, savepoint, mark.withPhase(UpgradeMark.Phase.restored));
+        say("restored savepoint " + savepoint.id() + " into the new topology of " + plan.app() + "; the upgrade goes"
+                + " on: the new StatefulSet brings the replicas back and they start from it");
+        return Outcome.RESUMED;
+    }
+
+    /** The pre-rollback hook: back to the marked, else the newest, pre-upgrade savepoint, when the state changed. */
+    Outcome rollback(Plan plan, RollbackTo to) {
         action = "rollback";
-        Optional<TopologyDiff> diff = compare(plan);
+        Optional<TopologyDescription> record = recorded(plan.app());
+        int replicas = replicas(plan);
+        Optional<UpgradeMark> mark = mark();
+        if (to == RollbackTo.ROLLING_MODE && mark.isEmpty()) {
+            say("no savepoint upgrade is marked on statefulset " + statefulSet.name() + " (annotation "
+                    + UpgradeMark.ANNOTATION + "): nothing to undo; the pods roll as usual");
+            return Outcome.NO_RECORD;
+        }
+        Optional<TopologyDiff> diff = compare(plan, record);
         if (diff.isEmpty()) {
             // A restore that failed half-way deleted the record: with the StatefulSet left at 0 by the
             // failed upgrade, the state to go back to is the pre-upgrade savepoint's, not what is left.
-            if (replicas(plan) != 0) {
+            // A marked upgrade whose new version never recorded its topology never processed anything.
+            if (replicas != 0 && mark.isEmpty()) {
                 say("nothing to carry over; the pods roll as usual");
                 return Outcome.NO_RECORD;
             }
-            say("statefulset " + statefulSet.name() + " is at 0 replicas (an upgrade stopped the application):"
-                    + " restoring the pre-upgrade savepoint");
+            say(
+                    replicas == 0
+                            ? "statefulset " + statefulSet.name()
+                                    + " is at 0 replicas (an upgrade stopped the application):"
+                                    + " restoring the pre-upgrade savepoint"
+                            : "an upgrade is marked (" + mark.get()
+                                    + ") and the new version never recorded its topology:"
+                                    + " restoring the pre-upgrade savepoint");
         } else if (diff.get().verdict() == TopologyDiff.Verdict.SAFE) {
             say("the version rolled back to can take over the running state: no restore; the pods roll as usual");
             return Outcome.SAFE;
         }
-        Manifest savepoint = newestFitting(plan)
-                .orElseThrow(() -> new CommandFailedException("rollback of "
-                        + plan.app() + " refused: the state changed and no savepoint with the prefix '"
-                        + plan.savepointPrefix() + "' fits the topology rolled back to (weir savepoint list --app "
-                        + plan.app() + "); nothing was changed"));
+        Optional<Manifest> fitting = markedIfItFits(plan, mark).or(() -> newestFitting(plan));
+        if (fitting.isEmpty() && to == RollbackTo.ROLLING_MODE) {
+            say("no savepoint with the prefix '" + plan.savepointPrefix() + "' fits the topology rolled back to:"
+                    + " the pods roll as usual on the running state (upgrade.mode=rolling)");
+            return Outcome.NO_RECORD;
+        }
+        Manifest savepoint = fitting.orElseThrow(() -> new CommandFailedException("rollback of "
+                + plan.app() + " refused: the state changed and no savepoint with the prefix '"
+                + plan.savepointPrefix() + "' fits the topology rolled back to (weir savepoint list --app "
+                + plan.app() + "); nothing was changed"));
         say("rolling back to savepoint " + savepoint.id() + " (taken " + Instant.ofEpochMilli(savepoint.createdAt())
                 + "): what was processed since is processed again by the version rolled back to");
-        int replicas = replicas(plan);
+        UpgradeMark restoring = new UpgradeMark(
+                savepoint.id(), mark.map(UpgradeMark::replicas).orElse(replicas), UpgradeMark.Phase.restoring);
+        mark(plan, savepoint, restoring);
         stopKubernetesFromRestarting(plan, savepoint, replicas);
         awaitNoMember(plan, savepoint);
-        restore(plan, savepoint, "the topology rolled back to");
+        restore(plan, plan.nextModel(), plan.restore(), savepoint, "the topology rolled back to");
+        clearMark(plan);
         say("restored savepoint " + savepoint.id() + "; the rollback goes on");
         return Outcome.RESTORED;
     }
 
+    /**
+     * After a failure past the scale to 0: the old version back on the savepoint's state, the
+     * replicas as they were. The failure this returns says whether that worked.
+     */
+    private CommandFailedException putTheOldVersionBack(
+            Plan plan,
+            Manifest savepoint,
+            TopologyDescription old,
+            int replicas,
+            boolean restoreBegun,
+            CommandFailedException failure) {
+        try {
+            if (restoreBegun) {
+                // The internal topics may be half rewritten for the new topology: the old one's from the savepoint.
+                restore(
+                        plan,
+                        DescribedModel.of(old, plan.app()),
+                        new SavepointRestore.Options(false, java.util.Map.of()),
+                        savepoint,
+                        "the old topology");
+            }
+            say("scaling statefulset " + statefulSet.name() + " back to " + replicas + " replicas");
+            statefulSet.scaleTo(replicas);
+            statefulSet.annotate(UpgradeMark.ANNOTATION, null);
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+            return new CommandFailedException(
+                    failure.getMessage() + " Putting the old version back failed too (" + e.getMessage() + ")",
+                    failure);
+        }
+        return new CommandFailedException(
+                failure.getMessage().replaceFirst("\\. Its state is in savepoint .*", "") + ". The old version runs"
+                        + " again: "
+                        + (restoreBegun ? "savepoint " + savepoint.id() + " restored into its topology, " : "")
+                        + "statefulset " + statefulSet.name() + " scaled back to " + replicas + " replicas; it goes on"
+                        + " from savepoint " + savepoint.id() + " (nothing lost); fix the cause and upgrade again",
+                failure);
+    }
+
     /** The diff of the recorded and the new topology, printed; empty (and said) when nothing is recorded. */
-    private Optional<TopologyDiff> compare(Plan plan) {
-        Optional<TopologyDescription> record = recorded(plan.app());
+    private Optional<TopologyDiff> compare(Plan plan, Optional<TopologyDescription> record) {
         if (record.isEmpty()) {
             say("no topology recorded for " + plan.app() + " (a first install, instances that never started, or a"
                     + " restore that failed half-way)");
@@ -167,48 +291,6 @@ final class SavepointUpgrade {
                     action + " of " + appId + " refused: cannot read the recorded topology (" + e.getMessage()
                             + "); nothing was changed",
                     e);
-        }
-    }
-
-    /**
-     * Fails before anything is touched when the restore would refuse the savepoint: stores the new
-     * code cannot read, or logged state dropped without leave.
-     */
-    private void refuseWhatASavepointCannotCarry(Plan plan, TopologyDiff diff) {
-        if (!diff.incompatibleStores().isEmpty()) {
-            throw new CommandFailedException("upgrade of " + plan.app() + " refused: a savepoint cannot carry store(s) "
-                    + diff.incompatibleStores() + " (" + String.join("; ", diff.reasons()) + "); give them new names,"
-                    + " or reset the application (weir reset); nothing was changed, the old version keeps running");
-        }
-        plan.restore().storeMap().forEach((old, renamed) -> {
-            TopologyDescription.StoreInfo b = diff.before().store(old);
-            TopologyDescription.StoreInfo a = diff.after().store(renamed);
-            if (b == null || a == null) {
-                throw new CommandFailedException("upgrade of " + plan.app() + " refused: --map-store " + old + "="
-                        + renamed + " (upgrade.mapStores) names a store "
-                        + (b == null ? "the running version" : "the new version")
-                        + " does not have; nothing was changed, the old version keeps running");
-            }
-            if (!Objects.equals(b.kind(), a.kind())
-                    || !Objects.equals(b.keyFormat(), a.keyFormat())
-                    || !Objects.equals(b.valueFormat(), a.valueFormat())
-                    || !Objects.equals(b.windowSizeMs(), a.windowSizeMs())) {
-                throw new CommandFailedException("upgrade of " + plan.app() + " refused: store " + old + " cannot be"
-                        + " restored into " + renamed + " (" + b.kind() + " " + b.keyFormat() + "/" + b.valueFormat()
-                        + " -> " + a.kind() + " " + a.keyFormat() + "/" + a.valueFormat() + "); nothing was changed,"
-                        + " the old version keeps running");
-            }
-        });
-        // A renamed store given in storeMap carries its state: not dropped.
-        List<String> dropped = diff.storesRemoved().stream()
-                .filter(s ->
-                        diff.before().store(s) != null && diff.before().store(s).logged())
-                .filter(s -> !plan.restore().storeMap().containsKey(s))
-                .toList();
-        if (!dropped.isEmpty() && !plan.restore().allowDroppedState()) {
-            throw new CommandFailedException("upgrade of " + plan.app() + " refused: the new version drops the state"
-                    + " of store(s) " + dropped + "; allow it with upgrade.allowDroppedState=true"
-                    + " (--allow-dropped-state); nothing was changed, the old version keeps running");
         }
     }
 
@@ -276,11 +358,12 @@ final class SavepointUpgrade {
         }
     }
 
-    private void restore(Plan plan, Manifest savepoint, String into) {
+    private void restore(
+            Plan plan, TopologyModel model, SavepointRestore.Options options, Manifest savepoint, String into) {
         say("restoring savepoint " + savepoint.id() + " into " + into);
         try {
-            SavepointRestore.Result r = new SavepointRestore(config, plan.nextModel(), this::say)
-                    .restore(new SavepointCatalog(config), savepoint, plan.restore());
+            SavepointRestore.Result r = new SavepointRestore(config, model, this::say)
+                    .restore(new SavepointCatalog(config), savepoint, options);
             say("restored " + r.entries() + " entries and " + r.offsetsCommitted() + " input offsets");
         } catch (RuntimeException e) {
             throw failed(plan, savepoint, "restoring it into " + into + " failed (" + e.getMessage() + ")");
@@ -292,10 +375,50 @@ final class SavepointUpgrade {
         return new SavepointCatalog(config)
                 .list().stream()
                         .filter(m -> m.id().startsWith(plan.savepointPrefix()))
-                        .filter(m -> SavepointCompatibility.check(m, plan.nextModel())
-                                .problems(plan.restore().allowDroppedState())
-                                .isEmpty())
+                        .filter(m -> fits(plan, m))
                         .max(Comparator.comparingLong(Manifest::createdAt));
+    }
+
+    /** The marked upgrade's savepoint, if it is complete and fits the topology rolled back to. */
+    private Optional<Manifest> markedIfItFits(Plan plan, Optional<UpgradeMark> mark) {
+        return mark.flatMap(m -> new SavepointCatalog(config).find(m.savepoint()))
+                .filter(m -> fits(plan, m));
+    }
+
+    private static boolean fits(Plan plan, Manifest m) {
+        return SavepointCompatibility.check(m, plan.nextModel())
+                .problems(plan.restore().allowDroppedState())
+                .isEmpty();
+    }
+
+    /** The upgrade marked on the StatefulSet, if any. */
+    private Optional<UpgradeMark> mark() {
+        try {
+            return statefulSet.annotation(UpgradeMark.ANNOTATION).flatMap(v -> UpgradeMark.decode(v, this::say));
+        } catch (RuntimeException e) {
+            throw new CommandFailedException(
+                    action + " refused: cannot read statefulset " + statefulSet.name() + " (" + e.getMessage()
+                            + "); nothing was changed",
+                    e);
+        }
+    }
+
+    private void mark(Plan plan, Manifest savepoint, UpgradeMark mark) {
+        try {
+            statefulSet.annotate(UpgradeMark.ANNOTATION, mark.encode());
+        } catch (RuntimeException e) {
+            throw failed(
+                    plan, savepoint, "marking statefulset " + statefulSet.name() + " failed (" + e.getMessage() + ")");
+        }
+    }
+
+    private void clearMark(Plan plan) {
+        try {
+            statefulSet.annotate(UpgradeMark.ANNOTATION, null);
+        } catch (RuntimeException e) {
+            say("could not remove annotation " + UpgradeMark.ANNOTATION + " from statefulset " + statefulSet.name()
+                    + " (" + e.getMessage() + "); remove it by hand");
+        }
     }
 
     /** A failure after the savepoint: one line naming it, the application's state, and the way back. */

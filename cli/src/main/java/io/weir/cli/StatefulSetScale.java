@@ -2,8 +2,9 @@ package io.weir.cli;
 
 /**
  * The StatefulSet that runs the application's instances, as {@code weir upgrade} scales it: to 0
- * so that Kubernetes does not restart the instances a savepoint stopped. One implementation goes
- * through the Kubernetes API ({@link KubernetesOptions}); failures are unchecked and name the call.
+ * so that Kubernetes does not restart the instances a savepoint stopped, and back; and annotates it
+ * with what the upgrade did ({@link UpgradeMark}). One implementation goes through the Kubernetes
+ * API ({@link KubernetesOptions}); failures are unchecked and name the call.
  */
 interface StatefulSetScale {
 
@@ -15,4 +16,10 @@ interface StatefulSetScale {
 
     /** Sets {@code spec.replicas}. */
     void scaleTo(int replicas);
+
+    /** The value of annotation {@code key}; empty when there is none. */
+    java.util.Optional<String> annotation(String key);
+
+    /** Sets annotation {@code key}; null removes it. */
+    void annotate(String key, String value);
 }

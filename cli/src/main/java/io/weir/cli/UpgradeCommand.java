@@ -1,6 +1,7 @@
 package io.weir.cli;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -17,13 +18,15 @@ import picocli.CommandLine.Option;
         name = "upgrade",
         description = "Carries an application's state into a new version that changes it"
                 + " (Kubernetes): compares the topologies; on a state change takes a savepoint, stops the application,"
-                + " scales its StatefulSet to 0 and restores the savepoint into the new topology. Exit 0: go on with the"
-                + " upgrade; 1: abort it.")
+                + " scales its StatefulSet to 0 and restores the savepoint into the new topology; with --keep or"
+                + " --max-age, prunes the savepoints after. Exit 0: go on with the upgrade; 1: abort it.")
 final class UpgradeCommand implements Callable<Integer> {
 
     /** How the state reaches the new version. */
     enum Mode {
-        savepoint
+        savepoint,
+        /** Only with --rollback: the revision rolled back to upgrades by rolling. */
+        rolling
     }
 
     @Mixin
@@ -38,11 +41,16 @@ final class UpgradeCommand implements Callable<Integer> {
     @Mixin
     RestoreOptions restore;
 
+    @Mixin
+    RetentionOptions retention;
+
     @Option(
             names = "--mode",
             paramLabel = "MODE",
             defaultValue = "savepoint",
-            description = "savepoint: a state change goes through a savepoint (default: ${DEFAULT-VALUE})")
+            description = "savepoint: a state change goes through a savepoint (default: ${DEFAULT-VALUE}); rolling,"
+                    + " with --rollback: the version rolled back to upgrades by rolling, so only a savepoint upgrade"
+                    + " marked on the StatefulSet is undone")
     Mode mode;
 
     @Option(
@@ -92,6 +100,15 @@ final class UpgradeCommand implements Callable<Integer> {
         if (savepointTimeoutSeconds <= 0 || stopTimeoutSeconds <= 0) {
             throw app.usage("--timeout and --stop-timeout must be positive");
         }
+        if (mode == Mode.rolling && !rollback) {
+            throw app.usage("--mode rolling goes with --rollback: a rolling upgrade needs no hook");
+        }
+        SavepointRetention limits;
+        try {
+            limits = retention.given() ? retention.retention() : null;
+        } catch (IllegalArgumentException e) {
+            throw app.usage(e.getMessage());
+        }
         if (!savepointPrefix.matches("[A-Za-z0-9._-]{1,60}")) {
             throw app.usage("--savepoint-prefix must be 1 to 60 letters, digits, '.', '_' or '-', not '"
                     + savepointPrefix + "'");
@@ -108,10 +125,34 @@ final class UpgradeCommand implements Callable<Integer> {
                 release != null ? release : statefulSet);
         SavepointUpgrade steps = new SavepointUpgrade(app, kubernetes.statefulSet(statefulSet));
         if (rollback) {
-            steps.rollback(plan);
-        } else {
-            steps.upgrade(plan);
+            steps.rollback(
+                    plan,
+                    mode == Mode.rolling
+                            ? SavepointUpgrade.RollbackTo.ROLLING_MODE
+                            : SavepointUpgrade.RollbackTo.SAVEPOINT_MODE);
+            return Weir.OK;
+        }
+        SavepointUpgrade.Outcome outcome = steps.upgrade(plan);
+        if (limits != null
+                && (outcome == SavepointUpgrade.Outcome.RESTORED || outcome == SavepointUpgrade.Outcome.RESUMED)) {
+            prune(plan, limits);
         }
         return Weir.OK;
+    }
+
+    /** The history's limits, after the upgrade succeeded: a failure to prune does not fail the upgrade. */
+    private void prune(SavepointUpgrade.Plan plan, SavepointRetention limits) {
+        try {
+            Optional<String> upgrading = kubernetes
+                    .statefulSet(statefulSet)
+                    .annotation(UpgradeMark.ANNOTATION)
+                    .flatMap(v -> UpgradeMark.decode(v, app.out()::println))
+                    .map(UpgradeMark::savepoint);
+            SavepointPrune.prune(app, limits, retention, upgrading, false);
+        } catch (RuntimeException e) {
+            app.out()
+                    .println("pruning the savepoints of " + plan.app() + " failed (" + e.getMessage() + "); the upgrade"
+                            + " goes on, the next prune retries");
+        }
     }
 }

@@ -45,7 +45,13 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>a change a savepoint cannot carry (a store's value format): refused before anything is touched;</li>
  *   <li>a scale the API refuses, after the savepoint: exit 1, one line naming the savepoint and the way back;
  *       then the worst case for a rollback (the record deleted by a restore that failed half-way, the
- *       StatefulSet at 0): the rollback restores the pre-upgrade savepoint and v1 counts exactly.</li>
+ *       StatefulSet at 0): the rollback restores the pre-upgrade savepoint and v1 counts exactly;</li>
+ *   <li>a failure after the scale to 0, as the restore begins: the old version is put back (the
+ *       savepoint restored into its own topology, the replicas scaled back) and counts exactly;</li>
+ *   <li>an upgrade killed after the scale to 0 (its mark left on the StatefulSet): the next attempt
+ *       resumes from its savepoint without taking another;</li>
+ *   <li>{@code helm upgrade --atomic} to a version that never starts: the pre-rollback hook of the
+ *       revision before (a rolling one) restores the marked savepoint and v1 counts exactly.</li>
  * </ul>
  */
 class UpgradeCommandIT {
@@ -163,11 +169,14 @@ class UpgradeCommandIT {
         KAFKA.client().readUntil(output, r -> Records.lastLongPerKey(r).equals(expected), CATCH_UP);
     }
 
+    /** --mode of the next command. */
+    private String mode = "savepoint";
+
     private Outcome upgrade(Path topologyFile, String... more) {
         List<String> args = new ArrayList<>(List.of(
                 "upgrade",
                 "--mode",
-                "savepoint",
+                mode,
                 "--app",
                 app,
                 "--topology-file",
@@ -396,5 +405,143 @@ class UpgradeCommandIT {
         startInstances(v1());
         produce(100);
         awaitExactCounts();
+    }
+
+    // ---- failures the hook survives ---------------------------------------------------------------
+
+    private java.util.Optional<UpgradeMark> mark() {
+        return kubernetes
+                .api()
+                .statefulSetAnnotation(STATEFULSET, UpgradeMark.ANNOTATION)
+                .flatMap(v -> UpgradeMark.decode(v, line -> {}));
+    }
+
+    /** The pods restarted by Kubernetes once the StatefulSet is scaled back. */
+    private void restartInstances(Topology topology) throws Exception {
+        running.forEach(WeirApp::close);
+        running.clear();
+        startInstances(topology);
+    }
+
+    @Test
+    void aRestoreThatFailsIsUndoneIntoTheOldTopology() throws Exception {
+        startInstances(v1());
+        produce(300);
+        awaitExactCounts();
+        String statefulSetPath =
+                "/apis/apps/v1/namespaces/" + MockKubernetes.NAMESPACE + "/statefulsets/" + STATEFULSET;
+        // The API accepts the first change of the StatefulSet (the mark that the application is
+        // stopped) and refuses the second (the mark that the restore begins).
+        kubernetes
+                .expect()
+                .patch()
+                .withPath(statefulSetPath)
+                .andReturn(200, "{\"kind\": \"StatefulSet\", \"metadata\": {\"name\": \"counter\"}}")
+                .once();
+        kubernetes
+                .expect()
+                .patch()
+                .withPath(statefulSetPath)
+                .andReturn(500, """
+                {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "InternalError",
+                 "code": 500, "message": "etcdserver: request timed out"}
+                """)
+                .once();
+        CompletableFuture<Void> controller = controller(0);
+
+        Outcome failed = upgrade(describe(v2(), "v2"));
+        controller.get();
+
+        assertThat(failed.code()).isEqualTo(Weir.FAILED);
+        assertThat(failed.err().strip().lines()).hasSize(1);
+        assertThat(failed.err())
+                .contains(
+                        "upgrade of " + app + " failed: marking statefulset counter failed",
+                        "etcdserver: request timed out",
+                        "restored into its topology, statefulset counter scaled back to 2 replicas");
+        assertThat(failed.out()).contains("restoring savepoint pre-upgrade-", "into the old topology");
+        assertThat(kubernetes.api().statefulSetReplicas(STATEFULSET)).isEqualTo(2);
+        assertThat(mark()).isEmpty();
+        startInstances(v1());
+        produce(100);
+        awaitExactCounts();
+    }
+
+    @Test
+    void anUpgradeKilledAfterTheScaleTo0IsResumedByTheNextAttempt() throws Exception {
+        startInstances(v1());
+        produce(300);
+        awaitExactCounts();
+        // What a hook killed half-way through its restore leaves: the application stopped at its
+        // savepoint, the StatefulSet at 0 and marked, the record deleted.
+        Outcome stopped = WeirTest.runShown(
+                "stop", "--savepoint", "--app", app, "--id", "pre-upgrade-r2-killed", "-b", KAFKA.bootstrapServers());
+        assertThat(stopped.code()).as(stopped.err()).isEqualTo(Weir.OK);
+        running.forEach(WeirApp::close);
+        running.clear();
+        kubernetes.api().scaleStatefulSet(STATEFULSET, 0);
+        kubernetes
+                .api()
+                .annotateStatefulSet(
+                        STATEFULSET,
+                        UpgradeMark.ANNOTATION,
+                        new UpgradeMark("pre-upgrade-r2-killed", 2, UpgradeMark.Phase.restoring).encode());
+        try (org.apache.kafka.clients.admin.Admin admin =
+                org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", KAFKA.bootstrapServers()))) {
+            admin.deleteTopics(List.of(app + "-topology")).all().get();
+        }
+        produce(100);
+
+        Outcome resumed = upgrade(describe(v2(), "v2"));
+
+        assertThat(resumed.code()).as(resumed.err()).isEqualTo(Weir.OK);
+        assertThat(resumed.out())
+                .contains("left by an upgrade that did not finish", "restored savepoint pre-upgrade-r2-killed")
+                .doesNotContain("taking savepoint");
+        assertThat(savepoints()).extracting(Manifest::id).containsExactly("pre-upgrade-r2-killed");
+        assertThat(mark()).hasValue(new UpgradeMark("pre-upgrade-r2-killed", 2, UpgradeMark.Phase.restored));
+        kubernetes.api().scaleStatefulSet(STATEFULSET, 2);
+        startInstances(v2());
+        produce(100);
+        awaitExactCounts();
+    }
+
+    @Test
+    void anAtomicUpgradeToAVersionThatNeverStartsRollsBackToTheRollingRevisionExactly() throws Exception {
+        startInstances(v1());
+        produce(600);
+        awaitExactCounts();
+        Path v1 = describe(v1(), "v1");
+        mode = "rolling";
+        Outcome nothingMarked = upgrade(v1, "--rollback", "--savepoint-prefix", "pre-upgrade-");
+        mode = "savepoint";
+        assertThat(nothingMarked.code()).as(nothingMarked.err()).isEqualTo(Weir.OK);
+        assertThat(nothingMarked.out()).contains("no savepoint upgrade is marked", "nothing to undo");
+
+        // helm upgrade --atomic: the hook carries the state into v2, Helm applies v2's StatefulSet...
+        CompletableFuture<Void> controller = controller(200);
+        Outcome upgraded = upgrade(describe(v2(), "v2"), "--keep", "3", "--prefix", "pre-upgrade-");
+        assertThat(upgraded.code()).as(upgraded.err()).isEqualTo(Weir.OK);
+        assertThat(upgraded.out()).contains("keep         pre-upgrade-", "the newest: never deleted");
+        controller.get();
+        String savepoint = savepoints().get(0).id();
+        kubernetes.api().scaleStatefulSet(STATEFULSET, 2);
+        // ...whose pods never get as far as recording their topology (a crash at start); Helm gives up
+        // waiting and rolls back to the revision before, rendered with upgrade.mode=rolling.
+        produce(100);
+        mode = "rolling";
+        Outcome rolledBack = upgrade(v1, "--rollback", "--savepoint-prefix", "pre-upgrade-");
+
+        assertThat(rolledBack.code()).as(rolledBack.err()).isEqualTo(Weir.OK);
+        assertThat(rolledBack.out())
+                .contains(
+                        "the new version never recorded its topology",
+                        "scaling statefulset counter from 2 to 0 replicas",
+                        "restored savepoint " + savepoint);
+        assertThat(mark()).isEmpty();
+        kubernetes.api().scaleStatefulSet(STATEFULSET, 2);
+        startInstances(v1());
+        produce(100);
+        awaitExactCounts(); // v1 goes on from the pre-upgrade savepoint: the 300 records since counted once
     }
 }

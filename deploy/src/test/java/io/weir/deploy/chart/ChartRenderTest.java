@@ -36,7 +36,12 @@ class ChartRenderTest {
                         "RoleBinding",
                         "NetworkPolicy",
                         "ConfigMap",
-                        "Pod"); // the last two only for `helm test`
+                        "Pod", // these two only for `helm test`
+                        "ServiceAccount",
+                        "Role",
+                        "RoleBinding",
+                        "ConfigMap",
+                        "Job"); // these five only for `helm rollback` to this revision (the pre-rollback hook)
         assertThat(manifests.only(StatefulSet.class).getMetadata().getName()).isEqualTo(WeirChart.FULLNAME);
     }
 

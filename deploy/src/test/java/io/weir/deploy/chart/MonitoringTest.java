@@ -147,11 +147,15 @@ class MonitoringTest {
                                 WeirChart.directory().resolve(COMPOSE_DASHBOARD).normalize())
                         .stripTrailing());
         // The dashboard is not part of the pods' configuration: changing it rolls no pod. (The third
-        // ConfigMap is the helm test's script, created only by `helm test`.)
+        // ConfigMap is the helm test's script, created only by `helm test`; the fourth the
+        // pre-rollback hook's properties, created only by `helm rollback` to this revision.)
         assertThat(configMaps)
                 .extracting(c -> c.getMetadata().getName())
                 .containsExactlyInAnyOrder(
-                        WeirChart.FULLNAME, WeirChart.FULLNAME + "-dashboard", WeirChart.FULLNAME + "-test");
+                        WeirChart.FULLNAME,
+                        WeirChart.FULLNAME + "-dashboard",
+                        WeirChart.FULLNAME + "-test",
+                        WeirChart.FULLNAME + "-upgrade");
     }
 
     @Test

@@ -40,7 +40,7 @@ class ScaleInTest {
 
     @Test
     void theRoleAllowsOnlyGetOnThisStatefulSetAndItsScale() {
-        WeirChart.Manifests manifests = chart().render();
+        WeirChart.Manifests manifests = chart().render().release();
         StatefulSet statefulSet = manifests.only(StatefulSet.class);
         Role role = manifests.only(Role.class);
 
@@ -60,7 +60,7 @@ class ScaleInTest {
 
     @Test
     void theRoleIsBoundToTheServiceAccountThePodsRunAs() {
-        WeirChart.Manifests manifests = chart().render();
+        WeirChart.Manifests manifests = chart().render().release();
         RoleBinding binding = manifests.only(RoleBinding.class);
 
         assertThat(binding.getRoleRef().getApiGroup()).isEqualTo("rbac.authorization.k8s.io");
@@ -79,7 +79,7 @@ class ScaleInTest {
 
     @Test
     void podsMountTheTokenAndLeaveTheGroupOnlyOnAScaleDown() {
-        WeirChart.Manifests manifests = chart().render();
+        WeirChart.Manifests manifests = chart().render().release();
 
         assertThat(pod(manifests).getAutomountServiceAccountToken()).isTrue();
         assertThat(env(manifests, "WEIR_SHUTDOWN_LEAVE_GROUP")).contains("kubernetes_scale_in");
@@ -105,7 +105,8 @@ class ScaleInTest {
         WeirChart.Manifests manifests = chart().set("fullnameOverride", "payments")
                 .set("serviceAccount.create", false)
                 .set("serviceAccount.name", "team-apps")
-                .render();
+                .render()
+                .release();
 
         assertThat(manifests.only(Role.class).getRules().get(0).getResourceNames())
                 .containsExactly("payments");
@@ -118,7 +119,7 @@ class ScaleInTest {
     @Test
     void withoutRbacCreationThePodsStillDecideWithARoleBoundByTheAdmins() {
         WeirChart.Manifests manifests =
-                chart().set("scaleIn.rbac.create", false).render();
+                chart().set("scaleIn.rbac.create", false).render().release();
 
         assertThat(manifests.kinds()).doesNotContain("Role", "RoleBinding");
         assertThat(pod(manifests).getAutomountServiceAccountToken()).isTrue();
@@ -127,7 +128,8 @@ class ScaleInTest {
 
     @Test
     void switchedOffThePodsHoldNoTokenAndNoRole() {
-        WeirChart.Manifests manifests = chart().set("scaleIn.enabled", false).render();
+        WeirChart.Manifests manifests =
+                chart().set("scaleIn.enabled", false).render().release();
 
         assertThat(manifests.kinds()).doesNotContain("Role", "RoleBinding");
         assertThat(pod(manifests).getAutomountServiceAccountToken()).isFalse();

@@ -62,7 +62,9 @@ final class StrictManifests {
             Map.entry("PrometheusRule", GenericKubernetesResource.class),
             Map.entry("ScaledObject", GenericKubernetesResource.class),
             // upgrade.mode=savepoint's hooks
-            Map.entry("Job", io.fabric8.kubernetes.api.model.batch.v1.Job.class));
+            Map.entry("Job", io.fabric8.kubernetes.api.model.batch.v1.Job.class),
+            // savepoints.periodic
+            Map.entry("CronJob", io.fabric8.kubernetes.api.model.batch.v1.CronJob.class));
 
     // A key twice in one mapping: Jackson keeps the last, but Helm and kubectl refuse the manifest
     // ("key ... already set in map"), so the tests refuse it too.

@@ -26,9 +26,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code upgrade.mode}: {@code rolling} renders no hook; {@code savepoint} renders the pre-upgrade
- * and pre-rollback Jobs (the new image describes its topology, the CLI carries the state), their
- * own account and a Role that can do nothing but read and scale the release's StatefulSet.
+ * {@code upgrade.mode}: {@code rolling} renders only the pre-rollback hook (which undoes a savepoint
+ * upgrade made after it); {@code savepoint} renders the pre-upgrade and pre-rollback Jobs (the new
+ * image describes its topology, the CLI carries the state), their own account and a Role that can
+ * do nothing but read, mark and scale the release's StatefulSet. Every name fits Kubernetes' limits.
  */
 class UpgradeHooksTest {
 
@@ -49,18 +50,45 @@ class UpgradeHooksTest {
                 .collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue));
     }
 
-    @Test
-    void rollingRendersNoHook() {
-        WeirChart.Manifests m = chart().render();
-        assertThat(m.kinds()).doesNotContain("Job");
-        assertThat(m.all(HasMetadata.class))
-                .noneMatch(r -> r.getMetadata().getName().startsWith(FULLNAME + "-upgrade"));
-        assertThat(m.all(HasMetadata.class))
-                .noneMatch(r -> r.getMetadata().getAnnotations() != null
+    private static List<HasMetadata> hooks(WeirChart.Manifests m) {
+        return m.all(HasMetadata.class).stream()
+                .filter(r -> r.getMetadata().getAnnotations() != null
                         && r.getMetadata()
                                 .getAnnotations()
                                 .getOrDefault("helm.sh/hook", "")
-                                .matches(".*pre-(upgrade|rollback).*"));
+                                .matches(".*pre-(upgrade|rollback).*"))
+                .toList();
+    }
+
+    @Test
+    void rollingRendersOnlyThePreRollbackHookThatUndoesALaterSavepointUpgrade() {
+        WeirChart.Manifests m = chart().render();
+        String name = FULLNAME + "-upgrade";
+
+        assertThat(hooks(m))
+                .extracting(r -> r.getKind() + "/" + r.getMetadata().getName())
+                .containsExactlyInAnyOrder(
+                        "ServiceAccount/" + name,
+                        "Role/" + name,
+                        "RoleBinding/" + name,
+                        "ConfigMap/" + name,
+                        "Job/" + FULLNAME + "-rollback");
+        assertThat(hooks(m))
+                .allSatisfy(h ->
+                        assertThat(h.getMetadata().getAnnotations()).containsEntry("helm.sh/hook", "pre-rollback"));
+        List<String> args = job(m, FULLNAME + "-rollback")
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getArgs();
+        assertThat(args).containsSequence("upgrade", "--mode", "rolling", "--rollback");
+
+        assertThat(hooks(chart().set("upgrade.rollbackHook", false).render())).isEmpty();
+        assertThat(hooks(chart().values("keda.yaml").render()))
+                .as("KEDA would scale up during a restore")
+                .isEmpty();
     }
 
     @Test
@@ -82,7 +110,7 @@ class UpgradeHooksTest {
                         "RoleBinding/" + name,
                         "ConfigMap/" + name,
                         "Job/" + name,
-                        "Job/" + name + "-rollback");
+                        "Job/" + FULLNAME + "-rollback");
         for (HasMetadata h : hooks) {
             Map<String, String> a = h.getMetadata().getAnnotations();
             assertThat(a.get("helm.sh/hook-delete-policy"))
@@ -101,7 +129,7 @@ class UpgradeHooksTest {
             assertThat(h.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
         }
         assertThat(job(m, name).getMetadata().getAnnotations()).containsEntry("helm.sh/hook", "pre-upgrade");
-        assertThat(job(m, name + "-rollback").getMetadata().getAnnotations())
+        assertThat(job(m, FULLNAME + "-rollback").getMetadata().getAnnotations())
                 .containsEntry("helm.sh/hook", "pre-rollback");
         // the release's own objects are not hooks
         assertThat(m.only(StatefulSet.class).getMetadata().getAnnotations()).isNullOrEmpty();
@@ -238,7 +266,7 @@ class UpgradeHooksTest {
 
     @Test
     void theRollbackJobRestoresTheNewestPreUpgradeSavepoint() {
-        Job rollback = job(savepoint().render(), FULLNAME + "-upgrade-rollback");
+        Job rollback = job(savepoint().render(), FULLNAME + "-rollback");
         List<String> args = rollback.getSpec()
                 .getTemplate()
                 .getSpec()
@@ -321,5 +349,80 @@ class UpgradeHooksTest {
         assertThatThrownBy(
                         () -> savepoint().set("upgrade.stopTimeoutSeconds", 0).template())
                 .hasMessageContaining("stopTimeoutSeconds: Must be greater than or equal to 1");
+        assertThatThrownBy(() -> savepoint()
+                        .set("upgrade.stopTimeoutSeconds", 600)
+                        .set("upgrade.activeDeadlineSeconds", 700)
+                        .template())
+                .hasMessageContaining("upgrade.activeDeadlineSeconds (700) must exceed"
+                        + " upgrade.savepointTimeoutSeconds + upgrade.stopTimeoutSeconds (120 + 600)");
+        assertThatThrownBy(() ->
+                        savepoint().set("savepoints.retention.maxAge", "7 days").template())
+                .hasMessageContaining("maxAge");
+        assertThatThrownBy(() ->
+                        savepoint().set("savepoints.retention.maxCount", -1).template())
+                .hasMessageContaining("maxCount");
+    }
+
+    @Test
+    void everyNameFitsKubernetesLimitsForTheLongestFullname() {
+        String release = "orders-with-a-rather-long-release-name-for-tests"; // + "-weir", cut to 52
+        WeirChart.Manifests m = savepoint()
+                .release(release)
+                .set("savepoints.periodic.enabled", true)
+                .set("savepoints.retention.maxCount", 5)
+                .render();
+        String fullname = m.only(StatefulSet.class).getMetadata().getName();
+        assertThat(fullname).hasSize(52);
+
+        assertThat(m.all(HasMetadata.class))
+                .allSatisfy(r -> assertThat(r.getMetadata().getName())
+                        .as(r.getKind())
+                        .hasSizeLessThanOrEqualTo(63)
+                        .matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?"));
+        assertThat(m.all(Job.class))
+                .extracting(j -> j.getMetadata().getName())
+                .containsExactlyInAnyOrder(fullname + "-upgrade", fullname + "-rollback");
+        assertThat(m.only(io.fabric8.kubernetes.api.model.batch.v1.CronJob.class)
+                        .getMetadata()
+                        .getName())
+                .as("a CronJob's Jobs add 11 characters")
+                .hasSizeLessThanOrEqualTo(52)
+                .endsWith("-savepoints");
+    }
+
+    @Test
+    void theUpgradeHookPrunesToTheRetentionAfterASuccessfulUpgradeAndTheRollbackDoesNot() {
+        WeirChart.Manifests m = savepoint()
+                .set("savepoints.retention.maxCount", 5)
+                .set("savepoints.retention.maxAge", "7d")
+                .render();
+        List<String> upgrade = job(m, FULLNAME + "-upgrade")
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getArgs();
+        List<String> rollback = job(m, FULLNAME + "-rollback")
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getArgs();
+
+        assertThat(upgrade)
+                .containsSequence(
+                        "--prefix", "pre-upgrade-", "--prefix", "periodic-", "--keep", "5", "--max-age", "7d");
+        assertThat(rollback).doesNotContain("--keep", "--max-age", "--prefix");
+        assertThat(job(savepoint().render(), FULLNAME + "-upgrade")
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getArgs())
+                .as("no limits, no prune")
+                .doesNotContain("--keep", "--max-age");
     }
 }

@@ -93,6 +93,14 @@ final class WeirChart {
     }
 
     record Manifests(List<HasMetadata> resources) {
+        /** What {@code helm install} applies: every resource but the hooks (annotation {@code helm.sh/hook}). */
+        Manifests release() {
+            return new Manifests(resources.stream()
+                    .filter(r -> r.getMetadata().getAnnotations() == null
+                            || !r.getMetadata().getAnnotations().containsKey("helm.sh/hook"))
+                    .toList());
+        }
+
         <T extends HasMetadata> T only(Class<T> type) {
             List<T> found = all(type);
             if (found.size() != 1) {

@@ -167,6 +167,41 @@ public final class KubernetesApi {
         }
     }
 
+    /**
+     * The value of annotation {@code key} on StatefulSet {@code statefulSet}; empty when it has none.
+     * Needs {@code get} on {@code statefulsets}.
+     *
+     * @throws KubernetesApiException if the call fails
+     */
+    public Optional<String> statefulSetAnnotation(String statefulSet, String key) {
+        Call call = new Call("GET", statefulSet, "statefulsets", "get");
+        HttpRequest request = call.request(HttpRequest.BodyPublishers.noBody()).build();
+        JsonNode value = json(call, send(call, request))
+                .path("metadata")
+                .path("annotations")
+                .path(key);
+        return value.isTextual() ? Optional.of(value.asText()) : Optional.empty();
+    }
+
+    /**
+     * Sets annotation {@code key} of StatefulSet {@code statefulSet} to {@code value}, or removes it
+     * when {@code value} is null (a JSON merge patch of {@code metadata.annotations}: the pod template
+     * is untouched, so no pod restarts). Needs {@code patch} on {@code statefulsets}.
+     *
+     * @throws KubernetesApiException if the call fails
+     */
+    public void annotateStatefulSet(String statefulSet, String key, String value) {
+        Objects.requireNonNull(key, "key");
+        Call call = new Call("PATCH", statefulSet, "statefulsets", "patch");
+        Map<String, Object> annotations = new java.util.HashMap<>();
+        annotations.put(key, value); // null removes it
+        byte[] patch = Json.bytes(Map.of("metadata", Map.of("annotations", annotations)));
+        HttpRequest request = call.request(HttpRequest.BodyPublishers.ofByteArray(patch))
+                .header("Content-Type", "application/merge-patch+json")
+                .build();
+        send(call, request);
+    }
+
     @Override
     public String toString() {
         return "KubernetesApi[" + server + ", namespace " + namespace + "]";
@@ -199,7 +234,8 @@ public final class KubernetesApi {
 
         HttpRequest.Builder request(HttpRequest.BodyPublisher body) {
             return HttpRequest.newBuilder(URI.create(server.toString().replaceAll("/+$", "")
-                            + "/apis/apps/v1/namespaces/" + namespace + "/statefulsets/" + name + "/scale"))
+                            + "/apis/apps/v1/namespaces/" + namespace + "/statefulsets/" + name
+                            + (resource.endsWith("/scale") ? "/scale" : "")))
                     .method(method, body)
                     .timeout(timeout)
                     .header("Accept", "application/json")
@@ -214,7 +250,8 @@ public final class KubernetesApi {
 
         @Override
         public String toString() {
-            return "Kubernetes API " + method + " statefulsets/" + name + "/scale in namespace " + namespace;
+            return "Kubernetes API " + method + " statefulsets/" + name + (resource.endsWith("/scale") ? "/scale" : "")
+                    + " in namespace " + namespace;
         }
     }
 
@@ -299,13 +336,7 @@ public final class KubernetesApi {
      * StatefulSet itself, which has the same field.
      */
     private static int replicas(Call call, HttpResponse<byte[]> response) {
-        JsonNode body;
-        try {
-            body = Json.reader().readTree(response.body());
-        } catch (IOException e) {
-            throw new KubernetesApiException(
-                    call + ": the answer is not JSON: " + e.getMessage(), response.statusCode(), e);
-        }
+        JsonNode body = json(call, response);
         if (body == null || !body.path("spec").isObject()) {
             throw new KubernetesApiException(
                     call + ": the answer has no spec: " + abbreviated(response.body()), response.statusCode(), null);
@@ -319,6 +350,15 @@ public final class KubernetesApi {
                     call + ": spec.replicas is not a count: " + replicas, response.statusCode(), null);
         }
         return replicas.intValue();
+    }
+
+    private static JsonNode json(Call call, HttpResponse<byte[]> response) {
+        try {
+            return Json.reader().readTree(response.body());
+        } catch (IOException e) {
+            throw new KubernetesApiException(
+                    call + ": the answer is not JSON: " + e.getMessage(), response.statusCode(), e);
+        }
     }
 
     /** A body for a message: its first 300 characters. */

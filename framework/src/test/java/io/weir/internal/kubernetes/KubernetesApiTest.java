@@ -69,6 +69,25 @@ class KubernetesApiTest {
     }
 
     @Test
+    void setsReadsAndRemovesAnAnnotationOfTheStatefulSetWithoutTouchingItsReplicas() throws Exception {
+        server.createStatefulSet("orders", 3);
+        server.takeRequest();
+
+        assertThat(api().statefulSetAnnotation("orders", "weir.io/mark")).isEmpty();
+        api().annotateStatefulSet("orders", "weir.io/mark", "{\"phase\":\"stopped\"}");
+
+        server.takeRequest();
+        RecordedRequest patch = server.takeRequest();
+        assertThat(patch.getMethod()).isEqualTo("PATCH");
+        assertThat(patch.getPath()).isEqualTo("/apis/apps/v1/namespaces/shop/statefulsets/orders");
+        assertThat(patch.getHeader("Content-Type")).isEqualTo("application/merge-patch+json");
+        assertThat(api().statefulSetAnnotation("orders", "weir.io/mark")).hasValue("{\"phase\":\"stopped\"}");
+        assertThat(api().statefulSetReplicas("orders")).isEqualTo(3);
+        api().annotateStatefulSet("orders", "weir.io/mark", null);
+        assertThat(api().statefulSetAnnotation("orders", "weir.io/mark")).isEmpty();
+    }
+
+    @Test
     void aScaleWithoutReplicasHasZero() {
         // The API leaves spec.replicas out of a Scale when it is 0 (omitempty).
         server.expect()
