@@ -74,8 +74,8 @@ upgrade hook and the periodic Job; empty without limits.
 - name: {{ include "weir.envName" $name }}
   valueFrom:
     secretKeyRef:
-      name: {{ $ref.secretName }}
-      key: {{ $ref.key }}
+      name: {{ $ref.secretName | quote }}
+      key: {{ $ref.key | quote }}
 {{- end }}
 {{- with .Values.extraEnv }}
 {{ toYaml . }}
