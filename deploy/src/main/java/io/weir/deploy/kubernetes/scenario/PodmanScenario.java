@@ -44,6 +44,8 @@ public final class PodmanScenario {
     private static final String IMAGE = "localhost/weir-samples";
     private static final Duration READY = Duration.ofMinutes(4);
     private static final Duration COUNTS = Duration.ofMinutes(3);
+    /** The Secret scenario-values.yaml names in http.auth.existingSecret, made by the runner. */
+    private static final String TOKEN_SECRET = "weir-http-token";
 
     private final Path root;
     private final Path work;
@@ -59,6 +61,7 @@ public final class PodmanScenario {
     private final CountCheck counts;
     private final HelmCommands helm;
     private HookRunner hooks;
+    private QueryCheck.Access queryAccess;
 
     private PodmanScenario(Path root, Path work, PodBroker broker, KafkaTestClient kafka, KubernetesApiServer api) {
         this.root = root;
@@ -121,6 +124,20 @@ public final class PodmanScenario {
                 "none",
                 Map.of("partitions", PARTITIONS));
 
+        // The HTTP token the chart mounts (http.auth.existingSecret), as an operator would create it.
+        String token = java.util.HexFormat.of().formatHex(java.security.SecureRandom.getSeed(32));
+        api.client()
+                .secrets()
+                .inNamespace(NAMESPACE)
+                .resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+                        .withNewMetadata()
+                        .withName(TOKEN_SECRET)
+                        .endMetadata()
+                        .addToStringData("token", token + "\n")
+                        .build())
+                .create();
+        queryAccess = new QueryCheck.Access("http", "http", java.util.Optional.of(token), java.util.Optional.empty());
+
         // 1. helm install
         Release release = helm.render("latest", Map.of());
         long started = System.nanoTime();
@@ -144,7 +161,7 @@ public final class PodmanScenario {
                 f);
         load.start();
         load.feed(500); // ten seconds of load
-        counts.check("counts after install");
+        counts.check("counts after install", queries(WordCount.STORE));
 
         // 2. helm upgrade with a new image tag
         podman.require(Duration.ofSeconds(60), "tag", IMAGE + ":latest", IMAGE + ":v2");
@@ -169,7 +186,7 @@ public final class PodmanScenario {
                 "restored_records_per_pod",
                 PodMetrics.restoredRecords(controller.pods().values()));
         f.put("assignment", group.owners());
-        counts.check("counts after the rollout");
+        f.putAll(counts.check("counts after the rollout", queries(WordCount.STORE)));
         events.step(
                 "helm upgrade --set image.tag=v2 (rolling update)",
                 "pods replaced on their own claims by the new image (the same image tagged v2), Weir's static membership,"
@@ -274,7 +291,7 @@ public final class PodmanScenario {
         f.put("tasks_of_victim", victims.size());
         f.put("tasks_seen_elsewhere", seenOwners.size());
         f.put("assignment", group.owners());
-        f.putAll(counts.check("counts after the forced deletion"));
+        f.putAll(counts.check("counts after the forced deletion", queries(WordCount.STORE)));
         events.step(
                 "kubectl delete pod " + victim + " --grace-period=0 --force",
                 "SIGKILL of the pod's processes (podman pod kill), Weir's static membership, failure detection and"
@@ -393,7 +410,7 @@ public final class PodmanScenario {
         f.put(
                 "restored_records_per_pod",
                 PodMetrics.restoredRecords(controller.pods().values()));
-        f.putAll(counts.check("counts after the savepoint upgrade"));
+        f.putAll(counts.check("counts after the savepoint upgrade", queries(WordCountV2.STORE)));
         events.step(
                 "helm upgrade --set args={serve,word-count,--variant,v2} --set upgrade.mode=savepoint"
                         + " --set upgrade.mapStores.word-counts=word-totals (state-changing upgrade)",
@@ -402,6 +419,17 @@ public final class PodmanScenario {
                 "the Job run once as a Pod (restartPolicy Never) and waited for, as Helm waits for hooks; the"
                         + " runner's controller obeyed the scale to 0",
                 f);
+    }
+
+    /**
+     * Every word asked through every pod that is ready, on the query port with the release's token:
+     * each pod answers the keys it holds and forwards the others by the names the chart has it
+     * advertise; every answer must be the committed count.
+     */
+    private java.util.function.Function<Map<String, Long>, Map<String, Object>> queries(String store) {
+        QueryCheck check = new QueryCheck(store, queryAccess);
+        return expected -> check.verify(
+                controller.pods().values().stream().filter(Kubelet::ready).toList(), expected);
     }
 
     /** The consumer session timeout the chart gives the pods (WEIR_CONSUMER_SESSION_TIMEOUT_MS). */
