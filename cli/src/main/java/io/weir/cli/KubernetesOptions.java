@@ -47,17 +47,7 @@ final class KubernetesOptions {
      *     token file cannot be read
      */
     StatefulSetScale statefulSet(String name) {
-        KubernetesApi api;
-        if (server == null) {
-            try {
-                api = KubernetesApi.requireInCluster();
-            } catch (KubernetesApiException e) {
-                throw new CommandFailedException(e.getMessage() + "; outside a pod, give --kubernetes-server,"
-                        + " --kubernetes-token-file and --namespace");
-            }
-        } else {
-            api = KubernetesApi.of(server, token(), caFile, requireNamespace());
-        }
+        KubernetesApi api = api();
         return new StatefulSetScale() {
             @Override
             public String name() {
@@ -84,6 +74,24 @@ final class KubernetesOptions {
                 api.annotateStatefulSet(name, key, value);
             }
         };
+    }
+
+    /**
+     * The API, as the pod's service account or with {@code --kubernetes-server}.
+     *
+     * @throws CommandFailedException outside a pod without {@code --kubernetes-server}, or when the
+     *     token file cannot be read
+     */
+    KubernetesApi api() {
+        if (server == null) {
+            try {
+                return KubernetesApi.requireInCluster();
+            } catch (KubernetesApiException e) {
+                throw new CommandFailedException(e.getMessage() + "; outside a pod, give --kubernetes-server,"
+                        + " --kubernetes-token-file and --namespace");
+            }
+        }
+        return KubernetesApi.of(server, token(), caFile, requireNamespace());
     }
 
     private String token() {

@@ -286,7 +286,7 @@ final class ResetCommand implements Callable<Integer> {
     }
 
     /** A start right after the reset must not find a topic still being deleted (and then lose it). */
-    private static void awaitDeleted(Admin admin, Set<String> topics) {
+    static void awaitDeleted(Admin admin, Set<String> topics) {
         Set<String> left = new TreeSet<>();
         boolean gone;
         try {

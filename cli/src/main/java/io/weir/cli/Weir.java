@@ -39,6 +39,8 @@ import picocli.CommandLine.Spec;
             SavepointCommand.class,
             StopCommand.class,
             UpgradeCommand.class,
+            ReplayCommand.class,
+            CleanupCommand.class,
             AclsCommand.class,
             DlqCommand.class
         })

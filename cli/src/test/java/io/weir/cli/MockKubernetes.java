@@ -56,6 +56,39 @@ final class MockKubernetes implements AutoCloseable {
         server.createStatefulSet(name, replicas);
     }
 
+    /** Creates a PersistentVolumeClaim with {@code labels}, as the StatefulSet controller does for each pod. */
+    void createVolumeClaim(String name, java.util.Map<String, String> labels) {
+        byte[] body = io.weir.internal.json.Json.bytes(java.util.Map.of(
+                "apiVersion",
+                "v1",
+                "kind",
+                "PersistentVolumeClaim",
+                "metadata",
+                java.util.Map.of("name", name, "namespace", NAMESPACE, "labels", labels),
+                "spec",
+                java.util.Map.of("accessModes", java.util.List.of("ReadWriteOnce"))));
+        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(server.httpUrl().toString().replaceAll("/+$", "") + "/api/v1/namespaces/"
+                                + NAMESPACE + "/persistentvolumeclaims"))
+                .header("Authorization", "Bearer " + server.adminToken())
+                .header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
+        try {
+            int status = java.net.http.HttpClient.newHttpClient()
+                    .send(request, java.net.http.HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
+            if (status / 100 != 2) {
+                throw new IllegalStateException("creating claim " + name + ": HTTP " + status);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Override
     public void close() throws IOException {
         server.close();

@@ -73,8 +73,8 @@ public final class NestedMaven implements AutoCloseable {
 
     /**
      * Installs the Weir of the repository at {@code root} into {@link #repository()} as
-     * docs/getting-started.md tells users to get it, limited to what a service needs: {@code mvn
-     * install -Dmaven.test.skip=true -pl framework,testkit -am}. In a {@code verify} of the whole
+     * docs/getting-started.md tells users to get it, limited to what a service and its image need: {@code mvn
+     * install -Dmaven.test.skip=true -pl framework,testkit,cli -am}. In a {@code verify} of the whole
      * project those modules are already compiled and packaged, so it only installs them.
      *
      * @return how long it took
@@ -88,7 +88,7 @@ public final class NestedMaven implements AutoCloseable {
                 "install",
                 "-Dmaven.test.skip=true",
                 "-pl",
-                "framework,testkit",
+                "framework,testkit,cli",
                 "-am");
         if (!Files.isDirectory(repository.resolve("io/weir/weir-framework"))) {
             throw new AssertionError("install-weir installed no weir-framework in " + repository);

@@ -25,7 +25,9 @@ import javax.net.ssl.SSLException;
  * The Kubernetes API calls Weir makes: read and set a StatefulSet's desired replicas through its
  * {@code scale} subresource, in the pod's own namespace, with the pod's service account. What
  * {@code kubectl get statefulset/x --subresource=scale} and {@code kubectl scale} do, in the JDK's
- * HTTP client, so Weir needs no Kubernetes client library.
+ * HTTP client, so Weir needs no Kubernetes client library. For the chart's reset and clean-up
+ * hooks ({@code weir replay}, {@code weir cleanup}) also: read, write and delete a ConfigMap, list
+ * and delete PersistentVolumeClaims by label, and tell whether a StatefulSet exists.
  *
  * <p>{@link #inCluster()} follows Kubernetes' in-cluster convention exactly as a pod sees it (see
  * {@link InCluster}): the API server from {@code KUBERNETES_SERVICE_HOST} and {@code _PORT}, the
@@ -202,6 +204,175 @@ public final class KubernetesApi {
         send(call, request);
     }
 
+    /**
+     * The data of ConfigMap {@code name}; empty when there is none. Needs {@code get} on
+     * {@code configmaps}.
+     *
+     * @throws KubernetesApiException if the call fails otherwise
+     */
+    public Optional<Map<String, String>> configMapData(String name) {
+        Call call = configMapCall("GET", name, "get");
+        HttpResponse<byte[]> response = sendAllowingNotFound(call);
+        if (response == null) {
+            return Optional.empty();
+        }
+        JsonNode data = json(call, response).path("data");
+        Map<String, String> values = new java.util.TreeMap<>();
+        data.fields().forEachRemaining(e -> values.put(e.getKey(), e.getValue().asText()));
+        return Optional.of(values);
+    }
+
+    /**
+     * Creates ConfigMap {@code name} with {@code labels} and {@code data}, or, when it exists,
+     * merges them into it (keys not given are kept). Needs {@code get}, {@code create} and
+     * {@code patch} on {@code configmaps}.
+     *
+     * @throws KubernetesApiException if a call fails
+     */
+    public void writeConfigMap(String name, Map<String, String> labels, Map<String, String> data) {
+        Map<String, Object> metadata = Map.of("name", checkName("ConfigMap", name), "labels", labels);
+        if (configMapData(name).isEmpty()) {
+            Call create = new Call(
+                    "POST",
+                    "",
+                    "configmaps",
+                    "ConfigMap",
+                    name,
+                    "create",
+                    "/api/v1/namespaces/" + namespace + "/configmaps");
+            byte[] body =
+                    Json.bytes(Map.of("apiVersion", "v1", "kind", "ConfigMap", "metadata", metadata, "data", data));
+            send(
+                    create,
+                    create.request(HttpRequest.BodyPublishers.ofByteArray(body))
+                            .header("Content-Type", "application/json")
+                            .build());
+            return;
+        }
+        Call patch = configMapCall("PATCH", name, "patch");
+        byte[] body = Json.bytes(Map.of("metadata", Map.of("labels", labels), "data", data));
+        send(
+                patch,
+                patch.request(HttpRequest.BodyPublishers.ofByteArray(body))
+                        .header("Content-Type", "application/merge-patch+json")
+                        .build());
+    }
+
+    /**
+     * Deletes ConfigMap {@code name}; false when there was none. Needs {@code delete} on
+     * {@code configmaps}.
+     *
+     * @throws KubernetesApiException if the call fails otherwise
+     */
+    public boolean deleteConfigMap(String name) {
+        Call call = configMapCall("DELETE", name, "delete");
+        return sendAllowingNotFound(call) != null;
+    }
+
+    /**
+     * The names of the PersistentVolumeClaims with every label of {@code labels}, sorted. Needs
+     * {@code list} on {@code persistentvolumeclaims}.
+     *
+     * @throws KubernetesApiException if the call fails
+     */
+    public java.util.List<String> persistentVolumeClaims(Map<String, String> labels) {
+        String selector = labels.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(java.util.stream.Collectors.joining(","));
+        Call call = new Call(
+                "GET",
+                "",
+                "persistentvolumeclaims",
+                "PersistentVolumeClaim",
+                null,
+                "list",
+                "/api/v1/namespaces/" + namespace + "/persistentvolumeclaims?labelSelector="
+                        + java.net.URLEncoder.encode(selector, StandardCharsets.UTF_8));
+        JsonNode items = json(
+                        call,
+                        send(
+                                call,
+                                call.request(HttpRequest.BodyPublishers.noBody())
+                                        .build()))
+                .path("items");
+        java.util.List<String> names = new java.util.ArrayList<>();
+        items.forEach(item -> names.add(item.path("metadata").path("name").asText()));
+        names.sort(null);
+        return names;
+    }
+
+    /**
+     * Deletes PersistentVolumeClaim {@code name} (Kubernetes removes it once no pod uses it); false
+     * when there was none. Needs {@code delete} on {@code persistentvolumeclaims}.
+     *
+     * @throws KubernetesApiException if the call fails otherwise
+     */
+    public boolean deletePersistentVolumeClaim(String name) {
+        Call call = new Call(
+                "DELETE",
+                "",
+                "persistentvolumeclaims",
+                "PersistentVolumeClaim",
+                checkName("PersistentVolumeClaim", name),
+                "delete",
+                "/api/v1/namespaces/" + namespace + "/persistentvolumeclaims/" + name);
+        return sendAllowingNotFound(call) != null;
+    }
+
+    /**
+     * Whether StatefulSet {@code name} exists. Needs {@code get} on {@code statefulsets}.
+     *
+     * @throws KubernetesApiException if the call fails otherwise
+     */
+    public boolean statefulSetExists(String name) {
+        Call call = new Call(
+                "GET",
+                "apps",
+                "statefulsets",
+                "StatefulSet",
+                checkName("StatefulSet", name),
+                "get",
+                "/apis/apps/v1/namespaces/" + namespace + "/statefulsets/" + name);
+        return sendAllowingNotFound(call) != null;
+    }
+
+    private Call configMapCall(String method, String name, String verb) {
+        return new Call(
+                method,
+                "",
+                "configmaps",
+                "ConfigMap",
+                checkName("ConfigMap", name),
+                verb,
+                "/api/v1/namespaces/" + namespace + "/configmaps/" + name);
+    }
+
+    /** The answer, or null for a 404 (the object does not exist). */
+    private HttpResponse<byte[]> sendAllowingNotFound(Call call) {
+        try {
+            return send(call, call.request(HttpRequest.BodyPublishers.noBody()).build());
+        } catch (KubernetesApiException e) {
+            if (e.status().orElse(0) == 404) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private static JsonNode json(Call call, HttpResponse<byte[]> response) {
+        try {
+            JsonNode body = Json.reader().readTree(response.body());
+            if (body == null) {
+                throw new KubernetesApiException(call + ": the answer is empty", response.statusCode(), null);
+            }
+            return body;
+        } catch (IOException e) {
+            throw new KubernetesApiException(
+                    call + ": the answer is not JSON: " + e.getMessage(), response.statusCode(), e);
+        }
+    }
+
     @Override
     public String toString() {
         return "KubernetesApi[" + server + ", namespace " + namespace + "]";
@@ -221,21 +392,44 @@ public final class KubernetesApi {
     /** One call: what it does, for messages, and the RBAC rule it needs, for a 403. */
     private final class Call {
         final String method;
-        final String name;
+        /** {@code apps} or {@code ""} (the core group). */
+        final String apiGroup;
+        /** The resource as a Role names it ({@code statefulsets/scale}, {@code configmaps}...). */
         final String resource;
-        final String verb;
+        /** The kind, for a 404. */
+        final String kind;
+        /** Null for a call on a collection. */
+        final String name;
 
+        final String verb;
+        /** The URL path after the server, query included. */
+        final String path;
+
+        /** A call on a StatefulSet ({@code statefulsets}) or its {@code scale} subresource ({@code statefulsets/scale}). */
         Call(String method, String name, String resource, String verb) {
+            this(
+                    method,
+                    "apps",
+                    resource,
+                    "StatefulSet",
+                    checkName("StatefulSet", name),
+                    verb,
+                    "/apis/apps/v1/namespaces/" + namespace + "/statefulsets/" + name
+                            + (resource.endsWith("/scale") ? "/scale" : ""));
+        }
+
+        Call(String method, String apiGroup, String resource, String kind, String name, String verb, String path) {
             this.method = method;
-            this.name = checkName("StatefulSet", name);
+            this.apiGroup = apiGroup;
             this.resource = resource;
+            this.kind = kind;
+            this.name = name;
             this.verb = verb;
+            this.path = path;
         }
 
         HttpRequest.Builder request(HttpRequest.BodyPublisher body) {
-            return HttpRequest.newBuilder(URI.create(server.toString().replaceAll("/+$", "")
-                            + "/apis/apps/v1/namespaces/" + namespace + "/statefulsets/" + name
-                            + (resource.endsWith("/scale") ? "/scale" : "")))
+            return HttpRequest.newBuilder(URI.create(server.toString().replaceAll("/+$", "") + path))
                     .method(method, body)
                     .timeout(timeout)
                     .header("Accept", "application/json")
@@ -244,14 +438,17 @@ public final class KubernetesApi {
 
         /** The rule, as a Role lists it. */
         String rule() {
-            return "{apiGroups: [apps], resources: [" + resource + "], resourceNames: [" + name + "], verbs: [" + verb
-                    + "]}";
+            return "{apiGroups: [" + (apiGroup.isEmpty() ? "\"\"" : apiGroup) + "], resources: [" + resource + "]"
+                    + (name == null || verb.equals("create") ? "" : ", resourceNames: [" + name + "]") + ", verbs: ["
+                    + verb + "]}";
         }
 
         @Override
         public String toString() {
-            return "Kubernetes API " + method + " statefulsets/" + name + (resource.endsWith("/scale") ? "/scale" : "")
-                    + " in namespace " + namespace;
+            String what = "statefulsets/scale".equals(resource)
+                    ? "statefulsets/" + name + "/scale"
+                    : resource + (name == null ? "" : "/" + name);
+            return "Kubernetes API " + method + " " + what + " in namespace " + namespace;
         }
     }
 
@@ -321,7 +518,9 @@ public final class KubernetesApi {
                         .append(" and a RoleBinding to it, in namespace ")
                         .append(namespace);
             case 404 ->
-                m.append("; there is no StatefulSet '")
+                m.append("; there is no ")
+                        .append(call.kind)
+                        .append(" '")
                         .append(call.name)
                         .append("' in namespace ")
                         .append(namespace);
@@ -350,15 +549,6 @@ public final class KubernetesApi {
                     call + ": spec.replicas is not a count: " + replicas, response.statusCode(), null);
         }
         return replicas.intValue();
-    }
-
-    private static JsonNode json(Call call, HttpResponse<byte[]> response) {
-        try {
-            return Json.reader().readTree(response.body());
-        } catch (IOException e) {
-            throw new KubernetesApiException(
-                    call + ": the answer is not JSON: " + e.getMessage(), response.statusCode(), e);
-        }
     }
 
     /** A body for a message: its first 300 characters. */
