@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * test and its integration test passing.
  *
  * <p>How the copy gets this build's artifacts: {@link NestedMaven#installWeir} (a nested {@code mvn
- * install -Dmaven.test.skip=true -pl framework,testkit,cli -am} from the repository root, the way
+ * install -DskipTests -pl framework,testkit,cli -am} from the repository root, the way
  * docs/getting-started.md tells users to get Weir) into a local repository of this test's own that
  * shares every other artifact with the build's (the failsafe configuration passes the running
  * Maven's home and local repository). The temporary directory, with the builds' logs, is kept when
