@@ -5,10 +5,7 @@ image and command (upgrade.cli), its resources (upgrade.resources), its environm
 the upgrade hooks' own (_upgrade.tpl), so every hook runs the same CLI the same way.
 */}}
 
-{{/* The name of a hook's objects: <fullname>-<suffix>, within 63 characters (the full name has at most 52). */}}
-{{- define "weir.hookName" -}}
-{{- printf "%s-%s" (include "weir.fullname" .root) .suffix | trunc 63 | trimSuffix "-" -}}
-{{- end -}}
+{{/* Object names: weir.hookName in _upgrade.tpl, one definition for every hook (Helm keeps only one of two). */}}
 
 {{/* The ConfigMap where `weir replay` records the last replay: written by the reset hook, deleted by the clean-up hook. */}}
 {{- define "weir.replayRecordName" -}}
