@@ -8,8 +8,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 
 /**
- * The instances an application's consumer group still has, as {@code weir replay} and
- * {@code weir cleanup} wait for them to leave: nothing may change its offsets or topics while one
+ * The instances an application's consumer group still has, as {@code weir replay},
+ * {@code weir cleanup} and the savepoint upgrade wait for them to leave: nothing may change its offsets or topics while one
  * runs, and a pod being stopped keeps its static membership until it has closed (or until
  * {@code session.timeout.ms} passes after a kill).
  */

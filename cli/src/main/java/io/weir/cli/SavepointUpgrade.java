@@ -1,6 +1,5 @@
 package io.weir.cli;
 
-import io.weir.common.internal.Poll;
 import io.weir.config.WeirConfig;
 import io.weir.internal.savepoint.Manifest;
 import io.weir.internal.savepoint.SavepointCatalog;
@@ -16,9 +15,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 
 /**
  * The steps of {@code weir upgrade --mode savepoint} (Helm's pre-upgrade hook) and of
@@ -51,7 +50,6 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
  */
 final class SavepointUpgrade {
 
-    private static final Duration GROUP_RECHECK = Duration.ofMillis(500);
     private static final DateTimeFormatter ID_TIME =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
@@ -334,20 +332,11 @@ final class SavepointUpgrade {
 
     private void awaitNoMember(Plan plan, Manifest savepoint) {
         say("waiting for the instances of " + plan.app() + " to leave the consumer group");
-        boolean empty;
+        List<String> left;
         try (Admin admin = app.admin(config)) {
-            empty = Poll.until(
-                    () -> Groups.describe(admin, plan.app())
-                            .map(ConsumerGroupDescription::members)
-                            .map(java.util.Collection::isEmpty)
-                            .orElse(true),
-                    plan.stopTimeout(),
-                    GROUP_RECHECK);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw failed(plan, savepoint, "interrupted while waiting for the instances to stop");
+            left = ActiveMembers.awaitNone(admin, plan.app(), plan.stopTimeout(), () -> true);
         }
-        if (!empty) {
+        if (!left.isEmpty()) {
             throw failed(
                     plan,
                     savepoint,
