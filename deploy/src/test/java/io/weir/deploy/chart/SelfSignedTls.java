@@ -2,6 +2,7 @@ package io.weir.deploy.chart;
 
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import io.weir.deploy.tls.SelfSignedCertificate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -11,16 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 
 /**
  * A self-signed certificate (its own CA) for the HTTPS stand-ins of Weir's server: a PKCS12 key
- * store, as Weir reads it, and the certificate in PEM, as the chart gives it to curl and openssl.
- * Made with the JDK's keytool; valid for the pods' stable names ({@code *.orders-weir.streaming.svc})
+ * store, as Weir reads it, and the certificate in PEM, as the chart gives it to curl and openssl
+ * ({@link SelfSignedCertificate}); valid for the pods' stable names ({@code *.orders-weir.streaming.svc})
  * and the loopback addresses.
  */
 final class SelfSignedTls {
@@ -29,10 +26,12 @@ final class SelfSignedTls {
 
     final Path keyStore;
     final Path caPem;
+    private final SelfSignedCertificate certificate;
 
-    private SelfSignedTls(Path keyStore, Path caPem) {
-        this.keyStore = keyStore;
-        this.caPem = caPem;
+    private SelfSignedTls(SelfSignedCertificate certificate) {
+        this.certificate = certificate;
+        this.keyStore = certificate.keyStore();
+        this.caPem = certificate.caPem();
     }
 
     private static SelfSignedTls shared;
@@ -54,42 +53,12 @@ final class SelfSignedTls {
     }
 
     static SelfSignedTls in(Path dir) {
-        Path keyStore = dir.resolve("keystore.p12");
-        Path caPem = dir.resolve("ca.crt");
-        keytool(
-                "-genkeypair",
-                "-alias",
-                "weir",
-                "-keyalg",
-                "EC",
-                "-groupname",
-                "secp256r1",
-                "-dname",
-                "CN=orders-weir",
-                "-validity",
-                "2",
-                "-ext",
-                "san=dns:*.orders-weir.streaming.svc,ip:127.0.0.1,ip:127.0.0.2,ip:127.0.0.3",
-                "-ext",
-                "bc:c",
-                "-keystore",
-                keyStore.toString(),
-                "-storetype",
-                "PKCS12",
-                "-storepass",
+        SelfSignedCertificate c = SelfSignedCertificate.create(
+                dir,
+                "orders-weir",
+                List.of("dns:*.orders-weir.streaming.svc", "ip:127.0.0.1", "ip:127.0.0.2", "ip:127.0.0.3"),
                 PASSWORD);
-        keytool(
-                "-exportcert",
-                "-alias",
-                "weir",
-                "-rfc",
-                "-file",
-                caPem.toString(),
-                "-keystore",
-                keyStore.toString(),
-                "-storepass",
-                PASSWORD);
-        return new SelfSignedTls(keyStore, caPem);
+        return new SelfSignedTls(c);
     }
 
     /** A CA certificate in PEM that did not sign this one: the first of the JDK's own trust store. */
@@ -113,44 +82,8 @@ final class SelfSignedTls {
     /** An HTTPS server on {@code address} with this certificate (not started). */
     HttpsServer server(InetSocketAddress address) throws IOException {
         HttpsServer server = HttpsServer.create(address, 0);
-        server.setHttpsConfigurator(new HttpsConfigurator(sslContext()));
+        server.setHttpsConfigurator(new HttpsConfigurator(certificate.serverContext()));
         return server;
-    }
-
-    private SSLContext sslContext() {
-        try (InputStream in = Files.newInputStream(keyStore)) {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(in, PASSWORD.toCharArray());
-            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            keys.init(store, PASSWORD.toCharArray());
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(keys.getKeyManagers(), null, null);
-            return context;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void keytool(String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        try {
-            Process process =
-                    new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                process.destroyForcibly();
-                throw new IllegalStateException("keytool " + args[0] + " failed: " + output);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     /**

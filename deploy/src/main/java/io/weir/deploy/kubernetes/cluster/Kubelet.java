@@ -18,8 +18,9 @@ import java.util.Optional;
 /**
  * What the kubelet does for one pod, for a pod played by Podman: starts it ({@code kube play}),
  * runs its probes with the periods, time-outs and thresholds of its spec (startup first, then
- * readiness and liveness), restarts its container when it exits or fails liveness or startup (the
- * pod's restartPolicy is Always in the chart; no CrashLoopBackOff delay here), and deletes it as
+ * readiness and liveness), restarts its container when it exits (after the kubelet's
+ * CrashLoopBackOff: 10 s, doubling to 5 minutes, reset once a container ran 10 minutes) or fails
+ * liveness or startup (the pod's restartPolicy is Always in the chart), and deletes it as
  * Kubernetes does: the preStop hook ({@code podman exec}), then SIGTERM with what is left of
  * {@code terminationGracePeriodSeconds} ({@code podman pod stop -t}), then SIGKILL.
  *
@@ -33,6 +34,11 @@ public final class Kubelet implements AutoCloseable {
     private static final Duration TICK = Duration.ofMillis(250);
     /** One podman process a pod this often to see the container's state: CPU is scarce. */
     private static final Duration STATUS_CHECK = Duration.ofSeconds(2);
+    /** The kubelet's CrashLoopBackOff: the first delay, the cap, and how long a run resets it. */
+    private static final Duration BACKOFF_FIRST = Duration.ofSeconds(10);
+
+    private static final Duration BACKOFF_MAX = Duration.ofMinutes(5);
+    private static final Duration BACKOFF_RESET = Duration.ofMinutes(10);
 
     private final Podman podman;
     private final StatefulSetPods.OrdinalPod pod;
@@ -54,6 +60,11 @@ public final class Kubelet implements AutoCloseable {
     private volatile boolean ready;
     private volatile long readySinceNanos;
     private volatile int restarts;
+    /** Exits in a row (CrashLoopBackOff's exponent), when the container last started, when it restarts. */
+    private int crashes;
+
+    private long startedNanos = System.nanoTime();
+    private Deadline restartAt;
     private volatile boolean gone;
     /** The pod's address, once known: a pod keeps it until it is deleted (container restarts included). */
     private volatile String address;
@@ -176,6 +187,52 @@ public final class Kubelet implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits (up to a minute) until this pod's host ports can be bound: pods on a cluster have
+     * addresses of their own, so a pod made again on its ordinal never finds its ports taken, but
+     * here the ordinal's ports are the host's and the previous pod's may linger for a while after
+     * it is removed. What held them is logged, for the one reading the run.
+     */
+    private void awaitFreeHostPorts() {
+        for (int port : played.hostPorts().values().stream().distinct().toList()) {
+            if (free(port)) {
+                continue;
+            }
+            long started = System.nanoTime();
+            String holder = podman.run(
+                            PODMAN, "ps", "-a", "--filter", "publish=" + port, "--format", "{{.Names}} {{.Status}}")
+                    .output()
+                    .strip();
+            boolean freed;
+            try {
+                freed = io.weir.common.internal.Poll.until(
+                        () -> free(port), Duration.ofMinutes(1), Duration.ofMillis(200));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            events.event(
+                    "kubelet",
+                    pod.name(),
+                    String.format(
+                            "host port %d was in use (by: %s); %s after %.1f s",
+                            port,
+                            holder.isEmpty() ? "no container Podman lists" : holder.replace('\n', ','),
+                            freed ? "free" : "still in use",
+                            (System.nanoTime() - started) / 1e9));
+        }
+    }
+
+    private static boolean free(int port) {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new java.net.InetSocketAddress("0.0.0.0", port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private void play() {
         try {
             Files.writeString(manifest, played.yaml());
@@ -184,6 +241,7 @@ public final class Kubelet implements AutoCloseable {
         }
         // A pod left by a killed earlier run would make the play fail with "name is in use".
         podman.run(PODMAN, "pod", "rm", "-f", "-t", "0", pod.name());
+        awaitFreeHostPorts();
         podman.require(PODMAN, "kube", "play", manifest.toString());
         events.event("kubelet", pod.name(), "started (podman kube play), revision " + pod.revision());
     }
@@ -204,9 +262,12 @@ public final class Kubelet implements AutoCloseable {
             }
             if (!status.equals("running")) {
                 setReady(false);
-                restart("container " + status + " (restartPolicy Always)");
+                restartExited(status);
                 return;
             }
+        }
+        if (restartAt != null) {
+            return; // an exited container waiting out its back-off has nothing to probe
         }
         if (!startupDone) {
             if (startup.due()) {
@@ -244,6 +305,41 @@ public final class Kubelet implements AutoCloseable {
         ready = now;
     }
 
+    /**
+     * An exited container, restarted after the back-off: no preStop or SIGTERM (nothing runs), as
+     * the kubelet. Without the back-off a container that exits at start would be restarted every few
+     * seconds, which no cluster does and which starves a small machine.
+     */
+    private void restartExited(String status) {
+        if (restartAt == null) {
+            if (System.nanoTime() - startedNanos >= BACKOFF_RESET.toNanos()) {
+                crashes = 0;
+            }
+            Duration backoff = BACKOFF_FIRST.multipliedBy(1L << Math.min(crashes, 5));
+            backoff = backoff.compareTo(BACKOFF_MAX) > 0 ? BACKOFF_MAX : backoff;
+            crashes++;
+            restartAt = Deadline.after(backoff);
+            events.event(
+                    "kubelet",
+                    pod.name(),
+                    "container " + status + ": restarting it in " + backoff.toSeconds()
+                            + " s (CrashLoopBackOff, restartPolicy Always)");
+            return;
+        }
+        if (!restartAt.expired()) {
+            return;
+        }
+        restartAt = null;
+        restarts++;
+        resolved = null;
+        podman.run(PODMAN, "start", containerName);
+        startedNanos = System.nanoTime();
+        events.event("kubelet", pod.name(), "container restarted after it exited (" + restarts + " restarts)");
+        startupDone = startup.reset();
+        readiness.reset();
+        liveness.reset();
+    }
+
     /** A container restart: preStop, SIGTERM with the grace period, then start again on the same pod. */
     private void restart(String why) {
         restarts++;
@@ -254,6 +350,7 @@ public final class Kubelet implements AutoCloseable {
         podman.run(Duration.ofSeconds(left + 30), "stop", "-t", Long.toString(left), containerName);
         if (!terminating) {
             podman.run(PODMAN, "start", containerName);
+            startedNanos = System.nanoTime();
         }
         // The probes start over with the new container, as the kubelet's do.
         startupDone = startup.reset();

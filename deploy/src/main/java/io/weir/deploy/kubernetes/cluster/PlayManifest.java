@@ -50,8 +50,9 @@ import java.util.function.Predicate;
  *   <li>emptyDir volumes named per pod (Podman shares an emptyDir between pods that use the same
  *       volume name); annotation values cut to 63 characters on the Podman object (Podman refuses
  *       longer ones; the downward-API file keeps them whole);</li>
- *   <li>each container port published on the host at {@code containerPort + 10000 + ordinal}
- *       (Podman publishes every container port on the host, so replicas would collide);</li>
+ *   <li>each container port published on the host at {@code containerPort + 10000 + 100 *
+ *       ordinal} (Podman publishes every container port on the host, so replicas would collide;
+ *       a pod's ports, such as 8080 and an admin port 8081, stay apart from its neighbours');</li>
  *   <li>probes and lifecycle hooks taken out, and {@code restartPolicy: Never}: the runner is the
  *       kubelet ({@link Kubelet}) and runs probes, hooks and restarts itself.</li>
  * </ul>
@@ -120,7 +121,8 @@ public final class PlayManifest {
                         .withNewMetadata()
                         .withName(name + "-" + v.getName())
                         .endMetadata()
-                        .withData(decoded(secret))
+                        .withData(textOf(secret))
+                        .withBinaryData(bytesOf(secret))
                         .build();
                 documents.add(files);
                 replace(
@@ -198,7 +200,7 @@ public final class PlayManifest {
             }
             if (c.getPorts() != null) {
                 for (ContainerPort p : c.getPorts()) {
-                    int hostPort = p.getContainerPort() + 10000 + ordinalPod.ordinal();
+                    int hostPort = p.getContainerPort() + 10000 + 100 * ordinalPod.ordinal();
                     p.setHostPort(hostPort);
                     hostPorts.put(Integer.toString(p.getContainerPort()), hostPort);
                     if (p.getName() != null) {
@@ -345,6 +347,46 @@ public final class PlayManifest {
                         .append(v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n"))
                         .append("\"\n"));
         return out.toString();
+    }
+
+    /**
+     * A secret volume's files as a ConfigMap's: UTF-8 text as {@code data}, anything else (a PKCS12
+     * key store) as {@code binaryData}, still base64, which Podman writes as bytes. Decoding a key
+     * store to text would mangle it.
+     */
+    private static Map<String, String> textOf(Secret secret) {
+        Map<String, String> text = new LinkedHashMap<>();
+        if (secret.getData() != null) {
+            secret.getData()
+                    .forEach((k, v) -> utf8(Base64.getDecoder().decode(v)).ifPresent(t -> text.put(k, t)));
+        }
+        if (secret.getStringData() != null) {
+            text.putAll(secret.getStringData());
+        }
+        return text;
+    }
+
+    private static Map<String, String> bytesOf(Secret secret) {
+        Map<String, String> bytes = new LinkedHashMap<>();
+        if (secret.getData() != null) {
+            secret.getData().forEach((k, v) -> {
+                if (utf8(Base64.getDecoder().decode(v)).isEmpty()) {
+                    bytes.put(k, v);
+                }
+            });
+        }
+        return bytes;
+    }
+
+    private static Optional<String> utf8(byte[] bytes) {
+        try {
+            return Optional.of(StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(java.nio.ByteBuffer.wrap(bytes))
+                    .toString());
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return Optional.empty();
+        }
     }
 
     private static Map<String, String> decoded(Secret secret) {

@@ -15,15 +15,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How the runner's {@link Kubelet} runs the probes of a pod's container: HTTP and TCP probes to the
- * container port's host port on 127.0.0.1 (the kubelet would use the pod IP; Podman publishes the
- * port there), exec probes through {@code podman exec}, each within the probe's time-out; and each
+ * How the runner's {@link Kubelet} runs the probes of a pod's container: HTTP(S) and TCP probes to
+ * the container port's host port on 127.0.0.1 (the kubelet would use the pod IP; Podman publishes the
+ * port there; like the kubelet's, HTTPS probes verify no certificate), exec probes through {@code podman exec}, each within the probe's time-out; and each
  * probe's {@link Schedule}.
  */
 final class Probes {
 
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** The kubelet's HTTPS probes verify no certificate: a client that trusts any, checking no name. */
+    private static final HttpClient HTTPS = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(2))
+            .sslContext(TrustingAnyCertificate.context())
+            .build();
 
     private final Podman podman;
     private final PlayManifest.Played played;
@@ -122,14 +127,16 @@ final class Probes {
                 probe.getHttpGet().getPort().getStrVal() != null
                         ? probe.getHttpGet().getPort().getStrVal()
                         : probe.getHttpGet().getPort().getIntVal().toString());
+        boolean https = "HTTPS".equals(probe.getHttpGet().getScheme());
         try {
-            HttpResponse<Void> r = HTTP.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                                    + probe.getHttpGet().getPath()))
-                            .timeout(timeout)
-                            .GET()
-                            .build(),
-                    HttpResponse.BodyHandlers.discarding());
+            HttpResponse<Void> r = (https ? HTTPS : HTTP)
+                    .send(
+                            HttpRequest.newBuilder(URI.create((https ? "https" : "http") + "://127.0.0.1:" + port
+                                            + probe.getHttpGet().getPath()))
+                                    .timeout(timeout)
+                                    .GET()
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding());
             return r.statusCode() >= 200 && r.statusCode() < 400;
         } catch (IOException e) {
             return false;

@@ -30,6 +30,8 @@ import java.util.concurrent.Executors;
  *       ({@link #dnsRecords()}), so instances reach each other by the names they advertise;</li>
  *   <li><b>status</b>: replicas, readyReplicas, availableReplicas, updatedReplicas, currentRevision and
  *       updateRevision written back, so hooks and scripts can wait on them as on a cluster.</li>
+ *   <li><b>claims</b>: each pod's PersistentVolumeClaims stored in the API server before the pod
+ *       (labelled with the template's and the selector's labels), as a clean-up finds them.</li>
  * </ul>
  * Not done: PersistentVolumeClaim retention (claims always stay, as the chart's {@code Retain}),
  * maxUnavailable, CrashLoopBackOff. Thread-safe; one loop thread.
@@ -190,6 +192,14 @@ public final class StatefulSetController implements AutoCloseable {
     /** Creates the pod on another thread, as the API server would accept it and a kubelet start it. */
     private void create(StatefulSet sts, int ordinal) {
         StatefulSetPods.OrdinalPod pod = StatefulSetPods.pod(sts, ordinal);
+        // Its claims, stored as Kubernetes' controller stores them before the pod, once: what a
+        // clean-up lists and deletes through the API. (Podman's volume stays: there is no reclaim.)
+        for (var claim : pod.claims()) {
+            var claims = client.persistentVolumeClaims().inNamespace(namespace);
+            if (claims.withName(claim.getMetadata().getName()).get() == null) {
+                claims.resource(claim).create();
+            }
+        }
         PlayManifest.Played played = PlayManifest.of(pod, cluster(), this::volumeExists);
         events.event("statefulset-controller", name, "create Pod " + pod.name() + " (revision " + pod.revision() + ")");
         creating.put(ordinal, pod.revision());

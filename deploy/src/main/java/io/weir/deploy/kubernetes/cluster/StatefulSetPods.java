@@ -74,11 +74,20 @@ public final class StatefulSetPods {
             for (PersistentVolumeClaim vct : sts.getSpec().getVolumeClaimTemplates()) {
                 String volume = vct.getMetadata().getName();
                 String claim = volume + "-" + name;
+                // As Kubernetes' controller labels a claim: the template's labels and the selector's.
+                Map<String, String> claimLabels = new java.util.TreeMap<>();
+                if (vct.getMetadata().getLabels() != null) {
+                    claimLabels.putAll(vct.getMetadata().getLabels());
+                }
+                if (sts.getSpec().getSelector() != null
+                        && sts.getSpec().getSelector().getMatchLabels() != null) {
+                    claimLabels.putAll(sts.getSpec().getSelector().getMatchLabels());
+                }
                 claims.add(new PersistentVolumeClaimBuilder()
                         .withMetadata(new ObjectMetaBuilder()
                                 .withName(claim)
                                 .withNamespace(namespace)
-                                .withLabels(vct.getMetadata().getLabels())
+                                .withLabels(claimLabels)
                                 .build())
                         .withSpec(JSON.clone(vct.getSpec()))
                         .build());

@@ -95,8 +95,9 @@ public final class HookRunner {
             Outcome o = runPod(hook.getKind() + "/" + hook.getMetadata().getName(), pod, timeout);
             outcomes.add(o);
             if (o.exitCode() != 0) {
+                String last = o.logTail().lines().reduce((a, b) -> b).orElse("(no output)");
                 throw new IllegalStateException(event + " hook " + o.hook() + " failed with exit status " + o.exitCode()
-                        + "; its log ends:\n" + o.logTail());
+                        + ": " + last + "; its log ends:\n" + o.logTail());
             }
         }
         return outcomes;
@@ -153,6 +154,26 @@ public final class HookRunner {
             int exit = Integer.parseInt(podman.require(PODMAN, "inspect", "--format", "{{.State.ExitCode}}", container)
                     .trim());
             String log = podman.run(PODMAN, "logs", container).output();
+            if (exit != 0) {
+                // The whole log, init containers' included, for the one reading the run afterwards.
+                StringBuilder all = new StringBuilder();
+                for (String c : podman.run(PODMAN, "ps", "-a", "--filter", "pod=" + name, "--format", "{{.Names}}")
+                        .output()
+                        .lines()
+                        .toList()) {
+                    all.append("== ")
+                            .append(c)
+                            .append(" ==\n")
+                            .append(podman.run(PODMAN, "logs", c).output());
+                }
+                Path saved = workDir.resolve(name + ".log");
+                try {
+                    Files.writeString(saved, all);
+                    events.event("helm", hookName, "the failed hook's logs are in " + saved);
+                } catch (IOException e) {
+                    events.event("helm", hookName, "could not keep the failed hook's logs: " + e);
+                }
+            }
             String tail = String.join(
                     "\n",
                     log.lines().skip(Math.max(0, log.lines().count() - 20)).toList());

@@ -28,6 +28,7 @@ final class HelmCommands {
     private final String podBootstrapServers;
     private final KubernetesApiServer api;
     private final Events events;
+    private final Map<String, Object> variant;
     private HookRunner hooks;
 
     HelmCommands(
@@ -37,7 +38,8 @@ final class HelmCommands {
             String image,
             String podBootstrapServers,
             KubernetesApiServer api,
-            Events events) {
+            Events events,
+            Map<String, Object> variant) {
         this.root = root;
         this.release = release;
         this.namespace = namespace;
@@ -45,18 +47,23 @@ final class HelmCommands {
         this.podBootstrapServers = podBootstrapServers;
         this.api = api;
         this.events = events;
+        this.variant = Map.copyOf(variant);
     }
 
     void runHooksWith(HookRunner hooks) {
         this.hooks = hooks;
     }
 
-    /** {@code helm template} of the release with image tag {@code tag} and {@code extra} {@code --set} values. */
+    /**
+     * {@code helm template} of the release with image tag {@code tag}, the variant's values and
+     * {@code extra} {@code --set} values.
+     */
     Release render(String tag, Map<String, Object> extra) {
         Map<String, Object> sets = new LinkedHashMap<>();
         sets.put("image.repository", image);
         sets.put("image.tag", tag);
         sets.put("kafka.bootstrapServers", podBootstrapServers);
+        sets.putAll(variant);
         sets.putAll(extra);
         return Release.render(
                 root.resolve("helm/weir"),
@@ -72,24 +79,43 @@ final class HelmCommands {
      * {@code upgrade.mapStores} carrying the counts over ({@code store} to {@code renamed}).
      */
     Release savepointRelease(int replicas, String store, String renamed) {
+        return savepointRelease(replicas, List.of("serve", "word-count", "--variant", "v2"), store, renamed, Map.of());
+    }
+
+    /**
+     * A release in {@code upgrade.mode=savepoint} running {@code args}, carrying store {@code store}
+     * over as {@code renamed}, with {@code extra} {@code --set} values.
+     */
+    Release savepointRelease(int replicas, List<String> args, String store, String renamed, Map<String, Object> extra) {
         Map<String, Object> sets = new LinkedHashMap<>();
         sets.put("replicaCount", replicas);
-        List<String> args = List.of("serve", "word-count", "--variant", "v2");
-        for (int i = 0; i < args.size(); i++) {
-            sets.put("args[" + i + "]", args.get(i)); // helm-java's set takes no list literal
-        }
+        putList(sets, "args", args);
         sets.put("upgrade.mode", "savepoint");
         sets.put("upgrade.mapStores." + store, renamed);
+        sets.putAll(extra);
         return render("v2", sets);
     }
 
-    /** helm install/upgrade: pre- hooks (unless {@code preHooks} is false: the caller ran them), objects, post- hooks. */
+    /** {@code --set name[i]=...} for each element: helm-java's set takes no list literal. */
+    static void putList(Map<String, Object> sets, String name, List<?> values) {
+        for (int i = 0; i < values.size(); i++) {
+            sets.put(name + "[" + i + "]", values.get(i));
+        }
+    }
+
+    /**
+     * helm install/upgrade/rollback: pre- hooks (unless {@code preHooks} is false: the caller ran
+     * them), objects, post- hooks. A ServiceMonitor is not stored: the runner has no Prometheus
+     * Operator and plays Prometheus itself from the rendering ({@link ServiceMonitorScrape}).
+     */
     void apply(String action, Release rendered, boolean preHooks) {
         if (hooks != null && preHooks) {
             hooks.run(rendered, "pre-" + action, HOOKS);
         }
         for (HasMetadata o : rendered.objects()) {
-            api.client().resource(o).inNamespace(namespace).createOr(r -> r.update());
+            if (!o.getKind().equals("ServiceMonitor")) {
+                api.client().resource(o).inNamespace(namespace).createOr(r -> r.update());
+            }
         }
         events.event(
                 "helm",
@@ -98,5 +124,20 @@ final class HelmCommands {
         if (hooks != null) {
             hooks.run(rendered, "post-" + action, HOOKS);
         }
+    }
+
+    /**
+     * helm uninstall: the release's objects deleted (the StatefulSet's pods go with it; the claims
+     * stay, as the StatefulSet's retention keeps them), then the post-delete hooks of {@code
+     * rendered}, the last revision's.
+     */
+    List<HookRunner.Outcome> uninstall(Release rendered) {
+        for (HasMetadata o : rendered.objects()) {
+            if (!o.getKind().equals("ServiceMonitor")) {
+                api.client().resource(o).inNamespace(namespace).delete();
+            }
+        }
+        events.event("helm", release, "uninstall: " + rendered.objects().size() + " objects deleted");
+        return hooks.run(rendered, "post-delete", HOOKS);
     }
 }

@@ -46,6 +46,10 @@ public final class PodmanScenario {
     private static final Duration COUNTS = Duration.ofMinutes(3);
     /** The Secret scenario-values.yaml names in http.auth.existingSecret, made by the runner. */
     private static final String TOKEN_SECRET = "weir-http-token";
+    /** The key store Secret of the tls variant (http.tls.keystore.secretName), made by the runner. */
+    private static final String TLS_SECRET = "weir-http-tls";
+    /** The query port of the tls variant (http.adminPort): /stores/ and /admin/ move there. */
+    private static final int ADMIN_PORT = 8081;
 
     private final Path root;
     private final Path work;
@@ -62,8 +66,11 @@ public final class PodmanScenario {
     private final HelmCommands helm;
     private HookRunner hooks;
     private QueryCheck.Access queryAccess;
+    private ServiceMonitorScrape scrape;
+    private final boolean tls;
 
-    private PodmanScenario(Path root, Path work, PodBroker broker, KafkaTestClient kafka, KubernetesApiServer api) {
+    private PodmanScenario(
+            Path root, Path work, PodBroker broker, KafkaTestClient kafka, KubernetesApiServer api, boolean tls) {
         this.root = root;
         this.work = work;
         this.podman = Podman.withContainersConf(root.resolve("deploy/compose/podman/containers.conf"));
@@ -73,10 +80,36 @@ public final class PodmanScenario {
         this.load = new LoadGenerator(kafka, INPUT);
         this.group = new ConsumerGroupView(kafka, APP, INPUT, PARTITIONS);
         this.counts = new CountCheck(kafka, load, events, INPUT, OUTPUT, COUNTS);
-        this.helm = new HelmCommands(root, RELEASE, NAMESPACE, IMAGE, broker.podBootstrapServers(), api, events);
+        this.tls = tls;
+        this.helm = new HelmCommands(
+                root, RELEASE, NAMESPACE, IMAGE, broker.podBootstrapServers(), api, events, variantValues(tls));
     }
 
+    /**
+     * The values of a variant beside scenario-values.yaml: none for {@code plain}; for {@code tls}
+     * HTTPS with a key store from a Secret, the token required everywhere ({@code
+     * http.auth.scope=all}: probes aside, every call, Prometheus' and {@code helm test}'s included)
+     * and queries on a port of their own ({@code http.adminPort}).
+     */
+    private static Map<String, Object> variantValues(boolean tls) {
+        if (!tls) {
+            return Map.of();
+        }
+        Map<String, Object> sets = new LinkedHashMap<>();
+        sets.put("http.tls.keystore.secretName", TLS_SECRET);
+        sets.put("http.tls.keystore.password.secretName", TLS_SECRET);
+        sets.put("http.tls.keystore.password.key", "password");
+        sets.put("http.auth.scope", "all");
+        sets.put("http.adminPort", ADMIN_PORT);
+        return sets;
+    }
+
+    /** Arguments: {@code -} and the variant, {@code plain} (the default) or {@code tls}. */
     public static void main(String[] args) throws Exception {
+        String variant = args.length < 2 ? "plain" : args[1];
+        if (!variant.equals("plain") && !variant.equals("tls")) {
+            throw new IllegalArgumentException("unknown scenario variant '" + variant + "': plain or tls");
+        }
         Path root = Release.chartDirectory().getParent().getParent();
         Path work = root.resolve("deploy/target/kubernetes-scenario");
         Files.createDirectories(work);
@@ -97,7 +130,7 @@ public final class PodmanScenario {
                         .withAccessControl()
                         .withTlsName(PodNetwork.GATEWAY)
                         .withTlsName(PodNetwork.HOST_NAME))) {
-            PodmanScenario scenario = new PodmanScenario(root, work, broker, kafka, api);
+            PodmanScenario scenario = new PodmanScenario(root, work, broker, kafka, api, variant.equals("tls"));
             try {
                 scenario.run();
                 status = 0;
@@ -118,7 +151,7 @@ public final class PodmanScenario {
         kafka.createTopic(INPUT, PARTITIONS);
         kafka.createTopic(OUTPUT, PARTITIONS);
         events.step(
-                "test broker",
+                "test broker (variant " + (tls ? "tls" : "plain") + ")",
                 "a Kafka broker (testkit, KRaft, in the runner's JVM) with a listener for pods at "
                         + broker.podBootstrapServers(),
                 "none",
@@ -136,7 +169,10 @@ public final class PodmanScenario {
                         .addToStringData("token", token + "\n")
                         .build())
                 .create();
-        queryAccess = new QueryCheck.Access("http", "http", java.util.Optional.of(token), java.util.Optional.empty());
+        queryAccess = tls
+                ? new QueryCheck.Access(
+                        "admin", "https", java.util.Optional.of(token), java.util.Optional.of(createTlsSecret()))
+                : new QueryCheck.Access("http", "http", java.util.Optional.of(token), java.util.Optional.empty());
 
         // 1. helm install
         Release release = helm.render("latest", Map.of());
@@ -152,6 +188,9 @@ public final class PodmanScenario {
         f.put("seconds_to_all_ready", seconds(started));
         f.put("pods", controller.pods().values().stream().map(Kubelet::name).toList());
         f.put("objects", release.kindCounts());
+        scrape = ServiceMonitorScrape.of(release, api);
+        f.putAll(PodMetrics.scrapeAll(controller.pods().values(), scrape));
+        f.putAll(new AccessCheck(queryAccess, tls).verify(controller.pods().values()));
         events.step(
                 "helm install (3 replicas of word-count)",
                 "chart rendered by Helm's engine (helm-java); the image, JVM, security context (UID 10001, read-only root),"
@@ -184,7 +223,7 @@ public final class PodmanScenario {
         f.put("session_timeout_seconds", sessionTimeoutSeconds(release));
         f.put(
                 "restored_records_per_pod",
-                PodMetrics.restoredRecords(controller.pods().values()));
+                PodMetrics.restoredRecords(controller.pods().values(), scrape));
         f.put("assignment", group.owners());
         f.putAll(counts.check("counts after the rollout", queries(WordCount.STORE)));
         events.step(
@@ -238,6 +277,12 @@ public final class PodmanScenario {
         savepointUpgrade();
         helmTest(savepointRelease(), "helm test (after the savepoint upgrade)");
 
+        // 8. helm upgrade --atomic to a version that never becomes ready: rolled back.
+        atomicUpgradeRolledBack();
+
+        // 9. A replay through Helm (reset.*), then the same upgrade again, which replays nothing.
+        Release replayed = replayThroughHelm();
+
         load.stop();
         counts.check("counts exact throughout (final)");
         events.step(
@@ -246,6 +291,272 @@ public final class PodmanScenario {
                         + " paused only while counts are compared",
                 "none",
                 Map.of("lines_fed", load.sent()));
+
+        // 10. helm uninstall with cleanup.*: the group, internal topics and volumes go.
+        uninstallWithCleanup(replayed);
+    }
+
+    /**
+     * The tls variant's Secret, as an operator (or cert-manager) would make it: a key store whose
+     * certificate names every pod under the headless Service ({@code *.weir.streaming.svc}) and the
+     * loopback address (the runner reaches the pods through ports published there), its password,
+     * and the certificate as {@code ca.crt}. Returns a client context trusting it.
+     */
+    private javax.net.ssl.SSLContext createTlsSecret() {
+        Path dir = work.resolve("http-tls");
+        try {
+            if (Files.exists(dir)) {
+                try (var files = Files.list(dir)) {
+                    for (Path f : files.toList()) {
+                        Files.delete(f);
+                    }
+                }
+            }
+            Files.createDirectories(dir);
+            String password = java.util.HexFormat.of().formatHex(java.security.SecureRandom.getSeed(12));
+            var certificate = io.weir.deploy.tls.SelfSignedCertificate.create(
+                    dir, RELEASE, List.of("dns:*." + RELEASE + "." + NAMESPACE + ".svc", "ip:127.0.0.1"), password);
+            java.util.Base64.Encoder base64 = java.util.Base64.getEncoder();
+            api.client()
+                    .secrets()
+                    .inNamespace(NAMESPACE)
+                    .resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+                            .withNewMetadata()
+                            .withName(TLS_SECRET)
+                            .endMetadata()
+                            .addToData(
+                                    "keystore.p12", base64.encodeToString(Files.readAllBytes(certificate.keyStore())))
+                            .addToData("ca.crt", base64.encodeToString(Files.readAllBytes(certificate.caPem())))
+                            .addToData(
+                                    "password",
+                                    base64.encodeToString(password.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                            .build())
+                    .create();
+            return certificate.clientContext();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * {@code helm upgrade --atomic} (Helm 4: {@code --rollback-on-failure}) in savepoint mode to a
+     * version that never becomes ready: word-count's v1 again (its store back to word-counts, a
+     * state change the pre-upgrade hook carries with a savepoint), with a JVM option the JVM refuses,
+     * as after a base-image change, so every pod exits at start. The describe init container runs
+     * without the pods' JVM options, so the hook succeeds and the StatefulSet is applied. Helm waits
+     * out its time-out (here: until every pod has failed twice) and rolls back to the revision
+     * before: the pre-rollback hook of that revision (weir upgrade --rollback) stops the crashing
+     * pods and restores the savepoint the upgrade took into v2, and Helm applies v2 again.
+     */
+    private void atomicUpgradeRolledBack() {
+        Release previous = savepointRelease();
+        int replicas = statefulSet.replicas();
+        Map<String, Object> broken = new LinkedHashMap<>();
+        // scenario-values.yaml's jvm.extraOptions and one more (a --set list replaces the whole list).
+        List<String> jvmOptions =
+                List.of("-Xss512k", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:+WeirNoSuchOption");
+        HelmCommands.putList(broken, "jvm.extraOptions", jvmOptions);
+        Release neverReady = helm.savepointRelease(
+                replicas, List.of("serve", "word-count"), WordCountV2.STORE, WordCount.STORE, broken);
+        long started = System.nanoTime();
+        List<HookRunner.Outcome> upgrade = hooks.run(neverReady, "pre-upgrade", Duration.ofMinutes(10));
+        double hooked = seconds(started);
+        helm.apply("upgrade", neverReady, false);
+        Awaitility.await("every pod of the broken version to fail at start twice")
+                .atMost(READY)
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> controller.pods().size() == replicas
+                        && controller.pods().values().stream().allMatch(k -> k.restarts() >= 2 && !k.ready()));
+        int restarts =
+                controller.pods().values().stream().mapToInt(Kubelet::restarts).sum();
+        double gaveUp = seconds(started);
+        List<HookRunner.Outcome> rollback = hooks.run(previous, "pre-rollback", Duration.ofMinutes(10));
+        double rolledBackHook = seconds(started);
+        helm.apply("rollback", previous, false);
+        statefulSet.awaitRollout(replicas, READY);
+        Awaitility.await("every task assigned")
+                .atMost(READY)
+                .pollInterval(Duration.ofMillis(200))
+                .until(group::assignedAll);
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("seconds_upgrade_hook", hooked);
+        f.put("seconds_until_helm_gives_up", gaveUp);
+        f.put("restarts_of_the_broken_pods", restarts);
+        f.put("seconds_rollback_hook", rolledBackHook - gaveUp);
+        f.put("seconds_until_processing_again", seconds(started));
+        f.put(
+                "hook_output",
+                java.util.stream.Stream.concat(upgrade.stream(), rollback.stream())
+                        .flatMap(o -> o.logTail().lines())
+                        .filter(l -> l.contains("savepoint") || l.contains("restored") || l.contains("never"))
+                        .toList());
+        f.putAll(counts.check("counts after the rollback", queries(WordCountV2.STORE)));
+        events.step(
+                "helm upgrade --atomic to a version that never becomes ready (savepoint mode), rolled back",
+                "the pre-upgrade hook (savepoint, scale to 0, restore into v1's topology) in the new image; pods of"
+                        + " the new version exiting at start (the JVM refuses an option); the previous revision's"
+                        + " pre-rollback hook (weir upgrade --rollback: the marked savepoint restored into v2)",
+                "Helm's wait and roll-back played by the runner: the time-out is every pod having failed twice;"
+                        + " then the previous revision's pre-rollback hooks and objects, as helm rollback applies them",
+                f);
+    }
+
+    /**
+     * A replay through Helm: {@code helm upgrade --set reset.enabled=true --set reset.id=replay-1
+     * --set reset.to=earliest} runs the reset hook (weir replay: StatefulSet to 0, offsets to the
+     * start, changelogs deleted, the id recorded), then the release comes back and recounts from
+     * the first line, so the last count of every word is exact again (a count kept over the replay
+     * would double). The same upgrade again finds the id recorded and stops nothing. The revision
+     * also enables cleanup.*, whose hook the uninstall runs.
+     */
+    private Release replayThroughHelm() {
+        Map<String, Object> reset = new LinkedHashMap<>();
+        reset.put("reset.enabled", true);
+        reset.put("reset.id", "replay-1");
+        reset.put("reset.to", "earliest");
+        reset.put("cleanup.enabled", true);
+        reset.put("cleanup.deleteVolumes", true);
+        int replicas = statefulSet.replicas();
+        Release replay = helm.savepointRelease(
+                replicas, List.of("serve", "word-count", "--variant", "v2"), WordCount.STORE, WordCountV2.STORE, reset);
+        long started = System.nanoTime();
+        List<HookRunner.Outcome> ran = hooks.run(replay, "pre-upgrade", Duration.ofMinutes(10));
+        double hooked = seconds(started);
+        int replicasAfterHook = statefulSet.replicas();
+        helm.apply("upgrade", replay, false);
+        statefulSet.awaitRollout(replicas, READY);
+        Awaitility.await("every task assigned")
+                .atMost(READY)
+                .pollInterval(Duration.ofMillis(200))
+                .until(group::assignedAll);
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("seconds_hooks", hooked);
+        f.put("replicas_after_hook", replicasAfterHook);
+        f.put("seconds_until_processing", seconds(started));
+        f.put(
+                "hook_output",
+                ran.stream()
+                        .flatMap(o -> o.logTail().lines())
+                        .filter(l -> l.contains("replay") || l.contains("reset") || l.contains("deleted"))
+                        .toList());
+        f.putAll(counts.check("counts after the replay", queries(WordCountV2.STORE)));
+        String record = RELEASE + "-replay";
+        var recorded = api.client()
+                .configMaps()
+                .inNamespace(NAMESPACE)
+                .withName(record)
+                .get();
+        if (recorded == null || !String.valueOf(recorded.getData()).contains("replay-1")) {
+            throw new AssertionError("the replay record " + record + " does not name replay-1: " + recorded);
+        }
+        f.put("replay_record", record + " " + recorded.getData());
+        events.step(
+                "helm upgrade --set reset.enabled=true,reset.id=replay-1,reset.to=earliest (a replay through Helm)",
+                "the chart's reset hook Job's pod in the image: weir replay as the reset account (StatefulSet to 0,"
+                        + " group emptied, offsets to earliest, changelogs deleted, the id recorded in a ConfigMap)",
+                "the Job run once as a Pod and waited for, as Helm waits for hooks",
+                f);
+
+        started = System.nanoTime();
+        Map<TopicPartition, String> before = group.assignment();
+        AssignmentWatch watch = new AssignmentWatch(group::assignment, before);
+        List<HookRunner.Outcome> again = hooks.run(replay, "pre-upgrade", Duration.ofMinutes(10));
+        helm.apply("upgrade", replay, false);
+        Map<TopicPartition, String> moved = watch.stop();
+        f = new LinkedHashMap<>();
+        f.put("seconds_hooks", seconds(started));
+        f.put("replicas_after_hook", statefulSet.replicas());
+        f.put("tasks_moved", moved.size());
+        f.put(
+                "hook_output",
+                again.stream()
+                        .flatMap(o -> o.logTail().lines())
+                        .filter(l -> l.contains("replay"))
+                        .toList());
+        if (statefulSet.replicas() != replicas || !moved.isEmpty()) {
+            throw new AssertionError("a second upgrade with the same reset.id stopped the application: " + f);
+        }
+        f.putAll(counts.check("counts after the same upgrade again"));
+        events.step(
+                "helm upgrade with the same reset.id again (replays nothing)",
+                "the reset hook in the image finds replay-1 recorded and leaves the application running",
+                "the Job run once as a Pod",
+                f);
+        return replay;
+    }
+
+    /**
+     * {@code helm uninstall} of a revision with {@code cleanup.enabled} and {@code
+     * cleanup.deleteVolumes}: the release's objects go, the StatefulSet's pods with them, then the
+     * post-delete hook (weir cleanup, which waits for the instances to be gone) deletes the consumer
+     * group, the internal topics, the replay record and the volume claims. Input and output topics
+     * stay, and so do the savepoints, dead letters and late records.
+     */
+    private void uninstallWithCleanup(Release last) {
+        java.util.Set<String> internalBefore = internalTopics();
+        long started = System.nanoTime();
+        List<HookRunner.Outcome> ran = helm.uninstall(last);
+        double done = seconds(started);
+        java.util.Set<String> internalAfter = internalTopics();
+        boolean groupGone;
+        try {
+            groupGone = !kafka.admin().listConsumerGroups().all().get().stream()
+                    .map(g -> g.groupId())
+                    .toList()
+                    .contains(APP);
+        } catch (Exception e) {
+            throw new IllegalStateException("listing the consumer groups failed", e);
+        }
+        var claims = api.client()
+                .persistentVolumeClaims()
+                .inNamespace(NAMESPACE)
+                .list()
+                .getItems();
+        var record = api.client()
+                .configMaps()
+                .inNamespace(NAMESPACE)
+                .withName(RELEASE + "-replay")
+                .get();
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("seconds", done);
+        f.put("internal_topics_before", internalBefore.size());
+        f.put("group_deleted", groupGone);
+        f.put("volume_claims_left", claims.size());
+        f.put("replay_record_deleted", record == null);
+        f.put("pods_left", controller.pods().size());
+        f.put(
+                "hook_output",
+                ran.stream()
+                        .flatMap(o -> o.logTail().lines())
+                        .filter(l -> l.contains("deleted"))
+                        .toList());
+        // Kept by design: the savepoints (cleanup.deleteSavepoints is false), dead letters and late records.
+        internalAfter.removeIf(t -> t.endsWith("-savepoints") || t.endsWith("-dlq") || t.endsWith("-late"));
+        f.put("internal_topics_left", internalAfter);
+        if (internalBefore.isEmpty() || !internalAfter.isEmpty() || !groupGone || !claims.isEmpty() || record != null) {
+            throw new AssertionError("helm uninstall with cleanup.* left something behind: " + f);
+        }
+        if (!topics().containsAll(List.of(INPUT, OUTPUT))) {
+            throw new AssertionError("the clean-up deleted an input or output topic");
+        }
+        events.step(
+                "helm uninstall (cleanup.enabled, cleanup.deleteVolumes)",
+                "the release's objects deleted from the API server; the chart's post-delete hook Job's pod in the image:"
+                        + " weir cleanup as the clean-up account",
+                "the StatefulSet's pods removed by the runner's controller; the Job run once as a Pod",
+                f);
+    }
+
+    private java.util.Set<String> topics() {
+        return io.weir.common.internal.KafkaCalls.get(
+                kafka.admin().listTopics().names(), Duration.ofSeconds(30), "list topics");
+    }
+
+    /** The application's internal topics (changelogs, repartition, liveness, topology, control). */
+    private java.util.Set<String> internalTopics() {
+        return topics().stream()
+                .filter(t -> t.startsWith(APP + "-"))
+                .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
     }
 
     /**
@@ -409,7 +720,7 @@ public final class PodmanScenario {
                         .toList());
         f.put(
                 "restored_records_per_pod",
-                PodMetrics.restoredRecords(controller.pods().values()));
+                PodMetrics.restoredRecords(controller.pods().values(), scrape));
         f.putAll(counts.check("counts after the savepoint upgrade", queries(WordCountV2.STORE)));
         events.step(
                 "helm upgrade --set args={serve,word-count,--variant,v2} --set upgrade.mode=savepoint"

@@ -40,16 +40,18 @@ public final class ScenarioResults {
             "hook_output",
             "pods",
             "objects",
-            "hooks");
+            "hooks",
+            "replay_record");
 
     private ScenarioResults() {}
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 1) {
-            System.err.println("usage: ScenarioResults <directory of run-<n>.jsonl>");
+        if (args.length < 1 || args.length > 2) {
+            System.err.println("usage: ScenarioResults <directory of run-<n>.jsonl> [plain|tls]");
             System.exit(2);
         }
         Path runs = Path.of(args[0]).toAbsolutePath();
+        String variant = args.length == 2 ? args[1] : "plain";
         Path readme = Release.chartDirectory().getParent().getParent().resolve("deploy/kubernetes/README.md");
         List<Path> files;
         try (Stream<Path> listed = Files.list(runs)) {
@@ -61,9 +63,9 @@ public final class ScenarioResults {
             throw new IllegalArgumentException("no run-<n>.jsonl in " + runs);
         }
         String section = section(
-                runs.getFileName().toString(),
+                runs.getFileName().toString() + (variant.equals("plain") ? "" : " (variant " + variant + ")"),
                 files.stream().map(ScenarioResults::read).toList());
-        Files.writeString(readme, replaceSection(Files.readString(readme), section));
+        Files.writeString(readme, replaceSection(Files.readString(readme), variant, section));
         System.err.println("wrote the results of " + files.size() + " run(s) of " + runs + " into " + readme);
     }
 
@@ -196,14 +198,21 @@ public final class ScenarioResults {
         return value == Math.rint(value) ? String.valueOf((long) value) : String.valueOf(value);
     }
 
-    /** {@code readme} with the text between the markers replaced by {@code section}. */
+    /** {@code readme} with the text between the plain variant's markers replaced by {@code section}. */
     static String replaceSection(String readme, String section) {
-        int begin = readme.indexOf(BEGIN);
-        int end = readme.indexOf(END);
+        return replaceSection(readme, "plain", section);
+    }
+
+    /** {@code readme} with the text between {@code variant}'s markers replaced by {@code section}. */
+    static String replaceSection(String readme, String variant, String section) {
+        String first = variant.equals("plain") ? BEGIN : BEGIN.replace("results:", "results (" + variant + "):");
+        String last = variant.equals("plain") ? END : END.replace("results", "results (" + variant + ")");
+        int begin = readme.indexOf(first);
+        int end = readme.indexOf(last);
         if (begin < 0 || end < begin) {
             throw new IllegalArgumentException(
-                    "the README has no results markers: add the lines\n" + BEGIN + "\n" + END);
+                    "the README has no results markers: add the lines\n" + first + "\n" + last);
         }
-        return readme.substring(0, begin + BEGIN.length()) + "\n\n" + section + "\n" + readme.substring(end);
+        return readme.substring(0, begin + first.length()) + "\n\n" + section + "\n" + readme.substring(end);
     }
 }

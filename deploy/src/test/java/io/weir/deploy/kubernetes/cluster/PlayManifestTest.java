@@ -44,6 +44,9 @@ class PlayManifestTest {
         assertThat(pod.pod().getMetadata().getAnnotations().get("checksum/config"))
                 .hasSize(64);
         assertThat(pod.claims()).extracting(c -> c.getMetadata().getName()).containsExactly("state-weir-2");
+        assertThat(pod.claims().get(0).getMetadata().getLabels())
+                .as("a clean-up finds the claims by the selector's labels")
+                .containsAllEntriesOf(sts.getSpec().getSelector().getMatchLabels());
         assertThat(pod.pod().getSpec().getVolumes())
                 .filteredOn(v -> v.getName().equals("state"))
                 .extracting(v -> v.getPersistentVolumeClaim().getClaimName())
@@ -74,7 +77,7 @@ class PlayManifestTest {
                 .containsEntry("KUBERNETES_SERVICE_PORT", "6443");
         assertThat(container.getEnv())
                 .allMatch(e -> e.getValueFrom() == null || e.getValueFrom().getResourceFieldRef() != null);
-        assertThat(played.hostPort("http")).isEqualTo(18081);
+        assertThat(played.hostPort("http")).isEqualTo(18180);
         assertThat(container.getLivenessProbe()).isNull();
         assertThat(container.getLifecycle()).isNull();
         assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");
@@ -173,6 +176,46 @@ class PlayManifestTest {
                 .containsEntry("token", "token-of-streaming:weir")
                 .containsEntry("namespace", "streaming")
                 .containsEntry("ca.crt", "PEM");
+    }
+
+    @Test
+    void aKeyStoreInASecretReachesThePodByteForByte() {
+        byte[] keyStore = {0x30, (byte) 0x82, 0x0a, (byte) 0xff, (byte) 0xfe, 0x00, (byte) 0xc3};
+        String encoded = java.util.Base64.getEncoder().encodeToString(keyStore);
+        Secret tls = new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata()
+                .withName("weir-http-tls")
+                .endMetadata()
+                .addToData("keystore.p12", encoded)
+                .addToData("ca.crt", java.util.Base64.getEncoder().encodeToString("-----BEGIN".getBytes()))
+                .build();
+        StatefulSet withTls = Release.render(
+                        Release.chartDirectory(),
+                        "weir",
+                        "streaming",
+                        Release.chartDirectory()
+                                .getParent()
+                                .getParent()
+                                .resolve("deploy/kubernetes/scenario-values.yaml"),
+                        Map.of(
+                                "kafka.bootstrapServers",
+                                "10.89.0.1:9092",
+                                "http.tls.keystore.secretName",
+                                "weir-http-tls"))
+                .statefulSet();
+
+        List<HasMetadata> docs =
+                documents(PlayManifest.of(StatefulSetPods.pod(withTls, 0), cluster(Optional.of(tls)), v -> false)
+                        .yaml());
+
+        ConfigMap files = docs.stream()
+                .filter(ConfigMap.class::isInstance)
+                .map(ConfigMap.class::cast)
+                .filter(c -> c.getBinaryData() != null && c.getBinaryData().containsKey("keystore.p12"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no ConfigMap carries the key store as binaryData: " + docs));
+        assertThat(files.getBinaryData()).containsExactly(Map.entry("keystore.p12", encoded));
+        assertThat(files.getData()).containsExactly(Map.entry("ca.crt", "-----BEGIN"));
     }
 
     @Test
