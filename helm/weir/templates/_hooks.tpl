@@ -1,8 +1,9 @@
 {{/*
-Helpers of the hooks that run the weir CLI beside the upgrade's (reset-job.yaml, cleanup-job.yaml):
-their metadata, account and Role, properties file, pod settings, CLI container and volumes. The CLI
-image and command (upgrade.cli), its resources (upgrade.resources), its environment and mounts are
-the upgrade hooks' own (_upgrade.tpl), so every hook runs the same CLI the same way.
+Helpers of every object that runs the weir CLI (upgrade-job.yaml, upgrade-rbac.yaml, reset-job.yaml,
+cleanup-job.yaml, and the containers and volumes of savepoints-cronjob.yaml): their metadata, account
+and Role, properties file, pod settings, CLI container and volumes. The CLI image and command
+(upgrade.cli), its resources (upgrade.resources), its environment and mounts (weir.upgradeEnv,
+weir.upgradeMounts in _upgrade.tpl) are the same for all, so every hook runs the same CLI the same way.
 */}}
 
 {{/* Object names: weir.hookName in _upgrade.tpl, one definition for every hook (Helm keeps only one of two). */}}
@@ -73,16 +74,19 @@ data:
     {{- get (include (print .root.Template.BasePath "/configmap.yaml") .root | fromYaml).data "weir.properties" | nindent 4 }}
 {{- end -}}
 
-{{/* Pod settings of a CLI hook: one attempt's pod, its account (with a token: the CLI calls the API), the pods' placement and security. */}}
+{{/*
+Pod settings of a CLI hook: one attempt's pod, its account (with a token: the CLI calls the API, unless
+"automount" is false), the pods' placement and security. Call with (dict "root" $ "name" ACCOUNT).
+*/}}
 {{- define "weir.hookPodSettings" -}}
 restartPolicy: Never
 serviceAccountName: {{ .name }}
-automountServiceAccountToken: true
+automountServiceAccountToken: {{ dig "automount" true . }}
 enableServiceLinks: false
 {{- with .root.Values.image.pullSecrets }}
 imagePullSecrets:
   {{- range . }}
-  - name: {{ . }}
+  - name: {{ . | quote }}
   {{- end }}
 {{- end }}
 securityContext:
@@ -97,7 +101,7 @@ tolerations:
 {{- end }}
 {{- end -}}
 
-{{/* The CLI container's settings beside its name and arguments: the upgrade hooks' image, command, environment, resources and mounts. */}}
+{{/* The CLI container's settings beside its name and arguments: upgrade.cli's image and command, the environment, upgrade.resources and the mounts. */}}
 {{- define "weir.hookCliContainer" -}}
 image: {{ include "weir.upgradeCliImage" . }}
 imagePullPolicy: {{ .Values.image.pullPolicy }}
@@ -118,8 +122,9 @@ volumeMounts:
 {{- end -}}
 
 {{/*
-The version being installed describing its topology into /work/topology.json, as the upgrade's
-init container does: its image, arguments, config and secrets, WEIR_RUN_MODE=describe, no Kafka.
+The init container of the upgrade hooks and of a savepoint replay: the version being installed, with
+its pods' image, arguments, config and secrets but WEIR_RUN_MODE=describe, writes the topology it would
+run into /work/topology.json and exits without contacting Kafka.
 */}}
 {{- define "weir.hookDescribeContainer" -}}
 - name: describe
@@ -165,7 +170,7 @@ init container does: its image, arguments, config and secrets, WEIR_RUN_MODE=des
 {{- if .root.Values.tls.secretName }}
 - name: tls
   secret:
-    secretName: {{ .root.Values.tls.secretName }}
+    secretName: {{ .root.Values.tls.secretName | quote }}
 {{- end }}
 {{- with .root.Values.extraVolumes }}
 {{ toYaml . }}
@@ -193,10 +198,7 @@ init container does: its image, arguments, config and secrets, WEIR_RUN_MODE=des
 {{/* The Role rules of the reset hook. */}}
 {{- define "weir.resetRules" -}}
 # Read and scale the release's StatefulSet, as the upgrade hook does.
-- apiGroups: [apps]
-  resources: [statefulsets, statefulsets/scale]
-  resourceNames: [{{ .fullname | quote }}]
-  verbs: [get, patch]
+{{ include "weir.upgradeRules" . }}
 # Read and write the replay record; create cannot be limited to a name in RBAC.
 - apiGroups: [""]
   resources: [configmaps]

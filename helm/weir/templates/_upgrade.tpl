@@ -1,4 +1,4 @@
-{{/* Helpers of upgrade.mode=savepoint (upgrade-job.yaml), beside _helpers.tpl. */}}
+{{/* Helpers of upgrade.mode=savepoint (upgrade-job.yaml, upgrade-rbac.yaml), beside _helpers.tpl; the hooks' objects come from _hooks.tpl. */}}
 
 {{/* The image of the CLI that runs `weir upgrade`: upgrade.cli.image, else the application's own (the samples image holds the CLI). */}}
 {{- define "weir.upgradeCliImage" -}}
@@ -66,7 +66,7 @@ upgrade hook and the periodic Job; empty without limits.
 {{- end -}}
 {{- end -}}
 
-{{/* The environment both hook containers share with the pods: the properties file, the secrets, extraEnv. */}}
+{{/* The environment every CLI hook and describe container shares with the pods: the properties file, the secrets, extraEnv. */}}
 {{- define "weir.upgradeEnv" -}}
 - name: WEIR_CONFIG_FILE
   value: {{ include "weir.configDir" . }}/weir.properties
@@ -82,6 +82,7 @@ upgrade hook and the periodic Job; empty without limits.
 {{- end }}
 {{- end -}}
 
+{{/* Their mounts: the work and tmp emptyDirs, the properties file, the TLS Secret, extraVolumeMounts (volumes: weir.hookVolumes). */}}
 {{- define "weir.upgradeMounts" -}}
 - name: work
   mountPath: /work
@@ -98,6 +99,17 @@ upgrade hook and the periodic Job; empty without limits.
 {{- with .Values.extraVolumeMounts }}
 {{ toYaml . }}
 {{- end }}
+{{- end -}}
+
+{{/*
+The Role rules of the upgrade hooks: read and scale the release's own StatefulSet, by name (the patch
+of the StatefulSet itself writes the weir.io/savepoint-upgrade mark). Call with (dict "fullname" F).
+*/}}
+{{- define "weir.upgradeRules" -}}
+- apiGroups: [apps]
+  resources: [statefulsets, statefulsets/scale]
+  resourceNames: [{{ .fullname | quote }}]
+  verbs: [get, patch]
 {{- end -}}
 
 {{/* Values of upgrade.mode=savepoint that must agree with others (the schema checks each alone). */}}
@@ -120,27 +132,4 @@ upgrade hook and the periodic Job; empty without limits.
 {{- fail (printf "upgrade.mapStores.%s: give the store's new name in the new version (a different, non-empty name)" $old) -}}
 {{- end -}}
 {{- end -}}
-{{- end -}}
-
-{{/* A container of the periodic savepoint Job (savepoints-cronjob.yaml): the CLI, with the pods' settings. */}}
-{{- define "weir.savepointsContainer" -}}
-{{- $ := .root -}}
-image: {{ include "weir.upgradeCliImage" $ }}
-imagePullPolicy: {{ $.Values.image.pullPolicy }}
-command:
-  {{- toYaml $.Values.upgrade.cli.command | nindent 2 }}
-args:
-  {{- toYaml .args | nindent 2 }}
-env:
-  {{- include "weir.upgradeEnv" $ | nindent 2 }}
-{{- with $.Values.extraEnvFrom }}
-envFrom:
-  {{- toYaml . | nindent 2 }}
-{{- end }}
-resources:
-  {{- toYaml $.Values.upgrade.resources | nindent 2 }}
-securityContext:
-  {{- toYaml $.Values.securityContext | nindent 2 }}
-volumeMounts:
-  {{- include "weir.upgradeMounts" $ | nindent 2 }}
 {{- end -}}

@@ -74,9 +74,11 @@ final class AclsCommand extends CommandGroup {
 
         @Option(
                 names = "--tools",
-                description = "add what weir reset, weir savepoint restore and weir dlq resend need when"
-                        + " run as the same principal (Delete on the group; the resend's group, Write on the"
-                        + " inputs, its transactional ids)")
+                description = "add what the CLI's tools need when run as the same principal: weir reset, replay"
+                        + " and savepoint restore (Delete on the group: its offsets), weir cleanup (Delete on the"
+                        + " group, Describe on the groups prefixed ID-), weir dlq resend (its group, Write on the"
+                        + " inputs, its transactional ids); the internal topics' prefix already covers what they"
+                        + " and weir savepoint create and prune do to those topics")
         boolean tools;
 
         @Option(

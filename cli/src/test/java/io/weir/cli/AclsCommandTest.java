@@ -52,10 +52,26 @@ class AclsCommandTest {
                         "--operation All --topic orders- --resource-pattern-type prefixed\n",
                         "--operation Read --group orders\n",
                         "--operation Delete --group orders\n",
+                        "--operation Describe --group orders- --resource-pattern-type prefixed\n",
                         "--operation Read --group orders-dlq-resend\n",
                         "--operation Write --topic counting-input\n",
                         "--operation Write --transactional-id orders- --resource-pattern-type prefixed\n");
-        assertThat(o.out().lines().filter(l -> l.startsWith("kafka-acls.sh"))).hasSize(12);
+        assertThat(o.out().lines().filter(l -> l.startsWith("kafka-acls.sh"))).hasSize(13);
+    }
+
+    @Test
+    void toolsNameTheCommandThatNeedsEachAcl() {
+        WeirTest.Outcome o = planForOrders("--tools");
+        assertThat(o.code()).as(o.err()).isEqualTo(Weir.OK);
+        assertThat(o.out())
+                .containsPattern("group\\s+orders\\s+literal\\s+Delete\\s+User:orders\\s+weir reset, replay and"
+                        + " savepoint restore: delete offsets; weir cleanup: delete the group")
+                .containsPattern("group\\s+orders-\\s+prefixed\\s+Describe\\s+User:orders\\s+weir cleanup: see"
+                        + " applications whose id extends this one's")
+                .containsPattern("topic\\s+orders-\\s+prefixed\\s+All\\s+User:orders\\s+.*weir reset, replay and"
+                        + " cleanup delete them, weir savepoint create, restore and prune use the savepoints")
+                .containsPattern("group\\s+orders-dlq-resend\\s+literal\\s+Read\\s+User:orders\\s+weir dlq resend");
+        assertThat(planForOrders().out()).doesNotContain("weir cleanup", "weir replay", "weir savepoint");
     }
 
     @Test

@@ -11,6 +11,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.weir.WeirApp;
 import io.weir.common.KeyValue;
 import io.weir.config.WeirConfig;
+import io.weir.internal.config.InternalTopic;
 import io.weir.testkit.EmbeddedKafka;
 import io.weir.testkit.KafkaSecurity;
 import io.weir.testkit.KafkaTestClient;
@@ -30,7 +31,9 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
@@ -50,8 +53,9 @@ import org.slf4j.LoggerFactory;
  * Weir end to end against a SASL_SSL broker (SCRAM-SHA-512, TLS) whose authorizer denies what no
  * ACL allows: an application granted exactly what {@code weir acls plan} prints runs exactly-once
  * with a changelog, a repartition topic, a dead-letter topic and a standby on a second instance,
- * and the CLI (savepoint, describe, reset, dlq resend) works as the same principal; a missing ACL fails the
- * start naming it; no password reaches a log, an exception or the CLI's output.
+ * and the CLI (savepoint, describe, reset, dlq resend, replay, cleanup) works as the same
+ * principal; a missing ACL fails the start naming it; no password reaches a log, an exception or
+ * the CLI's output.
  */
 class SecurityIT {
 
@@ -180,6 +184,84 @@ class SecurityIT {
                 new AccessControlEntry(PRINCIPAL, "*", AclOperation.READ, AclPermissionType.ALLOW))));
         Outcome diff = weir("diff", "--left", SecuredCounting.OUTPUT, "--right", SecuredCounting.OUTPUT);
         assertThat(diff.code()).as(diff.err()).isEqualTo(Weir.OK);
+    }
+
+    @Test
+    void replayAndCleanupWorkAsTheApplicationsPrincipalWithThePlannedAcls() throws Exception {
+        String app = "secured-tools";
+        List<AclBinding> planned = plannedAcls(app);
+        List<AclBinding> longerIds = planned.stream()
+                .filter(b -> b.pattern().resourceType() == ResourceType.GROUP
+                        && b.pattern().patternType() == PatternType.PREFIXED)
+                .toList();
+        assertThat(longerIds).hasSize(1);
+        grant(planned.stream().filter(b -> !longerIds.contains(b)).toList());
+        Outcome topics = weir("topics", "create", "--app", app, "--topology", SecuredCounting.class.getName());
+        assertThat(topics.code()).as(topics.err()).isEqualTo(Weir.OK);
+        // Another application whose id extends this one's, with a group and a changelog of its own.
+        String longer = app + "-x";
+        String longerChangelog = InternalTopic.CHANGELOG.of(longer, "counts");
+        admin.createTopic(longerChangelog, 1);
+        admin.admin()
+                .alterConsumerGroupOffsets(
+                        longer, Map.of(new TopicPartition(SecuredCounting.INPUT, 0), new OffsetAndMetadata(0)))
+                .all()
+                .get();
+
+        try (MockKubernetes kubernetes = new MockKubernetes()) {
+            Outcome replay = weir(with(
+                    kubernetes,
+                    "replay",
+                    "--app",
+                    app,
+                    "--replay-id",
+                    "r1",
+                    "--record",
+                    app + "-replay",
+                    "--to",
+                    "earliest",
+                    "--topics",
+                    SecuredCounting.INPUT,
+                    "--topology",
+                    SecuredCounting.class.getName()));
+            assertThat(replay.code()).as(replay.err()).isEqualTo(Weir.OK);
+            assertThat(replay.out()).contains("recorded replay r1 of " + app);
+            assertThat(admin.admin()
+                            .listConsumerGroupOffsets(app)
+                            .partitionsToOffsetAndMetadata()
+                            .get())
+                    .containsKey(new TopicPartition(SecuredCounting.INPUT, 0));
+
+            // Listing groups shows only those the principal may describe: without Describe on the
+            // prefix, the longer id's changelog looks like this application's own.
+            Outcome blind = weir(with(kubernetes, "cleanup", "--app", app, "--dry-run"));
+            assertThat(blind.code()).as(blind.err()).isEqualTo(Weir.OK);
+            assertThat(blind.out()).contains(longerChangelog);
+            grant(longerIds);
+
+            Outcome cleanup = weir(with(kubernetes, "cleanup", "--app", app, "--record", app + "-replay"));
+            assertThat(cleanup.code()).as(cleanup.err()).isEqualTo(Weir.OK);
+            assertThat(cleanup.out())
+                    .doesNotContain(longerChangelog)
+                    .contains("Cleaned up " + app + ": group deleted", "replay record " + app + "-replay");
+        }
+        Set<String> left = admin.admin().listTopics().names().get();
+        assertThat(left).contains(longerChangelog);
+        // Dead letters and savepoints stay (no --savepoints); the other internal topics are gone.
+        assertThat(left.stream().filter(t -> t.startsWith(app + "-") && !t.startsWith(longer + "-")))
+                .containsExactlyInAnyOrder(app + "-dlq", InternalTopic.SAVEPOINTS.of(app));
+        assertThat(admin.admin()
+                        .listConsumerGroupOffsets(app)
+                        .partitionsToOffsetAndMetadata()
+                        .get())
+                .isEmpty();
+    }
+
+    /** {@code args} and the options that reach {@code kubernetes}. */
+    private static String[] with(MockKubernetes kubernetes, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of(kubernetes.options()));
+        return all.toArray(String[]::new);
     }
 
     @Test

@@ -73,9 +73,12 @@ public final class AclPlan {
      * output topics, the internal topics' prefix, a dead-letter or late-records topic named outside
      * it, the group, the transactional ids.
      *
-     * @param tools also what {@code weir reset}, {@code weir savepoint restore} and {@code weir dlq
-     *              resend} need on top when run with the application's principal (deleting the group's
-     *              offsets or the group; the resend's group, writes and transactions)
+     * @param tools also what the CLI's tools need on top when run with the application's principal:
+     *              {@code weir reset}, {@code weir replay} and {@code weir savepoint restore} delete the
+     *              group's offsets, {@code weir cleanup} deletes the group and must see the groups of
+     *              applications whose id extends this one's; {@code weir dlq resend} has a group, writes
+     *              and transactions of its own. What they do to the internal topics (delete them, read
+     *              and write the savepoints, as {@code weir savepoint prune} does) the prefix covers.
      */
     public static List<Acl> of(Topics topics, WeirConfig config, boolean tools) {
         String app = config.applicationId();
@@ -98,7 +101,10 @@ public final class AclPlan {
                 prefix,
                 PatternType.PREFIXED,
                 AclOperation.ALL,
-                "internal topics: create, read, write, purge, check configs"));
+                tools
+                        ? "internal topics: create, read, write, purge, check configs; weir reset, replay and"
+                                + " cleanup delete them, weir savepoint create, restore and prune use the savepoints"
+                        : "internal topics: create, read, write, purge, check configs"));
         List<String> ownTopics = new ArrayList<>(List.of(config.deadLetterTopic()));
         if (config.eventTime().lateRecordsToTopic() && topics.windowStores()) {
             ownTopics.add(config.eventTime().lateRecordsTopic());
@@ -126,7 +132,16 @@ public final class AclPlan {
                     app,
                     PatternType.LITERAL,
                     AclOperation.DELETE,
-                    "weir reset and savepoint restore: delete offsets or the group"));
+                    "weir reset, replay and savepoint restore: delete offsets; weir cleanup: delete the group"));
+            // Listing groups shows only those the principal may describe, and the prefix's All lets it
+            // delete the topics of an application named <app>-x: without this, weir cleanup would take
+            // that application's changelogs for its own.
+            acls.add(new Acl(
+                    ResourceType.GROUP,
+                    prefix,
+                    PatternType.PREFIXED,
+                    AclOperation.DESCRIBE,
+                    "weir cleanup: see applications whose id extends this one's, to leave their topics alone"));
             acls.addAll(dlqResend(topics, config, prefix));
         }
         if (config.guarantee() == DeliveryGuarantee.EXACTLY_ONCE) {

@@ -65,6 +65,14 @@ class AclPlanTest {
     }
 
     @Test
+    void toolsLetCleanupSeeTheGroupsOfApplicationsWhoseIdExtendsThisOnes() {
+        assertThat(lines(AclPlan.of(countingTopics(), config().build(), true)))
+                .contains("Describe the group prefix 'orders-'", "Delete the group 'orders'");
+        assertThat(lines(AclPlan.of(countingTopics(), config().build(), false)))
+                .doesNotContain("Describe the group prefix 'orders-'");
+    }
+
+    @Test
     void toolsAddWhatDlqResendNeedsItsTransactionalIdOnlyWhenTheApplicationHasNone() {
         assertThat(lines(AclPlan.of(countingTopics(), config().build(), true)))
                 .contains("Read the group 'orders-dlq-resend'", "Write the topic 'in'")
