@@ -154,7 +154,9 @@ esac
 log "scale-in: POST /admin/leave answered ${status%$'\r'}"
 
 # 202: leaving; 409: already stopping. Either way wait until the HTTP server has closed, which
-# Weir does once it has committed, left the group and stopped.
+# Weir does once it has committed, left the group and stopped. A connection to the pod's own
+# loopback costs next to nothing, so the hook checks five times a second and the pod goes as soon
+# as the instance has stopped.
 deadline=$((SECONDS + wait_seconds))
 while (( SECONDS < deadline )); do
   if ! { exec 4<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null; then
@@ -162,7 +164,7 @@ while (( SECONDS < deadline )); do
     exit 0
   fi
   exec 4>&-
-  pause 1
+  pause 0.2
 done
 log "scale-in: the instance is still up after ${wait_seconds} s; SIGTERM follows"
 exit 0
