@@ -131,7 +131,7 @@ public final class ChartOnPodman implements AutoCloseable {
                 .getContainers()
                 .get(0)
                 .getImage();
-        helm = new HelmCommands(root, release, namespace, image, broker.podBootstrapServers(), api, events);
+        helm = new HelmCommands(root, release, namespace, image, broker.podBootstrapServers(), api, events, Map.of());
         helm.apply("install", rendered, true);
         String name = rendered.statefulSet().getMetadata().getName();
         controller = new StatefulSetController(api, namespace, name, podman, work, events);
