@@ -20,6 +20,8 @@ import java.util.Map;
 final class HelmCommands {
 
     private static final Duration HOOKS = Duration.ofMinutes(10);
+    private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
+            new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
 
     private final Path root;
     private final String release;
@@ -29,6 +31,9 @@ final class HelmCommands {
     private final KubernetesApiServer api;
     private final Events events;
     private final Map<String, Object> variant;
+    /** What each object was last applied as (kind/name), for the annotations Helm's merge keeps. */
+    private final Map<String, HasMetadata> applied = new java.util.HashMap<>();
+
     private HookRunner hooks;
 
     HelmCommands(
@@ -114,7 +119,9 @@ final class HelmCommands {
         }
         for (HasMetadata o : rendered.objects()) {
             if (!o.getKind().equals("ServiceMonitor")) {
-                api.client().resource(o).inNamespace(namespace).createOr(r -> r.update());
+                HasMetadata merged = keepingOthersAnnotations(o);
+                api.client().resource(merged).inNamespace(namespace).createOr(r -> r.update());
+                applied.put(o.getKind() + "/" + o.getMetadata().getName(), o);
             }
         }
         events.event(
@@ -124,6 +131,35 @@ final class HelmCommands {
         if (hooks != null) {
             hooks.run(rendered, "post-" + action, HOOKS);
         }
+    }
+
+    /**
+     * {@code o} with the live object's annotations that neither this rendering nor the one applied
+     * before set: Helm's three-way merge leaves what others wrote in place (the savepoint upgrade's
+     * mark on the StatefulSet, {@code weir.io/savepoint-upgrade}, which its rollback hook reads),
+     * where a plain replace would drop it.
+     */
+    private HasMetadata keepingOthersAnnotations(HasMetadata o) {
+        HasMetadata live = api.client().resource(o).inNamespace(namespace).get();
+        if (live == null || live.getMetadata().getAnnotations() == null) {
+            return o;
+        }
+        HasMetadata before = applied.get(o.getKind() + "/" + o.getMetadata().getName());
+        Map<String, String> previous = before == null || before.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : before.getMetadata().getAnnotations();
+        Map<String, String> annotations = new LinkedHashMap<>();
+        live.getMetadata().getAnnotations().forEach((k, v) -> {
+            if (!previous.containsKey(k)) {
+                annotations.put(k, v);
+            }
+        });
+        if (o.getMetadata().getAnnotations() != null) {
+            annotations.putAll(o.getMetadata().getAnnotations());
+        }
+        HasMetadata copy = SERIALIZATION.clone(o);
+        copy.getMetadata().setAnnotations(annotations);
+        return copy;
     }
 
     /**

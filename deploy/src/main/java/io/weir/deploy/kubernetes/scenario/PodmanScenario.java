@@ -372,6 +372,10 @@ public final class PodmanScenario {
         double gaveUp = seconds(started);
         List<HookRunner.Outcome> rollback = hooks.run(previous, "pre-rollback", Duration.ofMinutes(10));
         double rolledBackHook = seconds(started);
+        // What the hooks said, before the counts are checked: a failed check then still shows it.
+        java.util.stream.Stream.concat(upgrade.stream(), rollback.stream())
+                .forEach(o ->
+                        events.event("helm", o.hook(), "log: " + o.logTail().replace('\n', '|')));
         helm.apply("rollback", previous, false);
         statefulSet.awaitRollout(replicas, READY);
         Awaitility.await("every task assigned")
