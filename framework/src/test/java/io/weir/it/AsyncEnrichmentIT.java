@@ -80,7 +80,7 @@ class AsyncEnrichmentIT {
     /** Calls the instance struck must have in flight (about 670 when it holds a third of the tasks). */
     private static final int IN_FLIGHT = 400;
 
-    private static final Duration SETTLE = Duration.ofMinutes(2);
+    private static final Duration SETTLE = Duration.ofMinutes(5);
     /** When the class was loaded: the printed lines say how far into the run each step came. */
     private static final long STARTED = System.nanoTime();
     /** Prometheus' name of the step's calls in flight ({@code weir.async.in.flight}). */

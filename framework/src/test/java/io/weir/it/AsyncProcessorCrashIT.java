@@ -42,7 +42,7 @@ class AsyncProcessorCrashIT {
     /** Calls the instance must have in flight when it is killed (about 90 at this rate and latency). */
     private static final int IN_FLIGHT = 30;
 
-    private static final Duration SETTLE = Duration.ofMinutes(2);
+    private static final Duration SETTLE = Duration.ofMinutes(5);
     private static final String OPEN_CALLS = AsyncEnrichApp.OPEN_CALLS.replace('.', '_');
 
     @Test

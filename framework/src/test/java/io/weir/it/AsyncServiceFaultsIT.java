@@ -50,7 +50,7 @@ class AsyncServiceFaultsIT {
     private static final int RATE = 300;
     private static final Duration LATENCY = Duration.ofMillis(20);
     private static final Duration JITTER = Duration.ofMillis(10);
-    private static final Duration SETTLE = Duration.ofMinutes(2);
+    private static final Duration SETTLE = Duration.ofMinutes(5);
     /**
      * Calls in flight per task: a backlog (at a start, after an outage) is called in bursts of at
      * most 1,200 new connections, which the service and the instance, in this JVM beside the
