@@ -103,13 +103,13 @@ public final class StatefulSetController implements AutoCloseable {
      * runner has no cluster DNS; hook pods get these as {@code hostAliases} ({@link HookRunner}).
      */
     public Map<String, String> dnsRecords() {
-        return dnsRecords(client.apps()
+        StatefulSet sts = client.apps()
                 .statefulSets()
                 .inNamespace(namespace)
                 .withName(name)
-                .get()
-                .getSpec()
-                .getServiceName());
+                .get();
+        // Deleted (helm uninstall): its Service went with it, so the DNS has nothing for it either.
+        return sts == null ? Map.of() : dnsRecords(sts.getSpec().getServiceName());
     }
 
     private Map<String, String> dnsRecords(String service) {
