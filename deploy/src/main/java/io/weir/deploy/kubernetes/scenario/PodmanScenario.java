@@ -386,7 +386,7 @@ public final class PodmanScenario {
         f.put("seconds_upgrade_hook", hooked);
         f.put("seconds_until_helm_gives_up", gaveUp);
         f.put("restarts_of_the_broken_pods", restarts);
-        f.put("seconds_rollback_hook", rolledBackHook - gaveUp);
+        f.put("seconds_rollback_hook", Math.round((rolledBackHook - gaveUp) * 10) / 10.0);
         f.put("seconds_until_processing_again", seconds(started));
         f.put(
                 "hook_output",
