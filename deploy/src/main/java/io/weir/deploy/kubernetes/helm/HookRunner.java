@@ -19,15 +19,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
  * Runs a release's hooks for one event as Helm does, in hook-weight order: objects of other kinds
  * (ServiceAccount, Role, RoleBinding, ConfigMap, ...) are created or replaced in the API server; a
- * Job runs its pod template once as a Pod with {@code restartPolicy: Never} (no retries: the
- * runner does not implement {@code backoffLimit}), a Pod runs as it is; Helm waits for each to
- * finish and fails the operation when one fails, naming it. The pod is played like the
+ * Job runs its pod template as a Pod with {@code restartPolicy: Never}, a Pod runs as it is; Helm waits for each to
+ * finish and fails the operation when one fails, naming it; a Job's failed pod is replaced up to
+ * its {@code backoffLimit}, after the Job controller's back-off (10 s, doubling). The pod is played like the
  * StatefulSet's ({@link PlayManifest}), so it gets the same env, volumes and service-account token.
  * The runner has no cluster DNS: each hook pod gets the headless Service's names of the pods that
  * exist when it starts as {@code hostAliases} (its {@code /etc/hosts}), so a {@code helm test} pod
@@ -92,7 +93,23 @@ public final class HookRunner {
                         "helm", hook.getKind() + "/" + hook.getMetadata().getName(), event + " hook object applied");
                 continue;
             }
-            Outcome o = runPod(hook.getKind() + "/" + hook.getMetadata().getName(), pod, timeout);
+            String name = hook.getKind() + "/" + hook.getMetadata().getName();
+            Outcome o = runPod(name, pod, timeout);
+            // A Job's failed pod is replaced up to backoffLimit times (6 when unset), after the Job
+            // controller's back-off; a bare Pod runs once.
+            int retries = hook instanceof Job job
+                    ? Optional.ofNullable(job.getSpec().getBackoffLimit()).orElse(6)
+                    : 0;
+            for (int attempt = 1; o.exitCode() != 0 && attempt <= retries; attempt++) {
+                Duration backoff = Duration.ofSeconds(10L << Math.min(attempt - 1, 5));
+                events.event(
+                        "job-controller",
+                        name,
+                        "pod failed (exit " + o.exitCode() + "); retry " + attempt + " of " + retries + " in "
+                                + backoff.toSeconds() + " s (backoffLimit)");
+                pause(backoff);
+                o = runPod(name, pod, timeout);
+            }
             outcomes.add(o);
             if (o.exitCode() != 0) {
                 String last = o.logTail().lines().reduce((a, b) -> b).orElse("(no output)");
@@ -101,6 +118,15 @@ public final class HookRunner {
             }
         }
         return outcomes;
+    }
+
+    private static void pause(Duration backoff) {
+        try {
+            io.weir.common.internal.Poll.until(() -> false, backoff, backoff);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting to retry a hook", e);
+        }
     }
 
     private List<HostAlias> hostAliases() {
