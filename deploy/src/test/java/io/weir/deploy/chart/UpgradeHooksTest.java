@@ -76,13 +76,7 @@ class UpgradeHooksTest {
         assertThat(hooks(m))
                 .allSatisfy(h ->
                         assertThat(h.getMetadata().getAnnotations()).containsEntry("helm.sh/hook", "pre-rollback"));
-        List<String> args = job(m, FULLNAME + "-rollback")
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .getArgs();
+        List<String> args = cliArgs(m, FULLNAME + "-rollback");
         assertThat(args).containsSequence("upgrade", "--mode", "rolling", "--rollback");
 
         assertThat(hooks(chart().set("upgrade.rollbackHook", false).render())).isEmpty();
@@ -404,20 +398,8 @@ class UpgradeHooksTest {
                 .set("upgrade.mapTopics.lines", "lines-v2")
                 .set("upgrade.allowDroppedState", true)
                 .render();
-        List<String> upgrade = job(m, FULLNAME + "-upgrade")
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .getArgs();
-        List<String> rollback = job(m, FULLNAME + "-rollback")
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .getArgs();
+        List<String> upgrade = cliArgs(m, FULLNAME + "-upgrade");
+        List<String> rollback = cliArgs(m, FULLNAME + "-rollback");
 
         assertThat(upgrade)
                 .containsSequence("--map-store", "word-counts=word-totals")
@@ -434,33 +416,26 @@ class UpgradeHooksTest {
                 .set("savepoints.retention.maxCount", 5)
                 .set("savepoints.retention.maxAge", "7d")
                 .render();
-        List<String> upgrade = job(m, FULLNAME + "-upgrade")
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .getArgs();
-        List<String> rollback = job(m, FULLNAME + "-rollback")
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .getArgs();
+        List<String> upgrade = cliArgs(m, FULLNAME + "-upgrade");
+        List<String> rollback = cliArgs(m, FULLNAME + "-rollback");
 
         assertThat(upgrade)
                 .containsSequence(
                         "--prefix", "pre-upgrade-", "--prefix", "periodic-", "--keep", "5", "--max-age", "7d");
         assertThat(rollback).doesNotContain("--keep", "--max-age", "--prefix");
-        assertThat(job(savepoint().render(), FULLNAME + "-upgrade")
-                        .getSpec()
-                        .getTemplate()
-                        .getSpec()
-                        .getContainers()
-                        .get(0)
-                        .getArgs())
+        assertThat(cliArgs(savepoint().render(), FULLNAME + "-upgrade"))
                 .as("no limits, no prune")
                 .doesNotContain("--keep", "--max-age");
+    }
+
+    /** The arguments of the CLI container of hook Job {@code name}. */
+    private static List<String> cliArgs(WeirChart.Manifests m, String name) {
+        return job(m, name)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getArgs();
     }
 }

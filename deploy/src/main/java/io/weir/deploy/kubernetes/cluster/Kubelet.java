@@ -335,6 +335,11 @@ public final class Kubelet implements AutoCloseable {
         podman.run(PODMAN, "start", containerName);
         startedNanos = System.nanoTime();
         events.event("kubelet", pod.name(), "container restarted after it exited (" + restarts + " restarts)");
+        probesStartOver();
+    }
+
+    /** The probes start over with a new container, as the kubelet's do. */
+    private void probesStartOver() {
         startupDone = startup.reset();
         readiness.reset();
         liveness.reset();
@@ -352,10 +357,7 @@ public final class Kubelet implements AutoCloseable {
             podman.run(PODMAN, "start", containerName);
             startedNanos = System.nanoTime();
         }
-        // The probes start over with the new container, as the kubelet's do.
-        startupDone = startup.reset();
-        readiness.reset();
-        liveness.reset();
+        probesStartOver();
     }
 
     /**

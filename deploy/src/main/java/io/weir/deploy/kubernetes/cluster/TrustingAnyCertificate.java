@@ -2,6 +2,7 @@ package io.weir.deploy.kubernetes.cluster;
 
 import java.net.Socket;
 import java.security.GeneralSecurityException;
+import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -38,18 +39,20 @@ final class TrustingAnyCertificate extends X509ExtendedTrustManager {
     public void checkServerTrusted(X509Certificate[] chain, String authType) {}
 
     @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-        throw new UnsupportedOperationException("a probe's client does not authenticate clients");
+    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+            throws CertificateException {
+        throw new CertificateException("a probe's client does not authenticate clients");
     }
 
     @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
-        throw new UnsupportedOperationException("a probe's client does not authenticate clients");
+    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
+            throws CertificateException {
+        throw new CertificateException("a probe's client does not authenticate clients");
     }
 
     @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) {
-        throw new UnsupportedOperationException("a probe's client does not authenticate clients");
+    public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+        throw new CertificateException("a probe's client does not authenticate clients");
     }
 
     @Override

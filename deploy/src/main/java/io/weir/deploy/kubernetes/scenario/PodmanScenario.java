@@ -423,23 +423,14 @@ public final class PodmanScenario {
         int replicas = statefulSet.replicas();
         Release replay = helm.savepointRelease(
                 replicas, List.of("serve", "word-count", "--variant", "v2"), WordCount.STORE, WordCountV2.STORE, reset);
-        long started = System.nanoTime();
-        List<HookRunner.Outcome> ran = hooks.run(replay, "pre-upgrade", Duration.ofMinutes(10));
-        double hooked = seconds(started);
-        int replicasAfterHook = statefulSet.replicas();
-        helm.apply("upgrade", replay, false);
-        statefulSet.awaitRollout(replicas, READY);
-        Awaitility.await("every task assigned")
-                .atMost(READY)
-                .pollInterval(Duration.ofMillis(200))
-                .until(group::assignedAll);
+        HookedUpgrade up = upgradeThroughHooks(replay, replicas);
         Map<String, Object> f = new LinkedHashMap<>();
-        f.put("seconds_hooks", hooked);
-        f.put("replicas_after_hook", replicasAfterHook);
-        f.put("seconds_until_processing", seconds(started));
+        f.put("seconds_hooks", up.secondsHooks());
+        f.put("replicas_after_hook", up.replicasAfterHook());
+        f.put("seconds_until_processing", seconds(up.started()));
         f.put(
                 "hook_output",
-                ran.stream()
+                up.ran().stream()
                         .flatMap(o -> o.logTail().lines())
                         .filter(l -> l.contains("replay") || l.contains("reset") || l.contains("deleted"))
                         .toList());
@@ -461,14 +452,14 @@ public final class PodmanScenario {
                 "the Job run once as a Pod and waited for, as Helm waits for hooks",
                 f);
 
-        started = System.nanoTime();
+        long againStarted = System.nanoTime();
         Map<TopicPartition, String> before = group.assignment();
         AssignmentWatch watch = new AssignmentWatch(group::assignment, before);
         List<HookRunner.Outcome> again = hooks.run(replay, "pre-upgrade", Duration.ofMinutes(10));
         helm.apply("upgrade", replay, false);
         Map<TopicPartition, String> moved = watch.stop();
         f = new LinkedHashMap<>();
-        f.put("seconds_hooks", seconds(started));
+        f.put("seconds_hooks", seconds(againStarted));
         f.put("replicas_after_hook", statefulSet.replicas());
         f.put("tasks_moved", moved.size());
         f.put(
@@ -701,24 +692,14 @@ public final class PodmanScenario {
         if (v2.hooks("pre-upgrade").isEmpty()) {
             throw new IllegalStateException("the chart renders no pre-upgrade hook for upgrade.mode=savepoint");
         }
-        int replicas = statefulSet.replicas();
-        long started = System.nanoTime();
-        List<HookRunner.Outcome> ran = hooks.run(v2, "pre-upgrade", Duration.ofMinutes(10));
-        double hooked = seconds(started);
-        int replicasAfterHook = statefulSet.replicas();
-        helm.apply("upgrade", v2, false);
-        statefulSet.awaitRollout(replicas, READY);
-        Awaitility.await("every task assigned")
-                .atMost(READY)
-                .pollInterval(Duration.ofMillis(200))
-                .until(group::assignedAll);
+        HookedUpgrade up = upgradeThroughHooks(v2, statefulSet.replicas());
         Map<String, Object> f = new LinkedHashMap<>();
-        f.put("seconds_hook", hooked);
-        f.put("replicas_after_hook", replicasAfterHook);
-        f.put("seconds_until_processing", seconds(started));
+        f.put("seconds_hook", up.secondsHooks());
+        f.put("replicas_after_hook", up.replicasAfterHook());
+        f.put("seconds_until_processing", seconds(up.started()));
         f.put(
                 "hook_output",
-                ran.stream()
+                up.ran().stream()
                         .flatMap(o -> o.logTail().lines())
                         .filter(l -> l.contains("Verdict") || l.contains("savepoint") || l.contains("restored"))
                         .toList());
@@ -734,6 +715,29 @@ public final class PodmanScenario {
                 "the Job run once as a Pod (restartPolicy Never) and waited for, as Helm waits for hooks; the"
                         + " runner's controller obeyed the scale to 0",
                 f);
+    }
+
+    /** What {@link #upgradeThroughHooks} saw: the hooks' outcomes, their time, the replicas they left. */
+    private record HookedUpgrade(
+            List<HookRunner.Outcome> ran, double secondsHooks, int replicasAfterHook, long started) {}
+
+    /**
+     * {@code helm upgrade} whose pre-upgrade hooks stop the application: the hooks run (and are
+     * timed), the release is applied, and the step waits for {@code replicas} ready pods with every
+     * task assigned.
+     */
+    private HookedUpgrade upgradeThroughHooks(Release release, int replicas) {
+        long started = System.nanoTime();
+        List<HookRunner.Outcome> ran = hooks.run(release, "pre-upgrade", Duration.ofMinutes(10));
+        double hooked = seconds(started);
+        int replicasAfterHook = statefulSet.replicas();
+        helm.apply("upgrade", release, false);
+        statefulSet.awaitRollout(replicas, READY);
+        Awaitility.await("every task assigned")
+                .atMost(READY)
+                .pollInterval(Duration.ofMillis(200))
+                .until(group::assignedAll);
+        return new HookedUpgrade(ran, hooked, replicasAfterHook, started);
     }
 
     /**
