@@ -154,7 +154,11 @@ public final class StatefulSetController implements AutoCloseable {
                 .withName(name)
                 .get();
         if (sts == null) {
-            pods.forEach((ordinal, k) -> delete(ordinal, k, "StatefulSet deleted"));
+            Map<Integer, StatefulSetSync.Pod> left = new TreeMap<>();
+            pods.forEach((ordinal, k) ->
+                    left.put(ordinal, new StatefulSetSync.Pod(k.pod().revision(), k.terminating(), false)));
+            StatefulSetSync.orphaned(left)
+                    .forEach(action -> delete(action.ordinal(), pods.get(action.ordinal()), action.reason()));
             return;
         }
         int replicas = sts.getSpec().getReplicas() == null ? 1 : sts.getSpec().getReplicas();

@@ -55,6 +55,20 @@ final class StatefulSetSync {
 
     private StatefulSetSync() {}
 
+    /**
+     * The StatefulSet is gone (a cascading deletion, as {@code helm uninstall} makes): every pod is
+     * deleted, once. A pod already terminating is left to finish: deleting it again would run its
+     * preStop hook and stop its container a second time, as many times as the controller resyncs
+     * while it stops.
+     */
+    static List<Action> orphaned(Map<Integer, Pod> existing) {
+        return new TreeMap<>(existing)
+                .entrySet().stream()
+                        .filter(e -> !e.getValue().terminating())
+                        .map(e -> Action.delete(e.getKey(), "StatefulSet deleted"))
+                        .toList();
+    }
+
     static List<Action> sync(Spec spec, Map<Integer, Pod> existing) {
         NavigableMap<Integer, Pod> pods = new TreeMap<>(existing);
         List<Action> actions = new ArrayList<>();

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.weir.deploy.kubernetes.cluster.Events;
 import io.weir.deploy.kubernetes.cluster.PlayManifest;
+import io.weir.deploy.kubernetes.cluster.PodDiagnosis;
 import io.weir.deploy.kubernetes.cluster.StatefulSetPods;
 import io.weir.testkit.Podman;
 import io.weir.testkit.kubernetes.KubernetesApiServer;
@@ -192,6 +193,8 @@ public final class HookRunner {
                             .append(" ==\n")
                             .append(podman.run(PODMAN, "logs", c).output());
                 }
+                // Whether the pod could reach the host's services, and how loaded the machine was.
+                all.append("== diagnosis ==\n").append(PodDiagnosis.of(podman, name));
                 Path saved = workDir.resolve(name + ".log");
                 try {
                     Files.writeString(saved, all);

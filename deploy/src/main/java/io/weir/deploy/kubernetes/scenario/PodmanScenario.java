@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.weir.deploy.kubernetes.cluster.Events;
 import io.weir.deploy.kubernetes.cluster.Kubelet;
 import io.weir.deploy.kubernetes.cluster.PodNetwork;
+import io.weir.deploy.kubernetes.cluster.PodsCpuShare;
 import io.weir.deploy.kubernetes.cluster.StatefulSetController;
 import io.weir.deploy.kubernetes.helm.HookRunner;
 import io.weir.deploy.kubernetes.helm.Release;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.awaitility.Awaitility;
@@ -131,6 +133,7 @@ public final class PodmanScenario {
                         .withTlsName(PodNetwork.GATEWAY)
                         .withTlsName(PodNetwork.HOST_NAME))) {
             PodmanScenario scenario = new PodmanScenario(root, work, broker, kafka, api, variant.equals("tls"));
+            Optional<PodsCpuShare> share = PodsCpuShare.raise(scenario.events);
             try {
                 scenario.run();
                 status = 0;
@@ -140,6 +143,7 @@ public final class PodmanScenario {
                 throw e;
             } finally {
                 scenario.tearDown();
+                share.ifPresent(PodsCpuShare::close);
             }
         } finally {
             leftovers.remove();

@@ -131,4 +131,13 @@ class StatefulSetSyncTest {
         Spec spec = new Spec(2, true, false, 0, NEW);
         assertThat(StatefulSetSync.sync(spec, Map.of(0, up(OLD), 1, up(OLD)))).isEmpty();
     }
+
+    @Test
+    void aDeletedStatefulSetDeletesEachPodOnceWhateverItsState() {
+        assertThat(StatefulSetSync.orphaned(Map.of(0, up(NEW), 1, down(OLD), 2, terminating(NEW))))
+                .containsExactly(Action.delete(0, "StatefulSet deleted"), Action.delete(1, "StatefulSet deleted"));
+        // The resyncs while they stop: nothing more to do.
+        assertThat(StatefulSetSync.orphaned(Map.of(0, terminating(NEW), 1, terminating(OLD))))
+                .isEmpty();
+    }
 }

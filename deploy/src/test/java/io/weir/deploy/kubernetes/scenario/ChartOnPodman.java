@@ -3,6 +3,7 @@ package io.weir.deploy.kubernetes.scenario;
 import io.weir.deploy.kubernetes.cluster.Events;
 import io.weir.deploy.kubernetes.cluster.Kubelet;
 import io.weir.deploy.kubernetes.cluster.PodNetwork;
+import io.weir.deploy.kubernetes.cluster.PodsCpuShare;
 import io.weir.deploy.kubernetes.cluster.StatefulSetController;
 import io.weir.deploy.kubernetes.helm.HookRunner;
 import io.weir.deploy.kubernetes.helm.Release;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -41,6 +43,9 @@ public final class ChartOnPodman implements AutoCloseable {
     private final KafkaTestClient kafka;
     private final KubernetesApiServer api;
     private final Events events = new Events(System.out);
+    /** The pods' CPU weight, raised as the scenario's is: this runs inside a loaded build. */
+    private final Optional<PodsCpuShare> cpuShare = PodsCpuShare.raise(events);
+
     private HelmCommands helm;
     private StatefulSetController controller;
     private StatefulSetView statefulSet;
@@ -192,6 +197,7 @@ public final class ChartOnPodman implements AutoCloseable {
             broker.close();
             leftovers.remove();
             removeHookVolumes(podman, release);
+            cpuShare.ifPresent(PodsCpuShare::close);
         }
     }
 
