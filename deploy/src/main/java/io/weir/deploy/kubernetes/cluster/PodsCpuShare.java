@@ -8,14 +8,15 @@ import java.util.Optional;
 
 /**
  * The share of the CPU all pods get together, as a node gives its pods. A kubelet runs pods under
- * one cgroup ({@code kubepods}) sized for the node's allocatable CPU, so a pod's CPU request is
- * honoured whatever the node's own daemons do. Podman puts pods under one cgroup too
- * ({@code libpod_parent}) but with the weight of a single process: on a machine where a build runs
- * twenty busy threads beside the scenario, all pods together got a twenty-first of the CPU, and a
- * hook's JVM took a minute and a half to do what takes it ten seconds, timing out on its first
- * call to Kafka. While the scenario runs, that cgroup gets the weight of {@link #PROCESSES} busy
- * processes; the previous weight comes back on {@link #close()}. On a quiet machine this changes
- * nothing.
+ * one cgroup ({@code kubepods}) sized for the node's allocatable CPU, so a pod's CPU request holds
+ * whatever the node's own daemons do. Podman puts pods under one cgroup too ({@code libpod_parent})
+ * but weighs it as a single process against everything else on the machine, the build that runs
+ * beside the scenario included. While the runner runs, that cgroup gets the weight of
+ * {@link #PROCESSES} processes; the previous weight comes back on {@link #close()}. On a quiet
+ * machine this changes nothing; under load it helps a little, not decisively (6 December 2026, 2
+ * cores, twenty busy processes of one session, so one autogroup: {@code weir --help} in a pod with
+ * a hook's CPU request took 7.5 and 6.6 s at Podman's weight, 6.1 and 5.9 s at this one, 1.6 s on
+ * the quiet machine).
  */
 public final class PodsCpuShare implements AutoCloseable {
 
