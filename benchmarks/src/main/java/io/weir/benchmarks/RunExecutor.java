@@ -140,6 +140,9 @@ public final class RunExecutor {
             Map<String, Object> details = new LinkedHashMap<>();
             if (spec.scenario().reportsCpu() && cpu >= 0) {
                 details.put("cpu_seconds", Math.round(cpu / 1e6) / 1e3);
+                if (job.records() > 0) {
+                    details.put("cpu_s_per_m_records", Math.round(cpu / 1e3 / job.records() * 1e3) / 1e3);
+                }
             }
             details.putAll(running.details());
             return new Measured((stopped - started) / 1e9, details);

@@ -25,14 +25,19 @@ import java.util.OptionalDouble;
  * <p>The bounded workload's summary has {@code weir_bounded_rps} and {@code weir_bounded_vs_weir}
  * (a bounded run of Weir over a streaming run's records per second) beside {@code weir_rps}.
  *
- * <p>A run's details (the benchmark JVM's {@code cpu_seconds} where the scenario reports it, a
+ * <p>Where the workload reports CPU ({@link Scenario#reportsCpu()}: every workload that processes
+ * or restores a topic), a run has {@code cpu_seconds} and {@code cpu_s_per_m_records} (CPU seconds
+ * per million records), and the summary each system's median of both, with a CPU ratio beside
+ * every rate ratio: {@code weir_vs_kafka_streams} and {@code weir_cpu_vs_kafka_streams} (Weir's
+ * CPU per record over Kafka Streams': below 1, Weir pays less), and so on.
+ *
+ * <p>A run's details (its CPU figures, a
  * scraped Weir's scrape counts, the job's) follow {@code rps}. Where the Weir variants of the
  * http-overhead workload ran ({@code weir_no_http}, {@code weir_scraped}), the summary has their
  * medians, their ratios ({@code weir_vs_weir_no_http}, {@code weir_scraped_vs_weir}, with
  * {@code --tracing-sample} {@code weir_traced_rps}, {@code weir_traced_vs_weir} and the same of
  * {@code weir_traced_root} (the share picked by {@code tracing.root.ratio}),
- * {@code weir_scraped_vs_weir_no_http}), the median CPU seconds of every system with the CPU ratios
- * (http-overhead), and the scrapes (interval, median scrapes per run, median size of one scrape in
+ * {@code weir_scraped_vs_weir_no_http}), and the scrapes (interval, median scrapes per run, median size of one scrape in
  * bytes, median over runs of a run's median scrape duration, failures over all runs).
  *
  * <p>The restart, memory and start-to-ready workloads have lines of their own: a restart run has
@@ -241,47 +246,40 @@ public final class JsonReport {
         if (s.systems().contains(WeirRunner.BOUNDED)) {
             // The bounded workload: Weir bounded beside Weir streaming, no Kafka Streams.
             putRounded(line, "weir_bounded_rps", s.rps(WeirRunner.BOUNDED), 0);
-            putRounded(line, "weir_bounded_vs_weir", s.rpsRatio(WeirRunner.BOUNDED, "weir"), 3);
+            ratios(line, s, WeirRunner.BOUNDED, "weir");
         }
         if (s.systems().contains(WeirRunner.BATCHES)) {
             // restore-1m: the bulk load by ingestion (weir) beside write batches only.
             putRounded(line, "weir_batches_rps", s.rps(WeirRunner.BATCHES), 0);
-            putRounded(line, "weir_vs_weir_batches", s.rpsRatio("weir", WeirRunner.BATCHES), 3);
+            ratios(line, s, "weir", WeirRunner.BATCHES);
         }
         putRounded(line, "kafka_streams_rps", s.rps("kafka_streams"), 0);
         if (s.scenario().hasBare()) {
             putRounded(line, "bare_rps", s.rps("bare"), 0);
         }
-        putRounded(line, "weir_vs_kafka_streams", s.rpsRatio("weir", "kafka_streams"), 3);
+        ratios(line, s, "weir", "kafka_streams");
         if (s.scenario().hasBare()) {
-            putRounded(line, "weir_vs_bare", s.rpsRatio("weir", "bare"), 3);
+            ratios(line, s, "weir", "bare");
         }
         if (noHttp) {
-            putRounded(line, "weir_vs_weir_no_http", s.rpsRatio("weir", WeirRunner.NO_HTTP), 3);
+            ratios(line, s, "weir", WeirRunner.NO_HTTP);
         }
         if (traced) {
-            putRounded(line, "weir_traced_vs_weir", s.rpsRatio(WeirRunner.TRACED, "weir"), 3);
+            ratios(line, s, WeirRunner.TRACED, "weir");
         }
         if (s.systems().contains(WeirRunner.TRACED_ROOT)) {
-            putRounded(line, "weir_traced_root_vs_weir", s.rpsRatio(WeirRunner.TRACED_ROOT, "weir"), 3);
+            ratios(line, s, WeirRunner.TRACED_ROOT, "weir");
         }
         if (scraped) {
-            putRounded(line, "weir_scraped_vs_weir", s.rpsRatio(WeirRunner.SCRAPED, "weir"), 3);
+            ratios(line, s, WeirRunner.SCRAPED, "weir");
             if (noHttp) {
-                putRounded(line, "weir_scraped_vs_weir_no_http", s.rpsRatio(WeirRunner.SCRAPED, WeirRunner.NO_HTTP), 3);
+                ratios(line, s, WeirRunner.SCRAPED, WeirRunner.NO_HTTP);
             }
         }
         if (s.scenario().reportsCpu()) {
             for (String system : s.systems()) {
                 putRounded(line, system + "_cpu_seconds", s.detail(system, "cpu_seconds"), 3);
-            }
-            if (noHttp) {
-                putRounded(
-                        line, "weir_vs_weir_no_http_cpu", s.detailRatio("weir", WeirRunner.NO_HTTP, "cpu_seconds"), 3);
-            }
-            if (scraped) {
-                putRounded(
-                        line, "weir_scraped_vs_weir_cpu", s.detailRatio(WeirRunner.SCRAPED, "weir", "cpu_seconds"), 3);
+                putRounded(line, system + "_cpu_s_per_m_records", s.cpuPerMillion(system), 3);
             }
         }
         if (scraped) {
@@ -303,6 +301,18 @@ public final class JsonReport {
     /** The ysb summary ({@link YsbSummary}). */
     public void ysbSummary(List<RunResult> results) {
         write(YsbSummary.line(results));
+    }
+
+    /**
+     * {@code a}'s rate over {@code b}'s ({@code a_vs_b}) and, where the workload reports CPU,
+     * {@code a}'s CPU per record over {@code b}'s beside it ({@code a_cpu_vs_b}: below 1, {@code a}
+     * pays less for a record).
+     */
+    private static void ratios(ObjectNode line, Summary s, String a, String b) {
+        putRounded(line, a + "_vs_" + b, s.rpsRatio(a, b), 3);
+        if (s.scenario().reportsCpu()) {
+            putRounded(line, a + "_cpu_vs_" + b, s.cpuRatio(a, b), 3);
+        }
     }
 
     static void putRounded(ObjectNode line, String field, OptionalDouble value, int decimals) {

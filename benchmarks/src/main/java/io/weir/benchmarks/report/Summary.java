@@ -78,9 +78,17 @@ public record Summary(
         return optional(details.getOrDefault(system, Map.of()).get(name));
     }
 
-    /** {@code a}'s median of the detail {@code name} over {@code b}'s. */
-    OptionalDouble detailRatio(String a, String b, String name) {
-        return ratio(detail(a, name), detail(b, name));
+    /** {@code system}'s median CPU seconds per million records, where its runs report CPU. */
+    OptionalDouble cpuPerMillion(String system) {
+        OptionalDouble cpu = detail(system, "cpu_seconds");
+        return cpu.isPresent() && records > 0
+                ? OptionalDouble.of(cpu.getAsDouble() / records * 1e6)
+                : OptionalDouble.empty();
+    }
+
+    /** {@code a}'s CPU per record over {@code b}'s (the same records for both: their CPU seconds' ratio). */
+    OptionalDouble cpuRatio(String a, String b) {
+        return ratio(cpuPerMillion(a), cpuPerMillion(b));
     }
 
     /** The median of each numeric detail, over the runs that have it. */
