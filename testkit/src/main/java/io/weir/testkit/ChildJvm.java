@@ -239,6 +239,7 @@ public final class ChildJvm implements AutoCloseable {
         private String classpath = System.getProperty("java.class.path");
         private Path outputFile;
         private Path workingDirectory;
+        private String classDataDirectory = System.getProperty(ChildClassData.DIRECTORY_PROPERTY, "");
 
         private Builder(String mainClass) {
             this.mainClass = mainClass;
@@ -298,6 +299,15 @@ public final class ChildJvm implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Where this child's class data sharing archive is kept (default: the build's,
+         * {@value ChildClassData#DIRECTORY_PROPERTY}; see {@link ChildClassData}).
+         */
+        Builder classDataDirectory(Path directory) {
+            this.classDataDirectory = directory.toString();
+            return this;
+        }
+
         /** Starts the process; returns at once (wait for readiness with {@link #awaitOutput}). */
         public ChildJvm start() {
             try {
@@ -328,13 +338,15 @@ public final class ChildJvm implements AutoCloseable {
         private List<String> command() {
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            ChildClassData.Launch launch = ChildClassData.launch(withTestkit(classpath), classDataDirectory);
             cmd.addAll(buildOptions());
+            cmd.addAll(launch.jvmOptions());
             cmd.addAll(jvmOptions);
             systemProperties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
             cmd.add("-D" + ParentWatch.PARENT_PID_PROPERTY + "="
                     + ProcessHandle.current().pid());
             cmd.add("-cp");
-            cmd.add(withTestkit(classpath));
+            cmd.add(launch.classpath());
             cmd.add(ParentWatch.class.getName());
             cmd.add(mainClass);
             cmd.addAll(args);

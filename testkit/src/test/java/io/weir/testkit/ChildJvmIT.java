@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ChildJvmIT {
 
@@ -100,5 +101,39 @@ class ChildJvmIT {
                     .hasMessageContaining("within 200 ms")
                     .hasMessageContaining("ready");
         }
+    }
+
+    @Test
+    void latersChildrenMapAnArchiveOfTheJarsTheFirstOneLoaded(@TempDir Path archives) {
+        try (ChildJvm first = startReady(archives)) {
+            first.awaitOutput("ready", TIMEOUT);
+        }
+        try (ChildJvm second = startReady(archives)) {
+            second.awaitOutput("ready", TIMEOUT);
+        }
+        Awaitility.await("an archive dumped from the first child's classes")
+                .atMost(Duration.ofMinutes(3))
+                .until(() -> {
+                    try (var files = Files.list(archives)) {
+                        return files.anyMatch(f -> f.toString().endsWith(".jsa"));
+                    }
+                });
+        // -Xshare:on: the JVM refuses to start when it cannot map the archive on this classpath
+        // (the jars first, the test classes' directory after them).
+        try (ChildJvm third = ChildJvm.builder(ChildMain.class)
+                .args("ready")
+                .classDataDirectory(archives)
+                .jvmOptions("-Xshare:on")
+                .start()) {
+            third.awaitOutput("ready", TIMEOUT);
+            assertThat(third.output()).contains("ready").doesNotContain("Error");
+        }
+    }
+
+    private static ChildJvm startReady(Path archives) {
+        return ChildJvm.builder(ChildMain.class)
+                .args("ready")
+                .classDataDirectory(archives)
+                .start();
     }
 }
