@@ -13,8 +13,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Class data sharing for the child JVMs a test build starts: an AppCDS archive of the classes the
@@ -42,7 +40,6 @@ final class ChildClassData {
     static final String DIRECTORY_PROPERTY = "weir.test.child.cds.dir";
 
     private static final Duration DUMP_TIMEOUT = Duration.ofMinutes(3);
-    private static final Set<String> STARTED = ConcurrentHashMap.newKeySet();
 
     /** A child's classpath, in the order the archive needs, and the options that use or make it. */
     record Launch(String classpath, List<String> jvmOptions) {}
@@ -103,13 +100,10 @@ final class ChildClassData {
      * either no archive or a whole one.
      */
     private static void dumpInBackground(Path dir, String key, Path list, Path archive, String jarPath) {
-        if (!STARTED.add(archive.toString())) {
-            return;
-        }
         try {
             Files.createFile(dir.resolve(key + ".dumping"));
         } catch (IOException e) {
-            return; // another test JVM of the module dumps it
+            return; // this or another test JVM of the module dumps it, or did
         }
         Thread dumper = new Thread(
                 () -> {

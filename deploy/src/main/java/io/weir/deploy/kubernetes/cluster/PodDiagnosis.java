@@ -60,33 +60,34 @@ public final class PodDiagnosis {
                                 : "NO ANSWER within 3 s (" + probe.strip() + ")")
                 .append('\n');
         out.append("bridge: ")
-                .append(host("ip", "-br", "addr", "show", "podman1"))
+                .append(host("ip", "-br", "addr", "show", PodNetwork.BRIDGE))
                 .append("; ports: ")
-                .append(host("ip", "-o", "link", "show", "master", "podman1")
+                .append(host("ip", "-o", "link", "show", "master", PodNetwork.BRIDGE)
                         .lines()
                         .count())
                 .append('\n');
         out.append("host neighbours on the bridge:\n")
-                .append(host("ip", "neigh", "show", "dev", "podman1"))
+                .append(host("ip", "neigh", "show", "dev", PodNetwork.BRIDGE))
                 .append('\n');
         return out.toString();
     }
 
+    /** {@code command} in the pod's network namespace. */
     private static String inPod(String pid, String... command) {
-        String[] all = new String[command.length + 4];
-        all[0] = "nsenter";
-        all[1] = "-t";
-        all[2] = pid;
-        all[3] = "-n";
-        System.arraycopy(command, 0, all, 4, command.length);
-        return host(all);
+        List<String> all = new java.util.ArrayList<>(List.of("nsenter", "-t", pid, "-n"));
+        all.addAll(List.of(command));
+        return run(all);
     }
 
     private static String host(String... command) {
+        return run(List.of(command));
+    }
+
+    private static String run(List<String> command) {
         try {
-            return Command.run(List.of(command), QUICK, Map.of()).output().strip();
+            return Command.run(command, QUICK, Map.of()).output().strip();
         } catch (RuntimeException e) {
-            return "(" + command[0] + " failed: " + e.getMessage() + ")";
+            return "(" + command.get(0) + " failed: " + e.getMessage() + ")";
         }
     }
 

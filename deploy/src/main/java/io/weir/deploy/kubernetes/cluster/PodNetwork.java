@@ -11,6 +11,8 @@ public final class PodNetwork {
 
     public static final String NAME = "podman-default-kube-network";
     public static final String GATEWAY = "10.89.0.1";
+    /** The host's bridge of that network, which owns the gateway's address. */
+    public static final String BRIDGE = "podman1";
     /** The name {@code /etc/hosts} gives the gateway in every pod. */
     public static final String HOST_NAME = "host.containers.internal";
 

@@ -380,12 +380,7 @@ public final class PodmanScenario {
         java.util.stream.Stream.concat(upgrade.stream(), rollback.stream())
                 .forEach(o ->
                         events.event("helm", o.hook(), "log: " + o.logTail().replace('\n', '|')));
-        helm.apply("rollback", previous, false);
-        statefulSet.awaitRollout(replicas, READY);
-        Awaitility.await("every task assigned")
-                .atMost(READY)
-                .pollInterval(Duration.ofMillis(200))
-                .until(group::assignedAll);
+        applyAndAwaitAssigned("rollback", previous, replicas);
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("seconds_upgrade_hook", hooked);
         f.put("seconds_until_helm_gives_up", gaveUp);
@@ -735,13 +730,18 @@ public final class PodmanScenario {
         List<HookRunner.Outcome> ran = hooks.run(release, "pre-upgrade", Duration.ofMinutes(10));
         double hooked = seconds(started);
         int replicasAfterHook = statefulSet.replicas();
-        helm.apply("upgrade", release, false);
+        applyAndAwaitAssigned("upgrade", release, replicas);
+        return new HookedUpgrade(ran, hooked, replicasAfterHook, started);
+    }
+
+    /** Applies {@code release} ({@code action}: upgrade or rollback), then waits for the rollout and every task assigned. */
+    private void applyAndAwaitAssigned(String action, Release release, int replicas) {
+        helm.apply(action, release, false);
         statefulSet.awaitRollout(replicas, READY);
         Awaitility.await("every task assigned")
                 .atMost(READY)
                 .pollInterval(Duration.ofMillis(200))
                 .until(group::assignedAll);
-        return new HookedUpgrade(ran, hooked, replicasAfterHook, started);
     }
 
     /**
